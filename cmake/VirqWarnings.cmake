@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# virq_warnings: the warning set every libvirq target compiles with.
+add_library(virq_warnings INTERFACE)
+target_compile_options(virq_warnings INTERFACE
+  -Wall -Wextra -Wconversion -Wsign-conversion -Wshadow -Wstrict-prototypes
+  -Wmissing-prototypes -Wundef -Wpointer-arith -Wvla
+  $<$<BOOL:${VIRQ_WERROR}>:-Werror>)

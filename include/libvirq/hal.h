@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file hal.h
+ * @brief The hardware abstraction layer (HAL) the embedder supplies.
+ *
+ * libvirq touches hardware only through these callbacks. The embedder
+ * fills one ::virq_hal_ops (usually a @c static @c const object), pairs it
+ * with its own context pointer in a ::virq_hal, and passes that to every
+ * libvirq object at creation. The library copies the ::virq_hal (two
+ * pointers) and never calls anything else.
+ *
+ * Required callbacks (checked by virq_hal_validate() for every use):
+ * @c mmio_read32, @c mmio_write32, @c mmio_read64, @c mmio_write64,
+ * @c page_alloc, @c page_free, @c now_ns.
+ * Required by feature (pass the matching ::virq_hal_need flags):
+ * @c msr_read / @c msr_write (AVIC, PMC virtualization), @c cpuid (AVIC,
+ * PMC virtualization), @c kick_vcpu (AVIC posting).
+ * Optional: @c dcache_clean (only needed for non-coherent GICs; without it
+ * a non-coherent table is an error), @c barrier (default: a compiler
+ * sequentially-consistent fence), @c relax (default: nothing), @c log
+ * (default: silent).
+ *
+ * Thread-safety of the callbacks: the library may call @c mmio_*,
+ * @c msr_*, @c now_ns, @c relax, @c barrier and @c kick_vcpu concurrently
+ * from several CPUs (for example while posting interrupts); @c page_alloc
+ * and @c page_free are called only from functions whose docs say the
+ * caller serialises them, but possibly for different objects at once.
+ * No callback may sleep when called from a function documented as usable
+ * in atomic context.
+ */
+#ifndef LIBVIRQ_HAL_H
+#define LIBVIRQ_HAL_H
+
+#include "virq_env.h"
+#include "status.h"
+
+/** @brief The HAL interface version this header describes. */
+#define VIRQ_HAL_VERSION 1u
+
+/**
+ * @brief A block of memory from the HAL page allocator.
+ *
+ * @c va is where the library reads and writes it; @c pa is what the
+ * hardware (ITS, redistributor, AVIC, IOMMU) is given. They may be equal
+ * (identity-mapped hypervisors).
+ */
+struct virq_page {
+	void *va;     /**< Virtual address for CPU access; NULL when empty. */
+	uint64_t pa;  /**< Physical (bus) address for the device. */
+	size_t size;  /**< Size in bytes, as requested. */
+};
+
+/** @brief Log levels for ::virq_hal_ops::log. */
+enum virq_log_level {
+	VIRQ_LOG_ERROR = 0, /**< An operation failed; state stays consistent. */
+	VIRQ_LOG_WARN = 1,  /**< Unexpected hardware behaviour that was handled. */
+	VIRQ_LOG_INFO = 2,  /**< Probe results and configuration decisions. */
+	VIRQ_LOG_DEBUG = 3, /**< Detail for bring-up. */
+};
+
+/** @brief Barrier kinds for ::virq_hal_ops::barrier. */
+enum virq_barrier {
+	/**
+	 * Full barrier: all earlier memory and MMIO accesses complete before
+	 * any later one (Arm @c DSB SY; x86 @c MFENCE).
+	 */
+	VIRQ_BARRIER_FULL = 0,
+	/**
+	 * Earlier normal-memory writes (tables, command queue) are visible to
+	 * devices before any later MMIO write (Arm @c DSB ISHST or @c DSB ST;
+	 * x86: compiler barrier).
+	 */
+	VIRQ_BARRIER_DMA_WMB = 1,
+};
+
+/**
+ * @brief The embedder's callbacks. All take the embedder's context first.
+ *
+ * MMIO addresses are in whatever address space the embedder used when it
+ * described the hardware to libvirq (for example the device-tree physical
+ * addresses when MMIO is identity-mapped, or virtual addresses of its own
+ * mappings): the library only adds register offsets to the bases it was
+ * given and passes the sums back here.
+ */
+struct virq_hal_ops {
+	/** Must be ::VIRQ_HAL_VERSION. */
+	uint32_t version;
+	/** Must be @c sizeof(struct virq_hal_ops) as compiled by the embedder. */
+	uint32_t size;
+
+	/** Required. 32-bit MMIO read at byte address @p addr (4-byte aligned). */
+	uint32_t (*mmio_read32)(void *ctx, uint64_t addr);
+	/** Required. 32-bit MMIO write. */
+	void (*mmio_write32)(void *ctx, uint64_t addr, uint32_t value);
+	/** Required. 64-bit MMIO read at @p addr (8-byte aligned), single access. */
+	uint64_t (*mmio_read64)(void *ctx, uint64_t addr);
+	/** Required. 64-bit MMIO write, single access. */
+	void (*mmio_write64)(void *ctx, uint64_t addr, uint64_t value);
+
+	/**
+	 * Required for ::VIRQ_HAL_NEED_MSR. Reads MSR @p msr into @p value.
+	 * Returns ::VIRQ_OK, or ::VIRQ_EHW when the access faulted (#GP).
+	 */
+	virq_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *value);
+	/** Required for ::VIRQ_HAL_NEED_MSR. Writes MSR; ::VIRQ_EHW on #GP. */
+	virq_status (*msr_write)(void *ctx, uint32_t msr, uint64_t value);
+	/**
+	 * Required for ::VIRQ_HAL_NEED_CPUID. Executes CPUID with EAX = @p leaf,
+	 * ECX = @p subleaf and stores EAX, EBX, ECX, EDX in @p regs[0..3].
+	 */
+	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+	/**
+	 * Required. Allocates @p size bytes aligned to @p align (a power of two,
+	 * at least 4096) in both VA and PA, physically contiguous and zeroed,
+	 * and fills @p page. Returns ::VIRQ_OK or ::VIRQ_ENOMEM. May be called
+	 * with sizes up to several MiB (ITS tables).
+	 */
+	virq_status (*page_alloc)(void *ctx, size_t size, size_t align, struct virq_page *page);
+	/** Required. Frees a block from @c page_alloc (same @p page contents). */
+	void (*page_free)(void *ctx, const struct virq_page *page);
+
+	/**
+	 * Optional. Cleans data-cache lines covering [@p va, @p va + @p len) to
+	 * the point of coherency, so a non-coherent device sees the data.
+	 */
+	void (*dcache_clean)(void *ctx, const void *va, size_t len);
+	/** Optional. Barrier of the given kind (::virq_barrier). */
+	void (*barrier)(void *ctx, enum virq_barrier kind);
+
+	/**
+	 * Required. Monotonic time in nanoseconds. Used only for deadlines of
+	 * bounded polling and for calibration; never for sleeping.
+	 */
+	uint64_t (*now_ns)(void *ctx);
+	/** Optional. Called between polls (Arm @c YIELD, x86 @c PAUSE). Must not sleep. */
+	void (*relax)(void *ctx);
+
+	/**
+	 * Optional. Logs a fixed message with up to a few values. The library
+	 * never formats strings; @p msg is a constant, @p values (may be NULL
+	 * when @p nvalues is 0) are printed by the embedder as it likes.
+	 */
+	void (*log)(void *ctx, enum virq_log_level level, const char *msg,
+		    const uint64_t *values, size_t nvalues);
+
+	/**
+	 * Required for ::VIRQ_HAL_NEED_KICK. Wakes or interrupts the vCPU
+	 * identified by the embedder's @p vcpu_cookie (given at vCPU creation)
+	 * so that it re-enters the guest and picks up pending interrupts. Must
+	 * be callable from any CPU, in atomic context, concurrently.
+	 */
+	void (*kick_vcpu)(void *ctx, void *vcpu_cookie);
+};
+
+/** @brief A HAL instance: the ops table and the embedder's context. */
+struct virq_hal {
+	const struct virq_hal_ops *ops; /**< Callbacks; must outlive every object using it. */
+	void *ctx;                      /**< Passed as the first argument of every callback. */
+};
+
+/** @brief Feature flags for virq_hal_validate(): which optional groups must be present. */
+enum virq_hal_need {
+	VIRQ_HAL_NEED_CORE = 0,         /**< Only the always-required callbacks. */
+	VIRQ_HAL_NEED_MSR = 1u << 0,    /**< @c msr_read and @c msr_write. */
+	VIRQ_HAL_NEED_CPUID = 1u << 1,  /**< @c cpuid. */
+	VIRQ_HAL_NEED_KICK = 1u << 2,   /**< @c kick_vcpu. */
+	VIRQ_HAL_NEED_DCACHE = 1u << 3, /**< @c dcache_clean. */
+};
+
+/**
+ * @brief Checks that a HAL has the version, size and callbacks an operation needs.
+ *
+ * @param hal   The HAL to check; may be NULL (rejected).
+ * @param needs Bitwise OR of ::virq_hal_need flags beyond the core set.
+ * @return ::VIRQ_OK;
+ *         ::VIRQ_EINVAL when @p hal or @p hal->ops is NULL;
+ *         ::VIRQ_EHALVER when @c version is not ::VIRQ_HAL_VERSION or
+ *         @c size is smaller than this header's ops struct;
+ *         ::VIRQ_ENOHAL when a required callback is NULL.
+ *
+ * Thread-safety: pure; safe from any context.
+ */
+VIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs);
+
+/**
+ * @brief Polls a 32-bit register until @c (value & mask) == want, or a deadline.
+ *
+ * Reads @p addr, compares, and between reads calls @c relax; the deadline
+ * is @c now_ns() at entry plus @p timeout_ns. At least one read is made,
+ * and one more read is made after the deadline passes, so a register that
+ * settles just before the deadline is not reported as timed out.
+ *
+ * @param hal        A validated HAL.
+ * @param addr       MMIO address of the register (4-byte aligned).
+ * @param mask       Bits to compare.
+ * @param want       Expected value of the masked bits.
+ * @param timeout_ns Time budget in nanoseconds (0: a single read).
+ * @param last       Optional; receives the last value read.
+ * @return ::VIRQ_OK when matched, ::VIRQ_ETIMEDOUT when the deadline passed.
+ *
+ * Thread-safety: reentrant; the caller serialises access to the register
+ * as the hardware requires.
+ */
+VIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask,
+					uint32_t want, uint64_t timeout_ns, uint32_t *last);
+
+/**
+ * @brief 64-bit variant of virq_poll32() (single 64-bit reads).
+ *
+ * Same parameters, result and thread-safety as virq_poll32().
+ */
+VIRQ_MUST_CHECK virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask,
+					uint64_t want, uint64_t timeout_ns, uint64_t *last);
+
+/**
+ * @brief Condition callback for virq_poll_until(): returns true when done.
+ */
+typedef bool (*virq_poll_cond_fn)(void *arg);
+
+/**
+ * @brief Calls @p cond until it returns true or @p timeout_ns passes.
+ *
+ * The generic form of virq_poll32(): @p cond does its own reads (for
+ * example comparing a wrapping queue offset). Same deadline rules.
+ *
+ * @param hal        A validated HAL.
+ * @param cond       Condition; called at least once, and once after the deadline.
+ * @param arg        Passed to @p cond.
+ * @param timeout_ns Time budget in nanoseconds.
+ * @return ::VIRQ_OK when @p cond returned true, else ::VIRQ_ETIMEDOUT.
+ *
+ * Thread-safety: reentrant.
+ */
+VIRQ_MUST_CHECK virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond,
+					    void *arg, uint64_t timeout_ns);
+
+#endif /* LIBVIRQ_HAL_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file virq.h
+ * @brief libvirq umbrella header: version, status codes, bit fields, HAL.
+ *
+ * Module headers (avic.h, gicv4.h, pmcvirt.h, fdt.h) are included
+ * separately, so an embedder that builds only some modules includes only
+ * those.
+ */
+#ifndef LIBVIRQ_VIRQ_H
+#define LIBVIRQ_VIRQ_H
+
+#include "virq_env.h"
+#include "status.h"
+#include "bitfield.h"
+#include "hal.h"
+
+/** @brief Major version: incremented on incompatible API changes. */
+#define VIRQ_VERSION_MAJOR 0
+/** @brief Minor version: incremented when features are added compatibly. */
+#define VIRQ_VERSION_MINOR 1
+/** @brief Patch version: incremented for fixes. */
+#define VIRQ_VERSION_PATCH 0
+
+/**
+ * @brief Returns the library version the archive was built as,
+ * (major << 16) | (minor << 8) | patch.
+ *
+ * Thread-safety: pure.
+ */
+uint32_t virq_version(void);
+
+#endif /* LIBVIRQ_VIRQ_H */

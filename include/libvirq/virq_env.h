@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file virq_env.h
+ * @brief The single porting point for basic types used by libvirq.
+ *
+ * Every libvirq source and public header obtains its fixed-width integer
+ * types, @c bool, @c size_t, @c NULL and @c va_list from this header only,
+ * in the manner of libfdt's @c libfdt_env.h.
+ *
+ * By default it includes the compiler's freestanding headers
+ * (@c <stdint.h>, @c <stddef.h>, @c <stdbool.h>, @c <stdarg.h>), which
+ * exist even with @c -ffreestanding. An embedder that builds with
+ * @c -nostdinc (Xen, Linux) defines @c VIRQ_ENV_HEADER to the name of its
+ * own header, for example @c -DVIRQ_ENV_HEADER='"xen_virq_env.h"'; that
+ * header must provide @c uint8_t .. @c uint64_t, @c int8_t .. @c int64_t,
+ * @c uintptr_t, @c size_t, @c bool / @c true / @c false, @c NULL,
+ * @c UINT32_MAX, @c UINT64_MAX, @c SIZE_MAX, and prototypes for
+ * @c memcpy, @c memset, @c memmove and @c memcmp.
+ *
+ * Thread-safety: not applicable (types only).
+ */
+#ifndef LIBVIRQ_VIRQ_ENV_H
+#define LIBVIRQ_VIRQ_ENV_H
+
+#ifdef VIRQ_ENV_HEADER
+#include VIRQ_ENV_HEADER
+#else
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdarg.h>
+
+/* The four memory functions every freestanding toolchain provides. */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+#endif
+
+#endif /* LIBVIRQ_VIRQ_ENV_H */

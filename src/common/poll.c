@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bounded polling on the HAL clock. Every hardware wait in libvirq goes
+ * through virq_poll_until(): it never sleeps, and it always ends.
+ */
+#include <libvirq/hal.h>
+#include "hal/hal_priv.h"
+
+virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, void *arg,
+			    uint64_t timeout_ns)
+{
+	uint64_t start = virq_now_(hal);
+
+	for (;;) {
+		/* Sample the clock before the condition, so the last read
+		 * happens after the deadline has been observed. */
+		uint64_t now = virq_now_(hal);
+		bool expired = now - start >= timeout_ns;
+
+		if (cond(arg))
+			return VIRQ_OK;
+		if (expired)
+			return VIRQ_ETIMEDOUT;
+		virq_relax_(hal);
+	}
+}
+
+struct poll32_arg_ {
+	const struct virq_hal *hal;
+	uint64_t addr;
+	uint32_t mask, want, last;
+};
+
+static bool poll32_cond_(void *p)
+{
+	struct poll32_arg_ *a = p;
+
+	a->last = virq_rd32_(a->hal, a->addr);
+	return (a->last & a->mask) == a->want;
+}
+
+virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask, uint32_t want,
+			uint64_t timeout_ns, uint32_t *last)
+{
+	struct poll32_arg_ a = { hal, addr, mask, want, 0 };
+	virq_status st = virq_poll_until(hal, poll32_cond_, &a, timeout_ns);
+
+	if (last)
+		*last = a.last;
+	return st;
+}
+
+struct poll64_arg_ {
+	const struct virq_hal *hal;
+	uint64_t addr;
+	uint64_t mask, want, last;
+};
+
+static bool poll64_cond_(void *p)
+{
+	struct poll64_arg_ *a = p;
+
+	a->last = virq_rd64_(a->hal, a->addr);
+	return (a->last & a->mask) == a->want;
+}
+
+virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask, uint64_t want,
+			uint64_t timeout_ns, uint64_t *last)
+{
+	struct poll64_arg_ a = { hal, addr, mask, want, 0 };
+	virq_status st = virq_poll_until(hal, poll64_cond_, &a, timeout_ns);
+
+	if (last)
+		*last = a.last;
+	return st;
+}

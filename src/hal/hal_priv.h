@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Thin inline wrappers over the HAL callbacks, used by every module.
+ * Not a public header: modules include it as "hal/hal_priv.h".
+ */
+#ifndef LIBVIRQ_SRC_HAL_PRIV_H
+#define LIBVIRQ_SRC_HAL_PRIV_H
+
+#include <libvirq/hal.h>
+
+static inline uint32_t virq_rd32_(const struct virq_hal *hal, uint64_t addr)
+{
+	return hal->ops->mmio_read32(hal->ctx, addr);
+}
+
+static inline void virq_wr32_(const struct virq_hal *hal, uint64_t addr, uint32_t v)
+{
+	hal->ops->mmio_write32(hal->ctx, addr, v);
+}
+
+static inline uint64_t virq_rd64_(const struct virq_hal *hal, uint64_t addr)
+{
+	return hal->ops->mmio_read64(hal->ctx, addr);
+}
+
+static inline void virq_wr64_(const struct virq_hal *hal, uint64_t addr, uint64_t v)
+{
+	hal->ops->mmio_write64(hal->ctx, addr, v);
+}
+
+static inline virq_status virq_msr_rd_(const struct virq_hal *hal, uint32_t msr, uint64_t *v)
+{
+	return hal->ops->msr_read(hal->ctx, msr, v);
+}
+
+static inline virq_status virq_msr_wr_(const struct virq_hal *hal, uint32_t msr, uint64_t v)
+{
+	return hal->ops->msr_write(hal->ctx, msr, v);
+}
+
+static inline void virq_cpuid_(const struct virq_hal *hal, uint32_t leaf, uint32_t sub,
+			       uint32_t regs[4])
+{
+	hal->ops->cpuid(hal->ctx, leaf, sub, regs);
+}
+
+static inline uint64_t virq_now_(const struct virq_hal *hal)
+{
+	return hal->ops->now_ns(hal->ctx);
+}
+
+static inline void virq_relax_(const struct virq_hal *hal)
+{
+	if (hal->ops->relax)
+		hal->ops->relax(hal->ctx);
+}
+
+static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier kind)
+{
+	if (hal->ops->barrier)
+		hal->ops->barrier(hal->ctx, kind);
+	else
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Allocates zeroed, aligned memory; on failure @p page is left empty. */
+static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t size, size_t align,
+					   struct virq_page *page)
+{
+	virq_status st;
+
+	page->va = NULL;
+	page->pa = 0;
+	page->size = 0;
+	st = hal->ops->page_alloc(hal->ctx, size, align, page);
+	if (st != VIRQ_OK) {
+		page->va = NULL;
+		page->pa = 0;
+		page->size = 0;
+		return st < 0 ? st : VIRQ_ENOMEM;
+	}
+	page->size = size;
+	return VIRQ_OK;
+}
+
+/* Frees a page if it holds memory, then empties it. Safe on an empty page. */
+static inline void virq_page_free_(const struct virq_hal *hal, struct virq_page *page)
+{
+	if (page->va)
+		hal->ops->page_free(hal->ctx, page);
+	page->va = NULL;
+	page->pa = 0;
+	page->size = 0;
+}
+
+/* Cleans to PoC when the HAL can; returns false when it cannot. */
+static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va, size_t len)
+{
+	if (!hal->ops->dcache_clean)
+		return false;
+	hal->ops->dcache_clean(hal->ctx, va, len);
+	return true;
+}
+
+static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl, const char *msg,
+			     const uint64_t *vals, size_t n)
+{
+	if (hal->ops->log)
+		hal->ops->log(hal->ctx, lvl, msg, vals, n);
+}
+
+/* Logs a message with no values. */
+#define VIRQ_LOG0(hal, lvl, msg) virq_log_((hal), (lvl), (msg), NULL, 0)
+/* Logs a message with the given uint64_t values. */
+#define VIRQ_LOGV(hal, lvl, msg, ...)                                                   \
+	do {                                                                            \
+		const uint64_t virq_log_vals_[] = { __VA_ARGS__ };                      \
+		virq_log_((hal), (lvl), (msg), virq_log_vals_,                          \
+			  sizeof(virq_log_vals_) / sizeof(virq_log_vals_[0]));          \
+	} while (0)
+
+#endif /* LIBVIRQ_SRC_HAL_PRIV_H */
