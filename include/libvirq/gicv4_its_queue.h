@@ -89,12 +89,16 @@ struct virq_its_queue {
 	uint64_t wr_lin;          /**< Private: bytes ever pushed (linear write position). */
 	uint64_t pub_lin;         /**< Private: bytes ever published. */
 	uint64_t rd_lin;          /**< Private: bytes known consumed (linearised CREADR). */
+	uint64_t creadr;          /**< Private: GITS_CREADR as last read. */
 	uint32_t size;            /**< Private: queue size in bytes. */
-	uint32_t rd_off;          /**< Private: CREADR offset last read. */
+	uint32_t wr_off;          /**< Private: byte offset of the next free slot. */
+	uint32_t pub_off;         /**< Private: GITS_CWRITER.Offset last written. */
+	uint32_t rd_off;          /**< Private: GITS_CREADR.Offset last read. */
 	bool clean;               /**< Private: clean commands to PoC before publishing. */
-	bool stalled_sticky;      /**< Private: Stalled seen set after progress (QEMU 7.2). */
-	bool dead;                /**< Private: timed out; reset required. */
 	bool noncoherent;         /**< Private: forced non-coherent attributes. */
+	bool stalled_sticky;      /**< Private: Stalled seen set with progress (QEMU 7.2). */
+	bool retry_pending;       /**< Private: Retry written, no progress seen yet. */
+	bool dead;                /**< Private: timed out or inconsistent; reset required. */
 };
 
 /**
@@ -250,14 +254,19 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, uin
  * Polls GITS_CREADR (32-bit reads) with the HAL's relax between reads,
  * until the deadline (timeout_ns from now). Correct across any number of
  * wrap-arounds: the offset delta since the previous read is accumulated
- * modulo the queue size (the ITS cannot pass GITS_CWRITER). Returns after
- * exactly one read when the ITS has already finished.
+ * modulo the queue size (the ITS cannot pass GITS_CWRITER). Does no read
+ * when an earlier read already showed the ticket consumed, and exactly one
+ * when the ITS has finished by the first read. A stall is reported at once
+ * when GITS_CREADR.Stalled is trusted, else (sticky Stalled, or a Retry not
+ * yet seen to progress) only when the offset has not moved by the deadline.
+ * An offset outside the queue or beyond GITS_CWRITER is a hardware error.
  *
  * @param q      An initialised queue.
  * @param ticket From virq_its_queue_publish().
  * @param diag   Optional; filled on ::VIRQ_ETIMEDOUT and ::VIRQ_ESTALLED.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (ticket beyond what was published);
- *         ::VIRQ_EDEAD (reset first); ::VIRQ_ESTALLED (the ITS stalled on
+ *         ::VIRQ_EDEAD (reset first); ::VIRQ_EHW (impossible GITS_CREADR
+ *         offset; the queue becomes dead); ::VIRQ_ESTALLED (the ITS stalled on
  *         the command in @p diag; retry or skip it); ::VIRQ_ETIMEDOUT (no
  *         completion by the deadline; the queue becomes dead until
  *         virq_its_queue_reset()).
