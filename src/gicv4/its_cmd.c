@@ -742,8 +742,7 @@ static bool *bool_member_(struct virq_its_cmd *c, enum virq_its_field f)
 
 uint64_t virq_its_cmd_get(const struct virq_its_cmd *c, enum virq_its_field f)
 {
-	/* The member lookups do not write; the cast only shares the switch tables. */
-	struct virq_its_cmd *m = (struct virq_its_cmd *)(uintptr_t)c;
+	struct virq_its_cmd tmp;
 	uint32_t *p32;
 	uint64_t *p64;
 	bool *pb;
@@ -752,11 +751,13 @@ uint64_t virq_its_cmd_get(const struct virq_its_cmd *c, enum virq_its_field f)
 		return 0;
 	if (f == VIRQ_ITS_F_opcode)
 		return (uint64_t)c->opcode;
-	if ((p32 = u32_member_(m, f)))
+	/* Look the member up on a copy: the lookup tables take a mutable struct. */
+	tmp = *c;
+	if ((p32 = u32_member_(&tmp, f)))
 		return *p32;
-	if ((p64 = u64_member_(m, f)))
+	if ((p64 = u64_member_(&tmp, f)))
 		return *p64;
-	if ((pb = bool_member_(m, f)))
+	if ((pb = bool_member_(&tmp, f)))
 		return *pb;
 	return 0;
 }
