@@ -5,6 +5,7 @@
  * Quirk facts: Linux silicon-errata list and ITS quirk table (CASE-13),
  * restated; no code copied.
  */
+#include <libvirq/gicv4_vpe.h>
 #include "gicv4/its_priv.h"
 
 /* ---------------- quirks (CASE-13) ---------------- */
