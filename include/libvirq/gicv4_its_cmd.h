@@ -232,8 +232,9 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
  *   with low bits set give ::VIRQ_EALIGN; above bit 51 gives ::VIRQ_ERANGE;
  * - value rules: pINTID and vINTID (VMAPTI) >= 8192; Dbell_pINTID is 1023
  *   or >= 8192 (not checked for VMOVI with D = 0); Default_Doorbell is 0,
- *   1023 or >= 8192 (4.1: 1023 or >= 8192; 4.0: 0); Priority low four bits
- *   zero (::VIRQ_EALIGN);
+ *   1023 or >= 8192 (with 4.0 limits: 0; with 4.1 limits and the field in
+ *   use — VMAPP V = 1, VMOVP DB = 1 — 1023 or >= 8192); Priority low four
+ *   bits zero (::VIRQ_EALIGN);
  * - with @p lim: DeviceID, EventID, ICID, vPEID, Size (<= ID_bits) against
  *   the probed widths and counts; RDbase (MAPC only when V = 1, SYNC,
  *   VMAPP, VMOVP, MOVALL) is a processor number < nr_procs (or < 2^16)

@@ -105,12 +105,18 @@ static inline bool db_bad_(uint32_t db)
 	return db != VIRQ_ITS_NO_DOORBELL && db < VIRQ_ITS_LPI_BASE;
 }
 
-/* GICv4.1 Default_Doorbell: 1023 or an LPI on 4.1; RES0 (0) on 4.0. */
-static inline bool defdb_bad_(const struct virq_its_limits *lim, uint32_t db)
+/*
+ * GICv4.1 Default_Doorbell: RES0 (0) on 4.0; on 4.1, 1023 or an LPI when it
+ * is used (VMAPP with V = 1, VMOVP with DB = 1), else also 0 (V7: a 4.1
+ * unmap leaves it 0, like Linux). Without limits: 0, 1023 or an LPI.
+ */
+static inline bool defdb_bad_(const struct virq_its_limits *lim, uint32_t db, bool used)
 {
-	if (!lim)
-		return db != 0 && db_bad_(db);
-	return lim->version == VIRQ_ITS_V41 ? db_bad_(db) : db != 0;
+	if (lim && lim->version != VIRQ_ITS_V41)
+		return db != 0;
+	if (lim && used)
+		return db_bad_(db);
+	return db != 0 && db_bad_(db);
 }
 
 static inline bool v41_only_(const struct virq_its_limits *lim)
@@ -316,7 +322,7 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 	CHK_(v41_only_(lim) && c->PTZ, PTZ, VIRQ_ERANGE);
 	CHKST_(addr_chk_(c->VCONF_addr, 0xFFFF), VCONF_addr);
 	CHK_(v41_only_(lim) && c->VCONF_addr, VCONF_addr, VIRQ_ERANGE);
-	CHK_(defdb_bad_(lim, c->Default_Doorbell), Default_Doorbell, VIRQ_ERANGE);
+	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->V), Default_Doorbell, VIRQ_ERANGE);
 	dw[0] = (uint64_t)c->opcode | ((uint64_t)c->Alloc << 8) | ((uint64_t)c->PTZ << 9) |
 		c->VCONF_addr;
 	dw[1] = c->Default_Doorbell | ((uint64_t)c->vPEID << 32);
@@ -343,7 +349,7 @@ static virq_status enc_vmovp_(ENC_ARGS_)
 	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList), ITSList, VIRQ_ERANGE);
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
 	CHK_(v41_only_(lim) && c->DB, DB, VIRQ_ERANGE);
-	CHK_(defdb_bad_(lim, c->Default_Doorbell), Default_Doorbell, VIRQ_ERANGE);
+	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, VIRQ_ERANGE);
 	dw[0] = (uint64_t)c->opcode | ((uint64_t)c->SequenceNumber << 32);
 	dw[1] = c->ITSList | ((uint64_t)c->vPEID << 32);
 	dw[2] = c->RDbase | ((uint64_t)c->DB << 63);
