@@ -39,7 +39,7 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	if (st != VIRQ_OK)
 		return st;
 	itt_bytes = (uint64_t)nr * its->itt_esz;
-	st = virq_page_alloc_(hal, round_up_(itt_bytes < 256 ? 256 : itt_bytes, 4096), 256,
+	st = virq_page_alloc_(hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
 			      &dev->itt);
 	if (st == VIRQ_OK)
 		st = virq_page_alloc_(hal, round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
