@@ -74,6 +74,8 @@ static inline uint32_t rd_procnum_(const struct virq_gic *gic, uint32_t idx)
 
 /* Residency-register reset of one RD (CASE-11); in residency.c. */
 virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx);
+/* GICv4.1: points the RD's GICR_VPROPBASER at the 4.1 ITS vPE table. */
+virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx);
 
 /* Pending-LPI config byte address (for doorbell paths). */
 static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)

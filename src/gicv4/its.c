@@ -220,14 +220,17 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);
 	gic->its[its->slot] = its;
 	gic->nr_its++;
-	if (cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40) {
+	if (its->lim.version == VIRQ_ITS_V41) /* RDs share this ITS's vPE table */
+		for (uint32_t r = 0; r < gic->nr_rd; r++)
+			if (!gic->rd[r].vprop_cache)
+				st = st == VIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
+	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40)
 		st = virq_its_proxy_init_(its);
-		if (st != VIRQ_OK) {
-			virq_status st2 = virq_its_destroy(its);
+	if (st != VIRQ_OK) {
+		virq_status st2 = virq_its_destroy(its);
 
-			(void)st2;
-			return st;
-		}
+		(void)st2;
+		return st;
 	}
 	return VIRQ_OK;
 }

@@ -6,6 +6,7 @@
  * Spec: Arm IHI 0069 §9 (GICv4), §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
 #include <libvirq/gicv4_vpe.h>
+#include "gicv4/its_priv.h"
 #include "gicv4/gicv4_priv.h"
 #include "gicv4/vpe_priv.h"
 
@@ -51,6 +52,9 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		if (virq_rd64_(&gic->hal, pa) & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_4_1_Valid))
 			virq_wr64_(&gic->hal, pa, 0);
 		r->vprop_cache = 0;
+		r->flags |= VIRQ_RDIST_VPE_READY;
+		/* Share the vPE table of an already initialised GICv4.1 ITS. */
+		return virq_rdist_vpe_table_41_(gic, idx);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (CASE-11). */
@@ -223,4 +227,53 @@ virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last)
 		return VIRQ_OK;
 	}
 	return virq_vpe_make_nonresident(vpe, (vpe->flags & VIRQ_VPE_IN_WFI) != 0, pending_last);
+}
+
+/* ---------------- GICv4.1: the RD's view of the vPE table ---------------- */
+
+/* Translates a GITS_BASER<n> (vPE table) into GICR_VPROPBASER (4.1 layout):
+ * the RD uses the same memory as the ITS, so a level-2 page installed for
+ * the ITS is seen by every RD (IHI 0069 §12.11.x; facts §5.6 "inherit from
+ * the ITS"). Z is never set: the table is live. */
+static virq_status vprop41_from_baser_(uint64_t baser, uint64_t *out)
+{
+	uint64_t psz = VIRQ_FIELD_GET(VIRQ_GITS_BASER_Page_Size, baser);
+	uint64_t pa = baser & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address);
+	uint64_t size = VIRQ_FIELD_GET(VIRQ_GITS_BASER_Size, baser);
+
+	if (psz == VIRQ_GITS_BASER_PAGE_64K)
+		pa = (pa & VIRQ_GENMASK(47, 16)) |
+		     (VIRQ_FIELD_GET(VIRQ_GITS_BASER_Physical_Address_51_48, baser) << 48);
+	if (!VIRQ_FIELD_FITS(VIRQ_GICR_VPROPBASER_4_1_Size, size))
+		return VIRQ_ERANGE;
+	*out = VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Valid, 1) |
+	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Indirect,
+			       VIRQ_FIELD_GET(VIRQ_GITS_BASER_Indirect, baser)) |
+	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Page_Size, psz) | pa |
+	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_Shareability,
+			       VIRQ_FIELD_GET(VIRQ_GITS_BASER_Shareability, baser)) |
+	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_InnerCache,
+			       VIRQ_FIELD_GET(VIRQ_GITS_BASER_InnerCache, baser)) |
+	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Size, size);
+	return VIRQ_OK;
+}
+
+virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx)
+{
+	const struct virq_its *its = NULL;
+	uint64_t v;
+	virq_status st;
+
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS && !its; i++)
+		if (gic->its[i] && gic->its[i]->lim.version == VIRQ_ITS_V41 &&
+		    gic->its[i]->tbl[VIRQ_ITS_TBL_VPE].baser)
+			its = gic->its[i];
+	if (!its || !(gic->rd[idx].flags & VIRQ_RDIST_VPE_READY))
+		return VIRQ_OK; /* done when the first 4.1 ITS comes up */
+	st = vprop41_from_baser_(its->tbl[VIRQ_ITS_TBL_VPE].baser, &v);
+	if (st != VIRQ_OK)
+		return st;
+	virq_wr64_(&gic->hal, rd_addr_(gic, idx, VIRQ_GICR_VPROPBASER), v);
+	gic->rd[idx].vprop_cache = v;
+	return VIRQ_OK;
 }
