@@ -448,6 +448,7 @@ struct its_state_model *its_state_new(struct fake_hal *fh, const struct its_stat
 		s->cfg.esz = 8;
 	qc.force_sh = cfg->force_sh;
 	qc.force_inner = cfg->force_ic;
+	qc.never_quiescent = cfg->never_quiescent;
 	s->q = its_model_new(fh, cfg->base, &qc);
 	s->vpes = calloc(MAX_IDS, sizeof(*s->vpes));
 	s->col_valid = calloc(MAX_IDS, sizeof(bool));

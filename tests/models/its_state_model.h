@@ -35,6 +35,7 @@ struct its_state_cfg {
 	uint8_t esz;           /* entry size (default 8) */
 	int force_sh;          /* -1 or the Shareability read back by BASERs and CBASER */
 	int force_ic;          /* -1 or the InnerCache read back */
+	bool never_quiescent;  /* GITS_CTLR.Quiescent never reads 1 */
 	struct rdist_model *rm;/* for residency of INT targets and MAPC checks (may be NULL) */
 };
 
