@@ -277,6 +277,29 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t 
 					  struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
 
 /**
+ * @brief Maps @p count consecutive events to consecutive vINTIDs of one vPE
+ * in one batch: config bytes, then @p count VMAPTI and a single VSYNC,
+ * published with as few GITS_CWRITER writes as the queue size allows (one
+ * when the batch fits) and one completion wait.
+ *
+ * Every argument is validated before anything is queued. If the queue fails
+ * part-way the ITS state is unknown for the batch: the events are tracked
+ * as mapped (unmapping them is always valid) and the error is returned.
+ *
+ * @param dev          A mapped device on a GICv4 ITS.
+ * @param first_event  First EventID; events first_event .. + count - 1 unmapped.
+ * @param count        1 .. nr_events.
+ * @param vpe          A mapped vPE.
+ * @param first_vintid First vINTID (the range must fit the VM's id_bits).
+ * @param doorbell     Use the vPE's doorbell (4.0).
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE; ::VIRQ_EEXIST; ::VIRQ_ENOTSUP;
+ *         ::VIRQ_EDEAD; queue errors.
+ */
+VIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event,
+						uint32_t count, struct virq_vpe *vpe,
+						uint32_t first_vintid, bool doorbell);
+
+/**
  * @brief Unmaps a vLPI: DISCARD + VSYNC (same as virq_its_unmap_event()).
  *
  * @param dev A mapped device. @param event A mapped EventID.

@@ -89,6 +89,62 @@ virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct vi
 	return st;
 }
 
+static virq_status range_ok_(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+			     struct virq_vpe *vpe, uint32_t first_vintid)
+{
+	virq_status st;
+
+	if (!dev_ok_(dev) || !count)
+		return VIRQ_EINVAL;
+	if (first_event >= dev->nr_events || count > dev->nr_events - first_event)
+		return VIRQ_ERANGE;
+	st = target_ok_(dev, vpe, first_vintid);
+	if (st == VIRQ_OK && count - 1 > 0xFFFFFFFFu - first_vintid)
+		st = VIRQ_ERANGE;
+	if (st == VIRQ_OK)
+		st = target_ok_(dev, vpe, first_vintid + count - 1);
+	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
+		if (ev_at_(dev, first_event + i)->kind != VIRQ_ITS_EV_NONE)
+			st = VIRQ_EEXIST;
+	return st;
+}
+
+virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
+{
+	struct virq_its *its;
+	uint8_t raw[VIRQ_ITS_CMD_SIZE];
+	struct virq_its_cmd c;
+	uint32_t db, done = 0;
+	virq_status st = range_ok_(dev, first_event, count, vpe, first_vintid);
+
+	if (st != VIRQ_OK)
+		return st;
+	its = dev->its;
+	if (its->dead)
+		return VIRQ_EDEAD;
+	db = db_for_(dev, vpe, doorbell);
+	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
+		st = virq_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
+	for (; st == VIRQ_OK && done < count; done++) {
+		c = virq_its_vmapti(dev->device_id, first_event + done, vpe->vpeid,
+				    first_vintid + done, db);
+		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
+		if (st == VIRQ_OK)
+			st = virq_its_queue_push_raw(&its->q, raw);
+		if (st == VIRQ_OK)
+			track_(dev, first_event + done, vpe, first_vintid + done, db);
+	}
+	if (done) { /* whatever was pushed is published and completed */
+		virq_status st2;
+
+		c = virq_its_vsync_cmd(vpe->vpeid);
+		st2 = virq_its_exec_(its, &c, 1);
+		st = st != VIRQ_OK ? st : st2;
+	}
+	return st;
+}
+
 virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event)
 {
 	return virq_its_unmap_event(dev, event);

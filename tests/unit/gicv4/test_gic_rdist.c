@@ -163,6 +163,31 @@ static void test_rdist_init_order(void **state)
 	fx_teardown(&f);
 }
 
+/* Exact read counts: WAKER and GICR_CTLR.RWP settle after k polls. */
+static void test_exact_poll_counts(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < 4; k++) {
+		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct gic_fx f;
+
+		c.wake_polls = k;
+		c.rwp_polls = k;
+		fx_setup(&f, &c);
+		init_ok(&f);
+		fake_hal_reset_counters(f.fh);
+		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+		/* 1 read for read-modify-write + k busy reads + 1 settled read */
+		assert_int_equal(fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_WAKER)),
+				 k + 2);
+		/* CTLR: 1 read (LPIs already on?) + 1 read-modify-write + k + 1 polls */
+		assert_int_equal(fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_CTLR)),
+				 k + 3);
+		virq_gic_destroy(&f.gic);
+		fx_teardown(&f);
+	}
+}
+
 static void test_wake_never(void **state)
 {
 	struct rdist_model_cfg c = rdist_model_default_cfg();
@@ -401,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_rds),
 		cmocka_unit_test(test_dist_enable_rwp),
 		cmocka_unit_test(test_rdist_init_order),
+		cmocka_unit_test(test_exact_poll_counts),
 		cmocka_unit_test(test_wake_never),
 		cmocka_unit_test(test_rwp_never),
 		cmocka_unit_test(test_kexec_residency_reset),

@@ -329,6 +329,42 @@ static void test_thousands_of_vlpis(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* 1,024 vLPIs in one batch: one GITS_CWRITER write, one VSYNC. */
+static void test_map_range(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	struct virq_its_device dev;
+
+	(void)state;
+	setup_n(&f, QEMU_TYPER_40, 1, 1, 40);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 9, 1024), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&dev, 5, &v, 8192, false), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map_range(&dev, 0, 1024, &v, 9000, false), VIRQ_EEXIST);
+	assert_int_equal(virq_vlpi_map_range(&dev, 6, 1019, &v, 9000, false), VIRQ_ERANGE);
+	assert_int_equal(virq_vlpi_map_range(&dev, 6, 10, &v, 65530, false), VIRQ_ERANGE);
+	assert_int_equal(virq_vlpi_unmap(&dev, 5), VIRQ_OK);
+	clear_logs(&f);
+	fake_hal_reset_counters(f.g.fh);
+	assert_int_equal(virq_vlpi_map_range(&dev, 0, 1024, &v, 9000, false), VIRQ_OK);
+	assert_int_equal(fake_hal_count_at(f.g.fh, FAKE_MMIO_W64, FX_ITS_BASE + 0x88), 1);
+	assert_int_equal(ncmds(&f, 0), 1025);
+	assert_int_equal(cmd_at(&f, 0, 1024)->op, 0x25);
+	for (uint32_t e = 0; e < 1024; e++)
+		assert_int_equal(its_state_lookup(f.sm[0], 9, e).vintid, 9000 + e);
+	assert_int_equal(v.nr_vlpis, 1024);
+	for (uint32_t e = 0; e < 1024; e++)
+		assert_int_equal(virq_vlpi_unmap(&dev, e), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_vmovp_refusals),
 		cmocka_unit_test(test_vlpi_move_doorbell_config),
 		cmocka_unit_test(test_thousands_of_vlpis),
+		cmocka_unit_test(test_map_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
