@@ -16,6 +16,6 @@ fi
 if [ "${2:-}" = "--callgrind" ]; then
   out=$(mktemp)
   valgrind --tool=callgrind --toggle-collect='bench_op_*' --callgrind-out-file="$out" "$bin" >/dev/null 2>&1
-  callgrind_annotate --inclusive=yes "$out" 2>/dev/null | grep 'bench_op_' || true
+  callgrind_annotate --inclusive=yes "$out" 2>/dev/null | grep ':bench_op_' | grep -v '=>' || true
   rm -f "$out"
 fi
