@@ -90,7 +90,9 @@ struct shared {
 	uint32_t event[MAX_SAMPLES];    /* EventID written for sample i */
 	uint32_t expect[MAX_SAMPLES];   /* vINTID expected for sample i (0: expect nothing) */
 	uint32_t hvc_before;      /* request a HOOK HVC before each trigger (arg = i) */
-	uint64_t timeout_ticks;   /* how long the guest waits for each interrupt */
+	uint64_t timeout_ticks;   /* how long the guest waits for an expected interrupt */
+	uint64_t silent_ticks;    /* how long it watches a window where none may arrive */
+	uint64_t grace_ticks;     /* how long it keeps watching after one arrived */
 	/* Written by the guest. */
 	volatile uint32_t irqs;   /* interrupts taken */
 	volatile uint32_t last_intid;
