@@ -12,7 +12,7 @@
  * arm,gic-v3.yaml; facts sheet gicv4.md section 8):
  * - the first enabled node compatible with @c "arm,gic-v3" is the GIC; its
  *   @c reg holds the distributor, then one entry per redistributor region
- *   (@c #redistributor-regions, default 1), then optional GICC/GICH/GICV entries
+ *   (@c \#redistributor-regions, default 1), then optional GICC/GICH/GICV entries
  *   (ignored);
  * - @c redistributor-stride (optional, a 64-bit value in two cells, a non-zero
  *   multiple of 64 KiB) applies to every region;
@@ -26,7 +26,7 @@
  *
  * Addresses are translated through every ancestor's @c ranges up to the
  * root (an empty @c ranges is the identity) and honour each bus's
- * @c #address-cells / @c #size-cells (defaults 2 and 1 when absent; values
+ * @c \#address-cells / @c \#size-cells (defaults 2 and 1 when absent; values
  * other than 1 or 2 are rejected because libvirq addresses are 64-bit).
  *
  * The GIC version is not in the tree; read it from the registers.
@@ -64,11 +64,11 @@
  * @return ::VIRQ_OK;
  *         ::VIRQ_EINVAL when @p fdt or @p desc is NULL;
  *         ::VIRQ_EBADDT when the blob or the GIC/ITS nodes are malformed: bad
- *         magic/version/header, truncated, bad structure, @c #address-cells or
- *         @c #size-cells not 1 or 2, @c reg or @c ranges length not a whole
+ *         magic/version/header, truncated, bad structure, @c \#address-cells or
+ *         @c \#size-cells not 1 or 2, @c reg or @c ranges length not a whole
  *         number of entries or too short for the declared regions, a zero-size
  *         or wrapping region, an address outside every parent @c ranges entry,
- *         @c #redistributor-regions 0 or above 4096, a bad
+ *         @c \#redistributor-regions 0 or above 4096, a bad
  *         @c redistributor-stride;
  *         ::VIRQ_ENOENT when no enabled @c "arm,gic-v3" node exists;
  *         ::VIRQ_ENOSPC when the tree is valid but has more than

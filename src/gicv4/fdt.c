@@ -13,9 +13,16 @@
  * Cells are loaded byte by byte (big-endian), so the blob needs no alignment
  * beyond what libfdt itself requires.
  */
-#include <libvirq/fdt.h>
-
+/*
+ * libfdt's own porting header already supplies every type and the mem*
+ * prototypes libvirq's virq_env.h would declare; use it as the env header
+ * (the documented porting point) so nothing is declared twice.
+ */
 #include <libfdt.h>
+#ifndef VIRQ_ENV_HEADER
+#define VIRQ_ENV_HEADER <libfdt_env.h>
+#endif
+#include <libvirq/fdt.h>
 
 /* A bus: the #address-cells / #size-cells its children's reg entries use. */
 struct bus_cells_ {
@@ -139,7 +146,6 @@ static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t
 		struct bus_cells_ child, parent;
 		const uint8_t *rg;
 		int len = 0, pbus;
-		virq_status st;
 
 		if (bus == 0)
 			return VIRQ_OK;
@@ -150,7 +156,8 @@ static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t
 		if (!rg)
 			return bad_(why, "a bus above the GIC has no ranges (not memory-mapped)");
 		if (len > 0) {
-			st = bus_cells_(fdt, bus, &child, why);
+			virq_status st = bus_cells_(fdt, bus, &child, why);
+
 			if (st == VIRQ_OK)
 				st = bus_cells_(fdt, pbus, &parent, why);
 			if (st == VIRQ_OK)

@@ -50,9 +50,14 @@ endif()
 
 add_library(virq_fdt STATIC gicv4/fdt.c)
 add_library(libvirq::fdt ALIAS virq_fdt)
-set_target_properties(virq_fdt PROPERTIES OUTPUT_NAME virq_fdt EXPORT_NAME fdt)
+add_library(libvirq::virq_fdt ALIAS virq_fdt)
+# Installed as libvirq::virq_fdt (cmake/VirqInstall.cmake, component "fdt").
+set_target_properties(virq_fdt PROPERTIES OUTPUT_NAME virq_fdt EXPORT_NAME virq_fdt)
 target_include_directories(virq_fdt
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
   PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(virq_fdt PRIVATE -ffreestanding -fno-common)
-target_link_libraries(virq_fdt PUBLIC ${VIRQ_LIBFDT_TARGET} PRIVATE $<BUILD_INTERFACE:virq_warnings>)
+# In the build tree libfdt is the target found above; an installed package's
+# consumers link the system's libfdt by name (-lfdt).
+target_link_libraries(virq_fdt PUBLIC $<BUILD_INTERFACE:${VIRQ_LIBFDT_TARGET}>
+                      $<INSTALL_INTERFACE:fdt> PRIVATE $<BUILD_INTERFACE:virq_warnings>)
