@@ -7,12 +7,14 @@
 #
 #   examples/minihv-aarch64/run.sh            # build dir: <repo>/build-minihv
 #   MINIHV_BUILD=/tmp/x MINIHV_TIMEOUT=300 examples/minihv-aarch64/run.sh
+#   MINIHV_MACHINE=virt,gic-version=3,virtualization=on ...   # must be refused
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 build=${MINIHV_BUILD:-$repo/build-minihv}
 limit=${MINIHV_TIMEOUT:-180}
+machine=${MINIHV_MACHINE:-virt,gic-version=4,virtualization=on}
 log() { echo "run.sh: $*" >&2; }
 
 as_root() {
@@ -75,7 +77,7 @@ elf=$build/cmake/minihv.elf
 log "running $elf on qemu-system-aarch64 (limit ${limit}s)"
 set +e
 timeout --foreground -k 5 "$limit" qemu-system-aarch64 \
-	-M virt,gic-version=4,virtualization=on -cpu max -smp 1 -m 256 \
+	-M "$machine" -cpu max -smp 1 -m 256 \
 	-nographic -semihosting -kernel "$elf" </dev/null
 rc=$?
 set -e

@@ -212,12 +212,26 @@ static void bring_up_(const struct virq_gic_desc *desc)
 	el2_set_hooks(el2_irq_, el2_hvc_);
 }
 
+/* After every scenario nothing may still be pending for the vPE (PendingLast). */
+static int nothing_pending_(void)
+{
+	bool pl = false;
+
+	if (vpe_.flags & VIRQ_VPE_RESIDENT)
+		check_(virq_vpe_make_nonresident(&vpe_, false, &pl), "make_nonresident");
+	if (pl) {
+		con_puts("FAIL: a vLPI is still pending for the vPE after the last scenario "
+			 "(stale delivery from an old mapping?)\n");
+		return 1;
+	}
+	con_puts("vPE made non-resident at the end: PendingLast = 0, nothing left pending\n");
+	return 0;
+}
+
 static void tear_down_(void)
 {
 	uint32_t before = minihv_pool_used_pages();
 
-	if (vpe_.flags & VIRQ_VPE_RESIDENT)
-		check_(virq_vpe_make_nonresident(&vpe_, false, NULL), "make_nonresident");
 	for (uint32_t e = 0; e < NR_VEV; e++) {
 		if (e == 0 && !remap_mapped_)
 			continue;
@@ -422,6 +436,7 @@ int run_scenarios(const struct virq_gic_desc *desc)
 	con_printf("remap: %u deliveries after remap to a new vINTID, %u unmapped windows "
 		   "silent\n", res_[SC_REMAP].samples, res_[SC_REMAP].silent);
 	rc = verdict_();
+	rc |= nothing_pending_();
 	tear_down_();
 	con_printf("minihv: %s (exit status %d)\n", rc ? "FAILED" : "all scenarios passed", rc);
 	return rc;
