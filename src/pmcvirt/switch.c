@@ -231,7 +231,7 @@ virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 {
 	virq_status st = VIRQ_OK;
-	uint64_t val;
+	uint64_t val = 0;
 
 	if (v->host_v2) {
 		if (v->global_passthrough)
@@ -247,7 +247,8 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 	}
 	for (uint32_t i = 0; i < v->guest.ncounters && st == VIRQ_OK; i++) {
 		st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), &val);
-		v->st.perf_ctr[i] = val & VIRQ_PMCVIRT_CTR_MASK;
+		if (st == VIRQ_OK)
+			v->st.perf_ctr[i] = val & VIRQ_PMCVIRT_CTR_MASK;
 	}
 	return st;
 }
