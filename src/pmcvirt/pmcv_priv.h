@@ -76,8 +76,16 @@ static inline uint64_t pmcv_evtsel_rsvd_(const struct virq_pmcvirt_guest *g)
 uint64_t pmcv_ctl_hw_(const struct virq_pmcvirt_vcpu *vcpu, uint64_t guest_ctl);
 /* Recomputes ctl_hw[] from st.perf_ctl[]; HW mode writes changed VMCB slots. */
 void pmcv_refilter_(struct virq_pmcvirt_vcpu *vcpu);
-/* Host MSR index of counter i's event select / counter. */
-uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *vcpu, uint32_t i);
-uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *vcpu, uint32_t i);
+/* Host MSR index of counter i's event select (F15h with PerfCtrExtCore, else K7). */
+static inline uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
+{
+	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i) : VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
+}
+
+/* Host MSR index of counter i. */
+static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
+{
+	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i) : VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
+}
 
 #endif /* LIBVIRQ_SRC_PMCV_PRIV_H */

@@ -255,8 +255,6 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 
 virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 {
-	enum virq_pmcvirt_exit kind = VIRQ_PMCVIRT_EXIT_NORMAL;
-
 	if (!vcpu || !vcpu->in_guest)
 		return VIRQ_EINVAL;
 	vcpu->in_guest = false;
@@ -265,8 +263,7 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.
 	 * UNCERTAIN which exactly (0x3F for GlobalCtl per SD-3F), so forget them. */
 	vcpu->hw.valid &= PMCV_V_GSTS;
-	if (virq_pmcvirt_exit_decode(exitcode, &kind) == VIRQ_OK &&
-	    kind == VIRQ_PMCVIRT_EXIT_INVALID_PMC) {
+	if (exitcode == VIRQ_PMCVIRT_VMEXIT_INVALID_PMC) { /* all 64 bits compared */
 		vcpu->dead = true;
 		VIRQ_LOGV(&vcpu->hal, VIRQ_LOG_ERROR, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC",
 			  exitcode);

@@ -118,16 +118,6 @@ void pmcv_refilter_(struct virq_pmcvirt_vcpu *v)
 		pmcv_set_ctl_(v, i, v->st.perf_ctl[i]);
 }
 
-uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
-{
-	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i) : VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
-}
-
-uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
-{
-	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i) : VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
-}
-
 /* ---- lifecycle ---- */
 
 static virq_status pmcv_init_check_(const struct virq_pmcvirt_vcpu *vcpu,
