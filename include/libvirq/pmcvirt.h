@@ -10,7 +10,7 @@
  * Two modes with one API:
  * - ::VIRQ_PMCVIRT_MODE_HW: the CPU swaps the guest's six PERF_CTL/PERF_CTR
  *   pairs, PerfCntrGlobalStatus/Ctl and IRPerfCount through the VMCB on
- *   every VMRUN/#VMEXIT. Per world switch the library writes one MSR
+ *   every VMRUN/\#VMEXIT. Per world switch the library writes one MSR
  *   (host PerfCntrGlobalCtl = 0, required before VMRUN).
  * - ::VIRQ_PMCVIRT_MODE_SW: for CPUs without PerfCtrVirt; the guest PMU is
  *   loaded into and saved from the real MSRs around each VMRUN, skipping
@@ -152,6 +152,7 @@
 /** @} */
 
 /* Compile-time checks of the layout against APM Table B-2 (fact sheet §3, §8). */
+/** @cond VIRQ_INTERNAL */
 _Static_assert(VIRQ_PMCVIRT_SA_PERF_CTL(0) == 0x0E0u, "PERF_CTL0 at SA 0x0E0");
 _Static_assert(VIRQ_PMCVIRT_VMCB_PERF_CTR(3) == 0x518u, "PERF_CTR3 at VMCB 0x518");
 _Static_assert(VIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u == 0x140u, "PMC block ends at SA 0x140");
@@ -162,6 +163,7 @@ _Static_assert(VIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL + 8u == VIRQ_PMCVIRT_SA_RSP,
 	       "GLOBAL_CTL (incl. reserved half) ends at RSP");
 _Static_assert(VIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == VIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS,
 	       "INSTR_RETIRED_CTR directly below GLOBAL_STS");
+/** @endcond */
 
 /* ------------------------------------------------------------------ */
 /** @name PMU MSRs (fact sheet §4.1)
@@ -262,7 +264,7 @@ struct virq_pmcvirt_guest {
 
 /** @brief How the guest PMU is switched. */
 enum virq_pmcvirt_mode {
-	VIRQ_PMCVIRT_MODE_HW = 1, /**< PerfCtrVirt: swapped by VMRUN/#VMEXIT via the VMCB. */
+	VIRQ_PMCVIRT_MODE_HW = 1, /**< PerfCtrVirt: swapped by VMRUN/\#VMEXIT via the VMCB. */
 	VIRQ_PMCVIRT_MODE_SW = 2, /**< Software-switched through the PMU MSRs. */
 };
 
@@ -754,7 +756,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vc
  * @param origin Who reads.
  * @param value  Receives the value.
  * @return ::VIRQ_OK; errors of virq_pmcvirt_msr_map() (the caller injects
- *         #GP for a guest access); ::VIRQ_EBUSY between enter and exit;
+ *         \#GP for a guest access); ::VIRQ_EBUSY between enter and exit;
  *         ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
@@ -769,7 +771,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu
  * when the filter denies the event) goes to the VMCB (HW) or to the
  * hardware at the next enter (SW). Counters are 48 bits. STATUS_CLR/SET
  * clear/set status bits; the status itself is writable only by the host.
- * Guest writes with reserved bits set fail (inject #GP); host writes have
+ * Guest writes with reserved bits set fail (inject \#GP); host writes have
  * reserved bits cleared (event selects, counters) or rejected (globals).
  *
  * @param vcpu   An initialised vCPU, not in the guest.
@@ -793,7 +795,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcp
  * @param ecx   Guest ECX: counter index 0..ncounters-1.
  * @param value Receives the 48-bit counter value (EDX:EAX).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for an index at or beyond the guest's
- *         count (inject #GP) or NULL; ::VIRQ_EBUSY between enter and exit.
+ *         count (inject \#GP) or NULL; ::VIRQ_EBUSY between enter and exit.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  */
@@ -854,7 +856,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu 
 /**
  * @brief Saves and stops the host PMU before the guest owns it.
  *
- * Host counter state is not preserved across VMRUN/#VMEXIT in HW mode
+ * Host counter state is not preserved across VMRUN/\#VMEXIT in HW mode
  * (swap type C) and is overwritten by the guest's in SW mode, so the
  * embedder calls this once when the vCPU gets the PMU (vCPU load, with host
  * perf events scheduled out and the PMI masked). Reads PerfCntrGlobalCtl,
@@ -876,7 +878,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcp
  * @brief Restores the host PMU saved by virq_pmcvirt_host_save().
  *
  * Writes the saved PERF_CTR/PERF_CTL values the hardware does not already
- * hold (after a #VMEXIT in HW mode nothing is assumed), restores the
+ * hold (after a \#VMEXIT in HW mode nothing is assumed), restores the
  * status (SW mode) and writes PerfCntrGlobalCtl last.
  *
  * @param vcpu An initialised vCPU, not in the guest, host saved.
@@ -892,7 +894,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *
  * @brief World-switch hook right before VMRUN (interrupts disabled).
  *
  * HW mode: makes host PerfCntrGlobalCtl zero (else VMRUN fails with
- * VMEXIT_INVALID_PMC); one MSR write per entry, since #VMEXIT resets it to
+ * VMEXIT_INVALID_PMC); one MSR write per entry, since \#VMEXIT resets it to
  * all-enabled. SW mode: loads the guest's event selects (filtered, HostOnly
  * cleared and GuestOnly forced), counters, status (via STATUS_CLR/SET) and
  * global control into the MSRs, skipping values the hardware already holds.
@@ -908,7 +910,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
 
 /**
- * @brief World-switch hook right after #VMEXIT (interrupts disabled).
+ * @brief World-switch hook right after \#VMEXIT (interrupts disabled).
  *
  * HW mode: no MSR access; the guest state is in the VMCB and the host's
  * PERF_CTL/CTR/GlobalCtl hold reset values (forgotten by the cache).
@@ -955,7 +957,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *
 						      void *vmcb02, bool *fail);
 
 /**
- * @brief Emulates the PMC part of a nested #VMEXIT from L2 to L1.
+ * @brief Emulates the PMC part of a nested \#VMEXIT from L2 to L1.
  *
  * UNCERTAIN (conf. C). With vmcb12 bit 3 set: the L2 PMC slots go from
  * vmcb02 to vmcb12, and L1's own (host) PMU gets the swap-type-C effect:
