@@ -682,7 +682,7 @@ struct virq_pmcvirt_vcpu {
 	bool host_v2;                   /**< Host has the global MSRs. */
 	bool global_passthrough;        /**< Guest accesses the global MSRs directly. */
 	bool in_guest;                  /**< Between enter and exit. */
-	bool dead;                      /**< A VMRUN failed with INVALID_PMC. */
+	uint32_t invalid_pmc;           /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 	const struct virq_pmcvirt_filter *filter; /**< Event filter or NULL. */
 	struct virq_pmcvirt_state st;   /**< Guest-visible state (SW: all; HW: event selects). */
 	uint64_t ctl_hw[VIRQ_PMCVIRT_NR_SLOTS]; /**< Event selects as given to the hardware. */
@@ -901,9 +901,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *
  *
  * @param vcpu An initialised vCPU with the host PMU saved.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or when the host PMU was not
- *         saved; ::VIRQ_EBUSY when already entered; ::VIRQ_EDEAD after an
- *         INVALID_PMC failure; ::VIRQ_EHW when an MSR write faults (do not
- *         VMRUN).
+ *         saved; ::VIRQ_EBUSY when already entered; ::VIRQ_EHW when an MSR
+ *         write faults (do not VMRUN).
  *
  * Thread-safety: on the CPU that runs the vCPU, interrupts disabled.
  */
@@ -919,9 +918,13 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
  *
  * @param vcpu     The vCPU passed to virq_pmcvirt_enter().
  * @param exitcode The VMCB EXITCODE, all 64 bits.
- * @return ::VIRQ_OK; ::VIRQ_EHW when @p exitcode is VMEXIT_INVALID_PMC (the
- *         vCPU becomes dead: an internal invariant broke); ::VIRQ_EINVAL
- *         for NULL or when not entered; ::VIRQ_EHW for a faulting MSR.
+ * @return ::VIRQ_OK; ::VIRQ_EHW when @p exitcode is VMEXIT_INVALID_PMC: the
+ *         VMRUN did not run the guest (host PerfCntrGlobalCtl was not 0, e.g.
+ *         host perf re-enabled counters after the hook); the event is logged
+ *         and counted, the guest PMU state is intact and the next
+ *         virq_pmcvirt_enter() clears the control again, so the embedder may
+ *         retry; ::VIRQ_EINVAL for NULL or when not entered; ::VIRQ_EHW for a
+ *         faulting MSR (SW mode).
  *
  * Thread-safety: as virq_pmcvirt_enter().
  */

@@ -216,8 +216,6 @@ virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 		return VIRQ_EINVAL;
 	if (vcpu->in_guest)
 		return VIRQ_EBUSY;
-	if (vcpu->dead)
-		return VIRQ_EDEAD;
 	if (vcpu->mode == VIRQ_PMCVIRT_MODE_HW)
 		st = pmcv_wr_gctl_msr_(vcpu, 0); /* else VMEXIT_INVALID_PMC */
 	else
@@ -264,7 +262,7 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 	 * UNCERTAIN which exactly (0x3F for GlobalCtl per SD-3F), so forget them. */
 	vcpu->hw.valid &= PMCV_V_GSTS;
 	if (exitcode == VIRQ_PMCVIRT_VMEXIT_INVALID_PMC) { /* all 64 bits compared */
-		vcpu->dead = true;
+		vcpu->invalid_pmc++;
 		VIRQ_LOGV(&vcpu->hal, VIRQ_LOG_ERROR, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC",
 			  exitcode);
 		return VIRQ_EHW;

@@ -188,7 +188,6 @@ virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 		/* All six slots, status, IRPerf 0; GLOBAL_CTL effective value. */
 		if (virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero) != VIRQ_OK)
 			return VIRQ_EINVAL; /* unreachable: zero state, checked guest */
-		vcpu->dead = false;
 	}
 	return VIRQ_OK;
 }
