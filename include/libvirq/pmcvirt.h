@@ -254,7 +254,8 @@ struct virq_pmcvirt_guest {
 	bool ext_core;
 	/** Guest sees PerfMonV2: the global MSRs exist (needs @c ext_core). */
 	bool perfmon_v2;
-	/** Guest sees IRPerf (C000_00E9). */
+	/** Guest sees IRPerf (C000_00E9). Counted only in HW mode (VMCB
+	 * INSTR_RETIRED_CTR); in SW mode a software value changed only by writes. */
 	bool irperf;
 	/** Guest may set HostOnly/GuestOnly (it runs nested guests). */
 	bool allow_hg;
