@@ -12,7 +12,7 @@
  *
  *   bench_pmcvirt                      table of MSR accesses per switch
  *   bench_pmcvirt MODE SCENARIO N      N switches of one kind (for callgrind)
- *     MODE = hw | sw | sw-k7; SCENARIO = steady | host
+ *     MODE = hw | sw | sw-k7; SCENARIO = steady | cold | host
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,8 +165,12 @@ static int setup(struct bench *b, const char *mode)
 	return 0;
 }
 
-static __attribute__((noinline)) int one_switch(struct bench *b, bool host)
+/* host: save/restore the host PMU around the switch; cold: forget what the
+ * hardware holds first (as if every write were made: no skipping). */
+static __attribute__((noinline)) int one_switch(struct bench *b, bool host, bool cold)
 {
+	if (cold)
+		b->v.hw.valid = 0;
 	if (host && virq_pmcvirt_host_save(&b->v) != VIRQ_OK)
 		return -1;
 	if (virq_pmcvirt_enter(&b->v) != VIRQ_OK)
@@ -179,7 +183,7 @@ static __attribute__((noinline)) int one_switch(struct bench *b, bool host)
 }
 
 /* Runs n switches after a warm-up; returns MSR reads/writes per switch x100. */
-static int run(const char *mode, bool host, unsigned long n, unsigned long *rd100,
+static int run(const char *mode, bool host, bool cold, unsigned long n, unsigned long *rd100,
 	       unsigned long *wr100)
 {
 	struct bench b;
@@ -190,21 +194,21 @@ static int run(const char *mode, bool host, unsigned long n, unsigned long *rd10
 	if (!host && virq_pmcvirt_host_save(&b.v) != VIRQ_OK)
 		rc = -1;
 	for (int i = 0; i < 2 && !rc; i++) /* warm-up: reach the steady state */
-		rc = one_switch(&b, host);
+		rc = one_switch(&b, host, cold);
 	b.h.rd = b.h.wr = 0;
 	for (unsigned long i = 0; i < n && !rc; i++)
-		rc = one_switch(&b, host);
+		rc = one_switch(&b, host, cold);
 	*rd100 = b.h.rd * 100 / n;
 	*wr100 = b.h.wr * 100 / n;
 	free(b.vmcb);
 	return rc;
 }
 
-static void row(const char *mode, const char *label, bool host)
+static void row(const char *mode, const char *label, bool host, bool cold)
 {
 	unsigned long r, w;
 
-	if (run(mode, host, 1000, &r, &w)) {
+	if (run(mode, host, cold, 1000, &r, &w)) {
 		printf("%-6s %-34s FAILED\n", mode, label);
 		return;
 	}
@@ -218,27 +222,31 @@ int main(int argc, char **argv)
 
 	if (argc == 4) {
 		bool host = !strcmp(argv[2], "host");
+		bool cold = !strcmp(argv[2], "cold");
 
-		if (!host && strcmp(argv[2], "steady"))
+		if (!host && !cold && strcmp(argv[2], "steady"))
 			return 2;
-		if (run(argv[1], host, strtoul(argv[3], NULL, 0), &r, &w))
+		if (run(argv[1], host, cold, strtoul(argv[3], NULL, 0), &r, &w))
 			return 1;
 		printf("%s %s: %lu.%02lu MSR reads + %lu.%02lu MSR writes per world switch\n",
 		       argv[1], argv[2], r / 100, r % 100, w / 100, w % 100);
 		return 0;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: bench_pmcvirt [hw|sw|sw-k7 steady|host N]\n");
+		fprintf(stderr, "usage: bench_pmcvirt [hw|sw|sw-k7 steady|cold|host N]\n");
 		return 2;
 	}
 	printf("MSR accesses per world switch (1000 switches, 6-counter PerfMonV2 guest;\n"
 	       "sw-k7: 4-counter legacy guest on a K7-only host)\n");
 	printf("%-6s %-34s %6s %6s %6s\n", "mode", "scenario", "reads", "writes", "total");
-	row("hw", "steady (enter+exit)", false);
-	row("hw", "with host PMU save+restore", true);
-	row("sw", "steady (enter+exit)", false);
-	row("sw", "with host PMU save+restore", true);
-	row("sw-k7", "steady (enter+exit)", false);
-	row("sw-k7", "with host PMU save+restore", true);
+	row("hw", "steady (enter+exit)", false, false);
+	row("hw", "cold (no write skipping)", false, true);
+	row("hw", "with host PMU save+restore", true, false);
+	row("sw", "steady (enter+exit)", false, false);
+	row("sw", "cold (no write skipping)", false, true);
+	row("sw", "with host PMU save+restore", true, false);
+	row("sw-k7", "steady (enter+exit)", false, false);
+	row("sw-k7", "cold (no write skipping)", false, true);
+	row("sw-k7", "with host PMU save+restore", true, false);
 	return 0;
 }

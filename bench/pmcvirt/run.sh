@@ -9,6 +9,8 @@ BUILD=${1:-build}
 BIN=$(find "$BUILD" -type f -name bench_pmcvirt -perm -u+x | head -n 1)
 [ -n "$BIN" ] || { echo "bench_pmcvirt not built under $BUILD" >&2; exit 1; }
 N=10000
+BT=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
+[ "$BT" = Release ] || echo "note: $BUILD is not a Release build (CMAKE_BUILD_TYPE='$BT'); instruction counts are for unoptimised code" >&2
 "$BIN"
 echo
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -19,7 +21,7 @@ echo "Instructions per world switch (callgrind, $N switches, library + HAL callb
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for mode in hw sw sw-k7; do
-	for sc in steady host; do
+	for sc in steady cold host; do
 		out="$TMP/cg.$mode.$sc"
 		valgrind --tool=callgrind --callgrind-out-file="$out" \
 			--toggle-collect=virq_pmcvirt_enter --toggle-collect=virq_pmcvirt_exit \
