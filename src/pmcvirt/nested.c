@@ -69,7 +69,7 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 		for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
 			uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i));
 
-			pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), pmcv_ctl_hw_(vcpu, c));
+			pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), virq_pmcvirt_ctl_hw_(vcpu, c));
 		}
 	return virq_pmcvirt_vmcb_enable(vmcb02, true);
 }
@@ -96,7 +96,7 @@ virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmc
 		vcpu->st.perf_ctl[i] = 0;
 		pmcv_wr64_(vcpu->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), 0);
 	}
-	pmcv_refilter_(vcpu);
+	virq_pmcvirt_refilter_(vcpu);
 	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) /* slots beyond ncounters too */
 		pmcv_wr64_(vcpu->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), vcpu->ctl_hw[i]);
 	vcpu->st.global_ctl = vcpu->guest.perfmon_v2 ? pmcv_ctr_bits_(vcpu->guest.ncounters) : 0;

@@ -73,9 +73,9 @@ static inline uint64_t pmcv_evtsel_rsvd_(const struct virq_pmcvirt_guest *g)
 }
 
 /* Event select as it is given to the VMCB (HW) or to the MSR (SW). */
-uint64_t pmcv_ctl_hw_(const struct virq_pmcvirt_vcpu *vcpu, uint64_t guest_ctl);
+uint64_t virq_pmcvirt_ctl_hw_(const struct virq_pmcvirt_vcpu *vcpu, uint64_t guest_ctl);
 /* Recomputes ctl_hw[] from st.perf_ctl[]; HW mode writes changed VMCB slots. */
-void pmcv_refilter_(struct virq_pmcvirt_vcpu *vcpu);
+void virq_pmcvirt_refilter_(struct virq_pmcvirt_vcpu *vcpu);
 /* Host MSR index of counter i's event select (F15h with PerfCtrExtCore, else K7). */
 static inline uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {

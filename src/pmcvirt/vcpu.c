@@ -86,7 +86,7 @@ static void pmcv_set_irperf_(struct virq_pmcvirt_vcpu *v, uint64_t val)
 
 /* ---- event selects ---- */
 
-uint64_t pmcv_ctl_hw_(const struct virq_pmcvirt_vcpu *v, uint64_t guest_ctl)
+uint64_t virq_pmcvirt_ctl_hw_(const struct virq_pmcvirt_vcpu *v, uint64_t guest_ctl)
 {
 	uint64_t hw = guest_ctl;
 
@@ -104,7 +104,7 @@ uint64_t pmcv_ctl_hw_(const struct virq_pmcvirt_vcpu *v, uint64_t guest_ctl)
 
 static void pmcv_set_ctl_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t guest_ctl)
 {
-	uint64_t hw = pmcv_ctl_hw_(v, guest_ctl);
+	uint64_t hw = virq_pmcvirt_ctl_hw_(v, guest_ctl);
 
 	v->st.perf_ctl[i] = guest_ctl;
 	if (pmcv_hw_(v) && hw != v->ctl_hw[i])
@@ -112,7 +112,7 @@ static void pmcv_set_ctl_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t gues
 	v->ctl_hw[i] = hw;
 }
 
-void pmcv_refilter_(struct virq_pmcvirt_vcpu *v)
+void virq_pmcvirt_refilter_(struct virq_pmcvirt_vcpu *v)
 {
 	for (uint32_t i = 0; i < v->guest.ncounters; i++)
 		pmcv_set_ctl_(v, i, v->st.perf_ctl[i]);
@@ -183,7 +183,7 @@ virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 	memset(&zero, 0, sizeof(zero));
 	vcpu->st = zero;
 	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++)
-		vcpu->ctl_hw[i] = pmcv_ctl_hw_(vcpu, 0);
+		vcpu->ctl_hw[i] = virq_pmcvirt_ctl_hw_(vcpu, 0);
 	if (pmcv_hw_(vcpu)) {
 		/* All six slots, status, IRPerf 0; GLOBAL_CTL effective value. */
 		if (virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero) != VIRQ_OK)
@@ -207,7 +207,7 @@ virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 	if (vcpu->in_guest)
 		return VIRQ_EBUSY;
 	vcpu->filter = filter;
-	pmcv_refilter_(vcpu);
+	virq_pmcvirt_refilter_(vcpu);
 	return VIRQ_OK;
 }
 
