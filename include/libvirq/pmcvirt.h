@@ -655,7 +655,8 @@ struct virq_pmcvirt_hwcache {
 	uint64_t ctr[VIRQ_PMCVIRT_NR_SLOTS]; /**< PERF_CTRi. */
 	uint64_t global_ctl;                 /**< PerfCntrGlobalCtl. */
 	uint64_t global_sts;                 /**< PerfCntrGlobalStatus. */
-	uint32_t valid;                      /**< Bit i: ctl[i]; 6+i: ctr[i]; 12: global_ctl; 13: global_sts. */
+	/** Valid bits: i = ctl[i], 6+i = ctr[i], 12 = global_ctl, 13 = global_sts. */
+	uint32_t valid;
 };
 
 /** @brief Saved host PMU state (hardware does not preserve it: swap type C). */
