@@ -22,7 +22,7 @@ enum { PMCV_EAX_ = 0, PMCV_EBX_ = 1, PMCV_ECX_ = 2, PMCV_EDX_ = 3 };
 
 virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_caps *caps)
 {
-	uint32_t max, ecx1, edxa, raw;
+	uint32_t max, ecx1, edxa;
 	virq_status st;
 
 	if (!caps)
@@ -46,7 +46,7 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 					  pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON,
 							  PMCV_EAX_)) != 0;
 	if (caps->perfmon_v2) {
-		raw = (uint32_t)VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
+		uint32_t raw = (uint32_t)VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
 					       pmcv_cpuid_reg_(hal, max,
 							       VIRQ_PMCVIRT_CPUID_PERFMON,
 							       PMCV_EBX_));

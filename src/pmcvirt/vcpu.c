@@ -195,12 +195,11 @@ virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 				    const struct virq_pmcvirt_filter *filter)
 {
-	virq_status st;
-
 	if (!vcpu)
 		return VIRQ_EINVAL;
 	if (filter) {
-		st = virq_pmcvirt_filter_check(filter);
+		virq_status st = virq_pmcvirt_filter_check(filter);
+
 		if (st != VIRQ_OK)
 			return st;
 	}
