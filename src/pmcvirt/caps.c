@@ -10,7 +10,7 @@
 static uint32_t pmcv_cpuid_reg_(const struct virq_hal *hal, uint32_t max, uint32_t leaf,
 				unsigned reg)
 {
-	uint32_t r[4] = { 0, 0, 0, 0 };
+	uint32_t r[4] = {0, 0, 0, 0};
 
 	if (leaf > max)
 		return 0;
@@ -35,21 +35,20 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 	ecx1 = pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_FEAT, PMCV_ECX_);
 	caps->svm = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_ECX_SVM, ecx1) != 0;
 	caps->perfctr_ext_core = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_ECX_PerfCtrExtCore, ecx1) != 0;
-	caps->irperf = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_IRPerf,
-				      pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_SIZE,
-						      PMCV_EBX_)) != 0;
+	caps->irperf =
+	    VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_IRPerf,
+			   pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_SIZE, PMCV_EBX_)) != 0;
 	edxa = caps->svm ? pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_SVM, PMCV_EDX_) : 0;
 	caps->perfctr_virt = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_PerfCtrVirt, edxa) != 0;
 	caps->avic = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_AVIC, edxa) != 0;
 	caps->vnmi = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_VNMI, edxa) != 0;
-	caps->perfmon_v2 = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
-					  pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON,
-							  PMCV_EAX_)) != 0;
+	caps->perfmon_v2 =
+	    VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
+			   pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
 	if (caps->perfmon_v2) {
-		uint32_t raw = (uint32_t)VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
-					       pmcv_cpuid_reg_(hal, max,
-							       VIRQ_PMCVIRT_CPUID_PERFMON,
-							       PMCV_EBX_));
+		uint32_t raw = (uint32_t)VIRQ_FIELD_GET(
+		    VIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
+		    pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EBX_));
 		caps->num_core_ctrs_raw = raw;
 		if (raw == 0) {
 			memset(caps, 0, sizeof(*caps));

@@ -11,16 +11,22 @@ struct pmcv_field_desc_ {
 	uint8_t width;
 };
 
-#define PMCV_PAIR_(i)                                                               \
-	{ "PERF_CTL" #i, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), 8 },                        \
-	{ "PERF_CTR" #i, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), 8 }
+#define PMCV_PAIR_(i)                                                                              \
+	{"PERF_CTL" #i, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), 8},                                         \
+	{                                                                                          \
+		"PERF_CTR" #i, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), 8                                    \
+	}
 
 static const struct pmcv_field_desc_ pmcv_fields_[VIRQ_PMCVIRT_FIELD_COUNT] = {
-	PMCV_PAIR_(0), PMCV_PAIR_(1), PMCV_PAIR_(2), PMCV_PAIR_(3), PMCV_PAIR_(4), PMCV_PAIR_(5),
-	{ "INSTR_RETIRED_CTR", VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR, 8 },
-	{ "PERF_CTR_GLOBAL_STS", VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS, 8 },
-	{ "PERF_CTR_GLOBAL_CTL", VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL,
-	  VIRQ_PMCVIRT_GLOBAL_CTL_WIDTH },
+    PMCV_PAIR_(0),
+    PMCV_PAIR_(1),
+    PMCV_PAIR_(2),
+    PMCV_PAIR_(3),
+    PMCV_PAIR_(4),
+    PMCV_PAIR_(5),
+    {"INSTR_RETIRED_CTR", VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR, 8},
+    {"PERF_CTR_GLOBAL_STS", VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS, 8},
+    {"PERF_CTR_GLOBAL_CTL", VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL, VIRQ_PMCVIRT_GLOBAL_CTL_WIDTH},
 };
 
 _Static_assert(VIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");
@@ -82,15 +88,15 @@ virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb, const struct virq_pmc
 	memset(state, 0, sizeof(*state));
 	for (uint32_t i = 0; i < guest->ncounters; i++) {
 		state->perf_ctl[i] = pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTL(i));
-		state->perf_ctr[i] = pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) &
-				     VIRQ_PMCVIRT_CTR_MASK;
+		state->perf_ctr[i] =
+		    pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK;
 	}
 	state->global_sts = pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) &
 			    pmcv_ctr_bits_(guest->ncounters);
 	if (guest->perfmon_v2)
 		state->global_ctl = pmcv_rd_gctl_(vmcb) & pmcv_ctr_bits_(guest->ncounters);
-	state->instr_retired = pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) &
-			       VIRQ_PMCVIRT_CTR_MASK;
+	state->instr_retired =
+	    pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & VIRQ_PMCVIRT_CTR_MASK;
 	return VIRQ_OK;
 }
 

@@ -45,8 +45,10 @@ static virq_status pmcv_map_global_(const struct virq_pmcvirt_guest *g, uint32_t
 				    struct virq_pmcvirt_slot *slot)
 {
 	static const enum virq_pmcvirt_kind kinds[4] = {
-		VIRQ_PMCVIRT_KIND_GLOBAL_STS, VIRQ_PMCVIRT_KIND_GLOBAL_CTL,
-		VIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR, VIRQ_PMCVIRT_KIND_GLOBAL_STS_SET,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_STS,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_CTL,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_STS_SET,
 	};
 	uint32_t k = msr - VIRQ_PMCVIRT_MSR_GLOBAL_STATUS;
 
@@ -55,8 +57,8 @@ static virq_status pmcv_map_global_(const struct virq_pmcvirt_guest *g, uint32_t
 	slot->kind = kinds[k];
 	slot->idx = 0;
 	slot->field = slot->kind == VIRQ_PMCVIRT_KIND_GLOBAL_CTL
-			      ? VIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_CTL
-			      : VIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_STS;
+			  ? VIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_CTL
+			  : VIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_STS;
 	return VIRQ_OK;
 }
 
@@ -152,7 +154,7 @@ bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64
 
 virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *byte, uint32_t *bit)
 {
-	static const uint32_t bases[3] = { 0x00000000u, 0xC0000000u, 0xC0010000u };
+	static const uint32_t bases[3] = {0x00000000u, 0xC0000000u, 0xC0010000u};
 	uint32_t pos;
 
 	if (!byte || !bit)
@@ -222,7 +224,8 @@ virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm, const struct virq_pmcvirt_g
 		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i), !pass, !pass);
 	}
 	glob = policy->passthrough_global && guest->perfmon_v2;
-	for (uint32_t m = VIRQ_PMCVIRT_MSR_GLOBAL_STATUS; m <= VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET; m++)
+	for (uint32_t m = VIRQ_PMCVIRT_MSR_GLOBAL_STATUS; m <= VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET;
+	     m++)
 		pmcv_msrpm_set_(msrpm, m, !glob, !glob);
 	pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_IRPERF,
 			!(policy->passthrough_irperf_read && guest->irperf), true);

@@ -69,7 +69,8 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 		for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
 			uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i));
 
-			pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), virq_pmcvirt_ctl_hw_(vcpu, c));
+			pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
+				   virq_pmcvirt_ctl_hw_(vcpu, c));
 		}
 	return virq_pmcvirt_vmcb_enable(vmcb02, true);
 }

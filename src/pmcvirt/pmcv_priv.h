@@ -79,13 +79,15 @@ void virq_pmcvirt_refilter_(struct virq_pmcvirt_vcpu *vcpu);
 /* Host MSR index of counter i's event select (F15h with PerfCtrExtCore, else K7). */
 static inline uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {
-	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i) : VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
+	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i)
+				: VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
 }
 
 /* Host MSR index of counter i. */
 static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {
-	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i) : VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
+	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i)
+				: VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
 }
 
 #endif /* LIBVIRQ_SRC_PMCV_PRIV_H */

@@ -101,7 +101,8 @@ static virq_status pmcv_host_read_(struct virq_pmcvirt_vcpu *v)
 	uint32_t done = 0;
 
 	for (uint32_t i = 0; i < h->n && st == VIRQ_OK; i++) {
-		st = pmcv_rd_(v, pmcv_host_ctl_msr_(v, i), &v->hw.ctl[i], PMCV_V_CTL(i), &h->ctl[i]);
+		st =
+		    pmcv_rd_(v, pmcv_host_ctl_msr_(v, i), &v->hw.ctl[i], PMCV_V_CTL(i), &h->ctl[i]);
 		if (st == VIRQ_OK)
 			st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i),
 				      &h->ctr[i]);
@@ -233,8 +234,8 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 
 	if (v->host_v2) {
 		if (v->global_passthrough)
-			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl, PMCV_V_GCTL,
-				      &v->st.global_ctl);
+			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,
+				      PMCV_V_GCTL, &v->st.global_ctl);
 		if (st == VIRQ_OK) /* stop the guest's counters */
 			st = pmcv_wr_gctl_msr_(v, 0);
 		if (st == VIRQ_OK)

@@ -155,13 +155,13 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	vcpu->host_nctr = caps->num_core_ctrs;
 	vcpu->host_ext_core = caps->perfctr_ext_core;
 	vcpu->host_v2 = caps->perfmon_v2;
-	vcpu->global_passthrough = guest->perfmon_v2 && guest->ncounters == caps->num_core_ctrs &&
-				   caps->perfmon_v2;
+	vcpu->global_passthrough =
+	    guest->perfmon_v2 && guest->ncounters == caps->num_core_ctrs && caps->perfmon_v2;
 	if (mode == VIRQ_PMCVIRT_MODE_HW) {
 		vcpu->vmcb = vmcb;
 		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,
 			   pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT) |
-				   VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
+			       VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
 		if (!(flags & VIRQ_PMCVIRT_F_NO_VNMI_SETUP) && caps->vnmi) {
 			uint32_t ic = pmcv_rd32_(vmcb, VIRQ_PMCVIRT_VMCB_INT_CTL);
 
@@ -230,12 +230,24 @@ virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 	if (st != VIRQ_OK)
 		return st;
 	switch (s.kind) {
-	case VIRQ_PMCVIRT_KIND_CTL: *value = vcpu->st.perf_ctl[s.idx]; break;
-	case VIRQ_PMCVIRT_KIND_CTR: *value = pmcv_get_ctr_(vcpu, s.idx); break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_CTL: *value = pmcv_get_gctl_(vcpu); break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS: *value = pmcv_get_gsts_(vcpu); break;
-	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED: *value = pmcv_get_irperf_(vcpu); break;
-	default: *value = 0; break; /* STATUS_CLR/SET read as zero */
+	case VIRQ_PMCVIRT_KIND_CTL:
+		*value = vcpu->st.perf_ctl[s.idx];
+		break;
+	case VIRQ_PMCVIRT_KIND_CTR:
+		*value = pmcv_get_ctr_(vcpu, s.idx);
+		break;
+	case VIRQ_PMCVIRT_KIND_GLOBAL_CTL:
+		*value = pmcv_get_gctl_(vcpu);
+		break;
+	case VIRQ_PMCVIRT_KIND_GLOBAL_STS:
+		*value = pmcv_get_gsts_(vcpu);
+		break;
+	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED:
+		*value = pmcv_get_irperf_(vcpu);
+		break;
+	default:
+		*value = 0;
+		break; /* STATUS_CLR/SET read as zero */
 	}
 	return VIRQ_OK;
 }
@@ -282,17 +294,27 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 	if (st != VIRQ_OK)
 		return st;
 	switch (s.kind) {
-	case VIRQ_PMCVIRT_KIND_CTL: pmcv_set_ctl_(vcpu, s.idx, value); break;
-	case VIRQ_PMCVIRT_KIND_CTR: pmcv_set_ctr_(vcpu, s.idx, value); break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_CTL: pmcv_set_gctl_(vcpu, value); break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS: pmcv_set_gsts_(vcpu, value); break;
+	case VIRQ_PMCVIRT_KIND_CTL:
+		pmcv_set_ctl_(vcpu, s.idx, value);
+		break;
+	case VIRQ_PMCVIRT_KIND_CTR:
+		pmcv_set_ctr_(vcpu, s.idx, value);
+		break;
+	case VIRQ_PMCVIRT_KIND_GLOBAL_CTL:
+		pmcv_set_gctl_(vcpu, value);
+		break;
+	case VIRQ_PMCVIRT_KIND_GLOBAL_STS:
+		pmcv_set_gsts_(vcpu, value);
+		break;
 	case VIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
 		pmcv_set_gsts_(vcpu, pmcv_get_gsts_(vcpu) & ~value);
 		break;
 	case VIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 		pmcv_set_gsts_(vcpu, pmcv_get_gsts_(vcpu) | value);
 		break;
-	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED: pmcv_set_irperf_(vcpu, value); break;
+	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED:
+		pmcv_set_irperf_(vcpu, value);
+		break;
 	}
 	return VIRQ_OK;
 }

@@ -53,7 +53,7 @@ static int pmc_guest_(int argc, char **argv, struct virq_pmcvirt_guest *g)
 	extra = vt_kv_unused(kv, nkv);
 	if (extra)
 		return vt_fail("unknown field '%.*s'", (int)extra->name_len, extra->name);
-	*g = (struct virq_pmcvirt_guest){ .ncounters = (uint32_t)n };
+	*g = (struct virq_pmcvirt_guest){.ncounters = (uint32_t)n};
 	if (n == 6)
 		g->ext_core = g->perfmon_v2 = g->irperf = true;
 	return 0;
