@@ -192,6 +192,8 @@ static void test_init_hw(void **s)
 						NULL), VIRQ_OK);
 	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, VIRQ_PMCVIRT_MODE_HW, 0,
 						vmcb), VIRQ_ENOTSUP);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &k7, &g6, VIRQ_PMCVIRT_MODE_SW, 0, NULL),
+			 VIRQ_ERANGE);
 	fake_hal_free(fh);
 }
 
@@ -528,6 +530,36 @@ static void test_sw_k7_host(void **s)
 	env_free_(e);
 }
 
+/* SW mode, legacy 4-counter guest on a PerfMonV2 host: GlobalCtl = GENMASK(3,0). */
+static void test_sw_legacy_on_v2(void **s)
+{
+	struct env *e = env_new_(&zen4, &g4, VIRQ_PMCVIRT_MODE_SW, 0);
+	uint64_t v;
+
+	(void)s;
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	gwr_(e, 0xC0010003, 0x4300C0);
+	e->m.events[3] = 7;
+	e->m.events[4] = 100; /* host counter 4 is stopped by GlobalCtl bit 4 = 0 */
+	run_(e);
+	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0); /* stopped after exit */
+	fake_hal_reset_counters(e->fh);
+	fake_hal_trace(e->fh, true);
+	run_(e);
+	/* enter: GlobalCtl = 0xF; exit: GlobalCtl = 0, status, 4 counters (no passthrough). */
+	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 2);
+	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 5);
+	assert_true(fake_hal_trace_at(e->fh, 0)->addr == GCTL &&
+		    fake_hal_trace_at(e->fh, 0)->value == 0xF);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 3, &v), VIRQ_OK);
+	assert_true(v == 14);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 4, &v), VIRQ_EINVAL);
+	assert_true(fake_hal_msr_get(e->fh, 0xC0010209) == 0x5000); /* host CTR4 untouched */
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0x3E);
+	env_free_(e);
+}
+
 /* ---- migration: whole state and MSR by MSR, across modes ---- */
 static void test_migration(void **s)
 {
@@ -683,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_case17_legacy_and_reset),
 		cmocka_unit_test(test_sw_world_switch),
 		cmocka_unit_test(test_sw_k7_host),
+		cmocka_unit_test(test_sw_legacy_on_v2),
 		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_msr_faults),
 		cmocka_unit_test(test_nested),
