@@ -30,12 +30,13 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t va = vpend_addr_(gic, idx);
 	uint64_t v = virq_rd64_(&gic->hal, va);
-	virq_status st = VIRQ_OK;
 
 	if (v & VPEND_VALID) {
 		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
 		uint64_t w = gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
+
+		virq_status st;
 
 		virq_wr64_(&gic->hal, va, w);
 		st = dirty_wait_(gic, idx, NULL);
