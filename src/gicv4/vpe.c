@@ -123,6 +123,7 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 	if (st == VIRQ_OK) {
 		vpe->its_mask |= 1u << its->slot;
 		vpe->vmapp_count++;
+		its->nr_vpes++;
 	}
 	return st;
 }
@@ -142,6 +143,7 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 	if (st == VIRQ_OK) {
 		vpe->its_mask &= ~(1u << its->slot);
 		vpe->vmapp_count--;
+		its->nr_vpes--;
 	}
 	return st;
 }
