@@ -215,6 +215,8 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	}
 	its_number_(its, &ctlr);
 	ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled);
+	/* ImDe on GICv4 as Linux does; its architectural meaning is
+	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
 	if (its->lim.version != VIRQ_ITS_V3)
 		ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe);
 	virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);

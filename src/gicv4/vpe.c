@@ -335,6 +335,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	gic = vpe->vm->gic;
 	if (rd >= gic->nr_rd)
 		return VIRQ_EINVAL;
+	/* Whether VMOVP is allowed on a resident vPE is [UNCERTAIN] (facts §7.4,
+	 * §12 item 6): keep it non-resident, as KVM does. */
 	if (vpe->flags & VIRQ_VPE_RESIDENT)
 		return VIRQ_EBUSY;
 	if (!(gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
