@@ -155,6 +155,27 @@ static void test_its_noncoherent(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* CASE-14: BASER InnerCache read back as Device (0) or nC (1) -> clean; RaWaWb -> not. */
+static void test_its_inner_readback(void **state)
+{
+	int ics[3] = { 0, 1, 7 };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+
+		ic.force_ic = ics[i];
+		setup1(&f, &ic, 1, 40, false);
+		fake_hal_reset_counters(f.g.fh);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		for (int t = 0; t < 3; t++)
+			assert_int_equal(f.its[0].tbl[t].noncoherent, ics[i] != 7);
+		assert_int_equal(fake_hal_count(f.g.fh, FAKE_CLEAN) > 0, ics[i] != 7);
+		itsfx_teardown(&f, true);
+	}
+}
+
 /* dma-noncoherent ITS and RK3588: forced Non-shareable + nC whatever reads back. */
 static void test_forced_noncoherent(void **state)
 {
@@ -174,6 +195,10 @@ static void test_forced_noncoherent(void **state)
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
 		b = its_state_baser(f.sm[0], 0);
 		if (mode < 2) {
+			uint64_t cb = its_model_cbaser(its_state_queue(f.sm[0]));
+
+			assert_int_equal((cb >> 10) & 3, 0); /* CBASER too */
+			assert_int_equal((cb >> 59) & 7, 1);
 			assert_true(f.its[0].noncoherent);
 			assert_int_equal((b >> 10) & 3, 0);
 			assert_int_equal((b >> 59) & 7, 1);
@@ -428,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_tables_flat_and_page_sizes),
 		cmocka_unit_test(test_tables_capped),
 		cmocka_unit_test(test_its_noncoherent),
+		cmocka_unit_test(test_its_inner_readback),
 		cmocka_unit_test(test_forced_noncoherent),
 		cmocka_unit_test(test_cavium),
 		cmocka_unit_test(test_qdf2400),
