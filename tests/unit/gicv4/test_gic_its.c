@@ -445,6 +445,35 @@ static void test_never_quiescent(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* Quiescent after k busy reads: exactly k + 1 GITS_CTLR reads before the BASERs. */
+static void test_quiescent_exact(void **state)
+{
+	(void)state;
+	for (unsigned k = 1; k < 4; k++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+		size_t ib;
+		unsigned long reads = 0;
+
+		ic.quiescent_polls = k;
+		setup1(&f, &ic, 1, 40, false);
+		fake_hal_trace(f.g.fh, true);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		ib = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x100);
+		for (size_t i = 0; i < ib; i++) {
+			const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
+
+			if (e->kind == FAKE_MMIO_R32 && e->addr == FX_ITS_BASE)
+				reads++;
+		}
+		assert_int_equal(reads, k + 1); /* k reads with Quiescent = 0 (the first is the
+						  * read-modify-write one), then one with 1 */
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK); /* ITS enabled */
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_doorbell_direct_and_invdb),
 		cmocka_unit_test(test_no_masking_path),
 		cmocka_unit_test(test_never_quiescent),
+		cmocka_unit_test(test_quiescent_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,6 +197,32 @@ static void test_dead_its(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A slow ITS (one command per relax): the whole path still completes. */
+static void test_slow_its(void **state)
+{
+	struct its_fx f;
+	struct run r;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, false);
+	its_model_set_per_relax(its_state_queue(f.sm[0]), 1);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &r.dev, 5, 64), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&r.vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&r.vpe[0], &r.vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map_range(&r.dev, 0, 64, &r.vpe[0], 8192, false), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], 5, 63).vintid, 8192 + 63);
+	for (uint32_t e = 0; e < 64; e++)
+		assert_int_equal(virq_vlpi_unmap(&r.dev, e), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&r.dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&r.vpe[0]), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&r.vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_v41),
 		cmocka_unit_test(test_stall_keeps_state),
 		cmocka_unit_test(test_dead_its),
+		cmocka_unit_test(test_slow_its),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
