@@ -11,7 +11,8 @@
  *
  * Part 2 (instructions): the same paths on a minimal "instant ITS" HAL
  * (CREADR reads back the last CWRITER), in the noinline functions
- * measure_encode, measure_path_a and measure_path_b, so that
+ * measure_encode (MAPTI, the inline fast path), measure_encode_vmapti (a
+ * table-dispatched command), measure_path_a and measure_path_b, so that
  * `valgrind --tool=callgrind --toggle-collect='measure_*'` (run.sh) counts
  * only the library plus a few instructions of HAL callbacks.
  */
@@ -35,6 +36,7 @@
 #define NOINLINE __attribute__((noinline))
 
 static struct virq_its_cmd cmds[N_EVENTS];
+static struct virq_its_cmd vcmds[N_EVENTS]; /* VMAPTI: the table-dispatched path */
 static struct virq_its_limits lim;
 static const uint64_t rdbase = 0; /* collection 0 -> processor 0 (PTA = 0) */
 
@@ -57,6 +59,14 @@ NOINLINE void bench_encode(uint8_t (*out)[32])
 {
 	for (unsigned i = 0; i < N_EVENTS; i++)
 		if (virq_its_cmd_encode(&cmds[i], &lim, out[i], NULL, NULL) != VIRQ_OK)
+			die("encode", VIRQ_EINVAL);
+}
+
+NOINLINE void bench_encode_v(uint8_t (*out)[32]);
+NOINLINE void bench_encode_v(uint8_t (*out)[32])
+{
+	for (unsigned i = 0; i < N_EVENTS; i++)
+		if (virq_its_cmd_encode(&vcmds[i], &lim, out[i], NULL, NULL) != VIRQ_OK)
 			die("encode", VIRQ_EINVAL);
 }
 
@@ -208,6 +218,12 @@ NOINLINE void measure_encode(uint8_t (*out)[32])
 	bench_encode(out);
 }
 
+NOINLINE void measure_encode_vmapti(uint8_t (*out)[32]);
+NOINLINE void measure_encode_vmapti(uint8_t (*out)[32])
+{
+	bench_encode_v(out);
+}
+
 NOINLINE void measure_path_a(struct virq_its_queue *q);
 NOINLINE void measure_path_a(struct virq_its_queue *q)
 {
@@ -228,6 +244,7 @@ static void run_instant(void)
 	struct virq_its_queue q;
 
 	measure_encode(out);
+	measure_encode_vmapti(out);
 	CHECK("init", virq_its_queue_init(&q, &hal, ITS_BASE, 65536, NULL));
 	measure_path_a(&q);
 	measure_path_b(&q);
@@ -241,6 +258,8 @@ int main(void)
 	virq_its_limits_from_typer(QEMU_TYPER, &lim);
 	for (unsigned i = 0; i < N_EVENTS; i++)
 		cmds[i] = virq_its_mapti(DEVICE, i, 8192 + i, 0);
+	for (unsigned i = 0; i < N_EVENTS; i++)
+		vcmds[i] = virq_its_vmapti(DEVICE, i, 1, 8192 + i, VIRQ_ITS_NO_DOORBELL);
 
 	a = run_model(false, 65536);
 	b = run_model(true, 65536);

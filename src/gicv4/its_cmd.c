@@ -268,7 +268,7 @@ static virq_status enc_dev_ev_icid_(ENC_ARGS_)
 }
 
 /* MAPTI: the hot path of device setup. */
-static virq_status enc_mapti_(ENC_ARGS_)
+__attribute__((always_inline)) static inline virq_status enc_mapti_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, VIRQ_ERANGE);
@@ -451,14 +451,19 @@ virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_
 				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
 				enum virq_its_field *bad)
 {
+	const struct virq_its_limits *L;
 	unsigned op;
 
 	if (UNLIKELY_(!c || !out))
 		return fail_(bad, VIRQ_ITS_F_NONE, VIRQ_EINVAL);
 	op = (unsigned)c->opcode;
+	L = lim ? lim : &nolim_;
+	/* The device-setup hot path, inline; everything else through the table. */
+	if (op == VIRQ_ITS_MAPTI)
+		return enc_mapti_(c, lim, out, sync, bad, L);
 	if (UNLIKELY_(op >= OPS_ || !enc_tbl_[op]))
 		return fail_(bad, VIRQ_ITS_F_opcode, VIRQ_EUNKNOWN);
-	return enc_tbl_[op](c, lim, out, sync, bad, lim ? lim : &nolim_);
+	return enc_tbl_[op](c, lim, out, sync, bad, L);
 }
 
 /* ---- decoder ---- */
