@@ -145,7 +145,26 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	return VIRQ_OK;
 }
 
-/* ---------------- make non-resident ---------------- */
+/* ---------------- make non-resident ----------------
+ *
+ * Why no vLPI is lost (ordering argument):
+ * - A vLPI that arrives while the vPE is resident is delivered to the
+ *   guest. One that arrives after Valid = 0 is written to the VPT by the
+ *   GIC and, if its doorbell is enabled, raises the doorbell LPI.
+ * - The Valid 1 -> 0 write and the read of PendingLast (after Dirty = 0)
+ *   cover the window: PendingLast = 1 means an enabled vLPI was pending at
+ *   descheduling, so the caller keeps the vCPU runnable instead of blocking.
+ * - GICv4.1: with DB = 1 and PendingLast = 0 the GIC guarantees a doorbell
+ *   for any later vLPI (facts §4.11); without DB we report PendingLast = 1
+ *   (the GIC does not tell), so a caller never blocks on an unknown state.
+ * - GICv4.0 with doorbell masking: the doorbell is unmasked only after
+ *   Valid = 0. A doorbell raised while it was still masked stays pending
+ *   in the LPI pending table and is taken once the INV makes it enabled, so
+ *   it is late, never lost. Without masking it is always enabled.
+ * - The doorbell is requested exactly when the vCPU blocks (IN_WFI), and a
+ *   vPE in WFI is never made resident by a load (CASE-12), so a preempted
+ *   blocker keeps its doorbell.
+ */
 
 virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool *pending_last)
 {
