@@ -364,6 +364,44 @@ static void test_proxy_doorbell(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* The proxy slot follows a VMOVP with MOVI; without the target collection it is dropped. */
+static void test_proxy_follows_vmovp(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = { 0 };
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint32_t db, pdev;
+	struct its_model *q;
+
+	(void)state;
+	setup1(&f, NULL, 3, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	pdev = f.its[0].proxy->device_id;
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 0);
+	q = its_state_queue(f.sm[0]);
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	assert_int_equal(its_model_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
+	assert_int_equal(its_model_cmd(q, 2)->icid, 1);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
+	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
+	assert_int_equal(virq_vpe_move(&v, 2), VIRQ_OK);
+	assert_int_equal(v.proxy_event, -1);
+	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* DirectLPI: GICR_INVLPIR + SYNCR; GICv4.1: INVDB + VSYNC. */
 static void test_doorbell_direct_and_invdb(void **state)
 {
@@ -488,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_qdf2400),
 		cmocka_unit_test(test_hip09),
 		cmocka_unit_test(test_proxy_doorbell),
+		cmocka_unit_test(test_proxy_follows_vmovp),
 		cmocka_unit_test(test_doorbell_direct_and_invdb),
 		cmocka_unit_test(test_no_masking_path),
 		cmocka_unit_test(test_never_quiescent),
