@@ -105,7 +105,9 @@ struct virq_gic {
 	uint32_t lpi_bits;                 /**< LPI INTID bits (PROPBASER.IDbits + 1), 14..16. */
 	uint32_t lpi_end;                  /**< One past the highest usable LPI INTID. */
 	uint32_t vpeid_bits;               /**< vPEID width (16 on 4.0; GICD_TYPER2 on 4.1). */
-	uint64_t timeout_ns;               /**< Budget of each hardware wait. */
+	uint64_t timeout_ns;               /**< Budget of each hardware wait in ns (default
+						::VIRQ_GIC_DEFAULT_TIMEOUT_NS; the embedder may change it after
+						virq_gic_init(); ITSes created later use it for their queue). */
 	bool rd_noncoherent;               /**< PROP/PENDBASER tables need cleaning to PoC. */
 	bool rd_forced_nc;                 /**< Non-coherent by description (dma-noncoherent). */
 	uint64_t propbaser;                /**< GICR_PROPBASER value programmed (after negotiation). */

@@ -108,6 +108,8 @@ struct virq_its {
 	struct virq_its_device *proxy;   /**< GICv4.0 doorbell proxy device, or NULL. */
 	uint32_t proxy_next;             /**< Next proxy slot to use (round robin). */
 	uint64_t cmds;                   /**< Commands sent (statistics). */
+	uint32_t nr_devices;             /**< Devices mapped (the proxy device excluded). */
+	uint32_t nr_vpes;                /**< vPEs mapped (VMAPP) on this ITS. */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -182,8 +184,12 @@ VIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_gic 
  * queue. Devices and vPEs using it must be gone.
  *
  * @param its An initialised ITS (NULL ignored).
- * @return ::VIRQ_OK; ::VIRQ_EBUSY (devices still mapped: nothing done);
- *         ::VIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS disabled).
+ * On GICv4.1, redistributors that used this ITS's vPE table are pointed
+ * at another GICv4.1 ITS's table, or their GICR_VPROPBASER is cleared.
+ *
+ * @return ::VIRQ_OK; ::VIRQ_EBUSY (devices or vPEs still mapped: nothing
+ *         done); ::VIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS
+ *         disabled).
  */
 VIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
 

@@ -257,9 +257,10 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
  * @param lim  Probed limits, or NULL for "none known".
  * @param out  Receives the 32-byte command (DW0 first, each little-endian,
  *             independent of host endianness); written only on success.
- * @param sync Optional; receives the synchronisation needed (on success).
- * @param bad  Optional; receives the rejected field on failure,
- *             ::VIRQ_ITS_F_NONE on success.
+ * @param sync Optional; receives the synchronisation needed: @c kind, and
+ *             the member(s) that kind names (the others are not written).
+ * @param bad  Optional; receives the rejected field on failure (not
+ *             written on success).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL @p cmd or @p out); ::VIRQ_EUNKNOWN
  *         (opcode not an ITS command; @p bad = opcode); ::VIRQ_ENOTSUP,
  *         ::VIRQ_ERANGE, ::VIRQ_EALIGN as above.

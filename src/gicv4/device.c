@@ -61,6 +61,8 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	dev->its = its;
 	dev->device_id = device_id;
 	dev->nr_events = nr;
+	if (dev != its->proxy)
+		its->nr_devices++;
 	return VIRQ_OK;
 }
 
@@ -79,6 +81,8 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 		return st;
 	virq_page_free_(&dev->its->gic->hal, &dev->ev);
 	virq_page_free_(&dev->its->gic->hal, &dev->itt);
+	if (dev != dev->its->proxy)
+		dev->its->nr_devices--;
 	dev->its = NULL;
 	return VIRQ_OK;
 }

@@ -215,6 +215,8 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	}
 	its_number_(its, &ctlr);
 	ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled);
+	/* ImDe on GICv4 as Linux does; its architectural meaning is
+	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
 	if (its->lim.version != VIRQ_ITS_V3)
 		ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe);
 	virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);
@@ -235,21 +237,47 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	return VIRQ_OK;
 }
 
+/* GICv4.1: RDs that point at this ITS's vPE table move to another 4.1
+ * ITS's table, or get GICR_VPROPBASER cleared. */
+static void rds_forget_vpe_table_(struct virq_its *its)
+{
+	struct virq_gic *gic = its->gic;
+	uint64_t pa = its->tbl[VIRQ_ITS_TBL_VPE].l1.pa;
+
+	if (its->lim.version != VIRQ_ITS_V41 || !pa)
+		return;
+	for (uint32_t r = 0; r < gic->nr_rd; r++) {
+		struct virq_gic_rdist *rd = &gic->rd[r];
+		virq_status st;
+
+		if (!rd->vprop_cache ||
+		    (rd->vprop_cache & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_Physical_Address)) != pa)
+			continue;
+		virq_wr64_(&gic->hal, rd->rd_base + VIRQ_GICR_VPROPBASER, 0);
+		rd->vprop_cache = 0;
+		st = virq_rdist_vpe_table_41_(gic, r);
+		(void)st; /* a failure leaves VPROPBASER invalid: no 4.1 vPE runs there */
+	}
+}
+
 virq_status virq_its_destroy(struct virq_its *its)
 {
 	virq_status st;
 
 	if (!its || !its->gic)
 		return VIRQ_OK;
+	if (its->nr_devices || its->nr_vpes)
+		return VIRQ_EBUSY;
 	virq_its_proxy_free_(its);
 	st = its_quiesce_(its);
 	if (st != VIRQ_OK)
 		return st;
+	its->gic->its[its->slot] = NULL;
+	its->gic->nr_its--;
+	rds_forget_vpe_table_(its); /* before the table is freed */
 	virq_its_queue_fini(&its->q);
 	virq_its_tables_free_(its);
 	virq_page_free_(&its->gic->hal, &its->col_map);
-	its->gic->its[its->slot] = NULL;
-	its->gic->nr_its--;
 	its->gic = NULL;
 	return VIRQ_OK;
 }

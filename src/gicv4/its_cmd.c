@@ -20,14 +20,14 @@ static inline void st_le64_(uint8_t *p, uint64_t v)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	v = __builtin_bswap64(v);
 #endif
-	memcpy(p, &v, sizeof(v));
+	__builtin_memcpy(p, &v, sizeof(v));
 }
 
 static inline uint64_t ld_le64_(const uint8_t *p)
 {
 	uint64_t v;
 
-	memcpy(&v, p, sizeof(v));
+	__builtin_memcpy(&v, p, sizeof(v));
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	v = __builtin_bswap64(v);
 #endif
@@ -71,32 +71,50 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 /* ---- validation helpers: each returns the status, the caller names the field ---- */
 #define UNLIKELY_(x) __builtin_expect(!!(x), 0)
 
-/* An ID against a probed bit width (bits may be 32) and an optional count. */
-static inline bool id_bad_(uint32_t id, unsigned bits, uint32_t count)
+/*
+ * Largest ID for a probed bit width (index: the width, 0..255), by table
+ * lookup so that the encoder's hot path has no variable shift. Widths of
+ * 32 or more allow any 32-bit value. max16_ also caps at the 16-bit field
+ * width (ICID, vPEID), so one comparison checks both.
+ */
+static const uint32_t max32_[256] = {
+	0x0, 0x1, 0x3, 0x7, 0xf, 0x1f, 0x3f, 0x7f,
+	0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff,
+	0xffff, 0x1ffff, 0x3ffff, 0x7ffff, 0xfffff, 0x1fffff, 0x3fffff, 0x7fffff,
+	0xffffff, 0x1ffffff, 0x3ffffff, 0x7ffffff, 0xfffffff, 0x1fffffff, 0x3fffffff, 0x7fffffff,
+	[32 ... 255] = 0xffffffff,
+};
+static const uint32_t max16_[256] = {
+	0x0, 0x1, 0x3, 0x7, 0xf, 0x1f, 0x3f, 0x7f,
+	0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff,
+	[16 ... 255] = 0xffff,
+};
+
+/* What the ID checks use when no limits are given: only the field widths. */
+static const struct virq_its_limits nolim_ = {
+	.devid_bits = 32, .eventid_bits = 32, .icid_bits = 16, .vpeid_bits = 16,
+};
+
+/* ID checks against @L, which is never NULL (nolim_ stands in). */
+static inline bool dev_bad_(const struct virq_its_limits *L, uint32_t dev)
 {
-	return ((uint64_t)id >> bits) != 0 || (count && id >= count);
+	return dev > max32_[L->devid_bits];
 }
 
-static inline bool dev_bad_(const struct virq_its_limits *lim, uint32_t dev)
+static inline bool ev_bad_(const struct virq_its_limits *L, uint32_t ev)
 {
-	return lim && id_bad_(dev, lim->devid_bits, 0);
+	return ev > max32_[L->eventid_bits];
 }
 
-static inline bool ev_bad_(const struct virq_its_limits *lim, uint32_t ev)
+/* count - 1 < id  <=>  id >= count, for count >= 1; count == 0 never limits. */
+static inline bool icid_bad_(const struct virq_its_limits *L, uint32_t icid)
 {
-	return lim && id_bad_(ev, lim->eventid_bits, 0);
+	return icid > max16_[L->icid_bits] || L->nr_icids - 1u < icid;
 }
 
-static inline bool icid_bad_(const struct virq_its_limits *lim, uint32_t icid)
+static inline bool vpe_bad_(const struct virq_its_limits *L, uint32_t vpe)
 {
-	return !VIRQ_FIELD_FITS(ITS_DW2_ICID, icid) ||
-	       (lim && id_bad_(icid, lim->icid_bits, lim->nr_icids));
-}
-
-static inline bool vpe_bad_(const struct virq_its_limits *lim, uint32_t vpe)
-{
-	return !VIRQ_FIELD_FITS(ITS_DW1_vPEID, vpe) ||
-	       (lim && id_bad_(vpe, lim->vpeid_bits, lim->nr_vpeids));
+	return vpe > max16_[L->vpeid_bits] || L->nr_vpeids - 1u < vpe;
 }
 
 /* A doorbell: 1023 ("none") or an LPI. */
@@ -150,7 +168,9 @@ static inline virq_status rdbase_chk_(const struct virq_its_limits *lim, uint64_
 	return VIRQ_OK;
 }
 
-static virq_status fail_(enum virq_its_field *bad, enum virq_its_field f, virq_status st)
+/* Cold path: name the field and return the error. */
+__attribute__((cold, noinline)) static virq_status fail_(enum virq_its_field *bad,
+							 enum virq_its_field f, virq_status st)
 {
 	if (bad)
 		*bad = f;
@@ -169,117 +189,143 @@ static virq_status fail_(enum virq_its_field *bad, enum virq_its_field f, virq_s
 			return fail_(bad, VIRQ_ITS_F_##fld, st_);   \
 	} while (0)
 
-#define ENC_ARGS_                                                                     \
-	const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint64_t *dw, \
-		struct virq_its_sync *s, enum virq_its_field *bad
+/*
+ * Every per-command encoder validates first, then writes the four words
+ * (so a rejected command writes nothing) and the sync (when @s is not NULL).
+ */
+#define UNUSED_OK_ __attribute__((unused))
+#define ENC_ARGS_                                                                \
+	const struct virq_its_cmd *c, const struct virq_its_limits *lim UNUSED_OK_, \
+		uint8_t *out, struct virq_its_sync *s UNUSED_OK_,                  \
+		enum virq_its_field *bad, const struct virq_its_limits *L UNUSED_OK_
+typedef virq_status (*enc_fn_)(ENC_ARGS_);
+
+static inline virq_status emit_(uint8_t *out, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
+{
+	st_le64_(out, w0);
+	st_le64_(out + 8, w1);
+	st_le64_(out + 16, w2);
+	st_le64_(out + 24, w3);
+	return VIRQ_OK;
+}
 
 static inline uint64_t op_dev_(const struct virq_its_cmd *c)
 {
 	return (uint64_t)c->opcode | ((uint64_t)c->DeviceID << 32);
 }
 
+static inline void sync_none_(struct virq_its_sync *s)
+{
+	if (s)
+		s->kind = VIRQ_ITS_SYNC_NONE;
+}
+
+static inline void sync_icid_(struct virq_its_sync *s, uint32_t icid)
+{
+	if (s) {
+		s->kind = VIRQ_ITS_SYNC_ICID;
+		s->ICID = icid;
+	}
+}
+
+static inline void sync_rd_(struct virq_its_sync *s, uint64_t rd)
+{
+	if (s) {
+		s->kind = VIRQ_ITS_SYNC_RDBASE;
+		s->RDbase = rd;
+	}
+}
+
+static inline void vsync_(struct virq_its_sync *s, uint32_t vpe)
+{
+	if (s) {
+		s->kind = VIRQ_ITS_SYNC_VPEID;
+		s->vPEID = vpe;
+	}
+}
+
 /* INT, CLEAR, INV, DISCARD: DeviceID, EventID; sync depends on the mapping. */
 static virq_status enc_dev_ev_(ENC_ARGS_)
 {
-	CHK_(dev_bad_(lim, c->DeviceID), DeviceID, VIRQ_ERANGE);
-	CHK_(ev_bad_(lim, c->EventID), EventID, VIRQ_ERANGE);
-	dw[0] = op_dev_(c);
-	dw[1] = c->EventID;
-	s->kind = VIRQ_ITS_SYNC_EVENT;
-	s->DeviceID = c->DeviceID;
-	s->EventID = c->EventID;
-	return VIRQ_OK;
+	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
+	CHK_(ev_bad_(L, c->EventID), EventID, VIRQ_ERANGE);
+	if (s) {
+		s->kind = VIRQ_ITS_SYNC_EVENT;
+		s->DeviceID = c->DeviceID;
+		s->EventID = c->EventID;
+	}
+	return emit_(out, op_dev_(c), c->EventID, 0, 0);
 }
 
-/* MOVI, MAPI, MAPTI: DeviceID, EventID, [pINTID], ICID; SYNC(ICID). */
+/* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID). */
 static virq_status enc_dev_ev_icid_(ENC_ARGS_)
 {
-	CHK_(dev_bad_(lim, c->DeviceID), DeviceID, VIRQ_ERANGE);
-	CHK_(ev_bad_(lim, c->EventID), EventID, VIRQ_ERANGE);
-	dw[1] = c->EventID;
-	if (c->opcode == VIRQ_ITS_MAPTI) {
-		CHK_(c->pINTID < VIRQ_ITS_LPI_BASE, pINTID, VIRQ_ERANGE);
-		dw[1] |= (uint64_t)c->pINTID << 32;
-	}
-	CHK_(icid_bad_(lim, c->ICID), ICID, VIRQ_ERANGE);
-	dw[0] = op_dev_(c);
-	dw[2] = c->ICID;
-	s->kind = VIRQ_ITS_SYNC_ICID;
-	s->ICID = c->ICID;
-	return VIRQ_OK;
+	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
+	CHK_(ev_bad_(L, c->EventID), EventID, VIRQ_ERANGE);
+	CHK_(icid_bad_(L, c->ICID), ICID, VIRQ_ERANGE);
+	sync_icid_(s, c->ICID);
+	return emit_(out, op_dev_(c), c->EventID, c->ICID, 0);
+}
+
+/* MAPTI: the hot path of device setup. */
+__attribute__((always_inline)) static inline virq_status enc_mapti_(ENC_ARGS_)
+{
+	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
+	CHK_(ev_bad_(L, c->EventID), EventID, VIRQ_ERANGE);
+	CHK_(c->pINTID < VIRQ_ITS_LPI_BASE, pINTID, VIRQ_ERANGE);
+	CHK_(icid_bad_(L, c->ICID), ICID, VIRQ_ERANGE);
+	sync_icid_(s, c->ICID);
+	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->pINTID << 32), c->ICID, 0);
 }
 
 static virq_status enc_mapd_(ENC_ARGS_)
 {
-	CHK_(dev_bad_(lim, c->DeviceID), DeviceID, VIRQ_ERANGE);
+	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
 	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) ||
 		     (lim && c->Size >= lim->eventid_bits), Size, VIRQ_ERANGE);
 	CHKST_(addr_chk_(c->ITT_addr, 0xFF), ITT_addr);
-	(void)s; /* MAPD needs no SYNC (Linux its_build_mapd_cmd) */
-	dw[0] = op_dev_(c);
-	dw[1] = c->Size;
-	dw[2] = c->ITT_addr | ((uint64_t)c->V << 63);
-	return VIRQ_OK;
+	sync_none_(s); /* MAPD needs no SYNC (Linux its_build_mapd_cmd) */
+	return emit_(out, op_dev_(c), c->Size, c->ITT_addr | ((uint64_t)c->V << 63), 0);
 }
 
 static virq_status enc_mapc_(ENC_ARGS_)
 {
-	CHK_(icid_bad_(lim, c->ICID), ICID, VIRQ_ERANGE);
+	CHK_(icid_bad_(L, c->ICID), ICID, VIRQ_ERANGE);
 	/* With V = 0 the ITS ignores RDbase (CASE-09): only width/alignment apply. */
 	CHKST_(rdbase_chk_(lim, c->RDbase, c->V), RDbase);
-	dw[0] = c->opcode;
-	dw[2] = c->ICID | c->RDbase | ((uint64_t)c->V << 63);
-	s->kind = VIRQ_ITS_SYNC_RDBASE;
-	s->RDbase = c->RDbase;
-	return VIRQ_OK;
+	sync_rd_(s, c->RDbase);
+	return emit_(out, c->opcode, 0, c->ICID | c->RDbase | ((uint64_t)c->V << 63), 0);
 }
 
 static virq_status enc_sync_(ENC_ARGS_)
 {
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
-	(void)s;
-	dw[0] = c->opcode;
-	dw[2] = c->RDbase;
-	return VIRQ_OK;
+	sync_none_(s);
+	return emit_(out, c->opcode, 0, c->RDbase, 0);
 }
 
 static virq_status enc_invall_(ENC_ARGS_)
 {
-	CHK_(icid_bad_(lim, c->ICID), ICID, VIRQ_ERANGE);
-	dw[0] = c->opcode;
-	dw[2] = c->ICID;
-	s->kind = VIRQ_ITS_SYNC_ICID;
-	s->ICID = c->ICID;
-	return VIRQ_OK;
+	CHK_(icid_bad_(L, c->ICID), ICID, VIRQ_ERANGE);
+	sync_icid_(s, c->ICID);
+	return emit_(out, c->opcode, 0, c->ICID, 0);
 }
 
 static virq_status enc_movall_(ENC_ARGS_)
 {
 	CHKST_(rdbase_chk_(lim, c->RDbase1, true), RDbase1);
 	CHKST_(rdbase_chk_(lim, c->RDbase2, true), RDbase2);
-	dw[0] = c->opcode;
-	dw[2] = c->RDbase1;
-	dw[3] = c->RDbase2;
 	/* [UNCERTAIN] Linux never sends MOVALL; SYNC the target like MAPC. */
-	s->kind = VIRQ_ITS_SYNC_RDBASE;
-	s->RDbase = c->RDbase2;
-	return VIRQ_OK;
+	sync_rd_(s, c->RDbase2);
+	return emit_(out, c->opcode, 0, c->RDbase1, c->RDbase2);
 }
 
 /* Common part of the virtual commands: version and vPEID. */
-static inline virq_status virt_chk_(const struct virq_its_limits *lim, const struct virq_its_cmd *c,
-				    enum virq_its_field *bad)
-{
-	CHK_(lim && lim->version == VIRQ_ITS_V3, opcode, VIRQ_ENOTSUP);
-	CHK_(vpe_bad_(lim, c->vPEID), vPEID, VIRQ_ERANGE);
-	return VIRQ_OK;
-}
-
-static inline void vsync_(struct virq_its_sync *s, uint32_t vpe)
-{
-	s->kind = VIRQ_ITS_SYNC_VPEID;
-	s->vPEID = vpe;
-}
+#define VIRT_CHK_()                                                           \
+	do {                                                                  \
+		CHK_(lim && lim->version == VIRQ_ITS_V3, opcode, VIRQ_ENOTSUP); \
+		CHK_(vpe_bad_(L, c->vPEID), vPEID, VIRQ_ERANGE);            \
+	} while (0)
 
 /* VMAPTI, VMAPI, VMOVI. */
 static virq_status enc_vmap_(ENC_ARGS_)
@@ -287,9 +333,9 @@ static virq_status enc_vmap_(ENC_ARGS_)
 	uint64_t d2;
 
 	CHK_(lim && lim->version == VIRQ_ITS_V3, opcode, VIRQ_ENOTSUP);
-	CHK_(dev_bad_(lim, c->DeviceID), DeviceID, VIRQ_ERANGE);
-	CHK_(ev_bad_(lim, c->EventID), EventID, VIRQ_ERANGE);
-	CHK_(vpe_bad_(lim, c->vPEID), vPEID, VIRQ_ERANGE);
+	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
+	CHK_(ev_bad_(L, c->EventID), EventID, VIRQ_ERANGE);
+	CHK_(vpe_bad_(L, c->vPEID), vPEID, VIRQ_ERANGE);
 	d2 = (uint64_t)c->Dbell_pINTID << 32;
 	if (c->opcode == VIRQ_ITS_VMAPTI) {
 		CHK_(c->vINTID < VIRQ_ITS_LPI_BASE, vINTID, VIRQ_ERANGE);
@@ -301,20 +347,15 @@ static virq_status enc_vmap_(ENC_ARGS_)
 	} else {
 		CHK_(db_bad_(c->Dbell_pINTID), Dbell_pINTID, VIRQ_ERANGE);
 	}
-	dw[0] = op_dev_(c);
-	dw[1] = c->EventID | ((uint64_t)c->vPEID << 32);
-	dw[2] = d2;
 	vsync_(s, c->vPEID);
-	return VIRQ_OK;
+	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->vPEID << 32), d2, 0);
 }
 
 static virq_status enc_vmapp_(ENC_ARGS_)
 {
 	bool v41;
-	virq_status st = virt_chk_(lim, c, bad);
 
-	if (st != VIRQ_OK)
-		return st;
+	VIRT_CHK_();
 	CHKST_(rdbase_chk_(lim, c->RDbase, c->V), RDbase);
 	CHKST_(addr_chk_(c->VPT_addr, 0xFFFF), VPT_addr);
 	CHK_(!VIRQ_FIELD_FITS(ITS_DW3_VPT_size, c->VPT_size), VPT_size, VIRQ_ERANGE);
@@ -323,11 +364,6 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 	CHKST_(addr_chk_(c->VCONF_addr, 0xFFFF), VCONF_addr);
 	CHK_(v41_only_(lim) && c->VCONF_addr, VCONF_addr, VIRQ_ERANGE);
 	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->V), Default_Doorbell, VIRQ_ERANGE);
-	dw[0] = (uint64_t)c->opcode | ((uint64_t)c->Alloc << 8) | ((uint64_t)c->PTZ << 9) |
-		c->VCONF_addr;
-	dw[1] = c->Default_Doorbell | ((uint64_t)c->vPEID << 32);
-	dw[2] = c->RDbase | ((uint64_t)c->V << 63);
-	dw[3] = c->VPT_addr | c->VPT_size;
 	if (lim)
 		v41 = lim->version == VIRQ_ITS_V41;
 	else
@@ -335,134 +371,99 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 	/* GICv4.1: "A VMAPP with {V, Alloc}=={0, x} is self-synchronizing" (CASE-10). */
 	if (c->V || !v41)
 		vsync_(s, c->vPEID);
-	return VIRQ_OK;
+	else
+		sync_none_(s);
+	return emit_(out,
+		     (uint64_t)c->opcode | ((uint64_t)c->Alloc << 8) | ((uint64_t)c->PTZ << 9) |
+			     c->VCONF_addr,
+		     c->Default_Doorbell | ((uint64_t)c->vPEID << 32),
+		     c->RDbase | ((uint64_t)c->V << 63), c->VPT_addr | c->VPT_size);
 }
 
 static virq_status enc_vmovp_(ENC_ARGS_)
 {
-	virq_status st = virt_chk_(lim, c, bad);
-
-	if (st != VIRQ_OK)
-		return st;
+	VIRT_CHK_();
 	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber), SequenceNumber,
 	     VIRQ_ERANGE);
 	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList), ITSList, VIRQ_ERANGE);
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
 	CHK_(v41_only_(lim) && c->DB, DB, VIRQ_ERANGE);
 	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, VIRQ_ERANGE);
-	dw[0] = (uint64_t)c->opcode | ((uint64_t)c->SequenceNumber << 32);
-	dw[1] = c->ITSList | ((uint64_t)c->vPEID << 32);
-	dw[2] = c->RDbase | ((uint64_t)c->DB << 63);
-	dw[3] = c->Default_Doorbell;
 	vsync_(s, c->vPEID);
-	return VIRQ_OK;
+	return emit_(out, (uint64_t)c->opcode | ((uint64_t)c->SequenceNumber << 32),
+		     c->ITSList | ((uint64_t)c->vPEID << 32), c->RDbase | ((uint64_t)c->DB << 63),
+		     c->Default_Doorbell);
 }
 
 static virq_status enc_vsgi_(ENC_ARGS_)
 {
-	virq_status st;
-
 	CHK_(lim && (lim->version != VIRQ_ITS_V41 || !lim->vsgi), opcode, VIRQ_ENOTSUP);
-	st = virt_chk_(lim, c, bad);
-	if (st != VIRQ_OK)
-		return st;
+	VIRT_CHK_();
 	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_vINTID, c->vINTID), vINTID, VIRQ_ERANGE);
 	CHK_(c->Priority > 0xFF, Priority, VIRQ_ERANGE);
 	CHK_(c->Priority & 0xF, Priority, VIRQ_EALIGN);
-	dw[0] = (uint64_t)c->opcode | ((uint64_t)c->Enable << 8) | ((uint64_t)c->Clear << 9) |
-		((uint64_t)c->Group << 10) | ((uint64_t)(c->Priority >> 4) << 20) |
-		((uint64_t)c->vINTID << 32);
-	dw[1] = (uint64_t)c->vPEID << 32;
 	vsync_(s, c->vPEID);
-	return VIRQ_OK;
+	return emit_(out,
+		     (uint64_t)c->opcode | ((uint64_t)c->Enable << 8) | ((uint64_t)c->Clear << 9) |
+			     ((uint64_t)c->Group << 10) | ((uint64_t)(c->Priority >> 4) << 20) |
+			     ((uint64_t)c->vINTID << 32),
+		     (uint64_t)c->vPEID << 32, 0, 0);
 }
 
 /* VSYNC, VINVALL, INVDB: vPEID only. */
 static virq_status enc_vpe_only_(ENC_ARGS_)
 {
-	virq_status st;
-
 	CHK_(c->opcode == VIRQ_ITS_INVDB && v41_only_(lim), opcode, VIRQ_ENOTSUP);
-	st = virt_chk_(lim, c, bad);
-	if (st != VIRQ_OK)
-		return st;
-	dw[0] = c->opcode;
-	dw[1] = (uint64_t)c->vPEID << 32;
+	VIRT_CHK_();
 	if (c->opcode != VIRQ_ITS_VSYNC)
 		vsync_(s, c->vPEID);
-	return VIRQ_OK;
+	else
+		sync_none_(s);
+	return emit_(out, c->opcode, (uint64_t)c->vPEID << 32, 0, 0);
 }
+
+#define OPS_ 0x30u
+static const enc_fn_ enc_tbl_[OPS_] = {
+	[VIRQ_ITS_MOVI] = enc_dev_ev_icid_,
+	[VIRQ_ITS_INT] = enc_dev_ev_,
+	[VIRQ_ITS_CLEAR] = enc_dev_ev_,
+	[VIRQ_ITS_SYNC] = enc_sync_,
+	[VIRQ_ITS_MAPD] = enc_mapd_,
+	[VIRQ_ITS_MAPC] = enc_mapc_,
+	[VIRQ_ITS_MAPTI] = enc_mapti_,
+	[VIRQ_ITS_MAPI] = enc_dev_ev_icid_,
+	[VIRQ_ITS_INV] = enc_dev_ev_,
+	[VIRQ_ITS_INVALL] = enc_invall_,
+	[VIRQ_ITS_MOVALL] = enc_movall_,
+	[VIRQ_ITS_DISCARD] = enc_dev_ev_,
+	[VIRQ_ITS_VMOVI] = enc_vmap_,
+	[VIRQ_ITS_VMOVP] = enc_vmovp_,
+	[VIRQ_ITS_VSGI] = enc_vsgi_,
+	[VIRQ_ITS_VSYNC] = enc_vpe_only_,
+	[VIRQ_ITS_VMAPP] = enc_vmapp_,
+	[VIRQ_ITS_VMAPTI] = enc_vmap_,
+	[VIRQ_ITS_VMAPI] = enc_vmap_,
+	[VIRQ_ITS_VINVALL] = enc_vpe_only_,
+	[VIRQ_ITS_INVDB] = enc_vpe_only_,
+};
 
 virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
 				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
 				enum virq_its_field *bad)
 {
-	uint64_t dw[4] = { 0, 0, 0, 0 };
-	struct virq_its_sync s = { VIRQ_ITS_SYNC_NONE, 0, 0, 0, 0, 0 };
-	virq_status st;
+	const struct virq_its_limits *L;
+	unsigned op;
 
 	if (UNLIKELY_(!c || !out))
 		return fail_(bad, VIRQ_ITS_F_NONE, VIRQ_EINVAL);
-	switch (c->opcode) {
-	case VIRQ_ITS_INT:
-	case VIRQ_ITS_CLEAR:
-	case VIRQ_ITS_INV:
-	case VIRQ_ITS_DISCARD:
-		st = enc_dev_ev_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_MOVI:
-	case VIRQ_ITS_MAPI:
-	case VIRQ_ITS_MAPTI:
-		st = enc_dev_ev_icid_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_MAPD:
-		st = enc_mapd_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_MAPC:
-		st = enc_mapc_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_SYNC:
-		st = enc_sync_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_INVALL:
-		st = enc_invall_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_MOVALL:
-		st = enc_movall_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_VMAPTI:
-	case VIRQ_ITS_VMAPI:
-	case VIRQ_ITS_VMOVI:
-		st = enc_vmap_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_VMAPP:
-		st = enc_vmapp_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_VMOVP:
-		st = enc_vmovp_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_VSGI:
-		st = enc_vsgi_(c, lim, dw, &s, bad);
-		break;
-	case VIRQ_ITS_VSYNC:
-	case VIRQ_ITS_VINVALL:
-	case VIRQ_ITS_INVDB:
-		st = enc_vpe_only_(c, lim, dw, &s, bad);
-		break;
-	default:
+	op = (unsigned)c->opcode;
+	L = lim ? lim : &nolim_;
+	/* The device-setup hot path, inline; everything else through the table. */
+	if (op == VIRQ_ITS_MAPTI)
+		return enc_mapti_(c, lim, out, sync, bad, L);
+	if (UNLIKELY_(op >= OPS_ || !enc_tbl_[op]))
 		return fail_(bad, VIRQ_ITS_F_opcode, VIRQ_EUNKNOWN);
-	}
-	if (UNLIKELY_(st != VIRQ_OK))
-		return st;
-	st_le64_(out, dw[0]);
-	st_le64_(out + 8, dw[1]);
-	st_le64_(out + 16, dw[2]);
-	st_le64_(out + 24, dw[3]);
-	if (sync)
-		*sync = s;
-	if (bad)
-		*bad = VIRQ_ITS_F_NONE;
-	return VIRQ_OK;
+	return enc_tbl_[op](c, lim, out, sync, bad, L);
 }
 
 /* ---- decoder ---- */

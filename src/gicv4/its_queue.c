@@ -322,13 +322,19 @@ static virq_status make_space_(struct virq_its_queue *q)
 	return poll_consumed_(q, q->wr_lin + SLOT_ - limit, NULL);
 }
 
+/* Slow path of next_slot_(): dead queue, or full queue (publish and wait). */
+__attribute__((cold, noinline)) static virq_status push_slow_(struct virq_its_queue *q)
+{
+	if (q->dead)
+		return VIRQ_EDEAD;
+	return make_space_(q);
+}
+
 /* Returns the slot for the next command, making room when full. */
 static inline virq_status next_slot_(struct virq_its_queue *q, uint8_t **slot)
 {
-	if (__builtin_expect(q->dead, 0))
-		return VIRQ_EDEAD;
-	if (__builtin_expect(q->wr_lin - q->rd_lin >= q->size - SLOT_, 0)) {
-		virq_status st = make_space_(q);
+	if (__builtin_expect(q->dead || q->wr_lin - q->rd_lin >= q->size - SLOT_, 0)) {
+		virq_status st = push_slow_(q);
 
 		if (st != VIRQ_OK)
 			return st;

@@ -164,7 +164,7 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	const struct virq_hal *hal = &its->gic->hal;
 	uint32_t type = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_BASER_Type, rb);
 	struct virq_its_table *t;
-	uint64_t pszf, paf, want;
+	uint64_t pszf, paf;
 	uint32_t pages;
 	virq_status st;
 
@@ -191,7 +191,7 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	if (st == VIRQ_OK)
 		st = baser_pa_(t->l1.pa, t->page_size, &paf);
 	if (st == VIRQ_OK) {
-		want = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Valid, 1) |
+		uint64_t want = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Valid, 1) |
 		       VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) | want_attrs_(its) |
 		       (rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Type)) |
 		       (rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Entry_Size)) | paf |

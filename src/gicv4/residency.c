@@ -30,12 +30,13 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t va = vpend_addr_(gic, idx);
 	uint64_t v = virq_rd64_(&gic->hal, va);
-	virq_status st = VIRQ_OK;
 
 	if (v & VPEND_VALID) {
 		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
 		uint64_t w = gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
+
+		virq_status st;
 
 		virq_wr64_(&gic->hal, va, w);
 		st = dirty_wait_(gic, idx, NULL);
@@ -144,7 +145,26 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	return VIRQ_OK;
 }
 
-/* ---------------- make non-resident ---------------- */
+/* ---------------- make non-resident ----------------
+ *
+ * Why no vLPI is lost (ordering argument):
+ * - A vLPI that arrives while the vPE is resident is delivered to the
+ *   guest. One that arrives after Valid = 0 is written to the VPT by the
+ *   GIC and, if its doorbell is enabled, raises the doorbell LPI.
+ * - The Valid 1 -> 0 write and the read of PendingLast (after Dirty = 0)
+ *   cover the window: PendingLast = 1 means an enabled vLPI was pending at
+ *   descheduling, so the caller keeps the vCPU runnable instead of blocking.
+ * - GICv4.1: with DB = 1 and PendingLast = 0 the GIC guarantees a doorbell
+ *   for any later vLPI (facts §4.11); without DB we report PendingLast = 1
+ *   (the GIC does not tell), so a caller never blocks on an unknown state.
+ * - GICv4.0 with doorbell masking: the doorbell is unmasked only after
+ *   Valid = 0. A doorbell raised while it was still masked stays pending
+ *   in the LPI pending table and is taken once the INV makes it enabled, so
+ *   it is late, never lost. Without masking it is always enabled.
+ * - The doorbell is requested exactly when the vCPU blocks (IN_WFI), and a
+ *   vPE in WFI is never made resident by a load (CASE-12), so a preempted
+ *   blocker keeps its doorbell.
+ */
 
 virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool *pending_last)
 {

@@ -349,7 +349,8 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
 	st = virq_its_exec_(its, c, n);
 	if (e->kind == VIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
-		e->vpe->proxy_event = -1;
+		if (e->vpe)
+			e->vpe->proxy_event = -1;
 		memset(e, 0, sizeof(*e));
 		p->nr_mapped--;
 	}
@@ -449,7 +450,6 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 {
 	struct virq_its *its;
-	virq_status st;
 
 	if (vpe->proxy_event < 0)
 		return;
@@ -462,10 +462,12 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 			virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 		};
 
-		st = virq_its_exec_(its, c, 2);
-		(void)st; /* the slot is forgotten either way; a reuse DISCARDs again */
-		memset(e, 0, sizeof(*e));
-		its->proxy->nr_mapped--;
+		if (virq_its_exec_(its, c, 2) == VIRQ_OK) {
+			memset(e, 0, sizeof(*e));
+			its->proxy->nr_mapped--;
+		} else {
+			e->vpe = NULL; /* may still be mapped: a reuse DISCARDs it first */
+		}
 	}
 	vpe->proxy_event = -1;
 }

@@ -123,6 +123,7 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 	if (st == VIRQ_OK) {
 		vpe->its_mask |= 1u << its->slot;
 		vpe->vmapp_count++;
+		its->nr_vpes++;
 	}
 	return st;
 }
@@ -142,6 +143,7 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 	if (st == VIRQ_OK) {
 		vpe->its_mask &= ~(1u << its->slot);
 		vpe->vmapp_count--;
+		its->nr_vpes--;
 	}
 	return st;
 }
@@ -333,6 +335,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	gic = vpe->vm->gic;
 	if (rd >= gic->nr_rd)
 		return VIRQ_EINVAL;
+	/* Whether VMOVP is allowed on a resident vPE is [UNCERTAIN] (facts §7.4,
+	 * §12 item 6): keep it non-resident, as KVM does. */
 	if (vpe->flags & VIRQ_VPE_RESIDENT)
 		return VIRQ_EBUSY;
 	if (!(gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))

@@ -38,6 +38,8 @@ struct its_state_model {
 	bool *col_valid;
 	uint64_t *col_rd;
 	unsigned long errors;
+	uint32_t ctlr;
+	unsigned quiesce_left;
 	char last_err[96];
 	struct cnt_ *cnts;
 	size_t ncnts;
@@ -152,6 +154,33 @@ static uint64_t iidr_rd_(void *arg, struct fake_hal *fh, uint64_t addr, unsigned
 	(void)addr;
 	(void)width;
 	return s->cfg.iidr;
+}
+
+/* Optional GITS_CTLR override with a Quiescent countdown. */
+static uint64_t ctlr_rd_(void *arg, struct fake_hal *fh, uint64_t addr, unsigned width)
+{
+	struct its_state_model *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	if (s->quiesce_left) {
+		s->quiesce_left--;
+		return s->ctlr;
+	}
+	return s->ctlr | 0x80000000u;
+}
+
+static void ctlr_wr_(void *arg, struct fake_hal *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct its_state_model *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	s->ctlr = (uint32_t)v & 0xF3u;
+	s->quiesce_left = s->cfg.quiescent_polls;
+	its_model_enable(s->q, (v & 1) != 0);
 }
 
 /* Table entry check: is ID @id backed by a valid (level-2) entry? */
@@ -457,6 +486,10 @@ struct its_state_model *its_state_new(struct fake_hal *fh, const struct its_stat
 		abort();
 	fake_hal_add_region(fh, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
 	fake_hal_add_region(fh, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
+	if (cfg->quiescent_polls) {
+		s->quiesce_left = cfg->quiescent_polls;
+		fake_hal_add_region(fh, cfg->base, 4, ctlr_rd_, ctlr_wr_, s);
+	}
 	fake_hal_reg_set32(fh, cfg->base + 0xFFE8, cfg->pidr2 ? cfg->pidr2 : 0x4B);
 	its_model_add_hook(s->q, hook_, s);
 	return s;

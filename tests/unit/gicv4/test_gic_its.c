@@ -155,6 +155,27 @@ static void test_its_noncoherent(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* CASE-14: BASER InnerCache read back as Device (0) or nC (1) -> clean; RaWaWb -> not. */
+static void test_its_inner_readback(void **state)
+{
+	int ics[3] = { 0, 1, 7 };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+
+		ic.force_ic = ics[i];
+		setup1(&f, &ic, 1, 40, false);
+		fake_hal_reset_counters(f.g.fh);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		for (int t = 0; t < 3; t++)
+			assert_int_equal(f.its[0].tbl[t].noncoherent, ics[i] != 7);
+		assert_int_equal(fake_hal_count(f.g.fh, FAKE_CLEAN) > 0, ics[i] != 7);
+		itsfx_teardown(&f, true);
+	}
+}
+
 /* dma-noncoherent ITS and RK3588: forced Non-shareable + nC whatever reads back. */
 static void test_forced_noncoherent(void **state)
 {
@@ -174,6 +195,10 @@ static void test_forced_noncoherent(void **state)
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
 		b = its_state_baser(f.sm[0], 0);
 		if (mode < 2) {
+			uint64_t cb = its_model_cbaser(its_state_queue(f.sm[0]));
+
+			assert_int_equal((cb >> 10) & 3, 0); /* CBASER too */
+			assert_int_equal((cb >> 59) & 7, 1);
 			assert_true(f.its[0].noncoherent);
 			assert_int_equal((b >> 10) & 3, 0);
 			assert_int_equal((b >> 59) & 7, 1);
@@ -339,6 +364,44 @@ static void test_proxy_doorbell(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* The proxy slot follows a VMOVP with MOVI; without the target collection it is dropped. */
+static void test_proxy_follows_vmovp(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = { 0 };
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint32_t db, pdev;
+	struct its_model *q;
+
+	(void)state;
+	setup1(&f, NULL, 3, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	pdev = f.its[0].proxy->device_id;
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 0);
+	q = its_state_queue(f.sm[0]);
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	assert_int_equal(its_model_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
+	assert_int_equal(its_model_cmd(q, 2)->icid, 1);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
+	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
+	assert_int_equal(virq_vpe_move(&v, 2), VIRQ_OK);
+	assert_int_equal(v.proxy_event, -1);
+	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* DirectLPI: GICR_INVLPIR + SYNCR; GICv4.1: INVDB + VSYNC. */
 static void test_doorbell_direct_and_invdb(void **state)
 {
@@ -420,6 +483,35 @@ static void test_never_quiescent(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* Quiescent after k busy reads: exactly k + 1 GITS_CTLR reads before the BASERs. */
+static void test_quiescent_exact(void **state)
+{
+	(void)state;
+	for (unsigned k = 1; k < 4; k++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+		size_t ib;
+		unsigned long reads = 0;
+
+		ic.quiescent_polls = k;
+		setup1(&f, &ic, 1, 40, false);
+		fake_hal_trace(f.g.fh, true);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		ib = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x100);
+		for (size_t i = 0; i < ib; i++) {
+			const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
+
+			if (e->kind == FAKE_MMIO_R32 && e->addr == FX_ITS_BASE)
+				reads++;
+		}
+		assert_int_equal(reads, k + 1); /* k reads with Quiescent = 0 (the first is the
+						  * read-modify-write one), then one with 1 */
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK); /* ITS enabled */
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,14 +520,17 @@ int main(void)
 		cmocka_unit_test(test_tables_flat_and_page_sizes),
 		cmocka_unit_test(test_tables_capped),
 		cmocka_unit_test(test_its_noncoherent),
+		cmocka_unit_test(test_its_inner_readback),
 		cmocka_unit_test(test_forced_noncoherent),
 		cmocka_unit_test(test_cavium),
 		cmocka_unit_test(test_qdf2400),
 		cmocka_unit_test(test_hip09),
 		cmocka_unit_test(test_proxy_doorbell),
+		cmocka_unit_test(test_proxy_follows_vmovp),
 		cmocka_unit_test(test_doorbell_direct_and_invdb),
 		cmocka_unit_test(test_no_masking_path),
 		cmocka_unit_test(test_never_quiescent),
+		cmocka_unit_test(test_quiescent_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,6 +87,23 @@ static void test_bad_args(void **state)
 	fx_teardown(&f);
 }
 
+/* A region that ends before GICR_TYPER.Last: keep what was found, warn. */
+static void test_region_without_last(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+
+	(void)state;
+	c.nr = 4;
+	fx_setup(&f, &c);
+	f.desc.redist[0].size = 2 * 0x40000;
+	init_ok(&f);
+	assert_int_equal(f.gic.nr_rd, 2);
+	assert_true(fake_hal_log_count(f.fh, VIRQ_LOG_WARN) >= 1);
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
 static void test_too_many_rds(void **state)
 {
 	struct rdist_model_cfg c = rdist_model_default_cfg();
@@ -423,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_walk_stride_and_last),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_region_without_last),
 		cmocka_unit_test(test_too_many_rds),
 		cmocka_unit_test(test_dist_enable_rwp),
 		cmocka_unit_test(test_rdist_init_order),

@@ -197,6 +197,74 @@ static void test_dead_its(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* VMAPP fails on the second ITS: the first is unmapped again, nothing leaks,
+ * the vPEID is reusable. A failing VMAPP(V=0) leaves the vPE DEAD; destroy again. */
+static void test_vpe_rollback_and_dead(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	size_t live;
+	long i;
+
+	(void)state;
+	itsfx_setup(&f, &rc, NULL, 2, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	live = fake_hal_live_pages(f.g.fh);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_ESTALLED);
+	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL)); /* rolled back on ITS 0 */
+	i = itsfx_find_op(f.sm[0], 0x29, 0);
+	assert_true(i >= 0);
+	assert_true(itsfx_find_op(f.sm[0], 0x29, (size_t)i + 1) > i); /* the unmap */
+	assert_int_equal(vm.nr_vpes, 0);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(v.vpeid, 0);
+	/* Teardown fails on ITS 1 (first in reverse order): DEAD, retried later. */
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_ESTALLED);
+	assert_true(v.flags & VIRQ_VPE_DEAD);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EDEAD);
+	assert_int_equal(virq_vpe_move(&v, 0), VIRQ_EDEAD);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_false(its_state_vpe(f.sm[1], 0, NULL, NULL));
+	/* Only the two level-2 vPE-table pages stay (one per ITS, kept until the
+	 * ITS is destroyed; itsfx_teardown checks that everything goes then). */
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 2);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* A slow ITS (one command per relax): the whole path still completes. */
+static void test_slow_its(void **state)
+{
+	struct its_fx f;
+	struct run r;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, false);
+	its_model_set_per_relax(its_state_queue(f.sm[0]), 1);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &r.dev, 5, 64), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&r.vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&r.vpe[0], &r.vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map_range(&r.dev, 0, 64, &r.vpe[0], 8192, false), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], 5, 63).vintid, 8192 + 63);
+	for (uint32_t e = 0; e < 64; e++)
+		assert_int_equal(virq_vlpi_unmap(&r.dev, e), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&r.dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&r.vpe[0]), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&r.vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +273,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_v41),
 		cmocka_unit_test(test_stall_keeps_state),
 		cmocka_unit_test(test_dead_its),
+		cmocka_unit_test(test_slow_its),
+		cmocka_unit_test(test_vpe_rollback_and_dead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

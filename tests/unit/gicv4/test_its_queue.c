@@ -736,6 +736,50 @@ static void test_submit_appends_sync(void **s)
 	env_down(&e);
 }
 
+/* A per-command model hook (how the device/vPE model layers on top) stalls on a
+ * command until the "tables are fixed"; retry then completes it. */
+struct hook_state {
+	uint32_t bad_dev;
+	unsigned seen;
+};
+
+static enum its_model_verdict hook_bad_dev(void *arg, struct its_model *m,
+					    const struct its_model_cmd *c)
+{
+	struct hook_state *h = arg;
+
+	(void)m;
+	h->seen++;
+	return c->op == 0x0A && c->dev == h->bad_dev ? ITS_MODEL_STALL : ITS_MODEL_OK;
+}
+
+static void test_model_hook_stall_fix_retry(void **s)
+{
+	(void)s;
+	struct env e;
+	struct hook_state h = { 7, 0 };
+	struct virq_its_queue_diag d;
+	const uint32_t devs[3] = { 1, 7, 2 };
+
+	env_up(&e, NULL, 4096, false);
+	its_model_add_hook(e.m, hook_bad_dev, &h);
+	for (int i = 0; i < 3; i++) {
+		struct virq_its_cmd c = virq_its_mapti(devs[i], 0, 8192, 0);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 7);
+	assert_int_equal(d.offset, 32);
+	assert_int_equal(its_model_stalls(e.m), 1);
+	h.bad_dev = 999; /* the caller fixed its tables */
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(e.m), 3);
+	assert_int_equal(its_model_cmd(e.m, 1)->dev, 7);
+	assert_int_equal(h.seen, 4); /* the stalled command was seen twice */
+	env_down(&e);
+}
+
 /* Model behaviour (CASE-09): a CWRITER offset outside the queue is ignored. */
 static void test_model_rejects_cwriter_beyond_queue(void **s)
 {
@@ -780,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_impossible_creadr),
 		cmocka_unit_test(test_push_encoder_error_queues_nothing),
 		cmocka_unit_test(test_submit_appends_sync),
+		cmocka_unit_test(test_model_hook_stall_fix_retry),
 		cmocka_unit_test(test_model_rejects_cwriter_beyond_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

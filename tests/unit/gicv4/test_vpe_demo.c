@@ -155,7 +155,10 @@ static void test_mapc_requires_lpis(void **state)
 		size_t ie = fake_hal_trace_find(g.fh, 0, FAKE_MMIO_W32, g.rds[0].rd_base);
 		size_t ic2 = fake_hal_trace_find(g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x88);
 
+		size_t ib = fake_hal_trace_find(g.fh, ie, FAKE_BARRIER, 0);
+
 		assert_true(ie < ic2 && ic2 != SIZE_MAX);
+		assert_true(ie < ib && ib < ic2); /* a barrier between EnableLPIs and MAPC */
 	}
 	assert_int_equal(its_state_errors(sm), 0);
 	assert_int_equal(virq_its_destroy(&its), VIRQ_OK);

@@ -365,6 +365,65 @@ static void test_map_range(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* ITS destroy refuses while in use; 4.1 RDs move to the remaining ITS's table. */
+static void test_its_destroy_busy_and_handover(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	struct virq_its_device dev;
+	uint64_t vp;
+
+	(void)state;
+	setup_n(&f, TYPER_41, 2, 1, 41);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_EBUSY);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 2), VIRQ_OK);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_EBUSY);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	vp = rdist_model_vpropbaser(f.g.rm, 0);
+	assert_int_equal(vp & 0x000FFFFFFFFFF000ull, f.its[0].tbl[VIRQ_ITS_TBL_VPE].l1.pa);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	vp = rdist_model_vpropbaser(f.g.rm, 0);
+	assert_true(vp >> 63);
+	assert_int_equal(vp & 0x000FFFFFFFFFF000ull, f.its[1].tbl[VIRQ_ITS_TBL_VPE].l1.pa);
+	assert_int_equal(virq_its_destroy(&f.its[1]), VIRQ_OK);
+	assert_int_equal(rdist_model_vpropbaser(f.g.rm, 0), 0);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* Physical LPI config change: byte, then INV + SYNC to the collection's RD. */
+static void test_lpi_config_inv(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device dev;
+	uint32_t lpi;
+
+	(void)state;
+	setup_n(&f, QEMU_TYPER_40, 1, 2, 40);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 2, 32), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), VIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&dev, 20, lpi, 1), VIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&dev, 20, lpi, 1), VIRQ_EEXIST);
+	assert_int_equal(virq_its_map_lpi(&dev, 21, lpi + 1, 1), VIRQ_ENOENT); /* not allocated */
+	clear_logs(&f);
+	assert_int_equal(virq_lpi_set_config(&f.g.gic, lpi, 0x80, false), VIRQ_OK);
+	assert_int_equal(virq_its_inv(&dev, 20), VIRQ_OK);
+	assert_int_equal(cmd_at(&f, 0, 0)->op, 0x0C);
+	assert_int_equal(cmd_at(&f, 0, 1)->op, 0x05);
+	assert_int_equal(cmd_at(&f, 0, 1)->rd, 1ull << 16);
+	assert_int_equal(virq_its_clear(&dev, 20), VIRQ_OK);
+	assert_int_equal(cmd_at(&f, 0, 2)->op, 0x04);
+	assert_int_equal(virq_its_unmap_event(&dev, 20), VIRQ_OK);
+	assert_int_equal(virq_its_unmap_event(&dev, 20), VIRQ_ENOENT);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_vlpi_move_doorbell_config),
 		cmocka_unit_test(test_thousands_of_vlpis),
 		cmocka_unit_test(test_map_range),
+		cmocka_unit_test(test_its_destroy_busy_and_handover),
+		cmocka_unit_test(test_lpi_config_inv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -189,17 +189,16 @@ static void test_wfi_doorbell_state_machine(void **state)
 }
 
 /* Two vPEs on two redistributors; busy and wrong-RD checks; move then schedule. */
-static void test_two_rdists(void **state)
+static void two_rdists_(int version)
 {
 	struct rfx r;
 
-	(void)state;
-	rfx_setup(&r, 40, 2, false, 0);
+	rfx_setup(&r, version, 2, false, 0);
 	assert_int_equal(r.vpe[1].rd, 1);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 1), VIRQ_OK);
-	assert_true(rdist_model_resident(r.f.g.rm, 0, r.vpe[0].vpt.pa, 0));
-	assert_true(rdist_model_resident(r.f.g.rm, 1, r.vpe[1].vpt.pa, 0));
+	assert_true(rdist_model_resident(r.f.g.rm, 0, r.vpe[0].vpt.pa, r.vpe[0].vpeid));
+	assert_true(rdist_model_resident(r.f.g.rm, 1, r.vpe[1].vpt.pa, r.vpe[1].vpeid));
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_EBUSY);
 	assert_int_equal(virq_vpe_move(&r.vpe[1], 0), VIRQ_EBUSY); /* resident */
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[1], false, NULL), VIRQ_OK);
@@ -208,7 +207,38 @@ static void test_two_rdists(void **state)
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), VIRQ_EBUSY); /* vpe0 is there */
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, NULL), VIRQ_OK);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), VIRQ_OK);
-	assert_true(rdist_model_resident(r.f.g.rm, 0, r.vpe[1].vpt.pa, 0));
+	assert_true(rdist_model_resident(r.f.g.rm, 0, r.vpe[1].vpt.pa, r.vpe[1].vpeid));
+	rfx_teardown(&r);
+}
+
+static void test_two_rdists(void **state)
+{
+	(void)state;
+	two_rdists_(40);
+	two_rdists_(41);
+}
+
+/* GICv4.1 end to end: vLPI delivered when resident; default doorbell when not. */
+static void test_v41_delivery_and_default_doorbell(void **state)
+{
+	struct rfx r;
+	struct virq_its_device dev;
+	bool pl;
+
+	(void)state;
+	rfx_setup(&r, 41, 1, false, 0);
+	assert_int_equal(virq_its_device_map(&r.f.its[0], &dev, 3, 8), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&dev, 1, &r.vpe[0], 8300, true), VIRQ_OK);
+	assert_int_equal(its_state_lookup(r.f.sm[0], 3, 1).db, 1023); /* 4.1: no per-vLPI doorbell */
+	assert_int_equal(virq_vlpi_set_doorbell(&dev, 1, true), VIRQ_ENOTSUP);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_int(&dev, 1), VIRQ_OK);
+	assert_int_equal(its_state_vdelivered(r.f.sm[0], r.vpe[0].vpeid, 8300), 1);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), VIRQ_OK);
+	assert_int_equal(virq_its_int(&dev, 1), VIRQ_OK);
+	assert_int_equal(its_state_doorbells(r.f.sm[0], r.db[0]), 1);
+	assert_int_equal(virq_vlpi_unmap(&dev, 1), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
 	rfx_teardown(&r);
 }
 
@@ -233,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_v41_layout),
 		cmocka_unit_test(test_wfi_doorbell_state_machine),
 		cmocka_unit_test(test_two_rdists),
+		cmocka_unit_test(test_v41_delivery_and_default_doorbell),
 		cmocka_unit_test(test_nonresident_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
