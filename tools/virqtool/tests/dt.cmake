@@ -2,8 +2,6 @@
 # virqtool dt: topology of every tree the discovery tests generate
 # (tests/unit/fdt/gen_dtbs.sh, run as the fdt_gen_dtbs fixture), and a
 # one-line error with exit 2 for every malformed one.
-# Multi-word ARGS are joined with $<SEMICOLON>: a plain list would be split by
-# add_test into separate cmake -D arguments.
 if(NOT TARGET virq_fdt)
   return()
 endif()
@@ -15,7 +13,7 @@ set(_dtbs ${CMAKE_BINARY_DIR}/tests/unit/fdt/dtbs)
 
 function(virq_dt_check name exit)
   virqtool_check(NAME virqtool_dt_${name} LABELS fdt EXIT ${exit} ${ARGN}
-                 ARGS "dt$<SEMICOLON>${_dtbs}/${name}.dtb")
+                 ARGS dt ${_dtbs}/${name}.dtb)
   set_tests_properties(virqtool_dt_${name} PROPERTIES FIXTURES_REQUIRED fdt_dtbs)
 endfunction()
 
@@ -46,7 +44,7 @@ endforeach()
 virq_dt_check(none_gic 2 STDERR_REGEX "no enabled arm,gic-v3 node")
 virq_dt_check(disabled_gic 2 STDERR_REGEX "no enabled arm,gic-v3 node")
 virqtool_check(NAME virqtool_dt_missing_file LABELS fdt EXIT 2 STDERR_REGEX "cannot open"
-               ARGS "dt$<SEMICOLON>${_dtbs}/does_not_exist.dtb")
+               ARGS dt ${_dtbs}/does_not_exist.dtb)
 virqtool_check(NAME virqtool_dt_not_a_dtb LABELS fdt EXIT 2 STDERR_REGEX "bad FDT magic"
-               ARGS "dt$<SEMICOLON>${PROJECT_SOURCE_DIR}/tests/data/dtb/README.md")
+               ARGS dt ${PROJECT_SOURCE_DIR}/tests/data/dtb/README.md)
 virqtool_check(NAME virqtool_dt_no_args LABELS fdt EXIT 2 STDERR_REGEX "usage" ARGS dt)
