@@ -8,6 +8,7 @@
 #   examples/minihv-aarch64/run.sh            # build dir: <repo>/build-minihv
 #   MINIHV_BUILD=/tmp/x MINIHV_TIMEOUT=300 examples/minihv-aarch64/run.sh
 #   MINIHV_MACHINE=virt,gic-version=3,virtualization=on ...   # must be refused
+#   MINIHV_CMAKE_ARGS=-DMINIHV_SELFTEST_WRONG_VINTID=ON ...     # must fail
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -67,7 +68,7 @@ fi
 rm -rf "$build/cmake"
 cmake -S "$here" -B "$build/cmake" \
 	-DCMAKE_TOOLCHAIN_FILE="$here/toolchain-aarch64.cmake" \
-	-DVIRQ_LIBFDT_ROOT="$fdtroot" >"$build/configure.log" 2>&1 ||
+	-DVIRQ_LIBFDT_ROOT="$fdtroot" ${MINIHV_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 ||
 	{ cat "$build/configure.log" >&2; log "configure failed"; exit 1; }
 cmake --build "$build/cmake" -j2 >"$build/build.log" 2>&1 ||
 	{ cat "$build/build.log" >&2; log "build failed"; exit 1; }

@@ -206,8 +206,16 @@ static void bring_up_(const struct virq_gic_desc *desc)
 	check_(virq_lpi_set_config(&gic_, db_, 0xa0, true), "virq_lpi_set_config(doorbell)");
 	check_(virq_vm_init(&vm_, &gic_, LPI_BITS), "virq_vm_init");
 	check_(virq_vpe_init(&vpe_, &vm_, rd_, db_), "virq_vpe_init");
-	for (uint32_t e = 0; e < NR_VEV; e++)
-		check_(virq_vlpi_map(&dev_, e, &vpe_, VINTID0 + e, true), "virq_vlpi_map");
+	for (uint32_t e = 0; e < NR_VEV; e++) {
+		uint32_t v = VINTID0 + e;
+
+#ifdef MINIHV_SELFTEST_WRONG_VINTID
+		/* Self-test of the verdict: event 5 deliberately reaches the wrong vINTID. */
+		if (e == 5)
+			v = REMAP_VINTID0 + 5;
+#endif
+		check_(virq_vlpi_map(&dev_, e, &vpe_, v, true), "virq_vlpi_map");
+	}
 	check_(virq_vpe_make_resident(&vpe_, rd_), "virq_vpe_make_resident");
 	el2_set_hooks(el2_irq_, el2_hvc_);
 }
