@@ -1,3 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Sources of the avic module (included from src/CMakeLists.txt; paths relative to src/).
-target_sources(virq PRIVATE)
+target_sources(virq PRIVATE
+  avic/caps.c
+  avic/encode.c
+  avic/vm.c
+  avic/run.c
+  avic/dest.c
+  avic/exits.c
+  avic/iommu.c)
