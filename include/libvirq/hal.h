@@ -99,10 +99,10 @@ struct virq_hal_ops {
 
 	/**
 	 * Required for ::VIRQ_HAL_NEED_MSR. Reads MSR @p msr into @p value.
-	 * Returns ::VIRQ_OK, or ::VIRQ_EHW when the access faulted (#GP).
+	 * Returns ::VIRQ_OK, or ::VIRQ_EHW when the access faulted (\#GP).
 	 */
 	virq_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *value);
-	/** Required for ::VIRQ_HAL_NEED_MSR. Writes MSR; ::VIRQ_EHW on #GP. */
+	/** Required for ::VIRQ_HAL_NEED_MSR. Writes MSR; ::VIRQ_EHW on \#GP. */
 	virq_status (*msr_write)(void *ctx, uint32_t msr, uint64_t value);
 	/**
 	 * Required for ::VIRQ_HAL_NEED_CPUID. Executes CPUID with EAX = @p leaf,
@@ -206,9 +206,20 @@ VIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t add
 					uint32_t want, uint64_t timeout_ns, uint32_t *last);
 
 /**
- * @brief 64-bit variant of virq_poll32() (single 64-bit reads).
+ * @brief 64-bit variant of virq_poll32(): polls with single 64-bit reads.
  *
- * Same parameters, result and thread-safety as virq_poll32().
+ * Same deadline rules as virq_poll32().
+ *
+ * @param hal        A validated HAL.
+ * @param addr       MMIO address of the register (8-byte aligned).
+ * @param mask       Bits to compare.
+ * @param want       Expected value of the masked bits.
+ * @param timeout_ns Time budget in nanoseconds (0: a single read).
+ * @param last       Optional; receives the last value read.
+ * @return ::VIRQ_OK when matched, ::VIRQ_ETIMEDOUT when the deadline passed.
+ *
+ * Thread-safety: reentrant; the caller serialises access to the register
+ * as the hardware requires.
  */
 VIRQ_MUST_CHECK virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask,
 					uint64_t want, uint64_t timeout_ns, uint64_t *last);

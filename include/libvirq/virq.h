@@ -23,8 +23,11 @@
 #define VIRQ_VERSION_PATCH 0
 
 /**
- * @brief Returns the library version the archive was built as,
- * (major << 16) | (minor << 8) | patch.
+ * @brief Returns the library version the archive was built as.
+ *
+ * @return (::VIRQ_VERSION_MAJOR << 16) | (::VIRQ_VERSION_MINOR << 8) |
+ *         ::VIRQ_VERSION_PATCH of the compiled library (compare with the
+ *         header's macros to detect a mismatched archive).
  *
  * Thread-safety: pure.
  */

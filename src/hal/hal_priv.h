@@ -63,7 +63,12 @@ static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier k
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Allocates zeroed, aligned memory; on failure @p page is left empty. */
+/*
+ * Allocates zeroed memory aligned to @p align (a power of two >= 4096) in VA
+ * and PA. On failure @p page is left empty and the result is the HAL's error
+ * (VIRQ_ENOMEM for a non-negative one), VIRQ_ENOMEM for a NULL VA, or
+ * VIRQ_EALIGN when the HAL returned a misaligned block (which is freed).
+ */
 static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t size, size_t align,
 					   struct virq_page *page)
 {
@@ -73,6 +78,16 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t si
 	page->pa = 0;
 	page->size = 0;
 	st = hal->ops->page_alloc(hal->ctx, size, align, page);
+	if (st == VIRQ_OK && !page->va)
+		st = VIRQ_ENOMEM; /* "success" without memory: treat as failure */
+	if (st == VIRQ_OK &&
+	    ((page->pa & (align - 1)) != 0 || ((uintptr_t)page->va & (align - 1)) != 0)) {
+		/* A HAL that breaks the alignment contract would make the library
+		 * program a truncated table address: give the block back, refuse. */
+		page->size = size;
+		hal->ops->page_free(hal->ctx, page);
+		st = VIRQ_EALIGN;
+	}
 	if (st != VIRQ_OK) {
 		page->va = NULL;
 		page->pa = 0;

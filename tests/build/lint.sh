@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Lint of src/ (ctest label `lint`).
+#   lint.sh tidy     SRC_DIR BUILD_DIR   clang-tidy with SRC_DIR/.clang-tidy, using
+#                                        BUILD_DIR/compile_commands.json
+#   lint.sh cppcheck SRC_DIR             cppcheck (warning, style, performance, portability)
+# Each first runs on tests/build/lint/bad.c and must report its defects, so a
+# broken linter setup cannot pass silently.
+set -u
+mode=$1 src=$2
+cd "$src" || exit 1
+mapfile -t files < <(find src -name '*.c' | sort)
+bad=tests/build/lint/bad.c
+
+case $mode in
+tidy)
+	build=$3
+	tidy=$(command -v clang-tidy || command -v clang-tidy-14) || { echo "clang-tidy missing"; exit 1; }
+	args=(--quiet -p "$build" --extra-arg=-Wno-unknown-warning-option)
+	if "$tidy" "${args[@]}" "$bad" -- -std=c11 -I"$src/include" >/tmp/lint-selftest.$$ 2>&1 ||
+	   ! grep -q 'clang-analyzer-core.NullDereference' /tmp/lint-selftest.$$; then
+		echo "FAIL: clang-tidy self-test did not report the null dereference in $bad"
+		cat /tmp/lint-selftest.$$
+		rm -f /tmp/lint-selftest.$$
+		exit 1
+	fi
+	rm -f /tmp/lint-selftest.$$
+	echo "clang-tidy self-test ok; checking ${#files[@]} files"
+	"$tidy" "${args[@]}" "${files[@]}" || { echo "clang-tidy FAILED"; exit 1; }
+	echo "clang-tidy clean"
+	;;
+cppcheck)
+	opts=(--quiet --std=c11 --enable=warning,style,performance,portability --error-exitcode=1
+	      --inline-suppr -Iinclude -Isrc -D__GNUC__ -D__x86_64__
+	      --suppress=missingIncludeSystem --suppress=unusedFunction)
+	out=$(cppcheck "${opts[@]}" "$bad" 2>&1)
+	if [ $? -eq 0 ] || ! grep -q nullPointer <<<"$out" || ! grep -q arrayIndexOutOfBounds <<<"$out"; then
+		echo "FAIL: cppcheck self-test did not report the defects in $bad"
+		echo "$out"
+		exit 1
+	fi
+	echo "cppcheck self-test ok; checking ${#files[@]} files"
+	cppcheck "${opts[@]}" "${files[@]}" || { echo "cppcheck FAILED"; exit 1; }
+	echo "cppcheck clean"
+	;;
+*)
+	echo "usage: lint.sh tidy|cppcheck SRC_DIR [BUILD_DIR]"; exit 2 ;;
+esac

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fake HAL under concurrent use (label `concurrency`, run under
+ * ThreadSanitizer by scripts/test): module stress tests (AVIC posting, GICv4
+ * doorbells) call it from several threads, so its counters, register file,
+ * page allocator, trace and hooks must stay exact and race-free.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <pthread.h>
+#include <cmocka.h>
+
+#include <libvirq/hal.h>
+#include "fake_hal.h"
+
+#define THREADS 4
+#define ITERS 2000
+
+struct worker {
+	struct fake_hal *fh;
+	unsigned id;
+	int cookie;
+};
+
+static uint64_t counter_rd(void *arg, struct fake_hal *fh, uint64_t addr, unsigned width)
+{
+	unsigned long *n = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	return ++*n; /* runs under the fake HAL's lock */
+}
+
+static void *work(void *p)
+{
+	struct worker *w = p;
+	struct virq_hal h = fake_hal_get(w->fh);
+	uint64_t base = 0x100000ull * (w->id + 1);
+
+	for (unsigned i = 0; i < ITERS; i++) {
+		struct virq_page pg;
+
+		h.ops->mmio_write32(h.ctx, base + 4ull * (i % 64), i);
+		(void)h.ops->mmio_read32(h.ctx, 0x10); /* shared hooked register */
+		h.ops->kick_vcpu(h.ctx, &w->cookie);
+		(void)h.ops->msr_write(h.ctx, 0x1000 + w->id, i);
+		h.ops->relax(h.ctx);
+		if (i % 50 == 0 && h.ops->page_alloc(h.ctx, 4096, 4096, &pg) == VIRQ_OK)
+			h.ops->page_free(h.ctx, &pg);
+	}
+	return NULL;
+}
+
+static void test_parallel_accesses_are_exact(void **state)
+{
+	struct fake_hal *fh = fake_hal_new();
+	struct worker w[THREADS];
+	pthread_t t[THREADS];
+	unsigned long shared = 0;
+
+	(void)state;
+	fake_hal_on_reg(fh, 0x10, counter_rd, NULL, &shared);
+	fake_hal_trace(fh, true);
+	for (unsigned i = 0; i < THREADS; i++) {
+		w[i] = (struct worker){ fh, i, 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
+	}
+	for (unsigned i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+
+	assert_int_equal(shared, THREADS * ITERS); /* the hook's counter saw every read */
+	assert_int_equal(fake_hal_count(fh, FAKE_MMIO_W32), THREADS * ITERS);
+	assert_int_equal(fake_hal_count_at(fh, FAKE_MMIO_R32, 0x10), THREADS * ITERS);
+	assert_int_equal(fake_hal_count(fh, FAKE_MSR_W), THREADS * ITERS);
+	assert_int_equal(fake_hal_count(fh, FAKE_RELAX), THREADS * ITERS);
+	assert_int_equal(fake_hal_now(fh), 1000ull * THREADS * ITERS);
+	assert_int_equal(fake_hal_count(fh, FAKE_ALLOC), THREADS * (ITERS / 50));
+	assert_int_equal(fake_hal_live_pages(fh), 0);
+	for (unsigned i = 0; i < THREADS; i++) {
+		assert_int_equal(fake_hal_kicks_of(fh, &w[i].cookie), ITERS);
+		assert_int_equal(fake_hal_msr_get(fh, 0x1000 + i), ITERS - 1);
+		assert_int_equal(fake_hal_reg_get32(fh, 0x100000ull * (i + 1) + 4 * 63),
+				 (ITERS - 64) / 64 * 64 + 63); /* last i with i % 64 == 63 */
+	}
+	assert_int_equal(fake_hal_trace_len(fh), THREADS * (5 * ITERS + 2 * (ITERS / 50)));
+	fake_hal_free(fh);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parallel_accesses_are_exact),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

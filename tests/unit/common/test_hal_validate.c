@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* virq_hal_validate(): every required callback, every need flag, version/size, NULL. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <libvirq/hal.h>
+#include "fake_hal.h"
+
+static struct virq_hal_ops ops_;
+
+static struct virq_hal hal_of(const struct virq_hal_ops *ops)
+{
+	return (struct virq_hal){ ops, NULL };
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	ops_ = *fake_hal_ops();
+	return 0;
+}
+
+static const uint32_t all_needs_ = VIRQ_HAL_NEED_MSR | VIRQ_HAL_NEED_CPUID | VIRQ_HAL_NEED_KICK |
+				   VIRQ_HAL_NEED_DCACHE;
+
+static void test_complete_hal_ok(void **state)
+{
+	struct virq_hal h = hal_of(&ops_);
+
+	(void)state;
+	assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_OK);
+	assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_OK);
+}
+
+static void test_null(void **state)
+{
+	struct virq_hal h = hal_of(NULL);
+
+	(void)state;
+	assert_int_equal(virq_hal_validate(NULL, 0), VIRQ_EINVAL);
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EINVAL);
+}
+
+static void test_version_and_size(void **state)
+{
+	struct virq_hal h = hal_of(&ops_);
+
+	(void)state;
+	ops_.version = VIRQ_HAL_VERSION + 1;
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	ops_.version = 0;
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	ops_.version = VIRQ_HAL_VERSION;
+	ops_.size = (uint32_t)sizeof(struct virq_hal_ops) - 1;
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	ops_.size = 0;
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	/* A larger struct (an embedder built against a newer header) is accepted. */
+	ops_.size = (uint32_t)sizeof(struct virq_hal_ops) + 8;
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_OK);
+	/* Version is checked before callbacks: a wrong version wins over a hole. */
+	ops_.version = 7;
+	ops_.mmio_read32 = NULL;
+	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+}
+
+/* Clears the callback at byte offset @off of the ops struct. */
+static void clear_at(size_t off)
+{
+	void *null_fn = NULL;
+
+	memcpy((char *)&ops_ + off, &null_fn, sizeof(null_fn));
+}
+
+static void test_each_required_callback(void **state)
+{
+	static const size_t required[] = {
+		offsetof(struct virq_hal_ops, mmio_read32), offsetof(struct virq_hal_ops, mmio_write32),
+		offsetof(struct virq_hal_ops, mmio_read64), offsetof(struct virq_hal_ops, mmio_write64),
+		offsetof(struct virq_hal_ops, page_alloc),  offsetof(struct virq_hal_ops, page_free),
+		offsetof(struct virq_hal_ops, now_ns),
+	};
+	struct virq_hal h = hal_of(&ops_);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		reset(NULL);
+		clear_at(required[i]);
+		assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_ENOHAL);
+		assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_ENOHAL);
+	}
+}
+
+static void test_optional_callbacks(void **state)
+{
+	struct virq_hal h = hal_of(&ops_);
+
+	(void)state;
+	ops_.msr_read = NULL;
+	ops_.msr_write = NULL;
+	ops_.cpuid = NULL;
+	ops_.kick_vcpu = NULL;
+	ops_.dcache_clean = NULL;
+	ops_.barrier = NULL;
+	ops_.relax = NULL;
+	ops_.log = NULL;
+	assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_OK);
+}
+
+struct need_case {
+	size_t off;    /* callback removed */
+	uint32_t need; /* the flag that requires it */
+};
+
+static void test_each_need_flag(void **state)
+{
+	static const struct need_case cases[] = {
+		{ offsetof(struct virq_hal_ops, msr_read), VIRQ_HAL_NEED_MSR },
+		{ offsetof(struct virq_hal_ops, msr_write), VIRQ_HAL_NEED_MSR },
+		{ offsetof(struct virq_hal_ops, cpuid), VIRQ_HAL_NEED_CPUID },
+		{ offsetof(struct virq_hal_ops, kick_vcpu), VIRQ_HAL_NEED_KICK },
+		{ offsetof(struct virq_hal_ops, dcache_clean), VIRQ_HAL_NEED_DCACHE },
+	};
+	struct virq_hal h = hal_of(&ops_);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		reset(NULL);
+		clear_at(cases[i].off);
+		/* Missing only matters when the flag asks for it. */
+		assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_OK);
+		assert_int_equal(virq_hal_validate(&h, all_needs_ & ~cases[i].need), VIRQ_OK);
+		assert_int_equal(virq_hal_validate(&h, cases[i].need), VIRQ_ENOHAL);
+		assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_ENOHAL);
+	}
+}
+
+static void test_validate_makes_no_calls(void **state)
+{
+	struct fake_hal *fh = fake_hal_new();
+	struct virq_hal h = fake_hal_get(fh);
+
+	(void)state;
+	fake_hal_trace(fh, true);
+	assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_OK);
+	assert_int_equal(fake_hal_trace_len(fh), 0);
+	assert_int_equal(fake_hal_now(fh), 0);
+	fake_hal_free(fh);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_complete_hal_ok, reset),
+		cmocka_unit_test_setup(test_null, reset),
+		cmocka_unit_test_setup(test_version_and_size, reset),
+		cmocka_unit_test_setup(test_each_required_callback, reset),
+		cmocka_unit_test_setup(test_optional_callbacks, reset),
+		cmocka_unit_test_setup(test_each_need_flag, reset),
+		cmocka_unit_test_setup(test_validate_makes_no_calls, reset),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bounded polling (src/common/poll.c) on the fake HAL clock:
+ *  - a register that settles after k reads is matched with exactly k reads
+ *    and k-1 relaxes;
+ *  - a register that never settles times out after a bounded number of reads,
+ *    returns VIRQ_ETIMEDOUT and the last value read; one read happens after the
+ *    deadline is observed;
+ *  - a zero timeout is a single read;
+ *  - the deadline is measured from entry, tolerates clock wrap-around, and
+ *    works without a relax callback when the clock advances on its own.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <libvirq/hal.h>
+#include "fake_hal.h"
+
+#define REG 0x10000ull
+#define REG64 0x20000ull
+
+struct settle {
+	unsigned long reads; /* reads so far */
+	unsigned long k;     /* the k-th read returns `good` */
+	uint64_t good, bad;
+};
+
+static uint64_t settle_rd(void *arg, struct fake_hal *fh, uint64_t addr, unsigned width)
+{
+	struct settle *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	return ++s->reads >= s->k ? s->good : s->bad;
+}
+
+static struct fake_hal *fh_;
+static struct virq_hal hal_;
+
+static int setup(void **state)
+{
+	(void)state;
+	fh_ = fake_hal_new();
+	hal_ = fake_hal_get(fh_);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	fake_hal_free(fh_);
+	return 0;
+}
+
+static void test_match_after_k_reads(void **state)
+{
+	(void)state;
+	for (unsigned long k = 1; k <= 20; k++) {
+		struct settle s = { 0, k, 0x80000001u, 0x1u };
+		uint32_t last = 0;
+
+		teardown(NULL);
+		setup(NULL);
+		fake_hal_add_region(fh_, REG, 4, settle_rd, NULL, &s);
+		assert_int_equal(virq_poll32(&hal_, REG, 0x80000000u, 0x80000000u, 1000000, &last),
+				 VIRQ_OK);
+		assert_int_equal(s.reads, k);
+		assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), k);
+		assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), k - 1);
+		assert_int_equal(fake_hal_mmio_total(fh_), k); /* reads only, no writes */
+		assert_int_equal(last, 0x80000001u);
+	}
+}
+
+static void test_timeout_bounded_with_last_value(void **state)
+{
+	uint32_t last = 0;
+
+	(void)state;
+	fake_hal_reg_set32(fh_, REG, 0x5a);
+	fake_hal_set_relax_step(fh_, 1000);
+	/* Deadline 10 us, 1 us per relax: reads at t = 0..10 us, the last one at
+	 * the deadline itself. */
+	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0x1, 10000, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(last, 0x5a);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 11);
+	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 10);
+	assert_true(fake_hal_now(fh_) >= 10000);
+	assert_true(fake_hal_now(fh_) < 10000 + 1000);
+}
+
+static void test_stuck_register_times_out(void **state)
+{
+	uint32_t last = 0;
+
+	(void)state;
+	/* A register that never changes, even when written ("fault injection"). */
+	fake_hal_reg_stick32(fh_, REG, 0xdead0001u);
+	hal_.ops->mmio_write32(hal_.ctx, REG, 0);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0, 5000, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(last, 0xdead0001u);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 6);
+}
+
+static void test_zero_timeout_single_read(void **state)
+{
+	uint32_t last = 0;
+
+	(void)state;
+	fake_hal_reg_set32(fh_, REG, 2);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x2, 0x2, 0, &last), VIRQ_OK);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0x1, 0, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(last, 2);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 2);
+	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 0);
+}
+
+static void test_last_is_optional(void **state)
+{
+	(void)state;
+	fake_hal_reg_set32(fh_, REG, 1);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 0, NULL), VIRQ_OK);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 0, 0, NULL), VIRQ_ETIMEDOUT);
+	fake_hal_reg_set64(fh_, REG64, 1);
+	assert_int_equal(virq_poll64(&hal_, REG64, 1, 1, 0, NULL), VIRQ_OK);
+}
+
+static void test_poll64_high_bits(void **state)
+{
+	struct settle s = { 0, 3, 0x8000000000000000ull, 0x00000000ffffffffull };
+	uint64_t last = 0;
+
+	(void)state;
+	fake_hal_add_region(fh_, REG64, 8, settle_rd, NULL, &s);
+	assert_int_equal(virq_poll64(&hal_, REG64, 0x8000000000000000ull, 0x8000000000000000ull,
+				     100000, &last),
+			 VIRQ_OK);
+	assert_int_equal(last, 0x8000000000000000ull);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R64, REG64), 3);
+	assert_int_equal(fake_hal_count(fh_, FAKE_MMIO_R32), 0); /* single 64-bit reads */
+
+	/* Timeout path of the 64-bit variant keeps the full last value. */
+	fake_hal_reg_set64(fh_, 0x30000, 0x123456789abcdef0ull);
+	assert_int_equal(virq_poll64(&hal_, 0x30000, UINT64_MAX, 0, 3000, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(last, 0x123456789abcdef0ull);
+}
+
+/* A model that makes progress "over time": the register is set on the n-th relax. */
+struct later {
+	unsigned long relaxes, n;
+};
+
+static void later_relax(void *arg, struct fake_hal *fh)
+{
+	struct later *l = arg;
+
+	if (++l->relaxes == l->n)
+		fake_hal_reg_set32(fh, REG, 0x4);
+}
+
+static void test_relax_hook_progress(void **state)
+{
+	struct later l = { 0, 7 };
+
+	(void)state;
+	fake_hal_on_relax(fh_, later_relax, &l);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x4, 0x4, 1000000, NULL), VIRQ_OK);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 8);
+	assert_int_equal(l.relaxes, 7);
+}
+
+static void test_deadline_from_entry_and_wrap(void **state)
+{
+	uint32_t last;
+
+	(void)state;
+	/* Clock near the top of the 64-bit range: the deadline wraps. */
+	fake_hal_clock_advance(fh_, UINT64_MAX - 2500);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 5000, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 6);
+}
+
+static void test_no_relax_callback(void **state)
+{
+	struct virq_hal_ops ops = *fake_hal_ops();
+	struct virq_hal h = { &ops, fh_ };
+
+	(void)state;
+	ops.relax = NULL;
+	/* The clock advances 500 ns per now_ns() call; without relax the loop
+	 * is still bounded by the clock. */
+	fake_hal_set_now_step(fh_, 500);
+	assert_int_equal(virq_poll32(&h, REG, 1, 1, 2000, NULL), VIRQ_ETIMEDOUT);
+	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 4);
+	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 0);
+}
+
+struct cond_arg {
+	unsigned calls, until;
+};
+
+static bool cond_fn(void *p)
+{
+	struct cond_arg *c = p;
+
+	return ++c->calls >= c->until;
+}
+
+static void test_poll_until(void **state)
+{
+	struct cond_arg c = { 0, 4 };
+
+	(void)state;
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 1000000), VIRQ_OK);
+	assert_int_equal(c.calls, 4);
+	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 3);
+
+	c = (struct cond_arg){ 0, 1000 };
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 3000), VIRQ_ETIMEDOUT);
+	assert_int_equal(c.calls, 4); /* t = 0, 1, 2, 3 us: the last one after the deadline */
+
+	c = (struct cond_arg){ 0, 1000 };
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 0), VIRQ_ETIMEDOUT);
+	assert_int_equal(c.calls, 1);
+}
+
+/* A condition that becomes true exactly when the deadline passes still wins. */
+static bool true_after_deadline(void *p)
+{
+	struct fake_hal *fh = p;
+
+	return fake_hal_now(fh) >= 4000;
+}
+
+static void test_settles_at_deadline(void **state)
+{
+	(void)state;
+	assert_int_equal(virq_poll_until(&hal_, true_after_deadline, fh_, 4000), VIRQ_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_match_after_k_reads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_bounded_with_last_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_register_times_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zero_timeout_single_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_last_is_optional, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_poll64_high_bits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_relax_hook_progress, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deadline_from_entry_and_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_relax_callback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_poll_until, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_settles_at_deadline, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
