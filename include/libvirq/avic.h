@@ -2,7 +2,7 @@
 /**
  * @file avic.h
  * @brief AMD AVIC / x2AVIC: capabilities, APIC ID tables, vCPU backing
- *        pages, load/put, interrupt posting with doorbells, #VMEXIT handling,
+ *        pages, load/put, interrupt posting with doorbells, \#VMEXIT handling,
  *        destination resolution, inhibits and x2APIC MSR interception.
  *
  * Implements AMD64 APM Vol. 2 (pub. 24593) §15.29 "Advanced Virtual Interrupt
@@ -53,9 +53,9 @@
 #define VIRQ_AVIC_MAX_INDEX_X2AVIC_4K 0xFFFu
 /** @brief The AVIC doorbell MSR, MSR_AMD64_SVM_AVIC_DOORBELL. */
 #define VIRQ_AVIC_DOORBELL_MSR 0xC001011Bu
-/** @brief #VMEXIT code AVIC_INCOMPLETE_IPI. */
+/** @brief \#VMEXIT code AVIC_INCOMPLETE_IPI. */
 #define VIRQ_AVIC_EXIT_INCOMPLETE_IPI 0x401u
-/** @brief #VMEXIT code AVIC_NOACCEL (AVIC_UNACCELERATED_ACCESS). */
+/** @brief \#VMEXIT code AVIC_NOACCEL (AVIC_UNACCELERATED_ACCESS). */
 #define VIRQ_AVIC_EXIT_NOACCEL 0x402u
 /** @brief Default guest-physical APIC base (APIC_BAR). */
 #define VIRQ_AVIC_DEFAULT_APIC_BAR 0xFEE00000ull
@@ -274,7 +274,7 @@ struct virq_avic_exit_ipi {
  * @param info1 EXITINFO1 (ICR). @param info2 EXITINFO2 (cause, index).
  * @param sender_x2apic Sender's APIC mode. @param out Receives the decode.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL).
- * Thread-safety: pure. Spec: APM §15.29.3.3 / Table 15-29 (#VMEXIT 0x401).
+ * Thread-safety: pure. Spec: APM §15.29.3.3 / Table 15-29 (\#VMEXIT 0x401).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2,
 						      bool sender_x2apic,
@@ -295,6 +295,7 @@ struct virq_avic_exit_noaccel {
  * ICR 0x300, LVT Timer 0x320, Thermal 0x330, PerfMon 0x340, LINT0 0x350, LINT1 0x360,
  * Error 0x370, TMICT 0x380, TDCR 0x3E0. Everything else faults.
  * @param offset Register offset (any value; out of 0..0xFF0 gives false).
+ * @return True for a trap offset.
  * Thread-safety: pure. Spec: APM §15.29.3.2 "Unaccelerated accesses".
  */
 bool virq_avic_noaccel_is_trap(uint32_t offset);
@@ -303,7 +304,7 @@ bool virq_avic_noaccel_is_trap(uint32_t offset);
  * @brief Decodes AVIC_NOACCEL (0x402) EXITINFO1/2.
  * @param info1 EXITINFO1. @param info2 EXITINFO2. @param out Receives the decode.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL).
- * Thread-safety: pure. Spec: APM Table 15-29 (#VMEXIT 0x402).
+ * Thread-safety: pure. Spec: APM Table 15-29 (\#VMEXIT 0x402).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_exit_noaccel_decode(uint64_t info1, uint64_t info2,
 							  struct virq_avic_exit_noaccel *out);
@@ -622,6 +623,7 @@ void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested);
 /**
  * @brief True when AVIC is active for this vCPU (no VM inhibit, not nested).
  * @param vcpu vCPU. @param why Optional; receives the inhibit set (bit NESTED included).
+ * @return True when active.
  * Thread-safety: any context.
  */
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why);
@@ -705,7 +707,8 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu,
 /**
  * @brief True when the backing page holds a deliverable interrupt: the highest
  *        IRR vector's priority class exceeds max(TPR class, highest ISR class).
- * @param vcpu vCPU. @param vector Optional; receives the highest IRR vector.
+ * @param vcpu vCPU. @param vector Optional; receives the highest IRR vector (0 if none).
+ * @return True when an interrupt is deliverable.
  * Thread-safety: any context (reads with atomic loads after a full barrier).
  */
 bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
@@ -769,7 +772,7 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  * Thread-safety: any context; concurrent with VM-wide changes (atomic loads).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_resolve(struct virq_avic_vm *vm,
-					      const struct virq_avic_vcpu *sender,
+					      struct virq_avic_vcpu *sender,
 					      const struct virq_avic_icr *icr,
 					      virq_avic_target_fn fn, void *arg, uint32_t *count);
 
@@ -823,7 +826,7 @@ struct virq_avic_exit_result {
 };
 
 /**
- * @brief Handles #VMEXIT AVIC_INCOMPLETE_IPI taken by @p sender.
+ * @brief Handles \#VMEXIT AVIC_INCOMPLETE_IPI taken by @p sender.
  *
  * TARGET_NOT_RUNNING: the hardware already set the IRR bits; wakes exactly
  * the targets (doorbell if running elsewhere, else kick; the sender itself is
@@ -843,7 +846,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcp
 							    struct virq_avic_exit_result *res);
 
 /**
- * @brief Handles #VMEXIT AVIC_NOACCEL taken by @p vcpu.
+ * @brief Handles \#VMEXIT AVIC_NOACCEL taken by @p vcpu.
  *
  * Trap writes of LDR, DFR and APIC ID update the tables from the value now in
  * the backing page (virq_avic_ldr_write() etc.); an ICR trap write is emulated;
@@ -877,6 +880,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uin
  *        under the new model. Results as virq_avic_ldr_write(); ::VIRQ_EINVAL for
  *        a model other than flat (0xF) or cluster (0x0).
  * @param vcpu vCPU. @param dfr New DFR.
+ * @return As virq_avic_ldr_write(), or ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr);

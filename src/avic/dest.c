@@ -13,7 +13,6 @@
 #include "avic/avic_priv.h"
 
 struct rctx_ {
-	const struct virq_avic_vcpu *sender;
 	const struct virq_avic_icr *icr;
 	virq_avic_target_fn fn;
 	void *arg;
@@ -144,11 +143,11 @@ static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c)
 	}
 }
 
-virq_status virq_avic_resolve(struct virq_avic_vm *vm, const struct virq_avic_vcpu *sender,
+virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,
 			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
 			      uint32_t *count)
 {
-	struct rctx_ c = { sender, icr, fn, arg, 0, NULL, 0 };
+	struct rctx_ c = { icr, fn, arg, 0, NULL, 0 };
 
 	if (!vm || !icr || !vm->by_index)
 		return VIRQ_EINVAL;
@@ -157,7 +156,7 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, const struct virq_avic_vc
 		return VIRQ_EINVAL;
 	switch (icr->shorthand) {
 	case VIRQ_APIC_SH_SELF:
-		hit_(&c, (struct virq_avic_vcpu *)(uintptr_t)sender);
+		hit_(&c, sender);
 		break;
 	case VIRQ_APIC_SH_ALL:
 		all_(vm, &c, NULL);

@@ -6,7 +6,6 @@
 #include "avic/avic_priv.h"
 
 struct emu_ {
-	struct virq_avic_vcpu *sender;
 	const struct virq_avic_icr *icr;
 	const struct virq_avic_deliver_ops *ops;
 	uint32_t self_host;
@@ -56,7 +55,7 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 				  const struct virq_avic_deliver_ops *ops, uint32_t *count)
 {
 	struct virq_avic_icr icr;
-	struct emu_ e = { sender, &icr, ops, 0, 0, false };
+	struct emu_ e = { &icr, ops, 0, 0, false };
 	virq_status st;
 
 	if (!sender || !sender->vm)
