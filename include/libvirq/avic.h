@@ -520,6 +520,20 @@ struct virq_avic_counters {
 	uint64_t noaccel_write;         ///< AVIC_NOACCEL exits that were writes.
 };
 
+/** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters()). */
+struct virq_avic_raw_counters {
+	uint64_t db;           ///< Internal: doorbells written for this vCPU.
+	uint64_t kick;         ///< Internal: kicks of this vCPU.
+	uint64_t local;        ///< Internal: notifications needing nothing (target on this CPU).
+	uint64_t wakes;        ///< Internal: notifications from exits and the GA log (not posts).
+	uint64_t db_failed;    ///< Internal: doorbell writes that faulted (then kicked).
+	uint64_t coalesced;    ///< Internal: posts whose IRR bit was already set.
+	uint64_t incomplete_ipi[6]; ///< Internal: AVIC_INCOMPLETE_IPI exits by cause.
+	uint64_t noaccel_trap;  ///< Internal: AVIC_NOACCEL traps.
+	uint64_t noaccel_fault; ///< Internal: AVIC_NOACCEL faults.
+	uint64_t noaccel_write; ///< Internal: AVIC_NOACCEL writes.
+};
+
 /** @brief vCPU creation parameters. */
 struct virq_avic_vcpu_cfg {
 	uint32_t index;     ///< Dense vCPU index, 0 .. max_vcpus-1 (GA tags use it).
@@ -560,7 +574,7 @@ struct virq_avic_vcpu {
 	uint32_t dfr;                  ///< Internal: xAPIC DFR (atomic).
 	int32_t log_index;             ///< Internal: logical table index owned, or -1.
 	struct virq_avic_irte_ref *irtes; ///< Internal: attached IRTEs.
-	struct virq_avic_counters cnt; ///< Internal: counters.
+	struct virq_avic_raw_counters cnt; ///< Internal: counters.
 };
 
 /**

@@ -88,6 +88,7 @@ static void wake_one_(void *arg, struct virq_avic_vcpu *t)
 
 	if (t == w->sender) /* the sender is in this exit; it re-enters through VMRUN */
 		return;
+	CNT_(&t->cnt.wakes);
 	IGNORE_(virq_avic_notify_(t, self_host_(w->sender)));
 	w->n++;
 }

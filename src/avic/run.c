@@ -37,6 +37,17 @@
  */
 #include "avic/avic_priv.h"
 
+/* Cold path: the doorbell write faulted (#GP); fall back to a kick. */
+static __attribute__((noinline, cold)) virq_status doorbell_failed_(struct virq_avic_vcpu *t)
+{
+	const struct virq_hal *hal = &t->vm->hal;
+
+	CNT_(&t->cnt.db_failed);
+	CNT_(&t->cnt.kick);
+	hal->ops->kick_vcpu(hal->ctx, t->cookie);
+	return VIRQ_EHW;
+}
+
 virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 {
 	const struct virq_hal *hal = &t->vm->hal;
@@ -45,18 +56,18 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 	if (run & VIRQ_AVIC_RUN_RUNNING) {
 		uint32_t host = run & VIRQ_AVIC_RUN_HOST;
 
-		if (host == self_host)
+		if (host == self_host) {
+			CNT_(&t->cnt.local);
 			return VIRQ_OK;
+		}
 		if (run & VIRQ_AVIC_RUN_DOORBELL) {
-			CNT_(&t->cnt.doorbells);
-			if (hal->ops->msr_write(hal->ctx, VIRQ_AVIC_DOORBELL_MSR, host) == VIRQ_OK)
-				return VIRQ_OK;
-			CNT_(&t->cnt.kicks);
-			hal->ops->kick_vcpu(hal->ctx, t->cookie);
-			return VIRQ_EHW;
+			CNT_(&t->cnt.db);
+			if (hal->ops->msr_write(hal->ctx, VIRQ_AVIC_DOORBELL_MSR, host) != VIRQ_OK)
+				return doorbell_failed_(t);
+			return VIRQ_OK;
 		}
 	}
-	CNT_(&t->cnt.kicks);
+	CNT_(&t->cnt.kick);
 	hal->ops->kick_vcpu(hal->ctx, t->cookie);
 	return VIRQ_OK;
 }
@@ -65,7 +76,7 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 {
 	uint32_t bit, old;
 
-	if (vector < 16u || vector > 255u)
+	if (vector - 16u > 255u - 16u)
 		return VIRQ_ERANGE;
 	bit = 1u << (vector & 31u);
 	old = __atomic_fetch_or(apic_vec_word_(vcpu, VIRQ_APIC_IRR, vector), bit,
@@ -74,7 +85,7 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 		CNT_(&vcpu->cnt.coalesced);
 		return VIRQ_OK;
 	}
-	CNT_(&vcpu->cnt.posts);
+	/* Counted by the notification (posts = notifications - wakes - failures). */
 	return virq_avic_notify_(vcpu, self_host_apic_id);
 }
 

@@ -401,9 +401,17 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 
 void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_counters *out)
 {
-	const uint64_t *src = (const uint64_t *)&vcpu->cnt;
-	uint64_t *dst = (uint64_t *)out;
+	const struct virq_avic_raw_counters *c = &vcpu->cnt;
+	uint64_t db = LD_(&c->db), kick = LD_(&c->kick), failed = LD_(&c->db_failed);
 
-	for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
-		dst[i] = LD_(&src[i]);
+	/* Every post that set a new bit made exactly one notification (plus a kick on a fault). */
+	out->posts = db + kick + LD_(&c->local) - LD_(&c->wakes) - failed;
+	out->coalesced = LD_(&c->coalesced);
+	out->doorbells = db;
+	out->kicks = kick;
+	for (size_t i = 0; i < 6; i++)
+		out->incomplete_ipi[i] = LD_(&c->incomplete_ipi[i]);
+	out->noaccel_trap = LD_(&c->noaccel_trap);
+	out->noaccel_fault = LD_(&c->noaccel_fault);
+	out->noaccel_write = LD_(&c->noaccel_write);
 }
