@@ -582,7 +582,10 @@ struct virq_avic_vcpu {
  *        broadcasts reach it at once), IsRunning 0.
  *
  * A library-allocated backing page is zeroed with the APIC ID register
- * (0x20) = apic_id << 24 (or the x2APIC ID later) and DFR = 0xFFFFFFFF.
+ * (0x20) = apic_id[7:0] << 24 and DFR = 0xFFFFFFFF; the embedder's APIC
+ * emulation initialises the other registers (version, SPIV, LVT masks) as at
+ * reset. Other vCPUs see a new highest APIC ID in hardware only after they
+ * recompute their VMCB values (until then IPIs to it exit and are emulated).
  *
  * @param vm VM. @param vcpu Caller storage, overwritten. @param cfg Parameters.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL); ::VIRQ_ERANGE (index >= max_vcpus,
@@ -614,8 +617,9 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  * @brief Switches the vCPU's APIC between xAPIC and x2APIC mode.
  *
  * Entering x2APIC: the logical table entry is dropped, LDR becomes the
- * derived x2APIC LDR (also written to the backing page at 0xD0). Leaving:
- * LDR is reset to 0. An xAPIC-mode vCPU with APIC ID > 0xFE inhibits the VM
+ * derived x2APIC LDR and the ID register the 32-bit x2APIC ID (both written
+ * to the backing page, 0xD0 and 0x20). Leaving: LDR is reset to 0 and the ID
+ * register holds ID[7:0] << 24. An xAPIC-mode vCPU with APIC ID > 0xFE inhibits the VM
  * (PHYSICAL_ID_TOO_BIG; it cannot be addressed in xAPIC form) and is
  * resolved by its 8-bit alias in emulation (CASE-07).
  * @param vcpu vCPU. @param x2apic New mode.

@@ -255,7 +255,8 @@ virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
 	if (LD_(&vcpu->x2apic)) /* x2APIC ID is read-only */
 		return VIRQ_OK;
 	id = value >> 24;
-	if (id == (cur_id_(vcpu) & 0xFFu) && id == cur_id_(vcpu))
+	/* Rewriting the 8-bit ID the vCPU already has is not a change. */
+	if (id == (cur_id_(vcpu) & 0xFFu))
 		return VIRQ_OK;
 	ST_(&vcpu->cur_apic_id, id);
 	virq_avic_update_slow_(vcpu, vcpu->slow);

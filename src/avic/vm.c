@@ -262,7 +262,7 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 		return VIRQ_ERANGE;
 	}
 	v->own_backing = true;
-	*apic_reg_(v, VIRQ_APIC_ID) = cfg->apic_id << 24;
+	*apic_reg_(v, VIRQ_APIC_ID) = (cfg->apic_id & 0xFFu) << 24; /* xAPIC view: 8 bits */
 	*apic_reg_(v, VIRQ_APIC_DFR) = VIRQ_APIC_DFR_FLAT;
 	return VIRQ_OK;
 }
@@ -354,7 +354,10 @@ virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 	virq_avic_log_drop_(vcpu);
 	ldr = x2apic ? virq_avic_x2apic_ldr(cur_id_(vcpu)) : 0;
 	ST_(&vcpu->ldr, ldr);
+	/* The ID and LDR registers as the guest reads them in the new mode. */
 	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_LDR), ldr, __ATOMIC_RELAXED);
+	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_ID),
+			 x2apic ? cur_id_(vcpu) : (cur_id_(vcpu) & 0xFFu) << 24, __ATOMIC_RELAXED);
 	ST_(&vcpu->x2apic, x2apic);
 	virq_avic_update_slow_(vcpu, vcpu->slow);
 	return VIRQ_OK;

@@ -482,6 +482,26 @@ static void case08_x2apic_logical(void **s)
 	assert_int_equal(n, 511);
 	/* LDR derived from the ID, not the index: x2apic_ldr(0x24) = 0x00020010. */
 	assert_int_equal(*at_reg(&t, 0x24, 0xD0), 0x00020010u);
+	assert_int_equal(*at_reg(&t, 0x124, 0x20), 0x124u); /* x2APIC ID register */
+	/* INIT to an x2APIC vCPU does not reset its LDR or APIC ID. */
+	{
+		uint8_t hit[511] = { 0 };
+		struct special sp = { 0, hit, 0 };
+		struct virq_avic_deliver_ops ops = { special_cb, &sp };
+		uint32_t cnt;
+
+		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], true), VIRQ_OK);
+		assert_int_equal(virq_avic_emulate_icr(&t.v[0], 0x0000002400004500ull, &ops, &cnt),
+				 VIRQ_OK);
+		assert_int_equal(cnt, 1);
+		assert_int_equal(hit[0x24], 1);
+		assert_int_equal(*at_reg(&t, 0x24, 0xD0), 0x00020010u);
+		assert_int_equal(*at_reg(&t, 0x24, 0x20), 0x24u);
+		/* A level-triggered INIT de-assert reaches nobody. */
+		assert_int_equal(virq_avic_emulate_icr(&t.v[0], 0x0000002400008500ull, &ops, &cnt),
+				 VIRQ_OK);
+		assert_int_equal(cnt, 0);
+	}
 	free(m);
 	at_vm_free(&t);
 }
