@@ -666,7 +666,9 @@ struct virq_avic_vmcb_values {
  * VM's table max for x2APIC mode). Also records whether posts may use the
  * doorbell (only while these values enable AVIC), so call it after
  * virq_avic_vcpu_load() and before VMRUN whenever inhibits or the APIC mode
- * changed.
+ * changed. When the values disable AVIC, posters kick the vCPU from then on,
+ * and the embedder's APIC emulation injects from the IRR (the backing page)
+ * after this call, before VMRUN.
  * @param vcpu vCPU. @param out Receives the values.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: vCPU owner. Spec: APM §15.29.2, App. B.
@@ -741,7 +743,7 @@ bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
  * otherwise kicks it. Costs one atomic, one barrier, one load and at most
  * one doorbell write or kick. Never loses an interrupt (see the ordering
  * argument in src/avic/run.c).
- * @param vcpu Target. @param vector 16..255.
+ * @param vcpu Target: a created vCPU (not checked for NULL: hot path). @param vector 16..255.
  * @param self_host_apic_id APIC ID of the calling CPU, or ::VIRQ_AVIC_NO_CPU.
  * @return ::VIRQ_OK; ::VIRQ_ERANGE (vector < 16); ::VIRQ_EHW when the doorbell
  *         write faulted (the vCPU was kicked instead; the interrupt is pending).

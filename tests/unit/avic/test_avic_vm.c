@@ -705,6 +705,61 @@ static void case04_ga_log(void **s)
 	assert_int_equal(virq_avic_registry_init(&reg, slots, 1), VIRQ_ERANGE);
 }
 
+/* AVIC_NOACCEL: trap/fault classification and what is left to the embedder. */
+static void noaccel_exits(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_exit_result res;
+	struct virq_avic_counters c;
+	uint32_t *lt;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 3);
+	lt = log_table(&t);
+	at_run(&t, 0, 0x10);
+	/* Fault (TMCCT read): emulate the instruction. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0x390, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_ACCESS);
+	assert_false(res.trap || res.write);
+	/* Trap read (impossible): reported. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0xB0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
+	/* EOI (level-triggered) and LVT writes: side effects for the embedder. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xB0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_WRITE);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x320, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_WRITE);
+	/* RRR write: ignored. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xC0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+	/* LDR trap write updates the logical table from the backing page. */
+	*at_reg(&t, 1, 0xD0) = 0x04000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+	assert_int_equal(lt[2], 0x80000001u);
+	/* A bogus DFR model leaves the table alone. */
+	*at_reg(&t, 1, 0xE0) = 0x5FFFFFFFu;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xE0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(lt[2], 0x80000001u);
+	/* APIC ID trap write: inhibits, tables unchanged. */
+	*at_reg(&t, 2, 0x20) = 0x07000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res), VIRQ_OK);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED));
+	/* ICR trap write: the IPI is emulated (xAPIC: ICR2 dest 1, vector 0x66). */
+	*at_reg(&t, 0, 0x310) = 0x01000000u;
+	*at_reg(&t, 0, 0x300) = 0x00001066u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+	assert_int_equal(res.targets, 1);
+	assert_true(at_irr(&t, 1, 0x66));
+	assert_int_equal(*at_reg(&t, 0, 0x300) & 0x1000, 0);
+	virq_avic_vcpu_counters(&t.v[0], &c);
+	assert_int_equal(c.noaccel_fault, 1);
+	assert_int_equal(c.noaccel_trap, 5);
+	assert_int_equal(c.noaccel_write, 4);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +772,7 @@ int main(void)
 		cmocka_unit_test(load_put_errors),     cmocka_unit_test(case02_logical_table),
 		cmocka_unit_test(case02_cluster),      cmocka_unit_test(apic_id_write),
 		cmocka_unit_test(case06_irte),         cmocka_unit_test(case04_ga_log),
+		cmocka_unit_test(noaccel_exits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
