@@ -27,6 +27,12 @@
  * - The doorbell bit is set only while the values last given to the VMCB
  *   enable AVIC (virq_avic_vcpu_vmcb_values() stores the run word again), so
  *   a guest running without AVIC is always kicked rather than doorbelled.
+ * - Hardware senders (another vCPU's ICR write) and the IOMMU play the
+ *   poster's role with IsRunning in the physical table and IsRun in the
+ *   IRTEs: they set the IRR bit, then read the flag, and exit (sender:
+ *   TARGET_NOT_RUNNING) or log (IOMMU: GA log) when it is clear. Put/block
+ *   clears those flags before U1, whose sequentially consistent store
+ *   orders them before the owner's pending() check (Dekker again).
  * - A post that finds IRR[v] already set returns at once: whoever set it
  *   notifies after setting it, and the bit is still pending, so its delivery
  *   happens after this post.
@@ -99,7 +105,7 @@ static void publish_entry_(struct virq_avic_vcpu *v, bool running)
 	/* CASE-05: with IPI virtualization off IsRunning never reaches the table. */
 	if (!v->vm->ipiv)
 		e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, 0);
-	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_RELEASE);
+	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
 }
 
 static uint32_t run_word_(const struct virq_avic_vcpu *v)
@@ -134,11 +140,17 @@ virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_
 
 static void unload_(struct virq_avic_vcpu *v)
 {
-	/* U1 first: from here posters kick instead of ringing the doorbell. */
-	__atomic_store_n(&v->run, 0u, __ATOMIC_SEQ_CST);
-	virq_avic_irtes_update_(v);
-	/* Keep the last host APIC ID so a stray doorbell reaches a related CPU. */
+	/*
+	 * IsRunning (table) and IsRun (IRTEs) first, the run word last: its
+	 * sequentially consistent store (XCHG on x86) also orders the table and
+	 * IRTE stores before the caller's pending() reads of the IRR, the
+	 * software side of the same argument for hardware senders and the
+	 * IOMMU (they set the IRR, then read IsRunning / IsRun).
+	 * Keep the last host APIC ID so a stray doorbell reaches a related CPU.
+	 */
 	publish_entry_(v, false);
+	virq_avic_irtes_update_(v);
+	__atomic_store_n(&v->run, 0u, __ATOMIC_SEQ_CST); /* U1 */
 }
 
 virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
