@@ -357,7 +357,7 @@ static void case03_exits(void **s)
 	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r), 0);
 	assert_true(r->exited);
 	assert_true(r->info1 == 0x0F000000000008F0ull);
-	assert_int_equal(r->info2 >> 32, VIRQ_AVIC_IPI_INVALID_TARGET);
+	assert_true(r->info2 == 0x0000000200000002ull); /* cause 2, logical index 2 */
 	assert_false(at_irr(&t, 1, 0xF0) || at_irr(&t, 2, 0xF0)); /* hardware gave up */
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0F000000000008F0ull,
 							 0x0000000200000002ull, &ops, &res), VIRQ_OK);
@@ -411,6 +411,68 @@ static void case03_exits(void **s)
 	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_INVALID_BACKING_PAGE], 1);
 	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_UNKNOWN], 1);
 	free(r);
+	at_vm_free(&t);
+}
+
+/* The model's exit information: cause and index as the APM gives them. */
+static void model_exit_info(void **s)
+{
+	struct at_vm t;
+	struct avic_model_result *r = calloc(1, sizeof(*r));
+	struct avic_model_opts o = { .check_vector = true };
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 300);
+	at_run(&t, 0, 0x10);
+	at_vmcb(&t, 0);
+	/* TV6: x2APIC physical 0x123, not running -> IRR set, cause 1, index 0x123. */
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r), 0);
+	assert_true(r->exited && r->info1 == 0x00000123000040F1ull && r->info2 == 0x0000000100000123ull);
+	assert_true(at_irr(&t, 0x123, 0xF1));
+	/* Beyond the max index (299): INVALID_TARGET with that index, nothing set. */
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F2, 0x1F0, NULL, r), 0);
+	assert_true(r->exited && r->info2 == 0x00000002000001F0ull && r->nirr == 0);
+	/* Vector < 16 with a checking CPU: INVALID_VECTOR. */
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x4005, 1, &o, r), 0);
+	assert_true(r->exited && (r->info2 >> 32) == VIRQ_AVIC_IPI_INVALID_VECTOR);
+	/* Running target: no exit, one doorbell to its host. */
+	at_run(&t, 7, 0x77);
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), 0);
+	assert_false(r->exited);
+	assert_int_equal(r->ndoorbell, 1);
+	assert_int_equal(r->doorbell[0], 0x77);
+	/* AVIC off in the VMCB: the model refuses (test setup error). */
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_DISABLED), VIRQ_OK);
+	at_vmcb(&t, 0);
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), -1);
+	free(r);
+	at_vm_free(&t);
+}
+
+/* Lowest priority: the lowest TPR wins, ties go to the lowest index. */
+static void lowest_priority(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_icr icr;
+	uint8_t m[4];
+	uint32_t n;
+	static const uint32_t tpr[4] = { 0x30, 0x10, 0x20, 0x10 };
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
+	for (uint32_t i = 0; i < 4; i++)
+		*at_reg(&t, i, 0x80) = tpr[i];
+	assert_int_equal(virq_avic_icr_decode(0xFFFFFFFF00000130ull, true, &icr), VIRQ_OK);
+	memset(m, 0, sizeof(m));
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(m[1], 1);
+	/* Logical cluster 0, bits 0 and 2 only: vCPU 2 (0x20 < 0x30). */
+	assert_int_equal(virq_avic_icr_decode(0x0000000500000930ull, true, &icr), VIRQ_OK);
+	memset(m, 0, sizeof(m));
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(m[2], 1);
 	at_vm_free(&t);
 }
 
@@ -548,7 +610,8 @@ int main(void)
 		cmocka_unit_test(n511_x2avic),    cmocka_unit_test(n4096_x2avic_4k),
 		cmocka_unit_test(case01_mixed_modes), cmocka_unit_test(case03_exits),
 		cmocka_unit_test(case05_model),   cmocka_unit_test(case08_x2apic_logical),
-		cmocka_unit_test(hostile_inputs),
+		cmocka_unit_test(hostile_inputs), cmocka_unit_test(model_exit_info),
+		cmocka_unit_test(lowest_priority),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
