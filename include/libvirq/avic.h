@@ -91,15 +91,16 @@
 
 /** @brief What the CPU offers, probed through the HAL CPUID (APM §15.29.1). */
 struct virq_avic_caps {
-	bool avic;          ///< CPUID Fn8000_000A EDX[13].
-	bool x2avic;        ///< CPUID Fn8000_000A EDX[18].
-	bool x2avic_4k;     ///< CPUID Fn8000_000A ECX[6] (only meaningful with x2avic).
-	bool vnmi;          ///< CPUID Fn8000_000A EDX[25].
-	bool hygon;         ///< Vendor "HygonGenuine" (else "AuthenticAMD").
+	bool avic;	    ///< CPUID Fn8000_000A EDX[13].
+	bool x2avic;	    ///< CPUID Fn8000_000A EDX[18].
+	bool x2avic_4k;	    ///< CPUID Fn8000_000A ECX[6] (only meaningful with x2avic).
+	bool vnmi;	    ///< CPUID Fn8000_000A EDX[25].
+	bool hygon;	    ///< Vendor "HygonGenuine" (else "AuthenticAMD").
 	uint32_t family;    ///< Display family (base + extended).
-	uint32_t model;     ///< Display model.
+	uint32_t model;	    ///< Display model.
 	bool erratum_1235;  ///< AMD family 17h or Hygon family 18h: never set IsRunning.
-	uint32_t max_index; ///< Highest physical table index usable: 0xFE, 0x1FF or 0xFFF; 0 without AVIC.
+	uint32_t max_index; ///< Highest physical table index usable: 0xFE, 0x1FF or 0xFFF; 0
+			    ///< without AVIC.
 };
 
 /**
@@ -128,7 +129,7 @@ struct virq_avic_phys_entry {
 	uint32_t host_apic_id; ///< Bits 11:0: host physical APIC ID (0..0xFFF).
 	uint64_t backing_pa;   ///< Bits 51:12: backing page PA (4 KiB aligned, < 2^52).
 	bool is_running;       ///< Bit 62: IsRunning.
-	bool valid;            ///< Bit 63: Valid.
+	bool valid;	       ///< Bit 63: Valid.
 };
 
 /**
@@ -201,35 +202,35 @@ uint32_t virq_avic_x2apic_ldr(uint32_t x2apic_id);
 
 /** @brief ICR delivery modes (ICR[10:8]). */
 enum virq_apic_dm {
-	VIRQ_APIC_DM_FIXED = 0,   ///< Fixed.
-	VIRQ_APIC_DM_LOWEST = 1,  ///< Lowest priority.
-	VIRQ_APIC_DM_SMI = 2,     ///< SMI.
-	VIRQ_APIC_DM_RSVD3 = 3,   ///< Reserved.
-	VIRQ_APIC_DM_NMI = 4,     ///< NMI.
-	VIRQ_APIC_DM_INIT = 5,    ///< INIT.
-	VIRQ_APIC_DM_SIPI = 6,    ///< Start-up.
-	VIRQ_APIC_DM_EXTINT = 7,  ///< ExtINT.
+	VIRQ_APIC_DM_FIXED = 0,	 ///< Fixed.
+	VIRQ_APIC_DM_LOWEST = 1, ///< Lowest priority.
+	VIRQ_APIC_DM_SMI = 2,	 ///< SMI.
+	VIRQ_APIC_DM_RSVD3 = 3,	 ///< Reserved.
+	VIRQ_APIC_DM_NMI = 4,	 ///< NMI.
+	VIRQ_APIC_DM_INIT = 5,	 ///< INIT.
+	VIRQ_APIC_DM_SIPI = 6,	 ///< Start-up.
+	VIRQ_APIC_DM_EXTINT = 7, ///< ExtINT.
 };
 
 /** @brief ICR destination shorthands (ICR[19:18]). */
 enum virq_apic_shorthand {
-	VIRQ_APIC_SH_NONE = 0,         ///< Use the destination field.
-	VIRQ_APIC_SH_SELF = 1,         ///< Self.
-	VIRQ_APIC_SH_ALL = 2,          ///< All including self.
+	VIRQ_APIC_SH_NONE = 0,	       ///< Use the destination field.
+	VIRQ_APIC_SH_SELF = 1,	       ///< Self.
+	VIRQ_APIC_SH_ALL = 2,	       ///< All including self.
 	VIRQ_APIC_SH_ALL_BUT_SELF = 3, ///< All excluding self.
 };
 
 /** @brief A decoded ICR (64 bits: low dword = ICR, high dword = ICR2 / x2APIC destination). */
 struct virq_avic_icr {
-	uint8_t vector;                   ///< ICR[7:0].
-	enum virq_apic_dm delivery_mode;  ///< ICR[10:8].
-	bool logical;                     ///< ICR[11]: destination mode, 1 = logical.
-	bool busy;                        ///< ICR[12]: delivery status.
-	bool level_assert;                ///< ICR[14]: level, 1 = assert.
-	bool level_trigger;               ///< ICR[15]: trigger mode, 1 = level.
+	uint8_t vector;			    ///< ICR[7:0].
+	enum virq_apic_dm delivery_mode;    ///< ICR[10:8].
+	bool logical;			    ///< ICR[11]: destination mode, 1 = logical.
+	bool busy;			    ///< ICR[12]: delivery status.
+	bool level_assert;		    ///< ICR[14]: level, 1 = assert.
+	bool level_trigger;		    ///< ICR[15]: trigger mode, 1 = level.
 	enum virq_apic_shorthand shorthand; ///< ICR[19:18].
-	uint32_t dest;                    ///< xAPIC: ICR[63:56]; x2APIC: ICR[63:32].
-	bool x2apic;                      ///< The sender's mode used for @c dest.
+	uint32_t dest;			    ///< xAPIC: ICR[63:56]; x2APIC: ICR[63:32].
+	bool x2apic;			    ///< The sender's mode used for @c dest.
 };
 
 /**
@@ -253,20 +254,21 @@ VIRQ_MUST_CHECK virq_status virq_avic_icr_encode(const struct virq_avic_icr *f, 
 
 /** @brief AVIC_INCOMPLETE_IPI failure causes (EXITINFO2[63:32]). */
 enum virq_avic_ipi_cause {
-	VIRQ_AVIC_IPI_INVALID_INT_TYPE = 0,     ///< Not a fixed edge IPI: emulate.
-	VIRQ_AVIC_IPI_TARGET_NOT_RUNNING = 1,   ///< IRR already set: wake targets.
-	VIRQ_AVIC_IPI_INVALID_TARGET = 2,       ///< Some target invalid: emulate whole IPI.
+	VIRQ_AVIC_IPI_INVALID_INT_TYPE = 0,	///< Not a fixed edge IPI: emulate.
+	VIRQ_AVIC_IPI_TARGET_NOT_RUNNING = 1,	///< IRR already set: wake targets.
+	VIRQ_AVIC_IPI_INVALID_TARGET = 2,	///< Some target invalid: emulate whole IPI.
 	VIRQ_AVIC_IPI_INVALID_BACKING_PAGE = 3, ///< Bad backing page: report.
-	VIRQ_AVIC_IPI_INVALID_VECTOR = 4,       ///< Vector < 16: ignore.
-	VIRQ_AVIC_IPI_UNKNOWN = 5,              ///< Any other value: report.
+	VIRQ_AVIC_IPI_INVALID_VECTOR = 4,	///< Vector < 16: ignore.
+	VIRQ_AVIC_IPI_UNKNOWN = 5,		///< Any other value: report.
 };
 
 /** @brief Decoded AVIC_INCOMPLETE_IPI exit information. */
 struct virq_avic_exit_ipi {
-	struct virq_avic_icr icr;       ///< EXITINFO1 decoded with the sender's mode.
+	struct virq_avic_icr icr;	///< EXITINFO1 decoded with the sender's mode.
 	enum virq_avic_ipi_cause cause; ///< EXITINFO2[63:32] (::VIRQ_AVIC_IPI_UNKNOWN if > 4).
-	uint32_t raw_cause;             ///< EXITINFO2[63:32] as given.
-	uint32_t index;                 ///< EXITINFO2[11:0]: table index (width UNCERTAIN in the APM; 11:0 as 4K x2AVIC needs).
+	uint32_t raw_cause;		///< EXITINFO2[63:32] as given.
+	uint32_t index; ///< EXITINFO2[11:0]: table index (width UNCERTAIN in the APM; 11:0 as 4K
+			///< x2AVIC needs).
 };
 
 /**
@@ -283,8 +285,8 @@ VIRQ_MUST_CHECK virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t i
 /** @brief Decoded AVIC_NOACCEL exit information. */
 struct virq_avic_exit_noaccel {
 	uint32_t offset; ///< EXITINFO1[11:4] << 4: APIC register offset (16-byte aligned).
-	bool write;      ///< EXITINFO1[32]: 1 = write.
-	bool trap;       ///< True: trap (write done, RIP advanced); false: fault (emulate the access).
+	bool write;	 ///< EXITINFO1[32]: 1 = write.
+	bool trap; ///< True: trap (write done, RIP advanced); false: fault (emulate the access).
 	uint32_t vector; ///< EXITINFO2[31:0] (meaning UNCERTAIN in the APM; informational).
 };
 
@@ -311,8 +313,8 @@ VIRQ_MUST_CHECK virq_status virq_avic_exit_noaccel_decode(uint64_t info1, uint64
 
 /** @brief What the embedder does with an x2APIC MSR under x2AVIC. */
 enum virq_avic_msr_access {
-	VIRQ_AVIC_MSR_INTERCEPT = 0,       ///< Intercept reads and writes.
-	VIRQ_AVIC_MSR_PASS_READ = 1,       ///< Pass reads through, intercept writes.
+	VIRQ_AVIC_MSR_INTERCEPT = 0,	   ///< Intercept reads and writes.
+	VIRQ_AVIC_MSR_PASS_READ = 1,	   ///< Pass reads through, intercept writes.
 	VIRQ_AVIC_MSR_PASS_READ_WRITE = 2, ///< Pass reads and writes through.
 };
 
@@ -336,9 +338,10 @@ enum virq_avic_msr_access virq_avic_x2apic_msr_access(uint32_t msr);
 
 /** @brief Physical APIC ID table size (a VM property). */
 enum virq_avic_mode {
-	VIRQ_AVIC_MODE_XAVIC = 0,     ///< Indices 0..0xFE, one page.
-	VIRQ_AVIC_MODE_X2AVIC = 1,    ///< Indices 0..0x1FF, one page (needs x2AVIC).
-	VIRQ_AVIC_MODE_X2AVIC_4K = 2, ///< Indices 0..0xFFF, eight contiguous pages (needs x2AVIC_EXT).
+	VIRQ_AVIC_MODE_XAVIC = 0,  ///< Indices 0..0xFE, one page.
+	VIRQ_AVIC_MODE_X2AVIC = 1, ///< Indices 0..0x1FF, one page (needs x2AVIC).
+	VIRQ_AVIC_MODE_X2AVIC_4K =
+	    2, ///< Indices 0..0xFFF, eight contiguous pages (needs x2AVIC_EXT).
 };
 
 /** @brief How a post notifies a target that is running on another CPU. */
@@ -349,54 +352,54 @@ enum virq_avic_policy {
 
 /** @brief Inhibit reasons (bit n of the inhibit set); AVIC is active only when the set is empty. */
 enum virq_avic_inhibit {
-	VIRQ_AVIC_INHIBIT_DISABLED = 0,            ///< Disabled by the embedder.
-	VIRQ_AVIC_INHIBIT_HYPERV = 1,              ///< Guest needs EOI interception (SynIC AutoEOI).
-	VIRQ_AVIC_INHIBIT_ABSENT = 2,              ///< No in-hypervisor APIC yet.
-	VIRQ_AVIC_INHIBIT_BLOCKIRQ = 3,            ///< Debugger blocks interrupts.
-	VIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED = 4, ///< APIC IDs alias (8-bit xAPIC view).
-	VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED = 5,    ///< Guest changed an APIC ID.
-	VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED = 6,  ///< Guest moved the APIC base.
-	VIRQ_AVIC_INHIBIT_NESTED = 7,              ///< vCPU runs a nested guest (per vCPU).
-	VIRQ_AVIC_INHIBIT_IRQWIN = 8,              ///< Waiting for an IRQ window (V_IRQ).
-	VIRQ_AVIC_INHIBIT_PIT_REINJ = 9,           ///< PIT reinjection needs EOI exits.
-	VIRQ_AVIC_INHIBIT_SEV = 10,                ///< SEV guest.
-	VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED = 11, ///< Two vCPUs share a logical ID.
-	VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG = 12,///< An APIC ID exceeds the table.
-	VIRQ_AVIC_INHIBIT_COUNT = 13,              ///< Number of reasons.
+	VIRQ_AVIC_INHIBIT_DISABLED = 0, ///< Disabled by the embedder.
+	VIRQ_AVIC_INHIBIT_HYPERV = 1,	///< Guest needs EOI interception (SynIC AutoEOI).
+	VIRQ_AVIC_INHIBIT_ABSENT = 2,	///< No in-hypervisor APIC yet.
+	VIRQ_AVIC_INHIBIT_BLOCKIRQ = 3, ///< Debugger blocks interrupts.
+	VIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED = 4,  ///< APIC IDs alias (8-bit xAPIC view).
+	VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED = 5,	    ///< Guest changed an APIC ID.
+	VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED = 6,   ///< Guest moved the APIC base.
+	VIRQ_AVIC_INHIBIT_NESTED = 7,		    ///< vCPU runs a nested guest (per vCPU).
+	VIRQ_AVIC_INHIBIT_IRQWIN = 8,		    ///< Waiting for an IRQ window (V_IRQ).
+	VIRQ_AVIC_INHIBIT_PIT_REINJ = 9,	    ///< PIT reinjection needs EOI exits.
+	VIRQ_AVIC_INHIBIT_SEV = 10,		    ///< SEV guest.
+	VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED = 11,  ///< Two vCPUs share a logical ID.
+	VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG = 12, ///< An APIC ID exceeds the table.
+	VIRQ_AVIC_INHIBIT_COUNT = 13,		    ///< Number of reasons.
 };
 
 /** @brief VM creation parameters. */
 struct virq_avic_vm_cfg {
 	enum virq_avic_mode mode;     ///< Table size; must be supported by the caps.
-	uint32_t max_vcpus;           ///< 1 .. max index + 1 (vCPU indexes 0 .. max_vcpus-1).
-	uint32_t vm_id;               ///< GA tag VM id, 0 (none) .. 0xFFFFF.
+	uint32_t max_vcpus;	      ///< 1 .. max index + 1 (vCPU indexes 0 .. max_vcpus-1).
+	uint32_t vm_id;		      ///< GA tag VM id, 0 (none) .. 0xFFFFF.
 	enum virq_avic_policy policy; ///< Initial doorbell/kick policy.
-	bool disable_ipiv;            ///< Never set IsRunning (forced on erratum-1235 parts).
-	uint64_t apic_bar;            ///< Guest APIC base GPA, 4 KiB aligned; 0 = 0xFEE00000.
+	bool disable_ipiv;	      ///< Never set IsRunning (forced on erratum-1235 parts).
+	uint64_t apic_bar;	      ///< Guest APIC base GPA, 4 KiB aligned; 0 = 0xFEE00000.
 };
 
 struct virq_avic_vcpu;
 
 /** @brief A VM's AVIC state (caller storage; members internal). */
 struct virq_avic_vm {
-	struct virq_hal hal;              ///< Internal: HAL copy.
-	struct virq_avic_caps caps;       ///< Internal: caps copy.
-	struct virq_avic_vm_cfg cfg;      ///< Internal: configuration.
-	uint32_t max_index;               ///< Internal: table capacity (highest index).
-	uint32_t highest;                 ///< Internal: highest APIC ID in use.
-	bool ipiv;                        ///< Internal: IsRunning may be set.
-	struct virq_page phys_table;      ///< Internal: physical APIC ID table.
-	struct virq_page log_table;       ///< Internal: logical APIC ID table.
-	struct virq_page maps;            ///< Internal: vCPU-by-index and vCPU-by-APIC-ID arrays.
+	struct virq_hal hal;		  ///< Internal: HAL copy.
+	struct virq_avic_caps caps;	  ///< Internal: caps copy.
+	struct virq_avic_vm_cfg cfg;	  ///< Internal: configuration.
+	uint32_t max_index;		  ///< Internal: table capacity (highest index).
+	uint32_t highest;		  ///< Internal: highest APIC ID in use.
+	bool ipiv;			  ///< Internal: IsRunning may be set.
+	struct virq_page phys_table;	  ///< Internal: physical APIC ID table.
+	struct virq_page log_table;	  ///< Internal: logical APIC ID table.
+	struct virq_page maps;		  ///< Internal: vCPU-by-index and vCPU-by-APIC-ID arrays.
 	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU.
 	struct virq_avic_vcpu **by_apic;  ///< Internal: APIC ID -> vCPU (IDs 0..max_index).
-	uint32_t inhibits;                ///< Internal: inhibit bit set (atomic).
-	uint32_t policy;                  ///< Internal: current policy (atomic).
-	uint32_t slow;                    ///< Internal: vCPUs whose ID breaks the 1:1 map (atomic).
-	uint32_t too_big;                 ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
-	uint32_t nr_vcpus;                ///< Internal: vCPUs created.
-	uint64_t doorbell_ns;             ///< Internal: calibrated doorbell cost.
-	uint64_t kick_ns;                 ///< Internal: calibrated kick cost.
+	uint32_t inhibits;		  ///< Internal: inhibit bit set (atomic).
+	uint32_t policy;		  ///< Internal: current policy (atomic).
+	uint32_t slow;			  ///< Internal: vCPUs whose ID breaks the 1:1 map (atomic).
+	uint32_t too_big;		  ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
+	uint32_t nr_vcpus;		  ///< Internal: vCPUs created.
+	uint64_t doorbell_ns;		  ///< Internal: calibrated doorbell cost.
+	uint64_t kick_ns;		  ///< Internal: calibrated kick cost.
 };
 
 /**
@@ -510,70 +513,72 @@ const char *virq_avic_inhibit_name(uint32_t reason);
 
 /** @brief Per-vCPU counters (statistical: concurrent posts may undercount by a few). */
 struct virq_avic_counters {
-	uint64_t posts;                 ///< virq_avic_post() calls that set a new IRR bit.
-	uint64_t coalesced;             ///< Posts whose IRR bit was already set.
-	uint64_t doorbells;             ///< Doorbell MSR writes aimed at this vCPU.
-	uint64_t kicks;                 ///< HAL kicks of this vCPU.
-	uint64_t incomplete_ipi[6];     ///< AVIC_INCOMPLETE_IPI exits taken by this vCPU, by ::virq_avic_ipi_cause.
-	uint64_t noaccel_trap;          ///< AVIC_NOACCEL trap exits.
-	uint64_t noaccel_fault;         ///< AVIC_NOACCEL fault exits.
-	uint64_t noaccel_write;         ///< AVIC_NOACCEL exits that were writes.
+	uint64_t posts;		    ///< virq_avic_post() calls that set a new IRR bit.
+	uint64_t coalesced;	    ///< Posts whose IRR bit was already set.
+	uint64_t doorbells;	    ///< Doorbell MSR writes aimed at this vCPU.
+	uint64_t kicks;		    ///< HAL kicks of this vCPU.
+	uint64_t incomplete_ipi[6]; ///< AVIC_INCOMPLETE_IPI exits taken by this vCPU, by
+				    ///< ::virq_avic_ipi_cause.
+	uint64_t noaccel_trap;	    ///< AVIC_NOACCEL trap exits.
+	uint64_t noaccel_fault;	    ///< AVIC_NOACCEL fault exits.
+	uint64_t noaccel_write;	    ///< AVIC_NOACCEL exits that were writes.
 };
 
 /** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters()). */
 struct virq_avic_raw_counters {
-	uint64_t db;           ///< Internal: doorbells written for this vCPU.
-	uint64_t kick;         ///< Internal: kicks of this vCPU.
-	uint64_t local;        ///< Internal: notifications needing nothing (target on this CPU).
-	uint64_t wakes;        ///< Internal: notifications from exits and the GA log (not posts).
-	uint64_t db_failed;    ///< Internal: doorbell writes that faulted (then kicked).
-	uint64_t coalesced;    ///< Internal: posts whose IRR bit was already set.
+	uint64_t db;	    ///< Internal: doorbells written for this vCPU.
+	uint64_t kick;	    ///< Internal: kicks of this vCPU.
+	uint64_t local;	    ///< Internal: notifications needing nothing (target on this CPU).
+	uint64_t wakes;	    ///< Internal: notifications from exits and the GA log (not posts).
+	uint64_t db_failed; ///< Internal: doorbell writes that faulted (then kicked).
+	uint64_t coalesced; ///< Internal: posts whose IRR bit was already set.
 	uint64_t incomplete_ipi[6]; ///< Internal: AVIC_INCOMPLETE_IPI exits by cause.
-	uint64_t noaccel_trap;  ///< Internal: AVIC_NOACCEL traps.
-	uint64_t noaccel_fault; ///< Internal: AVIC_NOACCEL faults.
-	uint64_t noaccel_write; ///< Internal: AVIC_NOACCEL writes.
+	uint64_t noaccel_trap;	    ///< Internal: AVIC_NOACCEL traps.
+	uint64_t noaccel_fault;	    ///< Internal: AVIC_NOACCEL faults.
+	uint64_t noaccel_write;	    ///< Internal: AVIC_NOACCEL writes.
 };
 
 /** @brief vCPU creation parameters. */
 struct virq_avic_vcpu_cfg {
-	uint32_t index;     ///< Dense vCPU index, 0 .. max_vcpus-1 (GA tags use it).
-	uint32_t apic_id;   ///< Initial APIC ID = physical table index, 0 .. VM table max index.
-	void *cookie;       ///< Passed to the HAL @c kick_vcpu.
-	void *backing_va;   ///< Embedder's vLAPIC page (4 KiB), or NULL to allocate one.
-	uint64_t backing_pa;///< Its host-physical address (4 KiB aligned) when @c backing_va is set.
+	uint32_t index;	  ///< Dense vCPU index, 0 .. max_vcpus-1 (GA tags use it).
+	uint32_t apic_id; ///< Initial APIC ID = physical table index, 0 .. VM table max index.
+	void *cookie;	  ///< Passed to the HAL @c kick_vcpu.
+	void *backing_va; ///< Embedder's vLAPIC page (4 KiB), or NULL to allocate one.
+	uint64_t
+	    backing_pa; ///< Its host-physical address (4 KiB aligned) when @c backing_va is set.
 };
 
 /** @brief Caller storage for one IOMMU IRTE attached to a vCPU (see avic_iommu.h). */
 struct virq_avic_irte_ref {
-	uint64_t *irte;                  ///< Internal: the 128-bit IRTE (two 64-bit words).
+	uint64_t *irte;			 ///< Internal: the 128-bit IRTE (two 64-bit words).
 	struct virq_avic_irte_ref *next; ///< Internal: list link.
 };
 
 /** @brief A vCPU's AVIC state (caller storage, may be embedded; members internal). */
 struct virq_avic_vcpu {
-	struct virq_avic_vm *vm;       ///< Internal: owning VM.
-	uint32_t index;                ///< Internal: vCPU index.
-	uint32_t apic_id;              ///< Internal: table index (initial APIC ID).
-	uint32_t cur_apic_id;          ///< Internal: APIC ID the guest programmed (atomic).
-	void *cookie;                  ///< Internal: kick cookie.
-	struct virq_page backing;      ///< Internal: backing page.
-	bool own_backing;              ///< Internal: library allocated the backing page.
-	uint64_t entry;                ///< Internal: shadow of the physical table entry.
-	uint32_t run;                  ///< Internal: run word read by posters (atomic).
-	uint32_t host_apic_id;         ///< Internal: last host APIC ID.
-	bool loaded;                   ///< Internal: loaded on a CPU.
-	bool blocking;                 ///< Internal: blocked (HLT).
-	bool x2apic;                   ///< Internal: APIC in x2APIC mode (atomic).
-	bool nested;                   ///< Internal: per-vCPU NESTED inhibit.
-	bool last_active;              ///< Internal: AVIC state of the last VMCB values.
-	bool last_x2;                  ///< Internal: x2AVIC state of the last VMCB values.
-	bool have_last;                ///< Internal: VMCB values computed at least once.
-	bool slow;                     ///< Internal: counted in the VM's slow count.
-	bool too_big;                  ///< Internal: counted in the VM's too_big count.
-	uint32_t ldr;                  ///< Internal: xAPIC LDR (atomic).
-	uint32_t dfr;                  ///< Internal: xAPIC DFR (atomic).
-	int32_t log_index;             ///< Internal: logical table index owned, or -1.
-	struct virq_avic_irte_ref *irtes; ///< Internal: attached IRTEs.
+	struct virq_avic_vm *vm;	   ///< Internal: owning VM.
+	uint32_t index;			   ///< Internal: vCPU index.
+	uint32_t apic_id;		   ///< Internal: table index (initial APIC ID).
+	uint32_t cur_apic_id;		   ///< Internal: APIC ID the guest programmed (atomic).
+	void *cookie;			   ///< Internal: kick cookie.
+	struct virq_page backing;	   ///< Internal: backing page.
+	bool own_backing;		   ///< Internal: library allocated the backing page.
+	uint64_t entry;			   ///< Internal: shadow of the physical table entry.
+	uint32_t run;			   ///< Internal: run word read by posters (atomic).
+	uint32_t host_apic_id;		   ///< Internal: last host APIC ID.
+	bool loaded;			   ///< Internal: loaded on a CPU.
+	bool blocking;			   ///< Internal: blocked (HLT).
+	bool x2apic;			   ///< Internal: APIC in x2APIC mode (atomic).
+	bool nested;			   ///< Internal: per-vCPU NESTED inhibit.
+	bool last_active;		   ///< Internal: AVIC state of the last VMCB values.
+	bool last_x2;			   ///< Internal: x2AVIC state of the last VMCB values.
+	bool have_last;			   ///< Internal: VMCB values computed at least once.
+	bool slow;			   ///< Internal: counted in the VM's slow count.
+	bool too_big;			   ///< Internal: counted in the VM's too_big count.
+	uint32_t ldr;			   ///< Internal: xAPIC LDR (atomic).
+	uint32_t dfr;			   ///< Internal: xAPIC DFR (atomic).
+	int32_t log_index;		   ///< Internal: logical table index owned, or -1.
+	struct virq_avic_irte_ref *irtes;  ///< Internal: attached IRTEs.
 	struct virq_avic_raw_counters cnt; ///< Internal: counters.
 };
 
@@ -648,15 +653,16 @@ bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why);
 
 /** @brief The VMCB control-area values for a vCPU (APM App. B Table B-1). */
 struct virq_avic_vmcb_values {
-	uint32_t int_ctl_set;    ///< int_ctl (0x60) bits to set.
-	uint32_t int_ctl_clear;  ///< int_ctl bits to clear (AVIC_ENABLE | X2APIC_MODE).
-	uint64_t apic_bar;       ///< 0x98: AVIC_APIC_BAR (bits 51:12).
-	uint64_t backing_page;   ///< 0xE0: backing page PA.
-	uint64_t logical_table;  ///< 0xF0: logical table PA.
-	uint64_t physical_table; ///< 0xF8: physical table PA | max index (11:0); max index 0 when inactive.
-	uint32_t clean_clear;    ///< Clean bits (0xC0) to clear: AVIC (bit 11) and INTR (bit 3).
-	bool active;             ///< AVIC enabled in these values.
-	bool tlb_flush;          ///< Activation or x2AVIC state changed: flush the guest ASID.
+	uint32_t int_ctl_set;	 ///< int_ctl (0x60) bits to set.
+	uint32_t int_ctl_clear;	 ///< int_ctl bits to clear (AVIC_ENABLE | X2APIC_MODE).
+	uint64_t apic_bar;	 ///< 0x98: AVIC_APIC_BAR (bits 51:12).
+	uint64_t backing_page;	 ///< 0xE0: backing page PA.
+	uint64_t logical_table;	 ///< 0xF0: logical table PA.
+	uint64_t physical_table; ///< 0xF8: physical table PA | max index (11:0); max index 0 when
+				 ///< inactive.
+	uint32_t clean_clear;	 ///< Clean bits (0xC0) to clear: AVIC (bit 11) and INTR (bit 3).
+	bool active;		 ///< AVIC enabled in these values.
+	bool tlb_flush;		 ///< Activation or x2AVIC state changed: flush the guest ASID.
 };
 
 /**
@@ -828,21 +834,24 @@ VIRQ_MUST_CHECK virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender,
 
 /** @brief What an exit handler did and what remains for the embedder. */
 enum virq_avic_action {
-	VIRQ_AVIC_ACT_DONE = 0,           ///< Fully handled (resume the guest).
-	VIRQ_AVIC_ACT_EMULATE_WRITE = 1,  ///< Trap write: apply the register's side effects (value in the backing page).
-	VIRQ_AVIC_ACT_EMULATE_ACCESS = 2, ///< Fault: decode and emulate the instruction (RIP not advanced).
-	VIRQ_AVIC_ACT_REPORT = 3,         ///< Hardware reported an error (bad backing page, unknown cause, trap read).
+	VIRQ_AVIC_ACT_DONE = 0, ///< Fully handled (resume the guest).
+	VIRQ_AVIC_ACT_EMULATE_WRITE =
+	    1, ///< Trap write: apply the register's side effects (value in the backing page).
+	VIRQ_AVIC_ACT_EMULATE_ACCESS =
+	    2, ///< Fault: decode and emulate the instruction (RIP not advanced).
+	VIRQ_AVIC_ACT_REPORT =
+	    3, ///< Hardware reported an error (bad backing page, unknown cause, trap read).
 };
 
 /** @brief Result of an AVIC exit handler. */
 struct virq_avic_exit_result {
 	enum virq_avic_action action; ///< What remains to do.
-	uint32_t targets;             ///< Targets woken or delivered to.
-	uint32_t cause;               ///< Incomplete IPI: ::virq_avic_ipi_cause.
-	uint32_t index;               ///< Incomplete IPI: table index from EXITINFO2.
-	uint32_t offset;              ///< NOACCEL: register offset.
-	bool write;                   ///< NOACCEL: write access.
-	bool trap;                    ///< NOACCEL: trap (else fault).
+	uint32_t targets;	      ///< Targets woken or delivered to.
+	uint32_t cause;		      ///< Incomplete IPI: ::virq_avic_ipi_cause.
+	uint32_t index;		      ///< Incomplete IPI: table index from EXITINFO2.
+	uint32_t offset;	      ///< NOACCEL: register offset.
+	bool write;		      ///< NOACCEL: write access.
+	bool trap;		      ///< NOACCEL: trap (else fault).
 };
 
 /**

@@ -19,20 +19,20 @@
 
 /** @brief Fields of a 128-bit IRTE (GuestMode selects which fields apply). */
 struct virq_irte_ga {
-	bool remap_en;       ///< lo[0] RemapEn.
-	bool sup_iopf;       ///< lo[1] SupIOPF.
-	bool guest_mode;     ///< lo[7] GuestMode: 1 = post to a guest vAPIC.
-	uint32_t dest;       ///< Destination: lo[31:8] = dest[23:0], hi[63:56] = dest[31:24].
-	uint8_t vector;      ///< hi[7:0]: guest vector (GuestMode 1) or host vector.
+	bool remap_en;	 ///< lo[0] RemapEn.
+	bool sup_iopf;	 ///< lo[1] SupIOPF.
+	bool guest_mode; ///< lo[7] GuestMode: 1 = post to a guest vAPIC.
+	uint32_t dest;	 ///< Destination: lo[31:8] = dest[23:0], hi[63:56] = dest[31:24].
+	uint8_t vector;	 ///< hi[7:0]: guest vector (GuestMode 1) or host vector.
 	/* GuestMode = 1 */
 	bool ga_log_intr;    ///< lo[2] GALogIntr (GuestMode 1).
-	bool is_run;         ///< lo[6] IsRun (GuestMode 1).
+	bool is_run;	     ///< lo[6] IsRun (GuestMode 1).
 	uint32_t ga_tag;     ///< lo[63:32] GATag (GuestMode 1).
 	uint64_t ga_root_pa; ///< hi[51:12] backing page PA (GuestMode 1; 4 KiB aligned, < 2^52).
 	/* GuestMode = 0 */
-	uint8_t int_type;    ///< lo[4:2] IntType (GuestMode 0; 0 = fixed).
-	bool rq_eoi;         ///< lo[5] RqEoi (GuestMode 0).
-	bool dm_logical;     ///< lo[6] DM (GuestMode 0).
+	uint8_t int_type; ///< lo[4:2] IntType (GuestMode 0; 0 = fixed).
+	bool rq_eoi;	  ///< lo[5] RqEoi (GuestMode 0).
+	bool dm_logical;  ///< lo[6] DM (GuestMode 0).
 };
 
 /**
@@ -89,7 +89,7 @@ VIRQ_MUST_CHECK virq_status virq_gatag_decode(uint32_t tag, uint32_t *vm_id, uin
 /** @brief Maps VM ids to VMs for GA log dispatch (caller storage; members internal). */
 struct virq_avic_registry {
 	struct virq_avic_vm **slots; ///< Internal: slot i holds VM id i (slot 0 unused).
-	uint32_t nslots;             ///< Internal: number of slots.
+	uint32_t nslots;	     ///< Internal: number of slots.
 };
 
 /**

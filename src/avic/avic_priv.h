@@ -92,10 +92,10 @@ static inline void inhibit_clear_(struct virq_avic_vm *vm, enum virq_avic_inhibi
 }
 
 /* Deliberately ignores a status (the caller documented why). */
-#define IGNORE_(x)                          \
-	do {                                \
-		virq_status ignored_ = (x); \
-		(void)ignored_;             \
+#define IGNORE_(x)                                                                                 \
+	do {                                                                                       \
+		virq_status ignored_ = (x);                                                        \
+		(void)ignored_;                                                                    \
 	} while (0)
 
 /* Table capacity of a mode. */

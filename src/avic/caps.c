@@ -58,7 +58,7 @@ virq_status virq_avic_caps_probe(const struct virq_hal *hal, struct virq_avic_ca
 	caps->vnmi = (r[3] & VIRQ_AVIC_CPUID_EDX_VNMI) != 0;
 	caps->max_index = caps->x2avic_4k ? VIRQ_AVIC_MAX_INDEX_X2AVIC_4K
 			  : caps->x2avic  ? VIRQ_AVIC_MAX_INDEX_X2AVIC
-			  : caps->avic    ? VIRQ_AVIC_MAX_INDEX_XAVIC
+			  : caps->avic	  ? VIRQ_AVIC_MAX_INDEX_XAVIC
 					  : 0;
 	return VIRQ_OK;
 }

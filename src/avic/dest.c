@@ -24,9 +24,11 @@ struct rctx_ {
 static void hit_(struct rctx_ *c, struct virq_avic_vcpu *t)
 {
 	if (c->icr->delivery_mode == VIRQ_APIC_DM_LOWEST) {
-		uint32_t tpr = __atomic_load_n(apic_reg_(t, VIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
+		uint32_t tpr =
+		    __atomic_load_n(apic_reg_(t, VIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
 
-		if (!c->best || tpr < c->best_tpr || (tpr == c->best_tpr && t->index < c->best->index)) {
+		if (!c->best || tpr < c->best_tpr ||
+		    (tpr == c->best_tpr && t->index < c->best->index)) {
 			c->best = t;
 			c->best_tpr = tpr;
 		}
@@ -147,7 +149,7 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
 			      uint32_t *count)
 {
-	struct rctx_ c = { icr, fn, arg, 0, NULL, 0 };
+	struct rctx_ c = {icr, fn, arg, 0, NULL, 0};
 
 	if (!vm || !icr || !vm->by_index)
 		return VIRQ_EINVAL;

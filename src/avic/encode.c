@@ -135,8 +135,8 @@ virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2, bool sende
 		return st;
 	out->raw_cause = (uint32_t)VIRQ_FIELD_GET(VIRQ_AVIC_EXITINFO2_Cause, info2);
 	out->cause = out->raw_cause <= VIRQ_AVIC_IPI_INVALID_VECTOR
-			     ? (enum virq_avic_ipi_cause)out->raw_cause
-			     : VIRQ_AVIC_IPI_UNKNOWN;
+			 ? (enum virq_avic_ipi_cause)out->raw_cause
+			 : VIRQ_AVIC_IPI_UNKNOWN;
 	/* Index width: 11:0 (4K x2AVIC); UNCERTAIN in the APM (see facts §7). */
 	out->index = (uint32_t)VIRQ_FIELD_GET(VIRQ_AVIC_EXITINFO2_Index, info2);
 	return VIRQ_OK;
@@ -145,9 +145,22 @@ virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2, bool sende
 bool virq_avic_noaccel_is_trap(uint32_t offset)
 {
 	switch (offset) {
-	case 0x020: case 0x0B0: case 0x0C0: case 0x0D0: case 0x0E0: case 0x0F0:
-	case 0x280: case 0x300: case 0x320: case 0x330: case 0x340: case 0x350:
-	case 0x360: case 0x370: case 0x380: case 0x3E0:
+	case 0x020:
+	case 0x0B0:
+	case 0x0C0:
+	case 0x0D0:
+	case 0x0E0:
+	case 0x0F0:
+	case 0x280:
+	case 0x300:
+	case 0x320:
+	case 0x330:
+	case 0x340:
+	case 0x350:
+	case 0x360:
+	case 0x370:
+	case 0x380:
+	case 0x3E0:
 		return true;
 	default:
 		return false;
@@ -175,7 +188,12 @@ enum virq_avic_msr_access virq_avic_x2apic_msr_access(uint32_t msr)
 	case 0x80B: /* EOI (write only) */
 	case 0x83F: /* SELF_IPI (write only) */
 		return VIRQ_AVIC_MSR_PASS_READ_WRITE;
-	case 0x802: case 0x803: case 0x80A: case 0x80D: case 0x80F: case 0x828:
+	case 0x802:
+	case 0x803:
+	case 0x80A:
+	case 0x80D:
+	case 0x80F:
+	case 0x828:
 		return VIRQ_AVIC_MSR_PASS_READ;
 	default:
 		break;

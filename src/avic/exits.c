@@ -55,7 +55,7 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 				  const struct virq_avic_deliver_ops *ops, uint32_t *count)
 {
 	struct virq_avic_icr icr;
-	struct emu_ e = { &icr, ops, 0, 0, false };
+	struct emu_ e = {&icr, ops, 0, 0, false};
 	virq_status st;
 
 	if (!sender || !sender->vm)
@@ -68,8 +68,8 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 	if (!(icr.delivery_mode == VIRQ_APIC_DM_INIT && icr.level_trigger && !icr.level_assert))
 		st = virq_avic_resolve(sender->vm, sender, &icr, emu_deliver_, &e, NULL);
 	/* The write completed: clear delivery status (BUSY) in the sender's ICR. */
-	__atomic_fetch_and(apic_reg_(sender, VIRQ_APIC_ICR), ~(uint32_t)VIRQ_FIELD_MASK(VIRQ_ICR_DeliveryStatus),
-			   __ATOMIC_SEQ_CST);
+	__atomic_fetch_and(apic_reg_(sender, VIRQ_APIC_ICR),
+			   ~(uint32_t)VIRQ_FIELD_MASK(VIRQ_ICR_DeliveryStatus), __ATOMIC_SEQ_CST);
 	if (count)
 		*count = e.reached;
 	if (st == VIRQ_OK && e.missing)
@@ -98,7 +98,7 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 					    struct virq_avic_exit_result *res)
 {
 	struct virq_avic_exit_ipi x;
-	struct wake_ w = { sender, 0 };
+	struct wake_ w = {sender, 0};
 	virq_status st;
 
 	if (!sender || !sender->vm || !res)
@@ -156,8 +156,9 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 	case VIRQ_APIC_RRR:
 		return VIRQ_OK;
 	case VIRQ_APIC_ICR:
-		icr = val | (uint64_t)__atomic_load_n(apic_reg_(v, VIRQ_APIC_ICR2), __ATOMIC_RELAXED)
-				    << 32;
+		icr =
+		    val | (uint64_t)__atomic_load_n(apic_reg_(v, VIRQ_APIC_ICR2), __ATOMIC_RELAXED)
+			      << 32;
 		st = virq_avic_emulate_icr(v, icr, ops, &res->targets);
 		return st == VIRQ_ENOTSUP ? VIRQ_OK : st;
 	default:

@@ -176,7 +176,8 @@ virq_status virq_avic_registry_remove(struct virq_avic_registry *reg, struct vir
 	if (!reg || !vm || !reg->slots)
 		return VIRQ_EINVAL;
 	id = vm->cfg.vm_id;
-	if (id == 0 || id >= reg->nslots || __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE) != vm)
+	if (id == 0 || id >= reg->nslots ||
+	    __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE) != vm)
 		return VIRQ_ENOENT;
 	__atomic_store_n(&reg->slots[id], NULL, __ATOMIC_RELEASE);
 	return VIRQ_OK;
@@ -264,7 +265,8 @@ static void irte_update_(const struct virq_avic_vcpu *v,
 		 */
 		lo = VIRQ_FIELD_SET(VIRQ_IRTE_IsRun, lo, 0);
 		__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
-		__atomic_store_n(&irte[1], VIRQ_FIELD_SET(VIRQ_IRTE_DestHi, hi, v->host_apic_id >> 24),
+		__atomic_store_n(&irte[1],
+				 VIRQ_FIELD_SET(VIRQ_IRTE_DestHi, hi, v->host_apic_id >> 24),
 				 __ATOMIC_RELEASE);
 	}
 	lo = VIRQ_FIELD_SET(VIRQ_IRTE_DestLo, lo, v->host_apic_id & 0xFFFFFFu);
@@ -282,7 +284,7 @@ void virq_avic_irtes_update_(struct virq_avic_vcpu *v)
 virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_irte_ref *ref,
 				  uint64_t *irte, uint8_t vector)
 {
-	struct virq_irte_ga f = { 0 };
+	struct virq_irte_ga f = {0};
 	uint64_t w[2];
 	virq_status st;
 

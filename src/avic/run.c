@@ -85,8 +85,7 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 	if (vector - 16u > 255u - 16u)
 		return VIRQ_ERANGE;
 	bit = 1u << (vector & 31u);
-	old = __atomic_fetch_or(apic_vec_word_(vcpu, VIRQ_APIC_IRR, vector), bit,
-				__ATOMIC_SEQ_CST);
+	old = __atomic_fetch_or(apic_vec_word_(vcpu, VIRQ_APIC_IRR, vector), bit, __ATOMIC_SEQ_CST);
 	if (old & bit) {
 		CNT_(&vcpu->cnt.coalesced);
 		return VIRQ_OK;
@@ -110,8 +109,8 @@ static void publish_entry_(struct virq_avic_vcpu *v, bool running)
 
 static uint32_t run_word_(const struct virq_avic_vcpu *v)
 {
-	bool db = v->have_last && v->last_active &&
-		  LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
+	bool db =
+	    v->have_last && v->last_active && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
 
 	return VIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? VIRQ_AVIC_RUN_DOORBELL : 0u);
 }
@@ -189,8 +188,8 @@ virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu, uint32_t host_ap
 static int highest_vec_(const struct virq_avic_vcpu *v, uint32_t base)
 {
 	for (int w = 7; w >= 0; w--) {
-		uint32_t x = __atomic_load_n(apic_reg_(v, base + (uint32_t)w * 0x10u),
-					     __ATOMIC_SEQ_CST);
+		uint32_t x =
+		    __atomic_load_n(apic_reg_(v, base + (uint32_t)w * 0x10u), __ATOMIC_SEQ_CST);
 
 		if (x)
 			return w * 32 + 31 - __builtin_clz(x);

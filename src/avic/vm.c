@@ -133,8 +133,9 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 		VIRQ_LOG0(hal, VIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
 		ST_(&vm->policy, (uint32_t)VIRQ_AVIC_POLICY_KICK);
 	} else {
-		ST_(&vm->policy, (uint32_t)(vm->doorbell_ns <= vm->kick_ns ? VIRQ_AVIC_POLICY_DOORBELL
-									   : VIRQ_AVIC_POLICY_KICK));
+		ST_(&vm->policy,
+		    (uint32_t)(vm->doorbell_ns <= vm->kick_ns ? VIRQ_AVIC_POLICY_DOORBELL
+							      : VIRQ_AVIC_POLICY_KICK));
 	}
 	VIRQ_LOGV(hal, VIRQ_LOG_INFO, "avic: calibration doorbell_ns kick_ns", vm->doorbell_ns,
 		  vm->kick_ns);
@@ -180,9 +181,19 @@ uint32_t virq_avic_vm_inhibits(const struct virq_avic_vm *vm)
 const char *virq_avic_inhibit_name(uint32_t reason)
 {
 	static const char *const names[VIRQ_AVIC_INHIBIT_COUNT] = {
-		"DISABLED", "HYPERV", "ABSENT", "BLOCKIRQ", "PHYSICAL_ID_ALIASED",
-		"APIC_ID_MODIFIED", "APIC_BASE_MODIFIED", "NESTED", "IRQWIN", "PIT_REINJ",
-		"SEV", "LOGICAL_ID_ALIASED", "PHYSICAL_ID_TOO_BIG",
+	    "DISABLED",
+	    "HYPERV",
+	    "ABSENT",
+	    "BLOCKIRQ",
+	    "PHYSICAL_ID_ALIASED",
+	    "APIC_ID_MODIFIED",
+	    "APIC_BASE_MODIFIED",
+	    "NESTED",
+	    "IRQWIN",
+	    "PIT_REINJ",
+	    "SEV",
+	    "LOGICAL_ID_ALIASED",
+	    "PHYSICAL_ID_TOO_BIG",
 	};
 
 	return reason < VIRQ_AVIC_INHIBIT_COUNT ? names[reason] : "?";
@@ -270,7 +281,7 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *vcpu,
 				const struct virq_avic_vcpu_cfg *cfg)
 {
-	struct virq_avic_phys_entry pe = { 0 };
+	struct virq_avic_phys_entry pe = {0};
 	virq_status st;
 
 	if (!vm || !vcpu || !cfg || !vm->by_index)
@@ -380,13 +391,12 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	memset(out, 0, sizeof(*out));
 	out->int_ctl_clear = VIRQ_VMCB_INT_CTL_AVIC_ENABLE | VIRQ_VMCB_INT_CTL_X2APIC_MODE;
 	if (active)
-		out->int_ctl_set = VIRQ_VMCB_INT_CTL_AVIC_ENABLE |
-				   (x2 ? VIRQ_VMCB_INT_CTL_X2APIC_MODE : 0u);
+		out->int_ctl_set =
+		    VIRQ_VMCB_INT_CTL_AVIC_ENABLE | (x2 ? VIRQ_VMCB_INT_CTL_X2APIC_MODE : 0u);
 	out->apic_bar = vm->cfg.apic_bar;
 	out->backing_page = vcpu->backing.pa;
 	out->logical_table = vm->log_table.pa;
-	out->physical_table = vm->phys_table.pa |
-			      (active ? (highest < max ? highest : max) : 0u);
+	out->physical_table = vm->phys_table.pa | (active ? (highest < max ? highest : max) : 0u);
 	out->clean_clear = VIRQ_VMCB_CLEAN_AVIC | VIRQ_VMCB_CLEAN_INTR;
 	out->active = active;
 	out->tlb_flush = !vcpu->have_last || vcpu->last_active != active || vcpu->last_x2 != x2;
@@ -395,9 +405,11 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	vcpu->last_x2 = x2;
 	/* Doorbells are only useful while these values (about to run) enable AVIC. */
 	if (vcpu->loaded && !vcpu->blocking)
-		__atomic_store_n(&vcpu->run, VIRQ_AVIC_RUN_RUNNING | vcpu->host_apic_id |
-				 ((active && LD_(&vm->policy) == VIRQ_AVIC_POLICY_DOORBELL)
-					  ? VIRQ_AVIC_RUN_DOORBELL : 0u),
+		__atomic_store_n(&vcpu->run,
+				 VIRQ_AVIC_RUN_RUNNING | vcpu->host_apic_id |
+				     ((active && LD_(&vm->policy) == VIRQ_AVIC_POLICY_DOORBELL)
+					  ? VIRQ_AVIC_RUN_DOORBELL
+					  : 0u),
 				 __ATOMIC_SEQ_CST);
 	return VIRQ_OK;
 }

@@ -23,8 +23,13 @@
 #define M_PE_VALID(e) (((e) >> 63) & 1u)
 
 /* Exit causes. */
-enum { M_INVALID_INT_TYPE = 0, M_NOT_RUNNING = 1, M_INVALID_TARGET = 2, M_BAD_BACKING = 3,
-       M_BAD_VECTOR = 4 };
+enum {
+	M_INVALID_INT_TYPE = 0,
+	M_NOT_RUNNING = 1,
+	M_INVALID_TARGET = 2,
+	M_BAD_BACKING = 3,
+	M_BAD_VECTOR = 4
+};
 
 struct m_ctx {
 	struct fake_hal *fh;

@@ -18,18 +18,18 @@
 #define AVIC_MODEL_MAX 4097
 
 struct avic_model_result {
-	bool exited;           /* #VMEXIT taken */
+	bool exited;	       /* #VMEXIT taken */
 	uint64_t exit_code;    /* 0x401 */
 	uint64_t info1, info2; /* EXITINFO1/2 */
-	uint32_t nirr;         /* physical-table indexes whose IRR bit was set */
+	uint32_t nirr;	       /* physical-table indexes whose IRR bit was set */
 	uint32_t irr[AVIC_MODEL_MAX];
-	uint32_t ndoorbell;    /* host APIC IDs signalled */
+	uint32_t ndoorbell; /* host APIC IDs signalled */
 	uint32_t doorbell[AVIC_MODEL_MAX];
 };
 
 /* Model options. */
 struct avic_model_opts {
-	bool check_vector;     /* vectors < 16 exit with INVALID_IPI_VECTOR (newer CPUs) */
+	bool check_vector; /* vectors < 16 exit with INVALID_IPI_VECTOR (newer CPUs) */
 };
 
 /*

@@ -79,10 +79,11 @@ static int phys_entry_(struct args_ *a)
 	virq_status st;
 
 	if (!num_(a, "host_apic_id", true, 0, UINT32_MAX, &id) ||
-	    !num_(a, "backing", true, 0, UINT64_MAX, &bp) || !num_(a, "running", true, 0, 1, &run) ||
-	    !num_(a, "valid", true, 0, 1, &valid) || !done_(a))
+	    !num_(a, "backing", true, 0, UINT64_MAX, &bp) ||
+	    !num_(a, "running", true, 0, 1, &run) || !num_(a, "valid", true, 0, 1, &valid) ||
+	    !done_(a))
 		return VIRQTOOL_EBADINPUT;
-	f = (struct virq_avic_phys_entry){ (uint32_t)id, bp, run != 0, valid != 0 };
+	f = (struct virq_avic_phys_entry){(uint32_t)id, bp, run != 0, valid != 0};
 	st = virq_avic_phys_entry_encode(&f, &e);
 	if (st != VIRQ_OK)
 		return vt_fail("phys-entry: %s", virq_strerror(st));
@@ -116,17 +117,18 @@ static int logical_index_(struct args_ *a)
 		return VIRQTOOL_EBADINPUT;
 	st = virq_avic_logical_index(dfr, (uint32_t)ldr, &idx);
 	if (st != VIRQ_OK)
-		return vt_fail("logical-index: LDR 0x%08" PRIx64 " names no single destination", ldr);
+		return vt_fail("logical-index: LDR 0x%08" PRIx64 " names no single destination",
+			       ldr);
 	printf("index=%" PRIu32 "\n", idx);
 	return 0;
 }
 
-static const char *const dm_names_[8] = { "fixed", "lowest", "smi", "reserved",
-					  "nmi", "init", "sipi", "extint" };
-static const char *const sh_names_[4] = { "none", "self", "all", "all_but_self" };
-static const char *const cause_names_[6] = { "INVALID_INT_TYPE", "TARGET_NOT_RUNNING",
-					     "INVALID_TARGET", "INVALID_BACKING_PAGE",
-					     "INVALID_VECTOR", "UNKNOWN" };
+static const char *const dm_names_[8] = {"fixed", "lowest", "smi",  "reserved",
+					 "nmi",	  "init",   "sipi", "extint"};
+static const char *const sh_names_[4] = {"none", "self", "all", "all_but_self"};
+static const char *const cause_names_[6] = {"INVALID_INT_TYPE", "TARGET_NOT_RUNNING",
+					    "INVALID_TARGET",	"INVALID_BACKING_PAGE",
+					    "INVALID_VECTOR",	"UNKNOWN"};
 
 static int exit_(struct args_ *a)
 {
@@ -145,8 +147,9 @@ static int exit_(struct args_ *a)
 		printf("AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
 		       "shorthand=%s dest=0x%02" PRIx32 " cause=%s index=0x%02" PRIx32 "\n",
 		       x.icr.vector, dm_names_[x.icr.delivery_mode],
-		       x.icr.logical ? "logical" : "physical", x.icr.level_trigger ? "level" : "edge",
-		       sh_names_[x.icr.shorthand], x.icr.dest, cause_names_[x.cause], x.index);
+		       x.icr.logical ? "logical" : "physical",
+		       x.icr.level_trigger ? "level" : "edge", sh_names_[x.icr.shorthand],
+		       x.icr.dest, cause_names_[x.cause], x.index);
 		return 0;
 	}
 	if (code == VIRQ_AVIC_EXIT_NOACCEL) {
@@ -163,14 +166,54 @@ static int exit_(struct args_ *a)
 
 /* ---- targets: a throw-away VM on a heap HAL ---- */
 
-static uint32_t h_rd32_(void *c, uint64_t a) { (void)c; (void)a; return 0; }
-static void h_wr32_(void *c, uint64_t a, uint32_t v) { (void)c; (void)a; (void)v; }
-static uint64_t h_rd64_(void *c, uint64_t a) { (void)c; (void)a; return 0; }
-static void h_wr64_(void *c, uint64_t a, uint64_t v) { (void)c; (void)a; (void)v; }
-static virq_status h_msr_rd_(void *c, uint32_t m, uint64_t *v) { (void)c; (void)m; *v = 0; return VIRQ_OK; }
-static virq_status h_msr_wr_(void *c, uint32_t m, uint64_t v) { (void)c; (void)m; (void)v; return VIRQ_OK; }
-static uint64_t h_now_(void *c) { (void)c; return 0; }
-static void h_kick_(void *c, void *k) { (void)c; (void)k; }
+static uint32_t h_rd32_(void *c, uint64_t a)
+{
+	(void)c;
+	(void)a;
+	return 0;
+}
+static void h_wr32_(void *c, uint64_t a, uint32_t v)
+{
+	(void)c;
+	(void)a;
+	(void)v;
+}
+static uint64_t h_rd64_(void *c, uint64_t a)
+{
+	(void)c;
+	(void)a;
+	return 0;
+}
+static void h_wr64_(void *c, uint64_t a, uint64_t v)
+{
+	(void)c;
+	(void)a;
+	(void)v;
+}
+static virq_status h_msr_rd_(void *c, uint32_t m, uint64_t *v)
+{
+	(void)c;
+	(void)m;
+	*v = 0;
+	return VIRQ_OK;
+}
+static virq_status h_msr_wr_(void *c, uint32_t m, uint64_t v)
+{
+	(void)c;
+	(void)m;
+	(void)v;
+	return VIRQ_OK;
+}
+static uint64_t h_now_(void *c)
+{
+	(void)c;
+	return 0;
+}
+static void h_kick_(void *c, void *k)
+{
+	(void)c;
+	(void)k;
+}
 
 static virq_status h_alloc_(void *c, size_t size, size_t align, struct virq_page *p)
 {
@@ -193,10 +236,18 @@ static void h_free_(void *c, const struct virq_page *p)
 }
 
 static const struct virq_hal_ops heap_ops_ = {
-	.version = VIRQ_HAL_VERSION, .size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = h_rd32_, .mmio_write32 = h_wr32_, .mmio_read64 = h_rd64_,
-	.mmio_write64 = h_wr64_, .msr_read = h_msr_rd_, .msr_write = h_msr_wr_,
-	.page_alloc = h_alloc_, .page_free = h_free_, .now_ns = h_now_, .kick_vcpu = h_kick_,
+    .version = VIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = h_rd32_,
+    .mmio_write32 = h_wr32_,
+    .mmio_read64 = h_rd64_,
+    .mmio_write64 = h_wr64_,
+    .msr_read = h_msr_rd_,
+    .msr_write = h_msr_wr_,
+    .page_alloc = h_alloc_,
+    .page_free = h_free_,
+    .now_ns = h_now_,
+    .kick_vcpu = h_kick_,
 };
 
 /* Parses "A,B,C" into at most @max numbers <= @lim; returns the count or -1 after vt_fail. */
@@ -248,15 +299,15 @@ struct tvm_ {
 static int targets_setup_(struct tvm_ *t, const uint32_t *ids, const uint32_t *ldrs, bool x2,
 			  uint32_t dfr)
 {
-	static const struct virq_avic_caps caps = { .avic = true, .x2avic = true,
-						    .x2avic_4k = true, .max_index = 0xFFF };
-	struct virq_hal hal = { &heap_ops_, NULL };
-	struct virq_avic_vm_cfg cfg = { .mode = VIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = t->n };
+	static const struct virq_avic_caps caps = {
+	    .avic = true, .x2avic = true, .x2avic_4k = true, .max_index = 0xFFF};
+	struct virq_hal hal = {&heap_ops_, NULL};
+	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = t->n};
 
 	if (virq_avic_vm_init(&t->vm, &hal, &caps, &cfg) != VIRQ_OK)
 		return vt_fail("targets: cannot create the VM");
 	for (uint32_t i = 0; i < t->n; i++) {
-		struct virq_avic_vcpu_cfg vc = { .index = i, .apic_id = ids[i] };
+		struct virq_avic_vcpu_cfg vc = {.index = i, .apic_id = ids[i]};
 		virq_status st = virq_avic_vcpu_init(&t->vm, &t->v[i], &vc);
 
 		if (st == VIRQ_EEXIST)
@@ -351,7 +402,8 @@ int virqtool_avic(int argc, char **argv)
 	const char *sub;
 
 	if (argc < 1)
-		return vt_fail("avic: missing subcommand (phys-entry|logical-entry|logical-index|exit|targets)");
+		return vt_fail("avic: missing subcommand "
+			       "(phys-entry|logical-entry|logical-index|exit|targets)");
 	sub = argv[0];
 	a.n = vt_kv_parse(argc - 1, argv + 1, a.kv, AVIC_KV_MAX);
 	if (a.n < 0)

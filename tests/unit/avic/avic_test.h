@@ -36,7 +36,8 @@ static inline void at_cpuid(struct fake_hal *fh, uint32_t family, uint32_t edx, 
 	fake_hal_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, ecx, edx);
 }
 
-#define AT_EDX_ALL (VIRQ_AVIC_CPUID_EDX_AVIC | VIRQ_AVIC_CPUID_EDX_X2AVIC | VIRQ_AVIC_CPUID_EDX_VNMI)
+#define AT_EDX_ALL                                                                                 \
+	(VIRQ_AVIC_CPUID_EDX_AVIC | VIRQ_AVIC_CPUID_EDX_X2AVIC | VIRQ_AVIC_CPUID_EDX_VNMI)
 
 /* A test VM: fake HAL, caps (Zen4-like by default), VM with @n vCPUs (APIC ID = index). */
 struct at_vm {
@@ -52,7 +53,7 @@ struct at_vm {
 static inline void at_vm_new_fam(struct at_vm *t, enum virq_avic_mode mode, uint32_t n,
 				 uint32_t family)
 {
-	struct virq_avic_vm_cfg cfg = { .mode = mode, .max_vcpus = n, .vm_id = 5 };
+	struct virq_avic_vm_cfg cfg = {.mode = mode, .max_vcpus = n, .vm_id = 5};
 
 	memset(t, 0, sizeof(*t));
 	t->fh = fake_hal_new();
@@ -64,8 +65,8 @@ static inline void at_vm_new_fam(struct at_vm *t, enum virq_avic_mode mode, uint
 	t->v = calloc(n, sizeof(*t->v));
 	t->vmcb = calloc(n, sizeof(*t->vmcb));
 	for (uint32_t i = 0; i < n; i++) {
-		struct virq_avic_vcpu_cfg vc = { .index = i, .apic_id = i,
-						 .cookie = (void *)(uintptr_t)(0x1000 + i) };
+		struct virq_avic_vcpu_cfg vc = {
+		    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(0x1000 + i)};
 
 		assert_int_equal(virq_avic_vcpu_init(&t->vm, &t->v[i], &vc), VIRQ_OK);
 		if (mode != VIRQ_AVIC_MODE_XAVIC)

@@ -4,13 +4,13 @@
 
 static void tv1_tv2_phys_entry(void **s)
 {
-	struct virq_avic_phys_entry f = { 0x05, 0x123456000ull, true, true }, g;
+	struct virq_avic_phys_entry f = {0x05, 0x123456000ull, true, true}, g;
 	uint64_t e;
 
 	(void)s;
 	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_OK);
 	assert_true(e == 0xC000000123456005ull);
-	f = (struct virq_avic_phys_entry){ 0x1A3, 0x000FFFFFFFFFF000ull, true, true };
+	f = (struct virq_avic_phys_entry){0x1A3, 0x000FFFFFFFFFF000ull, true, true};
 	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_OK);
 	assert_true(e == 0xC00FFFFFFFFFF1A3ull);
 	assert_int_equal(virq_avic_phys_entry_decode(e, &g), VIRQ_OK);
@@ -40,7 +40,9 @@ static void phys_entry_roundtrip(void **s)
 
 		memset(&f, 0, sizeof(f));
 		memset(&g, 0, sizeof(g));
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
 		f.host_apic_id = (uint32_t)(x & 0xFFF);
 		f.backing_pa = x & 0x000FFFFFFFFFF000ull;
 		f.is_running = (x >> 62) & 1;
@@ -78,27 +80,36 @@ static void tv4_logical_index(void **s)
 	uint32_t idx;
 
 	(void)s;
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x34000000u, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x34000000u, &idx),
+			 VIRQ_OK);
 	assert_int_equal(idx, 14);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x01000000u, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x01000000u, &idx),
+			 VIRQ_OK);
 	assert_int_equal(idx, 0);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0xF1000000u, &idx), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x03000000u, &idx), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x00000000u, &idx), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0xF1000000u, &idx),
+			 VIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x03000000u, &idx),
+			 VIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x00000000u, &idx),
+			 VIRQ_ENOENT);
 	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x80000000u, &idx), VIRQ_OK);
 	assert_int_equal(idx, 7);
 	/* CASE-02 cluster: 0x21 -> 8, 0x28 -> 11, 0x2A -> none, 0xF1 -> none. */
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x21000000u, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x21000000u, &idx),
+			 VIRQ_OK);
 	assert_int_equal(idx, 8);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x28000000u, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x28000000u, &idx),
+			 VIRQ_OK);
 	assert_int_equal(idx, 11);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x2A000000u, &idx), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x2A000000u, &idx),
+			 VIRQ_ENOENT);
 	assert_int_equal(virq_avic_logical_index(0x5FFFFFFFu, 0x01000000u, &idx), VIRQ_EINVAL);
 	/* Every single-bit cluster ID maps into 0..59. */
 	for (uint32_t c = 0; c < 15; c++)
 		for (uint32_t b = 0; b < 4; b++) {
 			assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER,
-								 ((c << 4) | (1u << b)) << 24, &idx),
+								 ((c << 4) | (1u << b)) << 24,
+								 &idx),
 					 VIRQ_OK);
 			assert_int_equal(idx, c * 4 + b);
 		}
@@ -118,8 +129,9 @@ static void tv5_tv6_incomplete_ipi(void **s)
 	struct virq_avic_exit_ipi x;
 
 	(void)s;
-	assert_int_equal(virq_avic_exit_ipi_decode(0x03000000000040F1ull, 0x0000000100000003ull,
-						   false, &x), VIRQ_OK);
+	assert_int_equal(
+	    virq_avic_exit_ipi_decode(0x03000000000040F1ull, 0x0000000100000003ull, false, &x),
+	    VIRQ_OK);
 	assert_int_equal(x.icr.vector, 0xF1);
 	assert_int_equal(x.icr.delivery_mode, VIRQ_APIC_DM_FIXED);
 	assert_false(x.icr.logical);
@@ -129,8 +141,9 @@ static void tv5_tv6_incomplete_ipi(void **s)
 	assert_int_equal(x.icr.dest, 3);
 	assert_int_equal(x.cause, VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_int_equal(x.index, 3);
-	assert_int_equal(virq_avic_exit_ipi_decode(0x00000123000040F1ull, 0x0000000100000123ull,
-						   true, &x), VIRQ_OK);
+	assert_int_equal(
+	    virq_avic_exit_ipi_decode(0x00000123000040F1ull, 0x0000000100000123ull, true, &x),
+	    VIRQ_OK);
 	assert_int_equal(x.icr.dest, 0x123);
 	assert_int_equal(x.index, 0x123);
 	/* Index keeps 12 bits (4K x2AVIC). */
@@ -167,7 +180,9 @@ static void icr_roundtrip(void **s)
 
 		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
 		/* Only the defined ICR bits: 19:18, 15:14, 12:0, destination. */
 		raw = x & (x2 ? 0xFFFFFFFF000CDFFFull : 0xFF000000000CDFFFull);
 		assert_int_equal(virq_avic_icr_decode(raw, x2, &a), VIRQ_OK);
@@ -177,7 +192,7 @@ static void icr_roundtrip(void **s)
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 	{
-		struct virq_avic_icr f = { .dest = 0x100, .x2apic = false };
+		struct virq_avic_icr f = {.dest = 0x100, .x2apic = false};
 		uint64_t raw;
 
 		assert_int_equal(virq_avic_icr_encode(&f, &raw), VIRQ_ERANGE);
@@ -186,8 +201,8 @@ static void icr_roundtrip(void **s)
 
 static void noaccel(void **s)
 {
-	static const uint32_t traps[] = { 0x20, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0, 0x280, 0x300,
-					  0x320, 0x330, 0x340, 0x350, 0x360, 0x370, 0x380, 0x3E0 };
+	static const uint32_t traps[] = {0x20,	0xB0,  0xC0,  0xD0,  0xE0,  0xF0,  0x280, 0x300,
+					 0x320, 0x330, 0x340, 0x350, 0x360, 0x370, 0x380, 0x3E0};
 	struct virq_avic_exit_noaccel x;
 	uint32_t ntrap = 0;
 
@@ -231,17 +246,22 @@ static void x2apic_msrs(void **s)
 
 static void irte_vectors(void **s)
 {
-	struct virq_irte_ga f = { .remap_en = true, .guest_mode = true, .is_run = true,
-				  .dest = 0x05, .ga_tag = 0x105, .vector = 0x31,
-				  .ga_root_pa = 0x123456000ull }, g;
+	struct virq_irte_ga f = {.remap_en = true,
+				 .guest_mode = true,
+				 .is_run = true,
+				 .dest = 0x05,
+				 .ga_tag = 0x105,
+				 .vector = 0x31,
+				 .ga_root_pa = 0x123456000ull},
+			    g;
 	uint64_t w[2];
 
 	(void)s;
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK); /* V1 */
 	assert_true(w[0] == 0x00000105000005C1ull && w[1] == 0x0000000123456031ull);
 	{
-		const uint8_t want[16] = { 0xc1, 0x05, 0, 0, 0x05, 0x01, 0, 0,
-					   0x31, 0x60, 0x45, 0x23, 0x01, 0, 0, 0 };
+		const uint8_t want[16] = {0xc1, 0x05, 0,    0,	  0x05, 0x01, 0, 0,
+					  0x31, 0x60, 0x45, 0x23, 0x01, 0,    0, 0};
 		assert_memory_equal(w, want, 16); /* little-endian image */
 	}
 	assert_int_equal(virq_irte_ga_decode(w, &g), VIRQ_OK);
@@ -249,13 +269,17 @@ static void irte_vectors(void **s)
 	f.is_run = false; /* V2 */
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
 	assert_true(w[0] == 0x0000010500000581ull && w[1] == 0x0000000123456031ull);
-	f = (struct virq_irte_ga){ .remap_en = true, .dest = 0x0A, .vector = 0x41 }; /* V3 */
+	f = (struct virq_irte_ga){.remap_en = true, .dest = 0x0A, .vector = 0x41}; /* V3 */
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
 	assert_true(w[0] == 0xA01 && w[1] == 0x41);
 	assert_int_equal(virq_irte_ga_decode(w, &g), VIRQ_OK);
 	assert_memory_equal(&f, &g, sizeof(f));
-	f = (struct virq_irte_ga){ .guest_mode = true, .ga_log_intr = true, .dest = 2,
-				   .ga_tag = 0x201, .vector = 0x50, .ga_root_pa = 0xABCDE000ull }; /* V5 */
+	f = (struct virq_irte_ga){.guest_mode = true,
+				  .ga_log_intr = true,
+				  .dest = 2,
+				  .ga_tag = 0x201,
+				  .vector = 0x50,
+				  .ga_root_pa = 0xABCDE000ull}; /* V5 */
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
 	assert_true(w[0] == 0x0000020100000284ull && w[1] == 0x00000000ABCDE050ull);
 	/* 32-bit destination splits lo[31:8] / hi[63:56]. */
@@ -269,9 +293,9 @@ static void irte_vectors(void **s)
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_EALIGN);
 	f.ga_root_pa = 1ull << 52;
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_ERANGE);
-	f = (struct virq_irte_ga){ .int_type = 8 };
+	f = (struct virq_irte_ga){.int_type = 8};
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_ERANGE);
-	f = (struct virq_irte_ga){ .is_run = true };
+	f = (struct virq_irte_ga){.is_run = true};
 	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_EINVAL);
 	w[0] = 0x80 | 0x8; /* GuestMode with a reserved bit */
 	w[1] = 0;
@@ -357,13 +381,19 @@ static void caps_probe(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tv1_tv2_phys_entry), cmocka_unit_test(phys_entry_roundtrip),
-		cmocka_unit_test(logical_entry),      cmocka_unit_test(tv4_logical_index),
-		cmocka_unit_test(tv8_x2apic_ldr),     cmocka_unit_test(tv5_tv6_incomplete_ipi),
-		cmocka_unit_test(case01_sender_mode_decode), cmocka_unit_test(icr_roundtrip),
-		cmocka_unit_test(noaccel),            cmocka_unit_test(x2apic_msrs),
-		cmocka_unit_test(irte_vectors),       cmocka_unit_test(ga_log_and_tag),
-		cmocka_unit_test(caps_probe),
+	    cmocka_unit_test(tv1_tv2_phys_entry),
+	    cmocka_unit_test(phys_entry_roundtrip),
+	    cmocka_unit_test(logical_entry),
+	    cmocka_unit_test(tv4_logical_index),
+	    cmocka_unit_test(tv8_x2apic_ldr),
+	    cmocka_unit_test(tv5_tv6_incomplete_ipi),
+	    cmocka_unit_test(case01_sender_mode_decode),
+	    cmocka_unit_test(icr_roundtrip),
+	    cmocka_unit_test(noaccel),
+	    cmocka_unit_test(x2apic_msrs),
+	    cmocka_unit_test(irte_vectors),
+	    cmocka_unit_test(ga_log_and_tag),
+	    cmocka_unit_test(caps_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,7 +40,7 @@ static uint32_t host_of(uint32_t i)
 struct scen {
 	struct at_vm *t;
 	uint8_t *running;
-	uint8_t *lib;     /* library resolution */
+	uint8_t *lib; /* library resolution */
 	uint8_t *special;
 	unsigned long *kicks;
 	struct avic_model_doorbells db;
@@ -85,8 +85,8 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	uint64_t icr = ((uint64_t)hi << 32) | lo;
 	struct virq_avic_icr d;
 	struct virq_avic_exit_result res;
-	struct special sp = { 0, sc->special, 0 };
-	struct virq_avic_deliver_ops ops = { special_cb, &sp };
+	struct special sp = {0, sc->special, 0};
+	struct virq_avic_deliver_ops ops = {special_cb, &sp};
 	uint8_t vec = lo & 0xFF;
 	uint32_t dm = (lo >> 8) & 7, n, got = 0;
 
@@ -101,8 +101,8 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	assert_int_equal(virq_avic_icr_decode(icr, x2, &d), VIRQ_OK);
 	assert_int_equal(virq_avic_resolve(&t->vm, s, &d, mark_cb, sc->lib, &n), VIRQ_OK);
 
-	assert_int_equal(avic_model_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL,
-					      &sc->r), 0);
+	assert_int_equal(
+	    avic_model_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r), 0);
 	if (!sc->r.exited || (sc->r.info2 >> 32) == VIRQ_AVIC_IPI_TARGET_NOT_RUNNING) {
 		/* What the hardware delivered is exactly the library's resolution. */
 		uint8_t *m = calloc(t->n, 1);
@@ -119,15 +119,16 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 		}
 		for (uint32_t i = 0; i < t->n; i++)
 			if (m[i] != sc->lib[i])
-				fail_msg("ICR %08x:%08x sender %u: model %u lib %u at vCPU %u", hi, lo,
-					 sender, m[i], sc->lib[i], i);
+				fail_msg("ICR %08x:%08x sender %u: model %u lib %u at vCPU %u", hi,
+					 lo, sender, m[i], sc->lib[i], i);
 		free(m);
 	}
 	if (sc->r.exited) {
 		sc->exits[sc->r.info2 >> 32]++;
 		assert_true(sc->r.exit_code == VIRQ_AVIC_EXIT_INCOMPLETE_IPI);
-		assert_int_equal(virq_avic_handle_incomplete_ipi(s, sc->r.info1, sc->r.info2, &ops, &res),
-				 VIRQ_OK);
+		assert_int_equal(
+		    virq_avic_handle_incomplete_ipi(s, sc->r.info1, sc->r.info2, &ops, &res),
+		    VIRQ_OK);
 		assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
 	}
 	/* Final state. */
@@ -137,8 +138,8 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 
 		if (fixed) {
 			if (at_irr(t, i, vec) != want)
-				fail_msg("ICR %08x:%08x sender %u: IRR of vCPU %u is %d, want %d", hi, lo,
-					 sender, i, at_irr(t, i, vec), want);
+				fail_msg("ICR %08x:%08x sender %u: IRR of vCPU %u is %d, want %d",
+					 hi, lo, sender, i, at_irr(t, i, vec), want);
 		} else {
 			assert_int_equal(sc->special[i], sc->lib[i]);
 			if (sp.n)
@@ -154,9 +155,11 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 					hw |= sc->r.doorbell[k] == host_of(i);
 				if (!hw && !sc->db.per_host[host_of(i)] &&
 				    fake_hal_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i])
-					fail_msg("ICR %08x:%08x: running vCPU %u not notified", hi, lo, i);
+					fail_msg("ICR %08x:%08x: running vCPU %u not notified", hi,
+						 lo, i);
 			} else if (fake_hal_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i]) {
-				fail_msg("ICR %08x:%08x sender %u: blocked vCPU %u not kicked (exit %d %llx)",
+				fail_msg("ICR %08x:%08x sender %u: blocked vCPU %u not kicked "
+					 "(exit %d %llx)",
 					 hi, lo, sender, i, sc->r.exited,
 					 (unsigned long long)sc->r.info2);
 			}
@@ -170,8 +173,9 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	assert_int_equal(*at_reg(t, sender, 0x300) & (1u << 12), 0);
 }
 
-#define ICR(vec, dm, logical, sh) \
-	((uint32_t)(vec) | ((uint32_t)(dm) << 8) | ((uint32_t)(logical) << 11) | (1u << 14) | ((uint32_t)(sh) << 18))
+#define ICR(vec, dm, logical, sh)                                                                  \
+	((uint32_t)(vec) | ((uint32_t)(dm) << 8) | ((uint32_t)(logical) << 11) | (1u << 14) |      \
+	 ((uint32_t)(sh) << 18))
 
 /* Physical, shorthands, broadcasts, lowest priority, NMI, level. */
 static void common_cases(struct scen *sc, uint32_t sender)
@@ -179,7 +183,7 @@ static void common_cases(struct scen *sc, uint32_t sender)
 	struct at_vm *t = sc->t;
 	bool x2 = t->v[sender].x2apic;
 	uint32_t n = t->n;
-	uint32_t dests[] = { 0, 1, n / 2, n - 1, n, 0xFF, 0x100, 0xFFF, 0x1000 };
+	uint32_t dests[] = {0, 1, n / 2, n - 1, n, 0xFF, 0x100, 0xFFF, 0x1000};
 	uint32_t bcast = x2 ? 0xFFFFFFFFu : 0xFF000000u;
 
 	for (size_t k = 0; k < sizeof(dests) / sizeof(dests[0]); k++) {
@@ -225,8 +229,8 @@ static void xapic_logical_cases(struct scen *sc, uint32_t sender)
 {
 	struct at_vm *t = sc->t;
 	uint32_t n = t->n;
-	static const uint32_t flat[] = { 0x01, 0x02, 0x03, 0x0F, 0x80, 0xC0, 0x7F };
-	static const uint32_t cluster[] = { 0x01, 0x11, 0x2F, 0x3C, 0xE8, 0xF1, 0x0F };
+	static const uint32_t flat[] = {0x01, 0x02, 0x03, 0x0F, 0x80, 0xC0, 0x7F};
+	static const uint32_t cluster[] = {0x01, 0x11, 0x2F, 0x3C, 0xE8, 0xF1, 0x0F};
 
 	/* Flat: vCPU i < 8 has logical ID 1 << i. */
 	for (uint32_t i = 0; i < n && i < 8; i++)
@@ -253,8 +257,14 @@ static void xapic_logical_cases(struct scen *sc, uint32_t sender)
 static void x2_logical_cases(struct scen *sc, uint32_t sender)
 {
 	uint32_t n = sc->t->n, last = n - 1;
-	uint32_t dests[] = { 0x00000001, 0x0000FFFF, 0x00010003, (last >> 4) << 16 | 1u << (last & 15),
-			     (last >> 4) << 16 | 0xFFFF, 0x01000001, 0x00FF8000, 0x0000FF00 };
+	uint32_t dests[] = {0x00000001,
+			    0x0000FFFF,
+			    0x00010003,
+			    (last >> 4) << 16 | 1u << (last & 15),
+			    (last >> 4) << 16 | 0xFFFF,
+			    0x01000001,
+			    0x00FF8000,
+			    0x0000FF00};
 
 	for (size_t k = 0; k < sizeof(dests) / sizeof(dests[0]); k++)
 		run_icr(sc, sender, ICR(0x52, 0, 1, 0), dests[k]);
@@ -294,14 +304,46 @@ static void scenario(enum virq_avic_mode mode, uint32_t n)
 	at_vm_free(&t);
 }
 
-static void n1_xavic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_XAVIC, 1); }
-static void n2_xavic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_XAVIC, 2); }
-static void n255_xavic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_XAVIC, 255); }
-static void n1_x2avic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_X2AVIC, 1); }
-static void n2_x2avic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_X2AVIC, 2); }
-static void n255_x2avic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_X2AVIC, 255); }
-static void n511_x2avic(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_X2AVIC, 511); }
-static void n4096_x2avic_4k(void **s) { (void)s; scenario(VIRQ_AVIC_MODE_X2AVIC_4K, 4096); }
+static void n1_xavic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_XAVIC, 1);
+}
+static void n2_xavic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_XAVIC, 2);
+}
+static void n255_xavic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_XAVIC, 255);
+}
+static void n1_x2avic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_X2AVIC, 1);
+}
+static void n2_x2avic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_X2AVIC, 2);
+}
+static void n255_x2avic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_X2AVIC, 255);
+}
+static void n511_x2avic(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_X2AVIC, 511);
+}
+static void n4096_x2avic_4k(void **s)
+{
+	(void)s;
+	scenario(VIRQ_AVIC_MODE_X2AVIC_4K, 4096);
+}
 
 /* CASE-01: mixed modes, destination decoded by the sender's mode only. */
 static void case01_mixed_modes(void **s)
@@ -317,9 +359,10 @@ static void case01_mixed_modes(void **s)
 		/* pass 0: sender xAPIC, target x2APIC; pass 1: the reverse. */
 		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], pass == 1), VIRQ_OK);
 		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], pass == 0), VIRQ_OK);
-		assert_int_equal(virq_avic_icr_decode(pass ? 0x00000003000000F0ull
-							   : 0x03000000000000F0ull,
-						      pass == 1, &icr), VIRQ_OK);
+		assert_int_equal(
+		    virq_avic_icr_decode(pass ? 0x00000003000000F0ull : 0x03000000000000F0ull,
+					 pass == 1, &icr),
+		    VIRQ_OK);
 		assert_int_equal(icr.dest, 3);
 		memset(m, 0, sizeof(m));
 		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
@@ -342,9 +385,9 @@ static void case03_exits(void **s)
 	struct at_vm t;
 	struct virq_avic_exit_result res;
 	struct avic_model_result *r = calloc(1, sizeof(*r));
-	uint8_t hit[4] = { 0 };
-	struct special sp = { 0, hit, 0 };
-	struct virq_avic_deliver_ops ops = { special_cb, &sp };
+	uint8_t hit[4] = {0};
+	struct special sp = {0, hit, 0};
+	struct virq_avic_deliver_ops ops = {special_cb, &sp};
 	struct virq_avic_counters c;
 
 	(void)s;
@@ -354,20 +397,23 @@ static void case03_exits(void **s)
 	/* Flat: A = vCPU1 bit 0, B = vCPU2 bit 1, bits 2/3 no entry. */
 	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x01000000u), VIRQ_OK);
 	assert_int_equal(virq_avic_ldr_write(&t.v[2], 0x02000000u), VIRQ_OK);
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r), 0);
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r),
+			 0);
 	assert_true(r->exited);
 	assert_true(r->info1 == 0x0F000000000008F0ull);
-	assert_true(r->info2 == 0x0000000200000002ull); /* cause 2, logical index 2 */
+	assert_true(r->info2 == 0x0000000200000002ull);		  /* cause 2, logical index 2 */
 	assert_false(at_irr(&t, 1, 0xF0) || at_irr(&t, 2, 0xF0)); /* hardware gave up */
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0F000000000008F0ull,
-							 0x0000000200000002ull, &ops, &res), VIRQ_OK);
+							 0x0000000200000002ull, &ops, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.targets, 2);
 	assert_true(at_irr(&t, 1, 0xF0) && at_irr(&t, 2, 0xF0));
 	assert_false(at_irr(&t, 0, 0xF0) || at_irr(&t, 3, 0xF0));
 	/* BUSY set in the ICR: the full write is emulated, BUSY cleared. */
 	*at_reg(&t, 0, 0x300) = 0x18F1;
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0F000000000018F1ull,
-							 0x0000000200000002ull, &ops, &res), VIRQ_OK);
+							 0x0000000200000002ull, &ops, &res),
+			 VIRQ_OK);
 	assert_true(at_irr(&t, 1, 0xF1) && at_irr(&t, 2, 0xF1));
 	assert_int_equal(*at_reg(&t, 0, 0x300) & 0x1000, 0);
 	/* NOT_RUNNING, physical dest 2, vCPU2 blocked: only a wake, no IRR write. */
@@ -384,24 +430,29 @@ static void case03_exits(void **s)
 		assert_false(at_irr(&t, 2, 0xF2));
 	}
 	/* INVALID_INT_TYPE, all-but-self NMI: NMI on every vCPU but the sender. */
-	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x00000000000C0400ull, 0, &ops, &res),
-			 VIRQ_OK);
+	assert_int_equal(
+	    virq_avic_handle_incomplete_ipi(&t.v[0], 0x00000000000C0400ull, 0, &ops, &res),
+	    VIRQ_OK);
 	assert_int_equal(sp.n, 3);
 	assert_int_equal(sp.mode, VIRQ_APIC_DM_NMI);
 	assert_true(hit[0] == 0 && hit[1] == 1 && hit[2] == 1 && hit[3] == 1);
 	/* Without a delivery callback: ENOTSUP, nothing crashes. */
-	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x00000000000C0400ull, 0, NULL, &res),
-			 VIRQ_ENOTSUP);
+	assert_int_equal(
+	    virq_avic_handle_incomplete_ipi(&t.v[0], 0x00000000000C0400ull, 0, NULL, &res),
+	    VIRQ_ENOTSUP);
 	/* INVALID_VECTOR quiet; INVALID_BACKING_PAGE and unknown reported. */
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x02000000000040F2ull,
-							 0x0000000400000000ull, &ops, &res), VIRQ_OK);
+							 0x0000000400000000ull, &ops, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x02000000000040F2ull,
-							 0x0000000300000002ull, &ops, &res), VIRQ_OK);
+							 0x0000000300000002ull, &ops, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
 	assert_true(fake_hal_logged(t.fh, "avic: INVALID_BACKING_PAGE index"));
-	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0, 0xFFFFFFFF00000FFFull, &ops, &res),
-			 VIRQ_OK);
+	assert_int_equal(
+	    virq_avic_handle_incomplete_ipi(&t.v[0], 0, 0xFFFFFFFF00000FFFull, &ops, &res),
+	    VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
 	virq_avic_vcpu_counters(&t.v[0], &c);
 	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_INVALID_TARGET], 2);
@@ -419,7 +470,7 @@ static void model_exit_info(void **s)
 {
 	struct at_vm t;
 	struct avic_model_result *r = calloc(1, sizeof(*r));
-	struct avic_model_opts o = { .check_vector = true };
+	struct avic_model_opts o = {.check_vector = true};
 
 	(void)s;
 	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 300);
@@ -427,7 +478,8 @@ static void model_exit_info(void **s)
 	at_vmcb(&t, 0);
 	/* TV6: x2APIC physical 0x123, not running -> IRR set, cause 1, index 0x123. */
 	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r), 0);
-	assert_true(r->exited && r->info1 == 0x00000123000040F1ull && r->info2 == 0x0000000100000123ull);
+	assert_true(r->exited && r->info1 == 0x00000123000040F1ull &&
+		    r->info2 == 0x0000000100000123ull);
 	assert_true(at_irr(&t, 0x123, 0xF1));
 	/* Beyond the max index (299): INVALID_TARGET with that index, nothing set. */
 	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F2, 0x1F0, NULL, r), 0);
@@ -456,7 +508,7 @@ static void lowest_priority(void **s)
 	struct virq_avic_icr icr;
 	uint8_t m[4];
 	uint32_t n;
-	static const uint32_t tpr[4] = { 0x30, 0x10, 0x20, 0x10 };
+	static const uint32_t tpr[4] = {0x30, 0x10, 0x20, 0x10};
 
 	(void)s;
 	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
@@ -489,7 +541,8 @@ static void case05_model(void **s)
 	avic_model_watch_doorbells(t.fh, &db);
 	at_run(&t, 0, 0x20);
 	at_run(&t, 1, 0x21);
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r), 0);
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r),
+			 0);
 	assert_true(r->exited);
 	assert_int_equal(r->info2 >> 32, VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_true(at_irr(&t, 1, 0xF3));
@@ -547,9 +600,9 @@ static void case08_x2apic_logical(void **s)
 	assert_int_equal(*at_reg(&t, 0x124, 0x20), 0x124u); /* x2APIC ID register */
 	/* INIT to an x2APIC vCPU does not reset its LDR or APIC ID. */
 	{
-		uint8_t hit[511] = { 0 };
-		struct special sp = { 0, hit, 0 };
-		struct virq_avic_deliver_ops ops = { special_cb, &sp };
+		uint8_t hit[511] = {0};
+		struct special sp = {0, hit, 0};
+		struct virq_avic_deliver_ops ops = {special_cb, &sp};
 		uint32_t cnt;
 
 		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], true), VIRQ_OK);
@@ -582,9 +635,13 @@ static void hostile_inputs(void **s)
 	for (int k = 0; k < 20000; k++) {
 		uint64_t i1, i2;
 
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
 		i1 = x;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
 		i2 = x & 0x00000007FFFFFFFFull;
 		virq_status st = virq_avic_handle_incomplete_ipi(&t.v[k % 3], i1, i2, NULL, &res);
 
@@ -604,14 +661,14 @@ static void hostile_inputs(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(n1_xavic),       cmocka_unit_test(n2_xavic),
-		cmocka_unit_test(n255_xavic),     cmocka_unit_test(n1_x2avic),
-		cmocka_unit_test(n2_x2avic),      cmocka_unit_test(n255_x2avic),
-		cmocka_unit_test(n511_x2avic),    cmocka_unit_test(n4096_x2avic_4k),
-		cmocka_unit_test(case01_mixed_modes), cmocka_unit_test(case03_exits),
-		cmocka_unit_test(case05_model),   cmocka_unit_test(case08_x2apic_logical),
-		cmocka_unit_test(hostile_inputs), cmocka_unit_test(model_exit_info),
-		cmocka_unit_test(lowest_priority),
+	    cmocka_unit_test(n1_xavic),		  cmocka_unit_test(n2_xavic),
+	    cmocka_unit_test(n255_xavic),	  cmocka_unit_test(n1_x2avic),
+	    cmocka_unit_test(n2_x2avic),	  cmocka_unit_test(n255_x2avic),
+	    cmocka_unit_test(n511_x2avic),	  cmocka_unit_test(n4096_x2avic_4k),
+	    cmocka_unit_test(case01_mixed_modes), cmocka_unit_test(case03_exits),
+	    cmocka_unit_test(case05_model),	  cmocka_unit_test(case08_x2apic_logical),
+	    cmocka_unit_test(hostile_inputs),	  cmocka_unit_test(model_exit_info),
+	    cmocka_unit_test(lowest_priority),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

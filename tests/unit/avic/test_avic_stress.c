@@ -115,13 +115,14 @@ static void *vcpu_thread(void *arg)
 			__atomic_add_fetch(&sleeps, 1, __ATOMIC_RELAXED);
 			pthread_mutex_lock(&v->mu);
 			while (v->gen == g && !__atomic_load_n(&stop, __ATOMIC_SEQ_CST)) {
-				struct timespec ts = { (time_t)(deadline / 1000000000ll),
-						       (long)(deadline % 1000000000ll) };
+				struct timespec ts = {(time_t)(deadline / 1000000000ll),
+						      (long)(deadline % 1000000000ll)};
 
 				if (pthread_cond_timedwait(&v->cv, &v->mu, &ts) != 0 &&
 				    now_ns() >= deadline) {
 					if (virq_avic_vcpu_pending(c, NULL))
-						__atomic_add_fetch(&lost_wakeups, 1, __ATOMIC_SEQ_CST);
+						__atomic_add_fetch(&lost_wakeups, 1,
+								   __ATOMIC_SEQ_CST);
 					break;
 				}
 			}
@@ -174,7 +175,7 @@ static void stress(void **s)
 	pthread_t pt[NP];
 	void *pargs[NP][2];
 	pthread_condattr_t ca;
-	struct virq_avic_counters c, sum = { 0 };
+	struct virq_avic_counters c, sum = {0};
 
 	(void)s;
 	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, NV);
@@ -206,8 +207,8 @@ static void stress(void **s)
 	for (uint32_t i = 0; i < NV; i++)
 		for (uint32_t v = 0; v < 256; v++)
 			if (last_post[i][v] && last_deliv[i][v] <= last_post[i][v])
-				fail_msg("vCPU %u vector %u posted at %lu, last delivered %lu", i, v,
-					 last_post[i][v], last_deliv[i][v]);
+				fail_msg("vCPU %u vector %u posted at %lu, last delivered %lu", i,
+					 v, last_post[i][v], last_deliv[i][v]);
 	for (uint32_t i = 0; i < NV; i++) {
 		virq_avic_vcpu_counters(&t.v[i], &c);
 		sum.posts += c.posts;
@@ -216,7 +217,8 @@ static void stress(void **s)
 		sum.kicks += c.kicks;
 	}
 	print_message("deliveries %lu blocks %lu sleeps %lu posts %lu coalesced %lu doorbells %lu "
-		      "kicks %lu\n", deliveries, blocks, sleeps, (unsigned long)sum.posts,
+		      "kicks %lu\n",
+		      deliveries, blocks, sleeps, (unsigned long)sum.posts,
 		      (unsigned long)sum.coalesced, (unsigned long)sum.doorbells,
 		      (unsigned long)sum.kicks);
 	assert_int_equal(lost_wakeups, 0);
@@ -232,7 +234,7 @@ static void stress(void **s)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(stress) };
+	const struct CMUnitTest tests[] = {cmocka_unit_test(stress)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

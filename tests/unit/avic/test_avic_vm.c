@@ -45,7 +45,7 @@ static void vm_init_errors(void **s)
 	struct virq_hal hal = fake_hal_get(fh);
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
-	struct virq_avic_vm_cfg cfg = { .mode = VIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = 4096 };
+	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = 4096};
 
 	(void)s;
 	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
@@ -70,7 +70,7 @@ static void vm_init_errors(void **s)
 	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_OK);
 	{
 		struct virq_avic_vcpu v, w;
-		struct virq_avic_vcpu_cfg vc = { .index = 0, .apic_id = 0 };
+		struct virq_avic_vcpu_cfg vc = {.index = 0, .apic_id = 0};
 
 		fake_hal_fail_alloc_nth(fh, 1);
 		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_ENOMEM);
@@ -102,7 +102,7 @@ static void case07_out_of_bounds(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_vcpu v;
-	struct virq_avic_vcpu_cfg vc = { .index = 3, .apic_id = 600 };
+	struct virq_avic_vcpu_cfg vc = {.index = 3, .apic_id = 600};
 	uint8_t *tab;
 
 	(void)s;
@@ -134,10 +134,10 @@ static void case07_alias(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_vcpu a, b;
-	struct virq_avic_vcpu_cfg ca = { .index = 2, .apic_id = 0x23 };
-	struct virq_avic_vcpu_cfg cb = { .index = 3, .apic_id = 0x123 };
+	struct virq_avic_vcpu_cfg ca = {.index = 2, .apic_id = 0x23};
+	struct virq_avic_vcpu_cfg cb = {.index = 3, .apic_id = 0x123};
 	struct virq_avic_icr icr;
-	uint64_t mask[1] = { 0 };
+	uint64_t mask[1] = {0};
 	uint32_t n;
 
 	(void)s;
@@ -258,14 +258,16 @@ static void inhibit_keeps_irr(void **s)
 	at_run(&t, 1, 0x11);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), VIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
+			 VIRQ_OK);
 	at_vmcb(&t, 1); /* the vCPU re-enters without AVIC */
 	assert_true(at_irr(&t, 1, 0x40));
 	/* Without AVIC in its VMCB a running target is kicked, never doorbelled. */
 	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), VIRQ_OK);
 	assert_int_equal(db.n, 1);
 	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
-	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
+			 VIRQ_OK);
 	at_vmcb(&t, 1);
 	assert_true(at_irr(&t, 1, 0x40) && at_irr(&t, 1, 0x41));
 	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), VIRQ_OK);
@@ -454,9 +456,9 @@ static void case05_erratum_1235(void **s)
 		struct virq_avic_caps c;
 		struct virq_avic_vm vm;
 		struct virq_avic_vcpu v;
-		struct virq_avic_vm_cfg cfg = { .mode = VIRQ_AVIC_MODE_XAVIC, .max_vcpus = 1,
-						.disable_ipiv = true };
-		struct virq_avic_vcpu_cfg vc = { 0 };
+		struct virq_avic_vm_cfg cfg = {
+		    .mode = VIRQ_AVIC_MODE_XAVIC, .max_vcpus = 1, .disable_ipiv = true};
+		struct virq_avic_vcpu_cfg vc = {0};
 
 		at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
 		assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
@@ -570,11 +572,12 @@ static void apic_id_write(void **s)
 	/* Emulation resolves by the new ID. */
 	{
 		struct virq_avic_icr icr;
-		uint64_t mask[1] = { 0 };
+		uint64_t mask[1] = {0};
 		uint32_t n;
 
 		assert_int_equal(virq_avic_icr_decode(0x09000000000000F0ull, false, &icr), VIRQ_OK);
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), VIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n),
+				 VIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_true(mask[0] == 4);
 		assert_int_equal(virq_avic_icr_decode(0x02000000000000F0ull, false, &icr), VIRQ_OK);
@@ -589,7 +592,7 @@ static void case06_irte(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_irte_ref ref, ref2;
-	uint64_t irte[2] __attribute__((aligned(16))) = { 0, 0 }, irte2[2] = { 0, 0 };
+	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0}, irte2[2] = {0, 0};
 	struct virq_irte_ga f;
 	uint32_t tag;
 
@@ -690,7 +693,8 @@ static void case04_ga_log(void **s)
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (2ull << 60) | tag, &v), VIRQ_OK);
 	assert_null(v);
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (6u << 12), &v), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | 0xFFFFFFFFu, &v), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | 0xFFFFFFFFu, &v),
+			 VIRQ_ENOENT);
 	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), VIRQ_OK);
 	assert_int_equal(virq_avic_registry_lookup(&reg, tag, &vm, &v), VIRQ_ENOENT);
 	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), VIRQ_ENOENT);
@@ -725,30 +729,37 @@ static void noaccel_exits(void **s)
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0xB0, 0, NULL, &res), VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
 	/* EOI (level-triggered) and LVT writes: side effects for the embedder. */
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xB0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xB0, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_WRITE);
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x320, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x320, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_WRITE);
 	/* RRR write: ignored. */
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xC0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xC0, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
 	/* LDR trap write updates the logical table from the backing page. */
 	*at_reg(&t, 1, 0xD0) = 0x04000000u;
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
 	assert_int_equal(lt[2], 0x80000001u);
 	/* A bogus DFR model leaves the table alone. */
 	*at_reg(&t, 1, 0xE0) = 0x5FFFFFFFu;
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xE0, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xE0, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_int_equal(lt[2], 0x80000001u);
 	/* APIC ID trap write: inhibits, tables unchanged. */
 	*at_reg(&t, 2, 0x20) = 0x07000000u;
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED));
 	/* ICR trap write: the IPI is emulated (xAPIC: ICR2 dest 1, vector 0x66). */
 	*at_reg(&t, 0, 0x310) = 0x01000000u;
 	*at_reg(&t, 0, 0x300) = 0x00001066u;
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res), VIRQ_OK);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res),
+			 VIRQ_OK);
 	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
 	assert_int_equal(res.targets, 1);
 	assert_true(at_irr(&t, 1, 0x66));
@@ -763,16 +774,25 @@ static void noaccel_exits(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lifecycle_tables),    cmocka_unit_test(vm_init_errors),
-		cmocka_unit_test(case07_out_of_bounds), cmocka_unit_test(case07_alias),
-		cmocka_unit_test(vmcb_values),         cmocka_unit_test(inhibits),
-		cmocka_unit_test(inhibit_keeps_irr),   cmocka_unit_test(post_paths),
-		cmocka_unit_test(pending_priority),    cmocka_unit_test(policy_and_calibration),
-		cmocka_unit_test(calibration_chooses_kick), cmocka_unit_test(case05_erratum_1235),
-		cmocka_unit_test(load_put_errors),     cmocka_unit_test(case02_logical_table),
-		cmocka_unit_test(case02_cluster),      cmocka_unit_test(apic_id_write),
-		cmocka_unit_test(case06_irte),         cmocka_unit_test(case04_ga_log),
-		cmocka_unit_test(noaccel_exits),
+	    cmocka_unit_test(lifecycle_tables),
+	    cmocka_unit_test(vm_init_errors),
+	    cmocka_unit_test(case07_out_of_bounds),
+	    cmocka_unit_test(case07_alias),
+	    cmocka_unit_test(vmcb_values),
+	    cmocka_unit_test(inhibits),
+	    cmocka_unit_test(inhibit_keeps_irr),
+	    cmocka_unit_test(post_paths),
+	    cmocka_unit_test(pending_priority),
+	    cmocka_unit_test(policy_and_calibration),
+	    cmocka_unit_test(calibration_chooses_kick),
+	    cmocka_unit_test(case05_erratum_1235),
+	    cmocka_unit_test(load_put_errors),
+	    cmocka_unit_test(case02_logical_table),
+	    cmocka_unit_test(case02_cluster),
+	    cmocka_unit_test(apic_id_write),
+	    cmocka_unit_test(case06_irte),
+	    cmocka_unit_test(case04_ga_log),
+	    cmocka_unit_test(noaccel_exits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
