@@ -26,8 +26,11 @@
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
  * Thread-safety: the caller serialises every call on one vPE and every
- * call that sends commands to one ITS (see gicv4_its.h); residency calls on
- * different vPEs and different redistributors may run concurrently.
+ * call that sends commands to one ITS (see gicv4_its.h). Residency calls
+ * (make_resident / make_nonresident / load / put / wfi_*) on different vPEs
+ * and different redistributors may run concurrently (no lock inside; tested
+ * under ThreadSanitizer), except with GICv4.0 doorbell masking through the
+ * proxy device, which sends ITS commands.
  * Spec: Arm IHI 0069 chapter 9 (GICv4), §6.3 (VMAPP, VMAPTI, VMOVI, VMOVP,
  * VSYNC, VINVALL, INVDB), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
