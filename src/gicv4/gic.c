@@ -34,9 +34,10 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		gic->nr_rd++;
 		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_Last, typer))
 			return VIRQ_OK;
-		stride = r->stride ? r->stride
-				   : (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) ? VIRQ_GICR_STRIDE_V4
-										  : VIRQ_GICR_STRIDE_V3);
+		stride = r->stride
+			     ? r->stride
+			     : (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) ? VIRQ_GICR_STRIDE_V4
+									     : VIRQ_GICR_STRIDE_V3);
 		off += stride;
 	}
 	/* Ran off the region without GICR_TYPER.Last: the description and the
@@ -285,7 +286,8 @@ static uint64_t rd_attr_default_(void)
 
 static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 {
-	uint64_t want = gic->prop.pa | VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
+	uint64_t want = gic->prop.pa |
+			VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
 			rd_attr_default_();
 	bool nc = false;
 	virq_status st;
@@ -294,7 +296,7 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 		return VIRQ_EALIGN;
 	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, VIRQ_GICR_PROPBASER), want,
 				 VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_Physical_Address) |
-					 VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_IDbits),
+				     VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_IDbits),
 				 &gic->propbaser, &nc);
 	if (st != VIRQ_OK)
 		return st;

@@ -34,7 +34,8 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	if (v & VPEND_VALID) {
 		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
-		uint64_t w = gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
+		uint64_t w =
+		    gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
 
 		virq_status st;
 

@@ -47,7 +47,7 @@ struct rdist_model {
 
 struct rdist_model_cfg rdist_model_default_cfg(void)
 {
-	struct rdist_model_cfg c = { 0 };
+	struct rdist_model_cfg c = {0};
 
 	c.gicd_base = 0x08000000;
 	c.rd_base = 0x080A0000;

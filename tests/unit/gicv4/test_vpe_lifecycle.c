@@ -157,8 +157,8 @@ static void test_vmovp_itslist(void **state)
 /* VMOVP = 1: one VMOVP to one ITS, no seq / ITSList. 4.1: DB + default doorbell. */
 static void test_vmovp_single(void **state)
 {
-	uint64_t typers[2] = { QEMU_TYPER_40, TYPER_41 };
-	int vers[2] = { 40, 41 };
+	uint64_t typers[2] = {QEMU_TYPER_40, TYPER_41};
+	int vers[2] = {40, 41};
 
 	(void)state;
 	for (int t = 0; t < 2; t++) {
@@ -288,17 +288,20 @@ static void test_thousands_of_vlpis(void **state)
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(virq_vpe_init(&v[i], &vm, (uint32_t)i, db), VIRQ_OK);
 	for (uint32_t d = 0; d < NDEV; d++) {
-		assert_int_equal(virq_its_device_map(&f.its[0], &dev[d], 100u + (uint32_t)d, NEV), VIRQ_OK);
+		assert_int_equal(virq_its_device_map(&f.its[0], &dev[d], 100u + (uint32_t)d, NEV),
+				 VIRQ_OK);
 		for (uint32_t e = 0; e < NEV; e++)
-			assert_int_equal(virq_vlpi_map(&dev[d], e, &v[e & 1], 8192 + d * NEV + e, e & 2),
-					 VIRQ_OK);
+			assert_int_equal(
+			    virq_vlpi_map(&dev[d], e, &v[e & 1], 8192 + d * NEV + e, e & 2),
+			    VIRQ_OK);
 	}
 	assert_int_equal(v[0].nr_vlpis + v[1].nr_vlpis, NDEV * NEV);
 	for (uint32_t d = 0; d < NDEV; d++) {
 		for (uint32_t e = 0; e < NEV; e += 3)
 			assert_int_equal(virq_vlpi_move(&dev[d], e, &v[(e & 1) ^ 1]), VIRQ_OK);
 		for (uint32_t e = 1; e < NEV; e += 5)
-			assert_int_equal(virq_vlpi_remap(&dev[d], e, &v[0], 30000 + d * NEV + e), VIRQ_OK);
+			assert_int_equal(virq_vlpi_remap(&dev[d], e, &v[0], 30000 + d * NEV + e),
+					 VIRQ_OK);
 	}
 	for (uint32_t d = 0; d < NDEV; d++) {
 		for (uint32_t e = 0; e < NEV; e++) {
@@ -427,17 +430,17 @@ static void test_lpi_config_inv(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v41_unmap_single),
-		cmocka_unit_test(test_v41_alloc_follows_count),
-		cmocka_unit_test(test_v40_no_alloc),
-		cmocka_unit_test(test_vmovp_itslist),
-		cmocka_unit_test(test_vmovp_single),
-		cmocka_unit_test(test_vmovp_refusals),
-		cmocka_unit_test(test_vlpi_move_doorbell_config),
-		cmocka_unit_test(test_thousands_of_vlpis),
-		cmocka_unit_test(test_map_range),
-		cmocka_unit_test(test_its_destroy_busy_and_handover),
-		cmocka_unit_test(test_lpi_config_inv),
+	    cmocka_unit_test(test_v41_unmap_single),
+	    cmocka_unit_test(test_v41_alloc_follows_count),
+	    cmocka_unit_test(test_v40_no_alloc),
+	    cmocka_unit_test(test_vmovp_itslist),
+	    cmocka_unit_test(test_vmovp_single),
+	    cmocka_unit_test(test_vmovp_refusals),
+	    cmocka_unit_test(test_vlpi_move_doorbell_config),
+	    cmocka_unit_test(test_thousands_of_vlpis),
+	    cmocka_unit_test(test_map_range),
+	    cmocka_unit_test(test_its_destroy_busy_and_handover),
+	    cmocka_unit_test(test_lpi_config_inv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,7 @@ static void threads_(int version)
 	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
 	for (uint32_t i = 0; i < NTHREADS; i++) {
 		assert_int_equal(virq_vpe_init(&v[i], &vm, i, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-		w[i] = (struct worker){ &v[i], i, 0, VIRQ_OK };
+		w[i] = (struct worker){&v[i], i, 0, VIRQ_OK};
 	}
 	for (int i = 0; i < NTHREADS; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, run_, &w[i]), 0);
@@ -100,8 +100,8 @@ static void test_threads_v41(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_threads_v40),
-		cmocka_unit_test(test_threads_v41),
+	    cmocka_unit_test(test_threads_v40),
+	    cmocka_unit_test(test_threads_v41),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
