@@ -180,6 +180,8 @@ static void ctlr_wr_(void *arg, struct fake_hal *fh, uint64_t addr, uint64_t v, 
 	(void)addr;
 	(void)width;
 	s->ctlr = (uint32_t)v & 0xF3u;
+	if (s->cfg.its_number_ro)
+		s->ctlr = (s->ctlr & ~0xF0u) | (((s->cfg.its_number_ro - 1) & 0xF) << 4);
 	s->quiesce_left = s->cfg.quiescent_polls;
 	its_model_enable(s->q, (v & 1) != 0);
 }
@@ -490,8 +492,10 @@ struct its_state_model *its_state_new(struct fake_hal *fh, const struct its_stat
 		abort();
 	fake_hal_add_region(fh, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
 	fake_hal_add_region(fh, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
-	if (cfg->quiescent_polls) {
+	if (cfg->quiescent_polls || cfg->its_number_ro) {
 		s->quiesce_left = cfg->quiescent_polls;
+		if (cfg->its_number_ro)
+			s->ctlr = ((cfg->its_number_ro - 1) & 0xF) << 4;
 		fake_hal_add_region(fh, cfg->base, 4, ctlr_rd_, ctlr_wr_, s);
 	}
 	fake_hal_reg_set32(fh, cfg->base + 0xFFE8, cfg->pidr2 ? cfg->pidr2 : 0x4B);

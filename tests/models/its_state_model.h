@@ -36,6 +36,7 @@ struct its_state_cfg {
 	int force_sh;		  /* -1 or the Shareability read back by BASERs and CBASER */
 	int force_ic;		  /* -1 or the InnerCache read back */
 	bool never_quiescent;	  /* GITS_CTLR.Quiescent never reads 1 */
+	unsigned its_number_ro;	  /* 0: GITS_CTLR.ITS_Number writable; n: reads n - 1, RO */
 	unsigned quiescent_polls; /* >0: GITS_CTLR reads Quiescent = 0 this many times after
 				     creation and after each write (GITS_CTLR then lives here
 				     and Enabled is forwarded to the queue model) */

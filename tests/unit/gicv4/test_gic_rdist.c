@@ -72,6 +72,27 @@ static void test_versions(void **state)
 	}
 }
 
+/* GICD_TYPER: IDbits clamps lpi_bits; num_LPIs limits the LPI space. */
+static void test_lpi_limits(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+	uint32_t x, n = 0;
+
+	(void)state;
+	c.idbits = 13;	/* 14 INTID bits */
+	c.num_lpis = 9; /* 2^10 LPIs */
+	fx_setup(&f, &c);
+	init_ok(&f);
+	assert_int_equal(f.gic.lpi_bits, 14);
+	assert_int_equal(f.gic.lpi_end, 8192 + 1024);
+	while (virq_lpi_alloc(&f.gic, 1, &x) == VIRQ_OK)
+		n++;
+	assert_int_equal(n, 1024);
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
 static void test_bad_args(void **state)
 {
 	struct gic_fx f;
@@ -441,6 +462,7 @@ int main(void)
 	    cmocka_unit_test(test_probe_qemu_v40),
 	    cmocka_unit_test(test_walk_stride_and_last),
 	    cmocka_unit_test(test_versions),
+	    cmocka_unit_test(test_lpi_limits),
 	    cmocka_unit_test(test_bad_args),
 	    cmocka_unit_test(test_region_without_last),
 	    cmocka_unit_test(test_too_many_rds),

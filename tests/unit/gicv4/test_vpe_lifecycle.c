@@ -154,6 +154,32 @@ static void test_vmovp_itslist(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* ITS_Number read-only: the ITSList uses what the hardware reports. */
+static void test_vmovp_its_number_ro(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe vpe;
+
+	(void)state;
+	rc.nr = 2;
+	ic.typer = TYPER_40_NOVMOVP;
+	ic.its_number_ro = 1 + 9; /* reads 9 */
+	itsfx_setup(&f, &rc, &ic, 1, true);
+	assert_int_equal(f.its[0].its_number, 9);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&vpe, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	clear_logs(&f);
+	assert_int_equal(virq_vpe_move(&vpe, 1), VIRQ_OK);
+	assert_int_equal(cmd_at(&f, 0, 0)->itslist, 1u << 9);
+	assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* VMOVP = 1: one VMOVP to one ITS, no seq / ITSList. 4.1: DB + default doorbell. */
 static void test_vmovp_single(void **state)
 {
@@ -434,6 +460,7 @@ int main(void)
 	    cmocka_unit_test(test_v41_alloc_follows_count),
 	    cmocka_unit_test(test_v40_no_alloc),
 	    cmocka_unit_test(test_vmovp_itslist),
+	    cmocka_unit_test(test_vmovp_its_number_ro),
 	    cmocka_unit_test(test_vmovp_single),
 	    cmocka_unit_test(test_vmovp_refusals),
 	    cmocka_unit_test(test_vlpi_move_doorbell_config),
