@@ -75,9 +75,11 @@ static void vpeid_limits_(struct virq_gic *gic)
 	gic->vpeid_bits = 16;
 	if (gic->version == VIRQ_GIC_V4_1) {
 		uint32_t t2 = virq_rd32_(&gic->hal, gic->gicd_base + VIRQ_GICD_TYPER2);
+		uint32_t vid = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VID, t2) + 1;
 
-		if (VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VIL, t2))
-			gic->vpeid_bits = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VID, t2) + 1;
+		/* The vPEID field is 16 bits: a larger VID is a hardware lie. */
+		if (VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VIL, t2) && vid < 16)
+			gic->vpeid_bits = vid;
 	}
 }
 

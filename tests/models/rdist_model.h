@@ -38,6 +38,7 @@ struct rdist_model_cfg {
 	bool dirty;		 /* GICR_TYPER.Dirty */
 	bool direct_lpi;	 /* GICR_TYPER.DirectLPI */
 	uint32_t idbits;	 /* GICD_TYPER.IDbits (INTID bits - 1), default 15 */
+	uint32_t typer2;	 /* GICD_TYPER2 on 4.1 (0: VIL | VID = 15) */
 	uint32_t num_lpis;	 /* GICD_TYPER.num_LPIs (0: IDbits decides) */
 	unsigned gicd_rwp_polls; /* reads of GICD_CTLR with RWP = 1 after a write */
 	unsigned rwp_polls;	 /* reads of GICR_CTLR with RWP = 1 after a write */

@@ -93,6 +93,28 @@ static void test_lpi_limits(void **state)
 	fx_teardown(&f);
 }
 
+/* GICv4.1 vPEID width from GICD_TYPER2 (VIL), clamped to the 16-bit field. */
+static void test_vpeid_bits(void **state)
+{
+	uint32_t t2[3] = {(1u << 7) | 9u, (1u << 7) | 31u, 9u};
+	uint32_t want[3] = {10, 16, 16};
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct gic_fx f;
+
+		c.version = 41;
+		c.typer2 = t2[i];
+		fx_setup(&f, &c);
+		init_ok(&f);
+		assert_int_equal(f.gic.vpeid_bits, want[i]);
+		virq_gic_destroy(&f.gic);
+		assert_int_equal(fake_hal_live_pages(f.fh), 0);
+		fx_teardown(&f);
+	}
+}
+
 static void test_bad_args(void **state)
 {
 	struct gic_fx f;
@@ -463,6 +485,7 @@ int main(void)
 	    cmocka_unit_test(test_walk_stride_and_last),
 	    cmocka_unit_test(test_versions),
 	    cmocka_unit_test(test_lpi_limits),
+	    cmocka_unit_test(test_vpeid_bits),
 	    cmocka_unit_test(test_bad_args),
 	    cmocka_unit_test(test_region_without_last),
 	    cmocka_unit_test(test_too_many_rds),
