@@ -18,7 +18,7 @@
  * struct virq_its_device dev;
  * struct virq_vm vm;
  * struct virq_vpe vpe;
- * uint32_t db, lpi, rd;
+ * uint32_t db, rd;
  * bool pl;
  *
  * virq_gic_init(&gic, &hal, &desc, rds, 8, 16);  // probe GICD, walk GICR frames
@@ -39,6 +39,14 @@
  * virq_vpe_make_nonresident(&vpe, true, &pl);    // pl: a vLPI is pending
  * virq_vlpi_remap(&dev, 0, &vpe, 8193);          // DISCARD + VMAPTI + VSYNC
  * virq_vlpi_unmap(&dev, 0);                      // DISCARD + VSYNC
+ *
+ * // vCPU traps on WFI:    virq_vpe_wfi_enter(&vpe); virq_vpe_put(&vpe, &pl);
+ * //                       (block only if !pl: the doorbell is armed)
+ * // doorbell LPI at EL2:  virq_vpe_wfi_exit(&vpe); ... virq_vpe_load(&vpe, rd);
+ * // vCPU migrates:        virq_vpe_put(), virq_vpe_move(&vpe, new_rd), virq_vpe_load()
+ * // teardown, reverse:    events unmapped, virq_its_device_unmap(), virq_vpe_destroy(),
+ * //                       virq_vm_destroy(), virq_lpi_free(), virq_its_destroy(),
+ * //                       virq_gic_destroy()
  * @endcode
  * Every call returns a ::virq_status that must be checked. A hypervisor
  * that also wants a baseline of physical MSIs maps them with
