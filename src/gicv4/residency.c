@@ -123,6 +123,9 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	st = virq_vpe_db_request_(vpe, false);
 	if (st != VIRQ_OK)
 		return st;
+	/* Table writes (vLPI config bytes, VPT) before the GIC may parse them,
+	 * like the barrier Linux's writeq() carries. */
+	virq_barrier_(&gic->hal, VIRQ_BARRIER_DMA_WMB);
 	if (gic->version == VIRQ_GIC_V4_1) {
 		v = vpend41_value_(vpe);
 	} else {
@@ -135,9 +138,6 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 		}
 		v = vpend40_value_(vpe);
 	}
-	/* Table writes (vLPI config bytes, VPT) before the GIC may parse them,
-	 * like the barrier Linux's writeq() carries. */
-	virq_barrier_(&gic->hal, VIRQ_BARRIER_DMA_WMB);
 	virq_wr64_(&gic->hal, vpend_addr_(gic, rd), v);
 	r->vpend = v;
 	r->resident_vpe = vpe->vpeid;
