@@ -65,12 +65,12 @@ struct virq_its_queue_cfg {
 
 /** @brief Snapshot for a timeout or a stall. */
 struct virq_its_queue_diag {
-	uint64_t creadr;         /**< GITS_CREADR as last read (64-bit view). */
-	uint64_t cwriter;        /**< GITS_CWRITER value last written by the library. */
-	uint32_t offset;         /**< Byte offset of the command at CREADR. */
-	bool stalled;            /**< GITS_CREADR.Stalled was set (and trusted). */
+	uint64_t creadr;		/**< GITS_CREADR as last read (64-bit view). */
+	uint64_t cwriter;		/**< GITS_CWRITER value last written by the library. */
+	uint32_t offset;		/**< Byte offset of the command at CREADR. */
+	bool stalled;			/**< GITS_CREADR.Stalled was set (and trusted). */
 	uint8_t raw[VIRQ_ITS_CMD_SIZE]; /**< The 32 bytes at CREADR. */
-	struct virq_its_cmd cmd; /**< Their decoding (valid when @ref decode_status is OK). */
+	struct virq_its_cmd cmd;   /**< Their decoding (valid when @ref decode_status is OK). */
 	virq_status decode_status; /**< Result of decoding @ref raw. */
 };
 
@@ -81,24 +81,24 @@ struct virq_its_queue_diag {
  * initialised queue.
  */
 struct virq_its_queue {
-	struct virq_hal hal;      /**< Private: the HAL. */
-	uint64_t its_base;        /**< Private: ITS control frame address. */
-	struct virq_page mem;     /**< Private: the queue memory. */
-	uint64_t cbaser;          /**< Private: GITS_CBASER value negotiated (read back). */
-	uint64_t timeout_ns;      /**< Private: deadline of each wait. */
-	uint64_t wr_lin;          /**< Private: bytes ever pushed (linear write position). */
-	uint64_t pub_lin;         /**< Private: bytes ever published. */
-	uint64_t rd_lin;          /**< Private: bytes known consumed (linearised CREADR). */
-	uint64_t creadr;          /**< Private: GITS_CREADR as last read. */
-	uint32_t size;            /**< Private: queue size in bytes. */
-	uint32_t wr_off;          /**< Private: byte offset of the next free slot. */
-	uint32_t pub_off;         /**< Private: GITS_CWRITER.Offset last written. */
-	uint32_t rd_off;          /**< Private: GITS_CREADR.Offset last read. */
-	bool clean;               /**< Private: clean commands to PoC before publishing. */
-	bool noncoherent;         /**< Private: forced non-coherent attributes. */
-	bool stalled_sticky;      /**< Private: Stalled seen set with progress (QEMU 7.2). */
-	bool retry_pending;       /**< Private: Retry written, no progress seen yet. */
-	bool dead;                /**< Private: timed out or inconsistent; reset required. */
+	struct virq_hal hal;  /**< Private: the HAL. */
+	uint64_t its_base;    /**< Private: ITS control frame address. */
+	struct virq_page mem; /**< Private: the queue memory. */
+	uint64_t cbaser;      /**< Private: GITS_CBASER value negotiated (read back). */
+	uint64_t timeout_ns;  /**< Private: deadline of each wait. */
+	uint64_t wr_lin;      /**< Private: bytes ever pushed (linear write position). */
+	uint64_t pub_lin;     /**< Private: bytes ever published. */
+	uint64_t rd_lin;      /**< Private: bytes known consumed (linearised CREADR). */
+	uint64_t creadr;      /**< Private: GITS_CREADR as last read. */
+	uint32_t size;	      /**< Private: queue size in bytes. */
+	uint32_t wr_off;      /**< Private: byte offset of the next free slot. */
+	uint32_t pub_off;     /**< Private: GITS_CWRITER.Offset last written. */
+	uint32_t rd_off;      /**< Private: GITS_CREADR.Offset last read. */
+	bool clean;	      /**< Private: clean commands to PoC before publishing. */
+	bool noncoherent;     /**< Private: forced non-coherent attributes. */
+	bool stalled_sticky;  /**< Private: Stalled seen set with progress (QEMU 7.2). */
+	bool retry_pending;   /**< Private: Retry written, no progress seen yet. */
+	bool dead;	      /**< Private: timed out or inconsistent; reset required. */
 };
 
 /**
@@ -151,7 +151,8 @@ VIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, u
  */
 VIRQ_MUST_CHECK virq_status virq_its_queue_init(struct virq_its_queue *q,
 						const struct virq_hal *hal, uint64_t its_base,
-						uint32_t size, const struct virq_its_queue_cfg *cfg);
+						uint32_t size,
+						const struct virq_its_queue_cfg *cfg);
 
 /**
  * @brief Frees the queue memory. The caller must have disabled the ITS
@@ -217,7 +218,8 @@ uint32_t virq_its_queue_capacity(const struct virq_its_queue *q);
 VIRQ_MUST_CHECK virq_status virq_its_queue_push(struct virq_its_queue *q,
 						const struct virq_its_cmd *cmd,
 						const struct virq_its_limits *lim,
-						struct virq_its_sync *sync, enum virq_its_field *bad);
+						struct virq_its_sync *sync,
+						enum virq_its_field *bad);
 
 /**
  * @brief Like virq_its_queue_push() for an already encoded command (copied
