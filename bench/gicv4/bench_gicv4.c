@@ -72,7 +72,7 @@ static void env_up(struct env *e, int version, bool dirty, uint64_t typer, unsig
 	e->desc.gicd_base = rc.gicd_base;
 	e->desc.gicd_size = 0x10000;
 	e->desc.nr_redist_regions = 1;
-	e->desc.redist[0] = (struct virq_gic_redist_region){ rc.rd_base, 0xF60000, 0 };
+	e->desc.redist[0] = (struct virq_gic_redist_region){rc.rd_base, 0xF60000, 0};
 	e->nits = nits;
 	e->desc.nr_its = nits;
 	for (unsigned i = 0; i < nits; i++) {
@@ -141,8 +141,8 @@ static struct cnt stop(struct env *e)
 static void row(const char *what, struct cnt c, unsigned long min_rd, unsigned long min_wr,
 		unsigned long min_cmds)
 {
-	printf("%-44s %6lu %6lu %7lu   | %6lu %6lu %7lu\n", what, c.rd, c.wr, c.cmds, min_rd, min_wr,
-	       min_cmds);
+	printf("%-44s %6lu %6lu %7lu   | %6lu %6lu %7lu\n", what, c.rd, c.wr, c.cmds, min_rd,
+	       min_wr, min_cmds);
 }
 
 /* Named bench_op_* so that run.sh --callgrind can collect only these. */
@@ -254,8 +254,10 @@ int main(void)
 	move("move vPE, VMOVP=1 (one ITS of 2)", TYPER_40, 40, 2);
 	move("move vPE, VMOVP=0 (ITSList, 3 ITSes)", TYPER_40_NOVMOVP, 40, 3);
 	move("move vPE, GICv4.1 (DB + default doorbell)", TYPER_41, 41, 1);
-	printf("reads/writes are MMIO accesses; cmds are ITS commands (32 bytes each, in memory).\n");
-	printf("Non-resident reads include the PendingLast read; the model's ITS is synchronous,\n");
+	printf(
+	    "reads/writes are MMIO accesses; cmds are ITS commands (32 bytes each, in memory).\n");
+	printf(
+	    "Non-resident reads include the PendingLast read; the model's ITS is synchronous,\n");
 	printf("so one GITS_CREADR read per batch sees completion.\n");
 	return 0;
 }

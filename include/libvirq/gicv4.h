@@ -18,7 +18,7 @@
  * struct virq_its_device dev;
  * struct virq_vm vm;
  * struct virq_vpe vpe;
- * uint32_t db, lpi, rd;
+ * uint32_t db, rd;
  * bool pl;
  *
  * virq_gic_init(&gic, &hal, &desc, rds, 8, 16);  // probe GICD, walk GICR frames
@@ -39,6 +39,14 @@
  * virq_vpe_make_nonresident(&vpe, true, &pl);    // pl: a vLPI is pending
  * virq_vlpi_remap(&dev, 0, &vpe, 8193);          // DISCARD + VMAPTI + VSYNC
  * virq_vlpi_unmap(&dev, 0);                      // DISCARD + VSYNC
+ *
+ * // vCPU traps on WFI:    virq_vpe_wfi_enter(&vpe); virq_vpe_put(&vpe, &pl);
+ * //                       (block only if !pl: the doorbell is armed)
+ * // doorbell LPI at EL2:  virq_vpe_wfi_exit(&vpe); ... virq_vpe_load(&vpe, rd);
+ * // vCPU migrates:        virq_vpe_put(), virq_vpe_move(&vpe, new_rd), virq_vpe_load()
+ * // teardown, reverse:    events unmapped, virq_its_device_unmap(), virq_vpe_destroy(),
+ * //                       virq_vm_destroy(), virq_lpi_free(), virq_its_destroy(),
+ * //                       virq_gic_destroy()
  * @endcode
  * Every call returns a ::virq_status that must be checked. A hypervisor
  * that also wants a baseline of physical MSIs maps them with
@@ -71,7 +79,7 @@ enum virq_gic_version {
 
 /** @brief State flags of a redistributor (::virq_gic_rdist::flags). */
 enum virq_gic_rdist_flag {
-	VIRQ_RDIST_LPIS_ON = 1u << 0,   /**< LPIs enabled by libvirq (tables are ours). */
+	VIRQ_RDIST_LPIS_ON = 1u << 0,	/**< LPIs enabled by libvirq (tables are ours). */
 	VIRQ_RDIST_VPE_READY = 1u << 1, /**< Residency registers initialised. */
 };
 
@@ -80,13 +88,13 @@ enum virq_gic_rdist_flag {
  * provides storage and reads the members.
  */
 struct virq_gic_rdist {
-	uint64_t rd_base;         /**< Address of its RD_base frame. */
-	uint64_t typer;           /**< GICR_TYPER as read at init. */
-	struct virq_page pend;    /**< LPI pending table (64 KiB aligned). */
-	uint64_t vprop_cache;     /**< Last GICR_VPROPBASER written (4.0), to skip rewrites. */
-	uint64_t vpend;           /**< Last GICR_VPENDBASER written. */
-	uint32_t resident_vpe;    /**< vPEID resident here, or ::VIRQ_VPEID_NONE. */
-	uint32_t flags;           /**< Bit set of ::virq_gic_rdist_flag. */
+	uint64_t rd_base;      /**< Address of its RD_base frame. */
+	uint64_t typer;	       /**< GICR_TYPER as read at init. */
+	struct virq_page pend; /**< LPI pending table (64 KiB aligned). */
+	uint64_t vprop_cache;  /**< Last GICR_VPROPBASER written (4.0), to skip rewrites. */
+	uint64_t vpend;	       /**< Last GICR_VPENDBASER written. */
+	uint32_t resident_vpe; /**< vPEID resident here, or ::VIRQ_VPEID_NONE. */
+	uint32_t flags;	       /**< Bit set of ::virq_gic_rdist_flag. */
 };
 
 struct virq_its;
@@ -96,30 +104,30 @@ struct virq_its;
  * Members are read-only for the embedder.
  */
 struct virq_gic {
-	struct virq_hal hal;               /**< HAL copied at init. */
-	uint64_t gicd_base;                /**< GICD frame. */
-	enum virq_gic_version version;     /**< Detected version (see virq_gic_init()). */
-	uint32_t gicd_typer;               /**< GICD_TYPER as read at init. */
-	struct virq_gic_rdist *rd;         /**< Redistributor array (caller storage). */
-	uint32_t nr_rd;                    /**< Redistributors found. */
-	uint32_t lpi_bits;                 /**< LPI INTID bits (PROPBASER.IDbits + 1), 14..16. */
-	uint32_t lpi_end;                  /**< One past the highest usable LPI INTID. */
-	uint32_t vpeid_bits;               /**< vPEID width (16 on 4.0; GICD_TYPER2 on 4.1). */
-	uint64_t timeout_ns;               /**< Budget of each hardware wait in ns (default
-						::VIRQ_GIC_DEFAULT_TIMEOUT_NS; the embedder may change it after
-						virq_gic_init(); ITSes created later use it for their queue). */
-	bool rd_noncoherent;               /**< PROP/PENDBASER tables need cleaning to PoC. */
-	bool rd_forced_nc;                 /**< Non-coherent by description (dma-noncoherent). */
-	uint64_t propbaser;                /**< GICR_PROPBASER value programmed (after negotiation). */
-	uint64_t pend_attr;                /**< PENDBASER attribute bits that stuck (Sh, caches). */
-	bool pend_attr_known;              /**< pend_attr was negotiated on a first RD. */
-	struct virq_page prop;             /**< LPI configuration table (one byte per LPI). */
-	struct virq_page lpi_map;          /**< LPI allocation bitmap (bit n = INTID 8192 + n). */
-	struct virq_page vpeid_map;        /**< vPEID allocation bitmap. */
-	uint16_t vmovp_seq;                /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
-	uint32_t nr_its;                   /**< ITSes registered by virq_its_init(). */
+	struct virq_hal hal;	       /**< HAL copied at init. */
+	uint64_t gicd_base;	       /**< GICD frame. */
+	enum virq_gic_version version; /**< Detected version (see virq_gic_init()). */
+	uint32_t gicd_typer;	       /**< GICD_TYPER as read at init. */
+	struct virq_gic_rdist *rd;     /**< Redistributor array (caller storage). */
+	uint32_t nr_rd;		       /**< Redistributors found. */
+	uint32_t lpi_bits;	       /**< LPI INTID bits (PROPBASER.IDbits + 1), 14..16. */
+	uint32_t lpi_end;	       /**< One past the highest usable LPI INTID. */
+	uint32_t vpeid_bits;	       /**< vPEID width (16 on 4.0; GICD_TYPER2 on 4.1). */
+	uint64_t timeout_ns;	       /**< Budget of each hardware wait in ns (default
+					    ::VIRQ_GIC_DEFAULT_TIMEOUT_NS; the embedder may change it after
+					    virq_gic_init(); ITSes created later use it for their queue). */
+	bool rd_noncoherent;	       /**< PROP/PENDBASER tables need cleaning to PoC. */
+	bool rd_forced_nc;	       /**< Non-coherent by description (dma-noncoherent). */
+	uint64_t propbaser;	       /**< GICR_PROPBASER value programmed (after negotiation). */
+	uint64_t pend_attr;	       /**< PENDBASER attribute bits that stuck (Sh, caches). */
+	bool pend_attr_known;	       /**< pend_attr was negotiated on a first RD. */
+	struct virq_page prop;	       /**< LPI configuration table (one byte per LPI). */
+	struct virq_page lpi_map;      /**< LPI allocation bitmap (bit n = INTID 8192 + n). */
+	struct virq_page vpeid_map;    /**< vPEID allocation bitmap. */
+	uint16_t vmovp_seq;	       /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
+	uint32_t nr_its;	       /**< ITSes registered by virq_its_init(). */
 	struct virq_its *its[VIRQ_GIC_ITS_SLOTS]; /**< Registered ITSes (NULL when free). */
-	uint32_t platform;                 /**< ::virq_gic_platform bits from the description. */
+	uint32_t platform; /**< ::virq_gic_platform bits from the description. */
 };
 
 /**

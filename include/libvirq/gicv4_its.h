@@ -45,11 +45,11 @@ enum virq_its_quirk {
 
 /** @brief One entry of the quirk table: applies when (IIDR & mask) == iidr. */
 struct virq_its_quirk_entry {
-	uint32_t iidr;      /**< GITS_IIDR value to match. */
-	uint32_t mask;      /**< Bits of GITS_IIDR compared. */
-	uint32_t platform;  /**< ::virq_gic_platform bits also required (0: none). */
-	uint32_t quirks;    /**< ::virq_its_quirk bits applied. */
-	const char *name;   /**< Erratum name, for logs. */
+	uint32_t iidr;	   /**< GITS_IIDR value to match. */
+	uint32_t mask;	   /**< Bits of GITS_IIDR compared. */
+	uint32_t platform; /**< ::virq_gic_platform bits also required (0: none). */
+	uint32_t quirks;   /**< ::virq_its_quirk bits applied. */
+	const char *name;  /**< Erratum name, for logs. */
 };
 
 /**
@@ -63,53 +63,54 @@ uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
 
 /** @brief One GITS_BASER\<n\> table as programmed. Members are read-only. */
 struct virq_its_table {
-	uint64_t baser;          /**< Value that stuck (0: table not set up). */
-	uint32_t n;              /**< BASER index 0..7. */
-	uint32_t type;           /**< ::virq_gits_baser_type. */
-	uint32_t page_size;      /**< Bytes per page: 4096, 16384 or 65536. */
-	uint32_t esz;            /**< Bytes per entry. */
-	uint32_t id_bits;        /**< IDs 0 .. 2^id_bits - 1 are covered. */
-	uint32_t nr_l1;          /**< Indirect: number of level-1 entries. */
-	bool indirect;           /**< Two-level table. */
-	bool noncoherent;        /**< Clean writes to PoC. */
-	struct virq_page l1;     /**< Flat table, or the level-1 table. */
-	struct virq_page l2;     /**< Indirect: array of nr_l1 ::virq_page (level-2 pages). */
+	uint64_t baser;	     /**< Value that stuck (0: table not set up). */
+	uint32_t n;	     /**< BASER index 0..7. */
+	uint32_t type;	     /**< ::virq_gits_baser_type. */
+	uint32_t page_size;  /**< Bytes per page: 4096, 16384 or 65536. */
+	uint32_t esz;	     /**< Bytes per entry. */
+	uint32_t id_bits;    /**< IDs 0 .. 2^id_bits - 1 are covered. */
+	uint32_t nr_l1;	     /**< Indirect: number of level-1 entries. */
+	bool indirect;	     /**< Two-level table. */
+	bool noncoherent;    /**< Clean writes to PoC. */
+	struct virq_page l1; /**< Flat table, or the level-1 table. */
+	struct virq_page l2; /**< Indirect: array of nr_l1 ::virq_page (level-2 pages). */
 };
 
 /** @brief Optional settings for virq_its_init(). */
 struct virq_its_cfg {
-	uint32_t queue_bytes;   /**< Command queue size (4 KiB multiple; 0: 64 KiB). */
-	uint64_t timeout_ns;    /**< Budget of each wait (0: the GIC's timeout). */
-	int32_t numa_node;      /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
-	const int8_t *rd_node;  /**< NUMA node of each redistributor index, or NULL. */
-	bool proxy_doorbells;   /**< GICv4.0 without DirectLPI: create the proxy device. */
+	uint32_t queue_bytes;  /**< Command queue size (4 KiB multiple; 0: 64 KiB). */
+	uint64_t timeout_ns;   /**< Budget of each wait (0: the GIC's timeout). */
+	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
+	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
+	bool proxy_doorbells;  /**< GICv4.0 without DirectLPI: create the proxy device. */
 };
 
 struct virq_its_device;
 
 /** @brief One ITS. Caller storage; members are read-only for the embedder. */
 struct virq_its {
-	struct virq_gic *gic;            /**< The GIC it belongs to. */
-	uint64_t base;                   /**< Control frame address. */
-	uint64_t typer;                  /**< GITS_TYPER. */
-	uint32_t iidr;                   /**< GITS_IIDR. */
-	uint32_t quirks;                 /**< ::virq_its_quirk bits applied. */
-	uint32_t slot;                   /**< Index in ::virq_gic::its. */
-	uint32_t its_number;             /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
-	uint32_t itt_esz;                /**< ITT entry size in bytes (after quirks). */
-	bool noncoherent;                /**< Tables forced non-shareable/non-cacheable. */
-	bool dead;                       /**< A queue failure could not be recovered. */
-	int32_t numa_node;               /**< From the configuration. */
-	const int8_t *rd_node;           /**< From the configuration. */
-	struct virq_its_limits lim;      /**< Limits for the encoders. */
-	struct virq_its_queue q;         /**< The command queue. */
-	struct virq_its_table tbl[3];    /**< Device, collection, vPE tables (index ::virq_its_tbl_idx). */
-	struct virq_page col_map;        /**< Bitmap of mapped collections (ICID = RD index). */
-	struct virq_its_device *proxy;   /**< GICv4.0 doorbell proxy device, or NULL. */
-	uint32_t proxy_next;             /**< Next proxy slot to use (round robin). */
-	uint64_t cmds;                   /**< Commands sent (statistics). */
-	uint32_t nr_devices;             /**< Devices mapped (the proxy device excluded). */
-	uint32_t nr_vpes;                /**< vPEs mapped (VMAPP) on this ITS. */
+	struct virq_gic *gic;	    /**< The GIC it belongs to. */
+	uint64_t base;		    /**< Control frame address. */
+	uint64_t typer;		    /**< GITS_TYPER. */
+	uint32_t iidr;		    /**< GITS_IIDR. */
+	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
+	uint32_t slot;		    /**< Index in ::virq_gic::its. */
+	uint32_t its_number;	    /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
+	uint32_t itt_esz;	    /**< ITT entry size in bytes (after quirks). */
+	bool noncoherent;	    /**< Tables forced non-shareable/non-cacheable. */
+	bool dead;		    /**< A queue failure could not be recovered. */
+	int32_t numa_node;	    /**< From the configuration. */
+	const int8_t *rd_node;	    /**< From the configuration. */
+	struct virq_its_limits lim; /**< Limits for the encoders. */
+	struct virq_its_queue q;    /**< The command queue. */
+	struct virq_its_table
+	    tbl[3];		  /**< Device, collection, vPE tables (index ::virq_its_tbl_idx). */
+	struct virq_page col_map; /**< Bitmap of mapped collections (ICID = RD index). */
+	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device, or NULL. */
+	uint32_t proxy_next;	       /**< Next proxy slot to use (round robin). */
+	uint64_t cmds;		       /**< Commands sent (statistics). */
+	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
+	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -121,31 +122,31 @@ enum virq_its_tbl_idx {
 
 /** @brief What an event is mapped to (::virq_its_event::kind). */
 enum virq_its_event_kind {
-	VIRQ_ITS_EV_NONE = 0,     /**< Not mapped. */
-	VIRQ_ITS_EV_PHYS = 1,     /**< Physical LPI (MAPTI). */
-	VIRQ_ITS_EV_VIRT = 2,     /**< vLPI (VMAPTI). */
-	VIRQ_ITS_EV_PROXY = 3,    /**< GICv4.0 doorbell proxy slot. */
+	VIRQ_ITS_EV_NONE = 0,  /**< Not mapped. */
+	VIRQ_ITS_EV_PHYS = 1,  /**< Physical LPI (MAPTI). */
+	VIRQ_ITS_EV_VIRT = 2,  /**< vLPI (VMAPTI). */
+	VIRQ_ITS_EV_PROXY = 3, /**< GICv4.0 doorbell proxy slot. */
 };
 
 struct virq_vpe;
 
 /** @brief Tracking of one event of a device. */
 struct virq_its_event {
-	uint32_t kind;          /**< ::virq_its_event_kind. */
-	uint32_t icid;          /**< Physical: collection (= RD index). */
-	uint32_t intid;         /**< pINTID or vINTID. */
-	uint32_t db;            /**< vLPI doorbell pINTID, or 1023. */
-	struct virq_vpe *vpe;   /**< vLPI or proxy: the vPE. */
+	uint32_t kind;	      /**< ::virq_its_event_kind. */
+	uint32_t icid;	      /**< Physical: collection (= RD index). */
+	uint32_t intid;	      /**< pINTID or vINTID. */
+	uint32_t db;	      /**< vLPI doorbell pINTID, or 1023. */
+	struct virq_vpe *vpe; /**< vLPI or proxy: the vPE. */
 };
 
 /** @brief A device mapped on an ITS (MAPD). Caller storage. */
 struct virq_its_device {
-	struct virq_its *its;   /**< Its ITS; NULL when not mapped. */
-	uint32_t device_id;     /**< DeviceID. */
-	uint32_t nr_events;     /**< Events (power of two, >= 2). */
-	uint32_t nr_mapped;     /**< Events currently mapped. */
-	struct virq_page itt;   /**< Interrupt translation table. */
-	struct virq_page ev;    /**< nr_events ::virq_its_event. */
+	struct virq_its *its; /**< Its ITS; NULL when not mapped. */
+	uint32_t device_id;   /**< DeviceID. */
+	uint32_t nr_events;   /**< Events (power of two, >= 2). */
+	uint32_t nr_mapped;   /**< Events currently mapped. */
+	struct virq_page itt; /**< Interrupt translation table. */
+	struct virq_page ev;  /**< nr_events ::virq_its_event. */
 };
 
 /**

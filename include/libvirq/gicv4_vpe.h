@@ -26,8 +26,11 @@
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
  * Thread-safety: the caller serialises every call on one vPE and every
- * call that sends commands to one ITS (see gicv4_its.h); residency calls on
- * different vPEs and different redistributors may run concurrently.
+ * call that sends commands to one ITS (see gicv4_its.h). Residency calls
+ * (make_resident / make_nonresident / load / put / wfi_*) on different vPEs
+ * and different redistributors may run concurrently (no lock inside; tested
+ * under ThreadSanitizer), except with GICv4.0 doorbell masking through the
+ * proxy device, which sends ITS commands.
  * Spec: Arm IHI 0069 chapter 9 (GICv4), §6.3 (VMAPP, VMAPTI, VMOVI, VMOVP,
  * VSYNC, VINVALL, INVDB), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
@@ -39,40 +42,40 @@
 
 /** @brief State bits of a vPE (::virq_vpe::flags). */
 enum virq_vpe_flag {
-	VIRQ_VPE_MAPPED = 1u << 0,       /**< Has a vPEID and VPT, mapped on the ITSes. */
-	VIRQ_VPE_RESIDENT = 1u << 1,     /**< Resident on ::virq_vpe::resident_rd. */
-	VIRQ_VPE_IN_WFI = 1u << 2,       /**< The vCPU is blocked in WFI. */
-	VIRQ_VPE_DYING = 1u << 3,        /**< Being torn down: no VMOVP, no residency. */
-	VIRQ_VPE_DEAD = 1u << 4,         /**< Teardown failed half-way; destroy again. */
+	VIRQ_VPE_MAPPED = 1u << 0,	 /**< Has a vPEID and VPT, mapped on the ITSes. */
+	VIRQ_VPE_RESIDENT = 1u << 1,	 /**< Resident on ::virq_vpe::resident_rd. */
+	VIRQ_VPE_IN_WFI = 1u << 2,	 /**< The vCPU is blocked in WFI. */
+	VIRQ_VPE_DYING = 1u << 3,	 /**< Being torn down: no VMOVP, no residency. */
+	VIRQ_VPE_DEAD = 1u << 4,	 /**< Teardown failed half-way; destroy again. */
 	VIRQ_VPE_PENDING_LAST = 1u << 5, /**< PendingLast at the last descheduling. */
-	VIRQ_VPE_IDAI = 1u << 6,         /**< GICv4.0 IDAI saved at the last descheduling. */
-	VIRQ_VPE_DB_MASK = 1u << 7,      /**< GICv4.0: mask the doorbell while not blocked. */
-	VIRQ_VPE_DB_ON = 1u << 8,        /**< GICv4.0: the doorbell's config byte is enabled. */
+	VIRQ_VPE_IDAI = 1u << 6,	 /**< GICv4.0 IDAI saved at the last descheduling. */
+	VIRQ_VPE_DB_MASK = 1u << 7,	 /**< GICv4.0: mask the doorbell while not blocked. */
+	VIRQ_VPE_DB_ON = 1u << 8,	 /**< GICv4.0: the doorbell's config byte is enabled. */
 };
 
 /** @brief A virtual machine's vLPI state. Caller storage. */
 struct virq_vm {
-	struct virq_gic *gic;    /**< The GIC. */
-	struct virq_page vprop;  /**< vLPI configuration table (64 KiB aligned). */
-	uint32_t id_bits;        /**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
-	uint32_t nr_vpes;        /**< vPEs created on this VM. */
+	struct virq_gic *gic;	/**< The GIC. */
+	struct virq_page vprop; /**< vLPI configuration table (64 KiB aligned). */
+	uint32_t id_bits;	/**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
+	uint32_t nr_vpes;	/**< vPEs created on this VM. */
 };
 
 /** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
 struct virq_vpe {
-	struct virq_vm *vm;      /**< Its VM. */
-	uint32_t vpeid;          /**< vPEID. */
-	struct virq_page vpt;    /**< Virtual pending table (64 KiB aligned, zeroed). */
-	uint32_t doorbell;       /**< Doorbell LPI (4.0 per-vLPI value, 4.1 default), or 1023. */
-	uint32_t rd;             /**< Target redistributor index (VMAPP / VMOVP RDbase). */
-	uint32_t resident_rd;    /**< Where it is resident (valid with ::VIRQ_VPE_RESIDENT). */
-	uint32_t its_mask;       /**< Bit n: VMAPP'd on the GIC's ITS slot n. */
-	uint32_t vmapp_count;    /**< Number of ITSes it is mapped on (4.1 Alloc). */
-	uint32_t flags;          /**< ::virq_vpe_flag bits. */
-	uint32_t nr_vlpis;       /**< vLPIs mapped to it. */
-	int32_t proxy_event;     /**< GICv4.0 proxy slot holding its doorbell, or -1. */
-	bool vgrp0;              /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
-	bool vgrp1;              /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
+	struct virq_vm *vm;   /**< Its VM. */
+	uint32_t vpeid;	      /**< vPEID. */
+	struct virq_page vpt; /**< Virtual pending table (64 KiB aligned, zeroed). */
+	uint32_t doorbell;    /**< Doorbell LPI (4.0 per-vLPI value, 4.1 default), or 1023. */
+	uint32_t rd;	      /**< Target redistributor index (VMAPP / VMOVP RDbase). */
+	uint32_t resident_rd; /**< Where it is resident (valid with ::VIRQ_VPE_RESIDENT). */
+	uint32_t its_mask;    /**< Bit n: VMAPP'd on the GIC's ITS slot n. */
+	uint32_t vmapp_count; /**< Number of ITSes it is mapped on (4.1 Alloc). */
+	uint32_t flags;	      /**< ::virq_vpe_flag bits. */
+	uint32_t nr_vlpis;    /**< vLPIs mapped to it. */
+	int32_t proxy_event;  /**< GICv4.0 proxy slot holding its doorbell, or -1. */
+	bool vgrp0;	      /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
+	bool vgrp1;	      /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
 };
 
 /**

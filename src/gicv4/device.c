@@ -28,8 +28,8 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	hal = &its->gic->hal;
 	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
 		return VIRQ_ERANGE;
-	if (nr_events > (1u << 31) || (its->lim.eventid_bits < 32 &&
-					nr_events > (1u << its->lim.eventid_bits)))
+	if (nr_events > (1u << 31) ||
+	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
 		return VIRQ_ERANGE;
 	if (its->proxy && its->proxy != dev && its->proxy->device_id == device_id)
 		return VIRQ_EEXIST; /* clashes with the doorbell proxy device */
@@ -42,7 +42,8 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	st = virq_page_alloc_(hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
 			      &dev->itt);
 	if (st == VIRQ_OK)
-		st = virq_page_alloc_(hal, round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
+		st = virq_page_alloc_(hal,
+				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
 				      4096, &dev->ev);
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
 	 * (CASE-14: Xen a1f8b32af0). */
@@ -140,8 +141,8 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	e = ev_at_(dev, event);
 	if (e->kind == VIRQ_ITS_EV_NONE || e->kind == VIRQ_ITS_EV_PROXY)
 		return VIRQ_ENOENT;
-	c[0] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id,
-				      .EventID = event };
+	c[0] = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	st = virq_its_exec_(dev->its, c, 2);
 	/* Tracked as unmapped even on a queue failure: DISCARD may have run,
@@ -162,7 +163,7 @@ static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum vir
 	e = ev_at_(dev, event);
 	if (e->kind != VIRQ_ITS_EV_PHYS && e->kind != VIRQ_ITS_EV_VIRT)
 		return VIRQ_ENOENT;
-	c[0] = (struct virq_its_cmd){ .opcode = op, .DeviceID = dev->device_id, .EventID = event };
+	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	return virq_its_exec_(dev->its, c, 2);
 }

@@ -34,9 +34,10 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		gic->nr_rd++;
 		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_Last, typer))
 			return VIRQ_OK;
-		stride = r->stride ? r->stride
-				   : (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) ? VIRQ_GICR_STRIDE_V4
-										  : VIRQ_GICR_STRIDE_V3);
+		stride = r->stride
+			     ? r->stride
+			     : (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) ? VIRQ_GICR_STRIDE_V4
+									     : VIRQ_GICR_STRIDE_V3);
 		off += stride;
 	}
 	/* Ran off the region without GICR_TYPER.Last: the description and the
@@ -74,9 +75,11 @@ static void vpeid_limits_(struct virq_gic *gic)
 	gic->vpeid_bits = 16;
 	if (gic->version == VIRQ_GIC_V4_1) {
 		uint32_t t2 = virq_rd32_(&gic->hal, gic->gicd_base + VIRQ_GICD_TYPER2);
+		uint32_t vid = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VID, t2) + 1;
 
-		if (VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VIL, t2))
-			gic->vpeid_bits = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VID, t2) + 1;
+		/* The vPEID field is 16 bits: a larger VID is a hardware lie. */
+		if (VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VIL, t2) && vid < 16)
+			gic->vpeid_bits = vid;
 	}
 }
 
@@ -285,7 +288,8 @@ static uint64_t rd_attr_default_(void)
 
 static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 {
-	uint64_t want = gic->prop.pa | VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
+	uint64_t want = gic->prop.pa |
+			VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
 			rd_attr_default_();
 	bool nc = false;
 	virq_status st;
@@ -294,7 +298,7 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 		return VIRQ_EALIGN;
 	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, VIRQ_GICR_PROPBASER), want,
 				 VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_Physical_Address) |
-					 VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_IDbits),
+				     VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_IDbits),
 				 &gic->propbaser, &nc);
 	if (st != VIRQ_OK)
 		return st;

@@ -54,8 +54,7 @@ static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
 }
 
 /* Cleans a table to PoC when @nc; VIRQ_ENOHAL when it cannot. */
-static inline virq_status clean_if_(const struct virq_hal *hal, bool nc, const void *va,
-				    size_t len)
+static inline virq_status clean_if_(const struct virq_hal *hal, bool nc, const void *va, size_t len)
 {
 	if (!nc)
 		return VIRQ_OK;

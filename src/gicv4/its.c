@@ -11,13 +11,13 @@
 /* ---------------- quirks (CASE-13) ---------------- */
 
 static const struct virq_its_quirk_entry quirk_table_[] = {
-	{ 0xa100034cu, 0xffff0fffu, 0,
-	  VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 | VIRQ_ITS_QUIRK_CAVIUM_23144,
-	  "Cavium ThunderX 22375/24313/23144" },
-	{ 0x00001070u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065" },
-	{ 0x00051736u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801" },
-	{ 0x0201743bu, 0xffffffffu, VIRQ_GIC_PLAT_RK3588, VIRQ_ITS_QUIRK_RK3588_3588001,
-	  "Rockchip RK3588 3588001" },
+    {0xa100034cu, 0xffff0fffu, 0,
+     VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 | VIRQ_ITS_QUIRK_CAVIUM_23144,
+     "Cavium ThunderX 22375/24313/23144"},
+    {0x00001070u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065"},
+    {0x00051736u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801"},
+    {0x0201743bu, 0xffffffffu, VIRQ_GIC_PLAT_RK3588, VIRQ_ITS_QUIRK_RK3588_3588001,
+     "Rockchip RK3588 3588001"},
 };
 
 uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform)
@@ -96,11 +96,12 @@ static virq_status its_quiesce_(struct virq_its *its)
 	uint32_t c = virq_rd32_(hal, a);
 
 	if (c & (VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) | VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)))
-		virq_wr32_(hal, a, c & (uint32_t)~(VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) |
-						   VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)));
+		virq_wr32_(hal, a,
+			   c & (uint32_t) ~(VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) |
+					    VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)));
 	return virq_poll32(hal, a, (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent), its->q.timeout_ns
-			   ? its->q.timeout_ns : its->gic->timeout_ns, NULL);
+			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent),
+			   its->q.timeout_ns ? its->q.timeout_ns : its->gic->timeout_ns, NULL);
 }
 
 static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_desc *desc)
@@ -140,8 +141,8 @@ static void its_number_(struct virq_its *its, uint32_t *ctlr)
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	uint64_t a = its->base + VIRQ_GITS_CTLR;
-	uint32_t c = (uint32_t)VIRQ_FIELD_SET(VIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a),
-					      its->slot);
+	uint32_t c =
+	    (uint32_t)VIRQ_FIELD_SET(VIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a), its->slot);
 
 	if (its->lim.version != VIRQ_ITS_V3 && !its->lim.vmovp) {
 		virq_wr32_(hal, a, c);
@@ -166,7 +167,7 @@ static virq_status its_slot_(struct virq_its *its)
 
 static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *cfg)
 {
-	struct virq_its_queue_cfg qc = { cfg ? cfg->timeout_ns : 0, its->noncoherent };
+	struct virq_its_queue_cfg qc = {cfg ? cfg->timeout_ns : 0, its->noncoherent};
 	uint32_t qbytes = cfg && cfg->queue_bytes ? cfg->queue_bytes : 65536u;
 	virq_status st;
 
@@ -251,7 +252,8 @@ static void rds_forget_vpe_table_(struct virq_its *its)
 		virq_status st;
 
 		if (!rd->vprop_cache ||
-		    (rd->vprop_cache & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_Physical_Address)) != pa)
+		    (rd->vprop_cache & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_Physical_Address)) !=
+			pa)
 			continue;
 		virq_wr64_(&gic->hal, rd->rd_base + VIRQ_GICR_VPROPBASER, 0);
 		rd->vprop_cache = 0;

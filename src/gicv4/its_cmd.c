@@ -442,23 +442,30 @@ static const enc_fn_ enc_tbl_[OPS_] = {
     [VIRQ_ITS_INVDB] = enc_vpe_only_,
 };
 
-virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
-				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
-				enum virq_its_field *bad)
+/* Every command through the table (NULL checks included). */
+__attribute__((noinline)) static virq_status enc_generic_(const struct virq_its_cmd *c,
+							  const struct virq_its_limits *lim,
+							  uint8_t *out, struct virq_its_sync *sync,
+							  enum virq_its_field *bad)
 {
-	const struct virq_its_limits *L;
 	unsigned op;
 
 	if (UNLIKELY_(!c || !out))
 		return fail_(bad, VIRQ_ITS_F_NONE, VIRQ_EINVAL);
 	op = (unsigned)c->opcode;
-	L = lim ? lim : &nolim_;
-	/* The device-setup hot path, inline; everything else through the table. */
-	if (op == VIRQ_ITS_MAPTI)
-		return enc_mapti_(c, lim, out, sync, bad, L);
 	if (UNLIKELY_(op >= OPS_ || !enc_tbl_[op]))
 		return fail_(bad, VIRQ_ITS_F_opcode, VIRQ_EUNKNOWN);
-	return enc_tbl_[op](c, lim, out, sync, bad, L);
+	return enc_tbl_[op](c, lim, out, sync, bad, lim ? lim : &nolim_);
+}
+
+virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
+				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
+				enum virq_its_field *bad)
+{
+	/* The device-setup hot path (MAPTI) inline; everything else through the table. */
+	if (c && out && c->opcode == VIRQ_ITS_MAPTI)
+		return enc_mapti_(c, lim, out, sync, bad, lim ? lim : &nolim_);
+	return enc_generic_(c, lim, out, sync, bad);
 }
 
 /* ---- decoder ---- */

@@ -36,15 +36,16 @@ static virq_status baser_pa_(uint64_t pa, uint32_t psz, uint64_t *field)
 /* Largest page size (64, 16, 4 KiB) that sticks in Page_Size. */
 static uint32_t probe_psz_(struct virq_its *its, uint32_t n, uint64_t *pszf)
 {
-	static const uint32_t sizes[3] = { 65536u, 16384u, 4096u };
-	static const uint32_t codes[3] = { VIRQ_GITS_BASER_PAGE_64K, VIRQ_GITS_BASER_PAGE_16K,
-					   VIRQ_GITS_BASER_PAGE_4K };
+	static const uint32_t sizes[3] = {65536u, 16384u, 4096u};
+	static const uint32_t codes[3] = {VIRQ_GITS_BASER_PAGE_64K, VIRQ_GITS_BASER_PAGE_16K,
+					  VIRQ_GITS_BASER_PAGE_4K};
 	const struct virq_hal *hal = &its->gic->hal;
 
 	for (int i = 0; i < 3; i++) {
-		virq_wr64_(hal, baser_addr_(its, n), VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, codes[i]));
-		if (VIRQ_FIELD_GET(VIRQ_GITS_BASER_Page_Size, virq_rd64_(hal, baser_addr_(its, n))) ==
-		    codes[i]) {
+		virq_wr64_(hal, baser_addr_(its, n),
+			   VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, codes[i]));
+		if (VIRQ_FIELD_GET(VIRQ_GITS_BASER_Page_Size,
+				   virq_rd64_(hal, baser_addr_(its, n))) == codes[i]) {
 			*pszf = codes[i];
 			return sizes[i];
 		}
@@ -123,7 +124,8 @@ static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint
 	const struct virq_hal *hal = &its->gic->hal;
 	uint64_t keep = VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address) |
 			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address_51_48) |
-			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Valid) | VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Size);
+			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Valid) |
+			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Size);
 	uint64_t rb, sh, ic;
 
 	virq_wr64_(hal, baser_addr_(its, t->n), want);
@@ -186,17 +188,18 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	pages = size_table_(its, t, pszf);
 	st = virq_page_alloc_(hal, (size_t)pages * t->page_size, t->page_size, &t->l1);
 	if (st == VIRQ_OK && t->indirect)
-		st = virq_page_alloc_(hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096),
-				      4096, &t->l2);
+		st = virq_page_alloc_(
+		    hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096), 4096,
+		    &t->l2);
 	if (st == VIRQ_OK)
 		st = baser_pa_(t->l1.pa, t->page_size, &paf);
 	if (st == VIRQ_OK) {
 		uint64_t want = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Valid, 1) |
-		       VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) | want_attrs_(its) |
-		       (rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Type)) |
-		       (rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Entry_Size)) | paf |
-		       VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, pszf) |
-		       VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Size, pages - 1);
+				VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) |
+				want_attrs_(its) | (rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Type)) |
+				(rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Entry_Size)) | paf |
+				VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, pszf) |
+				VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Size, pages - 1);
 		st = program_(its, t, want);
 	}
 	if (st != VIRQ_OK) {

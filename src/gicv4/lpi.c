@@ -34,7 +34,8 @@ virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first
 			continue;
 		for (uint32_t i = 0; i < count; i++) {
 			bm_set_(bm, n + i);
-			*lpi_cfg_(gic, VIRQ_LPI_BASE + n + i) = 0xA2; /* prio 0xA0, RES1, disabled */
+			*lpi_cfg_(gic, VIRQ_LPI_BASE + n + i) =
+			    0xA2; /* prio 0xA0, RES1, disabled */
 		}
 		*first = VIRQ_LPI_BASE + n;
 		return clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, *first), count);
@@ -63,8 +64,7 @@ virq_status virq_lpi_free(struct virq_gic *gic, uint32_t first, uint32_t count)
 	return clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, first), count);
 }
 
-virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid, uint8_t priority,
-				bool enable)
+virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid, uint8_t priority, bool enable)
 {
 	uint8_t *cfg;
 

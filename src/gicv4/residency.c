@@ -34,7 +34,8 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	if (v & VPEND_VALID) {
 		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
-		uint64_t w = gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
+		uint64_t w =
+		    gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
 
 		virq_status st;
 
@@ -122,6 +123,9 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	st = virq_vpe_db_request_(vpe, false);
 	if (st != VIRQ_OK)
 		return st;
+	/* Table writes (vLPI config bytes, VPT) before the GIC may parse them,
+	 * like the barrier Linux's writeq() carries. */
+	virq_barrier_(&gic->hal, VIRQ_BARRIER_DMA_WMB);
 	if (gic->version == VIRQ_GIC_V4_1) {
 		v = vpend41_value_(vpe);
 	} else {

@@ -177,8 +177,8 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 	if (st != VIRQ_OK)
 		return st;
 	db = db_for_(dev, vpe, e->db != VIRQ_ITS_NO_DOORBELL);
-	c[n++] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id,
-					.EventID = event };
+	c[n++] = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
@@ -195,7 +195,7 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
 {
 	struct virq_its_event *e;
-	struct virq_its_cmd c[2] = { { .opcode = VIRQ_ITS_VMOVI } };
+	struct virq_its_cmd c[2] = {{.opcode = VIRQ_ITS_VMOVI}};
 	virq_status st = virt_event_(dev, event, &e);
 
 	if (st == VIRQ_OK)
@@ -221,7 +221,7 @@ virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct v
 virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, bool on)
 {
 	struct virq_its_event *e;
-	struct virq_its_cmd c[2] = { { .opcode = VIRQ_ITS_VMOVI } };
+	struct virq_its_cmd c[2] = {{.opcode = VIRQ_ITS_VMOVI}};
 	virq_status st = virt_event_(dev, event, &e);
 
 	if (st != VIRQ_OK)
@@ -331,8 +331,8 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 
 	if (vpe->proxy_event >= 0) {
 		slot = (uint32_t)vpe->proxy_event;
-		c[n++] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id,
-						.EventID = slot };
+		c[n++] = (struct virq_its_cmd){
+		    .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
 		return virq_its_exec_(its, c, n);
 	}
@@ -341,11 +341,11 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	slot = its->proxy_next;
 	e = ev_at_(p, slot);
 	if (e->kind == VIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
-		c[n++] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_DISCARD,
-						.DeviceID = p->device_id, .EventID = slot };
+		c[n++] = (struct virq_its_cmd){
+		    .opcode = VIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
-	c[n++] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id,
-					.EventID = slot };
+	c[n++] = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
 	st = virq_its_exec_(its, c, n);
 	if (e->kind == VIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
@@ -372,7 +372,8 @@ static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_INVLPIR),
 		   VIRQ_FIELD_PREP(VIRQ_GICR_INVLPIR_INTID, intid));
 	return virq_poll32(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_SYNCR),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns, NULL);
+			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			   NULL);
 }
 
 virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
@@ -387,8 +388,8 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 		for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
 			if (vpe->its_mask & (1u << i)) {
 				struct virq_its_cmd c[2] = {
-					{ .opcode = VIRQ_ITS_INVDB, .vPEID = vpe->vpeid },
-					virq_its_vsync_cmd(vpe->vpeid),
+				    {.opcode = VIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
+				    virq_its_vsync_cmd(vpe->vpeid),
 				};
 
 				return virq_its_exec_(gic->its[i], c, 2);
@@ -457,9 +458,10 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 	if (its) {
 		struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 		struct virq_its_cmd c[2] = {
-			{ .opcode = VIRQ_ITS_DISCARD, .DeviceID = its->proxy->device_id,
-			  .EventID = (uint32_t)vpe->proxy_event },
-			virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
+		    {.opcode = VIRQ_ITS_DISCARD,
+		     .DeviceID = its->proxy->device_id,
+		     .EventID = (uint32_t)vpe->proxy_event},
+		    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 		};
 
 		if (virq_its_exec_(its, c, 2) == VIRQ_OK) {
@@ -489,8 +491,10 @@ virq_status virq_vpe_proxy_move_(struct virq_vpe *vpe, uint32_t rd)
 		virq_vpe_proxy_release_(vpe);
 		return VIRQ_OK;
 	}
-	c[0] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_MOVI, .DeviceID = its->proxy->device_id,
-				      .EventID = (uint32_t)vpe->proxy_event, .ICID = rd };
+	c[0] = (struct virq_its_cmd){.opcode = VIRQ_ITS_MOVI,
+				     .DeviceID = its->proxy->device_id,
+				     .EventID = (uint32_t)vpe->proxy_event,
+				     .ICID = rd};
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
 	if (st == VIRQ_OK)

@@ -48,8 +48,7 @@ virq_status virq_vm_destroy(struct virq_vm *vm)
 	return VIRQ_OK;
 }
 
-virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vintid, uint8_t priority,
-				bool enable)
+virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vintid, uint8_t priority, bool enable)
 {
 	uint8_t *b;
 
@@ -89,7 +88,7 @@ static bool its_v4_(const struct virq_its *its)
 
 static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_vpe *vpe, bool map)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMAPP };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPP};
 	bool v41 = its->lim.version == VIRQ_ITS_V41;
 
 	c.vPEID = vpe->vpeid;
@@ -117,7 +116,7 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 	if (st != VIRQ_OK)
 		return st;
 	c[0] = vmapp_(its, vpe, true);
-	c[1] = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VINVALL, .vPEID = vpe->vpeid };
+	c[1] = (struct virq_its_cmd){.opcode = VIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
 	c[2] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(its, c, 3);
 	if (st == VIRQ_OK) {
@@ -192,8 +191,7 @@ static virq_status vpe_check_init_(const struct virq_vm *vm, uint32_t rd, uint32
 	return VIRQ_ENOTSUP;
 }
 
-virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd,
-			  uint32_t doorbell)
+virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd, uint32_t doorbell)
 {
 	struct virq_gic *gic;
 	uint64_t size;
@@ -264,7 +262,7 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 static struct virq_its_cmd vmovp_(const struct virq_its *its, const struct virq_vpe *vpe,
 				  uint32_t rd, uint16_t seq, uint32_t list)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMOVP };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP};
 
 	c.vPEID = vpe->vpeid;
 	c.RDbase = virq_its_rdbase_(its, rd);
@@ -283,9 +281,10 @@ static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpe
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_INVALLR),
 		   VIRQ_FIELD_PREP(VIRQ_GICR_INVALLR_V, 1) |
-			   VIRQ_FIELD_PREP(VIRQ_GICR_INVALLR_vPEID, vpeid));
+		       VIRQ_FIELD_PREP(VIRQ_GICR_INVALLR_vPEID, vpeid));
 	return virq_poll32(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_SYNCR),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns, NULL);
+			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			   NULL);
 }
 
 static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)

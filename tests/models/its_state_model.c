@@ -56,7 +56,7 @@ static void bump_(struct its_state_model *s, uint64_t key)
 	s->cnts = realloc(s->cnts, (s->ncnts + 1) * sizeof(*s->cnts));
 	if (!s->cnts)
 		abort();
-	s->cnts[s->ncnts++] = (struct cnt_){ key, 1 };
+	s->cnts[s->ncnts++] = (struct cnt_){key, 1};
 }
 
 static unsigned long cnt_(const struct its_state_model *s, uint64_t key)
@@ -124,7 +124,8 @@ static void baser_wr_(void *arg, struct fake_hal *fh, uint64_t addr, uint64_t v,
 	if (width == 32) {
 		uint64_t cur = s->baser[n];
 
-		v = (off & 4) ? ((cur & 0xffffffffu) | (v << 32)) : ((cur & ~0xffffffffull) | (uint32_t)v);
+		v = (off & 4) ? ((cur & 0xffffffffu) | (v << 32))
+			      : ((cur & ~0xffffffffull) | (uint32_t)v);
 	}
 	if (!baser_type_(s, n)) {
 		s->baser[n] = 0;
@@ -179,6 +180,8 @@ static void ctlr_wr_(void *arg, struct fake_hal *fh, uint64_t addr, uint64_t v, 
 	(void)addr;
 	(void)width;
 	s->ctlr = (uint32_t)v & 0xF3u;
+	if (s->cfg.its_number_ro)
+		s->ctlr = (s->ctlr & ~0xF0u) | (((s->cfg.its_number_ro - 1) & 0xF) << 4);
 	s->quiesce_left = s->cfg.quiescent_polls;
 	its_model_enable(s->q, (v & 1) != 0);
 }
@@ -332,8 +335,8 @@ static void do_virt_map_(struct its_state_model *s, const struct its_model_cmd *
 		err_(s, "VMAPTI on a mapped event (UNPREDICTABLE)", c->ev);
 		return;
 	}
-	*e = (struct its_ev_state){ .kind = ITS_EV_VIRT, .vpe = c->vpe,
-				    .vintid = vmapi ? c->ev : c->vintid, .db = c->db };
+	*e = (struct its_ev_state){
+	    .kind = ITS_EV_VIRT, .vpe = c->vpe, .vintid = vmapi ? c->ev : c->vintid, .db = c->db};
 }
 
 static void do_vmovi_(struct its_state_model *s, const struct its_model_cmd *c)
@@ -365,8 +368,9 @@ static void do_phys_(struct its_state_model *s, const struct its_model_cmd *c)
 			err_(s, "MAPTI: collection unmapped", c->icid);
 		if (e->kind != ITS_EV_NONE)
 			err_(s, "MAPTI on a mapped event", c->ev);
-		*e = (struct its_ev_state){ .kind = ITS_EV_PHYS, .icid = c->icid,
-					    .pintid = c->op == 0x0B ? c->ev : c->pintid };
+		*e = (struct its_ev_state){.kind = ITS_EV_PHYS,
+					   .icid = c->icid,
+					   .pintid = c->op == 0x0B ? c->ev : c->pintid};
 		return;
 	case 0x01: /* MOVI */
 		e = ev_(s, c->dev, c->ev);
@@ -401,7 +405,8 @@ static enum its_model_verdict hook_(void *arg, struct its_model *m, const struct
 
 	(void)m;
 	if (getenv("ITS_STATE_VERBOSE"))
-		fprintf(stderr, "its_state: op 0x%02x dev %u ev %u vpe %u valid %d\n", c->op, c->dev, c->ev, c->vpe, c->valid);
+		fprintf(stderr, "its_state: op 0x%02x dev %u ev %u vpe %u valid %d\n", c->op,
+			c->dev, c->ev, c->vpe, c->valid);
 	switch (c->op) {
 	case 0x08:
 		do_mapd_(s, c);
@@ -410,7 +415,8 @@ static enum its_model_verdict hook_(void *arg, struct its_model *m, const struct
 		if (c->valid && !table_ok_(s, 1, c->icid))
 			err_(s, "MAPC: no collection table entry", c->icid);
 		rd = rd_index_(s, c->rd);
-		if (c->valid && s->cfg.rm && (rd < 0 || !(rdist_model_ctlr(s->cfg.rm, (unsigned)rd) & 1)))
+		if (c->valid && s->cfg.rm &&
+		    (rd < 0 || !(rdist_model_ctlr(s->cfg.rm, (unsigned)rd) & 1)))
 			err_(s, "MAPC_LPI_OFF", c->icid);
 		s->col_valid[c->icid & 0xFFFF] = c->valid;
 		s->col_rd[c->icid & 0xFFFF] = c->rd;
@@ -450,7 +456,7 @@ static enum its_model_verdict hook_(void *arg, struct its_model *m, const struct
 
 struct its_state_cfg its_state_default_cfg(uint64_t base)
 {
-	struct its_state_cfg c = { 0 };
+	struct its_state_cfg c = {0};
 
 	c.base = base;
 	c.iidr = 0x43B;
@@ -486,8 +492,10 @@ struct its_state_model *its_state_new(struct fake_hal *fh, const struct its_stat
 		abort();
 	fake_hal_add_region(fh, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
 	fake_hal_add_region(fh, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
-	if (cfg->quiescent_polls) {
+	if (cfg->quiescent_polls || cfg->its_number_ro) {
 		s->quiesce_left = cfg->quiescent_polls;
+		if (cfg->its_number_ro)
+			s->ctlr = ((cfg->its_number_ro - 1) & 0xF) << 4;
 		fake_hal_add_region(fh, cfg->base, 4, ctlr_rd_, ctlr_wr_, s);
 	}
 	fake_hal_reg_set32(fh, cfg->base + 0xFFE8, cfg->pidr2 ? cfg->pidr2 : 0x4B);
@@ -517,7 +525,7 @@ struct its_model *its_state_queue(struct its_state_model *s)
 
 struct its_ev_state its_state_lookup(const struct its_state_model *s, uint32_t dev, uint32_t ev)
 {
-	struct its_ev_state none = { 0 };
+	struct its_ev_state none = {0};
 
 	for (size_t i = 0; i < s->ndevs; i++)
 		if (s->devs[i].id == dev && s->devs[i].valid)
@@ -551,8 +559,14 @@ bool its_state_col(const struct its_state_model *s, uint32_t icid, uint64_t *rdb
 	return s->col_valid[icid & 0xFFFF];
 }
 
-unsigned long its_state_errors(const struct its_state_model *s) { return s->errors; }
-const char *its_state_last_error(const struct its_state_model *s) { return s->last_err; }
+unsigned long its_state_errors(const struct its_state_model *s)
+{
+	return s->errors;
+}
+const char *its_state_last_error(const struct its_state_model *s)
+{
+	return s->last_err;
+}
 
 unsigned long its_state_vdelivered(const struct its_state_model *s, uint32_t vpeid, uint32_t vintid)
 {

@@ -47,7 +47,7 @@ struct rdist_model {
 
 struct rdist_model_cfg rdist_model_default_cfg(void)
 {
-	struct rdist_model_cfg c = { 0 };
+	struct rdist_model_cfg c = {0};
 
 	c.gicd_base = 0x08000000;
 	c.rd_base = 0x080A0000;
@@ -76,9 +76,11 @@ static uint64_t gicd_rd_(void *arg, struct fake_hal *fh, uint64_t addr, unsigned
 	case D_TYPER:
 		/* LPIS (17), DVIS (18) on v4, IDbits [23:19], ITLines 7 */
 		return (1u << 17) | (m->cfg.version >= 40 ? 1u << 18 : 0) |
-		       ((m->cfg.idbits & 0x1F) << 19) | 7u;
+		       ((m->cfg.idbits & 0x1F) << 19) | ((m->cfg.num_lpis & 0x1F) << 11) | 7u;
 	case D_TYPER2:
-		return m->cfg.version == 41 ? (1u << 7) | 15u : 0; /* VIL, VID = 15 */
+		if (m->cfg.version != 41)
+			return 0;
+		return m->cfg.typer2 ? m->cfg.typer2 : (1u << 7) | 15u; /* VIL, VID = 15 */
 	case D_PIDR2:
 		return m->cfg.version >= 40 ? 0x4B : 0x3B;
 	default:

@@ -30,22 +30,24 @@
 #define RD_NEVER 0xFFFFFFFFu
 
 struct rdist_model_cfg {
-	uint64_t gicd_base;      /* GICD frame */
-	uint64_t rd_base;        /* first RD frame */
-	uint64_t stride;         /* 0: 0x40000 (v4) / 0x20000 (v3) */
-	unsigned nr;             /* redistributors */
-	int version;             /* 30, 40, 41 */
-	bool dirty;              /* GICR_TYPER.Dirty */
-	bool direct_lpi;         /* GICR_TYPER.DirectLPI */
-	uint32_t idbits;         /* GICD_TYPER.IDbits (INTID bits - 1), default 15 */
+	uint64_t gicd_base;	 /* GICD frame */
+	uint64_t rd_base;	 /* first RD frame */
+	uint64_t stride;	 /* 0: 0x40000 (v4) / 0x20000 (v3) */
+	unsigned nr;		 /* redistributors */
+	int version;		 /* 30, 40, 41 */
+	bool dirty;		 /* GICR_TYPER.Dirty */
+	bool direct_lpi;	 /* GICR_TYPER.DirectLPI */
+	uint32_t idbits;	 /* GICD_TYPER.IDbits (INTID bits - 1), default 15 */
+	uint32_t typer2;	 /* GICD_TYPER2 on 4.1 (0: VIL | VID = 15) */
+	uint32_t num_lpis;	 /* GICD_TYPER.num_LPIs (0: IDbits decides) */
 	unsigned gicd_rwp_polls; /* reads of GICD_CTLR with RWP = 1 after a write */
-	unsigned rwp_polls;      /* reads of GICR_CTLR with RWP = 1 after a write */
-	unsigned wake_polls;     /* reads of WAKER with ChildrenAsleep = 1 after waking */
-	unsigned dirty_polls;    /* reads of VPENDBASER with Dirty = 1 after a Valid change */
-	unsigned syncr_polls;    /* reads of SYNCR with Busy = 1 after INVLPIR/INVALLR */
-	int force_sh;            /* -1: Shareability sticks; else read back this value */
-	int force_ic;            /* -1: InnerCache sticks */
-	bool uwp;                /* GICR_CTLR bit 31 (UWP) always reads 1 */
+	unsigned rwp_polls;	 /* reads of GICR_CTLR with RWP = 1 after a write */
+	unsigned wake_polls;	 /* reads of WAKER with ChildrenAsleep = 1 after waking */
+	unsigned dirty_polls;	 /* reads of VPENDBASER with Dirty = 1 after a Valid change */
+	unsigned syncr_polls;	 /* reads of SYNCR with Busy = 1 after INVLPIR/INVALLR */
+	int force_sh;		 /* -1: Shareability sticks; else read back this value */
+	int force_ic;		 /* -1: InnerCache sticks */
+	bool uwp;		 /* GICR_CTLR bit 31 (UWP) always reads 1 */
 };
 
 struct rdist_model;
@@ -78,6 +80,7 @@ uint64_t rdist_model_last_invlpir(const struct rdist_model *m, unsigned rd);
 uint64_t rdist_model_last_invallr(const struct rdist_model *m, unsigned rd);
 uint32_t rdist_model_gicd_ctlr(const struct rdist_model *m);
 /* True when the vPE with VPT at @vpt_pa (4.0) or @vpeid (4.1) is resident on @rd. */
-bool rdist_model_resident(const struct rdist_model *m, unsigned rd, uint64_t vpt_pa, uint32_t vpeid);
+bool rdist_model_resident(const struct rdist_model *m, unsigned rd, uint64_t vpt_pa,
+			  uint32_t vpeid);
 
 #endif /* RDIST_MODEL_H */

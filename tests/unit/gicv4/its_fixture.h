@@ -44,7 +44,8 @@ static inline void itsfx_setup(struct its_fx *f, const struct rdist_model_cfg *r
 	if (!init_its)
 		return;
 	for (unsigned i = 0; i < nits; i++) {
-		assert_int_equal(virq_its_init(&f->its[i], &f->g.gic, &f->g.desc.its[i], NULL), VIRQ_OK);
+		assert_int_equal(virq_its_init(&f->its[i], &f->g.gic, &f->g.desc.its[i], NULL),
+				 VIRQ_OK);
 		for (unsigned r = 0; r < f->g.gic.nr_rd; r++)
 			assert_int_equal(virq_its_map_collection(&f->its[i], r), VIRQ_OK);
 	}

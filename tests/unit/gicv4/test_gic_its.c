@@ -19,12 +19,12 @@ static void setup1(struct its_fx *f, const struct its_state_cfg *ic, unsigned nr
 static void test_quirk_table(void **state)
 {
 	(void)state;
-	assert_int_equal(virq_its_quirks_for(0xa100034cu, 0),
-			 VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 |
-				 VIRQ_ITS_QUIRK_CAVIUM_23144);
+	assert_int_equal(virq_its_quirks_for(0xa100034cu, 0), VIRQ_ITS_QUIRK_CAVIUM_22375 |
+								  VIRQ_ITS_QUIRK_CAVIUM_24313 |
+								  VIRQ_ITS_QUIRK_CAVIUM_23144);
 	assert_int_equal(virq_its_quirks_for(0xa100134cu, 0),
 			 VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 |
-				 VIRQ_ITS_QUIRK_CAVIUM_23144); /* bits 15:12 masked */
+			     VIRQ_ITS_QUIRK_CAVIUM_23144); /* bits 15:12 masked */
 	assert_int_equal(virq_its_quirks_for(0xa100034du, 0), 0);
 	assert_int_equal(virq_its_quirks_for(0x00001070u, 0), VIRQ_ITS_QUIRK_QDF2400_E0065);
 	assert_int_equal(virq_its_quirks_for(0x00051736u, 0), VIRQ_ITS_QUIRK_HIP09_162100801);
@@ -55,7 +55,7 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_its_map_collection(its, 0), VIRQ_OK);
 	live = fake_hal_live_pages(f.g.fh);
 	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), VIRQ_OK); /* L1[0] */
-	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 3); /* L2 + ITT + events */
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
 	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), VIRQ_OK); /* L1[4] */
 	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 6);
 	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), VIRQ_OK); /* L1[4] again */
@@ -73,8 +73,8 @@ static void test_tables_indirect_on_demand(void **state)
 
 static void test_tables_flat_and_page_sizes(void **state)
 {
-	uint32_t masks[3] = { 7, 1, 2 };
-	uint32_t want_psz[3] = { 65536, 4096, 16384 };
+	uint32_t masks[3] = {7, 1, 2};
+	uint32_t want_psz[3] = {65536, 4096, 16384};
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
@@ -86,14 +86,18 @@ static void test_tables_flat_and_page_sizes(void **state)
 		ic.no_indirect = true;
 		ic.psz_mask = masks[i];
 		setup1(&f, &ic, 1, 40, false);
-		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
 		t = &f.its[0].tbl[VIRQ_ITS_TBL_DEV];
 		assert_int_equal(t->page_size, want_psz[i]);
 		assert_false(t->indirect);
 		/* 2^16 entries x 8 bytes in (Size + 1) pages. */
 		assert_int_equal(t->id_bits, 16);
-		assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF, (8u * 65536u) / want_psz[i] - 1);
-		assert_int_equal((its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0 ? 2 : i == 1 ? 0 : 1);
+		assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF,
+				 (8u * 65536u) / want_psz[i] - 1);
+		assert_int_equal((its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0	  ? 2
+									 : i == 1 ? 0
+										  : 1);
 		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
 		assert_int_equal(virq_its_device_map(&f.its[0], &d, 0x7FFF, 2), VIRQ_OK);
 		assert_int_equal(virq_its_device_unmap(&d), VIRQ_OK);
@@ -113,7 +117,7 @@ static void test_tables_capped(void **state)
 	(void)state;
 	ic.no_indirect = true;
 	ic.psz_mask = 1; /* 4 KiB only */
-	ic.esz = 32;     /* 2^16 x 32 B = 512 pages > 256 */
+	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256 */
 	setup1(&f, &ic, 1, 40, false);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
 	assert_int_equal(f.its[0].tbl[VIRQ_ITS_TBL_DEV].id_bits, 15);
@@ -158,7 +162,7 @@ static void test_its_noncoherent(void **state)
 /* CASE-14: BASER InnerCache read back as Device (0) or nC (1) -> clean; RaWaWb -> not. */
 static void test_its_inner_readback(void **state)
 {
-	int ics[3] = { 0, 1, 7 };
+	int ics[3] = {0, 1, 7};
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
@@ -168,7 +172,8 @@ static void test_its_inner_readback(void **state)
 		ic.force_ic = ics[i];
 		setup1(&f, &ic, 1, 40, false);
 		fake_hal_reset_counters(f.g.fh);
-		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
 		for (int t = 0; t < 3; t++)
 			assert_int_equal(f.its[0].tbl[t].noncoherent, ics[i] != 7);
 		assert_int_equal(fake_hal_count(f.g.fh, FAKE_CLEAN) > 0, ics[i] != 7);
@@ -192,7 +197,8 @@ static void test_forced_noncoherent(void **state)
 			f.g.desc.its[0].dma_noncoherent = true;
 		if (mode == 1)
 			f.g.gic.platform = VIRQ_GIC_PLAT_RK3588;
-		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
 		b = its_state_baser(f.sm[0], 0);
 		if (mode < 2) {
 			uint64_t cb = its_model_cbaser(its_state_queue(f.sm[0]));
@@ -216,8 +222,8 @@ static void test_cavium(void **state)
 {
 	struct its_state_cfg ic = its_state_default_cfg(0);
 	struct its_fx f;
-	struct virq_its_cfg cfg = { 0 };
-	int8_t nodes[2] = { 0, 1 };
+	struct virq_its_cfg cfg = {0};
+	int8_t nodes[2] = {0, 1};
 	struct its_model *q;
 
 	(void)state;
@@ -278,10 +284,12 @@ static void test_hip09(void **state)
 		iinv = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64,
 					   fx_rd(&f.g, 1, VIRQ_GICR_INVALLR));
 		assert_true(ivm < iinv && iinv != SIZE_MAX);
-		assert_int_equal(rdist_model_last_invallr(f.g.rm, 1), (1ull << 63) | ((uint64_t)vpe.vpeid << 32));
+		assert_int_equal(rdist_model_last_invallr(f.g.rm, 1),
+				 (1ull << 63) | ((uint64_t)vpe.vpeid << 32));
 		if (!never)
 			assert_int_equal(fake_hal_count_at(f.g.fh, FAKE_MMIO_R32,
-							   fx_rd(&f.g, 1, VIRQ_GICR_SYNCR)), 3);
+							   fx_rd(&f.g, 1, VIRQ_GICR_SYNCR)),
+					 3);
 		assert_int_equal(vpe.rd, 1);
 		assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_OK);
 		assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
@@ -294,7 +302,7 @@ static void test_hip09(void **state)
 static void test_proxy_doorbell(void **state)
 {
 	struct its_fx f;
-	struct virq_its_cfg cfg = { 0 };
+	struct virq_its_cfg cfg = {0};
 	struct virq_vm vm;
 	struct virq_vpe v[3];
 	uint32_t db[3];
@@ -368,7 +376,7 @@ static void test_proxy_doorbell(void **state)
 static void test_proxy_follows_vmovp(void **state)
 {
 	struct its_fx f;
-	struct virq_its_cfg cfg = { 0 };
+	struct virq_its_cfg cfg = {0};
 	struct virq_vm vm;
 	struct virq_vpe v;
 	uint32_t db, pdev;
@@ -477,7 +485,8 @@ static void test_never_quiescent(void **state)
 	ic.never_quiescent = true;
 	setup1(&f, &ic, 1, 40, false);
 	live = fake_hal_live_pages(f.g.fh);
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_ETIMEDOUT);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+			 VIRQ_ETIMEDOUT);
 	assert_int_equal(fake_hal_live_pages(f.g.fh), live);
 	assert_null(f.g.gic.its[0]);
 	itsfx_teardown(&f, true);
@@ -496,7 +505,8 @@ static void test_quiescent_exact(void **state)
 		ic.quiescent_polls = k;
 		setup1(&f, &ic, 1, 40, false);
 		fake_hal_trace(f.g.fh, true);
-		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
 		ib = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x100);
 		for (size_t i = 0; i < ib; i++) {
 			const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
@@ -505,7 +515,7 @@ static void test_quiescent_exact(void **state)
 				reads++;
 		}
 		assert_int_equal(reads, k + 1); /* k reads with Quiescent = 0 (the first is the
-						  * read-modify-write one), then one with 1 */
+						 * read-modify-write one), then one with 1 */
 		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK); /* ITS enabled */
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
@@ -515,22 +525,22 @@ static void test_quiescent_exact(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quirk_table),
-		cmocka_unit_test(test_tables_indirect_on_demand),
-		cmocka_unit_test(test_tables_flat_and_page_sizes),
-		cmocka_unit_test(test_tables_capped),
-		cmocka_unit_test(test_its_noncoherent),
-		cmocka_unit_test(test_its_inner_readback),
-		cmocka_unit_test(test_forced_noncoherent),
-		cmocka_unit_test(test_cavium),
-		cmocka_unit_test(test_qdf2400),
-		cmocka_unit_test(test_hip09),
-		cmocka_unit_test(test_proxy_doorbell),
-		cmocka_unit_test(test_proxy_follows_vmovp),
-		cmocka_unit_test(test_doorbell_direct_and_invdb),
-		cmocka_unit_test(test_no_masking_path),
-		cmocka_unit_test(test_never_quiescent),
-		cmocka_unit_test(test_quiescent_exact),
+	    cmocka_unit_test(test_quirk_table),
+	    cmocka_unit_test(test_tables_indirect_on_demand),
+	    cmocka_unit_test(test_tables_flat_and_page_sizes),
+	    cmocka_unit_test(test_tables_capped),
+	    cmocka_unit_test(test_its_noncoherent),
+	    cmocka_unit_test(test_its_inner_readback),
+	    cmocka_unit_test(test_forced_noncoherent),
+	    cmocka_unit_test(test_cavium),
+	    cmocka_unit_test(test_qdf2400),
+	    cmocka_unit_test(test_hip09),
+	    cmocka_unit_test(test_proxy_doorbell),
+	    cmocka_unit_test(test_proxy_follows_vmovp),
+	    cmocka_unit_test(test_doorbell_direct_and_invdb),
+	    cmocka_unit_test(test_no_masking_path),
+	    cmocka_unit_test(test_never_quiescent),
+	    cmocka_unit_test(test_quiescent_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,8 @@ static void test_probe_qemu_v40(void **state)
 	assert_int_equal(f.gic.vpeid_bits, 16);
 	assert_string_equal(virq_gic_version_name(f.gic.version), "GICv4.0");
 	/* Probing writes nothing. */
-	assert_int_equal(fake_hal_count(f.fh, FAKE_MMIO_W32) + fake_hal_count(f.fh, FAKE_MMIO_W64), 0);
+	assert_int_equal(fake_hal_count(f.fh, FAKE_MMIO_W32) + fake_hal_count(f.fh, FAKE_MMIO_W64),
+			 0);
 	virq_gic_destroy(&f.gic);
 	assert_int_equal(fake_hal_live_pages(f.fh), 0);
 	fx_teardown(&f);
@@ -50,8 +51,8 @@ static void test_walk_stride_and_last(void **state)
 
 static void test_versions(void **state)
 {
-	int vers[3] = { 30, 40, 41 };
-	enum virq_gic_version want[3] = { VIRQ_GIC_V3, VIRQ_GIC_V4_0, VIRQ_GIC_V4_1 };
+	int vers[3] = {30, 40, 41};
+	enum virq_gic_version want[3] = {VIRQ_GIC_V3, VIRQ_GIC_V4_0, VIRQ_GIC_V4_1};
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
@@ -63,9 +64,53 @@ static void test_versions(void **state)
 		fx_setup(&f, &c);
 		init_ok(&f);
 		assert_int_equal(f.gic.version, want[i]);
-		assert_int_equal(f.rds[1].rd_base - f.rds[0].rd_base, vers[i] >= 40 ? 0x40000 : 0x20000);
+		assert_int_equal(f.rds[1].rd_base - f.rds[0].rd_base,
+				 vers[i] >= 40 ? 0x40000 : 0x20000);
 		assert_int_equal(f.gic.vpeid_bits, 16);
 		virq_gic_destroy(&f.gic);
+		fx_teardown(&f);
+	}
+}
+
+/* GICD_TYPER: IDbits clamps lpi_bits; num_LPIs limits the LPI space. */
+static void test_lpi_limits(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+	uint32_t x, n = 0;
+
+	(void)state;
+	c.idbits = 13;	/* 14 INTID bits */
+	c.num_lpis = 9; /* 2^10 LPIs */
+	fx_setup(&f, &c);
+	init_ok(&f);
+	assert_int_equal(f.gic.lpi_bits, 14);
+	assert_int_equal(f.gic.lpi_end, 8192 + 1024);
+	while (virq_lpi_alloc(&f.gic, 1, &x) == VIRQ_OK)
+		n++;
+	assert_int_equal(n, 1024);
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
+/* GICv4.1 vPEID width from GICD_TYPER2 (VIL), clamped to the 16-bit field. */
+static void test_vpeid_bits(void **state)
+{
+	uint32_t t2[3] = {(1u << 7) | 9u, (1u << 7) | 31u, 9u};
+	uint32_t want[3] = {10, 16, 16};
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct gic_fx f;
+
+		c.version = 41;
+		c.typer2 = t2[i];
+		fx_setup(&f, &c);
+		init_ok(&f);
+		assert_int_equal(f.gic.vpeid_bits, want[i]);
+		virq_gic_destroy(&f.gic);
+		assert_int_equal(fake_hal_live_pages(f.fh), 0);
 		fx_teardown(&f);
 	}
 }
@@ -195,11 +240,11 @@ static void test_exact_poll_counts(void **state)
 		fake_hal_reset_counters(f.fh);
 		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
 		/* 1 read for read-modify-write + k busy reads + 1 settled read */
-		assert_int_equal(fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_WAKER)),
-				 k + 2);
+		assert_int_equal(
+		    fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_WAKER)), k + 2);
 		/* CTLR: 1 read (LPIs already on?) + 1 read-modify-write + k + 1 polls */
-		assert_int_equal(fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_CTLR)),
-				 k + 3);
+		assert_int_equal(
+		    fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_CTLR)), k + 3);
 		virq_gic_destroy(&f.gic);
 		fx_teardown(&f);
 	}
@@ -316,8 +361,8 @@ static void test_noncoherent_readback(void **state)
 
 static void test_nc_inner_readback(void **state)
 {
-	int ics[3] = { 0, 1, 7 };
-	bool want[3] = { true, true, false };
+	int ics[3] = {0, 1, 7};
+	bool want[3] = {true, true, false};
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
@@ -355,7 +400,7 @@ static void test_dma_noncoherent_desc(void **state)
 	f.desc.dma_noncoherent = true;
 	ops = *fake_hal_ops();
 	ops.dcache_clean = NULL;
-	hal = (struct virq_hal){ &ops, f.hal.ctx };
+	hal = (struct virq_hal){&ops, f.hal.ctx};
 	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), VIRQ_OK);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_ENOHAL);
 	virq_gic_destroy(&f.gic);
@@ -436,25 +481,27 @@ static void test_alloc_failure_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_probe_qemu_v40),
-		cmocka_unit_test(test_walk_stride_and_last),
-		cmocka_unit_test(test_versions),
-		cmocka_unit_test(test_bad_args),
-		cmocka_unit_test(test_region_without_last),
-		cmocka_unit_test(test_too_many_rds),
-		cmocka_unit_test(test_dist_enable_rwp),
-		cmocka_unit_test(test_rdist_init_order),
-		cmocka_unit_test(test_exact_poll_counts),
-		cmocka_unit_test(test_wake_never),
-		cmocka_unit_test(test_rwp_never),
-		cmocka_unit_test(test_kexec_residency_reset),
-		cmocka_unit_test(test_kexec_dirty_never),
-		cmocka_unit_test(test_enable_lpis_stuck),
-		cmocka_unit_test(test_noncoherent_readback),
-		cmocka_unit_test(test_nc_inner_readback),
-		cmocka_unit_test(test_dma_noncoherent_desc),
-		cmocka_unit_test(test_lpi_allocator),
-		cmocka_unit_test(test_alloc_failure_sweep),
+	    cmocka_unit_test(test_probe_qemu_v40),
+	    cmocka_unit_test(test_walk_stride_and_last),
+	    cmocka_unit_test(test_versions),
+	    cmocka_unit_test(test_lpi_limits),
+	    cmocka_unit_test(test_vpeid_bits),
+	    cmocka_unit_test(test_bad_args),
+	    cmocka_unit_test(test_region_without_last),
+	    cmocka_unit_test(test_too_many_rds),
+	    cmocka_unit_test(test_dist_enable_rwp),
+	    cmocka_unit_test(test_rdist_init_order),
+	    cmocka_unit_test(test_exact_poll_counts),
+	    cmocka_unit_test(test_wake_never),
+	    cmocka_unit_test(test_rwp_never),
+	    cmocka_unit_test(test_kexec_residency_reset),
+	    cmocka_unit_test(test_kexec_dirty_never),
+	    cmocka_unit_test(test_enable_lpis_stuck),
+	    cmocka_unit_test(test_noncoherent_readback),
+	    cmocka_unit_test(test_nc_inner_readback),
+	    cmocka_unit_test(test_dma_noncoherent_desc),
+	    cmocka_unit_test(test_lpi_allocator),
+	    cmocka_unit_test(test_alloc_failure_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ struct run {
 /* Runs the path until the first failure; returns that status. */
 static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
 {
-	struct virq_its_cfg cfg = { 0 };
+	struct virq_its_cfg cfg = {0};
 	virq_status st;
 
 	cfg.proxy_doorbells = true;
@@ -268,13 +268,13 @@ static void test_slow_its(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sweep_v40),
-		cmocka_unit_test(test_sweep_v40_two_its_flat),
-		cmocka_unit_test(test_sweep_v41),
-		cmocka_unit_test(test_stall_keeps_state),
-		cmocka_unit_test(test_dead_its),
-		cmocka_unit_test(test_slow_its),
-		cmocka_unit_test(test_vpe_rollback_and_dead),
+	    cmocka_unit_test(test_sweep_v40),
+	    cmocka_unit_test(test_sweep_v40_two_its_flat),
+	    cmocka_unit_test(test_sweep_v41),
+	    cmocka_unit_test(test_stall_keeps_state),
+	    cmocka_unit_test(test_dead_its),
+	    cmocka_unit_test(test_slow_its),
+	    cmocka_unit_test(test_vpe_rollback_and_dead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -742,6 +742,39 @@ static void test_submit_appends_sync(void **s)
 	env_down(&e);
 }
 
+/* The ITS stalls while push() waits for space: push reports it, retry resumes. */
+static void test_stall_while_waiting_for_space(void **s)
+{
+	(void)s;
+	struct env e;
+	struct virq_its_queue_diag d;
+	uint32_t i = 0;
+	virq_status st = VIRQ_OK;
+
+	env_up(&e, NULL, 4096, false);
+	its_model_stall_nth(e.m, 5);
+	for (; i < 300; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+
+		st = virq_its_queue_push(&e.q, &c, NULL, NULL, NULL);
+		if (st != VIRQ_OK)
+			break;
+	}
+	assert_int_equal(st, VIRQ_ESTALLED);
+	/* 127 published; the 4 consumed before the stall made room for 4 more. */
+	assert_int_equal(i, 131);
+	assert_int_equal(virq_its_queue_stall_info(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.EventID, 4);
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	for (; i < 300; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
+	check_model_seq(&e, 0, 0, 300);
+	env_down(&e);
+}
+
 /* A per-command model hook (how the device/vPE model layers on top) stalls on a
  * command until the "tables are fixed"; retry then completes it. */
 struct hook_state {
@@ -830,6 +863,7 @@ int main(void)
 	    cmocka_unit_test(test_impossible_creadr),
 	    cmocka_unit_test(test_push_encoder_error_queues_nothing),
 	    cmocka_unit_test(test_submit_appends_sync),
+	    cmocka_unit_test(test_stall_while_waiting_for_space),
 	    cmocka_unit_test(test_model_hook_stall_fix_retry),
 	    cmocka_unit_test(test_model_rejects_cwriter_beyond_queue),
 	};

@@ -172,8 +172,8 @@ static void test_mapc_requires_lpis(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_demo_sequence),
-		cmocka_unit_test(test_mapc_requires_lpis),
+	    cmocka_unit_test(test_demo_sequence),
+	    cmocka_unit_test(test_mapc_requires_lpis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

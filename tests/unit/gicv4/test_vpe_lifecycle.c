@@ -154,11 +154,37 @@ static void test_vmovp_itslist(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* ITS_Number read-only: the ITSList uses what the hardware reports. */
+static void test_vmovp_its_number_ro(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe vpe;
+
+	(void)state;
+	rc.nr = 2;
+	ic.typer = TYPER_40_NOVMOVP;
+	ic.its_number_ro = 1 + 9; /* reads 9 */
+	itsfx_setup(&f, &rc, &ic, 1, true);
+	assert_int_equal(f.its[0].its_number, 9);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&vpe, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	clear_logs(&f);
+	assert_int_equal(virq_vpe_move(&vpe, 1), VIRQ_OK);
+	assert_int_equal(cmd_at(&f, 0, 0)->itslist, 1u << 9);
+	assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* VMOVP = 1: one VMOVP to one ITS, no seq / ITSList. 4.1: DB + default doorbell. */
 static void test_vmovp_single(void **state)
 {
-	uint64_t typers[2] = { QEMU_TYPER_40, TYPER_41 };
-	int vers[2] = { 40, 41 };
+	uint64_t typers[2] = {QEMU_TYPER_40, TYPER_41};
+	int vers[2] = {40, 41};
 
 	(void)state;
 	for (int t = 0; t < 2; t++) {
@@ -288,17 +314,20 @@ static void test_thousands_of_vlpis(void **state)
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(virq_vpe_init(&v[i], &vm, (uint32_t)i, db), VIRQ_OK);
 	for (uint32_t d = 0; d < NDEV; d++) {
-		assert_int_equal(virq_its_device_map(&f.its[0], &dev[d], 100u + (uint32_t)d, NEV), VIRQ_OK);
+		assert_int_equal(virq_its_device_map(&f.its[0], &dev[d], 100u + (uint32_t)d, NEV),
+				 VIRQ_OK);
 		for (uint32_t e = 0; e < NEV; e++)
-			assert_int_equal(virq_vlpi_map(&dev[d], e, &v[e & 1], 8192 + d * NEV + e, e & 2),
-					 VIRQ_OK);
+			assert_int_equal(
+			    virq_vlpi_map(&dev[d], e, &v[e & 1], 8192 + d * NEV + e, e & 2),
+			    VIRQ_OK);
 	}
 	assert_int_equal(v[0].nr_vlpis + v[1].nr_vlpis, NDEV * NEV);
 	for (uint32_t d = 0; d < NDEV; d++) {
 		for (uint32_t e = 0; e < NEV; e += 3)
 			assert_int_equal(virq_vlpi_move(&dev[d], e, &v[(e & 1) ^ 1]), VIRQ_OK);
 		for (uint32_t e = 1; e < NEV; e += 5)
-			assert_int_equal(virq_vlpi_remap(&dev[d], e, &v[0], 30000 + d * NEV + e), VIRQ_OK);
+			assert_int_equal(virq_vlpi_remap(&dev[d], e, &v[0], 30000 + d * NEV + e),
+					 VIRQ_OK);
 	}
 	for (uint32_t d = 0; d < NDEV; d++) {
 		for (uint32_t e = 0; e < NEV; e++) {
@@ -427,17 +456,18 @@ static void test_lpi_config_inv(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v41_unmap_single),
-		cmocka_unit_test(test_v41_alloc_follows_count),
-		cmocka_unit_test(test_v40_no_alloc),
-		cmocka_unit_test(test_vmovp_itslist),
-		cmocka_unit_test(test_vmovp_single),
-		cmocka_unit_test(test_vmovp_refusals),
-		cmocka_unit_test(test_vlpi_move_doorbell_config),
-		cmocka_unit_test(test_thousands_of_vlpis),
-		cmocka_unit_test(test_map_range),
-		cmocka_unit_test(test_its_destroy_busy_and_handover),
-		cmocka_unit_test(test_lpi_config_inv),
+	    cmocka_unit_test(test_v41_unmap_single),
+	    cmocka_unit_test(test_v41_alloc_follows_count),
+	    cmocka_unit_test(test_v40_no_alloc),
+	    cmocka_unit_test(test_vmovp_itslist),
+	    cmocka_unit_test(test_vmovp_its_number_ro),
+	    cmocka_unit_test(test_vmovp_single),
+	    cmocka_unit_test(test_vmovp_refusals),
+	    cmocka_unit_test(test_vlpi_move_doorbell_config),
+	    cmocka_unit_test(test_thousands_of_vlpis),
+	    cmocka_unit_test(test_map_range),
+	    cmocka_unit_test(test_its_destroy_busy_and_handover),
+	    cmocka_unit_test(test_lpi_config_inv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,7 +35,8 @@ static void rfx_teardown(struct rfx *r)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		if (r->vpe[i].flags & VIRQ_VPE_RESIDENT)
-			assert_int_equal(virq_vpe_make_nonresident(&r->vpe[i], false, NULL), VIRQ_OK);
+			assert_int_equal(virq_vpe_make_nonresident(&r->vpe[i], false, NULL),
+					 VIRQ_OK);
 		assert_int_equal(virq_vpe_destroy(&r->vpe[i]), VIRQ_OK);
 		assert_int_equal(virq_lpi_free(&r->f.g.gic, r->db[i], 1), VIRQ_OK);
 	}
@@ -60,9 +61,9 @@ static void test_v40_accesses(void **state)
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
 	/* First time: VPROPBASER (VM table) + VPENDBASER; no read (no Dirty). */
 	assert_int_equal(fake_hal_mmio_total(r.f.g.fh), 2);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0),
-			 r.vpe[0].vpt.pa | (7u << 7) | (1u << 10) | (1ull << 61) | (1ull << 62) |
-				 (1ull << 63));
+	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0), r.vpe[0].vpt.pa | (7u << 7) |
+								  (1u << 10) | (1ull << 61) |
+								  (1ull << 62) | (1ull << 63));
 	fake_hal_reset_counters(r.f.g.fh);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), VIRQ_OK);
 	assert_false(pl);
@@ -229,7 +230,8 @@ static void test_v41_delivery_and_default_doorbell(void **state)
 	rfx_setup(&r, 41, 1, false, 0);
 	assert_int_equal(virq_its_device_map(&r.f.its[0], &dev, 3, 8), VIRQ_OK);
 	assert_int_equal(virq_vlpi_map(&dev, 1, &r.vpe[0], 8300, true), VIRQ_OK);
-	assert_int_equal(its_state_lookup(r.f.sm[0], 3, 1).db, 1023); /* 4.1: no per-vLPI doorbell */
+	assert_int_equal(its_state_lookup(r.f.sm[0], 3, 1).db,
+			 1023); /* 4.1: no per-vLPI doorbell */
 	assert_int_equal(virq_vlpi_set_doorbell(&dev, 1, true), VIRQ_ENOTSUP);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
 	assert_int_equal(virq_its_int(&dev, 1), VIRQ_OK);
@@ -257,14 +259,14 @@ static void test_nonresident_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v40_accesses),
-		cmocka_unit_test(test_v40_dirty_polls),
-		cmocka_unit_test(test_v40_dirty_never),
-		cmocka_unit_test(test_v41_layout),
-		cmocka_unit_test(test_wfi_doorbell_state_machine),
-		cmocka_unit_test(test_two_rdists),
-		cmocka_unit_test(test_v41_delivery_and_default_doorbell),
-		cmocka_unit_test(test_nonresident_errors),
+	    cmocka_unit_test(test_v40_accesses),
+	    cmocka_unit_test(test_v40_dirty_polls),
+	    cmocka_unit_test(test_v40_dirty_never),
+	    cmocka_unit_test(test_v41_layout),
+	    cmocka_unit_test(test_wfi_doorbell_state_machine),
+	    cmocka_unit_test(test_two_rdists),
+	    cmocka_unit_test(test_v41_delivery_and_default_doorbell),
+	    cmocka_unit_test(test_nonresident_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
