@@ -119,9 +119,17 @@ enum virq_its_field {
  * Only the fields of @ref opcode are used (see virq_its_cmd_fields());
  * the others are ignored by the encoder and zeroed by the decoder.
  * Members are wider than their fields on purpose: a too-large value is
- * reported, never truncated by a C conversion.
+ * reported, never truncated by a C conversion. Members are grouped by
+ * width (64-bit, 32-bit, flags) to avoid padding; within a group they keep
+ * the spec's order.
  */
 struct virq_its_cmd {
+	uint64_t ITT_addr;	     /**< MAPD: ITT physical address, 256-byte aligned, < 2^52. */
+	uint64_t RDbase;	     /**< Target redistributor, [51:16] in place (see file doc). */
+	uint64_t RDbase1;	     /**< MOVALL source redistributor, as RDbase. */
+	uint64_t RDbase2;	     /**< MOVALL target redistributor, as RDbase. */
+	uint64_t VPT_addr;	     /**< VMAPP: vLPI pending table PA, 64 KiB aligned, < 2^52. */
+	uint64_t VCONF_addr;	     /**< VMAPP (4.1): vLPI config table PA, 64 KiB aligned. */
 	enum virq_its_opcode opcode; /**< The command. */
 	uint32_t DeviceID;	     /**< DeviceID, < 2^(GITS_TYPER.Devbits+1). */
 	uint32_t EventID;	     /**< EventID, < 2^(GITS_TYPER.ID_bits+1). */
@@ -130,26 +138,20 @@ struct virq_its_cmd {
 	uint32_t ICID;		     /**< Collection ID, 16-bit field, < 2^CIDbits. */
 	uint32_t vPEID;		     /**< vPE ID, 16-bit field, < 2^vpeid_bits. */
 	uint32_t Size;		     /**< MAPD: EventID bits minus one, 0..31 (<= ID_bits). */
-	uint64_t ITT_addr;	     /**< MAPD: ITT physical address, 256-byte aligned, < 2^52. */
-	bool V;			     /**< MAPD, MAPC, VMAPP: map (true) or unmap. */
-	uint64_t RDbase;	     /**< Target redistributor, [51:16] in place (see file doc). */
-	uint64_t RDbase1;	     /**< MOVALL source redistributor, as RDbase. */
-	uint64_t RDbase2;	     /**< MOVALL target redistributor, as RDbase. */
-	bool D;			     /**< VMOVI: Dbell_pINTID is valid. */
 	uint32_t Dbell_pINTID;	     /**< VMAPTI, VMAPI, VMOVI doorbell: LPI or 1023. */
 	uint32_t SequenceNumber;     /**< VMOVP (GITS_TYPER.VMOVP = 0): 16 bits. */
 	uint32_t ITSList;	     /**< VMOVP (GITS_TYPER.VMOVP = 0): 16-bit ITS set. */
-	uint64_t VPT_addr;	     /**< VMAPP: vLPI pending table PA, 64 KiB aligned, < 2^52. */
 	uint32_t VPT_size;	     /**< VMAPP: vINTID bits minus one, 0..31. */
+	uint32_t Default_Doorbell;   /**< VMAPP, VMOVP (4.1): LPI or 1023; 0 on 4.0. */
+	uint32_t Priority;	     /**< VSGI: 8-bit priority, multiple of 16. */
+	bool V;			     /**< MAPD, MAPC, VMAPP: map (true) or unmap. */
+	bool D;			     /**< VMOVI: Dbell_pINTID is valid. */
 	bool Alloc;		     /**< VMAPP (4.1): first map / last unmap of the vPE. */
 	bool PTZ;		     /**< VMAPP (4.1): the VPT is known to be zero. */
-	uint64_t VCONF_addr;	     /**< VMAPP (4.1): vLPI config table PA, 64 KiB aligned. */
-	uint32_t Default_Doorbell;   /**< VMAPP, VMOVP (4.1): LPI or 1023; 0 on 4.0. */
 	bool DB;		     /**< VMOVP (4.1): Default_Doorbell is valid. */
 	bool Enable;		     /**< VSGI: vSGI enabled. */
 	bool Clear;		     /**< VSGI: clear pending instead of configuring. */
 	bool Group;		     /**< VSGI: group 1 (true) or group 0. */
-	uint32_t Priority;	     /**< VSGI: 8-bit priority, multiple of 16. */
 };
 
 /** @brief ITS architecture level, from GITS_TYPER.Virtual and GITS_TYPER.VMAPP. */
