@@ -772,6 +772,82 @@ static void test_limits_versions(void **s)
 	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_DB);
 }
 
+/*
+ * The MAPTI fast path (prepared limits, one comparison per field) gives
+ * exactly what the generic checks give: same status, same named field,
+ * same bytes; and a cache left stale by a direct member change is never
+ * used (the limits it would wrongly allow are still rejected).
+ */
+static void test_limits_cache_equivalence(void **s)
+{
+	(void)s;
+	for (int iter = 0; iter < 20000; iter++) {
+		struct virq_its_limits l, stale;
+		struct virq_its_cmd c;
+		uint8_t a[32], b[32];
+		enum virq_its_field fa = VIRQ_ITS_F_COUNT, fb = VIRQ_ITS_F_COUNT;
+		virq_status sa, sb;
+		uint64_t r = rnd();
+
+		virq_its_limits_from_typer(rnd(), &l);
+		if (r & 1)
+			l.nr_icids = (uint32_t)(rnd() % 70000);
+		if (r & 2)
+			l.icid_bits = (uint8_t)rnd();
+		if (r & 4)
+			l.devid_bits = (uint8_t)(rnd() % 40);
+		if (r & 8)
+			l.eventid_bits = (uint8_t)(rnd() % 40);
+		virq_its_limits_prepare(&l);
+		stale = l;
+		stale.cache.key_bits ^= 0x01010101u; /* forces the generic checks */
+		/* IDs near the limits: random, just below, at, or above each maximum. */
+		c = virq_its_mapti((uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd());
+		if (r & 16)
+			c.DeviceID = l.cache.max_DeviceID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 32)
+			c.EventID = l.cache.max_EventID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 64)
+			c.ICID = l.cache.max_ICID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 128)
+			c.pINTID = 8191 + (uint32_t)(rnd() % 3);
+		memset(a, 0x5A, 32);
+		memset(b, 0x5A, 32);
+		sa = virq_its_cmd_encode(&c, &l, a, NULL, &fa);
+		sb = virq_its_cmd_encode(&c, &stale, b, NULL, &fb);
+		assert_int_equal(sa, sb);
+		assert_int_equal(fa, fb);
+		assert_memory_equal(a, b, 32);
+	}
+	/* A member changed without prepare(): the stale cache must not be trusted. */
+	struct virq_its_limits l;
+	struct virq_its_cmd c = virq_its_mapti(100, 200, 8192, 5);
+
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l);
+	ok_with(&c, &l);
+	l.devid_bits = 6; /* DeviceID < 64 */
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_DeviceID);
+	l.devid_bits = 16;
+	l.eventid_bits = 7; /* EventID < 128 */
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+	l.eventid_bits = 16;
+	l.icid_bits = 2;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	l.icid_bits = 16;
+	l.nr_icids = 5;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	virq_its_limits_prepare(&l);
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	c.ICID = 4;
+	ok_with(&c, &l);
+	/* A zeroed struct (never prepared) means "ID 0 only", like its members say. */
+	memset(&l, 0, sizeof(l));
+	c = virq_its_mapti(0, 0, 8192, 0);
+	ok_with(&c, &l);
+	c.EventID = 1;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +870,7 @@ int main(void)
 	    cmocka_unit_test(test_limits_from_typer),
 	    cmocka_unit_test(test_limits_case09),
 	    cmocka_unit_test(test_limits_versions),
+	    cmocka_unit_test(test_limits_cache_equivalence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
