@@ -22,9 +22,11 @@
  * cause and calls virq_its_queue_retry(), or replaces the command with a
  * harmless one with virq_its_queue_skip(). QEMU 7.2 leaves Stalled set
  * after a successful retry (facts §9.5), so progress of the offset, not
- * the bit alone, decides: once a retry has been seen to make progress with
- * Stalled still set, Stalled is no longer trusted and a stall is only
- * reported when the offset does not move until the deadline.
+ * the bit alone, decides: once Stalled reads 1 with every published
+ * command consumed (impossible for a real stall), Stalled is no longer
+ * trusted on that ITS and a stall is only reported when the offset does not
+ * move until the deadline. Progress after a retry that stops on a later
+ * command with Stalled set is a new stall and is reported at once.
  *
  * Concurrency: the library takes NO lock. The CALLER serialises every call
  * on one queue (one ITS): at most one of these functions runs at a time for
