@@ -272,7 +272,9 @@ void virq_its_limits_prepare(struct virq_its_limits *lim);
  * - with @p lim: DeviceID, EventID, ICID, vPEID, Size (<= ID_bits) against
  *   the probed widths and counts; RDbase (MAPC only when V = 1, SYNC,
  *   VMAPP, VMOVP, MOVALL) is a processor number < nr_procs (or < 2^16)
- *   when PTA = 0; 4.1-only fields (Alloc, PTZ, VCONF_addr,
+ *   when PTA = 0; VMOVP SequenceNumber and ITSList must be 0 when
+ *   GITS_TYPER.VMOVP = 1 (they exist only for VMOVP = 0); 4.1-only fields
+ *   (Alloc, PTZ, VCONF_addr,
  *   Default_Doorbell, DB) must be zero on 4.0; virtual commands on a v3
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::VIRQ_ENOTSUP (field ::VIRQ_ITS_F_opcode).

@@ -423,9 +423,12 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 static virq_status enc_vmovp_(ENC_ARGS_)
 {
 	VIRT_CHK_();
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber), SequenceNumber,
-	     VIRQ_ERANGE);
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList), ITSList, VIRQ_ERANGE);
+	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (facts §1.2, §7). */
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber) ||
+		 (lim && lim->vmovp && c->SequenceNumber),
+	     SequenceNumber, VIRQ_ERANGE);
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList) || (lim && lim->vmovp && c->ITSList),
+	     ITSList, VIRQ_ERANGE);
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
 	CHK_(v41_only_(lim) && c->DB, DB, VIRQ_ERANGE);
 	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, VIRQ_ERANGE);

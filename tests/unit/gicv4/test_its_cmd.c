@@ -734,6 +734,7 @@ static void test_limits_versions(void **s)
 		c.RDbase1 &= 0xFFFF0000;
 		c.RDbase2 &= 0xFFFF0000;
 		c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
+		c.SequenceNumber = c.ITSList = 0; /* l41 has GITS_TYPER.VMOVP = 1 */
 		if (all_ops[i] >= 0x20)
 			expect_bad(&c, &l3, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
 		else
@@ -848,6 +849,33 @@ static void test_limits_cache_equivalence(void **s)
 	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
 }
 
+/*
+ * VMOVP SequenceNumber and ITSList exist only for a GICv4.0 ITS with
+ * GITS_TYPER.VMOVP = 0 (facts §1.2, §7.2); with VMOVP = 1 they are unused
+ * bits and must stay zero (facts §1.1), like Linux sends them.
+ */
+static void test_vmovp_itslist_needs_vmovp0(void **s)
+{
+	(void)s;
+	struct virq_its_limits l;
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP,
+				 .SequenceNumber = 0x1234,
+				 .ITSList = 3,
+				 .vPEID = 0x42,
+				 .RDbase = virq_its_rdbase_procnum(1)};
+
+	virq_its_limits_from_typer(0x0000001F0001EFB3ull, &l); /* 4.0, VMOVP = 0 */
+	assert_false(l.vmovp);
+	ok_with(&c, &l);
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l); /* QEMU: 4.0, VMOVP = 1 */
+	assert_true(l.vmovp);
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_SequenceNumber);
+	c.SequenceNumber = 0;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ITSList);
+	c.ITSList = 0;
+	ok_with(&c, &l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -871,6 +899,7 @@ int main(void)
 	    cmocka_unit_test(test_limits_case09),
 	    cmocka_unit_test(test_limits_versions),
 	    cmocka_unit_test(test_limits_cache_equivalence),
+	    cmocka_unit_test(test_vmovp_itslist_needs_vmovp0),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
