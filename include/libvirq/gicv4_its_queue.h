@@ -263,7 +263,8 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, uin
  * when the ITS has finished by the first read. A stall is reported at once
  * when GITS_CREADR.Stalled is trusted, else (sticky Stalled, or a Retry not
  * yet seen to progress) only when the offset has not moved by the deadline.
- * An offset outside the queue or beyond GITS_CWRITER is a hardware error.
+ * An offset outside the queue or beyond GITS_CWRITER, or a read of all ones
+ * (ITS off or unreachable), is a hardware error.
  *
  * @param q      An initialised queue.
  * @param ticket From virq_its_queue_publish().

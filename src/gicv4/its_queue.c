@@ -191,8 +191,13 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	uint32_t delta;
 
 	q->creadr = v;
-	/* A value from hardware: range-check it before it indexes the queue (CASE-09). */
-	if (off >= q->size)
+	/*
+	 * A value from hardware: range-check it before it indexes the queue
+	 * (CASE-09). All ones is a failed read (ITS off or unreachable), not
+	 * a state: bits [31:20] and [4:1] are RES0, and with a 1 MiB queue its
+	 * Offset 0xFFFE0 would otherwise pass for a real slot.
+	 */
+	if (off >= q->size || v == 0xFFFFFFFFu)
 		return RD_BAD_;
 	delta = off >= q->rd_off ? off - q->rd_off : off + q->size - q->rd_off;
 	if (delta > q->pub_lin - q->rd_lin)

@@ -660,6 +660,32 @@ static void test_impossible_creadr(void **s)
 	env_down(&e);
 }
 
+/*
+ * A 32-bit GITS_CREADR read of all ones (ITS powered off or unreachable: a
+ * bus error reads as ~0) is no ITS state: Offset 0xFFFE0 is a slot of a
+ * 1 MiB queue, but bits [31:20] and [4:1] are RES0. With CWRITER at that
+ * very slot it must not pass for "everything consumed".
+ */
+static void test_creadr_all_ones_is_not_progress(void **s)
+{
+	(void)s;
+	struct env e;
+	struct its_model_cfg mc = its_model_default_cfg();
+	uint64_t val = 0xFFFFFFFFull;
+	uint32_t n = 256 * 4096 / 32 - 1; /* fill a 1 MiB queue: CWRITER = 0xFFFE0 */
+
+	mc.dead = true;
+	env_up(&e, &mc, 256 * 4096, false);
+	for (uint32_t i = 0; i < n; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+		push_ok(&e, &c);
+	}
+	fake_hal_add_region(e.fh, ITS + VIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_EHW);
+	assert_int_equal(its_model_cwriter(e.m), 0xFFFE0);
+	env_down(&e);
+}
+
 static void test_push_encoder_error_queues_nothing(void **s)
 {
 	(void)s;
@@ -925,6 +951,7 @@ int main(void)
 	    cmocka_unit_test(test_stall_while_waiting_for_space),
 	    cmocka_unit_test(test_model_hook_stall_fix_retry),
 	    cmocka_unit_test(test_retry_into_new_stall_arch),
+	    cmocka_unit_test(test_creadr_all_ones_is_not_progress),
 	    cmocka_unit_test(test_model_rejects_cwriter_beyond_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
