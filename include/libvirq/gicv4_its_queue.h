@@ -324,8 +324,12 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_submit(struct virq_its_queue *q,
  * @param q    An initialised queue.
  * @param diag Optional; receives the snapshot and the decoded command at
  *             GITS_CREADR.
- * @return ::VIRQ_ESTALLED when Stalled is set (and trusted: see file doc)
- *         with unconsumed commands; ::VIRQ_OK otherwise.
+ * @return ::VIRQ_ESTALLED when Stalled is set with unconsumed commands at
+ *         this read (also on an ITS whose Stalled bit is sticky: one read
+ *         cannot tell, and QEMU, which keeps it set, processes synchronously,
+ *         so unconsumed commands there do mean a stall); ::VIRQ_EHW for an
+ *         impossible GITS_CREADR (the queue becomes dead); ::VIRQ_EDEAD;
+ *         ::VIRQ_OK otherwise.
  *
  * MMIO: one GITS_CREADR read. Thread-safety: the caller serialises all
  * access to this ITS.
