@@ -184,6 +184,23 @@ struct virq_its_limits {
 	uint32_t nr_vpeids;
 	/** With PTA = 0: number of processors (RDbase limit); 0: unknown (16-bit numbers). */
 	uint32_t nr_procs;
+	/**
+	 * Private: per-field maxima derived from the members above by
+	 * virq_its_limits_prepare(), so that the encoder's hot path checks
+	 * each ID with one comparison. The encoder uses them only while the
+	 * key members still equal the inputs they were derived from; a
+	 * caller that changes a limit member directly and does not call
+	 * virq_its_limits_prepare() again loses only speed, never a check.
+	 */
+	struct virq_its_limits_cache {
+		uint32_t key_bits;	///< devid/eventid/icid/vpeid_bits, one byte each, when derived.
+		uint32_t key_nr_icids;	///< nr_icids when derived.
+		uint32_t key_nr_vpeids; ///< nr_vpeids when derived.
+		uint32_t max_DeviceID;	///< Largest DeviceID accepted.
+		uint32_t max_EventID;	///< Largest EventID accepted.
+		uint32_t max_ICID;	///< Largest ICID accepted (width and nr_icids).
+		uint32_t max_vPEID;	///< Largest vPEID accepted (width and nr_vpeids).
+	} cache; ///< Private: see struct virq_its_limits_cache.
 };
 
 /** @brief Which synchronisation command must follow a command. */
@@ -216,7 +233,8 @@ struct virq_its_sync {
  * devid_bits = Devbits + 1; eventid_bits = ID_bits + 1; icid_bits =
  * CIDbits + 1 when CIL = 1, else 16; vpeid_bits = 16 (the vPEID field
  * width; lower it when GICD_TYPER2.VID says less); pta, vmovp, vsgi copied;
- * version from Virtual and VMAPP; nr_icids = nr_vpeids = nr_procs = 0.
+ * version from Virtual and VMAPP; nr_icids = nr_vpeids = nr_procs = 0;
+ * then virq_its_limits_prepare().
  *
  * @param typer GITS_TYPER as read (64-bit).
  * @param lim   Receives the limits; must not be NULL.
@@ -224,6 +242,22 @@ struct virq_its_sync {
  * Spec: IHI 0069 GITS_TYPER. Thread-safety: pure.
  */
 void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
+
+/**
+ * @brief Refreshes the private per-field maxima of @p lim (@c cache) after
+ * the caller changed a limit member (e.g. lowered @c nr_icids to the
+ * collection table it allocated).
+ *
+ * virq_its_limits_from_typer() already calls it. Optional for correctness:
+ * with a stale or never-filled cache the encoder checks the members
+ * directly (slower path, same result).
+ *
+ * @param lim The limits; must not be NULL.
+ *
+ * Thread-safety: writes @p lim only; the caller must not encode with
+ * @p lim concurrently.
+ */
+void virq_its_limits_prepare(struct virq_its_limits *lim);
 
 /**
  * @brief Encodes one ITS command into 32 bytes (four little-endian words).
@@ -240,7 +274,9 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
  * - with @p lim: DeviceID, EventID, ICID, vPEID, Size (<= ID_bits) against
  *   the probed widths and counts; RDbase (MAPC only when V = 1, SYNC,
  *   VMAPP, VMOVP, MOVALL) is a processor number < nr_procs (or < 2^16)
- *   when PTA = 0; 4.1-only fields (Alloc, PTZ, VCONF_addr,
+ *   when PTA = 0; VMOVP SequenceNumber and ITSList must be 0 when
+ *   GITS_TYPER.VMOVP = 1 (they exist only for VMOVP = 0); 4.1-only fields
+ *   (Alloc, PTZ, VCONF_addr,
  *   Default_Doorbell, DB) must be zero on 4.0; virtual commands on a v3
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::VIRQ_ENOTSUP (field ::VIRQ_ITS_F_opcode).
