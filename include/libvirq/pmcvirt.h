@@ -969,7 +969,9 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *
  * vmcb01 PERF_CTL/CTR become 0 and its global control the reset value
  * GENMASK(ncounters-1, 0) (0x3F for six; SD-3F, conf. B), which L1 must
  * clear before its next VMRUN; status and IRPerf (type A) stay. With bit 3
- * clear: the slots go from vmcb02 back to vmcb01.
+ * clear: counters, status, control and IRPerf go from vmcb02 back to vmcb01;
+ * the event selects in vmcb01 are kept (L0 intercepts them, so a filter or
+ * emulated write applied while L2 ran stays in force).
  *
  * @param vcpu   The L1 vCPU (HW mode).
  * @param vmcb12 L1's VMCB for L2.

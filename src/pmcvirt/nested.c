@@ -83,8 +83,12 @@ virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmc
 	if (st != VIRQ_OK)
 		return st;
 	if (!pmcv_l2_pmc_(vmcb12)) {
-		/* L1's PMU ran L2: it goes back to vmcb01 as hardware left it. */
-		pmcv_copy_slots_(vcpu->vmcb, vmcb02, true);
+		/* L1's PMU ran L2: counters, status, control and IRPerf go back
+		 * to vmcb01 as hardware left them. Event selects do not: L0
+		 * intercepts them, so vmcb01/ctl_hw[] are authoritative (a filter
+		 * or an emulated WRMSR applied while L2 ran is kept), and vmcb02's
+		 * copy may predate them. */
+		pmcv_copy_slots_(vcpu->vmcb, vmcb02, false);
 		return VIRQ_OK;
 	}
 	/* L2's counters/status/control back to L1. Event selects stay as L1

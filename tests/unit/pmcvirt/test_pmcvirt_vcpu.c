@@ -729,6 +729,46 @@ static void test_nested(void **s)
 	env_free_(e);
 }
 
+/* Nested, vmcb12 bit 3 clear (L1's PMU runs L2): a filter L0 installs while
+ * L2 runs must survive the nested #VMEXIT; copying vmcb02's event selects
+ * back would re-enable the denied event in vmcb01 behind the ctl_hw cache. */
+static void test_nested_filter_survives_vmexit(void **s)
+{
+	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
+	struct virq_pmcvirt_filter deny = { VIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	static uint8_t v12[4096], v02[4096];
+	uint8_t *v01 = e->vmcb;
+	bool fail;
+
+	(void)s;
+	memset(v12, 0, sizeof(v12));
+	memset(v02, 0, sizeof(v02));
+	gwr_(e, 0xC0010200, 0x4300C0);
+	gwr_(e, GCTL, 0x1);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_false(fail);
+	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	/* L0 denies retired instructions while L2 runs. */
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), VIRQ_OK);
+	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0);
+	e->m.vmcb = v02;
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	run_(e);
+	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), VIRQ_OK);
+	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0); /* still denied */
+	/* The same guest value again: the cache must not hide a stale VMCB. */
+	gwr_(e, 0xC0010200, 0x4300C0);
+	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0);
+	/* L1 counts nothing for the denied event. */
+	e->m.vmcb = v01;
+	e->m.events[0] = 50;
+	gwr_(e, 0xC0010201, 0);
+	run_(e);
+	assert_true(grd_(e, 0xC0010201) == 0);
+	env_free_(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -744,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_msr_faults),
 		cmocka_unit_test(test_sw_exit_fault_cache),
 		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_nested_filter_survives_vmexit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
