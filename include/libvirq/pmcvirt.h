@@ -939,13 +939,19 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, ui
  * UNCERTAIN (conf. C, fact sheet §6.3): modelled on nested LBR
  * virtualization and on the swap types; the 2026 KVM design is unknown.
  * - vmcb12 0x0B8 bit 3 set but the vCPU's guest model lacks PerfCtrVirt
- *   (see @p l1_has_pmc_virt), or other 0x0B8 reserved bits: VMEXIT_INVALID
- *   is stored in vmcb12 (both halves of EXITCODE) and @p fail is set.
+ *   (see @p l1_has_pmc_virt): VMEXIT_INVALID is stored in vmcb12 (both
+ *   halves of EXITCODE) and @p fail is set. The other 0x0B8 bits (LBR,
+ *   VMSAVE/VMLOAD, IBS virtualization, reserved 63:4) are not checked here:
+ *   they belong to the embedder's nested checks and never reach vmcb02
+ *   through this function (only vmcb02's bit 3 is set).
  * - bit 3 set and L1's own PerfCntrGlobalCtl (vmcb01) is not zero: the
  *   hardware check is emulated, VMEXIT_INVALID_PMC is stored in vmcb12.
  * - otherwise vmcb02 gets the PMC slots of vmcb12 (bit 3 set: L2 has its own
  *   PMU) or of vmcb01 (bit 3 clear: L1's PMU keeps counting in L2), and
- *   vmcb02's bit 3 is set.
+ *   vmcb02's bit 3 is set. vmcb12 is L1-controlled memory: its values are
+ *   limited as L1's own WRMSRs would be (reserved event-select bits cleared,
+ *   L0's filter applied, slots at or beyond L1's counter count zero,
+ *   counters 48 bits, global status/control bits only below that count).
  *
  * @param vcpu           The L1 vCPU (HW mode; its VMCB is vmcb01).
  * @param l1_has_pmc_virt L1's CPUID advertises PerfCtrVirt.

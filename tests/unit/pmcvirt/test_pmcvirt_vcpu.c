@@ -769,6 +769,42 @@ static void test_nested_filter_survives_vmexit(void **s)
 	env_free_(e);
 }
 
+/* Nested, vmcb12 bit 3 set: vmcb12 is L1-controlled memory. What reaches the
+ * hardware in vmcb02 must be limited as L1's own WRMSRs are: no reserved or
+ * (without allow_hg) Host/Guest-only event-select bits, nothing in slots
+ * beyond L1's counter count, global control/status only for those counters. */
+static void test_nested_vmcb12_sanitised(void **s)
+{
+	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
+						       .perfmon_v2 = true };
+	struct env *e = env_new_(&zen5, &g4x, VIRQ_PMCVIRT_MODE_HW, 0);
+	static uint8_t v12[4096], v02[4096];
+	bool fail;
+
+	(void)s;
+	memset(v12, 0, sizeof(v12));
+	memset(v02, 0, sizeof(v02));
+	pmc_model_vmcb_wr(v12, 0xB8, 0x8);
+	pmc_model_vmcb_wr(v12, 0x4E0, 0x4300C0 | (1ull << 19) | HO | (1ull << 50));
+	pmc_model_vmcb_wr(v12, 0x4E8, 0xFFFF000000000010ull);
+	pmc_model_vmcb_wr(v12, 0x520, 0x4300C0); /* PERF_CTL4: L1 has 4 counters */
+	pmc_model_vmcb_wr(v12, 0x528, 5);
+	pmc_model_vmcb_wr(v12, 0x530, 0x4300C0);
+	pmc_model_vmcb_wr(v12, 0x5C8, 0x31);
+	pmc_model_vmcb_wr(v12, 0x5D0, 0x3F);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_false(fail);
+	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	assert_true(pmc_model_vmcb_rd(v02, 0x4E8) == 0x10);
+	assert_true(pmc_model_vmcb_rd(v02, 0x520) == 0 && pmc_model_vmcb_rd(v02, 0x528) == 0);
+	assert_true(pmc_model_vmcb_rd(v02, 0x530) == 0);
+	assert_true(pmc_model_vmcb_rd(v02, 0x5C8) == 0x1);
+	assert_true(pmc_model_vmcb_rd(v02, 0x5D0) == 0xF);
+	/* vmcb12 itself is L1's and is left alone. */
+	assert_true(pmc_model_vmcb_rd(v12, 0x520) == 0x4300C0);
+	env_free_(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -785,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_sw_exit_fault_cache),
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_nested_filter_survives_vmexit),
+		cmocka_unit_test(test_nested_vmcb12_sanitised),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
