@@ -598,7 +598,9 @@ struct virq_pmcvirt_msrpm_policy {
  * Event selects stay intercepted; counters below the guest's count are
  * passed through; the global MSRs and RDPMC are passed through only when
  * the guest's counter count and PerfMonV2 match the host's (KVM's mediated
- * PMU policy); IRPerf reads pass through only in HW mode (the VMCB swaps
+ * PMU policy; the host count is @c num_core_ctrs_raw when PerfMonV2 reports
+ * it, so a host with more than six counters never matches: its extra
+ * counters are neither swapped nor saved); IRPerf reads pass through only in HW mode (the VMCB swaps
  * INSTR_RETIRED_CTR, type A) for guests with IRPerf.
  *
  * @param caps   Host capabilities.

@@ -156,7 +156,7 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	vcpu->host_ext_core = caps->perfctr_ext_core;
 	vcpu->host_v2 = caps->perfmon_v2;
 	vcpu->global_passthrough =
-	    guest->perfmon_v2 && guest->ncounters == caps->num_core_ctrs && caps->perfmon_v2;
+	    guest->perfmon_v2 && guest->ncounters == pmcv_host_ctrs_(caps) && caps->perfmon_v2;
 	if (mode == VIRQ_PMCVIRT_MODE_HW) {
 		vcpu->vmcb = vmcb;
 		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,

@@ -444,6 +444,38 @@ static void test_msrpm(void **s)
 	assert_true(pm_bit_(pm, 0xC0010209, 0) && pm_bit_(pm, 0xC001020B, 1));
 }
 
+/* A host with more core counters than the six VMCB slots (NumPerfCtrCore 8):
+ * a 6-counter guest does not match it, so the global MSRs (which would let it
+ * enable and read host counters 6, 7) and RDPMC (ECX 6, 7 would read them)
+ * stay intercepted. */
+static void test_msrpm_host_more_than_six(void **s)
+{
+	struct fake_hal *fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x8, 0x80000022u);
+	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_pmcvirt_caps c;
+	struct virq_pmcvirt_msrpm_policy p;
+	struct virq_pmcvirt_vcpu v;
+	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
+
+	(void)s;
+	assert_int_equal(virq_pmcvirt_probe(&hal, &c), VIRQ_OK);
+	assert_int_equal(c.num_core_ctrs, 6);
+	assert_int_equal(c.num_core_ctrs_raw, 8);
+	for (int m = VIRQ_PMCVIRT_MODE_HW; m <= VIRQ_PMCVIRT_MODE_SW; m++) {
+		assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, m, &p), VIRQ_OK);
+		assert_false(p.passthrough_global);
+		assert_true(p.intercept_rdpmc);
+		assert_true(p.passthrough_ctr);
+		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g6, m, 0, vmcb), VIRQ_OK);
+		assert_false(v.global_passthrough);
+	}
+	/* Exactly six host counters: the same guest matches. */
+	c.num_core_ctrs_raw = 6;
+	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, VIRQ_PMCVIRT_MODE_HW, &p), VIRQ_OK);
+	assert_true(p.passthrough_global && !p.intercept_rdpmc);
+	fake_hal_free(fh);
+}
+
 /* ---- VMCB round-trip ---- */
 static void test_vmcb_roundtrip(void **s)
 {
@@ -521,7 +553,8 @@ int main(void)
 		cmocka_unit_test(test_mode_check),  cmocka_unit_test(test_exit_decode),
 		cmocka_unit_test(test_msr_map_6),   cmocka_unit_test(test_msr_map_4),
 		cmocka_unit_test(test_msr_list),    cmocka_unit_test(test_filter),
-		cmocka_unit_test(test_msrpm),       cmocka_unit_test(test_vmcb_roundtrip),
+		cmocka_unit_test(test_msrpm),
+		cmocka_unit_test(test_msrpm_host_more_than_six),       cmocka_unit_test(test_vmcb_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
