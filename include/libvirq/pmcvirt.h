@@ -707,7 +707,10 @@ struct virq_pmcvirt_vcpu {
  * @param guest Guest model; copied.
  * @param mode  Mode (see virq_pmcvirt_mode_check()).
  * @param flags VIRQ_PMCVIRT_F_* flags.
- * @param vmcb  The vCPU's 4 KiB VMCB (8-byte aligned) in HW mode; ignored in SW mode.
+ * @param vmcb  The vCPU's 4 KiB VMCB (8-byte aligned) in HW mode. In SW mode
+ *              optional (NULL allowed); when given, only its 0x0B8 bit 3
+ *              (PMC Virtualization Enable) is cleared, so that a VMCB that
+ *              ran in HW mode does not keep hardware switching on.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL arguments (including @p vmcb in
  *         HW mode) or an unaligned VMCB; errors of virq_hal_validate() and
  *         virq_pmcvirt_mode_check() (::VIRQ_ENOTSUP, ::VIRQ_EINHIBITED,

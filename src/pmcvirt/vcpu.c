@@ -168,6 +168,12 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 			ic |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_PMCVIRT_INT_CTL_V_NMI_ENABLE);
 			pmcv_wr32_(vmcb, VIRQ_PMCVIRT_VMCB_INT_CTL, ic);
 		}
+	} else if (vmcb) {
+		/* A VMCB that ran in HW mode must not keep hardware switching on:
+		 * #VMEXIT would reset the MSRs this mode caches (swap type C). */
+		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,
+			   pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT) &
+			       ~VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
 	return virq_pmcvirt_vcpu_reset(vcpu);
 }

@@ -805,6 +805,33 @@ static void test_nested_vmcb12_sanitised(void **s)
 	env_free_(e);
 }
 
+/* Mode change on the same VMCB (HW -> SW fallback on a PerfCtrVirt host):
+ * PMC Virtualization Enable must not stay set, or the CPU keeps swapping the
+ * PMU through the VMCB (and fails VMRUN on the SW mode's GlobalCtl) while the
+ * SW mode's cache believes the MSRs hold the guest's values. */
+static void test_mode_change_hw_to_sw(void **s)
+{
+	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	uint64_t v;
+
+	(void)s;
+	assert_true(pmc_model_vmcb_rd(e->vmcb, 0xB8) & 0x8);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, &zen5, &g6, VIRQ_PMCVIRT_MODE_SW,
+						0, e->vmcb), VIRQ_OK);
+	assert_false(pmc_model_vmcb_rd(e->vmcb, 0xB8) & 0x8);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	gwr_(e, 0xC0010200, 0x4300C0);
+	gwr_(e, GCTL, 0x1);
+	e->m.events[0] = 10;
+	run_(e);
+	run_(e);
+	assert_int_equal(e->m.failed, 0);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+	assert_true(v == 20);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	env_free_(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -822,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_nested_filter_survives_vmexit),
 		cmocka_unit_test(test_nested_vmcb12_sanitised),
+		cmocka_unit_test(test_mode_change_hw_to_sw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
