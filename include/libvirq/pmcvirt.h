@@ -415,9 +415,11 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  * @param guest Guest model.
  * @param state State to write; not modified.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an inconsistent guest;
- *         ::VIRQ_ERANGE when a counter or IRPerf value exceeds 48 bits, or a
- *         status/control bit is set at or above the guest's counter count
- *         (nothing is written then).
+ *         ::VIRQ_ERANGE when a counter or IRPerf value exceeds 48 bits, an
+ *         event select of one of the guest's counters has reserved bits set
+ *         (::VIRQ_PMCVIRT_EVTSEL_RSVD, or ::VIRQ_PMCVIRT_EVTSEL_RSVD_HG with
+ *         @c allow_hg), or a status/control bit is set at or above the
+ *         guest's counter count (nothing is written then).
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  */

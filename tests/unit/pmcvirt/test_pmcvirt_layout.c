@@ -532,6 +532,27 @@ static void test_vmcb_roundtrip(void **s)
 	b.global_sts = 0x10; /* bit 4 for a 4-counter guest */
 	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
 	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C8) == 0x3);
+	/* Reserved event-select bits never reach the VMCB (the hardware loads it). */
+	b.global_sts = 0;
+	b.perf_ctl[1] = 0x4300C0 | (1ull << 19);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
+	b.perf_ctl[1] = 0x4300C0 | (1ull << 42);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
+	b.perf_ctl[1] = 0x4300C0 | (1ull << 40); /* GuestOnly: only with allow_hg */
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x4F0) == a.perf_ctl[1]);
+	{
+		struct virq_pmcvirt_guest hg = g4;
+
+		hg.allow_hg = true;
+		assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &hg, &b), VIRQ_OK);
+		assert_true(pmc_model_vmcb_rd(vmcb, 0x4F0) == (0x4300C0 | (1ull << 40)));
+	}
+	/* Slots beyond the guest's count are written 0 whatever they hold. */
+	b.perf_ctl[5] = ~0ull;
+	b.perf_ctl[1] = 0x4300C0;
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_OK);
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x530) == 0);
 
 	/* Enable bit: only 0x0B8 bit 3; exit code: all 64 bits. */
 	pmc_model_vmcb_wr(vmcb, 0xB8, 0x5);
