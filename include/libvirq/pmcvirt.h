@@ -582,7 +582,8 @@ bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64
 /* ------------------------------------------------------------------ */
 /** @brief MSR permission-map policy for one guest (fact sheet §4.2). */
 struct virq_pmcvirt_msrpm_policy {
-	/** Event selects: always intercepted (for filtering). */
+	/** Event selects: always intercepted (for filtering); must be true for
+	 * virq_pmcvirt_msrpm_apply(). */
 	bool intercept_ctl;
 	/** Counters 0..ncounters-1 passed through (higher ones intercepted). */
 	bool passthrough_ctr;
@@ -644,7 +645,10 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *byte,
  * @param msrpm  The map (8192 bytes).
  * @param guest  Guest model.
  * @param policy From virq_pmcvirt_msrpm_recommend().
- * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an inconsistent guest.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL, an inconsistent guest, or a
+ *         policy with @c intercept_ctl false (event selects must stay
+ *         intercepted: the library's copy is what filtering, RDMSR emulation
+ *         and migration use); nothing is changed then.
  *
  * Thread-safety: the caller serialises access to @p msrpm.
  */

@@ -210,17 +210,19 @@ virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm, const struct virq_pmcvirt_g
 
 	if (!msrpm || !policy || virq_pmcvirt_guest_check(guest) != VIRQ_OK)
 		return VIRQ_EINVAL;
+	/* The guest's event selects live in vcpu->st (filtering, migration,
+	 * RDMSR emulation): a passed-through WRMSR would bypass all of it. */
+	if (!policy->intercept_ctl)
+		return VIRQ_EINVAL;
 	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
 		bool pass = policy->passthrough_ctr && i < guest->ncounters;
-		bool ctl_icpt = policy->intercept_ctl || i >= guest->ncounters;
 
 		if (i < 4) {
-			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i), ctl_icpt, ctl_icpt);
+			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i), true, true);
 			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_PERFCTR(i), !pass, !pass);
 		}
 		pass = pass && guest->ext_core;
-		ctl_icpt = ctl_icpt || !guest->ext_core;
-		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i), ctl_icpt, ctl_icpt);
+		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i), true, true);
 		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i), !pass, !pass);
 	}
 	glob = policy->passthrough_global && guest->perfmon_v2;

@@ -442,6 +442,16 @@ static void test_msrpm(void **s)
 	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g4x, &p), VIRQ_OK);
 	assert_false(pm_bit_(pm, 0xC0010207, 0));
 	assert_true(pm_bit_(pm, 0xC0010209, 0) && pm_bit_(pm, 0xC001020B, 1));
+	/* Event selects passed through would bypass the filter and leave the
+	 * library's copy (migration, RDMSR emulation) stale: refused. */
+	{
+		static uint8_t copy[8192];
+
+		memcpy(copy, pm, sizeof(pm));
+		p.intercept_ctl = false;
+		assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g4x, &p), VIRQ_EINVAL);
+		assert_memory_equal(pm, copy, sizeof(pm));
+	}
 }
 
 /* A host with more core counters than the six VMCB slots (NumPerfCtrCore 8):
