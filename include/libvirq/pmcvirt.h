@@ -398,6 +398,8 @@ struct virq_pmcvirt_state {
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an inconsistent guest.
  *
  * Thread-safety: the caller serialises access to the VMCB (not while the vCPU runs).
+ *
+ * Spec: APM Vol 2 Appendix B Table B-2 (PMC slots of the state-save area); fact sheet §3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
 							 const struct virq_pmcvirt_guest *guest,
@@ -405,6 +407,11 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
 
 /**
  * @brief Writes a whole guest PMU state to a raw VMCB page.
+ *
+ * For the VMCB of an initialised ::virq_pmcvirt_vcpu use
+ * virq_pmcvirt_restore_state() instead: it also updates the vCPU's copy of
+ * the event selects (unfiltered guest values, and the filtered values the
+ * write-skip logic compares against), which this pure encoder cannot see.
  *
  * Writes all six pairs (slots beyond the guest's count become 0), status,
  * INSTR_RETIRED_CTR, and the global control as a dword with the reserved
@@ -422,6 +429,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  *         guest's counter count (nothing is written then).
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
+ *
+ * Spec: APM Vol 2 Appendix B Table B-2; fact sheet §3, §9.2 (GLOBAL_CTL width).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(void *vmcb,
 							  const struct virq_pmcvirt_guest *guest,
@@ -437,6 +446,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(void *vmcb,
  * @return ::VIRQ_OK or ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
+ *
+ * Spec: APM Vol 2 Table B-1 (control 0x0B8 bit 3), §15.39.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable);
 
@@ -449,6 +460,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable);
  * @return ::VIRQ_OK or ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
+ *
+ * Spec: APM Vol 2 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_set_exitcode(void *vmcb, uint64_t exitcode);
 
@@ -524,6 +537,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_guest
  *         ::VIRQ_ENOSPC when @p cap is too small (@p n gets the need).
  *
  * Thread-safety: pure.
+ *
+ * Spec: APM Vol 2 §13.2 (performance-counter MSRs); fact sheet §4.1, §6.1 (migration).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest,
 						  uint32_t *msrs, size_t cap, size_t *n);
@@ -565,6 +580,8 @@ struct virq_pmcvirt_filter {
  *         event above 0xFFF.
  *
  * Thread-safety: pure.
+ *
+ * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 §13.2; fact sheet §5.1); filtering policy fact sheet §4.2.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_filter *filter);
 
@@ -576,6 +593,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_
  * @return The decision.
  *
  * Thread-safety: pure.
+ *
+ * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 §13.2; fact sheet §5.1).
  */
 bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64_t eventsel);
 
@@ -651,6 +670,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *byte,
  *         and migration use); nothing is changed then.
  *
  * Thread-safety: the caller serialises access to @p msrpm.
+ *
+ * Spec: APM Vol 2 §15.11 (MSR permission map); fact sheet §4.2, §4.3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm,
 						     const struct virq_pmcvirt_guest *guest,
@@ -703,9 +724,10 @@ struct virq_pmcvirt_vcpu {
 /**
  * @brief Initialises a vCPU's PMC virtualization and resets its guest PMU.
  *
- * HW mode: sets VMCB 0x0B8 bit 3, sets int_ctl.V_NMI_ENABLE (unless
- * ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP or AVIC delivery was chosen), and writes the
- * reset state to the VMCB. No MSR is accessed.
+ * HW mode: sets VMCB 0x0B8 bit 3, sets int_ctl.V_NMI_ENABLE when the host
+ * has VNMI (unless ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP; an AVIC-only host accepted
+ * with ::VIRQ_PMCVIRT_F_AVIC_DELIVERY gets none), and writes the reset state
+ * to the VMCB. No MSR is accessed.
  *
  * @param vcpu  Caller storage (overwritten).
  * @param hal   HAL with MSR callbacks; copied.
@@ -723,6 +745,8 @@ struct virq_pmcvirt_vcpu {
  *         ::VIRQ_ERANGE). On error the VMCB is untouched.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: APM Vol 2 §15.39, Table B-1 (0x0B8 bit 3; int_ctl bit 26 V_NMI_ENABLE).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu,
 						   const struct virq_hal *hal,
@@ -753,6 +777,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vc
  *         for a NULL vCPU; ::VIRQ_EBUSY between enter and exit.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: fact sheet §4.2, §6.1 (RFC4 sync point 1, event-filter refresh).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 						    const struct virq_pmcvirt_filter *filter);
@@ -773,6 +799,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vc
  *         ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; fact sheet §4, §5; CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						  enum virq_pmcvirt_origin origin, uint64_t *value);
@@ -797,6 +825,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu
  *         between enter and exit. On error nothing changes.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; fact sheet §4, §5.1 (reserved bits), §5.2 (48-bit counters); CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						   uint64_t value, enum virq_pmcvirt_origin origin);
@@ -811,6 +841,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcp
  *         count (inject \#GP) or NULL; ::VIRQ_EBUSY between enter and exit.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: RDPMC (APM Vol 3); fact sheet §6.1 (RFC4 sync point 2).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx,
 					       uint64_t *value);
@@ -846,6 +878,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL; ::VIRQ_EBUSY in the guest.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: fact sheet §6.1 (migration); slots of APM Vol 2 Table B-2.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 						    struct virq_pmcvirt_state *state);
@@ -862,6 +896,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vc
  *         48 bits; ::VIRQ_EBUSY in the guest. On error nothing changes.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: fact sheet §6.1 (migration); slots of APM Vol 2 Table B-2.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 						       const struct virq_pmcvirt_state *state);
@@ -884,6 +920,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu 
  *         restored as far as it was read); ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: on the CPU that will run the vCPU, preemption disabled.
+ *
+ * Spec: APM Vol 2 Table B-3 (swap type C); fact sheet §3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -900,6 +938,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcp
  *         (the remaining writes are still attempted).
  *
  * Thread-safety: as virq_pmcvirt_host_save().
+ *
+ * Spec: APM Vol 2 Table B-3 (swap type C); fact sheet §3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -918,6 +958,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *
  *         write faults (do not VMRUN).
  *
  * Thread-safety: on the CPU that runs the vCPU, interrupts disabled.
+ *
+ * Spec: APM Vol 2 §15.39, Table C-1 (VMEXIT_INVALID_PMC); fact sheet §3 (RFC6), CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -940,6 +982,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
  *         faulting MSR (SW mode).
  *
  * Thread-safety: as virq_pmcvirt_enter().
+ *
+ * Spec: APM Vol 2 Table B-3 (swap types), Table C-1; fact sheet §3, CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode);
 
@@ -996,6 +1040,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or not HW mode; ::VIRQ_EBUSY in the guest.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: none published (fact sheet §6.3, conf. C); swap types of APM Vol 2 Table B-3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu,
 						       void *vmcb12, const void *vmcb02);
