@@ -222,7 +222,8 @@ struct virq_pmcvirt_caps {
 	bool irperf;           /**< Fn8000_0008 EBX[1] IRPerf. */
 	/**
 	 * Core counters usable by libvirq, 1..6: NumPerfCtrCore with PerfMonV2,
-	 * else 6 with PerfCtrExtCore, else 4 (K7). Capped at 6 (VMCB slots).
+	 * else 6 with PerfCtrExtCore, else 4 (K7). Capped at 6 (VMCB slots), and
+	 * at 4 without PerfCtrExtCore (only the four K7 MSR pairs exist).
 	 */
 	uint32_t num_core_ctrs;
 	/** Raw NumPerfCtrCore (0 without PerfMonV2), before the cap. */

@@ -127,6 +127,16 @@ static void test_probe(void **s)
 	assert_int_equal(c.num_core_ctrs, 6);
 	assert_int_equal(c.num_core_ctrs_raw, 15);
 	fake_hal_free(fh);
+	/* PerfMonV2 without PerfCtrExtCore (e.g. a hypervisor's synthetic CPUID):
+	 * only the K7 MSRs exist, which address 4 counters; a 5th would be
+	 * "EVNTSEL4" = C001_0004 = PERFCTR0. Capped at 4, as Linux perf does. */
+	fh = cpu_(0x2000100u, 4u, 1, 0x6, 0x80000022u);
+	hal = fake_hal_get(fh);
+	assert_int_equal(virq_pmcvirt_probe(&hal, &c), VIRQ_OK);
+	assert_true(c.perfmon_v2 && !c.perfctr_ext_core);
+	assert_int_equal(c.num_core_ctrs, 4);
+	assert_int_equal(c.num_core_ctrs_raw, 6);
+	fake_hal_free(fh);
 	fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x4100, 0x80000022u);
 	hal = fake_hal_get(fh);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), VIRQ_EHW);
