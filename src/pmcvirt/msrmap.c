@@ -181,8 +181,8 @@ virq_status virq_pmcvirt_msrpm_recommend(const struct virq_pmcvirt_caps *caps,
 		return VIRQ_EINVAL;
 	if (mode != VIRQ_PMCVIRT_MODE_HW && mode != VIRQ_PMCVIRT_MODE_SW)
 		return VIRQ_EINVAL;
-	match = guest->ncounters == pmcv_host_ctrs_(caps) && guest->perfmon_v2 == caps->perfmon_v2 &&
-		guest->ext_core == caps->perfctr_ext_core;
+	match = guest->ncounters == pmcv_host_ctrs_(caps) &&
+		guest->perfmon_v2 == caps->perfmon_v2 && guest->ext_core == caps->perfctr_ext_core;
 	policy->intercept_ctl = true;
 	/* F15h counters of an ext_core guest do not exist on a K7-only host. */
 	policy->passthrough_ctr = !(guest->ext_core && !caps->perfctr_ext_core);

@@ -43,7 +43,8 @@ static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, cons
 	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
 		bool have = i < v->guest.ncounters;
 		uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i)) & ~rsvd;
-		uint64_t r = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK;
+		uint64_t r =
+		    pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK;
 
 		pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
 			   have ? virq_pmcvirt_ctl_hw_(v, c) : 0);
