@@ -728,7 +728,11 @@ struct virq_pmcvirt_vcpu {
  * HW mode: sets VMCB 0x0B8 bit 3, sets int_ctl.V_NMI_ENABLE when the host
  * has VNMI (unless ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP; an AVIC-only host accepted
  * with ::VIRQ_PMCVIRT_F_AVIC_DELIVERY gets none), and writes the reset state
- * to the VMCB. No MSR is accessed.
+ * to the VMCB. No MSR is accessed. Both modes: after the reset (see
+ * virq_pmcvirt_vcpu_reset()), a PerfMonV2 guest's global control is set to
+ * GENMASK(ncounters-1, 0), as hardware RESET leaves PerfCntrGlobalCtl (PPR
+ * reset value 0x3F, conf. B) and as KVM's PMU refresh writes it (RFC4 sync
+ * point 3): software that only programs PERF_CTL then counts.
  *
  * @param vcpu  Caller storage (overwritten).
  * @param hal   HAL with MSR callbacks; copied.

@@ -175,7 +175,14 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 			   pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT) &
 			       ~VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
-	return virq_pmcvirt_vcpu_reset(vcpu);
+	st = virq_pmcvirt_vcpu_reset(vcpu);
+	/* PMU refresh (RFC4 sync point 3, KVM's kvm_pmu_refresh): the global
+	 * enables of the guest's counters are set, as hardware RESET leaves
+	 * PerfCntrGlobalCtl (0x3F for six, SD-3F), so v1-style software that
+	 * only programs PERF_CTL counts. */
+	if (st == VIRQ_OK && guest->perfmon_v2)
+		pmcv_set_gctl_(vcpu, pmcv_ctr_bits_(guest->ncounters));
+	return st;
 }
 
 virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)

@@ -178,8 +178,9 @@ static void test_init_hw(void **s)
 		assert_true(pmc_model_vmcb_rd(vmcb, 0x4E0 + 16 * i) == 0);
 		assert_true(pmc_model_vmcb_rd(vmcb, 0x4E8 + 16 * i) == 0);
 	}
-	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C0) == 0 && pmc_model_vmcb_rd(vmcb, 0x5C8) == 0 &&
-		    pmc_model_vmcb_rd(vmcb, 0x5D0) == 0);
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C0) == 0 && pmc_model_vmcb_rd(vmcb, 0x5C8) == 0);
+	/* New PerfMonV2 vCPU: its counters globally enabled (RESET value), dword. */
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x5D0) == 0x3F);
 	assert_true(pmc_model_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
 	assert_int_equal(fake_hal_msr_total(fh), 0);
 	/* The embedder may own int_ctl. */
@@ -792,6 +793,7 @@ static void test_nested_vmcb12_sanitised(void **s)
 	pmc_model_vmcb_wr(v12, 0x530, 0x4300C0);
 	pmc_model_vmcb_wr(v12, 0x5C8, 0x31);
 	pmc_model_vmcb_wr(v12, 0x5D0, 0x3F);
+	gwr_(e, GCTL, 0); /* L1 clears its own GlobalCtl before VMRUN */
 	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
 	assert_false(fail);
 	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
@@ -832,6 +834,45 @@ static void test_mode_change_hw_to_sw(void **s)
 	env_free_(e);
 }
 
+/* A new vCPU's PerfMonV2 global control has its counters' enable bits set,
+ * as hardware RESET leaves it (PPR reset value 0x3F, fact sheet SD-3F) and as
+ * KVM's PMU refresh writes it (RFC4 sync point 3; mainline kvm_pmu_refresh):
+ * software written for v1 PMUs programs only PERF_CTL and must count. */
+static void test_init_global_ctl_enabled(void **s)
+{
+	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
+						       .perfmon_v2 = true };
+	enum virq_pmcvirt_mode modes[2] = { VIRQ_PMCVIRT_MODE_HW, VIRQ_PMCVIRT_MODE_SW };
+	uint64_t v;
+
+	(void)s;
+	for (unsigned k = 0; k < 2; k++) {
+		struct env *e = env_new_(k ? &zen4 : &zen5, &g6, modes[k], 0);
+
+		assert_true(grd_(e, GCTL) == 0x3F);
+		if (!k)
+			assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0x3F);
+		assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+		gwr_(e, 0xC0010200, 0x4300C0); /* v1-style: no GlobalCtl write */
+		e->m.events[0] = 9;
+		run_(e);
+		assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+		assert_true(v == 9);
+		assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+		/* vCPU reset (CASE-17, RFC6 amd_pmu_reset) still clears it. */
+		assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), VIRQ_OK);
+		assert_true(grd_(e, GCTL) == 0);
+		env_free_(e);
+	}
+	{
+		struct env *e = env_new_(&zen5, &g4x, VIRQ_PMCVIRT_MODE_HW, 0);
+
+		assert_true(grd_(e, GCTL) == 0xF);
+		assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
+		env_free_(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -850,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_nested_filter_survives_vmexit),
 		cmocka_unit_test(test_nested_vmcb12_sanitised),
 		cmocka_unit_test(test_mode_change_hw_to_sw),
+		cmocka_unit_test(test_init_global_ctl_enabled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
