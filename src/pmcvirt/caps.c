@@ -89,7 +89,7 @@ virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
 {
 	virq_status st;
 
-	if (!caps)
+	if (!caps || (flags & ~(VIRQ_PMCVIRT_F_AVIC_DELIVERY | VIRQ_PMCVIRT_F_NO_VNMI_SETUP)))
 		return VIRQ_EINVAL;
 	st = virq_pmcvirt_guest_check(guest);
 	if (st != VIRQ_OK)

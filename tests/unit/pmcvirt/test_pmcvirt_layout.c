@@ -187,6 +187,12 @@ static void test_mode_check(void **s)
 	c.num_core_ctrs = 4;
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, 0), VIRQ_ERANGE);
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, 0, 0), VIRQ_EINVAL);
+	/* Unknown flags are an error, not silently ignored. */
+	c.num_core_ctrs = 6;
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, 0x4), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, hw, 0x80000000u), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, VIRQ_PMCVIRT_F_NO_VNMI_SETUP),
+			 VIRQ_OK);
 	assert_int_equal(virq_pmcvirt_mode_check(NULL, &g, sw, 0), VIRQ_EINVAL);
 	/* guest model consistency */
 	g = (struct virq_pmcvirt_guest){ .ncounters = 5 };
