@@ -303,7 +303,7 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvirt_g
  * @param caps  Host capabilities from virq_pmcvirt_probe().
  * @param guest Guest model (checked with virq_pmcvirt_guest_check()).
  * @param mode  Mode to check.
- * @param flags ::VIRQ_PMCVIRT_F_* flags (::VIRQ_PMCVIRT_F_AVIC_DELIVERY,
+ * @param flags VIRQ_PMCVIRT_F_* flags (::VIRQ_PMCVIRT_F_AVIC_DELIVERY,
  *              ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP) or 0.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL, an unknown mode or flag, or an
  *         inconsistent guest; ::VIRQ_ERANGE when the guest has more counters
@@ -747,8 +747,9 @@ struct virq_pmcvirt_vcpu {
  *              ran in HW mode does not keep hardware switching on.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL arguments (including @p vmcb in
  *         HW mode) or an unaligned VMCB; errors of virq_hal_validate() and
- *         virq_pmcvirt_mode_check() (::VIRQ_EINVAL for unknown flags, ::VIRQ_ENOTSUP, ::VIRQ_EINHIBITED,
- *         ::VIRQ_ERANGE). On error the VMCB is untouched.
+ *         virq_pmcvirt_mode_check() (::VIRQ_EINVAL for unknown flags,
+ *         ::VIRQ_ENOTSUP, ::VIRQ_EINHIBITED, ::VIRQ_ERANGE). On error the
+ *         VMCB is untouched.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
