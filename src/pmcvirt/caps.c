@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Capabilities through the HAL's CPUID (fact sheet §1) and the mode
+ * prerequisites (PerfCtrVirt, PerfMonV2, VNMI; SEV-ES/SNP refused, §6).
+ */
+#include "pmcvirt/pmcv_priv.h"
+#include "hal/hal_priv.h"
+
+/* CPUID register of leaf @leaf (0 when above the extended max leaf). */
+static uint32_t pmcv_cpuid_reg_(const struct virq_hal *hal, uint32_t max, uint32_t leaf,
+				unsigned reg)
+{
+	uint32_t r[4] = {0, 0, 0, 0};
+
+	if (leaf > max)
+		return 0;
+	virq_cpuid_(hal, leaf, 0, r);
+	return r[reg];
+}
+
+enum { PMCV_EAX_ = 0, PMCV_EBX_ = 1, PMCV_ECX_ = 2, PMCV_EDX_ = 3 };
+
+virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_caps *caps)
+{
+	uint32_t max, ecx1, edxa;
+	virq_status st;
+
+	if (!caps)
+		return VIRQ_EINVAL;
+	memset(caps, 0, sizeof(*caps));
+	st = virq_hal_validate(hal, VIRQ_HAL_NEED_CPUID);
+	if (st != VIRQ_OK)
+		return st;
+	max = pmcv_cpuid_reg_(hal, UINT32_MAX, VIRQ_PMCVIRT_CPUID_EXT_MAX, PMCV_EAX_);
+	ecx1 = pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_FEAT, PMCV_ECX_);
+	caps->svm = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_ECX_SVM, ecx1) != 0;
+	caps->perfctr_ext_core = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_ECX_PerfCtrExtCore, ecx1) != 0;
+	caps->irperf =
+	    VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_IRPerf,
+			   pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_SIZE, PMCV_EBX_)) != 0;
+	edxa = caps->svm ? pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_SVM, PMCV_EDX_) : 0;
+	caps->perfctr_virt = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_PerfCtrVirt, edxa) != 0;
+	caps->avic = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_AVIC, edxa) != 0;
+	caps->vnmi = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_VNMI, edxa) != 0;
+	caps->perfmon_v2 =
+	    VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
+			   pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
+	if (caps->perfmon_v2) {
+		uint32_t raw = (uint32_t)VIRQ_FIELD_GET(
+		    VIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
+		    pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EBX_));
+		caps->num_core_ctrs_raw = raw;
+		if (raw == 0) {
+			memset(caps, 0, sizeof(*caps));
+			return VIRQ_EHW;
+		}
+		/* The VMCB has six slots; more host counters stay host-only. */
+		caps->num_core_ctrs = raw > VIRQ_PMCVIRT_NR_SLOTS ? VIRQ_PMCVIRT_NR_SLOTS : raw;
+	} else {
+		caps->num_core_ctrs = caps->perfctr_ext_core ? 6u : 4u;
+	}
+	return VIRQ_OK;
+}
+
+static virq_status pmcv_hw_check_(const struct virq_pmcvirt_caps *caps,
+				  const struct virq_pmcvirt_guest *guest, uint32_t flags)
+{
+	bool delivery = caps->vnmi || ((flags & VIRQ_PMCVIRT_F_AVIC_DELIVERY) && caps->avic);
+
+	if (!caps->svm || !caps->perfctr_virt || !caps->perfmon_v2)
+		return VIRQ_ENOTSUP;
+	/* Virtualized counters raise no host PMI; the guest's arrives by VNMI. */
+	if (!delivery)
+		return VIRQ_ENOTSUP;
+	/* The SEV-ES/SNP save area is encrypted: no filtering, RDPMC or
+	 * migration sync is possible, and SNP needs SEV_FEATURES[11]. */
+	if (guest->sev_es)
+		return VIRQ_EINHIBITED;
+	return VIRQ_OK;
+}
+
+virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
+				    const struct virq_pmcvirt_guest *guest,
+				    enum virq_pmcvirt_mode mode, uint32_t flags)
+{
+	virq_status st;
+
+	if (!caps)
+		return VIRQ_EINVAL;
+	st = virq_pmcvirt_guest_check(guest);
+	if (st != VIRQ_OK)
+		return VIRQ_EINVAL;
+	if (mode == VIRQ_PMCVIRT_MODE_HW) {
+		st = pmcv_hw_check_(caps, guest, flags);
+		if (st != VIRQ_OK)
+			return st;
+	} else if (mode != VIRQ_PMCVIRT_MODE_SW) {
+		return VIRQ_EINVAL;
+	}
+	if (guest->ncounters > caps->num_core_ctrs)
+		return VIRQ_ERANGE;
+	if (guest->ext_core && !caps->perfctr_ext_core && guest->ncounters > 4)
+		return VIRQ_ERANGE;
+	if (guest->perfmon_v2 && !caps->perfmon_v2 && mode == VIRQ_PMCVIRT_MODE_SW)
+		return VIRQ_ENOTSUP;
+	return VIRQ_OK;
+}

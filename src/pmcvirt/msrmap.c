@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PMU MSR index mapping (K7 legacy, F15h interleaved, PerfMonV2 global),
+ * migration MSR list, event filter and MSR permission-map policy.
+ * Pure functions; fact sheet §4.
+ */
+#include "pmcvirt/pmcv_priv.h"
+
+static enum virq_pmcvirt_field pmcv_pair_field_(uint32_t idx, bool ctr)
+{
+	return (enum virq_pmcvirt_field)(2u * idx + (ctr ? 1u : 0u));
+}
+
+/* Counter MSRs. The index is range-checked before anything else uses it. */
+static virq_status pmcv_map_counter_(const struct virq_pmcvirt_guest *g, uint32_t msr,
+				     enum virq_pmcvirt_origin origin,
+				     struct virq_pmcvirt_slot *slot)
+{
+	uint32_t idx;
+	bool ctr;
+
+	if (msr >= VIRQ_PMCVIRT_MSR_K7_EVNTSEL(0) && msr <= VIRQ_PMCVIRT_MSR_K7_PERFCTR(3)) {
+		idx = (msr - VIRQ_PMCVIRT_MSR_K7_EVNTSEL(0)) & 3u;
+		ctr = msr >= VIRQ_PMCVIRT_MSR_K7_PERFCTR(0);
+	} else if (msr >= VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(0) &&
+		   msr <= VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(5)) {
+		/* F15h MSRs exist for ext_core guests; the host may use them for
+		 * legacy guests too (translated to K7, RFC7). */
+		if (!g->ext_core && origin != VIRQ_PMCVIRT_HOST)
+			return VIRQ_EINVAL;
+		idx = (msr - VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(0)) >> 1;
+		ctr = (msr & 1u) != 0;
+	} else {
+		return VIRQ_ENOENT;
+	}
+	if (idx >= g->ncounters) /* beyond the guest's count: never an alias */
+		return VIRQ_EINVAL;
+	slot->kind = ctr ? VIRQ_PMCVIRT_KIND_CTR : VIRQ_PMCVIRT_KIND_CTL;
+	slot->idx = idx;
+	slot->field = pmcv_pair_field_(idx, ctr);
+	return VIRQ_OK;
+}
+
+static virq_status pmcv_map_global_(const struct virq_pmcvirt_guest *g, uint32_t msr,
+				    struct virq_pmcvirt_slot *slot)
+{
+	static const enum virq_pmcvirt_kind kinds[4] = {
+	    VIRQ_PMCVIRT_KIND_GLOBAL_STS,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_CTL,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR,
+	    VIRQ_PMCVIRT_KIND_GLOBAL_STS_SET,
+	};
+	uint32_t k = msr - VIRQ_PMCVIRT_MSR_GLOBAL_STATUS;
+
+	if (!g->perfmon_v2)
+		return VIRQ_EINVAL;
+	slot->kind = kinds[k];
+	slot->idx = 0;
+	slot->field = slot->kind == VIRQ_PMCVIRT_KIND_GLOBAL_CTL
+			  ? VIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_CTL
+			  : VIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_STS;
+	return VIRQ_OK;
+}
+
+virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_guest *guest, uint32_t msr,
+				 enum virq_pmcvirt_origin origin, struct virq_pmcvirt_slot *slot)
+{
+	if (!slot || virq_pmcvirt_guest_check(guest) != VIRQ_OK)
+		return VIRQ_EINVAL;
+	if (origin != VIRQ_PMCVIRT_GUEST && origin != VIRQ_PMCVIRT_HOST)
+		return VIRQ_EINVAL;
+	if (msr >= VIRQ_PMCVIRT_MSR_GLOBAL_STATUS && msr <= VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET)
+		return pmcv_map_global_(guest, msr, slot);
+	if (msr == VIRQ_PMCVIRT_MSR_IRPERF) {
+		if (!guest->irperf)
+			return VIRQ_EINVAL;
+		slot->kind = VIRQ_PMCVIRT_KIND_INSTR_RETIRED;
+		slot->idx = 0;
+		slot->field = VIRQ_PMCVIRT_FIELD_INSTR_RETIRED_CTR;
+		return VIRQ_OK;
+	}
+	return pmcv_map_counter_(guest, msr, origin, slot);
+}
+
+virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest, uint32_t *msrs,
+				  size_t cap, size_t *n)
+{
+	uint32_t buf[15];
+	size_t k = 0;
+
+	if (!n || (!msrs && cap) || virq_pmcvirt_guest_check(guest) != VIRQ_OK)
+		return VIRQ_EINVAL;
+	for (uint32_t i = 0; i < guest->ncounters; i++)
+		buf[k++] = guest->ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i)
+					   : VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
+	for (uint32_t i = 0; i < guest->ncounters; i++)
+		buf[k++] = guest->ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i)
+					   : VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
+	if (guest->irperf)
+		buf[k++] = VIRQ_PMCVIRT_MSR_IRPERF;
+	if (guest->perfmon_v2) {
+		buf[k++] = VIRQ_PMCVIRT_MSR_GLOBAL_STATUS;
+		buf[k++] = VIRQ_PMCVIRT_MSR_GLOBAL_CTL;
+	}
+	*n = k;
+	if (cap < k)
+		return VIRQ_ENOSPC;
+	memcpy(msrs, buf, k * sizeof(buf[0]));
+	return VIRQ_OK;
+}
+
+/* ---- event filter ---- */
+
+virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_filter *filter)
+{
+	if (!filter)
+		return VIRQ_EINVAL;
+	if (filter->action != VIRQ_PMCVIRT_FILTER_ALLOW &&
+	    filter->action != VIRQ_PMCVIRT_FILTER_DENY)
+		return VIRQ_EINVAL;
+	if (filter->nents > VIRQ_PMCVIRT_FILTER_MAX)
+		return VIRQ_ERANGE;
+	if (filter->nents && !filter->ents)
+		return VIRQ_EINVAL;
+	for (uint32_t i = 0; i < filter->nents; i++) {
+		const struct virq_pmcvirt_filter_ent *e = &filter->ents[i];
+
+		if (e->event > 0xFFFu)
+			return VIRQ_ERANGE;
+		if (e->umask_match & (uint8_t)~e->umask_mask)
+			return VIRQ_EINVAL;
+	}
+	return VIRQ_OK;
+}
+
+bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64_t eventsel)
+{
+	uint64_t ev = VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_EventSelectLo, eventsel) |
+		      (VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_EventSelectHi, eventsel) << 8);
+	uint64_t um = VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_UnitMask, eventsel);
+	bool listed = false;
+
+	if (!filter)
+		return true;
+	for (uint32_t i = 0; i < filter->nents && !listed; i++) {
+		const struct virq_pmcvirt_filter_ent *e = &filter->ents[i];
+
+		listed = e->event == ev && (um & e->umask_mask) == e->umask_match;
+	}
+	return filter->action == VIRQ_PMCVIRT_FILTER_ALLOW ? listed : !listed;
+}
+
+/* ---- MSR permission map ---- */
+
+virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *byte, uint32_t *bit)
+{
+	static const uint32_t bases[3] = {0x00000000u, 0xC0000000u, 0xC0010000u};
+	uint32_t pos;
+
+	if (!byte || !bit)
+		return VIRQ_EINVAL;
+	for (uint32_t r = 0; r < 3; r++) {
+		if (msr - bases[r] < 0x2000u) {
+			pos = (r * 0x2000u + (msr - bases[r])) * 2u;
+			*byte = pos / 8u;
+			*bit = pos % 8u;
+			return VIRQ_OK;
+		}
+	}
+	return VIRQ_ERANGE;
+}
+
+virq_status virq_pmcvirt_msrpm_recommend(const struct virq_pmcvirt_caps *caps,
+					 const struct virq_pmcvirt_guest *guest,
+					 enum virq_pmcvirt_mode mode,
+					 struct virq_pmcvirt_msrpm_policy *policy)
+{
+	bool match;
+
+	if (!caps || !policy || virq_pmcvirt_guest_check(guest) != VIRQ_OK)
+		return VIRQ_EINVAL;
+	if (mode != VIRQ_PMCVIRT_MODE_HW && mode != VIRQ_PMCVIRT_MODE_SW)
+		return VIRQ_EINVAL;
+	match = guest->ncounters == caps->num_core_ctrs && guest->perfmon_v2 == caps->perfmon_v2 &&
+		guest->ext_core == caps->perfctr_ext_core;
+	policy->intercept_ctl = true;
+	/* F15h counters of an ext_core guest do not exist on a K7-only host. */
+	policy->passthrough_ctr = !(guest->ext_core && !caps->perfctr_ext_core);
+	policy->passthrough_global = match && guest->perfmon_v2;
+	policy->passthrough_irperf_read = mode == VIRQ_PMCVIRT_MODE_HW && guest->irperf;
+	policy->intercept_rdpmc = !match;
+	return VIRQ_OK;
+}
+
+/* Sets the read and write intercept bits of one MSR to @intercept. */
+static void pmcv_msrpm_set_(uint8_t *msrpm, uint32_t msr, bool rd, bool wr)
+{
+	uint32_t byte, bit;
+
+	if (virq_pmcvirt_msrpm_bit(msr, &byte, &bit) != VIRQ_OK)
+		return; /* every PMU MSR is in range; nothing to do otherwise */
+	msrpm[byte] = (uint8_t)(msrpm[byte] & ~(3u << bit));
+	msrpm[byte] = (uint8_t)(msrpm[byte] | ((rd ? 1u : 0u) << bit) | ((wr ? 2u : 0u) << bit));
+}
+
+virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm, const struct virq_pmcvirt_guest *guest,
+				     const struct virq_pmcvirt_msrpm_policy *policy)
+{
+	bool glob;
+
+	if (!msrpm || !policy || virq_pmcvirt_guest_check(guest) != VIRQ_OK)
+		return VIRQ_EINVAL;
+	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+		bool pass = policy->passthrough_ctr && i < guest->ncounters;
+		bool ctl_icpt = policy->intercept_ctl || i >= guest->ncounters;
+
+		if (i < 4) {
+			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i), ctl_icpt, ctl_icpt);
+			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_PERFCTR(i), !pass, !pass);
+		}
+		pass = pass && guest->ext_core;
+		ctl_icpt = ctl_icpt || !guest->ext_core;
+		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i), ctl_icpt, ctl_icpt);
+		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i), !pass, !pass);
+	}
+	glob = policy->passthrough_global && guest->perfmon_v2;
+	for (uint32_t m = VIRQ_PMCVIRT_MSR_GLOBAL_STATUS; m <= VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET;
+	     m++)
+		pmcv_msrpm_set_(msrpm, m, !glob, !glob);
+	pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_IRPERF,
+			!(policy->passthrough_irperf_read && guest->irperf), true);
+	return VIRQ_OK;
+}

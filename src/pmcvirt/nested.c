@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Nested SVM: the PMC part of an L1 VMRUN of L2 and of the nested #VMEXIT.
+ *
+ * UNCERTAIN (fact sheet §6.3, conf. C): no published design for nested PMC
+ * virtualization was available. This follows the nested LBR-virtualization
+ * precedent (vmcb12's state when L1 enables the feature, else vmcb01's) and
+ * emulates for L1 what the hardware does for a bare-metal hypervisor:
+ * VMEXIT_INVALID_PMC when its PerfCntrGlobalCtl is not zero at VMRUN, and
+ * swap type C (host PMU reset) at #VMEXIT.
+ */
+#include "pmcvirt/pmcv_priv.h"
+
+/* Copies the PMC slots from @src to @dst; PERF_CTL only when @ctl. */
+static void pmcv_copy_slots_(void *dst, const void *src, bool ctl)
+{
+	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+		if (ctl)
+			pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
+				   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_PERF_CTL(i)));
+		pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_PERF_CTR(i),
+			   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK);
+	}
+	pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
+		   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & VIRQ_PMCVIRT_CTR_MASK);
+	pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
+		   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & VIRQ_GENMASK(5, 0));
+	pmcv_wr_gctl_(dst, pmcv_rd_gctl_(src) & VIRQ_GENMASK(5, 0));
+}
+
+static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const void *a,
+				      const void *b)
+{
+	if (!v || !a || !b || v->mode != VIRQ_PMCVIRT_MODE_HW)
+		return VIRQ_EINVAL;
+	return v->in_guest ? VIRQ_EBUSY : VIRQ_OK;
+}
+
+static bool pmcv_l2_pmc_(const void *vmcb12)
+{
+	return VIRQ_FIELD_GET(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE,
+			      pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_VIRT_EXT)) != 0;
+}
+
+virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_has_pmc_virt,
+				      void *vmcb12, void *vmcb02, bool *fail)
+{
+	virq_status st = pmcv_nested_check_(vcpu, vmcb12, vmcb02);
+	bool own;
+
+	if (st != VIRQ_OK || !fail)
+		return st != VIRQ_OK ? st : VIRQ_EINVAL;
+	*fail = false;
+	own = pmcv_l2_pmc_(vmcb12);
+	if (own && !l1_has_pmc_virt) {
+		/* A feature bit L1 was not given acts as a reserved bit. */
+		*fail = true;
+		pmcv_wr64_(vmcb12, VIRQ_PMCVIRT_VMCB_EXITCODE, VIRQ_PMCVIRT_VMEXIT_INVALID);
+		return VIRQ_OK;
+	}
+	if (own && pmcv_rd_gctl_(vcpu->vmcb) != 0) {
+		/* L1's own PerfCntrGlobalCtl must be 0, as on hardware. */
+		*fail = true;
+		pmcv_wr64_(vmcb12, VIRQ_PMCVIRT_VMCB_EXITCODE, VIRQ_PMCVIRT_VMEXIT_INVALID_PMC);
+		return VIRQ_OK;
+	}
+	pmcv_copy_slots_(vmcb02, own ? vmcb12 : vcpu->vmcb, true);
+	if (own) /* L0's event filter applies to what L2 counts on real counters */
+		for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+			uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i));
+
+			pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
+				   virq_pmcvirt_ctl_hw_(vcpu, c));
+		}
+	return virq_pmcvirt_vmcb_enable(vmcb02, true);
+}
+
+virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmcb12,
+				       const void *vmcb02)
+{
+	virq_status st = pmcv_nested_check_(vcpu, vmcb12, vmcb02);
+
+	if (st != VIRQ_OK)
+		return st;
+	if (!pmcv_l2_pmc_(vmcb12)) {
+		/* L1's PMU ran L2: it goes back to vmcb01 as hardware left it. */
+		pmcv_copy_slots_(vcpu->vmcb, vmcb02, true);
+		return VIRQ_OK;
+	}
+	/* L2's counters/status/control back to L1. Event selects stay as L1
+	 * wrote them (L0 intercepts them, so L2 cannot change them unseen, and
+	 * vmcb02 may hold L0-filtered copies). */
+	pmcv_copy_slots_(vmcb12, vmcb02, false);
+	/* Swap type C for L1's host PMU: PERF_CTL/CTR reset, GlobalCtl to its
+	 * reset value (all of L1's counters enabled); status/IRPerf (type A) kept. */
+	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
+		vcpu->st.perf_ctl[i] = 0;
+		pmcv_wr64_(vcpu->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), 0);
+	}
+	virq_pmcvirt_refilter_(vcpu);
+	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) /* slots beyond ncounters too */
+		pmcv_wr64_(vcpu->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), vcpu->ctl_hw[i]);
+	vcpu->st.global_ctl = vcpu->guest.perfmon_v2 ? pmcv_ctr_bits_(vcpu->guest.ncounters) : 0;
+	pmcv_wr_gctl_(vcpu->vmcb, pmcv_ctr_bits_(vcpu->guest.ncounters));
+	return VIRQ_OK;
+}

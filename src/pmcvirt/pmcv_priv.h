@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmcvirt internals: raw VMCB access and helpers shared by the module's
+ * files. Not a public header.
+ */
+#ifndef LIBVIRQ_SRC_PMCV_PRIV_H
+#define LIBVIRQ_SRC_PMCV_PRIV_H
+
+#include <libvirq/pmcvirt.h>
+
+/* The VMCB is little-endian; so are both targets (x86_64, aarch64). */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "VMCB access assumes little-endian");
+
+/* Bits of virq_pmcvirt_hwcache::valid. */
+#define PMCV_V_CTL(i) (1u << (i))
+#define PMCV_V_CTR(i) (1u << (6u + (i)))
+#define PMCV_V_GCTL (1u << 12)
+#define PMCV_V_GSTS (1u << 13)
+
+static inline uint64_t pmcv_rd64_(const void *vmcb, uint32_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)vmcb + off, sizeof(v));
+	return v;
+}
+
+static inline void pmcv_wr64_(void *vmcb, uint32_t off, uint64_t v)
+{
+	memcpy((uint8_t *)vmcb + off, &v, sizeof(v));
+}
+
+static inline uint32_t pmcv_rd32_(const void *vmcb, uint32_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)vmcb + off, sizeof(v));
+	return v;
+}
+
+static inline void pmcv_wr32_(void *vmcb, uint32_t off, uint32_t v)
+{
+	memcpy((uint8_t *)vmcb + off, &v, sizeof(v));
+}
+
+/* GENMASK(n-1, 0) for n = 0..6 (n = 0 gives 0). */
+static inline uint64_t pmcv_ctr_bits_(uint32_t n)
+{
+	return n ? VIRQ_GENMASK(5, 0) >> (6u - n) : 0;
+}
+
+/* Global control as the VMCB/hardware must hold it for this guest. */
+static inline uint64_t pmcv_eff_gctl_(const struct virq_pmcvirt_guest *g, uint64_t guest_val)
+{
+	return g->perfmon_v2 ? guest_val : pmcv_ctr_bits_(g->ncounters);
+}
+
+/* PERF_CTR_GLOBAL_CTL: 32 significant bits, reserved dword above kept 0. */
+static inline void pmcv_wr_gctl_(void *vmcb, uint64_t v)
+{
+	pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL, v & VIRQ_GENMASK(31, 0));
+}
+
+static inline uint64_t pmcv_rd_gctl_(const void *vmcb)
+{
+	return pmcv_rd32_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL);
+}
+
+/* Reserved event-select bits for this guest. */
+static inline uint64_t pmcv_evtsel_rsvd_(const struct virq_pmcvirt_guest *g)
+{
+	return g->allow_hg ? VIRQ_PMCVIRT_EVTSEL_RSVD_HG : VIRQ_PMCVIRT_EVTSEL_RSVD;
+}
+
+/* Event select as it is given to the VMCB (HW) or to the MSR (SW). */
+uint64_t virq_pmcvirt_ctl_hw_(const struct virq_pmcvirt_vcpu *vcpu, uint64_t guest_ctl);
+/* Recomputes ctl_hw[] from st.perf_ctl[]; HW mode writes changed VMCB slots. */
+void virq_pmcvirt_refilter_(struct virq_pmcvirt_vcpu *vcpu);
+/* Host MSR index of counter i's event select (F15h with PerfCtrExtCore, else K7). */
+static inline uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
+{
+	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i)
+				: VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
+}
+
+/* Host MSR index of counter i. */
+static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
+{
+	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i)
+				: VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
+}
+
+#endif /* LIBVIRQ_SRC_PMCV_PRIV_H */

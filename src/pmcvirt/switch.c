@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * World switch: host PMU save/restore and the hooks around VMRUN, for the
+ * hardware-switched (PerfCtrVirt) and software-switched modes.
+ *
+ * Every MSR write goes through pmcv_wr_() which skips the write when the
+ * cache says the hardware already holds the value. The cache forgets
+ * what #VMEXIT resets in HW mode (swap type C: PERF_CTL/CTR and
+ * PerfCntrGlobalCtl of the host are reset, APM Table B-3), so exactly one
+ * MSR write (GlobalCtl = 0) is needed before every VMRUN.
+ */
+#include "pmcvirt/pmcv_priv.h"
+#include "hal/hal_priv.h"
+
+/* Writes @val to @msr unless the cache (bit @vbit, slot @slot) already holds it. */
+static virq_status pmcv_wr_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t *slot,
+			    uint32_t vbit, uint64_t val)
+{
+	virq_status st;
+
+	if ((v->hw.valid & vbit) && *slot == val)
+		return VIRQ_OK;
+	st = virq_msr_wr_(&v->hal, msr, val);
+	if (st != VIRQ_OK) {
+		v->hw.valid &= ~vbit;
+		return VIRQ_EHW;
+	}
+	*slot = val;
+	v->hw.valid |= vbit;
+	return VIRQ_OK;
+}
+
+/* Reads @msr into the cache and returns it in @out. */
+static virq_status pmcv_rd_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t *slot,
+			    uint32_t vbit, uint64_t *out)
+{
+	uint64_t val = 0;
+
+	if (virq_msr_rd_(&v->hal, msr, &val) != VIRQ_OK) {
+		v->hw.valid &= ~vbit;
+		return VIRQ_EHW;
+	}
+	*slot = val;
+	v->hw.valid |= vbit;
+	*out = val;
+	return VIRQ_OK;
+}
+
+static virq_status pmcv_wr_gctl_msr_(struct virq_pmcvirt_vcpu *v, uint64_t val)
+{
+	return pmcv_wr_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl, PMCV_V_GCTL, val);
+}
+
+static virq_status pmcv_wr_ctl_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t val)
+{
+	return pmcv_wr_(v, pmcv_host_ctl_msr_(v, i), &v->hw.ctl[i], PMCV_V_CTL(i), val);
+}
+
+static virq_status pmcv_wr_ctr_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t val)
+{
+	return pmcv_wr_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), val);
+}
+
+/* Status changes only through STATUS_CLR/SET (PerfCntrGlobalStatus is read-only). */
+static virq_status pmcv_wr_gsts_(struct virq_pmcvirt_vcpu *v, uint64_t want)
+{
+	uint64_t cur = v->hw.global_sts;
+	virq_status st = VIRQ_OK;
+
+	if (!(v->hw.valid & PMCV_V_GSTS))
+		cur = ~want & VIRQ_GENMASK(5, 0); /* unknown: clear all other bits */
+	if (cur == want)
+		return VIRQ_OK;
+	if (cur & ~want)
+		st = virq_msr_wr_(&v->hal, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_CLR, cur & ~want);
+	if (st == VIRQ_OK && (want & ~cur))
+		st = virq_msr_wr_(&v->hal, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET, want & ~cur);
+	if (st != VIRQ_OK) {
+		v->hw.valid &= ~PMCV_V_GSTS;
+		return VIRQ_EHW;
+	}
+	v->hw.global_sts = want;
+	v->hw.valid |= PMCV_V_GSTS;
+	return VIRQ_OK;
+}
+
+/* Counters the guest's PMU overwrites in hardware. */
+static uint32_t pmcv_clobbered_(const struct virq_pmcvirt_vcpu *v)
+{
+	if (v->mode == VIRQ_PMCVIRT_MODE_HW)
+		return v->host_nctr < VIRQ_PMCVIRT_NR_SLOTS ? v->host_nctr : VIRQ_PMCVIRT_NR_SLOTS;
+	return v->guest.ncounters;
+}
+
+/* ---- host PMU ---- */
+
+static virq_status pmcv_host_read_(struct virq_pmcvirt_vcpu *v)
+{
+	struct virq_pmcvirt_host *h = &v->host;
+	virq_status st = VIRQ_OK;
+	uint32_t done = 0;
+
+	for (uint32_t i = 0; i < h->n && st == VIRQ_OK; i++) {
+		st =
+		    pmcv_rd_(v, pmcv_host_ctl_msr_(v, i), &v->hw.ctl[i], PMCV_V_CTL(i), &h->ctl[i]);
+		if (st == VIRQ_OK)
+			st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i),
+				      &h->ctr[i]);
+		if (st == VIRQ_OK)
+			done++;
+	}
+	h->n = done; /* a failed save restores only what was read */
+	if (st == VIRQ_OK && v->host_v2 && v->mode == VIRQ_PMCVIRT_MODE_SW)
+		st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts, PMCV_V_GSTS,
+			      &h->global_sts);
+	return st;
+}
+
+/* Without PerfMonV2 (SW mode only) the host counters are stopped one by one. */
+static virq_status pmcv_host_stop_k7_(struct virq_pmcvirt_vcpu *v)
+{
+	uint64_t en = VIRQ_FIELD_MASK(VIRQ_PMCVIRT_EVTSEL_EN);
+	virq_status st = VIRQ_OK;
+
+	for (uint32_t i = 0; i < v->host.n && st == VIRQ_OK; i++)
+		st = pmcv_wr_ctl_(v, i, v->host.ctl[i] & ~en);
+	return st;
+}
+
+virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
+{
+	struct virq_pmcvirt_host *h;
+	virq_status st = VIRQ_OK;
+
+	if (!vcpu)
+		return VIRQ_EINVAL;
+	if (vcpu->host.saved || vcpu->in_guest)
+		return VIRQ_EBUSY;
+	h = &vcpu->host;
+	memset(h, 0, sizeof(*h));
+	h->n = pmcv_clobbered_(vcpu);
+	if (vcpu->host_v2) {
+		st = pmcv_rd_(vcpu, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &vcpu->hw.global_ctl, PMCV_V_GCTL,
+			      &h->global_ctl);
+		if (st == VIRQ_OK)
+			st = pmcv_wr_gctl_msr_(vcpu, 0);
+	}
+	if (st == VIRQ_OK)
+		st = pmcv_host_read_(vcpu);
+	else
+		h->n = 0;
+	if (st == VIRQ_OK && !vcpu->host_v2)
+		st = pmcv_host_stop_k7_(vcpu);
+	h->saved = true;
+	if (st != VIRQ_OK) {
+		if (virq_pmcvirt_host_restore(vcpu) != VIRQ_OK)
+			VIRQ_LOG0(&vcpu->hal, VIRQ_LOG_ERROR, "pmcvirt: host PMU restore failed");
+		return VIRQ_EHW;
+	}
+	return VIRQ_OK;
+}
+
+virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
+{
+	struct virq_pmcvirt_host *h;
+	virq_status st = VIRQ_OK;
+
+	if (!vcpu)
+		return VIRQ_EINVAL;
+	if (vcpu->in_guest)
+		return VIRQ_EBUSY;
+	h = &vcpu->host;
+	if (!h->saved)
+		return VIRQ_EINVAL;
+	/* Stop everything first so no counter runs with a half-restored setup. */
+	if (vcpu->host_v2 && pmcv_wr_gctl_msr_(vcpu, 0) != VIRQ_OK)
+		st = VIRQ_EHW;
+	for (uint32_t i = 0; i < h->n; i++) {
+		if (pmcv_wr_ctr_(vcpu, i, h->ctr[i]) != VIRQ_OK)
+			st = VIRQ_EHW;
+		if (pmcv_wr_ctl_(vcpu, i, h->ctl[i]) != VIRQ_OK)
+			st = VIRQ_EHW;
+	}
+	if (vcpu->host_v2 && vcpu->mode == VIRQ_PMCVIRT_MODE_SW &&
+	    pmcv_wr_gsts_(vcpu, h->global_sts) != VIRQ_OK)
+		st = VIRQ_EHW;
+	if (vcpu->host_v2 && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != VIRQ_OK)
+		st = VIRQ_EHW;
+	h->saved = false;
+	return st;
+}
+
+/* ---- world switch ---- */
+
+static virq_status pmcv_sw_load_(struct virq_pmcvirt_vcpu *v)
+{
+	virq_status st = VIRQ_OK;
+
+	for (uint32_t i = 0; i < v->guest.ncounters && st == VIRQ_OK; i++) {
+		st = pmcv_wr_ctr_(v, i, v->st.perf_ctr[i]);
+		if (st == VIRQ_OK)
+			st = pmcv_wr_ctl_(v, i, v->ctl_hw[i]);
+	}
+	if (st != VIRQ_OK || !v->host_v2)
+		return st;
+	st = pmcv_wr_gsts_(v, v->st.global_sts);
+	if (st == VIRQ_OK) /* last: the guest's counters start together */
+		st = pmcv_wr_gctl_msr_(v, pmcv_eff_gctl_(&v->guest, v->st.global_ctl));
+	return st;
+}
+
+virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
+{
+	virq_status st;
+
+	if (!vcpu || !vcpu->host.saved)
+		return VIRQ_EINVAL;
+	if (vcpu->in_guest)
+		return VIRQ_EBUSY;
+	if (vcpu->mode == VIRQ_PMCVIRT_MODE_HW)
+		st = pmcv_wr_gctl_msr_(vcpu, 0); /* else VMEXIT_INVALID_PMC */
+	else
+		st = pmcv_sw_load_(vcpu);
+	if (st != VIRQ_OK)
+		return st;
+	vcpu->in_guest = true;
+	return VIRQ_OK;
+}
+
+static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
+{
+	virq_status st = VIRQ_OK;
+	uint64_t val = 0;
+
+	if (v->host_v2) {
+		if (v->global_passthrough)
+			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,
+				      PMCV_V_GCTL, &v->st.global_ctl);
+		if (st == VIRQ_OK) /* stop the guest's counters */
+			st = pmcv_wr_gctl_msr_(v, 0);
+		if (st == VIRQ_OK)
+			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts,
+				      PMCV_V_GSTS, &val);
+		if (st == VIRQ_OK)
+			v->st.global_sts = val & pmcv_ctr_bits_(v->guest.ncounters);
+	}
+	for (uint32_t i = 0; i < v->guest.ncounters && st == VIRQ_OK; i++) {
+		st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), &val);
+		if (st == VIRQ_OK)
+			v->st.perf_ctr[i] = val & VIRQ_PMCVIRT_CTR_MASK;
+	}
+	return st;
+}
+
+virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
+{
+	if (!vcpu || !vcpu->in_guest)
+		return VIRQ_EINVAL;
+	vcpu->in_guest = false;
+	if (vcpu->mode == VIRQ_PMCVIRT_MODE_SW)
+		return pmcv_sw_save_(vcpu);
+	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.
+	 * UNCERTAIN which exactly (0x3F for GlobalCtl per SD-3F), so forget them. */
+	vcpu->hw.valid &= PMCV_V_GSTS;
+	if (exitcode == VIRQ_PMCVIRT_VMEXIT_INVALID_PMC) { /* all 64 bits compared */
+		vcpu->invalid_pmc++;
+		VIRQ_LOGV(&vcpu->hal, VIRQ_LOG_ERROR, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC",
+			  exitcode);
+		return VIRQ_EHW;
+	}
+	return VIRQ_OK;
+}

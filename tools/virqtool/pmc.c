@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * virqtool pmc: the AMD PMC-virtualization VMCB layout and MSR mapping.
+ *
+ *   virqtool pmc layout
+ *       one line per VMCB PMU field, "NAME 0xOFFSET WIDTH", absolute VMCB
+ *       offsets, widths in bytes, in offset order.
+ *   virqtool pmc msr MSR counters=4|6
+ *       the VMCB field the MSR maps to for a host-initiated access
+ *       (migration): counters=4 is a legacy K7 guest (F15h indices are
+ *       translated, never past counter 3), counters=6 a PerfCtrExtCore +
+ *       PerfMonV2 + IRPerf guest. Exit 2 with one stderr line when none.
+ */
+#include "virqtool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <libvirq/pmcvirt.h>
+
+static int pmc_layout_(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 0)
+		return vt_fail("pmc layout takes no arguments");
+	for (unsigned f = 0; f < VIRQ_PMCVIRT_FIELD_COUNT; f++) {
+		const char *name;
+		uint32_t off, width;
+
+		if (virq_pmcvirt_field_info((enum virq_pmcvirt_field)f, &name, &off, &width) !=
+		    VIRQ_OK)
+			return vt_fail("internal: no field %u", f);
+		printf("%s 0x%03X %u\n", name, off, width);
+	}
+	return 0;
+}
+
+static int pmc_guest_(int argc, char **argv, struct virq_pmcvirt_guest *g)
+{
+	struct vt_kv kv[4];
+	struct vt_kv *c;
+	const struct vt_kv *extra;
+	uint64_t n;
+	int nkv = vt_kv_parse(argc, argv, kv, 4);
+
+	if (nkv < 0)
+		return VIRQTOOL_EBADINPUT;
+	c = vt_kv_find(kv, nkv, "counters");
+	if (!c)
+		return vt_fail("missing counters=4|6");
+	if (!vt_parse_u64(c->value, &n) || (n != 4 && n != 6))
+		return vt_fail("counters must be 4 or 6, got '%s'", c->value);
+	extra = vt_kv_unused(kv, nkv);
+	if (extra)
+		return vt_fail("unknown field '%.*s'", (int)extra->name_len, extra->name);
+	*g = (struct virq_pmcvirt_guest){.ncounters = (uint32_t)n};
+	if (n == 6)
+		g->ext_core = g->perfmon_v2 = g->irperf = true;
+	return 0;
+}
+
+static int pmc_msr_(int argc, char **argv)
+{
+	struct virq_pmcvirt_guest g;
+	struct virq_pmcvirt_slot slot;
+	const char *name;
+	uint64_t msr;
+	int rc;
+
+	if (argc < 1)
+		return vt_fail("usage: pmc msr MSR counters=4|6");
+	if (!vt_parse_u64(argv[0], &msr) || msr > 0xFFFFFFFFull)
+		return vt_fail("bad MSR index '%s'", argv[0]);
+	rc = pmc_guest_(argc - 1, argv + 1, &g);
+	if (rc)
+		return rc;
+	if (virq_pmcvirt_msr_map(&g, (uint32_t)msr, VIRQ_PMCVIRT_HOST, &slot) != VIRQ_OK)
+		return vt_fail("MSR 0x%08llX maps to no VMCB field for a %u-counter guest",
+			       (unsigned long long)msr, g.ncounters);
+	if (virq_pmcvirt_field_info(slot.field, &name, NULL, NULL) != VIRQ_OK)
+		return vt_fail("internal: no field %u", (unsigned)slot.field);
+	printf("%s\n", name);
+	return 0;
+}
+
+int virqtool_pmc(int argc, char **argv)
+{
+	if (argc < 1)
+		return vt_fail("usage: pmc layout | pmc msr MSR counters=4|6");
+	if (!strcmp(argv[0], "layout"))
+		return pmc_layout_(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "msr"))
+		return pmc_msr_(argc - 1, argv + 1);
+	return vt_fail("unknown pmc command '%s'", argv[0]);
+}
