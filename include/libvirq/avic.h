@@ -638,8 +638,13 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcp
 
 /**
  * @brief Sets or clears the per-vCPU NESTED inhibit.
+ *
+ * Call with @p nested true before the VMRUN that enters L2: from this call on
+ * posts kick the vCPU instead of ringing the doorbell (the L2 VMCB has no
+ * AVIC, so a doorbell would be ignored). After clearing it, doorbells resume
+ * with the next virq_avic_vcpu_vmcb_values().
  * @param vcpu vCPU. @param nested True while the vCPU runs a nested guest.
- * Thread-safety: vCPU owner.
+ * Thread-safety: vCPU owner; concurrent with posts.
  */
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested);
 

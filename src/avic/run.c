@@ -26,7 +26,9 @@
  *   P2, the poster sees "not running" and kicks, which wakes the sleeper.
  * - The doorbell bit is set only while the values last given to the VMCB
  *   enable AVIC (virq_avic_vcpu_vmcb_values() stores the run word again), so
- *   a guest running without AVIC is always kicked rather than doorbelled.
+ *   a guest running without AVIC is always kicked rather than doorbelled;
+ *   virq_avic_vcpu_set_nested() clears it before the vCPU enters L2, whose
+ *   VMCB has no AVIC, and load does not set it while the vCPU is nested.
  * - Hardware senders (another vCPU's ICR write) and the IOMMU play the
  *   poster's role with IsRunning in the physical table and IsRun in the
  *   IRTEs: they set the IRR bit, then read the flag, and exit (sender:
@@ -109,8 +111,9 @@ static void publish_entry_(struct virq_avic_vcpu *v, bool running)
 
 static uint32_t run_word_(const struct virq_avic_vcpu *v)
 {
-	bool db =
-	    v->have_last && v->last_active && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
+	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
+	bool db = v->have_last && v->last_active && !LD_(&v->nested) &&
+		  LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
 
 	return VIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? VIRQ_AVIC_RUN_DOORBELL : 0u);
 }

@@ -202,6 +202,15 @@ const char *virq_avic_inhibit_name(uint32_t reason)
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
 {
 	ST_(&vcpu->nested, nested);
+	/*
+	 * L2 runs from a VMCB without AVIC, where a doorbell is ignored: posters
+	 * kick from now on (run word without DOORBELL, a sequentially consistent
+	 * store before the nested VMRUN, as in virq_avic_vcpu_vmcb_values()).
+	 * Leaving L2, doorbells come back with the next VMCB values.
+	 */
+	if (nested && vcpu->loaded && !vcpu->blocking)
+		__atomic_store_n(&vcpu->run, LD_(&vcpu->run) & ~VIRQ_AVIC_RUN_DOORBELL,
+				 __ATOMIC_SEQ_CST);
 }
 
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why)

@@ -275,6 +275,47 @@ static void inhibit_keeps_irr(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * NESTED is per vCPU: while the vCPU runs L2 (whose VMCB has no AVIC) a
+ * doorbell would be ignored by the hardware, so posters must kick it from
+ * the moment the owner marks it nested, not only after new VMCB values.
+ */
+static void nested_stops_doorbell(void **s)
+{
+	struct at_vm t;
+	struct avic_model_doorbells db;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	avic_model_watch_doorbells(t.fh, &db);
+	at_run(&t, 1, 0x11);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 1);
+	/* The owner enters L2: no new L1 VMCB values are computed. */
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 1);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	/* Preempted in L2 and loaded again (still in L2): still kicked. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x44, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 1);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 2);
+	/* Back in L1 with AVIC: doorbells again once the values enable AVIC. */
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 2);
+	/* Marking a vCPU nested while it is put or blocking changes nothing. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x43, 0x10), VIRQ_OK);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 3);
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vm_free(&t);
+}
+
 static void post_paths(void **s)
 {
 	struct at_vm t;
@@ -781,6 +822,7 @@ int main(void)
 	    cmocka_unit_test(vmcb_values),
 	    cmocka_unit_test(inhibits),
 	    cmocka_unit_test(inhibit_keeps_irr),
+	    cmocka_unit_test(nested_stops_doorbell),
 	    cmocka_unit_test(post_paths),
 	    cmocka_unit_test(pending_priority),
 	    cmocka_unit_test(policy_and_calibration),
