@@ -857,6 +857,10 @@ struct virq_avic_exit_result {
 	uint32_t offset;	      ///< NOACCEL: register offset.
 	bool write;		      ///< NOACCEL: write access.
 	bool trap;		      ///< NOACCEL: trap (else fault).
+	bool inhibited; ///< NOACCEL: this exit newly inhibited AVIC for the VM (LDR alias, APIC ID
+			///< change): have every vCPU recompute its VMCB values
+			///< (virq_avic_vcpu_vmcb_values()) before its next VMRUN, kicking the running
+			///< ones.
 };
 
 /**
@@ -886,7 +890,9 @@ VIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcp
  * the backing page (virq_avic_ldr_write() etc.); an ICR trap write is emulated;
  * RRR is ignored; other trap writes return ::VIRQ_AVIC_ACT_EMULATE_WRITE.
  * Faults return ::VIRQ_AVIC_ACT_EMULATE_ACCESS. A trap read (impossible per
- * the APM) returns ::VIRQ_AVIC_ACT_REPORT.
+ * the APM) returns ::VIRQ_AVIC_ACT_REPORT. When a table update inhibited the
+ * VM, @c res->inhibited is set: the embedder then makes every vCPU recompute
+ * its VMCB values before its next VMRUN.
  * @param vcpu vCPU. @param info1 EXITINFO1. @param info2 EXITINFO2.
  * @param ops For special IPIs of an ICR write. @param res Receives the result.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.

@@ -192,7 +192,14 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 		res->action = VIRQ_AVIC_ACT_REPORT;
 		return VIRQ_OK;
 	}
-	return trap_write_(vcpu, x.offset, ops, res);
+	{
+		uint32_t before = virq_avic_vm_inhibits(vcpu->vm);
+		virq_status st = trap_write_(vcpu, x.offset, ops, res);
+
+		/* LDR/DFR/APIC ID writes may inhibit: the other vCPUs must know. */
+		res->inhibited = (virq_avic_vm_inhibits(vcpu->vm) & ~before) != 0;
+		return st;
+	}
 }
 
 /* ---- logical APIC ID table (APM §15.29.3.3; CASE-02) ---- */

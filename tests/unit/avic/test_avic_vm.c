@@ -812,6 +812,41 @@ static void noaccel_exits(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * A trap write that inhibits the VM (aliased logical ID, changed APIC ID)
+ * must say so: every vCPU still running with AVIC keeps using the stale
+ * tables (misdelivering or missing IPIs) until it recomputes its VMCB values.
+ */
+static void noaccel_reports_inhibit(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_exit_result res;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 3);
+	*at_reg(&t, 0, 0xD0) = 0x01000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+	assert_false(res.inhibited);
+	/* vCPU 1 takes the same logical ID: LOGICAL_ID_ALIASED. */
+	*at_reg(&t, 1, 0xD0) = 0x01000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
+	assert_true(res.inhibited);
+	/* Already inhibited for that reason: nothing new. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_false(res.inhibited);
+	/* APIC ID change: APIC_ID_MODIFIED. */
+	*at_reg(&t, 2, 0x20) = 0x07000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_true(res.inhibited);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -835,6 +870,7 @@ int main(void)
 	    cmocka_unit_test(case06_irte),
 	    cmocka_unit_test(case04_ga_log),
 	    cmocka_unit_test(noaccel_exits),
+	    cmocka_unit_test(noaccel_reports_inhibit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
