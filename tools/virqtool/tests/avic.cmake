@@ -101,3 +101,6 @@ virqtool_check(NAME vt_avic_exit_double_prefix LABELS avic EXIT 2
   ARGS avic exit code=0x401 info1=0x0x03000000000040F1 info2=0 x2apic=0)
 virqtool_check(NAME vt_avic_phys_neg_id LABELS avic EXIT 2
   ARGS avic phys-entry host_apic_id=0x-1 backing=0 running=1 valid=1)
+# exit: x2apic=0|1 is part of the command (an ICR destination means nothing without it).
+virqtool_check(NAME vt_avic_exit_no_mode LABELS avic EXIT 2 STDERR_REGEX "missing field 'x2apic'"
+  ARGS avic exit code=0x401 info1=0x00000123000040F1 info2=0x0000000100000123)
