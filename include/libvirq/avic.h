@@ -372,7 +372,7 @@ enum virq_avic_inhibit {
 struct virq_avic_vm_cfg {
 	enum virq_avic_mode mode;     ///< Table size; must be supported by the caps.
 	uint32_t max_vcpus;	      ///< 1 .. max index + 1 (vCPU indexes 0 .. max_vcpus-1).
-	uint32_t vm_id;		      ///< GA tag VM id, 0 (none) .. 0xFFFFF.
+	uint32_t vm_id;		      ///< GA tag VM id, 0 (none: no IOMMU IRTEs) .. 0xFFFFF.
 	enum virq_avic_policy policy; ///< Initial doorbell/kick policy.
 	bool disable_ipiv;	      ///< Never set IsRunning (forced on erratum-1235 parts).
 	uint64_t apic_bar;	      ///< Guest APIC base GPA, 4 KiB aligned; 0 = 0xFEE00000.

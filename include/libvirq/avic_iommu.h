@@ -148,7 +148,9 @@ VIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_regis
  * update IsRun, GALogIntr and Destination without invalidation.
  * @param vcpu vCPU. @param ref Caller storage for the link. @param irte The IRTE
  *        (16-byte aligned, two words). @param vector Guest vector 16..255.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (vector); ::VIRQ_EEXIST (ref already attached).
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, or the VM has vm_id 0: its GA log
+ *         entries could not be mapped back to the vCPU); ::VIRQ_ERANGE (vector);
+ *         ::VIRQ_EEXIST (ref already attached). On error the IRTE is not written.
  * Thread-safety: vCPU owner (serialised with load/put).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu,

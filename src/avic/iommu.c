@@ -288,7 +288,8 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 	uint64_t w[2];
 	virq_status st;
 
-	if (!vcpu || !vcpu->vm || !ref || !irte)
+	/* vm_id 0 cannot be registered: its GA log entries would wake nobody. */
+	if (!vcpu || !vcpu->vm || !ref || !irte || vcpu->vm->cfg.vm_id == 0)
 		return VIRQ_EINVAL;
 	if (vector < 16u)
 		return VIRQ_ERANGE;

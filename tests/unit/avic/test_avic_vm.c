@@ -847,6 +847,35 @@ static void noaccel_reports_inhibit(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * A VM without a GA-tag VM id (vm_id 0) cannot be registered, so a GA log
+ * entry for its IRTE would map to no vCPU and a blocked vCPU would never be
+ * woken by its device: attaching must be refused, with nothing written.
+ */
+static void irte_needs_vm_id(void **s)
+{
+	struct fake_hal *fh = fake_hal_new();
+	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_avic_caps caps;
+	struct virq_avic_vm vm;
+	struct virq_avic_vcpu v;
+	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 2};
+	struct virq_avic_vcpu_cfg vc = {.index = 1, .apic_id = 1};
+	struct virq_avic_irte_ref ref;
+	uint64_t irte[2] = {0x1111, 0x2222};
+
+	(void)s;
+	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
+	assert_int_equal(virq_avic_caps_probe(&hal, &caps), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&v, &ref, irte, 0x40), VIRQ_EINVAL);
+	assert_true(irte[0] == 0x1111 && irte[1] == 0x2222);
+	assert_int_equal(virq_avic_vcpu_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_destroy(&vm), VIRQ_OK);
+	fake_hal_free(fh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -869,6 +898,7 @@ int main(void)
 	    cmocka_unit_test(apic_id_write),
 	    cmocka_unit_test(case06_irte),
 	    cmocka_unit_test(case04_ga_log),
+	    cmocka_unit_test(irte_needs_vm_id),
 	    cmocka_unit_test(noaccel_exits),
 	    cmocka_unit_test(noaccel_reports_inhibit),
 	};
