@@ -675,11 +675,12 @@ struct virq_avic_vmcb_values {
  *
  * Max index = min(highest APIC ID in use, 0xFE for an xAPIC-mode vCPU or the
  * VM's table max for x2APIC mode). Also records whether posts may use the
- * doorbell (only while these values enable AVIC), so call it after
+ * doorbell (only while these values enable AVIC) and sets the attached IRTEs
+ * to match (IsRun only with AVIC, else GALogIntr), so call it after
  * virq_avic_vcpu_load() and before VMRUN whenever inhibits or the APIC mode
- * changed. When the values disable AVIC, posters kick the vCPU from then on,
- * and the embedder's APIC emulation injects from the IRR (the backing page)
- * after this call, before VMRUN.
+ * changed. When the values disable AVIC, posters and the IOMMU (through the
+ * GA log) kick the vCPU from then on, and the embedder's APIC emulation
+ * injects from the IRR (the backing page) after this call, before VMRUN.
  * @param vcpu vCPU. @param out Receives the values.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: vCPU owner. Spec: APM §15.29.2, App. B.

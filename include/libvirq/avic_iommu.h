@@ -140,12 +140,16 @@ VIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_regis
 /**
  * @brief Attaches a GA-mode IRTE to a vCPU and writes it: RemapEn, GuestMode,
  *        guest @p vector, backing page, GA tag (vm_id, index), and the current
- *        state: running -> IsRun 1 and Destination = host APIC ID at once
- *        (CASE-06); blocking -> GALogIntr 1. Writes hi then lo (64-bit stores).
+ *        state: running with AVIC -> IsRun 1 and Destination = host APIC ID at
+ *        once (CASE-06); blocking, or running without AVIC (VM inhibited, in
+ *        L2) -> IsRun 0, GALogIntr 1 (the IOMMU's doorbell would be ignored, so
+ *        the GA log handler kicks it); put -> both 0. Writes hi then lo
+ *        (64-bit stores).
  *
  * The embedder quiesces or disables the old entry before and invalidates the
- * IOMMU's IRT cache for the device afterwards. From then on load/put/block
- * update IsRun, GALogIntr and Destination without invalidation.
+ * IOMMU's IRT cache for the device afterwards. From then on load/put/block,
+ * virq_avic_vcpu_vmcb_values() and virq_avic_vcpu_set_nested() update IsRun,
+ * GALogIntr and Destination without invalidation.
  * @param vcpu vCPU. @param ref Caller storage for the link. @param irte The IRTE
  *        (16-byte aligned, two words). @param vector Guest vector 16..255.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, or the VM has vm_id 0: its GA log

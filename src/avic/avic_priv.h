@@ -115,6 +115,15 @@ static inline uint32_t *log_slot_(const struct virq_avic_vm *vm, uint32_t i)
 	return (uint32_t *)vm->log_table.va + i;
 }
 
+/*
+ * The vCPU runs (when loaded and not blocking) with AVIC in its VMCB: the last
+ * VMCB values enabled it and it is not in L2 (owner context).
+ */
+static inline bool avic_on_(const struct virq_avic_vcpu *v)
+{
+	return v->have_last && v->last_active && !LD_(&v->nested);
+}
+
 /* Notifies a target whose IRR already holds a new bit (doorbell or kick). */
 virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host);
 /* Re-evaluates whether a vCPU's ID breaks the 1:1 APIC-ID map. */

@@ -34,7 +34,10 @@
  *   IRTEs: they set the IRR bit, then read the flag, and exit (sender:
  *   TARGET_NOT_RUNNING) or log (IOMMU: GA log) when it is clear. Put/block
  *   clears those flags before U1, whose sequentially consistent store
- *   orders them before the owner's pending() check (Dekker again).
+ *   orders them before the owner's pending() check (Dekker again). While
+ *   the vCPU runs without AVIC (inhibited, L2) its IRTEs have IsRun = 0 and
+ *   GALogIntr = 1: the IOMMU logs and the GA log handler kicks, as a poster
+ *   does for the run word without DOORBELL.
  * - A post that finds IRR[v] already set returns at once: whoever set it
  *   notifies after setting it, and the bit is still pending, so its delivery
  *   happens after this post.
@@ -112,8 +115,7 @@ static void publish_entry_(struct virq_avic_vcpu *v, bool running)
 static uint32_t run_word_(const struct virq_avic_vcpu *v)
 {
 	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
-	bool db = v->have_last && v->last_active && !LD_(&v->nested) &&
-		  LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
+	bool db = avic_on_(v) && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
 
 	return VIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? VIRQ_AVIC_RUN_DOORBELL : 0u);
 }

@@ -876,6 +876,56 @@ static void irte_needs_vm_id(void **s)
 	fake_hal_free(fh);
 }
 
+/*
+ * An IRTE with IsRun = 1 makes the IOMMU ring the doorbell, which a CPU
+ * running the vCPU without AVIC (VM inhibited, or L2) ignores: while the vCPU
+ * runs without AVIC its IRTEs must say IsRun = 0, GALogIntr = 1, so the GA
+ * log handler kicks it.
+ */
+static void irte_follows_avic_state(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_irte_ref ref;
+	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0};
+	struct virq_irte_ga f;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	at_run(&t, 1, 0x12);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), VIRQ_OK);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(f.is_run && !f.ga_log_intr);
+	/* VM inhibited: the vCPU re-enters without AVIC. */
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && f.ga_log_intr);
+	/* Preempted and loaded again, still inhibited: same. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && !f.ga_log_intr);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x13), VIRQ_OK);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && f.ga_log_intr);
+	/* Uninhibited: running with AVIC again, IsRun 1 on the new CPU. */
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(f.is_run && !f.ga_log_intr);
+	assert_int_equal(f.dest, 0x13);
+	/* L2: GA log path until the L1 values enable AVIC again. */
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && f.ga_log_intr);
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(f.is_run && !f.ga_log_intr);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), VIRQ_OK);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -899,6 +949,7 @@ int main(void)
 	    cmocka_unit_test(case06_irte),
 	    cmocka_unit_test(case04_ga_log),
 	    cmocka_unit_test(irte_needs_vm_id),
+	    cmocka_unit_test(irte_follows_avic_state),
 	    cmocka_unit_test(noaccel_exits),
 	    cmocka_unit_test(noaccel_reports_inhibit),
 	};
