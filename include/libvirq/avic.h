@@ -316,6 +316,8 @@ enum virq_avic_msr_access {
 	VIRQ_AVIC_MSR_INTERCEPT = 0,	   ///< Intercept reads and writes.
 	VIRQ_AVIC_MSR_PASS_READ = 1,	   ///< Pass reads through, intercept writes.
 	VIRQ_AVIC_MSR_PASS_READ_WRITE = 2, ///< Pass reads and writes through.
+	VIRQ_AVIC_MSR_PASS_WRITE = 3, ///< Pass writes through, intercept reads (write-only
+				      ///< register: the embedder injects \#GP on a read).
 };
 
 /**
@@ -323,7 +325,9 @@ enum virq_avic_msr_access {
  *
  * Reads pass through for ID, VER, TPR, PPR, LDR, SPIV, ISR0-7, TMR0-7, IRR0-7, ESR,
  * ICR, LVT CMCI..LVT Error, TMICT. Writes pass through only for TPR (0x808),
- * EOI (0x80B, write only), ICR (0x830) and SELF_IPI (0x83F, write only).
+ * EOI (0x80B), ICR (0x830) and SELF_IPI (0x83F); EOI and SELF_IPI are
+ * write-only (a read \#GPs), so their reads are intercepted
+ * (::VIRQ_AVIC_MSR_PASS_WRITE).
  * Everything else (including TMCCT, DFR, undefined MSRs and MSRs outside the
  * range) is intercepted.
  * @param msr MSR index. @return The policy.
