@@ -845,7 +845,7 @@ struct virq_avic_deliver_ops {
 	/**
 	 * Delivers SMI, NMI, INIT, SIPI or ExtINT (@p mode, ::virq_apic_dm) with
 	 * @p vector (SIPI page) to @p target. May be NULL: such IPIs are then
-	 * counted as dropped and reported with ::VIRQ_ENOTSUP.
+	 * not delivered and the call reports ::VIRQ_ENOTSUP.
 	 */
 	void (*deliver)(void *arg, struct virq_avic_vcpu *target, enum virq_apic_dm mode,
 			uint8_t vector);
@@ -929,7 +929,8 @@ VIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcp
  * its VMCB values before its next VMRUN.
  * @param vcpu vCPU. @param info1 EXITINFO1. @param info2 EXITINFO2.
  * @param ops For special IPIs of an ICR write. @param res Receives the result.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (ICR trap write of an SMI, NMI,
+ *         INIT, SIPI or ExtINT without @p ops->deliver: not delivered).
  * Thread-safety: the vCPU's owner holding the VM lock (it may change tables).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1,

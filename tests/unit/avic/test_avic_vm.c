@@ -926,6 +926,29 @@ static void irte_follows_avic_state(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * An ICR trap write of an NMI (or INIT, SIPI...) with no delivery callback
+ * cannot be delivered: the handler must say so, as the incomplete-IPI handler
+ * does, rather than report success with the NMI dropped.
+ */
+static void noaccel_icr_special_unsupported(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_exit_result res;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 2);
+	at_run(&t, 0, 0x10);
+	*at_reg(&t, 0, 0x310) = 0x01000000u;
+	*at_reg(&t, 0, 0x300) = 0x00000400u; /* NMI, physical, dest 1 */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res),
+			 VIRQ_ENOTSUP);
+	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0100000000000400ull, 0, NULL,
+							 &res),
+			 VIRQ_ENOTSUP);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -952,6 +975,7 @@ int main(void)
 	    cmocka_unit_test(irte_follows_avic_state),
 	    cmocka_unit_test(noaccel_exits),
 	    cmocka_unit_test(noaccel_reports_inhibit),
+	    cmocka_unit_test(noaccel_icr_special_unsupported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
