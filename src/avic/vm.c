@@ -432,9 +432,14 @@ void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic
 {
 	const struct virq_avic_raw_counters *c = &vcpu->cnt;
 	uint64_t db = LD_(&c->db), kick = LD_(&c->kick), failed = LD_(&c->db_failed);
+	uint64_t notes = db + kick + LD_(&c->local), other = LD_(&c->wakes) + failed;
 
-	/* Every post that set a new bit made exactly one notification (plus a kick on a fault). */
-	out->posts = db + kick + LD_(&c->local) - LD_(&c->wakes) - failed;
+	/*
+	 * Every post that set a new bit made exactly one notification (plus a
+	 * kick on a fault). A snapshot racing with a wake may see the wake before
+	 * its notification: never wrap below zero.
+	 */
+	out->posts = notes > other ? notes - other : 0;
 	out->coalesced = LD_(&c->coalesced);
 	out->doorbells = db;
 	out->kicks = kick;
