@@ -658,8 +658,11 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcp
  * @brief Sets or clears the per-vCPU NESTED inhibit.
  *
  * Call with @p nested true before the VMRUN that enters L2: from this call on
- * posts kick the vCPU instead of ringing the doorbell (the L2 VMCB has no
- * AVIC, so a doorbell would be ignored). After clearing it, doorbells resume
+ * posts kick the vCPU instead of ringing the doorbell, its physical entry has
+ * IsRunning 0 (other vCPUs' IPIs exit TARGET_NOT_RUNNING and are kicked) and
+ * its IRTEs request GA log interrupts (the L2 VMCB has no AVIC, so a doorbell
+ * would be ignored). Check virq_avic_vcpu_pending() after it for L1
+ * interrupts posted before. After clearing it, all three return to normal
  * with the next virq_avic_vcpu_vmcb_values().
  * @param vcpu vCPU. @param nested True while the vCPU runs a nested guest.
  * Thread-safety: vCPU owner; concurrent with posts.
@@ -695,8 +698,9 @@ struct virq_avic_vmcb_values {
  *
  * Max index = min(highest APIC ID in use, 0xFE for an xAPIC-mode vCPU or the
  * VM's table max for x2APIC mode). Also records whether posts may use the
- * doorbell (only while these values enable AVIC) and sets the attached IRTEs
- * to match (IsRun only with AVIC, else GALogIntr), so call it after
+ * doorbell (only while these values enable AVIC) and sets the physical entry's
+ * IsRunning and the attached IRTEs to match (IsRunning / IsRun only with AVIC,
+ * else GALogIntr), so call it after
  * virq_avic_vcpu_load() and before VMRUN whenever inhibits or the APIC mode
  * changed. When the values disable AVIC, posters and the IOMMU (through the
  * GA log) kick the vCPU from then on, and the embedder's APIC emulation
@@ -720,8 +724,9 @@ VIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb, const struct virq_a
 /**
  * @brief Loads the vCPU on the calling CPU (schedule-in).
  *
- * Publishes host APIC ID (and IsRunning unless IPI virtualization is off)
- * in the physical table, updates attached IRTEs (IsRun = 1, destination),
+ * Publishes host APIC ID (and IsRunning unless IPI virtualization is off or
+ * the vCPU runs without AVIC: last VMCB values inactive, or nested) in the
+ * physical table, updates attached IRTEs (IsRun = 1, destination),
  * then makes the vCPU visible as running to posters. If the vCPU is blocking,
  * only the host APIC ID is recorded (it stays not running until unblock).
  * @param vcpu vCPU. @param host_apic_id APIC ID of the calling CPU, 0..0xFFF.

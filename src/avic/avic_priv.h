@@ -129,6 +129,8 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host);
 /* Re-evaluates whether a vCPU's ID breaks the 1:1 APIC-ID map. */
 void virq_avic_update_slow_(struct virq_avic_vcpu *v, bool was_slow);
 bool virq_avic_is_slow_(const struct virq_avic_vcpu *v);
+/* Writes the physical table entry: host APIC ID, IsRunning if @running, ipiv and AVIC on. */
+void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running);
 /* IRTE updates on load/put/block (iommu.c). */
 void virq_avic_irtes_update_(struct virq_avic_vcpu *v);
 /* Drops the vCPU's logical table entry if it owns one. */

@@ -37,7 +37,9 @@
  *   orders them before the owner's pending() check (Dekker again). While
  *   the vCPU runs without AVIC (inhibited, L2) its IRTEs have IsRun = 0 and
  *   GALogIntr = 1: the IOMMU logs and the GA log handler kicks, as a poster
- *   does for the run word without DOORBELL.
+ *   does for the run word without DOORBELL. Likewise IsRunning is 0 in the
+ *   table while it runs without AVIC, so hardware senders exit
+ *   TARGET_NOT_RUNNING and the exit handler kicks it.
  * - A post that finds IRR[v] already set returns at once: whoever set it
  *   notifies after setting it, and the bit is still pending, so its delivery
  *   happens after this post.
@@ -100,14 +102,18 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 }
 
 /* Publishes the physical table entry (single 64-bit store the hardware reads). */
-static void publish_entry_(struct virq_avic_vcpu *v, bool running)
+void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 {
 	uint64_t e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_HostApicId, v->entry, v->host_apic_id);
 
 	e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, running);
 	v->entry = e;
-	/* CASE-05: with IPI virtualization off IsRunning never reaches the table. */
-	if (!v->vm->ipiv)
+	/*
+	 * CASE-05: with IPI virtualization off IsRunning never reaches the table.
+	 * Nor while the vCPU runs without AVIC (inhibited, L2): a sender's
+	 * doorbell would be ignored, it must exit TARGET_NOT_RUNNING instead.
+	 */
+	if (!v->vm->ipiv || !avic_on_(v))
 		e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, 0);
 	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
 }
@@ -132,10 +138,10 @@ virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_
 	vcpu->loaded = true;
 	if (vcpu->blocking) {
 		/* Preempted while blocking: stay "not running" until unblock (CASE-06). */
-		publish_entry_(vcpu, false);
+		virq_avic_publish_entry_(vcpu, false);
 		return VIRQ_OK;
 	}
-	publish_entry_(vcpu, true);
+	virq_avic_publish_entry_(vcpu, true);
 	virq_avic_irtes_update_(vcpu);
 	/* L1 of the ordering argument; VMRUN (L2) follows in the caller. */
 	__atomic_store_n(&vcpu->run, run_word_(vcpu), __ATOMIC_SEQ_CST);
@@ -152,7 +158,7 @@ static void unload_(struct virq_avic_vcpu *v)
 	 * IOMMU (they set the IRR, then read IsRunning / IsRun).
 	 * Keep the last host APIC ID so a stray doorbell reaches a related CPU.
 	 */
-	publish_entry_(v, false);
+	virq_avic_publish_entry_(v, false);
 	virq_avic_irtes_update_(v);
 	__atomic_store_n(&v->run, 0u, __ATOMIC_SEQ_CST); /* U1 */
 }

@@ -209,7 +209,8 @@ void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
 	 * Leaving L2, doorbells come back with the next VMCB values.
 	 */
 	if (nested && vcpu->loaded && !vcpu->blocking) {
-		virq_avic_irtes_update_(vcpu); /* IRTEs: GA log instead of IsRun */
+		virq_avic_publish_entry_(vcpu, true); /* IsRunning 0: senders exit */
+		virq_avic_irtes_update_(vcpu);	      /* IRTEs: GA log instead of IsRun */
 		__atomic_store_n(&vcpu->run, LD_(&vcpu->run) & ~VIRQ_AVIC_RUN_DOORBELL,
 				 __ATOMIC_SEQ_CST);
 	}
@@ -414,9 +415,11 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	vcpu->have_last = true;
 	vcpu->last_active = active;
 	vcpu->last_x2 = x2;
-	/* IRTEs: IsRun only with AVIC (before the run word's full barrier). */
-	if (vcpu->loaded && !vcpu->blocking)
+	/* IsRunning and IRTE IsRun only with AVIC (before the run word's full barrier). */
+	if (vcpu->loaded && !vcpu->blocking) {
+		virq_avic_publish_entry_(vcpu, true);
 		virq_avic_irtes_update_(vcpu);
+	}
 	/* Doorbells are only useful while these values (about to run) enable AVIC. */
 	if (vcpu->loaded && !vcpu->blocking)
 		__atomic_store_n(&vcpu->run,

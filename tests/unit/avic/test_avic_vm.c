@@ -967,6 +967,56 @@ static void counters_no_wrap(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * IsRunning = 1 makes a sending vCPU's hardware ring the doorbell instead of
+ * exiting, and a CPU running the target without AVIC (VM inhibited, L2)
+ * ignores it: while the vCPU runs without AVIC its physical entry must have
+ * IsRunning = 0 (host APIC ID kept), so senders exit TARGET_NOT_RUNNING and
+ * the library kicks it (as KVM's put on APICv deactivation does).
+ */
+static void isrunning_follows_avic_state(void **s)
+{
+	struct at_vm t;
+	uint64_t pa;
+	uint64_t *pt;
+	struct avic_model_result *r = calloc(1, sizeof(*r));
+	struct virq_avic_exit_result res;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	pt = phys_table(&t);
+	virq_avic_vcpu_backing(&t.v[1], &pa);
+	at_run(&t, 0, 0x10);
+	at_run(&t, 1, 0x11);
+	assert_true(pt[1] == (pa | (3ull << 62) | 0x11));
+	/* vCPU 1 enters L2. */
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_true(pt[1] == (pa | (1ull << 63) | 0x11));
+	/* vCPU 0 (AVIC on) sends to it: the hardware exits, the library kicks. */
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 1, NULL, r), 0);
+	assert_true(r->exited && (r->info2 >> 32) == VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
+	assert_int_equal(r->ndoorbell, 0);
+	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], r->info1, r->info2, NULL, &res),
+			 VIRQ_OK);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	/* Preempted in L2 and loaded again: still not running for senders. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), VIRQ_OK);
+	assert_true(pt[1] == (pa | (1ull << 63) | 0x12));
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vmcb(&t, 1);
+	assert_true(pt[1] == (pa | (3ull << 62) | 0x12));
+	/* VM inhibited: vCPU 1 re-enters without AVIC. */
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_true(pt[1] == (pa | (1ull << 63) | 0x12));
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_true(pt[1] == (pa | (3ull << 62) | 0x12));
+	free(r);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -978,6 +1028,7 @@ int main(void)
 	    cmocka_unit_test(inhibits),
 	    cmocka_unit_test(inhibit_keeps_irr),
 	    cmocka_unit_test(nested_stops_doorbell),
+	    cmocka_unit_test(isrunning_follows_avic_state),
 	    cmocka_unit_test(post_paths),
 	    cmocka_unit_test(counters_no_wrap),
 	    cmocka_unit_test(pending_priority),
