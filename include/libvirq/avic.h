@@ -648,7 +648,9 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  * On a VM without x2AVIC (xAVIC mode) an x2APIC-mode vCPU runs "hybrid": AVIC stays
  * enabled for IRR posting and doorbells, X2APIC_MODE is not set and the embedder
  * intercepts every x2APIC MSR.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL.
+ * @return ::VIRQ_OK; ::VIRQ_EINHIBITED when the switch was made and newly
+ *         inhibited the VM (PHYSICAL_ID_TOO_BIG): make every vCPU recompute its
+ *         VMCB values before its next VMRUN; ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
  * Spec: APM §15.29.4 (x2AVIC); x2APIC LDR per CASE-08.
  */

@@ -368,7 +368,7 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa)
 
 virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 {
-	uint32_t ldr;
+	uint32_t ldr, before;
 
 	if (!vcpu || !vcpu->vm)
 		return VIRQ_EINVAL;
@@ -381,9 +381,11 @@ virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_LDR), ldr, __ATOMIC_RELAXED);
 	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_ID),
 			 x2apic ? cur_id_(vcpu) : (cur_id_(vcpu) & 0xFFu) << 24, __ATOMIC_RELAXED);
+	before = virq_avic_vm_inhibits(vcpu->vm);
 	ST_(&vcpu->x2apic, x2apic);
 	virq_avic_update_slow_(vcpu, vcpu->slow);
-	return VIRQ_OK;
+	/* Newly PHYSICAL_ID_TOO_BIG (xAPIC ID alias): the caller must know (CASE-07). */
+	return (virq_avic_vm_inhibits(vcpu->vm) & ~before) ? VIRQ_EINHIBITED : VIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,

@@ -1027,6 +1027,32 @@ static void isrunning_follows_avic_state(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * A vCPU leaving x2APIC mode with an APIC ID above 0xFE aliases an xAPIC ID
+ * and inhibits the VM (PHYSICAL_ID_TOO_BIG): the caller must learn it, as
+ * for an APIC ID write, so the running vCPUs stop using the 1:1 table.
+ */
+static void set_x2apic_reports_inhibit(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_vcpu b;
+	struct virq_avic_vcpu_cfg cb = {.index = 2, .apic_id = 0x123};
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 3);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), VIRQ_OK);
+	t.n = 2;
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, false), VIRQ_EINHIBITED);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	/* A vCPU whose ID fits leaves x2APIC mode without inhibiting. */
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[1], false), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&b), VIRQ_OK);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1034,6 +1060,7 @@ int main(void)
 	    cmocka_unit_test(vm_init_errors),
 	    cmocka_unit_test(case07_out_of_bounds),
 	    cmocka_unit_test(case07_alias),
+	    cmocka_unit_test(set_x2apic_reports_inhibit),
 	    cmocka_unit_test(vmcb_values),
 	    cmocka_unit_test(inhibits),
 	    cmocka_unit_test(inhibit_keeps_irr),
