@@ -8,7 +8,7 @@
 #   examples/minihv-aarch64/run.sh            # build dir: <repo>/build-minihv
 #   MINIHV_BUILD=/tmp/x MINIHV_TIMEOUT=300 examples/minihv-aarch64/run.sh
 #   MINIHV_MACHINE=virt,gic-version=3,virtualization=on ...   # must be refused
-#   MINIHV_CMAKE_ARGS=-DMINIHV_SELFTEST_WRONG_VINTID=ON ...     # must fail
+#   MINIHV_CMAKE_ARGS=-DMINIHV_SELFTEST_FAULTS=ON ...           # must fail
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

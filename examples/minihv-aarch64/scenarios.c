@@ -35,6 +35,7 @@
  */
 #define LPI_BITS 14u
 #define GITS_TRANSLATER 0x10040u
+#define SELFTEST_PHYS_SAMPLE 700u /* i % 16 = 12, not the wrong-vINTID event 5 */
 
 enum scen { SC_DIRECT, SC_EMUL, SC_DOORBELL, SC_REMAP, SC_COUNT };
 static const char *const scen_name_[SC_COUNT] = { "direct (GICv4)", "emulated (LR)",
@@ -209,7 +210,7 @@ static void bring_up_(const struct virq_gic_desc *desc)
 	for (uint32_t e = 0; e < NR_VEV; e++) {
 		uint32_t v = VINTID0 + e;
 
-#ifdef MINIHV_SELFTEST_WRONG_VINTID
+#ifdef MINIHV_SELFTEST_FAULTS
 		/* Self-test of the verdict: event 5 deliberately reaches the wrong vINTID. */
 		if (e == 5)
 			v = REMAP_VINTID0 + 5;
@@ -323,6 +324,15 @@ static void plan_(enum scen s, uint32_t n)
 
 		g_shared.event[i] = s == SC_EMUL ? PHYS_EV0 + k : (s == SC_REMAP ? 0 : k);
 		g_shared.expect[i] = VINTID0 + k;
+#ifdef MINIHV_SELFTEST_FAULTS
+		/*
+		 * Self-test of the verdict: one direct sample fires a physical-LPI
+		 * event instead, so its vLPI never arrives (1 missing) and the
+		 * direct path takes one IRQ at EL2 (must be reported).
+		 */
+		if (s == SC_DIRECT && i == SELFTEST_PHYS_SAMPLE)
+			g_shared.event[i] = PHYS_EV0;
+#endif
 		if (s == SC_REMAP) {
 			/* Round of 4: remap, remap, remap, unmap (the next round maps again). */
 			remap_vintid_[i] = (i % 4 == 3) ? 0 : REMAP_VINTID0 + (i * 7u) % 16u;
@@ -337,14 +347,16 @@ static void row_(enum scen s)
 {
 	struct result *r = &res_[s];
 	struct virq_hist_summary h;
-	uint64_t per100 = r->samples ? r->el2_delivery * 100u / r->samples : 0;
+	/* Rounded up: a single EL2 entry must never print as 0.00. */
+	uint64_t per100 = r->samples ? (r->el2_delivery * 100u + r->samples - 1u) / r->samples : 0;
+	bool el2_bad = s == SC_DIRECT && (r->el2_delivery != 0 || r->el2_harness != 1);
 
 	if (virq_hist_summarize(&r->hist, &h) != VIRQ_OK)
 		memset(&h, 0, sizeof(h));
 	con_printf("%-16s %7u %5lu.%02lu %6lu %6lu %6lu %6lu %6lu %6lu  %s\n", scen_name_[s],
 		   r->samples, per100 / 100, per100 % 100, h.min, h.avg, h.p50, h.p99, h.p999,
 		   h.max,
-		   (r->missing || r->wrong || r->dups || r->spurious) ? "FAIL" : "ok");
+		   (r->missing || r->wrong || r->dups || r->spurious || el2_bad) ? "FAIL" : "ok");
 }
 
 static void topology_(const struct virq_gic_desc *d)
