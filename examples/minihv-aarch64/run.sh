@@ -19,7 +19,14 @@ machine=${MINIHV_MACHINE:-virt,gic-version=4,virtualization=on}
 log() { echo "run.sh: $*" >&2; }
 
 as_root() {
-	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo "$@"
+	else
+		log "need root for: $* (not root, and no sudo): run as root or install it yourself"
+		exit 1
+	fi
 }
 
 apt_updated=0
