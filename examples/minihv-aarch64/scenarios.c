@@ -47,6 +47,8 @@ struct result {
 	uint64_t el2_delivery;   /* EL2 entries caused by delivery (IRQs) */
 	uint64_t el2_harness;    /* harness HVCs (deschedule/remap requests, final exit) */
 	uint32_t ok, missing, wrong, dups, spurious;
+	uint32_t arrived;        /* expected interrupts that arrived with the right vINTID */
+	uint32_t quiet;          /* silent windows that stayed silent */
 	struct virq_hist hist;
 	bool ran;
 };
@@ -298,6 +300,7 @@ static void run_(enum scen s, uint32_t n, uint64_t timeout_ticks)
 		r->dups += g_shared.dup[i];
 		if (want && got == want) {
 			r->ok++;
+			r->arrived++;
 			virq_hist_record(&r->hist, g_shared.latency[i]);
 		} else if (want && got == 1023) {
 			r->missing++;
@@ -305,6 +308,7 @@ static void run_(enum scen s, uint32_t n, uint64_t timeout_ticks)
 			r->wrong++;
 		} else {
 			r->ok++; /* silent window stayed silent */
+			r->quiet++;
 		}
 	}
 	r->spurious = g_shared.unexpected;
@@ -459,11 +463,12 @@ int run_scenarios(const struct virq_gic_desc *desc)
 			   (e.p50 * 10 / d.p50) % 10, e.avg, d.avg, res_[SC_EMUL].el2_delivery,
 			   res_[SC_DIRECT].el2_delivery);
 	}
-	con_printf("doorbell: %lu doorbell LPIs at EL2, vPE made resident by the handler each "
-		   "time; %lu harness HVCs (vCPU blocks)\n", doorbells_,
-		   res_[SC_DOORBELL].el2_harness - 1);
-	con_printf("remap: %u deliveries after remap to a new vINTID, %u unmapped windows "
-		   "silent\n", res_[SC_REMAP].samples, res_[SC_REMAP].silent);
+	con_printf("doorbell: %lu doorbell LPIs at EL2 for %u interrupts while not resident "
+		   "(the handler makes the vPE resident); %lu harness HVCs (vCPU blocks)\n",
+		   doorbells_, res_[SC_DOORBELL].samples, res_[SC_DOORBELL].el2_harness - 1);
+	con_printf("remap: %u of %u interrupts after a remap arrived with the new vINTID, "
+		   "%u of %u unmapped windows silent\n", res_[SC_REMAP].arrived,
+		   res_[SC_REMAP].samples, res_[SC_REMAP].quiet, res_[SC_REMAP].silent);
 	rc = verdict_();
 	rc |= nothing_pending_();
 	tear_down_();
