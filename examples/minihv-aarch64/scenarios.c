@@ -424,8 +424,8 @@ int run_scenarios(const struct virq_gic_desc *desc)
 {
 	/*
 	 * 1 s for an expected interrupt (it only costs time when one is missing:
-	 * on a loaded host QEMU's vCPU thread was seen descheduled for 54 ms, so
-	 * 100 ms risked a false "missing"), 5 ms silent windows, 50 us grace.
+	 * single latencies of 54 ms were seen on a loaded host, so 100 ms risked
+	 * a false "missing"), 5 ms silent windows, 50 us grace.
 	 */
 	uint64_t f = read_sysreg(CNTFRQ_EL0), tmo = f;
 	struct virq_hist_summary d, e;
