@@ -3,6 +3,22 @@
 # (find_package(libvirq) -> libvirq::virq, libvirq::virq_fdt) and pkg-config
 # files (libvirq.pc, libvirq-fdt.pc). Everything is relocatable, so
 # `cmake --install build --prefix <anywhere>` gives a usable tree.
+# The package version is the project's; the header must say the same.
+file(STRINGS ${PROJECT_SOURCE_DIR}/include/libvirq/virq.h _virq_ver_lines
+     REGEX "^#define VIRQ_VERSION_(MAJOR|MINOR|PATCH) [0-9]+")
+set(_virq_hdr_ver "")
+foreach(_part MAJOR MINOR PATCH)
+  foreach(_l ${_virq_ver_lines})
+    if(_l MATCHES "^#define VIRQ_VERSION_${_part} ([0-9]+)")
+      list(APPEND _virq_hdr_ver ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+endforeach()
+list(JOIN _virq_hdr_ver "." _virq_hdr_ver)
+if(NOT _virq_hdr_ver VERSION_EQUAL PROJECT_VERSION)
+  message(FATAL_ERROR "virq.h says version ${_virq_hdr_ver}, CMakeLists.txt ${PROJECT_VERSION}")
+endif()
+
 option(VIRQ_INSTALL "Generate the install rules" ${PROJECT_IS_TOP_LEVEL})
 if(NOT VIRQ_INSTALL)
   return()

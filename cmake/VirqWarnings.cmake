@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # virq_warnings: the warning set every libvirq target compiles with.
-add_library(virq_warnings INTERFACE)
-target_compile_options(virq_warnings INTERFACE
+set(VIRQ_WARNING_FLAGS
   -Wall -Wextra -Wconversion -Wsign-conversion -Wshadow -Wstrict-prototypes
   -Wmissing-prototypes -Wundef -Wpointer-arith -Wvla
   $<$<BOOL:${VIRQ_WERROR}>:-Werror>)
+add_library(virq_warnings INTERFACE)
+target_compile_options(virq_warnings INTERFACE ${VIRQ_WARNING_FLAGS})

@@ -46,11 +46,11 @@ static void die(const char *what, virq_status st)
 	exit(1);
 }
 
-#define CHECK(what, expr)                         \
-	do {                                      \
-		virq_status st_ = (expr);         \
-		if (st_ != VIRQ_OK)               \
-			die(what, st_);           \
+#define CHECK(what, expr)                                                                          \
+	do {                                                                                       \
+		virq_status st_ = (expr);                                                          \
+		if (st_ != VIRQ_OK)                                                                \
+			die(what, st_);                                                            \
 	} while (0)
 
 /* ---- the measured paths ---- */
@@ -157,7 +157,9 @@ static uint32_t i_rd32(void *ctx, uint64_t a)
 
 static void i_wr32(void *ctx, uint64_t a, uint32_t v)
 {
-	(void)ctx; (void)a; (void)v;
+	(void)ctx;
+	(void)a;
+	(void)v;
 }
 
 static uint64_t i_rd64(void *ctx, uint64_t a)
@@ -201,15 +203,15 @@ static uint64_t i_now(void *ctx)
 }
 
 static const struct virq_hal_ops i_ops = {
-	.version = VIRQ_HAL_VERSION,
-	.size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = i_rd32,
-	.mmio_write32 = i_wr32,
-	.mmio_read64 = i_rd64,
-	.mmio_write64 = i_wr64,
-	.page_alloc = i_alloc,
-	.page_free = i_free,
-	.now_ns = i_now,
+    .version = VIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = i_rd32,
+    .mmio_write32 = i_wr32,
+    .mmio_read64 = i_rd64,
+    .mmio_write64 = i_wr64,
+    .page_alloc = i_alloc,
+    .page_free = i_free,
+    .now_ns = i_now,
 };
 
 NOINLINE void measure_encode(uint8_t (*out)[32]);
@@ -239,8 +241,8 @@ NOINLINE void measure_path_b(struct virq_its_queue *q)
 static void run_instant(void)
 {
 	static uint8_t out[N_EVENTS][32];
-	struct ihal h = { 0, 0, 0 };
-	struct virq_hal hal = { &i_ops, &h };
+	struct ihal h = {0, 0, 0};
+	struct virq_hal hal = {&i_ops, &h};
 	struct virq_its_queue q;
 
 	measure_encode(out);
@@ -264,13 +266,17 @@ int main(void)
 	a = run_model(false, 65536);
 	b = run_model(true, 65536);
 	b4 = run_model(true, 4096);
-	printf("ITS benchmark: map %u events of one device (fake HAL + ITS model, decoded exactly)\n",
-	       N_EVENTS);
-	printf("(a) per command MAPTI+SYNC, publish, wait: MMIO %lu (CWRITER writes %lu, CREADR reads %lu)\n",
+	printf(
+	    "ITS benchmark: map %u events of one device (fake HAL + ITS model, decoded exactly)\n",
+	    N_EVENTS);
+	printf("(a) per command MAPTI+SYNC, publish, wait: MMIO %lu (CWRITER writes %lu, CREADR "
+	       "reads %lu)\n",
 	       a.mmio, a.cwriter, a.creadr);
-	printf("(b) one batch, 64 KiB queue:               MMIO %lu (CWRITER writes %lu, CREADR reads %lu)\n",
+	printf("(b) one batch, 64 KiB queue:               MMIO %lu (CWRITER writes %lu, CREADR "
+	       "reads %lu)\n",
 	       b.mmio, b.cwriter, b.creadr);
-	printf("(b) one batch, 4 KiB queue (capacity 127): MMIO %lu (CWRITER writes %lu, ceil(%u/127) = %u)\n",
+	printf("(b) one batch, 4 KiB queue (capacity 127): MMIO %lu (CWRITER writes %lu, "
+	       "ceil(%u/127) = %u)\n",
 	       b4.mmio, b4.cwriter, N_EVENTS + 1, (N_EVENTS + 1 + 126) / 127);
 	printf("MMIO ratio (a)/(b): %.1f\n", (double)a.mmio / (double)b.mmio);
 	if (b.cwriter != 1 || b4.cwriter != (N_EVENTS + 1 + 126) / 127) {

@@ -51,27 +51,27 @@
  * physical ones OR 0x20).
  */
 enum virq_its_opcode {
-	VIRQ_ITS_MOVI = 0x01,    /**< Move an event to another collection. */
-	VIRQ_ITS_INT = 0x03,     /**< Make an event's interrupt pending. */
-	VIRQ_ITS_CLEAR = 0x04,   /**< Clear an event's pending interrupt. */
-	VIRQ_ITS_SYNC = 0x05,    /**< Wait for earlier physical commands' effects at RDbase. */
-	VIRQ_ITS_MAPD = 0x08,    /**< Map (V=1) or unmap a DeviceID to an ITT. */
-	VIRQ_ITS_MAPC = 0x09,    /**< Map (V=1) or unmap a collection to a redistributor. */
-	VIRQ_ITS_MAPTI = 0x0A,   /**< Map an event to a pINTID and collection. */
-	VIRQ_ITS_MAPI = 0x0B,    /**< Map an event to pINTID = EventID and a collection. */
-	VIRQ_ITS_INV = 0x0C,     /**< Re-read an event's LPI configuration. */
-	VIRQ_ITS_INVALL = 0x0D,  /**< Re-read the configuration of every LPI of a collection. */
-	VIRQ_ITS_MOVALL = 0x0E,  /**< Move all pending LPIs from RDbase1 to RDbase2. */
+	VIRQ_ITS_MOVI = 0x01,	 /**< Move an event to another collection. */
+	VIRQ_ITS_INT = 0x03,	 /**< Make an event's interrupt pending. */
+	VIRQ_ITS_CLEAR = 0x04,	 /**< Clear an event's pending interrupt. */
+	VIRQ_ITS_SYNC = 0x05,	 /**< Wait for earlier physical commands' effects at RDbase. */
+	VIRQ_ITS_MAPD = 0x08,	 /**< Map (V=1) or unmap a DeviceID to an ITT. */
+	VIRQ_ITS_MAPC = 0x09,	 /**< Map (V=1) or unmap a collection to a redistributor. */
+	VIRQ_ITS_MAPTI = 0x0A,	 /**< Map an event to a pINTID and collection. */
+	VIRQ_ITS_MAPI = 0x0B,	 /**< Map an event to pINTID = EventID and a collection. */
+	VIRQ_ITS_INV = 0x0C,	 /**< Re-read an event's LPI configuration. */
+	VIRQ_ITS_INVALL = 0x0D,	 /**< Re-read the configuration of every LPI of a collection. */
+	VIRQ_ITS_MOVALL = 0x0E,	 /**< Move all pending LPIs from RDbase1 to RDbase2. */
 	VIRQ_ITS_DISCARD = 0x0F, /**< Unmap an event and drop its pending state. */
-	VIRQ_ITS_VMOVI = 0x21,   /**< GICv4: move a vLPI to another vPE / change its doorbell. */
-	VIRQ_ITS_VMOVP = 0x22,   /**< GICv4: move a vPE to another redistributor. */
-	VIRQ_ITS_VSGI = 0x23,    /**< GICv4.1: configure or clear a vSGI. */
-	VIRQ_ITS_VSYNC = 0x25,   /**< GICv4: wait for earlier commands on a vPE. */
-	VIRQ_ITS_VMAPP = 0x29,   /**< GICv4: map (V=1) or unmap a vPE (4.1 adds Alloc etc.). */
-	VIRQ_ITS_VMAPTI = 0x2A,  /**< GICv4: map an event to a vINTID of a vPE. */
-	VIRQ_ITS_VMAPI = 0x2B,   /**< GICv4: map an event to vINTID = EventID of a vPE. */
+	VIRQ_ITS_VMOVI = 0x21,	 /**< GICv4: move a vLPI to another vPE / change its doorbell. */
+	VIRQ_ITS_VMOVP = 0x22,	 /**< GICv4: move a vPE to another redistributor. */
+	VIRQ_ITS_VSGI = 0x23,	 /**< GICv4.1: configure or clear a vSGI. */
+	VIRQ_ITS_VSYNC = 0x25,	 /**< GICv4: wait for earlier commands on a vPE. */
+	VIRQ_ITS_VMAPP = 0x29,	 /**< GICv4: map (V=1) or unmap a vPE (4.1 adds Alloc etc.). */
+	VIRQ_ITS_VMAPTI = 0x2A,	 /**< GICv4: map an event to a vINTID of a vPE. */
+	VIRQ_ITS_VMAPI = 0x2B,	 /**< GICv4: map an event to vINTID = EventID of a vPE. */
 	VIRQ_ITS_VINVALL = 0x2D, /**< GICv4: re-read every vLPI configuration of a vPE. */
-	VIRQ_ITS_INVDB = 0x2E,   /**< GICv4.1: invalidate a vPE's doorbell configuration. */
+	VIRQ_ITS_INVDB = 0x2E,	 /**< GICv4.1: invalidate a vPE's doorbell configuration. */
 };
 
 /**
@@ -81,36 +81,36 @@ enum virq_its_opcode {
  * generically (virq_its_cmd_get(), virq_its_cmd_set()).
  */
 enum virq_its_field {
-	VIRQ_ITS_F_NONE = 0,          /**< No field (success). */
-	VIRQ_ITS_F_opcode,            /**< The opcode itself (unknown or unsupported). */
-	VIRQ_ITS_F_DeviceID,          /**< DW0[63:32]. */
-	VIRQ_ITS_F_EventID,           /**< DW1[31:0]. */
-	VIRQ_ITS_F_pINTID,            /**< MAPTI DW1[63:32]. */
-	VIRQ_ITS_F_vINTID,            /**< VMAPTI DW2[31:0]; VSGI DW0[35:32]. */
-	VIRQ_ITS_F_ICID,              /**< DW2[15:0]. */
-	VIRQ_ITS_F_vPEID,             /**< DW1[47:32]. */
-	VIRQ_ITS_F_Size,              /**< MAPD DW1[4:0]: EventID bits minus one. */
-	VIRQ_ITS_F_ITT_addr,          /**< MAPD DW2[51:8]. */
-	VIRQ_ITS_F_V,                 /**< DW2[63]: valid (map) / invalid (unmap). */
-	VIRQ_ITS_F_RDbase,            /**< DW2[51:16]. */
-	VIRQ_ITS_F_RDbase1,           /**< MOVALL DW2[51:16] (source). */
-	VIRQ_ITS_F_RDbase2,           /**< MOVALL DW3[51:16] (target). */
-	VIRQ_ITS_F_D,                 /**< VMOVI DW2[0]: Dbell_pINTID valid. */
-	VIRQ_ITS_F_Dbell_pINTID,      /**< DW2[63:32]: doorbell LPI or 1023. */
-	VIRQ_ITS_F_SequenceNumber,    /**< VMOVP DW0[47:32]. */
-	VIRQ_ITS_F_ITSList,           /**< VMOVP DW1[15:0]. */
-	VIRQ_ITS_F_VPT_addr,          /**< VMAPP DW3[51:16]. */
-	VIRQ_ITS_F_VPT_size,          /**< VMAPP DW3[4:0]: vINTID bits minus one. */
-	VIRQ_ITS_F_Alloc,             /**< VMAPP DW0[8] (4.1). */
-	VIRQ_ITS_F_PTZ,               /**< VMAPP DW0[9] (4.1). */
-	VIRQ_ITS_F_VCONF_addr,        /**< VMAPP DW0[51:16] (4.1). */
-	VIRQ_ITS_F_Default_Doorbell,  /**< VMAPP / VMOVP default doorbell pINTID (4.1). */
-	VIRQ_ITS_F_DB,                /**< VMOVP DW2[63] (4.1). */
-	VIRQ_ITS_F_Enable,            /**< VSGI DW0[8]. */
-	VIRQ_ITS_F_Clear,             /**< VSGI DW0[9]. */
-	VIRQ_ITS_F_Group,             /**< VSGI DW0[10]. */
-	VIRQ_ITS_F_Priority,          /**< VSGI DW0[23:20] = Priority[7:4]. */
-	VIRQ_ITS_F_COUNT              /**< Number of fields (not a field). */
+	VIRQ_ITS_F_NONE = 0,	     /**< No field (success). */
+	VIRQ_ITS_F_opcode,	     /**< The opcode itself (unknown or unsupported). */
+	VIRQ_ITS_F_DeviceID,	     /**< DW0[63:32]. */
+	VIRQ_ITS_F_EventID,	     /**< DW1[31:0]. */
+	VIRQ_ITS_F_pINTID,	     /**< MAPTI DW1[63:32]. */
+	VIRQ_ITS_F_vINTID,	     /**< VMAPTI DW2[31:0]; VSGI DW0[35:32]. */
+	VIRQ_ITS_F_ICID,	     /**< DW2[15:0]. */
+	VIRQ_ITS_F_vPEID,	     /**< DW1[47:32]. */
+	VIRQ_ITS_F_Size,	     /**< MAPD DW1[4:0]: EventID bits minus one. */
+	VIRQ_ITS_F_ITT_addr,	     /**< MAPD DW2[51:8]. */
+	VIRQ_ITS_F_V,		     /**< DW2[63]: valid (map) / invalid (unmap). */
+	VIRQ_ITS_F_RDbase,	     /**< DW2[51:16]. */
+	VIRQ_ITS_F_RDbase1,	     /**< MOVALL DW2[51:16] (source). */
+	VIRQ_ITS_F_RDbase2,	     /**< MOVALL DW3[51:16] (target). */
+	VIRQ_ITS_F_D,		     /**< VMOVI DW2[0]: Dbell_pINTID valid. */
+	VIRQ_ITS_F_Dbell_pINTID,     /**< DW2[63:32]: doorbell LPI or 1023. */
+	VIRQ_ITS_F_SequenceNumber,   /**< VMOVP DW0[47:32]. */
+	VIRQ_ITS_F_ITSList,	     /**< VMOVP DW1[15:0]. */
+	VIRQ_ITS_F_VPT_addr,	     /**< VMAPP DW3[51:16]. */
+	VIRQ_ITS_F_VPT_size,	     /**< VMAPP DW3[4:0]: vINTID bits minus one. */
+	VIRQ_ITS_F_Alloc,	     /**< VMAPP DW0[8] (4.1). */
+	VIRQ_ITS_F_PTZ,		     /**< VMAPP DW0[9] (4.1). */
+	VIRQ_ITS_F_VCONF_addr,	     /**< VMAPP DW0[51:16] (4.1). */
+	VIRQ_ITS_F_Default_Doorbell, /**< VMAPP / VMOVP default doorbell pINTID (4.1). */
+	VIRQ_ITS_F_DB,		     /**< VMOVP DW2[63] (4.1). */
+	VIRQ_ITS_F_Enable,	     /**< VSGI DW0[8]. */
+	VIRQ_ITS_F_Clear,	     /**< VSGI DW0[9]. */
+	VIRQ_ITS_F_Group,	     /**< VSGI DW0[10]. */
+	VIRQ_ITS_F_Priority,	     /**< VSGI DW0[23:20] = Priority[7:4]. */
+	VIRQ_ITS_F_COUNT	     /**< Number of fields (not a field). */
 };
 
 /**
@@ -119,37 +119,39 @@ enum virq_its_field {
  * Only the fields of @ref opcode are used (see virq_its_cmd_fields());
  * the others are ignored by the encoder and zeroed by the decoder.
  * Members are wider than their fields on purpose: a too-large value is
- * reported, never truncated by a C conversion.
+ * reported, never truncated by a C conversion. Members are grouped by
+ * width (64-bit, 32-bit, flags) to avoid padding; within a group they keep
+ * the spec's order.
  */
 struct virq_its_cmd {
+	uint64_t ITT_addr;	     /**< MAPD: ITT physical address, 256-byte aligned, < 2^52. */
+	uint64_t RDbase;	     /**< Target redistributor, [51:16] in place (see file doc). */
+	uint64_t RDbase1;	     /**< MOVALL source redistributor, as RDbase. */
+	uint64_t RDbase2;	     /**< MOVALL target redistributor, as RDbase. */
+	uint64_t VPT_addr;	     /**< VMAPP: vLPI pending table PA, 64 KiB aligned, < 2^52. */
+	uint64_t VCONF_addr;	     /**< VMAPP (4.1): vLPI config table PA, 64 KiB aligned. */
 	enum virq_its_opcode opcode; /**< The command. */
-	uint32_t DeviceID;           /**< DeviceID, < 2^(GITS_TYPER.Devbits+1). */
-	uint32_t EventID;            /**< EventID, < 2^(GITS_TYPER.ID_bits+1). */
-	uint32_t pINTID;             /**< MAPTI physical LPI INTID, >= 8192. */
-	uint32_t vINTID;             /**< VMAPTI vLPI INTID (>= 8192); VSGI vSGI 0..15. */
-	uint32_t ICID;               /**< Collection ID, 16-bit field, < 2^CIDbits. */
-	uint32_t vPEID;              /**< vPE ID, 16-bit field, < 2^vpeid_bits. */
-	uint32_t Size;               /**< MAPD: EventID bits minus one, 0..31 (<= ID_bits). */
-	uint64_t ITT_addr;           /**< MAPD: ITT physical address, 256-byte aligned, < 2^52. */
-	bool V;                      /**< MAPD, MAPC, VMAPP: map (true) or unmap. */
-	uint64_t RDbase;             /**< Target redistributor, [51:16] in place (see file doc). */
-	uint64_t RDbase1;            /**< MOVALL source redistributor, as RDbase. */
-	uint64_t RDbase2;            /**< MOVALL target redistributor, as RDbase. */
-	bool D;                      /**< VMOVI: Dbell_pINTID is valid. */
-	uint32_t Dbell_pINTID;       /**< VMAPTI, VMAPI, VMOVI doorbell: LPI or 1023. */
+	uint32_t DeviceID;	     /**< DeviceID, < 2^(GITS_TYPER.Devbits+1). */
+	uint32_t EventID;	     /**< EventID, < 2^(GITS_TYPER.ID_bits+1). */
+	uint32_t pINTID;	     /**< MAPTI physical LPI INTID, >= 8192. */
+	uint32_t vINTID;	     /**< VMAPTI vLPI INTID (>= 8192); VSGI vSGI 0..15. */
+	uint32_t ICID;		     /**< Collection ID, 16-bit field, < 2^CIDbits. */
+	uint32_t vPEID;		     /**< vPE ID, 16-bit field, < 2^vpeid_bits. */
+	uint32_t Size;		     /**< MAPD: EventID bits minus one, 0..31 (<= ID_bits). */
+	uint32_t Dbell_pINTID;	     /**< VMAPTI, VMAPI, VMOVI doorbell: LPI or 1023. */
 	uint32_t SequenceNumber;     /**< VMOVP (GITS_TYPER.VMOVP = 0): 16 bits. */
-	uint32_t ITSList;            /**< VMOVP (GITS_TYPER.VMOVP = 0): 16-bit ITS set. */
-	uint64_t VPT_addr;           /**< VMAPP: vLPI pending table PA, 64 KiB aligned, < 2^52. */
-	uint32_t VPT_size;           /**< VMAPP: vINTID bits minus one, 0..31. */
-	bool Alloc;                  /**< VMAPP (4.1): first map / last unmap of the vPE. */
-	bool PTZ;                    /**< VMAPP (4.1): the VPT is known to be zero. */
-	uint64_t VCONF_addr;         /**< VMAPP (4.1): vLPI config table PA, 64 KiB aligned. */
+	uint32_t ITSList;	     /**< VMOVP (GITS_TYPER.VMOVP = 0): 16-bit ITS set. */
+	uint32_t VPT_size;	     /**< VMAPP: vINTID bits minus one, 0..31. */
 	uint32_t Default_Doorbell;   /**< VMAPP, VMOVP (4.1): LPI or 1023; 0 on 4.0. */
-	bool DB;                     /**< VMOVP (4.1): Default_Doorbell is valid. */
-	bool Enable;                 /**< VSGI: vSGI enabled. */
-	bool Clear;                  /**< VSGI: clear pending instead of configuring. */
-	bool Group;                  /**< VSGI: group 1 (true) or group 0. */
-	uint32_t Priority;           /**< VSGI: 8-bit priority, multiple of 16. */
+	uint32_t Priority;	     /**< VSGI: 8-bit priority, multiple of 16. */
+	bool V;			     /**< MAPD, MAPC, VMAPP: map (true) or unmap. */
+	bool D;			     /**< VMOVI: Dbell_pINTID is valid. */
+	bool Alloc;		     /**< VMAPP (4.1): first map / last unmap of the vPE. */
+	bool PTZ;		     /**< VMAPP (4.1): the VPT is known to be zero. */
+	bool DB;		     /**< VMOVP (4.1): Default_Doorbell is valid. */
+	bool Enable;		     /**< VSGI: vSGI enabled. */
+	bool Clear;		     /**< VSGI: clear pending instead of configuring. */
+	bool Group;		     /**< VSGI: group 1 (true) or group 0. */
 };
 
 /** @brief ITS architecture level, from GITS_TYPER.Virtual and GITS_TYPER.VMAPP. */
@@ -172,9 +174,9 @@ struct virq_its_limits {
 	uint8_t eventid_bits; /**< EventID bits = GITS_TYPER.ID_bits + 1 (1..32). */
 	uint8_t icid_bits;    /**< Collection ID bits = CIDbits + 1 if CIL, else 16. */
 	uint8_t vpeid_bits;   /**< vPE ID bits (16 unless known smaller, e.g. GICD_TYPER2.VID). */
-	bool pta;             /**< GITS_TYPER.PTA: RDbase is a PA (true) or a processor number. */
-	bool vmovp;           /**< GITS_TYPER.VMOVP: VMOVP needs no ITSList/SequenceNumber. */
-	bool vsgi;            /**< GITS_TYPER.VSGI: the VSGI command is implemented. */
+	bool pta;	      /**< GITS_TYPER.PTA: RDbase is a PA (true) or a processor number. */
+	bool vmovp;	      /**< GITS_TYPER.VMOVP: VMOVP needs no ITSList/SequenceNumber. */
+	bool vsgi;	      /**< GITS_TYPER.VSGI: the VSGI command is implemented. */
 	enum virq_its_version version; /**< v3, v4.0 or v4.1. */
 	/** Number of collections that exist (ICID limit); 0: only @ref icid_bits applies. */
 	uint32_t nr_icids;
@@ -182,30 +184,47 @@ struct virq_its_limits {
 	uint32_t nr_vpeids;
 	/** With PTA = 0: number of processors (RDbase limit); 0: unknown (16-bit numbers). */
 	uint32_t nr_procs;
+	/**
+	 * Private: per-field maxima derived from the members above by
+	 * virq_its_limits_prepare(), so that the encoder's hot path checks
+	 * each ID with one comparison. The encoder uses them only while the
+	 * key members still equal the inputs they were derived from; a
+	 * caller that changes a limit member directly and does not call
+	 * virq_its_limits_prepare() again loses only speed, never a check.
+	 */
+	struct virq_its_limits_cache {
+		uint32_t key_bits;	///< devid/eventid/icid/vpeid_bits, one byte each, when derived.
+		uint32_t key_nr_icids;	///< nr_icids when derived.
+		uint32_t key_nr_vpeids; ///< nr_vpeids when derived.
+		uint32_t max_DeviceID;	///< Largest DeviceID accepted.
+		uint32_t max_EventID;	///< Largest EventID accepted.
+		uint32_t max_ICID;	///< Largest ICID accepted (width and nr_icids).
+		uint32_t max_vPEID;	///< Largest vPEID accepted (width and nr_vpeids).
+	} cache; ///< Private: see struct virq_its_limits_cache.
 };
 
 /** @brief Which synchronisation command must follow a command. */
 enum virq_its_sync_kind {
-	VIRQ_ITS_SYNC_NONE = 0,  /**< None (MAPD, SYNC, VSYNC, GICv4.1 VMAPP unmap). */
-	VIRQ_ITS_SYNC_RDBASE,    /**< SYNC to @c RDbase (MAPC, MOVALL). */
-	VIRQ_ITS_SYNC_ICID,      /**< SYNC to the RDbase collection @c ICID maps to. */
+	VIRQ_ITS_SYNC_NONE = 0, /**< None (MAPD, SYNC, VSYNC, GICv4.1 VMAPP unmap). */
+	VIRQ_ITS_SYNC_RDBASE,	/**< SYNC to @c RDbase (MAPC, MOVALL). */
+	VIRQ_ITS_SYNC_ICID,	/**< SYNC to the RDbase collection @c ICID maps to. */
 	/**
 	 * SYNC to the RDbase of the collection that @c DeviceID / @c EventID
 	 * maps to, or VSYNC to its vPE when it is mapped to a vLPI ("virtual"
 	 * INV/INT/CLEAR); only the caller's tables know which.
 	 */
 	VIRQ_ITS_SYNC_EVENT,
-	VIRQ_ITS_SYNC_VPEID,     /**< VSYNC to @c vPEID. */
+	VIRQ_ITS_SYNC_VPEID, /**< VSYNC to @c vPEID. */
 };
 
 /** @brief The synchronisation a command needs (output of the encoder). */
 struct virq_its_sync {
 	enum virq_its_sync_kind kind; /**< Which kind. */
-	uint64_t RDbase;              /**< For ::VIRQ_ITS_SYNC_RDBASE: [51:16] in place. */
-	uint32_t ICID;                /**< For ::VIRQ_ITS_SYNC_ICID. */
-	uint32_t DeviceID;            /**< For ::VIRQ_ITS_SYNC_EVENT. */
-	uint32_t EventID;             /**< For ::VIRQ_ITS_SYNC_EVENT. */
-	uint32_t vPEID;               /**< For ::VIRQ_ITS_SYNC_VPEID. */
+	uint64_t RDbase;	      /**< For ::VIRQ_ITS_SYNC_RDBASE: [51:16] in place. */
+	uint32_t ICID;		      /**< For ::VIRQ_ITS_SYNC_ICID. */
+	uint32_t DeviceID;	      /**< For ::VIRQ_ITS_SYNC_EVENT. */
+	uint32_t EventID;	      /**< For ::VIRQ_ITS_SYNC_EVENT. */
+	uint32_t vPEID;		      /**< For ::VIRQ_ITS_SYNC_VPEID. */
 };
 
 /**
@@ -214,7 +233,8 @@ struct virq_its_sync {
  * devid_bits = Devbits + 1; eventid_bits = ID_bits + 1; icid_bits =
  * CIDbits + 1 when CIL = 1, else 16; vpeid_bits = 16 (the vPEID field
  * width; lower it when GICD_TYPER2.VID says less); pta, vmovp, vsgi copied;
- * version from Virtual and VMAPP; nr_icids = nr_vpeids = nr_procs = 0.
+ * version from Virtual and VMAPP; nr_icids = nr_vpeids = nr_procs = 0;
+ * then virq_its_limits_prepare().
  *
  * @param typer GITS_TYPER as read (64-bit).
  * @param lim   Receives the limits; must not be NULL.
@@ -222,6 +242,22 @@ struct virq_its_sync {
  * Spec: IHI 0069 GITS_TYPER. Thread-safety: pure.
  */
 void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
+
+/**
+ * @brief Refreshes the private per-field maxima of @p lim (@c cache) after
+ * the caller changed a limit member (e.g. lowered @c nr_icids to the
+ * collection table it allocated).
+ *
+ * virq_its_limits_from_typer() already calls it. Optional for correctness:
+ * with a stale or never-filled cache the encoder checks the members
+ * directly (slower path, same result).
+ *
+ * @param lim The limits; must not be NULL.
+ *
+ * Thread-safety: writes @p lim only; the caller must not encode with
+ * @p lim concurrently.
+ */
+void virq_its_limits_prepare(struct virq_its_limits *lim);
 
 /**
  * @brief Encodes one ITS command into 32 bytes (four little-endian words).
@@ -238,7 +274,9 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
  * - with @p lim: DeviceID, EventID, ICID, vPEID, Size (<= ID_bits) against
  *   the probed widths and counts; RDbase (MAPC only when V = 1, SYNC,
  *   VMAPP, VMOVP, MOVALL) is a processor number < nr_procs (or < 2^16)
- *   when PTA = 0; 4.1-only fields (Alloc, PTZ, VCONF_addr,
+ *   when PTA = 0; VMOVP SequenceNumber and ITSList must be 0 when
+ *   GITS_TYPER.VMOVP = 1 (they exist only for VMOVP = 0); 4.1-only fields
+ *   (Alloc, PTZ, VCONF_addr,
  *   Default_Doorbell, DB) must be zero on 4.0; virtual commands on a v3
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::VIRQ_ENOTSUP (field ::VIRQ_ITS_F_opcode).
@@ -270,7 +308,8 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
 VIRQ_MUST_CHECK virq_status virq_its_cmd_encode(const struct virq_its_cmd *cmd,
 						const struct virq_its_limits *lim,
 						uint8_t out[VIRQ_ITS_CMD_SIZE],
-						struct virq_its_sync *sync, enum virq_its_field *bad);
+						struct virq_its_sync *sync,
+						enum virq_its_field *bad);
 
 /**
  * @brief Decodes 32 command bytes into the typed description.
@@ -390,7 +429,7 @@ static inline uint64_t virq_its_rdbase_procnum(uint32_t procnum)
  */
 static inline struct virq_its_cmd virq_its_mapd(uint32_t dev, uint32_t size, uint64_t itt, bool V)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_MAPD };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_MAPD};
 
 	c.DeviceID = dev;
 	c.Size = size;
@@ -406,7 +445,7 @@ static inline struct virq_its_cmd virq_its_mapd(uint32_t dev, uint32_t size, uin
  */
 static inline struct virq_its_cmd virq_its_mapc(uint32_t icid, uint64_t rdbase, bool V)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_MAPC };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_MAPC};
 
 	c.ICID = icid;
 	c.RDbase = rdbase;
@@ -422,7 +461,7 @@ static inline struct virq_its_cmd virq_its_mapc(uint32_t icid, uint64_t rdbase, 
 static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint32_t pintid,
 						 uint32_t icid)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_MAPTI };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_MAPTI};
 
 	c.DeviceID = dev;
 	c.EventID = ev;
@@ -438,7 +477,7 @@ static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint
  */
 static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_SYNC };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_SYNC};
 
 	c.RDbase = rdbase;
 	return c;
@@ -451,7 +490,7 @@ static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
  */
 static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VSYNC };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VSYNC};
 
 	c.vPEID = vpeid;
 	return c;
@@ -466,7 +505,7 @@ static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
 static inline struct virq_its_cmd virq_its_vmapti(uint32_t dev, uint32_t ev, uint32_t vpeid,
 						  uint32_t vintid, uint32_t db)
 {
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMAPTI };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPTI};
 
 	c.DeviceID = dev;
 	c.EventID = ev;

@@ -22,9 +22,11 @@
  * cause and calls virq_its_queue_retry(), or replaces the command with a
  * harmless one with virq_its_queue_skip(). QEMU 7.2 leaves Stalled set
  * after a successful retry (facts §9.5), so progress of the offset, not
- * the bit alone, decides: once a retry has been seen to make progress with
- * Stalled still set, Stalled is no longer trusted and a stall is only
- * reported when the offset does not move until the deadline.
+ * the bit alone, decides: once Stalled reads 1 with every published
+ * command consumed (impossible for a real stall), Stalled is no longer
+ * trusted on that ITS and a stall is only reported when the offset does not
+ * move until the deadline. Progress after a retry that stops on a later
+ * command with Stalled set is a new stall and is reported at once.
  *
  * Concurrency: the library takes NO lock. The CALLER serialises every call
  * on one queue (one ITS): at most one of these functions runs at a time for
@@ -65,12 +67,12 @@ struct virq_its_queue_cfg {
 
 /** @brief Snapshot for a timeout or a stall. */
 struct virq_its_queue_diag {
-	uint64_t creadr;         /**< GITS_CREADR as last read (64-bit view). */
-	uint64_t cwriter;        /**< GITS_CWRITER value last written by the library. */
-	uint32_t offset;         /**< Byte offset of the command at CREADR. */
-	bool stalled;            /**< GITS_CREADR.Stalled was set (and trusted). */
+	uint64_t creadr;		/**< GITS_CREADR as last read (64-bit view). */
+	uint64_t cwriter;		/**< GITS_CWRITER value last written by the library. */
+	uint32_t offset;		/**< Byte offset of the command at CREADR. */
+	bool stalled;			/**< GITS_CREADR.Stalled was set (and trusted). */
 	uint8_t raw[VIRQ_ITS_CMD_SIZE]; /**< The 32 bytes at CREADR. */
-	struct virq_its_cmd cmd; /**< Their decoding (valid when @ref decode_status is OK). */
+	struct virq_its_cmd cmd;   /**< Their decoding (valid when @ref decode_status is OK). */
 	virq_status decode_status; /**< Result of decoding @ref raw. */
 };
 
@@ -81,24 +83,24 @@ struct virq_its_queue_diag {
  * initialised queue.
  */
 struct virq_its_queue {
-	struct virq_hal hal;      /**< Private: the HAL. */
-	uint64_t its_base;        /**< Private: ITS control frame address. */
-	struct virq_page mem;     /**< Private: the queue memory. */
-	uint64_t cbaser;          /**< Private: GITS_CBASER value negotiated (read back). */
-	uint64_t timeout_ns;      /**< Private: deadline of each wait. */
-	uint64_t wr_lin;          /**< Private: bytes ever pushed (linear write position). */
-	uint64_t pub_lin;         /**< Private: bytes ever published. */
-	uint64_t rd_lin;          /**< Private: bytes known consumed (linearised CREADR). */
-	uint64_t creadr;          /**< Private: GITS_CREADR as last read. */
-	uint32_t size;            /**< Private: queue size in bytes. */
-	uint32_t wr_off;          /**< Private: byte offset of the next free slot. */
-	uint32_t pub_off;         /**< Private: GITS_CWRITER.Offset last written. */
-	uint32_t rd_off;          /**< Private: GITS_CREADR.Offset last read. */
-	bool clean;               /**< Private: clean commands to PoC before publishing. */
-	bool noncoherent;         /**< Private: forced non-coherent attributes. */
-	bool stalled_sticky;      /**< Private: Stalled seen set with progress (QEMU 7.2). */
-	bool retry_pending;       /**< Private: Retry written, no progress seen yet. */
-	bool dead;                /**< Private: timed out or inconsistent; reset required. */
+	struct virq_hal hal;  /**< Private: the HAL. */
+	uint64_t its_base;    /**< Private: ITS control frame address. */
+	struct virq_page mem; /**< Private: the queue memory. */
+	uint64_t cbaser;      /**< Private: GITS_CBASER value negotiated (read back). */
+	uint64_t timeout_ns;  /**< Private: deadline of each wait. */
+	uint64_t wr_lin;      /**< Private: bytes ever pushed (linear write position). */
+	uint64_t pub_lin;     /**< Private: bytes ever published. */
+	uint64_t rd_lin;      /**< Private: bytes known consumed (linearised CREADR). */
+	uint64_t creadr;      /**< Private: GITS_CREADR as last read. */
+	uint32_t size;	      /**< Private: queue size in bytes. */
+	uint32_t wr_off;      /**< Private: byte offset of the next free slot. */
+	uint32_t pub_off;     /**< Private: GITS_CWRITER.Offset last written. */
+	uint32_t rd_off;      /**< Private: GITS_CREADR.Offset last read. */
+	bool clean;	      /**< Private: clean commands to PoC before publishing. */
+	bool noncoherent;     /**< Private: forced non-coherent attributes. */
+	bool stalled_sticky;  /**< Private: Stalled seen set with progress (QEMU 7.2). */
+	bool retry_pending;   /**< Private: Retry written, no progress seen yet. */
+	bool dead;	      /**< Private: timed out or inconsistent; reset required. */
 };
 
 /**
@@ -151,7 +153,8 @@ VIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, u
  */
 VIRQ_MUST_CHECK virq_status virq_its_queue_init(struct virq_its_queue *q,
 						const struct virq_hal *hal, uint64_t its_base,
-						uint32_t size, const struct virq_its_queue_cfg *cfg);
+						uint32_t size,
+						const struct virq_its_queue_cfg *cfg);
 
 /**
  * @brief Frees the queue memory. The caller must have disabled the ITS
@@ -217,7 +220,8 @@ uint32_t virq_its_queue_capacity(const struct virq_its_queue *q);
 VIRQ_MUST_CHECK virq_status virq_its_queue_push(struct virq_its_queue *q,
 						const struct virq_its_cmd *cmd,
 						const struct virq_its_limits *lim,
-						struct virq_its_sync *sync, enum virq_its_field *bad);
+						struct virq_its_sync *sync,
+						enum virq_its_field *bad);
 
 /**
  * @brief Like virq_its_queue_push() for an already encoded command (copied
@@ -259,7 +263,8 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, uin
  * when the ITS has finished by the first read. A stall is reported at once
  * when GITS_CREADR.Stalled is trusted, else (sticky Stalled, or a Retry not
  * yet seen to progress) only when the offset has not moved by the deadline.
- * An offset outside the queue or beyond GITS_CWRITER is a hardware error.
+ * An offset outside the queue or beyond GITS_CWRITER, or a read of all ones
+ * (ITS off or unreachable), is a hardware error.
  *
  * @param q      An initialised queue.
  * @param ticket From virq_its_queue_publish().
@@ -319,8 +324,12 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_submit(struct virq_its_queue *q,
  * @param q    An initialised queue.
  * @param diag Optional; receives the snapshot and the decoded command at
  *             GITS_CREADR.
- * @return ::VIRQ_ESTALLED when Stalled is set (and trusted: see file doc)
- *         with unconsumed commands; ::VIRQ_OK otherwise.
+ * @return ::VIRQ_ESTALLED when Stalled is set with unconsumed commands at
+ *         this read (also on an ITS whose Stalled bit is sticky: one read
+ *         cannot tell, and QEMU, which keeps it set, processes synchronously,
+ *         so unconsumed commands there do mean a stall); ::VIRQ_EHW for an
+ *         impossible GITS_CREADR (the queue becomes dead); ::VIRQ_EDEAD;
+ *         ::VIRQ_OK otherwise.
  *
  * MMIO: one GITS_CREADR read. Thread-safety: the caller serialises all
  * access to this ITS.

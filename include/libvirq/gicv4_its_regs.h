@@ -29,21 +29,21 @@
 /* ---------------------------------------------------------------------- */
 /** @name ITS register offsets (bytes from ITS_base)
  *  @{ */
-#define VIRQ_GITS_CTLR 0x0000u       /**< GITS_CTLR, 32-bit. */
-#define VIRQ_GITS_IIDR 0x0004u       /**< GITS_IIDR, 32-bit. */
-#define VIRQ_GITS_TYPER 0x0008u      /**< GITS_TYPER, 64-bit. */
-#define VIRQ_GITS_MPAMIDR 0x0010u    /**< GITS_MPAMIDR, 32-bit. */
-#define VIRQ_GITS_PARTIDR 0x0014u    /**< GITS_PARTIDR, 32-bit. */
-#define VIRQ_GITS_MPIDR 0x0018u      /**< GITS_MPIDR, 32-bit (GICv4.1). */
-#define VIRQ_GITS_STATUSR 0x0040u    /**< GITS_STATUSR, 32-bit. */
-#define VIRQ_GITS_UMSIR 0x0048u      /**< GITS_UMSIR, 64-bit. */
-#define VIRQ_GITS_CBASER 0x0080u     /**< GITS_CBASER, 64-bit. */
-#define VIRQ_GITS_CWRITER 0x0088u    /**< GITS_CWRITER, 64-bit. */
-#define VIRQ_GITS_CREADR 0x0090u     /**< GITS_CREADR, 64-bit (low half holds every field). */
+#define VIRQ_GITS_CTLR 0x0000u	  /**< GITS_CTLR, 32-bit. */
+#define VIRQ_GITS_IIDR 0x0004u	  /**< GITS_IIDR, 32-bit. */
+#define VIRQ_GITS_TYPER 0x0008u	  /**< GITS_TYPER, 64-bit. */
+#define VIRQ_GITS_MPAMIDR 0x0010u /**< GITS_MPAMIDR, 32-bit. */
+#define VIRQ_GITS_PARTIDR 0x0014u /**< GITS_PARTIDR, 32-bit. */
+#define VIRQ_GITS_MPIDR 0x0018u	  /**< GITS_MPIDR, 32-bit (GICv4.1). */
+#define VIRQ_GITS_STATUSR 0x0040u /**< GITS_STATUSR, 32-bit. */
+#define VIRQ_GITS_UMSIR 0x0048u	  /**< GITS_UMSIR, 64-bit. */
+#define VIRQ_GITS_CBASER 0x0080u  /**< GITS_CBASER, 64-bit. */
+#define VIRQ_GITS_CWRITER 0x0088u /**< GITS_CWRITER, 64-bit. */
+#define VIRQ_GITS_CREADR 0x0090u  /**< GITS_CREADR, 64-bit (low half holds every field). */
 /** GITS_BASER\<n\>, n = 0..7, 64-bit. */
 #define VIRQ_GITS_BASER(n) (0x0100u + 8u * (unsigned)(n))
-#define VIRQ_GITS_BASER_COUNT 8u     /**< Number of GITS_BASER\<n\> registers. */
-#define VIRQ_GITS_PIDR2 0xFFE8u      /**< GITS_PIDR2 (architecture revision), 32-bit. */
+#define VIRQ_GITS_BASER_COUNT 8u /**< Number of GITS_BASER\<n\> registers. */
+#define VIRQ_GITS_PIDR2 0xFFE8u	 /**< GITS_PIDR2 (architecture revision), 32-bit. */
 /** GITS_TRANSLATER: in the translation frame (ITS_base + 64 KiB), 32-bit; the MSI target. */
 #define VIRQ_GITS_TRANSLATER 0x10040u
 /** GITS_SGIR: in the vSGI frame (ITS_base + 128 KiB), 64-bit; only when GITS_TYPER.VSGI. */
@@ -53,88 +53,88 @@
 /* ---------------------------------------------------------------------- */
 /** @name GITS_CTLR fields
  *  @{ */
-#define VIRQ_GITS_CTLR_Enabled 0, 0     /**< Command processing and translation enabled. */
+#define VIRQ_GITS_CTLR_Enabled 0, 0 /**< Command processing and translation enabled. */
 /** ImDe; Linux sets it when enabling a v4 ITS (meaning [UNCERTAIN], facts §2.2). */
 #define VIRQ_GITS_CTLR_ImDe 1, 1
-#define VIRQ_GITS_CTLR_ITS_Number 7, 4  /**< This ITS's number in a VMOVP ITSList. */
-#define VIRQ_GITS_CTLR_UMSIirq 8, 8     /**< UMSI interrupt enable. */
+#define VIRQ_GITS_CTLR_ITS_Number 7, 4	/**< This ITS's number in a VMOVP ITSList. */
+#define VIRQ_GITS_CTLR_UMSIirq 8, 8	/**< UMSI interrupt enable. */
 #define VIRQ_GITS_CTLR_Quiescent 31, 31 /**< RO: no outstanding ITS operations. */
 /** @} */
 
 /** @name GITS_IIDR fields
  *  @{ */
 #define VIRQ_GITS_IIDR_Implementer 11, 0 /**< JEP106 implementer code. */
-#define VIRQ_GITS_IIDR_Revision 15, 12   /**< Revision. */
-#define VIRQ_GITS_IIDR_Variant 19, 16    /**< Variant. */
-#define VIRQ_GITS_IIDR_ProductID 31, 24  /**< Product identifier. */
+#define VIRQ_GITS_IIDR_Revision 15, 12	 /**< Revision. */
+#define VIRQ_GITS_IIDR_Variant 19, 16	 /**< Variant. */
+#define VIRQ_GITS_IIDR_ProductID 31, 24	 /**< Product identifier. */
 /** @} */
 
 /** @name GITS_TYPER fields
  *  @{ */
-#define VIRQ_GITS_TYPER_Physical 0, 0        /**< Physical LPIs supported. */
-#define VIRQ_GITS_TYPER_Virtual 1, 1         /**< Virtual LPIs supported (GICv4). */
-#define VIRQ_GITS_TYPER_CCT 2, 2             /**< Cumulative collection tables. */
-#define VIRQ_GITS_TYPER_ITT_entry_size 7, 4  /**< Bytes per ITT entry, minus one. */
-#define VIRQ_GITS_TYPER_ID_bits 12, 8        /**< EventID bits, minus one. */
-#define VIRQ_GITS_TYPER_Devbits 17, 13       /**< DeviceID bits, minus one. */
-#define VIRQ_GITS_TYPER_SEIS 18, 18          /**< Errors may be reported as SError. */
-#define VIRQ_GITS_TYPER_PTA 19, 19           /**< 1: RDbase is a PA; 0: a processor number. */
-#define VIRQ_GITS_TYPER_HCC 31, 24           /**< Hardware collections (no memory table). */
-#define VIRQ_GITS_TYPER_CIDbits 35, 32       /**< Collection ID bits minus one; valid if CIL. */
-#define VIRQ_GITS_TYPER_CIL 36, 36           /**< 0: collection IDs are 16 bits. */
-#define VIRQ_GITS_TYPER_VMOVP 37, 37         /**< One VMOVP to any ITS suffices. */
-#define VIRQ_GITS_TYPER_MPAM 38, 38          /**< MPAM supported. */
-#define VIRQ_GITS_TYPER_VSGI 39, 39          /**< GICv4.1 vSGI frame and VSGI command. */
-#define VIRQ_GITS_TYPER_VMAPP 40, 40         /**< GICv4.1 ITS (4.1 VMAPP layout). */
-#define VIRQ_GITS_TYPER_SVPET 42, 41         /**< GICv4.1 shared vPE table affinity. */
-#define VIRQ_GITS_TYPER_nID 43, 43           /**< Individual doorbells not supported. */
-#define VIRQ_GITS_TYPER_UMSI 44, 44          /**< Unmapped MSI reporting. */
-#define VIRQ_GITS_TYPER_UMSIirq 45, 45       /**< Unmapped MSI interrupt. */
-#define VIRQ_GITS_TYPER_INV 46, 46           /**< Direct invalidation supported. */
+#define VIRQ_GITS_TYPER_Physical 0, 0	    /**< Physical LPIs supported. */
+#define VIRQ_GITS_TYPER_Virtual 1, 1	    /**< Virtual LPIs supported (GICv4). */
+#define VIRQ_GITS_TYPER_CCT 2, 2	    /**< Cumulative collection tables. */
+#define VIRQ_GITS_TYPER_ITT_entry_size 7, 4 /**< Bytes per ITT entry, minus one. */
+#define VIRQ_GITS_TYPER_ID_bits 12, 8	    /**< EventID bits, minus one. */
+#define VIRQ_GITS_TYPER_Devbits 17, 13	    /**< DeviceID bits, minus one. */
+#define VIRQ_GITS_TYPER_SEIS 18, 18	    /**< Errors may be reported as SError. */
+#define VIRQ_GITS_TYPER_PTA 19, 19	    /**< 1: RDbase is a PA; 0: a processor number. */
+#define VIRQ_GITS_TYPER_HCC 31, 24	    /**< Hardware collections (no memory table). */
+#define VIRQ_GITS_TYPER_CIDbits 35, 32	    /**< Collection ID bits minus one; valid if CIL. */
+#define VIRQ_GITS_TYPER_CIL 36, 36	    /**< 0: collection IDs are 16 bits. */
+#define VIRQ_GITS_TYPER_VMOVP 37, 37	    /**< One VMOVP to any ITS suffices. */
+#define VIRQ_GITS_TYPER_MPAM 38, 38	    /**< MPAM supported. */
+#define VIRQ_GITS_TYPER_VSGI 39, 39	    /**< GICv4.1 vSGI frame and VSGI command. */
+#define VIRQ_GITS_TYPER_VMAPP 40, 40	    /**< GICv4.1 ITS (4.1 VMAPP layout). */
+#define VIRQ_GITS_TYPER_SVPET 42, 41	    /**< GICv4.1 shared vPE table affinity. */
+#define VIRQ_GITS_TYPER_nID 43, 43	    /**< Individual doorbells not supported. */
+#define VIRQ_GITS_TYPER_UMSI 44, 44	    /**< Unmapped MSI reporting. */
+#define VIRQ_GITS_TYPER_UMSIirq 45, 45	    /**< Unmapped MSI interrupt. */
+#define VIRQ_GITS_TYPER_INV 46, 46	    /**< Direct invalidation supported. */
 /** @} */
 
 /** @name GITS_CBASER fields
  *  @{ */
-#define VIRQ_GITS_CBASER_Valid 63, 63             /**< Queue valid. */
-#define VIRQ_GITS_CBASER_InnerCache 61, 59        /**< Inner cacheability (::virq_gic_cache). */
-#define VIRQ_GITS_CBASER_OuterCache 55, 53        /**< Outer cacheability (::virq_gic_cache). */
-#define VIRQ_GITS_CBASER_Physical_Address 51, 12  /**< PA[51:12] of the queue, in place. */
-#define VIRQ_GITS_CBASER_Shareability 11, 10      /**< Shareability (::virq_gic_shareability). */
-#define VIRQ_GITS_CBASER_Size 7, 0                /**< Number of 4 KiB pages minus one. */
+#define VIRQ_GITS_CBASER_Valid 63, 63		 /**< Queue valid. */
+#define VIRQ_GITS_CBASER_InnerCache 61, 59	 /**< Inner cacheability (::virq_gic_cache). */
+#define VIRQ_GITS_CBASER_OuterCache 55, 53	 /**< Outer cacheability (::virq_gic_cache). */
+#define VIRQ_GITS_CBASER_Physical_Address 51, 12 /**< PA[51:12] of the queue, in place. */
+#define VIRQ_GITS_CBASER_Shareability 11, 10	 /**< Shareability (::virq_gic_shareability). */
+#define VIRQ_GITS_CBASER_Size 7, 0		 /**< Number of 4 KiB pages minus one. */
 /** Largest queue GITS_CBASER can describe: 256 pages of 4 KiB (1 MiB). */
 #define VIRQ_GITS_CBASER_MAX_BYTES (256u * 4096u)
 /** @} */
 
 /** @name GITS_CWRITER and GITS_CREADR fields
  *  @{ */
-#define VIRQ_GITS_CWRITER_Offset 19, 5  /**< Byte offset of the next free slot, in place. */
-#define VIRQ_GITS_CWRITER_Retry 0, 0    /**< Write 1: restart a stalled queue. */
-#define VIRQ_GITS_CREADR_Offset 19, 5   /**< Byte offset of the next command to process. */
-#define VIRQ_GITS_CREADR_Stalled 0, 0   /**< RO: processing stopped on a command error. */
+#define VIRQ_GITS_CWRITER_Offset 19, 5 /**< Byte offset of the next free slot, in place. */
+#define VIRQ_GITS_CWRITER_Retry 0, 0   /**< Write 1: restart a stalled queue. */
+#define VIRQ_GITS_CREADR_Offset 19, 5  /**< Byte offset of the next command to process. */
+#define VIRQ_GITS_CREADR_Stalled 0, 0  /**< RO: processing stopped on a command error. */
 /** @} */
 
 /** @name GITS_BASER\<n\> fields
  *  @{ */
-#define VIRQ_GITS_BASER_Valid 63, 63             /**< Table valid. */
-#define VIRQ_GITS_BASER_Indirect 62, 62          /**< Two-level table (RAZ/WI if unsupported). */
-#define VIRQ_GITS_BASER_InnerCache 61, 59        /**< Inner cacheability (::virq_gic_cache). */
-#define VIRQ_GITS_BASER_Type 58, 56              /**< RO table type (::virq_gits_baser_type). */
-#define VIRQ_GITS_BASER_OuterCache 55, 53        /**< Outer cacheability (::virq_gic_cache). */
-#define VIRQ_GITS_BASER_Entry_Size 52, 48        /**< RO bytes per entry, minus one. */
+#define VIRQ_GITS_BASER_Valid 63, 63	  /**< Table valid. */
+#define VIRQ_GITS_BASER_Indirect 62, 62	  /**< Two-level table (RAZ/WI if unsupported). */
+#define VIRQ_GITS_BASER_InnerCache 61, 59 /**< Inner cacheability (::virq_gic_cache). */
+#define VIRQ_GITS_BASER_Type 58, 56	  /**< RO table type (::virq_gits_baser_type). */
+#define VIRQ_GITS_BASER_OuterCache 55, 53 /**< Outer cacheability (::virq_gic_cache). */
+#define VIRQ_GITS_BASER_Entry_Size 52, 48 /**< RO bytes per entry, minus one. */
 /** PA[47:12] in place (4 KiB and 16 KiB pages; 64 KiB pages use [47:16] plus [15:12]). */
 #define VIRQ_GITS_BASER_Physical_Address 47, 12
 /** With 64 KiB pages: PA[51:48] held in bits [15:12]. */
 #define VIRQ_GITS_BASER_Physical_Address_51_48 15, 12
-#define VIRQ_GITS_BASER_Shareability 11, 10      /**< Shareability (::virq_gic_shareability). */
-#define VIRQ_GITS_BASER_Page_Size 9, 8           /**< ::virq_gits_baser_page_size. */
-#define VIRQ_GITS_BASER_Size 7, 0                /**< Number of pages minus one. */
+#define VIRQ_GITS_BASER_Shareability 11, 10 /**< Shareability (::virq_gic_shareability). */
+#define VIRQ_GITS_BASER_Page_Size 9, 8	    /**< ::virq_gits_baser_page_size. */
+#define VIRQ_GITS_BASER_Size 7, 0	    /**< Number of pages minus one. */
 /** @} */
 
 /** @brief GITS_BASER\<n\>.Type values (IHI 0069 GITS_BASER\<n\>). */
 enum virq_gits_baser_type {
-	VIRQ_GITS_BASER_TYPE_NONE = 0,        /**< Unimplemented. */
+	VIRQ_GITS_BASER_TYPE_NONE = 0,	      /**< Unimplemented. */
 	VIRQ_GITS_BASER_TYPE_DEVICES = 1,     /**< Device table. */
-	VIRQ_GITS_BASER_TYPE_VPES = 2,        /**< vPE table. */
+	VIRQ_GITS_BASER_TYPE_VPES = 2,	      /**< vPE table. */
 	VIRQ_GITS_BASER_TYPE_COLLECTIONS = 4, /**< Collection table. */
 };
 
@@ -147,21 +147,21 @@ enum virq_gits_baser_page_size {
 
 /** @name GITS_PIDR2, GITS_STATUSR, GITS_UMSIR, GITS_MPIDR, GITS_SGIR fields
  *  @{ */
-#define VIRQ_GITS_PIDR2_ArchRev 7, 4   /**< 0x3 = GICv3, 0x4 = GICv4. */
+#define VIRQ_GITS_PIDR2_ArchRev 7, 4	/**< 0x3 = GICv3, 0x4 = GICv4. */
 #define VIRQ_GITS_STATUSR_Syndrome 9, 6 /**< Error syndrome. */
 #define VIRQ_GITS_STATUSR_Overflow 5, 5 /**< Error overflow. */
-#define VIRQ_GITS_STATUSR_UMSI 4, 4     /**< Unmapped MSI. */
-#define VIRQ_GITS_STATUSR_WROD 3, 3     /**< Write to an other-world (ownership) region. */
-#define VIRQ_GITS_STATUSR_RWOD 2, 2     /**< Read of an other-world region. */
-#define VIRQ_GITS_STATUSR_WRD 1, 1      /**< Write to a reserved/unimplemented register. */
-#define VIRQ_GITS_STATUSR_RRD 0, 0      /**< Read of a reserved/unimplemented register. */
+#define VIRQ_GITS_STATUSR_UMSI 4, 4	/**< Unmapped MSI. */
+#define VIRQ_GITS_STATUSR_WROD 3, 3	/**< Write to an other-world (ownership) region. */
+#define VIRQ_GITS_STATUSR_RWOD 2, 2	/**< Read of an other-world region. */
+#define VIRQ_GITS_STATUSR_WRD 1, 1	/**< Write to a reserved/unimplemented register. */
+#define VIRQ_GITS_STATUSR_RRD 0, 0	/**< Read of a reserved/unimplemented register. */
 #define VIRQ_GITS_UMSIR_DeviceID 63, 32 /**< DeviceID of the unmapped MSI. */
-#define VIRQ_GITS_UMSIR_EventID 31, 0   /**< EventID of the unmapped MSI. */
-#define VIRQ_GITS_MPIDR_Aff3 31, 24     /**< Affinity level 3. */
-#define VIRQ_GITS_MPIDR_Aff2 23, 16     /**< Affinity level 2. */
-#define VIRQ_GITS_MPIDR_Aff1 15, 8      /**< Affinity level 1. */
-#define VIRQ_GITS_SGIR_vPEID 47, 32     /**< Target vPE. */
-#define VIRQ_GITS_SGIR_vINTID 3, 0      /**< vSGI number 0..15. */
+#define VIRQ_GITS_UMSIR_EventID 31, 0	/**< EventID of the unmapped MSI. */
+#define VIRQ_GITS_MPIDR_Aff3 31, 24	/**< Affinity level 3. */
+#define VIRQ_GITS_MPIDR_Aff2 23, 16	/**< Affinity level 2. */
+#define VIRQ_GITS_MPIDR_Aff1 15, 8	/**< Affinity level 1. */
+#define VIRQ_GITS_SGIR_vPEID 47, 32	/**< Target vPE. */
+#define VIRQ_GITS_SGIR_vINTID 3, 0	/**< vSGI number 0..15. */
 /** @} */
 
 /* ---------------------------------------------------------------------- */
@@ -174,13 +174,13 @@ enum virq_gic_cache {
 	/** InnerCache: Device-nGnRnE; OuterCache: same as the inner attribute. */
 	VIRQ_GIC_CACHE_DnGnRnE = 0,
 	VIRQ_GIC_CACHE_SAME_AS_INNER = 0, /**< OuterCache only: use the inner attribute. */
-	VIRQ_GIC_CACHE_nC = 1,            /**< Normal non-cacheable. */
-	VIRQ_GIC_CACHE_RaWt = 2,          /**< Read-allocate, write-through. */
-	VIRQ_GIC_CACHE_RaWb = 3,          /**< Read-allocate, write-back. */
-	VIRQ_GIC_CACHE_WaWt = 4,          /**< Write-allocate, write-through. */
-	VIRQ_GIC_CACHE_WaWb = 5,          /**< Write-allocate, write-back. */
-	VIRQ_GIC_CACHE_RaWaWt = 6,        /**< Read- and write-allocate, write-through. */
-	VIRQ_GIC_CACHE_RaWaWb = 7,        /**< Read- and write-allocate, write-back. */
+	VIRQ_GIC_CACHE_nC = 1,		  /**< Normal non-cacheable. */
+	VIRQ_GIC_CACHE_RaWt = 2,	  /**< Read-allocate, write-through. */
+	VIRQ_GIC_CACHE_RaWb = 3,	  /**< Read-allocate, write-back. */
+	VIRQ_GIC_CACHE_WaWt = 4,	  /**< Write-allocate, write-through. */
+	VIRQ_GIC_CACHE_WaWb = 5,	  /**< Write-allocate, write-back. */
+	VIRQ_GIC_CACHE_RaWaWt = 6,	  /**< Read- and write-allocate, write-through. */
+	VIRQ_GIC_CACHE_RaWaWb = 7,	  /**< Read- and write-allocate, write-back. */
 };
 
 /** @brief Shareability encodings of the Shareability fields (same registers). */

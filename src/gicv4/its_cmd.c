@@ -66,6 +66,7 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 		lim->version = VIRQ_ITS_V41;
 	else
 		lim->version = VIRQ_ITS_V40;
+	virq_its_limits_prepare(lim);
 }
 
 /* ---- validation helpers: each returns the status, the caller names the field ---- */
@@ -77,6 +78,7 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
  * 32 or more allow any 32-bit value. max16_ also caps at the 16-bit field
  * width (ICID, vPEID), so one comparison checks both.
  */
+/* clang-format off */
 static const uint32_t max32_[256] = {
 	0x0, 0x1, 0x3, 0x7, 0xf, 0x1f, 0x3f, 0x7f,
 	0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff,
@@ -89,10 +91,48 @@ static const uint32_t max16_[256] = {
 	0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff,
 	[16 ... 255] = 0xffff,
 };
+/* clang-format on */
+
+/* The inputs the cached maxima depend on: the four widths, one byte each. */
+static inline uint32_t lim_bits_key_(const struct virq_its_limits *L)
+{
+	return (uint32_t)L->devid_bits | ((uint32_t)L->eventid_bits << 8) |
+	       ((uint32_t)L->icid_bits << 16) | ((uint32_t)L->vpeid_bits << 24);
+}
+
+/* Largest ID below both 2^bits (table @tbl) and @count (0: no count limit). */
+static uint32_t id_max_(const uint32_t *tbl, uint8_t bits, uint32_t count)
+{
+	uint32_t m = tbl[bits];
+
+	return count && count - 1u < m ? count - 1u : m;
+}
+
+void virq_its_limits_prepare(struct virq_its_limits *lim)
+{
+	struct virq_its_limits_cache *k = &lim->cache;
+
+	k->key_bits = lim_bits_key_(lim);
+	k->key_nr_icids = lim->nr_icids;
+	k->key_nr_vpeids = lim->nr_vpeids;
+	k->max_DeviceID = max32_[lim->devid_bits];
+	k->max_EventID = max32_[lim->eventid_bits];
+	k->max_ICID = id_max_(max16_, lim->icid_bits, lim->nr_icids);
+	k->max_vPEID = id_max_(max16_, lim->vpeid_bits, lim->nr_vpeids);
+}
+
+/* The cache holds the maxima of DeviceID, EventID and ICID for @L as it is now. */
+static inline bool cache_fresh_icid_(const struct virq_its_limits *L)
+{
+	return L->cache.key_bits == lim_bits_key_(L) && L->cache.key_nr_icids == L->nr_icids;
+}
 
 /* What the ID checks use when no limits are given: only the field widths. */
 static const struct virq_its_limits nolim_ = {
-	.devid_bits = 32, .eventid_bits = 32, .icid_bits = 16, .vpeid_bits = 16,
+    .devid_bits = 32,
+    .eventid_bits = 32,
+    .icid_bits = 16,
+    .vpeid_bits = 16,
 };
 
 /* ID checks against @L, which is never NULL (nolim_ stands in). */
@@ -177,16 +217,16 @@ __attribute__((cold, noinline)) static virq_status fail_(enum virq_its_field *ba
 	return st;
 }
 
-#define CHK_(cond, fld, err)                                        \
-	do {                                                        \
-		if (UNLIKELY_(cond))                                \
-			return fail_(bad, VIRQ_ITS_F_##fld, (err)); \
+#define CHK_(cond, fld, err)                                                                       \
+	do {                                                                                       \
+		if (UNLIKELY_(cond))                                                               \
+			return fail_(bad, VIRQ_ITS_F_##fld, (err));                                \
 	} while (0)
-#define CHKST_(expr, fld)                                           \
-	do {                                                        \
-		virq_status st_ = (expr);                           \
-		if (UNLIKELY_(st_ != VIRQ_OK))                      \
-			return fail_(bad, VIRQ_ITS_F_##fld, st_);   \
+#define CHKST_(expr, fld)                                                                          \
+	do {                                                                                       \
+		virq_status st_ = (expr);                                                          \
+		if (UNLIKELY_(st_ != VIRQ_OK))                                                     \
+			return fail_(bad, VIRQ_ITS_F_##fld, st_);                                  \
 	} while (0)
 
 /*
@@ -194,10 +234,10 @@ __attribute__((cold, noinline)) static virq_status fail_(enum virq_its_field *ba
  * (so a rejected command writes nothing) and the sync (when @s is not NULL).
  */
 #define UNUSED_OK_ __attribute__((unused))
-#define ENC_ARGS_                                                                \
-	const struct virq_its_cmd *c, const struct virq_its_limits *lim UNUSED_OK_, \
-		uint8_t *out, struct virq_its_sync *s UNUSED_OK_,                  \
-		enum virq_its_field *bad, const struct virq_its_limits *L UNUSED_OK_
+#define ENC_ARGS_                                                                                  \
+	const struct virq_its_cmd *c, const struct virq_its_limits *lim UNUSED_OK_, uint8_t *out,  \
+	    struct virq_its_sync *s UNUSED_OK_, enum virq_its_field *bad,                          \
+	    const struct virq_its_limits *L UNUSED_OK_
 typedef virq_status (*enc_fn_)(ENC_ARGS_);
 
 static inline virq_status emit_(uint8_t *out, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
@@ -281,8 +321,8 @@ __attribute__((always_inline)) static inline virq_status enc_mapti_(ENC_ARGS_)
 static virq_status enc_mapd_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, VIRQ_ERANGE);
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) ||
-		     (lim && c->Size >= lim->eventid_bits), Size, VIRQ_ERANGE);
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) || (lim && c->Size >= lim->eventid_bits), Size,
+	     VIRQ_ERANGE);
 	CHKST_(addr_chk_(c->ITT_addr, 0xFF), ITT_addr);
 	sync_none_(s); /* MAPD needs no SYNC (Linux its_build_mapd_cmd) */
 	return emit_(out, op_dev_(c), c->Size, c->ITT_addr | ((uint64_t)c->V << 63), 0);
@@ -321,10 +361,10 @@ static virq_status enc_movall_(ENC_ARGS_)
 }
 
 /* Common part of the virtual commands: version and vPEID. */
-#define VIRT_CHK_()                                                           \
-	do {                                                                  \
-		CHK_(lim && lim->version == VIRQ_ITS_V3, opcode, VIRQ_ENOTSUP); \
-		CHK_(vpe_bad_(L, c->vPEID), vPEID, VIRQ_ERANGE);            \
+#define VIRT_CHK_()                                                                                \
+	do {                                                                                       \
+		CHK_(lim && lim->version == VIRQ_ITS_V3, opcode, VIRQ_ENOTSUP);                    \
+		CHK_(vpe_bad_(L, c->vPEID), vPEID, VIRQ_ERANGE);                                   \
 	} while (0)
 
 /* VMAPTI, VMAPI, VMOVI. */
@@ -375,7 +415,7 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 		sync_none_(s);
 	return emit_(out,
 		     (uint64_t)c->opcode | ((uint64_t)c->Alloc << 8) | ((uint64_t)c->PTZ << 9) |
-			     c->VCONF_addr,
+			 c->VCONF_addr,
 		     c->Default_Doorbell | ((uint64_t)c->vPEID << 32),
 		     c->RDbase | ((uint64_t)c->V << 63), c->VPT_addr | c->VPT_size);
 }
@@ -383,9 +423,12 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 static virq_status enc_vmovp_(ENC_ARGS_)
 {
 	VIRT_CHK_();
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber), SequenceNumber,
-	     VIRQ_ERANGE);
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList), ITSList, VIRQ_ERANGE);
+	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (facts §1.2, §7). */
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber) ||
+		 (lim && lim->vmovp && c->SequenceNumber),
+	     SequenceNumber, VIRQ_ERANGE);
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList) || (lim && lim->vmovp && c->ITSList),
+	     ITSList, VIRQ_ERANGE);
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
 	CHK_(v41_only_(lim) && c->DB, DB, VIRQ_ERANGE);
 	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, VIRQ_ERANGE);
@@ -405,8 +448,8 @@ static virq_status enc_vsgi_(ENC_ARGS_)
 	vsync_(s, c->vPEID);
 	return emit_(out,
 		     (uint64_t)c->opcode | ((uint64_t)c->Enable << 8) | ((uint64_t)c->Clear << 9) |
-			     ((uint64_t)c->Group << 10) | ((uint64_t)(c->Priority >> 4) << 20) |
-			     ((uint64_t)c->vINTID << 32),
+			 ((uint64_t)c->Group << 10) | ((uint64_t)(c->Priority >> 4) << 20) |
+			 ((uint64_t)c->vINTID << 32),
 		     (uint64_t)c->vPEID << 32, 0, 0);
 }
 
@@ -424,52 +467,74 @@ static virq_status enc_vpe_only_(ENC_ARGS_)
 
 #define OPS_ 0x30u
 static const enc_fn_ enc_tbl_[OPS_] = {
-	[VIRQ_ITS_MOVI] = enc_dev_ev_icid_,
-	[VIRQ_ITS_INT] = enc_dev_ev_,
-	[VIRQ_ITS_CLEAR] = enc_dev_ev_,
-	[VIRQ_ITS_SYNC] = enc_sync_,
-	[VIRQ_ITS_MAPD] = enc_mapd_,
-	[VIRQ_ITS_MAPC] = enc_mapc_,
-	[VIRQ_ITS_MAPTI] = enc_mapti_,
-	[VIRQ_ITS_MAPI] = enc_dev_ev_icid_,
-	[VIRQ_ITS_INV] = enc_dev_ev_,
-	[VIRQ_ITS_INVALL] = enc_invall_,
-	[VIRQ_ITS_MOVALL] = enc_movall_,
-	[VIRQ_ITS_DISCARD] = enc_dev_ev_,
-	[VIRQ_ITS_VMOVI] = enc_vmap_,
-	[VIRQ_ITS_VMOVP] = enc_vmovp_,
-	[VIRQ_ITS_VSGI] = enc_vsgi_,
-	[VIRQ_ITS_VSYNC] = enc_vpe_only_,
-	[VIRQ_ITS_VMAPP] = enc_vmapp_,
-	[VIRQ_ITS_VMAPTI] = enc_vmap_,
-	[VIRQ_ITS_VMAPI] = enc_vmap_,
-	[VIRQ_ITS_VINVALL] = enc_vpe_only_,
-	[VIRQ_ITS_INVDB] = enc_vpe_only_,
+    [VIRQ_ITS_MOVI] = enc_dev_ev_icid_, [VIRQ_ITS_INT] = enc_dev_ev_,
+    [VIRQ_ITS_CLEAR] = enc_dev_ev_,	[VIRQ_ITS_SYNC] = enc_sync_,
+    [VIRQ_ITS_MAPD] = enc_mapd_,	[VIRQ_ITS_MAPC] = enc_mapc_,
+    [VIRQ_ITS_MAPTI] = enc_mapti_,	[VIRQ_ITS_MAPI] = enc_dev_ev_icid_,
+    [VIRQ_ITS_INV] = enc_dev_ev_,	[VIRQ_ITS_INVALL] = enc_invall_,
+    [VIRQ_ITS_MOVALL] = enc_movall_,	[VIRQ_ITS_DISCARD] = enc_dev_ev_,
+    [VIRQ_ITS_VMOVI] = enc_vmap_,	[VIRQ_ITS_VMOVP] = enc_vmovp_,
+    [VIRQ_ITS_VSGI] = enc_vsgi_,	[VIRQ_ITS_VSYNC] = enc_vpe_only_,
+    [VIRQ_ITS_VMAPP] = enc_vmapp_,	[VIRQ_ITS_VMAPTI] = enc_vmap_,
+    [VIRQ_ITS_VMAPI] = enc_vmap_,	[VIRQ_ITS_VINVALL] = enc_vpe_only_,
+    [VIRQ_ITS_INVDB] = enc_vpe_only_,
 };
 
-virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
-				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
-				enum virq_its_field *bad)
+/* Every command through the table (NULL checks included). */
+__attribute__((noinline)) static virq_status enc_generic_(const struct virq_its_cmd *c,
+							  const struct virq_its_limits *lim,
+							  uint8_t *out, struct virq_its_sync *sync,
+							  enum virq_its_field *bad)
 {
-	const struct virq_its_limits *L;
 	unsigned op;
 
 	if (UNLIKELY_(!c || !out))
 		return fail_(bad, VIRQ_ITS_F_NONE, VIRQ_EINVAL);
 	op = (unsigned)c->opcode;
-	L = lim ? lim : &nolim_;
-	/* The device-setup hot path, inline; everything else through the table. */
-	if (op == VIRQ_ITS_MAPTI)
-		return enc_mapti_(c, lim, out, sync, bad, L);
 	if (UNLIKELY_(op >= OPS_ || !enc_tbl_[op]))
 		return fail_(bad, VIRQ_ITS_F_opcode, VIRQ_EUNKNOWN);
-	return enc_tbl_[op](c, lim, out, sync, bad, L);
+	return enc_tbl_[op](c, lim, out, sync, bad, lim ? lim : &nolim_);
+}
+
+/*
+ * MAPTI with a fresh limits cache: every ID check is one comparison against
+ * a precomputed maximum. Anything out of range goes to the generic path,
+ * which checks again in order and names the field.
+ */
+__attribute__((always_inline)) static inline virq_status
+enc_mapti_fast_(const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint8_t *out,
+		struct virq_its_sync *s, enum virq_its_field *bad)
+{
+	const struct virq_its_limits_cache *k = &lim->cache;
+
+	if (UNLIKELY_(c->DeviceID > k->max_DeviceID || c->EventID > k->max_EventID ||
+		      c->pINTID < VIRQ_ITS_LPI_BASE || c->ICID > k->max_ICID))
+		return enc_generic_(c, lim, out, s, bad);
+	sync_icid_(s, c->ICID);
+	/* Highest word first: keeps gcc from pairing the stores through SSE registers. */
+	st_le64_(out + 24, 0);
+	st_le64_(out + 16, c->ICID);
+	st_le64_(out + 8, c->EventID | ((uint64_t)c->pINTID << 32));
+	st_le64_(out, op_dev_(c));
+	return VIRQ_OK;
+}
+
+virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
+				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
+				enum virq_its_field *bad)
+{
+	/* The device-setup hot path (MAPTI with prepared limits) inline; the rest via the table. */
+	if (c && c->opcode == VIRQ_ITS_MAPTI) {
+		if (out && lim && cache_fresh_icid_(lim))
+			return enc_mapti_fast_(c, lim, out, sync, bad);
+	}
+	return enc_generic_(c, lim, out, sync, bad);
 }
 
 /* ---- decoder ---- */
 #define GET32_(f, w) ((uint32_t)VIRQ_FIELD_GET(f, w))
 #define GETB_(f, w) (VIRQ_FIELD_GET(f, w) != 0)
-#define GETA_(f, w) ((w) & VIRQ_FIELD_MASK(f))
+#define GETA_(f, w) ((w)&VIRQ_FIELD_MASK(f))
 
 static void dec_dev_ev_(struct virq_its_cmd *c, const uint64_t *dw)
 {
@@ -607,16 +672,15 @@ uint64_t virq_its_cmd_fields(enum virq_its_opcode op)
 		return FBIT_(vPEID) | FBIT_(RDbase) | FBIT_(SequenceNumber) | FBIT_(ITSList) |
 		       FBIT_(Default_Doorbell) | FBIT_(DB);
 	case VIRQ_ITS_VSGI:
-		return FBIT_(vINTID) | FBIT_(vPEID) | FBIT_(Enable) | FBIT_(Clear) |
-		       FBIT_(Group) | FBIT_(Priority);
+		return FBIT_(vINTID) | FBIT_(vPEID) | FBIT_(Enable) | FBIT_(Clear) | FBIT_(Group) |
+		       FBIT_(Priority);
 	case VIRQ_ITS_VSYNC:
 	case VIRQ_ITS_VINVALL:
 	case VIRQ_ITS_INVDB:
 		return FBIT_(vPEID);
 	case VIRQ_ITS_VMAPP:
-		return FBIT_(vPEID) | FBIT_(V) | FBIT_(RDbase) | FBIT_(VPT_addr) |
-		       FBIT_(VPT_size) | FBIT_(Alloc) | FBIT_(PTZ) | FBIT_(VCONF_addr) |
-		       FBIT_(Default_Doorbell);
+		return FBIT_(vPEID) | FBIT_(V) | FBIT_(RDbase) | FBIT_(VPT_addr) | FBIT_(VPT_size) |
+		       FBIT_(Alloc) | FBIT_(PTZ) | FBIT_(VCONF_addr) | FBIT_(Default_Doorbell);
 	case VIRQ_ITS_VMAPTI:
 		return DEV_EV_ | FBIT_(vINTID) | FBIT_(vPEID) | FBIT_(Dbell_pINTID);
 	case VIRQ_ITS_VMAPI:
@@ -628,27 +692,48 @@ uint64_t virq_its_cmd_fields(enum virq_its_opcode op)
 const char *virq_its_opcode_name(enum virq_its_opcode op)
 {
 	switch (op) {
-	case VIRQ_ITS_MOVI: return "MOVI";
-	case VIRQ_ITS_INT: return "INT";
-	case VIRQ_ITS_CLEAR: return "CLEAR";
-	case VIRQ_ITS_SYNC: return "SYNC";
-	case VIRQ_ITS_MAPD: return "MAPD";
-	case VIRQ_ITS_MAPC: return "MAPC";
-	case VIRQ_ITS_MAPTI: return "MAPTI";
-	case VIRQ_ITS_MAPI: return "MAPI";
-	case VIRQ_ITS_INV: return "INV";
-	case VIRQ_ITS_INVALL: return "INVALL";
-	case VIRQ_ITS_MOVALL: return "MOVALL";
-	case VIRQ_ITS_DISCARD: return "DISCARD";
-	case VIRQ_ITS_VMOVI: return "VMOVI";
-	case VIRQ_ITS_VMOVP: return "VMOVP";
-	case VIRQ_ITS_VSGI: return "VSGI";
-	case VIRQ_ITS_VSYNC: return "VSYNC";
-	case VIRQ_ITS_VMAPP: return "VMAPP";
-	case VIRQ_ITS_VMAPTI: return "VMAPTI";
-	case VIRQ_ITS_VMAPI: return "VMAPI";
-	case VIRQ_ITS_VINVALL: return "VINVALL";
-	case VIRQ_ITS_INVDB: return "INVDB";
+	case VIRQ_ITS_MOVI:
+		return "MOVI";
+	case VIRQ_ITS_INT:
+		return "INT";
+	case VIRQ_ITS_CLEAR:
+		return "CLEAR";
+	case VIRQ_ITS_SYNC:
+		return "SYNC";
+	case VIRQ_ITS_MAPD:
+		return "MAPD";
+	case VIRQ_ITS_MAPC:
+		return "MAPC";
+	case VIRQ_ITS_MAPTI:
+		return "MAPTI";
+	case VIRQ_ITS_MAPI:
+		return "MAPI";
+	case VIRQ_ITS_INV:
+		return "INV";
+	case VIRQ_ITS_INVALL:
+		return "INVALL";
+	case VIRQ_ITS_MOVALL:
+		return "MOVALL";
+	case VIRQ_ITS_DISCARD:
+		return "DISCARD";
+	case VIRQ_ITS_VMOVI:
+		return "VMOVI";
+	case VIRQ_ITS_VMOVP:
+		return "VMOVP";
+	case VIRQ_ITS_VSGI:
+		return "VSGI";
+	case VIRQ_ITS_VSYNC:
+		return "VSYNC";
+	case VIRQ_ITS_VMAPP:
+		return "VMAPP";
+	case VIRQ_ITS_VMAPTI:
+		return "VMAPTI";
+	case VIRQ_ITS_VMAPI:
+		return "VMAPI";
+	case VIRQ_ITS_VINVALL:
+		return "VINVALL";
+	case VIRQ_ITS_INVDB:
+		return "INVDB";
 	}
 	return NULL;
 }
@@ -656,35 +741,35 @@ const char *virq_its_opcode_name(enum virq_its_opcode op)
 const char *virq_its_field_name(enum virq_its_field f)
 {
 	static const char *const names[VIRQ_ITS_F_COUNT] = {
-		[VIRQ_ITS_F_NONE] = "none",
-		[VIRQ_ITS_F_opcode] = "opcode",
-		[VIRQ_ITS_F_DeviceID] = "DeviceID",
-		[VIRQ_ITS_F_EventID] = "EventID",
-		[VIRQ_ITS_F_pINTID] = "pINTID",
-		[VIRQ_ITS_F_vINTID] = "vINTID",
-		[VIRQ_ITS_F_ICID] = "ICID",
-		[VIRQ_ITS_F_vPEID] = "vPEID",
-		[VIRQ_ITS_F_Size] = "Size",
-		[VIRQ_ITS_F_ITT_addr] = "ITT_addr",
-		[VIRQ_ITS_F_V] = "V",
-		[VIRQ_ITS_F_RDbase] = "RDbase",
-		[VIRQ_ITS_F_RDbase1] = "RDbase1",
-		[VIRQ_ITS_F_RDbase2] = "RDbase2",
-		[VIRQ_ITS_F_D] = "D",
-		[VIRQ_ITS_F_Dbell_pINTID] = "Dbell_pINTID",
-		[VIRQ_ITS_F_SequenceNumber] = "SequenceNumber",
-		[VIRQ_ITS_F_ITSList] = "ITSList",
-		[VIRQ_ITS_F_VPT_addr] = "VPT_addr",
-		[VIRQ_ITS_F_VPT_size] = "VPT_size",
-		[VIRQ_ITS_F_Alloc] = "Alloc",
-		[VIRQ_ITS_F_PTZ] = "PTZ",
-		[VIRQ_ITS_F_VCONF_addr] = "VCONF_addr",
-		[VIRQ_ITS_F_Default_Doorbell] = "Default_Doorbell",
-		[VIRQ_ITS_F_DB] = "DB",
-		[VIRQ_ITS_F_Enable] = "Enable",
-		[VIRQ_ITS_F_Clear] = "Clear",
-		[VIRQ_ITS_F_Group] = "Group",
-		[VIRQ_ITS_F_Priority] = "Priority",
+	    [VIRQ_ITS_F_NONE] = "none",
+	    [VIRQ_ITS_F_opcode] = "opcode",
+	    [VIRQ_ITS_F_DeviceID] = "DeviceID",
+	    [VIRQ_ITS_F_EventID] = "EventID",
+	    [VIRQ_ITS_F_pINTID] = "pINTID",
+	    [VIRQ_ITS_F_vINTID] = "vINTID",
+	    [VIRQ_ITS_F_ICID] = "ICID",
+	    [VIRQ_ITS_F_vPEID] = "vPEID",
+	    [VIRQ_ITS_F_Size] = "Size",
+	    [VIRQ_ITS_F_ITT_addr] = "ITT_addr",
+	    [VIRQ_ITS_F_V] = "V",
+	    [VIRQ_ITS_F_RDbase] = "RDbase",
+	    [VIRQ_ITS_F_RDbase1] = "RDbase1",
+	    [VIRQ_ITS_F_RDbase2] = "RDbase2",
+	    [VIRQ_ITS_F_D] = "D",
+	    [VIRQ_ITS_F_Dbell_pINTID] = "Dbell_pINTID",
+	    [VIRQ_ITS_F_SequenceNumber] = "SequenceNumber",
+	    [VIRQ_ITS_F_ITSList] = "ITSList",
+	    [VIRQ_ITS_F_VPT_addr] = "VPT_addr",
+	    [VIRQ_ITS_F_VPT_size] = "VPT_size",
+	    [VIRQ_ITS_F_Alloc] = "Alloc",
+	    [VIRQ_ITS_F_PTZ] = "PTZ",
+	    [VIRQ_ITS_F_VCONF_addr] = "VCONF_addr",
+	    [VIRQ_ITS_F_Default_Doorbell] = "Default_Doorbell",
+	    [VIRQ_ITS_F_DB] = "DB",
+	    [VIRQ_ITS_F_Enable] = "Enable",
+	    [VIRQ_ITS_F_Clear] = "Clear",
+	    [VIRQ_ITS_F_Group] = "Group",
+	    [VIRQ_ITS_F_Priority] = "Priority",
 	};
 
 	if ((unsigned)f >= VIRQ_ITS_F_COUNT)
@@ -696,48 +781,78 @@ const char *virq_its_field_name(enum virq_its_field f)
 static uint32_t *u32_member_(struct virq_its_cmd *c, enum virq_its_field f)
 {
 	switch (f) {
-	case VIRQ_ITS_F_DeviceID: return &c->DeviceID;
-	case VIRQ_ITS_F_EventID: return &c->EventID;
-	case VIRQ_ITS_F_pINTID: return &c->pINTID;
-	case VIRQ_ITS_F_vINTID: return &c->vINTID;
-	case VIRQ_ITS_F_ICID: return &c->ICID;
-	case VIRQ_ITS_F_vPEID: return &c->vPEID;
-	case VIRQ_ITS_F_Size: return &c->Size;
-	case VIRQ_ITS_F_Dbell_pINTID: return &c->Dbell_pINTID;
-	case VIRQ_ITS_F_SequenceNumber: return &c->SequenceNumber;
-	case VIRQ_ITS_F_ITSList: return &c->ITSList;
-	case VIRQ_ITS_F_VPT_size: return &c->VPT_size;
-	case VIRQ_ITS_F_Default_Doorbell: return &c->Default_Doorbell;
-	case VIRQ_ITS_F_Priority: return &c->Priority;
-	default: return NULL;
+	case VIRQ_ITS_F_DeviceID:
+		return &c->DeviceID;
+	case VIRQ_ITS_F_EventID:
+		return &c->EventID;
+	case VIRQ_ITS_F_pINTID:
+		return &c->pINTID;
+	case VIRQ_ITS_F_vINTID:
+		return &c->vINTID;
+	case VIRQ_ITS_F_ICID:
+		return &c->ICID;
+	case VIRQ_ITS_F_vPEID:
+		return &c->vPEID;
+	case VIRQ_ITS_F_Size:
+		return &c->Size;
+	case VIRQ_ITS_F_Dbell_pINTID:
+		return &c->Dbell_pINTID;
+	case VIRQ_ITS_F_SequenceNumber:
+		return &c->SequenceNumber;
+	case VIRQ_ITS_F_ITSList:
+		return &c->ITSList;
+	case VIRQ_ITS_F_VPT_size:
+		return &c->VPT_size;
+	case VIRQ_ITS_F_Default_Doorbell:
+		return &c->Default_Doorbell;
+	case VIRQ_ITS_F_Priority:
+		return &c->Priority;
+	default:
+		return NULL;
 	}
 }
 
 static uint64_t *u64_member_(struct virq_its_cmd *c, enum virq_its_field f)
 {
 	switch (f) {
-	case VIRQ_ITS_F_ITT_addr: return &c->ITT_addr;
-	case VIRQ_ITS_F_RDbase: return &c->RDbase;
-	case VIRQ_ITS_F_RDbase1: return &c->RDbase1;
-	case VIRQ_ITS_F_RDbase2: return &c->RDbase2;
-	case VIRQ_ITS_F_VPT_addr: return &c->VPT_addr;
-	case VIRQ_ITS_F_VCONF_addr: return &c->VCONF_addr;
-	default: return NULL;
+	case VIRQ_ITS_F_ITT_addr:
+		return &c->ITT_addr;
+	case VIRQ_ITS_F_RDbase:
+		return &c->RDbase;
+	case VIRQ_ITS_F_RDbase1:
+		return &c->RDbase1;
+	case VIRQ_ITS_F_RDbase2:
+		return &c->RDbase2;
+	case VIRQ_ITS_F_VPT_addr:
+		return &c->VPT_addr;
+	case VIRQ_ITS_F_VCONF_addr:
+		return &c->VCONF_addr;
+	default:
+		return NULL;
 	}
 }
 
 static bool *bool_member_(struct virq_its_cmd *c, enum virq_its_field f)
 {
 	switch (f) {
-	case VIRQ_ITS_F_V: return &c->V;
-	case VIRQ_ITS_F_D: return &c->D;
-	case VIRQ_ITS_F_Alloc: return &c->Alloc;
-	case VIRQ_ITS_F_PTZ: return &c->PTZ;
-	case VIRQ_ITS_F_DB: return &c->DB;
-	case VIRQ_ITS_F_Enable: return &c->Enable;
-	case VIRQ_ITS_F_Clear: return &c->Clear;
-	case VIRQ_ITS_F_Group: return &c->Group;
-	default: return NULL;
+	case VIRQ_ITS_F_V:
+		return &c->V;
+	case VIRQ_ITS_F_D:
+		return &c->D;
+	case VIRQ_ITS_F_Alloc:
+		return &c->Alloc;
+	case VIRQ_ITS_F_PTZ:
+		return &c->PTZ;
+	case VIRQ_ITS_F_DB:
+		return &c->DB;
+	case VIRQ_ITS_F_Enable:
+		return &c->Enable;
+	case VIRQ_ITS_F_Clear:
+		return &c->Clear;
+	case VIRQ_ITS_F_Group:
+		return &c->Group;
+	default:
+		return NULL;
 	}
 }
 

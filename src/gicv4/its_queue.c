@@ -54,9 +54,9 @@ static inline uint8_t *slot_(const struct virq_its_queue *q, uint32_t off)
 }
 
 /* The fields of GITS_CBASER that must read back exactly as written. */
-#define CBASER_FIXED_                                                 \
-	(VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Valid) |                    \
-	 VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Physical_Address) |         \
+#define CBASER_FIXED_                                                                              \
+	(VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Valid) |                                                 \
+	 VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Physical_Address) |                                      \
 	 VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Size))
 
 /* Writes @v to GITS_CBASER and returns what reads back. */
@@ -106,7 +106,8 @@ static void positions_reset_(struct virq_its_queue *q)
 }
 
 virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal *hal,
-				uint64_t its_base, uint32_t size, const struct virq_its_queue_cfg *cfg)
+				uint64_t its_base, uint32_t size,
+				const struct virq_its_queue_cfg *cfg)
 {
 	uint32_t ctlr;
 	uint64_t rb = 0;
@@ -125,7 +126,8 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 	q->hal = *hal;
 	q->its_base = its_base;
 	q->size = size;
-	q->timeout_ns = cfg && cfg->timeout_ns ? cfg->timeout_ns : VIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS;
+	q->timeout_ns =
+	    cfg && cfg->timeout_ns ? cfg->timeout_ns : VIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS;
 	q->noncoherent = cfg && cfg->dma_noncoherent;
 
 	/* GITS_CBASER may only be written while the ITS is disabled and quiescent. */
@@ -139,10 +141,9 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 		return st;
 	st = cbaser_negotiate_(q, &rb);
 	if (st == VIRQ_OK) {
-		q->clean = q->noncoherent ||
-			   virq_gic_attr_needs_clean(
-				   VIRQ_FIELD_GET(VIRQ_GITS_CBASER_InnerCache, rb),
-				   VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, rb));
+		q->clean = q->noncoherent || virq_gic_attr_needs_clean(
+						 VIRQ_FIELD_GET(VIRQ_GITS_CBASER_InnerCache, rb),
+						 VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, rb));
 		if (q->clean && !q->hal.ops->dcache_clean)
 			st = VIRQ_ENOHAL;
 	}
@@ -177,8 +178,8 @@ uint32_t virq_its_queue_capacity(const struct virq_its_queue *q)
 /* ---- reading GITS_CREADR ---- */
 enum rd_result_ {
 	RD_PROGRESS_ = 0, /* read fine (possibly no progress) */
-	RD_STALLED_,      /* Stalled set, trusted, unconsumed commands: stop */
-	RD_BAD_,          /* impossible offset */
+	RD_STALLED_,	  /* Stalled set, trusted, unconsumed commands: stop */
+	RD_BAD_,	  /* impossible offset */
 };
 
 /* One GITS_CREADR read: advances rd_lin by the offset delta. */
@@ -190,8 +191,13 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	uint32_t delta;
 
 	q->creadr = v;
-	/* A value from hardware: range-check it before it indexes the queue (CASE-09). */
-	if (off >= q->size)
+	/*
+	 * A value from hardware: range-check it before it indexes the queue
+	 * (CASE-09). All ones is a failed read (ITS off or unreachable), not
+	 * a state: bits [31:20] and [4:1] are RES0, and with a 1 MiB queue its
+	 * Offset 0xFFFE0 would otherwise pass for a real slot.
+	 */
+	if (off >= q->size || v == 0xFFFFFFFFu)
 		return RD_BAD_;
 	delta = off >= q->rd_off ? off - q->rd_off : off + q->size - q->rd_off;
 	if (delta > q->pub_lin - q->rd_lin)
@@ -199,13 +205,17 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	q->rd_off = off;
 	q->rd_lin += delta;
 	/*
-	 * QEMU 7.2 keeps Stalled set after a successful retry (facts §9.5):
-	 * progress right after a Retry with the bit still set means the bit
-	 * is sticky on this ITS; from then on only a lack of progress until
-	 * the deadline counts as a stall. Progress without a Retry followed
-	 * by Stalled is a new stall and is trusted.
+	 * QEMU 7.2 keeps Stalled set after a successful retry (facts §9.5).
+	 * A stalled ITS holds CREADR on an unconsumed command, so Stalled with
+	 * every published command consumed proves the bit stale: from then on
+	 * this ITS's bit is not trusted and only a lack of progress until the
+	 * deadline counts as a stall. Progress after a Retry that ends on an
+	 * unconsumed command with Stalled set is a new stall (architectural
+	 * ITS; QEMU processes synchronously) and is trusted: marking the bit
+	 * sticky there would turn every later stall of a conforming ITS into
+	 * a full timeout.
 	 */
-	if (delta && stalled && q->retry_pending)
+	if (stalled && q->rd_lin == q->pub_lin)
 		q->stalled_sticky = true;
 	if (delta || !stalled)
 		q->retry_pending = false;
@@ -248,7 +258,7 @@ static bool wait_cond_(void *p)
 static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 				  struct virq_its_queue_diag *diag)
 {
-	struct wait_arg_ a = { q, want_lin, RD_PROGRESS_ };
+	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_};
 	virq_status st = virq_poll_until(&q->hal, wait_cond_, &a, q->timeout_ns);
 	bool stalled_bit = VIRQ_FIELD_GET(VIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
 

@@ -232,6 +232,15 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 	virq_status st = VIRQ_OK;
 	uint64_t val = 0;
 
+	/* The guest ran: its counters, status and (passed-through) control no
+	 * longer hold what the cache says. Each is valid again only once read
+	 * back, so a fault below cannot leave a stale entry that would let
+	 * host_restore skip a needed write. */
+	for (uint32_t i = 0; i < v->guest.ncounters; i++)
+		v->hw.valid &= ~PMCV_V_CTR(i);
+	v->hw.valid &= ~PMCV_V_GSTS;
+	if (v->global_passthrough)
+		v->hw.valid &= ~PMCV_V_GCTL;
 	if (v->host_v2) {
 		if (v->global_passthrough)
 			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,

@@ -42,7 +42,7 @@ check_archive() {
 	if [ -n "$need" ]; then
 		bad "$name: $(basename "$ar") needs symbols outside the library: $(echo $need)"
 	else
-		note "ok   $name: $(basename "$ar") ($(undefined_syms "$ar" | wc -l) undefined refs, all resolved or mem*)"
+		note "ok   $name: $(basename "$ar") ($(undefined_syms "$ar" | wc -l) undefined refs: all defined in the libraries or allowed)"
 	fi
 }
 

@@ -34,7 +34,10 @@ struct its_model {
 	bool stalled_bit, halted;
 	unsigned long stall_nth, stalls, bad_cwriter, unknown, max_pending;
 	int stall_op;
-	struct { its_model_hook_fn fn; void *arg; } hooks[MAX_HOOKS];
+	struct {
+		its_model_hook_fn fn;
+		void *arg;
+	} hooks[MAX_HOOKS];
 	size_t nhooks;
 	struct its_model_cmd *log;
 	size_t nlog, caplog;
@@ -311,9 +314,10 @@ static void reg_write_(struct its_model *m, uint64_t off, uint64_t v)
 	case M_CBASER:
 		if (m->ctlr & 1)
 			break; /* read-only while enabled (QEMU) */
+		/* Resets GITS_CREADR only: GITS_CWRITER keeps its value (QEMU its_writel;
+		 * facts §2.5: software writes CWRITER = 0 itself). */
 		m->cbaser = cbaser_rb_(m, v);
 		m->creadr_off = 0;
-		m->cwriter = 0;
 		m->stalled_bit = false;
 		m->halted = false;
 		break;
@@ -368,7 +372,7 @@ static void relax_(void *arg, struct fake_hal *fh)
 
 struct its_model_cfg its_model_default_cfg(void)
 {
-	struct its_model_cfg c = { 0 };
+	struct its_model_cfg c = {0};
 
 	c.typer = M_QEMU_TYPER;
 	c.force_sh = -1;
@@ -402,10 +406,22 @@ void its_model_free(struct its_model *m)
 	free(m);
 }
 
-void its_model_set_per_relax(struct its_model *m, unsigned n) { m->cfg.per_relax = n; }
-void its_model_set_dead(struct its_model *m, bool dead) { m->cfg.dead = dead; }
-void its_model_stall_nth(struct its_model *m, unsigned long n) { m->stall_nth = n; }
-void its_model_stall_opcode(struct its_model *m, int op) { m->stall_op = op; }
+void its_model_set_per_relax(struct its_model *m, unsigned n)
+{
+	m->cfg.per_relax = n;
+}
+void its_model_set_dead(struct its_model *m, bool dead)
+{
+	m->cfg.dead = dead;
+}
+void its_model_stall_nth(struct its_model *m, unsigned long n)
+{
+	m->stall_nth = n;
+}
+void its_model_stall_opcode(struct its_model *m, int op)
+{
+	m->stall_op = op;
+}
 
 void its_model_add_hook(struct its_model *m, its_model_hook_fn fn, void *arg)
 {
@@ -421,19 +437,49 @@ void its_model_enable(struct its_model *m, bool on)
 	reg_write_(m, M_CTLR, on ? (m->ctlr | 1) : (m->ctlr & ~1u));
 }
 
-size_t its_model_ncmds(const struct its_model *m) { return m->nlog; }
+size_t its_model_ncmds(const struct its_model *m)
+{
+	return m->nlog;
+}
 
 const struct its_model_cmd *its_model_cmd(const struct its_model *m, size_t i)
 {
 	return i < m->nlog ? &m->log[i] : NULL;
 }
 
-unsigned long its_model_stalls(const struct its_model *m) { return m->stalls; }
-unsigned long its_model_bad_cwriter(const struct its_model *m) { return m->bad_cwriter; }
-unsigned long its_model_unknown(const struct its_model *m) { return m->unknown; }
-unsigned long its_model_max_pending(const struct its_model *m) { return m->max_pending; }
-uint64_t its_model_creadr(const struct its_model *m) { return reg_read_((struct its_model *)m, M_CREADR); }
-uint64_t its_model_cwriter(const struct its_model *m) { return m->cwriter; }
-uint64_t its_model_cbaser(const struct its_model *m) { return m->cbaser; }
-bool its_model_stalled(const struct its_model *m) { return m->halted; }
-void its_model_clear_log(struct its_model *m) { m->nlog = 0; }
+unsigned long its_model_stalls(const struct its_model *m)
+{
+	return m->stalls;
+}
+unsigned long its_model_bad_cwriter(const struct its_model *m)
+{
+	return m->bad_cwriter;
+}
+unsigned long its_model_unknown(const struct its_model *m)
+{
+	return m->unknown;
+}
+unsigned long its_model_max_pending(const struct its_model *m)
+{
+	return m->max_pending;
+}
+uint64_t its_model_creadr(const struct its_model *m)
+{
+	return reg_read_((struct its_model *)m, M_CREADR);
+}
+uint64_t its_model_cwriter(const struct its_model *m)
+{
+	return m->cwriter;
+}
+uint64_t its_model_cbaser(const struct its_model *m)
+{
+	return m->cbaser;
+}
+bool its_model_stalled(const struct its_model *m)
+{
+	return m->halted;
+}
+void its_model_clear_log(struct its_model *m)
+{
+	m->nlog = 0;
+}

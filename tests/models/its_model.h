@@ -23,7 +23,7 @@
  * - unmapped queue memory (memory error) stalls; a CWRITER offset outside
  *   the queue is ignored and counted (CASE-09);
  * - GITS_CBASER writes are ignored while enabled (QEMU), reset CREADR to 0
- *   and clear Stalled; force_sh / force_inner change what reads back.
+ *   and clear Stalled (CWRITER is kept); force_sh / force_inner change what reads back.
  *
  * Per-command hooks (its_model_add_hook) let another model (device / ITT /
  * vPE state) act on every decoded command and ask for a stall.
@@ -39,10 +39,10 @@
 
 /* One command as the model decoded it (its own field names). */
 struct its_model_cmd {
-	uint64_t dw[4];    /* host-order words as read from memory (little-endian) */
-	uint32_t offset;   /* byte offset in the queue */
-	uint8_t op;        /* DW0[7:0] */
-	bool known;        /* op is a GICv3/v4/v4.1 command */
+	uint64_t dw[4];	 /* host-order words as read from memory (little-endian) */
+	uint32_t offset; /* byte offset in the queue */
+	uint8_t op;	 /* DW0[7:0] */
+	bool known;	 /* op is a GICv3/v4/v4.1 command */
 	/* Decoded fields; only those of @op are meaningful. */
 	uint32_t dev, ev, pintid, vintid, icid, vpe, size, db, defdb, seq, itslist, prio;
 	uint64_t itt, rd, rd2, vpt, vconf;
@@ -57,20 +57,21 @@ enum its_model_verdict {
 
 struct its_model;
 typedef enum its_model_verdict (*its_model_hook_fn)(void *arg, struct its_model *m,
-						     const struct its_model_cmd *cmd);
+						    const struct its_model_cmd *cmd);
 
 struct its_model_cfg {
-	uint64_t typer;          /* GITS_TYPER (0: QEMU gic-version=4 value) */
-	unsigned per_relax;      /* 0: synchronous; N: N commands per relax() */
-	bool dead;               /* never consume */
-	bool qemu_sticky_stall;  /* QEMU 7.2: Stalled stays set; any CWRITER write restarts */
-	bool never_quiescent;    /* GITS_CTLR.Quiescent reads 0 */
-	int force_sh;            /* -1: Shareability sticks; else the value read back */
-	int force_inner;         /* -1: InnerCache sticks; else the value read back */
+	uint64_t typer;		/* GITS_TYPER (0: QEMU gic-version=4 value) */
+	unsigned per_relax;	/* 0: synchronous; N: N commands per relax() */
+	bool dead;		/* never consume */
+	bool qemu_sticky_stall; /* QEMU 7.2: Stalled stays set; any CWRITER write restarts */
+	bool never_quiescent;	/* GITS_CTLR.Quiescent reads 0 */
+	int force_sh;		/* -1: Shareability sticks; else the value read back */
+	int force_inner;	/* -1: InnerCache sticks; else the value read back */
 };
 
 /* Creates a model at @base (ITS control frame) and hooks it into @fh. */
-struct its_model *its_model_new(struct fake_hal *fh, uint64_t base, const struct its_model_cfg *cfg);
+struct its_model *its_model_new(struct fake_hal *fh, uint64_t base,
+				const struct its_model_cfg *cfg);
 void its_model_free(struct its_model *m);
 /* Default configuration (QEMU-like). */
 struct its_model_cfg its_model_default_cfg(void);
@@ -88,16 +89,16 @@ void its_model_add_hook(struct its_model *m, its_model_hook_fn fn, void *arg);
 void its_model_enable(struct its_model *m, bool on);
 
 /* Observations. */
-size_t its_model_ncmds(const struct its_model *m);                 /* completed commands */
+size_t its_model_ncmds(const struct its_model *m); /* completed commands */
 const struct its_model_cmd *its_model_cmd(const struct its_model *m, size_t i);
-unsigned long its_model_stalls(const struct its_model *m);        /* stalls entered */
-unsigned long its_model_bad_cwriter(const struct its_model *m);   /* ignored CWRITER values */
-unsigned long its_model_unknown(const struct its_model *m);       /* unknown opcodes skipped */
-unsigned long its_model_max_pending(const struct its_model *m);   /* max unconsumed bytes seen */
+unsigned long its_model_stalls(const struct its_model *m);	/* stalls entered */
+unsigned long its_model_bad_cwriter(const struct its_model *m); /* ignored CWRITER values */
+unsigned long its_model_unknown(const struct its_model *m);	/* unknown opcodes skipped */
+unsigned long its_model_max_pending(const struct its_model *m); /* max unconsumed bytes seen */
 uint64_t its_model_creadr(const struct its_model *m);
 uint64_t its_model_cwriter(const struct its_model *m);
 uint64_t its_model_cbaser(const struct its_model *m);
-bool its_model_stalled(const struct its_model *m);                /* processing halted */
+bool its_model_stalled(const struct its_model *m); /* processing halted */
 void its_model_clear_log(struct its_model *m);
 
 /* The model's own 32-byte decoder (exposed for tests of the model itself). */

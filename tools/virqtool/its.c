@@ -26,41 +26,41 @@ struct its_field_name_ {
 };
 
 static const struct its_field_name_ fields_[] = {
-	{ "device", VIRQ_ITS_F_DeviceID },
-	{ "event", VIRQ_ITS_F_EventID },
-	{ "pintid", VIRQ_ITS_F_pINTID },
-	{ "vintid", VIRQ_ITS_F_vINTID },
-	{ "icid", VIRQ_ITS_F_ICID },
-	{ "vpeid", VIRQ_ITS_F_vPEID },
-	{ "size", VIRQ_ITS_F_Size },
-	{ "itt_addr", VIRQ_ITS_F_ITT_addr },
-	{ "valid", VIRQ_ITS_F_V },
-	{ "rdbase", VIRQ_ITS_F_RDbase },
-	{ "rdbase1", VIRQ_ITS_F_RDbase1 },
-	{ "rdbase2", VIRQ_ITS_F_RDbase2 },
-	{ "db_valid", VIRQ_ITS_F_D },
-	{ "db_pintid", VIRQ_ITS_F_Dbell_pINTID },
-	{ "seqnum", VIRQ_ITS_F_SequenceNumber },
-	{ "itslist", VIRQ_ITS_F_ITSList },
-	{ "vpt_addr", VIRQ_ITS_F_VPT_addr },
-	{ "vpt_size", VIRQ_ITS_F_VPT_size },
-	{ "alloc", VIRQ_ITS_F_Alloc },
-	{ "ptz", VIRQ_ITS_F_PTZ },
-	{ "vconf_addr", VIRQ_ITS_F_VCONF_addr },
-	{ "default_db", VIRQ_ITS_F_Default_Doorbell },
-	{ "db", VIRQ_ITS_F_DB },
-	{ "enable", VIRQ_ITS_F_Enable },
-	{ "clear", VIRQ_ITS_F_Clear },
-	{ "group", VIRQ_ITS_F_Group },
-	{ "priority", VIRQ_ITS_F_Priority },
+    {"device", VIRQ_ITS_F_DeviceID},
+    {"event", VIRQ_ITS_F_EventID},
+    {"pintid", VIRQ_ITS_F_pINTID},
+    {"vintid", VIRQ_ITS_F_vINTID},
+    {"icid", VIRQ_ITS_F_ICID},
+    {"vpeid", VIRQ_ITS_F_vPEID},
+    {"size", VIRQ_ITS_F_Size},
+    {"itt_addr", VIRQ_ITS_F_ITT_addr},
+    {"valid", VIRQ_ITS_F_V},
+    {"rdbase", VIRQ_ITS_F_RDbase},
+    {"rdbase1", VIRQ_ITS_F_RDbase1},
+    {"rdbase2", VIRQ_ITS_F_RDbase2},
+    {"db_valid", VIRQ_ITS_F_D},
+    {"db_pintid", VIRQ_ITS_F_Dbell_pINTID},
+    {"seqnum", VIRQ_ITS_F_SequenceNumber},
+    {"itslist", VIRQ_ITS_F_ITSList},
+    {"vpt_addr", VIRQ_ITS_F_VPT_addr},
+    {"vpt_size", VIRQ_ITS_F_VPT_size},
+    {"alloc", VIRQ_ITS_F_Alloc},
+    {"ptz", VIRQ_ITS_F_PTZ},
+    {"vconf_addr", VIRQ_ITS_F_VCONF_addr},
+    {"default_db", VIRQ_ITS_F_Default_Doorbell},
+    {"db", VIRQ_ITS_F_DB},
+    {"enable", VIRQ_ITS_F_Enable},
+    {"clear", VIRQ_ITS_F_Clear},
+    {"group", VIRQ_ITS_F_Group},
+    {"priority", VIRQ_ITS_F_Priority},
 };
 #define NFIELDS_ (sizeof(fields_) / sizeof(fields_[0]))
 
 /* Processor-number aliases of the RDbase fields. */
 static const struct its_field_name_ procnums_[] = {
-	{ "procnum", VIRQ_ITS_F_RDbase },
-	{ "procnum1", VIRQ_ITS_F_RDbase1 },
-	{ "procnum2", VIRQ_ITS_F_RDbase2 },
+    {"procnum", VIRQ_ITS_F_RDbase},
+    {"procnum1", VIRQ_ITS_F_RDbase1},
+    {"procnum2", VIRQ_ITS_F_RDbase2},
 };
 
 static const char *cli_name_(enum virq_its_field f)
@@ -92,8 +92,9 @@ struct given_ {
 static int set_field_(struct virq_its_cmd *c, uint64_t fields, struct given_ *g,
 		      const struct vt_kv *kv, enum virq_its_field f, bool procnum)
 {
-	const char *name = procnum ? (f == VIRQ_ITS_F_RDbase ? "procnum"
-				      : f == VIRQ_ITS_F_RDbase1 ? "procnum1" : "procnum2")
+	const char *name = procnum ? (f == VIRQ_ITS_F_RDbase	? "procnum"
+				      : f == VIRQ_ITS_F_RDbase1 ? "procnum1"
+								: "procnum2")
 				   : cli_name_(f);
 	uint64_t v;
 

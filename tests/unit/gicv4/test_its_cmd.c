@@ -19,6 +19,8 @@
 
 #include "its_model.h"
 
+#define F_(i) ((enum virq_its_field)(i))
+
 /* Encodes without limits and checks the four words and the decode round trip. */
 static void check_golden_lim(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
 			     uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
@@ -41,7 +43,8 @@ static void check_golden_lim(const struct virq_its_cmd *c, const struct virq_its
 	assert_int_equal(virq_its_cmd_decode(raw, &back), VIRQ_OK);
 	for (int f = VIRQ_ITS_F_opcode; f < VIRQ_ITS_F_COUNT; f++)
 		if (f == VIRQ_ITS_F_opcode || (virq_its_cmd_fields(c->opcode) >> f & 1))
-			assert_int_equal(virq_its_cmd_get(&back, f), virq_its_cmd_get(c, f));
+			assert_int_equal(virq_its_cmd_get(&back, F_(f)),
+					 virq_its_cmd_get(c, F_(f)));
 }
 
 static void check_golden(const struct virq_its_cmd *c, uint64_t w0, uint64_t w1, uint64_t w2,
@@ -77,7 +80,7 @@ static void test_v3_mapti(void **s)
 static void test_v4_movi(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1 };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
 
 	check_golden(&c, 0x0000000500000001ull, 9, 1, 0);
 }
@@ -93,12 +96,15 @@ static void test_v5_sync(void **s)
 static void test_v6_vmapp40(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMAPP, .vPEID = 1, .RDbase = 0x080A0000,
-				  .VPT_addr = 0x41080000, .VPT_size = 15, .V = true };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPP,
+				 .vPEID = 1,
+				 .RDbase = 0x080A0000,
+				 .VPT_addr = 0x41080000,
+				 .VPT_size = 15,
+				 .V = true};
 	struct virq_its_limits lim;
 
-	check_golden(&c, 0x29, 0x0000000100000000ull, 0x80000000080A0000ull,
-		     0x000000004108000Full);
+	check_golden(&c, 0x29, 0x0000000100000000ull, 0x80000000080A0000ull, 0x000000004108000Full);
 	virq_its_limits_from_typer(0x0000003F0001EFB3ull | (1ull << 19), &lim); /* 4.0, PTA */
 	check_golden_lim(&c, &lim, 0x29, 0x0000000100000000ull, 0x80000000080A0000ull,
 			 0x000000004108000Full);
@@ -107,7 +113,7 @@ static void test_v6_vmapp40(void **s)
 static void test_v7_vmapp41_unmap(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMAPP, .vPEID = 0x2A, .Alloc = true };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPP, .vPEID = 0x2A, .Alloc = true};
 	struct virq_its_limits lim;
 	struct virq_its_sync sync;
 	uint8_t raw[32];
@@ -131,8 +137,11 @@ static void test_v7_vmapp41_unmap(void **s)
 static void test_v8_vmapi(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMAPI, .DeviceID = 5, .EventID = 0x2008,
-				  .vPEID = 1, .Dbell_pINTID = VIRQ_ITS_NO_DOORBELL };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPI,
+				 .DeviceID = 5,
+				 .EventID = 0x2008,
+				 .vPEID = 1,
+				 .Dbell_pINTID = VIRQ_ITS_NO_DOORBELL};
 
 	check_golden(&c, 0x000000050000002Bull, 0x0000000100002008ull, 0x000003FF00000000ull, 0);
 }
@@ -140,8 +149,11 @@ static void test_v8_vmapi(void **s)
 static void test_v9_vmovp40(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = { .opcode = VIRQ_ITS_VMOVP, .SequenceNumber = 0x1234,
-				  .ITSList = 3, .vPEID = 0x42, .RDbase = 0x08160000 };
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP,
+				 .SequenceNumber = 0x1234,
+				 .ITSList = 3,
+				 .vPEID = 0x42,
+				 .RDbase = 0x08160000};
 
 	check_golden(&c, 0x0000123400000022ull, 0x0000004200000003ull, 0x08160000, 0);
 }
@@ -164,7 +176,8 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 	uint64_t v = 0;
 
 	assert_int_equal(virq_its_cbaser_encode(0x41000000, 65536, VIRQ_GIC_CACHE_RaWaWb, 0,
-						VIRQ_GIC_SH_INNER, &v), VIRQ_OK);
+						VIRQ_GIC_SH_INNER, &v),
+			 VIRQ_OK);
 	assert_int_equal(v, 0xB80000004100040Full);
 	/* R2 built from the GITS_BASER field macros. */
 	v = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Valid, 1) |
@@ -192,16 +205,18 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 static void test_needs_clean_case14(void **s)
 {
 	(void)s;
-	assert_true(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_nC, VIRQ_GIC_SH_INNER));      /* 0b001 */
-	assert_true(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_DnGnRnE, VIRQ_GIC_SH_INNER)); /* 0b000 */
+	assert_true(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_nC, VIRQ_GIC_SH_INNER)); /* 0b001 */
+	assert_true(
+	    virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_DnGnRnE, VIRQ_GIC_SH_INNER)); /* 0b000 */
 	assert_false(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_RaWaWb, VIRQ_GIC_SH_INNER));
 	assert_false(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_RaWb, VIRQ_GIC_SH_OUTER));
 	assert_true(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_RaWaWb, VIRQ_GIC_SH_NONE));
 	/* Decoded from shifted register bits, not compared shifted (the Xen bug). */
 	uint64_t cbaser = 0xB80000004100040Full & ~VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_InnerCache);
 	cbaser |= VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_InnerCache, 1);
-	assert_true(virq_gic_attr_needs_clean(VIRQ_FIELD_GET(VIRQ_GITS_CBASER_InnerCache, cbaser),
-					      VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, cbaser)));
+	assert_true(
+	    virq_gic_attr_needs_clean(VIRQ_FIELD_GET(VIRQ_GITS_CBASER_InnerCache, cbaser),
+				      VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, cbaser)));
 }
 
 /* ---- sync reporting ---- */
@@ -241,8 +256,8 @@ static void test_sync_rules(void **st)
 	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_ICID);
 	c.opcode = VIRQ_ITS_INVALL;
 	assert_int_equal(sync_of(&c, NULL).ICID, 9);
-	const enum virq_its_opcode ev_ops[] = { VIRQ_ITS_INT, VIRQ_ITS_CLEAR, VIRQ_ITS_INV,
-						VIRQ_ITS_DISCARD };
+	const enum virq_its_opcode ev_ops[] = {VIRQ_ITS_INT, VIRQ_ITS_CLEAR, VIRQ_ITS_INV,
+					       VIRQ_ITS_DISCARD};
 	for (size_t i = 0; i < 4; i++) {
 		c = virq_its_mapti(3, 4, 8192, 0);
 		c.opcode = ev_ops[i];
@@ -255,12 +270,13 @@ static void test_sync_rules(void **st)
 	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_NONE);
 	c = virq_its_vsync_cmd(5);
 	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_NONE);
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_MOVALL, .RDbase1 = 0x10000, .RDbase2 = 0x20000 };
+	c = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_MOVALL, .RDbase1 = 0x10000, .RDbase2 = 0x20000};
 	s = sync_of(&c, NULL);
 	assert_int_equal(s.kind, VIRQ_ITS_SYNC_RDBASE);
 	assert_int_equal(s.RDbase, 0x20000);
 	/* Virtual commands: VSYNC(vPEID). */
-	const enum virq_its_opcode v_ops[] = { VIRQ_ITS_VINVALL, VIRQ_ITS_INVDB };
+	const enum virq_its_opcode v_ops[] = {VIRQ_ITS_VINVALL, VIRQ_ITS_INVDB};
 	for (size_t i = 0; i < 2; i++) {
 		c = virq_its_vsync_cmd(77);
 		c.opcode = v_ops[i];
@@ -276,13 +292,17 @@ static void test_sync_rules(void **st)
 	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
 	c.opcode = VIRQ_ITS_VMOVI;
 	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VMOVP, .vPEID = 4, .RDbase = 0x10000 };
+	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VMOVP, .vPEID = 4, .RDbase = 0x10000};
 	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VSGI, .vPEID = 4, .vINTID = 3 };
+	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VSGI, .vPEID = 4, .vINTID = 3};
 	assert_int_equal(sync_of(&c, &l41).vPEID, 4);
 	/* VMAPP: map needs VSYNC on both; unmap only on 4.0 (CASE-10). */
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VMAPP, .vPEID = 7, .V = true,
-				   .RDbase = 0x10000, .VPT_addr = 0x40000, .VPT_size = 15 };
+	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VMAPP,
+				  .vPEID = 7,
+				  .V = true,
+				  .RDbase = 0x10000,
+				  .VPT_addr = 0x40000,
+				  .VPT_size = 15};
 	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
 	c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
 	c.Alloc = true;
@@ -299,11 +319,11 @@ static void test_sync_rules(void **st)
 
 /* ---- random valid commands ---- */
 static const enum virq_its_opcode all_ops[] = {
-	VIRQ_ITS_MOVI, VIRQ_ITS_INT, VIRQ_ITS_CLEAR, VIRQ_ITS_SYNC, VIRQ_ITS_MAPD,
-	VIRQ_ITS_MAPC, VIRQ_ITS_MAPTI, VIRQ_ITS_MAPI, VIRQ_ITS_INV, VIRQ_ITS_INVALL,
-	VIRQ_ITS_MOVALL, VIRQ_ITS_DISCARD, VIRQ_ITS_VMOVI, VIRQ_ITS_VMOVP, VIRQ_ITS_VSGI,
-	VIRQ_ITS_VSYNC, VIRQ_ITS_VMAPP, VIRQ_ITS_VMAPTI, VIRQ_ITS_VMAPI, VIRQ_ITS_VINVALL,
-	VIRQ_ITS_INVDB,
+    VIRQ_ITS_MOVI,   VIRQ_ITS_INT,     VIRQ_ITS_CLEAR,	VIRQ_ITS_SYNC,	VIRQ_ITS_MAPD,
+    VIRQ_ITS_MAPC,   VIRQ_ITS_MAPTI,   VIRQ_ITS_MAPI,	VIRQ_ITS_INV,	VIRQ_ITS_INVALL,
+    VIRQ_ITS_MOVALL, VIRQ_ITS_DISCARD, VIRQ_ITS_VMOVI,	VIRQ_ITS_VMOVP, VIRQ_ITS_VSGI,
+    VIRQ_ITS_VSYNC,  VIRQ_ITS_VMAPP,   VIRQ_ITS_VMAPTI, VIRQ_ITS_VMAPI, VIRQ_ITS_VINVALL,
+    VIRQ_ITS_INVDB,
 };
 #define NOPS (sizeof(all_ops) / sizeof(all_ops[0]))
 
@@ -319,7 +339,8 @@ static uint64_t rnd(void)
 
 static uint32_t rnd_db(void)
 {
-	return (rnd() & 1) ? VIRQ_ITS_NO_DOORBELL : (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
+	return (rnd() & 1) ? VIRQ_ITS_NO_DOORBELL
+			   : (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
 }
 
 /* A random command valid without limits; every member is set (unused ones too). */
@@ -368,8 +389,9 @@ static void check_model_decode(const struct virq_its_cmd *c, const uint8_t raw[3
 	its_model_decode(raw, &m);
 	assert_true(m.known);
 	assert_int_equal(m.op, c->opcode);
-#define X_(bit, mval, cval) \
-	if (f & (1ull << VIRQ_ITS_F_##bit)) assert_int_equal((uint64_t)(mval), (uint64_t)(cval))
+#define X_(bit, mval, cval)                                                                        \
+	if (f & (1ull << VIRQ_ITS_F_##bit))                                                        \
+	assert_int_equal((uint64_t)(mval), (uint64_t)(cval))
 	X_(DeviceID, m.dev, c->DeviceID);
 	X_(EventID, m.ev, c->EventID);
 	X_(pINTID, m.pintid, c->pINTID);
@@ -415,18 +437,22 @@ static void test_random_round_trip(void **s)
 			zeroed.opcode = c.opcode;
 			for (int f = VIRQ_ITS_F_DeviceID; f < VIRQ_ITS_F_COUNT; f++) {
 				if (!(fields >> f & 1)) {
-					assert_int_equal(virq_its_cmd_get(&back, f), 0);
+					assert_int_equal(virq_its_cmd_get(&back, F_(f)), 0);
 					continue;
 				}
-				assert_int_equal(virq_its_cmd_get(&back, f), virq_its_cmd_get(&c, f));
-				assert_int_equal(virq_its_cmd_set(&zeroed, f, virq_its_cmd_get(&c, f)),
-						 VIRQ_OK);
+				assert_int_equal(virq_its_cmd_get(&back, F_(f)),
+						 virq_its_cmd_get(&c, F_(f)));
+				assert_int_equal(
+				    virq_its_cmd_set(&zeroed, F_(f), virq_its_cmd_get(&c, F_(f))),
+				    VIRQ_OK);
 			}
 			/* Unused members do not leak into the encoding. */
-			assert_int_equal(virq_its_cmd_encode(&zeroed, NULL, raw2, NULL, NULL), VIRQ_OK);
+			assert_int_equal(virq_its_cmd_encode(&zeroed, NULL, raw2, NULL, NULL),
+					 VIRQ_OK);
 			assert_memory_equal(raw, raw2, 32);
 			/* Decoding then encoding is the identity on valid commands. */
-			assert_int_equal(virq_its_cmd_encode(&back, NULL, raw2, NULL, NULL), VIRQ_OK);
+			assert_int_equal(virq_its_cmd_encode(&back, NULL, raw2, NULL, NULL),
+					 VIRQ_OK);
 			assert_memory_equal(raw, raw2, 32);
 			check_model_decode(&c, raw);
 		}
@@ -471,9 +497,15 @@ static void test_every_field_out_of_range(void **s)
 			if (!(fields >> f & 1))
 				continue;
 			switch (f) {
-			case VIRQ_ITS_F_DeviceID: case VIRQ_ITS_F_EventID: case VIRQ_ITS_F_V:
-			case VIRQ_ITS_F_D: case VIRQ_ITS_F_Alloc: case VIRQ_ITS_F_PTZ:
-			case VIRQ_ITS_F_DB: case VIRQ_ITS_F_Enable: case VIRQ_ITS_F_Clear:
+			case VIRQ_ITS_F_DeviceID:
+			case VIRQ_ITS_F_EventID:
+			case VIRQ_ITS_F_V:
+			case VIRQ_ITS_F_D:
+			case VIRQ_ITS_F_Alloc:
+			case VIRQ_ITS_F_PTZ:
+			case VIRQ_ITS_F_DB:
+			case VIRQ_ITS_F_Enable:
+			case VIRQ_ITS_F_Clear:
 			case VIRQ_ITS_F_Group:
 				continue; /* full-width or flags: only limits can reject them */
 			case VIRQ_ITS_F_pINTID:
@@ -482,14 +514,18 @@ static void test_every_field_out_of_range(void **s)
 			case VIRQ_ITS_F_vINTID:
 				too_big = all_ops[i] == VIRQ_ITS_VSGI ? 16 : 8191;
 				break;
-			case VIRQ_ITS_F_ICID: case VIRQ_ITS_F_vPEID:
-			case VIRQ_ITS_F_SequenceNumber: case VIRQ_ITS_F_ITSList:
+			case VIRQ_ITS_F_ICID:
+			case VIRQ_ITS_F_vPEID:
+			case VIRQ_ITS_F_SequenceNumber:
+			case VIRQ_ITS_F_ITSList:
 				too_big = 0x10000;
 				break;
-			case VIRQ_ITS_F_Size: case VIRQ_ITS_F_VPT_size:
+			case VIRQ_ITS_F_Size:
+			case VIRQ_ITS_F_VPT_size:
 				too_big = 32;
 				break;
-			case VIRQ_ITS_F_Dbell_pINTID: case VIRQ_ITS_F_Default_Doorbell:
+			case VIRQ_ITS_F_Dbell_pINTID:
+			case VIRQ_ITS_F_Default_Doorbell:
 				too_big = 1022;
 				break;
 			case VIRQ_ITS_F_Priority:
@@ -500,17 +536,20 @@ static void test_every_field_out_of_range(void **s)
 				too_big = 1ull << 52;
 				break;
 			}
-			assert_int_equal(virq_its_cmd_set(&c, f, too_big), VIRQ_OK);
-			expect_bad(&c, NULL, VIRQ_ERANGE, f);
+			assert_int_equal(virq_its_cmd_set(&c, F_(f), too_big), VIRQ_OK);
+			expect_bad(&c, NULL, VIRQ_ERANGE, F_(f));
 			checked++;
 			if (addr) {
 				uint64_t gran = f == VIRQ_ITS_F_ITT_addr ? 0x100 : 0x10000;
 
-				assert_int_equal(virq_its_cmd_set(&c, f, 0x40000000 + gran / 2), VIRQ_OK);
-				expect_bad(&c, NULL, VIRQ_EALIGN, f);
-				assert_int_equal(virq_its_cmd_set(&c, f, 0x40000000 + gran), VIRQ_OK);
-				assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){ 0 }, NULL, NULL),
+				assert_int_equal(virq_its_cmd_set(&c, F_(f), 0x40000000 + gran / 2),
 						 VIRQ_OK);
+				expect_bad(&c, NULL, VIRQ_EALIGN, F_(f));
+				assert_int_equal(virq_its_cmd_set(&c, F_(f), 0x40000000 + gran),
+						 VIRQ_OK);
+				assert_int_equal(
+				    virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL),
+				    VIRQ_OK);
 			}
 		}
 	}
@@ -520,25 +559,25 @@ static void test_every_field_out_of_range(void **s)
 	c.Priority = 0x18;
 	expect_bad(&c, NULL, VIRQ_EALIGN, VIRQ_ITS_F_Priority);
 	c.Priority = 0xF0;
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){ 0 }, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
 	/* VMOVI with D = 0 ignores the doorbell; with D = 1 it is checked. */
 	c = valid_cmd(VIRQ_ITS_VMOVI);
 	c.Dbell_pINTID = 5;
 	expect_bad(&c, NULL, VIRQ_ERANGE, VIRQ_ITS_F_Dbell_pINTID);
 	c.D = false;
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){ 0 }, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
 	/* Boundaries: 8192 and 1023 are fine. */
 	c = virq_its_mapti(0, 0, 8192, 0);
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){ 0 }, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
 	c = virq_its_vmapti(0, 0, 0, 8192, 1023);
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){ 0 }, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
 }
 
 static void test_unknown_opcode_and_nulls(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = { .opcode = (enum virq_its_opcode)0x07 };
-	uint8_t raw[32] = { 0 };
+	struct virq_its_cmd c = {.opcode = (enum virq_its_opcode)0x07};
+	uint8_t raw[32] = {0};
 	enum virq_its_field bad;
 
 	expect_bad(&c, NULL, VIRQ_EUNKNOWN, VIRQ_ITS_F_opcode);
@@ -569,7 +608,7 @@ static void test_unknown_opcode_and_nulls(void **s)
 	assert_string_equal(virq_its_field_name(VIRQ_ITS_F_COUNT), "?");
 	assert_string_equal(virq_its_opcode_name(VIRQ_ITS_VMAPTI), "VMAPTI");
 	for (int f = 0; f < VIRQ_ITS_F_COUNT; f++)
-		assert_non_null(virq_its_field_name(f));
+		assert_non_null(virq_its_field_name(F_(f)));
 }
 
 /* ---- limits ---- */
@@ -592,7 +631,8 @@ static void test_limits_from_typer(void **s)
 	assert_false(l.vmovp);
 	/* CIL = 1, CIDbits = 5 -> 6 bits; Devbits 31 -> 32; PTA; 4.1 with VSGI. */
 	virq_its_limits_from_typer((1ull << 36) | (5ull << 32) | (31ull << 13) | (1ull << 19) |
-				   (1ull << 40) | (1ull << 39) | 2 | (9ull << 8), &l);
+				       (1ull << 40) | (1ull << 39) | 2 | (9ull << 8),
+				   &l);
 	assert_int_equal(l.icid_bits, 6);
 	assert_int_equal(l.devid_bits, 32);
 	assert_int_equal(l.eventid_bits, 10);
@@ -606,7 +646,7 @@ static void test_limits_from_typer(void **s)
 
 static void ok_with(const struct virq_its_cmd *c, const struct virq_its_limits *l)
 {
-	assert_int_equal(virq_its_cmd_encode(c, l, (uint8_t[32]){ 0 }, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(c, l, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
 }
 
 static void test_limits_case09(void **s)
@@ -694,6 +734,7 @@ static void test_limits_versions(void **s)
 		c.RDbase1 &= 0xFFFF0000;
 		c.RDbase2 &= 0xFFFF0000;
 		c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
+		c.SequenceNumber = c.ITSList = 0; /* l41 has GITS_TYPER.VMOVP = 1 */
 		if (all_ops[i] >= 0x20)
 			expect_bad(&c, &l3, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
 		else
@@ -708,8 +749,8 @@ static void test_limits_versions(void **s)
 	expect_bad(&c, &l40, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
 	ok_with(&c, &l41nosgi);
 	/* 4.1-only VMAPP/VMOVP fields on a 4.0 ITS. */
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VMAPP, .vPEID = 1, .V = true,
-				   .VPT_addr = 0x10000, .VPT_size = 15 };
+	c = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_VMAPP, .vPEID = 1, .V = true, .VPT_addr = 0x10000, .VPT_size = 15};
 	ok_with(&c, &l40);
 	c.Alloc = true;
 	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_Alloc);
@@ -726,34 +767,172 @@ static void test_limits_versions(void **s)
 	ok_with(&c, &l41);
 	c.Default_Doorbell = 0;
 	expect_bad(&c, &l41, VIRQ_ERANGE, VIRQ_ITS_F_Default_Doorbell);
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VMOVP, .vPEID = 1, .DB = true,
-				   .Default_Doorbell = 8192 };
+	c = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_VMOVP, .vPEID = 1, .DB = true, .Default_Doorbell = 8192};
 	ok_with(&c, &l41);
 	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_DB);
+}
+
+/*
+ * The MAPTI fast path (prepared limits, one comparison per field) gives
+ * exactly what the generic checks give: same status, same named field,
+ * same bytes; and a cache left stale by a direct member change is never
+ * used (the limits it would wrongly allow are still rejected).
+ */
+static void test_limits_cache_equivalence(void **s)
+{
+	(void)s;
+	for (int iter = 0; iter < 20000; iter++) {
+		struct virq_its_limits l, stale;
+		struct virq_its_cmd c;
+		uint8_t a[32], b[32];
+		enum virq_its_field fa = VIRQ_ITS_F_COUNT, fb = VIRQ_ITS_F_COUNT;
+		virq_status sa, sb;
+		uint64_t r = rnd();
+
+		virq_its_limits_from_typer(rnd(), &l);
+		if (r & 1)
+			l.nr_icids = (uint32_t)(rnd() % 70000);
+		if (r & 2)
+			l.icid_bits = (uint8_t)rnd();
+		if (r & 4)
+			l.devid_bits = (uint8_t)(rnd() % 40);
+		if (r & 8)
+			l.eventid_bits = (uint8_t)(rnd() % 40);
+		virq_its_limits_prepare(&l);
+		stale = l;
+		stale.cache.key_bits ^= 0x01010101u; /* forces the generic checks */
+		/* IDs near the limits: random, just below, at, or above each maximum. */
+		c = virq_its_mapti((uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd());
+		if (r & 16)
+			c.DeviceID = l.cache.max_DeviceID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 32)
+			c.EventID = l.cache.max_EventID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 64)
+			c.ICID = l.cache.max_ICID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 128)
+			c.pINTID = 8191 + (uint32_t)(rnd() % 3);
+		memset(a, 0x5A, 32);
+		memset(b, 0x5A, 32);
+		sa = virq_its_cmd_encode(&c, &l, a, NULL, &fa);
+		sb = virq_its_cmd_encode(&c, &stale, b, NULL, &fb);
+		assert_int_equal(sa, sb);
+		assert_int_equal(fa, fb);
+		assert_memory_equal(a, b, 32);
+	}
+	/* A member changed without prepare(): the stale cache must not be trusted. */
+	struct virq_its_limits l;
+	struct virq_its_cmd c = virq_its_mapti(100, 200, 8192, 5);
+
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l);
+	ok_with(&c, &l);
+	l.devid_bits = 6; /* DeviceID < 64 */
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_DeviceID);
+	l.devid_bits = 16;
+	l.eventid_bits = 7; /* EventID < 128 */
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+	l.eventid_bits = 16;
+	l.icid_bits = 2;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	l.icid_bits = 16;
+	l.nr_icids = 5;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	virq_its_limits_prepare(&l);
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	c.ICID = 4;
+	ok_with(&c, &l);
+	/* A zeroed struct (never prepared) means "ID 0 only", like its members say. */
+	memset(&l, 0, sizeof(l));
+	c = virq_its_mapti(0, 0, 8192, 0);
+	ok_with(&c, &l);
+	c.EventID = 1;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+}
+
+/*
+ * VMOVP SequenceNumber and ITSList exist only for a GICv4.0 ITS with
+ * GITS_TYPER.VMOVP = 0 (facts §1.2, §7.2); with VMOVP = 1 they are unused
+ * bits and must stay zero (facts §1.1), like Linux sends them.
+ */
+static void test_vmovp_itslist_needs_vmovp0(void **s)
+{
+	(void)s;
+	struct virq_its_limits l;
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP,
+				 .SequenceNumber = 0x1234,
+				 .ITSList = 3,
+				 .vPEID = 0x42,
+				 .RDbase = virq_its_rdbase_procnum(1)};
+
+	virq_its_limits_from_typer(0x0000001F0001EFB3ull, &l); /* 4.0, VMOVP = 0 */
+	assert_false(l.vmovp);
+	ok_with(&c, &l);
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l); /* QEMU: 4.0, VMOVP = 1 */
+	assert_true(l.vmovp);
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_SequenceNumber);
+	c.SequenceNumber = 0;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ITSList);
+	c.ITSList = 0;
+	ok_with(&c, &l);
+}
+
+/*
+ * Any 32 bytes decode without a crash; an unknown opcode is an error; a
+ * decoded known command agrees with the model's independent decoder, and
+ * when it re-encodes, decoding again gives the same description.
+ */
+static void test_decode_arbitrary_bytes(void **s)
+{
+	(void)s;
+	for (int iter = 0; iter < 50000; iter++) {
+		uint8_t raw[32], raw2[32];
+		struct virq_its_cmd c, c2;
+		uint64_t w[4] = {rnd(), rnd(), rnd(), rnd()};
+		virq_status st;
+
+		if (iter & 1) /* half the time a known opcode */
+			w[0] = (w[0] & ~0xFFull) | all_ops[rnd() % NOPS];
+		virq_its_cmd_from_words(w, raw);
+		st = virq_its_cmd_decode(raw, &c);
+		assert_int_equal(c.opcode, (unsigned)(w[0] & 0xFF));
+		if (!virq_its_opcode_name(c.opcode)) {
+			assert_int_equal(st, VIRQ_EUNKNOWN);
+			continue;
+		}
+		assert_int_equal(st, VIRQ_OK);
+		check_model_decode(&c, raw);
+		if (virq_its_cmd_encode(&c, NULL, raw2, NULL, NULL) != VIRQ_OK)
+			continue;
+		assert_int_equal(virq_its_cmd_decode(raw2, &c2), VIRQ_OK);
+		assert_memory_equal(&c, &c2, sizeof(c));
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v1_mapd),
-		cmocka_unit_test(test_v2_mapc),
-		cmocka_unit_test(test_v3_mapti),
-		cmocka_unit_test(test_v4_movi),
-		cmocka_unit_test(test_v5_sync),
-		cmocka_unit_test(test_v6_vmapp40),
-		cmocka_unit_test(test_v7_vmapp41_unmap),
-		cmocka_unit_test(test_v8_vmapi),
-		cmocka_unit_test(test_v9_vmovp40),
-		cmocka_unit_test(test_v10_vsync_vinvall_invdb),
-		cmocka_unit_test(test_r1_cbaser_r2_baser_r5_sgir),
-		cmocka_unit_test(test_needs_clean_case14),
-		cmocka_unit_test(test_sync_rules),
-		cmocka_unit_test(test_random_round_trip),
-		cmocka_unit_test(test_every_field_out_of_range),
-		cmocka_unit_test(test_unknown_opcode_and_nulls),
-		cmocka_unit_test(test_limits_from_typer),
-		cmocka_unit_test(test_limits_case09),
-		cmocka_unit_test(test_limits_versions),
+	    cmocka_unit_test(test_v1_mapd),
+	    cmocka_unit_test(test_v2_mapc),
+	    cmocka_unit_test(test_v3_mapti),
+	    cmocka_unit_test(test_v4_movi),
+	    cmocka_unit_test(test_v5_sync),
+	    cmocka_unit_test(test_v6_vmapp40),
+	    cmocka_unit_test(test_v7_vmapp41_unmap),
+	    cmocka_unit_test(test_v8_vmapi),
+	    cmocka_unit_test(test_v9_vmovp40),
+	    cmocka_unit_test(test_v10_vsync_vinvall_invdb),
+	    cmocka_unit_test(test_r1_cbaser_r2_baser_r5_sgir),
+	    cmocka_unit_test(test_needs_clean_case14),
+	    cmocka_unit_test(test_sync_rules),
+	    cmocka_unit_test(test_random_round_trip),
+	    cmocka_unit_test(test_every_field_out_of_range),
+	    cmocka_unit_test(test_unknown_opcode_and_nulls),
+	    cmocka_unit_test(test_limits_from_typer),
+	    cmocka_unit_test(test_limits_case09),
+	    cmocka_unit_test(test_limits_versions),
+	    cmocka_unit_test(test_limits_cache_equivalence),
+	    cmocka_unit_test(test_vmovp_itslist_needs_vmovp0),
+	    cmocka_unit_test(test_decode_arbitrary_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,8 +180,8 @@ static void test_init_errors(void **s)
 	struct virq_hal hal = fake_hal_get(fh);
 	struct virq_its_queue q;
 	struct virq_hal_ops noclean = *fake_hal_ops();
-	struct virq_hal hal2 = { &noclean, hal.ctx };
-	struct virq_its_queue_cfg nc = { 0, true };
+	struct virq_hal hal2 = {&noclean, hal.ctx};
+	struct virq_its_queue_cfg nc = {0, true};
 
 	assert_int_equal(virq_its_queue_init(NULL, &hal, ITS, 4096, NULL), VIRQ_EINVAL);
 	assert_int_equal(virq_its_queue_init(&q, NULL, ITS, 4096, NULL), VIRQ_EINVAL);
@@ -216,7 +216,10 @@ static void test_init_errors(void **s)
 
 static uint64_t cbaser_drop_valid_(void *arg, struct fake_hal *fh, uint64_t addr, unsigned w)
 {
-	(void)arg; (void)fh; (void)addr; (void)w;
+	(void)arg;
+	(void)fh;
+	(void)addr;
+	(void)w;
 	return 0; /* Valid never sticks */
 }
 
@@ -254,7 +257,8 @@ static void test_batch_exact_mmio(void **s)
 		assert_int_equal(virq_its_queue_publish(&e.q, &t), VIRQ_OK);
 		assert_int_equal(virq_its_queue_wait(&e.q, t, NULL), VIRQ_OK);
 		/* One CWRITER write, one CREADR read; nothing else. */
-		assert_int_equal(fake_hal_count_at(e.fh, FAKE_MMIO_W64, ITS + VIRQ_GITS_CWRITER), 1);
+		assert_int_equal(fake_hal_count_at(e.fh, FAKE_MMIO_W64, ITS + VIRQ_GITS_CWRITER),
+				 1);
 		assert_int_equal(fake_hal_count_at(e.fh, FAKE_MMIO_R32, ITS + VIRQ_GITS_CREADR), 1);
 		assert_int_equal(fake_hal_mmio_total(e.fh), 2);
 		assert_int_equal(fake_hal_count(e.fh, FAKE_BARRIER), 1);
@@ -546,7 +550,7 @@ static void test_stall_skip(void **s)
 	push_ok(&e, &c);
 	c = virq_its_mapti(1, 0, 8192, 0);
 	push_ok(&e, &c);
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_INT, .DeviceID = 1, .EventID = 0 };
+	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_INT, .DeviceID = 1, .EventID = 0};
 	push_ok(&e, &c);
 	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
 	assert_int_equal(d.cmd.opcode, VIRQ_ITS_MAPTI);
@@ -624,7 +628,9 @@ static void test_noncoherent_wrap_cleans_two_ranges(void **s)
 /* CREADR returning an offset beyond the queue (CASE-09): hardware error, no OOB read. */
 static uint64_t creadr_bogus_(void *arg, struct fake_hal *fh, uint64_t addr, unsigned w)
 {
-	(void)fh; (void)addr; (void)w;
+	(void)fh;
+	(void)addr;
+	(void)w;
 	return *(uint64_t *)arg;
 }
 
@@ -654,6 +660,32 @@ static void test_impossible_creadr(void **s)
 	env_down(&e);
 }
 
+/*
+ * A 32-bit GITS_CREADR read of all ones (ITS powered off or unreachable: a
+ * bus error reads as ~0) is no ITS state: Offset 0xFFFE0 is a slot of a
+ * 1 MiB queue, but bits [31:20] and [4:1] are RES0. With CWRITER at that
+ * very slot it must not pass for "everything consumed".
+ */
+static void test_creadr_all_ones_is_not_progress(void **s)
+{
+	(void)s;
+	struct env e;
+	struct its_model_cfg mc = its_model_default_cfg();
+	uint64_t val = 0xFFFFFFFFull;
+	uint32_t n = 256 * 4096 / 32 - 1; /* fill a 1 MiB queue: CWRITER = 0xFFFE0 */
+
+	mc.dead = true;
+	env_up(&e, &mc, 256 * 4096, false);
+	for (uint32_t i = 0; i < n; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+		push_ok(&e, &c);
+	}
+	fake_hal_add_region(e.fh, ITS + VIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_EHW);
+	assert_int_equal(its_model_cwriter(e.m), 0xFFFE0);
+	env_down(&e);
+}
+
 static void test_push_encoder_error_queues_nothing(void **s)
 {
 	(void)s;
@@ -674,7 +706,7 @@ static void test_push_encoder_error_queues_nothing(void **s)
 	assert_int_equal(fake_hal_mmio_total(e.fh), 0);
 	assert_int_equal(e.q.wr_lin, 0);
 	/* push_raw copies verbatim. */
-	uint8_t raw[32] = { 0x05 };
+	uint8_t raw[32] = {0x05};
 	assert_int_equal(virq_its_queue_push_raw(&e.q, raw), VIRQ_OK);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
 	assert_int_equal(its_model_cmd(e.m, 0)->op, 0x05);
@@ -721,7 +753,7 @@ static void test_submit_appends_sync(void **s)
 	assert_int_equal(its_model_cmd(e.m, 4)->op, 0x25);
 	assert_int_equal(its_model_cmd(e.m, 4)->vpe, 9);
 	/* CASE-10: 4.1 VMAPP unmap -> exactly [VMAPP(V=0, Alloc=1)], no VSYNC. */
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_VMAPP, .vPEID = 7, .Alloc = true };
+	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VMAPP, .vPEID = 7, .Alloc = true};
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, &l41, &sy, NULL), VIRQ_OK);
 	assert_int_equal(sy.kind, VIRQ_ITS_SYNC_NONE);
 	assert_int_equal(its_model_ncmds(e.m), 6);
@@ -729,10 +761,146 @@ static void test_submit_appends_sync(void **s)
 	assert_true(its_model_cmd(e.m, 5)->alloc);
 	assert_false(its_model_cmd(e.m, 5)->valid);
 	/* INT: the sync target is the caller's business (reported, not sent). */
-	c = (struct virq_its_cmd){ .opcode = VIRQ_ITS_INT, .DeviceID = 1, .EventID = 0 };
+	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_INT, .DeviceID = 1, .EventID = 0};
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, &sy, NULL), VIRQ_OK);
 	assert_int_equal(sy.kind, VIRQ_ITS_SYNC_EVENT);
 	assert_int_equal(its_model_ncmds(e.m), 7);
+	env_down(&e);
+}
+
+/* The ITS stalls while push() waits for space: push reports it, retry resumes. */
+static void test_stall_while_waiting_for_space(void **s)
+{
+	(void)s;
+	struct env e;
+	struct virq_its_queue_diag d;
+	uint32_t i = 0;
+	virq_status st = VIRQ_OK;
+
+	env_up(&e, NULL, 4096, false);
+	its_model_stall_nth(e.m, 5);
+	for (; i < 300; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+
+		st = virq_its_queue_push(&e.q, &c, NULL, NULL, NULL);
+		if (st != VIRQ_OK)
+			break;
+	}
+	assert_int_equal(st, VIRQ_ESTALLED);
+	/* 127 published; the 4 consumed before the stall made room for 4 more. */
+	assert_int_equal(i, 131);
+	assert_int_equal(virq_its_queue_stall_info(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.EventID, 4);
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	for (; i < 300; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
+	check_model_seq(&e, 0, 0, 300);
+	env_down(&e);
+}
+
+/* A per-command model hook (how the device/vPE model layers on top) stalls on a
+ * command until the "tables are fixed"; retry then completes it. */
+struct hook_state {
+	uint32_t bad_dev;
+	unsigned seen;
+};
+
+static enum its_model_verdict hook_bad_dev(void *arg, struct its_model *m,
+					   const struct its_model_cmd *c)
+{
+	struct hook_state *h = arg;
+
+	(void)m;
+	h->seen++;
+	return c->op == 0x0A && c->dev == h->bad_dev ? ITS_MODEL_STALL : ITS_MODEL_OK;
+}
+
+static void test_model_hook_stall_fix_retry(void **s)
+{
+	(void)s;
+	struct env e;
+	struct hook_state h = {7, 0};
+	struct virq_its_queue_diag d;
+	const uint32_t devs[3] = {1, 7, 2};
+
+	env_up(&e, NULL, 4096, false);
+	its_model_add_hook(e.m, hook_bad_dev, &h);
+	for (int i = 0; i < 3; i++) {
+		struct virq_its_cmd c = virq_its_mapti(devs[i], 0, 8192, 0);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 7);
+	assert_int_equal(d.offset, 32);
+	assert_int_equal(its_model_stalls(e.m), 1);
+	h.bad_dev = 999; /* the caller fixed its tables */
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(e.m), 3);
+	assert_int_equal(its_model_cmd(e.m, 1)->dev, 7);
+	assert_int_equal(h.seen, 4); /* the stalled command was seen twice */
+	env_down(&e);
+}
+
+/*
+ * Architectural ITS (Stalled cleared by a successful Retry): the retried
+ * command completes and a later one stalls before the next read. That is a
+ * new stall, not QEMU's sticky bit: it and every later stall must be
+ * reported at once, not only after the deadline.
+ */
+struct hook_devs {
+	uint32_t bad[2];
+};
+
+static enum its_model_verdict hook_bad_devs(void *arg, struct its_model *m,
+					    const struct its_model_cmd *c)
+{
+	struct hook_devs *h = arg;
+
+	(void)m;
+	return c->op == 0x0A && (c->dev == h->bad[0] || c->dev == h->bad[1]) ? ITS_MODEL_STALL
+									     : ITS_MODEL_OK;
+}
+
+static void test_retry_into_new_stall_arch(void **s)
+{
+	(void)s;
+	struct env e;
+	struct hook_devs h = {{7, 8}};
+	struct virq_its_queue_diag d;
+	const uint32_t devs[4] = {1, 7, 8, 2};
+	uint64_t t0;
+
+	env_up(&e, NULL, 4096, false);
+	its_model_add_hook(e.m, hook_bad_devs, &h);
+	for (int i = 0; i < 4; i++) {
+		struct virq_its_cmd c = virq_its_mapti(devs[i], 0, 8192, 0);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 7);
+	h.bad[0] = 999; /* device 7 fixed; device 8 is still broken */
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	t0 = fake_hal_now(e.fh);
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 8);
+	assert_int_equal(d.offset, 64);
+	assert_int_equal(fake_hal_now(e.fh), t0); /* a trusted bit: at once */
+	h.bad[1] = 999;
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(e.m), 4);
+	/* A later stall on this ITS is still reported at once. */
+	h.bad[0] = 9;
+	struct virq_its_cmd c = virq_its_mapti(9, 0, 8192, 0);
+	push_ok(&e, &c);
+	t0 = fake_hal_now(e.fh);
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 9);
+	assert_int_equal(fake_hal_now(e.fh), t0);
 	env_down(&e);
 }
 
@@ -758,29 +926,33 @@ static void test_model_rejects_cwriter_beyond_queue(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_programs_cbaser),
-		cmocka_unit_test(test_init_nonshareable_readback),
-		cmocka_unit_test(test_init_inner_nc_readback_case14),
-		cmocka_unit_test(test_init_dma_noncoherent),
-		cmocka_unit_test(test_init_errors),
-		cmocka_unit_test(test_init_cbaser_not_sticking),
-		cmocka_unit_test(test_batch_exact_mmio),
-		cmocka_unit_test(test_many_batches_wrap),
-		cmocka_unit_test(test_big_batch_cwriter_writes),
-		cmocka_unit_test(test_slow_its),
-		cmocka_unit_test(test_dead_its_timeout_and_reset),
-		cmocka_unit_test(test_reset_never_quiescent),
-		cmocka_unit_test(test_queue_full_never_overwrites),
-		cmocka_unit_test(test_queue_full_slow_its_waits),
-		cmocka_unit_test(test_stall_retry_arch),
-		cmocka_unit_test(test_stall_retry_qemu_sticky),
-		cmocka_unit_test(test_stall_skip),
-		cmocka_unit_test(test_skip_noncoherent_cleans),
-		cmocka_unit_test(test_noncoherent_wrap_cleans_two_ranges),
-		cmocka_unit_test(test_impossible_creadr),
-		cmocka_unit_test(test_push_encoder_error_queues_nothing),
-		cmocka_unit_test(test_submit_appends_sync),
-		cmocka_unit_test(test_model_rejects_cwriter_beyond_queue),
+	    cmocka_unit_test(test_init_programs_cbaser),
+	    cmocka_unit_test(test_init_nonshareable_readback),
+	    cmocka_unit_test(test_init_inner_nc_readback_case14),
+	    cmocka_unit_test(test_init_dma_noncoherent),
+	    cmocka_unit_test(test_init_errors),
+	    cmocka_unit_test(test_init_cbaser_not_sticking),
+	    cmocka_unit_test(test_batch_exact_mmio),
+	    cmocka_unit_test(test_many_batches_wrap),
+	    cmocka_unit_test(test_big_batch_cwriter_writes),
+	    cmocka_unit_test(test_slow_its),
+	    cmocka_unit_test(test_dead_its_timeout_and_reset),
+	    cmocka_unit_test(test_reset_never_quiescent),
+	    cmocka_unit_test(test_queue_full_never_overwrites),
+	    cmocka_unit_test(test_queue_full_slow_its_waits),
+	    cmocka_unit_test(test_stall_retry_arch),
+	    cmocka_unit_test(test_stall_retry_qemu_sticky),
+	    cmocka_unit_test(test_stall_skip),
+	    cmocka_unit_test(test_skip_noncoherent_cleans),
+	    cmocka_unit_test(test_noncoherent_wrap_cleans_two_ranges),
+	    cmocka_unit_test(test_impossible_creadr),
+	    cmocka_unit_test(test_push_encoder_error_queues_nothing),
+	    cmocka_unit_test(test_submit_appends_sync),
+	    cmocka_unit_test(test_stall_while_waiting_for_space),
+	    cmocka_unit_test(test_model_hook_stall_fix_retry),
+	    cmocka_unit_test(test_retry_into_new_stall_arch),
+	    cmocka_unit_test(test_creadr_all_ones_is_not_progress),
+	    cmocka_unit_test(test_model_rejects_cwriter_beyond_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vCPU load/put/block and interrupt posting (APM Vol 2 §15.29.2.3 "Doorbell",
+ * §15.29.3.2 IsRunning).
+ *
+ * Why no interrupt is lost
+ * ------------------------
+ * Two words matter: IRR[v] in the target's backing page, and the target's
+ * run word (RUNNING | DOORBELL | host APIC ID), which posters read. Every
+ * access to them below is a sequentially consistent atomic, so all of them
+ * fall into one total order S (C11 §7.17.3).
+ *
+ *   poster:  P1 fetch_or(IRR, v)   P2 load(run)
+ *   owner:   L1 store(run, RUNNING|host)   L2 VMRUN reads IRR   (load)
+ *            U1 store(run, 0)              U2 pending() reads IRR (put, then block)
+ *
+ * - Load: if P2 precedes L1 in S, the poster saw "not running" and kicks;
+ *   also P1 < P2 < L1 < L2, so VMRUN sees the bit. If L1 precedes P2, the
+ *   poster sees RUNNING and rings the doorbell on the host CPU (or, when the
+ *   target is on the poster's own CPU, nothing: that CPU is in the host and
+ *   will VMRUN, which reads the IRR). A doorbell that arrives after the
+ *   guest left is harmless: the bit stays in the IRR for the next VMRUN.
+ * - Put/block: if P2 precedes U1, the poster saw RUNNING and only rang the
+ *   doorbell, but P1 < U1 < U2, so the owner's pending() check after
+ *   virq_avic_vcpu_block() sees the bit and does not sleep. If U1 precedes
+ *   P2, the poster sees "not running" and kicks, which wakes the sleeper.
+ * - The doorbell bit is set only while the values last given to the VMCB
+ *   enable AVIC (virq_avic_vcpu_vmcb_values() stores the run word again), so
+ *   a guest running without AVIC is always kicked rather than doorbelled;
+ *   virq_avic_vcpu_set_nested() clears it before the vCPU enters L2, whose
+ *   VMCB has no AVIC, and load does not set it while the vCPU is nested.
+ * - Hardware senders (another vCPU's ICR write) and the IOMMU play the
+ *   poster's role with IsRunning in the physical table and IsRun in the
+ *   IRTEs: they set the IRR bit, then read the flag, and exit (sender:
+ *   TARGET_NOT_RUNNING) or log (IOMMU: GA log) when it is clear. Put/block
+ *   clears those flags before U1, whose sequentially consistent store
+ *   orders them before the owner's pending() check (Dekker again). While
+ *   the vCPU runs without AVIC (inhibited, L2) its IRTEs have IsRun = 0 and
+ *   GALogIntr = 1: the IOMMU logs and the GA log handler kicks, as a poster
+ *   does for the run word without DOORBELL. Likewise IsRunning is 0 in the
+ *   table while it runs without AVIC, so hardware senders exit
+ *   TARGET_NOT_RUNNING and the exit handler kicks it.
+ * - A post that finds IRR[v] already set returns at once: whoever set it
+ *   notifies after setting it, and the bit is still pending, so its delivery
+ *   happens after this post.
+ *
+ * Erratum 1235 parts (and disable_ipiv) never set IsRunning in the table:
+ * the hardware then exits with TARGET_NOT_RUNNING for every non-self IPI and
+ * the run word above (software state) decides doorbell vs kick (CASE-05).
+ */
+#include "avic/avic_priv.h"
+
+/* Cold path: the doorbell write faulted (#GP); fall back to a kick. */
+static __attribute__((noinline, cold)) virq_status doorbell_failed_(struct virq_avic_vcpu *t)
+{
+	const struct virq_hal *hal = &t->vm->hal;
+
+	CNT_(&t->cnt.db_failed);
+	CNT_(&t->cnt.kick);
+	hal->ops->kick_vcpu(hal->ctx, t->cookie);
+	return VIRQ_EHW;
+}
+
+virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
+{
+	const struct virq_hal *hal = &t->vm->hal;
+	uint32_t run = __atomic_load_n(&t->run, __ATOMIC_SEQ_CST);
+
+	if (run & VIRQ_AVIC_RUN_RUNNING) {
+		uint32_t host = run & VIRQ_AVIC_RUN_HOST;
+
+		if (host == self_host) {
+			CNT_(&t->cnt.local);
+			return VIRQ_OK;
+		}
+		if (run & VIRQ_AVIC_RUN_DOORBELL) {
+			CNT_(&t->cnt.db);
+			if (hal->ops->msr_write(hal->ctx, VIRQ_AVIC_DOORBELL_MSR, host) != VIRQ_OK)
+				return doorbell_failed_(t);
+			return VIRQ_OK;
+		}
+	}
+	CNT_(&t->cnt.kick);
+	hal->ops->kick_vcpu(hal->ctx, t->cookie);
+	return VIRQ_OK;
+}
+
+virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_t self_host_apic_id)
+{
+	uint32_t bit, old;
+
+	if (vector - 16u > 255u - 16u)
+		return VIRQ_ERANGE;
+	bit = 1u << (vector & 31u);
+	old = __atomic_fetch_or(apic_vec_word_(vcpu, VIRQ_APIC_IRR, vector), bit, __ATOMIC_SEQ_CST);
+	if (old & bit) {
+		CNT_(&vcpu->cnt.coalesced);
+		return VIRQ_OK;
+	}
+	/* Counted by the notification (posts = notifications - wakes - failures). */
+	return virq_avic_notify_(vcpu, self_host_apic_id);
+}
+
+/* Publishes the physical table entry (single 64-bit store the hardware reads). */
+void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
+{
+	uint64_t e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_HostApicId, v->entry, v->host_apic_id);
+
+	e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, running);
+	v->entry = e;
+	/*
+	 * CASE-05: with IPI virtualization off IsRunning never reaches the table.
+	 * Nor while the vCPU runs without AVIC (inhibited, L2): a sender's
+	 * doorbell would be ignored, it must exit TARGET_NOT_RUNNING instead.
+	 */
+	if (!v->vm->ipiv || !avic_on_(v))
+		e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, 0);
+	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
+}
+
+static uint32_t run_word_(const struct virq_avic_vcpu *v)
+{
+	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
+	bool db = avic_on_(v) && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
+
+	return VIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? VIRQ_AVIC_RUN_DOORBELL : 0u);
+}
+
+virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
+{
+	if (!vcpu || !vcpu->vm)
+		return VIRQ_EINVAL;
+	if (host_apic_id > VIRQ_AVIC_RUN_HOST)
+		return VIRQ_ERANGE;
+	if (vcpu->loaded)
+		return VIRQ_EBUSY;
+	vcpu->host_apic_id = host_apic_id;
+	vcpu->loaded = true;
+	if (vcpu->blocking) {
+		/* Preempted while blocking: stay "not running" until unblock (CASE-06). */
+		virq_avic_publish_entry_(vcpu, false);
+		return VIRQ_OK;
+	}
+	virq_avic_publish_entry_(vcpu, true);
+	virq_avic_irtes_update_(vcpu);
+	/* L1 of the ordering argument; VMRUN (L2) follows in the caller. */
+	__atomic_store_n(&vcpu->run, run_word_(vcpu), __ATOMIC_SEQ_CST);
+	return VIRQ_OK;
+}
+
+static void unload_(struct virq_avic_vcpu *v)
+{
+	/*
+	 * IsRunning (table) and IsRun (IRTEs) first, the run word last: its
+	 * sequentially consistent store (XCHG on x86) also orders the table and
+	 * IRTE stores before the caller's pending() reads of the IRR, the
+	 * software side of the same argument for hardware senders and the
+	 * IOMMU (they set the IRR, then read IsRunning / IsRun).
+	 * Keep the last host APIC ID so a stray doorbell reaches a related CPU.
+	 */
+	virq_avic_publish_entry_(v, false);
+	virq_avic_irtes_update_(v);
+	__atomic_store_n(&v->run, 0u, __ATOMIC_SEQ_CST); /* U1 */
+}
+
+virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
+{
+	if (!vcpu || !vcpu->vm)
+		return VIRQ_EINVAL;
+	/* Keyed on the software state, not on IsRunning (off with ipiv=0; CASE-06). */
+	if (!vcpu->loaded)
+		return VIRQ_OK;
+	vcpu->loaded = false;
+	unload_(vcpu);
+	return VIRQ_OK;
+}
+
+virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
+{
+	if (!vcpu || !vcpu->vm)
+		return VIRQ_EINVAL;
+	vcpu->blocking = true;
+	unload_(vcpu);
+	return VIRQ_OK;
+}
+
+virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
+{
+	if (!vcpu || !vcpu->vm)
+		return VIRQ_EINVAL;
+	if (host_apic_id > VIRQ_AVIC_RUN_HOST)
+		return VIRQ_ERANGE;
+	vcpu->blocking = false;
+	vcpu->loaded = false;
+	return virq_avic_vcpu_load(vcpu, host_apic_id);
+}
+
+/* Highest set bit of the 256-bit array at @base, or -1. */
+static int highest_vec_(const struct virq_avic_vcpu *v, uint32_t base)
+{
+	for (int w = 7; w >= 0; w--) {
+		uint32_t x =
+		    __atomic_load_n(apic_reg_(v, base + (uint32_t)w * 0x10u), __ATOMIC_SEQ_CST);
+
+		if (x)
+			return w * 32 + 31 - __builtin_clz(x);
+	}
+	return -1;
+}
+
+bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector)
+{
+	int irr = highest_vec_(vcpu, VIRQ_APIC_IRR), isr, ppr;
+	uint32_t tpr;
+
+	if (vector)
+		*vector = irr < 0 ? 0 : (uint8_t)irr;
+	if (irr < 0)
+		return false;
+	isr = highest_vec_(vcpu, VIRQ_APIC_ISR);
+	tpr = __atomic_load_n(apic_reg_(vcpu, VIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
+	ppr = (int)(tpr >> 4);
+	if (isr >= 0 && (isr >> 4) > ppr)
+		ppr = isr >> 4;
+	return (irr >> 4) > ppr;
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Devices (MAPD + ITT), physical LPI mappings (MAPTI), and the per-event
+ * commands that work on physical and virtual mappings alike
+ * (DISCARD, INT, CLEAR, INV followed by SYNC or VSYNC).
+ * Spec: Arm IHI 0069 §6.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
+ */
+#include <libvirq/gicv4_vpe.h>
+#include "gicv4/its_priv.h"
+#include "gicv4/vpe_priv.h"
+
+static bool dev_ok_(const struct virq_its_device *dev)
+{
+	return dev && dev->its && dev->its->gic && dev->ev.va;
+}
+
+virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
+				uint32_t device_id, uint32_t nr_events)
+{
+	const struct virq_hal *hal;
+	struct virq_its_cmd c;
+	uint32_t nr;
+	uint64_t itt_bytes;
+	virq_status st;
+
+	if (!its || !its->gic || !dev || !nr_events)
+		return VIRQ_EINVAL;
+	hal = &its->gic->hal;
+	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
+		return VIRQ_ERANGE;
+	if (nr_events > (1u << 31) ||
+	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
+		return VIRQ_ERANGE;
+	if (its->proxy && its->proxy != dev && its->proxy->device_id == device_id)
+		return VIRQ_EEXIST; /* clashes with the doorbell proxy device */
+	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
+	memset(dev, 0, sizeof(*dev));
+	st = virq_its_tbl_ensure_(its, VIRQ_ITS_TBL_DEV, device_id);
+	if (st != VIRQ_OK)
+		return st;
+	itt_bytes = (uint64_t)nr * its->itt_esz;
+	st = virq_page_alloc_(hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
+			      &dev->itt);
+	if (st == VIRQ_OK)
+		st = virq_page_alloc_(hal,
+				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
+				      4096, &dev->ev);
+	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
+	 * (CASE-14: Xen a1f8b32af0). */
+	if (st == VIRQ_OK)
+		st = clean_if_(hal, its->tbl[VIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
+			       dev->itt.va, dev->itt.size);
+	if (st == VIRQ_OK) {
+		c = virq_its_mapd(device_id, log2_(nr) - 1, dev->itt.pa, true);
+		st = virq_its_exec_(its, &c, 1);
+	}
+	if (st != VIRQ_OK) {
+		virq_page_free_(hal, &dev->ev);
+		virq_page_free_(hal, &dev->itt);
+		return st;
+	}
+	dev->its = its;
+	dev->device_id = device_id;
+	dev->nr_events = nr;
+	if (dev != its->proxy)
+		its->nr_devices++;
+	return VIRQ_OK;
+}
+
+virq_status virq_its_device_unmap(struct virq_its_device *dev)
+{
+	struct virq_its_cmd c;
+	virq_status st;
+
+	if (!dev_ok_(dev))
+		return VIRQ_EINVAL;
+	if (dev->nr_mapped)
+		return VIRQ_EBUSY;
+	c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
+	st = virq_its_exec_(dev->its, &c, 1);
+	if (st != VIRQ_OK)
+		return st;
+	virq_page_free_(&dev->its->gic->hal, &dev->ev);
+	virq_page_free_(&dev->its->gic->hal, &dev->itt);
+	if (dev != dev->its->proxy)
+		dev->its->nr_devices--;
+	dev->its = NULL;
+	return VIRQ_OK;
+}
+
+virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
+			     uint32_t icid)
+{
+	struct virq_its_event *e;
+	struct virq_its_cmd c[2];
+	virq_status st;
+
+	if (!dev_ok_(dev))
+		return VIRQ_EINVAL;
+	if (event >= dev->nr_events)
+		return VIRQ_ERANGE;
+	e = ev_at_(dev, event);
+	if (e->kind != VIRQ_ITS_EV_NONE)
+		return VIRQ_EEXIST;
+	if (!virq_its_col_mapped_(dev->its, icid) || !virq_lpi_allocated_(dev->its->gic, pintid))
+		return VIRQ_ENOENT;
+	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
+	st = virq_its_exec_(dev->its, c, 2);
+	if (st != VIRQ_OK)
+		return st;
+	e->kind = VIRQ_ITS_EV_PHYS;
+	e->icid = icid;
+	e->intid = pintid;
+	e->db = VIRQ_ITS_NO_DOORBELL;
+	e->vpe = NULL;
+	dev->nr_mapped++;
+	return VIRQ_OK;
+}
+
+void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
+{
+	struct virq_its_event *e = ev_at_(dev, event);
+
+	if (e->kind == VIRQ_ITS_EV_VIRT && e->vpe)
+		e->vpe->nr_vlpis--;
+	memset(e, 0, sizeof(*e));
+	dev->nr_mapped--;
+}
+
+virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
+{
+	struct virq_its_event *e;
+	struct virq_its_cmd c[2];
+	virq_status st;
+
+	if (!dev_ok_(dev))
+		return VIRQ_EINVAL;
+	if (event >= dev->nr_events)
+		return VIRQ_ERANGE;
+	e = ev_at_(dev, event);
+	if (e->kind == VIRQ_ITS_EV_NONE || e->kind == VIRQ_ITS_EV_PROXY)
+		return VIRQ_ENOENT;
+	c[0] = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	c[1] = virq_its_ev_sync_(dev->its, e);
+	st = virq_its_exec_(dev->its, c, 2);
+	/* Tracked as unmapped even on a queue failure: DISCARD may have run,
+	 * and mapping the event again is always valid after a DISCARD. */
+	virq_its_event_forget_(dev, event);
+	return st;
+}
+
+static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op)
+{
+	struct virq_its_event *e;
+	struct virq_its_cmd c[2];
+
+	if (!dev_ok_(dev))
+		return VIRQ_EINVAL;
+	if (event >= dev->nr_events)
+		return VIRQ_ERANGE;
+	e = ev_at_(dev, event);
+	if (e->kind != VIRQ_ITS_EV_PHYS && e->kind != VIRQ_ITS_EV_VIRT)
+		return VIRQ_ENOENT;
+	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
+	c[1] = virq_its_ev_sync_(dev->its, e);
+	return virq_its_exec_(dev->its, c, 2);
+}
+
+virq_status virq_its_int(struct virq_its_device *dev, uint32_t event)
+{
+	return ev_cmd_(dev, event, VIRQ_ITS_INT);
+}
+
+virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event)
+{
+	return ev_cmd_(dev, event, VIRQ_ITS_CLEAR);
+}
+
+virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event)
+{
+	return ev_cmd_(dev, event, VIRQ_ITS_INV);
+}
+
+virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
+			       struct virq_its_event *out)
+{
+	if (!dev_ok_(dev) || !out)
+		return VIRQ_EINVAL;
+	if (event >= dev->nr_events)
+		return VIRQ_ERANGE;
+	*out = *ev_at_(dev, event);
+	return VIRQ_OK;
+}

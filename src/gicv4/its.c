@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ITS probe, errata quirks, enable/disable, command execution, collections.
+ * Spec: Arm IHI 0069 §6 (ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
+ * Quirk facts: Linux silicon-errata list and ITS quirk table (CASE-13),
+ * restated; no code copied.
+ */
+#include <libvirq/gicv4_vpe.h>
+#include "gicv4/its_priv.h"
+
+/* ---------------- quirks (CASE-13) ---------------- */
+
+static const struct virq_its_quirk_entry quirk_table_[] = {
+    {0xa100034cu, 0xffff0fffu, 0,
+     VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 | VIRQ_ITS_QUIRK_CAVIUM_23144,
+     "Cavium ThunderX 22375/24313/23144"},
+    {0x00001070u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065"},
+    {0x00051736u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801"},
+    {0x0201743bu, 0xffffffffu, VIRQ_GIC_PLAT_RK3588, VIRQ_ITS_QUIRK_RK3588_3588001,
+     "Rockchip RK3588 3588001"},
+};
+
+uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform)
+{
+	uint32_t q = 0;
+
+	for (size_t i = 0; i < sizeof(quirk_table_) / sizeof(quirk_table_[0]); i++) {
+		const struct virq_its_quirk_entry *e = &quirk_table_[i];
+
+		if ((iidr & e->mask) == e->iidr && (platform & e->platform) == e->platform)
+			q |= e->quirks;
+	}
+	return q;
+}
+
+/* ---------------- command execution ---------------- */
+
+uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
+{
+	if (its->lim.pta)
+		return its->gic->rd[rd].rd_base;
+	return virq_its_rdbase_procnum(rd_procnum_(its->gic, rd));
+}
+
+static void its_fail_(struct virq_its *its, virq_status st)
+{
+	VIRQ_LOGV(&its->gic->hal, VIRQ_LOG_ERROR, "its: command queue failed", its->base,
+		  (uint64_t)(int64_t)st);
+	if (virq_its_queue_reset(&its->q) != VIRQ_OK)
+		its->dead = true;
+}
+
+virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
+{
+	uint8_t raw[ITS_BATCH_MAX][VIRQ_ITS_CMD_SIZE];
+	virq_status st;
+
+	if (its->dead)
+		return VIRQ_EDEAD;
+	if (n > ITS_BATCH_MAX)
+		return VIRQ_EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		st = virq_its_cmd_encode(&cmds[i], &its->lim, raw[i], NULL, NULL);
+		if (st != VIRQ_OK)
+			return st;
+	}
+	for (size_t i = 0; i < n; i++) {
+		st = virq_its_queue_push_raw(&its->q, raw[i]);
+		if (st != VIRQ_OK) {
+			its_fail_(its, st);
+			return st;
+		}
+	}
+	st = virq_its_queue_drain(&its->q, NULL);
+	if (st != VIRQ_OK) {
+		its_fail_(its, st);
+		return st;
+	}
+	its->cmds += n;
+	return VIRQ_OK;
+}
+
+struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e)
+{
+	if (e->kind == VIRQ_ITS_EV_VIRT)
+		return virq_its_vsync_cmd(e->vpe->vpeid);
+	return virq_its_sync_cmd(virq_its_rdbase_(its, e->icid));
+}
+
+/* ---------------- probe / enable ---------------- */
+
+static virq_status its_quiesce_(struct virq_its *its)
+{
+	const struct virq_hal *hal = &its->gic->hal;
+	uint64_t a = its->base + VIRQ_GITS_CTLR;
+	uint32_t c = virq_rd32_(hal, a);
+
+	if (c & (VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) | VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)))
+		virq_wr32_(hal, a,
+			   c & (uint32_t) ~(VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) |
+					    VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)));
+	return virq_poll32(hal, a, (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent),
+			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent),
+			   its->q.timeout_ns ? its->q.timeout_ns : its->gic->timeout_ns, NULL);
+}
+
+static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_desc *desc)
+{
+	const struct virq_hal *hal = &its->gic->hal;
+	uint32_t arch = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_PIDR2_ArchRev,
+						 virq_rd32_(hal, its->base + VIRQ_GITS_PIDR2));
+
+	if (arch != 3 && arch != 4)
+		return VIRQ_ENOTSUP;
+	its->typer = virq_rd64_(hal, its->base + VIRQ_GITS_TYPER);
+	its->iidr = virq_rd32_(hal, its->base + VIRQ_GITS_IIDR);
+	if (!VIRQ_FIELD_GET(VIRQ_GITS_TYPER_Physical, its->typer))
+		return VIRQ_ENOTSUP;
+	virq_its_limits_from_typer(its->typer, &its->lim);
+	/* The GIC as a whole may be less than the ITS claims. */
+	if (its->gic->version < VIRQ_GIC_V4_0)
+		its->lim.version = VIRQ_ITS_V3;
+	else if (its->gic->version < VIRQ_GIC_V4_1 && its->lim.version == VIRQ_ITS_V41)
+		its->lim.version = VIRQ_ITS_V40;
+	its->lim.vpeid_bits = (uint8_t)its->gic->vpeid_bits;
+	its->quirks = virq_its_quirks_for(its->iidr, its->gic->platform);
+	if ((its->quirks & VIRQ_ITS_QUIRK_CAVIUM_22375) && its->lim.devid_bits > 20)
+		its->lim.devid_bits = 20;
+	its->itt_esz = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_TYPER_ITT_entry_size, its->typer) + 1;
+	if (its->quirks & VIRQ_ITS_QUIRK_QDF2400_E0065)
+		its->itt_esz = 16;
+	its->noncoherent = desc->dma_noncoherent || (its->quirks & VIRQ_ITS_QUIRK_RK3588_3588001);
+	if (its->quirks)
+		VIRQ_LOGV(hal, VIRQ_LOG_INFO, "its: quirks applied", its->iidr, its->quirks);
+	return VIRQ_OK;
+}
+
+/* ITS_Number for VMOVP ITSLists (GITS_TYPER.VMOVP = 0): write the slot,
+ * keep what reads back (the field may be read-only). */
+static void its_number_(struct virq_its *its, uint32_t *ctlr)
+{
+	const struct virq_hal *hal = &its->gic->hal;
+	uint64_t a = its->base + VIRQ_GITS_CTLR;
+	uint32_t c =
+	    (uint32_t)VIRQ_FIELD_SET(VIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a), its->slot);
+
+	if (its->lim.version != VIRQ_ITS_V3 && !its->lim.vmovp) {
+		virq_wr32_(hal, a, c);
+		c = virq_rd32_(hal, a);
+	}
+	its->its_number = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_CTLR_ITS_Number, c);
+	*ctlr = c;
+}
+
+static virq_status its_slot_(struct virq_its *its)
+{
+	struct virq_gic *gic = its->gic;
+
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+		if (!gic->its[i]) {
+			its->slot = i;
+			return VIRQ_OK;
+		}
+	}
+	return VIRQ_ENOSPC;
+}
+
+static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *cfg)
+{
+	struct virq_its_queue_cfg qc = {cfg ? cfg->timeout_ns : 0, its->noncoherent};
+	uint32_t qbytes = cfg && cfg->queue_bytes ? cfg->queue_bytes : 65536u;
+	virq_status st;
+
+	if (!qc.timeout_ns)
+		qc.timeout_ns = its->gic->timeout_ns;
+	st = virq_page_alloc_(&its->gic->hal, round_up_((its->gic->nr_rd + 7) / 8, 4096), 4096,
+			      &its->col_map);
+	if (st != VIRQ_OK)
+		return st;
+	st = virq_its_tables_init_(its);
+	if (st == VIRQ_OK) {
+		st = virq_its_queue_init(&its->q, &its->gic->hal, its->base, qbytes, &qc);
+		if (st != VIRQ_OK)
+			virq_its_tables_free_(its);
+	}
+	if (st != VIRQ_OK)
+		virq_page_free_(&its->gic->hal, &its->col_map);
+	return st;
+}
+
+virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
+			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
+{
+	const struct virq_hal *hal;
+	uint32_t ctlr;
+	virq_status st;
+
+	if (!its || !gic || !gic->hal.ops || !desc)
+		return VIRQ_EINVAL;
+	memset(its, 0, sizeof(*its));
+	its->gic = gic;
+	its->base = desc->base;
+	its->numa_node = cfg ? cfg->numa_node : -1;
+	its->rd_node = cfg ? cfg->rd_node : NULL;
+	hal = &gic->hal;
+	st = its_slot_(its);
+	if (st == VIRQ_OK)
+		st = its_probe_(its, desc);
+	if (st == VIRQ_OK)
+		st = its_quiesce_(its);
+	if (st == VIRQ_OK)
+		st = its_setup_(its, cfg);
+	if (st != VIRQ_OK) {
+		its->gic = NULL;
+		return st;
+	}
+	its_number_(its, &ctlr);
+	ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled);
+	/* ImDe on GICv4 as Linux does; its architectural meaning is
+	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
+	if (its->lim.version != VIRQ_ITS_V3)
+		ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe);
+	virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);
+	gic->its[its->slot] = its;
+	gic->nr_its++;
+	if (its->lim.version == VIRQ_ITS_V41) /* RDs share this ITS's vPE table */
+		for (uint32_t r = 0; r < gic->nr_rd; r++)
+			if (!gic->rd[r].vprop_cache)
+				st = st == VIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
+	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40)
+		st = virq_its_proxy_init_(its);
+	if (st != VIRQ_OK) {
+		virq_status st2 = virq_its_destroy(its);
+
+		(void)st2;
+		return st;
+	}
+	return VIRQ_OK;
+}
+
+/* GICv4.1: RDs that point at this ITS's vPE table move to another 4.1
+ * ITS's table, or get GICR_VPROPBASER cleared. */
+static void rds_forget_vpe_table_(struct virq_its *its)
+{
+	struct virq_gic *gic = its->gic;
+	uint64_t pa = its->tbl[VIRQ_ITS_TBL_VPE].l1.pa;
+
+	if (its->lim.version != VIRQ_ITS_V41 || !pa)
+		return;
+	for (uint32_t r = 0; r < gic->nr_rd; r++) {
+		struct virq_gic_rdist *rd = &gic->rd[r];
+		virq_status st;
+
+		if (!rd->vprop_cache ||
+		    (rd->vprop_cache & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_Physical_Address)) !=
+			pa)
+			continue;
+		virq_wr64_(&gic->hal, rd->rd_base + VIRQ_GICR_VPROPBASER, 0);
+		rd->vprop_cache = 0;
+		st = virq_rdist_vpe_table_41_(gic, r);
+		(void)st; /* a failure leaves VPROPBASER invalid: no 4.1 vPE runs there */
+	}
+}
+
+virq_status virq_its_destroy(struct virq_its *its)
+{
+	virq_status st;
+
+	if (!its || !its->gic)
+		return VIRQ_OK;
+	if (its->nr_devices || its->nr_vpes)
+		return VIRQ_EBUSY;
+	virq_its_proxy_free_(its);
+	st = its_quiesce_(its);
+	if (st != VIRQ_OK)
+		return st;
+	its->gic->its[its->slot] = NULL;
+	its->gic->nr_its--;
+	rds_forget_vpe_table_(its); /* before the table is freed */
+	virq_its_queue_fini(&its->q);
+	virq_its_tables_free_(its);
+	virq_page_free_(&its->gic->hal, &its->col_map);
+	its->gic = NULL;
+	return VIRQ_OK;
+}
+
+/* ---------------- collections ---------------- */
+
+bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid)
+{
+	return icid < its->gic->nr_rd && bm_test_(its->col_map.va, icid);
+}
+
+virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
+{
+	struct virq_its_cmd c[2];
+	virq_status st;
+
+	if (!its || !its->gic || rd >= its->gic->nr_rd)
+		return VIRQ_EINVAL;
+	if (!(its->gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
+		return VIRQ_EBUSY; /* EnableLPIs before MAPC (CASE-15) */
+	if ((its->quirks & VIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
+	    its->rd_node[rd] != its->numa_node)
+		return VIRQ_EINVAL;
+	if (rd >= (1u << its->lim.icid_bits))
+		return VIRQ_ERANGE;
+	if (rd >= VIRQ_FIELD_GET(VIRQ_GITS_TYPER_HCC, its->typer)) {
+		st = virq_its_tbl_ensure_(its, VIRQ_ITS_TBL_COL, rd);
+		if (st != VIRQ_OK)
+			return st;
+	}
+	c[0] = virq_its_mapc(rd, virq_its_rdbase_(its, rd), true);
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
+	st = virq_its_exec_(its, c, 2);
+	if (st == VIRQ_OK)
+		bm_set_(its->col_map.va, rd);
+	return st;
+}

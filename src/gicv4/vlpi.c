@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vLPI mappings (VMAPTI, VMOVI, DISCARD, INV + VSYNC) and doorbells
+ * (GICv4.0 per-vLPI doorbells, masking through DirectLPI or the proxy
+ * device; GICv4.1 INVDB).
+ * Spec: Arm IHI 0069 §6.3 (VMAPTI, VMOVI, INVDB), §9; facts §6 (doorbells,
+ * proxy device design described from Linux, not copied); CASE-13.
+ */
+#include "gicv4/its_priv.h"
+#include "gicv4/vpe_priv.h"
+
+static bool vpe_usable_(const struct virq_vpe *vpe)
+{
+	return vpe && vpe->vm && (vpe->flags & VIRQ_VPE_MAPPED);
+}
+
+/* Common checks for a vLPI target on @dev's ITS. */
+static virq_status target_ok_(const struct virq_its_device *dev, const struct virq_vpe *vpe,
+			      uint32_t vintid)
+{
+	if (!vpe_usable_(vpe))
+		return VIRQ_EINVAL;
+	if (vpe->flags & (VIRQ_VPE_DYING | VIRQ_VPE_DEAD))
+		return VIRQ_EDEAD;
+	if (dev->its->lim.version == VIRQ_ITS_V3)
+		return VIRQ_ENOTSUP;
+	if (!(vpe->its_mask & (1u << dev->its->slot)))
+		return VIRQ_EINVAL;
+	if (vintid < VIRQ_LPI_BASE || vintid >= (1u << vpe->vm->id_bits))
+		return VIRQ_ERANGE;
+	return VIRQ_OK;
+}
+
+static bool dev_ok_(const struct virq_its_device *dev)
+{
+	return dev && dev->its && dev->its->gic && dev->ev.va;
+}
+
+static uint32_t db_for_(const struct virq_its_device *dev, const struct virq_vpe *vpe, bool want)
+{
+	/* GICv4.1 uses the default doorbell (VMAPP); per-vLPI = 1023. */
+	if (dev->its->lim.version != VIRQ_ITS_V40 || !want)
+		return VIRQ_ITS_NO_DOORBELL;
+	return vpe->doorbell;
+}
+
+static void track_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+		   uint32_t vintid, uint32_t db)
+{
+	struct virq_its_event *e = ev_at_(dev, event);
+
+	if (e->kind == VIRQ_ITS_EV_NONE)
+		dev->nr_mapped++;
+	else if (e->vpe)
+		e->vpe->nr_vlpis--;
+	e->kind = VIRQ_ITS_EV_VIRT;
+	e->icid = 0;
+	e->intid = vintid;
+	e->db = db;
+	e->vpe = vpe;
+	vpe->nr_vlpis++;
+}
+
+virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			  uint32_t vintid, bool doorbell)
+{
+	struct virq_its_cmd c[2];
+	uint32_t db;
+	virq_status st;
+
+	if (!dev_ok_(dev))
+		return VIRQ_EINVAL;
+	st = target_ok_(dev, vpe, vintid);
+	if (st != VIRQ_OK)
+		return st;
+	if (event >= dev->nr_events)
+		return VIRQ_ERANGE;
+	if (ev_at_(dev, event)->kind != VIRQ_ITS_EV_NONE)
+		return VIRQ_EEXIST;
+	st = virq_vm_vlpi_config(vpe->vm, vintid, 0xA0, true);
+	if (st != VIRQ_OK)
+		return st;
+	db = db_for_(dev, vpe, doorbell);
+	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
+	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	st = virq_its_exec_(dev->its, c, 2);
+	if (st == VIRQ_OK)
+		track_(dev, event, vpe, vintid, db);
+	return st;
+}
+
+static virq_status range_ok_(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+			     struct virq_vpe *vpe, uint32_t first_vintid)
+{
+	virq_status st;
+
+	if (!dev_ok_(dev) || !count)
+		return VIRQ_EINVAL;
+	if (first_event >= dev->nr_events || count > dev->nr_events - first_event)
+		return VIRQ_ERANGE;
+	st = target_ok_(dev, vpe, first_vintid);
+	if (st == VIRQ_OK && count - 1 > 0xFFFFFFFFu - first_vintid)
+		st = VIRQ_ERANGE;
+	if (st == VIRQ_OK)
+		st = target_ok_(dev, vpe, first_vintid + count - 1);
+	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
+		if (ev_at_(dev, first_event + i)->kind != VIRQ_ITS_EV_NONE)
+			st = VIRQ_EEXIST;
+	return st;
+}
+
+virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
+{
+	struct virq_its *its;
+	uint8_t raw[VIRQ_ITS_CMD_SIZE];
+	struct virq_its_cmd c;
+	uint32_t db, done = 0;
+	virq_status st = range_ok_(dev, first_event, count, vpe, first_vintid);
+
+	if (st != VIRQ_OK)
+		return st;
+	its = dev->its;
+	if (its->dead)
+		return VIRQ_EDEAD;
+	db = db_for_(dev, vpe, doorbell);
+	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
+		st = virq_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
+	for (; st == VIRQ_OK && done < count; done++) {
+		c = virq_its_vmapti(dev->device_id, first_event + done, vpe->vpeid,
+				    first_vintid + done, db);
+		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
+		if (st == VIRQ_OK)
+			st = virq_its_queue_push_raw(&its->q, raw);
+		if (st == VIRQ_OK)
+			track_(dev, first_event + done, vpe, first_vintid + done, db);
+	}
+	if (done) { /* whatever was pushed is published and completed */
+		virq_status st2;
+
+		c = virq_its_vsync_cmd(vpe->vpeid);
+		st2 = virq_its_exec_(its, &c, 1);
+		st = st != VIRQ_OK ? st : st2;
+	}
+	return st;
+}
+
+virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event)
+{
+	return virq_its_unmap_event(dev, event);
+}
+
+static virq_status virt_event_(struct virq_its_device *dev, uint32_t event,
+			       struct virq_its_event **e)
+{
+	if (!dev_ok_(dev))
+		return VIRQ_EINVAL;
+	if (event >= dev->nr_events)
+		return VIRQ_ERANGE;
+	*e = ev_at_(dev, event);
+	return (*e)->kind == VIRQ_ITS_EV_VIRT ? VIRQ_OK : VIRQ_ENOENT;
+}
+
+virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			    uint32_t vintid)
+{
+	struct virq_its_event *e;
+	struct virq_its_cmd c[4];
+	size_t n = 0;
+	uint32_t db;
+	virq_status st = virt_event_(dev, event, &e);
+
+	if (st == VIRQ_OK)
+		st = target_ok_(dev, vpe, vintid);
+	if (st == VIRQ_OK)
+		st = virq_vm_vlpi_config(vpe->vm, vintid, 0xA0, true);
+	if (st != VIRQ_OK)
+		return st;
+	db = db_for_(dev, vpe, e->db != VIRQ_ITS_NO_DOORBELL);
+	c[n++] = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	if (e->vpe != vpe)
+		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
+	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
+	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
+	st = virq_its_exec_(dev->its, c, n);
+	if (st != VIRQ_OK) {
+		virq_its_event_forget_(dev, event); /* DISCARD may have run */
+		return st;
+	}
+	track_(dev, event, vpe, vintid, db);
+	return VIRQ_OK;
+}
+
+virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
+{
+	struct virq_its_event *e;
+	struct virq_its_cmd c[2] = {{.opcode = VIRQ_ITS_VMOVI}};
+	virq_status st = virt_event_(dev, event, &e);
+
+	if (st == VIRQ_OK)
+		st = target_ok_(dev, vpe, e->intid);
+	if (st != VIRQ_OK)
+		return st;
+	if (vpe->vm != e->vpe->vm)
+		return VIRQ_EINVAL;
+	c[0].DeviceID = dev->device_id;
+	c[0].EventID = event;
+	c[0].vPEID = vpe->vpeid;
+	if (dev->its->lim.version == VIRQ_ITS_V40 && e->db != VIRQ_ITS_NO_DOORBELL) {
+		c[0].D = true; /* the doorbell follows the vLPI to its new vPE */
+		c[0].Dbell_pINTID = vpe->doorbell;
+	}
+	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	st = virq_its_exec_(dev->its, c, 2);
+	if (st == VIRQ_OK)
+		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
+	return st;
+}
+
+virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, bool on)
+{
+	struct virq_its_event *e;
+	struct virq_its_cmd c[2] = {{.opcode = VIRQ_ITS_VMOVI}};
+	virq_status st = virt_event_(dev, event, &e);
+
+	if (st != VIRQ_OK)
+		return st;
+	if (dev->its->lim.version != VIRQ_ITS_V40 ||
+	    (on && e->vpe->doorbell == VIRQ_ITS_NO_DOORBELL))
+		return VIRQ_ENOTSUP;
+	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
+	 * event is UNPREDICTABLE (facts §1.2). */
+	c[0].DeviceID = dev->device_id;
+	c[0].EventID = event;
+	c[0].vPEID = e->vpe->vpeid;
+	c[0].D = true;
+	c[0].Dbell_pINTID = on ? e->vpe->doorbell : VIRQ_ITS_NO_DOORBELL;
+	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
+	st = virq_its_exec_(dev->its, c, 2);
+	if (st == VIRQ_OK)
+		e->db = c[0].Dbell_pINTID;
+	return st;
+}
+
+virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, uint8_t priority,
+				 bool enable)
+{
+	struct virq_its_event *e;
+	virq_status st = virt_event_(dev, event, &e);
+
+	if (st == VIRQ_OK)
+		st = virq_vm_vlpi_config(e->vpe->vm, e->intid, priority, enable);
+	if (st == VIRQ_OK)
+		st = virq_its_inv(dev, event); /* INV + VSYNC */
+	return st;
+}
+
+/* ---------------- doorbells ---------------- */
+
+static struct virq_its *proxy_its_(const struct virq_gic *gic)
+{
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+		if (gic->its[i] && gic->its[i]->proxy && !gic->its[i]->dead)
+			return gic->its[i];
+	return NULL;
+}
+
+static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
+{
+	return VIRQ_FIELD_GET(VIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
+}
+
+virq_status virq_its_proxy_init_(struct virq_its *its)
+{
+	struct virq_page pg;
+	uint32_t id = its->lim.devid_bits >= 32 ? 0xFFFFFFFFu : (1u << its->lim.devid_bits) - 1;
+	virq_status st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
+
+	if (st != VIRQ_OK)
+		return st;
+	_Static_assert(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
+		       "proxy device fits one page");
+	/* The device lives in the page; the page descriptor right after it. */
+	its->proxy = pg.va;
+	st = virq_its_device_map(its, its->proxy, id, its->gic->nr_rd);
+	if (st != VIRQ_OK) {
+		its->proxy = NULL;
+		virq_page_free_(&its->gic->hal, &pg);
+		return st;
+	}
+	memcpy(its->proxy + 1, &pg, sizeof(pg));
+	return VIRQ_OK;
+}
+
+void virq_its_proxy_free_(struct virq_its *its)
+{
+	struct virq_its_device *p = its->proxy;
+	struct virq_page pg;
+	virq_status st;
+
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->nr_events; i++) {
+		struct virq_its_event *e = ev_at_(p, i);
+
+		if (e->kind == VIRQ_ITS_EV_PROXY && e->vpe)
+			e->vpe->proxy_event = -1;
+		memset(e, 0, sizeof(*e));
+	}
+	p->nr_mapped = 0;
+	st = virq_its_device_unmap(p);
+	if (st != VIRQ_OK) { /* ITS dead: free the memory anyway */
+		virq_page_free_(&its->gic->hal, &p->ev);
+		virq_page_free_(&its->gic->hal, &p->itt);
+	}
+	memcpy(&pg, p + 1, sizeof(pg));
+	its->proxy = NULL;
+	virq_page_free_(&its->gic->hal, &pg);
+}
+
+/* Proxy path: map the doorbell on a slot if needed, then INV (CASE-13). */
+static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
+{
+	struct virq_its_device *p = its->proxy;
+	struct virq_its_cmd c[4];
+	struct virq_its_event *e;
+	uint32_t slot;
+	size_t n = 0;
+	virq_status st;
+
+	if (vpe->proxy_event >= 0) {
+		slot = (uint32_t)vpe->proxy_event;
+		c[n++] = (struct virq_its_cmd){
+		    .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
+		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
+		return virq_its_exec_(its, c, n);
+	}
+	if (!virq_its_col_mapped_(its, vpe->rd))
+		return VIRQ_ENOENT;
+	slot = its->proxy_next;
+	e = ev_at_(p, slot);
+	if (e->kind == VIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
+		c[n++] = (struct virq_its_cmd){
+		    .opcode = VIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
+	c[n++] = (struct virq_its_cmd){
+	    .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
+	st = virq_its_exec_(its, c, n);
+	if (e->kind == VIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
+		if (e->vpe)
+			e->vpe->proxy_event = -1;
+		memset(e, 0, sizeof(*e));
+		p->nr_mapped--;
+	}
+	if (st != VIRQ_OK)
+		return st;
+	e->kind = VIRQ_ITS_EV_PROXY;
+	e->icid = vpe->rd;
+	e->intid = vpe->doorbell;
+	e->db = VIRQ_ITS_NO_DOORBELL;
+	e->vpe = vpe;
+	p->nr_mapped++;
+	vpe->proxy_event = (int32_t)slot;
+	its->proxy_next = (slot + 1) % p->nr_events;
+	return VIRQ_OK;
+}
+
+static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid)
+{
+	virq_wr64_(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_INVLPIR),
+		   VIRQ_FIELD_PREP(VIRQ_GICR_INVLPIR_INTID, intid));
+	return virq_poll32(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_SYNCR),
+			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			   NULL);
+}
+
+virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
+{
+	struct virq_gic *gic;
+	struct virq_its *its;
+
+	if (!vpe_usable_(vpe) || vpe->doorbell == VIRQ_ITS_NO_DOORBELL)
+		return VIRQ_EINVAL;
+	gic = vpe->vm->gic;
+	if (gic->version == VIRQ_GIC_V4_1) {
+		for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+			if (vpe->its_mask & (1u << i)) {
+				struct virq_its_cmd c[2] = {
+				    {.opcode = VIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
+				    virq_its_vsync_cmd(vpe->vpeid),
+				};
+
+				return virq_its_exec_(gic->its[i], c, 2);
+			}
+		}
+		return VIRQ_ENOTSUP;
+	}
+	if (direct_lpi_(gic, vpe->rd))
+		return direct_inv_(gic, vpe->rd, vpe->doorbell);
+	its = proxy_its_(gic);
+	return its ? proxy_inv_(its, vpe) : VIRQ_ENOTSUP;
+}
+
+virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
+{
+	struct virq_gic *gic;
+
+	if (!vpe_usable_(vpe))
+		return VIRQ_EINVAL;
+	gic = vpe->vm->gic;
+	if (!on) {
+		vpe->flags &= ~(uint32_t)VIRQ_VPE_DB_MASK;
+		return VIRQ_OK;
+	}
+	if (gic->version != VIRQ_GIC_V4_0 || vpe->doorbell == VIRQ_ITS_NO_DOORBELL ||
+	    (!direct_lpi_(gic, vpe->rd) && !proxy_its_(gic)))
+		return VIRQ_ENOTSUP;
+	vpe->flags |= VIRQ_VPE_DB_MASK;
+	if (VIRQ_FIELD_GET(VIRQ_LPI_CFG_Enable, *lpi_cfg_(gic, vpe->doorbell)))
+		vpe->flags |= VIRQ_VPE_DB_ON;
+	else
+		vpe->flags &= ~(uint32_t)VIRQ_VPE_DB_ON;
+	return VIRQ_OK;
+}
+
+virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	uint8_t *cfg;
+	virq_status st;
+
+	if (!(vpe->flags & VIRQ_VPE_DB_MASK) || gic->version != VIRQ_GIC_V4_0 ||
+	    ((vpe->flags & VIRQ_VPE_DB_ON) != 0) == want)
+		return VIRQ_OK;
+	cfg = lpi_cfg_(gic, vpe->doorbell);
+	*cfg = (uint8_t)VIRQ_FIELD_SET(VIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
+	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
+	if (st == VIRQ_OK)
+		st = virq_vpe_doorbell_invalidate(vpe);
+	if (st != VIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
+		*cfg = (uint8_t)VIRQ_FIELD_SET(VIRQ_LPI_CFG_Enable, *cfg, 1);
+	if (st == VIRQ_OK && !want)
+		vpe->flags &= ~(uint32_t)VIRQ_VPE_DB_ON;
+	else
+		vpe->flags |= VIRQ_VPE_DB_ON;
+	return st;
+}
+
+void virq_vpe_proxy_release_(struct virq_vpe *vpe)
+{
+	struct virq_its *its;
+
+	if (vpe->proxy_event < 0)
+		return;
+	its = proxy_its_(vpe->vm->gic);
+	if (its) {
+		struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
+		struct virq_its_cmd c[2] = {
+		    {.opcode = VIRQ_ITS_DISCARD,
+		     .DeviceID = its->proxy->device_id,
+		     .EventID = (uint32_t)vpe->proxy_event},
+		    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
+		};
+
+		if (virq_its_exec_(its, c, 2) == VIRQ_OK) {
+			memset(e, 0, sizeof(*e));
+			its->proxy->nr_mapped--;
+		} else {
+			e->vpe = NULL; /* may still be mapped: a reuse DISCARDs it first */
+		}
+	}
+	vpe->proxy_event = -1;
+}
+
+virq_status virq_vpe_proxy_move_(struct virq_vpe *vpe, uint32_t rd)
+{
+	struct virq_its *its;
+	struct virq_its_event *e;
+	struct virq_its_cmd c[2];
+	virq_status st;
+
+	if (vpe->proxy_event < 0)
+		return VIRQ_OK;
+	its = proxy_its_(vpe->vm->gic);
+	if (!its)
+		return VIRQ_OK;
+	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
+	if (!virq_its_col_mapped_(its, rd)) { /* cannot follow: drop the slot */
+		virq_vpe_proxy_release_(vpe);
+		return VIRQ_OK;
+	}
+	c[0] = (struct virq_its_cmd){.opcode = VIRQ_ITS_MOVI,
+				     .DeviceID = its->proxy->device_id,
+				     .EventID = (uint32_t)vpe->proxy_event,
+				     .ICID = rd};
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
+	st = virq_its_exec_(its, c, 2);
+	if (st == VIRQ_OK)
+		e->icid = rd;
+	return st;
+}

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Makes the device trees the discovery tests read, at test time:
+#  - dumped from QEMU's virt machine (GICv3 and GICv4, several -smp values,
+#    with and without the ITS), compacted with dtc;
+#  - hand-built odd and malformed trees compiled with dtc (-f: keep going on
+#    the errors dtc itself notices, the point is to feed them to libvirq).
+# usage: gen_dtbs.sh OUTDIR DTSDIR
+set -euo pipefail
+out=$1
+dts=$2
+mkdir -p "$out"
+for tool in qemu-system-aarch64 dtc; do
+	command -v "$tool" >/dev/null || { echo "gen_dtbs: $tool not installed" >&2; exit 1; }
+done
+
+dump() { # name machine-options smp
+	timeout 60 qemu-system-aarch64 -M "$2,dumpdtb=$out/$1.full.dtb" -cpu max -smp "$3" \
+		-nographic -display none >/dev/null 2>&1
+	dtc -q -I dtb -O dtb -o "$out/$1.dtb" "$out/$1.full.dtb"
+	rm -f "$out/$1.full.dtb"
+}
+dump qemu_v3_smp1 virt,gic-version=3 1
+dump qemu_v3_smp8 virt,gic-version=3 8
+dump qemu_v3_smp128 virt,gic-version=3 128
+dump qemu_v3_noits virt,gic-version=3,its=off 4
+dump qemu_v4_smp1 virt,gic-version=4,virtualization=on 1
+dump qemu_v4_smp4 virt,gic-version=4,virtualization=on 4
+dump qemu_v4_smp64 virt,gic-version=4,virtualization=on 64
+dump qemu_v4_noits virt,gic-version=4,virtualization=on,its=off 2
+
+for f in "$dts"/*.dts; do
+	n=$(basename "$f" .dts)
+	timeout 20 dtc -q -f -I dts -O dtb -o "$out/$n.dtb" "$f" 2>/dev/null
+done
+echo "gen_dtbs: $(ls "$out" | wc -l) trees in $out"

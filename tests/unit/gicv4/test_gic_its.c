@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/* ITS probe, GITS_BASER tables (page size, indirect, level-2 on demand,
+ * attributes: CASE-14), errata quirks (CASE-13), doorbell invalidation paths. */
+#include "its_fixture.h"
+
+#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
+
+static void setup1(struct its_fx *f, const struct its_state_cfg *ic, unsigned nr_rd, int version,
+		   bool dirty_direct)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+
+	rc.nr = nr_rd;
+	rc.version = version;
+	rc.direct_lpi = dirty_direct;
+	itsfx_setup(f, &rc, ic, 1, false);
+}
+
+static void test_quirk_table(void **state)
+{
+	(void)state;
+	assert_int_equal(virq_its_quirks_for(0xa100034cu, 0), VIRQ_ITS_QUIRK_CAVIUM_22375 |
+								  VIRQ_ITS_QUIRK_CAVIUM_24313 |
+								  VIRQ_ITS_QUIRK_CAVIUM_23144);
+	assert_int_equal(virq_its_quirks_for(0xa100134cu, 0),
+			 VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 |
+			     VIRQ_ITS_QUIRK_CAVIUM_23144); /* bits 15:12 masked */
+	assert_int_equal(virq_its_quirks_for(0xa100034du, 0), 0);
+	assert_int_equal(virq_its_quirks_for(0x00001070u, 0), VIRQ_ITS_QUIRK_QDF2400_E0065);
+	assert_int_equal(virq_its_quirks_for(0x00051736u, 0), VIRQ_ITS_QUIRK_HIP09_162100801);
+	assert_int_equal(virq_its_quirks_for(0x0201743bu, 0), 0); /* needs the RK3588 machine */
+	assert_int_equal(virq_its_quirks_for(0x0201743bu, VIRQ_GIC_PLAT_RK3588),
+			 VIRQ_ITS_QUIRK_RK3588_3588001);
+	assert_int_equal(virq_its_quirks_for(0x43Bu, VIRQ_GIC_PLAT_RK3588), 0);
+}
+
+/* QEMU defaults: 64 KiB pages, device and vPE tables two-level, level-2 pages on demand. */
+static void test_tables_indirect_on_demand(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device d1, d2, d3;
+	struct virq_its *its = &f.its[0];
+	size_t live;
+
+	(void)state;
+	setup1(&f, NULL, 1, 40, false);
+	assert_int_equal(virq_its_init(its, &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(its->tbl[VIRQ_ITS_TBL_DEV].page_size, 65536);
+	assert_true(its->tbl[VIRQ_ITS_TBL_DEV].indirect);
+	assert_int_equal(its->tbl[VIRQ_ITS_TBL_DEV].nr_l1, 8); /* 2^16 / (64K / 8) */
+	assert_true(its->tbl[VIRQ_ITS_TBL_VPE].indirect);
+	assert_false(its->tbl[VIRQ_ITS_TBL_COL].indirect);
+	assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF, 0); /* one L1 page */
+	assert_true((its_state_baser(f.sm[0], 0) >> 62) & 1);
+	assert_int_equal(virq_its_map_collection(its, 0), VIRQ_OK);
+	live = fake_hal_live_pages(f.g.fh);
+	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), VIRQ_OK); /* L1[0] */
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
+	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), VIRQ_OK); /* L1[4] */
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 6);
+	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), VIRQ_OK); /* L1[4] again */
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 8);
+	assert_true(((uint64_t *)its->tbl[VIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
+	assert_false(((uint64_t *)its->tbl[VIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
+	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), VIRQ_ERANGE);
+	assert_true(its_state_dev_mapped(f.sm[0], 0x9001));
+	assert_int_equal(virq_its_device_unmap(&d1), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d2), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d3), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+static void test_tables_flat_and_page_sizes(void **state)
+{
+	uint32_t masks[3] = {7, 1, 2};
+	uint32_t want_psz[3] = {65536, 4096, 16384};
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+		struct virq_its_device d;
+		struct virq_its_table *t;
+
+		ic.no_indirect = true;
+		ic.psz_mask = masks[i];
+		setup1(&f, &ic, 1, 40, false);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
+		t = &f.its[0].tbl[VIRQ_ITS_TBL_DEV];
+		assert_int_equal(t->page_size, want_psz[i]);
+		assert_false(t->indirect);
+		/* 2^16 entries x 8 bytes in (Size + 1) pages. */
+		assert_int_equal(t->id_bits, 16);
+		assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF,
+				 (8u * 65536u) / want_psz[i] - 1);
+		assert_int_equal((its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0	  ? 2
+									 : i == 1 ? 0
+										  : 1);
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+		assert_int_equal(virq_its_device_map(&f.its[0], &d, 0x7FFF, 2), VIRQ_OK);
+		assert_int_equal(virq_its_device_unmap(&d), VIRQ_OK);
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+	}
+}
+
+/* CASE-14: non-shareable read-back on the ITS -> nC, tables and ITT cleaned
+ * (the ITT before its MAPD). */
+/* A table that cannot cover its ID space in 256 pages is narrowed. */
+static void test_tables_capped(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+
+	(void)state;
+	ic.no_indirect = true;
+	ic.psz_mask = 1; /* 4 KiB only */
+	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256 */
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(f.its[0].tbl[VIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF, 255);
+	itsfx_teardown(&f, true);
+}
+
+static void test_its_noncoherent(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	struct virq_its_device d;
+	size_t iclean, iwr;
+
+	(void)state;
+	ic.force_sh = 0;
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	for (int t = 0; t < 3; t++) {
+		assert_true(f.its[0].tbl[t].noncoherent);
+		assert_int_equal((f.its[0].tbl[t].baser >> 59) & 7, 1); /* InnerCache nC */
+	}
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	fake_hal_trace(f.g.fh, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &d, 3, 32), VIRQ_OK);
+	iclean = SIZE_MAX;
+	for (size_t i = 0; i < fake_hal_trace_len(f.g.fh); i++) {
+		const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
+
+		if (e->kind == FAKE_CLEAN && e->addr == (uint64_t)(uintptr_t)d.itt.va) {
+			iclean = i;
+			break;
+		}
+	}
+	iwr = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x88);
+	assert_true(iclean < iwr && iwr != SIZE_MAX);
+	assert_int_equal(virq_its_device_unmap(&d), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* CASE-14: BASER InnerCache read back as Device (0) or nC (1) -> clean; RaWaWb -> not. */
+static void test_its_inner_readback(void **state)
+{
+	int ics[3] = {0, 1, 7};
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+
+		ic.force_ic = ics[i];
+		setup1(&f, &ic, 1, 40, false);
+		fake_hal_reset_counters(f.g.fh);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
+		for (int t = 0; t < 3; t++)
+			assert_int_equal(f.its[0].tbl[t].noncoherent, ics[i] != 7);
+		assert_int_equal(fake_hal_count(f.g.fh, FAKE_CLEAN) > 0, ics[i] != 7);
+		itsfx_teardown(&f, true);
+	}
+}
+
+/* dma-noncoherent ITS and RK3588: forced Non-shareable + nC whatever reads back. */
+static void test_forced_noncoherent(void **state)
+{
+	for (int mode = 0; mode < 3; mode++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+		uint64_t b;
+
+		(void)state;
+		if (mode)
+			ic.iidr = 0x0201743b;
+		setup1(&f, &ic, 1, 40, false);
+		if (mode == 0)
+			f.g.desc.its[0].dma_noncoherent = true;
+		if (mode == 1)
+			f.g.gic.platform = VIRQ_GIC_PLAT_RK3588;
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
+		b = its_state_baser(f.sm[0], 0);
+		if (mode < 2) {
+			uint64_t cb = its_model_cbaser(its_state_queue(f.sm[0]));
+
+			assert_int_equal((cb >> 10) & 3, 0); /* CBASER too */
+			assert_int_equal((cb >> 59) & 7, 1);
+			assert_true(f.its[0].noncoherent);
+			assert_int_equal((b >> 10) & 3, 0);
+			assert_int_equal((b >> 59) & 7, 1);
+		} else { /* IIDR of RK3588 but another machine: normal */
+			assert_false(f.its[0].noncoherent);
+			assert_int_equal((b >> 10) & 3, 1);
+			assert_int_equal((b >> 59) & 7, 7);
+		}
+		itsfx_teardown(&f, true);
+	}
+}
+
+/* Cavium ThunderX: Devbits 24 -> 20; BASER nCnB; MAPC refused across nodes. */
+static void test_cavium(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	int8_t nodes[2] = {0, 1};
+	struct its_model *q;
+
+	(void)state;
+	ic.iidr = 0xa100134c;
+	ic.typer = (QEMU_TYPER_40 & ~(0x1Full << 13)) | (23ull << 13); /* Devbits = 24 */
+	ic.no_indirect = true;
+	setup1(&f, &ic, 2, 40, false);
+	cfg.numa_node = 0;
+	cfg.rd_node = nodes;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(f.its[0].lim.devid_bits, 20);
+	assert_int_equal((f.its[0].tbl[VIRQ_ITS_TBL_DEV].baser >> 59) & 7, 0); /* nCnB */
+	assert_true(f.its[0].tbl[VIRQ_ITS_TBL_DEV].noncoherent);
+	q = its_state_queue(f.sm[0]);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), VIRQ_EINVAL);
+	assert_int_equal(its_model_ncmds(q), 0);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* QDF2400 E0065: 16-byte ITT entries: 32 events -> 512 bytes. */
+static void test_qdf2400(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+
+	(void)state;
+	ic.iidr = 0x00001070;
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(f.its[0].itt_esz, 16);
+	assert_int_equal(32 * f.its[0].itt_esz, 512);
+	itsfx_teardown(&f, true);
+}
+
+/* Hip09 162100801: VMOVP, then GICR_INVALLR(V, vPEID) on the new RD + SYNCR poll. */
+static void test_hip09(void **state)
+{
+	for (int never = 0; never < 2; never++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct rdist_model_cfg rc = rdist_model_default_cfg();
+		struct its_fx f;
+		struct virq_vm vm;
+		struct virq_vpe vpe;
+		size_t ivm, iinv;
+
+		(void)state;
+		ic.iidr = 0x00051736;
+		rc.nr = 2;
+		rc.syncr_polls = never ? RD_NEVER : 2;
+		itsfx_setup(&f, &rc, &ic, 1, true);
+		assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+		assert_int_equal(virq_vpe_init(&vpe, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+		fake_hal_trace(f.g.fh, true);
+		fake_hal_reset_counters(f.g.fh);
+		assert_int_equal(virq_vpe_move(&vpe, 1), never ? VIRQ_ETIMEDOUT : VIRQ_OK);
+		ivm = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x88);
+		iinv = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64,
+					   fx_rd(&f.g, 1, VIRQ_GICR_INVALLR));
+		assert_true(ivm < iinv && iinv != SIZE_MAX);
+		assert_int_equal(rdist_model_last_invallr(f.g.rm, 1),
+				 (1ull << 63) | ((uint64_t)vpe.vpeid << 32));
+		if (!never)
+			assert_int_equal(fake_hal_count_at(f.g.fh, FAKE_MMIO_R32,
+							   fx_rd(&f.g, 1, VIRQ_GICR_SYNCR)),
+					 3);
+		assert_int_equal(vpe.rd, 1);
+		assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_OK);
+		assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+	}
+}
+
+/* CASE-13: GICv4.0 without DirectLPI: doorbell INV through the proxy device. */
+static void test_proxy_doorbell(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_vm vm;
+	struct virq_vpe v[3];
+	uint32_t db[3];
+	struct its_model *q;
+	const struct its_model_cmd *c;
+	uint32_t pdev;
+
+	(void)state;
+	setup1(&f, NULL, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_non_null(f.its[0].proxy);
+	pdev = f.its[0].proxy->device_id;
+	assert_int_equal(pdev, 0xFFFF); /* last DeviceID */
+	assert_int_equal(f.its[0].proxy->nr_events, 2);
+	{
+		struct virq_its_device clash;
+
+		assert_int_equal(virq_its_device_map(&f.its[0], &clash, 0xFFFF, 2), VIRQ_EEXIST);
+	}
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db[i]), VIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v[i], &vm, 0, db[i]), VIRQ_OK);
+	}
+	q = its_state_queue(f.sm[0]);
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(q), 3);
+	c = its_model_cmd(q, 0);
+	assert_int_equal(c->op, 0x0A);
+	assert_int_equal(c->dev, pdev);
+	assert_int_equal(c->pintid, db[0]);
+	assert_int_equal(c->icid, 0);
+	assert_int_equal(its_model_cmd(q, 1)->op, 0x0C);
+	assert_int_equal(its_model_cmd(q, 2)->op, 0x05);
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(q), 2);
+	assert_int_equal(its_model_cmd(q, 0)->op, 0x0C);
+	/* Two slots: the third vPE evicts the first (DISCARD, MAPTI, INV, SYNC). */
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), VIRQ_OK);
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[2]), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(q), 4);
+	assert_int_equal(its_model_cmd(q, 0)->op, 0x0F);
+	assert_int_equal(its_model_cmd(q, 1)->op, 0x0A);
+	assert_int_equal(v[0].proxy_event, -1);
+	assert_int_equal(v[2].proxy_event, 0);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, 0).pintid, db[2]);
+	/* Masking: resident disables the doorbell byte (+INV), blocking enables it. */
+	assert_int_equal(virq_vpe_set_db_masking(&v[2], true), VIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.g.gic, db[2], 0xA0, true), VIRQ_OK);
+	v[2].flags |= VIRQ_VPE_DB_ON;
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_make_resident(&v[2], 0), VIRQ_OK);
+	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 0);
+	assert_int_equal(its_model_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_vpe_make_nonresident(&v[2], true, NULL), VIRQ_OK);
+	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(virq_vpe_destroy(&v[i]), VIRQ_OK);
+	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* The proxy slot follows a VMOVP with MOVI; without the target collection it is dropped. */
+static void test_proxy_follows_vmovp(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint32_t db, pdev;
+	struct its_model *q;
+
+	(void)state;
+	setup1(&f, NULL, 3, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	pdev = f.its[0].proxy->device_id;
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 0);
+	q = its_state_queue(f.sm[0]);
+	its_model_clear_log(q);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	assert_int_equal(its_model_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
+	assert_int_equal(its_model_cmd(q, 2)->icid, 1);
+	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
+	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
+	assert_int_equal(virq_vpe_move(&v, 2), VIRQ_OK);
+	assert_int_equal(v.proxy_event, -1);
+	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* DirectLPI: GICR_INVLPIR + SYNCR; GICv4.1: INVDB + VSYNC. */
+static void test_doorbell_direct_and_invdb(void **state)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct rdist_model_cfg rc = rdist_model_default_cfg();
+		struct its_fx f;
+		struct virq_vm vm;
+		struct virq_vpe v;
+		uint32_t db;
+		struct its_model *q;
+
+		(void)state;
+		rc.direct_lpi = mode == 0;
+		rc.syncr_polls = 1;
+		if (mode == 1) {
+			rc.version = 41;
+			ic.typer = TYPER_41;
+		}
+		itsfx_setup(&f, &rc, &ic, 1, true);
+		assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+		q = its_state_queue(f.sm[0]);
+		its_model_clear_log(q);
+		assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+		if (mode == 0) {
+			assert_int_equal(its_model_ncmds(q), 0);
+			assert_int_equal(rdist_model_last_invlpir(f.g.rm, 0), db);
+			assert_int_equal(virq_vpe_set_db_masking(&v, true), VIRQ_OK);
+		} else {
+			assert_int_equal(its_model_ncmds(q), 2);
+			assert_int_equal(its_model_cmd(q, 0)->op, 0x2E);
+			assert_int_equal(its_model_cmd(q, 0)->vpe, v.vpeid);
+			assert_int_equal(its_model_cmd(q, 1)->op, 0x25);
+			assert_int_equal(virq_vpe_set_db_masking(&v, true), VIRQ_ENOTSUP);
+		}
+		assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+		assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+	}
+}
+
+/* Without DirectLPI and without a proxy there is no way to mask. */
+static void test_no_masking_path(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint32_t db;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), VIRQ_ENOTSUP);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_ENOTSUP);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* Never quiescent: init times out and frees everything. */
+static void test_never_quiescent(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	size_t live;
+
+	(void)state;
+	ic.never_quiescent = true;
+	setup1(&f, &ic, 1, 40, false);
+	live = fake_hal_live_pages(f.g.fh);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+			 VIRQ_ETIMEDOUT);
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live);
+	assert_null(f.g.gic.its[0]);
+	itsfx_teardown(&f, true);
+}
+
+/* Quiescent after k busy reads: exactly k + 1 GITS_CTLR reads before the BASERs. */
+static void test_quiescent_exact(void **state)
+{
+	(void)state;
+	for (unsigned k = 1; k < 4; k++) {
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+		size_t ib;
+		unsigned long reads = 0;
+
+		ic.quiescent_polls = k;
+		setup1(&f, &ic, 1, 40, false);
+		fake_hal_trace(f.g.fh, true);
+		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
+				 VIRQ_OK);
+		ib = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x100);
+		for (size_t i = 0; i < ib; i++) {
+			const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
+
+			if (e->kind == FAKE_MMIO_R32 && e->addr == FX_ITS_BASE)
+				reads++;
+		}
+		assert_int_equal(reads, k + 1); /* k reads with Quiescent = 0 (the first is the
+						 * read-modify-write one), then one with 1 */
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK); /* ITS enabled */
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_quirk_table),
+	    cmocka_unit_test(test_tables_indirect_on_demand),
+	    cmocka_unit_test(test_tables_flat_and_page_sizes),
+	    cmocka_unit_test(test_tables_capped),
+	    cmocka_unit_test(test_its_noncoherent),
+	    cmocka_unit_test(test_its_inner_readback),
+	    cmocka_unit_test(test_forced_noncoherent),
+	    cmocka_unit_test(test_cavium),
+	    cmocka_unit_test(test_qdf2400),
+	    cmocka_unit_test(test_hip09),
+	    cmocka_unit_test(test_proxy_doorbell),
+	    cmocka_unit_test(test_proxy_follows_vmovp),
+	    cmocka_unit_test(test_doorbell_direct_and_invdb),
+	    cmocka_unit_test(test_no_masking_path),
+	    cmocka_unit_test(test_never_quiescent),
+	    cmocka_unit_test(test_quiescent_exact),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

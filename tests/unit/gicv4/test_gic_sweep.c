@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Allocation failure at every step (fail allocation N for N = 1, 2, ...) of
+ * the whole bring-up + vPE/vLPI path leaves nothing leaked; command-queue
+ * failures (stall, dead ITS) leave the tracking consistent.
+ */
+#include "its_fixture.h"
+
+#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
+
+struct run {
+	struct virq_its_device dev;
+	struct virq_vm vm;
+	struct virq_vpe vpe[2];
+	uint32_t db;
+	bool its_ok[2], dev_ok, vm_ok, vpe_ok[2], db_ok;
+};
+
+/* Runs the path until the first failure; returns that status. */
+static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
+{
+	struct virq_its_cfg cfg = {0};
+	virq_status st;
+
+	cfg.proxy_doorbells = true;
+	for (unsigned i = 0; i < nits; i++) {
+		st = virq_its_init(&f->its[i], &f->g.gic, &f->g.desc.its[i], &cfg);
+		if (st)
+			return st;
+		r->its_ok[i] = true;
+		st = virq_its_map_collection(&f->its[i], 0);
+		if (st)
+			return st;
+		st = virq_its_map_collection(&f->its[i], 1);
+		if (st)
+			return st;
+	}
+	st = virq_its_device_map(&f->its[0], &r->dev, 0x4321, 64);
+	if (st)
+		return st;
+	r->dev_ok = true;
+	st = virq_lpi_alloc(&f->g.gic, 1, &r->db);
+	if (st)
+		return st;
+	r->db_ok = true;
+	st = virq_vm_init(&r->vm, &f->g.gic, 16);
+	if (st)
+		return st;
+	r->vm_ok = true;
+	for (unsigned i = 0; i < 2; i++) {
+		st = virq_vpe_init(&r->vpe[i], &r->vm, i, r->db);
+		if (st)
+			return st;
+		r->vpe_ok[i] = true;
+	}
+	for (uint32_t e = 0; e < 64; e++) {
+		st = virq_vlpi_map(&r->dev, e, &r->vpe[e & 1], 8192 + e, true);
+		if (st)
+			return st;
+	}
+	st = virq_vpe_move(&r->vpe[1], 0);
+	if (st)
+		return st;
+	if (f->g.gic.version == VIRQ_GIC_V4_0) {
+		st = virq_vpe_doorbell_invalidate(&r->vpe[0]);
+		if (st)
+			return st;
+	}
+	return virq_vpe_make_resident(&r->vpe[0], 0);
+}
+
+static void undo_(struct its_fx *f, struct run *r, unsigned nits)
+{
+	if (r->vpe_ok[0] && (r->vpe[0].flags & VIRQ_VPE_RESIDENT))
+		assert_int_equal(virq_vpe_make_nonresident(&r->vpe[0], false, NULL), VIRQ_OK);
+	if (r->dev_ok) {
+		for (uint32_t e = 0; e < r->dev.nr_events; e++) {
+			struct virq_its_event ev;
+
+			assert_int_equal(virq_its_event_get(&r->dev, e, &ev), VIRQ_OK);
+			if (ev.kind)
+				assert_int_equal(virq_vlpi_unmap(&r->dev, e), VIRQ_OK);
+		}
+		assert_int_equal(virq_its_device_unmap(&r->dev), VIRQ_OK);
+	}
+	for (int i = 1; i >= 0; i--)
+		if (r->vpe_ok[i])
+			assert_int_equal(virq_vpe_destroy(&r->vpe[i]), VIRQ_OK);
+	if (r->vm_ok)
+		assert_int_equal(virq_vm_destroy(&r->vm), VIRQ_OK);
+	if (r->db_ok)
+		assert_int_equal(virq_lpi_free(&f->g.gic, r->db, 1), VIRQ_OK);
+	for (int i = (int)nits - 1; i >= 0; i--)
+		if (r->its_ok[i])
+			assert_int_equal(virq_its_destroy(&f->its[i]), VIRQ_OK);
+}
+
+static void sweep_(uint64_t typer, int version, unsigned nits, bool no_indirect)
+{
+	unsigned long n;
+
+	for (n = 1;; n++) {
+		struct rdist_model_cfg rc = rdist_model_default_cfg();
+		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct its_fx f;
+		struct run r;
+		size_t base;
+		virq_status st;
+
+		rc.nr = 2;
+		rc.version = version;
+		ic.typer = typer;
+		ic.no_indirect = no_indirect;
+		itsfx_setup(&f, &rc, &ic, nits, false);
+		memset(&r, 0, sizeof(r));
+		base = fake_hal_live_pages(f.g.fh);
+		fake_hal_fail_alloc_nth(f.g.fh, n);
+		st = path_(&f, &r, nits);
+		fake_hal_fail_alloc_nth(f.g.fh, 0);
+		if (st != VIRQ_OK && st != VIRQ_ENOMEM)
+			fail_msg("step failed with %s at allocation %lu", virq_status_name(st), n);
+		undo_(&f, &r, nits);
+		assert_int_equal(fake_hal_live_pages(f.g.fh), base);
+		assert_int_equal(fake_hal_bad_frees(f.g.fh), 0);
+		itsfx_no_errors(&f);
+		itsfx_teardown(&f, true);
+		if (st == VIRQ_OK)
+			break;
+		assert_true(n < 200);
+	}
+	assert_true(n > 10); /* the path allocates: the sweep really swept */
+}
+
+static void test_sweep_v40(void **state)
+{
+	(void)state;
+	sweep_(QEMU_TYPER_40, 40, 1, false);
+}
+
+static void test_sweep_v40_two_its_flat(void **state)
+{
+	(void)state;
+	sweep_(QEMU_TYPER_40 & ~(1ull << 37), 40, 2, true);
+}
+
+static void test_sweep_v41(void **state)
+{
+	(void)state;
+	sweep_(TYPER_41, 41, 2, false);
+}
+
+/* A stalled command: the queue is reset, the call fails, tracking is unchanged. */
+static void test_stall_keeps_state(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device dev;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	struct virq_its_event ev;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	its_model_stall_opcode(its_state_queue(f.sm[0]), 0x2A); /* VMAPTI stalls */
+	assert_int_equal(virq_vlpi_map(&dev, 2, &v, 8200, false), VIRQ_ESTALLED);
+	assert_int_equal(virq_its_event_get(&dev, 2, &ev), VIRQ_OK);
+	assert_int_equal(ev.kind, VIRQ_ITS_EV_NONE);
+	assert_int_equal(v.nr_vlpis, 0);
+	assert_false(f.its[0].dead);
+	/* The queue works again after the reset. */
+	its_model_stall_opcode(its_state_queue(f.sm[0]), -1);
+	assert_int_equal(virq_vlpi_map(&dev, 2, &v, 8200, false), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], 1, 2).vintid, 8200);
+	assert_int_equal(virq_vlpi_unmap(&dev, 2), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* A dead ITS (never consumes): timeout, then the queue reset. Nothing hangs. */
+static void test_dead_its(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device dev;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	its_model_set_dead(its_state_queue(f.sm[0]), true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_ETIMEDOUT);
+	assert_null(dev.its);
+	its_model_set_dead(its_state_queue(f.sm[0]), false);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* VMAPP fails on the second ITS: the first is unmapped again, nothing leaks,
+ * the vPEID is reusable. A failing VMAPP(V=0) leaves the vPE DEAD; destroy again. */
+static void test_vpe_rollback_and_dead(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	size_t live;
+	long i;
+
+	(void)state;
+	itsfx_setup(&f, &rc, NULL, 2, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	live = fake_hal_live_pages(f.g.fh);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_ESTALLED);
+	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL)); /* rolled back on ITS 0 */
+	i = itsfx_find_op(f.sm[0], 0x29, 0);
+	assert_true(i >= 0);
+	assert_true(itsfx_find_op(f.sm[0], 0x29, (size_t)i + 1) > i); /* the unmap */
+	assert_int_equal(vm.nr_vpes, 0);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(v.vpeid, 0);
+	/* Teardown fails on ITS 1 (first in reverse order): DEAD, retried later. */
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_ESTALLED);
+	assert_true(v.flags & VIRQ_VPE_DEAD);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EDEAD);
+	assert_int_equal(virq_vpe_move(&v, 0), VIRQ_EDEAD);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_false(its_state_vpe(f.sm[1], 0, NULL, NULL));
+	/* Only the two level-2 vPE-table pages stay (one per ITS, kept until the
+	 * ITS is destroyed; itsfx_teardown checks that everything goes then). */
+	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 2);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* A slow ITS (one command per relax): the whole path still completes. */
+static void test_slow_its(void **state)
+{
+	struct its_fx f;
+	struct run r;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, false);
+	its_model_set_per_relax(its_state_queue(f.sm[0]), 1);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &r.dev, 5, 64), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&r.vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&r.vpe[0], &r.vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map_range(&r.dev, 0, 64, &r.vpe[0], 8192, false), VIRQ_OK);
+	assert_int_equal(its_state_lookup(f.sm[0], 5, 63).vintid, 8192 + 63);
+	for (uint32_t e = 0; e < 64; e++)
+		assert_int_equal(virq_vlpi_unmap(&r.dev, e), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&r.dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&r.vpe[0]), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&r.vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sweep_v40),
+	    cmocka_unit_test(test_sweep_v40_two_its_flat),
+	    cmocka_unit_test(test_sweep_v41),
+	    cmocka_unit_test(test_stall_keeps_state),
+	    cmocka_unit_test(test_dead_its),
+	    cmocka_unit_test(test_slow_its),
+	    cmocka_unit_test(test_vpe_rollback_and_dead),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
