@@ -340,11 +340,15 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		return VIRQ_EBUSY;
 	if (!(gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
 		return VIRQ_EBUSY;
-	if (rd == vpe->rd)
+	/* Same target: nothing to do, unless an earlier move stopped half-way
+	 * (some ITSes may still point at the old RD). */
+	if (rd == vpe->rd && !(vpe->flags & VIRQ_VPE_MOVE_PENDING))
 		return VIRQ_OK;
 	st = vmovp_send_(vpe, rd, &any);
-	if (any)
+	if (any) {
 		vpe->rd = rd;
+		vpe->flags |= VIRQ_VPE_MOVE_PENDING; /* until the follow-ups are done */
+	}
 	if (st != VIRQ_OK)
 		return st;
 	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
@@ -356,5 +360,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		if (st != VIRQ_OK)
 			return st;
 	}
-	return virq_vpe_proxy_move_(vpe, rd);
+	st = virq_vpe_proxy_move_(vpe, rd);
+	if (st == VIRQ_OK)
+		vpe->flags &= ~(uint32_t)VIRQ_VPE_MOVE_PENDING;
+	return st;
 }

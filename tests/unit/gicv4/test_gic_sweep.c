@@ -265,6 +265,44 @@ static void test_slow_its(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* VMOVP (ITSList mode, 3 ITSes) stalls on the second ITS after the first
+ * executed it: the ITSes disagree on the vPE's RD. Moving again to the same
+ * RD must finish the job on every ITS (not return OK with nothing sent). */
+static void test_vmovp_partial_retry(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint64_t rdb;
+
+	(void)state;
+	rc.nr = 2;
+	ic.typer = QEMU_TYPER_40 & ~(1ull << 37); /* GITS_TYPER.VMOVP = 0 */
+	itsfx_setup(&f, &rc, &ic, 3, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x22);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_ESTALLED);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_true(its_state_vpe(f.sm[0], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 1ull << 16); /* ITS 0 moved it */
+	assert_true(its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 0); /* ITS 2 never got the VMOVP */
+	/* Retry the same move: every ITS must end up on RD 1. */
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_true(its_state_vpe(f.sm[i], v.vpeid, &rdb, NULL));
+		assert_int_equal(rdb, 1ull << 16);
+	}
+	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&v, false, NULL), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +313,7 @@ int main(void)
 	    cmocka_unit_test(test_dead_its),
 	    cmocka_unit_test(test_slow_its),
 	    cmocka_unit_test(test_vpe_rollback_and_dead),
+	    cmocka_unit_test(test_vmovp_partial_retry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
