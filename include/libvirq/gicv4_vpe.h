@@ -119,7 +119,10 @@ VIRQ_MUST_CHECK virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vin
  * bytes, at least 64 KiB, 64 KiB aligned, cleaned when not coherent), then
  * on every GICv4 ITS: VMAPP(V=1; 4.1: Alloc on the first map, VCONF,
  * default doorbell) + VINVALL + VSYNC. If one ITS fails, the ITSes already
- * mapped are unmapped in reverse order and everything is freed.
+ * mapped are unmapped in reverse order and everything is freed. If that
+ * rollback fails too, the vPE stays mapped on some ITS: it is then left
+ * ::VIRQ_VPE_DEAD (VPT and vPEID kept, counted in the VM) and the caller
+ * must call virq_vpe_destroy() until it succeeds.
  *
  * @param vpe      Storage (overwritten).
  * @param vm       An initialised VM.

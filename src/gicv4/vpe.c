@@ -223,9 +223,14 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd,
 		if (its_v4_(gic->its[i]))
 			st = vpe_map_on_(gic->its[i], vpe);
 	if (st != VIRQ_OK) {
-		virq_status st2 = vpe_unmap_all_(vpe);
-
-		(void)st2; /* best effort; the first error is reported */
+		if (vpe_unmap_all_(vpe) != VIRQ_OK) {
+			/* Still mapped on an ITS: its VPT and vPEID stay in use
+			 * (freeing them would let the ITS write freed memory and
+			 * hand the vPEID out twice). Left DEAD: destroy again. */
+			vpe->flags |= VIRQ_VPE_MAPPED | VIRQ_VPE_DYING | VIRQ_VPE_DEAD;
+			vm->nr_vpes++;
+			return st; /* the first error is reported */
+		}
 		vpe_free_(vpe);
 		vpe->vm = NULL;
 		return st;

@@ -303,6 +303,43 @@ static void test_vmovp_partial_retry(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* vPE init: VMAPP fails on ITS 1 and the rollback VMAPP(V=0) fails on
+ * ITS 0. ITS 0 still maps the vPE, so its VPT and vPEID must not be freed
+ * (the ITS would write into freed memory; the vPEID would be handed out
+ * twice). The vPE is left DEAD; destroy finishes the teardown. */
+static void test_vpe_init_rollback_fails(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v, w;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 2, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	/* ITS 0 runs VMAPP, VINVALL, VSYNC; the 4th command, the rollback
+	 * VMAPP(V=0), stalls. */
+	its_model_clear_log(its_state_queue(f.sm[0]));
+	its_model_stall_nth(its_state_queue(f.sm[0]), 4);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_ESTALLED);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_int_equal(its_model_cmd(its_state_queue(f.sm[0]), 2)->op, 0x25);
+	assert_int_equal(its_model_stalls(its_state_queue(f.sm[0])), 1);
+	assert_true(its_state_vpe(f.sm[0], 0, NULL, NULL)); /* still mapped on ITS 0 */
+	assert_true(v.flags & VIRQ_VPE_DEAD);
+	assert_non_null(v.vpt.va);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EDEAD);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_EBUSY);
+	/* vPEID 0 is still in use on ITS 0: a new vPE gets another one. */
+	assert_int_equal(virq_vpe_init(&w, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_not_equal(w.vpeid, v.vpeid);
+	assert_int_equal(virq_vpe_destroy(&w), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +351,7 @@ int main(void)
 	    cmocka_unit_test(test_slow_its),
 	    cmocka_unit_test(test_vpe_rollback_and_dead),
 	    cmocka_unit_test(test_vmovp_partial_retry),
+	    cmocka_unit_test(test_vpe_init_rollback_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
