@@ -229,8 +229,14 @@ VIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct vir
 /**
  * @brief Unmaps a device (MAPD V=0) and frees its ITT.
  *
+ * On a dead ITS (::virq_its::dead, also when the MAPD is what killed it) no
+ * command is sent: the device is released and ::VIRQ_OK returned, so that
+ * virq_its_destroy() can run (it frees the ITS memory only once the ITS is
+ * quiescent).
+ *
  * @param dev A mapped device with no mapped events.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (events still mapped); queue errors.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (events still mapped); queue
+ *         errors (the device stays mapped).
  */
 VIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
 

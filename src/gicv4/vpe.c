@@ -160,6 +160,8 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 		if (!gic->its[i] || gic->its[i]->dead) {
 			vpe->its_mask &= ~(1u << i); /* the ITS is gone: nothing to unmap */
 			vpe->vmapp_count--;
+			if (gic->its[i]) /* so that the dead ITS can be destroyed */
+				gic->its[i]->nr_vpes--;
 			continue;
 		}
 		st = vpe_unmap_on_(gic->its[i], vpe);

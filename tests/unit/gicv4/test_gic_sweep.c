@@ -340,6 +340,39 @@ static void test_vpe_init_rollback_fails(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* An ITS whose queue cannot be reset (never consumes, never quiescent) is
+ * dead. Its devices and vPEs can still be released, and once it becomes
+ * quiescent it can be destroyed and everything is freed. */
+static void test_dead_its_releasable(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device dev;
+	struct virq_vm vm;
+	struct virq_vpe v;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&dev, 0, &v, 8192, false), VIRQ_OK);
+	its_model_set_dead(its_state_queue(f.sm[0]), true);
+	its_model_set_never_quiescent(its_state_queue(f.sm[0]), true);
+	assert_int_not_equal(virq_its_inv(&dev, 0), VIRQ_OK);
+	assert_true(f.its[0].dead);
+	assert_int_equal(virq_vlpi_unmap(&dev, 0), VIRQ_EDEAD);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(f.its[0].nr_devices, 0);
+	assert_int_equal(f.its[0].nr_vpes, 0);
+	/* Not quiescent: destroy keeps the memory. */
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_ETIMEDOUT);
+	its_model_set_never_quiescent(its_state_queue(f.sm[0]), false);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	itsfx_teardown(&f, true); /* checks that no page is left */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +385,7 @@ int main(void)
 	    cmocka_unit_test(test_vpe_rollback_and_dead),
 	    cmocka_unit_test(test_vmovp_partial_retry),
 	    cmocka_unit_test(test_vpe_init_rollback_fails),
+	    cmocka_unit_test(test_dead_its_releasable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
