@@ -82,7 +82,9 @@ struct virq_its_cfg {
 	uint64_t timeout_ns;   /**< Budget of each wait (0: the GIC's timeout). */
 	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
 	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
-	bool proxy_doorbells;  /**< GICv4.0 without DirectLPI: create the proxy device. */
+	/** GICv4.0 without DirectLPI: create the proxy device, on the last
+	 *  DeviceID the device table covers. */
+	bool proxy_doorbells;
 };
 
 struct virq_its_device;

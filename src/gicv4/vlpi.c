@@ -274,8 +274,16 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 virq_status virq_its_proxy_init_(struct virq_its *its)
 {
 	struct virq_page pg;
-	uint32_t id = its->lim.devid_bits >= 32 ? 0xFFFFFFFFu : (1u << its->lim.devid_bits) - 1;
-	virq_status st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
+	/* The last DeviceID the device table covers (it may have been
+	 * narrowed below GITS_TYPER.Devbits to fit 256 pages). */
+	uint32_t bits = its->lim.devid_bits;
+	uint32_t id;
+	virq_status st;
+
+	if (its->tbl[VIRQ_ITS_TBL_DEV].baser && its->tbl[VIRQ_ITS_TBL_DEV].id_bits < bits)
+		bits = its->tbl[VIRQ_ITS_TBL_DEV].id_bits;
+	id = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
 
 	if (st != VIRQ_OK)
 		return st;

@@ -125,6 +125,30 @@ static void test_tables_capped(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* The proxy device takes the last DeviceID the device table covers: with a
+ * narrowed table (15 of 16 DeviceID bits) that is 0x7FFF, not 0xFFFF
+ * (which the table cannot hold, so MAPD for it would fail ITS bring-up). */
+static void test_proxy_narrowed_table(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_its_cfg cfg = {0};
+	struct its_fx f;
+
+	(void)state;
+	ic.no_indirect = true;
+	ic.psz_mask = 1; /* 4 KiB only */
+	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256: narrowed to 15 bits */
+	setup1(&f, &ic, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(f.its[0].tbl[VIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
+	assert_true(its_state_dev_mapped(f.sm[0], 0x7FFF));
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 static void test_its_noncoherent(void **state)
 {
 	struct its_state_cfg ic = its_state_default_cfg(0);
@@ -529,6 +553,7 @@ int main(void)
 	    cmocka_unit_test(test_tables_indirect_on_demand),
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),
+	    cmocka_unit_test(test_proxy_narrowed_table),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),
 	    cmocka_unit_test(test_forced_noncoherent),
