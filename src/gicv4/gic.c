@@ -269,8 +269,11 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	sh = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_Shareability, rb);
 	ic = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_InnerCache, rb);
 	if (!gic->rd_forced_nc && sh == VIRQ_GIC_SH_NONE && ic != VIRQ_GIC_CACHE_nC) {
-		/* Not shareable: make it non-cacheable too; only InnerCache changes. */
-		rb = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_InnerCache, rb, VIRQ_GIC_CACHE_nC);
+		/* Not shareable: make it non-cacheable too; only InnerCache changes.
+		 * PENDBASER.PTZ is write-only (reads as 0): keep what was written
+		 * (bit 62 is RES0 in PROPBASER, and @want has it clear there). */
+		rb = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_InnerCache, rb, VIRQ_GIC_CACHE_nC) |
+		     (want & VIRQ_FIELD_MASK(VIRQ_GICR_PENDBASER_PTZ));
 		virq_wr64_(hal, addr, rb);
 		rb = virq_rd64_(hal, addr);
 		ic = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_InnerCache, rb);

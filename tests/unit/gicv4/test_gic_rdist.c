@@ -359,6 +359,36 @@ static void test_noncoherent_readback(void **state)
 	fx_teardown(&f);
 }
 
+/* CASE-14: the nC rewrite of GICR_PENDBASER changes only InnerCache of
+ * what was written: PTZ (write-only, reads as 0) stays set, so the GIC
+ * still knows the zeroed pending table needs no scan. */
+static void test_nc_rewrite_keeps_ptz(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+	uint64_t a;
+	size_t i, n = 0;
+
+	(void)state;
+	c.force_sh = 0;
+	fx_setup(&f, &c);
+	init_ok(&f);
+	a = fx_rd(&f, 0, VIRQ_GICR_PENDBASER);
+	fake_hal_trace(f.fh, true);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+	for (i = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W64, a); i != SIZE_MAX;
+	     i = fake_hal_trace_find(f.fh, i + 1, FAKE_MMIO_W64, a)) {
+		uint64_t v = fake_hal_trace_at(f.fh, i)->value;
+
+		assert_true(v & (1ull << 62)); /* PTZ */
+		n++;
+	}
+	assert_int_equal(n, 2); /* the first write and the nC rewrite */
+	assert_int_equal(rdist_model_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
 static void test_nc_inner_readback(void **state)
 {
 	int ics[3] = {0, 1, 7};
@@ -498,6 +528,7 @@ int main(void)
 	    cmocka_unit_test(test_kexec_dirty_never),
 	    cmocka_unit_test(test_enable_lpis_stuck),
 	    cmocka_unit_test(test_noncoherent_readback),
+	    cmocka_unit_test(test_nc_rewrite_keeps_ptz),
 	    cmocka_unit_test(test_nc_inner_readback),
 	    cmocka_unit_test(test_dma_noncoherent_desc),
 	    cmocka_unit_test(test_lpi_allocator),
