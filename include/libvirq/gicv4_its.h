@@ -172,7 +172,9 @@ struct virq_its_device {
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, bad cfg); ::VIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::VIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::VIRQ_ETIMEDOUT (never quiescent); ::VIRQ_ENOMEM; ::VIRQ_EHW
- *         (a BASER does not take its address); ::VIRQ_ENOHAL (non-coherent
+ *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
+ *         GITS_CTLR.ITS_Number reads the same as another such ITS's, so
+ *         the two could not be told apart in an ITSList); ::VIRQ_ENOHAL (non-coherent
  *         and no dcache_clean). On failure nothing stays allocated and the
  *         ITS stays disabled.
  *
