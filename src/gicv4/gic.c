@@ -25,9 +25,14 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 			VIRQ_LOGV(hal, VIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
 			return VIRQ_EHW;
 		}
+		typer = virq_rd64_(hal, base + VIRQ_GICR_TYPER);
+		/* A GICv4 RD's VLPI_base frame (+0x20000) must be in the region
+		 * too, or its VPROPBASER/VPENDBASER lie beyond it. */
+		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) &&
+		    off + VIRQ_GICR_STRIDE_V4 > r->size)
+			break;
 		if (gic->nr_rd >= max_rd)
 			return VIRQ_ENOSPC;
-		typer = virq_rd64_(hal, base + VIRQ_GICR_TYPER);
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
 		gic->rd[gic->nr_rd].resident_vpe = VIRQ_VPEID_NONE;

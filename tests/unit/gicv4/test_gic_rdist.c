@@ -149,6 +149,27 @@ static void test_region_without_last(void **state)
 	fx_teardown(&f);
 }
 
+/* A GICv4 redistributor needs its VLPI_base frame (+0x20000) inside the
+ * region: with a 0x60000 region and no GICR_TYPER.Last, the frame at
+ * +0x40000 has its RD_base and SGI_base inside but its VLPI_base outside,
+ * so it is not a redistributor of this region (its GICR_VPROPBASER /
+ * VPENDBASER would be accessed beyond the region). */
+static void test_region_vlpi_frame_outside(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+
+	(void)state;
+	c.nr = 4;
+	fx_setup(&f, &c);
+	f.desc.redist[0].size = 0x60000;
+	init_ok(&f);
+	assert_int_equal(f.gic.nr_rd, 1);
+	assert_true(fake_hal_log_count(f.fh, VIRQ_LOG_WARN) >= 1);
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
 static void test_too_many_rds(void **state)
 {
 	struct rdist_model_cfg c = rdist_model_default_cfg();
@@ -518,6 +539,7 @@ int main(void)
 	    cmocka_unit_test(test_vpeid_bits),
 	    cmocka_unit_test(test_bad_args),
 	    cmocka_unit_test(test_region_without_last),
+	    cmocka_unit_test(test_region_vlpi_frame_outside),
 	    cmocka_unit_test(test_too_many_rds),
 	    cmocka_unit_test(test_dist_enable_rwp),
 	    cmocka_unit_test(test_rdist_init_order),
