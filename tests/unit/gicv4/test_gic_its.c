@@ -322,6 +322,43 @@ static void test_hip09(void **state)
 	}
 }
 
+/* A vPE holding a proxy slot is destroyed while the proxy's ITS is dead:
+ * the slot must forget the vPE, so that destroying the ITS later does not
+ * write into the vPE's storage (by then reused by the caller). */
+static void test_proxy_dead_its_forgets_vpe(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_vm vm;
+	struct virq_vpe v, copy;
+	uint32_t db;
+	struct its_model *q;
+
+	(void)state;
+	setup1(&f, NULL, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(v.proxy_event, 0);
+	q = its_state_queue(f.sm[0]);
+	its_model_set_dead(q, true);
+	its_model_set_never_quiescent(q, true);
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_true(f.its[0].dead);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	memset(&v, 0x5A, sizeof(v)); /* the caller reuses the storage */
+	copy = v;
+	its_model_set_never_quiescent(q, false);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	assert_memory_equal(&v, &copy, sizeof(v));
+	itsfx_teardown(&f, true);
+}
+
 /* CASE-13: GICv4.0 without DirectLPI: doorbell INV through the proxy device. */
 static void test_proxy_doorbell(void **state)
 {
@@ -561,6 +598,7 @@ int main(void)
 	    cmocka_unit_test(test_qdf2400),
 	    cmocka_unit_test(test_hip09),
 	    cmocka_unit_test(test_proxy_doorbell),
+	    cmocka_unit_test(test_proxy_dead_its_forgets_vpe),
 	    cmocka_unit_test(test_proxy_follows_vmovp),
 	    cmocka_unit_test(test_doorbell_direct_and_invdb),
 	    cmocka_unit_test(test_no_masking_path),
