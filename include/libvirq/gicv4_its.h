@@ -83,7 +83,8 @@ struct virq_its_cfg {
 	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
 	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
 	/** GICv4.0 without DirectLPI: create the proxy device, on the last
-	 *  DeviceID the device table covers. */
+	 *  DeviceID the device table covers. One per GIC: ignored when another
+	 *  ITS of the GIC already has it. */
 	bool proxy_doorbells;
 };
 

@@ -215,6 +215,14 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 	return st;
 }
 
+static bool gic_has_proxy_(const struct virq_gic *gic)
+{
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+		if (gic->its[i] && gic->its[i]->proxy)
+			return true;
+	return false;
+}
+
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
 {
@@ -256,7 +264,8 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 		for (uint32_t r = 0; r < gic->nr_rd; r++)
 			if (!gic->rd[r].vprop_cache)
 				st = st == VIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
-	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40)
+	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40 &&
+	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
 		st = virq_its_proxy_init_(its);
 	if (st != VIRQ_OK) {
 		virq_status st2 = virq_its_destroy(its);

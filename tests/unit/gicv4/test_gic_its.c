@@ -359,6 +359,52 @@ static void test_proxy_dead_its_forgets_vpe(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* proxy_doorbells on two GICv4.0 ITSes: a vPE's slot number is only
+ * meaningful on the proxy that gave it. With the first proxy's ITS dead,
+ * an invalidate must not be sent to the second ITS's proxy with the first
+ * one's slot number (an INV on an event that ITS never mapped). One proxy
+ * per GIC (as Linux has one). */
+static void test_proxy_one_per_gic(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint32_t db;
+	struct its_model *q0;
+
+	(void)state;
+	rc.version = 40;
+	itsfx_setup(&f, &rc, NULL, 2, false);
+	cfg.proxy_doorbells = true;
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(virq_its_init(&f.its[i], &f.g.gic, &f.g.desc.its[i], &cfg),
+				 VIRQ_OK);
+		assert_int_equal(virq_its_map_collection(&f.its[i], 0), VIRQ_OK);
+	}
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(v.proxy_event, 0);
+	q0 = its_state_queue(f.sm[0]);
+	its_model_set_dead(q0, true);
+	its_model_set_never_quiescent(q0, true);
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_true(f.its[0].dead);
+	its_model_clear_log(its_state_queue(f.sm[1]));
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(its_state_queue(f.sm[1])), 0);
+	assert_null(f.its[1].proxy);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	its_model_set_never_quiescent(q0, false);
+	itsfx_teardown(&f, true);
+}
+
 /* CASE-13: GICv4.0 without DirectLPI: doorbell INV through the proxy device. */
 static void test_proxy_doorbell(void **state)
 {
@@ -599,6 +645,7 @@ int main(void)
 	    cmocka_unit_test(test_hip09),
 	    cmocka_unit_test(test_proxy_doorbell),
 	    cmocka_unit_test(test_proxy_dead_its_forgets_vpe),
+	    cmocka_unit_test(test_proxy_one_per_gic),
 	    cmocka_unit_test(test_proxy_follows_vmovp),
 	    cmocka_unit_test(test_doorbell_direct_and_invdb),
 	    cmocka_unit_test(test_no_masking_path),
