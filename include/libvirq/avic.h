@@ -249,6 +249,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_icr_decode(uint64_t icr, bool sender_x2api
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, delivery mode or shorthand out of range);
  *         ::VIRQ_ERANGE when @c dest exceeds 0xFF in xAPIC layout.
  * Thread-safety: pure.
+ * Spec: APM Vol 2 §16.5 (ICR).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_icr_encode(const struct virq_avic_icr *f, uint64_t *out);
 
@@ -316,6 +317,8 @@ enum virq_avic_msr_access {
 	VIRQ_AVIC_MSR_INTERCEPT = 0,	   ///< Intercept reads and writes.
 	VIRQ_AVIC_MSR_PASS_READ = 1,	   ///< Pass reads through, intercept writes.
 	VIRQ_AVIC_MSR_PASS_READ_WRITE = 2, ///< Pass reads and writes through.
+	VIRQ_AVIC_MSR_PASS_WRITE = 3, ///< Pass writes through, intercept reads (write-only
+				      ///< register: the embedder injects \#GP on a read).
 };
 
 /**
@@ -323,7 +326,9 @@ enum virq_avic_msr_access {
  *
  * Reads pass through for ID, VER, TPR, PPR, LDR, SPIV, ISR0-7, TMR0-7, IRR0-7, ESR,
  * ICR, LVT CMCI..LVT Error, TMICT. Writes pass through only for TPR (0x808),
- * EOI (0x80B, write only), ICR (0x830) and SELF_IPI (0x83F, write only).
+ * EOI (0x80B), ICR (0x830) and SELF_IPI (0x83F); EOI and SELF_IPI are
+ * write-only (a read \#GPs), so their reads are intercepted
+ * (::VIRQ_AVIC_MSR_PASS_WRITE).
  * Everything else (including TMCCT, DFR, undefined MSRs and MSRs outside the
  * range) is intercepted.
  * @param msr MSR index. @return The policy.
@@ -372,7 +377,7 @@ enum virq_avic_inhibit {
 struct virq_avic_vm_cfg {
 	enum virq_avic_mode mode;     ///< Table size; must be supported by the caps.
 	uint32_t max_vcpus;	      ///< 1 .. max index + 1 (vCPU indexes 0 .. max_vcpus-1).
-	uint32_t vm_id;		      ///< GA tag VM id, 0 (none) .. 0xFFFFF.
+	uint32_t vm_id;		      ///< GA tag VM id, 0 (none: no IOMMU IRTEs) .. 0xFFFFF.
 	enum virq_avic_policy policy; ///< Initial doorbell/kick policy.
 	bool disable_ipiv;	      ///< Never set IsRunning (forced on erratum-1235 parts).
 	uint64_t apic_bar;	      ///< Guest APIC base GPA, 4 KiB aligned; 0 = 0xFEE00000.
@@ -427,6 +432,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const str
  * @param vm The VM (NULL ignored).
  * @return ::VIRQ_OK; ::VIRQ_EBUSY when vCPUs remain (nothing freed).
  * Thread-safety: exclusive; no post or lookup may run concurrently.
+ * Spec: APM Vol 2 §15.29.2.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm);
 
@@ -435,6 +441,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm);
  * @param vm VM. @param policy New policy.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
+ * Spec: none (software policy; doorbell MSR per APM §15.29.2.3).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm,
 						    enum virq_avic_policy policy);
@@ -442,6 +449,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm,
  * @brief Returns the current policy.
  * @param vm VM. @return The policy.
  * Thread-safety: any context.
+ * Spec: none (software policy).
  */
 enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
 
@@ -460,6 +468,7 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (APIC ID, rounds);
  *         ::VIRQ_EHW when a doorbell write faults (policy set to kick).
  * Thread-safety: VM lock. Cost: 2 × @p rounds HAL calls.
+ * Spec: none (software policy; doorbell MSR per APM §15.29.2.3).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm,
 						   uint32_t self_host_apic_id, void *cookie,
@@ -468,6 +477,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm,
  * @brief Returns the last calibration's mean costs in ns (0 before any calibration).
  * @param vm VM. @param doorbell_ns Receives doorbell cost. @param kick_ns Receives kick cost.
  * Thread-safety: VM lock.
+ * Spec: none (software policy).
  */
 void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_ns,
 			      uint64_t *kick_ns);
@@ -482,6 +492,7 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
  * @param vm VM. @param reason Reason.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, reason out of range; NESTED is per vCPU).
  * Thread-safety: any context (atomic).
+ * Spec: APM §15.29.2 (AVIC enable in the VMCB); reasons mirror KVM's APICv inhibits (facts §A.1).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm,
 						 enum virq_avic_inhibit reason);
@@ -490,6 +501,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm,
  * @param vm VM. @param reason Reason.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: any context (atomic).
+ * Spec: as virq_avic_vm_inhibit().
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm,
 						   enum virq_avic_inhibit reason);
@@ -497,12 +509,14 @@ VIRQ_MUST_CHECK virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm,
  * @brief The VM's inhibit set: bit n set = reason n (::virq_avic_inhibit); 0 = active.
  * @param vm VM. @return The set.
  * Thread-safety: any context.
+ * Spec: as virq_avic_vm_inhibit().
  */
 uint32_t virq_avic_vm_inhibits(const struct virq_avic_vm *vm);
 /**
  * @brief Name of an inhibit reason, e.g. "PHYSICAL_ID_TOO_BIG" ("?" when unknown).
  * @param reason Reason. @return Constant string.
  * Thread-safety: pure.
+ * Spec: none.
  */
 const char *virq_avic_inhibit_name(uint32_t reason);
 /** @} */
@@ -598,6 +612,7 @@ struct virq_avic_vcpu {
  *         backing_pa >= 2^52); ::VIRQ_EALIGN (backing page);
  *         ::VIRQ_EEXIST (index or APIC ID already used); ::VIRQ_ENOMEM.
  * Thread-safety: VM lock.
+ * Spec: APM §15.29.3.2 (physical APIC ID table entry), §15.29.2 (backing page).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm,
 						struct virq_avic_vcpu *vcpu,
@@ -607,6 +622,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm,
  * @param vcpu vCPU (NULL ignored).
  * @return ::VIRQ_OK; ::VIRQ_EBUSY when loaded or IRTEs are attached (nothing changed).
  * Thread-safety: VM lock; no post to this vCPU may run concurrently.
+ * Spec: APM §15.29.3.2, §15.29.3.3.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu);
 
@@ -615,6 +631,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu);
  * @param vcpu vCPU. @param pa Optional; receives its host-physical address.
  * @return Its virtual address.
  * Thread-safety: any context.
+ * Spec: APM §15.29.2 (vAPIC backing page).
  */
 void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
 
@@ -631,15 +648,27 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  * On a VM without x2AVIC (xAVIC mode) an x2APIC-mode vCPU runs "hybrid": AVIC stays
  * enabled for IRR posting and doorbells, X2APIC_MODE is not set and the embedder
  * intercepts every x2APIC MSR.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL.
+ * @return ::VIRQ_OK; ::VIRQ_EINHIBITED when the switch was made and newly
+ *         inhibited the VM (PHYSICAL_ID_TOO_BIG): make every vCPU recompute its
+ *         VMCB values before its next VMRUN; ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
+ * Spec: APM §15.29.4 (x2AVIC); x2APIC LDR per CASE-08.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic);
 
 /**
  * @brief Sets or clears the per-vCPU NESTED inhibit.
+ *
+ * Call with @p nested true before the VMRUN that enters L2: from this call on
+ * posts kick the vCPU instead of ringing the doorbell, its physical entry has
+ * IsRunning 0 (other vCPUs' IPIs exit TARGET_NOT_RUNNING and are kicked) and
+ * its IRTEs request GA log interrupts (the L2 VMCB has no AVIC, so a doorbell
+ * would be ignored). Check virq_avic_vcpu_pending() after it for L1
+ * interrupts posted before. After clearing it, all three return to normal
+ * with the next virq_avic_vcpu_vmcb_values().
  * @param vcpu vCPU. @param nested True while the vCPU runs a nested guest.
- * Thread-safety: vCPU owner.
+ * Thread-safety: vCPU owner; concurrent with posts.
+ * Spec: none (per-vCPU inhibit; doorbell per APM §15.29.2.3).
  */
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested);
 
@@ -648,6 +677,7 @@ void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested);
  * @param vcpu vCPU. @param why Optional; receives the inhibit set (bit NESTED included).
  * @return True when active.
  * Thread-safety: any context.
+ * Spec: as virq_avic_vm_inhibit().
  */
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why);
 
@@ -670,11 +700,13 @@ struct virq_avic_vmcb_values {
  *
  * Max index = min(highest APIC ID in use, 0xFE for an xAPIC-mode vCPU or the
  * VM's table max for x2APIC mode). Also records whether posts may use the
- * doorbell (only while these values enable AVIC), so call it after
+ * doorbell (only while these values enable AVIC) and sets the physical entry's
+ * IsRunning and the attached IRTEs to match (IsRunning / IsRun only with AVIC,
+ * else GALogIntr), so call it after
  * virq_avic_vcpu_load() and before VMRUN whenever inhibits or the APIC mode
- * changed. When the values disable AVIC, posters kick the vCPU from then on,
- * and the embedder's APIC emulation injects from the IRR (the backing page)
- * after this call, before VMRUN.
+ * changed. When the values disable AVIC, posters and the IOMMU (through the
+ * GA log) kick the vCPU from then on, and the embedder's APIC emulation
+ * injects from the IRR (the backing page) after this call, before VMRUN.
  * @param vcpu vCPU. @param out Receives the values.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: vCPU owner. Spec: APM §15.29.2, App. B.
@@ -694,14 +726,16 @@ VIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb, const struct virq_a
 /**
  * @brief Loads the vCPU on the calling CPU (schedule-in).
  *
- * Publishes host APIC ID (and IsRunning unless IPI virtualization is off)
- * in the physical table, updates attached IRTEs (IsRun = 1, destination),
+ * Publishes host APIC ID (and IsRunning unless IPI virtualization is off or
+ * the vCPU runs without AVIC: last VMCB values inactive, or nested) in the
+ * physical table, updates attached IRTEs (IsRun = 1, destination),
  * then makes the vCPU visible as running to posters. If the vCPU is blocking,
  * only the host APIC ID is recorded (it stays not running until unblock).
  * @param vcpu vCPU. @param host_apic_id APIC ID of the calling CPU, 0..0xFFF.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (host_apic_id; nothing changed);
  *         ::VIRQ_EBUSY when already loaded.
  * Thread-safety: vCPU owner; concurrent with posts.
+ * Spec: APM §15.29.3.2 (IsRunning, host physical APIC ID).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id);
 /**
@@ -710,6 +744,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uin
  * @param vcpu vCPU.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: vCPU owner; concurrent with posts.
+ * Spec: APM §15.29.3.2 (IsRunning).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu);
 /**
@@ -720,6 +755,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu);
  * kicks as well).
  * @param vcpu vCPU. @return ::VIRQ_OK; ::VIRQ_EINVAL.
  * Thread-safety: vCPU owner.
+ * Spec: APM §15.29.3.2 (IsRunning).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu);
 /**
@@ -727,6 +763,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu);
  * @param vcpu vCPU. @param host_apic_id Calling CPU's APIC ID.
  * @return As virq_avic_vcpu_load().
  * Thread-safety: vCPU owner.
+ * Spec: APM §15.29.3.2 (IsRunning).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu,
 						   uint32_t host_apic_id);
@@ -736,6 +773,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu,
  * @param vcpu vCPU. @param vector Optional; receives the highest IRR vector (0 if none).
  * @return True when an interrupt is deliverable.
  * Thread-safety: any context (reads with atomic loads after a full barrier).
+ * Spec: APM Vol 2 §16.6 (IRR, ISR, TPR/PPR priority).
  */
 bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
 
@@ -746,14 +784,19 @@ bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
  * on another CPU, rings the doorbell with its host APIC ID (or kicks, per the
  * policy and whether AVIC is active for it); if it runs on @p self_host_apic_id
  * nothing more is needed (it re-enters through VMRUN, which reads the IRR);
- * otherwise kicks it. Costs one atomic, one barrier, one load and at most
- * one doorbell write or kick. Never loses an interrupt (see the ordering
- * argument in src/avic/run.c).
+ * otherwise kicks it. Costs one atomic (a full barrier on x86), one load of
+ * the target's run word, one relaxed counter update (a load and a store of a
+ * per-vCPU statistic) and at most one doorbell write or kick. Never loses an
+ * interrupt (see the ordering argument in src/avic/run.c).
  * @param vcpu Target: a created vCPU (not checked for NULL: hot path). @param vector 16..255.
- * @param self_host_apic_id APIC ID of the calling CPU, or ::VIRQ_AVIC_NO_CPU.
+ * @param self_host_apic_id APIC ID of the calling CPU, or ::VIRQ_AVIC_NO_CPU. The
+ *        caller must stay on that CPU until the call returns (no migration): a
+ *        target found running on it is not notified (that CPU is in the host
+ *        and re-enters through VMRUN).
  * @return ::VIRQ_OK; ::VIRQ_ERANGE (vector < 16); ::VIRQ_EHW when the doorbell
  *         write faulted (the vCPU was kicked instead; the interrupt is pending).
  * Thread-safety: lock-free, any CPU, concurrent with everything but the target's destruction.
+ * Spec: APM §15.29.2.3 (doorbell), §15.29.3.2 (IsRunning).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector,
 					   uint32_t self_host_apic_id);
@@ -762,6 +805,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t
  * @brief Copies the vCPU's counters.
  * @param vcpu vCPU. @param out Receives the counters.
  * Thread-safety: any context (statistical snapshot).
+ * Spec: none.
  */
 void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_counters *out);
 /** @} */
@@ -796,6 +840,7 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  * @param count Optional; receives the number of targets.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL vm/icr, shorthand self/all-but-self without sender).
  * Thread-safety: any context; concurrent with VM-wide changes (atomic loads).
+ * Spec: APM Vol 2 §16.6 (interprocessor interrupts), §15.29.3.1.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_resolve(struct virq_avic_vm *vm,
 					      struct virq_avic_vcpu *sender,
@@ -807,7 +852,7 @@ struct virq_avic_deliver_ops {
 	/**
 	 * Delivers SMI, NMI, INIT, SIPI or ExtINT (@p mode, ::virq_apic_dm) with
 	 * @p vector (SIPI page) to @p target. May be NULL: such IPIs are then
-	 * counted as dropped and reported with ::VIRQ_ENOTSUP.
+	 * not delivered and the call reports ::VIRQ_ENOTSUP.
 	 */
 	void (*deliver)(void *arg, struct virq_avic_vcpu *target, enum virq_apic_dm mode,
 			uint8_t vector);
@@ -827,6 +872,7 @@ struct virq_avic_deliver_ops {
  * @param count Optional; receives the number of targets reached.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (special IPI and no callback).
  * Thread-safety: sender's owner; concurrent with posts and other senders.
+ * Spec: APM Vol 2 §16.5 (ICR), §16.6.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_raw,
 						  const struct virq_avic_deliver_ops *ops,
@@ -852,6 +898,10 @@ struct virq_avic_exit_result {
 	uint32_t offset;	      ///< NOACCEL: register offset.
 	bool write;		      ///< NOACCEL: write access.
 	bool trap;		      ///< NOACCEL: trap (else fault).
+	bool inhibited; ///< NOACCEL: this exit newly inhibited AVIC for the VM (LDR alias, APIC ID
+			///< change): have every vCPU recompute its VMCB values
+			///< (virq_avic_vcpu_vmcb_values()) before its next VMRUN, kicking the running
+			///< ones.
 };
 
 /**
@@ -881,10 +931,13 @@ VIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcp
  * the backing page (virq_avic_ldr_write() etc.); an ICR trap write is emulated;
  * RRR is ignored; other trap writes return ::VIRQ_AVIC_ACT_EMULATE_WRITE.
  * Faults return ::VIRQ_AVIC_ACT_EMULATE_ACCESS. A trap read (impossible per
- * the APM) returns ::VIRQ_AVIC_ACT_REPORT.
+ * the APM) returns ::VIRQ_AVIC_ACT_REPORT. When a table update inhibited the
+ * VM, @c res->inhibited is set: the embedder then makes every vCPU recompute
+ * its VMCB values before its next VMRUN.
  * @param vcpu vCPU. @param info1 EXITINFO1. @param info2 EXITINFO2.
  * @param ops For special IPIs of an ICR write. @param res Receives the result.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (ICR trap write of an SMI, NMI,
+ *         INIT, SIPI or ExtINT without @p ops->deliver: not delivered).
  * Thread-safety: the vCPU's owner holding the VM lock (it may change tables).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1,
@@ -902,6 +955,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu
  *         owns that entry: VM inhibited LOGICAL_ID_ALIASED, entry left);
  *         ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
+ * Spec: APM §15.29.3.3 (logical APIC ID table).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr);
 /**
@@ -911,6 +965,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uin
  * @param vcpu vCPU. @param dfr New DFR.
  * @return As virq_avic_ldr_write(), or ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
+ * Spec: APM §15.29.3.3 (logical APIC ID table).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr);
 /**
@@ -921,6 +976,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uin
  * @return ::VIRQ_OK when unchanged; ::VIRQ_EINHIBITED when the VM was inhibited;
  *         ::VIRQ_EINVAL.
  * Thread-safety: VM lock.
+ * Spec: APM §15.29.3.2 (the physical table is indexed by the initial APIC ID).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value);
 /** @} */

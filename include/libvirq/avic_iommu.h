@@ -42,6 +42,7 @@ struct virq_irte_ga {
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, other-mode fields set); ::VIRQ_ERANGE
  *         (int_type > 7, ga_root_pa >= 2^52); ::VIRQ_EALIGN (ga_root_pa).
  * Thread-safety: pure.
+ * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GAEn=1), Linux layout (UNCERTAIN).
  */
 VIRQ_MUST_CHECK virq_status virq_irte_ga_encode(const struct virq_irte_ga *f, uint64_t out[2]);
 /**
@@ -50,6 +51,7 @@ VIRQ_MUST_CHECK virq_status virq_irte_ga_encode(const struct virq_irte_ga *f, ui
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL); ::VIRQ_ERANGE when reserved bits are
  *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; fields still filled).
  * Thread-safety: pure.
+ * Spec: as virq_irte_ga_encode().
  */
 VIRQ_MUST_CHECK virq_status virq_irte_ga_decode(const uint64_t in[2], struct virq_irte_ga *f);
 
@@ -62,6 +64,7 @@ VIRQ_MUST_CHECK virq_status virq_irte_ga_decode(const uint64_t in[2], struct vir
  * @param code Receives 63:60.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL).
  * Thread-safety: pure.
+ * Spec: IOMMU spec pub. 48882, Guest Virtual APIC Log entry (Linux layout, UNCERTAIN).
  */
 VIRQ_MUST_CHECK virq_status virq_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid,
 					       uint8_t *code);
@@ -76,6 +79,7 @@ VIRQ_MUST_CHECK virq_status virq_ga_log_decode(uint64_t e, uint32_t *tag, uint16
  * @param vm_id 0..0xFFFFF. @param vcpu_index 0..0xFFF. @param tag Receives the tag.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL); ::VIRQ_ERANGE (never truncates).
  * Thread-safety: pure.
+ * Spec: none (the GA tag is opaque to the IOMMU; its layout is the library's, CASE-04).
  */
 VIRQ_MUST_CHECK virq_status virq_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag);
 /**
@@ -83,6 +87,7 @@ VIRQ_MUST_CHECK virq_status virq_gatag_encode(uint32_t vm_id, uint32_t vcpu_inde
  * @param tag Tag. @param vm_id Receives bits 31:12. @param vcpu_index Receives 11:0.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL).
  * Thread-safety: pure.
+ * Spec: as virq_gatag_encode().
  */
 VIRQ_MUST_CHECK virq_status virq_gatag_decode(uint32_t tag, uint32_t *vm_id, uint32_t *vcpu_index);
 
@@ -98,6 +103,7 @@ struct virq_avic_registry {
  * @param nslots 2..0x100000 (VM ids 1..nslots-1).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE.
  * Thread-safety: exclusive.
+ * Spec: none (software).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_registry_init(struct virq_avic_registry *reg,
 						    struct virq_avic_vm **slots, uint32_t nslots);
@@ -106,6 +112,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_registry_init(struct virq_avic_registry *r
  * @param reg Registry. @param vm VM (cfg.vm_id != 0).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (id 0 or too big); ::VIRQ_EEXIST.
  * Thread-safety: serialise registrations; concurrent with lookups.
+ * Spec: none (software).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry *reg,
 						   struct virq_avic_vm *vm);
@@ -114,6 +121,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry *re
  * @param reg Registry. @param vm VM.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT.
  * Thread-safety: serialise with registrations; concurrent with lookups.
+ * Spec: none (software).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_registry *reg,
 						      struct virq_avic_vm *vm);
@@ -123,6 +131,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_registry 
  * @param vcpu Receives the vCPU.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT (no such VM or vCPU).
  * Thread-safety: any context (atomic loads).
+ * Spec: none (software).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg,
 						      uint32_t tag, struct virq_avic_vm **vm,
@@ -133,6 +142,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_reg
  * @param reg Registry. @param entry GA log entry. @param vcpu Optional; receives the vCPU kicked.
  * @return ::VIRQ_OK (kicked or ignored code); ::VIRQ_ENOENT (unknown tag); ::VIRQ_EINVAL.
  * Thread-safety: any context.
+ * Spec: IOMMU spec pub. 48882, GA log event GA_GUEST_NR.
  */
 VIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg,
 						    uint64_t entry, struct virq_avic_vcpu **vcpu);
@@ -140,16 +150,23 @@ VIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_regis
 /**
  * @brief Attaches a GA-mode IRTE to a vCPU and writes it: RemapEn, GuestMode,
  *        guest @p vector, backing page, GA tag (vm_id, index), and the current
- *        state: running -> IsRun 1 and Destination = host APIC ID at once
- *        (CASE-06); blocking -> GALogIntr 1. Writes hi then lo (64-bit stores).
+ *        state: running with AVIC -> IsRun 1 and Destination = host APIC ID at
+ *        once (CASE-06); blocking, or running without AVIC (VM inhibited, in
+ *        L2) -> IsRun 0, GALogIntr 1 (the IOMMU's doorbell would be ignored, so
+ *        the GA log handler kicks it); put -> both 0. Writes hi then lo
+ *        (64-bit stores).
  *
  * The embedder quiesces or disables the old entry before and invalidates the
- * IOMMU's IRT cache for the device afterwards. From then on load/put/block
- * update IsRun, GALogIntr and Destination without invalidation.
+ * IOMMU's IRT cache for the device afterwards. From then on load/put/block,
+ * virq_avic_vcpu_vmcb_values() and virq_avic_vcpu_set_nested() update IsRun,
+ * GALogIntr and Destination without invalidation.
  * @param vcpu vCPU. @param ref Caller storage for the link. @param irte The IRTE
  *        (16-byte aligned, two words). @param vector Guest vector 16..255.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (vector); ::VIRQ_EEXIST (ref already attached).
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, or the VM has vm_id 0: its GA log
+ *         entries could not be mapped back to the vCPU); ::VIRQ_ERANGE (vector);
+ *         ::VIRQ_EEXIST (ref already attached). On error the IRTE is not written.
  * Thread-safety: vCPU owner (serialised with load/put).
+ * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GuestMode, IsRun, GALogIntr).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu,
 						  struct virq_avic_irte_ref *ref, uint64_t *irte,
@@ -159,6 +176,7 @@ VIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu,
  * @param vcpu vCPU. @param ref Link given to attach.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT.
  * Thread-safety: vCPU owner.
+ * Spec: none (software).
  */
 VIRQ_MUST_CHECK virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu,
 						  struct virq_avic_irte_ref *ref);

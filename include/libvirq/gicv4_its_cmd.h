@@ -119,9 +119,17 @@ enum virq_its_field {
  * Only the fields of @ref opcode are used (see virq_its_cmd_fields());
  * the others are ignored by the encoder and zeroed by the decoder.
  * Members are wider than their fields on purpose: a too-large value is
- * reported, never truncated by a C conversion.
+ * reported, never truncated by a C conversion. Members are grouped by
+ * width (64-bit, 32-bit, flags) to avoid padding; within a group they keep
+ * the spec's order.
  */
 struct virq_its_cmd {
+	uint64_t ITT_addr;	     /**< MAPD: ITT physical address, 256-byte aligned, < 2^52. */
+	uint64_t RDbase;	     /**< Target redistributor, [51:16] in place (see file doc). */
+	uint64_t RDbase1;	     /**< MOVALL source redistributor, as RDbase. */
+	uint64_t RDbase2;	     /**< MOVALL target redistributor, as RDbase. */
+	uint64_t VPT_addr;	     /**< VMAPP: vLPI pending table PA, 64 KiB aligned, < 2^52. */
+	uint64_t VCONF_addr;	     /**< VMAPP (4.1): vLPI config table PA, 64 KiB aligned. */
 	enum virq_its_opcode opcode; /**< The command. */
 	uint32_t DeviceID;	     /**< DeviceID, < 2^(GITS_TYPER.Devbits+1). */
 	uint32_t EventID;	     /**< EventID, < 2^(GITS_TYPER.ID_bits+1). */
@@ -130,26 +138,20 @@ struct virq_its_cmd {
 	uint32_t ICID;		     /**< Collection ID, 16-bit field, < 2^CIDbits. */
 	uint32_t vPEID;		     /**< vPE ID, 16-bit field, < 2^vpeid_bits. */
 	uint32_t Size;		     /**< MAPD: EventID bits minus one, 0..31 (<= ID_bits). */
-	uint64_t ITT_addr;	     /**< MAPD: ITT physical address, 256-byte aligned, < 2^52. */
-	bool V;			     /**< MAPD, MAPC, VMAPP: map (true) or unmap. */
-	uint64_t RDbase;	     /**< Target redistributor, [51:16] in place (see file doc). */
-	uint64_t RDbase1;	     /**< MOVALL source redistributor, as RDbase. */
-	uint64_t RDbase2;	     /**< MOVALL target redistributor, as RDbase. */
-	bool D;			     /**< VMOVI: Dbell_pINTID is valid. */
 	uint32_t Dbell_pINTID;	     /**< VMAPTI, VMAPI, VMOVI doorbell: LPI or 1023. */
 	uint32_t SequenceNumber;     /**< VMOVP (GITS_TYPER.VMOVP = 0): 16 bits. */
 	uint32_t ITSList;	     /**< VMOVP (GITS_TYPER.VMOVP = 0): 16-bit ITS set. */
-	uint64_t VPT_addr;	     /**< VMAPP: vLPI pending table PA, 64 KiB aligned, < 2^52. */
 	uint32_t VPT_size;	     /**< VMAPP: vINTID bits minus one, 0..31. */
+	uint32_t Default_Doorbell;   /**< VMAPP, VMOVP (4.1): LPI or 1023; 0 on 4.0. */
+	uint32_t Priority;	     /**< VSGI: 8-bit priority, multiple of 16. */
+	bool V;			     /**< MAPD, MAPC, VMAPP: map (true) or unmap. */
+	bool D;			     /**< VMOVI: Dbell_pINTID is valid. */
 	bool Alloc;		     /**< VMAPP (4.1): first map / last unmap of the vPE. */
 	bool PTZ;		     /**< VMAPP (4.1): the VPT is known to be zero. */
-	uint64_t VCONF_addr;	     /**< VMAPP (4.1): vLPI config table PA, 64 KiB aligned. */
-	uint32_t Default_Doorbell;   /**< VMAPP, VMOVP (4.1): LPI or 1023; 0 on 4.0. */
 	bool DB;		     /**< VMOVP (4.1): Default_Doorbell is valid. */
 	bool Enable;		     /**< VSGI: vSGI enabled. */
 	bool Clear;		     /**< VSGI: clear pending instead of configuring. */
 	bool Group;		     /**< VSGI: group 1 (true) or group 0. */
-	uint32_t Priority;	     /**< VSGI: 8-bit priority, multiple of 16. */
 };
 
 /** @brief ITS architecture level, from GITS_TYPER.Virtual and GITS_TYPER.VMAPP. */
@@ -182,6 +184,23 @@ struct virq_its_limits {
 	uint32_t nr_vpeids;
 	/** With PTA = 0: number of processors (RDbase limit); 0: unknown (16-bit numbers). */
 	uint32_t nr_procs;
+	/**
+	 * Private: per-field maxima derived from the members above by
+	 * virq_its_limits_prepare(), so that the encoder's hot path checks
+	 * each ID with one comparison. The encoder uses them only while the
+	 * key members still equal the inputs they were derived from; a
+	 * caller that changes a limit member directly and does not call
+	 * virq_its_limits_prepare() again loses only speed, never a check.
+	 */
+	struct virq_its_limits_cache {
+		uint32_t key_bits;	///< devid/eventid/icid/vpeid_bits, one byte each, when derived.
+		uint32_t key_nr_icids;	///< nr_icids when derived.
+		uint32_t key_nr_vpeids; ///< nr_vpeids when derived.
+		uint32_t max_DeviceID;	///< Largest DeviceID accepted.
+		uint32_t max_EventID;	///< Largest EventID accepted.
+		uint32_t max_ICID;	///< Largest ICID accepted (width and nr_icids).
+		uint32_t max_vPEID;	///< Largest vPEID accepted (width and nr_vpeids).
+	} cache; ///< Private: see struct virq_its_limits_cache.
 };
 
 /** @brief Which synchronisation command must follow a command. */
@@ -214,7 +233,8 @@ struct virq_its_sync {
  * devid_bits = Devbits + 1; eventid_bits = ID_bits + 1; icid_bits =
  * CIDbits + 1 when CIL = 1, else 16; vpeid_bits = 16 (the vPEID field
  * width; lower it when GICD_TYPER2.VID says less); pta, vmovp, vsgi copied;
- * version from Virtual and VMAPP; nr_icids = nr_vpeids = nr_procs = 0.
+ * version from Virtual and VMAPP; nr_icids = nr_vpeids = nr_procs = 0;
+ * then virq_its_limits_prepare().
  *
  * @param typer GITS_TYPER as read (64-bit).
  * @param lim   Receives the limits; must not be NULL.
@@ -222,6 +242,22 @@ struct virq_its_sync {
  * Spec: IHI 0069 GITS_TYPER. Thread-safety: pure.
  */
 void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
+
+/**
+ * @brief Refreshes the private per-field maxima of @p lim (@c cache) after
+ * the caller changed a limit member (e.g. lowered @c nr_icids to the
+ * collection table it allocated).
+ *
+ * virq_its_limits_from_typer() already calls it. Optional for correctness:
+ * with a stale or never-filled cache the encoder checks the members
+ * directly (slower path, same result).
+ *
+ * @param lim The limits; must not be NULL.
+ *
+ * Thread-safety: writes @p lim only; the caller must not encode with
+ * @p lim concurrently.
+ */
+void virq_its_limits_prepare(struct virq_its_limits *lim);
 
 /**
  * @brief Encodes one ITS command into 32 bytes (four little-endian words).
@@ -238,7 +274,9 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
  * - with @p lim: DeviceID, EventID, ICID, vPEID, Size (<= ID_bits) against
  *   the probed widths and counts; RDbase (MAPC only when V = 1, SYNC,
  *   VMAPP, VMOVP, MOVALL) is a processor number < nr_procs (or < 2^16)
- *   when PTA = 0; 4.1-only fields (Alloc, PTZ, VCONF_addr,
+ *   when PTA = 0; VMOVP SequenceNumber and ITSList must be 0 when
+ *   GITS_TYPER.VMOVP = 1 (they exist only for VMOVP = 0); 4.1-only fields
+ *   (Alloc, PTZ, VCONF_addr,
  *   Default_Doorbell, DB) must be zero on 4.0; virtual commands on a v3
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::VIRQ_ENOTSUP (field ::VIRQ_ITS_F_opcode).

@@ -22,9 +22,11 @@
  * cause and calls virq_its_queue_retry(), or replaces the command with a
  * harmless one with virq_its_queue_skip(). QEMU 7.2 leaves Stalled set
  * after a successful retry (facts §9.5), so progress of the offset, not
- * the bit alone, decides: once a retry has been seen to make progress with
- * Stalled still set, Stalled is no longer trusted and a stall is only
- * reported when the offset does not move until the deadline.
+ * the bit alone, decides: once Stalled reads 1 with every published
+ * command consumed (impossible for a real stall), Stalled is no longer
+ * trusted on that ITS and a stall is only reported when the offset does not
+ * move until the deadline. Progress after a retry that stops on a later
+ * command with Stalled set is a new stall and is reported at once.
  *
  * Concurrency: the library takes NO lock. The CALLER serialises every call
  * on one queue (one ITS): at most one of these functions runs at a time for
@@ -261,7 +263,8 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, uin
  * when the ITS has finished by the first read. A stall is reported at once
  * when GITS_CREADR.Stalled is trusted, else (sticky Stalled, or a Retry not
  * yet seen to progress) only when the offset has not moved by the deadline.
- * An offset outside the queue or beyond GITS_CWRITER is a hardware error.
+ * An offset outside the queue or beyond GITS_CWRITER, or a read of all ones
+ * (ITS off or unreachable), is a hardware error.
  *
  * @param q      An initialised queue.
  * @param ticket From virq_its_queue_publish().
@@ -321,8 +324,12 @@ VIRQ_MUST_CHECK virq_status virq_its_queue_submit(struct virq_its_queue *q,
  * @param q    An initialised queue.
  * @param diag Optional; receives the snapshot and the decoded command at
  *             GITS_CREADR.
- * @return ::VIRQ_ESTALLED when Stalled is set (and trusted: see file doc)
- *         with unconsumed commands; ::VIRQ_OK otherwise.
+ * @return ::VIRQ_ESTALLED when Stalled is set with unconsumed commands at
+ *         this read (also on an ITS whose Stalled bit is sticky: one read
+ *         cannot tell, and QEMU, which keeps it set, processes synchronously,
+ *         so unconsumed commands there do mean a stall); ::VIRQ_EHW for an
+ *         impossible GITS_CREADR (the queue becomes dead); ::VIRQ_EDEAD;
+ *         ::VIRQ_OK otherwise.
  *
  * MMIO: one GITS_CREADR read. Thread-safety: the caller serialises all
  * access to this ITS.

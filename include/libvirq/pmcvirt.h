@@ -222,7 +222,8 @@ struct virq_pmcvirt_caps {
 	bool irperf;           /**< Fn8000_0008 EBX[1] IRPerf. */
 	/**
 	 * Core counters usable by libvirq, 1..6: NumPerfCtrCore with PerfMonV2,
-	 * else 6 with PerfCtrExtCore, else 4 (K7). Capped at 6 (VMCB slots).
+	 * else 6 with PerfCtrExtCore, else 4 (K7). Capped at 6 (VMCB slots), and
+	 * at 4 without PerfCtrExtCore (only the four K7 MSR pairs exist).
 	 */
 	uint32_t num_core_ctrs;
 	/** Raw NumPerfCtrCore (0 without PerfMonV2), before the cap. */
@@ -302,8 +303,9 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvirt_g
  * @param caps  Host capabilities from virq_pmcvirt_probe().
  * @param guest Guest model (checked with virq_pmcvirt_guest_check()).
  * @param mode  Mode to check.
- * @param flags ::VIRQ_PMCVIRT_F_AVIC_DELIVERY or 0.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an unknown mode or an
+ * @param flags VIRQ_PMCVIRT_F_* flags (::VIRQ_PMCVIRT_F_AVIC_DELIVERY,
+ *              ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP) or 0.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL, an unknown mode or flag, or an
  *         inconsistent guest; ::VIRQ_ERANGE when the guest has more counters
  *         than the host; ::VIRQ_ENOTSUP when the host lacks PerfCtrVirt,
  *         PerfMonV2, SVM, or VNMI (and AVIC is not accepted);
@@ -398,6 +400,8 @@ struct virq_pmcvirt_state {
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an inconsistent guest.
  *
  * Thread-safety: the caller serialises access to the VMCB (not while the vCPU runs).
+ *
+ * Spec: APM Vol 2 Appendix B Table B-2 (PMC slots of the state-save area); fact sheet §3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
 							 const struct virq_pmcvirt_guest *guest,
@@ -405,6 +409,11 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
 
 /**
  * @brief Writes a whole guest PMU state to a raw VMCB page.
+ *
+ * For the VMCB of an initialised ::virq_pmcvirt_vcpu use
+ * virq_pmcvirt_restore_state() instead: it also updates the vCPU's copy of
+ * the event selects (unfiltered guest values, and the filtered values the
+ * write-skip logic compares against), which this pure encoder cannot see.
  *
  * Writes all six pairs (slots beyond the guest's count become 0), status,
  * INSTR_RETIRED_CTR, and the global control as a dword with the reserved
@@ -415,11 +424,15 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  * @param guest Guest model.
  * @param state State to write; not modified.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an inconsistent guest;
- *         ::VIRQ_ERANGE when a counter or IRPerf value exceeds 48 bits, or a
- *         status/control bit is set at or above the guest's counter count
- *         (nothing is written then).
+ *         ::VIRQ_ERANGE when a counter or IRPerf value exceeds 48 bits, an
+ *         event select of one of the guest's counters has reserved bits set
+ *         (::VIRQ_PMCVIRT_EVTSEL_RSVD, or ::VIRQ_PMCVIRT_EVTSEL_RSVD_HG with
+ *         @c allow_hg), or a status/control bit is set at or above the
+ *         guest's counter count (nothing is written then).
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
+ *
+ * Spec: APM Vol 2 Appendix B Table B-2; fact sheet §3, §9.2 (GLOBAL_CTL width).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(void *vmcb,
 							  const struct virq_pmcvirt_guest *guest,
@@ -435,6 +448,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(void *vmcb,
  * @return ::VIRQ_OK or ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
+ *
+ * Spec: APM Vol 2 Table B-1 (control 0x0B8 bit 3), §15.39.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable);
 
@@ -447,6 +462,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable);
  * @return ::VIRQ_OK or ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
+ *
+ * Spec: APM Vol 2 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_set_exitcode(void *vmcb, uint64_t exitcode);
 
@@ -522,6 +539,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_guest
  *         ::VIRQ_ENOSPC when @p cap is too small (@p n gets the need).
  *
  * Thread-safety: pure.
+ *
+ * Spec: APM Vol 2 §13.2 (performance-counter MSRs); fact sheet §4.1, §6.1 (migration).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest,
 						  uint32_t *msrs, size_t cap, size_t *n);
@@ -563,6 +582,8 @@ struct virq_pmcvirt_filter {
  *         event above 0xFFF.
  *
  * Thread-safety: pure.
+ *
+ * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 §13.2; fact sheet §5.1); filtering policy fact sheet §4.2.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_filter *filter);
 
@@ -574,13 +595,16 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_
  * @return The decision.
  *
  * Thread-safety: pure.
+ *
+ * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 §13.2; fact sheet §5.1).
  */
 bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64_t eventsel);
 
 /* ------------------------------------------------------------------ */
 /** @brief MSR permission-map policy for one guest (fact sheet §4.2). */
 struct virq_pmcvirt_msrpm_policy {
-	/** Event selects: always intercepted (for filtering). */
+	/** Event selects: always intercepted (for filtering); must be true for
+	 * virq_pmcvirt_msrpm_apply(). */
 	bool intercept_ctl;
 	/** Counters 0..ncounters-1 passed through (higher ones intercepted). */
 	bool passthrough_ctr;
@@ -598,7 +622,9 @@ struct virq_pmcvirt_msrpm_policy {
  * Event selects stay intercepted; counters below the guest's count are
  * passed through; the global MSRs and RDPMC are passed through only when
  * the guest's counter count and PerfMonV2 match the host's (KVM's mediated
- * PMU policy); IRPerf reads pass through only in HW mode (the VMCB swaps
+ * PMU policy; the host count is @c num_core_ctrs_raw when PerfMonV2 reports
+ * it, so a host with more than six counters never matches: its extra
+ * counters are neither swapped nor saved); IRPerf reads pass through only in HW mode (the VMCB swaps
  * INSTR_RETIRED_CTR, type A) for guests with IRPerf.
  *
  * @param caps   Host capabilities.
@@ -640,9 +666,14 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *byte,
  * @param msrpm  The map (8192 bytes).
  * @param guest  Guest model.
  * @param policy From virq_pmcvirt_msrpm_recommend().
- * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or an inconsistent guest.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL, an inconsistent guest, or a
+ *         policy with @c intercept_ctl false (event selects must stay
+ *         intercepted: the library's copy is what filtering, RDMSR emulation
+ *         and migration use); nothing is changed then.
  *
  * Thread-safety: the caller serialises access to @p msrpm.
+ *
+ * Spec: APM Vol 2 §15.11 (MSR permission map); fact sheet §4.2, §4.3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm,
 						     const struct virq_pmcvirt_guest *guest,
@@ -666,6 +697,8 @@ struct virq_pmcvirt_host {
 	uint64_t global_ctl;                 /**< Host PerfCntrGlobalCtl. */
 	uint64_t global_sts;                 /**< Host PerfCntrGlobalStatus (SW mode only). */
 	uint32_t n;                          /**< Counters saved. */
+	bool have_global_ctl;                /**< @ref global_ctl was read (restore writes it). */
+	bool have_global_sts;                /**< @ref global_sts was read (restore writes it). */
 	bool saved;                          /**< Between host_save and host_restore. */
 };
 
@@ -695,9 +728,14 @@ struct virq_pmcvirt_vcpu {
 /**
  * @brief Initialises a vCPU's PMC virtualization and resets its guest PMU.
  *
- * HW mode: sets VMCB 0x0B8 bit 3, sets int_ctl.V_NMI_ENABLE (unless
- * ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP or AVIC delivery was chosen), and writes the
- * reset state to the VMCB. No MSR is accessed.
+ * HW mode: sets VMCB 0x0B8 bit 3, sets int_ctl.V_NMI_ENABLE when the host
+ * has VNMI (unless ::VIRQ_PMCVIRT_F_NO_VNMI_SETUP; an AVIC-only host accepted
+ * with ::VIRQ_PMCVIRT_F_AVIC_DELIVERY gets none), and writes the reset state
+ * to the VMCB. No MSR is accessed. Both modes: after the reset (see
+ * virq_pmcvirt_vcpu_reset()), a PerfMonV2 guest's global control is set to
+ * GENMASK(ncounters-1, 0), as hardware RESET leaves PerfCntrGlobalCtl (PPR
+ * reset value 0x3F, conf. B) and as KVM's PMU refresh writes it (RFC4 sync
+ * point 3): software that only programs PERF_CTL then counts.
  *
  * @param vcpu  Caller storage (overwritten).
  * @param hal   HAL with MSR callbacks; copied.
@@ -705,13 +743,19 @@ struct virq_pmcvirt_vcpu {
  * @param guest Guest model; copied.
  * @param mode  Mode (see virq_pmcvirt_mode_check()).
  * @param flags VIRQ_PMCVIRT_F_* flags.
- * @param vmcb  The vCPU's 4 KiB VMCB (8-byte aligned) in HW mode; ignored in SW mode.
+ * @param vmcb  The vCPU's 4 KiB VMCB (8-byte aligned) in HW mode. In SW mode
+ *              optional (NULL allowed); when given, only its 0x0B8 bit 3
+ *              (PMC Virtualization Enable) is cleared, so that a VMCB that
+ *              ran in HW mode does not keep hardware switching on.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL arguments (including @p vmcb in
  *         HW mode) or an unaligned VMCB; errors of virq_hal_validate() and
- *         virq_pmcvirt_mode_check() (::VIRQ_ENOTSUP, ::VIRQ_EINHIBITED,
- *         ::VIRQ_ERANGE). On error the VMCB is untouched.
+ *         virq_pmcvirt_mode_check() (::VIRQ_EINVAL for unknown flags,
+ *         ::VIRQ_ENOTSUP, ::VIRQ_EINHIBITED, ::VIRQ_ERANGE). On error the
+ *         VMCB is untouched.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: APM Vol 2 §15.39, Table B-1 (0x0B8 bit 3; int_ctl bit 26 V_NMI_ENABLE).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu,
 						   const struct virq_hal *hal,
@@ -742,6 +786,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vc
  *         for a NULL vCPU; ::VIRQ_EBUSY between enter and exit.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: fact sheet §4.2, §6.1 (RFC4 sync point 1, event-filter refresh).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 						    const struct virq_pmcvirt_filter *filter);
@@ -762,6 +808,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vc
  *         ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; fact sheet §4, §5; CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						  enum virq_pmcvirt_origin origin, uint64_t *value);
@@ -786,6 +834,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu
  *         between enter and exit. On error nothing changes.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; fact sheet §4, §5.1 (reserved bits), §5.2 (48-bit counters); CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						   uint64_t value, enum virq_pmcvirt_origin origin);
@@ -800,6 +850,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcp
  *         count (inject \#GP) or NULL; ::VIRQ_EBUSY between enter and exit.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: RDPMC (APM Vol 3); fact sheet §6.1 (RFC4 sync point 2).
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx,
 					       uint64_t *value);
@@ -835,6 +887,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL; ::VIRQ_EBUSY in the guest.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: fact sheet §6.1 (migration); slots of APM Vol 2 Table B-2.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 						    struct virq_pmcvirt_state *state);
@@ -851,6 +905,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vc
  *         48 bits; ::VIRQ_EBUSY in the guest. On error nothing changes.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: fact sheet §6.1 (migration); slots of APM Vol 2 Table B-2.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 						       const struct virq_pmcvirt_state *state);
@@ -873,6 +929,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu 
  *         restored as far as it was read); ::VIRQ_EINVAL for NULL.
  *
  * Thread-safety: on the CPU that will run the vCPU, preemption disabled.
+ *
+ * Spec: APM Vol 2 Table B-3 (swap type C); fact sheet §3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -889,6 +947,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcp
  *         (the remaining writes are still attempted).
  *
  * Thread-safety: as virq_pmcvirt_host_save().
+ *
+ * Spec: APM Vol 2 Table B-3 (swap type C); fact sheet §3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -907,6 +967,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *
  *         write faults (do not VMRUN).
  *
  * Thread-safety: on the CPU that runs the vCPU, interrupts disabled.
+ *
+ * Spec: APM Vol 2 §15.39, Table C-1 (VMEXIT_INVALID_PMC); fact sheet §3 (RFC6), CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -929,6 +991,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
  *         faulting MSR (SW mode).
  *
  * Thread-safety: as virq_pmcvirt_enter().
+ *
+ * Spec: APM Vol 2 Table B-3 (swap types), Table C-1; fact sheet §3, CASE-17.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode);
 
@@ -939,13 +1003,19 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, ui
  * UNCERTAIN (conf. C, fact sheet §6.3): modelled on nested LBR
  * virtualization and on the swap types; the 2026 KVM design is unknown.
  * - vmcb12 0x0B8 bit 3 set but the vCPU's guest model lacks PerfCtrVirt
- *   (see @p l1_has_pmc_virt), or other 0x0B8 reserved bits: VMEXIT_INVALID
- *   is stored in vmcb12 (both halves of EXITCODE) and @p fail is set.
+ *   (see @p l1_has_pmc_virt): VMEXIT_INVALID is stored in vmcb12 (both
+ *   halves of EXITCODE) and @p fail is set. The other 0x0B8 bits (LBR,
+ *   VMSAVE/VMLOAD, IBS virtualization, reserved 63:4) are not checked here:
+ *   they belong to the embedder's nested checks and never reach vmcb02
+ *   through this function (only vmcb02's bit 3 is set).
  * - bit 3 set and L1's own PerfCntrGlobalCtl (vmcb01) is not zero: the
  *   hardware check is emulated, VMEXIT_INVALID_PMC is stored in vmcb12.
  * - otherwise vmcb02 gets the PMC slots of vmcb12 (bit 3 set: L2 has its own
  *   PMU) or of vmcb01 (bit 3 clear: L1's PMU keeps counting in L2), and
- *   vmcb02's bit 3 is set.
+ *   vmcb02's bit 3 is set. vmcb12 is L1-controlled memory: its values are
+ *   limited as L1's own WRMSRs would be (reserved event-select bits cleared,
+ *   L0's filter applied, slots at or beyond L1's counter count zero,
+ *   counters 48 bits, global status/control bits only below that count).
  *
  * @param vcpu           The L1 vCPU (HW mode; its VMCB is vmcb01).
  * @param l1_has_pmc_virt L1's CPUID advertises PerfCtrVirt.
@@ -969,7 +1039,9 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *
  * vmcb01 PERF_CTL/CTR become 0 and its global control the reset value
  * GENMASK(ncounters-1, 0) (0x3F for six; SD-3F, conf. B), which L1 must
  * clear before its next VMRUN; status and IRPerf (type A) stay. With bit 3
- * clear: the slots go from vmcb02 back to vmcb01.
+ * clear: counters, status, control and IRPerf go from vmcb02 back to vmcb01;
+ * the event selects in vmcb01 are kept (L0 intercepts them, so a filter or
+ * emulated write applied while L2 ran stays in force).
  *
  * @param vcpu   The L1 vCPU (HW mode).
  * @param vmcb12 L1's VMCB for L2.
@@ -977,6 +1049,8 @@ VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *
  * @return ::VIRQ_OK; ::VIRQ_EINVAL for NULL or not HW mode; ::VIRQ_EBUSY in the guest.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
+ *
+ * Spec: none published (fact sheet §6.3, conf. C); swap types of APM Vol 2 Table B-3.
  */
 VIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu,
 						       void *vmcb12, const void *vmcb02);

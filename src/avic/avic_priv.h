@@ -115,11 +115,22 @@ static inline uint32_t *log_slot_(const struct virq_avic_vm *vm, uint32_t i)
 	return (uint32_t *)vm->log_table.va + i;
 }
 
+/*
+ * The vCPU runs (when loaded and not blocking) with AVIC in its VMCB: the last
+ * VMCB values enabled it and it is not in L2 (owner context).
+ */
+static inline bool avic_on_(const struct virq_avic_vcpu *v)
+{
+	return v->have_last && v->last_active && !LD_(&v->nested);
+}
+
 /* Notifies a target whose IRR already holds a new bit (doorbell or kick). */
 virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host);
 /* Re-evaluates whether a vCPU's ID breaks the 1:1 APIC-ID map. */
 void virq_avic_update_slow_(struct virq_avic_vcpu *v, bool was_slow);
 bool virq_avic_is_slow_(const struct virq_avic_vcpu *v);
+/* Writes the physical table entry: host APIC ID, IsRunning if @running, ipiv and AVIC on. */
+void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running);
 /* IRTE updates on load/put/block (iommu.c). */
 void virq_avic_irtes_update_(struct virq_avic_vcpu *v);
 /* Drops the vCPU's logical table entry if it owns one. */

@@ -185,9 +185,9 @@ enum virq_avic_msr_access virq_avic_x2apic_msr_access(uint32_t msr)
 	case 0x808: /* TPR */
 	case 0x830: /* ICR */
 		return VIRQ_AVIC_MSR_PASS_READ_WRITE;
-	case 0x80B: /* EOI (write only) */
+	case 0x80B: /* EOI (write only: reads #GP, intercept them) */
 	case 0x83F: /* SELF_IPI (write only) */
-		return VIRQ_AVIC_MSR_PASS_READ_WRITE;
+		return VIRQ_AVIC_MSR_PASS_WRITE;
 	case 0x802:
 	case 0x803:
 	case 0x80A:

@@ -139,7 +139,6 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 {
 	uint32_t val = __atomic_load_n(apic_reg_(v, off), __ATOMIC_RELAXED);
 	uint64_t icr;
-	virq_status st;
 
 	switch (off) {
 	case VIRQ_APIC_LDR:
@@ -159,8 +158,8 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 		icr =
 		    val | (uint64_t)__atomic_load_n(apic_reg_(v, VIRQ_APIC_ICR2), __ATOMIC_RELAXED)
 			      << 32;
-		st = virq_avic_emulate_icr(v, icr, ops, &res->targets);
-		return st == VIRQ_ENOTSUP ? VIRQ_OK : st;
+		/* ENOTSUP: a special IPI without a delivery callback; the caller must know. */
+		return virq_avic_emulate_icr(v, icr, ops, &res->targets);
 	default:
 		res->action = VIRQ_AVIC_ACT_EMULATE_WRITE;
 		return VIRQ_OK;
@@ -192,7 +191,14 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 		res->action = VIRQ_AVIC_ACT_REPORT;
 		return VIRQ_OK;
 	}
-	return trap_write_(vcpu, x.offset, ops, res);
+	{
+		uint32_t before = virq_avic_vm_inhibits(vcpu->vm);
+		virq_status st = trap_write_(vcpu, x.offset, ops, res);
+
+		/* LDR/DFR/APIC ID writes may inhibit: the other vCPUs must know. */
+		res->inhibited = (virq_avic_vm_inhibits(vcpu->vm) & ~before) != 0;
+		return st;
+	}
 }
 
 /* ---- logical APIC ID table (APM §15.29.3.3; CASE-02) ---- */

@@ -237,9 +237,20 @@ virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64
 
 /* ---- IRTEs attached to vCPUs ---- */
 
+/*
+ * IsRun = 1 makes the IOMMU ring the doorbell, which only a guest running
+ * with AVIC notices: a vCPU running without it (VM inhibited, in L2) gets
+ * IsRun = 0 and GALogIntr = 1, so the GA log handler kicks it.
+ */
 static bool running_(const struct virq_avic_vcpu *v)
 {
-	return v->loaded && !v->blocking;
+	return v->loaded && !v->blocking && avic_on_(v);
+}
+
+/* GALogIntr while not IsRun: blocking, or running without AVIC (not when put). */
+static bool ga_log_(const struct virq_avic_vcpu *v)
+{
+	return v->blocking || v->loaded;
 }
 
 /* The IRTE is written with __atomic_store_n, which clang-tidy does not see. */
@@ -252,9 +263,9 @@ static void irte_update_(const struct virq_avic_vcpu *v,
 	if (!VIRQ_FIELD_GET(VIRQ_IRTE_GuestMode, lo))
 		return;
 	if (!running_(v)) {
-		/* Destination unchanged; GA log interrupt only when blocking. */
+		/* Destination unchanged; no GA log interrupt when merely put (preempted). */
 		lo = VIRQ_FIELD_SET(VIRQ_IRTE_IsRun, lo, 0);
-		lo = VIRQ_FIELD_SET(VIRQ_IRTE_GALogIntr, lo, v->blocking);
+		lo = VIRQ_FIELD_SET(VIRQ_IRTE_GALogIntr, lo, ga_log_(v));
 		__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
 		return;
 	}
@@ -288,7 +299,8 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 	uint64_t w[2];
 	virq_status st;
 
-	if (!vcpu || !vcpu->vm || !ref || !irte)
+	/* vm_id 0 cannot be registered: its GA log entries would wake nobody. */
+	if (!vcpu || !vcpu->vm || !ref || !irte || vcpu->vm->cfg.vm_id == 0)
 		return VIRQ_EINVAL;
 	if (vector < 16u)
 		return VIRQ_ERANGE;
@@ -302,7 +314,7 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 	f.dest = vcpu->host_apic_id;
 	/* CASE-06: a running vCPU is targeted at once, not at its next load. */
 	f.is_run = running_(vcpu);
-	f.ga_log_intr = !f.is_run && vcpu->blocking;
+	f.ga_log_intr = !f.is_run && ga_log_(vcpu);
 	st = virq_gatag_encode(vcpu->vm->cfg.vm_id, vcpu->index, &f.ga_tag);
 	if (st == VIRQ_OK)
 		st = virq_irte_ga_encode(&f, w);

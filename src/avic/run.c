@@ -26,13 +26,20 @@
  *   P2, the poster sees "not running" and kicks, which wakes the sleeper.
  * - The doorbell bit is set only while the values last given to the VMCB
  *   enable AVIC (virq_avic_vcpu_vmcb_values() stores the run word again), so
- *   a guest running without AVIC is always kicked rather than doorbelled.
+ *   a guest running without AVIC is always kicked rather than doorbelled;
+ *   virq_avic_vcpu_set_nested() clears it before the vCPU enters L2, whose
+ *   VMCB has no AVIC, and load does not set it while the vCPU is nested.
  * - Hardware senders (another vCPU's ICR write) and the IOMMU play the
  *   poster's role with IsRunning in the physical table and IsRun in the
  *   IRTEs: they set the IRR bit, then read the flag, and exit (sender:
  *   TARGET_NOT_RUNNING) or log (IOMMU: GA log) when it is clear. Put/block
  *   clears those flags before U1, whose sequentially consistent store
- *   orders them before the owner's pending() check (Dekker again).
+ *   orders them before the owner's pending() check (Dekker again). While
+ *   the vCPU runs without AVIC (inhibited, L2) its IRTEs have IsRun = 0 and
+ *   GALogIntr = 1: the IOMMU logs and the GA log handler kicks, as a poster
+ *   does for the run word without DOORBELL. Likewise IsRunning is 0 in the
+ *   table while it runs without AVIC, so hardware senders exit
+ *   TARGET_NOT_RUNNING and the exit handler kicks it.
  * - A post that finds IRR[v] already set returns at once: whoever set it
  *   notifies after setting it, and the bit is still pending, so its delivery
  *   happens after this post.
@@ -95,22 +102,26 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 }
 
 /* Publishes the physical table entry (single 64-bit store the hardware reads). */
-static void publish_entry_(struct virq_avic_vcpu *v, bool running)
+void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 {
 	uint64_t e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_HostApicId, v->entry, v->host_apic_id);
 
 	e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, running);
 	v->entry = e;
-	/* CASE-05: with IPI virtualization off IsRunning never reaches the table. */
-	if (!v->vm->ipiv)
+	/*
+	 * CASE-05: with IPI virtualization off IsRunning never reaches the table.
+	 * Nor while the vCPU runs without AVIC (inhibited, L2): a sender's
+	 * doorbell would be ignored, it must exit TARGET_NOT_RUNNING instead.
+	 */
+	if (!v->vm->ipiv || !avic_on_(v))
 		e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, 0);
 	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
 }
 
 static uint32_t run_word_(const struct virq_avic_vcpu *v)
 {
-	bool db =
-	    v->have_last && v->last_active && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
+	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
+	bool db = avic_on_(v) && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
 
 	return VIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? VIRQ_AVIC_RUN_DOORBELL : 0u);
 }
@@ -127,10 +138,10 @@ virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_
 	vcpu->loaded = true;
 	if (vcpu->blocking) {
 		/* Preempted while blocking: stay "not running" until unblock (CASE-06). */
-		publish_entry_(vcpu, false);
+		virq_avic_publish_entry_(vcpu, false);
 		return VIRQ_OK;
 	}
-	publish_entry_(vcpu, true);
+	virq_avic_publish_entry_(vcpu, true);
 	virq_avic_irtes_update_(vcpu);
 	/* L1 of the ordering argument; VMRUN (L2) follows in the caller. */
 	__atomic_store_n(&vcpu->run, run_word_(vcpu), __ATOMIC_SEQ_CST);
@@ -147,7 +158,7 @@ static void unload_(struct virq_avic_vcpu *v)
 	 * IOMMU (they set the IRR, then read IsRunning / IsRun).
 	 * Keep the last host APIC ID so a stray doorbell reaches a related CPU.
 	 */
-	publish_entry_(v, false);
+	virq_avic_publish_entry_(v, false);
 	virq_avic_irtes_update_(v);
 	__atomic_store_n(&v->run, 0u, __ATOMIC_SEQ_CST); /* U1 */
 }

@@ -202,6 +202,18 @@ const char *virq_avic_inhibit_name(uint32_t reason)
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
 {
 	ST_(&vcpu->nested, nested);
+	/*
+	 * L2 runs from a VMCB without AVIC, where a doorbell is ignored: posters
+	 * kick from now on (run word without DOORBELL, a sequentially consistent
+	 * store before the nested VMRUN, as in virq_avic_vcpu_vmcb_values()).
+	 * Leaving L2, doorbells come back with the next VMCB values.
+	 */
+	if (nested && vcpu->loaded && !vcpu->blocking) {
+		virq_avic_publish_entry_(vcpu, true); /* IsRunning 0: senders exit */
+		virq_avic_irtes_update_(vcpu);	      /* IRTEs: GA log instead of IsRun */
+		__atomic_store_n(&vcpu->run, LD_(&vcpu->run) & ~VIRQ_AVIC_RUN_DOORBELL,
+				 __ATOMIC_SEQ_CST);
+	}
 }
 
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why)
@@ -356,7 +368,7 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa)
 
 virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 {
-	uint32_t ldr;
+	uint32_t ldr, before;
 
 	if (!vcpu || !vcpu->vm)
 		return VIRQ_EINVAL;
@@ -369,9 +381,11 @@ virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_LDR), ldr, __ATOMIC_RELAXED);
 	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_ID),
 			 x2apic ? cur_id_(vcpu) : (cur_id_(vcpu) & 0xFFu) << 24, __ATOMIC_RELAXED);
+	before = virq_avic_vm_inhibits(vcpu->vm);
 	ST_(&vcpu->x2apic, x2apic);
 	virq_avic_update_slow_(vcpu, vcpu->slow);
-	return VIRQ_OK;
+	/* Newly PHYSICAL_ID_TOO_BIG (xAPIC ID alias): the caller must know (CASE-07). */
+	return (virq_avic_vm_inhibits(vcpu->vm) & ~before) ? VIRQ_EINHIBITED : VIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
@@ -403,6 +417,11 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	vcpu->have_last = true;
 	vcpu->last_active = active;
 	vcpu->last_x2 = x2;
+	/* IsRunning and IRTE IsRun only with AVIC (before the run word's full barrier). */
+	if (vcpu->loaded && !vcpu->blocking) {
+		virq_avic_publish_entry_(vcpu, true);
+		virq_avic_irtes_update_(vcpu);
+	}
 	/* Doorbells are only useful while these values (about to run) enable AVIC. */
 	if (vcpu->loaded && !vcpu->blocking)
 		__atomic_store_n(&vcpu->run,
@@ -418,9 +437,14 @@ void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic
 {
 	const struct virq_avic_raw_counters *c = &vcpu->cnt;
 	uint64_t db = LD_(&c->db), kick = LD_(&c->kick), failed = LD_(&c->db_failed);
+	uint64_t notes = db + kick + LD_(&c->local), other = LD_(&c->wakes) + failed;
 
-	/* Every post that set a new bit made exactly one notification (plus a kick on a fault). */
-	out->posts = db + kick + LD_(&c->local) - LD_(&c->wakes) - failed;
+	/*
+	 * Every post that set a new bit made exactly one notification (plus a
+	 * kick on a fault). A snapshot racing with a wake may see the wake before
+	 * its notification: never wrap below zero.
+	 */
+	out->posts = notes > other ? notes - other : 0;
 	out->coalesced = LD_(&c->coalesced);
 	out->doorbells = db;
 	out->kicks = kick;

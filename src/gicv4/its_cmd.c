@@ -66,6 +66,7 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 		lim->version = VIRQ_ITS_V41;
 	else
 		lim->version = VIRQ_ITS_V40;
+	virq_its_limits_prepare(lim);
 }
 
 /* ---- validation helpers: each returns the status, the caller names the field ---- */
@@ -91,6 +92,40 @@ static const uint32_t max16_[256] = {
 	[16 ... 255] = 0xffff,
 };
 /* clang-format on */
+
+/* The inputs the cached maxima depend on: the four widths, one byte each. */
+static inline uint32_t lim_bits_key_(const struct virq_its_limits *L)
+{
+	return (uint32_t)L->devid_bits | ((uint32_t)L->eventid_bits << 8) |
+	       ((uint32_t)L->icid_bits << 16) | ((uint32_t)L->vpeid_bits << 24);
+}
+
+/* Largest ID below both 2^bits (table @tbl) and @count (0: no count limit). */
+static uint32_t id_max_(const uint32_t *tbl, uint8_t bits, uint32_t count)
+{
+	uint32_t m = tbl[bits];
+
+	return count && count - 1u < m ? count - 1u : m;
+}
+
+void virq_its_limits_prepare(struct virq_its_limits *lim)
+{
+	struct virq_its_limits_cache *k = &lim->cache;
+
+	k->key_bits = lim_bits_key_(lim);
+	k->key_nr_icids = lim->nr_icids;
+	k->key_nr_vpeids = lim->nr_vpeids;
+	k->max_DeviceID = max32_[lim->devid_bits];
+	k->max_EventID = max32_[lim->eventid_bits];
+	k->max_ICID = id_max_(max16_, lim->icid_bits, lim->nr_icids);
+	k->max_vPEID = id_max_(max16_, lim->vpeid_bits, lim->nr_vpeids);
+}
+
+/* The cache holds the maxima of DeviceID, EventID and ICID for @L as it is now. */
+static inline bool cache_fresh_icid_(const struct virq_its_limits *L)
+{
+	return L->cache.key_bits == lim_bits_key_(L) && L->cache.key_nr_icids == L->nr_icids;
+}
 
 /* What the ID checks use when no limits are given: only the field widths. */
 static const struct virq_its_limits nolim_ = {
@@ -388,9 +423,12 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 static virq_status enc_vmovp_(ENC_ARGS_)
 {
 	VIRT_CHK_();
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber), SequenceNumber,
-	     VIRQ_ERANGE);
-	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList), ITSList, VIRQ_ERANGE);
+	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (facts §1.2, §7). */
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber) ||
+		 (lim && lim->vmovp && c->SequenceNumber),
+	     SequenceNumber, VIRQ_ERANGE);
+	CHK_(!VIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList) || (lim && lim->vmovp && c->ITSList),
+	     ITSList, VIRQ_ERANGE);
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
 	CHK_(v41_only_(lim) && c->DB, DB, VIRQ_ERANGE);
 	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, VIRQ_ERANGE);
@@ -458,13 +496,38 @@ __attribute__((noinline)) static virq_status enc_generic_(const struct virq_its_
 	return enc_tbl_[op](c, lim, out, sync, bad, lim ? lim : &nolim_);
 }
 
+/*
+ * MAPTI with a fresh limits cache: every ID check is one comparison against
+ * a precomputed maximum. Anything out of range goes to the generic path,
+ * which checks again in order and names the field.
+ */
+__attribute__((always_inline)) static inline virq_status
+enc_mapti_fast_(const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint8_t *out,
+		struct virq_its_sync *s, enum virq_its_field *bad)
+{
+	const struct virq_its_limits_cache *k = &lim->cache;
+
+	if (UNLIKELY_(c->DeviceID > k->max_DeviceID || c->EventID > k->max_EventID ||
+		      c->pINTID < VIRQ_ITS_LPI_BASE || c->ICID > k->max_ICID))
+		return enc_generic_(c, lim, out, s, bad);
+	sync_icid_(s, c->ICID);
+	/* Highest word first: keeps gcc from pairing the stores through SSE registers. */
+	st_le64_(out + 24, 0);
+	st_le64_(out + 16, c->ICID);
+	st_le64_(out + 8, c->EventID | ((uint64_t)c->pINTID << 32));
+	st_le64_(out, op_dev_(c));
+	return VIRQ_OK;
+}
+
 virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
 				uint8_t out[VIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
 				enum virq_its_field *bad)
 {
-	/* The device-setup hot path (MAPTI) inline; everything else through the table. */
-	if (c && out && c->opcode == VIRQ_ITS_MAPTI)
-		return enc_mapti_(c, lim, out, sync, bad, lim ? lim : &nolim_);
+	/* The device-setup hot path (MAPTI with prepared limits) inline; the rest via the table. */
+	if (c && c->opcode == VIRQ_ITS_MAPTI) {
+		if (out && lim && cache_fresh_icid_(lim))
+			return enc_mapti_fast_(c, lim, out, sync, bad);
+	}
 	return enc_generic_(c, lim, out, sync, bad);
 }
 

@@ -191,8 +191,13 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	uint32_t delta;
 
 	q->creadr = v;
-	/* A value from hardware: range-check it before it indexes the queue (CASE-09). */
-	if (off >= q->size)
+	/*
+	 * A value from hardware: range-check it before it indexes the queue
+	 * (CASE-09). All ones is a failed read (ITS off or unreachable), not
+	 * a state: bits [31:20] and [4:1] are RES0, and with a 1 MiB queue its
+	 * Offset 0xFFFE0 would otherwise pass for a real slot.
+	 */
+	if (off >= q->size || v == 0xFFFFFFFFu)
 		return RD_BAD_;
 	delta = off >= q->rd_off ? off - q->rd_off : off + q->size - q->rd_off;
 	if (delta > q->pub_lin - q->rd_lin)
@@ -200,13 +205,17 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	q->rd_off = off;
 	q->rd_lin += delta;
 	/*
-	 * QEMU 7.2 keeps Stalled set after a successful retry (facts §9.5):
-	 * progress right after a Retry with the bit still set means the bit
-	 * is sticky on this ITS; from then on only a lack of progress until
-	 * the deadline counts as a stall. Progress without a Retry followed
-	 * by Stalled is a new stall and is trusted.
+	 * QEMU 7.2 keeps Stalled set after a successful retry (facts §9.5).
+	 * A stalled ITS holds CREADR on an unconsumed command, so Stalled with
+	 * every published command consumed proves the bit stale: from then on
+	 * this ITS's bit is not trusted and only a lack of progress until the
+	 * deadline counts as a stall. Progress after a Retry that ends on an
+	 * unconsumed command with Stalled set is a new stall (architectural
+	 * ITS; QEMU processes synchronously) and is trusted: marking the bit
+	 * sticky there would turn every later stall of a conforming ITS into
+	 * a full timeout.
 	 */
-	if (delta && stalled && q->retry_pending)
+	if (stalled && q->rd_lin == q->pub_lin)
 		q->stalled_sticky = true;
 	if (delta || !stalled)
 		q->retry_pending = false;

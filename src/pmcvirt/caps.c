@@ -54,8 +54,12 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 			memset(caps, 0, sizeof(*caps));
 			return VIRQ_EHW;
 		}
-		/* The VMCB has six slots; more host counters stay host-only. */
-		caps->num_core_ctrs = raw > VIRQ_PMCVIRT_NR_SLOTS ? VIRQ_PMCVIRT_NR_SLOTS : raw;
+		/* The VMCB has six slots; more host counters stay host-only.
+		 * Without PerfCtrExtCore only the K7 MSRs exist, and they address
+		 * four counters (a fifth "EVNTSEL4" would be PERFCTR0). */
+		uint32_t lim = caps->perfctr_ext_core ? VIRQ_PMCVIRT_NR_SLOTS : 4u;
+
+		caps->num_core_ctrs = raw > lim ? lim : raw;
 	} else {
 		caps->num_core_ctrs = caps->perfctr_ext_core ? 6u : 4u;
 	}
@@ -85,7 +89,7 @@ virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
 {
 	virq_status st;
 
-	if (!caps)
+	if (!caps || (flags & ~(VIRQ_PMCVIRT_F_AVIC_DELIVERY | VIRQ_PMCVIRT_F_NO_VNMI_SETUP)))
 		return VIRQ_EINVAL;
 	st = virq_pmcvirt_guest_check(guest);
 	if (st != VIRQ_OK)

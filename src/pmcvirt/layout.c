@@ -104,10 +104,16 @@ static virq_status pmcv_state_check_(const struct virq_pmcvirt_guest *g,
 				     const struct virq_pmcvirt_state *s)
 {
 	uint64_t bits = pmcv_ctr_bits_(g->ncounters);
+	uint64_t rsvd = pmcv_evtsel_rsvd_(g);
 
-	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++)
+	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
 		if (s->perf_ctr[i] & ~VIRQ_PMCVIRT_CTR_MASK)
 			return VIRQ_ERANGE;
+		/* The CPU loads PERF_CTL from here: no reserved bits (slots
+		 * beyond the guest's count are written 0 anyway). */
+		if (i < g->ncounters && (s->perf_ctl[i] & rsvd))
+			return VIRQ_ERANGE;
+	}
 	if (s->instr_retired & ~VIRQ_PMCVIRT_CTR_MASK)
 		return VIRQ_ERANGE;
 	if ((s->global_sts & ~bits) || (s->global_ctl & ~bits))

@@ -181,8 +181,8 @@ virq_status virq_pmcvirt_msrpm_recommend(const struct virq_pmcvirt_caps *caps,
 		return VIRQ_EINVAL;
 	if (mode != VIRQ_PMCVIRT_MODE_HW && mode != VIRQ_PMCVIRT_MODE_SW)
 		return VIRQ_EINVAL;
-	match = guest->ncounters == caps->num_core_ctrs && guest->perfmon_v2 == caps->perfmon_v2 &&
-		guest->ext_core == caps->perfctr_ext_core;
+	match = guest->ncounters == pmcv_host_ctrs_(caps) &&
+		guest->perfmon_v2 == caps->perfmon_v2 && guest->ext_core == caps->perfctr_ext_core;
 	policy->intercept_ctl = true;
 	/* F15h counters of an ext_core guest do not exist on a K7-only host. */
 	policy->passthrough_ctr = !(guest->ext_core && !caps->perfctr_ext_core);
@@ -210,17 +210,19 @@ virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm, const struct virq_pmcvirt_g
 
 	if (!msrpm || !policy || virq_pmcvirt_guest_check(guest) != VIRQ_OK)
 		return VIRQ_EINVAL;
+	/* The guest's event selects live in vcpu->st (filtering, migration,
+	 * RDMSR emulation): a passed-through WRMSR would bypass all of it. */
+	if (!policy->intercept_ctl)
+		return VIRQ_EINVAL;
 	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
 		bool pass = policy->passthrough_ctr && i < guest->ncounters;
-		bool ctl_icpt = policy->intercept_ctl || i >= guest->ncounters;
 
 		if (i < 4) {
-			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i), ctl_icpt, ctl_icpt);
+			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i), true, true);
 			pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_K7_PERFCTR(i), !pass, !pass);
 		}
 		pass = pass && guest->ext_core;
-		ctl_icpt = ctl_icpt || !guest->ext_core;
-		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i), ctl_icpt, ctl_icpt);
+		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i), true, true);
 		pmcv_msrpm_set_(msrpm, VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i), !pass, !pass);
 	}
 	glob = policy->passthrough_global && guest->perfmon_v2;

@@ -28,6 +28,35 @@ static void pmcv_copy_slots_(void *dst, const void *src, bool ctl)
 	pmcv_wr_gctl_(dst, pmcv_rd_gctl_(src) & VIRQ_GENMASK(5, 0));
 }
 
+/*
+ * L2's PMU from vmcb12 (L1-controlled memory) into vmcb02, limited as L1's
+ * own WRMSRs are: reserved event-select bits (HG unless allow_hg) cleared,
+ * L0's filter applied, slots beyond L1's counter count zero, counters 48
+ * bits, global status/control only for L1's counters. UNCERTAIN (conf. C):
+ * whether hardware would instead fail such a VMRUN is not known (§9.3).
+ */
+static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, const void *vmcb12)
+{
+	uint64_t bits = pmcv_ctr_bits_(v->guest.ncounters);
+	uint64_t rsvd = pmcv_evtsel_rsvd_(&v->guest);
+
+	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+		bool have = i < v->guest.ncounters;
+		uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i)) & ~rsvd;
+		uint64_t r =
+		    pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK;
+
+		pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
+			   have ? virq_pmcvirt_ctl_hw_(v, c) : 0);
+		pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), have ? r : 0);
+	}
+	pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
+		   pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & VIRQ_PMCVIRT_CTR_MASK);
+	pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
+		   pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & bits);
+	pmcv_wr_gctl_(vmcb02, pmcv_rd_gctl_(vmcb12) & bits);
+}
+
 static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const void *a,
 				      const void *b)
 {
@@ -64,14 +93,10 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 		pmcv_wr64_(vmcb12, VIRQ_PMCVIRT_VMCB_EXITCODE, VIRQ_PMCVIRT_VMEXIT_INVALID_PMC);
 		return VIRQ_OK;
 	}
-	pmcv_copy_slots_(vmcb02, own ? vmcb12 : vcpu->vmcb, true);
-	if (own) /* L0's event filter applies to what L2 counts on real counters */
-		for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
-			uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i));
-
-			pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
-				   virq_pmcvirt_ctl_hw_(vcpu, c));
-		}
+	if (own)
+		pmcv_l2_state_(vcpu, vmcb02, vmcb12);
+	else
+		pmcv_copy_slots_(vmcb02, vcpu->vmcb, true);
 	return virq_pmcvirt_vmcb_enable(vmcb02, true);
 }
 
@@ -83,8 +108,12 @@ virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmc
 	if (st != VIRQ_OK)
 		return st;
 	if (!pmcv_l2_pmc_(vmcb12)) {
-		/* L1's PMU ran L2: it goes back to vmcb01 as hardware left it. */
-		pmcv_copy_slots_(vcpu->vmcb, vmcb02, true);
+		/* L1's PMU ran L2: counters, status, control and IRPerf go back
+		 * to vmcb01 as hardware left them. Event selects do not: L0
+		 * intercepts them, so vmcb01/ctl_hw[] are authoritative (a filter
+		 * or an emulated WRMSR applied while L2 ran is kept), and vmcb02's
+		 * copy may predate them. */
+		pmcv_copy_slots_(vcpu->vmcb, vmcb02, false);
 		return VIRQ_OK;
 	}
 	/* L2's counters/status/control back to L1. Event selects stay as L1

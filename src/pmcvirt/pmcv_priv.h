@@ -49,6 +49,16 @@ static inline uint64_t pmcv_ctr_bits_(uint32_t n)
 	return n ? VIRQ_GENMASK(5, 0) >> (6u - n) : 0;
 }
 
+/*
+ * The host's real core-counter count, for "guest matches host" decisions
+ * (global-MSR and RDPMC passthrough): NumPerfCtrCore before the cap at the
+ * six VMCB slots. Hand-built caps without the raw value use num_core_ctrs.
+ */
+static inline uint32_t pmcv_host_ctrs_(const struct virq_pmcvirt_caps *c)
+{
+	return c->perfmon_v2 && c->num_core_ctrs_raw ? c->num_core_ctrs_raw : c->num_core_ctrs;
+}
+
 /* Global control as the VMCB/hardware must hold it for this guest. */
 static inline uint64_t pmcv_eff_gctl_(const struct virq_pmcvirt_guest *g, uint64_t guest_val)
 {

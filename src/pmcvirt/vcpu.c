@@ -156,7 +156,7 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	vcpu->host_ext_core = caps->perfctr_ext_core;
 	vcpu->host_v2 = caps->perfmon_v2;
 	vcpu->global_passthrough =
-	    guest->perfmon_v2 && guest->ncounters == caps->num_core_ctrs && caps->perfmon_v2;
+	    guest->perfmon_v2 && guest->ncounters == pmcv_host_ctrs_(caps) && caps->perfmon_v2;
 	if (mode == VIRQ_PMCVIRT_MODE_HW) {
 		vcpu->vmcb = vmcb;
 		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,
@@ -168,8 +168,21 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 			ic |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_PMCVIRT_INT_CTL_V_NMI_ENABLE);
 			pmcv_wr32_(vmcb, VIRQ_PMCVIRT_VMCB_INT_CTL, ic);
 		}
+	} else if (vmcb) {
+		/* A VMCB that ran in HW mode must not keep hardware switching on:
+		 * #VMEXIT would reset the MSRs this mode caches (swap type C). */
+		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,
+			   pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT) &
+			       ~VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
-	return virq_pmcvirt_vcpu_reset(vcpu);
+	st = virq_pmcvirt_vcpu_reset(vcpu);
+	/* PMU refresh (RFC4 sync point 3, KVM's kvm_pmu_refresh): the global
+	 * enables of the guest's counters are set, as hardware RESET leaves
+	 * PerfCntrGlobalCtl (0x3F for six, SD-3F), so v1-style software that
+	 * only programs PERF_CTL counts. */
+	if (st == VIRQ_OK && guest->perfmon_v2)
+		pmcv_set_gctl_(vcpu, pmcv_ctr_bits_(guest->ncounters));
+	return st;
 }
 
 virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)

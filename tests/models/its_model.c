@@ -314,9 +314,10 @@ static void reg_write_(struct its_model *m, uint64_t off, uint64_t v)
 	case M_CBASER:
 		if (m->ctlr & 1)
 			break; /* read-only while enabled (QEMU) */
+		/* Resets GITS_CREADR only: GITS_CWRITER keeps its value (QEMU its_writel;
+		 * facts §2.5: software writes CWRITER = 0 itself). */
 		m->cbaser = cbaser_rb_(m, v);
 		m->creadr_off = 0;
-		m->cwriter = 0;
 		m->stalled_bit = false;
 		m->halted = false;
 		break;

@@ -23,7 +23,7 @@
  * - unmapped queue memory (memory error) stalls; a CWRITER offset outside
  *   the queue is ignored and counted (CASE-09);
  * - GITS_CBASER writes are ignored while enabled (QEMU), reset CREADR to 0
- *   and clear Stalled; force_sh / force_inner change what reads back.
+ *   and clear Stalled (CWRITER is kept); force_sh / force_inner change what reads back.
  *
  * Per-command hooks (its_model_add_hook) let another model (device / ITT /
  * vPE state) act on every decoded command and ask for a stall.

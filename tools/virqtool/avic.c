@@ -136,7 +136,7 @@ static int exit_(struct args_ *a)
 
 	if (!num_(a, "code", true, 0, UINT64_MAX, &code) ||
 	    !num_(a, "info1", true, 0, UINT64_MAX, &i1) ||
-	    !num_(a, "info2", true, 0, UINT64_MAX, &i2) || !num_(a, "x2apic", false, 0, 1, &x2) ||
+	    !num_(a, "info2", true, 0, UINT64_MAX, &i2) || !num_(a, "x2apic", true, 0, 1, &x2) ||
 	    !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	if (code == VIRQ_AVIC_EXIT_INCOMPLETE_IPI) {

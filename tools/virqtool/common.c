@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "virqtool.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,8 +31,11 @@ bool vt_parse_u64(const char *s, uint64_t *out)
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		s += 2;
-		if (!*s)
+		/* strtoull would also take blanks, a sign or a second "0x" here. */
+		if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) || !isxdigit((unsigned char)*s))
 			return false;
+	} else if (!isdigit((unsigned char)*s)) {
+		return false; /* blanks (tab too) or a sign */
 	}
 	errno = 0;
 	v = strtoull(s, &end, base);

@@ -102,20 +102,28 @@ static void case07_out_of_bounds(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_vcpu v;
-	struct virq_avic_vcpu_cfg vc = {.index = 3, .apic_id = 600};
-	uint8_t *tab;
+	struct virq_avic_vcpu_cfg vc = {.index = 2, .apic_id = 600};
+	uint8_t *before = malloc(4096);
 
 	(void)s;
 	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 3);
 	assert_int_equal(t.vm.max_index, 511);
-	tab = t.vm.phys_table.va;
-	memset(tab + 4096, 0, 0); /* the block is exactly one page */
+	assert_int_equal(t.vm.phys_table.size, 4096); /* exactly the 512 entries */
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), VIRQ_OK);
+	memcpy(before, t.vm.phys_table.va, 4096);
 	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), VIRQ_ERANGE);
 	vc.apic_id = 512;
 	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), VIRQ_ERANGE);
 	vc.index = 3; /* index beyond max_vcpus (3) */
 	vc.apic_id = 5;
 	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), VIRQ_ERANGE);
+	/* Nothing written, nothing allocated for the refused vCPUs. */
+	assert_memory_equal(before, t.vm.phys_table.va, 4096);
+	assert_null(t.vm.by_index[2]);
+	vc.index = 2;
+	vc.apic_id = 2;
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &t.v[2], &vc), VIRQ_OK);
+	free(before);
 	at_vm_free(&t);
 }
 
@@ -272,6 +280,47 @@ static void inhibit_keeps_irr(void **s)
 	assert_true(at_irr(&t, 1, 0x40) && at_irr(&t, 1, 0x41));
 	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), VIRQ_OK);
 	assert_int_equal(db.n, 2);
+	at_vm_free(&t);
+}
+
+/*
+ * NESTED is per vCPU: while the vCPU runs L2 (whose VMCB has no AVIC) a
+ * doorbell would be ignored by the hardware, so posters must kick it from
+ * the moment the owner marks it nested, not only after new VMCB values.
+ */
+static void nested_stops_doorbell(void **s)
+{
+	struct at_vm t;
+	struct avic_model_doorbells db;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	avic_model_watch_doorbells(t.fh, &db);
+	at_run(&t, 1, 0x11);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 1);
+	/* The owner enters L2: no new L1 VMCB values are computed. */
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 1);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	/* Preempted in L2 and loaded again (still in L2): still kicked. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x44, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 1);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 2);
+	/* Back in L1 with AVIC: doorbells again once the values enable AVIC. */
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), VIRQ_OK);
+	assert_int_equal(db.n, 2);
+	/* Marking a vCPU nested while it is put or blocking changes nothing. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x43, 0x10), VIRQ_OK);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 3);
+	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vm_free(&t);
 }
 
@@ -436,8 +485,6 @@ static void case05_erratum_1235(void **s)
 		at_vm_free(&t);
 	}
 	/* Hygon family 18h too. */
-	at_vm_new_fam(&t, VIRQ_AVIC_MODE_XAVIC, 1, 0x19);
-	at_vm_free(&t);
 	{
 		struct fake_hal *fh = fake_hal_new();
 		struct virq_hal hal = fake_hal_get(fh);
@@ -615,7 +662,11 @@ static void case06_irte(void **s)
 	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
 	assert_true(!f.is_run && !f.ga_log_intr);
 	assert_int_equal(f.dest, 0x12);
-	/* Load elsewhere with a 32-bit destination spanning both words. */
+	/*
+	 * Load elsewhere; Destination[31:24] (hi word) left non-zero by someone
+	 * else is rewritten too (host APIC IDs are 12 bits, so it becomes 0).
+	 */
+	irte[1] |= 0xABull << 56;
 	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x345), VIRQ_OK);
 	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
 	assert_true(f.is_run);
@@ -771,6 +822,237 @@ static void noaccel_exits(void **s)
 	at_vm_free(&t);
 }
 
+/*
+ * A trap write that inhibits the VM (aliased logical ID, changed APIC ID)
+ * must say so: every vCPU still running with AVIC keeps using the stale
+ * tables (misdelivering or missing IPIs) until it recomputes its VMCB values.
+ */
+static void noaccel_reports_inhibit(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_exit_result res;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 3);
+	*at_reg(&t, 0, 0xD0) = 0x01000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+	assert_false(res.inhibited);
+	/* vCPU 1 takes the same logical ID: LOGICAL_ID_ALIASED. */
+	*at_reg(&t, 1, 0xD0) = 0x01000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
+	assert_true(res.inhibited);
+	/* Already inhibited for that reason: nothing new. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_false(res.inhibited);
+	/* APIC ID change: APIC_ID_MODIFIED. */
+	*at_reg(&t, 2, 0x20) = 0x07000000u;
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res),
+			 VIRQ_OK);
+	assert_true(res.inhibited);
+	at_vm_free(&t);
+}
+
+/*
+ * A VM without a GA-tag VM id (vm_id 0) cannot be registered, so a GA log
+ * entry for its IRTE would map to no vCPU and a blocked vCPU would never be
+ * woken by its device: attaching must be refused, with nothing written.
+ */
+static void irte_needs_vm_id(void **s)
+{
+	struct fake_hal *fh = fake_hal_new();
+	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_avic_caps caps;
+	struct virq_avic_vm vm;
+	struct virq_avic_vcpu v;
+	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 2};
+	struct virq_avic_vcpu_cfg vc = {.index = 1, .apic_id = 1};
+	struct virq_avic_irte_ref ref;
+	uint64_t irte[2] = {0x1111, 0x2222};
+
+	(void)s;
+	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
+	assert_int_equal(virq_avic_caps_probe(&hal, &caps), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&v, &ref, irte, 0x40), VIRQ_EINVAL);
+	assert_true(irte[0] == 0x1111 && irte[1] == 0x2222);
+	assert_int_equal(virq_avic_vcpu_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_destroy(&vm), VIRQ_OK);
+	fake_hal_free(fh);
+}
+
+/*
+ * An IRTE with IsRun = 1 makes the IOMMU ring the doorbell, which a CPU
+ * running the vCPU without AVIC (VM inhibited, or L2) ignores: while the vCPU
+ * runs without AVIC its IRTEs must say IsRun = 0, GALogIntr = 1, so the GA
+ * log handler kicks it.
+ */
+static void irte_follows_avic_state(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_irte_ref ref;
+	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0};
+	struct virq_irte_ga f;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	at_run(&t, 1, 0x12);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), VIRQ_OK);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(f.is_run && !f.ga_log_intr);
+	/* VM inhibited: the vCPU re-enters without AVIC. */
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && f.ga_log_intr);
+	/* Preempted and loaded again, still inhibited: same. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && !f.ga_log_intr);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x13), VIRQ_OK);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && f.ga_log_intr);
+	/* Uninhibited: running with AVIC again, IsRun 1 on the new CPU. */
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(f.is_run && !f.ga_log_intr);
+	assert_int_equal(f.dest, 0x13);
+	/* L2: GA log path until the L1 values enable AVIC again. */
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(!f.is_run && f.ga_log_intr);
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vmcb(&t, 1);
+	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_true(f.is_run && !f.ga_log_intr);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), VIRQ_OK);
+	at_vm_free(&t);
+}
+
+/*
+ * An ICR trap write of an NMI (or INIT, SIPI...) with no delivery callback
+ * cannot be delivered: the handler must say so, as the incomplete-IPI handler
+ * does, rather than report success with the NMI dropped.
+ */
+static void noaccel_icr_special_unsupported(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_exit_result res;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 2);
+	at_run(&t, 0, 0x10);
+	*at_reg(&t, 0, 0x310) = 0x01000000u;
+	*at_reg(&t, 0, 0x300) = 0x00000400u; /* NMI, physical, dest 1 */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res),
+			 VIRQ_ENOTSUP);
+	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0100000000000400ull, 0, NULL,
+							 &res),
+			 VIRQ_ENOTSUP);
+	at_vm_free(&t);
+}
+
+/*
+ * posts is derived (notifications - wakes - failed doorbells); a snapshot
+ * taken while an exit handler has counted its wake but not yet its kick must
+ * not wrap around to 2^64 - 1.
+ */
+static void counters_no_wrap(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_counters c;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 1);
+	t.v[0].cnt.wakes = 1; /* wake counted, its notification not yet */
+	virq_avic_vcpu_counters(&t.v[0], &c);
+	assert_true(c.posts == 0);
+	at_vm_free(&t);
+}
+
+/*
+ * IsRunning = 1 makes a sending vCPU's hardware ring the doorbell instead of
+ * exiting, and a CPU running the target without AVIC (VM inhibited, L2)
+ * ignores it: while the vCPU runs without AVIC its physical entry must have
+ * IsRunning = 0 (host APIC ID kept), so senders exit TARGET_NOT_RUNNING and
+ * the library kicks it (as KVM's put on APICv deactivation does).
+ */
+static void isrunning_follows_avic_state(void **s)
+{
+	struct at_vm t;
+	uint64_t pa;
+	uint64_t *pt;
+	struct avic_model_result *r = calloc(1, sizeof(*r));
+	struct virq_avic_exit_result res;
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	pt = phys_table(&t);
+	virq_avic_vcpu_backing(&t.v[1], &pa);
+	at_run(&t, 0, 0x10);
+	at_run(&t, 1, 0x11);
+	assert_true(pt[1] == (pa | (3ull << 62) | 0x11));
+	/* vCPU 1 enters L2. */
+	virq_avic_vcpu_set_nested(&t.v[1], true);
+	assert_true(pt[1] == (pa | (1ull << 63) | 0x11));
+	/* vCPU 0 (AVIC on) sends to it: the hardware exits, the library kicks. */
+	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 1, NULL, r), 0);
+	assert_true(r->exited && (r->info2 >> 32) == VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
+	assert_int_equal(r->ndoorbell, 0);
+	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], r->info1, r->info2, NULL, &res),
+			 VIRQ_OK);
+	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	/* Preempted in L2 and loaded again: still not running for senders. */
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), VIRQ_OK);
+	assert_true(pt[1] == (pa | (1ull << 63) | 0x12));
+	virq_avic_vcpu_set_nested(&t.v[1], false);
+	at_vmcb(&t, 1);
+	assert_true(pt[1] == (pa | (3ull << 62) | 0x12));
+	/* VM inhibited: vCPU 1 re-enters without AVIC. */
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_true(pt[1] == (pa | (1ull << 63) | 0x12));
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	at_vmcb(&t, 1);
+	assert_true(pt[1] == (pa | (3ull << 62) | 0x12));
+	free(r);
+	at_vm_free(&t);
+}
+
+/*
+ * A vCPU leaving x2APIC mode with an APIC ID above 0xFE aliases an xAPIC ID
+ * and inhibits the VM (PHYSICAL_ID_TOO_BIG): the caller must learn it, as
+ * for an APIC ID write, so the running vCPUs stop using the 1:1 table.
+ */
+static void set_x2apic_reports_inhibit(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_vcpu b;
+	struct virq_avic_vcpu_cfg cb = {.index = 2, .apic_id = 0x123};
+
+	(void)s;
+	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 3);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), VIRQ_OK);
+	t.n = 2;
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, false), VIRQ_EINHIBITED);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	/* A vCPU whose ID fits leaves x2APIC mode without inhibiting. */
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[1], false), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&b), VIRQ_OK);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,10 +1060,14 @@ int main(void)
 	    cmocka_unit_test(vm_init_errors),
 	    cmocka_unit_test(case07_out_of_bounds),
 	    cmocka_unit_test(case07_alias),
+	    cmocka_unit_test(set_x2apic_reports_inhibit),
 	    cmocka_unit_test(vmcb_values),
 	    cmocka_unit_test(inhibits),
 	    cmocka_unit_test(inhibit_keeps_irr),
+	    cmocka_unit_test(nested_stops_doorbell),
+	    cmocka_unit_test(isrunning_follows_avic_state),
 	    cmocka_unit_test(post_paths),
+	    cmocka_unit_test(counters_no_wrap),
 	    cmocka_unit_test(pending_priority),
 	    cmocka_unit_test(policy_and_calibration),
 	    cmocka_unit_test(calibration_chooses_kick),
@@ -792,7 +1078,11 @@ int main(void)
 	    cmocka_unit_test(apic_id_write),
 	    cmocka_unit_test(case06_irte),
 	    cmocka_unit_test(case04_ga_log),
+	    cmocka_unit_test(irte_needs_vm_id),
+	    cmocka_unit_test(irte_follows_avic_state),
 	    cmocka_unit_test(noaccel_exits),
+	    cmocka_unit_test(noaccel_reports_inhibit),
+	    cmocka_unit_test(noaccel_icr_special_unsupported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -734,6 +734,7 @@ static void test_limits_versions(void **s)
 		c.RDbase1 &= 0xFFFF0000;
 		c.RDbase2 &= 0xFFFF0000;
 		c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
+		c.SequenceNumber = c.ITSList = 0; /* l41 has GITS_TYPER.VMOVP = 1 */
 		if (all_ops[i] >= 0x20)
 			expect_bad(&c, &l3, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
 		else
@@ -772,6 +773,141 @@ static void test_limits_versions(void **s)
 	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_DB);
 }
 
+/*
+ * The MAPTI fast path (prepared limits, one comparison per field) gives
+ * exactly what the generic checks give: same status, same named field,
+ * same bytes; and a cache left stale by a direct member change is never
+ * used (the limits it would wrongly allow are still rejected).
+ */
+static void test_limits_cache_equivalence(void **s)
+{
+	(void)s;
+	for (int iter = 0; iter < 20000; iter++) {
+		struct virq_its_limits l, stale;
+		struct virq_its_cmd c;
+		uint8_t a[32], b[32];
+		enum virq_its_field fa = VIRQ_ITS_F_COUNT, fb = VIRQ_ITS_F_COUNT;
+		virq_status sa, sb;
+		uint64_t r = rnd();
+
+		virq_its_limits_from_typer(rnd(), &l);
+		if (r & 1)
+			l.nr_icids = (uint32_t)(rnd() % 70000);
+		if (r & 2)
+			l.icid_bits = (uint8_t)rnd();
+		if (r & 4)
+			l.devid_bits = (uint8_t)(rnd() % 40);
+		if (r & 8)
+			l.eventid_bits = (uint8_t)(rnd() % 40);
+		virq_its_limits_prepare(&l);
+		stale = l;
+		stale.cache.key_bits ^= 0x01010101u; /* forces the generic checks */
+		/* IDs near the limits: random, just below, at, or above each maximum. */
+		c = virq_its_mapti((uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd());
+		if (r & 16)
+			c.DeviceID = l.cache.max_DeviceID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 32)
+			c.EventID = l.cache.max_EventID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 64)
+			c.ICID = l.cache.max_ICID + (uint32_t)(rnd() % 3) - 1u;
+		if (r & 128)
+			c.pINTID = 8191 + (uint32_t)(rnd() % 3);
+		memset(a, 0x5A, 32);
+		memset(b, 0x5A, 32);
+		sa = virq_its_cmd_encode(&c, &l, a, NULL, &fa);
+		sb = virq_its_cmd_encode(&c, &stale, b, NULL, &fb);
+		assert_int_equal(sa, sb);
+		assert_int_equal(fa, fb);
+		assert_memory_equal(a, b, 32);
+	}
+	/* A member changed without prepare(): the stale cache must not be trusted. */
+	struct virq_its_limits l;
+	struct virq_its_cmd c = virq_its_mapti(100, 200, 8192, 5);
+
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l);
+	ok_with(&c, &l);
+	l.devid_bits = 6; /* DeviceID < 64 */
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_DeviceID);
+	l.devid_bits = 16;
+	l.eventid_bits = 7; /* EventID < 128 */
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+	l.eventid_bits = 16;
+	l.icid_bits = 2;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	l.icid_bits = 16;
+	l.nr_icids = 5;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	virq_its_limits_prepare(&l);
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	c.ICID = 4;
+	ok_with(&c, &l);
+	/* A zeroed struct (never prepared) means "ID 0 only", like its members say. */
+	memset(&l, 0, sizeof(l));
+	c = virq_its_mapti(0, 0, 8192, 0);
+	ok_with(&c, &l);
+	c.EventID = 1;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+}
+
+/*
+ * VMOVP SequenceNumber and ITSList exist only for a GICv4.0 ITS with
+ * GITS_TYPER.VMOVP = 0 (facts §1.2, §7.2); with VMOVP = 1 they are unused
+ * bits and must stay zero (facts §1.1), like Linux sends them.
+ */
+static void test_vmovp_itslist_needs_vmovp0(void **s)
+{
+	(void)s;
+	struct virq_its_limits l;
+	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP,
+				 .SequenceNumber = 0x1234,
+				 .ITSList = 3,
+				 .vPEID = 0x42,
+				 .RDbase = virq_its_rdbase_procnum(1)};
+
+	virq_its_limits_from_typer(0x0000001F0001EFB3ull, &l); /* 4.0, VMOVP = 0 */
+	assert_false(l.vmovp);
+	ok_with(&c, &l);
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l); /* QEMU: 4.0, VMOVP = 1 */
+	assert_true(l.vmovp);
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_SequenceNumber);
+	c.SequenceNumber = 0;
+	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ITSList);
+	c.ITSList = 0;
+	ok_with(&c, &l);
+}
+
+/*
+ * Any 32 bytes decode without a crash; an unknown opcode is an error; a
+ * decoded known command agrees with the model's independent decoder, and
+ * when it re-encodes, decoding again gives the same description.
+ */
+static void test_decode_arbitrary_bytes(void **s)
+{
+	(void)s;
+	for (int iter = 0; iter < 50000; iter++) {
+		uint8_t raw[32], raw2[32];
+		struct virq_its_cmd c, c2;
+		uint64_t w[4] = {rnd(), rnd(), rnd(), rnd()};
+		virq_status st;
+
+		if (iter & 1) /* half the time a known opcode */
+			w[0] = (w[0] & ~0xFFull) | all_ops[rnd() % NOPS];
+		virq_its_cmd_from_words(w, raw);
+		st = virq_its_cmd_decode(raw, &c);
+		assert_int_equal(c.opcode, (unsigned)(w[0] & 0xFF));
+		if (!virq_its_opcode_name(c.opcode)) {
+			assert_int_equal(st, VIRQ_EUNKNOWN);
+			continue;
+		}
+		assert_int_equal(st, VIRQ_OK);
+		check_model_decode(&c, raw);
+		if (virq_its_cmd_encode(&c, NULL, raw2, NULL, NULL) != VIRQ_OK)
+			continue;
+		assert_int_equal(virq_its_cmd_decode(raw2, &c2), VIRQ_OK);
+		assert_memory_equal(&c, &c2, sizeof(c));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +930,9 @@ int main(void)
 	    cmocka_unit_test(test_limits_from_typer),
 	    cmocka_unit_test(test_limits_case09),
 	    cmocka_unit_test(test_limits_versions),
+	    cmocka_unit_test(test_limits_cache_equivalence),
+	    cmocka_unit_test(test_vmovp_itslist_needs_vmovp0),
+	    cmocka_unit_test(test_decode_arbitrary_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -660,6 +660,32 @@ static void test_impossible_creadr(void **s)
 	env_down(&e);
 }
 
+/*
+ * A 32-bit GITS_CREADR read of all ones (ITS powered off or unreachable: a
+ * bus error reads as ~0) is no ITS state: Offset 0xFFFE0 is a slot of a
+ * 1 MiB queue, but bits [31:20] and [4:1] are RES0. With CWRITER at that
+ * very slot it must not pass for "everything consumed".
+ */
+static void test_creadr_all_ones_is_not_progress(void **s)
+{
+	(void)s;
+	struct env e;
+	struct its_model_cfg mc = its_model_default_cfg();
+	uint64_t val = 0xFFFFFFFFull;
+	uint32_t n = 256 * 4096 / 32 - 1; /* fill a 1 MiB queue: CWRITER = 0xFFFE0 */
+
+	mc.dead = true;
+	env_up(&e, &mc, 256 * 4096, false);
+	for (uint32_t i = 0; i < n; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+		push_ok(&e, &c);
+	}
+	fake_hal_add_region(e.fh, ITS + VIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_EHW);
+	assert_int_equal(its_model_cwriter(e.m), 0xFFFE0);
+	env_down(&e);
+}
+
 static void test_push_encoder_error_queues_nothing(void **s)
 {
 	(void)s;
@@ -819,6 +845,65 @@ static void test_model_hook_stall_fix_retry(void **s)
 	env_down(&e);
 }
 
+/*
+ * Architectural ITS (Stalled cleared by a successful Retry): the retried
+ * command completes and a later one stalls before the next read. That is a
+ * new stall, not QEMU's sticky bit: it and every later stall must be
+ * reported at once, not only after the deadline.
+ */
+struct hook_devs {
+	uint32_t bad[2];
+};
+
+static enum its_model_verdict hook_bad_devs(void *arg, struct its_model *m,
+					    const struct its_model_cmd *c)
+{
+	struct hook_devs *h = arg;
+
+	(void)m;
+	return c->op == 0x0A && (c->dev == h->bad[0] || c->dev == h->bad[1]) ? ITS_MODEL_STALL
+									     : ITS_MODEL_OK;
+}
+
+static void test_retry_into_new_stall_arch(void **s)
+{
+	(void)s;
+	struct env e;
+	struct hook_devs h = {{7, 8}};
+	struct virq_its_queue_diag d;
+	const uint32_t devs[4] = {1, 7, 8, 2};
+	uint64_t t0;
+
+	env_up(&e, NULL, 4096, false);
+	its_model_add_hook(e.m, hook_bad_devs, &h);
+	for (int i = 0; i < 4; i++) {
+		struct virq_its_cmd c = virq_its_mapti(devs[i], 0, 8192, 0);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 7);
+	h.bad[0] = 999; /* device 7 fixed; device 8 is still broken */
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	t0 = fake_hal_now(e.fh);
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 8);
+	assert_int_equal(d.offset, 64);
+	assert_int_equal(fake_hal_now(e.fh), t0); /* a trusted bit: at once */
+	h.bad[1] = 999;
+	assert_int_equal(virq_its_queue_retry(&e.q), VIRQ_OK);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(e.m), 4);
+	/* A later stall on this ITS is still reported at once. */
+	h.bad[0] = 9;
+	struct virq_its_cmd c = virq_its_mapti(9, 0, 8192, 0);
+	push_ok(&e, &c);
+	t0 = fake_hal_now(e.fh);
+	assert_int_equal(virq_its_queue_drain(&e.q, &d), VIRQ_ESTALLED);
+	assert_int_equal(d.cmd.DeviceID, 9);
+	assert_int_equal(fake_hal_now(e.fh), t0);
+	env_down(&e);
+}
+
 /* Model behaviour (CASE-09): a CWRITER offset outside the queue is ignored. */
 static void test_model_rejects_cwriter_beyond_queue(void **s)
 {
@@ -865,6 +950,8 @@ int main(void)
 	    cmocka_unit_test(test_submit_appends_sync),
 	    cmocka_unit_test(test_stall_while_waiting_for_space),
 	    cmocka_unit_test(test_model_hook_stall_fix_retry),
+	    cmocka_unit_test(test_retry_into_new_stall_arch),
+	    cmocka_unit_test(test_creadr_all_ones_is_not_progress),
 	    cmocka_unit_test(test_model_rejects_cwriter_beyond_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

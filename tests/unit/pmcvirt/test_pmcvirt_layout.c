@@ -127,6 +127,16 @@ static void test_probe(void **s)
 	assert_int_equal(c.num_core_ctrs, 6);
 	assert_int_equal(c.num_core_ctrs_raw, 15);
 	fake_hal_free(fh);
+	/* PerfMonV2 without PerfCtrExtCore (e.g. a hypervisor's synthetic CPUID):
+	 * only the K7 MSRs exist, which address 4 counters; a 5th would be
+	 * "EVNTSEL4" = C001_0004 = PERFCTR0. Capped at 4, as Linux perf does. */
+	fh = cpu_(0x2000100u, 4u, 1, 0x6, 0x80000022u);
+	hal = fake_hal_get(fh);
+	assert_int_equal(virq_pmcvirt_probe(&hal, &c), VIRQ_OK);
+	assert_true(c.perfmon_v2 && !c.perfctr_ext_core);
+	assert_int_equal(c.num_core_ctrs, 4);
+	assert_int_equal(c.num_core_ctrs_raw, 6);
+	fake_hal_free(fh);
 	fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x4100, 0x80000022u);
 	hal = fake_hal_get(fh);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), VIRQ_EHW);
@@ -177,6 +187,12 @@ static void test_mode_check(void **s)
 	c.num_core_ctrs = 4;
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, 0), VIRQ_ERANGE);
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, 0, 0), VIRQ_EINVAL);
+	/* Unknown flags are an error, not silently ignored. */
+	c.num_core_ctrs = 6;
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, 0x4), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, hw, 0x80000000u), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, VIRQ_PMCVIRT_F_NO_VNMI_SETUP),
+			 VIRQ_OK);
 	assert_int_equal(virq_pmcvirt_mode_check(NULL, &g, sw, 0), VIRQ_EINVAL);
 	/* guest model consistency */
 	g = (struct virq_pmcvirt_guest){ .ncounters = 5 };
@@ -442,6 +458,48 @@ static void test_msrpm(void **s)
 	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g4x, &p), VIRQ_OK);
 	assert_false(pm_bit_(pm, 0xC0010207, 0));
 	assert_true(pm_bit_(pm, 0xC0010209, 0) && pm_bit_(pm, 0xC001020B, 1));
+	/* Event selects passed through would bypass the filter and leave the
+	 * library's copy (migration, RDMSR emulation) stale: refused. */
+	{
+		static uint8_t copy[8192];
+
+		memcpy(copy, pm, sizeof(pm));
+		p.intercept_ctl = false;
+		assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g4x, &p), VIRQ_EINVAL);
+		assert_memory_equal(pm, copy, sizeof(pm));
+	}
+}
+
+/* A host with more core counters than the six VMCB slots (NumPerfCtrCore 8):
+ * a 6-counter guest does not match it, so the global MSRs (which would let it
+ * enable and read host counters 6, 7) and RDPMC (ECX 6, 7 would read them)
+ * stay intercepted. */
+static void test_msrpm_host_more_than_six(void **s)
+{
+	struct fake_hal *fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x8, 0x80000022u);
+	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_pmcvirt_caps c;
+	struct virq_pmcvirt_msrpm_policy p;
+	struct virq_pmcvirt_vcpu v;
+	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
+
+	(void)s;
+	assert_int_equal(virq_pmcvirt_probe(&hal, &c), VIRQ_OK);
+	assert_int_equal(c.num_core_ctrs, 6);
+	assert_int_equal(c.num_core_ctrs_raw, 8);
+	for (int m = VIRQ_PMCVIRT_MODE_HW; m <= VIRQ_PMCVIRT_MODE_SW; m++) {
+		assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, m, &p), VIRQ_OK);
+		assert_false(p.passthrough_global);
+		assert_true(p.intercept_rdpmc);
+		assert_true(p.passthrough_ctr);
+		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g6, m, 0, vmcb), VIRQ_OK);
+		assert_false(v.global_passthrough);
+	}
+	/* Exactly six host counters: the same guest matches. */
+	c.num_core_ctrs_raw = 6;
+	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, VIRQ_PMCVIRT_MODE_HW, &p), VIRQ_OK);
+	assert_true(p.passthrough_global && !p.intercept_rdpmc);
+	fake_hal_free(fh);
 }
 
 /* ---- VMCB round-trip ---- */
@@ -500,6 +558,27 @@ static void test_vmcb_roundtrip(void **s)
 	b.global_sts = 0x10; /* bit 4 for a 4-counter guest */
 	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
 	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C8) == 0x3);
+	/* Reserved event-select bits never reach the VMCB (the hardware loads it). */
+	b.global_sts = 0;
+	b.perf_ctl[1] = 0x4300C0 | (1ull << 19);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
+	b.perf_ctl[1] = 0x4300C0 | (1ull << 42);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
+	b.perf_ctl[1] = 0x4300C0 | (1ull << 40); /* GuestOnly: only with allow_hg */
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_ERANGE);
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x4F0) == a.perf_ctl[1]);
+	{
+		struct virq_pmcvirt_guest hg = g4;
+
+		hg.allow_hg = true;
+		assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &hg, &b), VIRQ_OK);
+		assert_true(pmc_model_vmcb_rd(vmcb, 0x4F0) == (0x4300C0 | (1ull << 40)));
+	}
+	/* Slots beyond the guest's count are written 0 whatever they hold. */
+	b.perf_ctl[5] = ~0ull;
+	b.perf_ctl[1] = 0x4300C0;
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), VIRQ_OK);
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x530) == 0);
 
 	/* Enable bit: only 0x0B8 bit 3; exit code: all 64 bits. */
 	pmc_model_vmcb_wr(vmcb, 0xB8, 0x5);
@@ -521,7 +600,8 @@ int main(void)
 		cmocka_unit_test(test_mode_check),  cmocka_unit_test(test_exit_decode),
 		cmocka_unit_test(test_msr_map_6),   cmocka_unit_test(test_msr_map_4),
 		cmocka_unit_test(test_msr_list),    cmocka_unit_test(test_filter),
-		cmocka_unit_test(test_msrpm),       cmocka_unit_test(test_vmcb_roundtrip),
+		cmocka_unit_test(test_msrpm),
+		cmocka_unit_test(test_msrpm_host_more_than_six),       cmocka_unit_test(test_vmcb_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,8 +178,9 @@ static void test_init_hw(void **s)
 		assert_true(pmc_model_vmcb_rd(vmcb, 0x4E0 + 16 * i) == 0);
 		assert_true(pmc_model_vmcb_rd(vmcb, 0x4E8 + 16 * i) == 0);
 	}
-	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C0) == 0 && pmc_model_vmcb_rd(vmcb, 0x5C8) == 0 &&
-		    pmc_model_vmcb_rd(vmcb, 0x5D0) == 0);
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C0) == 0 && pmc_model_vmcb_rd(vmcb, 0x5C8) == 0);
+	/* New PerfMonV2 vCPU: its counters globally enabled (RESET value), dword. */
+	assert_true(pmc_model_vmcb_rd(vmcb, 0x5D0) == 0x3F);
 	assert_true(pmc_model_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
 	assert_int_equal(fake_hal_msr_total(fh), 0);
 	/* The embedder may own int_ctl. */
@@ -643,6 +644,53 @@ static void test_msr_faults(void **s)
 	env_free_(e);
 }
 
+/* A host_save that faults before reading a global MSR must not "restore" a
+ * value it never read: the host's overflow status and global enables stay
+ * exactly as they were (regression: status was cleared, GlobalCtl zeroed). */
+static void test_host_save_fault_keeps_globals(void **s)
+{
+	static const uint32_t fault_at[] = { GCTL, 0xC0010200, 0xC0010205, 0xC0000300u };
+
+	(void)s;
+	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
+		struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
+		uint64_t gctl = fake_hal_msr_get(e->fh, GCTL);
+
+		fake_hal_msr_set(e->fh, 0xC0000300u, 0x5);
+		fake_hal_msr_fault(e->fh, fault_at[k], true);
+		assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_EHW);
+		fake_hal_msr_fault(e->fh, fault_at[k], false);
+		assert_false(e->v.host.saved);
+		assert_true(fake_hal_msr_get(e->fh, 0xC0000300u) == 0x5);
+		assert_true(fake_hal_msr_get(e->fh, GCTL) == gctl);
+		env_free_(e);
+	}
+}
+
+/* SW mode: a faulting read at exit must not leave the cache claiming the
+ * enter-time counter values (the guest changed them), or host_restore skips
+ * rewriting a host counter whose saved value happens to equal them. */
+static void test_sw_exit_fault_cache(void **s)
+{
+	struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
+
+	(void)s;
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	gwr_(e, 0xC001020A, 0x4300C0);
+	gwr_(e, 0xC001020B, 0x6000); /* equal to the host's CTR5: load skipped */
+	gwr_(e, GCTL, 0x20);
+	e->m.events[5] = 7;
+	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
+	assert_true(fake_hal_msr_get(e->fh, 0xC001020B) == 0x6000);
+	fake_hal_msr_fault(e->fh, 0xC0010201, true); /* CTR0 read faults at exit */
+	assert_int_equal(virq_pmcvirt_exit(&e->v, pmc_model_vmrun(&e->m)), VIRQ_EHW);
+	assert_true(fake_hal_msr_get(e->fh, 0xC001020B) == 0x6007);
+	fake_hal_msr_fault(e->fh, 0xC0010201, false);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	assert_true(fake_hal_msr_get(e->fh, 0xC001020B) == 0x6000); /* host value back */
+	env_free_(e);
+}
+
 /* ---- nested (UNCERTAIN design, see pmcvirt.h) ---- */
 static void test_nested(void **s)
 {
@@ -705,6 +753,149 @@ static void test_nested(void **s)
 	env_free_(e);
 }
 
+/* Nested, vmcb12 bit 3 clear (L1's PMU runs L2): a filter L0 installs while
+ * L2 runs must survive the nested #VMEXIT; copying vmcb02's event selects
+ * back would re-enable the denied event in vmcb01 behind the ctl_hw cache. */
+static void test_nested_filter_survives_vmexit(void **s)
+{
+	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
+	struct virq_pmcvirt_filter deny = { VIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	static uint8_t v12[4096], v02[4096];
+	uint8_t *v01 = e->vmcb;
+	bool fail;
+
+	(void)s;
+	memset(v12, 0, sizeof(v12));
+	memset(v02, 0, sizeof(v02));
+	gwr_(e, 0xC0010200, 0x4300C0);
+	gwr_(e, GCTL, 0x1);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_false(fail);
+	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	/* L0 denies retired instructions while L2 runs. */
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), VIRQ_OK);
+	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0);
+	e->m.vmcb = v02;
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	run_(e);
+	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), VIRQ_OK);
+	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0); /* still denied */
+	/* The same guest value again: the cache must not hide a stale VMCB. */
+	gwr_(e, 0xC0010200, 0x4300C0);
+	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0);
+	/* L1 counts nothing for the denied event. */
+	e->m.vmcb = v01;
+	e->m.events[0] = 50;
+	gwr_(e, 0xC0010201, 0);
+	run_(e);
+	assert_true(grd_(e, 0xC0010201) == 0);
+	env_free_(e);
+}
+
+/* Nested, vmcb12 bit 3 set: vmcb12 is L1-controlled memory. What reaches the
+ * hardware in vmcb02 must be limited as L1's own WRMSRs are: no reserved or
+ * (without allow_hg) Host/Guest-only event-select bits, nothing in slots
+ * beyond L1's counter count, global control/status only for those counters. */
+static void test_nested_vmcb12_sanitised(void **s)
+{
+	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
+						       .perfmon_v2 = true };
+	struct env *e = env_new_(&zen5, &g4x, VIRQ_PMCVIRT_MODE_HW, 0);
+	static uint8_t v12[4096], v02[4096];
+	bool fail;
+
+	(void)s;
+	memset(v12, 0, sizeof(v12));
+	memset(v02, 0, sizeof(v02));
+	pmc_model_vmcb_wr(v12, 0xB8, 0x8);
+	pmc_model_vmcb_wr(v12, 0x4E0, 0x4300C0 | (1ull << 19) | HO | (1ull << 50));
+	pmc_model_vmcb_wr(v12, 0x4E8, 0xFFFF000000000010ull);
+	pmc_model_vmcb_wr(v12, 0x520, 0x4300C0); /* PERF_CTL4: L1 has 4 counters */
+	pmc_model_vmcb_wr(v12, 0x528, 5);
+	pmc_model_vmcb_wr(v12, 0x530, 0x4300C0);
+	pmc_model_vmcb_wr(v12, 0x5C8, 0x31);
+	pmc_model_vmcb_wr(v12, 0x5D0, 0x3F);
+	gwr_(e, GCTL, 0); /* L1 clears its own GlobalCtl before VMRUN */
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_false(fail);
+	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	assert_true(pmc_model_vmcb_rd(v02, 0x4E8) == 0x10);
+	assert_true(pmc_model_vmcb_rd(v02, 0x520) == 0 && pmc_model_vmcb_rd(v02, 0x528) == 0);
+	assert_true(pmc_model_vmcb_rd(v02, 0x530) == 0);
+	assert_true(pmc_model_vmcb_rd(v02, 0x5C8) == 0x1);
+	assert_true(pmc_model_vmcb_rd(v02, 0x5D0) == 0xF);
+	/* vmcb12 itself is L1's and is left alone. */
+	assert_true(pmc_model_vmcb_rd(v12, 0x520) == 0x4300C0);
+	env_free_(e);
+}
+
+/* Mode change on the same VMCB (HW -> SW fallback on a PerfCtrVirt host):
+ * PMC Virtualization Enable must not stay set, or the CPU keeps swapping the
+ * PMU through the VMCB (and fails VMRUN on the SW mode's GlobalCtl) while the
+ * SW mode's cache believes the MSRs hold the guest's values. */
+static void test_mode_change_hw_to_sw(void **s)
+{
+	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	uint64_t v;
+
+	(void)s;
+	assert_true(pmc_model_vmcb_rd(e->vmcb, 0xB8) & 0x8);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, &zen5, &g6, VIRQ_PMCVIRT_MODE_SW,
+						0, e->vmcb), VIRQ_OK);
+	assert_false(pmc_model_vmcb_rd(e->vmcb, 0xB8) & 0x8);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	gwr_(e, 0xC0010200, 0x4300C0);
+	gwr_(e, GCTL, 0x1);
+	e->m.events[0] = 10;
+	run_(e);
+	run_(e);
+	assert_int_equal(e->m.failed, 0);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+	assert_true(v == 20);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	env_free_(e);
+}
+
+/* A new vCPU's PerfMonV2 global control has its counters' enable bits set,
+ * as hardware RESET leaves it (PPR reset value 0x3F, fact sheet SD-3F) and as
+ * KVM's PMU refresh writes it (RFC4 sync point 3; mainline kvm_pmu_refresh):
+ * software written for v1 PMUs programs only PERF_CTL and must count. */
+static void test_init_global_ctl_enabled(void **s)
+{
+	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
+						       .perfmon_v2 = true };
+	enum virq_pmcvirt_mode modes[2] = { VIRQ_PMCVIRT_MODE_HW, VIRQ_PMCVIRT_MODE_SW };
+	uint64_t v;
+
+	(void)s;
+	for (unsigned k = 0; k < 2; k++) {
+		struct env *e = env_new_(k ? &zen4 : &zen5, &g6, modes[k], 0);
+
+		assert_true(grd_(e, GCTL) == 0x3F);
+		if (!k)
+			assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0x3F);
+		assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+		gwr_(e, 0xC0010200, 0x4300C0); /* v1-style: no GlobalCtl write */
+		e->m.events[0] = 9;
+		run_(e);
+		assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+		assert_true(v == 9);
+		assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+		/* vCPU reset (CASE-17, RFC6 amd_pmu_reset) still clears it. */
+		assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), VIRQ_OK);
+		assert_true(grd_(e, GCTL) == 0);
+		env_free_(e);
+	}
+	{
+		struct env *e = env_new_(&zen5, &g4x, VIRQ_PMCVIRT_MODE_HW, 0);
+
+		assert_true(grd_(e, GCTL) == 0xF);
+		assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
+		env_free_(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,7 +909,13 @@ int main(void)
 		cmocka_unit_test(test_sw_legacy_on_v2),
 		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_msr_faults),
+		cmocka_unit_test(test_host_save_fault_keeps_globals),
+		cmocka_unit_test(test_sw_exit_fault_cache),
 		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_nested_filter_survives_vmexit),
+		cmocka_unit_test(test_nested_vmcb12_sanitised),
+		cmocka_unit_test(test_mode_change_hw_to_sw),
+		cmocka_unit_test(test_init_global_ctl_enabled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,3 +91,16 @@ virqtool_check(NAME vt_avic_no_sub LABELS avic EXIT 2 ARGS avic)
 virqtool_check(NAME vt_avic_bad_sub LABELS avic EXIT 2 STDERR_REGEX "unknown subcommand"
   ARGS avic frob x=1)
 virqtool_check(NAME vt_avic_not_kv LABELS avic EXIT 2 ARGS avic exit 0x401)
+# Numbers: "0x" must be followed by hex digits only (strtoull would take a sign,
+# blanks or a second "0x" after it).
+virqtool_check(NAME vt_avic_exit_neg_hex LABELS avic EXIT 2 STDERR_REGEX "bad value for 'info1'"
+  ARGS avic exit code=0x401 info1=0x-1 info2=0 x2apic=0)
+virqtool_check(NAME vt_avic_exit_plus_hex LABELS avic EXIT 2 STDERR_REGEX "bad value for 'info2'"
+  ARGS avic exit code=0x401 info1=0 info2=0x+1 x2apic=0)
+virqtool_check(NAME vt_avic_exit_double_prefix LABELS avic EXIT 2
+  ARGS avic exit code=0x401 info1=0x0x03000000000040F1 info2=0 x2apic=0)
+virqtool_check(NAME vt_avic_phys_neg_id LABELS avic EXIT 2
+  ARGS avic phys-entry host_apic_id=0x-1 backing=0 running=1 valid=1)
+# exit: x2apic=0|1 is part of the command (an ICR destination means nothing without it).
+virqtool_check(NAME vt_avic_exit_no_mode LABELS avic EXIT 2 STDERR_REGEX "missing field 'x2apic'"
+  ARGS avic exit code=0x401 info1=0x00000123000040F1 info2=0x0000000100000123)

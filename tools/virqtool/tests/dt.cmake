@@ -5,10 +5,7 @@
 if(NOT TARGET virq_fdt)
   return()
 endif()
-# The fdt unit tests define the fixture; pull them in if tests/CMakeLists.txt did not.
-if(NOT TARGET test_fdt)
-  add_subdirectory(${PROJECT_SOURCE_DIR}/tests/unit/fdt ${CMAKE_BINARY_DIR}/tests/unit/fdt)
-endif()
+# The fdt_dtbs fixture comes from tests/unit/fdt (added by tests/CMakeLists.txt).
 set(_dtbs ${CMAKE_BINARY_DIR}/tests/unit/fdt/dtbs)
 
 function(virq_dt_check name exit)
