@@ -245,7 +245,9 @@ VIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t i
  * @param gic   An initialised GIC.
  * @param count Number of IDs, 1..4096.
  * @param first Receives the first INTID.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, count 0 or > 4096); ::VIRQ_ENOSPC.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, count 0 or > 4096); ::VIRQ_ENOSPC;
+ *         ::VIRQ_ENOHAL (non-coherent configuration table and the clean
+ *         failed: nothing is allocated and @p first is not written).
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
  */
