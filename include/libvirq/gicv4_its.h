@@ -114,6 +114,10 @@ struct virq_its {
 	uint64_t cmds;		       /**< Commands sent (statistics). */
 	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
 	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
+	/** Devices mapped on this ITS (the proxy device included), linked
+	 *  through ::virq_its_device::next; virq_its_device_map() walks it to
+	 *  refuse a DeviceID or a device object mapped twice. */
+	struct virq_its_device *devices;
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -142,14 +146,20 @@ struct virq_its_event {
 	struct virq_vpe *vpe; /**< vLPI or proxy: the vPE. */
 };
 
-/** @brief A device mapped on an ITS (MAPD). Caller storage. */
+/**
+ * @brief A device mapped on an ITS (MAPD). Caller storage, which must stay
+ * in place (not copied or moved) while mapped: the ITS links its mapped
+ * devices through ::virq_its_device::next. Members are read-only for the
+ * embedder.
+ */
 struct virq_its_device {
-	struct virq_its *its; /**< Its ITS; NULL when not mapped. */
-	uint32_t device_id;   /**< DeviceID. */
-	uint32_t nr_events;   /**< Events (power of two, >= 2). */
-	uint32_t nr_mapped;   /**< Events currently mapped. */
-	struct virq_page itt; /**< Interrupt translation table. */
-	struct virq_page ev;  /**< nr_events ::virq_its_event. */
+	struct virq_its *its;	      /**< Its ITS; NULL when not mapped. */
+	uint32_t device_id;	      /**< DeviceID. */
+	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
+	uint32_t nr_mapped;	      /**< Events currently mapped. */
+	struct virq_page itt;	      /**< Interrupt translation table. */
+	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
+	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
 };
 
 /**
@@ -220,13 +230,21 @@ VIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32
  * two, at least 2; 256-byte aligned, zeroed, cleaned before MAPD when the
  * ITS is not coherent) and sends MAPD.
  *
+ * MAPD of a DeviceID that is already mapped would silently replace the
+ * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps a list of its
+ * mapped devices (::virq_its::devices, O(number of devices) at map time)
+ * and refuses a duplicate before sending anything.
+ *
  * @param its       An initialised ITS.
- * @param dev       Storage for the device.
+ * @param dev       Storage for the device (overwritten unless it is
+ *                  already mapped on @p its).
  * @param device_id DeviceID (< 2^Devbits; not the proxy's).
  * @param nr_events Events needed, 1 .. 2^ID_bits.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (ID or count too large);
- *         ::VIRQ_EEXIST (the proxy device's ID); ::VIRQ_ENOMEM; queue errors.
- *         On failure nothing stays allocated.
+ *         ::VIRQ_EEXIST (@p device_id is already mapped on @p its — also the
+ *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
+ *         is changed); ::VIRQ_ENOMEM; queue errors.
+ *         On failure nothing stays allocated or recorded.
  */
 VIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
 						uint32_t device_id, uint32_t nr_events);

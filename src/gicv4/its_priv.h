@@ -35,6 +35,9 @@ static inline struct virq_its_event *ev_at_(const struct virq_its_device *dev, u
 /* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */
 struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e);
 
+/* Removes @dev from @its's list of mapped devices (no-op when absent). */
+void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev);
+
 /* Proxy device (GICv4.0 doorbells without DirectLPI), in vlpi.c. */
 virq_status virq_its_proxy_init_(struct virq_its *its);
 void virq_its_proxy_free_(struct virq_its *its);

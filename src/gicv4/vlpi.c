@@ -319,6 +319,7 @@ void virq_its_proxy_free_(struct virq_its *its)
 	p->nr_mapped = 0;
 	st = virq_its_device_unmap(p);
 	if (st != VIRQ_OK) { /* ITS dead: free the memory anyway */
+		virq_its_dev_unlink_(its, p);
 		virq_page_free_(&its->gic->hal, &p->ev);
 		virq_page_free_(&its->gic->hal, &p->itt);
 	}
