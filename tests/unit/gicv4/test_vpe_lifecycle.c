@@ -414,6 +414,46 @@ static void test_map_range(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A batch that stalls part-way: every queued event is tracked as mapped, but
+ * the ITS never ran the VMAPTIs from the stalled one on. Unmapping such an
+ * event sends DISCARD on an unmapped event, a command error (here ignored by
+ * the model and counted; real hardware may also stall). Pins the behaviour
+ * virq_vlpi_map_range() documents. */
+static void test_map_range_stall_then_unmap(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	struct virq_its_device dev;
+	struct virq_its_event ev;
+
+	(void)state;
+	setup_n(&f, QEMU_TYPER_40, 1, 1, 40);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 9, 8), VIRQ_OK);
+	its_model_stall_nth(its_state_queue(f.sm[0]), ncmds(&f, 0) + 3); /* 3rd VMAPTI */
+	assert_int_equal(virq_vlpi_map_range(&dev, 0, 8, &v, 9000, false), VIRQ_ESTALLED);
+	assert_false(f.its[0].dead);
+	for (uint32_t e = 0; e < 8; e++) {
+		assert_int_equal(virq_its_event_get(&dev, e, &ev), VIRQ_OK);
+		assert_int_equal(ev.kind, VIRQ_ITS_EV_VIRT); /* tracked as mapped */
+		assert_int_equal(its_state_lookup(f.sm[0], 9, e).kind,
+				 e < 2 ? ITS_EV_VIRT : ITS_EV_NONE);
+	}
+	assert_int_equal(its_state_errors(f.sm[0]), 0);
+	for (uint32_t e = 0; e < 8; e++)
+		assert_int_equal(virq_vlpi_unmap(&dev, e), VIRQ_OK);
+	/* Six DISCARDs hit events the ITS never mapped. */
+	assert_int_equal(its_state_errors(f.sm[0]), 6);
+	assert_int_equal(dev.nr_mapped, 0);
+	assert_int_equal(v.nr_vlpis, 0);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
 /* ITS destroy refuses while in use; 4.1 RDs move to the remaining ITS's table. */
 static void test_its_destroy_busy_and_handover(void **state)
 {
@@ -487,6 +527,7 @@ int main(void)
 	    cmocka_unit_test(test_vlpi_move_doorbell_config),
 	    cmocka_unit_test(test_thousands_of_vlpis),
 	    cmocka_unit_test(test_map_range),
+	    cmocka_unit_test(test_map_range_stall_then_unmap),
 	    cmocka_unit_test(test_its_destroy_busy_and_handover),
 	    cmocka_unit_test(test_lpi_config_inv),
 	};
