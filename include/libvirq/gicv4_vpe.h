@@ -52,7 +52,8 @@ enum virq_vpe_flag {
 	VIRQ_VPE_DB_MASK = 1u << 7,	 /**< GICv4.0: mask the doorbell while not blocked. */
 	VIRQ_VPE_DB_ON = 1u << 8,	 /**< GICv4.0: the doorbell's config byte is enabled. */
 	/** virq_vpe_move() failed after at least one ITS executed the VMOVP: the
-	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish. */
+	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish (the vPE
+	 *  cannot be made resident meanwhile). */
 	VIRQ_VPE_MOVE_PENDING = 1u << 9,
 };
 
@@ -158,8 +159,12 @@ VIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  Must equal ::virq_vpe::rd (move with virq_vpe_move() first).
- * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (already resident, or
- *         another vPE is resident on @p rd); ::VIRQ_EDEAD (teardown);
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
+ *         initialised); ::VIRQ_EBUSY (already resident, another vPE is
+ *         resident on @p rd, or ::VIRQ_VPE_MOVE_PENDING: an earlier
+ *         virq_vpe_move() stopped half-way, so some ITS may still send the
+ *         vPE's vLPIs to the old RD and they would be lost; nothing is
+ *         written, repeat the move first); ::VIRQ_EDEAD (teardown);
  *         ::VIRQ_ETIMEDOUT (Dirty stayed set: the vPE IS resident, make it
  *         non-resident before retrying).
  *
@@ -239,7 +244,8 @@ VIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_las
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::VIRQ_VPE_MOVE_PENDING is set:
  *         calling again with the same @p rd re-sends the VMOVP to every ITS
- *         and the follow-ups, instead of returning at once).
+ *         and the follow-ups, instead of returning at once; until then
+ *         virq_vpe_make_resident() refuses the vPE with ::VIRQ_EBUSY).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
 

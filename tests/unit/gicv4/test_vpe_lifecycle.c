@@ -454,6 +454,43 @@ static void test_map_range_stall_then_unmap(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A VMOVP that stopped half-way (ITS 0 routes to RD 1, ITS 2 still to RD 0):
+ * making the vPE resident on RD 1 would lose the vLPIs ITS 2 sends to RD 0,
+ * so residency is refused until a repeated move has reached every ITS. */
+static void test_resident_refused_while_move_pending(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint64_t rdb;
+
+	(void)state;
+	setup_n(&f, TYPER_40_NOVMOVP, 3, 2, 40);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x22);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_ESTALLED);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_true(v.flags & VIRQ_VPE_MOVE_PENDING);
+	assert_true(its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 0); /* ITS 2 still routes to RD 0 */
+	fake_hal_reset_counters(f.g.fh);
+	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_EBUSY);
+	assert_int_equal(virq_vpe_load(&v, 1), VIRQ_EBUSY);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EINVAL);
+	assert_int_equal(fake_hal_count(f.g.fh, FAKE_MMIO_W64), 0); /* no register written */
+	assert_false(v.flags & VIRQ_VPE_RESIDENT);
+	assert_int_equal(f.g.rds[1].resident_vpe, VIRQ_VPEID_NONE);
+	/* The repeated move reaches every ITS; then residency is allowed. */
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	assert_false(v.flags & VIRQ_VPE_MOVE_PENDING);
+	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&v, false, NULL), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
 /* ITS destroy refuses while in use; 4.1 RDs move to the remaining ITS's table. */
 static void test_its_destroy_busy_and_handover(void **state)
 {
@@ -528,6 +565,7 @@ int main(void)
 	    cmocka_unit_test(test_thousands_of_vlpis),
 	    cmocka_unit_test(test_map_range),
 	    cmocka_unit_test(test_map_range_stall_then_unmap),
+	    cmocka_unit_test(test_resident_refused_while_move_pending),
 	    cmocka_unit_test(test_its_destroy_busy_and_handover),
 	    cmocka_unit_test(test_lpi_config_inv),
 	};
