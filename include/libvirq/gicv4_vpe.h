@@ -372,16 +372,21 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t 
  * when the batch fits) and one completion wait.
  *
  * Every argument is validated before anything is queued. If the queue fails
- * part-way (stall, timeout) the error is returned and the ITS state is
- * unknown for the batch: every event whose VMAPTI was queued is tracked as
- * mapped, although the ITS may not have executed that VMAPTI (a stall stops
- * the queue at the failing command and the queue reset drops the rest);
- * events never queued stay unmapped. virq_vlpi_unmap() on a tracked event
- * sends DISCARD; if its VMAPTI never ran, that DISCARD is a command error
- * on an unmapped event, which the ITS may ignore or answer by stalling
- * (CONSTRAINED UNPREDICTABLE, IHI 0069 §6.3; facts §3.5). A stall is then
- * returned as ::VIRQ_ESTALLED after a queue reset (or the ITS becomes
- * ::VIRQ_EDEAD if the reset fails), and the event is forgotten either way.
+ * part-way the error is returned, the queue is reset (or the ITS marked
+ * dead) and:
+ * - after a stall (::VIRQ_ESTALLED) the ITS ran exactly the VMAPTIs before
+ *   the stalled command (no later command is processed, IHI 0069 §6.2, and
+ *   the reset drops them): those events are tracked as mapped, every other
+ *   event of the batch as unmapped (no DISCARD is ever sent for them);
+ * - after a timeout or a hardware error the ITS state is unknown for the
+ *   batch: every event whose VMAPTI was queued stays tracked as mapped,
+ *   although the ITS may not have executed it; events never queued stay
+ *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
+ *   VMAPTI never ran, that DISCARD is a command error on an unmapped event,
+ *   which the ITS may ignore or answer by stalling (CONSTRAINED
+ *   UNPREDICTABLE, IHI 0069 §6.3; facts §3.5): the stall is then returned as
+ *   ::VIRQ_ESTALLED after a queue reset (or the ITS becomes ::VIRQ_EDEAD if
+ *   the reset fails), and the event is forgotten either way.
  *
  * @param dev          A mapped device on a GICv4 ITS.
  * @param first_event  First EventID; events first_event .. + count - 1 unmapped.

@@ -13,6 +13,8 @@
  * waits. On a queue failure resets the queue (dropping what was not
  * consumed); if that fails the ITS becomes dead. */
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n);
+/* After a queue failure: resets the queue, or marks the ITS dead. */
+void virq_its_fail_(struct virq_its *its, virq_status st);
 
 /* RDbase of redistributor @rd as this ITS wants it (PTA). */
 uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);
