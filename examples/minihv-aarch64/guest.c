@@ -14,6 +14,13 @@
 static struct shared *sh_;
 static volatile uint32_t cur_sample_ = 0xffffffffu;
 static volatile uint64_t cur_ts_;
+/*
+ * After this many missing interrupts in one scenario the rest are awaited only
+ * for the silent window: a badly broken run still ends well inside QEMU's time
+ * limit and prints its FAIL lines (1000 misses x 1 s would not).
+ */
+#define MISS_BUDGET 8u
+static uint32_t misses_;
 
 static inline uint64_t cntvct_(void)
 {
@@ -84,11 +91,14 @@ static void one_sample_(uint32_t i)
 	 * Wait for the interrupt (generous: QEMU's vCPU thread may be preempted by
 	 * a busy host), or, when none is expected, the whole silent window.
 	 */
-	deadline = cur_ts_ + (sh_->expect[i] ? sh_->timeout_ticks : sh_->silent_ticks);
+	deadline = cur_ts_ + (sh_->expect[i] && misses_ < MISS_BUDGET ? sh_->timeout_ticks
+								   : sh_->silent_ticks);
 	while (cntvct_() < deadline) {
 		if (sh_->expect[i] && sh_->got[i] != 1023)
 			break;
 	}
+	if (sh_->expect[i] && sh_->got[i] == 1023)
+		misses_++;
 	/* A grace period catches a duplicate delivery (a later one counts as unexpected). */
 	deadline = cntvct_() + sh_->grace_ticks;
 	while (cntvct_() < deadline)
@@ -99,6 +109,7 @@ static void one_sample_(uint32_t i)
 void guest_main(struct shared *sh)
 {
 	sh_ = sh;
+	misses_ = 0;
 	write_sysreg(VBAR_EL1, (uint64_t)(uintptr_t)guest_vectors);
 	isb();
 	write_sysreg(ICC_PMR_EL1, 0xff);

@@ -50,13 +50,17 @@ static void page_mark_(uint32_t i, bool busy)
 static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq_page *pg)
 {
 	uint32_t n = (uint32_t)((size + PAGE - 1) / PAGE);
-	uint32_t step = align > PAGE ? (uint32_t)(align / PAGE) : 1u;
+	uint64_t a = align > PAGE ? align : PAGE;
+	uint32_t step = (uint32_t)(a / PAGE);
+	/* First page whose address (not index) is aligned: any pool base, any alignment. */
+	uint64_t first = (((pool_.base + a - 1) & ~(a - 1)) - pool_.base) / PAGE;
 
 	(void)ctx;
 	if (!n)
 		n = 1;
-	/* The pool base is 2 MiB aligned, so page index alignment = address alignment. */
-	for (uint32_t i = 0; i + n <= pool_.pages; i += step) {
+	if (align & (align - 1) || a / PAGE > pool_.pages)
+		return VIRQ_ENOMEM;
+	for (uint32_t i = (uint32_t)first; i < pool_.pages && n <= pool_.pages - i; i += step) {
 		uint32_t j = 0;
 
 		while (j < n && !page_busy_(i + j))

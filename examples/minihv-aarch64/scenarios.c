@@ -35,6 +35,7 @@
  */
 #define LPI_BITS 14u
 #define GITS_TRANSLATER 0x10040u
+#define SELFTEST_PHYS_SAMPLE 700u /* i % 16 = 12, not the wrong-vINTID event 5 */
 
 enum scen { SC_DIRECT, SC_EMUL, SC_DOORBELL, SC_REMAP, SC_COUNT };
 static const char *const scen_name_[SC_COUNT] = { "direct (GICv4)", "emulated (LR)",
@@ -46,6 +47,8 @@ struct result {
 	uint64_t el2_delivery;   /* EL2 entries caused by delivery (IRQs) */
 	uint64_t el2_harness;    /* harness HVCs (deschedule/remap requests, final exit) */
 	uint32_t ok, missing, wrong, dups, spurious;
+	uint32_t arrived;        /* expected interrupts that arrived with the right vINTID */
+	uint32_t quiet;          /* silent windows that stayed silent */
 	struct virq_hist hist;
 	bool ran;
 };
@@ -209,7 +212,7 @@ static void bring_up_(const struct virq_gic_desc *desc)
 	for (uint32_t e = 0; e < NR_VEV; e++) {
 		uint32_t v = VINTID0 + e;
 
-#ifdef MINIHV_SELFTEST_WRONG_VINTID
+#ifdef MINIHV_SELFTEST_FAULTS
 		/* Self-test of the verdict: event 5 deliberately reaches the wrong vINTID. */
 		if (e == 5)
 			v = REMAP_VINTID0 + 5;
@@ -274,8 +277,8 @@ static void run_(enum scen s, uint32_t n, uint64_t timeout_ticks)
 	g_shared.scenario = s;
 	g_shared.n = n;
 	g_shared.timeout_ticks = timeout_ticks;
-	g_shared.silent_ticks = timeout_ticks / 20u;
-	g_shared.grace_ticks = timeout_ticks / 2000u;
+	g_shared.silent_ticks = timeout_ticks / 200u;
+	g_shared.grace_ticks = timeout_ticks / 20000u;
 	g_shared.irqs = 0;
 	g_shared.unexpected = 0;
 	g_shared.hvc_before = (s == SC_DOORBELL || s == SC_REMAP);
@@ -297,6 +300,7 @@ static void run_(enum scen s, uint32_t n, uint64_t timeout_ticks)
 		r->dups += g_shared.dup[i];
 		if (want && got == want) {
 			r->ok++;
+			r->arrived++;
 			virq_hist_record(&r->hist, g_shared.latency[i]);
 		} else if (want && got == 1023) {
 			r->missing++;
@@ -304,6 +308,7 @@ static void run_(enum scen s, uint32_t n, uint64_t timeout_ticks)
 			r->wrong++;
 		} else {
 			r->ok++; /* silent window stayed silent */
+			r->quiet++;
 		}
 	}
 	r->spurious = g_shared.unexpected;
@@ -323,6 +328,15 @@ static void plan_(enum scen s, uint32_t n)
 
 		g_shared.event[i] = s == SC_EMUL ? PHYS_EV0 + k : (s == SC_REMAP ? 0 : k);
 		g_shared.expect[i] = VINTID0 + k;
+#ifdef MINIHV_SELFTEST_FAULTS
+		/*
+		 * Self-test of the verdict: one direct sample fires a physical-LPI
+		 * event instead, so its vLPI never arrives (1 missing) and the
+		 * direct path takes one IRQ at EL2 (must be reported).
+		 */
+		if (s == SC_DIRECT && i == SELFTEST_PHYS_SAMPLE)
+			g_shared.event[i] = PHYS_EV0;
+#endif
 		if (s == SC_REMAP) {
 			/* Round of 4: remap, remap, remap, unmap (the next round maps again). */
 			remap_vintid_[i] = (i % 4 == 3) ? 0 : REMAP_VINTID0 + (i * 7u) % 16u;
@@ -337,14 +351,16 @@ static void row_(enum scen s)
 {
 	struct result *r = &res_[s];
 	struct virq_hist_summary h;
-	uint64_t per100 = r->samples ? r->el2_delivery * 100u / r->samples : 0;
+	/* Rounded up: a single EL2 entry must never print as 0.00. */
+	uint64_t per100 = r->samples ? (r->el2_delivery * 100u + r->samples - 1u) / r->samples : 0;
+	bool el2_bad = s == SC_DIRECT && (r->el2_delivery != 0 || r->el2_harness != 1);
 
 	if (virq_hist_summarize(&r->hist, &h) != VIRQ_OK)
 		memset(&h, 0, sizeof(h));
 	con_printf("%-16s %7u %5lu.%02lu %6lu %6lu %6lu %6lu %6lu %6lu  %s\n", scen_name_[s],
 		   r->samples, per100 / 100, per100 % 100, h.min, h.avg, h.p50, h.p99, h.p999,
 		   h.max,
-		   (r->missing || r->wrong || r->dups || r->spurious) ? "FAIL" : "ok");
+		   (r->missing || r->wrong || r->dups || r->spurious || el2_bad) ? "FAIL" : "ok");
 }
 
 static void topology_(const struct virq_gic_desc *d)
@@ -406,8 +422,12 @@ static int verdict_(void)
 
 int run_scenarios(const struct virq_gic_desc *desc)
 {
-	/* 100 ms for an expected interrupt, 5 ms silent windows, 50 us grace. */
-	uint64_t f = read_sysreg(CNTFRQ_EL0), tmo = f / 10u;
+	/*
+	 * 1 s for an expected interrupt (it only costs time when one is missing:
+	 * single latencies of 54 ms were seen on a loaded host, so 100 ms risked
+	 * a false "missing"), 5 ms silent windows, 50 us grace.
+	 */
+	uint64_t f = read_sysreg(CNTFRQ_EL0), tmo = f;
 	struct virq_hist_summary d, e;
 	int rc;
 
@@ -443,11 +463,12 @@ int run_scenarios(const struct virq_gic_desc *desc)
 			   (e.p50 * 10 / d.p50) % 10, e.avg, d.avg, res_[SC_EMUL].el2_delivery,
 			   res_[SC_DIRECT].el2_delivery);
 	}
-	con_printf("doorbell: %lu doorbell LPIs at EL2, vPE made resident by the handler each "
-		   "time; %lu harness HVCs (vCPU blocks)\n", doorbells_,
-		   res_[SC_DOORBELL].el2_harness - 1);
-	con_printf("remap: %u deliveries after remap to a new vINTID, %u unmapped windows "
-		   "silent\n", res_[SC_REMAP].samples, res_[SC_REMAP].silent);
+	con_printf("doorbell: %lu doorbell LPIs at EL2 for %u interrupts while not resident "
+		   "(the handler makes the vPE resident); %lu harness HVCs (vCPU blocks)\n",
+		   doorbells_, res_[SC_DOORBELL].samples, res_[SC_DOORBELL].el2_harness - 1);
+	con_printf("remap: %u of %u interrupts after a remap arrived with the new vINTID, "
+		   "%u of %u unmapped windows silent\n", res_[SC_REMAP].arrived,
+		   res_[SC_REMAP].samples, res_[SC_REMAP].quiet, res_[SC_REMAP].silent);
 	rc = verdict_();
 	rc |= nothing_pending_();
 	tear_down_();

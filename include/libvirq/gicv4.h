@@ -136,7 +136,9 @@ struct virq_gic {
  * Reads GICD_PIDR2 (ArchRev 3 or 4), GICD_TYPER (LPIS, DVIS, IDbits,
  * num_LPIs), then for every region of @p desc reads each frame's
  * GICR_PIDR2 and GICR_TYPER, advancing by the region stride (or 128/256 KiB
- * from GICR_TYPER.VLPIS) until GICR_TYPER.Last. The version is GICv4.1 when
+ * from GICR_TYPER.VLPIS) until GICR_TYPER.Last. A region that ends first
+ * (including a GICv4 frame whose VLPI_base frame would lie past the end)
+ * stops the walk with a warning and keeps what was found. The version is GICv4.1 when
  * every redistributor has RVPEID, GICv4.0 when every one has VLPIS and
  * GICD_TYPER.DVIS is set, else GICv3; an ITS can only lower it. Allocates
  * the LPI configuration table (2^lpi_bits - 8192 bytes, 64 KiB aligned)
@@ -149,10 +151,12 @@ struct virq_gic {
  * @param max_rd   Number of slots in @p rd (1..65536).
  * @param lpi_bits Wanted LPI INTID bits, 14..16 (clamped to GICD_TYPER.IDbits + 1).
  * @return ::VIRQ_OK;
- *         ::VIRQ_EINVAL for NULL pointers, an empty description or a bad @p lpi_bits;
+ *         ::VIRQ_EINVAL for NULL pointers, an empty description, a bad @p lpi_bits,
+ *         a region smaller than 128 KiB or a stride not a multiple of 64 KiB;
  *         ::VIRQ_ENOHAL/::VIRQ_EHALVER from virq_hal_validate();
  *         ::VIRQ_ENOTSUP when the GIC is not v3/v4 or has no LPIs;
- *         ::VIRQ_EHW when a region holds no redistributor or GICR_TYPER.Last never appears;
+ *         ::VIRQ_EHW when a frame's GICR_PIDR2.ArchRev is not 3 or 4, or no
+ *         region holds a redistributor;
  *         ::VIRQ_ENOSPC when more than @p max_rd redistributors exist;
  *         ::VIRQ_ENOMEM when a table cannot be allocated (nothing is kept).
  *

@@ -82,7 +82,10 @@ struct virq_its_cfg {
 	uint64_t timeout_ns;   /**< Budget of each wait (0: the GIC's timeout). */
 	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
 	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
-	bool proxy_doorbells;  /**< GICv4.0 without DirectLPI: create the proxy device. */
+	/** GICv4.0 without DirectLPI: create the proxy device, on the last
+	 *  DeviceID the device table covers. One per GIC: ignored when another
+	 *  ITS of the GIC already has it. */
+	bool proxy_doorbells;
 };
 
 struct virq_its_device;
@@ -170,7 +173,9 @@ struct virq_its_device {
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, bad cfg); ::VIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::VIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::VIRQ_ETIMEDOUT (never quiescent); ::VIRQ_ENOMEM; ::VIRQ_EHW
- *         (a BASER does not take its address); ::VIRQ_ENOHAL (non-coherent
+ *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
+ *         GITS_CTLR.ITS_Number reads the same as another such ITS's, so
+ *         the two could not be told apart in an ITSList); ::VIRQ_ENOHAL (non-coherent
  *         and no dcache_clean). On failure nothing stays allocated and the
  *         ITS stays disabled.
  *
@@ -229,8 +234,14 @@ VIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct vir
 /**
  * @brief Unmaps a device (MAPD V=0) and frees its ITT.
  *
+ * On a dead ITS (::virq_its::dead, also when the MAPD is what killed it) no
+ * command is sent: the device is released and ::VIRQ_OK returned, so that
+ * virq_its_destroy() can run (it frees the ITS memory only once the ITS is
+ * quiescent).
+ *
  * @param dev A mapped device with no mapped events.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (events still mapped); queue errors.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (events still mapped); queue
+ *         errors (the device stays mapped).
  */
 VIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
 

@@ -51,6 +51,9 @@ enum virq_vpe_flag {
 	VIRQ_VPE_IDAI = 1u << 6,	 /**< GICv4.0 IDAI saved at the last descheduling. */
 	VIRQ_VPE_DB_MASK = 1u << 7,	 /**< GICv4.0: mask the doorbell while not blocked. */
 	VIRQ_VPE_DB_ON = 1u << 8,	 /**< GICv4.0: the doorbell's config byte is enabled. */
+	/** virq_vpe_move() failed after at least one ITS executed the VMOVP: the
+	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish. */
+	VIRQ_VPE_MOVE_PENDING = 1u << 9,
 };
 
 /** @brief A virtual machine's vLPI state. Caller storage. */
@@ -116,7 +119,10 @@ VIRQ_MUST_CHECK virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vin
  * bytes, at least 64 KiB, 64 KiB aligned, cleaned when not coherent), then
  * on every GICv4 ITS: VMAPP(V=1; 4.1: Alloc on the first map, VCONF,
  * default doorbell) + VINVALL + VSYNC. If one ITS fails, the ITSes already
- * mapped are unmapped in reverse order and everything is freed.
+ * mapped are unmapped in reverse order and everything is freed. If that
+ * rollback fails too, the vPE stays mapped on some ITS: it is then left
+ * ::VIRQ_VPE_DEAD (VPT and vPEID kept, counted in the VM) and the caller
+ * must call virq_vpe_destroy() until it succeeds.
  *
  * @param vpe      Storage (overwritten).
  * @param vm       An initialised VM.
@@ -230,7 +236,10 @@ VIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_las
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (unmapped vPE, bad @p rd); ::VIRQ_EDEAD
  *         (being torn down); ::VIRQ_EBUSY (resident); queue errors (the vPE
- *         keeps its old target only if no ITS executed the VMOVP).
+ *         keeps its old target only if no ITS executed the VMOVP; otherwise
+ *         ::virq_vpe::rd is already @p rd and ::VIRQ_VPE_MOVE_PENDING is set:
+ *         calling again with the same @p rd re-sends the VMOVP to every ITS
+ *         and the follow-ups, instead of returning at once).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
 

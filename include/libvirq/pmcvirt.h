@@ -697,6 +697,8 @@ struct virq_pmcvirt_host {
 	uint64_t global_ctl;                 /**< Host PerfCntrGlobalCtl. */
 	uint64_t global_sts;                 /**< Host PerfCntrGlobalStatus (SW mode only). */
 	uint32_t n;                          /**< Counters saved. */
+	bool have_global_ctl;                /**< @ref global_ctl was read (restore writes it). */
+	bool have_global_sts;                /**< @ref global_sts was read (restore writes it). */
 	bool saved;                          /**< Between host_save and host_restore. */
 };
 

@@ -76,10 +76,14 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 		return VIRQ_EINVAL;
 	if (dev->nr_mapped)
 		return VIRQ_EBUSY;
-	c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
-	st = virq_its_exec_(dev->its, &c, 1);
-	if (st != VIRQ_OK)
-		return st;
+	/* A dead ITS takes no command: release the tracking (as the vPE
+	 * teardown does), so that the ITS itself can be destroyed. */
+	if (!dev->its->dead) {
+		c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
+		st = virq_its_exec_(dev->its, &c, 1);
+		if (st != VIRQ_OK && !dev->its->dead)
+			return st;
+	}
 	virq_page_free_(&dev->its->gic->hal, &dev->ev);
 	virq_page_free_(&dev->its->gic->hal, &dev->itt);
 	if (dev != dev->its->proxy)

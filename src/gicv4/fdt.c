@@ -3,7 +3,7 @@
  * GIC discovery from a flattened device tree (optional archive virq_fdt).
  *
  * Trust model: the blob is hostile until proven otherwise (fault case
- * CASE-16). fdt_check_full() validates the structure block (every tag,
+ * CASE-16). struct_walk_() and then fdt_check_full() validate the structure block (every tag,
  * property length and name offset inside the blob) before any lookup;
  * after that every property this file reads has its length checked before
  * a cell is loaded, every cell count is range-checked before it is used to
@@ -208,6 +208,62 @@ static bool enabled_(const void *fdt, int node)
 	return len == 3 && memcmp(s, "ok", 3) == 0;
 }
 
+/* Big-endian 32-bit load from an unaligned pointer. */
+static uint32_t be32_at_(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/*
+ * Walks every tag of the structure block with overflow-free 64-bit offsets
+ * before libfdt does. libfdt 1.6.1 (Debian 12) adds a property length to the
+ * offset without an overflow check in fdt_next_tag(), so a forged length such
+ * as 0xFFFFFFF4 wraps the offset back onto the same tag and fdt_check_full()
+ * never returns (found by fuzz_fdt; the same shape as dtc commit 7359034,
+ * CASE-16). Every step here advances by at least 4 bytes and stays inside
+ * the block, so the walk ends.
+ */
+static virq_status struct_walk_(const void *fdt, const char **why)
+{
+	const uint8_t *p = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
+	uint64_t size = fdt_version(fdt) >= 17 ? fdt_size_dt_struct(fdt)
+					       : (uint64_t)fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);
+	uint64_t off = 0, len;
+
+	for (;;) {
+		if (size - off < 4)
+			return bad_(why, "blob truncated: a tag or property runs past its block");
+		off += 4;
+		switch (be32_at_(p + off - 4)) {
+		case FDT_BEGIN_NODE:
+			while (off < size && p[off] != 0)
+				off++;
+			if (off == size)
+				return bad_(why, "blob truncated: a node name runs past its block");
+			off = (off + 4) & ~(uint64_t)3; /* the NUL, then 4-byte alignment */
+			break;
+		case FDT_PROP:
+			if (size - off < 8)
+				return bad_(why, "blob truncated: a tag or property runs past its block");
+			len = be32_at_(p + off);
+			off += 8;
+			if (len > size - off)
+				return bad_(why, "blob truncated: a tag or property runs past its block");
+			off = (off + len + 3) & ~(uint64_t)3;
+			break;
+		case FDT_END_NODE:
+		case FDT_NOP:
+			break;
+		case FDT_END:
+			return VIRQ_OK;
+		default:
+			return bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
+		}
+		if (off > size)
+			return bad_(why, "blob truncated: a tag or property runs past its block");
+	}
+}
+
 static virq_status check_blob_(const void *fdt, size_t bufsize, const char **why)
 {
 	int rc;
@@ -225,6 +281,8 @@ static virq_status check_blob_(const void *fdt, size_t bufsize, const char **why
 		return bad_(why, "bad FDT header (block offsets or sizes)");
 	if (fdt_totalsize(fdt) > bufsize)
 		return bad_(why, "blob truncated: totalsize exceeds the buffer");
+	if (struct_walk_(fdt, why) != VIRQ_OK)
+		return VIRQ_EBADDT;
 	rc = fdt_check_full(fdt, bufsize);
 	if (rc == -FDT_ERR_TRUNCATED)
 		return bad_(why, "blob truncated: a tag or property runs past its block");

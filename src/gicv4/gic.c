@@ -25,9 +25,14 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 			VIRQ_LOGV(hal, VIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
 			return VIRQ_EHW;
 		}
+		typer = virq_rd64_(hal, base + VIRQ_GICR_TYPER);
+		/* A GICv4 RD's VLPI_base frame (+0x20000) must be in the region
+		 * too, or its VPROPBASER/VPENDBASER lie beyond it. */
+		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) &&
+		    off + VIRQ_GICR_STRIDE_V4 > r->size)
+			break;
 		if (gic->nr_rd >= max_rd)
 			return VIRQ_ENOSPC;
-		typer = virq_rd64_(hal, base + VIRQ_GICR_TYPER);
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
 		gic->rd[gic->nr_rd].resident_vpe = VIRQ_VPEID_NONE;
@@ -269,8 +274,11 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	sh = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_Shareability, rb);
 	ic = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_InnerCache, rb);
 	if (!gic->rd_forced_nc && sh == VIRQ_GIC_SH_NONE && ic != VIRQ_GIC_CACHE_nC) {
-		/* Not shareable: make it non-cacheable too; only InnerCache changes. */
-		rb = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_InnerCache, rb, VIRQ_GIC_CACHE_nC);
+		/* Not shareable: make it non-cacheable too; only InnerCache changes.
+		 * PENDBASER.PTZ is write-only (reads as 0): keep what was written
+		 * (bit 62 is RES0 in PROPBASER, and @want has it clear there). */
+		rb = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_InnerCache, rb, VIRQ_GIC_CACHE_nC) |
+		     (want & VIRQ_FIELD_MASK(VIRQ_GICR_PENDBASER_PTZ));
 		virq_wr64_(hal, addr, rb);
 		rb = virq_rd64_(hal, addr);
 		ic = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_InnerCache, rb);

@@ -135,6 +135,12 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 	return VIRQ_OK;
 }
 
+/* GICv4 ITS whose VMOVPs carry an ITSList (GITS_TYPER.VMOVP = 0). */
+static bool itslist_mode_(const struct virq_its *its)
+{
+	return its->lim.version != VIRQ_ITS_V3 && !its->lim.vmovp;
+}
+
 /* ITS_Number for VMOVP ITSLists (GITS_TYPER.VMOVP = 0): write the slot,
  * keep what reads back (the field may be read-only). */
 static void its_number_(struct virq_its *its, uint32_t *ctlr)
@@ -144,12 +150,33 @@ static void its_number_(struct virq_its *its, uint32_t *ctlr)
 	uint32_t c =
 	    (uint32_t)VIRQ_FIELD_SET(VIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a), its->slot);
 
-	if (its->lim.version != VIRQ_ITS_V3 && !its->lim.vmovp) {
+	if (itslist_mode_(its)) {
 		virq_wr32_(hal, a, c);
 		c = virq_rd32_(hal, a);
 	}
 	its->its_number = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_CTLR_ITS_Number, c);
 	*ctlr = c;
+}
+
+/* Two ITSes in ITSList mode with the same ITS_Number (read-only fields)
+ * cannot be told apart in a VMOVP ITSList: refuse the second (as Linux
+ * refuses a duplicate ITSList entry). */
+static virq_status its_number_unique_(const struct virq_its *its)
+{
+	const struct virq_gic *gic = its->gic;
+
+	if (!itslist_mode_(its))
+		return VIRQ_OK;
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+		const struct virq_its *o = gic->its[i];
+
+		if (o && o != its && itslist_mode_(o) && o->its_number == its->its_number) {
+			VIRQ_LOGV(&gic->hal, VIRQ_LOG_ERROR, "its: duplicate ITS_Number", its->base,
+				  its->its_number);
+			return VIRQ_EHW;
+		}
+	}
+	return VIRQ_OK;
 }
 
 static virq_status its_slot_(struct virq_its *its)
@@ -188,6 +215,14 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 	return st;
 }
 
+static bool gic_has_proxy_(const struct virq_gic *gic)
+{
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+		if (gic->its[i] && gic->its[i]->proxy)
+			return true;
+	return false;
+}
+
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
 {
@@ -215,19 +250,22 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 		return st;
 	}
 	its_number_(its, &ctlr);
+	st = its_number_unique_(its);
 	ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled);
 	/* ImDe on GICv4 as Linux does; its architectural meaning is
 	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
 	if (its->lim.version != VIRQ_ITS_V3)
 		ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe);
-	virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);
-	gic->its[its->slot] = its;
+	if (st == VIRQ_OK)
+		virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);
+	gic->its[its->slot] = its; /* registered so that the failure path below is destroy */
 	gic->nr_its++;
-	if (its->lim.version == VIRQ_ITS_V41) /* RDs share this ITS's vPE table */
+	if (st == VIRQ_OK && its->lim.version == VIRQ_ITS_V41) /* RDs share its vPE table */
 		for (uint32_t r = 0; r < gic->nr_rd; r++)
 			if (!gic->rd[r].vprop_cache)
 				st = st == VIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
-	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40)
+	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40 &&
+	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
 		st = virq_its_proxy_init_(its);
 	if (st != VIRQ_OK) {
 		virq_status st2 = virq_its_destroy(its);

@@ -274,8 +274,16 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 virq_status virq_its_proxy_init_(struct virq_its *its)
 {
 	struct virq_page pg;
-	uint32_t id = its->lim.devid_bits >= 32 ? 0xFFFFFFFFu : (1u << its->lim.devid_bits) - 1;
-	virq_status st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
+	/* The last DeviceID the device table covers (it may have been
+	 * narrowed below GITS_TYPER.Devbits to fit 256 pages). */
+	uint32_t bits = its->lim.devid_bits;
+	uint32_t id;
+	virq_status st;
+
+	if (its->tbl[VIRQ_ITS_TBL_DEV].baser && its->tbl[VIRQ_ITS_TBL_DEV].id_bits < bits)
+		bits = its->tbl[VIRQ_ITS_TBL_DEV].id_bits;
+	id = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
 
 	if (st != VIRQ_OK)
 		return st;
@@ -450,11 +458,16 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 
 void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 {
-	struct virq_its *its;
+	const struct virq_gic *gic = vpe->vm->gic;
+	struct virq_its *its = NULL;
 
 	if (vpe->proxy_event < 0)
 		return;
-	its = proxy_its_(vpe->vm->gic);
+	/* The proxy's ITS even when dead: its slot must forget the vPE, whose
+	 * storage the caller may reuse before the ITS is destroyed. */
+	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS && !its; i++)
+		if (gic->its[i] && gic->its[i]->proxy)
+			its = gic->its[i];
 	if (its) {
 		struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 		struct virq_its_cmd c[2] = {
@@ -464,7 +477,7 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 		    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 		};
 
-		if (virq_its_exec_(its, c, 2) == VIRQ_OK) {
+		if (!its->dead && virq_its_exec_(its, c, 2) == VIRQ_OK) {
 			memset(e, 0, sizeof(*e));
 			its->proxy->nr_mapped--;
 		} else {

@@ -160,6 +160,8 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 		if (!gic->its[i] || gic->its[i]->dead) {
 			vpe->its_mask &= ~(1u << i); /* the ITS is gone: nothing to unmap */
 			vpe->vmapp_count--;
+			if (gic->its[i]) /* so that the dead ITS can be destroyed */
+				gic->its[i]->nr_vpes--;
 			continue;
 		}
 		st = vpe_unmap_on_(gic->its[i], vpe);
@@ -223,9 +225,14 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd,
 		if (its_v4_(gic->its[i]))
 			st = vpe_map_on_(gic->its[i], vpe);
 	if (st != VIRQ_OK) {
-		virq_status st2 = vpe_unmap_all_(vpe);
-
-		(void)st2; /* best effort; the first error is reported */
+		if (vpe_unmap_all_(vpe) != VIRQ_OK) {
+			/* Still mapped on an ITS: its VPT and vPEID stay in use
+			 * (freeing them would let the ITS write freed memory and
+			 * hand the vPEID out twice). Left DEAD: destroy again. */
+			vpe->flags |= VIRQ_VPE_MAPPED | VIRQ_VPE_DYING | VIRQ_VPE_DEAD;
+			vm->nr_vpes++;
+			return st; /* the first error is reported */
+		}
 		vpe_free_(vpe);
 		vpe->vm = NULL;
 		return st;
@@ -340,11 +347,15 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		return VIRQ_EBUSY;
 	if (!(gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
 		return VIRQ_EBUSY;
-	if (rd == vpe->rd)
+	/* Same target: nothing to do, unless an earlier move stopped half-way
+	 * (some ITSes may still point at the old RD). */
+	if (rd == vpe->rd && !(vpe->flags & VIRQ_VPE_MOVE_PENDING))
 		return VIRQ_OK;
 	st = vmovp_send_(vpe, rd, &any);
-	if (any)
+	if (any) {
 		vpe->rd = rd;
+		vpe->flags |= VIRQ_VPE_MOVE_PENDING; /* until the follow-ups are done */
+	}
 	if (st != VIRQ_OK)
 		return st;
 	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
@@ -356,5 +367,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		if (st != VIRQ_OK)
 			return st;
 	}
-	return virq_vpe_proxy_move_(vpe, rd);
+	st = virq_vpe_proxy_move_(vpe, rd);
+	if (st == VIRQ_OK)
+		vpe->flags &= ~(uint32_t)VIRQ_VPE_MOVE_PENDING;
+	return st;
 }

@@ -110,9 +110,11 @@ static virq_status pmcv_host_read_(struct virq_pmcvirt_vcpu *v)
 			done++;
 	}
 	h->n = done; /* a failed save restores only what was read */
-	if (st == VIRQ_OK && v->host_v2 && v->mode == VIRQ_PMCVIRT_MODE_SW)
+	if (st == VIRQ_OK && v->host_v2 && v->mode == VIRQ_PMCVIRT_MODE_SW) {
 		st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts, PMCV_V_GSTS,
 			      &h->global_sts);
+		h->have_global_sts = st == VIRQ_OK;
+	}
 	return st;
 }
 
@@ -142,6 +144,7 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 	if (vcpu->host_v2) {
 		st = pmcv_rd_(vcpu, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &vcpu->hw.global_ctl, PMCV_V_GCTL,
 			      &h->global_ctl);
+		h->have_global_ctl = st == VIRQ_OK;
 		if (st == VIRQ_OK)
 			st = pmcv_wr_gctl_msr_(vcpu, 0);
 	}
@@ -172,8 +175,12 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 	h = &vcpu->host;
 	if (!h->saved)
 		return VIRQ_EINVAL;
-	/* Stop everything first so no counter runs with a half-restored setup. */
-	if (vcpu->host_v2 && pmcv_wr_gctl_msr_(vcpu, 0) != VIRQ_OK)
+	/*
+	 * Restore only what host_save read (a save that faulted part-way leaves
+	 * the rest of the host PMU as it was). Stop everything first so no
+	 * counter runs with a half-restored setup.
+	 */
+	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, 0) != VIRQ_OK)
 		st = VIRQ_EHW;
 	for (uint32_t i = 0; i < h->n; i++) {
 		if (pmcv_wr_ctr_(vcpu, i, h->ctr[i]) != VIRQ_OK)
@@ -181,10 +188,9 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 		if (pmcv_wr_ctl_(vcpu, i, h->ctl[i]) != VIRQ_OK)
 			st = VIRQ_EHW;
 	}
-	if (vcpu->host_v2 && vcpu->mode == VIRQ_PMCVIRT_MODE_SW &&
-	    pmcv_wr_gsts_(vcpu, h->global_sts) != VIRQ_OK)
+	if (h->have_global_sts && pmcv_wr_gsts_(vcpu, h->global_sts) != VIRQ_OK)
 		st = VIRQ_EHW;
-	if (vcpu->host_v2 && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != VIRQ_OK)
+	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != VIRQ_OK)
 		st = VIRQ_EHW;
 	h->saved = false;
 	return st;

@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * KNOWN ISSUE found by fuzz_fdt (registered with WILL_FAIL, label
- * known-issue): virq_fdt_discover_gic() never returns on
- * regress/fdt_prop_len_wrap.dtb, a 304-byte blob whose structure block holds
- * an FDT_PROP with len = 0xFFFFFFF4. libfdt 1.6.1 (Debian 12) adds the length
- * to the offset in fdt_next_tag() without an overflow check, so the offset
- * wraps back 12 bytes onto the same tag and fdt_check_full(), which
- * src/gicv4/fdt.c calls first (check_blob_), loops forever. libvirq promises
- * that a hostile blob cannot make discovery "loop without bound".
+ * Regression for a hang found by fuzz_fdt: virq_fdt_discover_gic() never
+ * returned on regress/fdt_prop_len_wrap.dtb, a 304-byte blob whose structure
+ * block holds an FDT_PROP with len = 0xFFFFFFF4. libfdt 1.6.1 (Debian 12) adds
+ * the length to the offset in fdt_next_tag() without an overflow check, so the
+ * offset wraps back 12 bytes onto the same tag and fdt_check_full() loops
+ * forever. src/gicv4/fdt.c now walks the structure block itself first.
  *
  * This program runs the discovery in a child process and exits 1 when it has
- * not returned within 5 seconds (hang reproduced), 0 when it returned. The
- * test therefore "passes" while the bug exists and fails once it is fixed,
- * which is the signal to drop WILL_FAIL.
+ * not returned within 5 seconds (hang), 3 when it did not reject the blob with
+ * VIRQ_EBADDT, and 0 when it rejected it.
  */
 #define _DEFAULT_SOURCE 1 /* kill, usleep under -std=c11 */
 #include <signal.h>
@@ -44,7 +41,8 @@ int main(int argc, char **argv)
 		virq_status st = virq_fdt_discover_gic(blob, n, &d, &why);
 
 		printf("discovery returned %d (%s)\n", (int)st, why ? why : "-");
-		_exit(0);
+		fflush(stdout);
+		_exit(st == VIRQ_EBADDT ? 0 : 1);
 	}
 	for (int i = 0; i < 50; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)

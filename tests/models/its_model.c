@@ -414,6 +414,10 @@ void its_model_set_dead(struct its_model *m, bool dead)
 {
 	m->cfg.dead = dead;
 }
+void its_model_set_never_quiescent(struct its_model *m, bool on)
+{
+	m->cfg.never_quiescent = on;
+}
 void its_model_stall_nth(struct its_model *m, unsigned long n)
 {
 	m->stall_nth = n;

@@ -79,6 +79,8 @@ struct its_model_cfg its_model_default_cfg(void);
 /* Behaviour changes at run time. */
 void its_model_set_per_relax(struct its_model *m, unsigned n);
 void its_model_set_dead(struct its_model *m, bool dead);
+/* GITS_CTLR.Quiescent reads 0 from now on (true) or 1 again (false). */
+void its_model_set_never_quiescent(struct its_model *m, bool on);
 /* Stall the first time the command that would be the n-th completed one (1-based) runs; 0 off. */
 void its_model_stall_nth(struct its_model *m, unsigned long n);
 /* Stall every time a command with this opcode runs; -1 off. */

@@ -125,6 +125,30 @@ static void test_tables_capped(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* The proxy device takes the last DeviceID the device table covers: with a
+ * narrowed table (15 of 16 DeviceID bits) that is 0x7FFF, not 0xFFFF
+ * (which the table cannot hold, so MAPD for it would fail ITS bring-up). */
+static void test_proxy_narrowed_table(void **state)
+{
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_its_cfg cfg = {0};
+	struct its_fx f;
+
+	(void)state;
+	ic.no_indirect = true;
+	ic.psz_mask = 1; /* 4 KiB only */
+	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256: narrowed to 15 bits */
+	setup1(&f, &ic, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(f.its[0].tbl[VIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
+	assert_true(its_state_dev_mapped(f.sm[0], 0x7FFF));
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 static void test_its_noncoherent(void **state)
 {
 	struct its_state_cfg ic = its_state_default_cfg(0);
@@ -296,6 +320,89 @@ static void test_hip09(void **state)
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 	}
+}
+
+/* A vPE holding a proxy slot is destroyed while the proxy's ITS is dead:
+ * the slot must forget the vPE, so that destroying the ITS later does not
+ * write into the vPE's storage (by then reused by the caller). */
+static void test_proxy_dead_its_forgets_vpe(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_vm vm;
+	struct virq_vpe v, copy;
+	uint32_t db;
+	struct its_model *q;
+
+	(void)state;
+	setup1(&f, NULL, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(v.proxy_event, 0);
+	q = its_state_queue(f.sm[0]);
+	its_model_set_dead(q, true);
+	its_model_set_never_quiescent(q, true);
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_true(f.its[0].dead);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	memset(&v, 0x5A, sizeof(v)); /* the caller reuses the storage */
+	copy = v;
+	its_model_set_never_quiescent(q, false);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	assert_memory_equal(&v, &copy, sizeof(v));
+	itsfx_teardown(&f, true);
+}
+
+/* proxy_doorbells on two GICv4.0 ITSes: a vPE's slot number is only
+ * meaningful on the proxy that gave it. With the first proxy's ITS dead,
+ * an invalidate must not be sent to the second ITS's proxy with the first
+ * one's slot number (an INV on an event that ITS never mapped). One proxy
+ * per GIC (as Linux has one). */
+static void test_proxy_one_per_gic(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint32_t db;
+	struct its_model *q0;
+
+	(void)state;
+	rc.version = 40;
+	itsfx_setup(&f, &rc, NULL, 2, false);
+	cfg.proxy_doorbells = true;
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(virq_its_init(&f.its[i], &f.g.gic, &f.g.desc.its[i], &cfg),
+				 VIRQ_OK);
+		assert_int_equal(virq_its_map_collection(&f.its[i], 0), VIRQ_OK);
+	}
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(v.proxy_event, 0);
+	q0 = its_state_queue(f.sm[0]);
+	its_model_set_dead(q0, true);
+	its_model_set_never_quiescent(q0, true);
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_true(f.its[0].dead);
+	its_model_clear_log(its_state_queue(f.sm[1]));
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(its_model_ncmds(its_state_queue(f.sm[1])), 0);
+	assert_null(f.its[1].proxy);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_no_errors(&f);
+	its_model_set_never_quiescent(q0, false);
+	itsfx_teardown(&f, true);
 }
 
 /* CASE-13: GICv4.0 without DirectLPI: doorbell INV through the proxy device. */
@@ -529,6 +636,7 @@ int main(void)
 	    cmocka_unit_test(test_tables_indirect_on_demand),
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),
+	    cmocka_unit_test(test_proxy_narrowed_table),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),
 	    cmocka_unit_test(test_forced_noncoherent),
@@ -536,6 +644,8 @@ int main(void)
 	    cmocka_unit_test(test_qdf2400),
 	    cmocka_unit_test(test_hip09),
 	    cmocka_unit_test(test_proxy_doorbell),
+	    cmocka_unit_test(test_proxy_dead_its_forgets_vpe),
+	    cmocka_unit_test(test_proxy_one_per_gic),
 	    cmocka_unit_test(test_proxy_follows_vmovp),
 	    cmocka_unit_test(test_doorbell_direct_and_invdb),
 	    cmocka_unit_test(test_no_masking_path),

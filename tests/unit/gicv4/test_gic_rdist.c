@@ -149,6 +149,27 @@ static void test_region_without_last(void **state)
 	fx_teardown(&f);
 }
 
+/* A GICv4 redistributor needs its VLPI_base frame (+0x20000) inside the
+ * region: with a 0x60000 region and no GICR_TYPER.Last, the frame at
+ * +0x40000 has its RD_base and SGI_base inside but its VLPI_base outside,
+ * so it is not a redistributor of this region (its GICR_VPROPBASER /
+ * VPENDBASER would be accessed beyond the region). */
+static void test_region_vlpi_frame_outside(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+
+	(void)state;
+	c.nr = 4;
+	fx_setup(&f, &c);
+	f.desc.redist[0].size = 0x60000;
+	init_ok(&f);
+	assert_int_equal(f.gic.nr_rd, 1);
+	assert_true(fake_hal_log_count(f.fh, VIRQ_LOG_WARN) >= 1);
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
 static void test_too_many_rds(void **state)
 {
 	struct rdist_model_cfg c = rdist_model_default_cfg();
@@ -359,6 +380,36 @@ static void test_noncoherent_readback(void **state)
 	fx_teardown(&f);
 }
 
+/* CASE-14: the nC rewrite of GICR_PENDBASER changes only InnerCache of
+ * what was written: PTZ (write-only, reads as 0) stays set, so the GIC
+ * still knows the zeroed pending table needs no scan. */
+static void test_nc_rewrite_keeps_ptz(void **state)
+{
+	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct gic_fx f;
+	uint64_t a;
+	size_t i, n = 0;
+
+	(void)state;
+	c.force_sh = 0;
+	fx_setup(&f, &c);
+	init_ok(&f);
+	a = fx_rd(&f, 0, VIRQ_GICR_PENDBASER);
+	fake_hal_trace(f.fh, true);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+	for (i = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W64, a); i != SIZE_MAX;
+	     i = fake_hal_trace_find(f.fh, i + 1, FAKE_MMIO_W64, a)) {
+		uint64_t v = fake_hal_trace_at(f.fh, i)->value;
+
+		assert_true(v & (1ull << 62)); /* PTZ */
+		n++;
+	}
+	assert_int_equal(n, 2); /* the first write and the nC rewrite */
+	assert_int_equal(rdist_model_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
+	virq_gic_destroy(&f.gic);
+	fx_teardown(&f);
+}
+
 static void test_nc_inner_readback(void **state)
 {
 	int ics[3] = {0, 1, 7};
@@ -488,6 +539,7 @@ int main(void)
 	    cmocka_unit_test(test_vpeid_bits),
 	    cmocka_unit_test(test_bad_args),
 	    cmocka_unit_test(test_region_without_last),
+	    cmocka_unit_test(test_region_vlpi_frame_outside),
 	    cmocka_unit_test(test_too_many_rds),
 	    cmocka_unit_test(test_dist_enable_rwp),
 	    cmocka_unit_test(test_rdist_init_order),
@@ -498,6 +550,7 @@ int main(void)
 	    cmocka_unit_test(test_kexec_dirty_never),
 	    cmocka_unit_test(test_enable_lpis_stuck),
 	    cmocka_unit_test(test_noncoherent_readback),
+	    cmocka_unit_test(test_nc_rewrite_keeps_ptz),
 	    cmocka_unit_test(test_nc_inner_readback),
 	    cmocka_unit_test(test_dma_noncoherent_desc),
 	    cmocka_unit_test(test_lpi_allocator),

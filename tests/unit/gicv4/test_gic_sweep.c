@@ -265,6 +265,114 @@ static void test_slow_its(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* VMOVP (ITSList mode, 3 ITSes) stalls on the second ITS after the first
+ * executed it: the ITSes disagree on the vPE's RD. Moving again to the same
+ * RD must finish the job on every ITS (not return OK with nothing sent). */
+static void test_vmovp_partial_retry(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint64_t rdb;
+
+	(void)state;
+	rc.nr = 2;
+	ic.typer = QEMU_TYPER_40 & ~(1ull << 37); /* GITS_TYPER.VMOVP = 0 */
+	itsfx_setup(&f, &rc, &ic, 3, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x22);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_ESTALLED);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_true(its_state_vpe(f.sm[0], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 1ull << 16); /* ITS 0 moved it */
+	assert_true(its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 0); /* ITS 2 never got the VMOVP */
+	/* Retry the same move: every ITS must end up on RD 1. */
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_true(its_state_vpe(f.sm[i], v.vpeid, &rdb, NULL));
+		assert_int_equal(rdb, 1ull << 16);
+	}
+	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&v, false, NULL), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* vPE init: VMAPP fails on ITS 1 and the rollback VMAPP(V=0) fails on
+ * ITS 0. ITS 0 still maps the vPE, so its VPT and vPEID must not be freed
+ * (the ITS would write into freed memory; the vPEID would be handed out
+ * twice). The vPE is left DEAD; destroy finishes the teardown. */
+static void test_vpe_init_rollback_fails(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v, w;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 2, true);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	/* ITS 0 runs VMAPP, VINVALL, VSYNC; the 4th command, the rollback
+	 * VMAPP(V=0), stalls. */
+	its_model_clear_log(its_state_queue(f.sm[0]));
+	its_model_stall_nth(its_state_queue(f.sm[0]), 4);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_ESTALLED);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_int_equal(its_model_cmd(its_state_queue(f.sm[0]), 2)->op, 0x25);
+	assert_int_equal(its_model_stalls(its_state_queue(f.sm[0])), 1);
+	assert_true(its_state_vpe(f.sm[0], 0, NULL, NULL)); /* still mapped on ITS 0 */
+	assert_true(v.flags & VIRQ_VPE_DEAD);
+	assert_non_null(v.vpt.va);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EDEAD);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_EBUSY);
+	/* vPEID 0 is still in use on ITS 0: a new vPE gets another one. */
+	assert_int_equal(virq_vpe_init(&w, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_not_equal(w.vpeid, v.vpeid);
+	assert_int_equal(virq_vpe_destroy(&w), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* An ITS whose queue cannot be reset (never consumes, never quiescent) is
+ * dead. Its devices and vPEs can still be released, and once it becomes
+ * quiescent it can be destroyed and everything is freed. */
+static void test_dead_its_releasable(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device dev;
+	struct virq_vm vm;
+	struct virq_vpe v;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&dev, 0, &v, 8192, false), VIRQ_OK);
+	its_model_set_dead(its_state_queue(f.sm[0]), true);
+	its_model_set_never_quiescent(its_state_queue(f.sm[0]), true);
+	assert_int_not_equal(virq_its_inv(&dev, 0), VIRQ_OK);
+	assert_true(f.its[0].dead);
+	assert_int_equal(virq_vlpi_unmap(&dev, 0), VIRQ_EDEAD);
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(f.its[0].nr_devices, 0);
+	assert_int_equal(f.its[0].nr_vpes, 0);
+	/* Not quiescent: destroy keeps the memory. */
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_ETIMEDOUT);
+	its_model_set_never_quiescent(its_state_queue(f.sm[0]), false);
+	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	itsfx_teardown(&f, true); /* checks that no page is left */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +383,9 @@ int main(void)
 	    cmocka_unit_test(test_dead_its),
 	    cmocka_unit_test(test_slow_its),
 	    cmocka_unit_test(test_vpe_rollback_and_dead),
+	    cmocka_unit_test(test_vmovp_partial_retry),
+	    cmocka_unit_test(test_vpe_init_rollback_fails),
+	    cmocka_unit_test(test_dead_its_releasable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

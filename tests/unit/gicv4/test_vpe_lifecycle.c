@@ -180,6 +180,26 @@ static void test_vmovp_its_number_ro(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* Two ITSes whose read-only ITS_Number is the same cannot share an ITSList
+ * (a VMOVP would name one of them only): the second one is refused, as
+ * Linux refuses a duplicate ITSList entry, and nothing leaks. */
+static void test_vmovp_its_number_duplicate(void **state)
+{
+	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct its_fx f;
+
+	(void)state;
+	ic.typer = TYPER_40_NOVMOVP;
+	ic.its_number_ro = 1 + 5; /* both read 5 */
+	itsfx_setup(&f, &rc, &ic, 2, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[1], &f.g.gic, &f.g.desc.its[1], NULL), VIRQ_EHW);
+	assert_null(f.its[1].gic);
+	assert_int_equal(f.g.gic.nr_its, 1);
+	itsfx_teardown(&f, true);
+}
+
 /* VMOVP = 1: one VMOVP to one ITS, no seq / ITSList. 4.1: DB + default doorbell. */
 static void test_vmovp_single(void **state)
 {
@@ -461,6 +481,7 @@ int main(void)
 	    cmocka_unit_test(test_v40_no_alloc),
 	    cmocka_unit_test(test_vmovp_itslist),
 	    cmocka_unit_test(test_vmovp_its_number_ro),
+	    cmocka_unit_test(test_vmovp_its_number_duplicate),
 	    cmocka_unit_test(test_vmovp_single),
 	    cmocka_unit_test(test_vmovp_refusals),
 	    cmocka_unit_test(test_vlpi_move_doorbell_config),

@@ -644,6 +644,29 @@ static void test_msr_faults(void **s)
 	env_free_(e);
 }
 
+/* A host_save that faults before reading a global MSR must not "restore" a
+ * value it never read: the host's overflow status and global enables stay
+ * exactly as they were (regression: status was cleared, GlobalCtl zeroed). */
+static void test_host_save_fault_keeps_globals(void **s)
+{
+	static const uint32_t fault_at[] = { GCTL, 0xC0010200, 0xC0010205, 0xC0000300u };
+
+	(void)s;
+	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
+		struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
+		uint64_t gctl = fake_hal_msr_get(e->fh, GCTL);
+
+		fake_hal_msr_set(e->fh, 0xC0000300u, 0x5);
+		fake_hal_msr_fault(e->fh, fault_at[k], true);
+		assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_EHW);
+		fake_hal_msr_fault(e->fh, fault_at[k], false);
+		assert_false(e->v.host.saved);
+		assert_true(fake_hal_msr_get(e->fh, 0xC0000300u) == 0x5);
+		assert_true(fake_hal_msr_get(e->fh, GCTL) == gctl);
+		env_free_(e);
+	}
+}
+
 /* SW mode: a faulting read at exit must not leave the cache claiming the
  * enter-time counter values (the guest changed them), or host_restore skips
  * rewriting a host counter whose saved value happens to equal them. */
@@ -886,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_sw_legacy_on_v2),
 		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_msr_faults),
+		cmocka_unit_test(test_host_save_fault_keeps_globals),
 		cmocka_unit_test(test_sw_exit_fault_cache),
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_nested_filter_survives_vmexit),

@@ -23,15 +23,11 @@
 #define GSTS 0xC0000300u
 
 /*
- * KNOWN ISSUE (src/pmcvirt/switch.c, virq_pmcvirt_host_save): when an MSR
- * access faults before PerfCntrGlobalStatus was read (the GlobalCtl read, a
- * PERF_CTL/CTR read, or the status read itself), the failure path calls
- * virq_pmcvirt_host_restore(), which writes the never-read (zero)
- * host.global_sts through STATUS_CLR/SET and so clears the host's overflow
- * status bits: "restored as far as it was read" does not hold for the status.
- * The default build of this sweep does not compare GlobalStatus after a failed
- * host_save; test_sweep_pmcvirt_strict (SWEEP_STRICT=1, ctest WILL_FAIL)
- * does, and starts "failing" (passing) once the library is fixed.
+ * Regression (fixed in src/pmcvirt/switch.c, virq_pmcvirt_host_save): when an
+ * MSR access faulted before PerfCntrGlobalStatus was read, the failure path's
+ * restore wrote the never-read (zero) status through STATUS_CLR/SET and so
+ * cleared the host's overflow bits. test_sweep_pmcvirt_strict (SWEEP_STRICT=1)
+ * compares GlobalStatus after every failed host_save.
  */
 #ifndef SWEEP_STRICT
 #define SWEEP_STRICT 0
