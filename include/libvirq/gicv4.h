@@ -177,6 +177,8 @@ VIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct vir
  * @param gic An initialised GIC (NULL is ignored).
  *
  * Thread-safety: the caller serialises all calls on @p gic.
+ *
+ * Spec: IHI 0069 §5.1 (the LPI tables it frees); writes no register.
  */
 void virq_gic_destroy(struct virq_gic *gic);
 
@@ -203,6 +205,8 @@ VIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
  *         GICR_TYPER.Affinity_Value matches.
  *
  * Thread-safety: read-only; safe concurrently with other readers.
+ *
+ * Spec: IHI 0069 §12.11.34 GICR_TYPER (Affinity_Value).
  */
 VIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff,
 						uint32_t *idx);
@@ -245,9 +249,13 @@ VIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t i
  * @param gic   An initialised GIC.
  * @param count Number of IDs, 1..4096.
  * @param first Receives the first INTID.
- * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, count 0 or > 4096); ::VIRQ_ENOSPC.
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL (NULL, count 0 or > 4096); ::VIRQ_ENOSPC;
+ *         ::VIRQ_ENOHAL (non-coherent configuration table and the clean
+ *         failed: nothing is allocated and @p first is not written).
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
+ *
+ * Spec: IHI 0069 §5.1 (LPI INTIDs from 8192), §5.1.1 (configuration byte).
  */
 VIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first);
 
@@ -261,6 +269,8 @@ VIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count,
  *         ::VIRQ_ENOENT when an ID in the range was not allocated (nothing freed).
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
+ *
+ * Spec: IHI 0069 §5.1, §5.1.1.
  */
 VIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t first, uint32_t count);
 
@@ -289,6 +299,8 @@ VIRQ_MUST_CHECK virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t i
  *
  * @param v A version.
  * @return A constant string. Thread-safety: pure.
+ *
+ * Spec: not applicable (a name for logs).
  */
 const char *virq_gic_version_name(enum virq_gic_version v);
 

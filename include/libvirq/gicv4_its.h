@@ -58,6 +58,8 @@ struct virq_its_quirk_entry {
  * @param iidr     GITS_IIDR.
  * @param platform ::virq_gic_platform bits of the description.
  * @return Bit set of ::virq_its_quirk. Thread-safety: pure.
+ *
+ * Spec: vendor errata, not IHI 0069 (CASE-13 table).
  */
 uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
 
@@ -114,6 +116,10 @@ struct virq_its {
 	uint64_t cmds;		       /**< Commands sent (statistics). */
 	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
 	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
+	/** Devices mapped on this ITS (the proxy device included), linked
+	 *  through ::virq_its_device::next; virq_its_device_map() walks it to
+	 *  refuse a DeviceID or a device object mapped twice. */
+	struct virq_its_device *devices;
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -142,14 +148,20 @@ struct virq_its_event {
 	struct virq_vpe *vpe; /**< vLPI or proxy: the vPE. */
 };
 
-/** @brief A device mapped on an ITS (MAPD). Caller storage. */
+/**
+ * @brief A device mapped on an ITS (MAPD). Caller storage, which must stay
+ * in place (not copied or moved) while mapped: the ITS links its mapped
+ * devices through ::virq_its_device::next. Members are read-only for the
+ * embedder.
+ */
 struct virq_its_device {
-	struct virq_its *its; /**< Its ITS; NULL when not mapped. */
-	uint32_t device_id;   /**< DeviceID. */
-	uint32_t nr_events;   /**< Events (power of two, >= 2). */
-	uint32_t nr_mapped;   /**< Events currently mapped. */
-	struct virq_page itt; /**< Interrupt translation table. */
-	struct virq_page ev;  /**< nr_events ::virq_its_event. */
+	struct virq_its *its;	      /**< Its ITS; NULL when not mapped. */
+	uint32_t device_id;	      /**< DeviceID. */
+	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
+	uint32_t nr_mapped;	      /**< Events currently mapped. */
+	struct virq_page itt;	      /**< Interrupt translation table. */
+	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
+	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
 };
 
 /**
@@ -180,6 +192,9 @@ struct virq_its_device {
  *         ITS stays disabled.
  *
  * Spec: IHI 0069 §12.19.1 GITS_BASER, §6.2.
+ *
+ * Thread-safety: the caller serialises this with every call on @p gic (the ITS registers
+ * itself there) and uses @p its only after it returns.
  */
 VIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 					  const struct virq_gic_its_desc *desc,
@@ -196,6 +211,9 @@ VIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_gic 
  * @return ::VIRQ_OK; ::VIRQ_EBUSY (devices or vPEs still mapped: nothing
  *         done); ::VIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS
  *         disabled).
+ *
+ * Thread-safety: as virq_its_init(); no other call may use @p its meanwhile or after.
+ * Spec: IHI 0069 §12.19 (GITS_CTLR Enabled, Quiescent), §12.11 (GICR_VPROPBASER, GICv4.1).
  */
 VIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
 
@@ -212,6 +230,10 @@ VIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  * @return ::VIRQ_OK; ::VIRQ_EINVAL (bad index, other node); ::VIRQ_EBUSY
  *         (LPIs not enabled on @p rd); ::VIRQ_ERANGE (ICID beyond the ITS);
  *         ::VIRQ_ENOMEM (level-2 page); queue errors.
+ *
+ * Thread-safety: the caller serialises every call that sends commands to, or changes the
+ * tracking of, @p its (all of gicv4_its.h and the vLPI/vPE calls that use it).
+ * Spec: IHI 0069 §6.3 (MAPC, SYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd);
 
@@ -220,13 +242,25 @@ VIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32
  * two, at least 2; 256-byte aligned, zeroed, cleaned before MAPD when the
  * ITS is not coherent) and sends MAPD.
  *
+ * MAPD of a DeviceID that is already mapped would silently replace the
+ * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps a list of its
+ * mapped devices (::virq_its::devices, O(number of devices) at map time)
+ * and refuses a duplicate before sending anything.
+ *
  * @param its       An initialised ITS.
- * @param dev       Storage for the device.
+ * @param dev       Storage for the device (overwritten unless it is
+ *                  already mapped on @p its).
  * @param device_id DeviceID (< 2^Devbits; not the proxy's).
  * @param nr_events Events needed, 1 .. 2^ID_bits.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (ID or count too large);
- *         ::VIRQ_EEXIST (the proxy device's ID); ::VIRQ_ENOMEM; queue errors.
- *         On failure nothing stays allocated.
+ *         ::VIRQ_EEXIST (@p device_id is already mapped on @p its — also the
+ *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
+ *         is changed); ::VIRQ_ENOMEM; queue errors.
+ *         On failure nothing stays allocated or recorded.
+ *
+ * Thread-safety: the caller serialises every call that sends commands to, or changes the
+ * tracking of, @p its (all of gicv4_its.h and the vLPI/vPE calls that use it).
+ * Spec: IHI 0069 §6.3 (MAPD, ITT_addr and Size).
  */
 VIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
 						uint32_t device_id, uint32_t nr_events);
@@ -242,6 +276,10 @@ VIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct vir
  * @param dev A mapped device with no mapped events.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (events still mapped); queue
  *         errors (the device stays mapped).
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (MAPD with V = 0).
  */
 VIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
 
@@ -254,6 +292,10 @@ VIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
  * @param icid  A mapped collection (= RD index).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE; ::VIRQ_EEXIST (event mapped);
  *         ::VIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (MAPTI, SYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event,
 					     uint32_t pintid, uint32_t icid);
@@ -266,6 +308,10 @@ VIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT (not mapped); queue errors
  *         (the event is then tracked as unmapped: DISCARD may have run, and
  *         a later map re-issues the mapping).
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
 
@@ -275,6 +321,10 @@ VIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, ui
  *
  * @param dev   A mapped device. @param event A mapped EventID.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (INT, SYNC), chapter 9 (VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_t event);
 
@@ -283,6 +333,10 @@ VIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_t e
  *
  * @param dev   A mapped device. @param event A mapped EventID.
  * @return As virq_its_int().
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (CLEAR, SYNC), chapter 9 (VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event);
 
@@ -291,6 +345,10 @@ VIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint32_t
  *
  * @param dev   A mapped device. @param event A mapped EventID.
  * @return As virq_its_int().
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (INV, SYNC), chapter 9 (VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event);
 
@@ -301,6 +359,10 @@ VIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t e
  * @param event EventID.
  * @param out   Receives a copy of the tracking entry.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE (event >= nr_events).
+ *
+ * Thread-safety: reads the tracking only; the caller serialises it with calls that change @p
+ * dev's events.
+ * Spec: not applicable (library tracking; no hardware access).
  */
 VIRQ_MUST_CHECK virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
 					       struct virq_its_event *out);

@@ -52,7 +52,8 @@ enum virq_vpe_flag {
 	VIRQ_VPE_DB_MASK = 1u << 7,	 /**< GICv4.0: mask the doorbell while not blocked. */
 	VIRQ_VPE_DB_ON = 1u << 8,	 /**< GICv4.0: the doorbell's config byte is enabled. */
 	/** virq_vpe_move() failed after at least one ITS executed the VMOVP: the
-	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish. */
+	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish (the vPE
+	 *  cannot be made resident meanwhile). */
 	VIRQ_VPE_MOVE_PENDING = 1u << 9,
 };
 
@@ -90,6 +91,11 @@ struct virq_vpe {
  * @param id_bits vINTID bits, 14 .. gic->lpi_bits.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (not GICv4); ::VIRQ_ERANGE
  *         (@p id_bits); ::VIRQ_ENOMEM; ::VIRQ_ENOHAL (non-coherent, no clean).
+ *
+ * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
+ * concurrently.
+ * Spec: IHI 0069 §5.1 (configuration table format, shared by vLPIs), §12.11
+ * (GICR_VPROPBASER.IDbits).
  */
 VIRQ_MUST_CHECK virq_status virq_vm_init(struct virq_vm *vm, struct virq_gic *gic,
 					 uint32_t id_bits);
@@ -99,6 +105,9 @@ VIRQ_MUST_CHECK virq_status virq_vm_init(struct virq_vm *vm, struct virq_gic *gi
  *
  * @param vm An initialised VM.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (vPEs still exist).
+ *
+ * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
+ * Spec: IHI 0069 §5.1 (the table it frees); writes no register.
  */
 VIRQ_MUST_CHECK virq_status virq_vm_destroy(struct virq_vm *vm);
 
@@ -110,6 +119,10 @@ VIRQ_MUST_CHECK virq_status virq_vm_destroy(struct virq_vm *vm);
  * @param vm An initialised VM. @param vintid 8192 .. 2^id_bits - 1.
  * @param priority Priority (bits [7:2] used). @param enable Enable bit.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE.
+ *
+ * Thread-safety: the caller serialises calls for the same vINTID; different vINTIDs may be
+ * written concurrently.
+ * Spec: IHI 0069 §5.1.1 (configuration byte).
  */
 VIRQ_MUST_CHECK virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vintid,
 						uint8_t priority, bool enable);
@@ -131,6 +144,11 @@ VIRQ_MUST_CHECK virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vin
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (no GICv4 ITS);
  *         ::VIRQ_ENOSPC (no vPEID); ::VIRQ_ENOENT (doorbell not allocated);
  *         ::VIRQ_EBUSY (LPIs off on @p rd); ::VIRQ_ENOMEM; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
+ * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
+ * VMOVP SequenceNumber).
+ * Spec: IHI 0069 §6.3 (VMAPP, VINVALL, VSYNC), chapter 9 (vPEs, VPT).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd,
 					  uint32_t doorbell);
@@ -144,6 +162,11 @@ VIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (resident or vLPIs
  *         mapped); queue errors (the vPE is then ::VIRQ_VPE_DEAD with the
  *         ITSes not yet unmapped still recorded; call again).
+ *
+ * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
+ * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
+ * VMOVP SequenceNumber).
+ * Spec: IHI 0069 §6.3 (VMAPP with V = 0, VSYNC), chapter 9.
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
 
@@ -158,12 +181,22 @@ VIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  Must equal ::virq_vpe::rd (move with virq_vpe_move() first).
- * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_EBUSY (already resident, or
- *         another vPE is resident on @p rd); ::VIRQ_EDEAD (teardown);
+ * @return ::VIRQ_OK; ::VIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
+ *         initialised); ::VIRQ_EBUSY (already resident, another vPE is
+ *         resident on @p rd, or ::VIRQ_VPE_MOVE_PENDING: an earlier
+ *         virq_vpe_move() stopped half-way, so some ITS may still send the
+ *         vPE's vLPIs to the old RD and they would be lost; nothing is
+ *         written, repeat the move first); ::VIRQ_EDEAD (teardown);
  *         ::VIRQ_ETIMEDOUT (Dirty stayed set: the vPE IS resident, make it
  *         non-resident before retrying).
  *
  * Hardware accesses (4.0, same VM as last time on this RD, no Dirty): one write.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9 (residency), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd);
 
@@ -183,6 +216,12 @@ VIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_
  *         stuck: the vPE is non-resident and PendingLast is reported true).
  *
  * Hardware accesses (no doorbell masking): one write, one read.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9 (residency, doorbells), §12.11 (GICR_VPENDBASER).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell,
 						      bool *pending_last);
@@ -192,6 +231,9 @@ VIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool
  * requests a doorbell and virq_vpe_load() keeps the vPE non-resident.
  *
  * @param vpe A vPE. @return ::VIRQ_OK; ::VIRQ_EINVAL.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe.
+ * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
 
@@ -200,6 +242,9 @@ VIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
  * another event); the next virq_vpe_load() makes it resident.
  *
  * @param vpe A vPE. @return ::VIRQ_OK; ::VIRQ_EINVAL.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe.
+ * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe);
 
@@ -208,6 +253,12 @@ VIRQ_MUST_CHECK virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe);
  *
  * @param vpe A mapped vPE. @param rd Its redistributor.
  * @return ::VIRQ_OK (also when nothing was done); as virq_vpe_make_resident().
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_resident()).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
 
@@ -218,6 +269,12 @@ VIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
  * @param pending_last Optional; as virq_vpe_make_nonresident() (the saved
  *                     value when already non-resident).
  * @return ::VIRQ_OK; as virq_vpe_make_nonresident().
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_nonresident()).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last);
 
@@ -239,7 +296,14 @@ VIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_las
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::VIRQ_VPE_MOVE_PENDING is set:
  *         calling again with the same @p rd re-sends the VMOVP to every ITS
- *         and the follow-ups, instead of returning at once).
+ *         and the follow-ups, instead of returning at once; until then
+ *         virq_vpe_make_resident() refuses the vPE with ::VIRQ_EBUSY).
+ *
+ * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
+ * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
+ * VMOVP SequenceNumber).
+ * Spec: IHI 0069 §6.3 (VMOVP, VSYNC, MOVI), chapter 9, §12.11 (GICR_INVALLR, GICR_SYNCR for
+ * Hip09).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
 
@@ -254,6 +318,10 @@ VIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
  * @param vpe A mapped vPE. @param on Enable masking.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (4.0 without DirectLPI
  *         and without a proxy device, or no doorbell).
+ *
+ * Thread-safety: the caller serialises calls on @p vpe; with the proxy device also with every
+ * command sender of its ITS.
+ * Spec: IHI 0069 §5.1.1 (doorbell configuration byte), chapter 9 (doorbells).
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on);
 
@@ -268,6 +336,11 @@ VIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool o
  *
  * @param vpe A mapped vPE with a doorbell.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOTSUP (no path); queue errors.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and, on the ITS paths, with every
+ * command sender of that ITS.
+ * Spec: IHI 0069 §6.3 (INVDB, MAPTI, DISCARD, INV, SYNC, VSYNC), §12.11 (GICR_INVLPIR,
+ * GICR_SYNCR), chapter 9.
  */
 VIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe);
 
@@ -284,6 +357,10 @@ VIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe);
  * @param doorbell Use the vPE's doorbell (4.0).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE; ::VIRQ_EEXIST; ::VIRQ_ENOTSUP
  *         (GICv3 ITS); ::VIRQ_EDEAD (vPE torn down); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
 					  struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
@@ -295,8 +372,21 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t 
  * when the batch fits) and one completion wait.
  *
  * Every argument is validated before anything is queued. If the queue fails
- * part-way the ITS state is unknown for the batch: the events are tracked
- * as mapped (unmapping them is always valid) and the error is returned.
+ * part-way the error is returned, the queue is reset (or the ITS marked
+ * dead) and:
+ * - after a stall (::VIRQ_ESTALLED) the ITS ran exactly the VMAPTIs before
+ *   the stalled command (no later command is processed, IHI 0069 §6.2, and
+ *   the reset drops them): those events are tracked as mapped, every other
+ *   event of the batch as unmapped (no DISCARD is ever sent for them);
+ * - after a timeout or a hardware error the ITS state is unknown for the
+ *   batch: every event whose VMAPTI was queued stays tracked as mapped,
+ *   although the ITS may not have executed it; events never queued stay
+ *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
+ *   VMAPTI never ran, that DISCARD is a command error on an unmapped event,
+ *   which the ITS may ignore or answer by stalling (CONSTRAINED
+ *   UNPREDICTABLE, IHI 0069 §6.3; facts §3.5): the stall is then returned as
+ *   ::VIRQ_ESTALLED after a queue reset (or the ITS becomes ::VIRQ_EDEAD if
+ *   the reset fails), and the event is forgotten either way.
  *
  * @param dev          A mapped device on a GICv4 ITS.
  * @param first_event  First EventID; events first_event .. + count - 1 unmapped.
@@ -306,6 +396,10 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t 
  * @param doorbell     Use the vPE's doorbell (4.0).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ERANGE; ::VIRQ_EEXIST; ::VIRQ_ENOTSUP;
  *         ::VIRQ_EDEAD; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §6.2 (command queue).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event,
 						uint32_t count, struct virq_vpe *vpe,
@@ -316,6 +410,10 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uin
  *
  * @param dev A mapped device. @param event A mapped EventID.
  * @return As virq_its_unmap_event().
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (DISCARD, VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
 
@@ -328,6 +426,10 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_
  * @param vpe Target vPE. @param vintid New vINTID.
  * @return As virq_vlpi_map(); ::VIRQ_ENOENT (not a vLPI). On a queue failure
  *         the event is tracked as unmapped.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (DISCARD, VMAPTI, VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event,
 					    struct virq_vpe *vpe, uint32_t vintid);
@@ -339,6 +441,10 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe The new vPE (mapped, same VM).
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT; ::VIRQ_EDEAD; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMOVI, VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event,
 					   struct virq_vpe *vpe);
@@ -350,6 +456,10 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t
  * @param dev A mapped device. @param event A vLPI-mapped EventID. @param on On/off.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT; ::VIRQ_ENOTSUP (4.1, or
  *         the vPE has no doorbell); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event,
 						   bool on);
@@ -361,6 +471,10 @@ VIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, 
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param priority Priority. @param enable Enable.
  * @return ::VIRQ_OK; ::VIRQ_EINVAL; ::VIRQ_ENOENT; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §5.1.1, §6.3 (INV, VSYNC).
  */
 VIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
 						 uint8_t priority, bool enable);

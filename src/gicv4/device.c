@@ -14,6 +14,27 @@ static bool dev_ok_(const struct virq_its_device *dev)
 	return dev && dev->its && dev->its->gic && dev->ev.va;
 }
 
+/* Whether @dev or another device with @device_id is mapped on @its. */
+static bool dev_taken_(const struct virq_its *its, const struct virq_its_device *dev,
+		       uint32_t device_id)
+{
+	for (const struct virq_its_device *d = its->devices; d; d = d->next)
+		if (d == dev || d->device_id == device_id)
+			return true;
+	return false;
+}
+
+void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev)
+{
+	for (struct virq_its_device **pp = &its->devices; *pp; pp = &(*pp)->next) {
+		if (*pp == dev) {
+			*pp = dev->next;
+			dev->next = NULL;
+			return;
+		}
+	}
+}
+
 virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
 				uint32_t device_id, uint32_t nr_events)
 {
@@ -31,8 +52,9 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	if (nr_events > (1u << 31) ||
 	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
 		return VIRQ_ERANGE;
-	if (its->proxy && its->proxy != dev && its->proxy->device_id == device_id)
-		return VIRQ_EEXIST; /* clashes with the doorbell proxy device */
+	/* Before dev is cleared: it may be the mapped object itself. */
+	if (dev_taken_(its, dev, device_id))
+		return VIRQ_EEXIST; /* also the doorbell proxy device's ID */
 	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
 	memset(dev, 0, sizeof(*dev));
 	st = virq_its_tbl_ensure_(its, VIRQ_ITS_TBL_DEV, device_id);
@@ -62,6 +84,8 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	dev->its = its;
 	dev->device_id = device_id;
 	dev->nr_events = nr;
+	dev->next = its->devices;
+	its->devices = dev;
 	if (dev != its->proxy)
 		its->nr_devices++;
 	return VIRQ_OK;
@@ -86,6 +110,7 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 	}
 	virq_page_free_(&dev->its->gic->hal, &dev->ev);
 	virq_page_free_(&dev->its->gic->hal, &dev->itt);
+	virq_its_dev_unlink_(dev->its, dev);
 	if (dev != dev->its->proxy)
 		dev->its->nr_devices--;
 	dev->its = NULL;

@@ -42,7 +42,7 @@ uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
 	return virq_its_rdbase_procnum(rd_procnum_(its->gic, rd));
 }
 
-static void its_fail_(struct virq_its *its, virq_status st)
+void virq_its_fail_(struct virq_its *its, virq_status st)
 {
 	VIRQ_LOGV(&its->gic->hal, VIRQ_LOG_ERROR, "its: command queue failed", its->base,
 		  (uint64_t)(int64_t)st);
@@ -67,13 +67,13 @@ virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds
 	for (size_t i = 0; i < n; i++) {
 		st = virq_its_queue_push_raw(&its->q, raw[i]);
 		if (st != VIRQ_OK) {
-			its_fail_(its, st);
+			virq_its_fail_(its, st);
 			return st;
 		}
 	}
 	st = virq_its_queue_drain(&its->q, NULL);
 	if (st != VIRQ_OK) {
-		its_fail_(its, st);
+		virq_its_fail_(its, st);
 		return st;
 	}
 	its->cmds += n;

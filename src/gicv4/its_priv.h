@@ -13,6 +13,8 @@
  * waits. On a queue failure resets the queue (dropping what was not
  * consumed); if that fails the ITS becomes dead. */
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n);
+/* After a queue failure: resets the queue, or marks the ITS dead. */
+void virq_its_fail_(struct virq_its *its, virq_status st);
 
 /* RDbase of redistributor @rd as this ITS wants it (PTA). */
 uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);
@@ -34,6 +36,9 @@ static inline struct virq_its_event *ev_at_(const struct virq_its_device *dev, u
 
 /* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */
 struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e);
+
+/* Removes @dev from @its's list of mapped devices (no-op when absent). */
+void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev);
 
 /* Proxy device (GICv4.0 doorbells without DirectLPI), in vlpi.c. */
 virq_status virq_its_proxy_init_(struct virq_its *its);

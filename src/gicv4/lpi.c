@@ -19,6 +19,7 @@ virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first
 {
 	uint32_t nr;
 	uint8_t *bm;
+	virq_status st;
 
 	if (!gic || !first || !gic->lpi_map.va || !count || count > LPI_MAX_BLOCK)
 		return VIRQ_EINVAL;
@@ -37,8 +38,17 @@ virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first
 			*lpi_cfg_(gic, VIRQ_LPI_BASE + n + i) =
 			    0xA2; /* prio 0xA0, RES1, disabled */
 		}
+		st = clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, VIRQ_LPI_BASE + n),
+			       count);
+		if (st != VIRQ_OK) {
+			/* Nothing is handed out: give the IDs back (their
+			 * config bytes are the free value 0xA2 already). */
+			for (uint32_t i = 0; i < count; i++)
+				bm_clr_(bm, n + i);
+			return st;
+		}
 		*first = VIRQ_LPI_BASE + n;
-		return clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, *first), count);
+		return VIRQ_OK;
 	}
 	return VIRQ_ENOSPC;
 }

@@ -115,7 +115,10 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 		return VIRQ_EDEAD;
 	if (rd >= gic->nr_rd || !(gic->rd[rd].flags & VIRQ_RDIST_VPE_READY) || rd != vpe->rd)
 		return VIRQ_EINVAL;
-	if (vpe->flags & VIRQ_VPE_RESIDENT)
+	/* A half-done VMOVP: some ITS may still route this vPE's vLPIs to the
+	 * old RD, where nobody would take them. Only once every ITS agrees on
+	 * vpe->rd (the flag clear) may the vPE become resident there. */
+	if (vpe->flags & (VIRQ_VPE_RESIDENT | VIRQ_VPE_MOVE_PENDING))
 		return VIRQ_EBUSY;
 	r = &gic->rd[rd];
 	if (r->resident_vpe != VIRQ_VPEID_NONE)

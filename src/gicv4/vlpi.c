@@ -109,6 +109,20 @@ static virq_status range_ok_(struct virq_its_device *dev, uint32_t first_event, 
 	return st;
 }
 
+/* After a stall, the ITS ran exactly the commands before the stalled one
+ * (IHI 0069 §6.2: no later command is processed; the queue reset then drops
+ * them): untrack the events whose VMAPTI, at linear queue position
+ * base + k * 32, it never reached, so that no DISCARD is ever sent for them. */
+static void untrack_unrun_(struct virq_its_device *dev, uint32_t first_event, uint32_t done,
+			   uint64_t base)
+{
+	uint64_t consumed = dev->its->q.rd_lin;
+
+	for (uint32_t k = 0; k < done; k++)
+		if (base + ((uint64_t)k + 1) * VIRQ_ITS_CMD_SIZE > consumed)
+			virq_its_event_forget_(dev, first_event + k);
+}
+
 virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
 				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
 {
@@ -116,7 +130,8 @@ virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_even
 	uint8_t raw[VIRQ_ITS_CMD_SIZE];
 	struct virq_its_cmd c;
 	uint32_t db, done = 0;
-	virq_status st = range_ok_(dev, first_event, count, vpe, first_vintid);
+	uint64_t base;
+	virq_status enc = VIRQ_OK, st = range_ok_(dev, first_event, count, vpe, first_vintid);
 
 	if (st != VIRQ_OK)
 		return st;
@@ -126,22 +141,39 @@ virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_even
 	db = db_for_(dev, vpe, doorbell);
 	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
 		st = virq_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
+	if (st != VIRQ_OK)
+		return st;
+	base = its->q.wr_lin; /* linear queue position of the first VMAPTI */
 	for (; st == VIRQ_OK && done < count; done++) {
 		c = virq_its_vmapti(dev->device_id, first_event + done, vpe->vpeid,
 				    first_vintid + done, db);
+		enc = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
+		if (enc != VIRQ_OK) /* not expected: range_ok_() checked the fields */
+			break;	    /* complete what was pushed, then report it */
+		st = virq_its_queue_push_raw(&its->q, raw);
+		if (st != VIRQ_OK)
+			break;
+		track_(dev, first_event + done, vpe, first_vintid + done, db);
+	}
+	if (st == VIRQ_OK && !done)
+		return enc;
+	if (st == VIRQ_OK) {
+		c = virq_its_vsync_cmd(vpe->vpeid);
 		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 		if (st == VIRQ_OK)
 			st = virq_its_queue_push_raw(&its->q, raw);
 		if (st == VIRQ_OK)
-			track_(dev, first_event + done, vpe, first_vintid + done, db);
+			st = virq_its_queue_drain(&its->q, NULL);
+		if (st == VIRQ_OK) {
+			its->cmds += (uint64_t)done + 1;
+			return enc;
+		}
 	}
-	if (done) { /* whatever was pushed is published and completed */
-		virq_status st2;
-
-		c = virq_its_vsync_cmd(vpe->vpeid);
-		st2 = virq_its_exec_(its, &c, 1);
-		st = st != VIRQ_OK ? st : st2;
-	}
+	/* A queue failure: whatever was queued may or may not have run, except
+	 * after a stall (see untrack_unrun_()). */
+	if (st == VIRQ_ESTALLED)
+		untrack_unrun_(dev, first_event, done, base);
+	virq_its_fail_(its, st);
 	return st;
 }
 
@@ -319,6 +351,7 @@ void virq_its_proxy_free_(struct virq_its *its)
 	p->nr_mapped = 0;
 	st = virq_its_device_unmap(p);
 	if (st != VIRQ_OK) { /* ITS dead: free the memory anyway */
+		virq_its_dev_unlink_(its, p);
 		virq_page_free_(&its->gic->hal, &p->ev);
 		virq_page_free_(&its->gic->hal, &p->itt);
 	}

@@ -149,6 +149,59 @@ static void test_proxy_narrowed_table(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A DeviceID mapped twice on one ITS would make MAPD replace the first
+ * device's ITT, and unmapping the stale object would unmap the new one. */
+static void test_device_id_duplicate(void **state)
+{
+	struct its_fx f;
+	struct virq_its_device a, b, c;
+	struct its_ev_state ev;
+	uint32_t lpi;
+
+	(void)state;
+	setup1(&f, NULL, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), VIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&a, 0, lpi, 0), VIRQ_OK);
+	/* Same DeviceID, other object: refused, nothing sent, a intact. */
+	assert_int_equal(virq_its_device_map(&f.its[0], &b, 5, 8), VIRQ_EEXIST);
+	assert_null(b.its);
+	assert_int_equal(f.its[0].nr_devices, 1);
+	ev = its_state_lookup(f.sm[0], 5, 0);
+	assert_int_equal(ev.kind, ITS_EV_PHYS);
+	assert_int_equal(ev.pintid, lpi);
+	/* Same object mapped again (other ID): refused, its tracking kept. */
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), VIRQ_EEXIST);
+	assert_ptr_equal(a.its, &f.its[0]);
+	assert_int_equal(a.device_id, 5);
+	assert_int_equal(a.nr_mapped, 1);
+	assert_int_equal(virq_its_device_unmap(&b), VIRQ_EINVAL);
+	assert_true(its_state_dev_mapped(f.sm[0], 5));
+	/* A failed map leaves no record: the same ID maps afterwards. */
+	fake_hal_fail_alloc_nth(f.g.fh, 1);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_ENOMEM);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &b, 6, 4), VIRQ_OK);
+	/* Unmapping removes the record (middle of the list first). */
+	assert_int_equal(virq_its_unmap_event(&a, 0), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&c), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&a), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_EEXIST);
+	assert_int_equal(virq_its_device_unmap(&a), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&b), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&c), VIRQ_OK);
+	assert_int_equal(f.its[0].nr_devices, 0);
+	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), VIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 static void test_its_noncoherent(void **state)
 {
 	struct its_state_cfg ic = its_state_default_cfg(0);
@@ -637,6 +690,7 @@ int main(void)
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),
 	    cmocka_unit_test(test_proxy_narrowed_table),
+	    cmocka_unit_test(test_device_id_duplicate),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),
 	    cmocka_unit_test(test_forced_noncoherent),

@@ -459,6 +459,34 @@ static void test_dma_noncoherent_desc(void **state)
 	fx_teardown(&f);
 }
 
+static void test_lpi_alloc_enohal_frees(void **state)
+{
+	struct gic_fx f;
+	struct virq_hal_ops ops;
+	struct virq_hal hal;
+	uint32_t a = 0, b = 0;
+
+	(void)state;
+	fx_setup(&f, NULL);
+	f.desc.dma_noncoherent = true;
+	ops = *fake_hal_ops();
+	hal = (struct virq_hal){&ops, f.hal.ctx};
+	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), VIRQ_OK);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+	assert_true(f.gic.rd_noncoherent);
+	/* The clean of the new configuration bytes fails: the IDs must not stay taken. */
+	ops.dcache_clean = NULL;
+	assert_int_equal(virq_lpi_alloc(&f.gic, 4, &a), VIRQ_ENOHAL);
+	assert_int_equal(((const uint8_t *)f.gic.lpi_map.va)[0], 0);
+	ops.dcache_clean = fake_hal_ops()->dcache_clean;
+	assert_int_equal(virq_lpi_alloc(&f.gic, 4, &b), VIRQ_OK);
+	assert_int_equal(b, 8192);
+	assert_int_equal(virq_lpi_free(&f.gic, b, 4), VIRQ_OK);
+	virq_gic_destroy(&f.gic);
+	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	fx_teardown(&f);
+}
+
 static void test_lpi_allocator(void **state)
 {
 	struct gic_fx f;
@@ -553,6 +581,7 @@ int main(void)
 	    cmocka_unit_test(test_nc_rewrite_keeps_ptz),
 	    cmocka_unit_test(test_nc_inner_readback),
 	    cmocka_unit_test(test_dma_noncoherent_desc),
+	    cmocka_unit_test(test_lpi_alloc_enohal_frees),
 	    cmocka_unit_test(test_lpi_allocator),
 	    cmocka_unit_test(test_alloc_failure_sweep),
 	};

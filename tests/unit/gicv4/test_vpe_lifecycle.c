@@ -414,6 +414,89 @@ static void test_map_range(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A batch that stalls part-way: the ITS ran the VMAPTIs before the stalled
+ * one and none from it on (the queue reset drops them). Only the events it
+ * mapped may stay tracked: a DISCARD on an event the ITS never mapped is a
+ * command error that may stall the queue (facts §3.5). */
+static void test_map_range_stall_then_unmap(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	struct virq_its_device dev;
+	struct virq_its_event ev;
+
+	(void)state;
+	setup_n(&f, QEMU_TYPER_40, 1, 1, 40);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 9, 8), VIRQ_OK);
+	its_model_stall_nth(its_state_queue(f.sm[0]), ncmds(&f, 0) + 3); /* 3rd VMAPTI */
+	assert_int_equal(virq_vlpi_map_range(&dev, 0, 8, &v, 9000, false), VIRQ_ESTALLED);
+	assert_false(f.its[0].dead);
+	for (uint32_t e = 0; e < 8; e++) {
+		assert_int_equal(its_state_lookup(f.sm[0], 9, e).kind,
+				 e < 2 ? ITS_EV_VIRT : ITS_EV_NONE);
+		assert_int_equal(virq_its_event_get(&dev, e, &ev), VIRQ_OK);
+		assert_int_equal(ev.kind, e < 2 ? VIRQ_ITS_EV_VIRT : VIRQ_ITS_EV_NONE);
+	}
+	assert_int_equal(dev.nr_mapped, 2);
+	assert_int_equal(v.nr_vlpis, 2);
+	assert_int_equal(virq_vlpi_unmap(&dev, 2), VIRQ_ENOENT); /* no DISCARD sent */
+	for (uint32_t e = 0; e < 2; e++)
+		assert_int_equal(virq_vlpi_unmap(&dev, e), VIRQ_OK);
+	/* The untracked events map again (the queue works after the reset). */
+	assert_int_equal(virq_vlpi_map_range(&dev, 2, 6, &v, 9002, false), VIRQ_OK);
+	for (uint32_t e = 2; e < 8; e++) {
+		assert_int_equal(its_state_lookup(f.sm[0], 9, e).vintid, 9000 + e);
+		assert_int_equal(virq_vlpi_unmap(&dev, e), VIRQ_OK);
+	}
+	assert_int_equal(dev.nr_mapped, 0);
+	assert_int_equal(v.nr_vlpis, 0);
+	itsfx_no_errors(&f); /* no DISCARD hit an unmapped event */
+	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* A VMOVP that stopped half-way (ITS 0 routes to RD 1, ITS 2 still to RD 0):
+ * making the vPE resident on RD 1 would lose the vLPIs ITS 2 sends to RD 0,
+ * so residency is refused until a repeated move has reached every ITS. */
+static void test_resident_refused_while_move_pending(void **state)
+{
+	struct its_fx f;
+	struct virq_vm vm;
+	struct virq_vpe v;
+	uint64_t rdb;
+
+	(void)state;
+	setup_n(&f, TYPER_40_NOVMOVP, 3, 2, 40);
+	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x22);
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_ESTALLED);
+	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
+	assert_true(v.flags & VIRQ_VPE_MOVE_PENDING);
+	assert_true(its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 0); /* ITS 2 still routes to RD 0 */
+	fake_hal_reset_counters(f.g.fh);
+	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_EBUSY);
+	assert_int_equal(virq_vpe_load(&v, 1), VIRQ_EBUSY);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EINVAL);
+	assert_int_equal(fake_hal_count(f.g.fh, FAKE_MMIO_W64), 0); /* no register written */
+	assert_false(v.flags & VIRQ_VPE_RESIDENT);
+	assert_int_equal(f.g.rds[1].resident_vpe, VIRQ_VPEID_NONE);
+	/* The repeated move reaches every ITS; then residency is allowed. */
+	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	assert_false(v.flags & VIRQ_VPE_MOVE_PENDING);
+	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&v, false, NULL), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
+	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
 /* ITS destroy refuses while in use; 4.1 RDs move to the remaining ITS's table. */
 static void test_its_destroy_busy_and_handover(void **state)
 {
@@ -487,6 +570,8 @@ int main(void)
 	    cmocka_unit_test(test_vlpi_move_doorbell_config),
 	    cmocka_unit_test(test_thousands_of_vlpis),
 	    cmocka_unit_test(test_map_range),
+	    cmocka_unit_test(test_map_range_stall_then_unmap),
+	    cmocka_unit_test(test_resident_refused_while_move_pending),
 	    cmocka_unit_test(test_its_destroy_busy_and_handover),
 	    cmocka_unit_test(test_lpi_config_inv),
 	};
