@@ -9,11 +9,6 @@
 #include "gicv4/its_priv.h"
 #include "gicv4/vpe_priv.h"
 
-static bool dev_ok_(const struct virq_its_device *dev)
-{
-	return dev && dev->its && dev->its->gic && dev->ev.va;
-}
-
 /* Whether @dev or another device with @device_id is mapped on @its. */
 static bool dev_taken_(const struct virq_its *its, const struct virq_its_device *dev,
 		       uint32_t device_id)
@@ -124,11 +119,9 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
-	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
-	e = ev_at_(dev, event);
+	st = ev_lookup_(dev, event, &e);
+	if (st != VIRQ_OK)
+		return st;
 	if (e->kind != VIRQ_ITS_EV_NONE)
 		return VIRQ_EEXIST;
 	if (!virq_its_col_mapped_(dev->its, icid) || !virq_lpi_allocated_(dev->its->gic, pintid))
@@ -163,11 +156,9 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
-	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
-	e = ev_at_(dev, event);
+	st = ev_lookup_(dev, event, &e);
+	if (st != VIRQ_OK)
+		return st;
 	if (e->kind == VIRQ_ITS_EV_NONE || e->kind == VIRQ_ITS_EV_PROXY)
 		return VIRQ_ENOENT;
 	c[0] = (struct virq_its_cmd){
@@ -184,12 +175,10 @@ static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum vir
 {
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
+	virq_status st = ev_lookup_(dev, event, &e);
 
-	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
-	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
-	e = ev_at_(dev, event);
+	if (st != VIRQ_OK)
+		return st;
 	if (e->kind != VIRQ_ITS_EV_PHYS && e->kind != VIRQ_ITS_EV_VIRT)
 		return VIRQ_ENOENT;
 	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};

@@ -31,11 +31,6 @@ static virq_status target_ok_(const struct virq_its_device *dev, const struct vi
 	return VIRQ_OK;
 }
 
-static bool dev_ok_(const struct virq_its_device *dev)
-{
-	return dev && dev->its && dev->its->gic && dev->ev.va;
-}
-
 static uint32_t db_for_(const struct virq_its_device *dev, const struct virq_vpe *vpe, bool want)
 {
 	/* GICv4.1 uses the default doorbell (VMAPP); per-vLPI = 1023. */
@@ -185,11 +180,10 @@ virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event)
 static virq_status virt_event_(struct virq_its_device *dev, uint32_t event,
 			       struct virq_its_event **e)
 {
-	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
-	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
-	*e = ev_at_(dev, event);
+	virq_status st = ev_lookup_(dev, event, e);
+
+	if (st != VIRQ_OK)
+		return st;
 	return (*e)->kind == VIRQ_ITS_EV_VIRT ? VIRQ_OK : VIRQ_ENOENT;
 }
 
