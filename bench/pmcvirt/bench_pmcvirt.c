@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <libvirq/pmcvirt.h>
+#include "pmc_cpus.h"
 
 struct bhal {
 	uint64_t msr[0x400]; /* index: see slot_() */
@@ -76,17 +77,6 @@ static const struct virq_hal_ops bops = {
 	.page_alloc = b_alloc, .page_free = b_free, .now_ns = b_now,
 };
 
-static const struct virq_pmcvirt_caps zen5 = { .svm = true, .perfctr_virt = true, .vnmi = true,
-					       .avic = true, .perfctr_ext_core = true,
-					       .perfmon_v2 = true, .irperf = true,
-					       .num_core_ctrs = 6 };
-static const struct virq_pmcvirt_caps zen4 = { .svm = true, .vnmi = true, .perfctr_ext_core = true,
-					       .perfmon_v2 = true, .irperf = true,
-					       .num_core_ctrs = 6 };
-static const struct virq_pmcvirt_caps k7 = { .svm = true, .num_core_ctrs = 4 };
-static const struct virq_pmcvirt_guest g6 = { .ncounters = 6, .ext_core = true,
-					      .perfmon_v2 = true, .irperf = true };
-static const struct virq_pmcvirt_guest g4 = { .ncounters = 4 };
 
 struct bench {
 	struct bhal h;

@@ -15,6 +15,7 @@
 #include <libvirq/pmcvirt.h>
 #include "fake_hal.h"
 #include "pmc_model.h"
+#include "pmc_cpus.h"
 
 #define EN (1ull << 22)
 #define OS (1ull << 17)
@@ -25,17 +26,6 @@
 #define GCTL 0xC0000301u
 #define GSTS 0xC0000300u
 
-static const struct virq_pmcvirt_caps zen5 = { .svm = true, .perfctr_virt = true, .avic = true,
-					       .vnmi = true, .perfctr_ext_core = true,
-					       .perfmon_v2 = true, .irperf = true,
-					       .num_core_ctrs = 6 };
-static const struct virq_pmcvirt_caps zen4 = { .svm = true, .vnmi = true, .perfctr_ext_core = true,
-					       .perfmon_v2 = true, .irperf = true,
-					       .num_core_ctrs = 6 };
-static const struct virq_pmcvirt_caps k7 = { .svm = true, .num_core_ctrs = 4 };
-static const struct virq_pmcvirt_guest g6 = { .ncounters = 6, .ext_core = true,
-					      .perfmon_v2 = true, .irperf = true };
-static const struct virq_pmcvirt_guest g4 = { .ncounters = 4 };
 
 struct env {
 	struct fake_hal *fh;

@@ -17,6 +17,7 @@
 #include <libvirq/pmcvirt.h>
 
 #include "pmc_model.h"
+#include "pmc_cpus.h"
 #include "sweep.h"
 
 #define MAXMSR 64
@@ -33,17 +34,6 @@
 #define SWEEP_STRICT 0
 #endif
 
-static const struct virq_pmcvirt_caps zen5 = { .svm = true, .perfctr_virt = true, .avic = true,
-					       .vnmi = true, .perfctr_ext_core = true,
-					       .perfmon_v2 = true, .irperf = true,
-					       .num_core_ctrs = 6 };
-static const struct virq_pmcvirt_caps zen4 = { .svm = true, .vnmi = true, .perfctr_ext_core = true,
-					       .perfmon_v2 = true, .irperf = true,
-					       .num_core_ctrs = 6 };
-static const struct virq_pmcvirt_caps k7 = { .svm = true, .num_core_ctrs = 4 };
-static const struct virq_pmcvirt_guest g6 = { .ncounters = 6, .ext_core = true,
-					      .perfmon_v2 = true, .irperf = true };
-static const struct virq_pmcvirt_guest g4 = { .ncounters = 4 };
 
 struct cfg {
 	const char *name;
