@@ -25,50 +25,38 @@ virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, 
 	}
 }
 
-struct poll32_arg_ {
+/* One register poll: a 32- or 64-bit read compared under a mask. */
+struct poll_reg_ {
 	const struct virq_hal *hal;
 	uint64_t addr;
-	uint32_t mask, want, last;
+	uint64_t mask, want, last;
+	bool wide; /* 64-bit single access */
 };
 
-static bool poll32_cond_(void *p)
+static bool poll_reg_cond_(void *p)
 {
-	struct poll32_arg_ *a = p;
+	struct poll_reg_ *a = p;
 
-	a->last = virq_rd32_(a->hal, a->addr);
+	a->last = a->wide ? virq_rd64_(a->hal, a->addr) : virq_rd32_(a->hal, a->addr);
 	return (a->last & a->mask) == a->want;
 }
 
 virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask, uint32_t want,
 			uint64_t timeout_ns, uint32_t *last)
 {
-	struct poll32_arg_ a = { hal, addr, mask, want, 0 };
-	virq_status st = virq_poll_until(hal, poll32_cond_, &a, timeout_ns);
+	struct poll_reg_ a = { hal, addr, mask, want, 0, false };
+	virq_status st = virq_poll_until(hal, poll_reg_cond_, &a, timeout_ns);
 
 	if (last)
-		*last = a.last;
+		*last = (uint32_t)a.last;
 	return st;
-}
-
-struct poll64_arg_ {
-	const struct virq_hal *hal;
-	uint64_t addr;
-	uint64_t mask, want, last;
-};
-
-static bool poll64_cond_(void *p)
-{
-	struct poll64_arg_ *a = p;
-
-	a->last = virq_rd64_(a->hal, a->addr);
-	return (a->last & a->mask) == a->want;
 }
 
 virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask, uint64_t want,
 			uint64_t timeout_ns, uint64_t *last)
 {
-	struct poll64_arg_ a = { hal, addr, mask, want, 0 };
-	virq_status st = virq_poll_until(hal, poll64_cond_, &a, timeout_ns);
+	struct poll_reg_ a = { hal, addr, mask, want, 0, true };
+	virq_status st = virq_poll_until(hal, poll_reg_cond_, &a, timeout_ns);
 
 	if (last)
 		*last = a.last;
