@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # virq_warnings: the warning set every libvirq target compiles with.
-set(VIRQ_WARNING_FLAGS
+set(LIBVIRQ_WARNING_FLAGS
   -Wall -Wextra -Wconversion -Wsign-conversion -Wshadow -Wstrict-prototypes
   -Wmissing-prototypes -Wundef -Wpointer-arith -Wvla
-  $<$<BOOL:${VIRQ_WERROR}>:-Werror>)
+  $<$<BOOL:${LIBVIRQ_WERROR}>:-Werror>)
 add_library(virq_warnings INTERFACE)
-target_compile_options(virq_warnings INTERFACE ${VIRQ_WARNING_FLAGS})
+target_compile_options(virq_warnings INTERFACE ${LIBVIRQ_WARNING_FLAGS})

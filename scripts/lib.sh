@@ -43,5 +43,5 @@ virq_install_deps() {
 
 # virq_jobs: parallel jobs (default 2: the target machine has 2 cores).
 virq_jobs() {
-	echo "${VIRQ_JOBS:-2}"
+	echo "${LIBVIRQ_JOBS:-2}"
 }

@@ -26,14 +26,14 @@ static virq_status b_msr_rd(void *c, uint32_t m, uint64_t *v)
 	(void)c;
 	(void)m;
 	*v = 0;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 static virq_status b_msr_wr(void *c, uint32_t m, uint64_t v)
 {
 	(void)m;
 	(void)v;
 	((struct bhal *)c)->msr_wr++;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 static void b_kick(void *c, void *k)
 {
@@ -77,11 +77,11 @@ static virq_status b_alloc(void *c, size_t size, size_t align, struct virq_page 
 	(void)c;
 	p->va = aligned_alloc(align, r);
 	if (!p->va)
-		return VIRQ_ENOMEM;
+		return LIBVIRQ_ENOMEM;
 	memset(p->va, 0, r);
 	p->pa = (uint64_t)(uintptr_t)p->va & 0x000FFFFFFFFFF000ull;
 	p->size = size;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static void b_free(void *c, const struct virq_page *p)
@@ -91,7 +91,7 @@ static void b_free(void *c, const struct virq_page *p)
 }
 
 static const struct virq_hal_ops bops = {
-    .version = VIRQ_HAL_VERSION,
+    .version = LIBVIRQ_HAL_VERSION,
     .size = sizeof(struct virq_hal_ops),
     .mmio_read32 = b_r32,
     .mmio_write32 = b_w32,
@@ -124,8 +124,8 @@ static void die(const char *what, virq_status st)
 static void bvm_new(struct bvm *b, uint32_t n, enum virq_avic_policy pol)
 {
 	struct virq_hal hal = {&bops, &b->h};
-	struct virq_avic_vm_cfg cfg = {.mode = n > 512 ? VIRQ_AVIC_MODE_X2AVIC_4K
-						       : VIRQ_AVIC_MODE_X2AVIC,
+	struct virq_avic_vm_cfg cfg = {.mode = n > 512 ? LIBVIRQ_AVIC_MODE_X2AVIC_4K
+						       : LIBVIRQ_AVIC_MODE_X2AVIC,
 				       .max_vcpus = n,
 				       .policy = pol};
 	virq_status st;
@@ -158,9 +158,9 @@ static void bvm_free(struct bvm *b)
 {
 	for (uint32_t i = 0; i < b->n; i++)
 		if (virq_avic_vcpu_put(&b->v[i]) || virq_avic_vcpu_destroy(&b->v[i]))
-			die("vcpu teardown", VIRQ_EBUSY);
+			die("vcpu teardown", LIBVIRQ_EBUSY);
 	if (virq_avic_vm_destroy(&b->vm))
-		die("vm_destroy", VIRQ_EBUSY);
+		die("vm_destroy", LIBVIRQ_EBUSY);
 	free(b->v);
 }
 
@@ -205,7 +205,7 @@ static void table(void)
 	const unsigned long n = 1000;
 
 	printf("%-34s %12s %12s\n", "operation (per call)", "doorbell_wr", "kicks");
-	bvm_new(&b, 4, VIRQ_AVIC_POLICY_DOORBELL);
+	bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_DOORBELL);
 	posts(&b, 3, n);
 	printf("%-34s %12.2f %12.2f\n", "post, target running elsewhere",
 	       (double)b.h.msr_wr / (double)n, (double)b.h.kicks / (double)n);
@@ -214,7 +214,7 @@ static void table(void)
 	printf("%-34s %12.2f %12.2f\n", "post, target not running", (double)b.h.msr_wr / (double)n,
 	       (double)b.h.kicks / (double)n);
 	bvm_free(&b);
-	bvm_new(&b, 4, VIRQ_AVIC_POLICY_KICK);
+	bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_KICK);
 	posts(&b, 3, n);
 	printf("%-34s %12.2f %12.2f\n", "post, running, kick policy",
 	       (double)b.h.msr_wr / (double)n, (double)b.h.kicks / (double)n);
@@ -223,7 +223,7 @@ static void table(void)
 		static const uint32_t nv[] = {255, 511, 4096};
 		char name[64];
 
-		bvm_new(&b, nv[k], VIRQ_AVIC_POLICY_DOORBELL);
+		bvm_new(&b, nv[k], LIBVIRQ_AVIC_POLICY_DOORBELL);
 		tnr(&b, 10);
 		snprintf(name, sizeof(name), "TARGET_NOT_RUNNING bcast, %u vCPUs", nv[k]);
 		printf("%-34s %12.1f %12.1f\n", name, (double)b.h.msr_wr / 10.0,
@@ -242,16 +242,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "post-running")) {
-		bvm_new(&b, 4, VIRQ_AVIC_POLICY_DOORBELL);
+		bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_DOORBELL);
 		posts(&b, 3, strtoul(argv[2], NULL, 0));
 	} else if (argc == 3 && !strcmp(argv[1], "post-running-kick")) {
-		bvm_new(&b, 4, VIRQ_AVIC_POLICY_KICK);
+		bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_KICK);
 		posts(&b, 3, strtoul(argv[2], NULL, 0));
 	} else if (argc == 3 && !strcmp(argv[1], "post-idle")) {
-		bvm_new(&b, 4, VIRQ_AVIC_POLICY_DOORBELL);
+		bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_DOORBELL);
 		posts(&b, 1, strtoul(argv[2], NULL, 0));
 	} else if (argc == 4 && !strcmp(argv[1], "tnr")) {
-		bvm_new(&b, (uint32_t)strtoul(argv[2], NULL, 0), VIRQ_AVIC_POLICY_DOORBELL);
+		bvm_new(&b, (uint32_t)strtoul(argv[2], NULL, 0), LIBVIRQ_AVIC_POLICY_DOORBELL);
 		tnr(&b, strtoul(argv[3], NULL, 0));
 	} else {
 		fprintf(

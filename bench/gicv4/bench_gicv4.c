@@ -4,7 +4,7 @@
  * commands) per operation, next to the architectural minimum.
  *
  * Runs the library against the fake HAL with the redistributor and ITS
- * models from tests/models (a synchronous ITS like QEMU 7.2: one GITS_CREADR
+ * models from sim (a synchronous ITS like QEMU 7.2: one GITS_CREADR
  * read sees completion). Each operation is run in a steady state and
  * counted with the fake HAL's counters.
  *
@@ -24,11 +24,11 @@
 #include <string.h>
 
 #include <libvirq/gicv4.h>
-#include <libvirq/gicv4_its.h>
-#include <libvirq/gicv4_vpe.h>
-#include "fake_hal.h"
-#include "its_state_model.h"
-#include "rdist_model.h"
+#include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
+#include <libvirq/sim/hal.h>
+#include <libvirq/sim/its_state.h>
+#include <libvirq/sim/rdist.h>
 
 #define ITS_BASE 0x08080000ull
 #define TYPER_40 0x0000003F0001EFB3ull
@@ -36,23 +36,23 @@
 #define TYPER_41 (TYPER_40 | (1ull << 40))
 
 struct env {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct rdist_model *rm;
-	struct its_state_model *sm[3];
+	struct virq_sim_rdist *rm;
+	struct virq_sim_its_state *sm[3];
 	unsigned nits;
 	struct virq_gic_desc desc;
 	struct virq_gic gic;
 	struct virq_gic_rdist rds[4];
 	struct virq_its its[3];
-	struct virq_vm vm, vm2;
+	struct virq_gic_vm vm, vm2;
 	struct virq_vpe vpe, vpe2;
 	struct virq_its_device dev;
 };
 
 static void check(virq_status st, const char *what)
 {
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		fprintf(stderr, "bench_gicv4: %s: %s\n", what, virq_status_name(st));
 		exit(1);
 	}
@@ -60,15 +60,15 @@ static void check(virq_status st, const char *what)
 
 static void env_up(struct env *e, int version, bool dirty, uint64_t typer, unsigned nits)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 
 	memset(e, 0, sizeof(*e));
-	e->fh = fake_hal_new();
-	e->hal = fake_hal_get(e->fh);
+	e->fh = virq_sim_new();
+	e->hal = virq_sim_hal(e->fh);
 	rc.version = version;
 	rc.dirty = dirty;
 	rc.nr = 2;
-	e->rm = rdist_model_new(e->fh, &rc);
+	e->rm = virq_sim_rdist_new(e->fh, &rc);
 	e->desc.gicd_base = rc.gicd_base;
 	e->desc.gicd_size = 0x10000;
 	e->desc.nr_redist_regions = 1;
@@ -76,11 +76,11 @@ static void env_up(struct env *e, int version, bool dirty, uint64_t typer, unsig
 	e->nits = nits;
 	e->desc.nr_its = nits;
 	for (unsigned i = 0; i < nits; i++) {
-		struct its_state_cfg ic = its_state_default_cfg(ITS_BASE + i * 0x100000ull);
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(ITS_BASE + i * 0x100000ull);
 
 		ic.typer = typer;
 		ic.rm = e->rm;
-		e->sm[i] = its_state_new(e->fh, &ic);
+		e->sm[i] = virq_sim_its_state_new(e->fh, &ic);
 		e->desc.its[i].base = ic.base;
 		e->desc.its[i].size = 0x20000;
 	}
@@ -93,19 +93,19 @@ static void env_up(struct env *e, int version, bool dirty, uint64_t typer, unsig
 		for (uint32_t r = 0; r < e->gic.nr_rd; r++)
 			check(virq_its_map_collection(&e->its[i], r), "mapc");
 	}
-	check(virq_vm_init(&e->vm, &e->gic, 16), "vm");
-	check(virq_vm_init(&e->vm2, &e->gic, 16), "vm2");
-	check(virq_vpe_init(&e->vpe, &e->vm, 0, VIRQ_ITS_NO_DOORBELL), "vpe");
-	check(virq_vpe_init(&e->vpe2, &e->vm2, 0, VIRQ_ITS_NO_DOORBELL), "vpe2");
+	check(virq_gic_vm_init(&e->vm, &e->gic, 16), "vm");
+	check(virq_gic_vm_init(&e->vm2, &e->gic, 16), "vm2");
+	check(virq_vpe_init(&e->vpe, &e->vm, 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe");
+	check(virq_vpe_init(&e->vpe2, &e->vm2, 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe2");
 	check(virq_its_device_map(&e->its[0], &e->dev, 1, 1024), "mapd");
 }
 
 static void env_down(struct env *e)
 {
-	fake_hal_free(e->fh);
-	rdist_model_free(e->rm);
+	virq_sim_free(e->fh);
+	virq_sim_rdist_free(e->rm);
 	for (unsigned i = 0; i < e->nits; i++)
-		its_state_free(e->sm[i]);
+		virq_sim_its_state_free(e->sm[i]);
 }
 
 struct cnt {
@@ -117,23 +117,23 @@ static unsigned long its_cmds(struct env *e)
 	unsigned long n = 0;
 
 	for (unsigned i = 0; i < e->nits; i++)
-		n += (unsigned long)its_model_ncmds(its_state_queue(e->sm[i]));
+		n += (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e->sm[i]));
 	return n;
 }
 
 static void start(struct env *e)
 {
-	fake_hal_reset_counters(e->fh);
+	virq_sim_reset_counters(e->fh);
 	for (unsigned i = 0; i < e->nits; i++)
-		its_model_clear_log(its_state_queue(e->sm[i]));
+		virq_sim_its_clear_log(virq_sim_its_state_queue(e->sm[i]));
 }
 
 static struct cnt stop(struct env *e)
 {
 	struct cnt c;
 
-	c.rd = fake_hal_count(e->fh, FAKE_MMIO_R32) + fake_hal_count(e->fh, FAKE_MMIO_R64);
-	c.wr = fake_hal_count(e->fh, FAKE_MMIO_W32) + fake_hal_count(e->fh, FAKE_MMIO_W64);
+	c.rd = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R32) + virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R64);
+	c.wr = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W32) + virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W64);
 	c.cmds = its_cmds(e);
 	return c;
 }

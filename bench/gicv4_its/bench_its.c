@@ -21,12 +21,12 @@
 #include <string.h>
 
 #include <libvirq/virq.h>
-#include <libvirq/gicv4_its_cmd.h>
-#include <libvirq/gicv4_its_queue.h>
-#include <libvirq/gicv4_its_regs.h>
+#include <libvirq/gicv4/its_cmd.h>
+#include <libvirq/gicv4/its_queue.h>
+#include <libvirq/gicv4/its_regs.h>
 
-#include "fake_hal.h"
-#include "its_model.h"
+#include <libvirq/sim/hal.h>
+#include <libvirq/sim/its.h>
 
 #define N_EVENTS 1024u
 #define DEVICE 5u
@@ -49,7 +49,7 @@ static void die(const char *what, virq_status st)
 #define CHECK(what, expr)                                                                          \
 	do {                                                                                       \
 		virq_status st_ = (expr);                                                          \
-		if (st_ != VIRQ_OK)                                                                \
+		if (st_ != LIBVIRQ_OK)                                                                \
 			die(what, st_);                                                            \
 	} while (0)
 
@@ -58,16 +58,16 @@ NOINLINE void bench_encode(uint8_t (*out)[32]);
 NOINLINE void bench_encode(uint8_t (*out)[32])
 {
 	for (unsigned i = 0; i < N_EVENTS; i++)
-		if (virq_its_cmd_encode(&cmds[i], &lim, out[i], NULL, NULL) != VIRQ_OK)
-			die("encode", VIRQ_EINVAL);
+		if (virq_its_cmd_encode(&cmds[i], &lim, out[i], NULL, NULL) != LIBVIRQ_OK)
+			die("encode", LIBVIRQ_EINVAL);
 }
 
 NOINLINE void bench_encode_v(uint8_t (*out)[32]);
 NOINLINE void bench_encode_v(uint8_t (*out)[32])
 {
 	for (unsigned i = 0; i < N_EVENTS; i++)
-		if (virq_its_cmd_encode(&vcmds[i], &lim, out[i], NULL, NULL) != VIRQ_OK)
-			die("encode", VIRQ_EINVAL);
+		if (virq_its_cmd_encode(&vcmds[i], &lim, out[i], NULL, NULL) != LIBVIRQ_OK)
+			die("encode", LIBVIRQ_EINVAL);
 }
 
 NOINLINE void bench_path_a(struct virq_its_queue *q);
@@ -103,41 +103,41 @@ struct counts {
 
 static struct counts run_model(bool batch, uint32_t qsize)
 {
-	struct fake_hal *fh = fake_hal_new();
-	struct its_model *m = its_model_new(fh, ITS_BASE, NULL);
-	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_sim_its *m = virq_sim_its_new(fh, ITS_BASE, NULL);
+	struct virq_hal hal = virq_sim_hal(fh);
 	struct virq_its_queue q;
 	struct counts c;
 	size_t want = batch ? N_EVENTS + 1 : 2 * N_EVENTS, seen = 0;
 
 	CHECK("init", virq_its_queue_init(&q, &hal, ITS_BASE, qsize, NULL));
-	its_model_enable(m, true);
-	fake_hal_reset_counters(fh);
+	virq_sim_its_enable(m, true);
+	virq_sim_reset_counters(fh);
 	if (batch)
 		bench_path_b(&q);
 	else
 		bench_path_a(&q);
-	c.mmio = fake_hal_mmio_total(fh);
-	c.cwriter = fake_hal_count_at(fh, FAKE_MMIO_W64, ITS_BASE + VIRQ_GITS_CWRITER);
-	c.creadr = fake_hal_count_at(fh, FAKE_MMIO_R32, ITS_BASE + VIRQ_GITS_CREADR);
+	c.mmio = virq_sim_mmio_total(fh);
+	c.cwriter = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, ITS_BASE + LIBVIRQ_GITS_CWRITER);
+	c.creadr = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_R32, ITS_BASE + LIBVIRQ_GITS_CREADR);
 	/* The model decoded every MAPTI exactly, in order. */
-	if (its_model_ncmds(m) != want)
-		die("model command count", VIRQ_EHW);
-	for (size_t i = 0; i < its_model_ncmds(m); i++) {
-		const struct its_model_cmd *mc = its_model_cmd(m, i);
+	if (virq_sim_its_ncmds(m) != want)
+		die("model command count", LIBVIRQ_EHW);
+	for (size_t i = 0; i < virq_sim_its_ncmds(m); i++) {
+		const struct virq_sim_its_cmd *mc = virq_sim_its_cmd(m, i);
 
 		if (mc->op == 0x05)
 			continue;
 		if (mc->op != 0x0A || mc->dev != DEVICE || mc->ev != seen ||
 		    mc->pintid != 8192 + seen || mc->icid != 0)
-			die("model saw a wrong command", VIRQ_EHW);
+			die("model saw a wrong command", LIBVIRQ_EHW);
 		seen++;
 	}
 	if (seen != N_EVENTS)
-		die("model MAPTI count", VIRQ_EHW);
+		die("model MAPTI count", LIBVIRQ_EHW);
 	virq_its_queue_fini(&q);
-	fake_hal_free(fh);
-	its_model_free(m);
+	virq_sim_free(fh);
+	virq_sim_its_free(m);
 	return c;
 }
 
@@ -150,9 +150,9 @@ static uint32_t i_rd32(void *ctx, uint64_t a)
 {
 	struct ihal *h = ctx;
 
-	if (a == ITS_BASE + VIRQ_GITS_CREADR)
+	if (a == ITS_BASE + LIBVIRQ_GITS_CREADR)
 		return (uint32_t)h->cwriter;
-	return a == ITS_BASE + VIRQ_GITS_CTLR ? 0x80000000u : 0;
+	return a == ITS_BASE + LIBVIRQ_GITS_CTLR ? 0x80000000u : 0;
 }
 
 static void i_wr32(void *ctx, uint64_t a, uint32_t v)
@@ -166,16 +166,16 @@ static uint64_t i_rd64(void *ctx, uint64_t a)
 {
 	struct ihal *h = ctx;
 
-	return a == ITS_BASE + VIRQ_GITS_CBASER ? h->cbaser : 0;
+	return a == ITS_BASE + LIBVIRQ_GITS_CBASER ? h->cbaser : 0;
 }
 
 static void i_wr64(void *ctx, uint64_t a, uint64_t v)
 {
 	struct ihal *h = ctx;
 
-	if (a == ITS_BASE + VIRQ_GITS_CWRITER)
+	if (a == ITS_BASE + LIBVIRQ_GITS_CWRITER)
 		h->cwriter = v & 0xFFFE0;
-	else if (a == ITS_BASE + VIRQ_GITS_CBASER)
+	else if (a == ITS_BASE + LIBVIRQ_GITS_CBASER)
 		h->cbaser = v;
 }
 
@@ -184,11 +184,11 @@ static virq_status i_alloc(void *ctx, size_t size, size_t align, struct virq_pag
 	(void)ctx;
 	p->va = aligned_alloc(align, (size + align - 1) & ~(align - 1));
 	if (!p->va)
-		return VIRQ_ENOMEM;
+		return LIBVIRQ_ENOMEM;
 	memset(p->va, 0, size);
 	p->pa = (uint64_t)(uintptr_t)p->va;
 	p->size = size;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static void i_free(void *ctx, const struct virq_page *p)
@@ -203,7 +203,7 @@ static uint64_t i_now(void *ctx)
 }
 
 static const struct virq_hal_ops i_ops = {
-    .version = VIRQ_HAL_VERSION,
+    .version = LIBVIRQ_HAL_VERSION,
     .size = sizeof(struct virq_hal_ops),
     .mmio_read32 = i_rd32,
     .mmio_write32 = i_wr32,
@@ -261,7 +261,7 @@ int main(void)
 	for (unsigned i = 0; i < N_EVENTS; i++)
 		cmds[i] = virq_its_mapti(DEVICE, i, 8192 + i, 0);
 	for (unsigned i = 0; i < N_EVENTS; i++)
-		vcmds[i] = virq_its_vmapti(DEVICE, i, 1, 8192 + i, VIRQ_ITS_NO_DOORBELL);
+		vcmds[i] = virq_its_vmapti(DEVICE, i, 1, 8192 + i, LIBVIRQ_ITS_NO_DOORBELL);
 
 	a = run_model(false, 65536);
 	b = run_model(true, 65536);

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include <libvirq/pmcvirt.h>
-#include "pmc_cpus.h"
+#include <libvirq/sim/pmc_cpus.h>
 
 struct bhal {
 	uint64_t msr[0x400]; /* index: see slot_() */
@@ -41,7 +41,7 @@ static virq_status b_rd(void *ctx, uint32_t msr, uint64_t *v)
 
 	h->rd++;
 	*v = h->msr[slot_(msr)];
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status b_wr(void *ctx, uint32_t msr, uint64_t v)
@@ -55,7 +55,7 @@ static virq_status b_wr(void *ctx, uint32_t msr, uint64_t v)
 		h->msr[0x300] |= v;
 	else
 		h->msr[slot_(msr)] = v;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static uint32_t b_r32(void *c, uint64_t a) { (void)c; (void)a; return 0; }
@@ -65,13 +65,13 @@ static void b_w64(void *c, uint64_t a, uint64_t v) { (void)c; (void)a; (void)v; 
 static virq_status b_alloc(void *c, size_t s, size_t a, struct virq_page *p)
 {
 	(void)c; (void)s; (void)a; (void)p;
-	return VIRQ_ENOMEM;
+	return LIBVIRQ_ENOMEM;
 }
 static void b_free(void *c, const struct virq_page *p) { (void)c; (void)p; }
 static uint64_t b_now(void *c) { (void)c; return 0; }
 
 static const struct virq_hal_ops bops = {
-	.version = VIRQ_HAL_VERSION, .size = sizeof(struct virq_hal_ops),
+	.version = LIBVIRQ_HAL_VERSION, .size = sizeof(struct virq_hal_ops),
 	.mmio_read32 = b_r32, .mmio_write32 = b_w32, .mmio_read64 = b_r64,
 	.mmio_write64 = b_w64, .msr_read = b_rd, .msr_write = b_wr,
 	.page_alloc = b_alloc, .page_free = b_free, .now_ns = b_now,
@@ -93,9 +93,9 @@ static __attribute__((noinline)) uint64_t sim_vmrun(struct bench *b)
 		uint64_t c;
 
 		if (b->h.msr[0x301] != 0)
-			return VIRQ_PMCVIRT_VMEXIT_INVALID_PMC;
+			return LIBVIRQ_VMCB_EXIT_INVALID_PMC;
 		memcpy(&c, b->vmcb + 0x4E8, 8);
-		c = (c + 1000) & VIRQ_PMCVIRT_CTR_MASK;
+		c = (c + 1000) & LIBVIRQ_PMCVIRT_CTR_MASK;
 		memcpy(b->vmcb + 0x4E8, &c, 8);
 		for (unsigned i = 0; i < 6; i++) {
 			b->h.msr[0x200 + 2 * i] = 0;
@@ -105,7 +105,7 @@ static __attribute__((noinline)) uint64_t sim_vmrun(struct bench *b)
 	} else {
 		unsigned ctr0 = b->v.host_ext_core ? 0x201 : 0x004;
 
-		b->h.msr[ctr0] = (b->h.msr[ctr0] + 1000) & VIRQ_PMCVIRT_CTR_MASK;
+		b->h.msr[ctr0] = (b->h.msr[ctr0] + 1000) & LIBVIRQ_PMCVIRT_CTR_MASK;
 	}
 	return 0x72;
 }
@@ -114,20 +114,20 @@ static int setup(struct bench *b, const char *mode)
 {
 	const struct virq_pmcvirt_caps *c = &zen5;
 	const struct virq_pmcvirt_guest *g = &g6;
-	enum virq_pmcvirt_mode m = VIRQ_PMCVIRT_MODE_HW;
+	enum virq_pmcvirt_mode m = LIBVIRQ_PMCVIRT_MODE_HW;
 
 	memset(b, 0, sizeof(*b));
 	if (!strcmp(mode, "sw")) {
 		c = &zen4;
-		m = VIRQ_PMCVIRT_MODE_SW;
+		m = LIBVIRQ_PMCVIRT_MODE_SW;
 	} else if (!strcmp(mode, "sw-k7")) {
 		c = &k7;
 		g = &g4;
-		m = VIRQ_PMCVIRT_MODE_SW;
+		m = LIBVIRQ_PMCVIRT_MODE_SW;
 	} else if (strcmp(mode, "hw")) {
 		return -1;
 	}
-	b->hw = m == VIRQ_PMCVIRT_MODE_HW;
+	b->hw = m == LIBVIRQ_PMCVIRT_MODE_HW;
 	b->hal = (struct virq_hal){ &bops, &b->h };
 	b->vmcb = aligned_alloc(4096, 4096);
 	if (!b->vmcb)
@@ -143,14 +143,14 @@ static int setup(struct bench *b, const char *mode)
 		b->h.msr[4 + i] = 0x1000 * (i + 1);
 	}
 	b->h.msr[0x301] = c->perfmon_v2 ? 0x3F : 0;
-	if (virq_pmcvirt_vcpu_init(&b->v, &b->hal, c, g, m, 0, b->vmcb) != VIRQ_OK)
+	if (virq_pmcvirt_vcpu_init(&b->v, &b->hal, c, g, m, 0, b->vmcb) != LIBVIRQ_OK)
 		return -1;
 	/* The guest counts retired instructions on counter 0. */
-	if (virq_pmcvirt_msr_write(&b->v, g->ext_core ? 0xC0010200u : 0xC0010000u, 0x4300C0,
-				   VIRQ_PMCVIRT_GUEST) != VIRQ_OK)
+	if (virq_pmcvirt_msr_write(&b->v, g->ext_core ? 0xC0010200u : 0xC0010000u, LIBVIRQ_PMCVIRT_GUEST,
+				   0x4300C0) != LIBVIRQ_OK)
 		return -1;
 	if (g->perfmon_v2 &&
-	    virq_pmcvirt_msr_write(&b->v, 0xC0000301u, 0x1, VIRQ_PMCVIRT_GUEST) != VIRQ_OK)
+	    virq_pmcvirt_msr_write(&b->v, 0xC0000301u, LIBVIRQ_PMCVIRT_GUEST, 0x1) != LIBVIRQ_OK)
 		return -1;
 	return 0;
 }
@@ -161,13 +161,13 @@ static __attribute__((noinline)) int one_switch(struct bench *b, bool host, bool
 {
 	if (cold)
 		b->v.hw.valid = 0;
-	if (host && virq_pmcvirt_host_save(&b->v) != VIRQ_OK)
+	if (host && virq_pmcvirt_host_save(&b->v) != LIBVIRQ_OK)
 		return -1;
-	if (virq_pmcvirt_enter(&b->v) != VIRQ_OK)
+	if (virq_pmcvirt_enter(&b->v) != LIBVIRQ_OK)
 		return -1;
-	if (virq_pmcvirt_exit(&b->v, sim_vmrun(b)) != VIRQ_OK)
+	if (virq_pmcvirt_exit(&b->v, sim_vmrun(b)) != LIBVIRQ_OK)
 		return -1;
-	if (host && virq_pmcvirt_host_restore(&b->v) != VIRQ_OK)
+	if (host && virq_pmcvirt_host_restore(&b->v) != LIBVIRQ_OK)
 		return -1;
 	return 0;
 }
@@ -181,7 +181,7 @@ static int run(const char *mode, bool host, bool cold, unsigned long n, unsigned
 
 	if (setup(&b, mode))
 		return -1;
-	if (!host && virq_pmcvirt_host_save(&b.v) != VIRQ_OK)
+	if (!host && virq_pmcvirt_host_save(&b.v) != LIBVIRQ_OK)
 		rc = -1;
 	for (int i = 0; i < 2 && !rc; i++) /* warm-up: reach the steady state */
 		rc = one_switch(&b, host, cold);

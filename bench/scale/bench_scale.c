@@ -3,7 +3,7 @@
  * Scale benchmark: how the cost of the main operations grows with the
  * number of vCPUs (AVIC, 1 .. 4,096) and of mapped vLPIs (GICv4, 1 ..
  * 65,536), and how much table memory each size takes. Runs the library on
- * the fake HAL with the hardware models of tests/models and counts hardware
+ * the fake HAL with the hardware models of sim and counts hardware
  * accesses with the fake HAL's counters; bench/run runs it under callgrind
  * (collecting only the bench_scale_op_* functions) for instruction counts.
  *
@@ -27,26 +27,26 @@
 #include <string.h>
 
 #include <libvirq/virq.h>
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 
-#if defined(VIRQ_HAVE_AVIC) && __has_include(<libvirq/avic.h>)
+#if defined(LIBVIRQ_HAVE_AVIC) && __has_include(<libvirq/avic.h>)
 #define HAVE_AVIC_ 1
 #include <libvirq/avic.h>
 #endif
-#if defined(VIRQ_HAVE_GICV4) && __has_include(<libvirq/gicv4_vpe.h>) && \
-	__has_include("its_state_model.h")
+#if defined(LIBVIRQ_HAVE_GICV4) && __has_include(<libvirq/gicv4/vpe.h>) && \
+	__has_include(<libvirq/sim/its_state.h>)
 #define HAVE_GICV4_ 1
 #include <libvirq/gicv4.h>
-#include <libvirq/gicv4_its.h>
-#include <libvirq/gicv4_vpe.h>
-#include "its_model.h"
-#include "its_state_model.h"
-#include "rdist_model.h"
+#include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
+#include <libvirq/sim/its.h>
+#include <libvirq/sim/its_state.h>
+#include <libvirq/sim/rdist.h>
 #endif
 
 static __attribute__((unused)) void check_(virq_status st, const char *what)
 {
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		fprintf(stderr, "bench_scale: %s: %s\n", what, virq_strerror(st));
 		exit(1);
 	}
@@ -59,7 +59,7 @@ static __attribute__((unused)) void check_(virq_status st, const char *what)
 static volatile uint32_t host7_ = 7;
 
 struct avic_env {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -85,7 +85,7 @@ __attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
 __attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
 						      struct virq_avic_vcpu *s, uint32_t dest)
 {
-	struct virq_avic_icr icr = { .vector = 0x40, .delivery_mode = VIRQ_APIC_DM_FIXED,
+	struct virq_avic_icr icr = { .vector = 0x40, .delivery_mode = LIBVIRQ_APIC_DM_FIXED,
 				     .dest = dest, .x2apic = true };
 	uint32_t count;
 
@@ -99,15 +99,15 @@ __attribute__((noinline)) void bench_scale_op_loadput(struct virq_avic_vcpu *v, 
 	check_(virq_avic_vcpu_put(v), "put");
 }
 
-static void avic_cpuid_(struct fake_hal *fh)
+static void avic_cpuid_(struct virq_sim *fh)
 {
-	fake_hal_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	fake_hal_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	fake_hal_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	fake_hal_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	fake_hal_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, VIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
-			   VIRQ_AVIC_CPUID_EDX_AVIC | VIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   VIRQ_AVIC_CPUID_EDX_VNMI);
+	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
+	virq_sim_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
+	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
+	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
+	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
+			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
+				   LIBVIRQ_AVIC_CPUID_EDX_VNMI);
 }
 
 static int avic_row_(uint32_t n)
@@ -121,14 +121,14 @@ static int avic_row_(uint32_t n)
 
 	memset(&e, 0, sizeof(e));
 	e.n = n;
-	cfg.mode = n <= 255 ? VIRQ_AVIC_MODE_XAVIC
-		   : n <= 512 ? VIRQ_AVIC_MODE_X2AVIC : VIRQ_AVIC_MODE_X2AVIC_4K;
-	e.fh = fake_hal_new();
-	e.hal = fake_hal_get(e.fh);
+	cfg.mode = n <= 255 ? LIBVIRQ_AVIC_MODE_XAVIC
+		   : n <= 512 ? LIBVIRQ_AVIC_MODE_X2AVIC : LIBVIRQ_AVIC_MODE_X2AVIC_4K;
+	e.fh = virq_sim_new();
+	e.hal = virq_sim_hal(e.fh);
 	avic_cpuid_(e.fh);
 	check_(virq_avic_caps_probe(&e.hal, &e.caps), "caps");
 	check_(virq_avic_vm_init(&e.vm, &e.hal, &e.caps, &cfg), "vm_init");
-	tables = fake_hal_live_bytes(e.fh);
+	tables = virq_sim_live_bytes(e.fh);
 	e.v = calloc(n, sizeof(*e.v));
 	if (!e.v)
 		return 1;
@@ -137,10 +137,10 @@ static int avic_row_(uint32_t n)
 						 .cookie = (void *)(uintptr_t)(i + 1) };
 
 		check_(virq_avic_vcpu_init(&e.vm, &e.v[i], &vc), "vcpu_init");
-		if (cfg.mode != VIRQ_AVIC_MODE_XAVIC)
+		if (cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC)
 			check_(virq_avic_vcpu_set_x2apic(&e.v[i], true), "x2apic");
 	}
-	total = fake_hal_live_bytes(e.fh);
+	total = virq_sim_live_bytes(e.fh);
 	/* vCPU 0 sends from host CPU 0; every other vCPU runs on its own CPU. */
 	check_(virq_avic_vcpu_load(&e.v[0], 0), "load0");
 	for (uint32_t i = 1; i < n; i++) {
@@ -153,33 +153,33 @@ static int avic_row_(uint32_t n)
 		check_(virq_avic_vcpu_vmcb_values(&e.v[i], &vv), "vmcb_values");
 	}
 	/* post: to the last vCPU (running elsewhere, or vCPU 0 itself when n = 1) */
-	fake_hal_reset_counters(e.fh);
+	virq_sim_reset_counters(e.fh);
 	for (int k = 0; k < iters; k++)
 		bench_scale_op_post(&e.v[n - 1], (uint32_t)k);
-	msr = fake_hal_msr_total(e.fh);
+	msr = virq_sim_msr_total(e.fh);
 	printf("avic  %5u vCPUs  post               MSR %6.2f (min %u)  MMIO 0\n", n,
 	       (double)msr / iters, n > 1 ? 1 : 0);
 	/* unicast resolution of the last vCPU's x2APIC ID */
-	fake_hal_reset_counters(e.fh);
+	virq_sim_reset_counters(e.fh);
 	for (int k = 0; k < iters; k++)
 		bench_scale_op_unicast(&e.vm, &e.v[0],
-				       cfg.mode == VIRQ_AVIC_MODE_XAVIC ? (n - 1) & 0xFF : n - 1);
+				       cfg.mode == LIBVIRQ_AVIC_MODE_XAVIC ? (n - 1) & 0xFF : n - 1);
 	printf("avic  %5u vCPUs  resolve unicast    MSR %6.2f (min 0)  MMIO 0\n", n,
-	       (double)fake_hal_msr_total(e.fh) / iters);
+	       (double)virq_sim_msr_total(e.fh) / iters);
 	/* broadcast emulation */
-	fake_hal_reset_counters(e.fh);
+	virq_sim_reset_counters(e.fh);
 	bench_scale_op_bcast(&e.v[0], &count);
-	db = fake_hal_count(e.fh, FAKE_MSR_W);
-	kicks = fake_hal_count(e.fh, FAKE_KICK);
+	db = virq_sim_count(e.fh, LIBVIRQ_SIM_MSR_W);
+	kicks = virq_sim_count(e.fh, LIBVIRQ_SIM_KICK);
 	printf("avic  %5u vCPUs  broadcast IPI      targets %u  doorbells %lu (min %u)  kicks %lu\n",
 	       n, count, db, running, kicks);
 	/* load + put of the last vCPU */
 	check_(virq_avic_vcpu_put(&e.v[n - 1]), "put");
-	fake_hal_reset_counters(e.fh);
+	virq_sim_reset_counters(e.fh);
 	for (int k = 0; k < iters; k++)
 		bench_scale_op_loadput(&e.v[n - 1], host7_); /* volatile: no constprop clone */
 	printf("avic  %5u vCPUs  load+put           MSR %6.2f (min 0)  MMIO %lu\n", n,
-	       (double)fake_hal_msr_total(e.fh) / iters, fake_hal_mmio_total(e.fh));
+	       (double)virq_sim_msr_total(e.fh) / iters, virq_sim_mmio_total(e.fh));
 	printf("avic  %5u vCPUs  memory             tables %zu B  backing pages %zu B  total %zu B\n",
 	       n, tables, total - tables, total);
 	for (uint32_t i = 0; i < n; i++) {
@@ -188,7 +188,7 @@ static int avic_row_(uint32_t n)
 	}
 	check_(virq_avic_vm_destroy(&e.vm), "vm_destroy");
 	free(e.v);
-	fake_hal_free(e.fh);
+	virq_sim_free(e.fh);
 	return 0;
 }
 #endif
@@ -201,26 +201,26 @@ static int avic_row_(uint32_t n)
 
 static volatile uint32_t rd1_ = 1; /* as host7_ */
 
-static unsigned long mmio_rd_(struct fake_hal *fh)
+static unsigned long mmio_rd_(struct virq_sim *fh)
 {
-	return fake_hal_count(fh, FAKE_MMIO_R32) + fake_hal_count(fh, FAKE_MMIO_R64);
+	return virq_sim_count(fh, LIBVIRQ_SIM_MMIO_R32) + virq_sim_count(fh, LIBVIRQ_SIM_MMIO_R64);
 }
 
-static unsigned long mmio_wr_(struct fake_hal *fh)
+static unsigned long mmio_wr_(struct virq_sim *fh)
 {
-	return fake_hal_count(fh, FAKE_MMIO_W32) + fake_hal_count(fh, FAKE_MMIO_W64);
+	return virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W32) + virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W64);
 }
 
 struct gic_env {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct rdist_model *rm;
-	struct its_state_model *sm;
+	struct virq_sim_rdist *rm;
+	struct virq_sim_its_state *sm;
 	struct virq_gic_desc desc;
 	struct virq_gic gic;
 	struct virq_gic_rdist rds[2];
 	struct virq_its its;
-	struct virq_vm vm[2];
+	struct virq_gic_vm vm[2];
 	struct virq_vpe vpe[2];
 	struct virq_its_device dev;
 };
@@ -252,8 +252,8 @@ __attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t 
 static int gicv4_row_(uint32_t n)
 {
 	struct gic_env e;
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
-	struct its_state_cfg ic = its_state_default_cfg(ITS_BASE);
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(ITS_BASE);
 	uint32_t nvpe = n > PER_VPE ? 2 : 1, per = n / nvpe, bits = 14;
 	size_t base, vmb, devb, total;
 	unsigned long rd, wr, cmds, cap;
@@ -261,10 +261,10 @@ static int gicv4_row_(uint32_t n)
 	while ((1u << bits) < 8192 + per)
 		bits++;
 	memset(&e, 0, sizeof(e));
-	e.fh = fake_hal_new();
-	e.hal = fake_hal_get(e.fh);
+	e.fh = virq_sim_new();
+	e.hal = virq_sim_hal(e.fh);
 	rc.nr = 2;
-	e.rm = rdist_model_new(e.fh, &rc);
+	e.rm = virq_sim_rdist_new(e.fh, &rc);
 	e.desc.gicd_base = rc.gicd_base;
 	e.desc.gicd_size = 0x10000;
 	e.desc.nr_redist_regions = 1;
@@ -272,7 +272,7 @@ static int gicv4_row_(uint32_t n)
 	e.desc.nr_its = 1;
 	ic.typer = TYPER_40;
 	ic.rm = e.rm;
-	e.sm = its_state_new(e.fh, &ic);
+	e.sm = virq_sim_its_state_new(e.fh, &ic);
 	e.desc.its[0].base = ic.base;
 	e.desc.its[0].size = 0x20000;
 	check_(virq_gic_init(&e.gic, &e.hal, &e.desc, e.rds, 2, 16), "gic_init");
@@ -282,21 +282,21 @@ static int gicv4_row_(uint32_t n)
 	check_(virq_its_init(&e.its, &e.gic, &e.desc.its[0], NULL), "its_init");
 	for (uint32_t r = 0; r < e.gic.nr_rd; r++)
 		check_(virq_its_map_collection(&e.its, r), "mapc");
-	base = fake_hal_live_bytes(e.fh);
+	base = virq_sim_live_bytes(e.fh);
 	for (uint32_t p = 0; p < nvpe; p++) {
-		check_(virq_vm_init(&e.vm[p], &e.gic, bits), "vm_init");
-		check_(virq_vpe_init(&e.vpe[p], &e.vm[p], 0, VIRQ_ITS_NO_DOORBELL), "vpe_init");
+		check_(virq_gic_vm_init(&e.vm[p], &e.gic, bits), "vm_init");
+		check_(virq_vpe_init(&e.vpe[p], &e.vm[p], 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe_init");
 	}
-	vmb = fake_hal_live_bytes(e.fh) - base;
+	vmb = virq_sim_live_bytes(e.fh) - base;
 	check_(virq_its_device_map(&e.its, &e.dev, 1, n), "device_map");
-	devb = fake_hal_live_bytes(e.fh) - base - vmb;
+	devb = virq_sim_live_bytes(e.fh) - base - vmb;
 
-	fake_hal_reset_counters(e.fh);
-	its_model_clear_log(its_state_queue(e.sm));
+	virq_sim_reset_counters(e.fh);
+	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
 	bench_scale_op_map(&e, n, nvpe);
 	rd = mmio_rd_(e.fh);
 	wr = mmio_wr_(e.fh);
-	cmds = (unsigned long)its_model_ncmds(its_state_queue(e.sm));
+	cmds = (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm));
 	cap = 65536 / 32 - 1; /* default 64 KiB queue */
 	{
 		unsigned long mincmd = n + nvpe, minb = 0;
@@ -307,24 +307,24 @@ static int gicv4_row_(uint32_t n)
 		       "(min %lu + %lu)\n",
 		       n, cmds, mincmd, rd, wr, minb, minb);
 	}
-	total = fake_hal_live_bytes(e.fh);
+	total = virq_sim_live_bytes(e.fh);
 	bench_scale_op_sched(&e.vpe[0]); /* warm: GICR_VPROPBASER holds this VM */
-	fake_hal_reset_counters(e.fh);
+	virq_sim_reset_counters(e.fh);
 	bench_scale_op_sched(&e.vpe[0]);
 	printf("gicv4 %5u vLPIs  schedule in+out   MMIO rd %lu wr %lu (min 1 + 2)\n", n,
 	       mmio_rd_(e.fh), mmio_wr_(e.fh));
-	fake_hal_reset_counters(e.fh);
-	its_model_clear_log(its_state_queue(e.sm));
+	virq_sim_reset_counters(e.fh);
+	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
 	bench_scale_op_move(&e.vpe[0], rd1_);
 	printf("gicv4 %5u vLPIs  move vPE          cmds %lu (min 2)  MMIO rd %lu wr %lu (min 1 + 1)\n",
-	       n, (unsigned long)its_model_ncmds(its_state_queue(e.sm)), mmio_rd_(e.fh),
+	       n, (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)), mmio_rd_(e.fh),
 	       mmio_wr_(e.fh));
 	printf("gicv4 %5u vLPIs  memory            GIC+ITS %zu B  VM/vPE tables %zu B  "
 	       "ITT %zu B  total %zu B\n",
 	       n, base, vmb, devb, total);
-	fake_hal_free(e.fh);
-	rdist_model_free(e.rm);
-	its_state_free(e.sm);
+	virq_sim_free(e.fh);
+	virq_sim_rdist_free(e.rm);
+	virq_sim_its_state_free(e.sm);
 	return 0;
 }
 #endif

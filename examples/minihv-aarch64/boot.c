@@ -98,7 +98,7 @@ int boot_discover(uint64_t dtb, size_t room, struct boot_info *bi)
 		return -1;
 	}
 	st = virq_fdt_discover_gic(fdt, fdt_totalsize(fdt), &bi->gic, &bi->why);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		con_printf("minihv: GIC discovery failed: %s (%s)\n", bi->why, virq_strerror(st));
 		return -1;
 	}

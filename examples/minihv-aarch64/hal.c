@@ -59,7 +59,7 @@ static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq
 	if (!n)
 		n = 1;
 	if (align & (align - 1) || a / PAGE > pool_.pages)
-		return VIRQ_ENOMEM;
+		return LIBVIRQ_ENOMEM;
 	for (uint32_t i = (uint32_t)first; i < pool_.pages && n <= pool_.pages - i; i += step) {
 		uint32_t j = 0;
 
@@ -75,9 +75,9 @@ static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq
 		pg->size = size;
 		for (uint64_t k = 0; k < (uint64_t)n * PAGE; k += 8)
 			*(volatile uint64_t *)(uintptr_t)(pg->pa + k) = 0;
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	}
-	return VIRQ_ENOMEM;
+	return LIBVIRQ_ENOMEM;
 }
 
 static void page_free_(void *ctx, const struct virq_page *pg)
@@ -133,7 +133,7 @@ static void dcache_clean_(void *ctx, const void *va, size_t len)
 static void barrier_(void *ctx, enum virq_barrier kind)
 {
 	(void)ctx;
-	if (kind == VIRQ_BARRIER_DMA_WMB)
+	if (kind == LIBVIRQ_BARRIER_DMA_WMB)
 		dsb(st);
 	else
 		dsb(sy);
@@ -153,7 +153,7 @@ static void relax_(void *ctx)
 	__asm__ volatile("yield");
 }
 
-static int log_level_ = VIRQ_LOG_WARN;
+static int log_level_ = LIBVIRQ_LOG_WARN;
 
 void minihv_set_log_level(int level)
 {
@@ -174,7 +174,7 @@ static void log_(void *ctx, enum virq_log_level lvl, const char *msg, const uint
 }
 
 static const struct virq_hal_ops ops_ = {
-	.version = VIRQ_HAL_VERSION,
+	.version = LIBVIRQ_HAL_VERSION,
 	.size = sizeof(struct virq_hal_ops),
 	.mmio_read32 = rd32_,
 	.mmio_write32 = wr32_,

@@ -10,7 +10,7 @@ extern const struct virq_hal minihv_hal;
 void minihv_pool_init(uint64_t base, uint64_t size);
 /* Pages currently allocated (leak check at teardown). */
 uint32_t minihv_pool_used_pages(void);
-/* Highest libvirq log level printed (VIRQ_LOG_*). */
+/* Highest libvirq log level printed (LIBVIRQ_LOG_*). */
 void minihv_set_log_level(int level);
 
 #endif

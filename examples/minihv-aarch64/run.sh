@@ -75,7 +75,7 @@ fi
 rm -rf "$build/cmake"
 cmake -S "$here" -B "$build/cmake" \
 	-DCMAKE_TOOLCHAIN_FILE="$here/toolchain-aarch64.cmake" \
-	-DVIRQ_LIBFDT_ROOT="$fdtroot" ${MINIHV_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 ||
+	-DLIBVIRQ_LIBFDT_ROOT="$fdtroot" ${MINIHV_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 ||
 	{ cat "$build/configure.log" >&2; log "configure failed"; exit 1; }
 cmake --build "$build/cmake" -j2 >"$build/build.log" 2>&1 ||
 	{ cat "$build/build.log" >&2; log "build failed"; exit 1; }

@@ -15,8 +15,8 @@
 #include "minihv_hal.h"
 
 #include <libvirq/gicv4.h>
-#include <libvirq/gicv4_its.h>
-#include <libvirq/gicv4_vpe.h>
+#include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
 #include <libvirq/histogram.h>
 
 #define NR_VEV 16u          /* events mapped to vLPIs */
@@ -58,7 +58,7 @@ static struct virq_gic gic_;
 static struct virq_gic_rdist rds_[MAX_RD];
 static struct virq_its its_;
 static struct virq_its_device dev_;
-static struct virq_vm vm_;
+static struct virq_gic_vm vm_;
 static struct virq_vpe vpe_;
 static uint32_t rd_, plpi0_, db_;
 static struct result res_[SC_COUNT];
@@ -70,7 +70,7 @@ static uint64_t doorbells_, el2_spurious_;
 
 static void check_(virq_status st, const char *what)
 {
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		con_printf("minihv: %s failed: %s\n", what, virq_strerror(st));
 		semihost_exit(5);
 	}
@@ -116,10 +116,10 @@ static void el2_irq_(struct frame *f)
 		inject_lr_(VINTID0 + (intid - plpi0_));
 	} else if (cur_ == SC_DOORBELL && intid == db_) {
 		doorbells_++;
-		if (!(vpe_.flags & VIRQ_VPE_RESIDENT)) {
+		if (!(vpe_.flags & LIBVIRQ_VPE_RESIDENT)) {
 			virq_status st = virq_vpe_make_resident(&vpe_, rd_);
 
-			if (st != VIRQ_OK && hook_err_ == VIRQ_OK)
+			if (st != LIBVIRQ_OK && hook_err_ == LIBVIRQ_OK)
 				hook_err_ = st;
 		}
 	} else {
@@ -130,7 +130,7 @@ static void el2_irq_(struct frame *f)
 /* Harness requests from the guest, before sample @p i is triggered. */
 static void el2_hvc_(struct frame *f, uint64_t req, uint64_t i)
 {
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 
 	(void)f;
 	(void)req;
@@ -138,7 +138,7 @@ static void el2_hvc_(struct frame *f, uint64_t req, uint64_t i)
 		/* The vCPU "blocks": vPE out, doorbell wanted. */
 		bool pl = false;
 
-		if (vpe_.flags & VIRQ_VPE_RESIDENT)
+		if (vpe_.flags & LIBVIRQ_VPE_RESIDENT)
 			st = virq_vpe_make_nonresident(&vpe_, true, &pl);
 	} else if (cur_ == SC_REMAP && i < N_REMAP) {
 		uint32_t v = remap_vintid_[i];
@@ -154,7 +154,7 @@ static void el2_hvc_(struct frame *f, uint64_t req, uint64_t i)
 			st = virq_vlpi_remap(&dev_, 0, &vpe_, v);
 		}
 	}
-	if (st != VIRQ_OK && hook_err_ == VIRQ_OK)
+	if (st != LIBVIRQ_OK && hook_err_ == LIBVIRQ_OK)
 		hook_err_ = st;
 }
 
@@ -186,7 +186,7 @@ static void bring_up_(const struct virq_gic_desc *desc)
 		semihost_exit(6);
 	}
 	check_(virq_gic_init(&gic_, &minihv_hal, desc, rds_, MAX_RD, LPI_BITS), "virq_gic_init");
-	if (gic_.version < VIRQ_GIC_V4_0) {
+	if (gic_.version < LIBVIRQ_GIC_V4_0) {
 		con_printf("minihv: %s has no direct injection (need gic-version=4)\n",
 			   virq_gic_version_name(gic_.version));
 		semihost_exit(6);
@@ -207,7 +207,7 @@ static void bring_up_(const struct virq_gic_desc *desc)
 	/* The vPE and its doorbell. */
 	check_(virq_lpi_alloc(&gic_, 1, &db_), "virq_lpi_alloc(doorbell)");
 	check_(virq_lpi_set_config(&gic_, db_, 0xa0, true), "virq_lpi_set_config(doorbell)");
-	check_(virq_vm_init(&vm_, &gic_, LPI_BITS), "virq_vm_init");
+	check_(virq_gic_vm_init(&vm_, &gic_, LPI_BITS), "virq_gic_vm_init");
 	check_(virq_vpe_init(&vpe_, &vm_, rd_, db_), "virq_vpe_init");
 	for (uint32_t e = 0; e < NR_VEV; e++) {
 		uint32_t v = VINTID0 + e;
@@ -228,7 +228,7 @@ static int nothing_pending_(void)
 {
 	bool pl = false;
 
-	if (vpe_.flags & VIRQ_VPE_RESIDENT)
+	if (vpe_.flags & LIBVIRQ_VPE_RESIDENT)
 		check_(virq_vpe_make_nonresident(&vpe_, false, &pl), "make_nonresident");
 	if (pl) {
 		con_puts("FAIL: a vLPI is still pending for the vPE after the last scenario "
@@ -251,7 +251,7 @@ static void tear_down_(void)
 	for (uint32_t k = 0; k < NR_VEV; k++)
 		check_(virq_its_unmap_event(&dev_, PHYS_EV0 + k), "virq_its_unmap_event");
 	check_(virq_vpe_destroy(&vpe_), "virq_vpe_destroy");
-	check_(virq_vm_destroy(&vm_), "virq_vm_destroy");
+	check_(virq_gic_vm_destroy(&vm_), "virq_gic_vm_destroy");
 	check_(virq_its_device_unmap(&dev_), "virq_its_device_unmap");
 	check_(virq_lpi_free(&gic_, db_, 1), "virq_lpi_free");
 	check_(virq_lpi_free(&gic_, plpi0_, NR_VEV), "virq_lpi_free");
@@ -273,7 +273,7 @@ static void run_(enum scen s, uint32_t n, uint64_t timeout_ticks)
 	uint64_t t0 = el2_counts.total, irq0 = el2_counts.irq, hvc0 = el2_counts.sync_hvc;
 
 	cur_ = s;
-	hook_err_ = VIRQ_OK;
+	hook_err_ = LIBVIRQ_OK;
 	g_shared.scenario = s;
 	g_shared.n = n;
 	g_shared.timeout_ticks = timeout_ticks;
@@ -355,7 +355,7 @@ static void row_(enum scen s)
 	uint64_t per100 = r->samples ? (r->el2_delivery * 100u + r->samples - 1u) / r->samples : 0;
 	bool el2_bad = s == SC_DIRECT && (r->el2_delivery != 0 || r->el2_harness != 1);
 
-	if (virq_hist_summarize(&r->hist, &h) != VIRQ_OK)
+	if (virq_hist_summarize(&r->hist, &h) != LIBVIRQ_OK)
 		memset(&h, 0, sizeof(h));
 	con_printf("%-16s %7u %5lu.%02lu %6lu %6lu %6lu %6lu %6lu %6lu  %s\n", scen_name_[s],
 		   r->samples, per100 / 100, per100 % 100, h.min, h.avg, h.p50, h.p99, h.p999,
@@ -376,8 +376,8 @@ static void topology_(const struct virq_gic_desc *d)
 		   virq_gic_version_name(gic_.version), gic_.nr_rd, rd_, gic_.lpi_bits);
 	con_printf("  ITS 0: GITS_TYPER 0x%lx GITS_IIDR 0x%x: %s, Devbits %u, ID_bits %u, "
 		   "PTA %u, VMOVP %u\n", its_.typer, its_.iidr,
-		   its_.lim.version == VIRQ_ITS_V41 ? "GICv4.1 ITS" :
-		   its_.lim.version == VIRQ_ITS_V40 ? "GICv4.0 ITS" : "GICv3 ITS (no vLPIs)",
+		   its_.lim.version == LIBVIRQ_ITS_V41 ? "GICv4.1 ITS" :
+		   its_.lim.version == LIBVIRQ_ITS_V40 ? "GICv4.0 ITS" : "GICv3 ITS (no vLPIs)",
 		   its_.lim.devid_bits, its_.lim.eventid_bits, its_.lim.pta, its_.lim.vmovp);
 	con_printf("  vPE %u, doorbell LPI %u, emulated-path LPIs %u..%u, vINTIDs %u..%u\n",
 		   vpe_.vpeid, db_, plpi0_, plpi0_ + NR_VEV - 1, VINTID0, VINTID0 + NR_VEV - 1);
@@ -439,7 +439,7 @@ int run_scenarios(const struct virq_gic_desc *desc)
 	run_(SC_EMUL, N_EMUL, tmo);
 	plan_(SC_DOORBELL, N_DOORBELL);
 	run_(SC_DOORBELL, N_DOORBELL, tmo);
-	if (!(vpe_.flags & VIRQ_VPE_RESIDENT))
+	if (!(vpe_.flags & LIBVIRQ_VPE_RESIDENT))
 		check_(virq_vpe_make_resident(&vpe_, rd_), "virq_vpe_make_resident");
 	plan_(SC_REMAP, N_REMAP);
 	run_(SC_REMAP, N_REMAP, tmo);
@@ -456,8 +456,8 @@ int run_scenarios(const struct virq_gic_desc *desc)
 	row_(SC_DIRECT);
 	row_(SC_DOORBELL);
 	row_(SC_REMAP);
-	if (virq_hist_summarize(&res_[SC_DIRECT].hist, &d) == VIRQ_OK &&
-	    virq_hist_summarize(&res_[SC_EMUL].hist, &e) == VIRQ_OK && d.p50 && d.avg) {
+	if (virq_hist_summarize(&res_[SC_DIRECT].hist, &d) == LIBVIRQ_OK &&
+	    virq_hist_summarize(&res_[SC_EMUL].hist, &e) == LIBVIRQ_OK && d.p50 && d.avg) {
 		con_printf("emulated vs direct: p50 %lu vs %lu ticks (x%lu.%lu), avg %lu vs %lu; "
 			   "EL2 entries %lu vs %lu\n", e.p50, d.p50, e.p50 / d.p50,
 			   (e.p50 * 10 / d.p50) % 10, e.avg, d.avg, res_[SC_EMUL].el2_delivery,

@@ -2,7 +2,7 @@
 #ifndef MINIHV_SCENARIOS_H
 #define MINIHV_SCENARIOS_H
 
-#include <libvirq/gicv4_desc.h>
+#include <libvirq/gicv4/desc.h>
 
 /* Brings the GIC up through libvirq, runs the four scenarios, prints the
  * table; returns the exit status (0: every interrupt exactly once, direct

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file hal.h
+ * @file
  * @brief The hardware abstraction layer (HAL) the embedder supplies.
  *
  * libvirq touches hardware only through these callbacks. The embedder
@@ -35,7 +35,7 @@
 #include "status.h"
 
 /** @brief The HAL interface version this header describes. */
-#define VIRQ_HAL_VERSION 1u
+#define LIBVIRQ_HAL_VERSION 1u
 
 /**
  * @brief A block of memory from the HAL page allocator.
@@ -52,10 +52,10 @@ struct virq_page {
 
 /** @brief Log levels for ::virq_hal_ops::log. */
 enum virq_log_level {
-	VIRQ_LOG_ERROR = 0, /**< An operation failed; state stays consistent. */
-	VIRQ_LOG_WARN = 1,  /**< Unexpected hardware behaviour that was handled. */
-	VIRQ_LOG_INFO = 2,  /**< Probe results and configuration decisions. */
-	VIRQ_LOG_DEBUG = 3, /**< Detail for bring-up. */
+	LIBVIRQ_LOG_ERROR = 0, /**< An operation failed; state stays consistent. */
+	LIBVIRQ_LOG_WARN = 1,  /**< Unexpected hardware behaviour that was handled. */
+	LIBVIRQ_LOG_INFO = 2,  /**< Probe results and configuration decisions. */
+	LIBVIRQ_LOG_DEBUG = 3, /**< Detail for bring-up. */
 };
 
 /** @brief Barrier kinds for ::virq_hal_ops::barrier. */
@@ -64,13 +64,13 @@ enum virq_barrier {
 	 * Full barrier: all earlier memory and MMIO accesses complete before
 	 * any later one (Arm @c DSB SY; x86 @c MFENCE).
 	 */
-	VIRQ_BARRIER_FULL = 0,
+	LIBVIRQ_BARRIER_FULL = 0,
 	/**
 	 * Earlier normal-memory writes (tables, command queue) are visible to
 	 * devices before any later MMIO write (Arm @c DSB ISHST or @c DSB ST;
 	 * x86: compiler barrier).
 	 */
-	VIRQ_BARRIER_DMA_WMB = 1,
+	LIBVIRQ_BARRIER_DMA_WMB = 1,
 };
 
 /**
@@ -83,7 +83,7 @@ enum virq_barrier {
  * given and passes the sums back here.
  */
 struct virq_hal_ops {
-	/** Must be ::VIRQ_HAL_VERSION. */
+	/** Must be ::LIBVIRQ_HAL_VERSION. */
 	uint32_t version;
 	/** Must be @c sizeof(struct virq_hal_ops) as compiled by the embedder. */
 	uint32_t size;
@@ -98,14 +98,14 @@ struct virq_hal_ops {
 	void (*mmio_write64)(void *ctx, uint64_t addr, uint64_t value);
 
 	/**
-	 * Required for ::VIRQ_HAL_NEED_MSR. Reads MSR @p msr into @p value.
-	 * Returns ::VIRQ_OK, or ::VIRQ_EHW when the access faulted (\#GP).
+	 * Required for ::LIBVIRQ_HAL_NEED_MSR. Reads MSR @p msr into @p value.
+	 * Returns ::LIBVIRQ_OK, or ::LIBVIRQ_EHW when the access faulted (\#GP).
 	 */
 	virq_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *value);
-	/** Required for ::VIRQ_HAL_NEED_MSR. Writes MSR; ::VIRQ_EHW on \#GP. */
+	/** Required for ::LIBVIRQ_HAL_NEED_MSR. Writes MSR; ::LIBVIRQ_EHW on \#GP. */
 	virq_status (*msr_write)(void *ctx, uint32_t msr, uint64_t value);
 	/**
-	 * Required for ::VIRQ_HAL_NEED_CPUID. Executes CPUID with EAX = @p leaf,
+	 * Required for ::LIBVIRQ_HAL_NEED_CPUID. Executes CPUID with EAX = @p leaf,
 	 * ECX = @p subleaf and stores EAX, EBX, ECX, EDX in @p regs[0..3].
 	 */
 	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
@@ -113,7 +113,7 @@ struct virq_hal_ops {
 	/**
 	 * Required. Allocates @p size bytes aligned to @p align (a power of two,
 	 * at least 4096) in both VA and PA, physically contiguous and zeroed,
-	 * and fills @p page. Returns ::VIRQ_OK or ::VIRQ_ENOMEM. May be called
+	 * and fills @p page. Returns ::LIBVIRQ_OK or ::LIBVIRQ_ENOMEM. May be called
 	 * with sizes up to several MiB (ITS tables).
 	 */
 	virq_status (*page_alloc)(void *ctx, size_t size, size_t align, struct virq_page *page);
@@ -145,7 +145,7 @@ struct virq_hal_ops {
 		    const uint64_t *values, size_t nvalues);
 
 	/**
-	 * Required for ::VIRQ_HAL_NEED_KICK. Wakes or interrupts the vCPU
+	 * Required for ::LIBVIRQ_HAL_NEED_KICK. Wakes or interrupts the vCPU
 	 * identified by the embedder's @p vcpu_cookie (given at vCPU creation)
 	 * so that it re-enters the guest and picks up pending interrupts. Must
 	 * be callable from any CPU, in atomic context, concurrently.
@@ -161,11 +161,11 @@ struct virq_hal {
 
 /** @brief Feature flags for virq_hal_validate(): which optional groups must be present. */
 enum virq_hal_need {
-	VIRQ_HAL_NEED_CORE = 0,         /**< Only the always-required callbacks. */
-	VIRQ_HAL_NEED_MSR = 1u << 0,    /**< @c msr_read and @c msr_write. */
-	VIRQ_HAL_NEED_CPUID = 1u << 1,  /**< @c cpuid. */
-	VIRQ_HAL_NEED_KICK = 1u << 2,   /**< @c kick_vcpu. */
-	VIRQ_HAL_NEED_DCACHE = 1u << 3, /**< @c dcache_clean. */
+	LIBVIRQ_HAL_NEED_CORE = 0,         /**< Only the always-required callbacks. */
+	LIBVIRQ_HAL_NEED_MSR = 1u << 0,    /**< @c msr_read and @c msr_write. */
+	LIBVIRQ_HAL_NEED_CPUID = 1u << 1,  /**< @c cpuid. */
+	LIBVIRQ_HAL_NEED_KICK = 1u << 2,   /**< @c kick_vcpu. */
+	LIBVIRQ_HAL_NEED_DCACHE = 1u << 3, /**< @c dcache_clean. */
 };
 
 /**
@@ -173,15 +173,15 @@ enum virq_hal_need {
  *
  * @param hal   The HAL to check; may be NULL (rejected).
  * @param needs Bitwise OR of ::virq_hal_need flags beyond the core set.
- * @return ::VIRQ_OK;
- *         ::VIRQ_EINVAL when @p hal or @p hal->ops is NULL;
- *         ::VIRQ_EHALVER when @c version is not ::VIRQ_HAL_VERSION or
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL when @p hal or @p hal->ops is NULL;
+ *         ::LIBVIRQ_EHALVER when @c version is not ::LIBVIRQ_HAL_VERSION or
  *         @c size is smaller than this header's ops struct;
- *         ::VIRQ_ENOHAL when a required callback is NULL.
+ *         ::LIBVIRQ_ENOHAL when a required callback is NULL.
  *
  * Thread-safety: pure; safe from any context.
  */
-VIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs);
+LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs);
 
 /**
  * @brief Polls a 32-bit register until @c (value & mask) == want, or a deadline.
@@ -197,12 +197,12 @@ VIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uint32
  * @param want       Expected value of the masked bits.
  * @param timeout_ns Time budget in nanoseconds (0: a single read).
  * @param last       Optional; receives the last value read.
- * @return ::VIRQ_OK when matched, ::VIRQ_ETIMEDOUT when the deadline passed.
+ * @return ::LIBVIRQ_OK when matched, ::LIBVIRQ_ETIMEDOUT when the deadline passed.
  *
  * Thread-safety: reentrant; the caller serialises access to the register
  * as the hardware requires.
  */
-VIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask,
+LIBVIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask,
 					uint32_t want, uint64_t timeout_ns, uint32_t *last);
 
 /**
@@ -216,12 +216,12 @@ VIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t add
  * @param want       Expected value of the masked bits.
  * @param timeout_ns Time budget in nanoseconds (0: a single read).
  * @param last       Optional; receives the last value read.
- * @return ::VIRQ_OK when matched, ::VIRQ_ETIMEDOUT when the deadline passed.
+ * @return ::LIBVIRQ_OK when matched, ::LIBVIRQ_ETIMEDOUT when the deadline passed.
  *
  * Thread-safety: reentrant; the caller serialises access to the register
  * as the hardware requires.
  */
-VIRQ_MUST_CHECK virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask,
+LIBVIRQ_MUST_CHECK virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask,
 					uint64_t want, uint64_t timeout_ns, uint64_t *last);
 
 /**
@@ -239,11 +239,11 @@ typedef bool (*virq_poll_cond_fn)(void *arg);
  * @param cond       Condition; called at least once, and once after the deadline.
  * @param arg        Passed to @p cond.
  * @param timeout_ns Time budget in nanoseconds.
- * @return ::VIRQ_OK when @p cond returned true, else ::VIRQ_ETIMEDOUT.
+ * @return ::LIBVIRQ_OK when @p cond returned true, else ::LIBVIRQ_ETIMEDOUT.
  *
  * Thread-safety: reentrant.
  */
-VIRQ_MUST_CHECK virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond,
+LIBVIRQ_MUST_CHECK virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond,
 					    void *arg, uint64_t timeout_ns);
 
 #endif /* LIBVIRQ_HAL_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file status.h
+ * @file
  * @brief The one status type of libvirq and its strings.
  */
 #ifndef LIBVIRQ_STATUS_H
@@ -14,9 +14,9 @@
  * Expands to @c __attribute__((warn_unused_result)) on GCC and Clang.
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define VIRQ_MUST_CHECK __attribute__((warn_unused_result))
+#define LIBVIRQ_MUST_CHECK __attribute__((warn_unused_result))
 #else
-#define VIRQ_MUST_CHECK
+#define LIBVIRQ_MUST_CHECK
 #endif
 
 /**
@@ -27,29 +27,29 @@
  * never change; new codes are only appended.
  */
 typedef enum virq_status {
-	VIRQ_OK = 0,             /**< Success. */
-	VIRQ_EINVAL = -1,        /**< An argument is invalid (NULL, wrong state, bad combination). */
-	VIRQ_ERANGE = -2,        /**< A value does not fit its field or exceeds a probed limit. */
-	VIRQ_EALIGN = -3,        /**< An address or size is not aligned as the field requires. */
-	VIRQ_ENOMEM = -4,        /**< The HAL page allocator failed. */
-	VIRQ_ETIMEDOUT = -5,     /**< A bounded hardware wait reached its deadline. */
-	VIRQ_EBUSY = -6,         /**< The object is in use (mapped, resident, running). */
-	VIRQ_ENOTSUP = -7,       /**< The hardware or configuration lacks the feature. */
-	VIRQ_EHW = -8,           /**< Hardware reported an error or an impossible value. */
-	VIRQ_ESTALLED = -9,      /**< The ITS command queue stalled on a command. */
-	VIRQ_ENOENT = -10,       /**< No such object (unmapped ID, missing node). */
-	VIRQ_EEXIST = -11,       /**< The object already exists (ID already mapped). */
-	VIRQ_ENOSPC = -12,       /**< An ID space or table is full. */
-	VIRQ_EBADDT = -13,       /**< A device tree blob is malformed or inconsistent. */
-	VIRQ_EHALVER = -14,      /**< The HAL ops version or size is not supported. */
-	VIRQ_ENOHAL = -15,       /**< A HAL callback required for this operation is missing. */
-	VIRQ_EINHIBITED = -16,   /**< Acceleration is inhibited; the caller must emulate. */
-	VIRQ_EDEAD = -17,        /**< The object failed earlier and must be reset or destroyed. */
-	VIRQ_EUNKNOWN = -18,     /**< An unknown encoding (opcode, exit code, cause) was given. */
+	LIBVIRQ_OK = 0,             /**< Success. */
+	LIBVIRQ_EINVAL = -1,        /**< An argument is invalid (NULL, wrong state, bad combination). */
+	LIBVIRQ_ERANGE = -2,        /**< A value does not fit its field or exceeds a probed limit. */
+	LIBVIRQ_EALIGN = -3,        /**< An address or size is not aligned as the field requires. */
+	LIBVIRQ_ENOMEM = -4,        /**< The HAL page allocator failed. */
+	LIBVIRQ_ETIMEDOUT = -5,     /**< A bounded hardware wait reached its deadline. */
+	LIBVIRQ_EBUSY = -6,         /**< The object is in use (mapped, resident, running). */
+	LIBVIRQ_ENOTSUP = -7,       /**< The hardware or configuration lacks the feature. */
+	LIBVIRQ_EHW = -8,           /**< Hardware reported an error or an impossible value. */
+	LIBVIRQ_ESTALLED = -9,      /**< The ITS command queue stalled on a command. */
+	LIBVIRQ_ENOENT = -10,       /**< No such object (unmapped ID, missing node). */
+	LIBVIRQ_EEXIST = -11,       /**< The object already exists (ID already mapped). */
+	LIBVIRQ_ENOSPC = -12,       /**< An ID space or table is full. */
+	LIBVIRQ_EBADDT = -13,       /**< A device tree blob is malformed or inconsistent. */
+	LIBVIRQ_EHALVER = -14,      /**< The HAL ops version or size is not supported. */
+	LIBVIRQ_ENOHAL = -15,       /**< A HAL callback required for this operation is missing. */
+	LIBVIRQ_EINHIBITED = -16,   /**< Acceleration is inhibited; the caller must emulate. */
+	LIBVIRQ_EDEAD = -17,        /**< The object failed earlier and must be reset or destroyed. */
+	LIBVIRQ_EUNKNOWN = -18,     /**< An unknown encoding (opcode, exit code, cause) was given. */
 } virq_status;
 
 /** @brief Number of distinct status codes (for table sizing in tests). */
-#define VIRQ_STATUS_COUNT 19
+#define LIBVIRQ_STATUS_COUNT 19
 
 /**
  * @brief Returns a constant English description of a status code.
@@ -62,9 +62,9 @@ typedef enum virq_status {
 const char *virq_strerror(int status);
 
 /**
- * @brief Returns the enumerator name of a status code, e.g. "VIRQ_ETIMEDOUT".
+ * @brief Returns the enumerator name of a status code, e.g. "LIBVIRQ_ETIMEDOUT".
  *
- * @param status Any value; unknown values give "VIRQ_E?".
+ * @param status Any value; unknown values give "LIBVIRQ_E?".
  * @return A NUL-terminated string with static storage duration, never NULL.
  *
  * Thread-safety: safe from any context; pure function.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file virq.h
+ * @file
  * @brief libvirq umbrella header: version, status codes, bit fields, HAL.
  *
  * Module headers (avic.h, gicv4.h, pmcvirt.h, fdt.h) are included
@@ -16,17 +16,17 @@
 #include "hal.h"
 
 /** @brief Major version: incremented on incompatible API changes. */
-#define VIRQ_VERSION_MAJOR 0
+#define LIBVIRQ_VERSION_MAJOR 0
 /** @brief Minor version: incremented when features are added compatibly. */
-#define VIRQ_VERSION_MINOR 1
+#define LIBVIRQ_VERSION_MINOR 1
 /** @brief Patch version: incremented for fixes. */
-#define VIRQ_VERSION_PATCH 0
+#define LIBVIRQ_VERSION_PATCH 0
 
 /**
  * @brief Returns the library version the archive was built as.
  *
- * @return (::VIRQ_VERSION_MAJOR << 16) | (::VIRQ_VERSION_MINOR << 8) |
- *         ::VIRQ_VERSION_PATCH of the compiled library (compare with the
+ * @return (::LIBVIRQ_VERSION_MAJOR << 16) | (::LIBVIRQ_VERSION_MINOR << 8) |
+ *         ::LIBVIRQ_VERSION_PATCH of the compiled library (compare with the
  *         header's macros to detect a mismatched archive).
  *
  * Thread-safety: pure.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file virq_env.h
+ * @file
  * @brief The single porting point for basic types used by libvirq.
  *
  * Every libvirq source and public header obtains its fixed-width integer
@@ -10,8 +10,8 @@
  * By default it includes the compiler's freestanding headers
  * (@c <stdint.h>, @c <stddef.h>, @c <stdbool.h>, @c <stdarg.h>), which
  * exist even with @c -ffreestanding. An embedder that builds with
- * @c -nostdinc (Xen, Linux) defines @c VIRQ_ENV_HEADER to the name of its
- * own header, for example @c -DVIRQ_ENV_HEADER='"xen_virq_env.h"'; that
+ * @c -nostdinc (Xen, Linux) defines @c LIBVIRQ_ENV_HEADER to the name of its
+ * own header, for example @c -DLIBVIRQ_ENV_HEADER='"xen_virq_env.h"'; that
  * header must provide what libvirq uses from those four headers:
  * @c uint8_t .. @c uint64_t, @c int8_t .. @c int64_t, @c uintptr_t,
  * @c intptr_t, @c size_t, @c ptrdiff_t, their @c _MAX / @c _MIN limits and
@@ -27,8 +27,8 @@
 #ifndef LIBVIRQ_VIRQ_ENV_H
 #define LIBVIRQ_VIRQ_ENV_H
 
-#ifdef VIRQ_ENV_HEADER
-#include VIRQ_ENV_HEADER
+#ifdef LIBVIRQ_ENV_HEADER
+#include LIBVIRQ_ENV_HEADER
 #else
 #include <stdint.h>
 #include <stddef.h>
@@ -40,7 +40,7 @@
  * Clang may emit calls to them even with -ffreestanding); the only symbols
  * libvirq needs from outside itself. Standard C semantics.
  */
-/** @cond VIRQ_LIBC_PROTOTYPES */
+/** @cond LIBVIRQ_LIBC_PROTOTYPES */
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 void *memmove(void *dst, const void *src, size_t n);

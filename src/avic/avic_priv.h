@@ -7,62 +7,62 @@
 #define LIBVIRQ_SRC_AVIC_PRIV_H
 
 #include <libvirq/avic.h>
-#include <libvirq/avic_iommu.h>
+#include <libvirq/avic/iommu.h>
 #include <libvirq/bitfield.h>
 #include "hal/hal_priv.h"
 
 /* Physical APIC ID table entry (APM §15.29.3.2). */
-#define VIRQ_AVIC_PHYS_HostApicId 11, 0
-#define VIRQ_AVIC_PHYS_BackingPage 51, 12
-#define VIRQ_AVIC_PHYS_Rsvd 61, 52
-#define VIRQ_AVIC_PHYS_IsRunning 62, 62
-#define VIRQ_AVIC_PHYS_Valid 63, 63
+#define LIBVIRQ_AVIC_PHYS_HostApicId 11, 0
+#define LIBVIRQ_AVIC_PHYS_BackingPage 51, 12
+#define LIBVIRQ_AVIC_PHYS_Rsvd 61, 52
+#define LIBVIRQ_AVIC_PHYS_IsRunning 62, 62
+#define LIBVIRQ_AVIC_PHYS_Valid 63, 63
 
 /* Logical APIC ID table entry (APM §15.29.3.3). */
-#define VIRQ_AVIC_LOG_GuestApicId 7, 0
-#define VIRQ_AVIC_LOG_Rsvd 30, 8
-#define VIRQ_AVIC_LOG_Valid 31, 31
+#define LIBVIRQ_AVIC_LOG_GuestApicId 7, 0
+#define LIBVIRQ_AVIC_LOG_Rsvd 30, 8
+#define LIBVIRQ_AVIC_LOG_Valid 31, 31
 
 /* ICR (APM Vol 2 §16.5). */
-#define VIRQ_ICR_Vector 7, 0
-#define VIRQ_ICR_DeliveryMode 10, 8
-#define VIRQ_ICR_DestMode 11, 11
-#define VIRQ_ICR_DeliveryStatus 12, 12
-#define VIRQ_ICR_Level 14, 14
-#define VIRQ_ICR_TriggerMode 15, 15
-#define VIRQ_ICR_Shorthand 19, 18
-#define VIRQ_ICR_XapicDest 63, 56
-#define VIRQ_ICR_X2apicDest 63, 32
+#define LIBVIRQ_ICR_Vector 7, 0
+#define LIBVIRQ_ICR_DeliveryMode 10, 8
+#define LIBVIRQ_ICR_DestMode 11, 11
+#define LIBVIRQ_ICR_DeliveryStatus 12, 12
+#define LIBVIRQ_ICR_Level 14, 14
+#define LIBVIRQ_ICR_TriggerMode 15, 15
+#define LIBVIRQ_ICR_Shorthand 19, 18
+#define LIBVIRQ_ICR_XapicDest 63, 56
+#define LIBVIRQ_ICR_X2apicDest 63, 32
 
 /* Exit information (APM Table 15-29). */
-#define VIRQ_AVIC_EXITINFO2_Cause 63, 32
-#define VIRQ_AVIC_EXITINFO2_Index 11, 0
-#define VIRQ_AVIC_NOACCEL_Offset 11, 4
-#define VIRQ_AVIC_NOACCEL_Write 32, 32
-#define VIRQ_AVIC_NOACCEL_Vector 31, 0
+#define LIBVIRQ_AVIC_EXITINFO2_Cause 63, 32
+#define LIBVIRQ_AVIC_EXITINFO2_Index 11, 0
+#define LIBVIRQ_AVIC_NOACCEL_Offset 11, 4
+#define LIBVIRQ_AVIC_NOACCEL_Write 32, 32
+#define LIBVIRQ_AVIC_NOACCEL_Vector 31, 0
 
 /* VMCB pointer fields (App. B). */
-#define VIRQ_VMCB_Addr 51, 12
-#define VIRQ_VMCB_MaxIndex 11, 0
+#define LIBVIRQ_VMCB_Addr 51, 12
+#define LIBVIRQ_VMCB_MaxIndex 11, 0
 
 /* Backing page (vAPIC) register offsets. */
-#define VIRQ_APIC_ID 0x020u
-#define VIRQ_APIC_TPR 0x080u
-#define VIRQ_APIC_EOI 0x0B0u
-#define VIRQ_APIC_RRR 0x0C0u
-#define VIRQ_APIC_LDR 0x0D0u
-#define VIRQ_APIC_DFR 0x0E0u
-#define VIRQ_APIC_SPIV 0x0F0u
-#define VIRQ_APIC_ISR 0x100u
-#define VIRQ_APIC_TMR 0x180u
-#define VIRQ_APIC_IRR 0x200u
-#define VIRQ_APIC_ICR 0x300u
-#define VIRQ_APIC_ICR2 0x310u
+#define LIBVIRQ_APIC_ID 0x020u
+#define LIBVIRQ_APIC_TPR 0x080u
+#define LIBVIRQ_APIC_EOI 0x0B0u
+#define LIBVIRQ_APIC_RRR 0x0C0u
+#define LIBVIRQ_APIC_LDR 0x0D0u
+#define LIBVIRQ_APIC_DFR 0x0E0u
+#define LIBVIRQ_APIC_SPIV 0x0F0u
+#define LIBVIRQ_APIC_ISR 0x100u
+#define LIBVIRQ_APIC_TMR 0x180u
+#define LIBVIRQ_APIC_IRR 0x200u
+#define LIBVIRQ_APIC_ICR 0x300u
+#define LIBVIRQ_APIC_ICR2 0x310u
 
 /* Run word read by posters: RUNNING | DOORBELL (doorbell allowed) | host APIC ID. */
-#define VIRQ_AVIC_RUN_RUNNING 0x80000000u
-#define VIRQ_AVIC_RUN_DOORBELL 0x40000000u
-#define VIRQ_AVIC_RUN_HOST 0x00000FFFu
+#define LIBVIRQ_AVIC_RUN_RUNNING 0x80000000u
+#define LIBVIRQ_AVIC_RUN_DOORBELL 0x40000000u
+#define LIBVIRQ_AVIC_RUN_HOST 0x00000FFFu
 
 /* Relaxed atomic accessors for fields read concurrently. */
 #define LD_(p) __atomic_load_n((p), __ATOMIC_RELAXED)

@@ -30,16 +30,16 @@ virq_status virq_avic_caps_probe(const struct virq_hal *hal, struct virq_avic_ca
 	bool amd, hygon;
 
 	if (!caps)
-		return VIRQ_EINVAL;
-	st = virq_hal_validate(hal, VIRQ_HAL_NEED_CPUID);
-	if (st != VIRQ_OK)
+		return LIBVIRQ_EINVAL;
+	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CPUID);
+	if (st != LIBVIRQ_OK)
 		return st;
 	memset(caps, 0, sizeof(*caps));
 	virq_cpuid_(hal, 0, 0, r);
 	amd = vendor_is_(r, 0x68747541u, 0x69746e65u, 0x444d4163u);
 	hygon = vendor_is_(r, 0x6f677948u, 0x6e65476eu, 0x656e6975u);
 	if (!amd && !hygon)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	caps->hygon = hygon;
 	virq_cpuid_(hal, 1, 0, r);
 	family_model_(r[0], &caps->family, &caps->model);
@@ -47,18 +47,18 @@ virq_status virq_avic_caps_probe(const struct virq_hal *hal, struct virq_avic_ca
 	caps->erratum_1235 = (amd && caps->family == 0x17u) || (hygon && caps->family == 0x18u);
 	virq_cpuid_(hal, 0x80000000u, 0, r);
 	if (r[0] < 0x8000000Au)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	virq_cpuid_(hal, 0x80000001u, 0, r);
 	if (!(r[2] & 0x4u)) /* ECX[2] SVM */
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	virq_cpuid_(hal, 0x8000000Au, 0, r);
-	caps->avic = (r[3] & VIRQ_AVIC_CPUID_EDX_AVIC) != 0;
-	caps->x2avic = caps->avic && (r[3] & VIRQ_AVIC_CPUID_EDX_X2AVIC);
-	caps->x2avic_4k = caps->x2avic && (r[2] & VIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
-	caps->vnmi = (r[3] & VIRQ_AVIC_CPUID_EDX_VNMI) != 0;
-	caps->max_index = caps->x2avic_4k ? VIRQ_AVIC_MAX_INDEX_X2AVIC_4K
-			  : caps->x2avic  ? VIRQ_AVIC_MAX_INDEX_X2AVIC
-			  : caps->avic	  ? VIRQ_AVIC_MAX_INDEX_XAVIC
+	caps->avic = (r[3] & LIBVIRQ_AVIC_CPUID_EDX_AVIC) != 0;
+	caps->x2avic = caps->avic && (r[3] & LIBVIRQ_AVIC_CPUID_EDX_X2AVIC);
+	caps->x2avic_4k = caps->x2avic && (r[2] & LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
+	caps->vnmi = (r[3] & LIBVIRQ_AVIC_CPUID_EDX_VNMI) != 0;
+	caps->max_index = caps->x2avic_4k ? LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K
+			  : caps->x2avic  ? LIBVIRQ_AVIC_MAX_INDEX_X2AVIC
+			  : caps->avic	  ? LIBVIRQ_AVIC_MAX_INDEX_XAVIC
 					  : 0;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

@@ -23,9 +23,9 @@ struct rctx_ {
 
 static void hit_(struct rctx_ *c, struct virq_avic_vcpu *t)
 {
-	if (c->icr->delivery_mode == VIRQ_APIC_DM_LOWEST) {
+	if (c->icr->delivery_mode == LIBVIRQ_APIC_DM_LOWEST) {
 		uint32_t tpr =
-		    __atomic_load_n(apic_reg_(t, VIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
+		    __atomic_load_n(apic_reg_(t, LIBVIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
 
 		if (!c->best || tpr < c->best_tpr ||
 		    (tpr == c->best_tpr && t->index < c->best->index)) {
@@ -152,18 +152,18 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	struct rctx_ c = {icr, fn, arg, 0, NULL, 0};
 
 	if (!vm || !icr || !vm->by_index)
-		return VIRQ_EINVAL;
-	if ((icr->shorthand == VIRQ_APIC_SH_SELF || icr->shorthand == VIRQ_APIC_SH_ALL_BUT_SELF) &&
+		return LIBVIRQ_EINVAL;
+	if ((icr->shorthand == LIBVIRQ_APIC_SH_SELF || icr->shorthand == LIBVIRQ_APIC_SH_ALL_BUT_SELF) &&
 	    !sender)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	switch (icr->shorthand) {
-	case VIRQ_APIC_SH_SELF:
+	case LIBVIRQ_APIC_SH_SELF:
 		hit_(&c, sender);
 		break;
-	case VIRQ_APIC_SH_ALL:
+	case LIBVIRQ_APIC_SH_ALL:
 		all_(vm, &c, NULL);
 		break;
-	case VIRQ_APIC_SH_ALL_BUT_SELF:
+	case LIBVIRQ_APIC_SH_ALL_BUT_SELF:
 		all_(vm, &c, sender);
 		break;
 	default:
@@ -177,5 +177,5 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	}
 	if (count)
 		*count = c.count;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

@@ -15,7 +15,7 @@ struct emu_ {
 
 static uint32_t self_host_(const struct virq_avic_vcpu *s)
 {
-	return s->loaded ? s->host_apic_id : VIRQ_AVIC_NO_CPU;
+	return s->loaded ? s->host_apic_id : LIBVIRQ_AVIC_NO_CPU;
 }
 
 static void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
@@ -24,10 +24,10 @@ static void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 	const struct virq_avic_icr *icr = e->icr;
 
 	switch (icr->delivery_mode) {
-	case VIRQ_APIC_DM_FIXED:
-	case VIRQ_APIC_DM_LOWEST: {
+	case LIBVIRQ_APIC_DM_FIXED:
+	case LIBVIRQ_APIC_DM_LOWEST: {
 		uint32_t bit = 1u << (icr->vector & 31u);
-		uint32_t *tmr = apic_vec_word_(t, VIRQ_APIC_TMR, icr->vector);
+		uint32_t *tmr = apic_vec_word_(t, LIBVIRQ_APIC_TMR, icr->vector);
 
 		if (icr->vector < 16u) /* illegal vector: the APIC drops it */
 			return;
@@ -38,7 +38,7 @@ static void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 		IGNORE_(virq_avic_post(t, icr->vector, e->self_host));
 		break;
 	}
-	case VIRQ_APIC_DM_RSVD3:
+	case LIBVIRQ_APIC_DM_RSVD3:
 		return;
 	default:
 		if (!e->ops || !e->ops->deliver) {
@@ -59,21 +59,21 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 	virq_status st;
 
 	if (!sender || !sender->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	st = virq_avic_icr_decode(icr_raw, LD_(&sender->x2apic), &icr);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	e.self_host = self_host_(sender);
 	/* A level-triggered INIT de-assert has no effect on the targets. */
-	if (!(icr.delivery_mode == VIRQ_APIC_DM_INIT && icr.level_trigger && !icr.level_assert))
+	if (!(icr.delivery_mode == LIBVIRQ_APIC_DM_INIT && icr.level_trigger && !icr.level_assert))
 		st = virq_avic_resolve(sender->vm, sender, &icr, emu_deliver_, &e, NULL);
 	/* The write completed: clear delivery status (BUSY) in the sender's ICR. */
-	__atomic_fetch_and(apic_reg_(sender, VIRQ_APIC_ICR),
-			   ~(uint32_t)VIRQ_FIELD_MASK(VIRQ_ICR_DeliveryStatus), __ATOMIC_SEQ_CST);
+	__atomic_fetch_and(apic_reg_(sender, LIBVIRQ_APIC_ICR),
+			   ~(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_ICR_DeliveryStatus), __ATOMIC_SEQ_CST);
 	if (count)
 		*count = e.reached;
-	if (st == VIRQ_OK && e.missing)
-		st = VIRQ_ENOTSUP;
+	if (st == LIBVIRQ_OK && e.missing)
+		st = LIBVIRQ_ENOTSUP;
 	return st;
 }
 
@@ -102,34 +102,34 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 	virq_status st;
 
 	if (!sender || !sender->vm || !res)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	memset(res, 0, sizeof(*res));
 	IGNORE_(virq_avic_exit_ipi_decode(info1, info2, LD_(&sender->x2apic), &x));
 	res->cause = (uint32_t)x.cause;
 	res->index = x.index;
 	CNT_(&sender->cnt.incomplete_ipi[x.cause]);
 	switch (x.cause) {
-	case VIRQ_AVIC_IPI_TARGET_NOT_RUNNING:
+	case LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING:
 		/* Hardware already set the IRR bits: only wake the targets (CASE-03). */
 		st = virq_avic_resolve(sender->vm, sender, &x.icr, wake_one_, &w, NULL);
 		res->targets = w.n;
 		return st;
-	case VIRQ_AVIC_IPI_INVALID_INT_TYPE:
-	case VIRQ_AVIC_IPI_INVALID_TARGET:
+	case LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE:
+	case LIBVIRQ_AVIC_IPI_INVALID_TARGET:
 		/* Hardware delivered to nobody: emulate the whole ICR write. */
 		return virq_avic_emulate_icr(sender, info1, ops, &res->targets);
-	case VIRQ_AVIC_IPI_INVALID_VECTOR:
-		return VIRQ_OK;
-	case VIRQ_AVIC_IPI_INVALID_BACKING_PAGE:
-		VIRQ_LOGV(&sender->vm->hal, VIRQ_LOG_ERROR, "avic: INVALID_BACKING_PAGE index",
+	case LIBVIRQ_AVIC_IPI_INVALID_VECTOR:
+		return LIBVIRQ_OK;
+	case LIBVIRQ_AVIC_IPI_INVALID_BACKING_PAGE:
+		LIBVIRQ_LOGV(&sender->vm->hal, LIBVIRQ_LOG_ERROR, "avic: INVALID_BACKING_PAGE index",
 			  x.index);
-		res->action = VIRQ_AVIC_ACT_REPORT;
-		return VIRQ_OK;
+		res->action = LIBVIRQ_AVIC_ACT_REPORT;
+		return LIBVIRQ_OK;
 	default:
-		VIRQ_LOGV(&sender->vm->hal, VIRQ_LOG_ERROR, "avic: unknown incomplete-IPI cause",
+		LIBVIRQ_LOGV(&sender->vm->hal, LIBVIRQ_LOG_ERROR, "avic: unknown incomplete-IPI cause",
 			  x.raw_cause);
-		res->action = VIRQ_AVIC_ACT_REPORT;
-		return VIRQ_OK;
+		res->action = LIBVIRQ_AVIC_ACT_REPORT;
+		return LIBVIRQ_OK;
 	}
 }
 
@@ -141,28 +141,28 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 	uint64_t icr;
 
 	switch (off) {
-	case VIRQ_APIC_LDR:
+	case LIBVIRQ_APIC_LDR:
 		/* ENOENT/EEXIST: no entry; IPIs to it exit and are emulated. */
 		IGNORE_(virq_avic_ldr_write(v, val));
-		return VIRQ_OK;
-	case VIRQ_APIC_DFR:
+		return LIBVIRQ_OK;
+	case LIBVIRQ_APIC_DFR:
 		/* A DFR model other than flat/cluster leaves the tables unchanged. */
 		IGNORE_(virq_avic_dfr_write(v, val));
-		return VIRQ_OK;
-	case VIRQ_APIC_ID:
+		return LIBVIRQ_OK;
+	case LIBVIRQ_APIC_ID:
 		IGNORE_(virq_avic_apic_id_write(v, val));
-		return VIRQ_OK;
-	case VIRQ_APIC_RRR:
-		return VIRQ_OK;
-	case VIRQ_APIC_ICR:
+		return LIBVIRQ_OK;
+	case LIBVIRQ_APIC_RRR:
+		return LIBVIRQ_OK;
+	case LIBVIRQ_APIC_ICR:
 		icr =
-		    val | (uint64_t)__atomic_load_n(apic_reg_(v, VIRQ_APIC_ICR2), __ATOMIC_RELAXED)
+		    val | (uint64_t)__atomic_load_n(apic_reg_(v, LIBVIRQ_APIC_ICR2), __ATOMIC_RELAXED)
 			      << 32;
 		/* ENOTSUP: a special IPI without a delivery callback; the caller must know. */
 		return virq_avic_emulate_icr(v, icr, ops, &res->targets);
 	default:
-		res->action = VIRQ_AVIC_ACT_EMULATE_WRITE;
-		return VIRQ_OK;
+		res->action = LIBVIRQ_AVIC_ACT_EMULATE_WRITE;
+		return LIBVIRQ_OK;
 	}
 }
 
@@ -173,7 +173,7 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 	struct virq_avic_exit_noaccel x;
 
 	if (!vcpu || !vcpu->vm || !res)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	memset(res, 0, sizeof(*res));
 	IGNORE_(virq_avic_exit_noaccel_decode(info1, info2, &x));
 	res->offset = x.offset;
@@ -183,13 +183,13 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 	if (x.write)
 		CNT_(&vcpu->cnt.noaccel_write);
 	if (!x.trap) {
-		res->action = VIRQ_AVIC_ACT_EMULATE_ACCESS;
-		return VIRQ_OK;
+		res->action = LIBVIRQ_AVIC_ACT_EMULATE_ACCESS;
+		return LIBVIRQ_OK;
 	}
 	if (!x.write) {
-		VIRQ_LOGV(&vcpu->vm->hal, VIRQ_LOG_WARN, "avic: trap exit on a read", x.offset);
-		res->action = VIRQ_AVIC_ACT_REPORT;
-		return VIRQ_OK;
+		LIBVIRQ_LOGV(&vcpu->vm->hal, LIBVIRQ_LOG_WARN, "avic: trap exit on a read", x.offset);
+		res->action = LIBVIRQ_AVIC_ACT_REPORT;
+		return LIBVIRQ_OK;
 	}
 	{
 		uint32_t before = virq_avic_vm_inhibits(vcpu->vm);
@@ -217,26 +217,26 @@ virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
 	virq_status st;
 
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic)) /* x2APIC LDR is read-only and derived */
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	ST_(&vcpu->ldr, ldr); /* kept even when "bad": emulation matches on it */
 	virq_avic_log_drop_(vcpu);
 	st = virq_avic_logical_index(LD_(&vcpu->dfr), ldr, &idx);
-	if (st != VIRQ_OK)
-		return st == VIRQ_EINVAL ? VIRQ_ENOENT : st;
+	if (st != LIBVIRQ_OK)
+		return st == LIBVIRQ_EINVAL ? LIBVIRQ_ENOENT : st;
 	cur = __atomic_load_n(log_slot_(vcpu->vm, idx), __ATOMIC_ACQUIRE);
-	if (VIRQ_FIELD_GET(VIRQ_AVIC_LOG_Valid, cur)) {
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_LOG_Valid, cur)) {
 		/* Another vCPU owns this logical ID: AVIC cannot represent both. */
-		inhibit_set_(vcpu->vm, VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED);
-		return VIRQ_EEXIST;
+		inhibit_set_(vcpu->vm, LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED);
+		return LIBVIRQ_EEXIST;
 	}
 	st = virq_avic_logical_entry_encode(vcpu->apic_id, true, &e);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	__atomic_store_n(log_slot_(vcpu->vm, idx), e, __ATOMIC_RELEASE);
 	vcpu->log_index = (int32_t)idx;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
@@ -244,9 +244,9 @@ virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
 	uint32_t model = dfr >> 28;
 
 	if (!vcpu || !vcpu->vm || (model != 0 && model != 0xFu))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic))
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	virq_avic_log_drop_(vcpu);
 	ST_(&vcpu->dfr, dfr);
 	/* Unlike KVM, re-apply the LDR at once so the vCPU keeps an entry. */
@@ -258,16 +258,16 @@ virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
 	uint32_t id;
 
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic)) /* x2APIC ID is read-only */
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	id = value >> 24;
 	/* Rewriting the 8-bit ID the vCPU already has is not a change. */
 	if (id == (cur_id_(vcpu) & 0xFFu))
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	ST_(&vcpu->cur_apic_id, id);
 	virq_avic_update_slow_(vcpu, vcpu->slow);
 	/* The tables stay as they are; AVIC goes off for the VM instead. */
-	inhibit_set_(vcpu->vm, VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED);
-	return VIRQ_EINHIBITED;
+	inhibit_set_(vcpu->vm, LIBVIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED);
+	return LIBVIRQ_EINHIBITED;
 }

@@ -8,134 +8,134 @@
 #include "avic/avic_priv.h"
 
 /* lo word (bits 63:0). */
-#define VIRQ_IRTE_RemapEn 0, 0
-#define VIRQ_IRTE_SupIOPF 1, 1
-#define VIRQ_IRTE_GALogIntr 2, 2
-#define VIRQ_IRTE_IntType 4, 2
-#define VIRQ_IRTE_RqEoi 5, 5
-#define VIRQ_IRTE_GaRsvd 5, 3
-#define VIRQ_IRTE_IsRun 6, 6
-#define VIRQ_IRTE_DM 6, 6
-#define VIRQ_IRTE_GuestMode 7, 7
-#define VIRQ_IRTE_DestLo 31, 8
-#define VIRQ_IRTE_GATag 63, 32
+#define LIBVIRQ_IRTE_RemapEn 0, 0
+#define LIBVIRQ_IRTE_SupIOPF 1, 1
+#define LIBVIRQ_IRTE_GALogIntr 2, 2
+#define LIBVIRQ_IRTE_IntType 4, 2
+#define LIBVIRQ_IRTE_RqEoi 5, 5
+#define LIBVIRQ_IRTE_GaRsvd 5, 3
+#define LIBVIRQ_IRTE_IsRun 6, 6
+#define LIBVIRQ_IRTE_DM 6, 6
+#define LIBVIRQ_IRTE_GuestMode 7, 7
+#define LIBVIRQ_IRTE_DestLo 31, 8
+#define LIBVIRQ_IRTE_GATag 63, 32
 /* hi word (bits 127:64). */
-#define VIRQ_IRTE_Vector 7, 0
-#define VIRQ_IRTE_HiRsvd1 11, 8
-#define VIRQ_IRTE_GaRootPtr 51, 12
-#define VIRQ_IRTE_HiRsvd2 55, 52
-#define VIRQ_IRTE_DestHi 63, 56
+#define LIBVIRQ_IRTE_Vector 7, 0
+#define LIBVIRQ_IRTE_HiRsvd1 11, 8
+#define LIBVIRQ_IRTE_GaRootPtr 51, 12
+#define LIBVIRQ_IRTE_HiRsvd2 55, 52
+#define LIBVIRQ_IRTE_DestHi 63, 56
 
 /* GA log entry. */
-#define VIRQ_GALOG_Tag 31, 0
-#define VIRQ_GALOG_DevId 47, 32
-#define VIRQ_GALOG_Code 63, 60
+#define LIBVIRQ_GALOG_Tag 31, 0
+#define LIBVIRQ_GALOG_DevId 47, 32
+#define LIBVIRQ_GALOG_Code 63, 60
 
-virq_status virq_irte_ga_encode(const struct virq_irte_ga *f, uint64_t out[2])
+virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t out[2])
 {
 	uint64_t lo, hi;
 
 	if (!f || !out)
-		return VIRQ_EINVAL;
-	lo = VIRQ_FIELD_PREP(VIRQ_IRTE_RemapEn, f->remap_en) |
-	     VIRQ_FIELD_PREP(VIRQ_IRTE_SupIOPF, f->sup_iopf) |
-	     VIRQ_FIELD_PREP(VIRQ_IRTE_GuestMode, f->guest_mode) |
-	     VIRQ_FIELD_PREP(VIRQ_IRTE_DestLo, f->dest & 0xFFFFFFu);
-	hi = VIRQ_FIELD_PREP(VIRQ_IRTE_Vector, f->vector) |
-	     VIRQ_FIELD_PREP(VIRQ_IRTE_DestHi, f->dest >> 24);
+		return LIBVIRQ_EINVAL;
+	lo = LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_RemapEn, f->remap_en) |
+	     LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_SupIOPF, f->sup_iopf) |
+	     LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_GuestMode, f->guest_mode) |
+	     LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_DestLo, f->dest & 0xFFFFFFu);
+	hi = LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_Vector, f->vector) |
+	     LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_DestHi, f->dest >> 24);
 	if (f->guest_mode) {
 		if (f->int_type || f->rq_eoi || f->dm_logical)
-			return VIRQ_EINVAL;
+			return LIBVIRQ_EINVAL;
 		if (f->ga_root_pa & 0xFFFu)
-			return VIRQ_EALIGN;
-		if (!VIRQ_ADDR_FITS(VIRQ_IRTE_GaRootPtr, f->ga_root_pa))
-			return VIRQ_ERANGE;
-		lo |= VIRQ_FIELD_PREP(VIRQ_IRTE_GALogIntr, f->ga_log_intr) |
-		      VIRQ_FIELD_PREP(VIRQ_IRTE_IsRun, f->is_run) |
-		      VIRQ_FIELD_PREP(VIRQ_IRTE_GATag, f->ga_tag);
+			return LIBVIRQ_EALIGN;
+		if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_IRTE_GaRootPtr, f->ga_root_pa))
+			return LIBVIRQ_ERANGE;
+		lo |= LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_GALogIntr, f->ga_log_intr) |
+		      LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_IsRun, f->is_run) |
+		      LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_GATag, f->ga_tag);
 		hi |= f->ga_root_pa;
 	} else {
 		if (f->ga_log_intr || f->is_run || f->ga_tag || f->ga_root_pa)
-			return VIRQ_EINVAL;
-		if (!VIRQ_FIELD_FITS(VIRQ_IRTE_IntType, f->int_type))
-			return VIRQ_ERANGE;
-		lo |= VIRQ_FIELD_PREP(VIRQ_IRTE_IntType, f->int_type) |
-		      VIRQ_FIELD_PREP(VIRQ_IRTE_RqEoi, f->rq_eoi) |
-		      VIRQ_FIELD_PREP(VIRQ_IRTE_DM, f->dm_logical);
+			return LIBVIRQ_EINVAL;
+		if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_IRTE_IntType, f->int_type))
+			return LIBVIRQ_ERANGE;
+		lo |= LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_IntType, f->int_type) |
+		      LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_RqEoi, f->rq_eoi) |
+		      LIBVIRQ_FIELD_PREP(LIBVIRQ_IRTE_DM, f->dm_logical);
 	}
 	out[0] = lo;
 	out[1] = hi;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
-virq_status virq_irte_ga_decode(const uint64_t in[2], struct virq_irte_ga *f)
+virq_status virq_avic_irte_ga_decode(const uint64_t in[2], struct virq_avic_irte_ga *f)
 {
 	uint64_t lo, hi;
 	bool rsvd = false;
 
 	if (!in || !f)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	lo = in[0];
 	hi = in[1];
 	memset(f, 0, sizeof(*f));
-	f->remap_en = VIRQ_FIELD_GET(VIRQ_IRTE_RemapEn, lo) != 0;
-	f->sup_iopf = VIRQ_FIELD_GET(VIRQ_IRTE_SupIOPF, lo) != 0;
-	f->guest_mode = VIRQ_FIELD_GET(VIRQ_IRTE_GuestMode, lo) != 0;
-	f->dest = (uint32_t)(VIRQ_FIELD_GET(VIRQ_IRTE_DestLo, lo) |
-			     (VIRQ_FIELD_GET(VIRQ_IRTE_DestHi, hi) << 24));
-	f->vector = (uint8_t)VIRQ_FIELD_GET(VIRQ_IRTE_Vector, hi);
+	f->remap_en = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_RemapEn, lo) != 0;
+	f->sup_iopf = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_SupIOPF, lo) != 0;
+	f->guest_mode = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_GuestMode, lo) != 0;
+	f->dest = (uint32_t)(LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_DestLo, lo) |
+			     (LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_DestHi, hi) << 24));
+	f->vector = (uint8_t)LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_Vector, hi);
 	if (f->guest_mode) {
-		f->ga_log_intr = VIRQ_FIELD_GET(VIRQ_IRTE_GALogIntr, lo) != 0;
-		f->is_run = VIRQ_FIELD_GET(VIRQ_IRTE_IsRun, lo) != 0;
-		f->ga_tag = (uint32_t)VIRQ_FIELD_GET(VIRQ_IRTE_GATag, lo);
-		f->ga_root_pa = hi & VIRQ_FIELD_MASK(VIRQ_IRTE_GaRootPtr);
-		rsvd = (lo & VIRQ_FIELD_MASK(VIRQ_IRTE_GaRsvd)) ||
-		       (hi & VIRQ_FIELD_MASK(VIRQ_IRTE_HiRsvd2));
+		f->ga_log_intr = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_GALogIntr, lo) != 0;
+		f->is_run = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_IsRun, lo) != 0;
+		f->ga_tag = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_GATag, lo);
+		f->ga_root_pa = hi & LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_GaRootPtr);
+		rsvd = (lo & LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_GaRsvd)) ||
+		       (hi & LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_HiRsvd2));
 	} else {
-		f->int_type = (uint8_t)VIRQ_FIELD_GET(VIRQ_IRTE_IntType, lo);
-		f->rq_eoi = VIRQ_FIELD_GET(VIRQ_IRTE_RqEoi, lo) != 0;
-		f->dm_logical = VIRQ_FIELD_GET(VIRQ_IRTE_DM, lo) != 0;
+		f->int_type = (uint8_t)LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_IntType, lo);
+		f->rq_eoi = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_RqEoi, lo) != 0;
+		f->dm_logical = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_DM, lo) != 0;
 	}
-	rsvd = rsvd || (hi & VIRQ_FIELD_MASK(VIRQ_IRTE_HiRsvd1));
-	return rsvd ? VIRQ_ERANGE : VIRQ_OK;
+	rsvd = rsvd || (hi & LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_HiRsvd1));
+	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
 }
 
-virq_status virq_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid, uint8_t *code)
+virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid, uint8_t *code)
 {
 	if (!tag || !devid || !code)
-		return VIRQ_EINVAL;
-	*tag = (uint32_t)VIRQ_FIELD_GET(VIRQ_GALOG_Tag, e);
-	*devid = (uint16_t)VIRQ_FIELD_GET(VIRQ_GALOG_DevId, e);
-	*code = (uint8_t)VIRQ_FIELD_GET(VIRQ_GALOG_Code, e);
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	*tag = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GALOG_Tag, e);
+	*devid = (uint16_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GALOG_DevId, e);
+	*code = (uint8_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GALOG_Code, e);
+	return LIBVIRQ_OK;
 }
 
-#define VIRQ_GATAG_Vcpu 11, 0
-#define VIRQ_GATAG_Vm 31, 12
-_Static_assert(VIRQ_FIELD_WIDTH(VIRQ_GATAG_Vcpu) == VIRQ_GATAG_VCPU_BITS, "GA tag vCPU width");
-_Static_assert((VIRQ_FIELD_MASK(VIRQ_GATAG_Vcpu) | VIRQ_FIELD_MASK(VIRQ_GATAG_Vm)) == 0xFFFFFFFFu,
+#define LIBVIRQ_GATAG_Vcpu 11, 0
+#define LIBVIRQ_GATAG_Vm 31, 12
+_Static_assert(LIBVIRQ_FIELD_WIDTH(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_GATAG_VCPU_BITS, "GA tag vCPU width");
+_Static_assert((LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vcpu) | LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vm)) == 0xFFFFFFFFu,
 	       "GA tag fields fill 32 bits");
-_Static_assert(VIRQ_FIELD_MAX(VIRQ_GATAG_Vcpu) == VIRQ_AVIC_MAX_INDEX_X2AVIC_4K,
+_Static_assert(LIBVIRQ_FIELD_MAX(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K,
 	       "GA tag holds every vCPU index");
 
-virq_status virq_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag)
+virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag)
 {
 	if (!tag)
-		return VIRQ_EINVAL;
-	if (!VIRQ_FIELD_FITS(VIRQ_GATAG_Vm, vm_id) || !VIRQ_FIELD_FITS(VIRQ_GATAG_Vcpu, vcpu_index))
-		return VIRQ_ERANGE;
-	*tag = (uint32_t)(VIRQ_FIELD_PREP(VIRQ_GATAG_Vm, vm_id) |
-			  VIRQ_FIELD_PREP(VIRQ_GATAG_Vcpu, vcpu_index));
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_GATAG_Vm, vm_id) || !LIBVIRQ_FIELD_FITS(LIBVIRQ_GATAG_Vcpu, vcpu_index))
+		return LIBVIRQ_ERANGE;
+	*tag = (uint32_t)(LIBVIRQ_FIELD_PREP(LIBVIRQ_GATAG_Vm, vm_id) |
+			  LIBVIRQ_FIELD_PREP(LIBVIRQ_GATAG_Vcpu, vcpu_index));
+	return LIBVIRQ_OK;
 }
 
-virq_status virq_gatag_decode(uint32_t tag, uint32_t *vm_id, uint32_t *vcpu_index)
+virq_status virq_avic_gatag_decode(uint32_t tag, uint32_t *vm_id, uint32_t *vcpu_index)
 {
 	if (!vm_id || !vcpu_index)
-		return VIRQ_EINVAL;
-	*vm_id = (uint32_t)VIRQ_FIELD_GET(VIRQ_GATAG_Vm, tag);
-	*vcpu_index = (uint32_t)VIRQ_FIELD_GET(VIRQ_GATAG_Vcpu, tag);
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	*vm_id = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GATAG_Vm, tag);
+	*vcpu_index = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GATAG_Vcpu, tag);
+	return LIBVIRQ_OK;
 }
 
 /* ---- registry ---- */
@@ -144,14 +144,14 @@ virq_status virq_avic_registry_init(struct virq_avic_registry *reg, struct virq_
 				    uint32_t nslots)
 {
 	if (!reg || !slots)
-		return VIRQ_EINVAL;
-	if (nslots < 2 || nslots > VIRQ_GATAG_VM_MAX + 1u)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_EINVAL;
+	if (nslots < 2 || nslots > LIBVIRQ_GATAG_VM_MAX + 1u)
+		return LIBVIRQ_ERANGE;
 	for (uint32_t i = 0; i < nslots; i++)
 		slots[i] = NULL;
 	reg->slots = slots;
 	reg->nslots = nslots;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_registry_add(struct virq_avic_registry *reg, struct virq_avic_vm *vm)
@@ -159,14 +159,14 @@ virq_status virq_avic_registry_add(struct virq_avic_registry *reg, struct virq_a
 	uint32_t id;
 
 	if (!reg || !vm || !reg->slots)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	id = vm->cfg.vm_id;
 	if (id == 0 || id >= reg->nslots)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	if (__atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE))
-		return VIRQ_EEXIST;
+		return LIBVIRQ_EEXIST;
 	__atomic_store_n(&reg->slots[id], vm, __ATOMIC_RELEASE);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_registry_remove(struct virq_avic_registry *reg, struct virq_avic_vm *vm)
@@ -174,13 +174,13 @@ virq_status virq_avic_registry_remove(struct virq_avic_registry *reg, struct vir
 	uint32_t id;
 
 	if (!reg || !vm || !reg->slots)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	id = vm->cfg.vm_id;
 	if (id == 0 || id >= reg->nslots ||
 	    __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE) != vm)
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	__atomic_store_n(&reg->slots[id], NULL, __ATOMIC_RELEASE);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg, uint32_t tag,
@@ -191,20 +191,20 @@ virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg, uint
 	struct virq_avic_vcpu *c;
 
 	if (!reg || !vcpu || !reg->slots)
-		return VIRQ_EINVAL;
-	IGNORE_(virq_gatag_decode(tag, &id, &idx));
+		return LIBVIRQ_EINVAL;
+	IGNORE_(virq_avic_gatag_decode(tag, &id, &idx));
 	if (id == 0 || id >= reg->nslots)
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	v = __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE);
 	if (!v || idx >= v->cfg.max_vcpus)
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	c = __atomic_load_n(&v->by_index[idx], __ATOMIC_ACQUIRE);
 	if (!c)
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	if (vm)
 		*vm = v;
 	*vcpu = c;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64_t entry,
@@ -219,12 +219,12 @@ virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64
 	if (vcpu)
 		*vcpu = NULL;
 	if (!reg)
-		return VIRQ_EINVAL;
-	IGNORE_(virq_ga_log_decode(entry, &tag, &devid, &code));
-	if (code != VIRQ_GA_LOG_GUEST_NR)
-		return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	IGNORE_(virq_avic_ga_log_decode(entry, &tag, &devid, &code));
+	if (code != LIBVIRQ_GA_LOG_GUEST_NR)
+		return LIBVIRQ_OK;
 	st = virq_avic_registry_lookup(reg, tag, NULL, &c);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	/* The IOMMU already set the IRR bit; the vCPU only needs waking. */
 	CNT_(&c->cnt.wakes);
@@ -232,7 +232,7 @@ virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64
 	c->vm->hal.ops->kick_vcpu(c->vm->hal.ctx, c->cookie);
 	if (vcpu)
 		*vcpu = c;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---- IRTEs attached to vCPUs ---- */
@@ -260,29 +260,29 @@ static void irte_update_(const struct virq_avic_vcpu *v,
 	uint64_t lo = __atomic_load_n(&irte[0], __ATOMIC_RELAXED);
 	uint64_t hi = __atomic_load_n(&irte[1], __ATOMIC_RELAXED);
 
-	if (!VIRQ_FIELD_GET(VIRQ_IRTE_GuestMode, lo))
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_GuestMode, lo))
 		return;
 	if (!running_(v)) {
 		/* Destination unchanged; no GA log interrupt when merely put (preempted). */
-		lo = VIRQ_FIELD_SET(VIRQ_IRTE_IsRun, lo, 0);
-		lo = VIRQ_FIELD_SET(VIRQ_IRTE_GALogIntr, lo, ga_log_(v));
+		lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_IsRun, lo, 0);
+		lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_GALogIntr, lo, ga_log_(v));
 		__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
 		return;
 	}
-	if (VIRQ_FIELD_GET(VIRQ_IRTE_DestHi, hi) != (v->host_apic_id >> 24)) {
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_DestHi, hi) != (v->host_apic_id >> 24)) {
 		/*
 		 * Destination spans both words: pass through "not running" (safe
 		 * during load: the coming VMRUN reads the IRR) while hi changes.
 		 */
-		lo = VIRQ_FIELD_SET(VIRQ_IRTE_IsRun, lo, 0);
+		lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_IsRun, lo, 0);
 		__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
 		__atomic_store_n(&irte[1],
-				 VIRQ_FIELD_SET(VIRQ_IRTE_DestHi, hi, v->host_apic_id >> 24),
+				 LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_DestHi, hi, v->host_apic_id >> 24),
 				 __ATOMIC_RELEASE);
 	}
-	lo = VIRQ_FIELD_SET(VIRQ_IRTE_DestLo, lo, v->host_apic_id & 0xFFFFFFu);
-	lo = VIRQ_FIELD_SET(VIRQ_IRTE_IsRun, lo, 1);
-	lo = VIRQ_FIELD_SET(VIRQ_IRTE_GALogIntr, lo, 0);
+	lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_DestLo, lo, v->host_apic_id & 0xFFFFFFu);
+	lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_IsRun, lo, 1);
+	lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_GALogIntr, lo, 0);
 	__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
 }
 
@@ -295,18 +295,18 @@ void virq_avic_irtes_update_(struct virq_avic_vcpu *v)
 virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_irte_ref *ref,
 				  uint64_t *irte, uint8_t vector)
 {
-	struct virq_irte_ga f = {0};
+	struct virq_avic_irte_ga f = {0};
 	uint64_t w[2];
 	virq_status st;
 
 	/* vm_id 0 cannot be registered: its GA log entries would wake nobody. */
 	if (!vcpu || !vcpu->vm || !ref || !irte || vcpu->vm->cfg.vm_id == 0)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (vector < 16u)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	for (struct virq_avic_irte_ref *r = vcpu->irtes; r; r = r->next)
 		if (r == ref || r->irte == irte)
-			return VIRQ_EEXIST;
+			return LIBVIRQ_EEXIST;
 	f.remap_en = true;
 	f.guest_mode = true;
 	f.vector = vector;
@@ -315,29 +315,29 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 	/* CASE-06: a running vCPU is targeted at once, not at its next load. */
 	f.is_run = running_(vcpu);
 	f.ga_log_intr = !f.is_run && ga_log_(vcpu);
-	st = virq_gatag_encode(vcpu->vm->cfg.vm_id, vcpu->index, &f.ga_tag);
-	if (st == VIRQ_OK)
-		st = virq_irte_ga_encode(&f, w);
-	if (st != VIRQ_OK)
+	st = virq_avic_gatag_encode(vcpu->vm->cfg.vm_id, vcpu->index, &f.ga_tag);
+	if (st == LIBVIRQ_OK)
+		st = virq_avic_irte_ga_encode(&f, w);
+	if (st != LIBVIRQ_OK)
 		return st;
 	__atomic_store_n(&irte[1], w[1], __ATOMIC_RELEASE);
 	__atomic_store_n(&irte[0], w[0], __ATOMIC_RELEASE);
 	ref->irte = irte;
 	ref->next = vcpu->irtes;
 	vcpu->irtes = ref;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu, struct virq_avic_irte_ref *ref)
 {
 	if (!vcpu || !ref)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	for (struct virq_avic_irte_ref **p = &vcpu->irtes; *p; p = &(*p)->next) {
 		if (*p == ref) {
 			*p = ref->next;
 			ref->next = NULL;
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
 	}
-	return VIRQ_ENOENT;
+	return LIBVIRQ_ENOENT;
 }

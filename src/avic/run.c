@@ -58,7 +58,7 @@ static __attribute__((noinline, cold)) virq_status doorbell_failed_(struct virq_
 	CNT_(&t->cnt.db_failed);
 	CNT_(&t->cnt.kick);
 	hal->ops->kick_vcpu(hal->ctx, t->cookie);
-	return VIRQ_EHW;
+	return LIBVIRQ_EHW;
 }
 
 virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
@@ -66,23 +66,23 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 	const struct virq_hal *hal = &t->vm->hal;
 	uint32_t run = __atomic_load_n(&t->run, __ATOMIC_SEQ_CST);
 
-	if (run & VIRQ_AVIC_RUN_RUNNING) {
-		uint32_t host = run & VIRQ_AVIC_RUN_HOST;
+	if (run & LIBVIRQ_AVIC_RUN_RUNNING) {
+		uint32_t host = run & LIBVIRQ_AVIC_RUN_HOST;
 
 		if (host == self_host) {
 			CNT_(&t->cnt.local);
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
-		if (run & VIRQ_AVIC_RUN_DOORBELL) {
+		if (run & LIBVIRQ_AVIC_RUN_DOORBELL) {
 			CNT_(&t->cnt.db);
-			if (hal->ops->msr_write(hal->ctx, VIRQ_AVIC_DOORBELL_MSR, host) != VIRQ_OK)
+			if (hal->ops->msr_write(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) != LIBVIRQ_OK)
 				return doorbell_failed_(t);
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
 	}
 	CNT_(&t->cnt.kick);
 	hal->ops->kick_vcpu(hal->ctx, t->cookie);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_t self_host_apic_id)
@@ -90,12 +90,12 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 	uint32_t bit, old;
 
 	if (vector - 16u > 255u - 16u)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	bit = 1u << (vector & 31u);
-	old = __atomic_fetch_or(apic_vec_word_(vcpu, VIRQ_APIC_IRR, vector), bit, __ATOMIC_SEQ_CST);
+	old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit, __ATOMIC_SEQ_CST);
 	if (old & bit) {
 		CNT_(&vcpu->cnt.coalesced);
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	}
 	/* Counted by the notification (posts = notifications - wakes - failures). */
 	return virq_avic_notify_(vcpu, self_host_apic_id);
@@ -104,9 +104,9 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 /* Publishes the physical table entry (single 64-bit store the hardware reads). */
 void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 {
-	uint64_t e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_HostApicId, v->entry, v->host_apic_id);
+	uint64_t e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_HostApicId, v->entry, v->host_apic_id);
 
-	e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, running);
+	e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, running);
 	v->entry = e;
 	/*
 	 * CASE-05: with IPI virtualization off IsRunning never reaches the table.
@@ -114,38 +114,38 @@ void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 	 * doorbell would be ignored, it must exit TARGET_NOT_RUNNING instead.
 	 */
 	if (!v->vm->ipiv || !avic_on_(v))
-		e = VIRQ_FIELD_SET(VIRQ_AVIC_PHYS_IsRunning, e, 0);
+		e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, 0);
 	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
 }
 
 static uint32_t run_word_(const struct virq_avic_vcpu *v)
 {
 	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
-	bool db = avic_on_(v) && LD_(&v->vm->policy) == VIRQ_AVIC_POLICY_DOORBELL;
+	bool db = avic_on_(v) && LD_(&v->vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL;
 
-	return VIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? VIRQ_AVIC_RUN_DOORBELL : 0u);
+	return LIBVIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? LIBVIRQ_AVIC_RUN_DOORBELL : 0u);
 }
 
 virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
 {
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
-	if (host_apic_id > VIRQ_AVIC_RUN_HOST)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_EINVAL;
+	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
+		return LIBVIRQ_ERANGE;
 	if (vcpu->loaded)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	vcpu->host_apic_id = host_apic_id;
 	vcpu->loaded = true;
 	if (vcpu->blocking) {
 		/* Preempted while blocking: stay "not running" until unblock (CASE-06). */
 		virq_avic_publish_entry_(vcpu, false);
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	}
 	virq_avic_publish_entry_(vcpu, true);
 	virq_avic_irtes_update_(vcpu);
 	/* L1 of the ordering argument; VMRUN (L2) follows in the caller. */
 	__atomic_store_n(&vcpu->run, run_word_(vcpu), __ATOMIC_SEQ_CST);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static void unload_(struct virq_avic_vcpu *v)
@@ -166,30 +166,30 @@ static void unload_(struct virq_avic_vcpu *v)
 virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
 {
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	/* Keyed on the software state, not on IsRunning (off with ipiv=0; CASE-06). */
 	if (!vcpu->loaded)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	vcpu->loaded = false;
 	unload_(vcpu);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
 {
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	vcpu->blocking = true;
 	unload_(vcpu);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
 {
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
-	if (host_apic_id > VIRQ_AVIC_RUN_HOST)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_EINVAL;
+	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
+		return LIBVIRQ_ERANGE;
 	vcpu->blocking = false;
 	vcpu->loaded = false;
 	return virq_avic_vcpu_load(vcpu, host_apic_id);
@@ -210,15 +210,15 @@ static int highest_vec_(const struct virq_avic_vcpu *v, uint32_t base)
 
 bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector)
 {
-	int irr = highest_vec_(vcpu, VIRQ_APIC_IRR), isr, ppr;
+	int irr = highest_vec_(vcpu, LIBVIRQ_APIC_IRR), isr, ppr;
 	uint32_t tpr;
 
 	if (vector)
 		*vector = irr < 0 ? 0 : (uint8_t)irr;
 	if (irr < 0)
 		return false;
-	isr = highest_vec_(vcpu, VIRQ_APIC_ISR);
-	tpr = __atomic_load_n(apic_reg_(vcpu, VIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
+	isr = highest_vec_(vcpu, LIBVIRQ_APIC_ISR);
+	tpr = __atomic_load_n(apic_reg_(vcpu, LIBVIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
 	ppr = (int)(tpr >> 4);
 	if (isr >= 0 && (isr >> 4) > ppr)
 		ppr = isr >> 4;

@@ -2,7 +2,7 @@
 # Sources of the avic module (included from src/CMakeLists.txt; paths relative to src/).
 target_sources(virq PRIVATE
   avic/caps.c
-  avic/encode.c
+  avic/enc/encode.c
   avic/vm.c
   avic/run.c
   avic/dest.c

@@ -8,12 +8,12 @@
 uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
 {
 	switch (mode) {
-	case VIRQ_AVIC_MODE_XAVIC:
-		return VIRQ_AVIC_MAX_INDEX_XAVIC;
-	case VIRQ_AVIC_MODE_X2AVIC:
-		return VIRQ_AVIC_MAX_INDEX_X2AVIC;
-	case VIRQ_AVIC_MODE_X2AVIC_4K:
-		return VIRQ_AVIC_MAX_INDEX_X2AVIC_4K;
+	case LIBVIRQ_AVIC_MODE_XAVIC:
+		return LIBVIRQ_AVIC_MAX_INDEX_XAVIC;
+	case LIBVIRQ_AVIC_MODE_X2AVIC:
+		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC;
+	case LIBVIRQ_AVIC_MODE_X2AVIC_4K:
+		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K;
 	}
 	return 0;
 }
@@ -23,18 +23,18 @@ static virq_status vm_check_cfg_(const struct virq_avic_caps *caps,
 {
 	uint32_t cap = virq_avic_mode_max_(cfg->mode);
 
-	if (!cap || (unsigned)cfg->policy > VIRQ_AVIC_POLICY_KICK)
-		return VIRQ_EINVAL;
-	if (!caps->avic || (cfg->mode != VIRQ_AVIC_MODE_XAVIC && !caps->x2avic) ||
-	    (cfg->mode == VIRQ_AVIC_MODE_X2AVIC_4K && !caps->x2avic_4k))
-		return VIRQ_ENOTSUP;
-	if (cfg->max_vcpus == 0 || cfg->max_vcpus > cap + 1u || cfg->vm_id > VIRQ_GATAG_VM_MAX)
-		return VIRQ_ERANGE;
+	if (!cap || (unsigned)cfg->policy > LIBVIRQ_AVIC_POLICY_KICK)
+		return LIBVIRQ_EINVAL;
+	if (!caps->avic || (cfg->mode != LIBVIRQ_AVIC_MODE_XAVIC && !caps->x2avic) ||
+	    (cfg->mode == LIBVIRQ_AVIC_MODE_X2AVIC_4K && !caps->x2avic_4k))
+		return LIBVIRQ_ENOTSUP;
+	if (cfg->max_vcpus == 0 || cfg->max_vcpus > cap + 1u || cfg->vm_id > LIBVIRQ_GATAG_VM_MAX)
+		return LIBVIRQ_ERANGE;
 	if (cfg->apic_bar & 0xFFFu)
-		return VIRQ_EALIGN;
-	if (!VIRQ_ADDR_FITS(VIRQ_VMCB_Addr, cfg->apic_bar))
-		return VIRQ_ERANGE;
-	return VIRQ_OK;
+		return LIBVIRQ_EALIGN;
+	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_VMCB_Addr, cfg->apic_bar))
+		return LIBVIRQ_ERANGE;
+	return LIBVIRQ_OK;
 }
 
 static void vm_free_(struct virq_avic_vm *vm)
@@ -51,18 +51,18 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 	size_t entries, tsize;
 
 	if (!vm || !caps || !cfg)
-		return VIRQ_EINVAL;
-	st = virq_hal_validate(hal, VIRQ_HAL_NEED_MSR | VIRQ_HAL_NEED_KICK);
-	if (st == VIRQ_OK)
+		return LIBVIRQ_EINVAL;
+	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_KICK);
+	if (st == LIBVIRQ_OK)
 		st = vm_check_cfg_(caps, cfg);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	memset(vm, 0, sizeof(*vm));
 	vm->hal = *hal;
 	vm->caps = *caps;
 	vm->cfg = *cfg;
 	if (!vm->cfg.apic_bar)
-		vm->cfg.apic_bar = VIRQ_AVIC_DEFAULT_APIC_BAR;
+		vm->cfg.apic_bar = LIBVIRQ_AVIC_DEFAULT_APIC_BAR;
 	vm->max_index = virq_avic_mode_max_(cfg->mode);
 	vm->ipiv = !cfg->disable_ipiv && !caps->erratum_1235;
 	vm->policy = (uint32_t)cfg->policy;
@@ -70,37 +70,37 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 	/* 8-byte entries: one page for 255 or 512, eight contiguous pages for 4096. */
 	tsize = (entries * 8u + 4095u) & ~(size_t)4095u;
 	st = virq_page_alloc_(hal, tsize, 4096, &vm->phys_table);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal, 4096, 4096, &vm->log_table);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal, (entries * 2u * sizeof(void *) + 4095u) & ~(size_t)4095u,
 				      4096, &vm->maps);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		vm_free_(vm);
 		return st;
 	}
 	vm->by_index = vm->maps.va;
 	vm->by_apic = vm->by_index + entries;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 {
 	if (!vm)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	if (vm->nr_vcpus)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	vm_free_(vm);
 	vm->by_index = vm->by_apic = NULL;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm, enum virq_avic_policy policy)
 {
-	if (!vm || (unsigned)policy > VIRQ_AVIC_POLICY_KICK)
-		return VIRQ_EINVAL;
+	if (!vm || (unsigned)policy > LIBVIRQ_AVIC_POLICY_KICK)
+		return LIBVIRQ_EINVAL;
 	ST_(&vm->policy, (uint32_t)policy);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm)
@@ -113,35 +113,35 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 {
 	const struct virq_hal *hal;
 	uint64_t t0, t1, t2;
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 
 	if (!vm)
-		return VIRQ_EINVAL;
-	if (self_host_apic_id > VIRQ_AVIC_RUN_HOST || rounds == 0 || rounds > 64)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_EINVAL;
+	if (self_host_apic_id > LIBVIRQ_AVIC_RUN_HOST || rounds == 0 || rounds > 64)
+		return LIBVIRQ_ERANGE;
 	hal = &vm->hal;
 	t0 = virq_now_(hal);
-	for (uint32_t i = 0; i < rounds && st == VIRQ_OK; i++)
-		st = virq_msr_wr_(hal, VIRQ_AVIC_DOORBELL_MSR, self_host_apic_id);
+	for (uint32_t i = 0; i < rounds && st == LIBVIRQ_OK; i++)
+		st = virq_msr_wr_(hal, LIBVIRQ_AVIC_DOORBELL_MSR, self_host_apic_id);
 	t1 = virq_now_(hal);
 	for (uint32_t i = 0; i < rounds; i++)
 		hal->ops->kick_vcpu(hal->ctx, cookie);
 	t2 = virq_now_(hal);
 	vm->doorbell_ns = (t1 - t0) / rounds;
 	vm->kick_ns = (t2 - t1) / rounds;
-	if (st != VIRQ_OK) {
-		VIRQ_LOG0(hal, VIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
-		ST_(&vm->policy, (uint32_t)VIRQ_AVIC_POLICY_KICK);
+	if (st != LIBVIRQ_OK) {
+		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
+		ST_(&vm->policy, (uint32_t)LIBVIRQ_AVIC_POLICY_KICK);
 	} else {
 		ST_(&vm->policy,
-		    (uint32_t)(vm->doorbell_ns <= vm->kick_ns ? VIRQ_AVIC_POLICY_DOORBELL
-							      : VIRQ_AVIC_POLICY_KICK));
+		    (uint32_t)(vm->doorbell_ns <= vm->kick_ns ? LIBVIRQ_AVIC_POLICY_DOORBELL
+							      : LIBVIRQ_AVIC_POLICY_KICK));
 	}
-	VIRQ_LOGV(hal, VIRQ_LOG_INFO, "avic: calibration doorbell_ns kick_ns", vm->doorbell_ns,
+	LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "avic: calibration doorbell_ns kick_ns", vm->doorbell_ns,
 		  vm->kick_ns);
 	if (chosen)
 		*chosen = virq_avic_vm_policy(vm);
-	return st != VIRQ_OK ? VIRQ_EHW : VIRQ_OK;
+	return st != LIBVIRQ_OK ? LIBVIRQ_EHW : LIBVIRQ_OK;
 }
 
 void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_ns,
@@ -157,20 +157,20 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
 
 virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit reason)
 {
-	if (!vm || (unsigned)reason >= VIRQ_AVIC_INHIBIT_COUNT ||
-	    reason == VIRQ_AVIC_INHIBIT_NESTED)
-		return VIRQ_EINVAL;
+	if (!vm || (unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT ||
+	    reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
+		return LIBVIRQ_EINVAL;
 	__atomic_fetch_or(&vm->inhibits, 1u << reason, __ATOMIC_SEQ_CST);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit reason)
 {
-	if (!vm || (unsigned)reason >= VIRQ_AVIC_INHIBIT_COUNT ||
-	    reason == VIRQ_AVIC_INHIBIT_NESTED)
-		return VIRQ_EINVAL;
+	if (!vm || (unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT ||
+	    reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
+		return LIBVIRQ_EINVAL;
 	__atomic_fetch_and(&vm->inhibits, ~(1u << reason), __ATOMIC_SEQ_CST);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 uint32_t virq_avic_vm_inhibits(const struct virq_avic_vm *vm)
@@ -180,7 +180,7 @@ uint32_t virq_avic_vm_inhibits(const struct virq_avic_vm *vm)
 
 const char *virq_avic_inhibit_name(uint32_t reason)
 {
-	static const char *const names[VIRQ_AVIC_INHIBIT_COUNT] = {
+	static const char *const names[LIBVIRQ_AVIC_INHIBIT_COUNT] = {
 	    "DISABLED",
 	    "HYPERV",
 	    "ABSENT",
@@ -196,7 +196,7 @@ const char *virq_avic_inhibit_name(uint32_t reason)
 	    "PHYSICAL_ID_TOO_BIG",
 	};
 
-	return reason < VIRQ_AVIC_INHIBIT_COUNT ? names[reason] : "?";
+	return reason < LIBVIRQ_AVIC_INHIBIT_COUNT ? names[reason] : "?";
 }
 
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
@@ -211,7 +211,7 @@ void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
 	if (nested && vcpu->loaded && !vcpu->blocking) {
 		virq_avic_publish_entry_(vcpu, true); /* IsRunning 0: senders exit */
 		virq_avic_irtes_update_(vcpu);	      /* IRTEs: GA log instead of IsRun */
-		__atomic_store_n(&vcpu->run, LD_(&vcpu->run) & ~VIRQ_AVIC_RUN_DOORBELL,
+		__atomic_store_n(&vcpu->run, LD_(&vcpu->run) & ~LIBVIRQ_AVIC_RUN_DOORBELL,
 				 __ATOMIC_SEQ_CST);
 	}
 }
@@ -221,7 +221,7 @@ bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why)
 	uint32_t w = virq_avic_vm_inhibits(vcpu->vm);
 
 	if (LD_(&vcpu->nested))
-		w |= 1u << VIRQ_AVIC_INHIBIT_NESTED;
+		w |= 1u << LIBVIRQ_AVIC_INHIBIT_NESTED;
 	if (why)
 		*why = w;
 	return w == 0;
@@ -254,9 +254,9 @@ void virq_avic_update_slow_(struct virq_avic_vcpu *v, bool was_slow)
 		v->too_big = big;
 		/* An xAPIC-mode vCPU above 0xFE cannot be addressed by AVIC (CASE-07). */
 		if (vm->too_big)
-			inhibit_set_(vm, VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
+			inhibit_set_(vm, LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
 		else
-			inhibit_clear_(vm, VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
+			inhibit_clear_(vm, LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
 	}
 }
 
@@ -269,25 +269,25 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 
 	if (cfg->backing_va) {
 		if (cfg->backing_pa & 0xFFFu)
-			return VIRQ_EALIGN;
-		if (!VIRQ_ADDR_FITS(VIRQ_AVIC_PHYS_BackingPage, cfg->backing_pa))
-			return VIRQ_ERANGE;
+			return LIBVIRQ_EALIGN;
+		if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, cfg->backing_pa))
+			return LIBVIRQ_ERANGE;
 		v->backing.va = cfg->backing_va;
 		v->backing.pa = cfg->backing_pa;
-		v->backing.size = VIRQ_AVIC_PAGE_SIZE;
-		return VIRQ_OK;
+		v->backing.size = LIBVIRQ_AVIC_PAGE_SIZE;
+		return LIBVIRQ_OK;
 	}
-	st = virq_page_alloc_(&vm->hal, VIRQ_AVIC_PAGE_SIZE, 4096, &v->backing);
-	if (st != VIRQ_OK)
+	st = virq_page_alloc_(&vm->hal, LIBVIRQ_AVIC_PAGE_SIZE, 4096, &v->backing);
+	if (st != LIBVIRQ_OK)
 		return st;
-	if (!VIRQ_ADDR_FITS(VIRQ_AVIC_PHYS_BackingPage, v->backing.pa)) {
+	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, v->backing.pa)) {
 		virq_page_free_(&vm->hal, &v->backing);
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	}
 	v->own_backing = true;
-	*apic_reg_(v, VIRQ_APIC_ID) = (cfg->apic_id & 0xFFu) << 24; /* xAPIC view: 8 bits */
-	*apic_reg_(v, VIRQ_APIC_DFR) = VIRQ_APIC_DFR_FLAT;
-	return VIRQ_OK;
+	*apic_reg_(v, LIBVIRQ_APIC_ID) = (cfg->apic_id & 0xFFu) << 24; /* xAPIC view: 8 bits */
+	*apic_reg_(v, LIBVIRQ_APIC_DFR) = LIBVIRQ_APIC_DFR_FLAT;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *vcpu,
@@ -297,21 +297,21 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 	virq_status st;
 
 	if (!vm || !vcpu || !cfg || !vm->by_index)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	/* CASE-07: an ID beyond the table is refused before anything is written. */
 	if (cfg->index >= vm->cfg.max_vcpus || cfg->apic_id > vm->max_index)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	if (vm->by_index[cfg->index] || vm->by_apic[cfg->apic_id])
-		return VIRQ_EEXIST;
+		return LIBVIRQ_EEXIST;
 	memset(vcpu, 0, sizeof(*vcpu));
 	vcpu->vm = vm;
 	st = vcpu_backing_(vm, vcpu, cfg);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	pe.backing_pa = vcpu->backing.pa;
 	pe.valid = true; /* Valid now, so broadcasts reach it at once. */
 	st = virq_avic_phys_entry_encode(&pe, &vcpu->entry);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		if (vcpu->own_backing)
 			virq_page_free_(&vm->hal, &vcpu->backing);
 		return st;
@@ -320,7 +320,7 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 	vcpu->apic_id = cfg->apic_id;
 	vcpu->cur_apic_id = cfg->apic_id;
 	vcpu->cookie = cfg->cookie;
-	vcpu->dfr = VIRQ_APIC_DFR_FLAT;
+	vcpu->dfr = LIBVIRQ_APIC_DFR_FLAT;
 	vcpu->log_index = -1;
 	__atomic_store_n(phys_slot_(vm, cfg->apic_id), vcpu->entry, __ATOMIC_RELEASE);
 	__atomic_store_n(&vm->by_index[cfg->index], vcpu, __ATOMIC_RELEASE);
@@ -329,7 +329,7 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 		ST_(&vm->highest, cfg->apic_id);
 	vm->nr_vcpus++;
 	virq_avic_update_slow_(vcpu, false);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu)
@@ -338,9 +338,9 @@ virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu)
 	uint32_t h;
 
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	if (vcpu->loaded || vcpu->irtes)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	vm = vcpu->vm;
 	virq_avic_log_drop_(vcpu);
 	__atomic_store_n(phys_slot_(vm, vcpu->apic_id), 0, __ATOMIC_RELEASE);
@@ -356,7 +356,7 @@ virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu)
 	if (vcpu->own_backing)
 		virq_page_free_(&vm->hal, &vcpu->backing);
 	vcpu->vm = NULL;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa)
@@ -371,21 +371,21 @@ virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 	uint32_t ldr, before;
 
 	if (!vcpu || !vcpu->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic) == x2apic)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	virq_avic_log_drop_(vcpu);
 	ldr = x2apic ? virq_avic_x2apic_ldr(cur_id_(vcpu)) : 0;
 	ST_(&vcpu->ldr, ldr);
 	/* The ID and LDR registers as the guest reads them in the new mode. */
-	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_LDR), ldr, __ATOMIC_RELAXED);
-	__atomic_store_n(apic_reg_(vcpu, VIRQ_APIC_ID),
+	__atomic_store_n(apic_reg_(vcpu, LIBVIRQ_APIC_LDR), ldr, __ATOMIC_RELAXED);
+	__atomic_store_n(apic_reg_(vcpu, LIBVIRQ_APIC_ID),
 			 x2apic ? cur_id_(vcpu) : (cur_id_(vcpu) & 0xFFu) << 24, __ATOMIC_RELAXED);
 	before = virq_avic_vm_inhibits(vcpu->vm);
 	ST_(&vcpu->x2apic, x2apic);
 	virq_avic_update_slow_(vcpu, vcpu->slow);
 	/* Newly PHYSICAL_ID_TOO_BIG (xAPIC ID alias): the caller must know (CASE-07). */
-	return (virq_avic_vm_inhibits(vcpu->vm) & ~before) ? VIRQ_EINHIBITED : VIRQ_OK;
+	return (virq_avic_vm_inhibits(vcpu->vm) & ~before) ? LIBVIRQ_EINHIBITED : LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
@@ -396,22 +396,24 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	bool active, x2;
 
 	if (!vcpu || !out || !vcpu->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	vm = vcpu->vm;
 	active = virq_avic_vcpu_active(vcpu, NULL);
-	x2 = LD_(&vcpu->x2apic) && vm->cfg.mode != VIRQ_AVIC_MODE_XAVIC;
+	x2 = LD_(&vcpu->x2apic) && vm->cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC;
 	highest = LD_(&vm->highest);
-	max = x2 ? vm->max_index : VIRQ_AVIC_MAX_INDEX_XAVIC;
+	max = x2 ? vm->max_index : LIBVIRQ_AVIC_MAX_INDEX_XAVIC;
 	memset(out, 0, sizeof(*out));
-	out->int_ctl_clear = VIRQ_VMCB_INT_CTL_AVIC_ENABLE | VIRQ_VMCB_INT_CTL_X2APIC_MODE;
+	out->int_ctl_clear = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_AVIC_ENABLE) |
+					LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_X2APIC_MODE));
 	if (active)
-		out->int_ctl_set =
-		    VIRQ_VMCB_INT_CTL_AVIC_ENABLE | (x2 ? VIRQ_VMCB_INT_CTL_X2APIC_MODE : 0u);
+		out->int_ctl_set = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_AVIC_ENABLE) |
+					      (x2 ? LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_X2APIC_MODE) : 0u));
 	out->apic_bar = vm->cfg.apic_bar;
 	out->backing_page = vcpu->backing.pa;
 	out->logical_table = vm->log_table.pa;
 	out->physical_table = vm->phys_table.pa | (active ? (highest < max ? highest : max) : 0u);
-	out->clean_clear = VIRQ_VMCB_CLEAN_AVIC | VIRQ_VMCB_CLEAN_INTR;
+	out->clean_clear = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_CLEAN_AVIC) |
+				      LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_CLEAN_INTR));
 	out->active = active;
 	out->tlb_flush = !vcpu->have_last || vcpu->last_active != active || vcpu->last_x2 != x2;
 	vcpu->have_last = true;
@@ -425,17 +427,17 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	/* Doorbells are only useful while these values (about to run) enable AVIC. */
 	if (vcpu->loaded && !vcpu->blocking)
 		__atomic_store_n(&vcpu->run,
-				 VIRQ_AVIC_RUN_RUNNING | vcpu->host_apic_id |
-				     ((active && LD_(&vm->policy) == VIRQ_AVIC_POLICY_DOORBELL)
-					  ? VIRQ_AVIC_RUN_DOORBELL
+				 LIBVIRQ_AVIC_RUN_RUNNING | vcpu->host_apic_id |
+				     ((active && LD_(&vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL)
+					  ? LIBVIRQ_AVIC_RUN_DOORBELL
 					  : 0u),
 				 __ATOMIC_SEQ_CST);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
-void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_counters *out)
+void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out)
 {
-	const struct virq_avic_raw_counters *c = &vcpu->cnt;
+	const struct virq_avic_vcpu_raw_counters *c = &vcpu->cnt;
 	uint64_t db = LD_(&c->db), kick = LD_(&c->kick), failed = LD_(&c->db_failed);
 	uint64_t notes = db + kick + LD_(&c->local), other = LD_(&c->wakes) + failed;
 

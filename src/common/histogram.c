@@ -11,26 +11,26 @@ uint32_t virq_hist_bucket_of(uint64_t value)
 {
 	uint32_t msb, shift;
 
-	if (value < VIRQ_HIST_SUB_BUCKETS)
+	if (value < LIBVIRQ_HIST_SUB_BUCKETS)
 		return (uint32_t)value;
 	msb = 63u - (uint32_t)__builtin_clzll(value);
-	shift = msb - VIRQ_HIST_SUB_BITS;
-	return (shift + 1u) * VIRQ_HIST_SUB_BUCKETS +
-	       (uint32_t)((value >> shift) & (VIRQ_HIST_SUB_BUCKETS - 1u));
+	shift = msb - LIBVIRQ_HIST_SUB_BITS;
+	return (shift + 1u) * LIBVIRQ_HIST_SUB_BUCKETS +
+	       (uint32_t)((value >> shift) & (LIBVIRQ_HIST_SUB_BUCKETS - 1u));
 }
 
 uint64_t virq_hist_bucket_high(uint32_t index)
 {
 	uint32_t shift, sub;
 
-	if (index >= VIRQ_HIST_NR_BUCKETS)
+	if (index >= LIBVIRQ_HIST_NR_BUCKETS)
 		return UINT64_MAX;
-	if (index < VIRQ_HIST_SUB_BUCKETS)
+	if (index < LIBVIRQ_HIST_SUB_BUCKETS)
 		return index;
-	shift = index / VIRQ_HIST_SUB_BUCKETS - 1u;
-	sub = index % VIRQ_HIST_SUB_BUCKETS;
+	shift = index / LIBVIRQ_HIST_SUB_BUCKETS - 1u;
+	sub = index % LIBVIRQ_HIST_SUB_BUCKETS;
 	/* ((17 + sub) << shift) - 1, computed without overflowing at the top bucket. */
-	return (((uint64_t)(VIRQ_HIST_SUB_BUCKETS + sub) << shift) - 1u) + ((uint64_t)1 << shift);
+	return (((uint64_t)(LIBVIRQ_HIST_SUB_BUCKETS + sub) << shift) - 1u) + ((uint64_t)1 << shift);
 }
 
 void virq_hist_init(struct virq_hist *h)
@@ -62,8 +62,8 @@ void virq_hist_record(struct virq_hist *h, uint64_t value)
 virq_status virq_hist_merge(struct virq_hist *dst, const struct virq_hist *src)
 {
 	if (!dst || !src || dst == src)
-		return VIRQ_EINVAL;
-	for (uint32_t i = 0; i < VIRQ_HIST_NR_BUCKETS; i++)
+		return LIBVIRQ_EINVAL;
+	for (uint32_t i = 0; i < LIBVIRQ_HIST_NR_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;
 	if (src->min < dst->min)
@@ -76,14 +76,14 @@ virq_status virq_hist_merge(struct virq_hist *dst, const struct virq_hist *src)
 	} else {
 		dst->sum += src->sum;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ceil(count * ppm / 10^6) without overflowing for any count. */
 static uint64_t rank_(uint64_t count, uint32_t ppm)
 {
-	uint64_t q = count / VIRQ_HIST_PPM_MAX, r = count % VIRQ_HIST_PPM_MAX;
-	uint64_t rank = q * ppm + (r * ppm + VIRQ_HIST_PPM_MAX - 1u) / VIRQ_HIST_PPM_MAX;
+	uint64_t q = count / LIBVIRQ_HIST_PPM_MAX, r = count % LIBVIRQ_HIST_PPM_MAX;
+	uint64_t rank = q * ppm + (r * ppm + LIBVIRQ_HIST_PPM_MAX - 1u) / LIBVIRQ_HIST_PPM_MAX;
 
 	return rank ? rank : 1u;
 }
@@ -93,39 +93,39 @@ virq_status virq_hist_percentile(const struct virq_hist *h, uint32_t ppm, uint64
 	uint64_t rank, seen = 0;
 
 	if (!h || !out)
-		return VIRQ_EINVAL;
-	if (ppm > VIRQ_HIST_PPM_MAX)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_EINVAL;
+	if (ppm > LIBVIRQ_HIST_PPM_MAX)
+		return LIBVIRQ_ERANGE;
 	if (h->count == 0)
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	rank = rank_(h->count, ppm);
-	for (uint32_t i = 0; i < VIRQ_HIST_NR_BUCKETS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_HIST_NR_BUCKETS; i++) {
 		seen += h->buckets[i];
 		if (seen >= rank) {
 			uint64_t v = virq_hist_bucket_high(i);
 
 			*out = v < h->min ? h->min : (v > h->max ? h->max : v);
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
 	}
 	*out = h->max; /* unreachable while buckets sum to count */
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_hist_summarize(const struct virq_hist *h, struct virq_hist_summary *out)
 {
 	if (!h || !out)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	memset(out, 0, sizeof(*out));
 	if (h->count == 0)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	out->count = h->count;
 	out->min = h->min;
 	out->max = h->max;
 	out->avg = h->sum / h->count;
-	if (virq_hist_percentile(h, 500000u, &out->p50) != VIRQ_OK ||
-	    virq_hist_percentile(h, 990000u, &out->p99) != VIRQ_OK ||
-	    virq_hist_percentile(h, 999000u, &out->p999) != VIRQ_OK)
-		return VIRQ_EINVAL; /* unreachable: h is non-empty and the ppm are valid */
-	return VIRQ_OK;
+	if (virq_hist_percentile(h, 500000u, &out->p50) != LIBVIRQ_OK ||
+	    virq_hist_percentile(h, 990000u, &out->p99) != LIBVIRQ_OK ||
+	    virq_hist_percentile(h, 999000u, &out->p999) != LIBVIRQ_OK)
+		return LIBVIRQ_EINVAL; /* unreachable: h is non-empty and the ppm are valid */
+	return LIBVIRQ_OK;
 }

@@ -18,9 +18,9 @@ virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, 
 		bool expired = now - start >= timeout_ns;
 
 		if (cond(arg))
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		if (expired)
-			return VIRQ_ETIMEDOUT;
+			return LIBVIRQ_ETIMEDOUT;
 		virq_relax_(hal);
 	}
 }

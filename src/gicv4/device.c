@@ -5,7 +5,7 @@
  * (DISCARD, INT, CLEAR, INV followed by SYNC or VSYNC).
  * Spec: Arm IHI 0069 §6.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
  */
-#include <libvirq/gicv4_vpe.h>
+#include <libvirq/gicv4/vpe.h>
 #include "gicv4/its_priv.h"
 #include "gicv4/vpe_priv.h"
 
@@ -40,38 +40,38 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	virq_status st;
 
 	if (!its || !its->gic || !dev || !nr_events)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	hal = &its->gic->hal;
 	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	if (nr_events > (1u << 31) ||
 	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	/* Before dev is cleared: it may be the mapped object itself. */
 	if (dev_taken_(its, dev, device_id))
-		return VIRQ_EEXIST; /* also the doorbell proxy device's ID */
+		return LIBVIRQ_EEXIST; /* also the doorbell proxy device's ID */
 	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
 	memset(dev, 0, sizeof(*dev));
-	st = virq_its_tbl_ensure_(its, VIRQ_ITS_TBL_DEV, device_id);
-	if (st != VIRQ_OK)
+	st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_DEV, device_id);
+	if (st != LIBVIRQ_OK)
 		return st;
 	itt_bytes = (uint64_t)nr * its->itt_esz;
 	st = virq_page_alloc_(hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
 			      &dev->itt);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal,
 				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
 				      4096, &dev->ev);
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
 	 * (CASE-14: Xen a1f8b32af0). */
-	if (st == VIRQ_OK)
-		st = clean_if_(hal, its->tbl[VIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
+	if (st == LIBVIRQ_OK)
+		st = clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
 			       dev->itt.va, dev->itt.size);
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		c = virq_its_mapd(device_id, log2_(nr) - 1, dev->itt.pa, true);
 		st = virq_its_exec_(its, &c, 1);
 	}
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, &dev->ev);
 		virq_page_free_(hal, &dev->itt);
 		return st;
@@ -83,7 +83,7 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	its->devices = dev;
 	if (dev != its->proxy)
 		its->nr_devices++;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_device_unmap(struct virq_its_device *dev)
@@ -92,15 +92,15 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 	virq_status st;
 
 	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (dev->nr_mapped)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	/* A dead ITS takes no command: release the tracking (as the vPE
 	 * teardown does), so that the ITS itself can be destroyed. */
 	if (!dev->its->dead) {
 		c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
 		st = virq_its_exec_(dev->its, &c, 1);
-		if (st != VIRQ_OK && !dev->its->dead)
+		if (st != LIBVIRQ_OK && !dev->its->dead)
 			return st;
 	}
 	virq_page_free_(&dev->its->gic->hal, &dev->ev);
@@ -109,7 +109,7 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 	if (dev != dev->its->proxy)
 		dev->its->nr_devices--;
 	dev->its = NULL;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
@@ -120,31 +120,31 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 	virq_status st;
 
 	st = ev_lookup_(dev, event, &e);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	if (e->kind != VIRQ_ITS_EV_NONE)
-		return VIRQ_EEXIST;
+	if (e->kind != LIBVIRQ_ITS_EV_NONE)
+		return LIBVIRQ_EEXIST;
 	if (!virq_its_col_mapped_(dev->its, icid) || !virq_lpi_allocated_(dev->its->gic, pintid))
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	st = virq_its_exec_(dev->its, c, 2);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	e->kind = VIRQ_ITS_EV_PHYS;
+	e->kind = LIBVIRQ_ITS_EV_PHYS;
 	e->icid = icid;
 	e->intid = pintid;
-	e->db = VIRQ_ITS_NO_DOORBELL;
+	e->db = LIBVIRQ_ITS_NO_DOORBELL;
 	e->vpe = NULL;
 	dev->nr_mapped++;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 {
 	struct virq_its_event *e = ev_at_(dev, event);
 
-	if (e->kind == VIRQ_ITS_EV_VIRT && e->vpe)
+	if (e->kind == LIBVIRQ_ITS_EV_VIRT && e->vpe)
 		e->vpe->nr_vlpis--;
 	memset(e, 0, sizeof(*e));
 	dev->nr_mapped--;
@@ -157,12 +157,12 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	virq_status st;
 
 	st = ev_lookup_(dev, event, &e);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	if (e->kind == VIRQ_ITS_EV_NONE || e->kind == VIRQ_ITS_EV_PROXY)
-		return VIRQ_ENOENT;
+	if (e->kind == LIBVIRQ_ITS_EV_NONE || e->kind == LIBVIRQ_ITS_EV_PROXY)
+		return LIBVIRQ_ENOENT;
 	c[0] = (struct virq_its_cmd){
-	    .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	st = virq_its_exec_(dev->its, c, 2);
 	/* Tracked as unmapped even on a queue failure: DISCARD may have run,
@@ -177,10 +177,10 @@ static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum vir
 	struct virq_its_cmd c[2];
 	virq_status st = ev_lookup_(dev, event, &e);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	if (e->kind != VIRQ_ITS_EV_PHYS && e->kind != VIRQ_ITS_EV_VIRT)
-		return VIRQ_ENOENT;
+	if (e->kind != LIBVIRQ_ITS_EV_PHYS && e->kind != LIBVIRQ_ITS_EV_VIRT)
+		return LIBVIRQ_ENOENT;
 	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	return virq_its_exec_(dev->its, c, 2);
@@ -188,26 +188,26 @@ static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum vir
 
 virq_status virq_its_int(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, VIRQ_ITS_INT);
+	return ev_cmd_(dev, event, LIBVIRQ_ITS_INT);
 }
 
 virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, VIRQ_ITS_CLEAR);
+	return ev_cmd_(dev, event, LIBVIRQ_ITS_CLEAR);
 }
 
 virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, VIRQ_ITS_INV);
+	return ev_cmd_(dev, event, LIBVIRQ_ITS_INV);
 }
 
 virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
 			       struct virq_its_event *out)
 {
 	if (!dev_ok_(dev) || !out)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	*out = *ev_at_(dev, event);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

@@ -19,8 +19,8 @@
  * (the documented porting point) so nothing is declared twice.
  */
 #include <libfdt.h>
-#ifndef VIRQ_ENV_HEADER
-#define VIRQ_ENV_HEADER <libfdt_env.h>
+#ifndef LIBVIRQ_ENV_HEADER
+#define LIBVIRQ_ENV_HEADER <libfdt_env.h>
 #endif
 #include <libvirq/fdt.h>
 
@@ -31,7 +31,7 @@ struct bus_cells_ {
 };
 
 /* DT spec: ranges nesting is bounded by the tree depth; anything deeper is hostile. */
-#define VIRQ_FDT_MAX_DEPTH_ 64
+#define LIBVIRQ_FDT_MAX_DEPTH_ 64
 
 /* Fixed reasons (never formatted: the library does not print). */
 static const char *const ok_reason_ = "ok";
@@ -40,7 +40,7 @@ static virq_status bad_(const char **why, const char *msg)
 {
 	if (why)
 		*why = msg;
-	return VIRQ_EBADDT;
+	return LIBVIRQ_EBADDT;
 }
 
 static uint64_t load_cells_(const uint8_t *p, uint32_t ncells)
@@ -92,7 +92,7 @@ static virq_status bus_cells_(const void *fdt, int bus, struct bus_cells_ *c, co
 			return bad_(why, "#size-cells is not 1 or 2");
 		c->sc = v;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Region sanity: non-zero size, no wrap past the top of the 64-bit space. */
@@ -102,7 +102,7 @@ static virq_status region_ok_(uint64_t base, uint64_t size, const char **why)
 		return bad_(why, "a GIC region has size 0");
 	if (base + (size - 1) < base)
 		return bad_(why, "a GIC region wraps past the end of the address space");
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Searches one bus's non-empty ranges for [addr, addr + size). */
@@ -128,7 +128,7 @@ static virq_status ranges_lookup_(const uint8_t *rg, int len, struct bus_cells_ 
 		if (pba + delta < pba)
 			return bad_(why, "ranges translation overflows 64 bits");
 		*addr = pba + delta;
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	}
 	return bad_(why, "a GIC region lies outside its parent bus ranges");
 }
@@ -142,13 +142,13 @@ static virq_status ranges_lookup_(const uint8_t *rg, int len, struct bus_cells_ 
 static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t size,
 			      const char **why)
 {
-	for (int depth = 0; depth < VIRQ_FDT_MAX_DEPTH_; depth++) {
+	for (int depth = 0; depth < LIBVIRQ_FDT_MAX_DEPTH_; depth++) {
 		struct bus_cells_ child, parent;
 		const uint8_t *rg;
 		int len = 0, pbus;
 
 		if (bus == 0)
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		pbus = fdt_parent_offset(fdt, bus);
 		if (pbus < 0)
 			return bad_(why, "cannot find the parent of a bus node");
@@ -158,11 +158,11 @@ static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t
 		if (len > 0) {
 			virq_status st = bus_cells_(fdt, bus, &child, why);
 
-			if (st == VIRQ_OK)
+			if (st == LIBVIRQ_OK)
 				st = bus_cells_(fdt, pbus, &parent, why);
-			if (st == VIRQ_OK)
+			if (st == LIBVIRQ_OK)
 				st = ranges_lookup_(rg, len, child, parent.ac, addr, size, why);
-			if (st != VIRQ_OK)
+			if (st != LIBVIRQ_OK)
 				return st;
 		}
 		bus = pbus;
@@ -188,9 +188,9 @@ static virq_status reg_entry_(const void *fdt, int node, int bus, struct bus_cel
 	*base = load_cells_(p + idx * entry, c.ac);
 	*size = load_cells_(p + idx * entry + c.ac * 4u, c.sc);
 	st = region_ok_(*base, *size, why);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = translate_(fdt, bus, base, *size, why);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = region_ok_(*base, *size, why);
 	return st;
 }
@@ -255,7 +255,7 @@ static virq_status struct_walk_(const void *fdt, const char **why)
 		case FDT_NOP:
 			break;
 		case FDT_END:
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		default:
 			return bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
 		}
@@ -270,8 +270,8 @@ static virq_status check_blob_(const void *fdt, size_t bufsize, const char **why
 
 	if (bufsize < sizeof(struct fdt_header))
 		return bad_(why, "blob shorter than the FDT header");
-	if (bufsize > VIRQ_FDT_MAX_SIZE)
-		bufsize = VIRQ_FDT_MAX_SIZE;
+	if (bufsize > LIBVIRQ_FDT_MAX_SIZE)
+		bufsize = LIBVIRQ_FDT_MAX_SIZE;
 	rc = fdt_check_header(fdt);
 	if (rc == -FDT_ERR_BADMAGIC)
 		return bad_(why, "bad FDT magic");
@@ -281,14 +281,14 @@ static virq_status check_blob_(const void *fdt, size_t bufsize, const char **why
 		return bad_(why, "bad FDT header (block offsets or sizes)");
 	if (fdt_totalsize(fdt) > bufsize)
 		return bad_(why, "blob truncated: totalsize exceeds the buffer");
-	if (struct_walk_(fdt, why) != VIRQ_OK)
-		return VIRQ_EBADDT;
+	if (struct_walk_(fdt, why) != LIBVIRQ_OK)
+		return LIBVIRQ_EBADDT;
 	rc = fdt_check_full(fdt, bufsize);
 	if (rc == -FDT_ERR_TRUNCATED)
 		return bad_(why, "blob truncated: a tag or property runs past its block");
 	if (rc < 0)
 		return bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* First enabled "arm,gic-v3" node, or a negative libfdt error. */
@@ -314,7 +314,7 @@ static virq_status redist_(const void *fdt, int gic, int bus, struct bus_cells_ 
 	r = get_u32_(fdt, gic, "#redistributor-regions", &nrr);
 	if (r < 0)
 		return bad_(why, "#redistributor-regions is not a single cell");
-	if (nrr == 0 || nrr > VIRQ_FDT_MAX_REDIST_REGIONS_DT)
+	if (nrr == 0 || nrr > LIBVIRQ_FDT_MAX_REDIST_REGIONS_DT)
 		return bad_(why, "#redistributor-regions is 0 or above 4096");
 	sp = fdt_getprop(fdt, gic, "redistributor-stride", &len);
 	if (sp) {
@@ -326,21 +326,21 @@ static virq_status redist_(const void *fdt, int gic, int bus, struct bus_cells_ 
 	} else if (len != -FDT_ERR_NOTFOUND) {
 		return bad_(why, "cannot read redistributor-stride");
 	}
-	if (nrr > VIRQ_GIC_MAX_REDIST_REGIONS) {
+	if (nrr > LIBVIRQ_GIC_MAX_REDIST_REGIONS) {
 		if (why)
 			*why = "more redistributor regions than libvirq holds (16)";
-		return VIRQ_ENOSPC;
+		return LIBVIRQ_ENOSPC;
 	}
 	for (uint32_t i = 0; i < nrr; i++) {
 		struct virq_gic_redist_region *rr = &d->redist[i];
 		virq_status st = reg_entry_(fdt, gic, bus, c, 1 + i, &rr->base, &rr->size, why);
 
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 		rr->stride = stride;
 	}
 	d->nr_redist_regions = nrr;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const char **why)
@@ -359,25 +359,25 @@ static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const
 			continue;
 		if (!have_cells) {
 			st = bus_cells_(fdt, gic, &c, why);
-			if (st != VIRQ_OK)
+			if (st != LIBVIRQ_OK)
 				return st;
 			have_cells = true;
 		}
-		if (d->nr_its == VIRQ_GIC_MAX_ITS) {
+		if (d->nr_its == LIBVIRQ_GIC_MAX_ITS) {
 			if (why)
 				*why = "more enabled ITSes than libvirq holds (16)";
-			return VIRQ_ENOSPC;
+			return LIBVIRQ_ENOSPC;
 		}
 		its = &d->its[d->nr_its];
 		st = reg_entry_(fdt, child, gic, c, 0, &its->base, &its->size, why);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 		its->dma_noncoherent = fdt_getprop(fdt, child, "dma-noncoherent", NULL) != NULL;
 		d->nr_its++;
 	}
 	if (child != -FDT_ERR_NOTFOUND)
 		return bad_(why, "bad structure while walking the GIC's children");
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status discover_(const void *fdt, size_t bufsize, struct virq_gic_desc *d,
@@ -388,13 +388,13 @@ static virq_status discover_(const void *fdt, size_t bufsize, struct virq_gic_de
 	virq_status st;
 
 	st = check_blob_(fdt, bufsize, why);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	gic = find_gic_(fdt);
 	if (gic == -FDT_ERR_NOTFOUND) {
 		if (why)
 			*why = "no enabled arm,gic-v3 node";
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	}
 	if (gic <= 0)
 		return bad_(why, gic == 0 ? "the GIC node is the root" : "bad structure");
@@ -402,18 +402,18 @@ static virq_status discover_(const void *fdt, size_t bufsize, struct virq_gic_de
 	if (bus < 0)
 		return bad_(why, "cannot find the GIC node's parent");
 	st = bus_cells_(fdt, bus, &c, why);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = reg_entry_(fdt, gic, bus, c, 0, &d->gicd_base, &d->gicd_size, why);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = redist_(fdt, gic, bus, c, d, why);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = its_(fdt, gic, d, why);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	d->dma_noncoherent = fdt_getprop(fdt, gic, "dma-noncoherent", NULL) != NULL;
 	if (fdt_node_check_compatible(fdt, 0, "rockchip,rk3588") == 0)
-		d->platform |= VIRQ_GIC_PLAT_RK3588;
-	return VIRQ_OK;
+		d->platform |= LIBVIRQ_GIC_PLAT_RK3588;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_fdt_discover_gic(const void *fdt, size_t bufsize, struct virq_gic_desc *desc,
@@ -426,16 +426,16 @@ virq_status virq_fdt_discover_gic(const void *fdt, size_t bufsize, struct virq_g
 	if (!desc) {
 		if (reason)
 			*reason = "no output description";
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	}
 	memset(desc, 0, sizeof(*desc));
 	if (!fdt) {
 		if (reason)
 			*reason = "no blob";
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	}
 	st = discover_(fdt, bufsize, desc, reason);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		memset(desc, 0, sizeof(*desc));
 	return st;
 }

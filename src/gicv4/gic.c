@@ -14,76 +14,76 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 	uint64_t off = 0;
 
 	if (r->size < 0x20000u || (r->stride & 0xFFFFu))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	while (off + 0x20000u <= r->size) {
 		uint64_t base = r->base + off;
-		uint32_t arch = (uint32_t)VIRQ_FIELD_GET(VIRQ_GIC_PIDR2_ArchRev,
-							 virq_rd32_(hal, base + VIRQ_GICR_PIDR2));
+		uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GIC_PIDR2_ArchRev,
+							 virq_rd32_(hal, base + LIBVIRQ_GICR_PIDR2));
 		uint64_t typer, stride;
 
 		if (arch != 3 && arch != 4) {
-			VIRQ_LOGV(hal, VIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
-			return VIRQ_EHW;
+			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
+			return LIBVIRQ_EHW;
 		}
-		typer = virq_rd64_(hal, base + VIRQ_GICR_TYPER);
+		typer = virq_rd64_(hal, base + LIBVIRQ_GICR_TYPER);
 		/* A GICv4 RD's VLPI_base frame (+0x20000) must be in the region
 		 * too, or its VPROPBASER/VPENDBASER lie beyond it. */
-		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) &&
-		    off + VIRQ_GICR_STRIDE_V4 > r->size)
+		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_VLPIS, typer) &&
+		    off + LIBVIRQ_GICR_STRIDE_V4 > r->size)
 			break;
 		if (gic->nr_rd >= max_rd)
-			return VIRQ_ENOSPC;
+			return LIBVIRQ_ENOSPC;
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
-		gic->rd[gic->nr_rd].resident_vpe = VIRQ_VPEID_NONE;
+		gic->rd[gic->nr_rd].resident_vpe = LIBVIRQ_VPEID_NONE;
 		gic->nr_rd++;
-		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_Last, typer))
-			return VIRQ_OK;
+		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Last, typer))
+			return LIBVIRQ_OK;
 		stride = r->stride
 			     ? r->stride
-			     : (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, typer) ? VIRQ_GICR_STRIDE_V4
-									     : VIRQ_GICR_STRIDE_V3);
+			     : (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_VLPIS, typer) ? LIBVIRQ_GICR_STRIDE_V4
+									     : LIBVIRQ_GICR_STRIDE_V3);
 		off += stride;
 	}
 	/* Ran off the region without GICR_TYPER.Last: the description and the
 	 * hardware disagree. Keep what was found but say so. */
-	VIRQ_LOGV(hal, VIRQ_LOG_WARN, "gicr: region ended without GICR_TYPER.Last", r->base);
-	return VIRQ_OK;
+	LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN, "gicr: region ended without GICR_TYPER.Last", r->base);
+	return LIBVIRQ_OK;
 }
 
 static enum virq_gic_version detect_version_(const struct virq_gic *gic, uint32_t arch)
 {
-	bool v4 = arch == 4 && VIRQ_FIELD_GET(VIRQ_GICD_TYPER_DVIS, gic->gicd_typer);
+	bool v4 = arch == 4 && LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_DVIS, gic->gicd_typer);
 	bool v41 = v4;
 
 	for (uint32_t i = 0; i < gic->nr_rd; i++) {
-		v4 = v4 && VIRQ_FIELD_GET(VIRQ_GICR_TYPER_VLPIS, gic->rd[i].typer);
-		v41 = v41 && VIRQ_FIELD_GET(VIRQ_GICR_TYPER_RVPEID, gic->rd[i].typer);
+		v4 = v4 && LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_VLPIS, gic->rd[i].typer);
+		v41 = v41 && LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_RVPEID, gic->rd[i].typer);
 	}
-	return v41 && v4 ? VIRQ_GIC_V4_1 : v4 ? VIRQ_GIC_V4_0 : VIRQ_GIC_V3;
+	return v41 && v4 ? LIBVIRQ_GIC_V4_1 : v4 ? LIBVIRQ_GIC_V4_0 : LIBVIRQ_GIC_V3;
 }
 
 static void lpi_limits_(struct virq_gic *gic, uint32_t lpi_bits)
 {
-	uint32_t idbits = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER_IDbits, gic->gicd_typer) + 1;
-	uint32_t num = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER_num_LPIs, gic->gicd_typer);
+	uint32_t idbits = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_IDbits, gic->gicd_typer) + 1;
+	uint32_t num = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_num_LPIs, gic->gicd_typer);
 
 	gic->lpi_bits = lpi_bits < idbits ? lpi_bits : idbits;
 	gic->lpi_end = 1u << gic->lpi_bits;
 	/* num_LPIs != 0: only 2^(num_LPIs+1) LPIs exist (IHI 0069 §12.9.38). */
-	if (num && num + 1 < 31 && VIRQ_LPI_BASE + (1u << (num + 1)) < gic->lpi_end)
-		gic->lpi_end = VIRQ_LPI_BASE + (1u << (num + 1));
+	if (num && num + 1 < 31 && LIBVIRQ_LPI_BASE + (1u << (num + 1)) < gic->lpi_end)
+		gic->lpi_end = LIBVIRQ_LPI_BASE + (1u << (num + 1));
 }
 
 static void vpeid_limits_(struct virq_gic *gic)
 {
 	gic->vpeid_bits = 16;
-	if (gic->version == VIRQ_GIC_V4_1) {
-		uint32_t t2 = virq_rd32_(&gic->hal, gic->gicd_base + VIRQ_GICD_TYPER2);
-		uint32_t vid = (uint32_t)VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VID, t2) + 1;
+	if (gic->version == LIBVIRQ_GIC_V4_1) {
+		uint32_t t2 = virq_rd32_(&gic->hal, gic->gicd_base + LIBVIRQ_GICD_TYPER2);
+		uint32_t vid = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER2_VID, t2) + 1;
 
 		/* The vPEID field is 16 bits: a larger VID is a hardware lie. */
-		if (VIRQ_FIELD_GET(VIRQ_GICD_TYPER2_VIL, t2) && vid < 16)
+		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER2_VIL, t2) && vid < 16)
 			gic->vpeid_bits = vid;
 	}
 }
@@ -91,24 +91,24 @@ static void vpeid_limits_(struct virq_gic *gic)
 static virq_status alloc_tables_(struct virq_gic *gic)
 {
 	const struct virq_hal *hal = &gic->hal;
-	uint64_t prop = round_up_(gic->lpi_end - VIRQ_LPI_BASE, 4096);
-	uint64_t map = round_up_((gic->lpi_end - VIRQ_LPI_BASE + 7) / 8, 4096);
+	uint64_t prop = round_up_(gic->lpi_end - LIBVIRQ_LPI_BASE, 4096);
+	uint64_t map = round_up_((gic->lpi_end - LIBVIRQ_LPI_BASE + 7) / 8, 4096);
 	virq_status st;
 
 	st = virq_page_alloc_(hal, prop, 0x10000, &gic->prop);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal, map, 4096, &gic->lpi_map);
-	if (st == VIRQ_OK && gic->version >= VIRQ_GIC_V4_0)
+	if (st == LIBVIRQ_OK && gic->version >= LIBVIRQ_GIC_V4_0)
 		st = virq_page_alloc_(hal, round_up_((1u << gic->vpeid_bits) / 8, 4096), 4096,
 				      &gic->vpeid_map);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, &gic->lpi_map);
 		virq_page_free_(hal, &gic->prop);
 		return st;
 	}
 	/* Every LPI starts disabled with a middle priority (RES1 set). */
 	memset(gic->prop.va, 0xA2, (size_t)prop);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
@@ -119,35 +119,35 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 	virq_status st;
 
 	if (!gic || !desc || !rd || !max_rd || max_rd > 65536u || lpi_bits < 14 || lpi_bits > 16 ||
-	    !desc->nr_redist_regions || desc->nr_redist_regions > VIRQ_GIC_MAX_REDIST_REGIONS)
-		return VIRQ_EINVAL;
-	st = virq_hal_validate(hal, VIRQ_HAL_NEED_CORE);
-	if (st != VIRQ_OK)
+	    !desc->nr_redist_regions || desc->nr_redist_regions > LIBVIRQ_GIC_MAX_REDIST_REGIONS)
+		return LIBVIRQ_EINVAL;
+	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CORE);
+	if (st != LIBVIRQ_OK)
 		return st;
 	memset(gic, 0, sizeof(*gic));
 	memset(rd, 0, sizeof(*rd) * max_rd);
 	gic->hal = *hal;
 	gic->gicd_base = desc->gicd_base;
 	gic->rd = rd;
-	gic->timeout_ns = VIRQ_GIC_DEFAULT_TIMEOUT_NS;
+	gic->timeout_ns = LIBVIRQ_GIC_DEFAULT_TIMEOUT_NS;
 	gic->platform = desc->platform;
 	gic->rd_forced_nc = desc->dma_noncoherent;
-	arch = (uint32_t)VIRQ_FIELD_GET(VIRQ_GIC_PIDR2_ArchRev,
-					virq_rd32_(hal, gic->gicd_base + VIRQ_GICD_PIDR2));
-	gic->gicd_typer = virq_rd32_(hal, gic->gicd_base + VIRQ_GICD_TYPER);
-	if ((arch != 3 && arch != 4) || !VIRQ_FIELD_GET(VIRQ_GICD_TYPER_LPIS, gic->gicd_typer))
-		return VIRQ_ENOTSUP;
+	arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GIC_PIDR2_ArchRev,
+					virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_PIDR2));
+	gic->gicd_typer = virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_TYPER);
+	if ((arch != 3 && arch != 4) || !LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_LPIS, gic->gicd_typer))
+		return LIBVIRQ_ENOTSUP;
 	for (uint32_t i = 0; i < desc->nr_redist_regions; i++) {
 		st = walk_region_(gic, &desc->redist[i], max_rd);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	if (!gic->nr_rd)
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	gic->version = detect_version_(gic, arch);
 	lpi_limits_(gic, lpi_bits);
 	if (gic->lpi_bits < 14)
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_ENOTSUP;
 	vpeid_limits_(gic);
 	return alloc_tables_(gic);
 }
@@ -166,11 +166,11 @@ void virq_gic_destroy(struct virq_gic *gic)
 const char *virq_gic_version_name(enum virq_gic_version v)
 {
 	switch (v) {
-	case VIRQ_GIC_V3:
+	case LIBVIRQ_GIC_V3:
 		return "GICv3";
-	case VIRQ_GIC_V4_0:
+	case LIBVIRQ_GIC_V4_0:
 		return "GICv4.0";
-	case VIRQ_GIC_V4_1:
+	case LIBVIRQ_GIC_V4_1:
 		return "GICv4.1";
 	}
 	return "?";
@@ -184,30 +184,30 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 	uint32_t v;
 
 	if (!gic || !gic->hal.ops)
-		return VIRQ_EINVAL;
-	a = gic->gicd_base + VIRQ_GICD_CTLR;
+		return LIBVIRQ_EINVAL;
+	a = gic->gicd_base + LIBVIRQ_GICD_CTLR;
 	v = virq_rd32_(&gic->hal, a);
-	v |= (uint32_t)(VIRQ_FIELD_PREP(VIRQ_GICD_CTLR_ARE, 1) |
-			VIRQ_FIELD_PREP(VIRQ_GICD_CTLR_EnableGrp1, 1) |
-			VIRQ_FIELD_PREP(VIRQ_GICD_CTLR_EnableGrp0, 1));
-	v &= (uint32_t)~VIRQ_FIELD_MASK(VIRQ_GICD_CTLR_RWP);
+	v |= (uint32_t)(LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_ARE, 1) |
+			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp1, 1) |
+			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp0, 1));
+	v &= (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP);
 	virq_wr32_(&gic->hal, a, v);
 	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: CASE-15). */
-	return virq_poll32(&gic->hal, a, (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICD_CTLR_RWP), 0,
+	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
 			   gic->timeout_ns, NULL);
 }
 
 virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff, uint32_t *idx)
 {
 	if (!gic || !idx)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	for (uint32_t i = 0; i < gic->nr_rd; i++) {
-		if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_Affinity_Value, gic->rd[i].typer) == aff) {
+		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Affinity_Value, gic->rd[i].typer) == aff) {
 			*idx = i;
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
 	}
-	return VIRQ_ENOENT;
+	return LIBVIRQ_ENOENT;
 }
 
 /* ---------------- redistributor LPI bring-up ---------------- */
@@ -215,41 +215,41 @@ virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff, uint32
 static virq_status rd_wait_rwp_(struct virq_gic *gic, uint32_t idx, uint32_t want_ctlr_mask,
 				uint32_t want)
 {
-	return virq_poll32(&gic->hal, rd_addr_(gic, idx, VIRQ_GICR_CTLR),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_CTLR_RWP) | want_ctlr_mask, want,
+	return virq_poll32(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR),
+			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_RWP) | want_ctlr_mask, want,
 			   gic->timeout_ns, NULL);
 }
 
 static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
 {
-	uint64_t a = rd_addr_(gic, idx, VIRQ_GICR_CTLR);
+	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
 	uint32_t ctlr = virq_rd32_(&gic->hal, a);
-	uint32_t en = (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_CTLR_EnableLPIs);
+	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
 	virq_status st;
 
 	if (!(ctlr & en))
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	/* Left enabled by a previous kernel (kexec). Clearing is IMPLEMENTATION
 	 * DEFINED (IHI 0069 §12.11.2); wait for RWP (bit 3) and check. */
 	virq_wr32_(&gic->hal, a, ctlr & ~en);
 	st = rd_wait_rwp_(gic, idx, 0, 0);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (virq_rd32_(&gic->hal, a) & en) {
-		VIRQ_LOGV(&gic->hal, VIRQ_LOG_ERROR, "gicr: EnableLPIs stuck at 1", idx);
-		return VIRQ_EBUSY;
+		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: EnableLPIs stuck at 1", idx);
+		return LIBVIRQ_EBUSY;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 {
-	uint64_t a = rd_addr_(gic, idx, VIRQ_GICR_WAKER);
+	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_WAKER);
 	uint32_t w = virq_rd32_(&gic->hal, a);
 
-	virq_wr32_(&gic->hal, a, w & (uint32_t)~VIRQ_FIELD_MASK(VIRQ_GICR_WAKER_ProcessorSleep));
+	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
 	/* A real bounded poll (CASE-15: Xen's loop ran once). */
-	return virq_poll32(&gic->hal, a, (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_WAKER_ChildrenAsleep),
+	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
 			   0, gic->timeout_ns, NULL);
 }
 
@@ -263,52 +263,52 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	uint64_t rb, sh, ic;
 
 	if (gic->rd_forced_nc) {
-		want = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_Shareability, want, VIRQ_GIC_SH_NONE);
-		want = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_InnerCache, want, VIRQ_GIC_CACHE_nC);
-		want = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_OuterCache, want, 0);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_Shareability, want, LIBVIRQ_GIC_SH_NONE);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, want, LIBVIRQ_GIC_CACHE_nC);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_OuterCache, want, 0);
 	}
 	virq_wr64_(hal, addr, want);
 	rb = virq_rd64_(hal, addr);
 	if ((rb & pa_mask) != (want & pa_mask))
-		return VIRQ_EHW;
-	sh = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_Shareability, rb);
-	ic = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_InnerCache, rb);
-	if (!gic->rd_forced_nc && sh == VIRQ_GIC_SH_NONE && ic != VIRQ_GIC_CACHE_nC) {
+		return LIBVIRQ_EHW;
+	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb);
+	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
+	if (!gic->rd_forced_nc && sh == LIBVIRQ_GIC_SH_NONE && ic != LIBVIRQ_GIC_CACHE_nC) {
 		/* Not shareable: make it non-cacheable too; only InnerCache changes.
 		 * PENDBASER.PTZ is write-only (reads as 0): keep what was written
 		 * (bit 62 is RES0 in PROPBASER, and @want has it clear there). */
-		rb = VIRQ_FIELD_SET(VIRQ_GICR_PROPBASER_InnerCache, rb, VIRQ_GIC_CACHE_nC) |
-		     (want & VIRQ_FIELD_MASK(VIRQ_GICR_PENDBASER_PTZ));
+		rb = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb, LIBVIRQ_GIC_CACHE_nC) |
+		     (want & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_PTZ));
 		virq_wr64_(hal, addr, rb);
 		rb = virq_rd64_(hal, addr);
-		ic = VIRQ_FIELD_GET(VIRQ_GICR_PROPBASER_InnerCache, rb);
+		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	}
 	*out = rb;
 	*nc = gic->rd_forced_nc || attr_noncoherent_(sh, ic);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static uint64_t rd_attr_default_(void)
 {
-	return VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_InnerCache, VIRQ_GIC_CACHE_RaWaWb) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_Shareability, VIRQ_GIC_SH_INNER);
+	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_InnerCache, LIBVIRQ_GIC_CACHE_RaWaWb) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_Shareability, LIBVIRQ_GIC_SH_INNER);
 }
 
 static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 {
 	uint64_t want = gic->prop.pa |
-			VIRQ_FIELD_PREP(VIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
+			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
 			rd_attr_default_();
 	bool nc = false;
 	virq_status st;
 
-	if (!VIRQ_ADDR_FITS(VIRQ_GICR_PROPBASER_Physical_Address, gic->prop.pa))
-		return VIRQ_EALIGN;
-	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, VIRQ_GICR_PROPBASER), want,
-				 VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_Physical_Address) |
-				     VIRQ_FIELD_MASK(VIRQ_GICR_PROPBASER_IDbits),
+	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PROPBASER_Physical_Address, gic->prop.pa))
+		return LIBVIRQ_EALIGN;
+	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PROPBASER), want,
+				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_Physical_Address) |
+				     LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_IDbits),
 				 &gic->propbaser, &nc);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (nc && !gic->rd_noncoherent) {
 		gic->rd_noncoherent = true;
@@ -327,24 +327,24 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 
 	if (!r->pend.va) {
 		st = virq_page_alloc_(&gic->hal, size, 0x10000, &r->pend);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	} else {
 		memset(r->pend.va, 0, r->pend.size);
 	}
-	if (!VIRQ_ADDR_FITS(VIRQ_GICR_PENDBASER_Physical_Address, r->pend.pa)) {
-		st = VIRQ_EALIGN;
+	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PENDBASER_Physical_Address, r->pend.pa)) {
+		st = LIBVIRQ_EALIGN;
 		goto fail;
 	}
-	want = r->pend.pa | rd_attr_default_() | VIRQ_FIELD_PREP(VIRQ_GICR_PENDBASER_PTZ, 1);
-	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, VIRQ_GICR_PENDBASER), want,
-				 VIRQ_FIELD_MASK(VIRQ_GICR_PENDBASER_Physical_Address), &got, &nc);
-	if (st == VIRQ_OK && nc) {
+	want = r->pend.pa | rd_attr_default_() | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PENDBASER_PTZ, 1);
+	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PENDBASER), want,
+				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got, &nc);
+	if (st == LIBVIRQ_OK && nc) {
 		gic->rd_noncoherent = true;
 		st = clean_if_(&gic->hal, true, r->pend.va, r->pend.size);
 	}
-	if (st == VIRQ_OK)
-		return VIRQ_OK;
+	if (st == LIBVIRQ_OK)
+		return LIBVIRQ_OK;
 fail:
 	virq_page_free_(&gic->hal, &r->pend);
 	return st;
@@ -353,36 +353,36 @@ fail:
 virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 {
 	uint64_t a;
-	uint32_t en = (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_CTLR_EnableLPIs);
+	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
 	virq_status st;
 
-	if (!gic || !gic->hal.ops || idx >= gic->nr_rd || (gic->rd[idx].flags & VIRQ_RDIST_LPIS_ON))
-		return VIRQ_EINVAL;
+	if (!gic || !gic->hal.ops || idx >= gic->nr_rd || (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON))
+		return LIBVIRQ_EINVAL;
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
 	 * still gets them (CASE-11). */
-	if (gic->version >= VIRQ_GIC_V4_0) {
+	if (gic->version >= LIBVIRQ_GIC_V4_0) {
 		st = virq_rdist_vpe_reset_(gic, idx);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	st = rd_lpis_off_(gic, idx);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = rd_wake_(gic, idx);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = rd_prop_(gic, idx);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = rd_pend_(gic, idx);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	/* (5) Tables visible before EnableLPIs; EnableLPIs visible (RWP clear)
 	 * before any MAPC names this RD (CASE-15). */
-	virq_barrier_(&gic->hal, VIRQ_BARRIER_DMA_WMB);
-	a = rd_addr_(gic, idx, VIRQ_GICR_CTLR);
+	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
+	a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
 	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);
 	st = rd_wait_rwp_(gic, idx, en, en);
-	if (st != VIRQ_OK) /* the pending table stays allocated: the RD may use it */
+	if (st != LIBVIRQ_OK) /* the pending table stays allocated: the RD may use it */
 		return st;
-	virq_barrier_(&gic->hal, VIRQ_BARRIER_FULL);
-	gic->rd[idx].flags |= VIRQ_RDIST_LPIS_ON;
-	return VIRQ_OK;
+	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_FULL);
+	gic->rd[idx].flags |= LIBVIRQ_RDIST_LPIS_ON;
+	return LIBVIRQ_OK;
 }

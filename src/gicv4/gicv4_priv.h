@@ -8,8 +8,8 @@
 
 #include <libvirq/bitfield.h>
 #include <libvirq/gicv4.h>
-#include <libvirq/gicv4_gic_regs.h>
-#include <libvirq/gicv4_its_regs.h>
+#include <libvirq/gicv4/gic_regs.h>
+#include <libvirq/gicv4/its_regs.h>
 #include "hal/hal_priv.h"
 
 /* Bitmap helpers over HAL pages (bit n of byte n/8). */
@@ -53,12 +53,12 @@ static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
 	return virq_gic_attr_needs_clean(ic, sh);
 }
 
-/* Cleans a table to PoC when @nc; VIRQ_ENOHAL when it cannot. */
+/* Cleans a table to PoC when @nc; LIBVIRQ_ENOHAL when it cannot. */
 static inline virq_status clean_if_(const struct virq_hal *hal, bool nc, const void *va, size_t len)
 {
 	if (!nc)
-		return VIRQ_OK;
-	return virq_dcache_clean_(hal, va, len) ? VIRQ_OK : VIRQ_ENOHAL;
+		return LIBVIRQ_OK;
+	return virq_dcache_clean_(hal, va, len) ? LIBVIRQ_OK : LIBVIRQ_ENOHAL;
 }
 
 static inline uint64_t rd_addr_(const struct virq_gic *gic, uint32_t idx, uint32_t off)
@@ -68,7 +68,7 @@ static inline uint64_t rd_addr_(const struct virq_gic *gic, uint32_t idx, uint32
 
 static inline uint32_t rd_procnum_(const struct virq_gic *gic, uint32_t idx)
 {
-	return (uint32_t)VIRQ_FIELD_GET(VIRQ_GICR_TYPER_Processor_Number, gic->rd[idx].typer);
+	return (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Processor_Number, gic->rd[idx].typer);
 }
 
 /* Residency-register reset of one RD (CASE-11); in residency.c. */
@@ -79,7 +79,7 @@ virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx);
 /* Pending-LPI config byte address (for doorbell paths). */
 static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)
 {
-	return (uint8_t *)gic->prop.va + (intid - VIRQ_LPI_BASE);
+	return (uint8_t *)gic->prop.va + (intid - LIBVIRQ_LPI_BASE);
 }
 
 /* True when @intid is an allocated LPI of @gic. */

@@ -5,18 +5,18 @@
  * Quirk facts: Linux silicon-errata list and ITS quirk table (CASE-13),
  * restated; no code copied.
  */
-#include <libvirq/gicv4_vpe.h>
+#include <libvirq/gicv4/vpe.h>
 #include "gicv4/its_priv.h"
 
 /* ---------------- quirks (CASE-13) ---------------- */
 
 static const struct virq_its_quirk_entry quirk_table_[] = {
     {0xa100034cu, 0xffff0fffu, 0,
-     VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 | VIRQ_ITS_QUIRK_CAVIUM_23144,
+     LIBVIRQ_ITS_QUIRK_CAVIUM_22375 | LIBVIRQ_ITS_QUIRK_CAVIUM_24313 | LIBVIRQ_ITS_QUIRK_CAVIUM_23144,
      "Cavium ThunderX 22375/24313/23144"},
-    {0x00001070u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065"},
-    {0x00051736u, 0xffffffffu, 0, VIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801"},
-    {0x0201743bu, 0xffffffffu, VIRQ_GIC_PLAT_RK3588, VIRQ_ITS_QUIRK_RK3588_3588001,
+    {0x00001070u, 0xffffffffu, 0, LIBVIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065"},
+    {0x00051736u, 0xffffffffu, 0, LIBVIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801"},
+    {0x0201743bu, 0xffffffffu, LIBVIRQ_GIC_PLAT_RK3588, LIBVIRQ_ITS_QUIRK_RK3588_3588001,
      "Rockchip RK3588 3588001"},
 };
 
@@ -44,45 +44,45 @@ uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
 
 void virq_its_fail_(struct virq_its *its, virq_status st)
 {
-	VIRQ_LOGV(&its->gic->hal, VIRQ_LOG_ERROR, "its: command queue failed", its->base,
+	LIBVIRQ_LOGV(&its->gic->hal, LIBVIRQ_LOG_ERROR, "its: command queue failed", its->base,
 		  (uint64_t)(int64_t)st);
-	if (virq_its_queue_reset(&its->q) != VIRQ_OK)
+	if (virq_its_queue_reset(&its->q) != LIBVIRQ_OK)
 		its->dead = true;
 }
 
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
 {
-	uint8_t raw[ITS_BATCH_MAX][VIRQ_ITS_CMD_SIZE];
+	uint8_t raw[ITS_BATCH_MAX][LIBVIRQ_ITS_CMD_SIZE];
 	virq_status st;
 
 	if (its->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	if (n > ITS_BATCH_MAX)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		st = virq_its_cmd_encode(&cmds[i], &its->lim, raw[i], NULL, NULL);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	for (size_t i = 0; i < n; i++) {
 		st = virq_its_queue_push_raw(&its->q, raw[i]);
-		if (st != VIRQ_OK) {
+		if (st != LIBVIRQ_OK) {
 			virq_its_fail_(its, st);
 			return st;
 		}
 	}
 	st = virq_its_queue_drain(&its->q, NULL);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_its_fail_(its, st);
 		return st;
 	}
 	its->cmds += n;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e)
 {
-	if (e->kind == VIRQ_ITS_EV_VIRT)
+	if (e->kind == LIBVIRQ_ITS_EV_VIRT)
 		return virq_its_vsync_cmd(e->vpe->vpeid);
 	return virq_its_sync_cmd(virq_its_rdbase_(its, e->icid));
 }
@@ -92,53 +92,53 @@ struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct v
 static virq_status its_quiesce_(struct virq_its *its)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint64_t a = its->base + VIRQ_GITS_CTLR;
+	uint64_t a = its->base + LIBVIRQ_GITS_CTLR;
 	uint32_t c = virq_rd32_(hal, a);
 
-	if (c & (VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) | VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)))
+	if (c & (LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) | LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe)))
 		virq_wr32_(hal, a,
-			   c & (uint32_t) ~(VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) |
-					    VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe)));
-	return virq_poll32(hal, a, (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent),
+			   c & (uint32_t) ~(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
+					    LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe)));
+	return virq_poll32(hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Quiescent),
+			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Quiescent),
 			   its->q.timeout_ns ? its->q.timeout_ns : its->gic->timeout_ns, NULL);
 }
 
 static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_desc *desc)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint32_t arch = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_PIDR2_ArchRev,
-						 virq_rd32_(hal, its->base + VIRQ_GITS_PIDR2));
+	uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_PIDR2_ArchRev,
+						 virq_rd32_(hal, its->base + LIBVIRQ_GITS_PIDR2));
 
 	if (arch != 3 && arch != 4)
-		return VIRQ_ENOTSUP;
-	its->typer = virq_rd64_(hal, its->base + VIRQ_GITS_TYPER);
-	its->iidr = virq_rd32_(hal, its->base + VIRQ_GITS_IIDR);
-	if (!VIRQ_FIELD_GET(VIRQ_GITS_TYPER_Physical, its->typer))
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_ENOTSUP;
+	its->typer = virq_rd64_(hal, its->base + LIBVIRQ_GITS_TYPER);
+	its->iidr = virq_rd32_(hal, its->base + LIBVIRQ_GITS_IIDR);
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Physical, its->typer))
+		return LIBVIRQ_ENOTSUP;
 	virq_its_limits_from_typer(its->typer, &its->lim);
 	/* The GIC as a whole may be less than the ITS claims. */
-	if (its->gic->version < VIRQ_GIC_V4_0)
-		its->lim.version = VIRQ_ITS_V3;
-	else if (its->gic->version < VIRQ_GIC_V4_1 && its->lim.version == VIRQ_ITS_V41)
-		its->lim.version = VIRQ_ITS_V40;
+	if (its->gic->version < LIBVIRQ_GIC_V4_0)
+		its->lim.version = LIBVIRQ_ITS_V3;
+	else if (its->gic->version < LIBVIRQ_GIC_V4_1 && its->lim.version == LIBVIRQ_ITS_V41)
+		its->lim.version = LIBVIRQ_ITS_V40;
 	its->lim.vpeid_bits = (uint8_t)its->gic->vpeid_bits;
 	its->quirks = virq_its_quirks_for(its->iidr, its->gic->platform);
-	if ((its->quirks & VIRQ_ITS_QUIRK_CAVIUM_22375) && its->lim.devid_bits > 20)
+	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_22375) && its->lim.devid_bits > 20)
 		its->lim.devid_bits = 20;
-	its->itt_esz = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_TYPER_ITT_entry_size, its->typer) + 1;
-	if (its->quirks & VIRQ_ITS_QUIRK_QDF2400_E0065)
+	its->itt_esz = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_ITT_entry_size, its->typer) + 1;
+	if (its->quirks & LIBVIRQ_ITS_QUIRK_QDF2400_E0065)
 		its->itt_esz = 16;
-	its->noncoherent = desc->dma_noncoherent || (its->quirks & VIRQ_ITS_QUIRK_RK3588_3588001);
+	its->noncoherent = desc->dma_noncoherent || (its->quirks & LIBVIRQ_ITS_QUIRK_RK3588_3588001);
 	if (its->quirks)
-		VIRQ_LOGV(hal, VIRQ_LOG_INFO, "its: quirks applied", its->iidr, its->quirks);
-	return VIRQ_OK;
+		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "its: quirks applied", its->iidr, its->quirks);
+	return LIBVIRQ_OK;
 }
 
 /* GICv4 ITS whose VMOVPs carry an ITSList (GITS_TYPER.VMOVP = 0). */
 static bool itslist_mode_(const struct virq_its *its)
 {
-	return its->lim.version != VIRQ_ITS_V3 && !its->lim.vmovp;
+	return its->lim.version != LIBVIRQ_ITS_V3 && !its->lim.vmovp;
 }
 
 /* ITS_Number for VMOVP ITSLists (GITS_TYPER.VMOVP = 0): write the slot,
@@ -146,15 +146,15 @@ static bool itslist_mode_(const struct virq_its *its)
 static void its_number_(struct virq_its *its, uint32_t *ctlr)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint64_t a = its->base + VIRQ_GITS_CTLR;
+	uint64_t a = its->base + LIBVIRQ_GITS_CTLR;
 	uint32_t c =
-	    (uint32_t)VIRQ_FIELD_SET(VIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a), its->slot);
+	    (uint32_t)LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a), its->slot);
 
 	if (itslist_mode_(its)) {
 		virq_wr32_(hal, a, c);
 		c = virq_rd32_(hal, a);
 	}
-	its->its_number = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_CTLR_ITS_Number, c);
+	its->its_number = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_ITS_Number, c);
 	*ctlr = c;
 }
 
@@ -166,30 +166,30 @@ static virq_status its_number_unique_(const struct virq_its *its)
 	const struct virq_gic *gic = its->gic;
 
 	if (!itslist_mode_(its))
-		return VIRQ_OK;
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+		return LIBVIRQ_OK;
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 		const struct virq_its *o = gic->its[i];
 
 		if (o && o != its && itslist_mode_(o) && o->its_number == its->its_number) {
-			VIRQ_LOGV(&gic->hal, VIRQ_LOG_ERROR, "its: duplicate ITS_Number", its->base,
+			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "its: duplicate ITS_Number", its->base,
 				  its->its_number);
-			return VIRQ_EHW;
+			return LIBVIRQ_EHW;
 		}
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status its_slot_(struct virq_its *its)
 {
 	struct virq_gic *gic = its->gic;
 
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 		if (!gic->its[i]) {
 			its->slot = i;
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
 	}
-	return VIRQ_ENOSPC;
+	return LIBVIRQ_ENOSPC;
 }
 
 static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *cfg)
@@ -202,22 +202,22 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 		qc.timeout_ns = its->gic->timeout_ns;
 	st = virq_page_alloc_(&its->gic->hal, round_up_((its->gic->nr_rd + 7) / 8, 4096), 4096,
 			      &its->col_map);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	st = virq_its_tables_init_(its);
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		st = virq_its_queue_init(&its->q, &its->gic->hal, its->base, qbytes, &qc);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			virq_its_tables_free_(its);
 	}
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		virq_page_free_(&its->gic->hal, &its->col_map);
 	return st;
 }
 
 static bool gic_has_proxy_(const struct virq_gic *gic)
 {
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (gic->its[i] && gic->its[i]->proxy)
 			return true;
 	return false;
@@ -231,7 +231,7 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	virq_status st;
 
 	if (!its || !gic || !gic->hal.ops || !desc)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	memset(its, 0, sizeof(*its));
 	its->gic = gic;
 	its->base = desc->base;
@@ -239,41 +239,41 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	its->rd_node = cfg ? cfg->rd_node : NULL;
 	hal = &gic->hal;
 	st = its_slot_(its);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = its_probe_(its, desc);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = its_quiesce_(its);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = its_setup_(its, cfg);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		its->gic = NULL;
 		return st;
 	}
 	its_number_(its, &ctlr);
 	st = its_number_unique_(its);
-	ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled);
+	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
 	/* ImDe on GICv4 as Linux does; its architectural meaning is
 	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
-	if (its->lim.version != VIRQ_ITS_V3)
-		ctlr |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe);
-	if (st == VIRQ_OK)
-		virq_wr32_(hal, its->base + VIRQ_GITS_CTLR, ctlr);
+	if (its->lim.version != LIBVIRQ_ITS_V3)
+		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
+	if (st == LIBVIRQ_OK)
+		virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
 	gic->its[its->slot] = its; /* registered so that the failure path below is destroy */
 	gic->nr_its++;
-	if (st == VIRQ_OK && its->lim.version == VIRQ_ITS_V41) /* RDs share its vPE table */
+	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
 		for (uint32_t r = 0; r < gic->nr_rd; r++)
 			if (!gic->rd[r].vprop_cache)
-				st = st == VIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
-	if (st == VIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == VIRQ_ITS_V40 &&
+				st = st == LIBVIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
+	if (st == LIBVIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
 	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
 		st = virq_its_proxy_init_(its);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_status st2 = virq_its_destroy(its);
 
 		(void)st2;
 		return st;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* GICv4.1: RDs that point at this ITS's vPE table move to another 4.1
@@ -281,19 +281,19 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 static void rds_forget_vpe_table_(struct virq_its *its)
 {
 	struct virq_gic *gic = its->gic;
-	uint64_t pa = its->tbl[VIRQ_ITS_TBL_VPE].l1.pa;
+	uint64_t pa = its->tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa;
 
-	if (its->lim.version != VIRQ_ITS_V41 || !pa)
+	if (its->lim.version != LIBVIRQ_ITS_V41 || !pa)
 		return;
 	for (uint32_t r = 0; r < gic->nr_rd; r++) {
 		struct virq_gic_rdist *rd = &gic->rd[r];
 		virq_status st;
 
 		if (!rd->vprop_cache ||
-		    (rd->vprop_cache & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_Physical_Address)) !=
+		    (rd->vprop_cache & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address)) !=
 			pa)
 			continue;
-		virq_wr64_(&gic->hal, rd->rd_base + VIRQ_GICR_VPROPBASER, 0);
+		virq_wr64_(&gic->hal, rd->rd_base + LIBVIRQ_GICR_VPROPBASER, 0);
 		rd->vprop_cache = 0;
 		st = virq_rdist_vpe_table_41_(gic, r);
 		(void)st; /* a failure leaves VPROPBASER invalid: no 4.1 vPE runs there */
@@ -305,12 +305,12 @@ virq_status virq_its_destroy(struct virq_its *its)
 	virq_status st;
 
 	if (!its || !its->gic)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	if (its->nr_devices || its->nr_vpes)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	virq_its_proxy_free_(its);
 	st = its_quiesce_(its);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	its->gic->its[its->slot] = NULL;
 	its->gic->nr_its--;
@@ -319,7 +319,7 @@ virq_status virq_its_destroy(struct virq_its *its)
 	virq_its_tables_free_(its);
 	virq_page_free_(&its->gic->hal, &its->col_map);
 	its->gic = NULL;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---------------- collections ---------------- */
@@ -335,23 +335,23 @@ virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 	virq_status st;
 
 	if (!its || !its->gic || rd >= its->gic->nr_rd)
-		return VIRQ_EINVAL;
-	if (!(its->gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
-		return VIRQ_EBUSY; /* EnableLPIs before MAPC (CASE-15) */
-	if ((its->quirks & VIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
+		return LIBVIRQ_EINVAL;
+	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
+		return LIBVIRQ_EBUSY; /* EnableLPIs before MAPC (CASE-15) */
+	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
 	    its->rd_node[rd] != its->numa_node)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (rd >= (1u << its->lim.icid_bits))
-		return VIRQ_ERANGE;
-	if (rd >= VIRQ_FIELD_GET(VIRQ_GITS_TYPER_HCC, its->typer)) {
-		st = virq_its_tbl_ensure_(its, VIRQ_ITS_TBL_COL, rd);
-		if (st != VIRQ_OK)
+		return LIBVIRQ_ERANGE;
+	if (rd >= LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_HCC, its->typer)) {
+		st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_COL, rd);
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	c[0] = virq_its_mapc(rd, virq_its_rdbase_(its, rd), true);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		bm_set_(its->col_map.va, rd);
 	return st;
 }

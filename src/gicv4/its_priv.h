@@ -3,7 +3,7 @@
 #ifndef LIBVIRQ_SRC_GICV4_ITS_PRIV_H
 #define LIBVIRQ_SRC_GICV4_ITS_PRIV_H
 
-#include <libvirq/gicv4_its.h>
+#include <libvirq/gicv4/its.h>
 #include "gicv4/gicv4_priv.h"
 
 /* Most commands one library operation sends in one batch. */
@@ -45,11 +45,11 @@ static inline virq_status ev_lookup_(struct virq_its_device *dev, uint32_t event
 				     struct virq_its_event **e)
 {
 	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	*e = ev_at_(dev, event);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */

@@ -13,34 +13,34 @@
  *
  * Concurrency: none inside; the caller serialises every call per ITS.
  */
-#include <libvirq/gicv4_its_queue.h>
-#include <libvirq/gicv4_its_regs.h>
+#include <libvirq/gicv4/its_queue.h>
+#include <libvirq/gicv4/its_regs.h>
 #include <libvirq/bitfield.h>
 
 #include "hal/hal_priv.h"
 
-#define SLOT_ VIRQ_ITS_CMD_SIZE
+#define SLOT_ LIBVIRQ_ITS_CMD_SIZE
 
 /* ---- GITS_CBASER ---- */
 virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, uint32_t inner, uint32_t outer,
 				   uint32_t sh, uint64_t *out)
 {
 	if (!out)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if ((pa & 0xFFF) || (size & 0xFFF))
-		return VIRQ_EALIGN;
-	if (!VIRQ_ADDR_FITS(VIRQ_GITS_CBASER_Physical_Address, pa) ||
-	    size < VIRQ_ITS_QUEUE_MIN_BYTES || size > VIRQ_ITS_QUEUE_MAX_BYTES ||
-	    !VIRQ_FIELD_FITS(VIRQ_GITS_CBASER_InnerCache, inner) ||
-	    !VIRQ_FIELD_FITS(VIRQ_GITS_CBASER_OuterCache, outer) ||
-	    !VIRQ_FIELD_FITS(VIRQ_GITS_CBASER_Shareability, sh))
-		return VIRQ_ERANGE;
-	*out = VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_Valid, 1) |
-	       VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_InnerCache, inner) |
-	       VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_OuterCache, outer) | pa |
-	       VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_Shareability, sh) |
-	       VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_Size, size / 4096 - 1);
-	return VIRQ_OK;
+		return LIBVIRQ_EALIGN;
+	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GITS_CBASER_Physical_Address, pa) ||
+	    size < LIBVIRQ_ITS_QUEUE_MIN_BYTES || size > LIBVIRQ_ITS_QUEUE_MAX_BYTES ||
+	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_InnerCache, inner) ||
+	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_OuterCache, outer) ||
+	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_Shareability, sh))
+		return LIBVIRQ_ERANGE;
+	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Valid, 1) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_InnerCache, inner) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_OuterCache, outer) | pa |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Shareability, sh) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Size, size / 4096 - 1);
+	return LIBVIRQ_OK;
 }
 
 static inline uint64_t reg_(const struct virq_its_queue *q, uint32_t off)
@@ -55,44 +55,44 @@ static inline uint8_t *slot_(const struct virq_its_queue *q, uint32_t off)
 
 /* The fields of GITS_CBASER that must read back exactly as written. */
 #define CBASER_FIXED_                                                                              \
-	(VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Valid) |                                                 \
-	 VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Physical_Address) |                                      \
-	 VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_Size))
+	(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Valid) |                                                 \
+	 LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Physical_Address) |                                      \
+	 LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Size))
 
 /* Writes @v to GITS_CBASER and returns what reads back. */
 static uint64_t cbaser_write_(const struct virq_its_queue *q, uint64_t v)
 {
-	virq_wr64_(&q->hal, reg_(q, VIRQ_GITS_CBASER), v);
-	return virq_rd64_(&q->hal, reg_(q, VIRQ_GITS_CBASER));
+	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER), v);
+	return virq_rd64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER));
 }
 
 /*
  * "Write wanted, read back, adapt" (Linux its_probe_one, Xen): returns the
- * value that stuck in *rb, or VIRQ_EHW when Valid/PA/Size did not stick.
+ * value that stuck in *rb, or LIBVIRQ_EHW when Valid/PA/Size did not stick.
  */
 static virq_status cbaser_negotiate_(struct virq_its_queue *q, uint64_t *rb)
 {
-	uint32_t inner = q->noncoherent ? VIRQ_GIC_CACHE_nC : VIRQ_GIC_WANT_INNER_CACHE;
-	uint32_t sh = q->noncoherent ? VIRQ_GIC_SH_NONE : VIRQ_GIC_WANT_SHAREABILITY;
+	uint32_t inner = q->noncoherent ? LIBVIRQ_GIC_CACHE_nC : LIBVIRQ_GIC_WANT_INNER_CACHE;
+	uint32_t sh = q->noncoherent ? LIBVIRQ_GIC_SH_NONE : LIBVIRQ_GIC_WANT_SHAREABILITY;
 	uint64_t want;
 	virq_status st;
 
-	st = virq_its_cbaser_encode(q->mem.pa, q->size, inner, VIRQ_GIC_CACHE_SAME_AS_INNER, sh,
+	st = virq_its_cbaser_encode(q->mem.pa, q->size, inner, LIBVIRQ_GIC_CACHE_SAME_AS_INNER, sh,
 				    &want);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	*rb = cbaser_write_(q, want);
 	if ((*rb ^ want) & CBASER_FIXED_)
-		return VIRQ_EHW;
-	if (!q->noncoherent && VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, *rb) == 0) {
+		return LIBVIRQ_EHW;
+	if (!q->noncoherent && LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, *rb) == 0) {
 		/* Non-shareable stuck: the ITS does not snoop; use nC and clean. */
-		want = VIRQ_FIELD_SET(VIRQ_GITS_CBASER_Shareability, *rb, VIRQ_GIC_SH_NONE);
-		want = VIRQ_FIELD_SET(VIRQ_GITS_CBASER_InnerCache, want, VIRQ_GIC_CACHE_nC);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CBASER_Shareability, *rb, LIBVIRQ_GIC_SH_NONE);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CBASER_InnerCache, want, LIBVIRQ_GIC_CACHE_nC);
 		*rb = cbaser_write_(q, want);
 		if ((*rb ^ want) & CBASER_FIXED_)
-			return VIRQ_EHW;
+			return LIBVIRQ_EHW;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static void positions_reset_(struct virq_its_queue *q)
@@ -114,52 +114,52 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 	virq_status st;
 
 	if (!q || !hal)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	memset(q, 0, sizeof(*q));
-	st = virq_hal_validate(hal, VIRQ_HAL_NEED_CORE);
-	if (st != VIRQ_OK)
+	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CORE);
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (size & 0xFFF)
-		return VIRQ_EALIGN;
-	if (size < VIRQ_ITS_QUEUE_MIN_BYTES || size > VIRQ_ITS_QUEUE_MAX_BYTES)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_EALIGN;
+	if (size < LIBVIRQ_ITS_QUEUE_MIN_BYTES || size > LIBVIRQ_ITS_QUEUE_MAX_BYTES)
+		return LIBVIRQ_ERANGE;
 	q->hal = *hal;
 	q->its_base = its_base;
 	q->size = size;
 	q->timeout_ns =
-	    cfg && cfg->timeout_ns ? cfg->timeout_ns : VIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS;
+	    cfg && cfg->timeout_ns ? cfg->timeout_ns : LIBVIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS;
 	q->noncoherent = cfg && cfg->dma_noncoherent;
 
 	/* GITS_CBASER may only be written while the ITS is disabled and quiescent. */
-	ctlr = virq_rd32_(&q->hal, reg_(q, VIRQ_GITS_CTLR));
-	if (VIRQ_FIELD_GET(VIRQ_GITS_CTLR_Enabled, ctlr) ||
-	    !VIRQ_FIELD_GET(VIRQ_GITS_CTLR_Quiescent, ctlr))
-		return VIRQ_EBUSY;
+	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Enabled, ctlr) ||
+	    !LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Quiescent, ctlr))
+		return LIBVIRQ_EBUSY;
 
-	st = virq_page_alloc_(&q->hal, size, VIRQ_ITS_QUEUE_ALIGN, &q->mem);
-	if (st != VIRQ_OK)
+	st = virq_page_alloc_(&q->hal, size, LIBVIRQ_ITS_QUEUE_ALIGN, &q->mem);
+	if (st != LIBVIRQ_OK)
 		return st;
 	st = cbaser_negotiate_(q, &rb);
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		q->clean = q->noncoherent || virq_gic_attr_needs_clean(
-						 VIRQ_FIELD_GET(VIRQ_GITS_CBASER_InnerCache, rb),
-						 VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, rb));
+						 LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
+						 LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb));
 		if (q->clean && !q->hal.ops->dcache_clean)
-			st = VIRQ_ENOHAL;
+			st = LIBVIRQ_ENOHAL;
 	}
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		/* Leave no queue pointing at memory we free. */
-		virq_wr64_(&q->hal, reg_(q, VIRQ_GITS_CBASER), 0);
+		virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER), 0);
 		virq_page_free_(&q->hal, &q->mem);
 		return st;
 	}
 	q->cbaser = rb;
-	VIRQ_LOGV(&q->hal, VIRQ_LOG_INFO, "its: command queue GITS_CBASER, clean", rb,
+	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_INFO, "its: command queue GITS_CBASER, clean", rb,
 		  (uint64_t)q->clean);
 	/* Writing GITS_CBASER reset GITS_CREADR to 0; match it (Linux, QEMU). */
-	virq_wr64_(&q->hal, reg_(q, VIRQ_GITS_CWRITER), 0);
+	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
 	positions_reset_(q);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 void virq_its_queue_fini(struct virq_its_queue *q)
@@ -185,9 +185,9 @@ enum rd_result_ {
 /* One GITS_CREADR read: advances rd_lin by the offset delta. */
 static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 {
-	uint32_t v = virq_rd32_(&q->hal, reg_(q, VIRQ_GITS_CREADR));
-	uint32_t off = (uint32_t)(v & VIRQ_FIELD_MASK(VIRQ_GITS_CREADR_Offset));
-	bool stalled = VIRQ_FIELD_GET(VIRQ_GITS_CREADR_Stalled, v) != 0;
+	uint32_t v = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CREADR));
+	uint32_t off = (uint32_t)(v & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CREADR_Offset));
+	bool stalled = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, v) != 0;
 	uint32_t delta;
 
 	q->creadr = v;
@@ -252,37 +252,37 @@ static bool wait_cond_(void *p)
 }
 
 /*
- * Polls until rd_lin >= want_lin. Returns VIRQ_OK, VIRQ_ESTALLED,
- * VIRQ_EHW or VIRQ_ETIMEDOUT (the last two make the queue dead).
+ * Polls until rd_lin >= want_lin. Returns LIBVIRQ_OK, LIBVIRQ_ESTALLED,
+ * LIBVIRQ_EHW or LIBVIRQ_ETIMEDOUT (the last two make the queue dead).
  */
 static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 				  struct virq_its_queue_diag *diag)
 {
 	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_};
 	virq_status st = virq_poll_until(&q->hal, wait_cond_, &a, q->timeout_ns);
-	bool stalled_bit = VIRQ_FIELD_GET(VIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
+	bool stalled_bit = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
 
 	if (a.res == RD_BAD_) {
 		q->dead = true;
-		VIRQ_LOGV(&q->hal, VIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
+		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, stalled_bit);
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
-	if (st == VIRQ_OK && q->rd_lin >= want_lin)
-		return VIRQ_OK;
+	if (st == LIBVIRQ_OK && q->rd_lin >= want_lin)
+		return LIBVIRQ_OK;
 	if (a.res == RD_STALLED_ || stalled_bit) {
 		/* Trusted bit, or (sticky / retried) bit with no progress until the deadline. */
-		VIRQ_LOGV(&q->hal, VIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
+		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, true);
-		return VIRQ_ESTALLED;
+		return LIBVIRQ_ESTALLED;
 	}
 	q->dead = true;
-	VIRQ_LOGV(&q->hal, VIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
+	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
 		  (uint64_t)q->pub_off);
 	diag_fill_(q, diag, false);
-	return VIRQ_ETIMEDOUT;
+	return LIBVIRQ_ETIMEDOUT;
 }
 
 /* ---- publishing ---- */
@@ -301,8 +301,8 @@ static void publish_(struct virq_its_queue *q)
 {
 	if (q->clean)
 		clean_range_(q, q->pub_off, q->wr_off);
-	virq_barrier_(&q->hal, VIRQ_BARRIER_DMA_WMB);
-	virq_wr64_(&q->hal, reg_(q, VIRQ_GITS_CWRITER), q->wr_off);
+	virq_barrier_(&q->hal, LIBVIRQ_BARRIER_DMA_WMB);
+	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), q->wr_off);
 	q->pub_off = q->wr_off;
 	q->pub_lin = q->wr_lin;
 }
@@ -310,14 +310,14 @@ static void publish_(struct virq_its_queue *q)
 virq_status virq_its_queue_publish(struct virq_its_queue *q, uint64_t *ticket)
 {
 	if (!q)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (q->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
 	if (ticket)
 		*ticket = q->pub_lin;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---- pushing ---- */
@@ -336,7 +336,7 @@ static virq_status make_space_(struct virq_its_queue *q)
 __attribute__((cold, noinline)) static virq_status push_slow_(struct virq_its_queue *q)
 {
 	if (q->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	return make_space_(q);
 }
 
@@ -346,11 +346,11 @@ static inline virq_status next_slot_(struct virq_its_queue *q, uint8_t **slot)
 	if (__builtin_expect(q->dead || q->wr_lin - q->rd_lin >= q->size - SLOT_, 0)) {
 		virq_status st = push_slow_(q);
 
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	*slot = slot_(q, q->wr_off);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static inline void advance_(struct virq_its_queue *q)
@@ -369,30 +369,30 @@ virq_status virq_its_queue_push(struct virq_its_queue *q, const struct virq_its_
 	virq_status st;
 
 	if (!q || !cmd)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	st = next_slot_(q, &slot);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	/* The encoder writes the slot only on success: a rejected command leaves no trace. */
 	st = virq_its_cmd_encode(cmd, lim, slot, sync, bad);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		advance_(q);
 	return st;
 }
 
-virq_status virq_its_queue_push_raw(struct virq_its_queue *q, const uint8_t raw[VIRQ_ITS_CMD_SIZE])
+virq_status virq_its_queue_push_raw(struct virq_its_queue *q, const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
 {
 	uint8_t *slot;
 	virq_status st;
 
 	if (!q || !raw)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	st = next_slot_(q, &slot);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	memcpy(slot, raw, SLOT_);
 	advance_(q);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---- waiting ---- */
@@ -400,13 +400,13 @@ virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				struct virq_its_queue_diag *diag)
 {
 	if (!q)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (q->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	if (ticket > q->pub_lin)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (q->rd_lin >= ticket)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	return poll_consumed_(q, ticket, diag);
 }
 
@@ -415,7 +415,7 @@ virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue
 	uint64_t ticket;
 	virq_status st = virq_its_queue_publish(q, &ticket);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	return virq_its_queue_wait(q, ticket, diag);
 }
@@ -431,28 +431,28 @@ virq_status virq_its_queue_submit(struct virq_its_queue *q, const struct virq_it
 	virq_status st;
 
 	if (!q || !cmd)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	/* Encode both first, so that an encoder error queues nothing. */
 	st = virq_its_cmd_encode(cmd, lim, raw, &s, NULL);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (sync)
 		*sync = s;
-	if (s.kind == VIRQ_ITS_SYNC_RDBASE)
+	if (s.kind == LIBVIRQ_ITS_SYNC_RDBASE)
 		sc = virq_its_sync_cmd(s.RDbase);
-	else if (s.kind == VIRQ_ITS_SYNC_VPEID)
+	else if (s.kind == LIBVIRQ_ITS_SYNC_VPEID)
 		sc = virq_its_vsync_cmd(s.vPEID);
 	else
 		with_sync = false;
 	if (with_sync) {
 		st = virq_its_cmd_encode(&sc, lim, sraw, NULL, NULL);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	st = virq_its_queue_push_raw(q, raw);
-	if (st == VIRQ_OK && with_sync)
+	if (st == LIBVIRQ_OK && with_sync)
 		st = virq_its_queue_push_raw(q, sraw);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	return virq_its_queue_drain(q, diag);
 }
@@ -463,33 +463,33 @@ virq_status virq_its_queue_stall_info(struct virq_its_queue *q, struct virq_its_
 	enum rd_result_ r;
 
 	if (!q)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (q->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	r = creadr_read_(q);
 	if (r == RD_BAD_) {
 		q->dead = true;
 		diag_fill_(q, diag, false);
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
-	if (VIRQ_FIELD_GET(VIRQ_GITS_CREADR_Stalled, q->creadr) && q->rd_lin < q->pub_lin) {
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) && q->rd_lin < q->pub_lin) {
 		diag_fill_(q, diag, true);
-		return VIRQ_ESTALLED;
+		return LIBVIRQ_ESTALLED;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_retry(struct virq_its_queue *q)
 {
 	if (!q)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (q->dead)
-		return VIRQ_EDEAD;
-	virq_barrier_(&q->hal, VIRQ_BARRIER_DMA_WMB);
-	virq_wr64_(&q->hal, reg_(q, VIRQ_GITS_CWRITER),
-		   q->pub_off | VIRQ_FIELD_PREP(VIRQ_GITS_CWRITER_Retry, 1));
+		return LIBVIRQ_EDEAD;
+	virq_barrier_(&q->hal, LIBVIRQ_BARRIER_DMA_WMB);
+	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER),
+		   q->pub_off | LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CWRITER_Retry, 1));
 	q->retry_pending = true;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_cmd *nop,
@@ -499,19 +499,19 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 	virq_status st;
 
 	if (!q || !nop)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (q->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	st = virq_its_cmd_encode(nop, lim, raw, NULL, NULL);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (creadr_read_(q) == RD_BAD_) {
 		q->dead = true;
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
 	/* Only a stalled ITS leaves the slot at CREADR alone while we rewrite it. */
-	if (!VIRQ_FIELD_GET(VIRQ_GITS_CREADR_Stalled, q->creadr) || q->rd_lin >= q->pub_lin)
-		return VIRQ_EINVAL;
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) || q->rd_lin >= q->pub_lin)
+		return LIBVIRQ_EINVAL;
 	memcpy(slot_(q, q->rd_off), raw, SLOT_);
 	if (q->clean)
 		virq_dcache_clean_(&q->hal, slot_(q, q->rd_off), SLOT_);
@@ -521,32 +521,32 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 /* ---- reset ---- */
 virq_status virq_its_queue_reset(struct virq_its_queue *q)
 {
-	const uint32_t en = (uint32_t)(VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Enabled) |
-				       VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_ImDe));
-	const uint32_t quiescent = (uint32_t)VIRQ_FIELD_MASK(VIRQ_GITS_CTLR_Quiescent);
+	const uint32_t en = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
+				       LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe));
+	const uint32_t quiescent = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Quiescent);
 	uint32_t ctlr;
 	uint64_t rb;
 	virq_status st;
 
 	if (!q || !q->mem.va)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	q->dead = true; /* until the end */
-	ctlr = virq_rd32_(&q->hal, reg_(q, VIRQ_GITS_CTLR));
+	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
 	if (ctlr & en)
-		virq_wr32_(&q->hal, reg_(q, VIRQ_GITS_CTLR), ctlr & ~en);
-	st = virq_poll32(&q->hal, reg_(q, VIRQ_GITS_CTLR), quiescent, quiescent, q->timeout_ns,
+		virq_wr32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), ctlr & ~en);
+	st = virq_poll32(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), quiescent, quiescent, q->timeout_ns,
 			 NULL);
-	if (st != VIRQ_OK) {
-		VIRQ_LOG0(&q->hal, VIRQ_LOG_ERROR, "its: not quiescent; queue not reset");
+	if (st != LIBVIRQ_OK) {
+		LIBVIRQ_LOG0(&q->hal, LIBVIRQ_LOG_ERROR, "its: not quiescent; queue not reset");
 		return st;
 	}
 	/* Rewriting GITS_CBASER resets GITS_CREADR to 0 and clears Stalled. */
 	rb = cbaser_write_(q, q->cbaser);
 	if (rb != q->cbaser)
-		return VIRQ_EHW;
-	virq_wr64_(&q->hal, reg_(q, VIRQ_GITS_CWRITER), 0);
+		return LIBVIRQ_EHW;
+	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
 	positions_reset_(q);
 	if (ctlr & en)
-		virq_wr32_(&q->hal, reg_(q, VIRQ_GITS_CTLR), ctlr & ~quiescent);
-	return VIRQ_OK;
+		virq_wr32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), ctlr & ~quiescent);
+	return LIBVIRQ_OK;
 }

@@ -6,12 +6,12 @@
  */
 #include "gicv4/its_priv.h"
 
-#define L1_VALID VIRQ_BIT(63)
+#define L1_VALID LIBVIRQ_BIT(63)
 #define BASER_MAX_PAGES 256u
 
 static uint64_t baser_addr_(const struct virq_its *its, uint32_t n)
 {
-	return its->base + VIRQ_GITS_BASER(n);
+	return its->base + LIBVIRQ_GITS_BASER(n);
 }
 
 /* Physical_Address field for @pa with page size @psz (64 KiB pages put
@@ -19,57 +19,57 @@ static uint64_t baser_addr_(const struct virq_its *its, uint32_t n)
 static virq_status baser_pa_(uint64_t pa, uint32_t psz, uint64_t *field)
 {
 	if (pa & (psz - 1))
-		return VIRQ_EALIGN;
+		return LIBVIRQ_EALIGN;
 	if (psz == 65536u) {
 		if (pa >> 52)
-			return VIRQ_ERANGE;
-		*field = (pa & VIRQ_GENMASK(47, 16)) |
-			 VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Physical_Address_51_48, pa >> 48);
-		return VIRQ_OK;
+			return LIBVIRQ_ERANGE;
+		*field = (pa & LIBVIRQ_GENMASK(47, 16)) |
+			 LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Physical_Address_51_48, pa >> 48);
+		return LIBVIRQ_OK;
 	}
 	if (pa >> 48)
-		return VIRQ_ERANGE;
-	*field = pa & VIRQ_GENMASK(47, 12);
-	return VIRQ_OK;
+		return LIBVIRQ_ERANGE;
+	*field = pa & LIBVIRQ_GENMASK(47, 12);
+	return LIBVIRQ_OK;
 }
 
 /* Largest page size (64, 16, 4 KiB) that sticks in Page_Size. */
 static uint32_t probe_psz_(struct virq_its *its, uint32_t n, uint64_t *pszf)
 {
 	static const uint32_t sizes[3] = {65536u, 16384u, 4096u};
-	static const uint32_t codes[3] = {VIRQ_GITS_BASER_PAGE_64K, VIRQ_GITS_BASER_PAGE_16K,
-					  VIRQ_GITS_BASER_PAGE_4K};
+	static const uint32_t codes[3] = {LIBVIRQ_GITS_BASER_PAGE_64K, LIBVIRQ_GITS_BASER_PAGE_16K,
+					  LIBVIRQ_GITS_BASER_PAGE_4K};
 	const struct virq_hal *hal = &its->gic->hal;
 
 	for (int i = 0; i < 3; i++) {
 		virq_wr64_(hal, baser_addr_(its, n),
-			   VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, codes[i]));
-		if (VIRQ_FIELD_GET(VIRQ_GITS_BASER_Page_Size,
+			   LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, codes[i]));
+		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Page_Size,
 				   virq_rd64_(hal, baser_addr_(its, n))) == codes[i]) {
 			*pszf = codes[i];
 			return sizes[i];
 		}
 	}
-	*pszf = VIRQ_GITS_BASER_PAGE_4K;
+	*pszf = LIBVIRQ_GITS_BASER_PAGE_4K;
 	return 4096u;
 }
 
 static bool probe_indirect_(struct virq_its *its, uint32_t n, uint64_t pszf)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint64_t v = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, pszf) |
-		     VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Indirect, 1);
+	uint64_t v = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, pszf) |
+		     LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Indirect, 1);
 
 	virq_wr64_(hal, baser_addr_(its, n), v);
-	return VIRQ_FIELD_GET(VIRQ_GITS_BASER_Indirect, virq_rd64_(hal, baser_addr_(its, n))) != 0;
+	return LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Indirect, virq_rd64_(hal, baser_addr_(its, n))) != 0;
 }
 
 static uint32_t wanted_bits_(const struct virq_its *its, uint32_t type)
 {
 	switch (type) {
-	case VIRQ_GITS_BASER_TYPE_DEVICES:
+	case LIBVIRQ_GITS_BASER_TYPE_DEVICES:
 		return its->lim.devid_bits;
-	case VIRQ_GITS_BASER_TYPE_VPES:
+	case LIBVIRQ_GITS_BASER_TYPE_VPES:
 		return its->gic->vpeid_bits;
 	default: { /* collections: one per redistributor (ICID = RD index) */
 		uint32_t b = log2_(pow2_ceil_(its->gic->nr_rd));
@@ -84,7 +84,7 @@ static uint32_t size_table_(struct virq_its *its, struct virq_its_table *t, uint
 {
 	uint64_t per = t->page_size / t->esz, bytes, pages;
 
-	t->indirect = t->type != VIRQ_GITS_BASER_TYPE_COLLECTIONS &&
+	t->indirect = t->type != LIBVIRQ_GITS_BASER_TYPE_COLLECTIONS &&
 		      ((uint64_t)t->esz << t->id_bits) > 2ull * t->page_size &&
 		      probe_indirect_(its, t->n, pszf);
 	for (;;) {
@@ -106,41 +106,41 @@ static uint32_t size_table_(struct virq_its *its, struct virq_its_table *t, uint
 
 static uint64_t want_attrs_(const struct virq_its *its)
 {
-	uint64_t ic = VIRQ_GIC_WANT_INNER_CACHE, sh = VIRQ_GIC_WANT_SHAREABILITY;
+	uint64_t ic = LIBVIRQ_GIC_WANT_INNER_CACHE, sh = LIBVIRQ_GIC_WANT_SHAREABILITY;
 
 	if (its->noncoherent) {
-		ic = VIRQ_GIC_CACHE_nC;
-		sh = VIRQ_GIC_SH_NONE;
-	} else if (its->quirks & VIRQ_ITS_QUIRK_CAVIUM_24313) {
-		ic = VIRQ_GIC_CACHE_DnGnRnE; /* nCnB: the memory type is ignored */
+		ic = LIBVIRQ_GIC_CACHE_nC;
+		sh = LIBVIRQ_GIC_SH_NONE;
+	} else if (its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_24313) {
+		ic = LIBVIRQ_GIC_CACHE_DnGnRnE; /* nCnB: the memory type is ignored */
 	}
-	return VIRQ_FIELD_PREP(VIRQ_GITS_BASER_InnerCache, ic) |
-	       VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Shareability, sh);
+	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_InnerCache, ic) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Shareability, sh);
 }
 
 /* Writes the BASER and adapts to what stuck. */
 static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint64_t want)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint64_t keep = VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address) |
-			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address_51_48) |
-			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Valid) |
-			VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Size);
+	uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Valid) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Size);
 	uint64_t rb, sh, ic;
 
 	virq_wr64_(hal, baser_addr_(its, t->n), want);
 	rb = virq_rd64_(hal, baser_addr_(its, t->n));
 	if (t->page_size != 65536u)
-		keep &= ~VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address_51_48);
+		keep &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
 	if ((rb & keep) != (want & keep))
-		return VIRQ_EHW;
-	sh = VIRQ_FIELD_GET(VIRQ_GITS_BASER_Shareability, rb);
-	ic = VIRQ_FIELD_GET(VIRQ_GITS_BASER_InnerCache, rb);
-	if (!its->noncoherent && sh == VIRQ_GIC_SH_NONE && ic > VIRQ_GIC_CACHE_nC) {
-		rb = VIRQ_FIELD_SET(VIRQ_GITS_BASER_InnerCache, rb, VIRQ_GIC_CACHE_nC);
+		return LIBVIRQ_EHW;
+	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, rb);
+	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
+	if (!its->noncoherent && sh == LIBVIRQ_GIC_SH_NONE && ic > LIBVIRQ_GIC_CACHE_nC) {
+		rb = LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_BASER_InnerCache, rb, LIBVIRQ_GIC_CACHE_nC);
 		virq_wr64_(hal, baser_addr_(its, t->n), rb);
 		rb = virq_rd64_(hal, baser_addr_(its, t->n));
-		ic = VIRQ_FIELD_GET(VIRQ_GITS_BASER_InnerCache, rb);
+		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
 	}
 	t->baser = rb;
 	t->noncoherent = its->noncoherent || virq_gic_attr_needs_clean(ic, sh);
@@ -164,45 +164,45 @@ static void table_free_(struct virq_its *its, struct virq_its_table *t)
 static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint32_t type = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_BASER_Type, rb);
+	uint32_t type = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Type, rb);
 	struct virq_its_table *t;
 	uint64_t pszf, paf;
 	uint32_t pages;
 	virq_status st;
 
-	if (type == VIRQ_GITS_BASER_TYPE_DEVICES)
-		t = &its->tbl[VIRQ_ITS_TBL_DEV];
-	else if (type == VIRQ_GITS_BASER_TYPE_COLLECTIONS)
-		t = &its->tbl[VIRQ_ITS_TBL_COL];
-	else if (type == VIRQ_GITS_BASER_TYPE_VPES && its->lim.version != VIRQ_ITS_V3)
-		t = &its->tbl[VIRQ_ITS_TBL_VPE];
+	if (type == LIBVIRQ_GITS_BASER_TYPE_DEVICES)
+		t = &its->tbl[LIBVIRQ_ITS_TBL_DEV];
+	else if (type == LIBVIRQ_GITS_BASER_TYPE_COLLECTIONS)
+		t = &its->tbl[LIBVIRQ_ITS_TBL_COL];
+	else if (type == LIBVIRQ_GITS_BASER_TYPE_VPES && its->lim.version != LIBVIRQ_ITS_V3)
+		t = &its->tbl[LIBVIRQ_ITS_TBL_VPE];
 	else
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	if (t->baser)
-		return VIRQ_OK; /* a second BASER of the same type: leave it invalid */
+		return LIBVIRQ_OK; /* a second BASER of the same type: leave it invalid */
 	t->n = n;
 	t->type = type;
-	t->esz = (uint32_t)VIRQ_FIELD_GET(VIRQ_GITS_BASER_Entry_Size, rb) + 1;
+	t->esz = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Entry_Size, rb) + 1;
 	t->page_size = probe_psz_(its, n, &pszf);
 	t->id_bits = wanted_bits_(its, type);
 	pages = size_table_(its, t, pszf);
 	st = virq_page_alloc_(hal, (size_t)pages * t->page_size, t->page_size, &t->l1);
-	if (st == VIRQ_OK && t->indirect)
+	if (st == LIBVIRQ_OK && t->indirect)
 		st = virq_page_alloc_(
 		    hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096), 4096,
 		    &t->l2);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = baser_pa_(t->l1.pa, t->page_size, &paf);
-	if (st == VIRQ_OK) {
-		uint64_t want = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Valid, 1) |
-				VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) |
-				want_attrs_(its) | (rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Type)) |
-				(rb & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Entry_Size)) | paf |
-				VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, pszf) |
-				VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Size, pages - 1);
+	if (st == LIBVIRQ_OK) {
+		uint64_t want = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Valid, 1) |
+				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) |
+				want_attrs_(its) | (rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Type)) |
+				(rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Entry_Size)) | paf |
+				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, pszf) |
+				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Size, pages - 1);
 		st = program_(its, t, want);
 	}
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_wr64_(hal, baser_addr_(its, n), 0);
 		table_free_(its, t);
 		memset(t, 0, sizeof(*t));
@@ -212,16 +212,16 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 
 virq_status virq_its_tables_init_(struct virq_its *its)
 {
-	for (uint32_t n = 0; n < VIRQ_GITS_BASER_COUNT; n++) {
+	for (uint32_t n = 0; n < LIBVIRQ_GITS_BASER_COUNT; n++) {
 		uint64_t rb = virq_rd64_(&its->gic->hal, baser_addr_(its, n));
 		virq_status st = table_setup_(its, n, rb);
 
-		if (st != VIRQ_OK) {
+		if (st != LIBVIRQ_OK) {
 			virq_its_tables_free_(its);
 			return st;
 		}
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 void virq_its_tables_free_(struct virq_its *its)
@@ -246,21 +246,21 @@ virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti,
 	virq_status st;
 
 	if (!t->baser)
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_ENOTSUP;
 	if (t->id_bits < 32 && (id >> t->id_bits))
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	if (!t->indirect)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	i = id / (t->page_size / t->esz);
 	l1 = t->l1.va;
 	if (l1[i] & L1_VALID)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	l2 = (struct virq_page *)t->l2.va + i;
 	st = virq_page_alloc_(hal, t->page_size, t->page_size, l2);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	st = clean_if_(hal, t->noncoherent, l2->va, l2->size);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, l2);
 		return st;
 	}
@@ -268,6 +268,6 @@ virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti,
 	 * relies on it (IHI 0069 §5.2, quoted in facts §5.4). */
 	l1[i] = l2->pa | L1_VALID;
 	st = clean_if_(hal, t->noncoherent, &l1[i], sizeof(l1[i]));
-	virq_barrier_(hal, VIRQ_BARRIER_DMA_WMB);
+	virq_barrier_(hal, LIBVIRQ_BARRIER_DMA_WMB);
 	return st;
 }

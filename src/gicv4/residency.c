@@ -5,18 +5,18 @@
  * WFI/doorbell state machine (CASE-12).
  * Spec: Arm IHI 0069 §9 (GICv4), §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
-#include <libvirq/gicv4_vpe.h>
+#include <libvirq/gicv4/vpe.h>
 #include "gicv4/its_priv.h"
 #include "gicv4/gicv4_priv.h"
 #include "gicv4/vpe_priv.h"
 
-#define VPEND_DIRTY VIRQ_FIELD_MASK(VIRQ_GICR_VPENDBASER_Dirty)
-#define VPEND_VALID VIRQ_FIELD_MASK(VIRQ_GICR_VPENDBASER_Valid)
-#define VPEND_PL VIRQ_FIELD_MASK(VIRQ_GICR_VPENDBASER_PendingLast)
+#define VPEND_DIRTY LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Dirty)
+#define VPEND_VALID LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Valid)
+#define VPEND_PL LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_PendingLast)
 
 static uint64_t vpend_addr_(const struct virq_gic *gic, uint32_t rd)
 {
-	return rd_addr_(gic, rd, VIRQ_GICR_VPENDBASER);
+	return rd_addr_(gic, rd, LIBVIRQ_GICR_VPENDBASER);
 }
 
 /* Polls VPENDBASER until Dirty = 0; *last gets the final value. */
@@ -35,70 +35,70 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
 		uint64_t w =
-		    gic->version == VIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
+		    gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
 
 		virq_status st;
 
 		virq_wr64_(&gic->hal, va, w);
 		st = dirty_wait_(gic, idx, NULL);
-		if (st != VIRQ_OK) {
-			VIRQ_LOGV(&gic->hal, VIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck", idx);
+		if (st != LIBVIRQ_OK) {
+			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck", idx);
 			return st;
 		}
 	}
 	r->vpend = 0;
-	r->resident_vpe = VIRQ_VPEID_NONE;
-	if (gic->version == VIRQ_GIC_V4_1) {
-		uint64_t pa = rd_addr_(gic, idx, VIRQ_GICR_VPROPBASER);
+	r->resident_vpe = LIBVIRQ_VPEID_NONE;
+	if (gic->version == LIBVIRQ_GIC_V4_1) {
+		uint64_t pa = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
 
-		if (virq_rd64_(&gic->hal, pa) & VIRQ_FIELD_MASK(VIRQ_GICR_VPROPBASER_4_1_Valid))
+		if (virq_rd64_(&gic->hal, pa) & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
 			virq_wr64_(&gic->hal, pa, 0);
 		r->vprop_cache = 0;
-		r->flags |= VIRQ_RDIST_VPE_READY;
+		r->flags |= LIBVIRQ_RDIST_VPE_READY;
 		/* Share the vPE table of an already initialised GICv4.1 ITS. */
 		return virq_rdist_vpe_table_41_(gic, idx);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (CASE-11). */
-		r->vprop_cache = VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
-		virq_wr64_(&gic->hal, rd_addr_(gic, idx, VIRQ_GICR_VPROPBASER), r->vprop_cache);
+		r->vprop_cache = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
+		virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), r->vprop_cache);
 	}
-	r->flags |= VIRQ_RDIST_VPE_READY;
-	return VIRQ_OK;
+	r->flags |= LIBVIRQ_RDIST_VPE_READY;
+	return LIBVIRQ_OK;
 }
 
 /* ---------------- make resident ---------------- */
 
 static uint64_t vprop_value_(const struct virq_vpe *vpe)
 {
-	const struct virq_vm *vm = vpe->vm;
-	uint64_t ic = vm->gic->rd_noncoherent ? VIRQ_GIC_CACHE_nC : VIRQ_GIC_CACHE_RaWb;
-	uint64_t sh = vm->gic->rd_noncoherent ? VIRQ_GIC_SH_NONE : VIRQ_GIC_SH_INNER;
+	const struct virq_gic_vm *vm = vpe->vm;
+	uint64_t ic = vm->gic->rd_noncoherent ? LIBVIRQ_GIC_CACHE_nC : LIBVIRQ_GIC_CACHE_RaWb;
+	uint64_t sh = vm->gic->rd_noncoherent ? LIBVIRQ_GIC_SH_NONE : LIBVIRQ_GIC_SH_INNER;
 
-	return vm->vprop.pa | VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_IDbits, vm->id_bits - 1) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_InnerCache, ic) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_Shareability, sh);
+	return vm->vprop.pa | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, vm->id_bits - 1) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_InnerCache, ic) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_Shareability, sh);
 }
 
 static uint64_t vpend40_value_(const struct virq_vpe *vpe)
 {
 	const struct virq_gic *gic = vpe->vm->gic;
-	uint64_t ic = gic->rd_noncoherent ? VIRQ_GIC_CACHE_nC : VIRQ_GIC_CACHE_RaWaWb;
-	uint64_t sh = gic->rd_noncoherent ? VIRQ_GIC_SH_NONE : VIRQ_GIC_SH_INNER;
+	uint64_t ic = gic->rd_noncoherent ? LIBVIRQ_GIC_CACHE_nC : LIBVIRQ_GIC_CACHE_RaWaWb;
+	uint64_t sh = gic->rd_noncoherent ? LIBVIRQ_GIC_SH_NONE : LIBVIRQ_GIC_SH_INNER;
 
 	/* PendingLast = 1: the VPT may hold pending vLPIs, scan it (Linux
 	 * its_vpe_schedule); IDAI as saved at the last descheduling. */
-	return vpe->vpt.pa | VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_InnerCache, ic) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_Shareability, sh) | VPEND_PL |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_IDAI, (vpe->flags & VIRQ_VPE_IDAI) ? 1 : 0) |
+	return vpe->vpt.pa | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_InnerCache, ic) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_Shareability, sh) | VPEND_PL |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_IDAI, (vpe->flags & LIBVIRQ_VPE_IDAI) ? 1 : 0) |
 	       VPEND_VALID;
 }
 
 static uint64_t vpend41_value_(const struct virq_vpe *vpe)
 {
-	return VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_4_1_vPEID, vpe->vpeid) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_4_1_VGrp1En, vpe->vgrp1 ? 1 : 0) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_4_1_VGrp0En, vpe->vgrp0 ? 1 : 0) | VPEND_VALID;
+	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_vPEID, vpe->vpeid) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp1En, vpe->vgrp1 ? 1 : 0) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp0En, vpe->vgrp0 ? 1 : 0) | VPEND_VALID;
 }
 
 virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
@@ -108,35 +108,35 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	uint64_t v;
 	virq_status st;
 
-	if (!vpe || !vpe->vm || !(vpe->flags & VIRQ_VPE_MAPPED))
-		return VIRQ_EINVAL;
+	if (!vpe || !vpe->vm || !(vpe->flags & LIBVIRQ_VPE_MAPPED))
+		return LIBVIRQ_EINVAL;
 	gic = vpe->vm->gic;
-	if (vpe->flags & (VIRQ_VPE_DYING | VIRQ_VPE_DEAD))
-		return VIRQ_EDEAD;
-	if (rd >= gic->nr_rd || !(gic->rd[rd].flags & VIRQ_RDIST_VPE_READY) || rd != vpe->rd)
-		return VIRQ_EINVAL;
+	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
+		return LIBVIRQ_EDEAD;
+	if (rd >= gic->nr_rd || !(gic->rd[rd].flags & LIBVIRQ_RDIST_VPE_READY) || rd != vpe->rd)
+		return LIBVIRQ_EINVAL;
 	/* A half-done VMOVP: some ITS may still route this vPE's vLPIs to the
 	 * old RD, where nobody would take them. Only once every ITS agrees on
 	 * vpe->rd (the flag clear) may the vPE become resident there. */
-	if (vpe->flags & (VIRQ_VPE_RESIDENT | VIRQ_VPE_MOVE_PENDING))
-		return VIRQ_EBUSY;
+	if (vpe->flags & (LIBVIRQ_VPE_RESIDENT | LIBVIRQ_VPE_MOVE_PENDING))
+		return LIBVIRQ_EBUSY;
 	r = &gic->rd[rd];
-	if (r->resident_vpe != VIRQ_VPEID_NONE)
-		return VIRQ_EBUSY;
+	if (r->resident_vpe != LIBVIRQ_VPEID_NONE)
+		return LIBVIRQ_EBUSY;
 	st = virq_vpe_db_request_(vpe, false);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	/* Table writes (vLPI config bytes, VPT) before the GIC may parse them,
 	 * like the barrier Linux's writeq() carries. */
-	virq_barrier_(&gic->hal, VIRQ_BARRIER_DMA_WMB);
-	if (gic->version == VIRQ_GIC_V4_1) {
+	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
+	if (gic->version == LIBVIRQ_GIC_V4_1) {
 		v = vpend41_value_(vpe);
 	} else {
 		uint64_t p = vprop_value_(vpe);
 
 		/* Skip the VPROPBASER write when this VM's table is already there. */
 		if (r->vprop_cache != p) {
-			virq_wr64_(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_VPROPBASER), p);
+			virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_VPROPBASER), p);
 			r->vprop_cache = p;
 		}
 		v = vpend40_value_(vpe);
@@ -144,12 +144,12 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	virq_wr64_(&gic->hal, vpend_addr_(gic, rd), v);
 	r->vpend = v;
 	r->resident_vpe = vpe->vpeid;
-	vpe->flags |= VIRQ_VPE_RESIDENT;
+	vpe->flags |= LIBVIRQ_VPE_RESIDENT;
 	vpe->resident_rd = rd;
 	/* Commit: wait for the VPT parse only where Dirty is implemented. */
-	if (VIRQ_FIELD_GET(VIRQ_GICR_TYPER_Dirty, r->typer))
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Dirty, r->typer))
 		return dirty_wait_(gic, rd, NULL);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---------------- make non-resident ----------------
@@ -180,36 +180,36 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	uint64_t w, last = 0;
 	virq_status st;
 
-	if (!vpe || !vpe->vm || !(vpe->flags & VIRQ_VPE_RESIDENT))
-		return VIRQ_EINVAL;
+	if (!vpe || !vpe->vm || !(vpe->flags & LIBVIRQ_VPE_RESIDENT))
+		return LIBVIRQ_EINVAL;
 	gic = vpe->vm->gic;
 	r = &gic->rd[vpe->resident_rd];
-	if (gic->version == VIRQ_GIC_V4_1)
-		w = doorbell ? VIRQ_FIELD_PREP(VIRQ_GICR_VPENDBASER_4_1_DB, 1) : VPEND_PL;
+	if (gic->version == LIBVIRQ_GIC_V4_1)
+		w = doorbell ? LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_DB, 1) : VPEND_PL;
 	else
 		w = r->vpend & ~(VPEND_VALID | VPEND_DIRTY | VPEND_PL);
 	virq_wr64_(&gic->hal, vpend_addr_(gic, vpe->resident_rd), w);
 	st = dirty_wait_(gic, vpe->resident_rd, &last);
 	r->vpend = w;
-	r->resident_vpe = VIRQ_VPEID_NONE;
-	vpe->flags &= ~(uint32_t)VIRQ_VPE_RESIDENT;
+	r->resident_vpe = LIBVIRQ_VPEID_NONE;
+	vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_RESIDENT;
 	/* PendingLast is meaningful once Dirty is 0; if Dirty stays set,
 	 * assume something is pending (Linux does the same). On 4.1 without
 	 * a doorbell request the GIC does not report it: assume pending. */
-	if (st != VIRQ_OK || (gic->version == VIRQ_GIC_V4_1 && !doorbell) || (last & VPEND_PL))
-		vpe->flags |= VIRQ_VPE_PENDING_LAST;
+	if (st != LIBVIRQ_OK || (gic->version == LIBVIRQ_GIC_V4_1 && !doorbell) || (last & VPEND_PL))
+		vpe->flags |= LIBVIRQ_VPE_PENDING_LAST;
 	else
-		vpe->flags &= ~(uint32_t)VIRQ_VPE_PENDING_LAST;
-	if (gic->version != VIRQ_GIC_V4_1) {
-		if (VIRQ_FIELD_GET(VIRQ_GICR_VPENDBASER_IDAI, last))
-			vpe->flags |= VIRQ_VPE_IDAI;
+		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_PENDING_LAST;
+	if (gic->version != LIBVIRQ_GIC_V4_1) {
+		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPENDBASER_IDAI, last))
+			vpe->flags |= LIBVIRQ_VPE_IDAI;
 		else
-			vpe->flags &= ~(uint32_t)VIRQ_VPE_IDAI;
+			vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_IDAI;
 	}
 	if (pending_last)
-		*pending_last = (vpe->flags & VIRQ_VPE_PENDING_LAST) != 0;
-	if (st != VIRQ_OK) {
-		VIRQ_LOGV(&gic->hal, VIRQ_LOG_ERROR, "vpe: VPENDBASER.Dirty stuck", vpe->vpeid);
+		*pending_last = (vpe->flags & LIBVIRQ_VPE_PENDING_LAST) != 0;
+	if (st != LIBVIRQ_OK) {
+		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "vpe: VPENDBASER.Dirty stuck", vpe->vpeid);
 		return st;
 	}
 	return virq_vpe_db_request_(vpe, doorbell);
@@ -220,40 +220,40 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe)
 {
 	if (!vpe || !vpe->vm)
-		return VIRQ_EINVAL;
-	vpe->flags |= VIRQ_VPE_IN_WFI;
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	vpe->flags |= LIBVIRQ_VPE_IN_WFI;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe)
 {
 	if (!vpe || !vpe->vm)
-		return VIRQ_EINVAL;
-	vpe->flags &= ~(uint32_t)VIRQ_VPE_IN_WFI;
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_IN_WFI;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd)
 {
 	if (!vpe || !vpe->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	/* A blocked vCPU stays non-resident (its doorbell stays requested)
 	 * even if its thread is scheduled again before it blocks. */
-	if ((vpe->flags & VIRQ_VPE_IN_WFI) || (vpe->flags & VIRQ_VPE_RESIDENT))
-		return VIRQ_OK;
+	if ((vpe->flags & LIBVIRQ_VPE_IN_WFI) || (vpe->flags & LIBVIRQ_VPE_RESIDENT))
+		return LIBVIRQ_OK;
 	return virq_vpe_make_resident(vpe, rd);
 }
 
 virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last)
 {
 	if (!vpe || !vpe->vm)
-		return VIRQ_EINVAL;
-	if (!(vpe->flags & VIRQ_VPE_RESIDENT)) {
+		return LIBVIRQ_EINVAL;
+	if (!(vpe->flags & LIBVIRQ_VPE_RESIDENT)) {
 		if (pending_last)
-			*pending_last = (vpe->flags & VIRQ_VPE_PENDING_LAST) != 0;
-		return VIRQ_OK;
+			*pending_last = (vpe->flags & LIBVIRQ_VPE_PENDING_LAST) != 0;
+		return LIBVIRQ_OK;
 	}
-	return virq_vpe_make_nonresident(vpe, (vpe->flags & VIRQ_VPE_IN_WFI) != 0, pending_last);
+	return virq_vpe_make_nonresident(vpe, (vpe->flags & LIBVIRQ_VPE_IN_WFI) != 0, pending_last);
 }
 
 /* ---------------- GICv4.1: the RD's view of the vPE table ---------------- */
@@ -264,25 +264,25 @@ virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last)
  * the ITS"). Z is never set: the table is live. */
 static virq_status vprop41_from_baser_(uint64_t baser, uint64_t *out)
 {
-	uint64_t psz = VIRQ_FIELD_GET(VIRQ_GITS_BASER_Page_Size, baser);
-	uint64_t pa = baser & VIRQ_FIELD_MASK(VIRQ_GITS_BASER_Physical_Address);
-	uint64_t size = VIRQ_FIELD_GET(VIRQ_GITS_BASER_Size, baser);
+	uint64_t psz = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Page_Size, baser);
+	uint64_t pa = baser & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address);
+	uint64_t size = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Size, baser);
 
-	if (psz == VIRQ_GITS_BASER_PAGE_64K)
-		pa = (pa & VIRQ_GENMASK(47, 16)) |
-		     (VIRQ_FIELD_GET(VIRQ_GITS_BASER_Physical_Address_51_48, baser) << 48);
-	if (!VIRQ_FIELD_FITS(VIRQ_GICR_VPROPBASER_4_1_Size, size))
-		return VIRQ_ERANGE;
-	*out = VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Valid, 1) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Indirect,
-			       VIRQ_FIELD_GET(VIRQ_GITS_BASER_Indirect, baser)) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Page_Size, psz) | pa |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_Shareability,
-			       VIRQ_FIELD_GET(VIRQ_GITS_BASER_Shareability, baser)) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_InnerCache,
-			       VIRQ_FIELD_GET(VIRQ_GITS_BASER_InnerCache, baser)) |
-	       VIRQ_FIELD_PREP(VIRQ_GICR_VPROPBASER_4_1_Size, size);
-	return VIRQ_OK;
+	if (psz == LIBVIRQ_GITS_BASER_PAGE_64K)
+		pa = (pa & LIBVIRQ_GENMASK(47, 16)) |
+		     (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Physical_Address_51_48, baser) << 48);
+	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_GICR_VPROPBASER_4_1_Size, size))
+		return LIBVIRQ_ERANGE;
+	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Valid, 1) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect,
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Indirect, baser)) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, psz) | pa |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_Shareability,
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, baser)) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_InnerCache,
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, baser)) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Size, size);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx)
@@ -291,16 +291,16 @@ virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx)
 	uint64_t v;
 	virq_status st;
 
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS && !its; i++)
-		if (gic->its[i] && gic->its[i]->lim.version == VIRQ_ITS_V41 &&
-		    gic->its[i]->tbl[VIRQ_ITS_TBL_VPE].baser)
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS && !its; i++)
+		if (gic->its[i] && gic->its[i]->lim.version == LIBVIRQ_ITS_V41 &&
+		    gic->its[i]->tbl[LIBVIRQ_ITS_TBL_VPE].baser)
 			its = gic->its[i];
-	if (!its || !(gic->rd[idx].flags & VIRQ_RDIST_VPE_READY))
-		return VIRQ_OK; /* done when the first 4.1 ITS comes up */
-	st = vprop41_from_baser_(its->tbl[VIRQ_ITS_TBL_VPE].baser, &v);
-	if (st != VIRQ_OK)
+	if (!its || !(gic->rd[idx].flags & LIBVIRQ_RDIST_VPE_READY))
+		return LIBVIRQ_OK; /* done when the first 4.1 ITS comes up */
+	st = vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
+	if (st != LIBVIRQ_OK)
 		return st;
-	virq_wr64_(&gic->hal, rd_addr_(gic, idx, VIRQ_GICR_VPROPBASER), v);
+	virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), v);
 	gic->rd[idx].vprop_cache = v;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

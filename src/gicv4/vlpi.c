@@ -11,7 +11,7 @@
 
 static bool vpe_usable_(const struct virq_vpe *vpe)
 {
-	return vpe && vpe->vm && (vpe->flags & VIRQ_VPE_MAPPED);
+	return vpe && vpe->vm && (vpe->flags & LIBVIRQ_VPE_MAPPED);
 }
 
 /* Common checks for a vLPI target on @dev's ITS. */
@@ -19,23 +19,23 @@ static virq_status target_ok_(const struct virq_its_device *dev, const struct vi
 			      uint32_t vintid)
 {
 	if (!vpe_usable_(vpe))
-		return VIRQ_EINVAL;
-	if (vpe->flags & (VIRQ_VPE_DYING | VIRQ_VPE_DEAD))
-		return VIRQ_EDEAD;
-	if (dev->its->lim.version == VIRQ_ITS_V3)
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_EINVAL;
+	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
+		return LIBVIRQ_EDEAD;
+	if (dev->its->lim.version == LIBVIRQ_ITS_V3)
+		return LIBVIRQ_ENOTSUP;
 	if (!(vpe->its_mask & (1u << dev->its->slot)))
-		return VIRQ_EINVAL;
-	if (vintid < VIRQ_LPI_BASE || vintid >= (1u << vpe->vm->id_bits))
-		return VIRQ_ERANGE;
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vpe->vm->id_bits))
+		return LIBVIRQ_ERANGE;
+	return LIBVIRQ_OK;
 }
 
 static uint32_t db_for_(const struct virq_its_device *dev, const struct virq_vpe *vpe, bool want)
 {
 	/* GICv4.1 uses the default doorbell (VMAPP); per-vLPI = 1023. */
-	if (dev->its->lim.version != VIRQ_ITS_V40 || !want)
-		return VIRQ_ITS_NO_DOORBELL;
+	if (dev->its->lim.version != LIBVIRQ_ITS_V40 || !want)
+		return LIBVIRQ_ITS_NO_DOORBELL;
 	return vpe->doorbell;
 }
 
@@ -44,11 +44,11 @@ static void track_(struct virq_its_device *dev, uint32_t event, struct virq_vpe 
 {
 	struct virq_its_event *e = ev_at_(dev, event);
 
-	if (e->kind == VIRQ_ITS_EV_NONE)
+	if (e->kind == LIBVIRQ_ITS_EV_NONE)
 		dev->nr_mapped++;
 	else if (e->vpe)
 		e->vpe->nr_vlpis--;
-	e->kind = VIRQ_ITS_EV_VIRT;
+	e->kind = LIBVIRQ_ITS_EV_VIRT;
 	e->icid = 0;
 	e->intid = vintid;
 	e->db = db;
@@ -64,22 +64,22 @@ virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct vi
 	virq_status st;
 
 	if (!dev_ok_(dev))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	st = target_ok_(dev, vpe, vintid);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (event >= dev->nr_events)
-		return VIRQ_ERANGE;
-	if (ev_at_(dev, event)->kind != VIRQ_ITS_EV_NONE)
-		return VIRQ_EEXIST;
-	st = virq_vm_vlpi_config(vpe->vm, vintid, 0xA0, true);
-	if (st != VIRQ_OK)
+		return LIBVIRQ_ERANGE;
+	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
+		return LIBVIRQ_EEXIST;
+	st = virq_gic_vm_vlpi_config(vpe->vm, vintid, 0xA0, true);
+	if (st != LIBVIRQ_OK)
 		return st;
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, 2);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		track_(dev, event, vpe, vintid, db);
 	return st;
 }
@@ -90,17 +90,17 @@ static virq_status range_ok_(struct virq_its_device *dev, uint32_t first_event, 
 	virq_status st;
 
 	if (!dev_ok_(dev) || !count)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (first_event >= dev->nr_events || count > dev->nr_events - first_event)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	st = target_ok_(dev, vpe, first_vintid);
-	if (st == VIRQ_OK && count - 1 > 0xFFFFFFFFu - first_vintid)
-		st = VIRQ_ERANGE;
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK && count - 1 > 0xFFFFFFFFu - first_vintid)
+		st = LIBVIRQ_ERANGE;
+	if (st == LIBVIRQ_OK)
 		st = target_ok_(dev, vpe, first_vintid + count - 1);
-	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
-		if (ev_at_(dev, first_event + i)->kind != VIRQ_ITS_EV_NONE)
-			st = VIRQ_EEXIST;
+	for (uint32_t i = 0; st == LIBVIRQ_OK && i < count; i++)
+		if (ev_at_(dev, first_event + i)->kind != LIBVIRQ_ITS_EV_NONE)
+			st = LIBVIRQ_EEXIST;
 	return st;
 }
 
@@ -114,7 +114,7 @@ static void untrack_unrun_(struct virq_its_device *dev, uint32_t first_event, ui
 	uint64_t consumed = dev->its->q.rd_lin;
 
 	for (uint32_t k = 0; k < done; k++)
-		if (base + ((uint64_t)k + 1) * VIRQ_ITS_CMD_SIZE > consumed)
+		if (base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > consumed)
 			virq_its_event_forget_(dev, first_event + k);
 }
 
@@ -122,51 +122,51 @@ virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_even
 				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
 {
 	struct virq_its *its;
-	uint8_t raw[VIRQ_ITS_CMD_SIZE];
+	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
 	struct virq_its_cmd c;
 	uint32_t db, done = 0;
 	uint64_t base;
-	virq_status enc = VIRQ_OK, st = range_ok_(dev, first_event, count, vpe, first_vintid);
+	virq_status enc = LIBVIRQ_OK, st = range_ok_(dev, first_event, count, vpe, first_vintid);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	its = dev->its;
 	if (its->dead)
-		return VIRQ_EDEAD;
+		return LIBVIRQ_EDEAD;
 	db = db_for_(dev, vpe, doorbell);
-	for (uint32_t i = 0; st == VIRQ_OK && i < count; i++)
-		st = virq_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
-	if (st != VIRQ_OK)
+	for (uint32_t i = 0; st == LIBVIRQ_OK && i < count; i++)
+		st = virq_gic_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
+	if (st != LIBVIRQ_OK)
 		return st;
 	base = its->q.wr_lin; /* linear queue position of the first VMAPTI */
-	for (; st == VIRQ_OK && done < count; done++) {
+	for (; st == LIBVIRQ_OK && done < count; done++) {
 		c = virq_its_vmapti(dev->device_id, first_event + done, vpe->vpeid,
 				    first_vintid + done, db);
 		enc = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
-		if (enc != VIRQ_OK) /* not expected: range_ok_() checked the fields */
+		if (enc != LIBVIRQ_OK) /* not expected: range_ok_() checked the fields */
 			break;	    /* complete what was pushed, then report it */
 		st = virq_its_queue_push_raw(&its->q, raw);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			break;
 		track_(dev, first_event + done, vpe, first_vintid + done, db);
 	}
-	if (st == VIRQ_OK && !done)
+	if (st == LIBVIRQ_OK && !done)
 		return enc;
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		c = virq_its_vsync_cmd(vpe->vpeid);
 		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = virq_its_queue_push_raw(&its->q, raw);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = virq_its_queue_drain(&its->q, NULL);
-		if (st == VIRQ_OK) {
+		if (st == LIBVIRQ_OK) {
 			its->cmds += (uint64_t)done + 1;
 			return enc;
 		}
 	}
 	/* A queue failure: whatever was queued may or may not have run, except
 	 * after a stall (see untrack_unrun_()). */
-	if (st == VIRQ_ESTALLED)
+	if (st == LIBVIRQ_ESTALLED)
 		untrack_unrun_(dev, first_event, done, base);
 	virq_its_fail_(its, st);
 	return st;
@@ -182,9 +182,9 @@ static virq_status virt_event_(struct virq_its_device *dev, uint32_t event,
 {
 	virq_status st = ev_lookup_(dev, event, e);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	return (*e)->kind == VIRQ_ITS_EV_VIRT ? VIRQ_OK : VIRQ_ENOENT;
+	return (*e)->kind == LIBVIRQ_ITS_EV_VIRT ? LIBVIRQ_OK : LIBVIRQ_ENOENT;
 }
 
 virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
@@ -196,50 +196,50 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 	uint32_t db;
 	virq_status st = virt_event_(dev, event, &e);
 
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = target_ok_(dev, vpe, vintid);
-	if (st == VIRQ_OK)
-		st = virq_vm_vlpi_config(vpe->vm, vintid, 0xA0, true);
-	if (st != VIRQ_OK)
+	if (st == LIBVIRQ_OK)
+		st = virq_gic_vm_vlpi_config(vpe->vm, vintid, 0xA0, true);
+	if (st != LIBVIRQ_OK)
 		return st;
-	db = db_for_(dev, vpe, e->db != VIRQ_ITS_NO_DOORBELL);
+	db = db_for_(dev, vpe, e->db != LIBVIRQ_ITS_NO_DOORBELL);
 	c[n++] = (struct virq_its_cmd){
-	    .opcode = VIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, n);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_its_event_forget_(dev, event); /* DISCARD may have run */
 		return st;
 	}
 	track_(dev, event, vpe, vintid, db);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
 {
 	struct virq_its_event *e;
-	struct virq_its_cmd c[2] = {{.opcode = VIRQ_ITS_VMOVI}};
+	struct virq_its_cmd c[2] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
 	virq_status st = virt_event_(dev, event, &e);
 
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = target_ok_(dev, vpe, e->intid);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (vpe->vm != e->vpe->vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	c[0].DeviceID = dev->device_id;
 	c[0].EventID = event;
 	c[0].vPEID = vpe->vpeid;
-	if (dev->its->lim.version == VIRQ_ITS_V40 && e->db != VIRQ_ITS_NO_DOORBELL) {
+	if (dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL) {
 		c[0].D = true; /* the doorbell follows the vLPI to its new vPE */
 		c[0].Dbell_pINTID = vpe->doorbell;
 	}
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, 2);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
 	return st;
 }
@@ -247,24 +247,24 @@ virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct v
 virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, bool on)
 {
 	struct virq_its_event *e;
-	struct virq_its_cmd c[2] = {{.opcode = VIRQ_ITS_VMOVI}};
+	struct virq_its_cmd c[2] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
 	virq_status st = virt_event_(dev, event, &e);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	if (dev->its->lim.version != VIRQ_ITS_V40 ||
-	    (on && e->vpe->doorbell == VIRQ_ITS_NO_DOORBELL))
-		return VIRQ_ENOTSUP;
+	if (dev->its->lim.version != LIBVIRQ_ITS_V40 ||
+	    (on && e->vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL))
+		return LIBVIRQ_ENOTSUP;
 	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
 	 * event is UNPREDICTABLE (facts §1.2). */
 	c[0].DeviceID = dev->device_id;
 	c[0].EventID = event;
 	c[0].vPEID = e->vpe->vpeid;
 	c[0].D = true;
-	c[0].Dbell_pINTID = on ? e->vpe->doorbell : VIRQ_ITS_NO_DOORBELL;
+	c[0].Dbell_pINTID = on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL;
 	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, 2);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		e->db = c[0].Dbell_pINTID;
 	return st;
 }
@@ -275,9 +275,9 @@ virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, ui
 	struct virq_its_event *e;
 	virq_status st = virt_event_(dev, event, &e);
 
-	if (st == VIRQ_OK)
-		st = virq_vm_vlpi_config(e->vpe->vm, e->intid, priority, enable);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
+		st = virq_gic_vm_vlpi_config(e->vpe->vm, e->intid, priority, enable);
+	if (st == LIBVIRQ_OK)
 		st = virq_its_inv(dev, event); /* INV + VSYNC */
 	return st;
 }
@@ -286,7 +286,7 @@ virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, ui
 
 static struct virq_its *proxy_its_(const struct virq_gic *gic)
 {
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (gic->its[i] && gic->its[i]->proxy && !gic->its[i]->dead)
 			return gic->its[i];
 	return NULL;
@@ -294,7 +294,7 @@ static struct virq_its *proxy_its_(const struct virq_gic *gic)
 
 static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 {
-	return VIRQ_FIELD_GET(VIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
+	return LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
 }
 
 virq_status virq_its_proxy_init_(struct virq_its *its)
@@ -306,25 +306,25 @@ virq_status virq_its_proxy_init_(struct virq_its *its)
 	uint32_t id;
 	virq_status st;
 
-	if (its->tbl[VIRQ_ITS_TBL_DEV].baser && its->tbl[VIRQ_ITS_TBL_DEV].id_bits < bits)
-		bits = its->tbl[VIRQ_ITS_TBL_DEV].id_bits;
+	if (its->tbl[LIBVIRQ_ITS_TBL_DEV].baser && its->tbl[LIBVIRQ_ITS_TBL_DEV].id_bits < bits)
+		bits = its->tbl[LIBVIRQ_ITS_TBL_DEV].id_bits;
 	id = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
 	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	_Static_assert(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
 		       "proxy device fits one page");
 	/* The device lives in the page; the page descriptor right after it. */
 	its->proxy = pg.va;
 	st = virq_its_device_map(its, its->proxy, id, its->gic->nr_rd);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		its->proxy = NULL;
 		virq_page_free_(&its->gic->hal, &pg);
 		return st;
 	}
 	memcpy(its->proxy + 1, &pg, sizeof(pg));
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 void virq_its_proxy_free_(struct virq_its *its)
@@ -338,13 +338,13 @@ void virq_its_proxy_free_(struct virq_its *its)
 	for (uint32_t i = 0; i < p->nr_events; i++) {
 		struct virq_its_event *e = ev_at_(p, i);
 
-		if (e->kind == VIRQ_ITS_EV_PROXY && e->vpe)
+		if (e->kind == LIBVIRQ_ITS_EV_PROXY && e->vpe)
 			e->vpe->proxy_event = -1;
 		memset(e, 0, sizeof(*e));
 	}
 	p->nr_mapped = 0;
 	st = virq_its_device_unmap(p);
-	if (st != VIRQ_OK) { /* ITS dead: free the memory anyway */
+	if (st != LIBVIRQ_OK) { /* ITS dead: free the memory anyway */
 		virq_its_dev_unlink_(its, p);
 		virq_page_free_(&its->gic->hal, &p->ev);
 		virq_page_free_(&its->gic->hal, &p->itt);
@@ -367,47 +367,47 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	if (vpe->proxy_event >= 0) {
 		slot = (uint32_t)vpe->proxy_event;
 		c[n++] = (struct virq_its_cmd){
-		    .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
+		    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
 		return virq_its_exec_(its, c, n);
 	}
 	if (!virq_its_col_mapped_(its, vpe->rd))
-		return VIRQ_ENOENT;
+		return LIBVIRQ_ENOENT;
 	slot = its->proxy_next;
 	e = ev_at_(p, slot);
-	if (e->kind == VIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
+	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
 		c[n++] = (struct virq_its_cmd){
-		    .opcode = VIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
 	c[n++] = (struct virq_its_cmd){
-	    .opcode = VIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
+	    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
 	st = virq_its_exec_(its, c, n);
-	if (e->kind == VIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
+	if (e->kind == LIBVIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
 		if (e->vpe)
 			e->vpe->proxy_event = -1;
 		memset(e, 0, sizeof(*e));
 		p->nr_mapped--;
 	}
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	e->kind = VIRQ_ITS_EV_PROXY;
+	e->kind = LIBVIRQ_ITS_EV_PROXY;
 	e->icid = vpe->rd;
 	e->intid = vpe->doorbell;
-	e->db = VIRQ_ITS_NO_DOORBELL;
+	e->db = LIBVIRQ_ITS_NO_DOORBELL;
 	e->vpe = vpe;
 	p->nr_mapped++;
 	vpe->proxy_event = (int32_t)slot;
 	its->proxy_next = (slot + 1) % p->nr_events;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid)
 {
-	virq_wr64_(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_INVLPIR),
-		   VIRQ_FIELD_PREP(VIRQ_GICR_INVLPIR_INTID, intid));
-	return virq_poll32(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_SYNCR),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVLPIR),
+		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVLPIR_INTID, intid));
+	return virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
+			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			   NULL);
 }
 
@@ -416,26 +416,26 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 	struct virq_gic *gic;
 	struct virq_its *its;
 
-	if (!vpe_usable_(vpe) || vpe->doorbell == VIRQ_ITS_NO_DOORBELL)
-		return VIRQ_EINVAL;
+	if (!vpe_usable_(vpe) || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_EINVAL;
 	gic = vpe->vm->gic;
-	if (gic->version == VIRQ_GIC_V4_1) {
-		for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+	if (gic->version == LIBVIRQ_GIC_V4_1) {
+		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 			if (vpe->its_mask & (1u << i)) {
 				struct virq_its_cmd c[2] = {
-				    {.opcode = VIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
+				    {.opcode = LIBVIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
 				    virq_its_vsync_cmd(vpe->vpeid),
 				};
 
 				return virq_its_exec_(gic->its[i], c, 2);
 			}
 		}
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_ENOTSUP;
 	}
 	if (direct_lpi_(gic, vpe->rd))
 		return direct_inv_(gic, vpe->rd, vpe->doorbell);
 	its = proxy_its_(gic);
-	return its ? proxy_inv_(its, vpe) : VIRQ_ENOTSUP;
+	return its ? proxy_inv_(its, vpe) : LIBVIRQ_ENOTSUP;
 }
 
 virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
@@ -443,21 +443,21 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 	struct virq_gic *gic;
 
 	if (!vpe_usable_(vpe))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	gic = vpe->vm->gic;
 	if (!on) {
-		vpe->flags &= ~(uint32_t)VIRQ_VPE_DB_MASK;
-		return VIRQ_OK;
+		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_MASK;
+		return LIBVIRQ_OK;
 	}
-	if (gic->version != VIRQ_GIC_V4_0 || vpe->doorbell == VIRQ_ITS_NO_DOORBELL ||
+	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL ||
 	    (!direct_lpi_(gic, vpe->rd) && !proxy_its_(gic)))
-		return VIRQ_ENOTSUP;
-	vpe->flags |= VIRQ_VPE_DB_MASK;
-	if (VIRQ_FIELD_GET(VIRQ_LPI_CFG_Enable, *lpi_cfg_(gic, vpe->doorbell)))
-		vpe->flags |= VIRQ_VPE_DB_ON;
+		return LIBVIRQ_ENOTSUP;
+	vpe->flags |= LIBVIRQ_VPE_DB_MASK;
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_LPI_CFG_Enable, *lpi_cfg_(gic, vpe->doorbell)))
+		vpe->flags |= LIBVIRQ_VPE_DB_ON;
 	else
-		vpe->flags &= ~(uint32_t)VIRQ_VPE_DB_ON;
-	return VIRQ_OK;
+		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_ON;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
@@ -466,20 +466,20 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 	uint8_t *cfg;
 	virq_status st;
 
-	if (!(vpe->flags & VIRQ_VPE_DB_MASK) || gic->version != VIRQ_GIC_V4_0 ||
-	    ((vpe->flags & VIRQ_VPE_DB_ON) != 0) == want)
-		return VIRQ_OK;
+	if (!(vpe->flags & LIBVIRQ_VPE_DB_MASK) || gic->version != LIBVIRQ_GIC_V4_0 ||
+	    ((vpe->flags & LIBVIRQ_VPE_DB_ON) != 0) == want)
+		return LIBVIRQ_OK;
 	cfg = lpi_cfg_(gic, vpe->doorbell);
-	*cfg = (uint8_t)VIRQ_FIELD_SET(VIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
+	*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_vpe_doorbell_invalidate(vpe);
-	if (st != VIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
-		*cfg = (uint8_t)VIRQ_FIELD_SET(VIRQ_LPI_CFG_Enable, *cfg, 1);
-	if (st == VIRQ_OK && !want)
-		vpe->flags &= ~(uint32_t)VIRQ_VPE_DB_ON;
+	if (st != LIBVIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
+		*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, 1);
+	if (st == LIBVIRQ_OK && !want)
+		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_ON;
 	else
-		vpe->flags |= VIRQ_VPE_DB_ON;
+		vpe->flags |= LIBVIRQ_VPE_DB_ON;
 	return st;
 }
 
@@ -492,19 +492,19 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 		return;
 	/* The proxy's ITS even when dead: its slot must forget the vPE, whose
 	 * storage the caller may reuse before the ITS is destroyed. */
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS && !its; i++)
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS && !its; i++)
 		if (gic->its[i] && gic->its[i]->proxy)
 			its = gic->its[i];
 	if (its) {
 		struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 		struct virq_its_cmd c[2] = {
-		    {.opcode = VIRQ_ITS_DISCARD,
+		    {.opcode = LIBVIRQ_ITS_DISCARD,
 		     .DeviceID = its->proxy->device_id,
 		     .EventID = (uint32_t)vpe->proxy_event},
 		    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 		};
 
-		if (!its->dead && virq_its_exec_(its, c, 2) == VIRQ_OK) {
+		if (!its->dead && virq_its_exec_(its, c, 2) == LIBVIRQ_OK) {
 			memset(e, 0, sizeof(*e));
 			its->proxy->nr_mapped--;
 		} else {
@@ -522,22 +522,22 @@ virq_status virq_vpe_proxy_move_(struct virq_vpe *vpe, uint32_t rd)
 	virq_status st;
 
 	if (vpe->proxy_event < 0)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	its = proxy_its_(vpe->vm->gic);
 	if (!its)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 	if (!virq_its_col_mapped_(its, rd)) { /* cannot follow: drop the slot */
 		virq_vpe_proxy_release_(vpe);
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	}
-	c[0] = (struct virq_its_cmd){.opcode = VIRQ_ITS_MOVI,
+	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
 				     .DeviceID = its->proxy->device_id,
 				     .EventID = (uint32_t)vpe->proxy_event,
 				     .ICID = rd};
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		e->icid = rd;
 	return st;
 }

@@ -10,56 +10,56 @@
 
 /* ---------------- VM ---------------- */
 
-virq_status virq_vm_init(struct virq_vm *vm, struct virq_gic *gic, uint32_t id_bits)
+virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic, uint32_t id_bits)
 {
 	uint64_t size;
 	virq_status st;
 
 	if (!vm || !gic || !gic->lpi_map.va)
-		return VIRQ_EINVAL;
-	if (gic->version < VIRQ_GIC_V4_0)
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_EINVAL;
+	if (gic->version < LIBVIRQ_GIC_V4_0)
+		return LIBVIRQ_ENOTSUP;
 	if (id_bits < 14 || id_bits > gic->lpi_bits)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	memset(vm, 0, sizeof(*vm));
-	size = round_up_((1ull << id_bits) - VIRQ_LPI_BASE, 0x10000);
+	size = round_up_((1ull << id_bits) - LIBVIRQ_LPI_BASE, 0x10000);
 	st = virq_page_alloc_(&gic->hal, size, 0x10000, &vm->vprop);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	memset(vm->vprop.va, 0xA2, vm->vprop.size); /* priority 0xA0, RES1, disabled */
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, vm->vprop.va, vm->vprop.size);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		virq_page_free_(&gic->hal, &vm->vprop);
 		return st;
 	}
 	vm->gic = gic;
 	vm->id_bits = id_bits;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
-virq_status virq_vm_destroy(struct virq_vm *vm)
+virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm)
 {
 	if (!vm || !vm->gic)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (vm->nr_vpes)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	virq_page_free_(&vm->gic->hal, &vm->vprop);
 	vm->gic = NULL;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
-virq_status virq_vm_vlpi_config(struct virq_vm *vm, uint32_t vintid, uint8_t priority, bool enable)
+virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid, uint8_t priority, bool enable)
 {
 	uint8_t *b;
 
 	if (!vm || !vm->gic)
-		return VIRQ_EINVAL;
-	if (vintid < VIRQ_LPI_BASE || vintid >= (1u << vm->id_bits))
-		return VIRQ_ERANGE;
-	b = (uint8_t *)vm->vprop.va + (vintid - VIRQ_LPI_BASE);
-	*b = (uint8_t)((priority & VIRQ_FIELD_MASK(VIRQ_LPI_CFG_Priority)) |
-		       VIRQ_FIELD_PREP(VIRQ_LPI_CFG_RES1, 1) |
-		       VIRQ_FIELD_PREP(VIRQ_LPI_CFG_Enable, enable ? 1 : 0));
+		return LIBVIRQ_EINVAL;
+	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vm->id_bits))
+		return LIBVIRQ_ERANGE;
+	b = (uint8_t *)vm->vprop.va + (vintid - LIBVIRQ_LPI_BASE);
+	*b = (uint8_t)((priority & LIBVIRQ_FIELD_MASK(LIBVIRQ_LPI_CFG_Priority)) |
+		       LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
+		       LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
 	return clean_if_(&vm->gic->hal, vm->gic->rd_noncoherent, b, 1);
 }
 
@@ -73,23 +73,23 @@ static virq_status vpeid_alloc_(struct virq_gic *gic, uint32_t *id)
 		if (!bm_test_(gic->vpeid_map.va, i)) {
 			bm_set_(gic->vpeid_map.va, i);
 			*id = i;
-			return VIRQ_OK;
+			return LIBVIRQ_OK;
 		}
 	}
-	return VIRQ_ENOSPC;
+	return LIBVIRQ_ENOSPC;
 }
 
 /* ---------------- VMAPP ---------------- */
 
 static bool its_v4_(const struct virq_its *its)
 {
-	return its && its->lim.version != VIRQ_ITS_V3 && !its->dead;
+	return its && its->lim.version != LIBVIRQ_ITS_V3 && !its->dead;
 }
 
 static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_vpe *vpe, bool map)
 {
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPP};
-	bool v41 = its->lim.version == VIRQ_ITS_V41;
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPP};
+	bool v41 = its->lim.version == LIBVIRQ_ITS_V41;
 
 	c.vPEID = vpe->vpeid;
 	c.V = map;
@@ -111,15 +111,15 @@ static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_
 static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_cmd c[3];
-	virq_status st = virq_its_tbl_ensure_(its, VIRQ_ITS_TBL_VPE, vpe->vpeid);
+	virq_status st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_VPE, vpe->vpeid);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	c[0] = vmapp_(its, vpe, true);
-	c[1] = (struct virq_its_cmd){.opcode = VIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
+	c[1] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
 	c[2] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(its, c, 3);
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		vpe->its_mask |= 1u << its->slot;
 		vpe->vmapp_count++;
 		its->nr_vpes++;
@@ -136,10 +136,10 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 	c[0] = vmapp_(its, vpe, false);
 	/* 4.0 needs VSYNC; 4.1 unmap is self-synchronising and a VSYNC to the
 	 * unmapped vPE may raise an SError (CASE-10). */
-	if (its->lim.version != VIRQ_ITS_V41)
+	if (its->lim.version != LIBVIRQ_ITS_V41)
 		c[n++] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(its, c, n);
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		vpe->its_mask &= ~(1u << its->slot);
 		vpe->vmapp_count--;
 		its->nr_vpes--;
@@ -152,7 +152,7 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 
-	for (int32_t i = VIRQ_GIC_ITS_SLOTS - 1; i >= 0; i--) {
+	for (int32_t i = LIBVIRQ_GIC_ITS_SLOTS - 1; i >= 0; i--) {
 		virq_status st;
 
 		if (!(vpe->its_mask & (1u << i)))
@@ -165,10 +165,10 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 			continue;
 		}
 		st = vpe_unmap_on_(gic->its[i], vpe);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static void vpe_free_(struct virq_vpe *vpe)
@@ -179,30 +179,30 @@ static void vpe_free_(struct virq_vpe *vpe)
 	bm_clr_(gic->vpeid_map.va, vpe->vpeid);
 }
 
-static virq_status vpe_check_init_(const struct virq_vm *vm, uint32_t rd, uint32_t doorbell)
+static virq_status vpe_check_init_(const struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
 {
 	if (!vm->gic || rd >= vm->gic->nr_rd)
-		return VIRQ_EINVAL;
-	if (!(vm->gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
-		return VIRQ_EBUSY;
-	if (doorbell != VIRQ_ITS_NO_DOORBELL && !virq_lpi_allocated_(vm->gic, doorbell))
-		return VIRQ_ENOENT;
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+		return LIBVIRQ_EINVAL;
+	if (!(vm->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
+		return LIBVIRQ_EBUSY;
+	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_allocated_(vm->gic, doorbell))
+		return LIBVIRQ_ENOENT;
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (its_v4_(vm->gic->its[i]))
-			return VIRQ_OK;
-	return VIRQ_ENOTSUP;
+			return LIBVIRQ_OK;
+	return LIBVIRQ_ENOTSUP;
 }
 
-virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd, uint32_t doorbell)
+virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
 {
 	struct virq_gic *gic;
 	uint64_t size;
 	virq_status st;
 
 	if (!vpe || !vm)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	st = vpe_check_init_(vm, rd, doorbell);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	gic = vm->gic;
 	memset(vpe, 0, sizeof(*vpe));
@@ -211,25 +211,25 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd,
 	vpe->doorbell = doorbell;
 	vpe->proxy_event = -1;
 	vpe->vgrp0 = vpe->vgrp1 = true;
-	vpe->flags = VIRQ_VPE_IDAI; /* Linux starts every vPE with IDAI set */
+	vpe->flags = LIBVIRQ_VPE_IDAI; /* Linux starts every vPE with IDAI set */
 	st = vpeid_alloc_(gic, &vpe->vpeid);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		vpe->vm = NULL;
 		return st;
 	}
 	size = round_up_((1ull << vm->id_bits) / 8, 0x10000);
 	st = virq_page_alloc_(&gic->hal, size, 0x10000, &vpe->vpt);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = clean_if_(&gic->hal, gic->rd_noncoherent, vpe->vpt.va, vpe->vpt.size);
-	for (uint32_t i = 0; st == VIRQ_OK && i < VIRQ_GIC_ITS_SLOTS; i++)
+	for (uint32_t i = 0; st == LIBVIRQ_OK && i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (its_v4_(gic->its[i]))
 			st = vpe_map_on_(gic->its[i], vpe);
-	if (st != VIRQ_OK) {
-		if (vpe_unmap_all_(vpe) != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
+		if (vpe_unmap_all_(vpe) != LIBVIRQ_OK) {
 			/* Still mapped on an ITS: its VPT and vPEID stay in use
 			 * (freeing them would let the ITS write freed memory and
 			 * hand the vPEID out twice). Left DEAD: destroy again. */
-			vpe->flags |= VIRQ_VPE_MAPPED | VIRQ_VPE_DYING | VIRQ_VPE_DEAD;
+			vpe->flags |= LIBVIRQ_VPE_MAPPED | LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD;
 			vm->nr_vpes++;
 			return st; /* the first error is reported */
 		}
@@ -237,31 +237,31 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_vm *vm, uint32_t rd,
 		vpe->vm = NULL;
 		return st;
 	}
-	vpe->flags |= VIRQ_VPE_MAPPED;
+	vpe->flags |= LIBVIRQ_VPE_MAPPED;
 	vm->nr_vpes++;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 {
 	virq_status st;
 
-	if (!vpe || !vpe->vm || !(vpe->flags & VIRQ_VPE_MAPPED))
-		return VIRQ_EINVAL;
-	if ((vpe->flags & VIRQ_VPE_RESIDENT) || vpe->nr_vlpis)
-		return VIRQ_EBUSY;
-	vpe->flags |= VIRQ_VPE_DYING;
+	if (!vpe || !vpe->vm || !(vpe->flags & LIBVIRQ_VPE_MAPPED))
+		return LIBVIRQ_EINVAL;
+	if ((vpe->flags & LIBVIRQ_VPE_RESIDENT) || vpe->nr_vlpis)
+		return LIBVIRQ_EBUSY;
+	vpe->flags |= LIBVIRQ_VPE_DYING;
 	virq_vpe_proxy_release_(vpe);
 	st = vpe_unmap_all_(vpe);
-	if (st != VIRQ_OK) {
-		vpe->flags |= VIRQ_VPE_DEAD;
+	if (st != LIBVIRQ_OK) {
+		vpe->flags |= LIBVIRQ_VPE_DEAD;
 		return st;
 	}
 	vpe_free_(vpe);
 	vpe->vm->nr_vpes--;
 	vpe->flags = 0;
 	vpe->vm = NULL;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---------------- VMOVP ---------------- */
@@ -269,7 +269,7 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 static struct virq_its_cmd vmovp_(const struct virq_its *its, const struct virq_vpe *vpe,
 				  uint32_t rd, uint16_t seq, uint32_t list)
 {
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP};
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMOVP};
 
 	c.vPEID = vpe->vpeid;
 	c.RDbase = virq_its_rdbase_(its, rd);
@@ -277,7 +277,7 @@ static struct virq_its_cmd vmovp_(const struct virq_its *its, const struct virq_
 		c.SequenceNumber = seq;
 		c.ITSList = list;
 	}
-	if (its->lim.version == VIRQ_ITS_V41) {
+	if (its->lim.version == LIBVIRQ_ITS_V41) {
 		c.DB = true;
 		c.Default_Doorbell = vpe->doorbell;
 	}
@@ -286,11 +286,11 @@ static struct virq_its_cmd vmovp_(const struct virq_its *its, const struct virq_
 
 static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpeid)
 {
-	virq_wr64_(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_INVALLR),
-		   VIRQ_FIELD_PREP(VIRQ_GICR_INVALLR_V, 1) |
-		       VIRQ_FIELD_PREP(VIRQ_GICR_INVALLR_vPEID, vpeid));
-	return virq_poll32(&gic->hal, rd_addr_(gic, rd, VIRQ_GICR_SYNCR),
-			   (uint32_t)VIRQ_FIELD_MASK(VIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVALLR),
+		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVALLR_V, 1) |
+		       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVALLR_vPEID, vpeid));
+	return virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
+			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			   NULL);
 }
 
@@ -301,7 +301,7 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 	uint16_t seq = 0;
 	bool single = false;
 
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 		if (!(vpe->its_mask & (1u << i)))
 			continue;
 		single = single || gic->its[i]->lim.vmovp;
@@ -309,7 +309,7 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 	}
 	if (!single)
 		seq = gic->vmovp_seq++; /* serialised by the caller (see gicv4_vpe.h) */
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 		struct virq_its *its = gic->its[i];
 		struct virq_its_cmd c[2];
 		virq_status st;
@@ -319,13 +319,13 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		c[0] = vmovp_(its, vpe, rd, seq, list);
 		c[1] = virq_its_vsync_cmd(vpe->vpeid);
 		st = virq_its_exec_(its, c, 2);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 		*any = true;
 		if (single)
 			break; /* GITS_TYPER.VMOVP = 1: one ITS is enough */
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
@@ -334,41 +334,41 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	bool any = false, hip09 = false;
 	virq_status st;
 
-	if (!vpe || !vpe->vm || !(vpe->flags & VIRQ_VPE_MAPPED))
-		return VIRQ_EINVAL;
-	if (vpe->flags & (VIRQ_VPE_DYING | VIRQ_VPE_DEAD))
-		return VIRQ_EDEAD;
+	if (!vpe || !vpe->vm || !(vpe->flags & LIBVIRQ_VPE_MAPPED))
+		return LIBVIRQ_EINVAL;
+	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
+		return LIBVIRQ_EDEAD;
 	gic = vpe->vm->gic;
 	if (rd >= gic->nr_rd)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	/* Whether VMOVP is allowed on a resident vPE is [UNCERTAIN] (facts §7.4,
 	 * §12 item 6): keep it non-resident, as KVM does. */
-	if (vpe->flags & VIRQ_VPE_RESIDENT)
-		return VIRQ_EBUSY;
-	if (!(gic->rd[rd].flags & VIRQ_RDIST_LPIS_ON))
-		return VIRQ_EBUSY;
+	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
+		return LIBVIRQ_EBUSY;
+	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
+		return LIBVIRQ_EBUSY;
 	/* Same target: nothing to do, unless an earlier move stopped half-way
 	 * (some ITSes may still point at the old RD). */
-	if (rd == vpe->rd && !(vpe->flags & VIRQ_VPE_MOVE_PENDING))
-		return VIRQ_OK;
+	if (rd == vpe->rd && !(vpe->flags & LIBVIRQ_VPE_MOVE_PENDING))
+		return LIBVIRQ_OK;
 	st = vmovp_send_(vpe, rd, &any);
 	if (any) {
 		vpe->rd = rd;
-		vpe->flags |= VIRQ_VPE_MOVE_PENDING; /* until the follow-ups are done */
+		vpe->flags |= LIBVIRQ_VPE_MOVE_PENDING; /* until the follow-ups are done */
 	}
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
-	for (uint32_t i = 0; i < VIRQ_GIC_ITS_SLOTS; i++)
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if ((vpe->its_mask & (1u << i)) &&
-		    (gic->its[i]->quirks & VIRQ_ITS_QUIRK_HIP09_162100801))
+		    (gic->its[i]->quirks & LIBVIRQ_ITS_QUIRK_HIP09_162100801))
 			hip09 = true;
 	if (hip09) {
 		st = hip09_invall_(gic, rd, vpe->vpeid);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	st = virq_vpe_proxy_move_(vpe, rd);
-	if (st == VIRQ_OK)
-		vpe->flags &= ~(uint32_t)VIRQ_VPE_MOVE_PENDING;
+	if (st == LIBVIRQ_OK)
+		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_MOVE_PENDING;
 	return st;
 }

@@ -3,7 +3,7 @@
 #ifndef LIBVIRQ_SRC_GICV4_VPE_PRIV_H
 #define LIBVIRQ_SRC_GICV4_VPE_PRIV_H
 
-#include <libvirq/gicv4_vpe.h>
+#include <libvirq/gicv4/vpe.h>
 
 /* GICv4.0 doorbell masking: enable (@want) or disable the doorbell's config
  * byte and invalidate it, when the vPE asked for masking. No-op otherwise. */

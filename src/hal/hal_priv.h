@@ -66,8 +66,8 @@ static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier k
 /*
  * Allocates zeroed memory aligned to @p align (a power of two >= 4096) in VA
  * and PA. On failure @p page is left empty and the result is the HAL's error
- * (VIRQ_ENOMEM for a non-negative one), VIRQ_ENOMEM for a NULL VA, or
- * VIRQ_EALIGN when the HAL returned a misaligned block (which is freed).
+ * (LIBVIRQ_ENOMEM for a non-negative one), LIBVIRQ_ENOMEM for a NULL VA, or
+ * LIBVIRQ_EALIGN when the HAL returned a misaligned block (which is freed).
  */
 static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t size, size_t align,
 					   struct virq_page *page)
@@ -78,24 +78,24 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t si
 	page->pa = 0;
 	page->size = 0;
 	st = hal->ops->page_alloc(hal->ctx, size, align, page);
-	if (st == VIRQ_OK && !page->va)
-		st = VIRQ_ENOMEM; /* "success" without memory: treat as failure */
-	if (st == VIRQ_OK &&
+	if (st == LIBVIRQ_OK && !page->va)
+		st = LIBVIRQ_ENOMEM; /* "success" without memory: treat as failure */
+	if (st == LIBVIRQ_OK &&
 	    ((page->pa & (align - 1)) != 0 || ((uintptr_t)page->va & (align - 1)) != 0)) {
 		/* A HAL that breaks the alignment contract would make the library
 		 * program a truncated table address: give the block back, refuse. */
 		page->size = size;
 		hal->ops->page_free(hal->ctx, page);
-		st = VIRQ_EALIGN;
+		st = LIBVIRQ_EALIGN;
 	}
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		page->va = NULL;
 		page->pa = 0;
 		page->size = 0;
-		return st < 0 ? st : VIRQ_ENOMEM;
+		return st < 0 ? st : LIBVIRQ_ENOMEM;
 	}
 	page->size = size;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Frees a page if it holds memory, then empties it. Safe on an empty page. */
@@ -125,9 +125,9 @@ static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl
 }
 
 /* Logs a message with no values. */
-#define VIRQ_LOG0(hal, lvl, msg) virq_log_((hal), (lvl), (msg), NULL, 0)
+#define LIBVIRQ_LOG0(hal, lvl, msg) virq_log_((hal), (lvl), (msg), NULL, 0)
 /* Logs a message with the given uint64_t values. */
-#define VIRQ_LOGV(hal, lvl, msg, ...)                                                   \
+#define LIBVIRQ_LOGV(hal, lvl, msg, ...)                                                   \
 	do {                                                                            \
 		const uint64_t virq_log_vals_[] = { __VA_ARGS__ };                      \
 		virq_log_((hal), (lvl), (msg), virq_log_vals_,                          \

@@ -26,61 +26,61 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 	virq_status st;
 
 	if (!caps)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	memset(caps, 0, sizeof(*caps));
-	st = virq_hal_validate(hal, VIRQ_HAL_NEED_CPUID);
-	if (st != VIRQ_OK)
+	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CPUID);
+	if (st != LIBVIRQ_OK)
 		return st;
-	max = pmcv_cpuid_reg_(hal, UINT32_MAX, VIRQ_PMCVIRT_CPUID_EXT_MAX, PMCV_EAX_);
-	ecx1 = pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_FEAT, PMCV_ECX_);
-	caps->svm = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_ECX_SVM, ecx1) != 0;
-	caps->perfctr_ext_core = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_ECX_PerfCtrExtCore, ecx1) != 0;
+	max = pmcv_cpuid_reg_(hal, UINT32_MAX, LIBVIRQ_PMCVIRT_CPUID_EXT_MAX, PMCV_EAX_);
+	ecx1 = pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_EXT_FEAT, PMCV_ECX_);
+	caps->svm = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_ECX_SVM, ecx1) != 0;
+	caps->perfctr_ext_core = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_ECX_PerfCtrExtCore, ecx1) != 0;
 	caps->irperf =
-	    VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EBX_IRPerf,
-			   pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_EXT_SIZE, PMCV_EBX_)) != 0;
-	edxa = caps->svm ? pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_SVM, PMCV_EDX_) : 0;
-	caps->perfctr_virt = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_PerfCtrVirt, edxa) != 0;
-	caps->avic = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_AVIC, edxa) != 0;
-	caps->vnmi = VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EDX_VNMI, edxa) != 0;
+	    LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EBX_IRPerf,
+			   pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_EXT_SIZE, PMCV_EBX_)) != 0;
+	edxa = caps->svm ? pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_SVM, PMCV_EDX_) : 0;
+	caps->perfctr_virt = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EDX_PerfCtrVirt, edxa) != 0;
+	caps->avic = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EDX_AVIC, edxa) != 0;
+	caps->vnmi = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EDX_VNMI, edxa) != 0;
 	caps->perfmon_v2 =
-	    VIRQ_FIELD_GET(VIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
-			   pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
+	    LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
+			   pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
 	if (caps->perfmon_v2) {
-		uint32_t raw = (uint32_t)VIRQ_FIELD_GET(
-		    VIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
-		    pmcv_cpuid_reg_(hal, max, VIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EBX_));
+		uint32_t raw = (uint32_t)LIBVIRQ_FIELD_GET(
+		    LIBVIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
+		    pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EBX_));
 		caps->num_core_ctrs_raw = raw;
 		if (raw == 0) {
 			memset(caps, 0, sizeof(*caps));
-			return VIRQ_EHW;
+			return LIBVIRQ_EHW;
 		}
 		/* The VMCB has six slots; more host counters stay host-only.
 		 * Without PerfCtrExtCore only the K7 MSRs exist, and they address
 		 * four counters (a fifth "EVNTSEL4" would be PERFCTR0). */
-		uint32_t lim = caps->perfctr_ext_core ? VIRQ_PMCVIRT_NR_SLOTS : 4u;
+		uint32_t lim = caps->perfctr_ext_core ? LIBVIRQ_PMCVIRT_NR_SLOTS : 4u;
 
 		caps->num_core_ctrs = raw > lim ? lim : raw;
 	} else {
 		caps->num_core_ctrs = caps->perfctr_ext_core ? 6u : 4u;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status pmcv_hw_check_(const struct virq_pmcvirt_caps *caps,
 				  const struct virq_pmcvirt_guest *guest, uint32_t flags)
 {
-	bool delivery = caps->vnmi || ((flags & VIRQ_PMCVIRT_F_AVIC_DELIVERY) && caps->avic);
+	bool delivery = caps->vnmi || ((flags & LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY) && caps->avic);
 
 	if (!caps->svm || !caps->perfctr_virt || !caps->perfmon_v2)
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_ENOTSUP;
 	/* Virtualized counters raise no host PMI; the guest's arrives by VNMI. */
 	if (!delivery)
-		return VIRQ_ENOTSUP;
+		return LIBVIRQ_ENOTSUP;
 	/* The SEV-ES/SNP save area is encrypted: no filtering, RDPMC or
 	 * migration sync is possible, and SNP needs SEV_FEATURES[11]. */
 	if (guest->sev_es)
-		return VIRQ_EINHIBITED;
-	return VIRQ_OK;
+		return LIBVIRQ_EINHIBITED;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
@@ -89,23 +89,23 @@ virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
 {
 	virq_status st;
 
-	if (!caps || (flags & ~(VIRQ_PMCVIRT_F_AVIC_DELIVERY | VIRQ_PMCVIRT_F_NO_VNMI_SETUP)))
-		return VIRQ_EINVAL;
+	if (!caps || (flags & ~(LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY | LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP)))
+		return LIBVIRQ_EINVAL;
 	st = virq_pmcvirt_guest_check(guest);
-	if (st != VIRQ_OK)
-		return VIRQ_EINVAL;
-	if (mode == VIRQ_PMCVIRT_MODE_HW) {
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_EINVAL;
+	if (mode == LIBVIRQ_PMCVIRT_MODE_HW) {
 		st = pmcv_hw_check_(caps, guest, flags);
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
-	} else if (mode != VIRQ_PMCVIRT_MODE_SW) {
-		return VIRQ_EINVAL;
+	} else if (mode != LIBVIRQ_PMCVIRT_MODE_SW) {
+		return LIBVIRQ_EINVAL;
 	}
 	if (guest->ncounters > caps->num_core_ctrs)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	if (guest->ext_core && !caps->perfctr_ext_core && guest->ncounters > 4)
-		return VIRQ_ERANGE;
-	if (guest->perfmon_v2 && !caps->perfmon_v2 && mode == VIRQ_PMCVIRT_MODE_SW)
-		return VIRQ_ENOTSUP;
-	return VIRQ_OK;
+		return LIBVIRQ_ERANGE;
+	if (guest->perfmon_v2 && !caps->perfmon_v2 && mode == LIBVIRQ_PMCVIRT_MODE_SW)
+		return LIBVIRQ_ENOTSUP;
+	return LIBVIRQ_OK;
 }

@@ -14,18 +14,18 @@
 /* Copies the PMC slots from @src to @dst; PERF_CTL only when @ctl. */
 static void pmcv_copy_slots_(void *dst, const void *src, bool ctl)
 {
-	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++) {
 		if (ctl)
-			pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
-				   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_PERF_CTL(i)));
-		pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_PERF_CTR(i),
-			   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK);
+			pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i),
+				   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i)));
+		pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i),
+			   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & LIBVIRQ_PMCVIRT_CTR_MASK);
 	}
-	pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
-		   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & VIRQ_PMCVIRT_CTR_MASK);
-	pmcv_wr64_(dst, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
-		   pmcv_rd64_(src, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & VIRQ_GENMASK(5, 0));
-	pmcv_wr_gctl_(dst, pmcv_rd_gctl_(src) & VIRQ_GENMASK(5, 0));
+	pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
+		   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & LIBVIRQ_PMCVIRT_CTR_MASK);
+	pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
+		   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & LIBVIRQ_GENMASK(5, 0));
+	pmcv_wr_gctl_(dst, pmcv_rd_gctl_(src) & LIBVIRQ_GENMASK(5, 0));
 }
 
 /*
@@ -40,35 +40,35 @@ static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, cons
 	uint64_t bits = pmcv_ctr_bits_(v->guest.ncounters);
 	uint64_t rsvd = pmcv_evtsel_rsvd_(&v->guest);
 
-	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++) {
 		bool have = i < v->guest.ncounters;
-		uint64_t c = pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTL(i)) & ~rsvd;
+		uint64_t c = pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i)) & ~rsvd;
 		uint64_t r =
-		    pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK;
+		    pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & LIBVIRQ_PMCVIRT_CTR_MASK;
 
-		pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTL(i),
+		pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i),
 			   have ? virq_pmcvirt_ctl_hw_(v, c) : 0);
-		pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), have ? r : 0);
+		pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), have ? r : 0);
 	}
-	pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
-		   pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & VIRQ_PMCVIRT_CTR_MASK);
-	pmcv_wr64_(vmcb02, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
-		   pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & bits);
+	pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
+		   pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & LIBVIRQ_PMCVIRT_CTR_MASK);
+	pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
+		   pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & bits);
 	pmcv_wr_gctl_(vmcb02, pmcv_rd_gctl_(vmcb12) & bits);
 }
 
 static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const void *a,
 				      const void *b)
 {
-	if (!v || !a || !b || v->mode != VIRQ_PMCVIRT_MODE_HW)
-		return VIRQ_EINVAL;
-	return v->in_guest ? VIRQ_EBUSY : VIRQ_OK;
+	if (!v || !a || !b || v->mode != LIBVIRQ_PMCVIRT_MODE_HW)
+		return LIBVIRQ_EINVAL;
+	return v->in_guest ? LIBVIRQ_EBUSY : LIBVIRQ_OK;
 }
 
 static bool pmcv_l2_pmc_(const void *vmcb12)
 {
-	return VIRQ_FIELD_GET(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE,
-			      pmcv_rd64_(vmcb12, VIRQ_PMCVIRT_VMCB_VIRT_EXT)) != 0;
+	return LIBVIRQ_FIELD_GET(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE,
+			      pmcv_rd64_(vmcb12, LIBVIRQ_VMCB_VIRT_EXT)) != 0;
 }
 
 virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_has_pmc_virt,
@@ -77,21 +77,21 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 	virq_status st = pmcv_nested_check_(vcpu, vmcb12, vmcb02);
 	bool own;
 
-	if (st != VIRQ_OK || !fail)
-		return st != VIRQ_OK ? st : VIRQ_EINVAL;
+	if (st != LIBVIRQ_OK || !fail)
+		return st != LIBVIRQ_OK ? st : LIBVIRQ_EINVAL;
 	*fail = false;
 	own = pmcv_l2_pmc_(vmcb12);
 	if (own && !l1_has_pmc_virt) {
 		/* A feature bit L1 was not given acts as a reserved bit. */
 		*fail = true;
-		pmcv_wr64_(vmcb12, VIRQ_PMCVIRT_VMCB_EXITCODE, VIRQ_PMCVIRT_VMEXIT_INVALID);
-		return VIRQ_OK;
+		pmcv_wr64_(vmcb12, LIBVIRQ_VMCB_EXITCODE, LIBVIRQ_VMCB_EXIT_INVALID);
+		return LIBVIRQ_OK;
 	}
 	if (own && pmcv_rd_gctl_(vcpu->vmcb) != 0) {
 		/* L1's own PerfCntrGlobalCtl must be 0, as on hardware. */
 		*fail = true;
-		pmcv_wr64_(vmcb12, VIRQ_PMCVIRT_VMCB_EXITCODE, VIRQ_PMCVIRT_VMEXIT_INVALID_PMC);
-		return VIRQ_OK;
+		pmcv_wr64_(vmcb12, LIBVIRQ_VMCB_EXITCODE, LIBVIRQ_VMCB_EXIT_INVALID_PMC);
+		return LIBVIRQ_OK;
 	}
 	if (own)
 		pmcv_l2_state_(vcpu, vmcb02, vmcb12);
@@ -105,7 +105,7 @@ virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmc
 {
 	virq_status st = pmcv_nested_check_(vcpu, vmcb12, vmcb02);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (!pmcv_l2_pmc_(vmcb12)) {
 		/* L1's PMU ran L2: counters, status, control and IRPerf go back
@@ -114,7 +114,7 @@ virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmc
 		 * or an emulated WRMSR applied while L2 ran is kept), and vmcb02's
 		 * copy may predate them. */
 		pmcv_copy_slots_(vcpu->vmcb, vmcb02, false);
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	}
 	/* L2's counters/status/control back to L1. Event selects stay as L1
 	 * wrote them (L0 intercepts them, so L2 cannot change them unseen, and
@@ -124,12 +124,12 @@ virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmc
 	 * reset value (all of L1's counters enabled); status/IRPerf (type A) kept. */
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
 		vcpu->st.perf_ctl[i] = 0;
-		pmcv_wr64_(vcpu->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), 0);
+		pmcv_wr64_(vcpu->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), 0);
 	}
 	virq_pmcvirt_refilter_(vcpu);
-	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) /* slots beyond ncounters too */
-		pmcv_wr64_(vcpu->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), vcpu->ctl_hw[i]);
+	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++) /* slots beyond ncounters too */
+		pmcv_wr64_(vcpu->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i), vcpu->ctl_hw[i]);
 	vcpu->st.global_ctl = vcpu->guest.perfmon_v2 ? pmcv_ctr_bits_(vcpu->guest.ncounters) : 0;
 	pmcv_wr_gctl_(vcpu->vmcb, pmcv_ctr_bits_(vcpu->guest.ncounters));
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

@@ -46,7 +46,7 @@ static inline void pmcv_wr32_(void *vmcb, uint32_t off, uint32_t v)
 /* GENMASK(n-1, 0) for n = 0..6 (n = 0 gives 0). */
 static inline uint64_t pmcv_ctr_bits_(uint32_t n)
 {
-	return n ? VIRQ_GENMASK(5, 0) >> (6u - n) : 0;
+	return n ? LIBVIRQ_GENMASK(5, 0) >> (6u - n) : 0;
 }
 
 /*
@@ -68,18 +68,18 @@ static inline uint64_t pmcv_eff_gctl_(const struct virq_pmcvirt_guest *g, uint64
 /* PERF_CTR_GLOBAL_CTL: 32 significant bits, reserved dword above kept 0. */
 static inline void pmcv_wr_gctl_(void *vmcb, uint64_t v)
 {
-	pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL, v & VIRQ_GENMASK(31, 0));
+	pmcv_wr64_(vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL, v & LIBVIRQ_GENMASK(31, 0));
 }
 
 static inline uint64_t pmcv_rd_gctl_(const void *vmcb)
 {
-	return pmcv_rd32_(vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL);
+	return pmcv_rd32_(vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL);
 }
 
 /* Reserved event-select bits for this guest. */
 static inline uint64_t pmcv_evtsel_rsvd_(const struct virq_pmcvirt_guest *g)
 {
-	return g->allow_hg ? VIRQ_PMCVIRT_EVTSEL_RSVD_HG : VIRQ_PMCVIRT_EVTSEL_RSVD;
+	return g->allow_hg ? LIBVIRQ_PMCVIRT_EVTSEL_RSVD_HG : LIBVIRQ_PMCVIRT_EVTSEL_RSVD;
 }
 
 /* Event select as it is given to the VMCB (HW) or to the MSR (SW). */
@@ -89,15 +89,15 @@ void virq_pmcvirt_refilter_(struct virq_pmcvirt_vcpu *vcpu);
 /* Host MSR index of counter i's event select (F15h with PerfCtrExtCore, else K7). */
 static inline uint32_t pmcv_host_ctl_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {
-	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i)
-				: VIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
+	return v->host_ext_core ? LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTL(i)
+				: LIBVIRQ_PMCVIRT_MSR_K7_EVNTSEL(i);
 }
 
 /* Host MSR index of counter i. */
 static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {
-	return v->host_ext_core ? VIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i)
-				: VIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
+	return v->host_ext_core ? LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i)
+				: LIBVIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
 }
 
 #endif /* LIBVIRQ_SRC_PMCV_PRIV_H */

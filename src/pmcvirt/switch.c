@@ -19,15 +19,15 @@ static virq_status pmcv_wr_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t 
 	virq_status st;
 
 	if ((v->hw.valid & vbit) && *slot == val)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	st = virq_msr_wr_(&v->hal, msr, val);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		v->hw.valid &= ~vbit;
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
 	*slot = val;
 	v->hw.valid |= vbit;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Reads @msr into the cache and returns it in @out. */
@@ -36,19 +36,19 @@ static virq_status pmcv_rd_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t 
 {
 	uint64_t val = 0;
 
-	if (virq_msr_rd_(&v->hal, msr, &val) != VIRQ_OK) {
+	if (virq_msr_rd_(&v->hal, msr, &val) != LIBVIRQ_OK) {
 		v->hw.valid &= ~vbit;
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
 	*slot = val;
 	v->hw.valid |= vbit;
 	*out = val;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status pmcv_wr_gctl_msr_(struct virq_pmcvirt_vcpu *v, uint64_t val)
 {
-	return pmcv_wr_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl, PMCV_V_GCTL, val);
+	return pmcv_wr_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl, PMCV_V_GCTL, val);
 }
 
 static virq_status pmcv_wr_ctl_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t val)
@@ -65,30 +65,30 @@ static virq_status pmcv_wr_ctr_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_
 static virq_status pmcv_wr_gsts_(struct virq_pmcvirt_vcpu *v, uint64_t want)
 {
 	uint64_t cur = v->hw.global_sts;
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 
 	if (!(v->hw.valid & PMCV_V_GSTS))
-		cur = ~want & VIRQ_GENMASK(5, 0); /* unknown: clear all other bits */
+		cur = ~want & LIBVIRQ_GENMASK(5, 0); /* unknown: clear all other bits */
 	if (cur == want)
-		return VIRQ_OK;
+		return LIBVIRQ_OK;
 	if (cur & ~want)
-		st = virq_msr_wr_(&v->hal, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_CLR, cur & ~want);
-	if (st == VIRQ_OK && (want & ~cur))
-		st = virq_msr_wr_(&v->hal, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET, want & ~cur);
-	if (st != VIRQ_OK) {
+		st = virq_msr_wr_(&v->hal, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_CLR, cur & ~want);
+	if (st == LIBVIRQ_OK && (want & ~cur))
+		st = virq_msr_wr_(&v->hal, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET, want & ~cur);
+	if (st != LIBVIRQ_OK) {
 		v->hw.valid &= ~PMCV_V_GSTS;
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
 	v->hw.global_sts = want;
 	v->hw.valid |= PMCV_V_GSTS;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Counters the guest's PMU overwrites in hardware. */
 static uint32_t pmcv_clobbered_(const struct virq_pmcvirt_vcpu *v)
 {
-	if (v->mode == VIRQ_PMCVIRT_MODE_HW)
-		return v->host_nctr < VIRQ_PMCVIRT_NR_SLOTS ? v->host_nctr : VIRQ_PMCVIRT_NR_SLOTS;
+	if (v->mode == LIBVIRQ_PMCVIRT_MODE_HW)
+		return v->host_nctr < LIBVIRQ_PMCVIRT_NR_SLOTS ? v->host_nctr : LIBVIRQ_PMCVIRT_NR_SLOTS;
 	return v->guest.ncounters;
 }
 
@@ -97,23 +97,23 @@ static uint32_t pmcv_clobbered_(const struct virq_pmcvirt_vcpu *v)
 static virq_status pmcv_host_read_(struct virq_pmcvirt_vcpu *v)
 {
 	struct virq_pmcvirt_host *h = &v->host;
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 	uint32_t done = 0;
 
-	for (uint32_t i = 0; i < h->n && st == VIRQ_OK; i++) {
+	for (uint32_t i = 0; i < h->n && st == LIBVIRQ_OK; i++) {
 		st =
 		    pmcv_rd_(v, pmcv_host_ctl_msr_(v, i), &v->hw.ctl[i], PMCV_V_CTL(i), &h->ctl[i]);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i),
 				      &h->ctr[i]);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			done++;
 	}
 	h->n = done; /* a failed save restores only what was read */
-	if (st == VIRQ_OK && v->host_v2 && v->mode == VIRQ_PMCVIRT_MODE_SW) {
-		st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts, PMCV_V_GSTS,
+	if (st == LIBVIRQ_OK && v->host_v2 && v->mode == LIBVIRQ_PMCVIRT_MODE_SW) {
+		st = pmcv_rd_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts, PMCV_V_GSTS,
 			      &h->global_sts);
-		h->have_global_sts = st == VIRQ_OK;
+		h->have_global_sts = st == LIBVIRQ_OK;
 	}
 	return st;
 }
@@ -121,10 +121,10 @@ static virq_status pmcv_host_read_(struct virq_pmcvirt_vcpu *v)
 /* Without PerfMonV2 (SW mode only) the host counters are stopped one by one. */
 static virq_status pmcv_host_stop_k7_(struct virq_pmcvirt_vcpu *v)
 {
-	uint64_t en = VIRQ_FIELD_MASK(VIRQ_PMCVIRT_EVTSEL_EN);
-	virq_status st = VIRQ_OK;
+	uint64_t en = LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_EN);
+	virq_status st = LIBVIRQ_OK;
 
-	for (uint32_t i = 0; i < v->host.n && st == VIRQ_OK; i++)
+	for (uint32_t i = 0; i < v->host.n && st == LIBVIRQ_OK; i++)
 		st = pmcv_wr_ctl_(v, i, v->host.ctl[i] & ~en);
 	return st;
 }
@@ -132,66 +132,66 @@ static virq_status pmcv_host_stop_k7_(struct virq_pmcvirt_vcpu *v)
 virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 {
 	struct virq_pmcvirt_host *h;
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 
 	if (!vcpu)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (vcpu->host.saved || vcpu->in_guest)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	h = &vcpu->host;
 	memset(h, 0, sizeof(*h));
 	h->n = pmcv_clobbered_(vcpu);
 	if (vcpu->host_v2) {
-		st = pmcv_rd_(vcpu, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &vcpu->hw.global_ctl, PMCV_V_GCTL,
+		st = pmcv_rd_(vcpu, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &vcpu->hw.global_ctl, PMCV_V_GCTL,
 			      &h->global_ctl);
-		h->have_global_ctl = st == VIRQ_OK;
-		if (st == VIRQ_OK)
+		h->have_global_ctl = st == LIBVIRQ_OK;
+		if (st == LIBVIRQ_OK)
 			st = pmcv_wr_gctl_msr_(vcpu, 0);
 	}
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = pmcv_host_read_(vcpu);
 	else
 		h->n = 0;
-	if (st == VIRQ_OK && !vcpu->host_v2)
+	if (st == LIBVIRQ_OK && !vcpu->host_v2)
 		st = pmcv_host_stop_k7_(vcpu);
 	h->saved = true;
-	if (st != VIRQ_OK) {
-		if (virq_pmcvirt_host_restore(vcpu) != VIRQ_OK)
-			VIRQ_LOG0(&vcpu->hal, VIRQ_LOG_ERROR, "pmcvirt: host PMU restore failed");
-		return VIRQ_EHW;
+	if (st != LIBVIRQ_OK) {
+		if (virq_pmcvirt_host_restore(vcpu) != LIBVIRQ_OK)
+			LIBVIRQ_LOG0(&vcpu->hal, LIBVIRQ_LOG_ERROR, "pmcvirt: host PMU restore failed");
+		return LIBVIRQ_EHW;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 {
 	struct virq_pmcvirt_host *h;
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 
 	if (!vcpu)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (vcpu->in_guest)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	h = &vcpu->host;
 	if (!h->saved)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	/*
 	 * Restore only what host_save read (a save that faulted part-way leaves
 	 * the rest of the host PMU as it was). Stop everything first so no
 	 * counter runs with a half-restored setup.
 	 */
-	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, 0) != VIRQ_OK)
-		st = VIRQ_EHW;
+	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, 0) != LIBVIRQ_OK)
+		st = LIBVIRQ_EHW;
 	for (uint32_t i = 0; i < h->n; i++) {
-		if (pmcv_wr_ctr_(vcpu, i, h->ctr[i]) != VIRQ_OK)
-			st = VIRQ_EHW;
-		if (pmcv_wr_ctl_(vcpu, i, h->ctl[i]) != VIRQ_OK)
-			st = VIRQ_EHW;
+		if (pmcv_wr_ctr_(vcpu, i, h->ctr[i]) != LIBVIRQ_OK)
+			st = LIBVIRQ_EHW;
+		if (pmcv_wr_ctl_(vcpu, i, h->ctl[i]) != LIBVIRQ_OK)
+			st = LIBVIRQ_EHW;
 	}
-	if (h->have_global_sts && pmcv_wr_gsts_(vcpu, h->global_sts) != VIRQ_OK)
-		st = VIRQ_EHW;
-	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != VIRQ_OK)
-		st = VIRQ_EHW;
+	if (h->have_global_sts && pmcv_wr_gsts_(vcpu, h->global_sts) != LIBVIRQ_OK)
+		st = LIBVIRQ_EHW;
+	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != LIBVIRQ_OK)
+		st = LIBVIRQ_EHW;
 	h->saved = false;
 	return st;
 }
@@ -200,17 +200,17 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 
 static virq_status pmcv_sw_load_(struct virq_pmcvirt_vcpu *v)
 {
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 
-	for (uint32_t i = 0; i < v->guest.ncounters && st == VIRQ_OK; i++) {
+	for (uint32_t i = 0; i < v->guest.ncounters && st == LIBVIRQ_OK; i++) {
 		st = pmcv_wr_ctr_(v, i, v->st.perf_ctr[i]);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = pmcv_wr_ctl_(v, i, v->ctl_hw[i]);
 	}
-	if (st != VIRQ_OK || !v->host_v2)
+	if (st != LIBVIRQ_OK || !v->host_v2)
 		return st;
 	st = pmcv_wr_gsts_(v, v->st.global_sts);
-	if (st == VIRQ_OK) /* last: the guest's counters start together */
+	if (st == LIBVIRQ_OK) /* last: the guest's counters start together */
 		st = pmcv_wr_gctl_msr_(v, pmcv_eff_gctl_(&v->guest, v->st.global_ctl));
 	return st;
 }
@@ -220,22 +220,22 @@ virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 	virq_status st;
 
 	if (!vcpu || !vcpu->host.saved)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (vcpu->in_guest)
-		return VIRQ_EBUSY;
-	if (vcpu->mode == VIRQ_PMCVIRT_MODE_HW)
+		return LIBVIRQ_EBUSY;
+	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_HW)
 		st = pmcv_wr_gctl_msr_(vcpu, 0); /* else VMEXIT_INVALID_PMC */
 	else
 		st = pmcv_sw_load_(vcpu);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	vcpu->in_guest = true;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 {
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 	uint64_t val = 0;
 
 	/* The guest ran: its counters, status and (passed-through) control no
@@ -249,20 +249,20 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 		v->hw.valid &= ~PMCV_V_GCTL;
 	if (v->host_v2) {
 		if (v->global_passthrough)
-			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,
+			st = pmcv_rd_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,
 				      PMCV_V_GCTL, &v->st.global_ctl);
-		if (st == VIRQ_OK) /* stop the guest's counters */
+		if (st == LIBVIRQ_OK) /* stop the guest's counters */
 			st = pmcv_wr_gctl_msr_(v, 0);
-		if (st == VIRQ_OK)
-			st = pmcv_rd_(v, VIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts,
+		if (st == LIBVIRQ_OK)
+			st = pmcv_rd_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts,
 				      PMCV_V_GSTS, &val);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			v->st.global_sts = val & pmcv_ctr_bits_(v->guest.ncounters);
 	}
-	for (uint32_t i = 0; i < v->guest.ncounters && st == VIRQ_OK; i++) {
+	for (uint32_t i = 0; i < v->guest.ncounters && st == LIBVIRQ_OK; i++) {
 		st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), &val);
-		if (st == VIRQ_OK)
-			v->st.perf_ctr[i] = val & VIRQ_PMCVIRT_CTR_MASK;
+		if (st == LIBVIRQ_OK)
+			v->st.perf_ctr[i] = val & LIBVIRQ_PMCVIRT_CTR_MASK;
 	}
 	return st;
 }
@@ -270,18 +270,18 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 {
 	if (!vcpu || !vcpu->in_guest)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	vcpu->in_guest = false;
-	if (vcpu->mode == VIRQ_PMCVIRT_MODE_SW)
+	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW)
 		return pmcv_sw_save_(vcpu);
 	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.
 	 * UNCERTAIN which exactly (0x3F for GlobalCtl per SD-3F), so forget them. */
 	vcpu->hw.valid &= PMCV_V_GSTS;
-	if (exitcode == VIRQ_PMCVIRT_VMEXIT_INVALID_PMC) { /* all 64 bits compared */
+	if (exitcode == LIBVIRQ_VMCB_EXIT_INVALID_PMC) { /* all 64 bits compared */
 		vcpu->invalid_pmc++;
-		VIRQ_LOGV(&vcpu->hal, VIRQ_LOG_ERROR, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC",
+		LIBVIRQ_LOGV(&vcpu->hal, LIBVIRQ_LOG_ERROR, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC",
 			  exitcode);
-		return VIRQ_EHW;
+		return LIBVIRQ_EHW;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

@@ -15,7 +15,7 @@
 
 static bool pmcv_hw_(const struct virq_pmcvirt_vcpu *v)
 {
-	return v->mode == VIRQ_PMCVIRT_MODE_HW;
+	return v->mode == LIBVIRQ_PMCVIRT_MODE_HW;
 }
 
 /* ---- current-value accessors (HW: VMCB, SW: software state) ---- */
@@ -23,14 +23,14 @@ static bool pmcv_hw_(const struct virq_pmcvirt_vcpu *v)
 static uint64_t pmcv_get_ctr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {
 	if (pmcv_hw_(v))
-		return pmcv_rd64_(v->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & VIRQ_PMCVIRT_CTR_MASK;
+		return pmcv_rd64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & LIBVIRQ_PMCVIRT_CTR_MASK;
 	return v->st.perf_ctr[i];
 }
 
 static void pmcv_set_ctr_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t val)
 {
 	if (pmcv_hw_(v))
-		pmcv_wr64_(v->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR(i), val);
+		pmcv_wr64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), val);
 	else
 		v->st.perf_ctr[i] = val;
 }
@@ -38,7 +38,7 @@ static void pmcv_set_ctr_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t val)
 static uint64_t pmcv_get_gsts_(const struct virq_pmcvirt_vcpu *v)
 {
 	if (pmcv_hw_(v))
-		return pmcv_rd64_(v->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) &
+		return pmcv_rd64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) &
 		       pmcv_ctr_bits_(v->guest.ncounters);
 	return v->st.global_sts;
 }
@@ -46,7 +46,7 @@ static uint64_t pmcv_get_gsts_(const struct virq_pmcvirt_vcpu *v)
 static void pmcv_set_gsts_(struct virq_pmcvirt_vcpu *v, uint64_t val)
 {
 	if (pmcv_hw_(v))
-		pmcv_wr64_(v->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS, val);
+		pmcv_wr64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS, val);
 	else
 		v->st.global_sts = val;
 }
@@ -71,15 +71,15 @@ static void pmcv_set_gctl_(struct virq_pmcvirt_vcpu *v, uint64_t val)
 static uint64_t pmcv_get_irperf_(const struct virq_pmcvirt_vcpu *v)
 {
 	if (pmcv_hw_(v))
-		return pmcv_rd64_(v->vmcb, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) &
-		       VIRQ_PMCVIRT_CTR_MASK;
+		return pmcv_rd64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) &
+		       LIBVIRQ_PMCVIRT_CTR_MASK;
 	return v->st.instr_retired;
 }
 
 static void pmcv_set_irperf_(struct virq_pmcvirt_vcpu *v, uint64_t val)
 {
 	if (pmcv_hw_(v))
-		pmcv_wr64_(v->vmcb, VIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR, val);
+		pmcv_wr64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR, val);
 	else
 		v->st.instr_retired = val;
 }
@@ -91,13 +91,13 @@ uint64_t virq_pmcvirt_ctl_hw_(const struct virq_pmcvirt_vcpu *v, uint64_t guest_
 	uint64_t hw = guest_ctl;
 
 	if (!virq_pmcvirt_filter_allows(v->filter, guest_ctl))
-		hw &= ~VIRQ_FIELD_MASK(VIRQ_PMCVIRT_EVTSEL_EN);
+		hw &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_EN);
 	if (!pmcv_hw_(v)) {
 		/* SW mode: the MSR is live in the host between load and VMRUN;
 		 * count only in the guest (RFC6 mediated path). UNCERTAIN for
 		 * nested guests: L1's HostOnly counting of L2 is not kept. */
-		hw &= ~VIRQ_FIELD_MASK(VIRQ_PMCVIRT_EVTSEL_HostOnly);
-		hw |= VIRQ_FIELD_MASK(VIRQ_PMCVIRT_EVTSEL_GuestOnly);
+		hw &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_HostOnly);
+		hw |= LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly);
 	}
 	return hw;
 }
@@ -108,7 +108,7 @@ static void pmcv_set_ctl_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t gues
 
 	v->st.perf_ctl[i] = guest_ctl;
 	if (pmcv_hw_(v) && hw != v->ctl_hw[i])
-		pmcv_wr64_(v->vmcb, VIRQ_PMCVIRT_VMCB_PERF_CTL(i), hw);
+		pmcv_wr64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i), hw);
 	v->ctl_hw[i] = hw;
 }
 
@@ -129,11 +129,11 @@ static virq_status pmcv_init_check_(const struct virq_pmcvirt_vcpu *vcpu,
 	virq_status st;
 
 	if (!vcpu || !caps || !guest)
-		return VIRQ_EINVAL;
-	if (mode == VIRQ_PMCVIRT_MODE_HW && (!vmcb || ((uintptr_t)vmcb & 7u)))
-		return VIRQ_EINVAL;
-	st = virq_hal_validate(hal, VIRQ_HAL_NEED_MSR);
-	if (st != VIRQ_OK)
+		return LIBVIRQ_EINVAL;
+	if (mode == LIBVIRQ_PMCVIRT_MODE_HW && (!vmcb || ((uintptr_t)vmcb & 7u)))
+		return LIBVIRQ_EINVAL;
+	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR);
+	if (st != LIBVIRQ_OK)
 		return st;
 	return virq_pmcvirt_mode_check(caps, guest, mode, flags);
 }
@@ -145,7 +145,7 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 {
 	virq_status st = pmcv_init_check_(vcpu, hal, caps, guest, mode, flags, vmcb);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	memset(vcpu, 0, sizeof(*vcpu));
 	vcpu->hal = *hal;
@@ -157,30 +157,30 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	vcpu->host_v2 = caps->perfmon_v2;
 	vcpu->global_passthrough =
 	    guest->perfmon_v2 && guest->ncounters == pmcv_host_ctrs_(caps) && caps->perfmon_v2;
-	if (mode == VIRQ_PMCVIRT_MODE_HW) {
+	if (mode == LIBVIRQ_PMCVIRT_MODE_HW) {
 		vcpu->vmcb = vmcb;
-		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,
-			   pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT) |
-			       VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
-		if (!(flags & VIRQ_PMCVIRT_F_NO_VNMI_SETUP) && caps->vnmi) {
-			uint32_t ic = pmcv_rd32_(vmcb, VIRQ_PMCVIRT_VMCB_INT_CTL);
+		pmcv_wr64_(vmcb, LIBVIRQ_VMCB_VIRT_EXT,
+			   pmcv_rd64_(vmcb, LIBVIRQ_VMCB_VIRT_EXT) |
+			       LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE));
+		if (!(flags & LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP) && caps->vnmi) {
+			uint32_t ic = pmcv_rd32_(vmcb, LIBVIRQ_VMCB_INT_CTL);
 
-			ic |= (uint32_t)VIRQ_FIELD_MASK(VIRQ_PMCVIRT_INT_CTL_V_NMI_ENABLE);
-			pmcv_wr32_(vmcb, VIRQ_PMCVIRT_VMCB_INT_CTL, ic);
+			ic |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_V_NMI_ENABLE);
+			pmcv_wr32_(vmcb, LIBVIRQ_VMCB_INT_CTL, ic);
 		}
 	} else if (vmcb) {
 		/* A VMCB that ran in HW mode must not keep hardware switching on:
 		 * #VMEXIT would reset the MSRs this mode caches (swap type C). */
-		pmcv_wr64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT,
-			   pmcv_rd64_(vmcb, VIRQ_PMCVIRT_VMCB_VIRT_EXT) &
-			       ~VIRQ_FIELD_MASK(VIRQ_PMCVIRT_VIRT_EXT_PMC_VIRT_ENABLE));
+		pmcv_wr64_(vmcb, LIBVIRQ_VMCB_VIRT_EXT,
+			   pmcv_rd64_(vmcb, LIBVIRQ_VMCB_VIRT_EXT) &
+			       ~LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
 	st = virq_pmcvirt_vcpu_reset(vcpu);
 	/* PMU refresh (RFC4 sync point 3, KVM's kvm_pmu_refresh): the global
 	 * enables of the guest's counters are set, as hardware RESET leaves
 	 * PerfCntrGlobalCtl (0x3F for six, SD-3F), so v1-style software that
 	 * only programs PERF_CTL counts. */
-	if (st == VIRQ_OK && guest->perfmon_v2)
+	if (st == LIBVIRQ_OK && guest->perfmon_v2)
 		pmcv_set_gctl_(vcpu, pmcv_ctr_bits_(guest->ncounters));
 	return st;
 }
@@ -190,37 +190,37 @@ virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 	struct virq_pmcvirt_state zero;
 
 	if (!vcpu)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (vcpu->in_guest)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	memset(&zero, 0, sizeof(zero));
 	vcpu->st = zero;
-	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++)
+	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++)
 		vcpu->ctl_hw[i] = virq_pmcvirt_ctl_hw_(vcpu, 0);
 	if (pmcv_hw_(vcpu)) {
 		/* All six slots, status, IRPerf 0; GLOBAL_CTL effective value. */
-		if (virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero) != VIRQ_OK)
-			return VIRQ_EINVAL; /* unreachable: zero state, checked guest */
+		if (virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero) != LIBVIRQ_OK)
+			return LIBVIRQ_EINVAL; /* unreachable: zero state, checked guest */
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 				    const struct virq_pmcvirt_filter *filter)
 {
 	if (!vcpu)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (filter) {
 		virq_status st = virq_pmcvirt_filter_check(filter);
 
-		if (st != VIRQ_OK)
+		if (st != LIBVIRQ_OK)
 			return st;
 	}
 	if (vcpu->in_guest)
-		return VIRQ_EBUSY;
+		return LIBVIRQ_EBUSY;
 	vcpu->filter = filter;
 	virq_pmcvirt_refilter_(vcpu);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---- intercepted MSRs ---- */
@@ -228,8 +228,8 @@ virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 static virq_status pmcv_access_check_(const struct virq_pmcvirt_vcpu *v, const void *out)
 {
 	if (!v || !out)
-		return VIRQ_EINVAL;
-	return v->in_guest ? VIRQ_EBUSY : VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	return v->in_guest ? LIBVIRQ_EBUSY : LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
@@ -238,31 +238,31 @@ virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 	struct virq_pmcvirt_slot s;
 	virq_status st = pmcv_access_check_(vcpu, value);
 
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	switch (s.kind) {
-	case VIRQ_PMCVIRT_KIND_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		*value = vcpu->st.perf_ctl[s.idx];
 		break;
-	case VIRQ_PMCVIRT_KIND_CTR:
+	case LIBVIRQ_PMCVIRT_KIND_CTR:
 		*value = pmcv_get_ctr_(vcpu, s.idx);
 		break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL:
 		*value = pmcv_get_gctl_(vcpu);
 		break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS:
 		*value = pmcv_get_gsts_(vcpu);
 		break;
-	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED:
+	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
 		*value = pmcv_get_irperf_(vcpu);
 		break;
 	default:
 		*value = 0;
 		break; /* STATUS_CLR/SET read as zero */
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Validates a write; returns the value to store in *val. */
@@ -270,78 +270,78 @@ static virq_status pmcv_write_value_(const struct virq_pmcvirt_vcpu *v,
 				     const struct virq_pmcvirt_slot *s,
 				     enum virq_pmcvirt_origin origin, uint64_t *val)
 {
-	bool host = origin == VIRQ_PMCVIRT_HOST;
+	bool host = origin == LIBVIRQ_PMCVIRT_HOST;
 	uint64_t bits = pmcv_ctr_bits_(v->guest.ncounters);
 	uint64_t rsvd;
 
 	switch (s->kind) {
-	case VIRQ_PMCVIRT_KIND_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		rsvd = pmcv_evtsel_rsvd_(&v->guest);
 		if ((*val & rsvd) && !host)
-			return VIRQ_EINVAL;
+			return LIBVIRQ_EINVAL;
 		*val &= ~rsvd;
-		return VIRQ_OK;
-	case VIRQ_PMCVIRT_KIND_CTR:
-	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED:
-		*val &= VIRQ_PMCVIRT_CTR_MASK; /* upper bits are sign-extension on AMD */
-		return VIRQ_OK;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS:
+		return LIBVIRQ_OK;
+	case LIBVIRQ_PMCVIRT_KIND_CTR:
+	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
+		*val &= LIBVIRQ_PMCVIRT_CTR_MASK; /* upper bits are sign-extension on AMD */
+		return LIBVIRQ_OK;
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS:
 		if (!host)
-			return VIRQ_EINVAL; /* PerfCntrGlobalStatus is read-only */
-		return (*val & ~bits) ? VIRQ_EINVAL : VIRQ_OK;
+			return LIBVIRQ_EINVAL; /* PerfCntrGlobalStatus is read-only */
+		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
 	default:
-		return (*val & ~bits) ? VIRQ_EINVAL : VIRQ_OK;
+		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
 	}
 }
 
-virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr, uint64_t value,
-				   enum virq_pmcvirt_origin origin)
+virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
+				   enum virq_pmcvirt_origin origin, uint64_t value)
 {
 	struct virq_pmcvirt_slot s;
 	virq_status st = pmcv_access_check_(vcpu, vcpu);
 
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = pmcv_write_value_(vcpu, &s, origin, &value);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	switch (s.kind) {
-	case VIRQ_PMCVIRT_KIND_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		pmcv_set_ctl_(vcpu, s.idx, value);
 		break;
-	case VIRQ_PMCVIRT_KIND_CTR:
+	case LIBVIRQ_PMCVIRT_KIND_CTR:
 		pmcv_set_ctr_(vcpu, s.idx, value);
 		break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL:
 		pmcv_set_gctl_(vcpu, value);
 		break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS:
 		pmcv_set_gsts_(vcpu, value);
 		break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
 		pmcv_set_gsts_(vcpu, pmcv_get_gsts_(vcpu) & ~value);
 		break;
-	case VIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 		pmcv_set_gsts_(vcpu, pmcv_get_gsts_(vcpu) | value);
 		break;
-	case VIRQ_PMCVIRT_KIND_INSTR_RETIRED:
+	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
 		pmcv_set_irperf_(vcpu, value);
 		break;
 	}
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx, uint64_t *value)
 {
 	virq_status st = pmcv_access_check_(vcpu, value);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (ecx >= vcpu->guest.ncounters)
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	*value = pmcv_get_ctr_(vcpu, ecx);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---- emulated-instruction counting ---- */
@@ -350,16 +350,16 @@ static bool pmcv_counts_(const struct virq_pmcvirt_vcpu *v, uint32_t i, uint16_t
 			 uint8_t umask, bool cpl0, uint64_t gctl)
 {
 	uint64_t c = v->ctl_hw[i];
-	uint64_t ev = VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_EventSelectLo, c) |
-		      (VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_EventSelectHi, c) << 8);
-	uint64_t um = VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_UnitMask, c);
+	uint64_t ev = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_EventSelectLo, c) |
+		      (LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_EventSelectHi, c) << 8);
+	uint64_t um = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_UnitMask, c);
 
-	if (!VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_EN, c) || !(gctl & (1ull << i)))
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_EN, c) || !(gctl & (1ull << i)))
 		return false;
 	if (ev != event || (um != 0 && (um & umask) == 0))
 		return false;
-	return cpl0 ? VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_OS, c) != 0
-		    : VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_USR, c) != 0;
+	return cpl0 ? LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_OS, c) != 0
+		    : LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_USR, c) != 0;
 }
 
 virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t event,
@@ -369,10 +369,10 @@ virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t
 	uint64_t gctl, sts;
 	uint32_t pmi = 0;
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	if (event > 0xFFFu)
-		return VIRQ_ERANGE;
+		return LIBVIRQ_ERANGE;
 	gctl = pmcv_eff_gctl_(&vcpu->guest, pmcv_get_gctl_(vcpu));
 	sts = pmcv_get_gsts_(vcpu);
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
@@ -380,18 +380,18 @@ virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t
 
 		if (!pmcv_counts_(vcpu, i, event, umask, cpl0, gctl))
 			continue;
-		c = (pmcv_get_ctr_(vcpu, i) + 1u) & VIRQ_PMCVIRT_CTR_MASK;
+		c = (pmcv_get_ctr_(vcpu, i) + 1u) & LIBVIRQ_PMCVIRT_CTR_MASK;
 		pmcv_set_ctr_(vcpu, i, c);
 		if (c == 0) {
 			sts |= 1ull << i;
-			if (VIRQ_FIELD_GET(VIRQ_PMCVIRT_EVTSEL_INT, vcpu->ctl_hw[i]))
+			if (LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_EVTSEL_INT, vcpu->ctl_hw[i]))
 				pmi |= 1u << i;
 		}
 	}
 	pmcv_set_gsts_(vcpu, sts);
 	if (pmi_mask)
 		*pmi_mask = pmi;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* ---- migration, whole state ---- */
@@ -401,7 +401,7 @@ virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 {
 	virq_status st = pmcv_access_check_(vcpu, state);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	memset(state, 0, sizeof(*state));
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
@@ -412,7 +412,7 @@ virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 	/* Legacy guests have no status MSR; hardware bits there are not state. */
 	state->global_sts = vcpu->guest.perfmon_v2 ? pmcv_get_gsts_(vcpu) : 0;
 	state->instr_retired = pmcv_get_irperf_(vcpu);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static virq_status pmcv_restore_check_(const struct virq_pmcvirt_vcpu *v,
@@ -421,23 +421,23 @@ static virq_status pmcv_restore_check_(const struct virq_pmcvirt_vcpu *v,
 	uint64_t bits = pmcv_ctr_bits_(v->guest.ncounters);
 	uint64_t rsvd = pmcv_evtsel_rsvd_(&v->guest);
 
-	for (uint32_t i = 0; i < VIRQ_PMCVIRT_NR_SLOTS; i++) {
+	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++) {
 		bool have = i < v->guest.ncounters;
 
 		if ((s->perf_ctl[i] & rsvd) || (!have && s->perf_ctl[i]))
-			return VIRQ_EINVAL;
-		if (s->perf_ctr[i] & ~VIRQ_PMCVIRT_CTR_MASK)
-			return VIRQ_ERANGE;
+			return LIBVIRQ_EINVAL;
+		if (s->perf_ctr[i] & ~LIBVIRQ_PMCVIRT_CTR_MASK)
+			return LIBVIRQ_ERANGE;
 		if (!have && s->perf_ctr[i])
-			return VIRQ_EINVAL;
+			return LIBVIRQ_EINVAL;
 	}
-	if (s->instr_retired & ~VIRQ_PMCVIRT_CTR_MASK)
-		return VIRQ_ERANGE;
+	if (s->instr_retired & ~LIBVIRQ_PMCVIRT_CTR_MASK)
+		return LIBVIRQ_ERANGE;
 	if ((s->global_sts & ~bits) || (s->global_ctl & ~bits))
-		return VIRQ_EINVAL;
+		return LIBVIRQ_EINVAL;
 	if (!v->guest.perfmon_v2 && (s->global_ctl || s->global_sts))
-		return VIRQ_EINVAL;
-	return VIRQ_OK;
+		return LIBVIRQ_EINVAL;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
@@ -445,9 +445,9 @@ virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 {
 	virq_status st = pmcv_access_check_(vcpu, state);
 
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		st = pmcv_restore_check_(vcpu, state);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return st;
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
 		pmcv_set_ctl_(vcpu, i, state->perf_ctl[i]);
@@ -456,5 +456,5 @@ virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 	pmcv_set_gsts_(vcpu, state->global_sts);
 	pmcv_set_gctl_(vcpu, state->global_ctl);
 	pmcv_set_irperf_(vcpu, state->instr_retired);
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }

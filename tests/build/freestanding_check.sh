@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
-jobs=${VIRQ_CHECK_JOBS:-2}
+jobs=${LIBVIRQ_CHECK_JOBS:-2}
 NM=$(command -v llvm-nm || command -v llvm-nm-14 || true)
 fail=0
 
@@ -55,7 +55,7 @@ build() {
 	local dir=$work/$name
 	rm -rf "$dir"
 	if ! cmake -S "$src" -B "$dir" --toolchain "$src/cmake/toolchains/$tc.cmake" \
-		-DCMAKE_BUILD_TYPE=Release -DVIRQ_WERROR=ON "$@" >"$dir.log" 2>&1 ||
+		-DCMAKE_BUILD_TYPE=Release -DLIBVIRQ_WERROR=ON "$@" >"$dir.log" 2>&1 ||
 	   ! cmake --build "$dir" -j"$jobs" >>"$dir.log" 2>&1; then
 		bad "$name: build failed (log: $dir.log)"
 		tail -n 40 "$dir.log"
@@ -108,19 +108,19 @@ for tc in x86_64-freestanding-gcc x86_64-freestanding-clang aarch64-freestanding
 	  aarch64-freestanding-clang; do
 	# libfdt has no freestanding build on these targets: the FDT archive is
 	# checked on the host build below.
-	build "$tc" "$tc" -DVIRQ_FDT=OFF
+	build "$tc" "$tc" -DLIBVIRQ_FDT=OFF
 done
 
 # -nostdinc: the whole core compiles with only the replacement env header.
 envdir=$src/tests/build/env
-if build nostdinc-x86_64-gcc x86_64-freestanding-gcc -DVIRQ_FDT=OFF \
-	-DVIRQ_ENV_HEADER=virq_test_env.h -DVIRQ_ENV_INCLUDE_DIR="$envdir" -DVIRQ_NOSTDINC=ON; then
+if build nostdinc-x86_64-gcc x86_64-freestanding-gcc -DLIBVIRQ_FDT=OFF \
+	-DLIBVIRQ_ENV_HEADER=virq_test_env.h -DLIBVIRQ_ENV_INCLUDE_DIR="$envdir" -DLIBVIRQ_NOSTDINC=ON; then
 	if ! grep -rq -- '-nostdinc' "$work/nostdinc-x86_64-gcc/src/CMakeFiles/virq.dir/flags.make"; then
 		bad "nostdinc: the library was not compiled with -nostdinc"
 	fi
 	# The probe fails to compile unless virq_env.h took the replacement header.
 	if gcc -std=c11 -ffreestanding -nostdinc -Wall -Werror -I"$src/include" -I"$envdir" \
-		-DVIRQ_ENV_HEADER='"virq_test_env.h"' -c "$envdir/probe.c" -o "$work/probe.o"; then
+		-DLIBVIRQ_ENV_HEADER='"virq_test_env.h"' -c "$envdir/probe.c" -o "$work/probe.o"; then
 		note "ok   nostdinc: replacement env header in use"
 	else
 		bad "nostdinc: probe with the replacement env header did not compile"

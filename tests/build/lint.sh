@@ -29,9 +29,9 @@ tidy)
 	fi
 	rm -f /tmp/lint-selftest.$$
 	echo "clang-tidy self-test ok; checking ${#files[@]} files"
-	# Two files at a time (VIRQ_CHECK_JOBS): clang-tidy is the slowest check.
+	# Two files at a time (LIBVIRQ_CHECK_JOBS): clang-tidy is the slowest check.
 	printf '%s\0' "${files[@]}" |
-		xargs -0 -n 2 -P "${VIRQ_CHECK_JOBS:-2}" "$tidy" "${args[@]}" ||
+		xargs -0 -n 2 -P "${LIBVIRQ_CHECK_JOBS:-2}" "$tidy" "${args[@]}" ||
 		{ echo "clang-tidy FAILED"; exit 1; }
 	echo "clang-tidy clean"
 	;;

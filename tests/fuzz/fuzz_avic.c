@@ -26,13 +26,13 @@
 
 #include <libvirq/avic.h>
 
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 #include "fuzz_common.h"
 
 #define MAXV 64
 
 struct fz {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -65,12 +65,12 @@ static void on_target_(void *arg, struct virq_avic_vcpu *t)
 	z->calls++;
 }
 
-static void deliver_(void *arg, struct virq_avic_vcpu *t, enum virq_apic_dm mode, uint8_t vec)
+static void deliver_(void *arg, struct virq_avic_vcpu *t, enum virq_avic_apic_dm mode, uint8_t vec)
 {
 	(void)arg;
 	(void)vec;
 	FUZZ_CHECK(idx_of_(cur_, t) >= 0);
-	FUZZ_CHECK(mode != VIRQ_APIC_DM_FIXED && mode != VIRQ_APIC_DM_LOWEST);
+	FUZZ_CHECK(mode != LIBVIRQ_APIC_DM_FIXED && mode != LIBVIRQ_APIC_DM_LOWEST);
 }
 
 static const struct virq_avic_deliver_ops ops_ = { .deliver = deliver_ };
@@ -86,7 +86,7 @@ static void check_tables_(struct fz *z)
 		if (!z->live[i])
 			continue;
 		(void)virq_avic_vcpu_backing(&z->v[i], &pa);
-		FUZZ_CHECK(virq_avic_phys_entry_decode(phys[z->v[i].apic_id], &f) == VIRQ_OK);
+		FUZZ_CHECK(virq_avic_phys_entry_decode(phys[z->v[i].apic_id], &f) == LIBVIRQ_OK);
 		FUZZ_CHECK(f.valid);
 		FUZZ_CHECK(f.backing_pa == pa);
 		if (f.is_running)
@@ -101,39 +101,39 @@ static void op_resolve_(struct fz *z, struct virq_avic_vcpu *s, uint64_t raw)
 	int si = idx_of_(z, s);
 	virq_status st;
 
-	FUZZ_CHECK(virq_avic_icr_decode(raw, z->v[si].x2apic, &icr) == VIRQ_OK);
+	FUZZ_CHECK(virq_avic_icr_decode(raw, z->v[si].x2apic, &icr) == LIBVIRQ_OK);
 	memset(z->seen, 0, sizeof(z->seen));
 	z->calls = 0;
 	st = virq_avic_resolve(&z->vm, s, &icr, on_target_, z, &count);
-	FUZZ_CHECK(st == VIRQ_OK);
+	FUZZ_CHECK(st == LIBVIRQ_OK);
 	FUZZ_CHECK(count == z->calls);
 	for (uint32_t i = 0; i < z->n; i++)
 		live += z->live[i];
 	switch (icr.shorthand) {
-	case VIRQ_APIC_SH_SELF:
+	case LIBVIRQ_APIC_SH_SELF:
 		FUZZ_CHECK(count == 1 && z->seen[si]);
 		break;
-	case VIRQ_APIC_SH_ALL:
-		if (icr.delivery_mode != VIRQ_APIC_DM_LOWEST)
+	case LIBVIRQ_APIC_SH_ALL:
+		if (icr.delivery_mode != LIBVIRQ_APIC_DM_LOWEST)
 			FUZZ_CHECK(count == live);
 		break;
-	case VIRQ_APIC_SH_ALL_BUT_SELF:
-		if (icr.delivery_mode != VIRQ_APIC_DM_LOWEST)
+	case LIBVIRQ_APIC_SH_ALL_BUT_SELF:
+		if (icr.delivery_mode != LIBVIRQ_APIC_DM_LOWEST)
 			FUZZ_CHECK(count == live - 1 && !z->seen[si]);
 		break;
 	default:
 		break;
 	}
-	if (icr.delivery_mode == VIRQ_APIC_DM_LOWEST && icr.shorthand == VIRQ_APIC_SH_NONE)
+	if (icr.delivery_mode == LIBVIRQ_APIC_DM_LOWEST && icr.shorthand == LIBVIRQ_APIC_SH_NONE)
 		FUZZ_CHECK(count <= 1);
 }
 
 static void check_exit_(virq_status st, const struct virq_avic_exit_result *r)
 {
-	FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EINVAL || st == VIRQ_ENOTSUP ||
-		   st == VIRQ_ENOENT || st == VIRQ_EEXIST || st == VIRQ_EINHIBITED);
-	if (st == VIRQ_OK)
-		FUZZ_CHECK(r->action <= VIRQ_AVIC_ACT_REPORT);
+	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EINVAL || st == LIBVIRQ_ENOTSUP ||
+		   st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST || st == LIBVIRQ_EINHIBITED);
+	if (st == LIBVIRQ_OK)
+		FUZZ_CHECK(r->action <= LIBVIRQ_AVIC_ACT_REPORT);
 }
 
 static void op_noaccel_(struct fz *z, struct fuzz_in *in, uint32_t i)
@@ -170,10 +170,10 @@ static void op_post_(struct fz *z, uint32_t i, uint32_t vec, uint32_t self)
 						 0x200);
 
 	if (vec < 16 || vec > 255) {
-		FUZZ_CHECK(st == VIRQ_ERANGE);
+		FUZZ_CHECK(st == LIBVIRQ_ERANGE);
 		return;
 	}
-	FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EHW);
+	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EHW);
 	FUZZ_CHECK(irr[(vec / 32) * 4] & (1u << (vec % 32)));
 }
 
@@ -184,22 +184,22 @@ static void op_run_(struct fz *z, uint32_t i, uint8_t what, uint32_t host)
 	switch (what & 3) {
 	case 0:
 		st = virq_avic_vcpu_load(&z->v[i], host);
-		FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EBUSY || st == VIRQ_ERANGE);
-		if (st == VIRQ_OK)
+		FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EBUSY || st == LIBVIRQ_ERANGE);
+		if (st == LIBVIRQ_OK)
 			z->loaded[i] = true;
 		break;
 	case 1:
-		FUZZ_CHECK(virq_avic_vcpu_put(&z->v[i]) == VIRQ_OK);
+		FUZZ_CHECK(virq_avic_vcpu_put(&z->v[i]) == LIBVIRQ_OK);
 		z->loaded[i] = false;
 		break;
 	case 2:
-		FUZZ_CHECK(virq_avic_vcpu_block(&z->v[i]) == VIRQ_OK);
+		FUZZ_CHECK(virq_avic_vcpu_block(&z->v[i]) == LIBVIRQ_OK);
 		z->loaded[i] = false;
 		break;
 	default:
 		st = virq_avic_vcpu_unblock(&z->v[i], host);
-		FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EBUSY || st == VIRQ_ERANGE);
-		if (st == VIRQ_OK)
+		FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EBUSY || st == LIBVIRQ_ERANGE);
+		if (st == LIBVIRQ_OK)
 			z->loaded[i] = true;
 		break;
 	}
@@ -213,23 +213,23 @@ static void op_regs_(struct fz *z, uint32_t i, uint8_t what, uint32_t val)
 	switch (what & 3) {
 	case 0:
 		st = virq_avic_ldr_write(&z->v[i], val);
-		FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_ENOENT || st == VIRQ_EEXIST);
+		FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST);
 		break;
 	case 1:
 		st = virq_avic_dfr_write(&z->v[i], val);
-		FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_ENOENT || st == VIRQ_EEXIST ||
-			   st == VIRQ_EINVAL);
+		FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST ||
+			   st == LIBVIRQ_EINVAL);
 		break;
 	case 2:
 		st = virq_avic_apic_id_write(&z->v[i], val);
-		FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EINHIBITED);
+		FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EINHIBITED);
 		break;
 	default:
 		st = virq_avic_vcpu_set_x2apic(&z->v[i], val & 1);
-		FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EINHIBITED);
+		FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EINHIBITED);
 		break;
 	}
-	FUZZ_CHECK(virq_avic_vcpu_vmcb_values(&z->v[i], &vv) == VIRQ_OK);
+	FUZZ_CHECK(virq_avic_vcpu_vmcb_values(&z->v[i], &vv) == LIBVIRQ_OK);
 }
 
 static void run_ops_(struct fz *z, struct fuzz_in *in)
@@ -254,7 +254,7 @@ static void run_ops_(struct fz *z, struct fuzz_in *in)
 		case 3:
 			raw = fuzz_u64(in);
 			st = virq_avic_emulate_icr(&z->v[i], raw, (op & 0x80) ? &ops_ : NULL, &count);
-			FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_ENOTSUP);
+			FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_ENOTSUP);
 			break;
 		case 4:
 			op_post_(z, i, fuzz_u8(in) | (op & 0x80 ? 0x100u : 0), fuzz_u16(in) & 0xFFF);
@@ -267,7 +267,7 @@ static void run_ops_(struct fz *z, struct fuzz_in *in)
 			break;
 		default:
 			st = virq_avic_vm_set_policy(&z->vm, (enum virq_avic_policy)((op >> 3) & 1));
-			FUZZ_CHECK(st == VIRQ_OK);
+			FUZZ_CHECK(st == LIBVIRQ_OK);
 			break;
 		}
 		check_tables_(z);
@@ -287,44 +287,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cur_ = z;
 	z->n = 1 + fuzz_u8(&in) % MAXV;
 	cfg.max_vcpus = z->n;
-	z->fh = fake_hal_new();
-	z->hal = fake_hal_get(z->fh);
-	fake_hal_cpuid_set(z->fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	fake_hal_cpuid_set(z->fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	fake_hal_cpuid_set(z->fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	fake_hal_cpuid_set(z->fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	fake_hal_cpuid_set(z->fh, 0x8000000Au, 0, 1, 0x8000, VIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
-			   VIRQ_AVIC_CPUID_EDX_AVIC | VIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   VIRQ_AVIC_CPUID_EDX_VNMI);
-	FUZZ_CHECK(virq_avic_caps_probe(&z->hal, &z->caps) == VIRQ_OK);
-	FUZZ_CHECK(virq_avic_vm_init(&z->vm, &z->hal, &z->caps, &cfg) == VIRQ_OK);
+	z->fh = virq_sim_new();
+	z->hal = virq_sim_hal(z->fh);
+	virq_sim_cpuid_set(z->fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
+	virq_sim_cpuid_set(z->fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
+	virq_sim_cpuid_set(z->fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
+	virq_sim_cpuid_set(z->fh, 0x80000001u, 0, 0, 0, 0x4, 0);
+	virq_sim_cpuid_set(z->fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
+			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
+				   LIBVIRQ_AVIC_CPUID_EDX_VNMI);
+	FUZZ_CHECK(virq_avic_caps_probe(&z->hal, &z->caps) == LIBVIRQ_OK);
+	FUZZ_CHECK(virq_avic_vm_init(&z->vm, &z->hal, &z->caps, &cfg) == LIBVIRQ_OK);
 	for (uint32_t i = 0; i < z->n; i++) {
 		/* APIC IDs: the index, or an input byte (duplicates are refused). */
 		uint8_t idb = fuzz_u8(&in);
 		struct virq_avic_vcpu_cfg vc = { .index = i, .apic_id = (idb & 0x80) ? (idb & 0x7F) : i };
 		virq_status st = virq_avic_vcpu_init(&z->vm, &z->v[i], &vc);
 
-		if (st != VIRQ_OK) {
-			FUZZ_CHECK(st == VIRQ_EEXIST);
+		if (st != LIBVIRQ_OK) {
+			FUZZ_CHECK(st == LIBVIRQ_EEXIST);
 			vc.apic_id = 0x80 + i;
-			FUZZ_CHECK(virq_avic_vcpu_init(&z->vm, &z->v[i], &vc) == VIRQ_OK);
+			FUZZ_CHECK(virq_avic_vcpu_init(&z->vm, &z->v[i], &vc) == LIBVIRQ_OK);
 		}
 		z->live[i] = true;
-		if (cfg.mode != VIRQ_AVIC_MODE_XAVIC && (idb & 0x40)) {
+		if (cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC && (idb & 0x40)) {
 			st = virq_avic_vcpu_set_x2apic(&z->v[i], true);
-			FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EINHIBITED);
+			FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EINHIBITED);
 		}
 	}
 	check_tables_(z);
 	run_ops_(z, &in);
 	for (uint32_t i = 0; i < z->n; i++) {
-		FUZZ_CHECK(virq_avic_vcpu_put(&z->v[i]) == VIRQ_OK);
-		FUZZ_CHECK(virq_avic_vcpu_destroy(&z->v[i]) == VIRQ_OK);
+		FUZZ_CHECK(virq_avic_vcpu_put(&z->v[i]) == LIBVIRQ_OK);
+		FUZZ_CHECK(virq_avic_vcpu_destroy(&z->v[i]) == LIBVIRQ_OK);
 	}
-	FUZZ_CHECK(virq_avic_vm_destroy(&z->vm) == VIRQ_OK);
-	FUZZ_CHECK(fake_hal_live_pages(z->fh) == 0);
-	FUZZ_CHECK(fake_hal_bad_frees(z->fh) == 0);
-	fake_hal_free(z->fh);
+	FUZZ_CHECK(virq_avic_vm_destroy(&z->vm) == LIBVIRQ_OK);
+	FUZZ_CHECK(virq_sim_live_pages(z->fh) == 0);
+	FUZZ_CHECK(virq_sim_bad_frees(z->fh) == 0);
+	virq_sim_free(z->fh);
 	free(z);
 	return 0;
 }

@@ -4,8 +4,8 @@
  * FUZZ_CHECK, which aborts (a crash libFuzzer reports and minimises) when a
  * property of the library does not hold.
  */
-#ifndef VIRQ_FUZZ_COMMON_H
-#define VIRQ_FUZZ_COMMON_H
+#ifndef LIBVIRQ_FUZZ_COMMON_H
+#define LIBVIRQ_FUZZ_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -50,4 +50,4 @@ static inline uint16_t fuzz_u16(struct fuzz_in *in) { return (uint16_t)fuzz_take
 static inline uint32_t fuzz_u32(struct fuzz_in *in) { return (uint32_t)fuzz_take(in, 4); }
 static inline uint64_t fuzz_u64(struct fuzz_in *in) { return fuzz_take(in, 8); }
 
-#endif /* VIRQ_FUZZ_COMMON_H */
+#endif /* LIBVIRQ_FUZZ_COMMON_H */

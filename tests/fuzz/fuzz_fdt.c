@@ -38,14 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(blob, data, size);
 	memset(&d, 0x5A, sizeof(d));
 	st = virq_fdt_discover_gic(blob, size, &d, &reason);
-	FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_EBADDT || st == VIRQ_ENOENT || st == VIRQ_ENOSPC);
+	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT || st == LIBVIRQ_ENOSPC);
 	FUZZ_CHECK(reason != NULL && reason[0] != '\0');
 	memset(&zero, 0, sizeof(zero));
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		FUZZ_CHECK(memcmp(&d, &zero, sizeof(d)) == 0);
 	} else {
-		FUZZ_CHECK(d.nr_redist_regions >= 1 && d.nr_redist_regions <= VIRQ_GIC_MAX_REDIST_REGIONS);
-		FUZZ_CHECK(d.nr_its <= VIRQ_GIC_MAX_ITS);
+		FUZZ_CHECK(d.nr_redist_regions >= 1 && d.nr_redist_regions <= LIBVIRQ_GIC_MAX_REDIST_REGIONS);
+		FUZZ_CHECK(d.nr_its <= LIBVIRQ_GIC_MAX_ITS);
 		FUZZ_CHECK(!wraps_(d.gicd_base, d.gicd_size));
 		for (uint32_t i = 0; i < d.nr_redist_regions; i++)
 			FUZZ_CHECK(!wraps_(d.redist[i].base, d.redist[i].size));

@@ -23,7 +23,7 @@
 
 #include <libvirq/pmcvirt.h>
 
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 #include "fuzz_common.h"
 
 static const uint32_t msr_pool_[] = {
@@ -46,7 +46,7 @@ static uint32_t pick_msr_(struct fuzz_in *in)
 static void state_(struct virq_pmcvirt_vcpu *v, struct virq_pmcvirt_state *s)
 {
 	memset(s, 0, sizeof(*s));
-	FUZZ_CHECK(virq_pmcvirt_save_state(v, s) == VIRQ_OK);
+	FUZZ_CHECK(virq_pmcvirt_save_state(v, s) == LIBVIRQ_OK);
 }
 
 static void check_map_(const struct virq_pmcvirt_guest *g, uint32_t msr,
@@ -55,15 +55,15 @@ static void check_map_(const struct virq_pmcvirt_guest *g, uint32_t msr,
 	struct virq_pmcvirt_slot slot;
 	virq_status st = virq_pmcvirt_msr_map(g, msr, o, &slot);
 
-	FUZZ_CHECK(st == VIRQ_OK || st == VIRQ_ENOENT || st == VIRQ_EINVAL);
-	if (st != VIRQ_OK)
+	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_ENOENT || st == LIBVIRQ_EINVAL);
+	if (st != LIBVIRQ_OK)
 		return;
-	FUZZ_CHECK(slot.kind <= VIRQ_PMCVIRT_KIND_INSTR_RETIRED);
-	if (slot.kind == VIRQ_PMCVIRT_KIND_CTL || slot.kind == VIRQ_PMCVIRT_KIND_CTR)
+	FUZZ_CHECK(slot.kind <= LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED);
+	if (slot.kind == LIBVIRQ_PMCVIRT_KIND_CTL || slot.kind == LIBVIRQ_PMCVIRT_KIND_CTR)
 		FUZZ_CHECK(slot.idx < g->ncounters);
-	if (slot.kind >= VIRQ_PMCVIRT_KIND_GLOBAL_CTL && slot.kind <= VIRQ_PMCVIRT_KIND_GLOBAL_STS_SET)
+	if (slot.kind >= LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL && slot.kind <= LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET)
 		FUZZ_CHECK(g->perfmon_v2);
-	if (slot.kind == VIRQ_PMCVIRT_KIND_INSTR_RETIRED)
+	if (slot.kind == LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED)
 		FUZZ_CHECK(g->irperf);
 }
 
@@ -76,22 +76,22 @@ static void op_write_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_gue
 	uint64_t back = 0;
 
 	state_(v, &before);
-	st = virq_pmcvirt_msr_write(v, msr, val, o);
-	if (ms != VIRQ_OK)
+	st = virq_pmcvirt_msr_write(v, msr, o, val);
+	if (ms != LIBVIRQ_OK)
 		FUZZ_CHECK(st == ms);
-	if (st != VIRQ_OK) {
-		FUZZ_CHECK(st == VIRQ_EINVAL || st == VIRQ_ENOENT);
+	if (st != LIBVIRQ_OK) {
+		FUZZ_CHECK(st == LIBVIRQ_EINVAL || st == LIBVIRQ_ENOENT);
 		state_(v, &after);
 		FUZZ_CHECK(memcmp(&before, &after, sizeof(before)) == 0);
 		return;
 	}
-	if (o != VIRQ_PMCVIRT_GUEST)
+	if (o != LIBVIRQ_PMCVIRT_GUEST)
 		return;
-	FUZZ_CHECK(virq_pmcvirt_msr_read(v, msr, o, &back) == VIRQ_OK);
-	if (slot.kind == VIRQ_PMCVIRT_KIND_CTL)
+	FUZZ_CHECK(virq_pmcvirt_msr_read(v, msr, o, &back) == LIBVIRQ_OK);
+	if (slot.kind == LIBVIRQ_PMCVIRT_KIND_CTL)
 		FUZZ_CHECK(back == val);
-	if (slot.kind == VIRQ_PMCVIRT_KIND_CTR)
-		FUZZ_CHECK(back == (val & VIRQ_PMCVIRT_CTR_MASK));
+	if (slot.kind == LIBVIRQ_PMCVIRT_KIND_CTR)
+		FUZZ_CHECK(back == (val & LIBVIRQ_PMCVIRT_CTR_MASK));
 }
 
 static void op_read_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g,
@@ -102,9 +102,9 @@ static void op_read_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_gues
 	uint64_t val = 0;
 	virq_status st = virq_pmcvirt_msr_read(v, msr, o, &val);
 
-	FUZZ_CHECK((ms == VIRQ_OK) == (st == VIRQ_OK));
-	if (st == VIRQ_OK && slot.kind == VIRQ_PMCVIRT_KIND_CTR)
-		FUZZ_CHECK((val & ~VIRQ_PMCVIRT_CTR_MASK) == 0);
+	FUZZ_CHECK((ms == LIBVIRQ_OK) == (st == LIBVIRQ_OK));
+	if (st == LIBVIRQ_OK && slot.kind == LIBVIRQ_PMCVIRT_KIND_CTR)
+		FUZZ_CHECK((val & ~LIBVIRQ_PMCVIRT_CTR_MASK) == 0);
 }
 
 static void op_rdpmc_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g,
@@ -114,11 +114,11 @@ static void op_rdpmc_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_gue
 	virq_status st = virq_pmcvirt_rdpmc(v, ecx, &val);
 	uint32_t msr;
 
-	FUZZ_CHECK((st == VIRQ_OK) == (ecx < g->ncounters));
-	if (st != VIRQ_OK)
+	FUZZ_CHECK((st == LIBVIRQ_OK) == (ecx < g->ncounters));
+	if (st != LIBVIRQ_OK)
 		return;
 	msr = g->ext_core ? 0xC0010201u + 2 * ecx : 0xC0010004u + ecx;
-	FUZZ_CHECK(virq_pmcvirt_msr_read(v, msr, VIRQ_PMCVIRT_GUEST, &viamsr) == VIRQ_OK);
+	FUZZ_CHECK(virq_pmcvirt_msr_read(v, msr, LIBVIRQ_PMCVIRT_GUEST, &viamsr) == LIBVIRQ_OK);
 	FUZZ_CHECK(val == viamsr);
 }
 
@@ -126,7 +126,7 @@ static void op_switch_(struct virq_pmcvirt_vcpu *v, uint64_t code)
 {
 	virq_status st = virq_pmcvirt_enter(v);
 
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return;
 	st = virq_pmcvirt_exit(v, code);
 	(void)st;
@@ -139,7 +139,7 @@ static void op_migrate_(struct virq_pmcvirt_vcpu *v)
 	struct virq_pmcvirt_state s, s2;
 
 	state_(v, &s);
-	FUZZ_CHECK(virq_pmcvirt_restore_state(v, &s) == VIRQ_OK);
+	FUZZ_CHECK(virq_pmcvirt_restore_state(v, &s) == LIBVIRQ_OK);
 	state_(v, &s2);
 	FUZZ_CHECK(memcmp(&s, &s2, sizeof(s)) == 0);
 }
@@ -149,7 +149,7 @@ static void run_ops_(struct fuzz_in *in, struct virq_pmcvirt_vcpu *v,
 {
 	for (int n = 0; n < 64 && in->n; n++) {
 		uint8_t op = fuzz_u8(in);
-		enum virq_pmcvirt_origin o = (op & 0x80) ? VIRQ_PMCVIRT_HOST : VIRQ_PMCVIRT_GUEST;
+		enum virq_pmcvirt_origin o = (op & 0x80) ? LIBVIRQ_PMCVIRT_HOST : LIBVIRQ_PMCVIRT_GUEST;
 		uint32_t msr;
 
 		switch (op & 7) {
@@ -174,14 +174,14 @@ static void run_ops_(struct fuzz_in *in, struct virq_pmcvirt_vcpu *v,
 			op_migrate_(v);
 			break;
 		case 6:
-			FUZZ_CHECK(virq_pmcvirt_vcpu_reset(v) == VIRQ_OK);
+			FUZZ_CHECK(virq_pmcvirt_vcpu_reset(v) == LIBVIRQ_OK);
 			break;
 		default: {
 			uint32_t mask = 0;
 			uint16_t ev = fuzz_u16(in);
 			virq_status st = virq_pmcvirt_emulated_event(v, ev, fuzz_u8(in), op & 0x40,
 								     &mask);
-			FUZZ_CHECK(st == (ev <= 0xFFF ? VIRQ_OK : VIRQ_ERANGE));
+			FUZZ_CHECK(st == (ev <= 0xFFF ? LIBVIRQ_OK : LIBVIRQ_ERANGE));
 			FUZZ_CHECK((mask >> g->ncounters) == 0);
 			break;
 		}
@@ -209,10 +209,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.irperf = (gb >> 5) & 1,
 		.allow_hg = (gb >> 6) & 1,
 	};
-	enum virq_pmcvirt_mode mode = (cb & 0x80) ? VIRQ_PMCVIRT_MODE_HW : VIRQ_PMCVIRT_MODE_SW;
+	enum virq_pmcvirt_mode mode = (cb & 0x80) ? LIBVIRQ_PMCVIRT_MODE_HW : LIBVIRQ_PMCVIRT_MODE_SW;
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	struct virq_pmcvirt_vcpu v;
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	virq_status st;
 
@@ -224,19 +224,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Pure mapping first: any guest model, valid or not. */
 	st = virq_pmcvirt_guest_check(&g);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		struct virq_pmcvirt_slot slot;
-		virq_status ms = virq_pmcvirt_msr_map(&g, pick_msr_(&in), VIRQ_PMCVIRT_GUEST, &slot);
+		virq_status ms = virq_pmcvirt_msr_map(&g, pick_msr_(&in), LIBVIRQ_PMCVIRT_GUEST, &slot);
 
-		FUZZ_CHECK(ms == VIRQ_EINVAL || ms == VIRQ_ENOENT);
+		FUZZ_CHECK(ms == LIBVIRQ_EINVAL || ms == LIBVIRQ_ENOENT);
 		return 0;
 	}
-	fh = fake_hal_new();
-	hal = fake_hal_get(fh);
+	fh = virq_sim_new();
+	hal = virq_sim_hal(fh);
 	memset(vmcb, 0, sizeof(vmcb));
 	st = virq_pmcvirt_vcpu_init(&v, &hal, &caps, &g, mode, 0, vmcb);
-	if (st == VIRQ_OK)
+	if (st == LIBVIRQ_OK)
 		run_ops_(&in, &v, &g);
-	fake_hal_free(fh);
+	virq_sim_free(fh);
 	return 0;
 }

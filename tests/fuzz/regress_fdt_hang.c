@@ -9,7 +9,7 @@
  *
  * This program runs the discovery in a child process and exits 1 when it has
  * not returned within 5 seconds (hang), 3 when it did not reject the blob with
- * VIRQ_EBADDT, and 0 when it rejected it.
+ * LIBVIRQ_EBADDT, and 0 when it rejected it.
  */
 #define _DEFAULT_SOURCE 1 /* kill, usleep under -std=c11 */
 #include <signal.h>
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 
 		printf("discovery returned %d (%s)\n", (int)st, why ? why : "-");
 		fflush(stdout);
-		_exit(st == VIRQ_EBADDT ? 0 : 1);
+		_exit(st == LIBVIRQ_EBADDT ? 0 : 1);
 	}
 	for (int i = 0; i < 50; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)

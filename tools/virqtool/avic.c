@@ -56,15 +56,15 @@ static bool dfr_(struct args_ *a, bool required, uint32_t *dfr)
 	struct vt_kv *kv = vt_kv_find(a->kv, a->n, "dfr");
 
 	if (!kv) {
-		*dfr = VIRQ_APIC_DFR_FLAT;
+		*dfr = LIBVIRQ_APIC_DFR_FLAT;
 		if (required)
 			vt_fail("missing field 'dfr'");
 		return !required;
 	}
 	if (!strcmp(kv->value, "flat"))
-		*dfr = VIRQ_APIC_DFR_FLAT;
+		*dfr = LIBVIRQ_APIC_DFR_FLAT;
 	else if (!strcmp(kv->value, "cluster"))
-		*dfr = VIRQ_APIC_DFR_CLUSTER;
+		*dfr = LIBVIRQ_APIC_DFR_CLUSTER;
 	else {
 		vt_fail("bad value for 'dfr': '%s' (flat|cluster)", kv->value);
 		return false;
@@ -85,7 +85,7 @@ static int phys_entry_(struct args_ *a)
 		return VIRQTOOL_EBADINPUT;
 	f = (struct virq_avic_phys_entry){(uint32_t)id, bp, run != 0, valid != 0};
 	st = virq_avic_phys_entry_encode(&f, &e);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return vt_fail("phys-entry: %s", virq_strerror(st));
 	printf("0x%016" PRIx64 "\n", e);
 	return 0;
@@ -101,7 +101,7 @@ static int logical_entry_(struct args_ *a)
 	    !num_(a, "valid", true, 0, 1, &valid) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	st = virq_avic_logical_entry_encode((uint32_t)id, valid != 0, &e);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return vt_fail("logical-entry: %s", virq_strerror(st));
 	printf("0x%08" PRIx32 "\n", e);
 	return 0;
@@ -116,7 +116,7 @@ static int logical_index_(struct args_ *a)
 	if (!dfr_(a, true, &dfr) || !num_(a, "ldr", true, 0, UINT32_MAX, &ldr) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	st = virq_avic_logical_index(dfr, (uint32_t)ldr, &idx);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return vt_fail("logical-index: LDR 0x%08" PRIx64 " names no single destination",
 			       ldr);
 	printf("index=%" PRIu32 "\n", idx);
@@ -139,10 +139,10 @@ static int exit_(struct args_ *a)
 	    !num_(a, "info2", true, 0, UINT64_MAX, &i2) || !num_(a, "x2apic", true, 0, 1, &x2) ||
 	    !done_(a))
 		return VIRQTOOL_EBADINPUT;
-	if (code == VIRQ_AVIC_EXIT_INCOMPLETE_IPI) {
+	if (code == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI) {
 		struct virq_avic_exit_ipi x;
 
-		if (virq_avic_exit_ipi_decode(i1, i2, x2 != 0, &x) != VIRQ_OK)
+		if (virq_avic_exit_ipi_decode(i1, i2, x2 != 0, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
 		printf("AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
 		       "shorthand=%s dest=0x%02" PRIx32 " cause=%s index=0x%02" PRIx32 "\n",
@@ -152,10 +152,10 @@ static int exit_(struct args_ *a)
 		       x.icr.dest, cause_names_[x.cause], x.index);
 		return 0;
 	}
-	if (code == VIRQ_AVIC_EXIT_NOACCEL) {
+	if (code == LIBVIRQ_VMCB_EXIT_AVIC_NOACCEL) {
 		struct virq_avic_exit_noaccel x;
 
-		if (virq_avic_exit_noaccel_decode(i1, i2, &x) != VIRQ_OK)
+		if (virq_avic_exit_noaccel_decode(i1, i2, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
 		printf("AVIC_NOACCEL offset=0x%02" PRIx32 " write=%d kind=%s\n", x.offset, x.write,
 		       x.trap ? "trap" : "fault");
@@ -195,14 +195,14 @@ static virq_status h_msr_rd_(void *c, uint32_t m, uint64_t *v)
 	(void)c;
 	(void)m;
 	*v = 0;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 static virq_status h_msr_wr_(void *c, uint32_t m, uint64_t v)
 {
 	(void)c;
 	(void)m;
 	(void)v;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 static uint64_t h_now_(void *c)
 {
@@ -222,11 +222,11 @@ static virq_status h_alloc_(void *c, size_t size, size_t align, struct virq_page
 	(void)c;
 	p->va = aligned_alloc(align, rounded);
 	if (!p->va)
-		return VIRQ_ENOMEM;
+		return LIBVIRQ_ENOMEM;
 	memset(p->va, 0, rounded);
 	p->pa = (uint64_t)(uintptr_t)p->va;
 	p->size = size;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 static void h_free_(void *c, const struct virq_page *p)
@@ -236,7 +236,7 @@ static void h_free_(void *c, const struct virq_page *p)
 }
 
 static const struct virq_hal_ops heap_ops_ = {
-    .version = VIRQ_HAL_VERSION,
+    .version = LIBVIRQ_HAL_VERSION,
     .size = sizeof(struct virq_hal_ops),
     .mmio_read32 = h_rd32_,
     .mmio_write32 = h_wr32_,
@@ -302,22 +302,22 @@ static int targets_setup_(struct tvm_ *t, const uint32_t *ids, const uint32_t *l
 	static const struct virq_avic_caps caps = {
 	    .avic = true, .x2avic = true, .x2avic_4k = true, .max_index = 0xFFF};
 	struct virq_hal hal = {&heap_ops_, NULL};
-	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = t->n};
+	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = t->n};
 
-	if (virq_avic_vm_init(&t->vm, &hal, &caps, &cfg) != VIRQ_OK)
+	if (virq_avic_vm_init(&t->vm, &hal, &caps, &cfg) != LIBVIRQ_OK)
 		return vt_fail("targets: cannot create the VM");
 	for (uint32_t i = 0; i < t->n; i++) {
 		struct virq_avic_vcpu_cfg vc = {.index = i, .apic_id = ids[i]};
 		virq_status st = virq_avic_vcpu_init(&t->vm, &t->v[i], &vc);
 
-		if (st == VIRQ_EEXIST)
+		if (st == LIBVIRQ_EEXIST)
 			return vt_fail("targets: APIC ID %" PRIu32 " given twice", ids[i]);
-		if (st != VIRQ_OK || virq_avic_vcpu_set_x2apic(&t->v[i], x2) != VIRQ_OK)
+		if (st != LIBVIRQ_OK || virq_avic_vcpu_set_x2apic(&t->v[i], x2) != LIBVIRQ_OK)
 			return vt_fail("targets: cannot create vCPU %" PRIu32, i);
-		if (!x2 && virq_avic_dfr_write(&t->v[i], dfr) == VIRQ_EINVAL)
+		if (!x2 && virq_avic_dfr_write(&t->v[i], dfr) == LIBVIRQ_EINVAL)
 			return vt_fail("targets: bad DFR");
 		/* ENOENT/EEXIST only mean "no AVIC entry"; emulation still matches. */
-		if (ldrs && virq_avic_ldr_write(&t->v[i], ldrs[i]) == VIRQ_EINVAL)
+		if (ldrs && virq_avic_ldr_write(&t->v[i], ldrs[i]) == LIBVIRQ_EINVAL)
 			return vt_fail("targets: bad LDR");
 	}
 	return 0;
@@ -326,9 +326,9 @@ static int targets_setup_(struct tvm_ *t, const uint32_t *ids, const uint32_t *l
 static void targets_free_(struct tvm_ *t)
 {
 	for (uint32_t i = 0; i < t->n; i++)
-		if (t->v[i].vm && virq_avic_vcpu_destroy(&t->v[i]) != VIRQ_OK)
+		if (t->v[i].vm && virq_avic_vcpu_destroy(&t->v[i]) != LIBVIRQ_OK)
 			break;
-	if (virq_avic_vm_destroy(&t->vm) != VIRQ_OK)
+	if (virq_avic_vm_destroy(&t->vm) != LIBVIRQ_OK)
 		return;
 }
 
@@ -375,8 +375,8 @@ static int targets_(struct args_ *a)
 	if (!t.v || !c.hit)
 		return vt_fail("out of memory");
 	rc = targets_setup_(&t, ids, kldr ? ldrs : NULL, x2 != 0, dfr);
-	if (!rc && (virq_avic_icr_decode(icr, x2 != 0, &d) != VIRQ_OK ||
-		    virq_avic_resolve(&t.vm, &t.v[sender], &d, hit_cb_, &c, &cnt) != VIRQ_OK))
+	if (!rc && (virq_avic_icr_decode(icr, x2 != 0, &d) != LIBVIRQ_OK ||
+		    virq_avic_resolve(&t.vm, &t.v[sender], &d, hit_cb_, &c, &cnt) != LIBVIRQ_OK))
 		rc = vt_fail("targets: cannot resolve");
 	if (!rc) {
 		const char *sep = "";

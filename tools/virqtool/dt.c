@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Reads at most VIRQ_FDT_MAX_SIZE + 1 bytes (so an oversized file is noticed). */
+/* Reads at most LIBVIRQ_FDT_MAX_SIZE + 1 bytes (so an oversized file is noticed). */
 static int read_file_(const char *path, uint8_t **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	size_t cap = (size_t)VIRQ_FDT_MAX_SIZE + 1, n;
+	size_t cap = (size_t)LIBVIRQ_FDT_MAX_SIZE + 1, n;
 
 	if (!f)
 		return vt_fail("dt: cannot open '%s'", path);
@@ -28,7 +28,7 @@ static int read_file_(const char *path, uint8_t **buf, size_t *len)
 		return vt_fail("dt: cannot read '%s'", path);
 	}
 	fclose(f);
-	if (n > VIRQ_FDT_MAX_SIZE) {
+	if (n > LIBVIRQ_FDT_MAX_SIZE) {
 		free(*buf);
 		return vt_fail("dt: '%s' is larger than 64 MiB", path);
 	}
@@ -52,7 +52,7 @@ int virqtool_dt(int argc, char **argv)
 		return rc;
 	st = virq_fdt_discover_gic(blob, len, &d, &why);
 	free(blob);
-	if (st != VIRQ_OK)
+	if (st != LIBVIRQ_OK)
 		return vt_fail("dt: %s: %s (%s)", argv[0], why, virq_strerror(st));
 	printf("gicd base=0x%" PRIx64 " size=0x%" PRIx64 "\n", d.gicd_base, d.gicd_size);
 	for (uint32_t i = 0; i < d.nr_redist_regions; i++)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <libvirq/gicv4_its_cmd.h>
+#include <libvirq/gicv4/its_cmd.h>
 
 struct its_field_name_ {
 	const char *name;
@@ -26,41 +26,41 @@ struct its_field_name_ {
 };
 
 static const struct its_field_name_ fields_[] = {
-    {"device", VIRQ_ITS_F_DeviceID},
-    {"event", VIRQ_ITS_F_EventID},
-    {"pintid", VIRQ_ITS_F_pINTID},
-    {"vintid", VIRQ_ITS_F_vINTID},
-    {"icid", VIRQ_ITS_F_ICID},
-    {"vpeid", VIRQ_ITS_F_vPEID},
-    {"size", VIRQ_ITS_F_Size},
-    {"itt_addr", VIRQ_ITS_F_ITT_addr},
-    {"valid", VIRQ_ITS_F_V},
-    {"rdbase", VIRQ_ITS_F_RDbase},
-    {"rdbase1", VIRQ_ITS_F_RDbase1},
-    {"rdbase2", VIRQ_ITS_F_RDbase2},
-    {"db_valid", VIRQ_ITS_F_D},
-    {"db_pintid", VIRQ_ITS_F_Dbell_pINTID},
-    {"seqnum", VIRQ_ITS_F_SequenceNumber},
-    {"itslist", VIRQ_ITS_F_ITSList},
-    {"vpt_addr", VIRQ_ITS_F_VPT_addr},
-    {"vpt_size", VIRQ_ITS_F_VPT_size},
-    {"alloc", VIRQ_ITS_F_Alloc},
-    {"ptz", VIRQ_ITS_F_PTZ},
-    {"vconf_addr", VIRQ_ITS_F_VCONF_addr},
-    {"default_db", VIRQ_ITS_F_Default_Doorbell},
-    {"db", VIRQ_ITS_F_DB},
-    {"enable", VIRQ_ITS_F_Enable},
-    {"clear", VIRQ_ITS_F_Clear},
-    {"group", VIRQ_ITS_F_Group},
-    {"priority", VIRQ_ITS_F_Priority},
+    {"device", LIBVIRQ_ITS_F_DeviceID},
+    {"event", LIBVIRQ_ITS_F_EventID},
+    {"pintid", LIBVIRQ_ITS_F_pINTID},
+    {"vintid", LIBVIRQ_ITS_F_vINTID},
+    {"icid", LIBVIRQ_ITS_F_ICID},
+    {"vpeid", LIBVIRQ_ITS_F_vPEID},
+    {"size", LIBVIRQ_ITS_F_Size},
+    {"itt_addr", LIBVIRQ_ITS_F_ITT_addr},
+    {"valid", LIBVIRQ_ITS_F_V},
+    {"rdbase", LIBVIRQ_ITS_F_RDbase},
+    {"rdbase1", LIBVIRQ_ITS_F_RDbase1},
+    {"rdbase2", LIBVIRQ_ITS_F_RDbase2},
+    {"db_valid", LIBVIRQ_ITS_F_D},
+    {"db_pintid", LIBVIRQ_ITS_F_Dbell_pINTID},
+    {"seqnum", LIBVIRQ_ITS_F_SequenceNumber},
+    {"itslist", LIBVIRQ_ITS_F_ITSList},
+    {"vpt_addr", LIBVIRQ_ITS_F_VPT_addr},
+    {"vpt_size", LIBVIRQ_ITS_F_VPT_size},
+    {"alloc", LIBVIRQ_ITS_F_Alloc},
+    {"ptz", LIBVIRQ_ITS_F_PTZ},
+    {"vconf_addr", LIBVIRQ_ITS_F_VCONF_addr},
+    {"default_db", LIBVIRQ_ITS_F_Default_Doorbell},
+    {"db", LIBVIRQ_ITS_F_DB},
+    {"enable", LIBVIRQ_ITS_F_Enable},
+    {"clear", LIBVIRQ_ITS_F_Clear},
+    {"group", LIBVIRQ_ITS_F_Group},
+    {"priority", LIBVIRQ_ITS_F_Priority},
 };
 #define NFIELDS_ (sizeof(fields_) / sizeof(fields_[0]))
 
 /* Processor-number aliases of the RDbase fields. */
 static const struct its_field_name_ procnums_[] = {
-    {"procnum", VIRQ_ITS_F_RDbase},
-    {"procnum1", VIRQ_ITS_F_RDbase1},
-    {"procnum2", VIRQ_ITS_F_RDbase2},
+    {"procnum", LIBVIRQ_ITS_F_RDbase},
+    {"procnum1", LIBVIRQ_ITS_F_RDbase1},
+    {"procnum2", LIBVIRQ_ITS_F_RDbase2},
 };
 
 static const char *cli_name_(enum virq_its_field f)
@@ -86,14 +86,14 @@ static bool opcode_by_name_(const char *s, enum virq_its_opcode *op)
 
 /* The CLI name a user gave for field @f (procnum aliases included). */
 struct given_ {
-	const char *name[VIRQ_ITS_F_COUNT];
+	const char *name[LIBVIRQ_ITS_F_COUNT];
 };
 
 static int set_field_(struct virq_its_cmd *c, uint64_t fields, struct given_ *g,
 		      const struct vt_kv *kv, enum virq_its_field f, bool procnum)
 {
-	const char *name = procnum ? (f == VIRQ_ITS_F_RDbase	? "procnum"
-				      : f == VIRQ_ITS_F_RDbase1 ? "procnum1"
+	const char *name = procnum ? (f == LIBVIRQ_ITS_F_RDbase	? "procnum"
+				      : f == LIBVIRQ_ITS_F_RDbase1 ? "procnum1"
 								: "procnum2")
 				   : cli_name_(f);
 	uint64_t v;
@@ -111,7 +111,7 @@ static int set_field_(struct virq_its_cmd *c, uint64_t fields, struct given_ *g,
 				       name);
 		v <<= 16;
 	}
-	if (virq_its_cmd_set(c, f, v) != VIRQ_OK)
+	if (virq_its_cmd_set(c, f, v) != LIBVIRQ_OK)
 		return vt_fail("field '%s' out of range", name);
 	g->name[f] = name;
 	return 0;
@@ -152,8 +152,8 @@ static int encode_(int argc, char **argv)
 	struct virq_its_cmd c;
 	struct vt_kv kv[64];
 	struct given_ g;
-	enum virq_its_field bad = VIRQ_ITS_F_NONE;
-	uint8_t raw[VIRQ_ITS_CMD_SIZE];
+	enum virq_its_field bad = LIBVIRQ_ITS_F_NONE;
+	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
 	uint64_t dw[4];
 	virq_status st;
 	int n, rc;
@@ -171,12 +171,12 @@ static int encode_(int argc, char **argv)
 	if (rc)
 		return rc;
 	st = virq_its_cmd_encode(&c, NULL, raw, NULL, &bad);
-	if (st != VIRQ_OK) {
+	if (st != LIBVIRQ_OK) {
 		const char *name = g.name[bad] ? g.name[bad] : cli_name_(bad);
 
-		if (st == VIRQ_EALIGN)
+		if (st == LIBVIRQ_EALIGN)
 			return vt_fail("field '%s' misaligned", name);
-		if (st == VIRQ_ERANGE)
+		if (st == LIBVIRQ_ERANGE)
 			return vt_fail("field '%s' out of range", name);
 		return vt_fail("cannot encode %s: %s", argv[0], virq_strerror(st));
 	}
@@ -189,7 +189,7 @@ static int encode_(int argc, char **argv)
 static int decode_(int argc, char **argv)
 {
 	uint64_t dw[4];
-	uint8_t raw[VIRQ_ITS_CMD_SIZE];
+	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
 	struct virq_its_cmd c;
 	uint64_t fields;
 
@@ -199,7 +199,7 @@ static int decode_(int argc, char **argv)
 		if (!vt_parse_u64(argv[i], &dw[i]))
 			return vt_fail("bad doubleword '%s'", argv[i]);
 	virq_its_cmd_from_words(dw, raw);
-	if (virq_its_cmd_decode(raw, &c) != VIRQ_OK)
+	if (virq_its_cmd_decode(raw, &c) != LIBVIRQ_OK)
 		return vt_fail("unknown ITS opcode 0x%02x", (unsigned)(dw[0] & 0xFF));
 	fields = virq_its_cmd_fields(c.opcode);
 	printf("%s", virq_its_opcode_name(c.opcode));

@@ -23,12 +23,12 @@ static int pmc_layout_(int argc, char **argv)
 	(void)argv;
 	if (argc != 0)
 		return vt_fail("pmc layout takes no arguments");
-	for (unsigned f = 0; f < VIRQ_PMCVIRT_FIELD_COUNT; f++) {
+	for (unsigned f = 0; f < LIBVIRQ_PMCVIRT_FIELD_COUNT; f++) {
 		const char *name;
 		uint32_t off, width;
 
 		if (virq_pmcvirt_field_info((enum virq_pmcvirt_field)f, &name, &off, &width) !=
-		    VIRQ_OK)
+		    LIBVIRQ_OK)
 			return vt_fail("internal: no field %u", f);
 		printf("%s 0x%03X %u\n", name, off, width);
 	}
@@ -74,10 +74,10 @@ static int pmc_msr_(int argc, char **argv)
 	rc = pmc_guest_(argc - 1, argv + 1, &g);
 	if (rc)
 		return rc;
-	if (virq_pmcvirt_msr_map(&g, (uint32_t)msr, VIRQ_PMCVIRT_HOST, &slot) != VIRQ_OK)
+	if (virq_pmcvirt_msr_map(&g, (uint32_t)msr, LIBVIRQ_PMCVIRT_HOST, &slot) != LIBVIRQ_OK)
 		return vt_fail("MSR 0x%08llX maps to no VMCB field for a %u-counter guest",
 			       (unsigned long long)msr, g.ncounters);
-	if (virq_pmcvirt_field_info(slot.field, &name, NULL, NULL) != VIRQ_OK)
+	if (virq_pmcvirt_field_info(slot.field, &name, NULL, NULL) != LIBVIRQ_OK)
 		return vt_fail("internal: no field %u", (unsigned)slot.field);
 	printf("%s\n", name);
 	return 0;

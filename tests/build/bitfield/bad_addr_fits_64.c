@@ -8,5 +8,5 @@
 uint64_t bitfield_bad_(void);
 uint64_t bitfield_bad_(void)
 {
-	return (uint64_t)(VIRQ_ADDR_FITS(F_WIDE, 0x1000u));
+	return (uint64_t)(LIBVIRQ_ADDR_FITS(F_WIDE, 0x1000u));
 }

@@ -8,5 +8,5 @@
 uint64_t bitfield_bad_(void);
 uint64_t bitfield_bad_(void)
 {
-	return (uint64_t)(VIRQ_BIT(64));
+	return (uint64_t)(LIBVIRQ_BIT(64));
 }

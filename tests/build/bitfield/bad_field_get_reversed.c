@@ -8,5 +8,5 @@
 uint64_t bitfield_bad_(void);
 uint64_t bitfield_bad_(void)
 {
-	return (uint64_t)(VIRQ_FIELD_GET(F_BAD, 0xffu));
+	return (uint64_t)(LIBVIRQ_FIELD_GET(F_BAD, 0xffu));
 }

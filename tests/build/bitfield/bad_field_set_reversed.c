@@ -8,5 +8,5 @@
 uint64_t bitfield_bad_(void);
 uint64_t bitfield_bad_(void)
 {
-	return (uint64_t)(VIRQ_FIELD_SET(F_BAD, 0, 1));
+	return (uint64_t)(LIBVIRQ_FIELD_SET(F_BAD, 0, 1));
 }

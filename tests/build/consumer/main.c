@@ -42,7 +42,7 @@ static virq_status alloc_(void *ctx, size_t size, size_t align, struct virq_page
 	(void)size;
 	(void)align;
 	(void)page;
-	return VIRQ_ENOMEM;
+	return LIBVIRQ_ENOMEM;
 }
 
 static void free_(void *ctx, const struct virq_page *page)
@@ -58,7 +58,7 @@ static uint64_t now_(void *ctx)
 }
 
 static const struct virq_hal_ops ops_ = {
-	.version = VIRQ_HAL_VERSION,
+	.version = LIBVIRQ_HAL_VERSION,
 	.size = sizeof(struct virq_hal_ops),
 	.mmio_read32 = rd32_,
 	.mmio_write32 = wr32_,
@@ -75,16 +75,16 @@ int main(void)
 	uint32_t last = 0;
 	virq_status st;
 
-	if (virq_hal_validate(&hal, VIRQ_HAL_NEED_CORE) != VIRQ_OK)
+	if (virq_hal_validate(&hal, LIBVIRQ_HAL_NEED_CORE) != LIBVIRQ_OK)
 		return 1;
-	if (virq_hal_validate(&hal, VIRQ_HAL_NEED_MSR) != VIRQ_ENOHAL)
+	if (virq_hal_validate(&hal, LIBVIRQ_HAL_NEED_MSR) != LIBVIRQ_ENOHAL)
 		return 2;
 	st = virq_poll32(&hal, 0x1000, 0xff, 5, 1000000, &last);
-	if (st != VIRQ_OK || last != 5)
+	if (st != LIBVIRQ_OK || last != 5)
 		return 3;
-	if (strcmp(virq_status_name(VIRQ_ETIMEDOUT), "VIRQ_ETIMEDOUT") != 0)
+	if (strcmp(virq_status_name(LIBVIRQ_ETIMEDOUT), "LIBVIRQ_ETIMEDOUT") != 0)
 		return 4;
-	if (VIRQ_FIELD_PREP(7, 4, 0xa) != 0xa0)
+	if (LIBVIRQ_FIELD_PREP(7, 4, 0xa) != 0xa0)
 		return 5;
 	printf("libvirq %u.%u.%u consumer ok\n", (unsigned)(virq_version() >> 16),
 	       (unsigned)(virq_version() >> 8) & 0xffu, (unsigned)virq_version() & 0xffu);

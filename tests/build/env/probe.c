@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Compiled into the -nostdinc build only: fails unless virq_env.h really took
- * its types from VIRQ_ENV_HEADER (so the check cannot pass by accident).
+ * its types from LIBVIRQ_ENV_HEADER (so the check cannot pass by accident).
  */
 #include <libvirq/virq.h>
 
-#ifndef VIRQ_TEST_ENV_IN_USE
+#ifndef LIBVIRQ_TEST_ENV_IN_USE
 #error "virq_env.h did not include the replacement header"
 #endif
 
@@ -15,5 +15,5 @@ _Static_assert(UINT64_MAX == ~(uint64_t)0, "UINT64_MAX");
 int virq_env_probe_(void);
 int virq_env_probe_(void)
 {
-	return (int)VIRQ_FIELD_GET(7, 4, 0xa5u);
+	return (int)LIBVIRQ_FIELD_GET(7, 4, 0xa5u);
 }

@@ -3,13 +3,13 @@
  * A replacement for the default types of virq_env.h, as an embedder that
  * builds with -nostdinc (Xen, Linux) would write it: no system header at all,
  * only the compiler's predefined macros. The freestanding check compiles the
- * whole core with -nostdinc -DVIRQ_ENV_HEADER="virq_test_env.h" to prove that
+ * whole core with -nostdinc -DLIBVIRQ_ENV_HEADER="virq_test_env.h" to prove that
  * libvirq takes its types from virq_env.h and nowhere else.
  */
-#ifndef VIRQ_TEST_ENV_H
-#define VIRQ_TEST_ENV_H
+#ifndef LIBVIRQ_TEST_ENV_H
+#define LIBVIRQ_TEST_ENV_H
 
-#define VIRQ_TEST_ENV_IN_USE 1
+#define LIBVIRQ_TEST_ENV_IN_USE 1
 
 typedef __INT8_TYPE__ int8_t;
 typedef __INT16_TYPE__ int16_t;
@@ -63,4 +63,4 @@ void *memset(void *dst, int c, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 
-#endif /* VIRQ_TEST_ENV_H */
+#endif /* LIBVIRQ_TEST_ENV_H */

@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include <libvirq/avic.h>
-#include <libvirq/avic_iommu.h>
-#include "fake_hal.h"
-#include "avic_model.h"
+#include <libvirq/avic/iommu.h>
+#include <libvirq/sim/hal.h>
+#include <libvirq/sim/avic.h>
 
 #define AT_AMD_EBX 0x68747541u
 #define AT_AMD_EDX 0x69746e65u
@@ -27,21 +27,21 @@ static inline uint32_t at_fms(uint32_t family, uint32_t model)
 }
 
 /* An AMD CPU of @family with the given Fn8000_000A EDX / ECX. */
-static inline void at_cpuid(struct fake_hal *fh, uint32_t family, uint32_t edx, uint32_t ecx)
+static inline void at_cpuid(struct virq_sim *fh, uint32_t family, uint32_t edx, uint32_t ecx)
 {
-	fake_hal_cpuid_set(fh, 0, 0, 0x10, AT_AMD_EBX, AT_AMD_ECX, AT_AMD_EDX);
-	fake_hal_cpuid_set(fh, 1, 0, at_fms(family, 0x11), 0, 0, 0);
-	fake_hal_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	fake_hal_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	fake_hal_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, ecx, edx);
+	virq_sim_cpuid_set(fh, 0, 0, 0x10, AT_AMD_EBX, AT_AMD_ECX, AT_AMD_EDX);
+	virq_sim_cpuid_set(fh, 1, 0, at_fms(family, 0x11), 0, 0, 0);
+	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
+	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
+	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, ecx, edx);
 }
 
 #define AT_EDX_ALL                                                                                 \
-	(VIRQ_AVIC_CPUID_EDX_AVIC | VIRQ_AVIC_CPUID_EDX_X2AVIC | VIRQ_AVIC_CPUID_EDX_VNMI)
+	(LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC | LIBVIRQ_AVIC_CPUID_EDX_VNMI)
 
 /* A test VM: fake HAL, caps (Zen4-like by default), VM with @n vCPUs (APIC ID = index). */
 struct at_vm {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -56,11 +56,11 @@ static inline void at_vm_new_fam(struct at_vm *t, enum virq_avic_mode mode, uint
 	struct virq_avic_vm_cfg cfg = {.mode = mode, .max_vcpus = n, .vm_id = 5};
 
 	memset(t, 0, sizeof(*t));
-	t->fh = fake_hal_new();
-	t->hal = fake_hal_get(t->fh);
-	at_cpuid(t->fh, family, AT_EDX_ALL, VIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
-	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), VIRQ_OK);
+	t->fh = virq_sim_new();
+	t->hal = virq_sim_hal(t->fh);
+	at_cpuid(t->fh, family, AT_EDX_ALL, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
+	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;
 	t->v = calloc(n, sizeof(*t->v));
 	t->vmcb = calloc(n, sizeof(*t->vmcb));
@@ -68,9 +68,9 @@ static inline void at_vm_new_fam(struct at_vm *t, enum virq_avic_mode mode, uint
 		struct virq_avic_vcpu_cfg vc = {
 		    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(0x1000 + i)};
 
-		assert_int_equal(virq_avic_vcpu_init(&t->vm, &t->v[i], &vc), VIRQ_OK);
-		if (mode != VIRQ_AVIC_MODE_XAVIC)
-			assert_int_equal(virq_avic_vcpu_set_x2apic(&t->v[i], true), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_init(&t->vm, &t->v[i], &vc), LIBVIRQ_OK);
+		if (mode != LIBVIRQ_AVIC_MODE_XAVIC)
+			assert_int_equal(virq_avic_vcpu_set_x2apic(&t->v[i], true), LIBVIRQ_OK);
 	}
 }
 
@@ -84,9 +84,9 @@ static inline void at_run(struct at_vm *t, uint32_t i, uint32_t host)
 {
 	struct virq_avic_vmcb_values v;
 
-	assert_int_equal(virq_avic_vcpu_load(&t->v[i], host), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&t->v[i], &v), VIRQ_OK);
-	assert_int_equal(virq_avic_vmcb_write(t->vmcb[i], &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t->v[i], host), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&t->v[i], &v), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vmcb_write(t->vmcb[i], &v), LIBVIRQ_OK);
 }
 
 /* Writes vCPU @i's VMCB without loading it. */
@@ -94,27 +94,27 @@ static inline void at_vmcb(struct at_vm *t, uint32_t i)
 {
 	struct virq_avic_vmcb_values v;
 
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&t->v[i], &v), VIRQ_OK);
-	assert_int_equal(virq_avic_vmcb_write(t->vmcb[i], &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&t->v[i], &v), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vmcb_write(t->vmcb[i], &v), LIBVIRQ_OK);
 }
 
 static inline void at_vm_free(struct at_vm *t)
 {
 	for (uint32_t i = 0; i < t->n; i++) {
-		assert_int_equal(virq_avic_vcpu_put(&t->v[i]), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_destroy(&t->v[i]), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_put(&t->v[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_destroy(&t->v[i]), LIBVIRQ_OK);
 	}
-	assert_int_equal(virq_avic_vm_destroy(&t->vm), VIRQ_OK);
-	assert_int_equal(fake_hal_live_pages(t->fh), 0);
-	assert_int_equal(fake_hal_bad_frees(t->fh), 0);
+	assert_int_equal(virq_avic_vm_destroy(&t->vm), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_live_pages(t->fh), 0);
+	assert_int_equal(virq_sim_bad_frees(t->fh), 0);
 	free(t->v);
 	free(t->vmcb);
-	fake_hal_free(t->fh);
+	virq_sim_free(t->fh);
 }
 
 static inline bool at_irr(struct at_vm *t, uint32_t i, uint8_t vec)
 {
-	return avic_model_irr_test(virq_avic_vcpu_backing(&t->v[i], NULL), vec);
+	return virq_sim_avic_irr_test(virq_avic_vcpu_backing(&t->v[i], NULL), vec);
 }
 
 static inline uint32_t *at_reg(struct at_vm *t, uint32_t i, uint32_t off)

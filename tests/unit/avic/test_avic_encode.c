@@ -8,25 +8,25 @@ static void tv1_tv2_phys_entry(void **s)
 	uint64_t e;
 
 	(void)s;
-	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_OK);
+	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), LIBVIRQ_OK);
 	assert_true(e == 0xC000000123456005ull);
 	f = (struct virq_avic_phys_entry){0x1A3, 0x000FFFFFFFFFF000ull, true, true};
-	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_OK);
+	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), LIBVIRQ_OK);
 	assert_true(e == 0xC00FFFFFFFFFF1A3ull);
-	assert_int_equal(virq_avic_phys_entry_decode(e, &g), VIRQ_OK);
+	assert_int_equal(virq_avic_phys_entry_decode(e, &g), LIBVIRQ_OK);
 	assert_int_equal(g.host_apic_id, 0x1A3);
 	assert_true(g.backing_pa == 0x000FFFFFFFFFF000ull);
 	assert_true(g.is_running && g.valid);
 	/* Range rejection, never truncation. */
 	f.host_apic_id = 0x1000;
-	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), LIBVIRQ_ERANGE);
 	f.host_apic_id = 1;
 	f.backing_pa = 0x0010000000000000ull;
-	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), LIBVIRQ_ERANGE);
 	f.backing_pa = 0x123456800ull;
-	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_EALIGN);
-	assert_int_equal(virq_avic_phys_entry_decode(1ull << 61, &g), VIRQ_ERANGE);
-	assert_int_equal(virq_avic_phys_entry_encode(NULL, &e), VIRQ_EINVAL);
+	assert_int_equal(virq_avic_phys_entry_encode(&f, &e), LIBVIRQ_EALIGN);
+	assert_int_equal(virq_avic_phys_entry_decode(1ull << 61, &g), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_avic_phys_entry_encode(NULL, &e), LIBVIRQ_EINVAL);
 }
 
 static void phys_entry_roundtrip(void **s)
@@ -47,8 +47,8 @@ static void phys_entry_roundtrip(void **s)
 		f.backing_pa = x & 0x000FFFFFFFFFF000ull;
 		f.is_running = (x >> 62) & 1;
 		f.valid = (x >> 63) & 1;
-		assert_int_equal(virq_avic_phys_entry_encode(&f, &e), VIRQ_OK);
-		assert_int_equal(virq_avic_phys_entry_decode(e, &g), VIRQ_OK);
+		assert_int_equal(virq_avic_phys_entry_encode(&f, &e), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_phys_entry_decode(e, &g), LIBVIRQ_OK);
 		assert_memory_equal(&f, &g, sizeof(f));
 	}
 }
@@ -60,16 +60,16 @@ static void logical_entry(void **s)
 
 	(void)s;
 	/* CASE-02: flat LDR 0x80000000 for APIC ID 5 -> entry 0x80000005 at index 7. */
-	assert_int_equal(virq_avic_logical_entry_encode(5, true, &e), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_entry_encode(5, true, &e), LIBVIRQ_OK);
 	assert_int_equal(e, 0x80000005u);
-	assert_int_equal(virq_avic_logical_entry_decode(e, &id, &valid), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_entry_decode(e, &id, &valid), LIBVIRQ_OK);
 	assert_int_equal(id, 5);
 	assert_true(valid);
-	assert_int_equal(virq_avic_logical_entry_encode(0x100, true, &e), VIRQ_ERANGE);
-	assert_int_equal(virq_avic_logical_entry_decode(0x80000100u, &id, &valid), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_logical_entry_encode(0x100, true, &e), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_avic_logical_entry_decode(0x80000100u, &id, &valid), LIBVIRQ_ERANGE);
 	for (uint32_t i = 0; i < 256; i++) {
-		assert_int_equal(virq_avic_logical_entry_encode(i, i & 1, &e), VIRQ_OK);
-		assert_int_equal(virq_avic_logical_entry_decode(e, &id, &valid), VIRQ_OK);
+		assert_int_equal(virq_avic_logical_entry_encode(i, i & 1, &e), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_logical_entry_decode(e, &id, &valid), LIBVIRQ_OK);
 		assert_int_equal(id, i);
 		assert_int_equal(valid, i & 1);
 	}
@@ -80,37 +80,37 @@ static void tv4_logical_index(void **s)
 	uint32_t idx;
 
 	(void)s;
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x34000000u, &idx),
-			 VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0x34000000u, &idx),
+			 LIBVIRQ_OK);
 	assert_int_equal(idx, 14);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x01000000u, &idx),
-			 VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0x01000000u, &idx),
+			 LIBVIRQ_OK);
 	assert_int_equal(idx, 0);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0xF1000000u, &idx),
-			 VIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x03000000u, &idx),
-			 VIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x00000000u, &idx),
-			 VIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_FLAT, 0x80000000u, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0xF1000000u, &idx),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x03000000u, &idx),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x00000000u, &idx),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x80000000u, &idx), LIBVIRQ_OK);
 	assert_int_equal(idx, 7);
 	/* CASE-02 cluster: 0x21 -> 8, 0x28 -> 11, 0x2A -> none, 0xF1 -> none. */
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x21000000u, &idx),
-			 VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0x21000000u, &idx),
+			 LIBVIRQ_OK);
 	assert_int_equal(idx, 8);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x28000000u, &idx),
-			 VIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0x28000000u, &idx),
+			 LIBVIRQ_OK);
 	assert_int_equal(idx, 11);
-	assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER, 0x2A000000u, &idx),
-			 VIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(0x5FFFFFFFu, 0x01000000u, &idx), VIRQ_EINVAL);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0x2A000000u, &idx),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_logical_index(0x5FFFFFFFu, 0x01000000u, &idx), LIBVIRQ_EINVAL);
 	/* Every single-bit cluster ID maps into 0..59. */
 	for (uint32_t c = 0; c < 15; c++)
 		for (uint32_t b = 0; b < 4; b++) {
-			assert_int_equal(virq_avic_logical_index(VIRQ_APIC_DFR_CLUSTER,
+			assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER,
 								 ((c << 4) | (1u << b)) << 24,
 								 &idx),
-					 VIRQ_OK);
+					 LIBVIRQ_OK);
 			assert_int_equal(idx, c * 4 + b);
 		}
 }
@@ -131,27 +131,27 @@ static void tv5_tv6_incomplete_ipi(void **s)
 	(void)s;
 	assert_int_equal(
 	    virq_avic_exit_ipi_decode(0x03000000000040F1ull, 0x0000000100000003ull, false, &x),
-	    VIRQ_OK);
+	    LIBVIRQ_OK);
 	assert_int_equal(x.icr.vector, 0xF1);
-	assert_int_equal(x.icr.delivery_mode, VIRQ_APIC_DM_FIXED);
+	assert_int_equal(x.icr.delivery_mode, LIBVIRQ_APIC_DM_FIXED);
 	assert_false(x.icr.logical);
 	assert_true(x.icr.level_assert);
 	assert_false(x.icr.level_trigger);
-	assert_int_equal(x.icr.shorthand, VIRQ_APIC_SH_NONE);
+	assert_int_equal(x.icr.shorthand, LIBVIRQ_APIC_SH_NONE);
 	assert_int_equal(x.icr.dest, 3);
-	assert_int_equal(x.cause, VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
+	assert_int_equal(x.cause, LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_int_equal(x.index, 3);
 	assert_int_equal(
 	    virq_avic_exit_ipi_decode(0x00000123000040F1ull, 0x0000000100000123ull, true, &x),
-	    VIRQ_OK);
+	    LIBVIRQ_OK);
 	assert_int_equal(x.icr.dest, 0x123);
 	assert_int_equal(x.index, 0x123);
 	/* Index keeps 12 bits (4K x2AVIC). */
-	assert_int_equal(virq_avic_exit_ipi_decode(0, 0x0000000100000FFFull, true, &x), VIRQ_OK);
+	assert_int_equal(virq_avic_exit_ipi_decode(0, 0x0000000100000FFFull, true, &x), LIBVIRQ_OK);
 	assert_int_equal(x.index, 0xFFF);
 	/* Unknown cause is decoded, not trusted. */
-	assert_int_equal(virq_avic_exit_ipi_decode(0, 0x0000000900000000ull, true, &x), VIRQ_OK);
-	assert_int_equal(x.cause, VIRQ_AVIC_IPI_UNKNOWN);
+	assert_int_equal(virq_avic_exit_ipi_decode(0, 0x0000000900000000ull, true, &x), LIBVIRQ_OK);
+	assert_int_equal(x.cause, LIBVIRQ_AVIC_IPI_UNKNOWN);
 	assert_int_equal(x.raw_cause, 9);
 }
 
@@ -161,10 +161,10 @@ static void case01_sender_mode_decode(void **s)
 
 	(void)s;
 	/* xAPIC sender: ICR high 0x03000000 -> dest 3. */
-	assert_int_equal(virq_avic_icr_decode(0x03000000000000F0ull, false, &icr), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0x03000000000000F0ull, false, &icr), LIBVIRQ_OK);
 	assert_int_equal(icr.dest, 3);
 	/* x2APIC sender: ICR high 0x00000003 -> dest 3 (not 0). */
-	assert_int_equal(virq_avic_icr_decode(0x00000003000000F0ull, true, &icr), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0x00000003000000F0ull, true, &icr), LIBVIRQ_OK);
 	assert_int_equal(icr.dest, 3);
 }
 
@@ -185,17 +185,17 @@ static void icr_roundtrip(void **s)
 		x ^= x << 17;
 		/* Only the defined ICR bits: 19:18, 15:14, 12:0, destination. */
 		raw = x & (x2 ? 0xFFFFFFFF000CDFFFull : 0xFF000000000CDFFFull);
-		assert_int_equal(virq_avic_icr_decode(raw, x2, &a), VIRQ_OK);
-		assert_int_equal(virq_avic_icr_encode(&a, &raw2), VIRQ_OK);
+		assert_int_equal(virq_avic_icr_decode(raw, x2, &a), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_icr_encode(&a, &raw2), LIBVIRQ_OK);
 		assert_true(raw == raw2);
-		assert_int_equal(virq_avic_icr_decode(raw2, x2, &b), VIRQ_OK);
+		assert_int_equal(virq_avic_icr_decode(raw2, x2, &b), LIBVIRQ_OK);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 	{
 		struct virq_avic_icr f = {.dest = 0x100, .x2apic = false};
 		uint64_t raw;
 
-		assert_int_equal(virq_avic_icr_encode(&f, &raw), VIRQ_ERANGE);
+		assert_int_equal(virq_avic_icr_encode(&f, &raw), LIBVIRQ_ERANGE);
 	}
 }
 
@@ -213,15 +213,15 @@ static void noaccel(void **s)
 	for (size_t i = 0; i < sizeof(traps) / sizeof(traps[0]); i++)
 		assert_true(virq_avic_noaccel_is_trap(traps[i]));
 	assert_false(virq_avic_noaccel_is_trap(0x390)); /* TMCCT read faults */
-	assert_int_equal(virq_avic_exit_noaccel_decode(0x00000001000000D0ull, 0x31, &x), VIRQ_OK);
+	assert_int_equal(virq_avic_exit_noaccel_decode(0x00000001000000D0ull, 0x31, &x), LIBVIRQ_OK);
 	assert_int_equal(x.offset, 0xD0);
 	assert_true(x.write && x.trap);
 	assert_int_equal(x.vector, 0x31);
-	assert_int_equal(virq_avic_exit_noaccel_decode(0x0000000000000390ull, 0, &x), VIRQ_OK);
+	assert_int_equal(virq_avic_exit_noaccel_decode(0x0000000000000390ull, 0, &x), LIBVIRQ_OK);
 	assert_int_equal(x.offset, 0x390);
 	assert_false(x.write || x.trap);
 	/* Only bits 11:4 make the offset. */
-	assert_int_equal(virq_avic_exit_noaccel_decode(0xFFFFFFFEFFFFF0FFull, 0, &x), VIRQ_OK);
+	assert_int_equal(virq_avic_exit_noaccel_decode(0xFFFFFFFEFFFFF0FFull, 0, &x), LIBVIRQ_OK);
 	assert_int_equal(x.offset, 0xF0);
 	assert_false(x.write);
 }
@@ -229,25 +229,25 @@ static void noaccel(void **s)
 static void x2apic_msrs(void **s)
 {
 	(void)s;
-	assert_int_equal(virq_avic_x2apic_msr_access(0x808), VIRQ_AVIC_MSR_PASS_READ_WRITE);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x808), LIBVIRQ_AVIC_MSR_PASS_READ_WRITE);
 	/* EOI and SELF_IPI are write-only: a read must #GP, so reads are intercepted. */
-	assert_int_equal(virq_avic_x2apic_msr_access(0x80B), VIRQ_AVIC_MSR_PASS_WRITE);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x830), VIRQ_AVIC_MSR_PASS_READ_WRITE);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x83F), VIRQ_AVIC_MSR_PASS_WRITE);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x802), VIRQ_AVIC_MSR_PASS_READ);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x80D), VIRQ_AVIC_MSR_PASS_READ);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x820), VIRQ_AVIC_MSR_PASS_READ);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x835), VIRQ_AVIC_MSR_PASS_READ);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x839), VIRQ_AVIC_MSR_INTERCEPT);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x80E), VIRQ_AVIC_MSR_INTERCEPT);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x83E), VIRQ_AVIC_MSR_INTERCEPT);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x1B), VIRQ_AVIC_MSR_INTERCEPT);
-	assert_int_equal(virq_avic_x2apic_msr_access(0x8FF), VIRQ_AVIC_MSR_INTERCEPT);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x80B), LIBVIRQ_AVIC_MSR_PASS_WRITE);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x830), LIBVIRQ_AVIC_MSR_PASS_READ_WRITE);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x83F), LIBVIRQ_AVIC_MSR_PASS_WRITE);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x802), LIBVIRQ_AVIC_MSR_PASS_READ);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x80D), LIBVIRQ_AVIC_MSR_PASS_READ);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x820), LIBVIRQ_AVIC_MSR_PASS_READ);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x835), LIBVIRQ_AVIC_MSR_PASS_READ);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x839), LIBVIRQ_AVIC_MSR_INTERCEPT);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x80E), LIBVIRQ_AVIC_MSR_INTERCEPT);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x83E), LIBVIRQ_AVIC_MSR_INTERCEPT);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x1B), LIBVIRQ_AVIC_MSR_INTERCEPT);
+	assert_int_equal(virq_avic_x2apic_msr_access(0x8FF), LIBVIRQ_AVIC_MSR_INTERCEPT);
 }
 
 static void irte_vectors(void **s)
 {
-	struct virq_irte_ga f = {.remap_en = true,
+	struct virq_avic_irte_ga f = {.remap_en = true,
 				 .guest_mode = true,
 				 .is_run = true,
 				 .dest = 0x05,
@@ -258,49 +258,49 @@ static void irte_vectors(void **s)
 	uint64_t w[2];
 
 	(void)s;
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK); /* V1 */
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK); /* V1 */
 	assert_true(w[0] == 0x00000105000005C1ull && w[1] == 0x0000000123456031ull);
 	{
 		const uint8_t want[16] = {0xc1, 0x05, 0,    0,	  0x05, 0x01, 0, 0,
 					  0x31, 0x60, 0x45, 0x23, 0x01, 0,    0, 0};
 		assert_memory_equal(w, want, 16); /* little-endian image */
 	}
-	assert_int_equal(virq_irte_ga_decode(w, &g), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
 	assert_memory_equal(&f, &g, sizeof(f));
 	f.is_run = false; /* V2 */
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0x0000010500000581ull && w[1] == 0x0000000123456031ull);
-	f = (struct virq_irte_ga){.remap_en = true, .dest = 0x0A, .vector = 0x41}; /* V3 */
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
+	f = (struct virq_avic_irte_ga){.remap_en = true, .dest = 0x0A, .vector = 0x41}; /* V3 */
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0xA01 && w[1] == 0x41);
-	assert_int_equal(virq_irte_ga_decode(w, &g), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
 	assert_memory_equal(&f, &g, sizeof(f));
-	f = (struct virq_irte_ga){.guest_mode = true,
+	f = (struct virq_avic_irte_ga){.guest_mode = true,
 				  .ga_log_intr = true,
 				  .dest = 2,
 				  .ga_tag = 0x201,
 				  .vector = 0x50,
 				  .ga_root_pa = 0xABCDE000ull}; /* V5 */
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0x0000020100000284ull && w[1] == 0x00000000ABCDE050ull);
 	/* 32-bit destination splits lo[31:8] / hi[63:56]. */
 	f.dest = 0xAB123456u;
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true((w[0] >> 8 & 0xFFFFFF) == 0x123456 && (w[1] >> 56) == 0xAB);
-	assert_int_equal(virq_irte_ga_decode(w, &g), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
 	assert_int_equal(g.dest, 0xAB123456u);
 	/* Rejections. */
 	f.ga_root_pa = 0xABCDE800ull;
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_EALIGN);
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_EALIGN);
 	f.ga_root_pa = 1ull << 52;
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_ERANGE);
-	f = (struct virq_irte_ga){.int_type = 8};
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_ERANGE);
-	f = (struct virq_irte_ga){.is_run = true};
-	assert_int_equal(virq_irte_ga_encode(&f, w), VIRQ_EINVAL);
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_ERANGE);
+	f = (struct virq_avic_irte_ga){.int_type = 8};
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_ERANGE);
+	f = (struct virq_avic_irte_ga){.is_run = true};
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_EINVAL);
 	w[0] = 0x80 | 0x8; /* GuestMode with a reserved bit */
 	w[1] = 0;
-	assert_int_equal(virq_irte_ga_decode(w, &g), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_ERANGE);
 }
 
 static void ga_log_and_tag(void **s)
@@ -310,29 +310,29 @@ static void ga_log_and_tag(void **s)
 	uint8_t code;
 
 	(void)s;
-	assert_int_equal(virq_ga_log_decode(0x1000001000000105ull, &tag, &dev, &code), VIRQ_OK);
+	assert_int_equal(virq_avic_ga_log_decode(0x1000001000000105ull, &tag, &dev, &code), LIBVIRQ_OK);
 	assert_int_equal(tag, 0x105);
 	assert_int_equal(dev, 0x0010);
 	assert_int_equal(code, 1);
-	assert_int_equal(virq_gatag_encode(5, 0x23, &tag), VIRQ_OK);
+	assert_int_equal(virq_avic_gatag_encode(5, 0x23, &tag), LIBVIRQ_OK);
 	assert_int_equal(tag, 0x5023);
-	assert_int_equal(virq_gatag_decode(0x3007, &vm, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_gatag_decode(0x3007, &vm, &idx), LIBVIRQ_OK);
 	assert_int_equal(vm, 3);
 	assert_int_equal(idx, 7);
 	/* CASE-04: gatag(5, 300) decodes to 300 (not 44); all-ones fill 32 bits. */
-	assert_int_equal(virq_gatag_encode(5, 300, &tag), VIRQ_OK);
-	assert_int_equal(virq_gatag_decode(tag, &vm, &idx), VIRQ_OK);
+	assert_int_equal(virq_avic_gatag_encode(5, 300, &tag), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_gatag_decode(tag, &vm, &idx), LIBVIRQ_OK);
 	assert_int_equal(idx, 300);
-	assert_int_equal(virq_gatag_encode(0xFFFFF, 0xFFF, &tag), VIRQ_OK);
+	assert_int_equal(virq_avic_gatag_encode(0xFFFFF, 0xFFF, &tag), LIBVIRQ_OK);
 	assert_int_equal(tag, 0xFFFFFFFFu);
-	assert_int_equal(virq_gatag_encode(1, 0x1000, &tag), VIRQ_ERANGE);
-	assert_int_equal(virq_gatag_encode(0x100000, 0, &tag), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_gatag_encode(1, 0x1000, &tag), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_avic_gatag_encode(0x100000, 0, &tag), LIBVIRQ_ERANGE);
 	for (uint32_t v = 0; v < 3; v++) {
 		uint32_t vmid = v == 2 ? 0xFFFFF : v;
 
 		for (uint32_t i = 0; i < 4096; i++) {
-			assert_int_equal(virq_gatag_encode(vmid, i, &tag), VIRQ_OK);
-			assert_int_equal(virq_gatag_decode(tag, &vm, &idx), VIRQ_OK);
+			assert_int_equal(virq_avic_gatag_encode(vmid, i, &tag), LIBVIRQ_OK);
+			assert_int_equal(virq_avic_gatag_decode(tag, &vm, &idx), LIBVIRQ_OK);
 			assert_int_equal(vm, vmid);
 			assert_int_equal(idx, i);
 		}
@@ -341,13 +341,13 @@ static void ga_log_and_tag(void **s)
 
 static void caps_probe(void **s)
 {
-	struct fake_hal *fh = fake_hal_new();
-	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(fh);
 	struct virq_avic_caps c;
 
 	(void)s;
-	at_cpuid(fh, 0x19, AT_EDX_ALL, VIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
-	assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+	at_cpuid(fh, 0x19, AT_EDX_ALL, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
+	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.avic && c.x2avic && c.x2avic_4k && c.vnmi);
 	assert_int_equal(c.family, 0x19);
 	assert_int_equal(c.model, 0x11);
@@ -355,28 +355,28 @@ static void caps_probe(void **s)
 	assert_int_equal(c.max_index, 0xFFF);
 	/* X2AVIC_EXT lives in ECX: the same bit in EDX means nothing. */
 	at_cpuid(fh, 0x19, AT_EDX_ALL | 0x40, 0);
-	assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_int_equal(c.max_index, 0x1FF);
-	at_cpuid(fh, 0x17, VIRQ_AVIC_CPUID_EDX_AVIC, 0);
-	assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+	at_cpuid(fh, 0x17, LIBVIRQ_AVIC_CPUID_EDX_AVIC, 0);
+	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.erratum_1235 && c.avic && !c.x2avic);
 	assert_int_equal(c.max_index, 0xFE);
 	/* Hygon family 18h. */
-	at_cpuid(fh, 0x18, VIRQ_AVIC_CPUID_EDX_AVIC, 0);
-	fake_hal_cpuid_set(fh, 0, 0, 0x10, 0x6f677948u, 0x656e6975u, 0x6e65476eu);
-	assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+	at_cpuid(fh, 0x18, LIBVIRQ_AVIC_CPUID_EDX_AVIC, 0);
+	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x6f677948u, 0x656e6975u, 0x6e65476eu);
+	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.hygon && c.erratum_1235);
 	/* Not AMD: no AVIC. */
-	fake_hal_cpuid_set(fh, 0, 0, 0x10, 0x756e6547u, 0x6c65746eu, 0x49656e69u);
-	assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x756e6547u, 0x6c65746eu, 0x49656e69u);
+	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.avic);
 	/* No SVM. */
 	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
-	fake_hal_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0, 0);
-	assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0, 0);
+	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.avic);
-	assert_int_equal(virq_avic_caps_probe(&hal, NULL), VIRQ_EINVAL);
-	fake_hal_free(fh);
+	assert_int_equal(virq_avic_caps_probe(&hal, NULL), LIBVIRQ_EINVAL);
+	virq_sim_free(fh);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Guest ICR writes resolved by the AVIC hardware model (tests/models) against
+ * Guest ICR writes resolved by the AVIC hardware model (sim) against
  * the library: for every destination mode and shorthand with 1, 2, 255, 511
  * and 4,096 vCPUs, the model either delivers (IRR + doorbells) or exits; the
  * library's exit handling then completes the IPI. The final IRR set must be
@@ -12,10 +12,10 @@
 struct special {
 	uint32_t n;
 	uint8_t *hit;
-	enum virq_apic_dm mode;
+	enum virq_avic_apic_dm mode;
 };
 
-static void special_cb(void *arg, struct virq_avic_vcpu *t, enum virq_apic_dm mode, uint8_t vec)
+static void special_cb(void *arg, struct virq_avic_vcpu *t, enum virq_avic_apic_dm mode, uint8_t vec)
 {
 	struct special *sp = arg;
 
@@ -43,8 +43,8 @@ struct scen {
 	uint8_t *lib; /* library resolution */
 	uint8_t *special;
 	unsigned long *kicks;
-	struct avic_model_doorbells db;
-	struct avic_model_result r;
+	struct virq_sim_avic_doorbells db;
+	struct virq_sim_avic_result r;
 	uint32_t cases, exits[6];
 };
 
@@ -62,10 +62,10 @@ static void scen_init(struct scen *sc, struct at_vm *t)
 	}
 	/* Every third vCPU is scheduled out. */
 	for (uint32_t i = 2; i < t->n; i += 3) {
-		assert_int_equal(virq_avic_vcpu_put(&t->v[i]), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_put(&t->v[i]), LIBVIRQ_OK);
 		sc->running[i] = 0;
 	}
-	avic_model_watch_doorbells(t->fh, &sc->db);
+	virq_sim_avic_watch_doorbells(t->fh, &sc->db);
 }
 
 static void scen_free(struct scen *sc)
@@ -92,22 +92,22 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 
 	sc->cases++;
 	for (uint32_t i = 0; i < t->n; i++) {
-		avic_model_irr_clear(virq_avic_vcpu_backing(&t->v[i], NULL), vec);
-		sc->kicks[i] = fake_hal_kicks_of(t->fh, t->v[i].cookie);
+		virq_sim_avic_irr_clear(virq_avic_vcpu_backing(&t->v[i], NULL), vec);
+		sc->kicks[i] = virq_sim_kicks_of(t->fh, t->v[i].cookie);
 	}
 	memset(sc->lib, 0, t->n);
 	memset(sc->special, 0, t->n);
 	memset(sc->db.per_host, 0, sizeof(sc->db.per_host));
-	assert_int_equal(virq_avic_icr_decode(icr, x2, &d), VIRQ_OK);
-	assert_int_equal(virq_avic_resolve(&t->vm, s, &d, mark_cb, sc->lib, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(icr, x2, &d), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t->vm, s, &d, mark_cb, sc->lib, &n), LIBVIRQ_OK);
 
 	assert_int_equal(
-	    avic_model_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r), 0);
-	if (!sc->r.exited || (sc->r.info2 >> 32) == VIRQ_AVIC_IPI_TARGET_NOT_RUNNING) {
+	    virq_sim_avic_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r), 0);
+	if (!sc->r.exited || (sc->r.info2 >> 32) == LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING) {
 		/* What the hardware delivered is exactly the library's resolution. */
 		uint8_t *m = calloc(t->n, 1);
 
-		if (d.shorthand == VIRQ_APIC_SH_SELF) {
+		if (d.shorthand == LIBVIRQ_APIC_SH_SELF) {
 			m[sender] = 1;
 		} else {
 			for (uint32_t k = 0; k < sc->r.nirr; k++) {
@@ -125,15 +125,15 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	}
 	if (sc->r.exited) {
 		sc->exits[sc->r.info2 >> 32]++;
-		assert_true(sc->r.exit_code == VIRQ_AVIC_EXIT_INCOMPLETE_IPI);
+		assert_true(sc->r.exit_code == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI);
 		assert_int_equal(
 		    virq_avic_handle_incomplete_ipi(s, sc->r.info1, sc->r.info2, &ops, &res),
-		    VIRQ_OK);
-		assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+		    LIBVIRQ_OK);
+		assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	}
 	/* Final state. */
 	for (uint32_t i = 0; i < t->n; i++) {
-		bool fixed = dm == VIRQ_APIC_DM_FIXED || dm == VIRQ_APIC_DM_LOWEST;
+		bool fixed = dm == LIBVIRQ_APIC_DM_FIXED || dm == LIBVIRQ_APIC_DM_LOWEST;
 		bool want = sc->lib[i] && vec >= 16 && fixed;
 
 		if (fixed) {
@@ -154,10 +154,10 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 				for (uint32_t k = 0; k < sc->r.ndoorbell; k++)
 					hw |= sc->r.doorbell[k] == host_of(i);
 				if (!hw && !sc->db.per_host[host_of(i)] &&
-				    fake_hal_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i])
+				    virq_sim_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i])
 					fail_msg("ICR %08x:%08x: running vCPU %u not notified", hi,
 						 lo, i);
-			} else if (fake_hal_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i]) {
+			} else if (virq_sim_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i]) {
 				fail_msg("ICR %08x:%08x sender %u: blocked vCPU %u not kicked "
 					 "(exit %d %llx)",
 					 hi, lo, sender, i, sc->r.exited,
@@ -220,9 +220,9 @@ static void noaccel_write(struct at_vm *t, uint32_t i, uint32_t off, uint32_t va
 
 	*at_reg(t, i, off) = val; /* the guest's write landed (trap) */
 	assert_int_equal(virq_avic_handle_noaccel(&t->v[i], (1ull << 32) | off, 0, NULL, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_true(res.trap && res.write);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 }
 
 static void xapic_logical_cases(struct scen *sc, uint32_t sender)
@@ -239,7 +239,7 @@ static void xapic_logical_cases(struct scen *sc, uint32_t sender)
 		run_icr(sc, sender, ICR(0x50, 0, 1, 0), flat[k] << 24);
 	/* Cluster: vCPU i < 60 in cluster i/4, bit i%4. */
 	for (uint32_t i = 0; i < n; i++) {
-		noaccel_write(t, i, 0xE0, VIRQ_APIC_DFR_CLUSTER);
+		noaccel_write(t, i, 0xE0, LIBVIRQ_APIC_DFR_CLUSTER);
 		if (i < 60)
 			noaccel_write(t, i, 0xD0, (((i / 4) << 4) | (1u << (i % 4))) << 24);
 		else
@@ -250,7 +250,7 @@ static void xapic_logical_cases(struct scen *sc, uint32_t sender)
 	/* Back to flat with no IDs. */
 	for (uint32_t i = 0; i < n; i++) {
 		noaccel_write(t, i, 0xD0, 0);
-		noaccel_write(t, i, 0xE0, VIRQ_APIC_DFR_FLAT);
+		noaccel_write(t, i, 0xE0, LIBVIRQ_APIC_DFR_FLAT);
 	}
 }
 
@@ -288,16 +288,16 @@ static void scenario(enum virq_avic_mode mode, uint32_t n)
 		uint32_t sender = pick_sender(&sc, k ? n - 1 : 0);
 
 		common_cases(&sc, sender);
-		if (mode == VIRQ_AVIC_MODE_XAVIC)
+		if (mode == LIBVIRQ_AVIC_MODE_XAVIC)
 			xapic_logical_cases(&sc, sender);
 		else
 			x2_logical_cases(&sc, sender);
 	}
 	/* Every exit kind the scenarios are meant to reach was reached. */
-	assert_true(sc.exits[VIRQ_AVIC_IPI_INVALID_INT_TYPE] > 0);
+	assert_true(sc.exits[LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE] > 0);
 	if (n > 2)
-		assert_true(sc.exits[VIRQ_AVIC_IPI_TARGET_NOT_RUNNING] > 0);
-	assert_true(sc.exits[VIRQ_AVIC_IPI_INVALID_TARGET] > 0);
+		assert_true(sc.exits[LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING] > 0);
+	assert_true(sc.exits[LIBVIRQ_AVIC_IPI_INVALID_TARGET] > 0);
 	print_message("mode %d n %u: %u ICR writes, exits type %u notrun %u target %u\n", mode, n,
 		      sc.cases, sc.exits[0], sc.exits[1], sc.exits[2]);
 	scen_free(&sc);
@@ -307,42 +307,42 @@ static void scenario(enum virq_avic_mode mode, uint32_t n)
 static void n1_xavic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_XAVIC, 1);
+	scenario(LIBVIRQ_AVIC_MODE_XAVIC, 1);
 }
 static void n2_xavic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_XAVIC, 2);
+	scenario(LIBVIRQ_AVIC_MODE_XAVIC, 2);
 }
 static void n255_xavic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_XAVIC, 255);
+	scenario(LIBVIRQ_AVIC_MODE_XAVIC, 255);
 }
 static void n1_x2avic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_X2AVIC, 1);
+	scenario(LIBVIRQ_AVIC_MODE_X2AVIC, 1);
 }
 static void n2_x2avic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_X2AVIC, 2);
+	scenario(LIBVIRQ_AVIC_MODE_X2AVIC, 2);
 }
 static void n255_x2avic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_X2AVIC, 255);
+	scenario(LIBVIRQ_AVIC_MODE_X2AVIC, 255);
 }
 static void n511_x2avic(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_X2AVIC, 511);
+	scenario(LIBVIRQ_AVIC_MODE_X2AVIC, 511);
 }
 static void n4096_x2avic_4k(void **s)
 {
 	(void)s;
-	scenario(VIRQ_AVIC_MODE_X2AVIC_4K, 4096);
+	scenario(LIBVIRQ_AVIC_MODE_X2AVIC_4K, 4096);
 }
 
 /* CASE-01: mixed modes, destination decoded by the sender's mode only. */
@@ -354,25 +354,25 @@ static void case01_mixed_modes(void **s)
 	uint32_t n;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 4);
 	for (int pass = 0; pass < 2; pass++) {
 		/* pass 0: sender xAPIC, target x2APIC; pass 1: the reverse. */
-		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], pass == 1), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], pass == 0), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], pass == 1), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], pass == 0), LIBVIRQ_OK);
 		assert_int_equal(
 		    virq_avic_icr_decode(pass ? 0x00000003000000F0ull : 0x03000000000000F0ull,
 					 pass == 1, &icr),
-		    VIRQ_OK);
+		    LIBVIRQ_OK);
 		assert_int_equal(icr.dest, 3);
 		memset(m, 0, sizeof(m));
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_int_equal(m[3], 1);
 		/* Same result whatever the other targets' modes are. */
 		for (uint32_t i = 1; i < 3; i++)
-			assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[i], pass == 0), VIRQ_OK);
+			assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[i], pass == 0), LIBVIRQ_OK);
 		memset(m, 0, sizeof(m));
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_int_equal(m[3], 1);
 	}
@@ -384,20 +384,20 @@ static void case03_exits(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_exit_result res;
-	struct avic_model_result *r = calloc(1, sizeof(*r));
+	struct virq_sim_avic_result *r = calloc(1, sizeof(*r));
 	uint8_t hit[4] = {0};
 	struct special sp = {0, hit, 0};
 	struct virq_avic_deliver_ops ops = {special_cb, &sp};
-	struct virq_avic_counters c;
+	struct virq_avic_vcpu_counters c;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 4);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4);
 	for (uint32_t i = 0; i < 4; i++)
 		at_run(&t, i, 0x10 + i);
 	/* Flat: A = vCPU1 bit 0, B = vCPU2 bit 1, bits 2/3 no entry. */
-	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x01000000u), VIRQ_OK);
-	assert_int_equal(virq_avic_ldr_write(&t.v[2], 0x02000000u), VIRQ_OK);
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r),
+	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x01000000u), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[2], 0x02000000u), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r),
 			 0);
 	assert_true(r->exited);
 	assert_true(r->info1 == 0x0F000000000008F0ull);
@@ -405,7 +405,7 @@ static void case03_exits(void **s)
 	assert_false(at_irr(&t, 1, 0xF0) || at_irr(&t, 2, 0xF0)); /* hardware gave up */
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0F000000000008F0ull,
 							 0x0000000200000002ull, &ops, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_int_equal(res.targets, 2);
 	assert_true(at_irr(&t, 1, 0xF0) && at_irr(&t, 2, 0xF0));
 	assert_false(at_irr(&t, 0, 0xF0) || at_irr(&t, 3, 0xF0));
@@ -413,54 +413,54 @@ static void case03_exits(void **s)
 	*at_reg(&t, 0, 0x300) = 0x18F1;
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0F000000000018F1ull,
 							 0x0000000200000002ull, &ops, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_true(at_irr(&t, 1, 0xF1) && at_irr(&t, 2, 0xF1));
 	assert_int_equal(*at_reg(&t, 0, 0x300) & 0x1000, 0);
 	/* NOT_RUNNING, physical dest 2, vCPU2 blocked: only a wake, no IRR write. */
-	assert_int_equal(virq_avic_vcpu_block(&t.v[2]), VIRQ_OK);
-	avic_model_irr_clear(virq_avic_vcpu_backing(&t.v[2], NULL), 0xF2);
+	assert_int_equal(virq_avic_vcpu_block(&t.v[2]), LIBVIRQ_OK);
+	virq_sim_avic_irr_clear(virq_avic_vcpu_backing(&t.v[2], NULL), 0xF2);
 	{
-		unsigned long k0 = fake_hal_kicks_of(t.fh, t.v[2].cookie);
+		unsigned long k0 = virq_sim_kicks_of(t.fh, t.v[2].cookie);
 
 		assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x02000000000040F2ull,
 								 0x0000000100000002ull, &ops, &res),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		assert_int_equal(res.targets, 1);
-		assert_int_equal(fake_hal_kicks_of(t.fh, t.v[2].cookie) - k0, 1);
+		assert_int_equal(virq_sim_kicks_of(t.fh, t.v[2].cookie) - k0, 1);
 		assert_false(at_irr(&t, 2, 0xF2));
 	}
 	/* INVALID_INT_TYPE, all-but-self NMI: NMI on every vCPU but the sender. */
 	assert_int_equal(
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0x00000000000C0400ull, 0, &ops, &res),
-	    VIRQ_OK);
+	    LIBVIRQ_OK);
 	assert_int_equal(sp.n, 3);
-	assert_int_equal(sp.mode, VIRQ_APIC_DM_NMI);
+	assert_int_equal(sp.mode, LIBVIRQ_APIC_DM_NMI);
 	assert_true(hit[0] == 0 && hit[1] == 1 && hit[2] == 1 && hit[3] == 1);
 	/* Without a delivery callback: ENOTSUP, nothing crashes. */
 	assert_int_equal(
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0x00000000000C0400ull, 0, NULL, &res),
-	    VIRQ_ENOTSUP);
+	    LIBVIRQ_ENOTSUP);
 	/* INVALID_VECTOR quiet; INVALID_BACKING_PAGE and unknown reported. */
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x02000000000040F2ull,
 							 0x0000000400000000ull, &ops, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x02000000000040F2ull,
 							 0x0000000300000002ull, &ops, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
-	assert_true(fake_hal_logged(t.fh, "avic: INVALID_BACKING_PAGE index"));
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
+	assert_true(virq_sim_logged(t.fh, "avic: INVALID_BACKING_PAGE index"));
 	assert_int_equal(
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0, 0xFFFFFFFF00000FFFull, &ops, &res),
-	    VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
+	    LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
 	virq_avic_vcpu_counters(&t.v[0], &c);
-	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_INVALID_TARGET], 2);
-	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_TARGET_NOT_RUNNING], 1);
-	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_INVALID_INT_TYPE], 2);
-	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_INVALID_VECTOR], 1);
-	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_INVALID_BACKING_PAGE], 1);
-	assert_int_equal(c.incomplete_ipi[VIRQ_AVIC_IPI_UNKNOWN], 1);
+	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_INVALID_TARGET], 2);
+	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING], 1);
+	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE], 2);
+	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_INVALID_VECTOR], 1);
+	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_INVALID_BACKING_PAGE], 1);
+	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_UNKNOWN], 1);
 	free(r);
 	at_vm_free(&t);
 }
@@ -469,34 +469,34 @@ static void case03_exits(void **s)
 static void model_exit_info(void **s)
 {
 	struct at_vm t;
-	struct avic_model_result *r = calloc(1, sizeof(*r));
-	struct avic_model_opts o = {.check_vector = true};
+	struct virq_sim_avic_result *r = calloc(1, sizeof(*r));
+	struct virq_sim_avic_opts o = {.check_vector = true};
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 300);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 300);
 	at_run(&t, 0, 0x10);
 	at_vmcb(&t, 0);
 	/* TV6: x2APIC physical 0x123, not running -> IRR set, cause 1, index 0x123. */
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r), 0);
 	assert_true(r->exited && r->info1 == 0x00000123000040F1ull &&
 		    r->info2 == 0x0000000100000123ull);
 	assert_true(at_irr(&t, 0x123, 0xF1));
 	/* Beyond the max index (299): INVALID_TARGET with that index, nothing set. */
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F2, 0x1F0, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F2, 0x1F0, NULL, r), 0);
 	assert_true(r->exited && r->info2 == 0x00000002000001F0ull && r->nirr == 0);
 	/* Vector < 16 with a checking CPU: INVALID_VECTOR. */
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x4005, 1, &o, r), 0);
-	assert_true(r->exited && (r->info2 >> 32) == VIRQ_AVIC_IPI_INVALID_VECTOR);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x4005, 1, &o, r), 0);
+	assert_true(r->exited && (r->info2 >> 32) == LIBVIRQ_AVIC_IPI_INVALID_VECTOR);
 	/* Running target: no exit, one doorbell to its host. */
 	at_run(&t, 7, 0x77);
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), 0);
 	assert_false(r->exited);
 	assert_int_equal(r->ndoorbell, 1);
 	assert_int_equal(r->doorbell[0], 0x77);
 	/* AVIC off in the VMCB: the model refuses (test setup error). */
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_DISABLED), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_DISABLED), LIBVIRQ_OK);
 	at_vmcb(&t, 0);
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), -1);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), -1);
 	free(r);
 	at_vm_free(&t);
 }
@@ -511,18 +511,18 @@ static void lowest_priority(void **s)
 	static const uint32_t tpr[4] = {0x30, 0x10, 0x20, 0x10};
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 4);
 	for (uint32_t i = 0; i < 4; i++)
 		*at_reg(&t, i, 0x80) = tpr[i];
-	assert_int_equal(virq_avic_icr_decode(0xFFFFFFFF00000130ull, true, &icr), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0xFFFFFFFF00000130ull, true, &icr), LIBVIRQ_OK);
 	memset(m, 0, sizeof(m));
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 1);
 	assert_int_equal(m[1], 1);
 	/* Logical cluster 0, bits 0 and 2 only: vCPU 2 (0x20 < 0x30). */
-	assert_int_equal(virq_avic_icr_decode(0x0000000500000930ull, true, &icr), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0x0000000500000930ull, true, &icr), LIBVIRQ_OK);
 	memset(m, 0, sizeof(m));
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 1);
 	assert_int_equal(m[2], 1);
 	at_vm_free(&t);
@@ -532,27 +532,27 @@ static void lowest_priority(void **s)
 static void case05_model(void **s)
 {
 	struct at_vm t;
-	struct avic_model_result *r = calloc(1, sizeof(*r));
-	struct avic_model_doorbells db;
+	struct virq_sim_avic_result *r = calloc(1, sizeof(*r));
+	struct virq_sim_avic_doorbells db;
 	struct virq_avic_exit_result res;
 
 	(void)s;
-	at_vm_new_fam(&t, VIRQ_AVIC_MODE_XAVIC, 2, 0x17);
-	avic_model_watch_doorbells(t.fh, &db);
+	at_vm_new_fam(&t, LIBVIRQ_AVIC_MODE_XAVIC, 2, 0x17);
+	virq_sim_avic_watch_doorbells(t.fh, &db);
 	at_run(&t, 0, 0x20);
 	at_run(&t, 1, 0x21);
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r),
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r),
 			 0);
 	assert_true(r->exited);
-	assert_int_equal(r->info2 >> 32, VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
+	assert_int_equal(r->info2 >> 32, LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_true(at_irr(&t, 1, 0xF3));
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], r->info1, r->info2, NULL, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	/* The library rings the doorbell with the target's host APIC ID. */
 	assert_int_equal(db.n, 1);
 	assert_true(db.last == 0x21);
 	/* Self-IPI (shorthand 01b) needs no exit. */
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x20, 0x440F4, 0, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x20, 0x440F4, 0, NULL, r), 0);
 	assert_false(r->exited);
 	assert_true(at_irr(&t, 0, 0xF4));
 	free(r);
@@ -568,32 +568,32 @@ static void case08_x2apic_logical(void **s)
 	uint32_t n;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 511);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 511);
 	m = calloc(511, 1);
 	/* LDR 0x00020004 = ID 0x22: MDA 0x00010004 no match, 0x00020006 match, ~0 match. */
 	assert_int_equal(*at_reg(&t, 0x22, 0xD0), 0x00020004u);
-	assert_int_equal(virq_avic_icr_decode(0x0001000400000800ull, true, &icr), VIRQ_OK);
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0x0001000400000800ull, true, &icr), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 	assert_int_equal(m[0x22], 0);
 	assert_int_equal(m[0x12], 1);
-	assert_int_equal(virq_avic_icr_decode(0x0002000600000800ull, true, &icr), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0x0002000600000800ull, true, &icr), LIBVIRQ_OK);
 	memset(m, 0, 511);
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 2);
 	assert_true(m[0x21] && m[0x22]);
-	assert_int_equal(virq_avic_icr_decode(0xFFFFFFFF00000800ull, true, &icr), VIRQ_OK);
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0xFFFFFFFF00000800ull, true, &icr), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 511);
 	/* x2APIC physical 0xFF: only ID 0xFF. */
-	assert_int_equal(virq_avic_icr_decode(0x000000FF00000000ull, true, &icr), VIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0x000000FF00000000ull, true, &icr), LIBVIRQ_OK);
 	memset(m, 0, 511);
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 1);
 	assert_int_equal(m[0xFF], 1);
 	/* xAPIC physical 0xFF: broadcast. */
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], false), VIRQ_OK);
-	assert_int_equal(virq_avic_icr_decode(0xFF00000000000000ull, false, &icr), VIRQ_OK);
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], false), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_icr_decode(0xFF00000000000000ull, false, &icr), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 511);
 	/* LDR derived from the ID, not the index: x2apic_ldr(0x24) = 0x00020010. */
 	assert_int_equal(*at_reg(&t, 0x24, 0xD0), 0x00020010u);
@@ -605,16 +605,16 @@ static void case08_x2apic_logical(void **s)
 		struct virq_avic_deliver_ops ops = {special_cb, &sp};
 		uint32_t cnt;
 
-		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], true), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[0], true), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_emulate_icr(&t.v[0], 0x0000002400004500ull, &ops, &cnt),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		assert_int_equal(cnt, 1);
 		assert_int_equal(hit[0x24], 1);
 		assert_int_equal(*at_reg(&t, 0x24, 0xD0), 0x00020010u);
 		assert_int_equal(*at_reg(&t, 0x24, 0x20), 0x24u);
 		/* A level-triggered INIT de-assert reaches nobody. */
 		assert_int_equal(virq_avic_emulate_icr(&t.v[0], 0x0000002400008500ull, &ops, &cnt),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		assert_int_equal(cnt, 0);
 	}
 	free(m);
@@ -629,7 +629,7 @@ static void hostile_inputs(void **s)
 	uint64_t x = 0x2545F4914F6CDD1Dull;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 3);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 3);
 	for (uint32_t i = 0; i < 3; i++)
 		at_run(&t, i, i);
 	for (int k = 0; k < 20000; k++) {
@@ -645,9 +645,9 @@ static void hostile_inputs(void **s)
 		i2 = x & 0x00000007FFFFFFFFull;
 		virq_status st = virq_avic_handle_incomplete_ipi(&t.v[k % 3], i1, i2, NULL, &res);
 
-		assert_true(st == VIRQ_OK || st == VIRQ_ENOTSUP);
+		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_ENOTSUP);
 		st = virq_avic_handle_noaccel(&t.v[k % 3], i1 & 0x1FFFFFFFFull, i2, NULL, &res);
-		assert_int_equal(st, VIRQ_OK);
+		assert_int_equal(st, LIBVIRQ_OK);
 	}
 	/* The tables still hold exactly the three vCPUs. */
 	for (uint32_t i = 0; i < 255; i++) {

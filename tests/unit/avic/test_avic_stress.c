@@ -43,7 +43,7 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-static void kick_hook(void *arg, struct fake_hal *fh, void *cookie)
+static void kick_hook(void *arg, struct virq_sim *fh, void *cookie)
 {
 	uint32_t i = (uint32_t)((uintptr_t)cookie - 0x1000);
 
@@ -77,7 +77,7 @@ static void enter(struct vthr *v)
 {
 	struct virq_avic_vmcb_values vals;
 
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&v->t->v[v->i], &vals), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&v->t->v[v->i], &vals), LIBVIRQ_OK);
 }
 
 static void *vcpu_thread(void *arg)
@@ -86,7 +86,7 @@ static void *vcpu_thread(void *arg)
 	struct virq_avic_vcpu *c = &v->t->v[v->i];
 	unsigned r = v->i * 7919u + 1;
 
-	assert_int_equal(virq_avic_vcpu_load(c, 0x100 + v->i), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(c, 0x100 + v->i), LIBVIRQ_OK);
 	enter(v);
 	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST)) {
 		/* VMRUN evaluates the IRR; doorbells make it re-evaluate while running. */
@@ -97,9 +97,9 @@ static void *vcpu_thread(void *arg)
 		r = r * 1103515245u + 12345u;
 		if ((r >> 16) % 3 == 0) {
 			/* Preempted: put, then load again (maybe on the same pCPU). */
-			assert_int_equal(virq_avic_vcpu_put(c), VIRQ_OK);
+			assert_int_equal(virq_avic_vcpu_put(c), LIBVIRQ_OK);
 			sched_yield();
-			assert_int_equal(virq_avic_vcpu_load(c, 0x100 + v->i), VIRQ_OK);
+			assert_int_equal(virq_avic_vcpu_load(c, 0x100 + v->i), LIBVIRQ_OK);
 			enter(v);
 			continue;
 		}
@@ -107,7 +107,7 @@ static void *vcpu_thread(void *arg)
 		pthread_mutex_lock(&v->mu);
 		unsigned long g = v->gen;
 		pthread_mutex_unlock(&v->mu);
-		assert_int_equal(virq_avic_vcpu_block(c), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_block(c), LIBVIRQ_OK);
 		__atomic_add_fetch(&blocks, 1, __ATOMIC_RELAXED);
 		if (!virq_avic_vcpu_pending(c, NULL)) {
 			long long deadline = now_ns() + WAIT_NS;
@@ -128,10 +128,10 @@ static void *vcpu_thread(void *arg)
 			}
 			pthread_mutex_unlock(&v->mu);
 		}
-		assert_int_equal(virq_avic_vcpu_unblock(c, 0x100 + v->i), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_unblock(c, 0x100 + v->i), LIBVIRQ_OK);
 		enter(v);
 	}
-	assert_int_equal(virq_avic_vcpu_put(c), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(c), LIBVIRQ_OK);
 	return NULL;
 }
 
@@ -152,7 +152,7 @@ static void *post_thread(void *arg)
 		s = __atomic_add_fetch(&seq, 1, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&last_post[i][vec], s, __ATOMIC_SEQ_CST);
 		st = virq_avic_post(&t->v[i], vec, 0x200 + p);
-		assert_int_equal(st, VIRQ_OK);
+		assert_int_equal(st, LIBVIRQ_OK);
 		if ((r >> 20) % 8 == 0) {
 			/* Wait until this post was delivered (bounded). */
 			long long deadline = now_ns() + WAIT_NS;
@@ -175,11 +175,11 @@ static void stress(void **s)
 	pthread_t pt[NP];
 	void *pargs[NP][2];
 	pthread_condattr_t ca;
-	struct virq_avic_counters c, sum = {0};
+	struct virq_avic_vcpu_counters c, sum = {0};
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, NV);
-	fake_hal_on_kick(t.fh, kick_hook, NULL);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, NV);
+	virq_sim_on_kick(t.fh, kick_hook, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	for (uint32_t i = 0; i < NV; i++) {

@@ -8,12 +8,12 @@
 
 static uint64_t *phys_table(struct at_vm *t)
 {
-	return fake_hal_pa_to_va(t->fh, t->vm.phys_table.pa, 8);
+	return virq_sim_pa_to_va(t->fh, t->vm.phys_table.pa, 8);
 }
 
 static uint32_t *log_table(struct at_vm *t)
 {
-	return fake_hal_pa_to_va(t->fh, t->vm.log_table.pa, 4096);
+	return virq_sim_pa_to_va(t->fh, t->vm.log_table.pa, 4096);
 }
 
 static void lifecycle_tables(void **s)
@@ -22,16 +22,16 @@ static void lifecycle_tables(void **s)
 	uint64_t pa;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC_4K, 4096);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC_4K, 4096);
 	/* 4K table: 32 KiB, contiguous (the fake HAL maps PA -> VA for the whole block). */
-	assert_non_null(fake_hal_pa_to_va(t.fh, t.vm.phys_table.pa, 32768));
+	assert_non_null(virq_sim_pa_to_va(t.fh, t.vm.phys_table.pa, 32768));
 	for (uint32_t i = 0; i < 4096; i += 511) {
 		virq_avic_vcpu_backing(&t.v[i], &pa);
 		/* Valid at creation, not running, host ID 0. */
 		assert_true(phys_table(&t)[i] == (pa | 0x8000000000000000ull));
 	}
 	at_vm_free(&t);
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 255);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 255);
 	assert_int_equal(t.vm.phys_table.size, 4096);
 	/* Library backing page: ID register and flat DFR. */
 	assert_int_equal(*at_reg(&t, 7, 0x20), 7u << 24);
@@ -41,60 +41,60 @@ static void lifecycle_tables(void **s)
 
 static void vm_init_errors(void **s)
 {
-	struct fake_hal *fh = fake_hal_new();
-	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(fh);
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
-	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = 4096};
+	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = 4096};
 
 	(void)s;
 	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
-	assert_int_equal(virq_avic_caps_probe(&hal, &caps), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_ENOTSUP);
-	cfg.mode = VIRQ_AVIC_MODE_X2AVIC;
-	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ENOTSUP);
+	cfg.mode = LIBVIRQ_AVIC_MODE_X2AVIC;
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ERANGE);
 	cfg.max_vcpus = 512;
 	cfg.apic_bar = 0xFEE00800ull;
-	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_EALIGN);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_EALIGN);
 	cfg.apic_bar = 0;
 	cfg.vm_id = 0x100000;
-	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ERANGE);
 	cfg.vm_id = 1;
 	/* Every allocation failure leaves nothing allocated. */
 	for (unsigned long n = 1; n <= 3; n++) {
-		fake_hal_fail_alloc_nth(fh, n);
-		assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_ENOMEM);
-		assert_int_equal(fake_hal_live_pages(fh), 0);
+		virq_sim_fail_alloc_nth(fh, n);
+		assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ENOMEM);
+		assert_int_equal(virq_sim_live_pages(fh), 0);
 	}
-	fake_hal_fail_alloc_nth(fh, 0);
-	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_OK);
+	virq_sim_fail_alloc_nth(fh, 0);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_OK);
 	{
 		struct virq_avic_vcpu v, w;
 		struct virq_avic_vcpu_cfg vc = {.index = 0, .apic_id = 0};
 
-		fake_hal_fail_alloc_nth(fh, 1);
-		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_ENOMEM);
-		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), VIRQ_EEXIST);
+		virq_sim_fail_alloc_nth(fh, 1);
+		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_ENOMEM);
+		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_EEXIST);
 		vc.index = 1;
-		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), VIRQ_EEXIST);
-		assert_int_equal(virq_avic_vm_destroy(&vm), VIRQ_EBUSY);
+		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_EEXIST);
+		assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_EBUSY);
 		/* Embedder-supplied backing page. */
 		static uint8_t page[4096] __attribute__((aligned(4096)));
 		vc.apic_id = 1;
 		vc.backing_va = page;
 		vc.backing_pa = 0x123456800ull;
-		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), VIRQ_EALIGN);
+		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_EALIGN);
 		vc.backing_pa = 0x123456000ull;
-		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), VIRQ_OK);
-		assert_true(*((uint64_t *)fake_hal_pa_to_va(fh, vm.phys_table.pa, 16) + 1) ==
+		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_OK);
+		assert_true(*((uint64_t *)virq_sim_pa_to_va(fh, vm.phys_table.pa, 16) + 1) ==
 			    (0x123456000ull | (1ull << 63)));
-		assert_int_equal(virq_avic_vcpu_destroy(&w), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_destroy(&v), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_destroy(&w), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_destroy(&v), LIBVIRQ_OK);
 	}
-	assert_int_equal(virq_avic_vm_destroy(&vm), VIRQ_OK);
-	assert_int_equal(fake_hal_live_pages(fh), 0);
-	fake_hal_free(fh);
+	assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_live_pages(fh), 0);
+	virq_sim_free(fh);
 }
 
 /* CASE-07: table sized for max ID 511; ID 600 is refused, nothing written past 511. */
@@ -106,23 +106,23 @@ static void case07_out_of_bounds(void **s)
 	uint8_t *before = malloc(4096);
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 3);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 3);
 	assert_int_equal(t.vm.max_index, 511);
 	assert_int_equal(t.vm.phys_table.size, 4096); /* exactly the 512 entries */
-	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), LIBVIRQ_OK);
 	memcpy(before, t.vm.phys_table.va, 4096);
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), LIBVIRQ_ERANGE);
 	vc.apic_id = 512;
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), LIBVIRQ_ERANGE);
 	vc.index = 3; /* index beyond max_vcpus (3) */
 	vc.apic_id = 5;
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &v, &vc), LIBVIRQ_ERANGE);
 	/* Nothing written, nothing allocated for the refused vCPUs. */
 	assert_memory_equal(before, t.vm.phys_table.va, 4096);
 	assert_null(t.vm.by_index[2]);
 	vc.index = 2;
 	vc.apic_id = 2;
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &t.v[2], &vc), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &t.v[2], &vc), LIBVIRQ_OK);
 	free(before);
 	at_vm_free(&t);
 }
@@ -149,27 +149,27 @@ static void case07_alias(void **s)
 	uint32_t n;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
-	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_destroy(&t.v[3]), VIRQ_OK);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 4);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[3]), LIBVIRQ_OK);
 	t.n = 2; /* only the first two are in t.v */
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &a, &ca), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &a, &ca), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), LIBVIRQ_OK);
 	/* Both in xAPIC mode (reset). B cannot be addressed by AVIC: inhibit. */
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
-	assert_int_equal(virq_avic_icr_decode(0x23000000000000F0ull, false, &icr), VIRQ_OK);
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), VIRQ_OK);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_int_equal(virq_avic_icr_decode(0x23000000000000F0ull, false, &icr), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 2);
 	assert_true(mask[0] == ((1ull << 2) | (1ull << 3)));
 	/* B enters x2APIC mode: no alias, inhibit lifted, unicast again. */
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), VIRQ_OK);
-	assert_false(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), LIBVIRQ_OK);
+	assert_false(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
 	mask[0] = 0;
-	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), VIRQ_OK);
+	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 1);
 	assert_true(mask[0] == (1ull << 2));
-	assert_int_equal(virq_avic_vcpu_destroy(&a), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_destroy(&b), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&b), LIBVIRQ_OK);
 	at_vm_free(&t);
 }
 
@@ -182,14 +182,14 @@ static void vmcb_values(void **s)
 	uint64_t q;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 300);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 300);
 	memset(vmcb, 0, sizeof(vmcb));
 	/* Embedder's own bits: V_INTR_MASKING and clean bits all set. */
 	vmcb[0x63] = 0x01;
 	memset(vmcb + 0xC0, 0xFF, 4);
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_true(v.active && v.tlb_flush);
-	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), LIBVIRQ_OK);
 	memcpy(&ctl, vmcb + 0x60, 4);
 	assert_int_equal(ctl, 0xC1000000u); /* TV3 x2AVIC */
 	memcpy(&q, vmcb + 0x98, 8);
@@ -203,23 +203,23 @@ static void vmcb_values(void **s)
 	memcpy(&ctl, vmcb + 0xC0, 4);
 	assert_int_equal(ctl, 0xFFFFFFFFu & ~0x808u);
 	/* Same state again: no TLB flush. */
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_false(v.tlb_flush);
 	/* xAPIC-mode vCPU: max index capped at 0xFE, X2APIC_MODE clear (TV3 xAVIC). */
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], false), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], false), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_true(v.tlb_flush);
-	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), LIBVIRQ_OK);
 	memcpy(&ctl, vmcb + 0x60, 4);
 	assert_int_equal(ctl, 0x81000000u);
 	memcpy(&q, vmcb + 0xF8, 8);
 	assert_true(q == (t.vm.phys_table.pa | 0xFE));
 	/* Inhibited: AVIC off, max index 0, x2 bit cleared, embedder bits kept. */
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_IRQWIN), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_false(v.active);
 	assert_true(v.tlb_flush);
-	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), VIRQ_OK);
+	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), LIBVIRQ_OK);
 	memcpy(&ctl, vmcb + 0x60, 4);
 	assert_int_equal(ctl, 0x01000000u);
 	memcpy(&q, vmcb + 0xF8, 8);
@@ -233,23 +233,23 @@ static void inhibits(void **s)
 	uint32_t why;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
 	assert_true(virq_avic_vcpu_active(&t.v[0], &why));
 	assert_int_equal(why, 0);
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_SEV), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_PIT_REINJ), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_SEV), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_PIT_REINJ), LIBVIRQ_OK);
 	assert_false(virq_avic_vcpu_active(&t.v[0], &why));
 	assert_int_equal(why, (1u << 10) | (1u << 9));
 	assert_string_equal(virq_avic_inhibit_name(10), "SEV");
 	assert_string_equal(virq_avic_inhibit_name(99), "?");
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_NESTED), VIRQ_EINVAL);
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, (enum virq_avic_inhibit)13), VIRQ_EINVAL);
-	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_SEV), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_PIT_REINJ), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_NESTED), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, (enum virq_avic_inhibit)13), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_SEV), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_PIT_REINJ), LIBVIRQ_OK);
 	virq_avic_vcpu_set_nested(&t.v[1], true);
 	assert_true(virq_avic_vcpu_active(&t.v[0], NULL));
 	assert_false(virq_avic_vcpu_active(&t.v[1], &why));
-	assert_int_equal(why, 1u << VIRQ_AVIC_INHIBIT_NESTED);
+	assert_int_equal(why, 1u << LIBVIRQ_AVIC_INHIBIT_NESTED);
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vm_free(&t);
 }
@@ -258,27 +258,27 @@ static void inhibits(void **s)
 static void inhibit_keeps_irr(void **s)
 {
 	struct at_vm t;
-	struct avic_model_doorbells db;
+	struct virq_sim_avic_doorbells db;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
-	avic_model_watch_doorbells(t.fh, &db);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
+	virq_sim_avic_watch_doorbells(t.fh, &db);
 	at_run(&t, 1, 0x11);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
-			 VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
+			 LIBVIRQ_OK);
 	at_vmcb(&t, 1); /* the vCPU re-enters without AVIC */
 	assert_true(at_irr(&t, 1, 0x40));
 	/* Without AVIC in its VMCB a running target is kicked, never doorbelled. */
-	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
-	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
-			 VIRQ_OK);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
+			 LIBVIRQ_OK);
 	at_vmcb(&t, 1);
 	assert_true(at_irr(&t, 1, 0x40) && at_irr(&t, 1, 0x41));
-	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 2);
 	at_vm_free(&t);
 }
@@ -291,35 +291,35 @@ static void inhibit_keeps_irr(void **s)
 static void nested_stops_doorbell(void **s)
 {
 	struct at_vm t;
-	struct avic_model_doorbells db;
+	struct virq_sim_avic_doorbells db;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
-	avic_model_watch_doorbells(t.fh, &db);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
+	virq_sim_avic_watch_doorbells(t.fh, &db);
 	at_run(&t, 1, 0x11);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
 	/* The owner enters L2: no new L1 VMCB values are computed. */
 	virq_avic_vcpu_set_nested(&t.v[1], true);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
 	/* Preempted in L2 and loaded again (still in L2): still kicked. */
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), VIRQ_OK);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x44, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x44, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 2);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 2);
 	/* Back in L1 with AVIC: doorbells again once the values enable AVIC. */
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vmcb(&t, 1);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x42, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 2);
 	/* Marking a vCPU nested while it is put or blocking changes nothing. */
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
 	virq_avic_vcpu_set_nested(&t.v[1], true);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x43, 0x10), VIRQ_OK);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 3);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x43, 0x10), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 3);
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vm_free(&t);
 }
@@ -327,54 +327,54 @@ static void nested_stops_doorbell(void **s)
 static void post_paths(void **s)
 {
 	struct at_vm t;
-	struct avic_model_doorbells db;
-	struct virq_avic_counters c;
+	struct virq_sim_avic_doorbells db;
+	struct virq_avic_vcpu_counters c;
 	uint8_t vec;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
-	avic_model_watch_doorbells(t.fh, &db);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 4);
+	virq_sim_avic_watch_doorbells(t.fh, &db);
 	/* Not running: IRR + kick, no MSR access. */
-	fake_hal_reset_counters(t.fh);
-	assert_int_equal(virq_avic_post(&t.v[2], 0x30, 0x10), VIRQ_OK);
+	virq_sim_reset_counters(t.fh);
+	assert_int_equal(virq_avic_post(&t.v[2], 0x30, 0x10), LIBVIRQ_OK);
 	assert_true(at_irr(&t, 2, 0x30));
-	assert_int_equal(fake_hal_msr_total(t.fh), 0);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[2].cookie), 1);
+	assert_int_equal(virq_sim_msr_total(t.fh), 0);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[2].cookie), 1);
 	assert_true(virq_avic_vcpu_pending(&t.v[2], &vec));
 	assert_int_equal(vec, 0x30);
 	/* Running elsewhere: TV7 doorbell WRMSR 0xC001011B EAX = 0x1A3, no kick. */
 	at_run(&t, 1, 0x1A3);
-	fake_hal_reset_counters(t.fh);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), VIRQ_OK);
-	assert_int_equal(fake_hal_count_at(t.fh, FAKE_MSR_W, VIRQ_AVIC_DOORBELL_MSR), 1);
-	assert_int_equal(fake_hal_msr_total(t.fh), 1);
+	virq_sim_reset_counters(t.fh);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count_at(t.fh, LIBVIRQ_SIM_MSR_W, LIBVIRQ_AVIC_DOORBELL_MSR), 1);
+	assert_int_equal(virq_sim_msr_total(t.fh), 1);
 	assert_true(db.last == 0x1A3);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 0);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 0);
 	/* Coalesced: the bit is pending, nothing more to do. */
-	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), VIRQ_OK);
-	assert_int_equal(fake_hal_msr_total(t.fh), 1);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_msr_total(t.fh), 1);
 	/* Running on the poster's own CPU: no doorbell, no kick. */
-	assert_int_equal(virq_avic_post(&t.v[1], 0x32, 0x1A3), VIRQ_OK);
-	assert_int_equal(fake_hal_msr_total(t.fh), 1);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 0);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x32, 0x1A3), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_msr_total(t.fh), 1);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 0);
 	/* Doorbell #GP: the vCPU is kicked instead, interrupt still pending. */
-	fake_hal_msr_fault(t.fh, VIRQ_AVIC_DOORBELL_MSR, true);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x33, 0x10), VIRQ_EHW);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, true);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x33, 0x10), LIBVIRQ_EHW);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
 	assert_true(at_irr(&t, 1, 0x33));
-	fake_hal_msr_fault(t.fh, VIRQ_AVIC_DOORBELL_MSR, false);
+	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	/* Range. */
-	assert_int_equal(virq_avic_post(&t.v[1], 15, 0x10), VIRQ_ERANGE);
-	assert_int_equal(virq_avic_post(&t.v[1], 256, 0x10), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_post(&t.v[1], 15, 0x10), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_avic_post(&t.v[1], 256, 0x10), LIBVIRQ_ERANGE);
 	virq_avic_vcpu_counters(&t.v[1], &c);
 	assert_int_equal(c.posts, 3);
 	assert_int_equal(c.coalesced, 1);
 	assert_int_equal(c.doorbells, 2);
 	assert_int_equal(c.kicks, 1);
 	/* Put: kicked again. */
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x34, 0x10), VIRQ_OK);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 2);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x34, 0x10), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 2);
 	at_vm_free(&t);
 }
 
@@ -383,9 +383,9 @@ static void pending_priority(void **s)
 	struct at_vm t;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 1);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 1);
 	assert_false(virq_avic_vcpu_pending(&t.v[0], NULL));
-	assert_int_equal(virq_avic_post(&t.v[0], 0x45, VIRQ_AVIC_NO_CPU), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[0], 0x45, LIBVIRQ_AVIC_NO_CPU), LIBVIRQ_OK);
 	*at_reg(&t, 0, 0x80) = 0x50; /* TPR class 5 masks 0x45 */
 	assert_false(virq_avic_vcpu_pending(&t.v[0], NULL));
 	*at_reg(&t, 0, 0x80) = 0x30;
@@ -399,52 +399,52 @@ static void pending_priority(void **s)
 static void policy_and_calibration(void **s)
 {
 	struct at_vm t;
-	struct avic_model_doorbells db;
+	struct virq_sim_avic_doorbells db;
 	enum virq_avic_policy p;
 	uint64_t dns, kns;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
-	avic_model_watch_doorbells(t.fh, &db);
-	assert_int_equal(virq_avic_vm_set_policy(&t.vm, VIRQ_AVIC_POLICY_KICK), VIRQ_OK);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
+	virq_sim_avic_watch_doorbells(t.fh, &db);
+	assert_int_equal(virq_avic_vm_set_policy(&t.vm, LIBVIRQ_AVIC_POLICY_KICK), LIBVIRQ_OK);
 	at_run(&t, 1, 0x20);
-	assert_int_equal(virq_avic_post(&t.v[1], 0x50, 0x10), VIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[1], 0x50, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 0);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
 	/* Calibration: every HAL call advances the fake clock by 100 ns; a doorbell
 	 * is one call, a kick one call plus the kick hook's 3 ns... make the doorbell
 	 * dearer with an MSR hook that advances the clock. */
-	fake_hal_set_now_step(t.fh, 0);
-	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 8, &p), VIRQ_OK);
-	assert_int_equal(p, VIRQ_AVIC_POLICY_DOORBELL); /* tie (0 ns each): doorbell */
+	virq_sim_set_now_step(t.fh, 0);
+	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 8, &p), LIBVIRQ_OK);
+	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_DOORBELL); /* tie (0 ns each): doorbell */
 	assert_int_equal(db.n, 8);
 	assert_int_equal(db.per_host[0x10], 8);
 	virq_avic_vm_calibration(&t.vm, &dns, &kns);
 	assert_true(dns == 0 && kns == 0);
-	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x1000, NULL, 8, &p), VIRQ_ERANGE);
-	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 1, NULL, 0, &p), VIRQ_ERANGE);
-	fake_hal_msr_fault(t.fh, VIRQ_AVIC_DOORBELL_MSR, true);
-	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 4, &p), VIRQ_EHW);
-	assert_int_equal(p, VIRQ_AVIC_POLICY_KICK);
-	fake_hal_msr_fault(t.fh, VIRQ_AVIC_DOORBELL_MSR, false);
+	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x1000, NULL, 8, &p), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 1, NULL, 0, &p), LIBVIRQ_ERANGE);
+	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, true);
+	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 4, &p), LIBVIRQ_EHW);
+	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_KICK);
+	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	at_vm_free(&t);
 }
 
 /* Calibration picks the kick when the doorbell write is slower (Zen5). */
-static virq_status slow_doorbell(void *arg, struct fake_hal *fh, uint32_t msr, uint64_t v)
+static virq_status slow_doorbell(void *arg, struct virq_sim *fh, uint32_t msr, uint64_t v)
 {
 	(void)arg;
 	(void)msr;
 	(void)v;
-	fake_hal_clock_advance(fh, 2000);
-	return VIRQ_OK;
+	virq_sim_clock_advance(fh, 2000);
+	return LIBVIRQ_OK;
 }
 
-static void slow_kick(void *arg, struct fake_hal *fh, void *cookie)
+static void slow_kick(void *arg, struct virq_sim *fh, void *cookie)
 {
 	(void)arg;
 	(void)cookie;
-	fake_hal_clock_advance(fh, 500);
+	virq_sim_clock_advance(fh, 500);
 }
 
 static void calibration_chooses_kick(void **s)
@@ -454,14 +454,14 @@ static void calibration_chooses_kick(void **s)
 	uint64_t dns, kns;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 1);
-	fake_hal_msr_hook(t.fh, VIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
-	fake_hal_on_kick(t.fh, slow_kick, NULL);
-	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 16, &p), VIRQ_OK);
-	assert_int_equal(p, VIRQ_AVIC_POLICY_KICK);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
+	virq_sim_msr_hook(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
+	virq_sim_on_kick(t.fh, slow_kick, NULL);
+	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 16, &p), LIBVIRQ_OK);
+	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_KICK);
 	virq_avic_vm_calibration(&t.vm, &dns, &kns);
 	assert_true(dns == 2000 && kns == 500);
-	assert_int_equal(virq_avic_vm_policy(&t.vm), VIRQ_AVIC_POLICY_KICK);
+	assert_int_equal(virq_avic_vm_policy(&t.vm), LIBVIRQ_AVIC_POLICY_KICK);
 	at_vm_free(&t);
 }
 
@@ -473,52 +473,52 @@ static void case05_erratum_1235(void **s)
 
 	(void)s;
 	for (int fam = 0; fam < 2; fam++) {
-		at_vm_new_fam(&t, VIRQ_AVIC_MODE_XAVIC, 4, fam ? 0x19 : 0x17);
+		at_vm_new_fam(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4, fam ? 0x19 : 0x17);
 		assert_int_equal(t.caps.erratum_1235, fam == 0);
 		virq_avic_vcpu_backing(&t.v[2], &pa);
 		at_run(&t, 2, 0x10);
 		e = phys_table(&t)[2];
 		assert_true(e == (pa | (1ull << 63) | 0x10 | (fam ? 1ull << 62 : 0)));
-		assert_int_equal(virq_avic_vcpu_put(&t.v[2]), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_put(&t.v[2]), LIBVIRQ_OK);
 		/* Put keeps the host ID, clears IsRunning. */
 		assert_true(phys_table(&t)[2] == (pa | (1ull << 63) | 0x10));
 		at_vm_free(&t);
 	}
 	/* Hygon family 18h too. */
 	{
-		struct fake_hal *fh = fake_hal_new();
-		struct virq_hal hal = fake_hal_get(fh);
+		struct virq_sim *fh = virq_sim_new();
+		struct virq_hal hal = virq_sim_hal(fh);
 		struct virq_avic_caps c;
 
-		at_cpuid(fh, 0x18, VIRQ_AVIC_CPUID_EDX_AVIC, 0);
-		fake_hal_cpuid_set(fh, 0, 0, 0x10, 0x6f677948u, 0x656e6975u, 0x6e65476eu);
-		assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
+		at_cpuid(fh, 0x18, LIBVIRQ_AVIC_CPUID_EDX_AVIC, 0);
+		virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x6f677948u, 0x656e6975u, 0x6e65476eu);
+		assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 		assert_true(c.erratum_1235);
-		fake_hal_free(fh);
+		virq_sim_free(fh);
 	}
 	/* disable_ipiv on a good part behaves the same. */
 	{
-		struct fake_hal *fh = fake_hal_new();
-		struct virq_hal hal = fake_hal_get(fh);
+		struct virq_sim *fh = virq_sim_new();
+		struct virq_hal hal = virq_sim_hal(fh);
 		struct virq_avic_caps c;
 		struct virq_avic_vm vm;
 		struct virq_avic_vcpu v;
 		struct virq_avic_vm_cfg cfg = {
-		    .mode = VIRQ_AVIC_MODE_XAVIC, .max_vcpus = 1, .disable_ipiv = true};
+		    .mode = LIBVIRQ_AVIC_MODE_XAVIC, .max_vcpus = 1, .disable_ipiv = true};
 		struct virq_avic_vcpu_cfg vc = {0};
 
 		at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
-		assert_int_equal(virq_avic_caps_probe(&hal, &c), VIRQ_OK);
-		assert_int_equal(virq_avic_vm_init(&vm, &hal, &c, &cfg), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_load(&v, 0x10), VIRQ_OK);
+		assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vm_init(&vm, &hal, &c, &cfg), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_load(&v, 0x10), LIBVIRQ_OK);
 		e = *(uint64_t *)vm.phys_table.va;
 		assert_false(e >> 62 & 1);
 		assert_int_equal(e & 0xFFF, 0x10);
-		assert_int_equal(virq_avic_vcpu_put(&v), VIRQ_OK);
-		assert_int_equal(virq_avic_vcpu_destroy(&v), VIRQ_OK);
-		assert_int_equal(virq_avic_vm_destroy(&vm), VIRQ_OK);
-		fake_hal_free(fh);
+		assert_int_equal(virq_avic_vcpu_put(&v), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_destroy(&v), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
+		virq_sim_free(fh);
 	}
 }
 
@@ -527,13 +527,13 @@ static void load_put_errors(void **s)
 	struct at_vm t;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 1);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[0], 0x1000), VIRQ_ERANGE);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[0], 0xFFF), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[0], 1), VIRQ_EBUSY);
-	assert_int_equal(virq_avic_vcpu_destroy(&t.v[0]), VIRQ_EBUSY);
-	assert_int_equal(virq_avic_vcpu_put(&t.v[0]), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_put(&t.v[0]), VIRQ_OK);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[0], 0x1000), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[0], 0xFFF), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[0], 1), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[0]), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[0]), LIBVIRQ_OK);
 	at_vm_free(&t);
 }
 
@@ -544,32 +544,32 @@ static void case02_logical_table(void **s)
 	uint32_t *lt;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 8);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 8);
 	lt = log_table(&t);
-	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x80000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x80000000u), LIBVIRQ_OK);
 	assert_int_equal(lt[7], 0x80000005u);
 	/* Multi-bit: no entry anywhere, old one cleared. */
-	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x03000000u), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x03000000u), LIBVIRQ_ENOENT);
 	for (int i = 0; i < 1024; i++)
 		assert_int_equal(lt[i], 0);
 	/* 0x01 -> 0x02: index 0 invalid, index 1 valid. */
-	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x01000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x01000000u), LIBVIRQ_OK);
 	assert_int_equal(lt[0], 0x80000005u);
-	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x02000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x02000000u), LIBVIRQ_OK);
 	assert_int_equal(lt[0] >> 31, 0);
 	assert_int_equal(lt[1], 0x80000005u);
 	/* Aliasing: another vCPU with the same logical ID -> EEXIST + inhibit. */
-	assert_int_equal(virq_avic_ldr_write(&t.v[6], 0x02000000u), VIRQ_EEXIST);
+	assert_int_equal(virq_avic_ldr_write(&t.v[6], 0x02000000u), LIBVIRQ_EEXIST);
 	assert_int_equal(lt[1], 0x80000005u);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
 	/* Cluster model: DFR write re-indexes. 0x21 -> 8, 0x28 -> 11, 0xF1 none. */
-	assert_int_equal(virq_avic_dfr_write(&t.v[5], VIRQ_APIC_DFR_CLUSTER), VIRQ_OK);
+	assert_int_equal(virq_avic_dfr_write(&t.v[5], LIBVIRQ_APIC_DFR_CLUSTER), LIBVIRQ_OK);
 	assert_int_equal(lt[1], 0x80000005u); /* 0x02 in cluster mode: cluster 0, bit 1 */
-	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x21000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x21000000u), LIBVIRQ_OK);
 	assert_int_equal(lt[1], 0);
 	assert_int_equal(lt[8], 0x80000005u);
 	/* Back to flat: 0x21 has two bits -> no entry. */
-	assert_int_equal(virq_avic_dfr_write(&t.v[5], VIRQ_APIC_DFR_FLAT), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_dfr_write(&t.v[5], LIBVIRQ_APIC_DFR_FLAT), LIBVIRQ_ENOENT);
 	assert_int_equal(lt[8], 0);
 	at_vm_free(&t);
 }
@@ -580,23 +580,23 @@ static void case02_cluster(void **s)
 	uint32_t *lt;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 4);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4);
 	lt = log_table(&t);
-	assert_int_equal(virq_avic_dfr_write(&t.v[1], VIRQ_APIC_DFR_CLUSTER), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x21000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_dfr_write(&t.v[1], LIBVIRQ_APIC_DFR_CLUSTER), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x21000000u), LIBVIRQ_OK);
 	assert_int_equal(lt[8], 0x80000001u);
-	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x28000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x28000000u), LIBVIRQ_OK);
 	assert_int_equal(lt[8], 0);
 	assert_int_equal(lt[11], 0x80000001u);
-	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x2A000000u), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0xF1000000u), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x2A000000u), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0xF1000000u), LIBVIRQ_ENOENT);
 	for (int i = 0; i < 64; i++)
 		assert_int_equal(lt[i], 0);
-	assert_int_equal(virq_avic_dfr_write(&t.v[1], 0x5FFFFFFFu), VIRQ_EINVAL);
+	assert_int_equal(virq_avic_dfr_write(&t.v[1], 0x5FFFFFFFu), LIBVIRQ_EINVAL);
 	/* x2APIC mode: LDR writes ignored, LDR derived. */
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[2], true), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[2], true), LIBVIRQ_OK);
 	assert_int_equal(*at_reg(&t, 2, 0xD0), virq_avic_x2apic_ldr(2));
-	assert_int_equal(virq_avic_ldr_write(&t.v[2], 0x01000000u), VIRQ_OK);
+	assert_int_equal(virq_avic_ldr_write(&t.v[2], 0x01000000u), LIBVIRQ_OK);
 	for (int i = 0; i < 64; i++)
 		assert_int_equal(lt[i], 0);
 	at_vm_free(&t);
@@ -608,12 +608,12 @@ static void apic_id_write(void **s)
 	uint64_t before[4];
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 4);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4);
 	memcpy(before, t.vm.phys_table.va, sizeof(before));
-	assert_int_equal(virq_avic_apic_id_write(&t.v[2], 2u << 24), VIRQ_OK);
+	assert_int_equal(virq_avic_apic_id_write(&t.v[2], 2u << 24), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
-	assert_int_equal(virq_avic_apic_id_write(&t.v[2], 9u << 24), VIRQ_EINHIBITED);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED));
+	assert_int_equal(virq_avic_apic_id_write(&t.v[2], 9u << 24), LIBVIRQ_EINHIBITED);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED));
 	/* Tables untouched, not corrupted. */
 	assert_memory_equal(before, t.vm.phys_table.va, sizeof(before));
 	/* Emulation resolves by the new ID. */
@@ -622,13 +622,13 @@ static void apic_id_write(void **s)
 		uint64_t mask[1] = {0};
 		uint32_t n;
 
-		assert_int_equal(virq_avic_icr_decode(0x09000000000000F0ull, false, &icr), VIRQ_OK);
+		assert_int_equal(virq_avic_icr_decode(0x09000000000000F0ull, false, &icr), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_true(mask[0] == 4);
-		assert_int_equal(virq_avic_icr_decode(0x02000000000000F0ull, false, &icr), VIRQ_OK);
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), VIRQ_OK);
+		assert_int_equal(virq_avic_icr_decode(0x02000000000000F0ull, false, &icr), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), LIBVIRQ_OK);
 		assert_int_equal(n, 0);
 	}
 	at_vm_free(&t);
@@ -640,26 +640,26 @@ static void case06_irte(void **s)
 	struct at_vm t;
 	struct virq_avic_irte_ref ref, ref2;
 	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0}, irte2[2] = {0, 0};
-	struct virq_irte_ga f;
+	struct virq_avic_irte_ga f;
 	uint32_t tag;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 4);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 4);
 	/* Running with host 0x12: route targets it immediately. */
 	at_run(&t, 1, 0x12);
-	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(f.guest_mode && f.remap_en && f.is_run && !f.ga_log_intr);
 	assert_int_equal(f.dest, 0x12);
 	assert_int_equal(f.vector, 0x61);
 	assert_true(f.ga_root_pa == t.v[1].backing.pa);
-	assert_int_equal(virq_gatag_encode(5, 1, &tag), VIRQ_OK);
+	assert_int_equal(virq_avic_gatag_encode(5, 1, &tag), LIBVIRQ_OK);
 	assert_int_equal(f.ga_tag, tag);
-	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), VIRQ_EEXIST);
-	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref2, irte2, 3), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), LIBVIRQ_EEXIST);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref2, irte2, 3), LIBVIRQ_ERANGE);
 	/* Put: IsRun 0, GALogIntr 0 (preempted), destination kept. */
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && !f.ga_log_intr);
 	assert_int_equal(f.dest, 0x12);
 	/*
@@ -667,47 +667,47 @@ static void case06_irte(void **s)
 	 * else is rewritten too (host APIC IDs are 12 bits, so it becomes 0).
 	 */
 	irte[1] |= 0xABull << 56;
-	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x345), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x345), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(f.is_run);
 	assert_int_equal(f.dest, 0x345);
 	/* Block: IsRun 0, GALogIntr 1. Preempted and resumed while blocking: not running. */
-	assert_int_equal(virq_avic_vcpu_block(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_block(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && f.ga_log_intr);
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x7), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x7), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && f.ga_log_intr);
 	/* Attaching to a blocked vCPU: GA log path. */
-	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref2, irte2, 0x62), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte2, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref2, irte2, 0x62), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte2, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && f.ga_log_intr);
-	assert_int_equal(virq_avic_vcpu_unblock(&t.v[1], 0x7), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_unblock(&t.v[1], 0x7), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(f.is_run && !f.ga_log_intr);
 	assert_int_equal(f.dest, 0x7);
-	assert_int_equal(virq_irte_ga_decode(irte2, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte2, &f), LIBVIRQ_OK);
 	assert_true(f.is_run);
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_destroy(&t.v[1]), VIRQ_EBUSY);
-	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), VIRQ_OK);
-	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref2), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[1]), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref2), LIBVIRQ_OK);
 	/* ipiv disabled: put still updates the route (not keyed on IsRunning). */
 	at_vm_free(&t);
 	{
 		struct at_vm u;
 
-		at_vm_new_fam(&u, VIRQ_AVIC_MODE_XAVIC, 4, 0x17);
+		at_vm_new_fam(&u, LIBVIRQ_AVIC_MODE_XAVIC, 4, 0x17);
 		at_run(&u, 3, 3);
-		assert_int_equal(virq_avic_irte_attach(&u.v[3], &ref, irte, 0x70), VIRQ_OK);
-		assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+		assert_int_equal(virq_avic_irte_attach(&u.v[3], &ref, irte, 0x70), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 		assert_true(f.is_run);
-		assert_int_equal(virq_avic_vcpu_put(&u.v[3]), VIRQ_OK);
-		assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_put(&u.v[3]), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 		assert_false(f.is_run);
-		assert_int_equal(virq_avic_irte_detach(&u.v[3], &ref), VIRQ_OK);
+		assert_int_equal(virq_avic_irte_detach(&u.v[3], &ref), LIBVIRQ_OK);
 		at_vm_free(&u);
 	}
 }
@@ -723,41 +723,41 @@ static void case04_ga_log(void **s)
 	uint32_t tag;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC_4K, 4096);
-	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), VIRQ_OK);
-	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), VIRQ_OK);
-	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), VIRQ_EEXIST);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC_4K, 4096);
+	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), LIBVIRQ_EEXIST);
 	for (uint32_t i = 0; i < 4096; i++) {
-		assert_int_equal(virq_gatag_encode(5, i, &tag), VIRQ_OK);
-		assert_int_equal(virq_avic_registry_lookup(&reg, tag, &vm, &v), VIRQ_OK);
+		assert_int_equal(virq_avic_gatag_encode(5, i, &tag), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_registry_lookup(&reg, tag, &vm, &v), LIBVIRQ_OK);
 		assert_ptr_equal(vm, &t.vm);
 		assert_ptr_equal(v, &t.v[i]);
 	}
 	/* vCPU 300 is woken, not 44. */
-	assert_int_equal(virq_gatag_encode(5, 300, &tag), VIRQ_OK);
+	assert_int_equal(virq_avic_gatag_encode(5, 300, &tag), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (0x10ull << 32) | tag, &v),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_ptr_equal(v, &t.v[300]);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[300].cookie), 1);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[44].cookie), 0);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[300].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[44].cookie), 0);
 	/* Other event codes ignored; unknown VM / vCPU -> ENOENT. */
-	assert_int_equal(virq_avic_ga_log_handle(&reg, (2ull << 60) | tag, &v), VIRQ_OK);
+	assert_int_equal(virq_avic_ga_log_handle(&reg, (2ull << 60) | tag, &v), LIBVIRQ_OK);
 	assert_null(v);
-	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (6u << 12), &v), VIRQ_ENOENT);
+	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (6u << 12), &v), LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | 0xFFFFFFFFu, &v),
-			 VIRQ_ENOENT);
-	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), VIRQ_OK);
-	assert_int_equal(virq_avic_registry_lookup(&reg, tag, &vm, &v), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), VIRQ_ENOENT);
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_lookup(&reg, tag, &vm, &v), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), LIBVIRQ_ENOENT);
 	at_vm_free(&t);
 	/* A smaller VM: indexes beyond max_vcpus are rejected before indexing. */
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 3);
-	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), VIRQ_OK);
-	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), VIRQ_OK);
-	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 3, &vm, &v), VIRQ_ENOENT);
-	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 0xFFF, &vm, &v), VIRQ_ENOENT);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 3);
+	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 3, &vm, &v), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 0xFFF, &vm, &v), LIBVIRQ_ENOENT);
 	at_vm_free(&t);
-	assert_int_equal(virq_avic_registry_init(&reg, slots, 1), VIRQ_ERANGE);
+	assert_int_equal(virq_avic_registry_init(&reg, slots, 1), LIBVIRQ_ERANGE);
 }
 
 /* AVIC_NOACCEL: trap/fault classification and what is left to the embedder. */
@@ -765,53 +765,53 @@ static void noaccel_exits(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_exit_result res;
-	struct virq_avic_counters c;
+	struct virq_avic_vcpu_counters c;
 	uint32_t *lt;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 3);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 3);
 	lt = log_table(&t);
 	at_run(&t, 0, 0x10);
 	/* Fault (TMCCT read): emulate the instruction. */
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0x390, 0, NULL, &res), VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_ACCESS);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0x390, 0, NULL, &res), LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_EMULATE_ACCESS);
 	assert_false(res.trap || res.write);
 	/* Trap read (impossible): reported. */
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0xB0, 0, NULL, &res), VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_REPORT);
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0xB0, 0, NULL, &res), LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
 	/* EOI (level-triggered) and LVT writes: side effects for the embedder. */
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xB0, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_WRITE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_EMULATE_WRITE);
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x320, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_EMULATE_WRITE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_EMULATE_WRITE);
 	/* RRR write: ignored. */
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xC0, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	/* LDR trap write updates the logical table from the backing page. */
 	*at_reg(&t, 1, 0xD0) = 0x04000000u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	assert_int_equal(lt[2], 0x80000001u);
 	/* A bogus DFR model leaves the table alone. */
 	*at_reg(&t, 1, 0xE0) = 0x5FFFFFFFu;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xE0, 0, NULL, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_int_equal(lt[2], 0x80000001u);
 	/* APIC ID trap write: inhibits, tables unchanged. */
 	*at_reg(&t, 2, 0x20) = 0x07000000u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED));
+			 LIBVIRQ_OK);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED));
 	/* ICR trap write: the IPI is emulated (xAPIC: ICR2 dest 1, vector 0x66). */
 	*at_reg(&t, 0, 0x310) = 0x01000000u;
 	*at_reg(&t, 0, 0x300) = 0x00001066u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	assert_int_equal(res.targets, 1);
 	assert_true(at_irr(&t, 1, 0x66));
 	assert_int_equal(*at_reg(&t, 0, 0x300) & 0x1000, 0);
@@ -833,26 +833,26 @@ static void noaccel_reports_inhibit(void **s)
 	struct virq_avic_exit_result res;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 3);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 3);
 	*at_reg(&t, 0, 0xD0) = 0x01000000u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xD0, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(res.action, VIRQ_AVIC_ACT_DONE);
+			 LIBVIRQ_OK);
+	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	assert_false(res.inhibited);
 	/* vCPU 1 takes the same logical ID: LOGICAL_ID_ALIASED. */
 	*at_reg(&t, 1, 0xD0) = 0x01000000u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
-			 VIRQ_OK);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
+			 LIBVIRQ_OK);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
 	assert_true(res.inhibited);
 	/* Already inhibited for that reason: nothing new. */
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xD0, 0, NULL, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_false(res.inhibited);
 	/* APIC ID change: APIC_ID_MODIFIED. */
 	*at_reg(&t, 2, 0x20) = 0x07000000u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_true(res.inhibited);
 	at_vm_free(&t);
 }
@@ -864,26 +864,26 @@ static void noaccel_reports_inhibit(void **s)
  */
 static void irte_needs_vm_id(void **s)
 {
-	struct fake_hal *fh = fake_hal_new();
-	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(fh);
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
 	struct virq_avic_vcpu v;
-	struct virq_avic_vm_cfg cfg = {.mode = VIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 2};
+	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 2};
 	struct virq_avic_vcpu_cfg vc = {.index = 1, .apic_id = 1};
 	struct virq_avic_irte_ref ref;
 	uint64_t irte[2] = {0x1111, 0x2222};
 
 	(void)s;
 	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
-	assert_int_equal(virq_avic_caps_probe(&hal, &caps), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), VIRQ_OK);
-	assert_int_equal(virq_avic_irte_attach(&v, &ref, irte, 0x40), VIRQ_EINVAL);
+	assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&v, &ref, irte, 0x40), LIBVIRQ_EINVAL);
 	assert_true(irte[0] == 0x1111 && irte[1] == 0x2222);
-	assert_int_equal(virq_avic_vcpu_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_destroy(&vm), VIRQ_OK);
-	fake_hal_free(fh);
+	assert_int_equal(virq_avic_vcpu_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
+	virq_sim_free(fh);
 }
 
 /*
@@ -897,42 +897,42 @@ static void irte_follows_avic_state(void **s)
 	struct at_vm t;
 	struct virq_avic_irte_ref ref;
 	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0};
-	struct virq_irte_ga f;
+	struct virq_avic_irte_ga f;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
 	at_run(&t, 1, 0x12);
-	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x61), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(f.is_run && !f.ga_log_intr);
 	/* VM inhibited: the vCPU re-enters without AVIC. */
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_IRQWIN), LIBVIRQ_OK);
 	at_vmcb(&t, 1);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && f.ga_log_intr);
 	/* Preempted and loaded again, still inhibited: same. */
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && !f.ga_log_intr);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x13), VIRQ_OK);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x13), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && f.ga_log_intr);
 	/* Uninhibited: running with AVIC again, IsRun 1 on the new CPU. */
-	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_IRQWIN), LIBVIRQ_OK);
 	at_vmcb(&t, 1);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(f.is_run && !f.ga_log_intr);
 	assert_int_equal(f.dest, 0x13);
 	/* L2: GA log path until the L1 values enable AVIC again. */
 	virq_avic_vcpu_set_nested(&t.v[1], true);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(!f.is_run && f.ga_log_intr);
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vmcb(&t, 1);
-	assert_int_equal(virq_irte_ga_decode(irte, &f), VIRQ_OK);
+	assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
 	assert_true(f.is_run && !f.ga_log_intr);
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), LIBVIRQ_OK);
 	at_vm_free(&t);
 }
 
@@ -947,15 +947,15 @@ static void noaccel_icr_special_unsupported(void **s)
 	struct virq_avic_exit_result res;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 2);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 2);
 	at_run(&t, 0, 0x10);
 	*at_reg(&t, 0, 0x310) = 0x01000000u;
 	*at_reg(&t, 0, 0x300) = 0x00000400u; /* NMI, physical, dest 1 */
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res),
-			 VIRQ_ENOTSUP);
+			 LIBVIRQ_ENOTSUP);
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0100000000000400ull, 0, NULL,
 							 &res),
-			 VIRQ_ENOTSUP);
+			 LIBVIRQ_ENOTSUP);
 	at_vm_free(&t);
 }
 
@@ -967,10 +967,10 @@ static void noaccel_icr_special_unsupported(void **s)
 static void counters_no_wrap(void **s)
 {
 	struct at_vm t;
-	struct virq_avic_counters c;
+	struct virq_avic_vcpu_counters c;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_XAVIC, 1);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 1);
 	t.v[0].cnt.wakes = 1; /* wake counted, its notification not yet */
 	virq_avic_vcpu_counters(&t.v[0], &c);
 	assert_true(c.posts == 0);
@@ -989,11 +989,11 @@ static void isrunning_follows_avic_state(void **s)
 	struct at_vm t;
 	uint64_t pa;
 	uint64_t *pt;
-	struct avic_model_result *r = calloc(1, sizeof(*r));
+	struct virq_sim_avic_result *r = calloc(1, sizeof(*r));
 	struct virq_avic_exit_result res;
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 2);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
 	pt = phys_table(&t);
 	virq_avic_vcpu_backing(&t.v[1], &pa);
 	at_run(&t, 0, 0x10);
@@ -1003,24 +1003,24 @@ static void isrunning_follows_avic_state(void **s)
 	virq_avic_vcpu_set_nested(&t.v[1], true);
 	assert_true(pt[1] == (pa | (1ull << 63) | 0x11));
 	/* vCPU 0 (AVIC on) sends to it: the hardware exits, the library kicks. */
-	assert_int_equal(avic_model_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 1, NULL, r), 0);
-	assert_true(r->exited && (r->info2 >> 32) == VIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
+	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 1, NULL, r), 0);
+	assert_true(r->exited && (r->info2 >> 32) == LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_int_equal(r->ndoorbell, 0);
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], r->info1, r->info2, NULL, &res),
-			 VIRQ_OK);
-	assert_int_equal(fake_hal_kicks_of(t.fh, t.v[1].cookie), 1);
+			 LIBVIRQ_OK);
+	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
 	/* Preempted in L2 and loaded again: still not running for senders. */
-	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), LIBVIRQ_OK);
 	assert_true(pt[1] == (pa | (1ull << 63) | 0x12));
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vmcb(&t, 1);
 	assert_true(pt[1] == (pa | (3ull << 62) | 0x12));
 	/* VM inhibited: vCPU 1 re-enters without AVIC. */
-	assert_int_equal(virq_avic_vm_inhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_IRQWIN), LIBVIRQ_OK);
 	at_vmcb(&t, 1);
 	assert_true(pt[1] == (pa | (1ull << 63) | 0x12));
-	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, VIRQ_AVIC_INHIBIT_IRQWIN), VIRQ_OK);
+	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_IRQWIN), LIBVIRQ_OK);
 	at_vmcb(&t, 1);
 	assert_true(pt[1] == (pa | (3ull << 62) | 0x12));
 	free(r);
@@ -1039,17 +1039,17 @@ static void set_x2apic_reports_inhibit(void **s)
 	struct virq_avic_vcpu_cfg cb = {.index = 2, .apic_id = 0x123};
 
 	(void)s;
-	at_vm_new(&t, VIRQ_AVIC_MODE_X2AVIC, 3);
-	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), VIRQ_OK);
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 3);
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), LIBVIRQ_OK);
 	t.n = 2;
-	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, false), VIRQ_EINHIBITED);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << VIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, false), LIBVIRQ_EINHIBITED);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
 	/* A vCPU whose ID fits leaves x2APIC mode without inhibiting. */
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[1], false), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_destroy(&b), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[1], false), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_destroy(&b), LIBVIRQ_OK);
 	at_vm_free(&t);
 }
 

@@ -12,18 +12,18 @@
 #include <cmocka.h>
 
 #include <libvirq/hal.h>
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 
 #define THREADS 4
 #define ITERS 2000
 
 struct worker {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	unsigned id;
 	int cookie;
 };
 
-static uint64_t counter_rd(void *arg, struct fake_hal *fh, uint64_t addr, unsigned width)
+static uint64_t counter_rd(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
 {
 	unsigned long *n = arg;
 
@@ -36,7 +36,7 @@ static uint64_t counter_rd(void *arg, struct fake_hal *fh, uint64_t addr, unsign
 static void *work(void *p)
 {
 	struct worker *w = p;
-	struct virq_hal h = fake_hal_get(w->fh);
+	struct virq_hal h = virq_sim_hal(w->fh);
 	uint64_t base = 0x100000ull * (w->id + 1);
 
 	for (unsigned i = 0; i < ITERS; i++) {
@@ -47,7 +47,7 @@ static void *work(void *p)
 		h.ops->kick_vcpu(h.ctx, &w->cookie);
 		(void)h.ops->msr_write(h.ctx, 0x1000 + w->id, i);
 		h.ops->relax(h.ctx);
-		if (i % 50 == 0 && h.ops->page_alloc(h.ctx, 4096, 4096, &pg) == VIRQ_OK)
+		if (i % 50 == 0 && h.ops->page_alloc(h.ctx, 4096, 4096, &pg) == LIBVIRQ_OK)
 			h.ops->page_free(h.ctx, &pg);
 	}
 	return NULL;
@@ -55,14 +55,14 @@ static void *work(void *p)
 
 static void test_parallel_accesses_are_exact(void **state)
 {
-	struct fake_hal *fh = fake_hal_new();
+	struct virq_sim *fh = virq_sim_new();
 	struct worker w[THREADS];
 	pthread_t t[THREADS];
 	unsigned long shared = 0;
 
 	(void)state;
-	fake_hal_on_reg(fh, 0x10, counter_rd, NULL, &shared);
-	fake_hal_trace(fh, true);
+	virq_sim_on_reg(fh, 0x10, counter_rd, NULL, &shared);
+	virq_sim_trace(fh, true);
 	for (unsigned i = 0; i < THREADS; i++) {
 		w[i] = (struct worker){ fh, i, 0 };
 		assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
@@ -71,21 +71,21 @@ static void test_parallel_accesses_are_exact(void **state)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 
 	assert_int_equal(shared, THREADS * ITERS); /* the hook's counter saw every read */
-	assert_int_equal(fake_hal_count(fh, FAKE_MMIO_W32), THREADS * ITERS);
-	assert_int_equal(fake_hal_count_at(fh, FAKE_MMIO_R32, 0x10), THREADS * ITERS);
-	assert_int_equal(fake_hal_count(fh, FAKE_MSR_W), THREADS * ITERS);
-	assert_int_equal(fake_hal_count(fh, FAKE_RELAX), THREADS * ITERS);
-	assert_int_equal(fake_hal_now(fh), 1000ull * THREADS * ITERS);
-	assert_int_equal(fake_hal_count(fh, FAKE_ALLOC), THREADS * (ITERS / 50));
-	assert_int_equal(fake_hal_live_pages(fh), 0);
+	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W32), THREADS * ITERS);
+	assert_int_equal(virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_R32, 0x10), THREADS * ITERS);
+	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_MSR_W), THREADS * ITERS);
+	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_RELAX), THREADS * ITERS);
+	assert_int_equal(virq_sim_now(fh), 1000ull * THREADS * ITERS);
+	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_ALLOC), THREADS * (ITERS / 50));
+	assert_int_equal(virq_sim_live_pages(fh), 0);
 	for (unsigned i = 0; i < THREADS; i++) {
-		assert_int_equal(fake_hal_kicks_of(fh, &w[i].cookie), ITERS);
-		assert_int_equal(fake_hal_msr_get(fh, 0x1000 + i), ITERS - 1);
-		assert_int_equal(fake_hal_reg_get32(fh, 0x100000ull * (i + 1) + 4 * 63),
+		assert_int_equal(virq_sim_kicks_of(fh, &w[i].cookie), ITERS);
+		assert_int_equal(virq_sim_msr_get(fh, 0x1000 + i), ITERS - 1);
+		assert_int_equal(virq_sim_reg_get32(fh, 0x100000ull * (i + 1) + 4 * 63),
 				 (ITERS - 64) / 64 * 64 + 63); /* last i with i % 64 == 63 */
 	}
-	assert_int_equal(fake_hal_trace_len(fh), THREADS * (5 * ITERS + 2 * (ITERS / 50)));
-	fake_hal_free(fh);
+	assert_int_equal(virq_sim_trace_len(fh), THREADS * (5 * ITERS + 2 * (ITERS / 50)));
+	virq_sim_free(fh);
 }
 
 int main(void)

@@ -12,17 +12,17 @@
 #include <cmocka.h>
 
 #include "hal/hal_priv.h"
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 
-static struct fake_hal *fh_;
+static struct virq_sim *fh_;
 static struct virq_hal_ops ops_;
 static struct virq_hal hal_;
 
 static int setup(void **state)
 {
 	(void)state;
-	fh_ = fake_hal_new();
-	ops_ = *fake_hal_ops();
+	fh_ = virq_sim_new();
+	ops_ = *virq_sim_hal_ops();
 	hal_ = (struct virq_hal){ &ops_, fh_ };
 	return 0;
 }
@@ -30,9 +30,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	assert_int_equal(fake_hal_live_pages(fh_), 0);
-	assert_int_equal(fake_hal_bad_frees(fh_), 0);
-	fake_hal_free(fh_);
+	assert_int_equal(virq_sim_live_pages(fh_), 0);
+	assert_int_equal(virq_sim_bad_frees(fh_), 0);
+	virq_sim_free(fh_);
 	return 0;
 }
 
@@ -41,7 +41,7 @@ static void test_page_alloc_ok_and_free(void **state)
 	struct virq_page p;
 
 	(void)state;
-	assert_int_equal(virq_page_alloc_(&hal_, 5000, 65536, &p), VIRQ_OK);
+	assert_int_equal(virq_page_alloc_(&hal_, 5000, 65536, &p), LIBVIRQ_OK);
 	assert_non_null(p.va);
 	assert_int_equal(p.pa % 65536, 0);
 	assert_int_equal(p.size, 5000);
@@ -50,7 +50,7 @@ static void test_page_alloc_ok_and_free(void **state)
 	assert_int_equal(p.pa, 0);
 	assert_int_equal(p.size, 0);
 	virq_page_free_(&hal_, &p); /* empty page: no call */
-	assert_int_equal(fake_hal_count(fh_, FAKE_FREE), 1);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_FREE), 1);
 }
 
 static void test_page_alloc_failure_leaves_page_empty(void **state)
@@ -58,8 +58,8 @@ static void test_page_alloc_failure_leaves_page_empty(void **state)
 	struct virq_page p = { (void *)&p, 0x1234, 99 };
 
 	(void)state;
-	fake_hal_fail_alloc_nth(fh_, 1);
-	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), VIRQ_ENOMEM);
+	virq_sim_fail_alloc_nth(fh_, 1);
+	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), LIBVIRQ_ENOMEM);
 	assert_null(p.va);
 	assert_int_equal(p.pa, 0);
 	assert_int_equal(p.size, 0);
@@ -82,13 +82,13 @@ static virq_status alloc_null_va_(void *ctx, size_t size, size_t align, struct v
 	(void)align;
 	page->va = NULL;
 	page->pa = 0x100000;
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Hands out a block whose PA is only 4 KiB aligned, whatever was asked. */
 static virq_status alloc_misaligned_(void *ctx, size_t size, size_t align, struct virq_page *page)
 {
-	virq_status st = fake_hal_ops()->page_alloc(ctx, size, align, page);
+	virq_status st = virq_sim_hal_ops()->page_alloc(ctx, size, align, page);
 
 	page->pa += 4096;
 	return st;
@@ -101,7 +101,7 @@ static void free_counting_(void *ctx, const struct virq_page *page)
 
 	frees_++;
 	real.pa -= 4096; /* undo the misalignment to find the fake HAL's block */
-	fake_hal_ops()->page_free(ctx, &real);
+	virq_sim_hal_ops()->page_free(ctx, &real);
 }
 
 static void test_page_alloc_contract_violations(void **state)
@@ -110,22 +110,22 @@ static void test_page_alloc_contract_violations(void **state)
 
 	(void)state;
 	ops_.page_alloc = alloc_positive_;
-	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), VIRQ_ENOMEM);
+	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), LIBVIRQ_ENOMEM);
 	assert_null(p.va);
 
 	ops_.page_alloc = alloc_null_va_;
-	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), VIRQ_ENOMEM);
+	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), LIBVIRQ_ENOMEM);
 	assert_null(p.va);
 	assert_int_equal(p.pa, 0);
 
 	frees_ = 0;
 	ops_.page_alloc = alloc_misaligned_;
 	ops_.page_free = free_counting_;
-	assert_int_equal(virq_page_alloc_(&hal_, 4096, 65536, &p), VIRQ_EALIGN);
+	assert_int_equal(virq_page_alloc_(&hal_, 4096, 65536, &p), LIBVIRQ_EALIGN);
 	assert_null(p.va);
 	assert_int_equal(frees_, 1); /* given back, not leaked */
 	/* 4 KiB alignment asked: a 4 KiB-aligned PA is fine. */
-	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), VIRQ_OK);
+	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), LIBVIRQ_OK);
 	virq_page_free_(&hal_, &p);
 	assert_int_equal(frees_, 2);
 }
@@ -140,12 +140,12 @@ static void test_optional_defaults(void **state)
 	ops_.log = NULL;
 	ops_.dcache_clean = NULL;
 	virq_relax_(&hal_);
-	virq_barrier_(&hal_, VIRQ_BARRIER_FULL);
-	VIRQ_LOG0(&hal_, VIRQ_LOG_ERROR, "nobody hears this");
+	virq_barrier_(&hal_, LIBVIRQ_BARRIER_FULL);
+	LIBVIRQ_LOG0(&hal_, LIBVIRQ_LOG_ERROR, "nobody hears this");
 	assert_false(virq_dcache_clean_(&hal_, &x, sizeof(x)));
-	assert_int_equal(fake_hal_now(fh_), 0); /* relax did not advance the clock */
-	assert_int_equal(fake_hal_count(fh_, FAKE_BARRIER), 0);
-	assert_null(fake_hal_last_log(fh_));
+	assert_int_equal(virq_sim_now(fh_), 0); /* relax did not advance the clock */
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_BARRIER), 0);
+	assert_null(virq_sim_last_log(fh_));
 }
 
 static void test_wrappers_reach_callbacks(void **state)
@@ -159,23 +159,23 @@ static void test_wrappers_reach_callbacks(void **state)
 	assert_int_equal(virq_rd32_(&hal_, 0x100), 7);
 	virq_wr64_(&hal_, 0x200, 0x1122334455667788ull);
 	assert_int_equal(virq_rd64_(&hal_, 0x200), 0x1122334455667788ull);
-	assert_int_equal(virq_msr_wr_(&hal_, 0x10, 3), VIRQ_OK);
-	assert_int_equal(virq_msr_rd_(&hal_, 0x10, &v), VIRQ_OK);
+	assert_int_equal(virq_msr_wr_(&hal_, 0x10, 3), LIBVIRQ_OK);
+	assert_int_equal(virq_msr_rd_(&hal_, 0x10, &v), LIBVIRQ_OK);
 	assert_int_equal(v, 3);
-	fake_hal_cpuid_set(fh_, 1, 0, 1, 2, 3, 4);
+	virq_sim_cpuid_set(fh_, 1, 0, 1, 2, 3, 4);
 	virq_cpuid_(&hal_, 1, 0, regs);
 	assert_int_equal(regs[2], 3);
 	virq_relax_(&hal_);
 	assert_int_equal(virq_now_(&hal_), 1000);
-	virq_barrier_(&hal_, VIRQ_BARRIER_DMA_WMB);
+	virq_barrier_(&hal_, LIBVIRQ_BARRIER_DMA_WMB);
 	assert_true(virq_dcache_clean_(&hal_, &x, sizeof(x)));
-	VIRQ_LOGV(&hal_, VIRQ_LOG_INFO, "values", 1, 2, 3);
-	VIRQ_LOG0(&hal_, VIRQ_LOG_DEBUG, "plain");
-	assert_true(fake_hal_logged(fh_, "values"));
-	assert_string_equal(fake_hal_last_log(fh_), "plain");
-	assert_int_equal(fake_hal_count(fh_, FAKE_BARRIER), 1);
-	assert_int_equal(fake_hal_count(fh_, FAKE_CLEAN), 1);
-	assert_int_equal(fake_hal_log_count(fh_, VIRQ_LOG_INFO), 1);
+	LIBVIRQ_LOGV(&hal_, LIBVIRQ_LOG_INFO, "values", 1, 2, 3);
+	LIBVIRQ_LOG0(&hal_, LIBVIRQ_LOG_DEBUG, "plain");
+	assert_true(virq_sim_logged(fh_, "values"));
+	assert_string_equal(virq_sim_last_log(fh_), "plain");
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_BARRIER), 1);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_CLEAN), 1);
+	assert_int_equal(virq_sim_log_count(fh_, LIBVIRQ_LOG_INFO), 1);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include <libvirq/hal.h>
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 
 static struct virq_hal_ops ops_;
 
@@ -19,20 +19,20 @@ static struct virq_hal hal_of(const struct virq_hal_ops *ops)
 static int reset(void **state)
 {
 	(void)state;
-	ops_ = *fake_hal_ops();
+	ops_ = *virq_sim_hal_ops();
 	return 0;
 }
 
-static const uint32_t all_needs_ = VIRQ_HAL_NEED_MSR | VIRQ_HAL_NEED_CPUID | VIRQ_HAL_NEED_KICK |
-				   VIRQ_HAL_NEED_DCACHE;
+static const uint32_t all_needs_ = LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK |
+				   LIBVIRQ_HAL_NEED_DCACHE;
 
 static void test_complete_hal_ok(void **state)
 {
 	struct virq_hal h = hal_of(&ops_);
 
 	(void)state;
-	assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_OK);
-	assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_OK);
+	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
+	assert_int_equal(virq_hal_validate(&h, all_needs_), LIBVIRQ_OK);
 }
 
 static void test_null(void **state)
@@ -40,8 +40,8 @@ static void test_null(void **state)
 	struct virq_hal h = hal_of(NULL);
 
 	(void)state;
-	assert_int_equal(virq_hal_validate(NULL, 0), VIRQ_EINVAL);
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EINVAL);
+	assert_int_equal(virq_hal_validate(NULL, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_EINVAL);
 }
 
 static void test_version_and_size(void **state)
@@ -49,22 +49,22 @@ static void test_version_and_size(void **state)
 	struct virq_hal h = hal_of(&ops_);
 
 	(void)state;
-	ops_.version = VIRQ_HAL_VERSION + 1;
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	ops_.version = LIBVIRQ_HAL_VERSION + 1;
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_EHALVER);
 	ops_.version = 0;
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
-	ops_.version = VIRQ_HAL_VERSION;
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_EHALVER);
+	ops_.version = LIBVIRQ_HAL_VERSION;
 	ops_.size = (uint32_t)sizeof(struct virq_hal_ops) - 1;
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_EHALVER);
 	ops_.size = 0;
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_EHALVER);
 	/* A larger struct (an embedder built against a newer header) is accepted. */
 	ops_.size = (uint32_t)sizeof(struct virq_hal_ops) + 8;
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_OK);
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_OK);
 	/* Version is checked before callbacks: a wrong version wins over a hole. */
 	ops_.version = 7;
 	ops_.mmio_read32 = NULL;
-	assert_int_equal(virq_hal_validate(&h, 0), VIRQ_EHALVER);
+	assert_int_equal(virq_hal_validate(&h, 0), LIBVIRQ_EHALVER);
 }
 
 /* Clears the callback at byte offset @off of the ops struct. */
@@ -89,8 +89,8 @@ static void test_each_required_callback(void **state)
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
 		reset(NULL);
 		clear_at(required[i]);
-		assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_ENOHAL);
-		assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_ENOHAL);
+		assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_ENOHAL);
+		assert_int_equal(virq_hal_validate(&h, all_needs_), LIBVIRQ_ENOHAL);
 	}
 }
 
@@ -107,7 +107,7 @@ static void test_optional_callbacks(void **state)
 	ops_.barrier = NULL;
 	ops_.relax = NULL;
 	ops_.log = NULL;
-	assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_OK);
+	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
 }
 
 struct need_case {
@@ -118,11 +118,11 @@ struct need_case {
 static void test_each_need_flag(void **state)
 {
 	static const struct need_case cases[] = {
-		{ offsetof(struct virq_hal_ops, msr_read), VIRQ_HAL_NEED_MSR },
-		{ offsetof(struct virq_hal_ops, msr_write), VIRQ_HAL_NEED_MSR },
-		{ offsetof(struct virq_hal_ops, cpuid), VIRQ_HAL_NEED_CPUID },
-		{ offsetof(struct virq_hal_ops, kick_vcpu), VIRQ_HAL_NEED_KICK },
-		{ offsetof(struct virq_hal_ops, dcache_clean), VIRQ_HAL_NEED_DCACHE },
+		{ offsetof(struct virq_hal_ops, msr_read), LIBVIRQ_HAL_NEED_MSR },
+		{ offsetof(struct virq_hal_ops, msr_write), LIBVIRQ_HAL_NEED_MSR },
+		{ offsetof(struct virq_hal_ops, cpuid), LIBVIRQ_HAL_NEED_CPUID },
+		{ offsetof(struct virq_hal_ops, kick_vcpu), LIBVIRQ_HAL_NEED_KICK },
+		{ offsetof(struct virq_hal_ops, dcache_clean), LIBVIRQ_HAL_NEED_DCACHE },
 	};
 	struct virq_hal h = hal_of(&ops_);
 
@@ -131,24 +131,24 @@ static void test_each_need_flag(void **state)
 		reset(NULL);
 		clear_at(cases[i].off);
 		/* Missing only matters when the flag asks for it. */
-		assert_int_equal(virq_hal_validate(&h, VIRQ_HAL_NEED_CORE), VIRQ_OK);
-		assert_int_equal(virq_hal_validate(&h, all_needs_ & ~cases[i].need), VIRQ_OK);
-		assert_int_equal(virq_hal_validate(&h, cases[i].need), VIRQ_ENOHAL);
-		assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_ENOHAL);
+		assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
+		assert_int_equal(virq_hal_validate(&h, all_needs_ & ~cases[i].need), LIBVIRQ_OK);
+		assert_int_equal(virq_hal_validate(&h, cases[i].need), LIBVIRQ_ENOHAL);
+		assert_int_equal(virq_hal_validate(&h, all_needs_), LIBVIRQ_ENOHAL);
 	}
 }
 
 static void test_validate_makes_no_calls(void **state)
 {
-	struct fake_hal *fh = fake_hal_new();
-	struct virq_hal h = fake_hal_get(fh);
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_hal h = virq_sim_hal(fh);
 
 	(void)state;
-	fake_hal_trace(fh, true);
-	assert_int_equal(virq_hal_validate(&h, all_needs_), VIRQ_OK);
-	assert_int_equal(fake_hal_trace_len(fh), 0);
-	assert_int_equal(fake_hal_now(fh), 0);
-	fake_hal_free(fh);
+	virq_sim_trace(fh, true);
+	assert_int_equal(virq_hal_validate(&h, all_needs_), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_trace_len(fh), 0);
+	assert_int_equal(virq_sim_now(fh), 0);
+	virq_sim_free(fh);
 }
 
 int main(void)

@@ -18,8 +18,8 @@ static void test_bucket_geometry(void **state)
 	uint64_t prev_high = 0;
 
 	(void)state;
-	assert_int_equal(VIRQ_HIST_NR_BUCKETS, 976);
-	for (uint32_t i = 0; i < VIRQ_HIST_NR_BUCKETS; i++) {
+	assert_int_equal(LIBVIRQ_HIST_NR_BUCKETS, 976);
+	for (uint32_t i = 0; i < LIBVIRQ_HIST_NR_BUCKETS; i++) {
 		uint64_t high = virq_hist_bucket_high(i);
 		uint64_t low = i == 0 ? 0 : prev_high + 1;
 
@@ -31,8 +31,8 @@ static void test_bucket_geometry(void **state)
 		prev_high = high;
 	}
 	assert_int_equal(prev_high, UINT64_MAX);
-	assert_int_equal(virq_hist_bucket_of(UINT64_MAX), VIRQ_HIST_NR_BUCKETS - 1);
-	assert_int_equal(virq_hist_bucket_high(VIRQ_HIST_NR_BUCKETS), UINT64_MAX);
+	assert_int_equal(virq_hist_bucket_of(UINT64_MAX), LIBVIRQ_HIST_NR_BUCKETS - 1);
+	assert_int_equal(virq_hist_bucket_high(LIBVIRQ_HIST_NR_BUCKETS), UINT64_MAX);
 	for (uint64_t v = 0; v < 16; v++)
 		assert_int_equal(virq_hist_bucket_of(v), v);
 	assert_int_equal(virq_hist_bucket_of(16), 16);
@@ -48,15 +48,15 @@ static void test_empty(void **state)
 
 	(void)state;
 	virq_hist_init(&h_);
-	assert_int_equal(virq_hist_percentile(&h_, 500000, &v), VIRQ_ENOENT);
-	assert_int_equal(virq_hist_summarize(&h_, &s), VIRQ_OK);
+	assert_int_equal(virq_hist_percentile(&h_, 500000, &v), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_hist_summarize(&h_, &s), LIBVIRQ_OK);
 	assert_int_equal(s.count, 0);
 	assert_int_equal(s.min, 0);
 	assert_int_equal(s.max, 0);
-	assert_int_equal(virq_hist_percentile(&h_, 1000001, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_hist_percentile(NULL, 1, &v), VIRQ_EINVAL);
-	assert_int_equal(virq_hist_summarize(&h_, NULL), VIRQ_EINVAL);
-	assert_int_equal(virq_hist_merge(&h_, &h_), VIRQ_EINVAL);
+	assert_int_equal(virq_hist_percentile(&h_, 1000001, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_hist_percentile(NULL, 1, &v), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_hist_summarize(&h_, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_hist_merge(&h_, &h_), LIBVIRQ_EINVAL);
 	virq_hist_record(NULL, 1); /* ignored, no crash */
 }
 
@@ -69,7 +69,7 @@ static void test_small_values_exact(void **state)
 	/* 1..10 once each: p50 = 5 (rank 5), p99 = 10, p99.9 = 10, avg 5 (55/10). */
 	for (uint64_t v = 1; v <= 10; v++)
 		virq_hist_record(&h_, v);
-	assert_int_equal(virq_hist_summarize(&h_, &s), VIRQ_OK);
+	assert_int_equal(virq_hist_summarize(&h_, &s), LIBVIRQ_OK);
 	assert_int_equal(s.count, 10);
 	assert_int_equal(s.min, 1);
 	assert_int_equal(s.max, 10);
@@ -114,7 +114,7 @@ static void test_percentiles_vs_reference(void **state)
 		if (rank == 0)
 			rank = 1;
 		want = ref[rank - 1];
-		assert_int_equal(virq_hist_percentile(&h_, ppms[k], &got), VIRQ_OK);
+		assert_int_equal(virq_hist_percentile(&h_, ppms[k], &got), LIBVIRQ_OK);
 		assert_true(got >= want);
 		assert_true(got - want <= want / 16);
 	}
@@ -134,8 +134,8 @@ static void test_merge_and_saturation(void **state)
 	assert_int_equal(h2_.sum, UINT64_MAX);
 	virq_hist_record(&h2_, 5);
 	assert_true(h2_.sum_saturated);
-	assert_int_equal(virq_hist_merge(&h_, &h2_), VIRQ_OK);
-	assert_int_equal(virq_hist_summarize(&h_, &s), VIRQ_OK);
+	assert_int_equal(virq_hist_merge(&h_, &h2_), LIBVIRQ_OK);
+	assert_int_equal(virq_hist_summarize(&h_, &s), LIBVIRQ_OK);
 	assert_int_equal(s.count, 4);
 	assert_int_equal(s.min, 3);
 	assert_int_equal(s.max, UINT64_MAX - 1000);

@@ -4,7 +4,7 @@
  *  - a register that settles after k reads is matched with exactly k reads
  *    and k-1 relaxes;
  *  - a register that never settles times out after a bounded number of reads,
- *    returns VIRQ_ETIMEDOUT and the last value read; one read happens after the
+ *    returns LIBVIRQ_ETIMEDOUT and the last value read; one read happens after the
  *    deadline is observed;
  *  - a zero timeout is a single read;
  *  - the deadline is measured from entry, tolerates clock wrap-around, and
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include <libvirq/hal.h>
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 
 #define REG 0x10000ull
 #define REG64 0x20000ull
@@ -28,7 +28,7 @@ struct settle {
 	uint64_t good, bad;
 };
 
-static uint64_t settle_rd(void *arg, struct fake_hal *fh, uint64_t addr, unsigned width)
+static uint64_t settle_rd(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
 {
 	struct settle *s = arg;
 
@@ -38,21 +38,21 @@ static uint64_t settle_rd(void *arg, struct fake_hal *fh, uint64_t addr, unsigne
 	return ++s->reads >= s->k ? s->good : s->bad;
 }
 
-static struct fake_hal *fh_;
+static struct virq_sim *fh_;
 static struct virq_hal hal_;
 
 static int setup(void **state)
 {
 	(void)state;
-	fh_ = fake_hal_new();
-	hal_ = fake_hal_get(fh_);
+	fh_ = virq_sim_new();
+	hal_ = virq_sim_hal(fh_);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	fake_hal_free(fh_);
+	virq_sim_free(fh_);
 	return 0;
 }
 
@@ -65,13 +65,13 @@ static void test_match_after_k_reads(void **state)
 
 		teardown(NULL);
 		setup(NULL);
-		fake_hal_add_region(fh_, REG, 4, settle_rd, NULL, &s);
+		virq_sim_add_region(fh_, REG, 4, settle_rd, NULL, &s);
 		assert_int_equal(virq_poll32(&hal_, REG, 0x80000000u, 0x80000000u, 1000000, &last),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		assert_int_equal(s.reads, k);
-		assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), k);
-		assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), k - 1);
-		assert_int_equal(fake_hal_mmio_total(fh_), k); /* reads only, no writes */
+		assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), k);
+		assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), k - 1);
+		assert_int_equal(virq_sim_mmio_total(fh_), k); /* reads only, no writes */
 		assert_int_equal(last, 0x80000001u);
 	}
 }
@@ -81,16 +81,16 @@ static void test_timeout_bounded_with_last_value(void **state)
 	uint32_t last = 0;
 
 	(void)state;
-	fake_hal_reg_set32(fh_, REG, 0x5a);
-	fake_hal_set_relax_step(fh_, 1000);
+	virq_sim_reg_set32(fh_, REG, 0x5a);
+	virq_sim_set_relax_step(fh_, 1000);
 	/* Deadline 10 us, 1 us per relax: reads at t = 0..10 us, the last one at
 	 * the deadline itself. */
-	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0x1, 10000, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0x1, 10000, &last), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(last, 0x5a);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 11);
-	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 10);
-	assert_true(fake_hal_now(fh_) >= 10000);
-	assert_true(fake_hal_now(fh_) < 10000 + 1000);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 11);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 10);
+	assert_true(virq_sim_now(fh_) >= 10000);
+	assert_true(virq_sim_now(fh_) < 10000 + 1000);
 }
 
 static void test_stuck_register_times_out(void **state)
@@ -99,11 +99,11 @@ static void test_stuck_register_times_out(void **state)
 
 	(void)state;
 	/* A register that never changes, even when written ("fault injection"). */
-	fake_hal_reg_stick32(fh_, REG, 0xdead0001u);
+	virq_sim_reg_stick32(fh_, REG, 0xdead0001u);
 	hal_.ops->mmio_write32(hal_.ctx, REG, 0);
-	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0, 5000, &last), VIRQ_ETIMEDOUT);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0, 5000, &last), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(last, 0xdead0001u);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 6);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 6);
 }
 
 static void test_zero_timeout_single_read(void **state)
@@ -111,22 +111,22 @@ static void test_zero_timeout_single_read(void **state)
 	uint32_t last = 0;
 
 	(void)state;
-	fake_hal_reg_set32(fh_, REG, 2);
-	assert_int_equal(virq_poll32(&hal_, REG, 0x2, 0x2, 0, &last), VIRQ_OK);
-	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0x1, 0, &last), VIRQ_ETIMEDOUT);
+	virq_sim_reg_set32(fh_, REG, 2);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x2, 0x2, 0, &last), LIBVIRQ_OK);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x1, 0x1, 0, &last), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(last, 2);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 2);
-	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 0);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 2);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 0);
 }
 
 static void test_last_is_optional(void **state)
 {
 	(void)state;
-	fake_hal_reg_set32(fh_, REG, 1);
-	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 0, NULL), VIRQ_OK);
-	assert_int_equal(virq_poll32(&hal_, REG, 1, 0, 0, NULL), VIRQ_ETIMEDOUT);
-	fake_hal_reg_set64(fh_, REG64, 1);
-	assert_int_equal(virq_poll64(&hal_, REG64, 1, 1, 0, NULL), VIRQ_OK);
+	virq_sim_reg_set32(fh_, REG, 1);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 0, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 0, 0, NULL), LIBVIRQ_ETIMEDOUT);
+	virq_sim_reg_set64(fh_, REG64, 1);
+	assert_int_equal(virq_poll64(&hal_, REG64, 1, 1, 0, NULL), LIBVIRQ_OK);
 }
 
 static void test_poll64_high_bits(void **state)
@@ -135,17 +135,17 @@ static void test_poll64_high_bits(void **state)
 	uint64_t last = 0;
 
 	(void)state;
-	fake_hal_add_region(fh_, REG64, 8, settle_rd, NULL, &s);
+	virq_sim_add_region(fh_, REG64, 8, settle_rd, NULL, &s);
 	assert_int_equal(virq_poll64(&hal_, REG64, 0x8000000000000000ull, 0x8000000000000000ull,
 				     100000, &last),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	assert_int_equal(last, 0x8000000000000000ull);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R64, REG64), 3);
-	assert_int_equal(fake_hal_count(fh_, FAKE_MMIO_R32), 0); /* single 64-bit reads */
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R64, REG64), 3);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_MMIO_R32), 0); /* single 64-bit reads */
 
 	/* Timeout path of the 64-bit variant keeps the full last value. */
-	fake_hal_reg_set64(fh_, 0x30000, 0x123456789abcdef0ull);
-	assert_int_equal(virq_poll64(&hal_, 0x30000, UINT64_MAX, 0, 3000, &last), VIRQ_ETIMEDOUT);
+	virq_sim_reg_set64(fh_, 0x30000, 0x123456789abcdef0ull);
+	assert_int_equal(virq_poll64(&hal_, 0x30000, UINT64_MAX, 0, 3000, &last), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(last, 0x123456789abcdef0ull);
 }
 
@@ -154,12 +154,12 @@ struct later {
 	unsigned long relaxes, n;
 };
 
-static void later_relax(void *arg, struct fake_hal *fh)
+static void later_relax(void *arg, struct virq_sim *fh)
 {
 	struct later *l = arg;
 
 	if (++l->relaxes == l->n)
-		fake_hal_reg_set32(fh, REG, 0x4);
+		virq_sim_reg_set32(fh, REG, 0x4);
 }
 
 static void test_relax_hook_progress(void **state)
@@ -167,9 +167,9 @@ static void test_relax_hook_progress(void **state)
 	struct later l = { 0, 7 };
 
 	(void)state;
-	fake_hal_on_relax(fh_, later_relax, &l);
-	assert_int_equal(virq_poll32(&hal_, REG, 0x4, 0x4, 1000000, NULL), VIRQ_OK);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 8);
+	virq_sim_on_relax(fh_, later_relax, &l);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x4, 0x4, 1000000, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 8);
 	assert_int_equal(l.relaxes, 7);
 }
 
@@ -179,24 +179,24 @@ static void test_deadline_from_entry_and_wrap(void **state)
 
 	(void)state;
 	/* Clock near the top of the 64-bit range: the deadline wraps. */
-	fake_hal_clock_advance(fh_, UINT64_MAX - 2500);
-	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 5000, &last), VIRQ_ETIMEDOUT);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 6);
+	virq_sim_clock_advance(fh_, UINT64_MAX - 2500);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 5000, &last), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 6);
 }
 
 static void test_no_relax_callback(void **state)
 {
-	struct virq_hal_ops ops = *fake_hal_ops();
+	struct virq_hal_ops ops = *virq_sim_hal_ops();
 	struct virq_hal h = { &ops, fh_ };
 
 	(void)state;
 	ops.relax = NULL;
 	/* The clock advances 500 ns per now_ns() call; without relax the loop
 	 * is still bounded by the clock. */
-	fake_hal_set_now_step(fh_, 500);
-	assert_int_equal(virq_poll32(&h, REG, 1, 1, 2000, NULL), VIRQ_ETIMEDOUT);
-	assert_int_equal(fake_hal_count_at(fh_, FAKE_MMIO_R32, REG), 4);
-	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 0);
+	virq_sim_set_now_step(fh_, 500);
+	assert_int_equal(virq_poll32(&h, REG, 1, 1, 2000, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 4);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 0);
 }
 
 struct cond_arg {
@@ -215,31 +215,31 @@ static void test_poll_until(void **state)
 	struct cond_arg c = { 0, 4 };
 
 	(void)state;
-	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 1000000), VIRQ_OK);
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 1000000), LIBVIRQ_OK);
 	assert_int_equal(c.calls, 4);
-	assert_int_equal(fake_hal_count(fh_, FAKE_RELAX), 3);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 3);
 
 	c = (struct cond_arg){ 0, 1000 };
-	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 3000), VIRQ_ETIMEDOUT);
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 3000), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(c.calls, 4); /* t = 0, 1, 2, 3 us: the last one after the deadline */
 
 	c = (struct cond_arg){ 0, 1000 };
-	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 0), VIRQ_ETIMEDOUT);
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 0), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(c.calls, 1);
 }
 
 /* A condition that becomes true exactly when the deadline passes still wins. */
 static bool true_after_deadline(void *p)
 {
-	struct fake_hal *fh = p;
+	struct virq_sim *fh = p;
 
-	return fake_hal_now(fh) >= 4000;
+	return virq_sim_now(fh) >= 4000;
 }
 
 static void test_settles_at_deadline(void **state)
 {
 	(void)state;
-	assert_int_equal(virq_poll_until(&hal_, true_after_deadline, fh_, 4000), VIRQ_OK);
+	assert_int_equal(virq_poll_until(&hal_, true_after_deadline, fh_, 4000), LIBVIRQ_OK);
 }
 
 int main(void)

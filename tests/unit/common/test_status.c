@@ -10,9 +10,9 @@
 static void test_every_code_has_distinct_text(void **state)
 {
 	(void)state;
-	for (int a = 0; a < VIRQ_STATUS_COUNT; a++) {
+	for (int a = 0; a < LIBVIRQ_STATUS_COUNT; a++) {
 		assert_string_not_equal(virq_strerror(-a), "unknown status");
-		assert_string_not_equal(virq_status_name(-a), "VIRQ_E?");
+		assert_string_not_equal(virq_status_name(-a), "LIBVIRQ_E?");
 		for (int b = 0; b < a; b++)
 			assert_string_not_equal(virq_strerror(-a), virq_strerror(-b));
 	}
@@ -21,32 +21,32 @@ static void test_every_code_has_distinct_text(void **state)
 static void test_names_match_enumerators(void **state)
 {
 	(void)state;
-	assert_string_equal(virq_status_name(VIRQ_OK), "VIRQ_OK");
-	assert_string_equal(virq_status_name(VIRQ_ETIMEDOUT), "VIRQ_ETIMEDOUT");
-	assert_string_equal(virq_status_name(VIRQ_EUNKNOWN), "VIRQ_EUNKNOWN");
-	assert_string_equal(virq_strerror(VIRQ_ESTALLED), "ITS command queue stalled");
+	assert_string_equal(virq_status_name(LIBVIRQ_OK), "LIBVIRQ_OK");
+	assert_string_equal(virq_status_name(LIBVIRQ_ETIMEDOUT), "LIBVIRQ_ETIMEDOUT");
+	assert_string_equal(virq_status_name(LIBVIRQ_EUNKNOWN), "LIBVIRQ_EUNKNOWN");
+	assert_string_equal(virq_strerror(LIBVIRQ_ESTALLED), "ITS command queue stalled");
 }
 
 static void test_unknown_codes(void **state)
 {
 	(void)state;
 	assert_string_equal(virq_strerror(1), "unknown status");
-	assert_string_equal(virq_strerror(-VIRQ_STATUS_COUNT), "unknown status");
+	assert_string_equal(virq_strerror(-LIBVIRQ_STATUS_COUNT), "unknown status");
 	assert_string_equal(virq_strerror(-2147483647 - 1), "unknown status");
-	assert_string_equal(virq_status_name(12345), "VIRQ_E?");
+	assert_string_equal(virq_status_name(12345), "LIBVIRQ_E?");
 }
 
 static void test_codes_are_distinct_and_negative(void **state)
 {
 	static const int codes[] = {
-		VIRQ_EINVAL, VIRQ_ERANGE, VIRQ_EALIGN, VIRQ_ENOMEM, VIRQ_ETIMEDOUT, VIRQ_EBUSY,
-		VIRQ_ENOTSUP, VIRQ_EHW, VIRQ_ESTALLED, VIRQ_ENOENT, VIRQ_EEXIST, VIRQ_ENOSPC,
-		VIRQ_EBADDT, VIRQ_EHALVER, VIRQ_ENOHAL, VIRQ_EINHIBITED, VIRQ_EDEAD, VIRQ_EUNKNOWN,
+		LIBVIRQ_EINVAL, LIBVIRQ_ERANGE, LIBVIRQ_EALIGN, LIBVIRQ_ENOMEM, LIBVIRQ_ETIMEDOUT, LIBVIRQ_EBUSY,
+		LIBVIRQ_ENOTSUP, LIBVIRQ_EHW, LIBVIRQ_ESTALLED, LIBVIRQ_ENOENT, LIBVIRQ_EEXIST, LIBVIRQ_ENOSPC,
+		LIBVIRQ_EBADDT, LIBVIRQ_EHALVER, LIBVIRQ_ENOHAL, LIBVIRQ_EINHIBITED, LIBVIRQ_EDEAD, LIBVIRQ_EUNKNOWN,
 	};
 
 	(void)state;
-	assert_int_equal(VIRQ_OK, 0);
-	assert_int_equal(sizeof(codes) / sizeof(codes[0]) + 1, VIRQ_STATUS_COUNT);
+	assert_int_equal(LIBVIRQ_OK, 0);
+	assert_int_equal(sizeof(codes) / sizeof(codes[0]) + 1, LIBVIRQ_STATUS_COUNT);
 	/* ABI: the codes are -1, -2, ... in declaration order, none skipped. */
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 		assert_int_equal(codes[i], -(int)i - 1);
@@ -55,9 +55,9 @@ static void test_codes_are_distinct_and_negative(void **state)
 static void test_version_matches_header(void **state)
 {
 	(void)state;
-	assert_int_equal(virq_version(), ((uint32_t)VIRQ_VERSION_MAJOR << 16) |
-						 ((uint32_t)VIRQ_VERSION_MINOR << 8) |
-						 (uint32_t)VIRQ_VERSION_PATCH);
+	assert_int_equal(virq_version(), ((uint32_t)LIBVIRQ_VERSION_MAJOR << 16) |
+						 ((uint32_t)LIBVIRQ_VERSION_MINOR << 8) |
+						 (uint32_t)LIBVIRQ_VERSION_PATCH);
 }
 
 int main(void)

@@ -18,11 +18,11 @@
 #include <libfdt.h>
 #include <libvirq/fdt.h>
 
-#ifndef VIRQ_DTB_DIR
-#error "VIRQ_DTB_DIR must name the directory gen_dtbs.sh wrote"
+#ifndef LIBVIRQ_DTB_DIR
+#error "LIBVIRQ_DTB_DIR must name the directory gen_dtbs.sh wrote"
 #endif
-#ifndef VIRQ_SEED_DIR
-#error "VIRQ_SEED_DIR must name tests/data/dtb"
+#ifndef LIBVIRQ_SEED_DIR
+#error "LIBVIRQ_SEED_DIR must name tests/data/dtb"
 #endif
 
 /* Loads a file into a heap buffer of exactly its size. */
@@ -50,7 +50,7 @@ static uint8_t *load_(const char *name, size_t *len)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s.dtb", VIRQ_DTB_DIR, name);
+	snprintf(path, sizeof(path), "%s/%s.dtb", LIBVIRQ_DTB_DIR, name);
 	return load_path_(path, len);
 }
 
@@ -109,7 +109,7 @@ static void test_qemu_dumps(void **state)
 		const char *why = NULL;
 
 		print_message("  %s\n", cases[i].name);
-		assert_int_equal(discover_named_(cases[i].name, &d, &why), VIRQ_OK);
+		assert_int_equal(discover_named_(cases[i].name, &d, &why), LIBVIRQ_OK);
 		assert_string_equal(why, "ok");
 		expect_qemu_virt_(&d, cases[i].regions, cases[i].its);
 	}
@@ -126,9 +126,9 @@ static void test_committed_seeds(void **state)
 		size_t len;
 		uint8_t *b;
 
-		snprintf(path, sizeof(path), "%s/%s.dtb", VIRQ_SEED_DIR, seeds[i]);
+		snprintf(path, sizeof(path), "%s/%s.dtb", LIBVIRQ_SEED_DIR, seeds[i]);
 		b = load_path_(path, &len);
-		assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), VIRQ_OK);
+		assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
 		assert_true(d.nr_redist_regions >= 1);
 		free(b);
 	}
@@ -139,7 +139,7 @@ static void test_two_regions_stride_noncoherent_rk3588(void **state)
 	struct virq_gic_desc d;
 
 	(void)state;
-	assert_int_equal(discover_named_("good_two_regions", &d, NULL), VIRQ_OK);
+	assert_int_equal(discover_named_("good_two_regions", &d, NULL), LIBVIRQ_OK);
 	assert_int_equal(d.gicd_base, 0xfe600000);
 	assert_int_equal(d.gicd_size, 0x10000);
 	assert_int_equal(d.nr_redist_regions, 2);
@@ -156,7 +156,7 @@ static void test_two_regions_stride_noncoherent_rk3588(void **state)
 	assert_int_equal(d.its[1].base, 0xfe660000);
 	assert_false(d.its[1].dma_noncoherent);
 	assert_true(d.dma_noncoherent);
-	assert_int_equal(d.platform, VIRQ_GIC_PLAT_RK3588);
+	assert_int_equal(d.platform, LIBVIRQ_GIC_PLAT_RK3588);
 }
 
 static void test_one_cell_and_extra_reg_entries(void **state)
@@ -164,7 +164,7 @@ static void test_one_cell_and_extra_reg_entries(void **state)
 	struct virq_gic_desc d;
 
 	(void)state;
-	assert_int_equal(discover_named_("good_cells1", &d, NULL), VIRQ_OK);
+	assert_int_equal(discover_named_("good_cells1", &d, NULL), LIBVIRQ_OK);
 	assert_int_equal(d.gicd_base, 0x2f000000);
 	assert_int_equal(d.nr_redist_regions, 1);
 	assert_int_equal(d.redist[0].base, 0x2f100000);
@@ -179,7 +179,7 @@ static void test_ranges_translation(void **state)
 	struct virq_gic_desc d;
 
 	(void)state;
-	assert_int_equal(discover_named_("good_soc_ranges", &d, NULL), VIRQ_OK);
+	assert_int_equal(discover_named_("good_soc_ranges", &d, NULL), LIBVIRQ_OK);
 	assert_int_equal(d.gicd_base, 0x20100000);
 	assert_int_equal(d.redist[0].base, 0x20200000);
 	assert_int_equal(d.its[0].base, 0x20180000);
@@ -220,7 +220,7 @@ static void test_case16_phandle_and_cells_shapes_ignored(void **state)
 	assert_int_equal(plen, 9 * 4);
 	/* One cell short: rewrite the property with 8 cells (shrinks in place). */
 	assert_int_equal(fdt_setprop(b, node, "interrupt-map", map, 8 * 4), 0);
-	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), VIRQ_OK);
+	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
 	assert_int_equal(d.gicd_base, 0x20100000);
 	assert_int_equal(d.its[0].base, 0x20180000);
 	free(b);
@@ -248,30 +248,30 @@ static void expect_bad_(const char *name, virq_status want, const char *why_subs
 static void test_hand_built_bad_trees(void **state)
 {
 	(void)state;
-	expect_bad_("bad_cells00", VIRQ_EBADDT, "#address-cells");
-	expect_bad_("bad_size_cells0", VIRQ_EBADDT, "#size-cells is 0");
-	expect_bad_("bad_addr_cells3", VIRQ_EBADDT, "#address-cells is not 1 or 2");
-	expect_bad_("bad_addr_cells_huge", VIRQ_EBADDT, "#address-cells is not 1 or 2");
-	expect_bad_("bad_cells_len", VIRQ_EBADDT, "single cell");
-	expect_bad_("bad_reg_short", VIRQ_EBADDT, "fewer entries");
-	expect_bad_("bad_reg_partial", VIRQ_EBADDT, "whole number");
-	expect_bad_("bad_no_reg", VIRQ_EBADDT, "no reg");
-	expect_bad_("bad_nrr0", VIRQ_EBADDT, "#redistributor-regions");
-	expect_bad_("bad_nrr_huge", VIRQ_EBADDT, "#redistributor-regions");
-	expect_bad_("bad_nrr_len", VIRQ_EBADDT, "#redistributor-regions");
-	expect_bad_("bad_nrr_more_than_reg", VIRQ_EBADDT, "fewer entries");
-	expect_bad_("bad_gicd_size0", VIRQ_EBADDT, "size 0");
-	expect_bad_("bad_gicr_size0", VIRQ_EBADDT, "size 0");
-	expect_bad_("bad_its_size0", VIRQ_EBADDT, "size 0");
-	expect_bad_("bad_wrap", VIRQ_EBADDT, "wraps");
-	expect_bad_("bad_stride_1cell", VIRQ_EBADDT, "redistributor-stride");
-	expect_bad_("bad_stride_unaligned", VIRQ_EBADDT, "redistributor-stride");
-	expect_bad_("bad_stride_zero", VIRQ_EBADDT, "redistributor-stride");
-	expect_bad_("bad_outside_ranges", VIRQ_EBADDT, "outside");
-	expect_bad_("bad_no_ranges", VIRQ_EBADDT, "no ranges");
-	expect_bad_("bad_ranges_partial", VIRQ_EBADDT, "ranges length");
-	expect_bad_("none_gic", VIRQ_ENOENT, "no enabled arm,gic-v3");
-	expect_bad_("disabled_gic", VIRQ_ENOENT, "no enabled arm,gic-v3");
+	expect_bad_("bad_cells00", LIBVIRQ_EBADDT, "#address-cells");
+	expect_bad_("bad_size_cells0", LIBVIRQ_EBADDT, "#size-cells is 0");
+	expect_bad_("bad_addr_cells3", LIBVIRQ_EBADDT, "#address-cells is not 1 or 2");
+	expect_bad_("bad_addr_cells_huge", LIBVIRQ_EBADDT, "#address-cells is not 1 or 2");
+	expect_bad_("bad_cells_len", LIBVIRQ_EBADDT, "single cell");
+	expect_bad_("bad_reg_short", LIBVIRQ_EBADDT, "fewer entries");
+	expect_bad_("bad_reg_partial", LIBVIRQ_EBADDT, "whole number");
+	expect_bad_("bad_no_reg", LIBVIRQ_EBADDT, "no reg");
+	expect_bad_("bad_nrr0", LIBVIRQ_EBADDT, "#redistributor-regions");
+	expect_bad_("bad_nrr_huge", LIBVIRQ_EBADDT, "#redistributor-regions");
+	expect_bad_("bad_nrr_len", LIBVIRQ_EBADDT, "#redistributor-regions");
+	expect_bad_("bad_nrr_more_than_reg", LIBVIRQ_EBADDT, "fewer entries");
+	expect_bad_("bad_gicd_size0", LIBVIRQ_EBADDT, "size 0");
+	expect_bad_("bad_gicr_size0", LIBVIRQ_EBADDT, "size 0");
+	expect_bad_("bad_its_size0", LIBVIRQ_EBADDT, "size 0");
+	expect_bad_("bad_wrap", LIBVIRQ_EBADDT, "wraps");
+	expect_bad_("bad_stride_1cell", LIBVIRQ_EBADDT, "redistributor-stride");
+	expect_bad_("bad_stride_unaligned", LIBVIRQ_EBADDT, "redistributor-stride");
+	expect_bad_("bad_stride_zero", LIBVIRQ_EBADDT, "redistributor-stride");
+	expect_bad_("bad_outside_ranges", LIBVIRQ_EBADDT, "outside");
+	expect_bad_("bad_no_ranges", LIBVIRQ_EBADDT, "no ranges");
+	expect_bad_("bad_ranges_partial", LIBVIRQ_EBADDT, "ranges length");
+	expect_bad_("none_gic", LIBVIRQ_ENOENT, "no enabled arm,gic-v3");
+	expect_bad_("disabled_gic", LIBVIRQ_ENOENT, "no enabled arm,gic-v3");
 }
 
 static void test_null_and_tiny(void **state)
@@ -281,10 +281,10 @@ static void test_null_and_tiny(void **state)
 	uint8_t *tiny = malloc(8);
 
 	(void)state;
-	assert_int_equal(virq_fdt_discover_gic(NULL, 100, &d, &why), VIRQ_EINVAL);
-	assert_int_equal(virq_fdt_discover_gic(tiny, 8, NULL, &why), VIRQ_EINVAL);
+	assert_int_equal(virq_fdt_discover_gic(NULL, 100, &d, &why), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_fdt_discover_gic(tiny, 8, NULL, &why), LIBVIRQ_EINVAL);
 	memset(tiny, 0, 8);
-	assert_int_equal(virq_fdt_discover_gic(tiny, 8, &d, &why), VIRQ_EBADDT);
+	assert_int_equal(virq_fdt_discover_gic(tiny, 8, &d, &why), LIBVIRQ_EBADDT);
 	assert_non_null(strstr(why, "header"));
 	free(tiny);
 }
@@ -313,7 +313,7 @@ static virq_status run_(const uint8_t *b, size_t n, const char **why)
 	uint8_t *c = dup_(b, n);
 	virq_status st = virq_fdt_discover_gic(c, n, &d, why);
 
-	if (st == VIRQ_OK) {
+	if (st == LIBVIRQ_OK) {
 		/* Whatever a mutated blob yields must still be a sane description. */
 		assert_true(d.gicd_size > 0);
 		assert_true(d.nr_redist_regions >= 1 && d.nr_redist_regions <= 16);
@@ -336,34 +336,34 @@ static void test_header_corruptions(void **state)
 	/* Bad magic. */
 	c = dup_(b, len);
 	c[0] ^= 0xff;
-	assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	assert_non_null(strstr(why, "magic"));
 	free(c);
 	/* Version from the future (last_comp_version 18). */
 	c = dup_(b, len);
 	put_be32_(c + 24, 18);
-	assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	free(c);
 	/* totalsize larger than the buffer. */
 	c = dup_(b, len);
 	put_be32_(c + 4, (uint32_t)len + 4096);
-	assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	assert_non_null(strstr(why, "truncated"));
 	free(c);
 	/* Structure block offset past the end. */
 	c = dup_(b, len);
 	put_be32_(c + 8, 0xfffffff0u);
-	assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	free(c);
 	/* Strings block size huge (offset + size overflows 32 bits). */
 	c = dup_(b, len);
 	put_be32_(c + 32, 0xfffffff0u);
-	assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	free(c);
 	/* Structure block size 0. */
 	c = dup_(b, len);
 	put_be32_(c + 36, 0);
-	assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	free(c);
 	free(b);
 }
@@ -400,7 +400,7 @@ static void test_forged_property_lengths(void **state)
 			const char *why = NULL;
 
 			put_be32_(c + prop_len_off_(c, props[j][0], props[j][1]), forged[i]);
-			assert_int_equal(run_(c, len, &why), VIRQ_EBADDT);
+			assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 			free(c);
 		}
 	}
@@ -422,11 +422,11 @@ static void test_truncation_sweep(void **state)
 			uint8_t *c = dup_(b, n);
 			const char *why = NULL;
 
-			assert_int_equal(run_(c, n, &why), VIRQ_EBADDT);
+			assert_int_equal(run_(c, n, &why), LIBVIRQ_EBADDT);
 			if (n >= 40) {
 				/* Header claims exactly n bytes: the structure walk must notice. */
 				put_be32_(c + 4, (uint32_t)n);
-				assert_int_not_equal(run_(c, n, &why), VIRQ_OK);
+				assert_int_not_equal(run_(c, n, &why), LIBVIRQ_OK);
 			}
 			free(c);
 		}
@@ -454,7 +454,7 @@ static void test_mutation_sweep(void **state)
 			uint8_t *c = dup_(b, len);
 
 			c[i] ^= flips[f];
-			if (run_(c, len, NULL) == VIRQ_OK)
+			if (run_(c, len, NULL) == LIBVIRQ_OK)
 				ok++;
 			else
 				bad++;
@@ -468,7 +468,7 @@ static void test_mutation_sweep(void **state)
 			rng = rng * 1664525u + 1013904223u;
 			c[(rng >> 8) % qlen] = (uint8_t)(rng >> 24);
 		}
-		if (run_(c, qlen, NULL) == VIRQ_OK)
+		if (run_(c, qlen, NULL) == LIBVIRQ_OK)
 			ok++;
 		else
 			bad++;

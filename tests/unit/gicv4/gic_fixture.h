@@ -11,29 +11,29 @@
 #include <cmocka.h>
 
 #include <libvirq/gicv4.h>
-#include <libvirq/gicv4_gic_regs.h>
-#include "fake_hal.h"
-#include "rdist_model.h"
+#include <libvirq/gicv4/gic_regs.h>
+#include <libvirq/sim/hal.h>
+#include <libvirq/sim/rdist.h>
 
 #define FX_MAX_RD 8
 
 struct gic_fx {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct rdist_model *rm;
-	struct rdist_model_cfg rcfg;
+	struct virq_sim_rdist *rm;
+	struct virq_sim_rdist_cfg rcfg;
 	struct virq_gic_desc desc;
 	struct virq_gic gic;
 	struct virq_gic_rdist rds[FX_MAX_RD];
 };
 
-static inline void fx_setup(struct gic_fx *f, const struct rdist_model_cfg *cfg)
+static inline void fx_setup(struct gic_fx *f, const struct virq_sim_rdist_cfg *cfg)
 {
 	memset(f, 0, sizeof(*f));
-	f->fh = fake_hal_new();
-	f->hal = fake_hal_get(f->fh);
-	f->rcfg = cfg ? *cfg : rdist_model_default_cfg();
-	f->rm = rdist_model_new(f->fh, &f->rcfg);
+	f->fh = virq_sim_new();
+	f->hal = virq_sim_hal(f->fh);
+	f->rcfg = cfg ? *cfg : virq_sim_rdist_default_cfg();
+	f->rm = virq_sim_rdist_new(f->fh, &f->rcfg);
 	f->desc.gicd_base = f->rcfg.gicd_base;
 	f->desc.gicd_size = 0x10000;
 	f->desc.nr_redist_regions = 1;
@@ -43,13 +43,13 @@ static inline void fx_setup(struct gic_fx *f, const struct rdist_model_cfg *cfg)
 
 static inline void fx_teardown(struct gic_fx *f)
 {
-	rdist_model_free(f->rm);
-	fake_hal_free(f->fh);
+	virq_sim_rdist_free(f->rm);
+	virq_sim_free(f->fh);
 }
 
 static inline uint64_t fx_rd(const struct gic_fx *f, unsigned rd, uint32_t off)
 {
-	return rdist_model_base(f->rm, rd) + off;
+	return virq_sim_rdist_base(f->rm, rd) + off;
 }
 
 #endif /* GIC_FIXTURE_H */

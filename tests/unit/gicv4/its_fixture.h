@@ -4,9 +4,9 @@
 #define ITS_FIXTURE_H
 
 #include "gic_fixture.h"
-#include <libvirq/gicv4_its.h>
-#include <libvirq/gicv4_vpe.h>
-#include "its_state_model.h"
+#include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
+#include <libvirq/sim/its_state.h>
 
 #define FX_ITS_BASE 0x08080000ull
 #define FX_ITS_STRIDE 0x100000ull
@@ -15,39 +15,39 @@
 struct its_fx {
 	struct gic_fx g;
 	unsigned nits;
-	struct its_state_model *sm[4];
+	struct virq_sim_its_state *sm[4];
 	struct virq_its its[4];
 };
 
 /* Brings up GIC (dist + every RD), the ITS models, and optionally the ITSes. */
-static inline void itsfx_setup(struct its_fx *f, const struct rdist_model_cfg *rc,
-			       const struct its_state_cfg *ic, unsigned nits, bool init_its)
+static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
+			       const struct virq_sim_its_state_cfg *ic, unsigned nits, bool init_its)
 {
 	memset(f, 0, sizeof(*f));
 	fx_setup(&f->g, rc);
 	f->nits = nits;
 	f->g.desc.nr_its = nits;
 	for (unsigned i = 0; i < nits; i++) {
-		struct its_state_cfg c = ic ? *ic : its_state_default_cfg(0);
+		struct virq_sim_its_state_cfg c = ic ? *ic : virq_sim_its_state_default_cfg(0);
 
 		c.base = FX_ITS_BASE + i * FX_ITS_STRIDE;
 		c.rm = f->g.rm;
-		f->sm[i] = its_state_new(f->g.fh, &c);
+		f->sm[i] = virq_sim_its_state_new(f->g.fh, &c);
 		f->g.desc.its[i].base = c.base;
 		f->g.desc.its[i].size = 0x20000;
 	}
 	assert_int_equal(virq_gic_init(&f->g.gic, &f->g.hal, &f->g.desc, f->g.rds, FX_MAX_RD, 16),
-			 VIRQ_OK);
-	assert_int_equal(virq_gic_dist_enable(&f->g.gic), VIRQ_OK);
+			 LIBVIRQ_OK);
+	assert_int_equal(virq_gic_dist_enable(&f->g.gic), LIBVIRQ_OK);
 	for (unsigned r = 0; r < f->g.gic.nr_rd; r++)
-		assert_int_equal(virq_gic_rdist_init(&f->g.gic, r), VIRQ_OK);
+		assert_int_equal(virq_gic_rdist_init(&f->g.gic, r), LIBVIRQ_OK);
 	if (!init_its)
 		return;
 	for (unsigned i = 0; i < nits; i++) {
 		assert_int_equal(virq_its_init(&f->its[i], &f->g.gic, &f->g.desc.its[i], NULL),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		for (unsigned r = 0; r < f->g.gic.nr_rd; r++)
-			assert_int_equal(virq_its_map_collection(&f->its[i], r), VIRQ_OK);
+			assert_int_equal(virq_its_map_collection(&f->its[i], r), LIBVIRQ_OK);
 	}
 }
 
@@ -55,32 +55,32 @@ static inline void itsfx_teardown(struct its_fx *f, bool destroy_its)
 {
 	for (unsigned i = 0; destroy_its && i < f->nits; i++)
 		if (f->its[i].gic)
-			assert_int_equal(virq_its_destroy(&f->its[i]), VIRQ_OK);
+			assert_int_equal(virq_its_destroy(&f->its[i]), LIBVIRQ_OK);
 	virq_gic_destroy(&f->g.gic);
 	if (destroy_its)
-		assert_int_equal(fake_hal_live_pages(f->g.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f->g.fh), 0);
 	/* The fake HAL keeps hook pointers: free it before the models. */
-	fake_hal_free(f->g.fh);
-	rdist_model_free(f->g.rm);
+	virq_sim_free(f->g.fh);
+	virq_sim_rdist_free(f->g.rm);
 	for (unsigned i = 0; i < f->nits; i++)
-		its_state_free(f->sm[i]);
+		virq_sim_its_state_free(f->sm[i]);
 }
 
 static inline void itsfx_no_errors(const struct its_fx *f)
 {
 	for (unsigned i = 0; i < f->nits; i++) {
-		if (its_state_errors(f->sm[i]))
-			fail_msg("ITS %u model error: %s", i, its_state_last_error(f->sm[i]));
+		if (virq_sim_its_state_errors(f->sm[i]))
+			fail_msg("ITS %u model error: %s", i, virq_sim_its_state_last_error(f->sm[i]));
 	}
 }
 
 /* Index of the last command with opcode @op in the model's log, or -1. */
-static inline long itsfx_find_op(struct its_state_model *s, uint8_t op, size_t from)
+static inline long itsfx_find_op(struct virq_sim_its_state *s, uint8_t op, size_t from)
 {
-	struct its_model *q = its_state_queue(s);
+	struct virq_sim_its *q = virq_sim_its_state_queue(s);
 
-	for (size_t i = from; i < its_model_ncmds(q); i++)
-		if (its_model_cmd(q, i)->op == op)
+	for (size_t i = from; i < virq_sim_its_ncmds(q); i++)
+		if (virq_sim_its_cmd(q, i)->op == op)
 			return (long)i;
 	return -1;
 }

@@ -5,10 +5,10 @@
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
 
-static void setup1(struct its_fx *f, const struct its_state_cfg *ic, unsigned nr_rd, int version,
+static void setup1(struct its_fx *f, const struct virq_sim_its_state_cfg *ic, unsigned nr_rd, int version,
 		   bool dirty_direct)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 
 	rc.nr = nr_rd;
 	rc.version = version;
@@ -19,19 +19,19 @@ static void setup1(struct its_fx *f, const struct its_state_cfg *ic, unsigned nr
 static void test_quirk_table(void **state)
 {
 	(void)state;
-	assert_int_equal(virq_its_quirks_for(0xa100034cu, 0), VIRQ_ITS_QUIRK_CAVIUM_22375 |
-								  VIRQ_ITS_QUIRK_CAVIUM_24313 |
-								  VIRQ_ITS_QUIRK_CAVIUM_23144);
+	assert_int_equal(virq_its_quirks_for(0xa100034cu, 0), LIBVIRQ_ITS_QUIRK_CAVIUM_22375 |
+								  LIBVIRQ_ITS_QUIRK_CAVIUM_24313 |
+								  LIBVIRQ_ITS_QUIRK_CAVIUM_23144);
 	assert_int_equal(virq_its_quirks_for(0xa100134cu, 0),
-			 VIRQ_ITS_QUIRK_CAVIUM_22375 | VIRQ_ITS_QUIRK_CAVIUM_24313 |
-			     VIRQ_ITS_QUIRK_CAVIUM_23144); /* bits 15:12 masked */
+			 LIBVIRQ_ITS_QUIRK_CAVIUM_22375 | LIBVIRQ_ITS_QUIRK_CAVIUM_24313 |
+			     LIBVIRQ_ITS_QUIRK_CAVIUM_23144); /* bits 15:12 masked */
 	assert_int_equal(virq_its_quirks_for(0xa100034du, 0), 0);
-	assert_int_equal(virq_its_quirks_for(0x00001070u, 0), VIRQ_ITS_QUIRK_QDF2400_E0065);
-	assert_int_equal(virq_its_quirks_for(0x00051736u, 0), VIRQ_ITS_QUIRK_HIP09_162100801);
+	assert_int_equal(virq_its_quirks_for(0x00001070u, 0), LIBVIRQ_ITS_QUIRK_QDF2400_E0065);
+	assert_int_equal(virq_its_quirks_for(0x00051736u, 0), LIBVIRQ_ITS_QUIRK_HIP09_162100801);
 	assert_int_equal(virq_its_quirks_for(0x0201743bu, 0), 0); /* needs the RK3588 machine */
-	assert_int_equal(virq_its_quirks_for(0x0201743bu, VIRQ_GIC_PLAT_RK3588),
-			 VIRQ_ITS_QUIRK_RK3588_3588001);
-	assert_int_equal(virq_its_quirks_for(0x43Bu, VIRQ_GIC_PLAT_RK3588), 0);
+	assert_int_equal(virq_its_quirks_for(0x0201743bu, LIBVIRQ_GIC_PLAT_RK3588),
+			 LIBVIRQ_ITS_QUIRK_RK3588_3588001);
+	assert_int_equal(virq_its_quirks_for(0x43Bu, LIBVIRQ_GIC_PLAT_RK3588), 0);
 }
 
 /* QEMU defaults: 64 KiB pages, device and vPE tables two-level, level-2 pages on demand. */
@@ -44,29 +44,29 @@ static void test_tables_indirect_on_demand(void **state)
 
 	(void)state;
 	setup1(&f, NULL, 1, 40, false);
-	assert_int_equal(virq_its_init(its, &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
-	assert_int_equal(its->tbl[VIRQ_ITS_TBL_DEV].page_size, 65536);
-	assert_true(its->tbl[VIRQ_ITS_TBL_DEV].indirect);
-	assert_int_equal(its->tbl[VIRQ_ITS_TBL_DEV].nr_l1, 8); /* 2^16 / (64K / 8) */
-	assert_true(its->tbl[VIRQ_ITS_TBL_VPE].indirect);
-	assert_false(its->tbl[VIRQ_ITS_TBL_COL].indirect);
-	assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF, 0); /* one L1 page */
-	assert_true((its_state_baser(f.sm[0], 0) >> 62) & 1);
-	assert_int_equal(virq_its_map_collection(its, 0), VIRQ_OK);
-	live = fake_hal_live_pages(f.g.fh);
-	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), VIRQ_OK); /* L1[0] */
-	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
-	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), VIRQ_OK); /* L1[4] */
-	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 6);
-	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), VIRQ_OK); /* L1[4] again */
-	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 8);
-	assert_true(((uint64_t *)its->tbl[VIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
-	assert_false(((uint64_t *)its->tbl[VIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
-	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), VIRQ_ERANGE);
-	assert_true(its_state_dev_mapped(f.sm[0], 0x9001));
-	assert_int_equal(virq_its_device_unmap(&d1), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&d2), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&d3), VIRQ_OK);
+	assert_int_equal(virq_its_init(its, &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(its->tbl[LIBVIRQ_ITS_TBL_DEV].page_size, 65536);
+	assert_true(its->tbl[LIBVIRQ_ITS_TBL_DEV].indirect);
+	assert_int_equal(its->tbl[LIBVIRQ_ITS_TBL_DEV].nr_l1, 8); /* 2^16 / (64K / 8) */
+	assert_true(its->tbl[LIBVIRQ_ITS_TBL_VPE].indirect);
+	assert_false(its->tbl[LIBVIRQ_ITS_TBL_COL].indirect);
+	assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0) & 0xFF, 0); /* one L1 page */
+	assert_true((virq_sim_its_state_baser(f.sm[0], 0) >> 62) & 1);
+	assert_int_equal(virq_its_map_collection(its, 0), LIBVIRQ_OK);
+	live = virq_sim_live_pages(f.g.fh);
+	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), LIBVIRQ_OK); /* L1[0] */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
+	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), LIBVIRQ_OK); /* L1[4] */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 6);
+	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), LIBVIRQ_OK); /* L1[4] again */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 8);
+	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
+	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
+	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_ERANGE);
+	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x9001));
+	assert_int_equal(virq_its_device_unmap(&d1), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d2), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d3), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -78,7 +78,7 @@ static void test_tables_flat_and_page_sizes(void **state)
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 		struct its_fx f;
 		struct virq_its_device d;
 		struct virq_its_table *t;
@@ -87,20 +87,20 @@ static void test_tables_flat_and_page_sizes(void **state)
 		ic.psz_mask = masks[i];
 		setup1(&f, &ic, 1, 40, false);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
-				 VIRQ_OK);
-		t = &f.its[0].tbl[VIRQ_ITS_TBL_DEV];
+				 LIBVIRQ_OK);
+		t = &f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV];
 		assert_int_equal(t->page_size, want_psz[i]);
 		assert_false(t->indirect);
 		/* 2^16 entries x 8 bytes in (Size + 1) pages. */
 		assert_int_equal(t->id_bits, 16);
-		assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF,
+		assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0) & 0xFF,
 				 (8u * 65536u) / want_psz[i] - 1);
-		assert_int_equal((its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0	  ? 2
+		assert_int_equal((virq_sim_its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0	  ? 2
 									 : i == 1 ? 0
 										  : 1);
-		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-		assert_int_equal(virq_its_device_map(&f.its[0], &d, 0x7FFF, 2), VIRQ_OK);
-		assert_int_equal(virq_its_device_unmap(&d), VIRQ_OK);
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+		assert_int_equal(virq_its_device_map(&f.its[0], &d, 0x7FFF, 2), LIBVIRQ_OK);
+		assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 	}
@@ -111,7 +111,7 @@ static void test_tables_flat_and_page_sizes(void **state)
 /* A table that cannot cover its ID space in 256 pages is narrowed. */
 static void test_tables_capped(void **state)
 {
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
 
 	(void)state;
@@ -119,9 +119,9 @@ static void test_tables_capped(void **state)
 	ic.psz_mask = 1; /* 4 KiB only */
 	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256 */
 	setup1(&f, &ic, 1, 40, false);
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
-	assert_int_equal(f.its[0].tbl[VIRQ_ITS_TBL_DEV].id_bits, 15);
-	assert_int_equal(its_state_baser(f.sm[0], 0) & 0xFF, 255);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0) & 0xFF, 255);
 	itsfx_teardown(&f, true);
 }
 
@@ -130,7 +130,7 @@ static void test_tables_capped(void **state)
  * (which the table cannot hold, so MAPD for it would fail ITS bring-up). */
 static void test_proxy_narrowed_table(void **state)
 {
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct virq_its_cfg cfg = {0};
 	struct its_fx f;
 
@@ -140,11 +140,11 @@ static void test_proxy_narrowed_table(void **state)
 	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256: narrowed to 15 bits */
 	setup1(&f, &ic, 1, 40, false);
 	cfg.proxy_doorbells = true;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
-	assert_int_equal(f.its[0].tbl[VIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	assert_int_equal(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].id_bits, 15);
 	assert_non_null(f.its[0].proxy);
 	assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
-	assert_true(its_state_dev_mapped(f.sm[0], 0x7FFF));
+	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -155,56 +155,56 @@ static void test_device_id_duplicate(void **state)
 {
 	struct its_fx f;
 	struct virq_its_device a, b, c;
-	struct its_ev_state ev;
+	struct virq_sim_its_ev ev;
 	uint32_t lpi;
 
 	(void)state;
 	setup1(&f, NULL, 1, 40, false);
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	memset(&b, 0, sizeof(b));
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), VIRQ_OK);
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), VIRQ_OK);
-	assert_int_equal(virq_its_map_lpi(&a, 0, lpi, 0), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&a, 0, lpi, 0), LIBVIRQ_OK);
 	/* Same DeviceID, other object: refused, nothing sent, a intact. */
-	assert_int_equal(virq_its_device_map(&f.its[0], &b, 5, 8), VIRQ_EEXIST);
+	assert_int_equal(virq_its_device_map(&f.its[0], &b, 5, 8), LIBVIRQ_EEXIST);
 	assert_null(b.its);
 	assert_int_equal(f.its[0].nr_devices, 1);
-	ev = its_state_lookup(f.sm[0], 5, 0);
-	assert_int_equal(ev.kind, ITS_EV_PHYS);
+	ev = virq_sim_its_state_lookup(f.sm[0], 5, 0);
+	assert_int_equal(ev.kind, LIBVIRQ_SIM_ITS_EV_PHYS);
 	assert_int_equal(ev.pintid, lpi);
 	/* Same object mapped again (other ID): refused, its tracking kept. */
-	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), VIRQ_EEXIST);
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EEXIST);
 	assert_ptr_equal(a.its, &f.its[0]);
 	assert_int_equal(a.device_id, 5);
 	assert_int_equal(a.nr_mapped, 1);
-	assert_int_equal(virq_its_device_unmap(&b), VIRQ_EINVAL);
-	assert_true(its_state_dev_mapped(f.sm[0], 5));
+	assert_int_equal(virq_its_device_unmap(&b), LIBVIRQ_EINVAL);
+	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 5));
 	/* A failed map leaves no record: the same ID maps afterwards. */
-	fake_hal_fail_alloc_nth(f.g.fh, 1);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_ENOMEM);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &b, 6, 4), VIRQ_OK);
+	virq_sim_fail_alloc_nth(f.g.fh, 1);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_ENOMEM);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &b, 6, 4), LIBVIRQ_OK);
 	/* Unmapping removes the record (middle of the list first). */
-	assert_int_equal(virq_its_unmap_event(&a, 0), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&c), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&a), VIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), VIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), VIRQ_EEXIST);
-	assert_int_equal(virq_its_device_unmap(&a), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&b), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&c), VIRQ_OK);
+	assert_int_equal(virq_its_unmap_event(&a, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&c), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EEXIST);
+	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&b), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&c), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].nr_devices, 0);
-	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), VIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
 
 static void test_its_noncoherent(void **state)
 {
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
 	struct virq_its_device d;
 	size_t iclean, iwr;
@@ -212,26 +212,26 @@ static void test_its_noncoherent(void **state)
 	(void)state;
 	ic.force_sh = 0;
 	setup1(&f, &ic, 1, 40, false);
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
 	for (int t = 0; t < 3; t++) {
 		assert_true(f.its[0].tbl[t].noncoherent);
 		assert_int_equal((f.its[0].tbl[t].baser >> 59) & 7, 1); /* InnerCache nC */
 	}
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-	fake_hal_trace(f.g.fh, true);
-	assert_int_equal(virq_its_device_map(&f.its[0], &d, 3, 32), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	virq_sim_trace(f.g.fh, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &d, 3, 32), LIBVIRQ_OK);
 	iclean = SIZE_MAX;
-	for (size_t i = 0; i < fake_hal_trace_len(f.g.fh); i++) {
-		const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
+	for (size_t i = 0; i < virq_sim_trace_len(f.g.fh); i++) {
+		const struct virq_sim_trace_ev *e = virq_sim_trace_at(f.g.fh, i);
 
-		if (e->kind == FAKE_CLEAN && e->addr == (uint64_t)(uintptr_t)d.itt.va) {
+		if (e->kind == LIBVIRQ_SIM_CLEAN && e->addr == (uint64_t)(uintptr_t)d.itt.va) {
 			iclean = i;
 			break;
 		}
 	}
-	iwr = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x88);
+	iwr = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
 	assert_true(iclean < iwr && iwr != SIZE_MAX);
-	assert_int_equal(virq_its_device_unmap(&d), VIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -243,17 +243,17 @@ static void test_its_inner_readback(void **state)
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 		struct its_fx f;
 
 		ic.force_ic = ics[i];
 		setup1(&f, &ic, 1, 40, false);
-		fake_hal_reset_counters(f.g.fh);
+		virq_sim_reset_counters(f.g.fh);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
-				 VIRQ_OK);
+				 LIBVIRQ_OK);
 		for (int t = 0; t < 3; t++)
 			assert_int_equal(f.its[0].tbl[t].noncoherent, ics[i] != 7);
-		assert_int_equal(fake_hal_count(f.g.fh, FAKE_CLEAN) > 0, ics[i] != 7);
+		assert_int_equal(virq_sim_count(f.g.fh, LIBVIRQ_SIM_CLEAN) > 0, ics[i] != 7);
 		itsfx_teardown(&f, true);
 	}
 }
@@ -262,7 +262,7 @@ static void test_its_inner_readback(void **state)
 static void test_forced_noncoherent(void **state)
 {
 	for (int mode = 0; mode < 3; mode++) {
-		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 		struct its_fx f;
 		uint64_t b;
 
@@ -273,12 +273,12 @@ static void test_forced_noncoherent(void **state)
 		if (mode == 0)
 			f.g.desc.its[0].dma_noncoherent = true;
 		if (mode == 1)
-			f.g.gic.platform = VIRQ_GIC_PLAT_RK3588;
+			f.g.gic.platform = LIBVIRQ_GIC_PLAT_RK3588;
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
-				 VIRQ_OK);
-		b = its_state_baser(f.sm[0], 0);
+				 LIBVIRQ_OK);
+		b = virq_sim_its_state_baser(f.sm[0], 0);
 		if (mode < 2) {
-			uint64_t cb = its_model_cbaser(its_state_queue(f.sm[0]));
+			uint64_t cb = virq_sim_its_cbaser(virq_sim_its_state_queue(f.sm[0]));
 
 			assert_int_equal((cb >> 10) & 3, 0); /* CBASER too */
 			assert_int_equal((cb >> 59) & 7, 1);
@@ -297,11 +297,11 @@ static void test_forced_noncoherent(void **state)
 /* Cavium ThunderX: Devbits 24 -> 20; BASER nCnB; MAPC refused across nodes. */
 static void test_cavium(void **state)
 {
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
 	struct virq_its_cfg cfg = {0};
 	int8_t nodes[2] = {0, 1};
-	struct its_model *q;
+	struct virq_sim_its *q;
 
 	(void)state;
 	ic.iidr = 0xa100134c;
@@ -310,27 +310,27 @@ static void test_cavium(void **state)
 	setup1(&f, &ic, 2, 40, false);
 	cfg.numa_node = 0;
 	cfg.rd_node = nodes;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].lim.devid_bits, 20);
-	assert_int_equal((f.its[0].tbl[VIRQ_ITS_TBL_DEV].baser >> 59) & 7, 0); /* nCnB */
-	assert_true(f.its[0].tbl[VIRQ_ITS_TBL_DEV].noncoherent);
-	q = its_state_queue(f.sm[0]);
-	assert_int_equal(virq_its_map_collection(&f.its[0], 1), VIRQ_EINVAL);
-	assert_int_equal(its_model_ncmds(q), 0);
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
+	assert_int_equal((f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].baser >> 59) & 7, 0); /* nCnB */
+	assert_true(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_sim_its_ncmds(q), 0);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
 /* QDF2400 E0065: 16-byte ITT entries: 32 events -> 512 bytes. */
 static void test_qdf2400(void **state)
 {
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
 
 	(void)state;
 	ic.iidr = 0x00001070;
 	setup1(&f, &ic, 1, 40, false);
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].itt_esz, 16);
 	assert_int_equal(32 * f.its[0].itt_esz, 512);
 	itsfx_teardown(&f, true);
@@ -340,10 +340,10 @@ static void test_qdf2400(void **state)
 static void test_hip09(void **state)
 {
 	for (int never = 0; never < 2; never++) {
-		struct its_state_cfg ic = its_state_default_cfg(0);
-		struct rdist_model_cfg rc = rdist_model_default_cfg();
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
+		struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 		struct its_fx f;
-		struct virq_vm vm;
+		struct virq_gic_vm vm;
 		struct virq_vpe vpe;
 		size_t ivm, iinv;
 
@@ -352,24 +352,24 @@ static void test_hip09(void **state)
 		rc.nr = 2;
 		rc.syncr_polls = never ? RD_NEVER : 2;
 		itsfx_setup(&f, &rc, &ic, 1, true);
-		assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-		assert_int_equal(virq_vpe_init(&vpe, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-		fake_hal_trace(f.g.fh, true);
-		fake_hal_reset_counters(f.g.fh);
-		assert_int_equal(virq_vpe_move(&vpe, 1), never ? VIRQ_ETIMEDOUT : VIRQ_OK);
-		ivm = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x88);
-		iinv = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64,
-					   fx_rd(&f.g, 1, VIRQ_GICR_INVALLR));
+		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&vpe, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+		virq_sim_trace(f.g.fh, true);
+		virq_sim_reset_counters(f.g.fh);
+		assert_int_equal(virq_vpe_move(&vpe, 1), never ? LIBVIRQ_ETIMEDOUT : LIBVIRQ_OK);
+		ivm = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
+		iinv = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64,
+					   fx_rd(&f.g, 1, LIBVIRQ_GICR_INVALLR));
 		assert_true(ivm < iinv && iinv != SIZE_MAX);
-		assert_int_equal(rdist_model_last_invallr(f.g.rm, 1),
+		assert_int_equal(virq_sim_rdist_last_invallr(f.g.rm, 1),
 				 (1ull << 63) | ((uint64_t)vpe.vpeid << 32));
 		if (!never)
-			assert_int_equal(fake_hal_count_at(f.g.fh, FAKE_MMIO_R32,
-							   fx_rd(&f.g, 1, VIRQ_GICR_SYNCR)),
+			assert_int_equal(virq_sim_count_at(f.g.fh, LIBVIRQ_SIM_MMIO_R32,
+							   fx_rd(&f.g, 1, LIBVIRQ_GICR_SYNCR)),
 					 3);
 		assert_int_equal(vpe.rd, 1);
-		assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_OK);
-		assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+		assert_int_equal(virq_vpe_destroy(&vpe), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 	}
@@ -382,32 +382,32 @@ static void test_proxy_dead_its_forgets_vpe(void **state)
 {
 	struct its_fx f;
 	struct virq_its_cfg cfg = {0};
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v, copy;
 	uint32_t db;
-	struct its_model *q;
+	struct virq_sim_its *q;
 
 	(void)state;
 	setup1(&f, NULL, 1, 40, false);
 	cfg.proxy_doorbells = true;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
 	assert_int_equal(v.proxy_event, 0);
-	q = its_state_queue(f.sm[0]);
-	its_model_set_dead(q, true);
-	its_model_set_never_quiescent(q, true);
-	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_set_dead(q, true);
+	virq_sim_its_set_never_quiescent(q, true);
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
 	assert_true(f.its[0].dead);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	memset(&v, 0x5A, sizeof(v)); /* the caller reuses the storage */
 	copy = v;
-	its_model_set_never_quiescent(q, false);
-	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	virq_sim_its_set_never_quiescent(q, false);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
 	assert_memory_equal(&v, &copy, sizeof(v));
 	itsfx_teardown(&f, true);
 }
@@ -419,13 +419,13 @@ static void test_proxy_dead_its_forgets_vpe(void **state)
  * per GIC (as Linux has one). */
 static void test_proxy_one_per_gic(void **state)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct its_fx f;
 	struct virq_its_cfg cfg = {0};
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 	uint32_t db;
-	struct its_model *q0;
+	struct virq_sim_its *q0;
 
 	(void)state;
 	rc.version = 40;
@@ -433,28 +433,28 @@ static void test_proxy_one_per_gic(void **state)
 	cfg.proxy_doorbells = true;
 	for (unsigned i = 0; i < 2; i++) {
 		assert_int_equal(virq_its_init(&f.its[i], &f.g.gic, &f.g.desc.its[i], &cfg),
-				 VIRQ_OK);
-		assert_int_equal(virq_its_map_collection(&f.its[i], 0), VIRQ_OK);
+				 LIBVIRQ_OK);
+		assert_int_equal(virq_its_map_collection(&f.its[i], 0), LIBVIRQ_OK);
 	}
 	assert_non_null(f.its[0].proxy);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
 	assert_int_equal(v.proxy_event, 0);
-	q0 = its_state_queue(f.sm[0]);
-	its_model_set_dead(q0, true);
-	its_model_set_never_quiescent(q0, true);
-	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+	q0 = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_set_dead(q0, true);
+	virq_sim_its_set_never_quiescent(q0, true);
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
 	assert_true(f.its[0].dead);
-	its_model_clear_log(its_state_queue(f.sm[1]));
-	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
-	assert_int_equal(its_model_ncmds(its_state_queue(f.sm[1])), 0);
+	virq_sim_its_clear_log(virq_sim_its_state_queue(f.sm[1]));
+	assert_int_not_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(virq_sim_its_state_queue(f.sm[1])), 0);
 	assert_null(f.its[1].proxy);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
-	its_model_set_never_quiescent(q0, false);
+	virq_sim_its_set_never_quiescent(q0, false);
 	itsfx_teardown(&f, true);
 }
 
@@ -463,17 +463,17 @@ static void test_proxy_doorbell(void **state)
 {
 	struct its_fx f;
 	struct virq_its_cfg cfg = {0};
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v[3];
 	uint32_t db[3];
-	struct its_model *q;
-	const struct its_model_cmd *c;
+	struct virq_sim_its *q;
+	const struct virq_sim_its_cmd *c;
 	uint32_t pdev;
 
 	(void)state;
 	setup1(&f, NULL, 1, 40, false);
 	cfg.proxy_doorbells = true;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
 	pdev = f.its[0].proxy->device_id;
 	assert_int_equal(pdev, 0xFFFF); /* last DeviceID */
@@ -481,53 +481,53 @@ static void test_proxy_doorbell(void **state)
 	{
 		struct virq_its_device clash;
 
-		assert_int_equal(virq_its_device_map(&f.its[0], &clash, 0xFFFF, 2), VIRQ_EEXIST);
+		assert_int_equal(virq_its_device_map(&f.its[0], &clash, 0xFFFF, 2), LIBVIRQ_EEXIST);
 	}
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db[i]), VIRQ_OK);
-		assert_int_equal(virq_vpe_init(&v[i], &vm, 0, db[i]), VIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v[i], &vm, 0, db[i]), LIBVIRQ_OK);
 	}
-	q = its_state_queue(f.sm[0]);
-	its_model_clear_log(q);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), VIRQ_OK);
-	assert_int_equal(its_model_ncmds(q), 3);
-	c = its_model_cmd(q, 0);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 3);
+	c = virq_sim_its_cmd(q, 0);
 	assert_int_equal(c->op, 0x0A);
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, db[0]);
 	assert_int_equal(c->icid, 0);
-	assert_int_equal(its_model_cmd(q, 1)->op, 0x0C);
-	assert_int_equal(its_model_cmd(q, 2)->op, 0x05);
-	its_model_clear_log(q);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), VIRQ_OK);
-	assert_int_equal(its_model_ncmds(q), 2);
-	assert_int_equal(its_model_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 2);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0C);
 	/* Two slots: the third vPE evicts the first (DISCARD, MAPTI, INV, SYNC). */
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), VIRQ_OK);
-	its_model_clear_log(q);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v[2]), VIRQ_OK);
-	assert_int_equal(its_model_ncmds(q), 4);
-	assert_int_equal(its_model_cmd(q, 0)->op, 0x0F);
-	assert_int_equal(its_model_cmd(q, 1)->op, 0x0A);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), LIBVIRQ_OK);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[2]), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 4);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0F);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0A);
 	assert_int_equal(v[0].proxy_event, -1);
 	assert_int_equal(v[2].proxy_event, 0);
-	assert_int_equal(its_state_lookup(f.sm[0], pdev, 0).pintid, db[2]);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 0).pintid, db[2]);
 	/* Masking: resident disables the doorbell byte (+INV), blocking enables it. */
-	assert_int_equal(virq_vpe_set_db_masking(&v[2], true), VIRQ_OK);
-	assert_int_equal(virq_lpi_set_config(&f.g.gic, db[2], 0xA0, true), VIRQ_OK);
-	v[2].flags |= VIRQ_VPE_DB_ON;
-	its_model_clear_log(q);
-	assert_int_equal(virq_vpe_make_resident(&v[2], 0), VIRQ_OK);
+	assert_int_equal(virq_vpe_set_db_masking(&v[2], true), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.g.gic, db[2], 0xA0, true), LIBVIRQ_OK);
+	v[2].flags |= LIBVIRQ_VPE_DB_ON;
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_make_resident(&v[2], 0), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 0);
-	assert_int_equal(its_model_cmd(q, 0)->op, 0x0C);
-	assert_int_equal(virq_vpe_make_nonresident(&v[2], true, NULL), VIRQ_OK);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_vpe_make_nonresident(&v[2], true, NULL), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 1);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(virq_vpe_destroy(&v[i]), VIRQ_OK);
+		assert_int_equal(virq_vpe_destroy(&v[i]), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -537,35 +537,35 @@ static void test_proxy_follows_vmovp(void **state)
 {
 	struct its_fx f;
 	struct virq_its_cfg cfg = {0};
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 	uint32_t db, pdev;
-	struct its_model *q;
+	struct virq_sim_its *q;
 
 	(void)state;
 	setup1(&f, NULL, 3, 40, false);
 	cfg.proxy_doorbells = true;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), VIRQ_OK);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	pdev = f.its[0].proxy->device_id;
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-	assert_int_equal(virq_its_map_collection(&f.its[0], 1), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
-	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 0);
-	q = its_state_queue(f.sm[0]);
-	its_model_clear_log(q);
-	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
-	assert_int_equal(its_model_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
-	assert_int_equal(its_model_cmd(q, 2)->icid, 1);
-	assert_int_equal(its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 0);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
+	assert_int_equal(virq_sim_its_cmd(q, 2)->icid, 1);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
 	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
-	assert_int_equal(virq_vpe_move(&v, 2), VIRQ_OK);
+	assert_int_equal(virq_vpe_move(&v, 2), LIBVIRQ_OK);
 	assert_int_equal(v.proxy_event, -1);
 	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -574,13 +574,13 @@ static void test_proxy_follows_vmovp(void **state)
 static void test_doorbell_direct_and_invdb(void **state)
 {
 	for (int mode = 0; mode < 2; mode++) {
-		struct its_state_cfg ic = its_state_default_cfg(0);
-		struct rdist_model_cfg rc = rdist_model_default_cfg();
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
+		struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 		struct its_fx f;
-		struct virq_vm vm;
+		struct virq_gic_vm vm;
 		struct virq_vpe v;
 		uint32_t db;
-		struct its_model *q;
+		struct virq_sim_its *q;
 
 		(void)state;
 		rc.direct_lpi = mode == 0;
@@ -590,25 +590,25 @@ static void test_doorbell_direct_and_invdb(void **state)
 			ic.typer = TYPER_41;
 		}
 		itsfx_setup(&f, &rc, &ic, 1, true);
-		assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
-		assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
-		q = its_state_queue(f.sm[0]);
-		its_model_clear_log(q);
-		assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_OK);
+		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+		q = virq_sim_its_state_queue(f.sm[0]);
+		virq_sim_its_clear_log(q);
+		assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
 		if (mode == 0) {
-			assert_int_equal(its_model_ncmds(q), 0);
-			assert_int_equal(rdist_model_last_invlpir(f.g.rm, 0), db);
-			assert_int_equal(virq_vpe_set_db_masking(&v, true), VIRQ_OK);
+			assert_int_equal(virq_sim_its_ncmds(q), 0);
+			assert_int_equal(virq_sim_rdist_last_invlpir(f.g.rm, 0), db);
+			assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 		} else {
-			assert_int_equal(its_model_ncmds(q), 2);
-			assert_int_equal(its_model_cmd(q, 0)->op, 0x2E);
-			assert_int_equal(its_model_cmd(q, 0)->vpe, v.vpeid);
-			assert_int_equal(its_model_cmd(q, 1)->op, 0x25);
-			assert_int_equal(virq_vpe_set_db_masking(&v, true), VIRQ_ENOTSUP);
+			assert_int_equal(virq_sim_its_ncmds(q), 2);
+			assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x2E);
+			assert_int_equal(virq_sim_its_cmd(q, 0)->vpe, v.vpeid);
+			assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+			assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOTSUP);
 		}
-		assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-		assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+		assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 	}
@@ -618,36 +618,36 @@ static void test_doorbell_direct_and_invdb(void **state)
 static void test_no_masking_path(void **state)
 {
 	struct its_fx f;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 	uint32_t db;
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, true);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), VIRQ_OK);
-	assert_int_equal(virq_vpe_set_db_masking(&v, true), VIRQ_ENOTSUP);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&v), VIRQ_ENOTSUP);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOTSUP);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_ENOTSUP);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
 /* Never quiescent: init times out and frees everything. */
 static void test_never_quiescent(void **state)
 {
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
 	size_t live;
 
 	(void)state;
 	ic.never_quiescent = true;
 	setup1(&f, &ic, 1, 40, false);
-	live = fake_hal_live_pages(f.g.fh);
+	live = virq_sim_live_pages(f.g.fh);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
-			 VIRQ_ETIMEDOUT);
-	assert_int_equal(fake_hal_live_pages(f.g.fh), live);
+			 LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live);
 	assert_null(f.g.gic.its[0]);
 	itsfx_teardown(&f, true);
 }
@@ -657,26 +657,26 @@ static void test_quiescent_exact(void **state)
 {
 	(void)state;
 	for (unsigned k = 1; k < 4; k++) {
-		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 		struct its_fx f;
 		size_t ib;
 		unsigned long reads = 0;
 
 		ic.quiescent_polls = k;
 		setup1(&f, &ic, 1, 40, false);
-		fake_hal_trace(f.g.fh, true);
+		virq_sim_trace(f.g.fh, true);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
-				 VIRQ_OK);
-		ib = fake_hal_trace_find(f.g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x100);
+				 LIBVIRQ_OK);
+		ib = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x100);
 		for (size_t i = 0; i < ib; i++) {
-			const struct fake_trace_ev *e = fake_hal_trace_at(f.g.fh, i);
+			const struct virq_sim_trace_ev *e = virq_sim_trace_at(f.g.fh, i);
 
-			if (e->kind == FAKE_MMIO_R32 && e->addr == FX_ITS_BASE)
+			if (e->kind == LIBVIRQ_SIM_MMIO_R32 && e->addr == FX_ITS_BASE)
 				reads++;
 		}
 		assert_int_equal(reads, k + 1); /* k reads with Quiescent = 0 (the first is the
 						 * read-modify-write one), then one with 1 */
-		assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK); /* ITS enabled */
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK); /* ITS enabled */
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 	}

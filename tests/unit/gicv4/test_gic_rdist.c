@@ -4,7 +4,7 @@
 
 static void init_ok(struct gic_fx *f)
 {
-	assert_int_equal(virq_gic_init(&f->gic, &f->hal, &f->desc, f->rds, FX_MAX_RD, 16), VIRQ_OK);
+	assert_int_equal(virq_gic_init(&f->gic, &f->hal, &f->desc, f->rds, FX_MAX_RD, 16), LIBVIRQ_OK);
 }
 
 static void test_probe_qemu_v40(void **state)
@@ -14,37 +14,37 @@ static void test_probe_qemu_v40(void **state)
 	(void)state;
 	fx_setup(&f, NULL);
 	init_ok(&f);
-	assert_int_equal(f.gic.version, VIRQ_GIC_V4_0);
+	assert_int_equal(f.gic.version, LIBVIRQ_GIC_V4_0);
 	assert_int_equal(f.gic.nr_rd, 1);
 	assert_int_equal(f.gic.lpi_bits, 16);
 	assert_int_equal(f.gic.lpi_end, 65536);
 	assert_int_equal(f.gic.vpeid_bits, 16);
 	assert_string_equal(virq_gic_version_name(f.gic.version), "GICv4.0");
 	/* Probing writes nothing. */
-	assert_int_equal(fake_hal_count(f.fh, FAKE_MMIO_W32) + fake_hal_count(f.fh, FAKE_MMIO_W64),
+	assert_int_equal(virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W32) + virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W64),
 			 0);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
 static void test_walk_stride_and_last(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 	uint32_t idx;
 
 	(void)state;
 	c.nr = 4;
 	fx_setup(&f, &c);
-	rdist_model_set_typer_aff(f.rm, 2, 0x01000203u);
+	virq_sim_rdist_set_typer_aff(f.rm, 2, 0x01000203u);
 	init_ok(&f);
 	assert_int_equal(f.gic.nr_rd, 4);
 	for (unsigned i = 0; i < 4; i++)
 		assert_int_equal(f.rds[i].rd_base, 0x080A0000ull + i * 0x40000ull);
-	assert_int_equal(virq_gic_find_rdist(&f.gic, 0x01000203u, &idx), VIRQ_OK);
+	assert_int_equal(virq_gic_find_rdist(&f.gic, 0x01000203u, &idx), LIBVIRQ_OK);
 	assert_int_equal(idx, 2);
-	assert_int_equal(virq_gic_find_rdist(&f.gic, 0x7, &idx), VIRQ_ENOENT);
+	assert_int_equal(virq_gic_find_rdist(&f.gic, 0x7, &idx), LIBVIRQ_ENOENT);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -52,11 +52,11 @@ static void test_walk_stride_and_last(void **state)
 static void test_versions(void **state)
 {
 	int vers[3] = {30, 40, 41};
-	enum virq_gic_version want[3] = {VIRQ_GIC_V3, VIRQ_GIC_V4_0, VIRQ_GIC_V4_1};
+	enum virq_gic_version want[3] = {LIBVIRQ_GIC_V3, LIBVIRQ_GIC_V4_0, LIBVIRQ_GIC_V4_1};
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 		struct gic_fx f;
 
 		c.version = vers[i];
@@ -75,7 +75,7 @@ static void test_versions(void **state)
 /* GICD_TYPER: IDbits clamps lpi_bits; num_LPIs limits the LPI space. */
 static void test_lpi_limits(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 	uint32_t x, n = 0;
 
@@ -86,7 +86,7 @@ static void test_lpi_limits(void **state)
 	init_ok(&f);
 	assert_int_equal(f.gic.lpi_bits, 14);
 	assert_int_equal(f.gic.lpi_end, 8192 + 1024);
-	while (virq_lpi_alloc(&f.gic, 1, &x) == VIRQ_OK)
+	while (virq_lpi_alloc(&f.gic, 1, &x) == LIBVIRQ_OK)
 		n++;
 	assert_int_equal(n, 1024);
 	virq_gic_destroy(&f.gic);
@@ -101,7 +101,7 @@ static void test_vpeid_bits(void **state)
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 		struct gic_fx f;
 
 		c.version = 41;
@@ -110,7 +110,7 @@ static void test_vpeid_bits(void **state)
 		init_ok(&f);
 		assert_int_equal(f.gic.vpeid_bits, want[i]);
 		virq_gic_destroy(&f.gic);
-		assert_int_equal(fake_hal_live_pages(f.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f.fh), 0);
 		fx_teardown(&f);
 	}
 }
@@ -121,21 +121,21 @@ static void test_bad_args(void **state)
 
 	(void)state;
 	fx_setup(&f, NULL);
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 13), VIRQ_EINVAL);
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, 0, 16), VIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 13), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, 0, 16), LIBVIRQ_EINVAL);
 	f.desc.nr_redist_regions = 0;
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), VIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EINVAL);
 	f.desc.nr_redist_regions = 1;
 	f.desc.redist[0].base = 0x1000000; /* nothing there: PIDR2 reads 0 */
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), VIRQ_EHW);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EHW);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
 /* A region that ends before GICR_TYPER.Last: keep what was found, warn. */
 static void test_region_without_last(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
@@ -144,7 +144,7 @@ static void test_region_without_last(void **state)
 	f.desc.redist[0].size = 2 * 0x40000;
 	init_ok(&f);
 	assert_int_equal(f.gic.nr_rd, 2);
-	assert_true(fake_hal_log_count(f.fh, VIRQ_LOG_WARN) >= 1);
+	assert_true(virq_sim_log_count(f.fh, LIBVIRQ_LOG_WARN) >= 1);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -156,7 +156,7 @@ static void test_region_without_last(void **state)
  * VPENDBASER would be accessed beyond the region). */
 static void test_region_vlpi_frame_outside(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
@@ -165,46 +165,46 @@ static void test_region_vlpi_frame_outside(void **state)
 	f.desc.redist[0].size = 0x60000;
 	init_ok(&f);
 	assert_int_equal(f.gic.nr_rd, 1);
-	assert_true(fake_hal_log_count(f.fh, VIRQ_LOG_WARN) >= 1);
+	assert_true(virq_sim_log_count(f.fh, LIBVIRQ_LOG_WARN) >= 1);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
 
 static void test_too_many_rds(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
 	c.nr = 4;
 	fx_setup(&f, &c);
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, 3, 16), VIRQ_ENOSPC);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, 3, 16), LIBVIRQ_ENOSPC);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
 /* GICD_CTLR: ARE|Grp1|Grp0, RWP on bit 31: exact reads, and a timeout. */
 static void test_dist_enable_rwp(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
 	c.gicd_rwp_polls = 3;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	fake_hal_reset_counters(f.fh);
-	assert_int_equal(virq_gic_dist_enable(&f.gic), VIRQ_OK);
-	assert_int_equal(rdist_model_gicd_ctlr(f.rm) & 0x13, 0x13);
+	virq_sim_reset_counters(f.fh);
+	assert_int_equal(virq_gic_dist_enable(&f.gic), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_gicd_ctlr(f.rm) & 0x13, 0x13);
 	/* 1 read-modify + 3 reads with RWP set + 1 clear read */
-	assert_int_equal(fake_hal_count_at(f.fh, FAKE_MMIO_R32, 0x08000000), 5);
+	assert_int_equal(virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, 0x08000000), 5);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 
 	c.gicd_rwp_polls = RD_NEVER;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	assert_int_equal(virq_gic_dist_enable(&f.gic), VIRQ_ETIMEDOUT);
+	assert_int_equal(virq_gic_dist_enable(&f.gic), LIBVIRQ_ETIMEDOUT);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -212,7 +212,7 @@ static void test_dist_enable_rwp(void **state)
 /* CASE-15: wake poll is a real bounded poll; order wake -> tables -> EnableLPIs. */
 static void test_rdist_init_order(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 	size_t iw, ip, ipd, ie;
 
@@ -222,27 +222,27 @@ static void test_rdist_init_order(void **state)
 	c.uwp = true; /* bit 31 set forever: the wait must key on bit 3 only */
 	fx_setup(&f, &c);
 	init_ok(&f);
-	fake_hal_trace(f.fh, true);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
-	assert_true(rdist_model_awake(f.rm, 0));
-	assert_true(fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_WAKER)) >= 3);
-	iw = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W32, fx_rd(&f, 0, VIRQ_GICR_WAKER));
-	ip = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W64, fx_rd(&f, 0, VIRQ_GICR_PROPBASER));
-	ipd = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W64, fx_rd(&f, 0, VIRQ_GICR_PENDBASER));
-	ie = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W32, fx_rd(&f, 0, VIRQ_GICR_CTLR));
+	virq_sim_trace(f.fh, true);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
+	assert_true(virq_sim_rdist_awake(f.rm, 0));
+	assert_true(virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)) >= 3);
+	iw = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER));
+	ip = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64, fx_rd(&f, 0, LIBVIRQ_GICR_PROPBASER));
+	ipd = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64, fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER));
+	ie = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR));
 	assert_true(iw < ip && ip < ipd && ipd < ie && ie != SIZE_MAX);
-	assert_int_equal(rdist_model_ctlr(f.rm, 0) & 1, 1);
+	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 1);
 	/* PROPBASER: table PA, IDbits 15, Inner-shareable RaWaWb. */
-	assert_int_equal(rdist_model_propbaser(f.rm, 0),
+	assert_int_equal(virq_sim_rdist_propbaser(f.rm, 0),
 			 f.gic.prop.pa | 15 | (7u << 7) | (1u << 10));
-	assert_int_equal(rdist_model_pendbaser(f.rm, 0), f.rds[0].pend.pa | (7u << 7) | (1u << 10));
+	assert_int_equal(virq_sim_rdist_pendbaser(f.rm, 0), f.rds[0].pend.pa | (7u << 7) | (1u << 10));
 	assert_int_equal(f.rds[0].pend.pa & 0xFFFF, 0);
-	assert_true(f.rds[0].flags & VIRQ_RDIST_LPIS_ON);
+	assert_true(f.rds[0].flags & LIBVIRQ_RDIST_LPIS_ON);
 	assert_false(f.gic.rd_noncoherent);
 	/* Second init of the same RD is refused. */
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_EINVAL);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_EINVAL);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
@@ -251,21 +251,21 @@ static void test_exact_poll_counts(void **state)
 {
 	(void)state;
 	for (unsigned k = 0; k < 4; k++) {
-		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 		struct gic_fx f;
 
 		c.wake_polls = k;
 		c.rwp_polls = k;
 		fx_setup(&f, &c);
 		init_ok(&f);
-		fake_hal_reset_counters(f.fh);
-		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+		virq_sim_reset_counters(f.fh);
+		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 		/* 1 read for read-modify-write + k busy reads + 1 settled read */
 		assert_int_equal(
-		    fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_WAKER)), k + 2);
+		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)), k + 2);
 		/* CTLR: 1 read (LPIs already on?) + 1 read-modify-write + k + 1 polls */
 		assert_int_equal(
-		    fake_hal_count_at(f.fh, FAKE_MMIO_R32, fx_rd(&f, 0, VIRQ_GICR_CTLR)), k + 3);
+		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR)), k + 3);
 		virq_gic_destroy(&f.gic);
 		fx_teardown(&f);
 	}
@@ -273,72 +273,72 @@ static void test_exact_poll_counts(void **state)
 
 static void test_wake_never(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
 	c.wake_polls = RD_NEVER;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_ETIMEDOUT);
-	assert_int_equal(rdist_model_ctlr(f.rm, 0) & 1, 0);
-	assert_false(f.rds[0].flags & VIRQ_RDIST_LPIS_ON);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 0);
+	assert_false(f.rds[0].flags & LIBVIRQ_RDIST_LPIS_ON);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
 static void test_rwp_never(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
 	c.rwp_polls = RD_NEVER;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_ETIMEDOUT);
-	assert_false(f.rds[0].flags & VIRQ_RDIST_LPIS_ON);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ETIMEDOUT);
+	assert_false(f.rds[0].flags & LIBVIRQ_RDIST_LPIS_ON);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
 /* CASE-11: LPIs left on by a previous kernel; stale resident vPE. */
 static void test_kexec_residency_reset(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 	uint64_t va;
 
 	(void)state;
 	c.dirty_polls = 3;
 	fx_setup(&f, &c);
-	rdist_model_preset(f.rm, 0, 1, 0, (1ull << 63) | 0xdead0000ull);
+	virq_sim_rdist_preset(f.rm, 0, 1, 0, (1ull << 63) | 0xdead0000ull);
 	init_ok(&f);
-	va = fx_rd(&f, 0, VIRQ_GICR_VPENDBASER);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
-	assert_int_equal(rdist_model_vpropbaser(f.rm, 0) & 0x1F, 15);
-	assert_int_equal(rdist_model_vpendbaser(f.rm, 0) >> 63, 0);
+	va = fx_rd(&f, 0, LIBVIRQ_GICR_VPENDBASER);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_vpropbaser(f.rm, 0) & 0x1F, 15);
+	assert_int_equal(virq_sim_rdist_vpendbaser(f.rm, 0) >> 63, 0);
 	/* 1 read to see Valid, then 3 reads with Dirty and 1 clean read. */
-	assert_int_equal(fake_hal_count_at(f.fh, FAKE_MMIO_R64, va), 5);
-	assert_int_equal(rdist_model_ctlr(f.rm, 0) & 1, 1);
+	assert_int_equal(virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R64, va), 5);
+	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 1);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
 
 static void test_kexec_dirty_never(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
 	c.dirty_polls = RD_NEVER;
 	fx_setup(&f, &c);
-	rdist_model_preset(f.rm, 0, 1, 0, (1ull << 63) | 0xdead0000ull);
+	virq_sim_rdist_preset(f.rm, 0, 1, 0, (1ull << 63) | 0xdead0000ull);
 	init_ok(&f);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_ETIMEDOUT);
-	assert_false(f.rds[0].flags & VIRQ_RDIST_VPE_READY);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ETIMEDOUT);
+	assert_false(f.rds[0].flags & LIBVIRQ_RDIST_VPE_READY);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -349,13 +349,13 @@ static void test_enable_lpis_stuck(void **state)
 
 	(void)state;
 	fx_setup(&f, NULL);
-	rdist_model_preset(f.rm, 0, 1, 0, 0);
-	rdist_model_enable_lpis_sticky(f.rm, 0, true);
+	virq_sim_rdist_preset(f.rm, 0, 1, 0, 0);
+	virq_sim_rdist_enable_lpis_sticky(f.rm, 0, true);
 	init_ok(&f);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_EBUSY);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_EBUSY);
 	/* The residency registers were still initialised (CASE-11). */
-	assert_int_equal(rdist_model_vpropbaser(f.rm, 0) & 0x1F, 15);
-	assert_true(f.rds[0].flags & VIRQ_RDIST_VPE_READY);
+	assert_int_equal(virq_sim_rdist_vpropbaser(f.rm, 0) & 0x1F, 15);
+	assert_true(f.rds[0].flags & LIBVIRQ_RDIST_VPE_READY);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -363,19 +363,19 @@ static void test_enable_lpis_stuck(void **state)
 /* CASE-14: non-shareable read-back -> InnerCache rewritten to nC, tables cleaned. */
 static void test_noncoherent_readback(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 
 	(void)state;
 	c.force_sh = 0;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 	assert_true(f.gic.rd_noncoherent);
-	assert_int_equal((rdist_model_propbaser(f.rm, 0) >> 7) & 7, 1);
+	assert_int_equal((virq_sim_rdist_propbaser(f.rm, 0) >> 7) & 7, 1);
 	/* PENDBASER: only InnerCache changed; PA and OuterCache untouched. */
-	assert_int_equal(rdist_model_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
-	assert_true(fake_hal_count(f.fh, FAKE_CLEAN) >= 2);
+	assert_int_equal(virq_sim_rdist_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
+	assert_true(virq_sim_count(f.fh, LIBVIRQ_SIM_CLEAN) >= 2);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -385,7 +385,7 @@ static void test_noncoherent_readback(void **state)
  * still knows the zeroed pending table needs no scan. */
 static void test_nc_rewrite_keeps_ptz(void **state)
 {
-	struct rdist_model_cfg c = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 	struct gic_fx f;
 	uint64_t a;
 	size_t i, n = 0;
@@ -394,18 +394,18 @@ static void test_nc_rewrite_keeps_ptz(void **state)
 	c.force_sh = 0;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	a = fx_rd(&f, 0, VIRQ_GICR_PENDBASER);
-	fake_hal_trace(f.fh, true);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
-	for (i = fake_hal_trace_find(f.fh, 0, FAKE_MMIO_W64, a); i != SIZE_MAX;
-	     i = fake_hal_trace_find(f.fh, i + 1, FAKE_MMIO_W64, a)) {
-		uint64_t v = fake_hal_trace_at(f.fh, i)->value;
+	a = fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER);
+	virq_sim_trace(f.fh, true);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
+	for (i = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64, a); i != SIZE_MAX;
+	     i = virq_sim_trace_find(f.fh, i + 1, LIBVIRQ_SIM_MMIO_W64, a)) {
+		uint64_t v = virq_sim_trace_at(f.fh, i)->value;
 
 		assert_true(v & (1ull << 62)); /* PTZ */
 		n++;
 	}
 	assert_int_equal(n, 2); /* the first write and the nC rewrite */
-	assert_int_equal(rdist_model_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
+	assert_int_equal(virq_sim_rdist_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -417,15 +417,15 @@ static void test_nc_inner_readback(void **state)
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 		struct gic_fx f;
 
 		c.force_ic = ics[i];
 		fx_setup(&f, &c);
 		init_ok(&f);
-		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 		assert_int_equal(f.gic.rd_noncoherent, want[i]);
-		assert_int_equal(fake_hal_count(f.fh, FAKE_CLEAN) > 0, want[i]);
+		assert_int_equal(virq_sim_count(f.fh, LIBVIRQ_SIM_CLEAN) > 0, want[i]);
 		virq_gic_destroy(&f.gic);
 		fx_teardown(&f);
 	}
@@ -441,21 +441,21 @@ static void test_dma_noncoherent_desc(void **state)
 	fx_setup(&f, NULL);
 	f.desc.dma_noncoherent = true;
 	init_ok(&f);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
-	assert_int_equal(rdist_model_propbaser(f.rm, 0), f.gic.prop.pa | 15 | (1u << 7));
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_propbaser(f.rm, 0), f.gic.prop.pa | 15 | (1u << 7));
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 
 	/* Without dcache_clean a non-coherent table is an error. */
 	fx_setup(&f, NULL);
 	f.desc.dma_noncoherent = true;
-	ops = *fake_hal_ops();
+	ops = *virq_sim_hal_ops();
 	ops.dcache_clean = NULL;
 	hal = (struct virq_hal){&ops, f.hal.ctx};
-	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), VIRQ_OK);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_ENOHAL);
+	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ENOHAL);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
@@ -469,21 +469,21 @@ static void test_lpi_alloc_enohal_frees(void **state)
 	(void)state;
 	fx_setup(&f, NULL);
 	f.desc.dma_noncoherent = true;
-	ops = *fake_hal_ops();
+	ops = *virq_sim_hal_ops();
 	hal = (struct virq_hal){&ops, f.hal.ctx};
-	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), VIRQ_OK);
-	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), VIRQ_OK);
+	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 	assert_true(f.gic.rd_noncoherent);
 	/* The clean of the new configuration bytes fails: the IDs must not stay taken. */
 	ops.dcache_clean = NULL;
-	assert_int_equal(virq_lpi_alloc(&f.gic, 4, &a), VIRQ_ENOHAL);
+	assert_int_equal(virq_lpi_alloc(&f.gic, 4, &a), LIBVIRQ_ENOHAL);
 	assert_int_equal(((const uint8_t *)f.gic.lpi_map.va)[0], 0);
-	ops.dcache_clean = fake_hal_ops()->dcache_clean;
-	assert_int_equal(virq_lpi_alloc(&f.gic, 4, &b), VIRQ_OK);
+	ops.dcache_clean = virq_sim_hal_ops()->dcache_clean;
+	assert_int_equal(virq_lpi_alloc(&f.gic, 4, &b), LIBVIRQ_OK);
 	assert_int_equal(b, 8192);
-	assert_int_equal(virq_lpi_free(&f.gic, b, 4), VIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.gic, b, 4), LIBVIRQ_OK);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
@@ -495,34 +495,34 @@ static void test_lpi_allocator(void **state)
 	(void)state;
 	fx_setup(&f, NULL);
 	init_ok(&f);
-	assert_int_equal(virq_lpi_alloc(&f.gic, 1, &a), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.gic, 1, &a), LIBVIRQ_OK);
 	assert_int_equal(a, 8192);
-	assert_int_equal(virq_lpi_alloc(&f.gic, 3, &b), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.gic, 3, &b), LIBVIRQ_OK);
 	assert_int_equal(b, 8193);
-	assert_int_equal(virq_lpi_free(&f.gic, a, 1), VIRQ_OK);
-	assert_int_equal(virq_lpi_free(&f.gic, a, 1), VIRQ_ENOENT);
-	assert_int_equal(virq_lpi_alloc(&f.gic, 2, &c2), VIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.gic, a, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.gic, a, 1), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_lpi_alloc(&f.gic, 2, &c2), LIBVIRQ_OK);
 	assert_int_equal(c2, 8196); /* 8192 alone is too small for 2 */
-	assert_int_equal(virq_lpi_alloc(&f.gic, 1, &c2), VIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.gic, 1, &c2), LIBVIRQ_OK);
 	assert_int_equal(c2, 8192);
-	assert_int_equal(virq_lpi_set_config(&f.gic, 8193, 0xA0, true), VIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.gic, 8193, 0xA0, true), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.gic.prop.va)[1], 0xA3);
-	assert_int_equal(virq_lpi_set_config(&f.gic, 8193, 0x40, false), VIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.gic, 8193, 0x40, false), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.gic.prop.va)[1], 0x42);
-	assert_int_equal(virq_lpi_set_config(&f.gic, 9000, 0xA0, true), VIRQ_ENOENT);
-	assert_int_equal(virq_lpi_set_config(&f.gic, 100, 0xA0, true), VIRQ_ERANGE);
-	assert_int_equal(virq_lpi_alloc(&f.gic, 0, &c2), VIRQ_EINVAL);
+	assert_int_equal(virq_lpi_set_config(&f.gic, 9000, 0xA0, true), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_lpi_set_config(&f.gic, 100, 0xA0, true), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_lpi_alloc(&f.gic, 0, &c2), LIBVIRQ_EINVAL);
 	/* Exhaust: 65536 - 8192 IDs in total. */
 	{
 		uint32_t got = 6, x;
 
-		while (virq_lpi_alloc(&f.gic, 1, &x) == VIRQ_OK)
+		while (virq_lpi_alloc(&f.gic, 1, &x) == LIBVIRQ_OK)
 			got++;
 		assert_int_equal(got, 65536 - 8192);
-		assert_int_equal(virq_lpi_alloc(&f.gic, 1, &x), VIRQ_ENOSPC);
+		assert_int_equal(virq_lpi_alloc(&f.gic, 1, &x), LIBVIRQ_ENOSPC);
 	}
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(fake_hal_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
 	fx_teardown(&f);
 }
 
@@ -531,28 +531,28 @@ static void test_alloc_failure_sweep(void **state)
 {
 	(void)state;
 	for (unsigned long n = 1;; n++) {
-		struct rdist_model_cfg c = rdist_model_default_cfg();
+		struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 		struct gic_fx f;
 		virq_status st;
 
 		c.nr = 2;
 		fx_setup(&f, &c);
-		fake_hal_fail_alloc_nth(f.fh, n);
+		virq_sim_fail_alloc_nth(f.fh, n);
 		st = virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = virq_gic_rdist_init(&f.gic, 0);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = virq_gic_rdist_init(&f.gic, 1);
-		if (st == VIRQ_OK || st == VIRQ_ENOMEM) {
+		if (st == LIBVIRQ_OK || st == LIBVIRQ_ENOMEM) {
 			if (f.gic.hal.ops)
 				virq_gic_destroy(&f.gic);
 		}
-		assert_int_equal(fake_hal_live_pages(f.fh), 0);
-		assert_int_equal(fake_hal_bad_frees(f.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f.fh), 0);
+		assert_int_equal(virq_sim_bad_frees(f.fh), 0);
 		fx_teardown(&f);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			break;
-		assert_int_equal(st, VIRQ_ENOMEM);
+		assert_int_equal(st, LIBVIRQ_ENOMEM);
 		assert_true(n < 50);
 	}
 }

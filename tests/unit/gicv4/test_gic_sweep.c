@@ -10,7 +10,7 @@
 
 struct run {
 	struct virq_its_device dev;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe vpe[2];
 	uint32_t db;
 	bool its_ok[2], dev_ok, vm_ok, vpe_ok[2], db_ok;
@@ -43,7 +43,7 @@ static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
 	if (st)
 		return st;
 	r->db_ok = true;
-	st = virq_vm_init(&r->vm, &f->g.gic, 16);
+	st = virq_gic_vm_init(&r->vm, &f->g.gic, 16);
 	if (st)
 		return st;
 	r->vm_ok = true;
@@ -61,7 +61,7 @@ static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
 	st = virq_vpe_move(&r->vpe[1], 0);
 	if (st)
 		return st;
-	if (f->g.gic.version == VIRQ_GIC_V4_0) {
+	if (f->g.gic.version == LIBVIRQ_GIC_V4_0) {
 		st = virq_vpe_doorbell_invalidate(&r->vpe[0]);
 		if (st)
 			return st;
@@ -71,28 +71,28 @@ static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
 
 static void undo_(struct its_fx *f, struct run *r, unsigned nits)
 {
-	if (r->vpe_ok[0] && (r->vpe[0].flags & VIRQ_VPE_RESIDENT))
-		assert_int_equal(virq_vpe_make_nonresident(&r->vpe[0], false, NULL), VIRQ_OK);
+	if (r->vpe_ok[0] && (r->vpe[0].flags & LIBVIRQ_VPE_RESIDENT))
+		assert_int_equal(virq_vpe_make_nonresident(&r->vpe[0], false, NULL), LIBVIRQ_OK);
 	if (r->dev_ok) {
 		for (uint32_t e = 0; e < r->dev.nr_events; e++) {
 			struct virq_its_event ev;
 
-			assert_int_equal(virq_its_event_get(&r->dev, e, &ev), VIRQ_OK);
+			assert_int_equal(virq_its_event_get(&r->dev, e, &ev), LIBVIRQ_OK);
 			if (ev.kind)
-				assert_int_equal(virq_vlpi_unmap(&r->dev, e), VIRQ_OK);
+				assert_int_equal(virq_vlpi_unmap(&r->dev, e), LIBVIRQ_OK);
 		}
-		assert_int_equal(virq_its_device_unmap(&r->dev), VIRQ_OK);
+		assert_int_equal(virq_its_device_unmap(&r->dev), LIBVIRQ_OK);
 	}
 	for (int i = 1; i >= 0; i--)
 		if (r->vpe_ok[i])
-			assert_int_equal(virq_vpe_destroy(&r->vpe[i]), VIRQ_OK);
+			assert_int_equal(virq_vpe_destroy(&r->vpe[i]), LIBVIRQ_OK);
 	if (r->vm_ok)
-		assert_int_equal(virq_vm_destroy(&r->vm), VIRQ_OK);
+		assert_int_equal(virq_gic_vm_destroy(&r->vm), LIBVIRQ_OK);
 	if (r->db_ok)
-		assert_int_equal(virq_lpi_free(&f->g.gic, r->db, 1), VIRQ_OK);
+		assert_int_equal(virq_lpi_free(&f->g.gic, r->db, 1), LIBVIRQ_OK);
 	for (int i = (int)nits - 1; i >= 0; i--)
 		if (r->its_ok[i])
-			assert_int_equal(virq_its_destroy(&f->its[i]), VIRQ_OK);
+			assert_int_equal(virq_its_destroy(&f->its[i]), LIBVIRQ_OK);
 }
 
 static void sweep_(uint64_t typer, int version, unsigned nits, bool no_indirect)
@@ -100,8 +100,8 @@ static void sweep_(uint64_t typer, int version, unsigned nits, bool no_indirect)
 	unsigned long n;
 
 	for (n = 1;; n++) {
-		struct rdist_model_cfg rc = rdist_model_default_cfg();
-		struct its_state_cfg ic = its_state_default_cfg(0);
+		struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 		struct its_fx f;
 		struct run r;
 		size_t base;
@@ -113,18 +113,18 @@ static void sweep_(uint64_t typer, int version, unsigned nits, bool no_indirect)
 		ic.no_indirect = no_indirect;
 		itsfx_setup(&f, &rc, &ic, nits, false);
 		memset(&r, 0, sizeof(r));
-		base = fake_hal_live_pages(f.g.fh);
-		fake_hal_fail_alloc_nth(f.g.fh, n);
+		base = virq_sim_live_pages(f.g.fh);
+		virq_sim_fail_alloc_nth(f.g.fh, n);
 		st = path_(&f, &r, nits);
-		fake_hal_fail_alloc_nth(f.g.fh, 0);
-		if (st != VIRQ_OK && st != VIRQ_ENOMEM)
+		virq_sim_fail_alloc_nth(f.g.fh, 0);
+		if (st != LIBVIRQ_OK && st != LIBVIRQ_ENOMEM)
 			fail_msg("step failed with %s at allocation %lu", virq_status_name(st), n);
 		undo_(&f, &r, nits);
-		assert_int_equal(fake_hal_live_pages(f.g.fh), base);
-		assert_int_equal(fake_hal_bad_frees(f.g.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f.g.fh), base);
+		assert_int_equal(virq_sim_bad_frees(f.g.fh), 0);
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			break;
 		assert_true(n < 200);
 	}
@@ -154,29 +154,29 @@ static void test_stall_keeps_state(void **state)
 {
 	struct its_fx f;
 	struct virq_its_device dev;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 	struct virq_its_event ev;
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, true);
-	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-	its_model_stall_opcode(its_state_queue(f.sm[0]), 0x2A); /* VMAPTI stalls */
-	assert_int_equal(virq_vlpi_map(&dev, 2, &v, 8200, false), VIRQ_ESTALLED);
-	assert_int_equal(virq_its_event_get(&dev, 2, &ev), VIRQ_OK);
-	assert_int_equal(ev.kind, VIRQ_ITS_EV_NONE);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[0]), 0x2A); /* VMAPTI stalls */
+	assert_int_equal(virq_vlpi_map(&dev, 2, &v, 8200, false), LIBVIRQ_ESTALLED);
+	assert_int_equal(virq_its_event_get(&dev, 2, &ev), LIBVIRQ_OK);
+	assert_int_equal(ev.kind, LIBVIRQ_ITS_EV_NONE);
 	assert_int_equal(v.nr_vlpis, 0);
 	assert_false(f.its[0].dead);
 	/* The queue works again after the reset. */
-	its_model_stall_opcode(its_state_queue(f.sm[0]), -1);
-	assert_int_equal(virq_vlpi_map(&dev, 2, &v, 8200, false), VIRQ_OK);
-	assert_int_equal(its_state_lookup(f.sm[0], 1, 2).vintid, 8200);
-	assert_int_equal(virq_vlpi_unmap(&dev, 2), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[0]), -1);
+	assert_int_equal(virq_vlpi_map(&dev, 2, &v, 8200, false), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 1, 2).vintid, 8200);
+	assert_int_equal(virq_vlpi_unmap(&dev, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
@@ -188,12 +188,12 @@ static void test_dead_its(void **state)
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, true);
-	its_model_set_dead(its_state_queue(f.sm[0]), true);
-	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_ETIMEDOUT);
+	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), LIBVIRQ_ETIMEDOUT);
 	assert_null(dev.its);
-	its_model_set_dead(its_state_queue(f.sm[0]), false);
-	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), false);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
@@ -201,41 +201,41 @@ static void test_dead_its(void **state)
  * the vPEID is reusable. A failing VMAPP(V=0) leaves the vPE DEAD; destroy again. */
 static void test_vpe_rollback_and_dead(void **state)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct its_fx f;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 	size_t live;
 	long i;
 
 	(void)state;
 	itsfx_setup(&f, &rc, NULL, 2, true);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	live = fake_hal_live_pages(f.g.fh);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_ESTALLED);
-	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL)); /* rolled back on ITS 0 */
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	live = virq_sim_live_pages(f.g.fh);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ESTALLED);
+	assert_false(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL)); /* rolled back on ITS 0 */
 	i = itsfx_find_op(f.sm[0], 0x29, 0);
 	assert_true(i >= 0);
 	assert_true(itsfx_find_op(f.sm[0], 0x29, (size_t)i + 1) > i); /* the unmap */
 	assert_int_equal(vm.nr_vpes, 0);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
 	assert_int_equal(v.vpeid, 0);
 	/* Teardown fails on ITS 1 (first in reverse order): DEAD, retried later. */
-	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_ESTALLED);
-	assert_true(v.flags & VIRQ_VPE_DEAD);
-	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EDEAD);
-	assert_int_equal(virq_vpe_move(&v, 0), VIRQ_EDEAD);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
-	assert_false(its_state_vpe(f.sm[1], 0, NULL, NULL));
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_ESTALLED);
+	assert_true(v.flags & LIBVIRQ_VPE_DEAD);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), LIBVIRQ_EDEAD);
+	assert_int_equal(virq_vpe_move(&v, 0), LIBVIRQ_EDEAD);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_false(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_false(virq_sim_its_state_vpe(f.sm[1], 0, NULL, NULL));
 	/* Only the two level-2 vPE-table pages stay (one per ITS, kept until the
 	 * ITS is destroyed; itsfx_teardown checks that everything goes then). */
-	assert_int_equal(fake_hal_live_pages(f.g.fh), live + 2);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 2);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
@@ -247,20 +247,20 @@ static void test_slow_its(void **state)
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, false);
-	its_model_set_per_relax(its_state_queue(f.sm[0]), 1);
+	virq_sim_its_set_per_relax(virq_sim_its_state_queue(f.sm[0]), 1);
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &r.dev, 5, 64), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&r.vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&r.vpe[0], &r.vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-	assert_int_equal(virq_vlpi_map_range(&r.dev, 0, 64, &r.vpe[0], 8192, false), VIRQ_OK);
-	assert_int_equal(its_state_lookup(f.sm[0], 5, 63).vintid, 8192 + 63);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &r.dev, 5, 64), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&r.vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&r.vpe[0], &r.vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map_range(&r.dev, 0, 64, &r.vpe[0], 8192, false), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 5, 63).vintid, 8192 + 63);
 	for (uint32_t e = 0; e < 64; e++)
-		assert_int_equal(virq_vlpi_unmap(&r.dev, e), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&r.dev), VIRQ_OK);
-	assert_int_equal(virq_vpe_destroy(&r.vpe[0]), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&r.vm), VIRQ_OK);
+		assert_int_equal(virq_vlpi_unmap(&r.dev, e), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&r.dev), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&r.vpe[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&r.vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -270,10 +270,10 @@ static void test_slow_its(void **state)
  * RD must finish the job on every ITS (not return OK with nothing sent). */
 static void test_vmovp_partial_retry(void **state)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 	uint64_t rdb;
 
@@ -281,25 +281,25 @@ static void test_vmovp_partial_retry(void **state)
 	rc.nr = 2;
 	ic.typer = QEMU_TYPER_40 & ~(1ull << 37); /* GITS_TYPER.VMOVP = 0 */
 	itsfx_setup(&f, &rc, &ic, 3, true);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x22);
-	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_ESTALLED);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
-	assert_true(its_state_vpe(f.sm[0], v.vpeid, &rdb, NULL));
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), 0x22);
+	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_ESTALLED);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
+	assert_true(virq_sim_its_state_vpe(f.sm[0], v.vpeid, &rdb, NULL));
 	assert_int_equal(rdb, 1ull << 16); /* ITS 0 moved it */
-	assert_true(its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
+	assert_true(virq_sim_its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
 	assert_int_equal(rdb, 0); /* ITS 2 never got the VMOVP */
 	/* Retry the same move: every ITS must end up on RD 1. */
-	assert_int_equal(virq_vpe_move(&v, 1), VIRQ_OK);
+	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 3; i++) {
-		assert_true(its_state_vpe(f.sm[i], v.vpeid, &rdb, NULL));
+		assert_true(virq_sim_its_state_vpe(f.sm[i], v.vpeid, &rdb, NULL));
 		assert_int_equal(rdb, 1ull << 16);
 	}
-	assert_int_equal(virq_vpe_make_resident(&v, 1), VIRQ_OK);
-	assert_int_equal(virq_vpe_make_nonresident(&v, false, NULL), VIRQ_OK);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&v, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&v, false, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
@@ -310,33 +310,33 @@ static void test_vmovp_partial_retry(void **state)
 static void test_vpe_init_rollback_fails(void **state)
 {
 	struct its_fx f;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v, w;
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 2, true);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	/* ITS 0 runs VMAPP, VINVALL, VSYNC; the 4th command, the rollback
 	 * VMAPP(V=0), stalls. */
-	its_model_clear_log(its_state_queue(f.sm[0]));
-	its_model_stall_nth(its_state_queue(f.sm[0]), 4);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), 0x29);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_ESTALLED);
-	its_model_stall_opcode(its_state_queue(f.sm[1]), -1);
-	assert_int_equal(its_model_cmd(its_state_queue(f.sm[0]), 2)->op, 0x25);
-	assert_int_equal(its_model_stalls(its_state_queue(f.sm[0])), 1);
-	assert_true(its_state_vpe(f.sm[0], 0, NULL, NULL)); /* still mapped on ITS 0 */
-	assert_true(v.flags & VIRQ_VPE_DEAD);
+	virq_sim_its_clear_log(virq_sim_its_state_queue(f.sm[0]));
+	virq_sim_its_stall_nth(virq_sim_its_state_queue(f.sm[0]), 4);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), 0x29);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ESTALLED);
+	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
+	assert_int_equal(virq_sim_its_cmd(virq_sim_its_state_queue(f.sm[0]), 2)->op, 0x25);
+	assert_int_equal(virq_sim_its_stalls(virq_sim_its_state_queue(f.sm[0])), 1);
+	assert_true(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL)); /* still mapped on ITS 0 */
+	assert_true(v.flags & LIBVIRQ_VPE_DEAD);
 	assert_non_null(v.vpt.va);
-	assert_int_equal(virq_vpe_make_resident(&v, 0), VIRQ_EDEAD);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_EBUSY);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), LIBVIRQ_EDEAD);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_EBUSY);
 	/* vPEID 0 is still in use on ITS 0: a new vPE gets another one. */
-	assert_int_equal(virq_vpe_init(&w, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
+	assert_int_equal(virq_vpe_init(&w, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
 	assert_int_not_equal(w.vpeid, v.vpeid);
-	assert_int_equal(virq_vpe_destroy(&w), VIRQ_OK);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&w), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_false(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }
 
@@ -347,29 +347,29 @@ static void test_dead_its_releasable(void **state)
 {
 	struct its_fx f;
 	struct virq_its_device dev;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v;
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, true);
-	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&v, &vm, 0, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-	assert_int_equal(virq_vlpi_map(&dev, 0, &v, 8192, false), VIRQ_OK);
-	its_model_set_dead(its_state_queue(f.sm[0]), true);
-	its_model_set_never_quiescent(its_state_queue(f.sm[0]), true);
-	assert_int_not_equal(virq_its_inv(&dev, 0), VIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 1, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&dev, 0, &v, 8192, false), LIBVIRQ_OK);
+	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), true);
+	virq_sim_its_set_never_quiescent(virq_sim_its_state_queue(f.sm[0]), true);
+	assert_int_not_equal(virq_its_inv(&dev, 0), LIBVIRQ_OK);
 	assert_true(f.its[0].dead);
-	assert_int_equal(virq_vlpi_unmap(&dev, 0), VIRQ_EDEAD);
-	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
-	assert_int_equal(virq_vpe_destroy(&v), VIRQ_OK);
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_vlpi_unmap(&dev, 0), LIBVIRQ_EDEAD);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].nr_devices, 0);
 	assert_int_equal(f.its[0].nr_vpes, 0);
 	/* Not quiescent: destroy keeps the memory. */
-	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_ETIMEDOUT);
-	its_model_set_never_quiescent(its_state_queue(f.sm[0]), false);
-	assert_int_equal(virq_its_destroy(&f.its[0]), VIRQ_OK);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_ETIMEDOUT);
+	virq_sim_its_set_never_quiescent(virq_sim_its_state_queue(f.sm[0]), false);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
 	itsfx_teardown(&f, true); /* checks that no page is left */
 }
 

@@ -12,8 +12,8 @@
 #include <ctype.h>
 #include <cmocka.h>
 
-#ifndef VIRQ_SRC_DIR
-#error "VIRQ_SRC_DIR must name the source tree"
+#ifndef LIBVIRQ_SRC_DIR
+#error "LIBVIRQ_SRC_DIR must name the source tree"
 #endif
 
 static char *slurp(const char *rel)
@@ -23,7 +23,7 @@ static char *slurp(const char *rel)
 	long n;
 	char *buf;
 
-	snprintf(path, sizeof(path), "%s/%s", VIRQ_SRC_DIR, rel);
+	snprintf(path, sizeof(path), "%s/%s", LIBVIRQ_SRC_DIR, rel);
 	fp = fopen(path, "rb");
 	assert_non_null(fp);
 	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
@@ -140,9 +140,9 @@ static void test_gicv4_docs_complete(void **state)
 	int bad = 0;
 
 	(void)state;
-	bad += check_header("include/libvirq/gicv4.h");
-	bad += check_header("include/libvirq/gicv4_its.h");
-	bad += check_header("include/libvirq/gicv4_vpe.h");
+	bad += check_header("include/libvirq/gicv4/gic.h");
+	bad += check_header("include/libvirq/gicv4/its.h");
+	bad += check_header("include/libvirq/gicv4/vpe.h");
 	assert_int_equal(bad, 0);
 }
 

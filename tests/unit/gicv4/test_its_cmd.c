@@ -13,11 +13,11 @@
 #include <cmocka.h>
 
 #include <libvirq/virq.h>
-#include <libvirq/gicv4_its_cmd.h>
-#include <libvirq/gicv4_its_regs.h>
-#include <libvirq/gicv4_its_queue.h>
+#include <libvirq/gicv4/its_cmd.h>
+#include <libvirq/gicv4/its_regs.h>
+#include <libvirq/gicv4/its_queue.h>
 
-#include "its_model.h"
+#include <libvirq/sim/its.h>
 
 #define F_(i) ((enum virq_its_field)(i))
 
@@ -28,10 +28,10 @@ static void check_golden_lim(const struct virq_its_cmd *c, const struct virq_its
 	uint8_t raw[32];
 	uint64_t dw[4];
 	struct virq_its_cmd back;
-	enum virq_its_field bad = VIRQ_ITS_F_COUNT;
+	enum virq_its_field bad = LIBVIRQ_ITS_F_COUNT;
 
-	assert_int_equal(virq_its_cmd_encode(c, lim, raw, NULL, &bad), VIRQ_OK);
-	assert_int_equal(bad, VIRQ_ITS_F_COUNT); /* not written on success */
+	assert_int_equal(virq_its_cmd_encode(c, lim, raw, NULL, &bad), LIBVIRQ_OK);
+	assert_int_equal(bad, LIBVIRQ_ITS_F_COUNT); /* not written on success */
 	virq_its_cmd_to_words(raw, dw);
 	assert_int_equal(dw[0], w0);
 	assert_int_equal(dw[1], w1);
@@ -40,9 +40,9 @@ static void check_golden_lim(const struct virq_its_cmd *c, const struct virq_its
 	/* Little-endian bytes, independent of the host. */
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(raw[i], (uint8_t)(w0 >> (8 * i)));
-	assert_int_equal(virq_its_cmd_decode(raw, &back), VIRQ_OK);
-	for (int f = VIRQ_ITS_F_opcode; f < VIRQ_ITS_F_COUNT; f++)
-		if (f == VIRQ_ITS_F_opcode || (virq_its_cmd_fields(c->opcode) >> f & 1))
+	assert_int_equal(virq_its_cmd_decode(raw, &back), LIBVIRQ_OK);
+	for (int f = LIBVIRQ_ITS_F_opcode; f < LIBVIRQ_ITS_F_COUNT; f++)
+		if (f == LIBVIRQ_ITS_F_opcode || (virq_its_cmd_fields(c->opcode) >> f & 1))
 			assert_int_equal(virq_its_cmd_get(&back, F_(f)),
 					 virq_its_cmd_get(c, F_(f)));
 }
@@ -80,7 +80,7 @@ static void test_v3_mapti(void **s)
 static void test_v4_movi(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
 
 	check_golden(&c, 0x0000000500000001ull, 9, 1, 0);
 }
@@ -96,7 +96,7 @@ static void test_v5_sync(void **s)
 static void test_v6_vmapp40(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPP,
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPP,
 				 .vPEID = 1,
 				 .RDbase = 0x080A0000,
 				 .VPT_addr = 0x41080000,
@@ -113,35 +113,35 @@ static void test_v6_vmapp40(void **s)
 static void test_v7_vmapp41_unmap(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPP, .vPEID = 0x2A, .Alloc = true};
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPP, .vPEID = 0x2A, .Alloc = true};
 	struct virq_its_limits lim;
 	struct virq_its_sync sync;
 	uint8_t raw[32];
 
 	check_golden(&c, 0x129, 0x0000002A00000000ull, 0, 0);
 	virq_its_limits_from_typer(0x0000013F0001EFB3ull, &lim); /* VMAPP=1: 4.1 */
-	assert_int_equal(lim.version, VIRQ_ITS_V41);
+	assert_int_equal(lim.version, LIBVIRQ_ITS_V41);
 	check_golden_lim(&c, &lim, 0x129, 0x0000002A00000000ull, 0, 0);
 	/* CASE-10: no VSYNC after a GICv4.1 unmap, with or without Alloc. */
-	assert_int_equal(virq_its_cmd_encode(&c, &lim, raw, &sync, NULL), VIRQ_OK);
-	assert_int_equal(sync.kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(virq_its_cmd_encode(&c, &lim, raw, &sync, NULL), LIBVIRQ_OK);
+	assert_int_equal(sync.kind, LIBVIRQ_ITS_SYNC_NONE);
 	c.Alloc = false;
-	assert_int_equal(virq_its_cmd_encode(&c, &lim, raw, &sync, NULL), VIRQ_OK);
-	assert_int_equal(sync.kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(virq_its_cmd_encode(&c, &lim, raw, &sync, NULL), LIBVIRQ_OK);
+	assert_int_equal(sync.kind, LIBVIRQ_ITS_SYNC_NONE);
 	/* Without limits, Alloc marks the command as 4.1. */
 	c.Alloc = true;
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, raw, &sync, NULL), VIRQ_OK);
-	assert_int_equal(sync.kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, raw, &sync, NULL), LIBVIRQ_OK);
+	assert_int_equal(sync.kind, LIBVIRQ_ITS_SYNC_NONE);
 }
 
 static void test_v8_vmapi(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMAPI,
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPI,
 				 .DeviceID = 5,
 				 .EventID = 0x2008,
 				 .vPEID = 1,
-				 .Dbell_pINTID = VIRQ_ITS_NO_DOORBELL};
+				 .Dbell_pINTID = LIBVIRQ_ITS_NO_DOORBELL};
 
 	check_golden(&c, 0x000000050000002Bull, 0x0000000100002008ull, 0x000003FF00000000ull, 0);
 }
@@ -149,7 +149,7 @@ static void test_v8_vmapi(void **s)
 static void test_v9_vmovp40(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP,
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMOVP,
 				 .SequenceNumber = 0x1234,
 				 .ITSList = 3,
 				 .vPEID = 0x42,
@@ -164,9 +164,9 @@ static void test_v10_vsync_vinvall_invdb(void **s)
 	struct virq_its_cmd c = virq_its_vsync_cmd(0x42);
 
 	check_golden(&c, 0x25, 0x0000004200000000ull, 0, 0);
-	c.opcode = VIRQ_ITS_VINVALL;
+	c.opcode = LIBVIRQ_ITS_VINVALL;
 	check_golden(&c, 0x2D, 0x0000004200000000ull, 0, 0);
-	c.opcode = VIRQ_ITS_INVDB;
+	c.opcode = LIBVIRQ_ITS_INVDB;
 	check_golden(&c, 0x2E, 0x0000004200000000ull, 0, 0);
 }
 
@@ -175,48 +175,48 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 	(void)s;
 	uint64_t v = 0;
 
-	assert_int_equal(virq_its_cbaser_encode(0x41000000, 65536, VIRQ_GIC_CACHE_RaWaWb, 0,
-						VIRQ_GIC_SH_INNER, &v),
-			 VIRQ_OK);
+	assert_int_equal(virq_its_cbaser_encode(0x41000000, 65536, LIBVIRQ_GIC_CACHE_RaWaWb, 0,
+						LIBVIRQ_GIC_SH_INNER, &v),
+			 LIBVIRQ_OK);
 	assert_int_equal(v, 0xB80000004100040Full);
 	/* R2 built from the GITS_BASER field macros. */
-	v = VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Valid, 1) |
-	    VIRQ_FIELD_PREP(VIRQ_GITS_BASER_InnerCache, VIRQ_GIC_CACHE_RaWaWb) |
-	    VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Type, VIRQ_GITS_BASER_TYPE_DEVICES) |
-	    VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Entry_Size, 7) | 0x41010000 |
-	    VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Shareability, VIRQ_GIC_SH_INNER) |
-	    VIRQ_FIELD_PREP(VIRQ_GITS_BASER_Page_Size, VIRQ_GITS_BASER_PAGE_64K);
+	v = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Valid, 1) |
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_InnerCache, LIBVIRQ_GIC_CACHE_RaWaWb) |
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Type, LIBVIRQ_GITS_BASER_TYPE_DEVICES) |
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Entry_Size, 7) | 0x41010000 |
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Shareability, LIBVIRQ_GIC_SH_INNER) |
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K);
 	assert_int_equal(v, 0xB907000041010600ull);
-	v = VIRQ_FIELD_PREP(VIRQ_GITS_SGIR_vPEID, 0x2A) | VIRQ_FIELD_PREP(VIRQ_GITS_SGIR_vINTID, 5);
+	v = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vPEID, 0x2A) | LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vINTID, 5);
 	assert_int_equal(v, 0x0000002A00000005ull);
 	/* CBASER encoder errors. */
-	assert_int_equal(virq_its_cbaser_encode(0x41000800, 4096, 7, 0, 1, &v), VIRQ_EALIGN);
-	assert_int_equal(virq_its_cbaser_encode(0x41000000, 4096 + 512, 7, 0, 1, &v), VIRQ_EALIGN);
-	assert_int_equal(virq_its_cbaser_encode(1ull << 52, 4096, 7, 0, 1, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cbaser_encode(0, 257 * 4096, 7, 0, 1, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cbaser_encode(0, 0, 7, 0, 1, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cbaser_encode(0, 4096, 8, 0, 1, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cbaser_encode(0, 4096, 7, 8, 1, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cbaser_encode(0, 4096, 7, 0, 4, &v), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cbaser_encode(0, 256 * 4096, 7, 0, 1, &v), VIRQ_OK);
-	assert_int_equal(VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Size, v), 255);
+	assert_int_equal(virq_its_cbaser_encode(0x41000800, 4096, 7, 0, 1, &v), LIBVIRQ_EALIGN);
+	assert_int_equal(virq_its_cbaser_encode(0x41000000, 4096 + 512, 7, 0, 1, &v), LIBVIRQ_EALIGN);
+	assert_int_equal(virq_its_cbaser_encode(1ull << 52, 4096, 7, 0, 1, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cbaser_encode(0, 257 * 4096, 7, 0, 1, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cbaser_encode(0, 0, 7, 0, 1, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cbaser_encode(0, 4096, 8, 0, 1, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cbaser_encode(0, 4096, 7, 8, 1, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cbaser_encode(0, 4096, 7, 0, 4, &v), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cbaser_encode(0, 256 * 4096, 7, 0, 1, &v), LIBVIRQ_OK);
+	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Size, v), 255);
 }
 
 static void test_needs_clean_case14(void **s)
 {
 	(void)s;
-	assert_true(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_nC, VIRQ_GIC_SH_INNER)); /* 0b001 */
+	assert_true(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_nC, LIBVIRQ_GIC_SH_INNER)); /* 0b001 */
 	assert_true(
-	    virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_DnGnRnE, VIRQ_GIC_SH_INNER)); /* 0b000 */
-	assert_false(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_RaWaWb, VIRQ_GIC_SH_INNER));
-	assert_false(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_RaWb, VIRQ_GIC_SH_OUTER));
-	assert_true(virq_gic_attr_needs_clean(VIRQ_GIC_CACHE_RaWaWb, VIRQ_GIC_SH_NONE));
+	    virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_DnGnRnE, LIBVIRQ_GIC_SH_INNER)); /* 0b000 */
+	assert_false(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_RaWaWb, LIBVIRQ_GIC_SH_INNER));
+	assert_false(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_RaWb, LIBVIRQ_GIC_SH_OUTER));
+	assert_true(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_RaWaWb, LIBVIRQ_GIC_SH_NONE));
 	/* Decoded from shifted register bits, not compared shifted (the Xen bug). */
-	uint64_t cbaser = 0xB80000004100040Full & ~VIRQ_FIELD_MASK(VIRQ_GITS_CBASER_InnerCache);
-	cbaser |= VIRQ_FIELD_PREP(VIRQ_GITS_CBASER_InnerCache, 1);
+	uint64_t cbaser = 0xB80000004100040Full & ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_InnerCache);
+	cbaser |= LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_InnerCache, 1);
 	assert_true(
-	    virq_gic_attr_needs_clean(VIRQ_FIELD_GET(VIRQ_GITS_CBASER_InnerCache, cbaser),
-				      VIRQ_FIELD_GET(VIRQ_GITS_CBASER_Shareability, cbaser)));
+	    virq_gic_attr_needs_clean(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cbaser),
+				      LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, cbaser)));
 }
 
 /* ---- sync reporting ---- */
@@ -226,7 +226,7 @@ static struct virq_its_sync sync_of(const struct virq_its_cmd *c, const struct v
 	struct virq_its_sync s;
 
 	memset(&s, 0xAA, sizeof(s));
-	assert_int_equal(virq_its_cmd_encode(c, l, raw, &s, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(c, l, raw, &s, NULL), LIBVIRQ_OK);
 	return s;
 }
 
@@ -241,89 +241,89 @@ static void test_sync_rules(void **st)
 	virq_its_limits_from_typer(0x0000003F0001EFB3ull | (1ull << 40) | (1ull << 39), &l41);
 
 	c = virq_its_mapd(1, 4, 0x1000, true);
-	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(sync_of(&c, NULL).kind, LIBVIRQ_ITS_SYNC_NONE);
 	c = virq_its_mapc(7, 0x70000, true);
 	s = sync_of(&c, NULL);
-	assert_int_equal(s.kind, VIRQ_ITS_SYNC_RDBASE);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_RDBASE);
 	assert_int_equal(s.RDbase, 0x70000);
 	c = virq_its_mapti(1, 2, 8192, 9);
 	s = sync_of(&c, NULL);
-	assert_int_equal(s.kind, VIRQ_ITS_SYNC_ICID);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_ICID);
 	assert_int_equal(s.ICID, 9);
-	c.opcode = VIRQ_ITS_MOVI;
-	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_ICID);
-	c.opcode = VIRQ_ITS_MAPI;
-	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_ICID);
-	c.opcode = VIRQ_ITS_INVALL;
+	c.opcode = LIBVIRQ_ITS_MOVI;
+	assert_int_equal(sync_of(&c, NULL).kind, LIBVIRQ_ITS_SYNC_ICID);
+	c.opcode = LIBVIRQ_ITS_MAPI;
+	assert_int_equal(sync_of(&c, NULL).kind, LIBVIRQ_ITS_SYNC_ICID);
+	c.opcode = LIBVIRQ_ITS_INVALL;
 	assert_int_equal(sync_of(&c, NULL).ICID, 9);
-	const enum virq_its_opcode ev_ops[] = {VIRQ_ITS_INT, VIRQ_ITS_CLEAR, VIRQ_ITS_INV,
-					       VIRQ_ITS_DISCARD};
+	const enum virq_its_opcode ev_ops[] = {LIBVIRQ_ITS_INT, LIBVIRQ_ITS_CLEAR, LIBVIRQ_ITS_INV,
+					       LIBVIRQ_ITS_DISCARD};
 	for (size_t i = 0; i < 4; i++) {
 		c = virq_its_mapti(3, 4, 8192, 0);
 		c.opcode = ev_ops[i];
 		s = sync_of(&c, NULL);
-		assert_int_equal(s.kind, VIRQ_ITS_SYNC_EVENT);
+		assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_EVENT);
 		assert_int_equal(s.DeviceID, 3);
 		assert_int_equal(s.EventID, 4);
 	}
 	c = virq_its_sync_cmd(0);
-	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(sync_of(&c, NULL).kind, LIBVIRQ_ITS_SYNC_NONE);
 	c = virq_its_vsync_cmd(5);
-	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(sync_of(&c, NULL).kind, LIBVIRQ_ITS_SYNC_NONE);
 	c = (struct virq_its_cmd){
-	    .opcode = VIRQ_ITS_MOVALL, .RDbase1 = 0x10000, .RDbase2 = 0x20000};
+	    .opcode = LIBVIRQ_ITS_MOVALL, .RDbase1 = 0x10000, .RDbase2 = 0x20000};
 	s = sync_of(&c, NULL);
-	assert_int_equal(s.kind, VIRQ_ITS_SYNC_RDBASE);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_RDBASE);
 	assert_int_equal(s.RDbase, 0x20000);
 	/* Virtual commands: VSYNC(vPEID). */
-	const enum virq_its_opcode v_ops[] = {VIRQ_ITS_VINVALL, VIRQ_ITS_INVDB};
+	const enum virq_its_opcode v_ops[] = {LIBVIRQ_ITS_VINVALL, LIBVIRQ_ITS_INVDB};
 	for (size_t i = 0; i < 2; i++) {
 		c = virq_its_vsync_cmd(77);
 		c.opcode = v_ops[i];
 		s = sync_of(&c, &l41);
-		assert_int_equal(s.kind, VIRQ_ITS_SYNC_VPEID);
+		assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_VPEID);
 		assert_int_equal(s.vPEID, 77);
 	}
-	c = virq_its_vmapti(1, 2, 33, 8200, VIRQ_ITS_NO_DOORBELL);
+	c = virq_its_vmapti(1, 2, 33, 8200, LIBVIRQ_ITS_NO_DOORBELL);
 	s = sync_of(&c, &l40);
-	assert_int_equal(s.kind, VIRQ_ITS_SYNC_VPEID);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_VPEID);
 	assert_int_equal(s.vPEID, 33);
-	c.opcode = VIRQ_ITS_VMAPI;
-	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
-	c.opcode = VIRQ_ITS_VMOVI;
-	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
-	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VMOVP, .vPEID = 4, .RDbase = 0x10000};
-	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
-	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VSGI, .vPEID = 4, .vINTID = 3};
+	c.opcode = LIBVIRQ_ITS_VMAPI;
+	assert_int_equal(sync_of(&c, &l40).kind, LIBVIRQ_ITS_SYNC_VPEID);
+	c.opcode = LIBVIRQ_ITS_VMOVI;
+	assert_int_equal(sync_of(&c, &l40).kind, LIBVIRQ_ITS_SYNC_VPEID);
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMOVP, .vPEID = 4, .RDbase = 0x10000};
+	assert_int_equal(sync_of(&c, &l40).kind, LIBVIRQ_ITS_SYNC_VPEID);
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VSGI, .vPEID = 4, .vINTID = 3};
 	assert_int_equal(sync_of(&c, &l41).vPEID, 4);
 	/* VMAPP: map needs VSYNC on both; unmap only on 4.0 (CASE-10). */
-	c = (struct virq_its_cmd){.opcode = VIRQ_ITS_VMAPP,
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMAPP,
 				  .vPEID = 7,
 				  .V = true,
 				  .RDbase = 0x10000,
 				  .VPT_addr = 0x40000,
 				  .VPT_size = 15};
-	assert_int_equal(sync_of(&c, &l40).kind, VIRQ_ITS_SYNC_VPEID);
-	c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
+	assert_int_equal(sync_of(&c, &l40).kind, LIBVIRQ_ITS_SYNC_VPEID);
+	c.Default_Doorbell = LIBVIRQ_ITS_NO_DOORBELL;
 	c.Alloc = true;
-	assert_int_equal(sync_of(&c, &l41).kind, VIRQ_ITS_SYNC_VPEID);
+	assert_int_equal(sync_of(&c, &l41).kind, LIBVIRQ_ITS_SYNC_VPEID);
 	c.V = false;
-	assert_int_equal(sync_of(&c, &l41).kind, VIRQ_ITS_SYNC_NONE);
+	assert_int_equal(sync_of(&c, &l41).kind, LIBVIRQ_ITS_SYNC_NONE);
 	c.Alloc = false;
 	c.Default_Doorbell = 0;
 	s = sync_of(&c, &l40);
-	assert_int_equal(s.kind, VIRQ_ITS_SYNC_VPEID);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_VPEID);
 	assert_int_equal(s.vPEID, 7);
-	assert_int_equal(sync_of(&c, NULL).kind, VIRQ_ITS_SYNC_VPEID);
+	assert_int_equal(sync_of(&c, NULL).kind, LIBVIRQ_ITS_SYNC_VPEID);
 }
 
 /* ---- random valid commands ---- */
 static const enum virq_its_opcode all_ops[] = {
-    VIRQ_ITS_MOVI,   VIRQ_ITS_INT,     VIRQ_ITS_CLEAR,	VIRQ_ITS_SYNC,	VIRQ_ITS_MAPD,
-    VIRQ_ITS_MAPC,   VIRQ_ITS_MAPTI,   VIRQ_ITS_MAPI,	VIRQ_ITS_INV,	VIRQ_ITS_INVALL,
-    VIRQ_ITS_MOVALL, VIRQ_ITS_DISCARD, VIRQ_ITS_VMOVI,	VIRQ_ITS_VMOVP, VIRQ_ITS_VSGI,
-    VIRQ_ITS_VSYNC,  VIRQ_ITS_VMAPP,   VIRQ_ITS_VMAPTI, VIRQ_ITS_VMAPI, VIRQ_ITS_VINVALL,
-    VIRQ_ITS_INVDB,
+    LIBVIRQ_ITS_MOVI,   LIBVIRQ_ITS_INT,     LIBVIRQ_ITS_CLEAR,	LIBVIRQ_ITS_SYNC,	LIBVIRQ_ITS_MAPD,
+    LIBVIRQ_ITS_MAPC,   LIBVIRQ_ITS_MAPTI,   LIBVIRQ_ITS_MAPI,	LIBVIRQ_ITS_INV,	LIBVIRQ_ITS_INVALL,
+    LIBVIRQ_ITS_MOVALL, LIBVIRQ_ITS_DISCARD, LIBVIRQ_ITS_VMOVI,	LIBVIRQ_ITS_VMOVP, LIBVIRQ_ITS_VSGI,
+    LIBVIRQ_ITS_VSYNC,  LIBVIRQ_ITS_VMAPP,   LIBVIRQ_ITS_VMAPTI, LIBVIRQ_ITS_VMAPI, LIBVIRQ_ITS_VINVALL,
+    LIBVIRQ_ITS_INVDB,
 };
 #define NOPS (sizeof(all_ops) / sizeof(all_ops[0]))
 
@@ -339,7 +339,7 @@ static uint64_t rnd(void)
 
 static uint32_t rnd_db(void)
 {
-	return (rnd() & 1) ? VIRQ_ITS_NO_DOORBELL
+	return (rnd() & 1) ? LIBVIRQ_ITS_NO_DOORBELL
 			   : (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
 }
 
@@ -352,7 +352,7 @@ static struct virq_its_cmd rnd_cmd(enum virq_its_opcode op)
 	c.DeviceID = (uint32_t)rnd();
 	c.EventID = (uint32_t)rnd();
 	c.pINTID = (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
-	c.vINTID = op == VIRQ_ITS_VSGI ? (uint32_t)(rnd() & 15)
+	c.vINTID = op == LIBVIRQ_ITS_VSGI ? (uint32_t)(rnd() & 15)
 				       : (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
 	c.ICID = (uint32_t)(rnd() & 0xFFFF);
 	c.vPEID = (uint32_t)(rnd() & 0xFFFF);
@@ -383,14 +383,14 @@ static struct virq_its_cmd rnd_cmd(enum virq_its_opcode op)
 /* Cross-check against the model's independent decoder. */
 static void check_model_decode(const struct virq_its_cmd *c, const uint8_t raw[32])
 {
-	struct its_model_cmd m;
+	struct virq_sim_its_cmd m;
 	uint64_t f = virq_its_cmd_fields(c->opcode);
 
-	its_model_decode(raw, &m);
+	virq_sim_its_decode(raw, &m);
 	assert_true(m.known);
 	assert_int_equal(m.op, c->opcode);
 #define X_(bit, mval, cval)                                                                        \
-	if (f & (1ull << VIRQ_ITS_F_##bit))                                                        \
+	if (f & (1ull << LIBVIRQ_ITS_F_##bit))                                                        \
 	assert_int_equal((uint64_t)(mval), (uint64_t)(cval))
 	X_(DeviceID, m.dev, c->DeviceID);
 	X_(EventID, m.ev, c->EventID);
@@ -431,11 +431,11 @@ static void test_random_round_trip(void **s)
 			uint8_t raw[32], raw2[32];
 			uint64_t fields = virq_its_cmd_fields(c.opcode);
 
-			assert_int_equal(virq_its_cmd_encode(&c, NULL, raw, NULL, NULL), VIRQ_OK);
-			assert_int_equal(virq_its_cmd_decode(raw, &back), VIRQ_OK);
+			assert_int_equal(virq_its_cmd_encode(&c, NULL, raw, NULL, NULL), LIBVIRQ_OK);
+			assert_int_equal(virq_its_cmd_decode(raw, &back), LIBVIRQ_OK);
 			memset(&zeroed, 0, sizeof(zeroed));
 			zeroed.opcode = c.opcode;
-			for (int f = VIRQ_ITS_F_DeviceID; f < VIRQ_ITS_F_COUNT; f++) {
+			for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++) {
 				if (!(fields >> f & 1)) {
 					assert_int_equal(virq_its_cmd_get(&back, F_(f)), 0);
 					continue;
@@ -444,15 +444,15 @@ static void test_random_round_trip(void **s)
 						 virq_its_cmd_get(&c, F_(f)));
 				assert_int_equal(
 				    virq_its_cmd_set(&zeroed, F_(f), virq_its_cmd_get(&c, F_(f))),
-				    VIRQ_OK);
+				    LIBVIRQ_OK);
 			}
 			/* Unused members do not leak into the encoding. */
 			assert_int_equal(virq_its_cmd_encode(&zeroed, NULL, raw2, NULL, NULL),
-					 VIRQ_OK);
+					 LIBVIRQ_OK);
 			assert_memory_equal(raw, raw2, 32);
 			/* Decoding then encoding is the identity on valid commands. */
 			assert_int_equal(virq_its_cmd_encode(&back, NULL, raw2, NULL, NULL),
-					 VIRQ_OK);
+					 LIBVIRQ_OK);
 			assert_memory_equal(raw, raw2, 32);
 			check_model_decode(&c, raw);
 		}
@@ -472,7 +472,7 @@ static void expect_bad(const struct virq_its_cmd *c, const struct virq_its_limit
 		       virq_status want, enum virq_its_field field)
 {
 	uint8_t raw[32], before[32];
-	enum virq_its_field bad = VIRQ_ITS_F_NONE;
+	enum virq_its_field bad = LIBVIRQ_ITS_F_NONE;
 
 	memset(raw, 0x5A, sizeof(raw));
 	memcpy(before, raw, sizeof(raw));
@@ -489,7 +489,7 @@ static void test_every_field_out_of_range(void **s)
 	for (size_t i = 0; i < NOPS; i++) {
 		uint64_t fields = virq_its_cmd_fields(all_ops[i]);
 
-		for (int f = VIRQ_ITS_F_DeviceID; f < VIRQ_ITS_F_COUNT; f++) {
+		for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++) {
 			struct virq_its_cmd c = valid_cmd(all_ops[i]);
 			bool addr = false;
 			uint64_t too_big;
@@ -497,38 +497,38 @@ static void test_every_field_out_of_range(void **s)
 			if (!(fields >> f & 1))
 				continue;
 			switch (f) {
-			case VIRQ_ITS_F_DeviceID:
-			case VIRQ_ITS_F_EventID:
-			case VIRQ_ITS_F_V:
-			case VIRQ_ITS_F_D:
-			case VIRQ_ITS_F_Alloc:
-			case VIRQ_ITS_F_PTZ:
-			case VIRQ_ITS_F_DB:
-			case VIRQ_ITS_F_Enable:
-			case VIRQ_ITS_F_Clear:
-			case VIRQ_ITS_F_Group:
+			case LIBVIRQ_ITS_F_DeviceID:
+			case LIBVIRQ_ITS_F_EventID:
+			case LIBVIRQ_ITS_F_V:
+			case LIBVIRQ_ITS_F_D:
+			case LIBVIRQ_ITS_F_Alloc:
+			case LIBVIRQ_ITS_F_PTZ:
+			case LIBVIRQ_ITS_F_DB:
+			case LIBVIRQ_ITS_F_Enable:
+			case LIBVIRQ_ITS_F_Clear:
+			case LIBVIRQ_ITS_F_Group:
 				continue; /* full-width or flags: only limits can reject them */
-			case VIRQ_ITS_F_pINTID:
+			case LIBVIRQ_ITS_F_pINTID:
 				too_big = 8191; /* not an LPI */
 				break;
-			case VIRQ_ITS_F_vINTID:
-				too_big = all_ops[i] == VIRQ_ITS_VSGI ? 16 : 8191;
+			case LIBVIRQ_ITS_F_vINTID:
+				too_big = all_ops[i] == LIBVIRQ_ITS_VSGI ? 16 : 8191;
 				break;
-			case VIRQ_ITS_F_ICID:
-			case VIRQ_ITS_F_vPEID:
-			case VIRQ_ITS_F_SequenceNumber:
-			case VIRQ_ITS_F_ITSList:
+			case LIBVIRQ_ITS_F_ICID:
+			case LIBVIRQ_ITS_F_vPEID:
+			case LIBVIRQ_ITS_F_SequenceNumber:
+			case LIBVIRQ_ITS_F_ITSList:
 				too_big = 0x10000;
 				break;
-			case VIRQ_ITS_F_Size:
-			case VIRQ_ITS_F_VPT_size:
+			case LIBVIRQ_ITS_F_Size:
+			case LIBVIRQ_ITS_F_VPT_size:
 				too_big = 32;
 				break;
-			case VIRQ_ITS_F_Dbell_pINTID:
-			case VIRQ_ITS_F_Default_Doorbell:
+			case LIBVIRQ_ITS_F_Dbell_pINTID:
+			case LIBVIRQ_ITS_F_Default_Doorbell:
 				too_big = 1022;
 				break;
-			case VIRQ_ITS_F_Priority:
+			case LIBVIRQ_ITS_F_Priority:
 				too_big = 0x100;
 				break;
 			default:
@@ -536,41 +536,41 @@ static void test_every_field_out_of_range(void **s)
 				too_big = 1ull << 52;
 				break;
 			}
-			assert_int_equal(virq_its_cmd_set(&c, F_(f), too_big), VIRQ_OK);
-			expect_bad(&c, NULL, VIRQ_ERANGE, F_(f));
+			assert_int_equal(virq_its_cmd_set(&c, F_(f), too_big), LIBVIRQ_OK);
+			expect_bad(&c, NULL, LIBVIRQ_ERANGE, F_(f));
 			checked++;
 			if (addr) {
-				uint64_t gran = f == VIRQ_ITS_F_ITT_addr ? 0x100 : 0x10000;
+				uint64_t gran = f == LIBVIRQ_ITS_F_ITT_addr ? 0x100 : 0x10000;
 
 				assert_int_equal(virq_its_cmd_set(&c, F_(f), 0x40000000 + gran / 2),
-						 VIRQ_OK);
-				expect_bad(&c, NULL, VIRQ_EALIGN, F_(f));
+						 LIBVIRQ_OK);
+				expect_bad(&c, NULL, LIBVIRQ_EALIGN, F_(f));
 				assert_int_equal(virq_its_cmd_set(&c, F_(f), 0x40000000 + gran),
-						 VIRQ_OK);
+						 LIBVIRQ_OK);
 				assert_int_equal(
 				    virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL),
-				    VIRQ_OK);
+				    LIBVIRQ_OK);
 			}
 		}
 	}
 	assert_int_equal(checked, 36);
 	/* Priority: multiple of 16 only. */
-	struct virq_its_cmd c = valid_cmd(VIRQ_ITS_VSGI);
+	struct virq_its_cmd c = valid_cmd(LIBVIRQ_ITS_VSGI);
 	c.Priority = 0x18;
-	expect_bad(&c, NULL, VIRQ_EALIGN, VIRQ_ITS_F_Priority);
+	expect_bad(&c, NULL, LIBVIRQ_EALIGN, LIBVIRQ_ITS_F_Priority);
 	c.Priority = 0xF0;
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), LIBVIRQ_OK);
 	/* VMOVI with D = 0 ignores the doorbell; with D = 1 it is checked. */
-	c = valid_cmd(VIRQ_ITS_VMOVI);
+	c = valid_cmd(LIBVIRQ_ITS_VMOVI);
 	c.Dbell_pINTID = 5;
-	expect_bad(&c, NULL, VIRQ_ERANGE, VIRQ_ITS_F_Dbell_pINTID);
+	expect_bad(&c, NULL, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_Dbell_pINTID);
 	c.D = false;
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), LIBVIRQ_OK);
 	/* Boundaries: 8192 and 1023 are fine. */
 	c = virq_its_mapti(0, 0, 8192, 0);
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), LIBVIRQ_OK);
 	c = virq_its_vmapti(0, 0, 0, 8192, 1023);
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, NULL, NULL), LIBVIRQ_OK);
 }
 
 static void test_unknown_opcode_and_nulls(void **s)
@@ -580,34 +580,34 @@ static void test_unknown_opcode_and_nulls(void **s)
 	uint8_t raw[32] = {0};
 	enum virq_its_field bad;
 
-	expect_bad(&c, NULL, VIRQ_EUNKNOWN, VIRQ_ITS_F_opcode);
+	expect_bad(&c, NULL, LIBVIRQ_EUNKNOWN, LIBVIRQ_ITS_F_opcode);
 	c.opcode = (enum virq_its_opcode)0x24;
-	expect_bad(&c, NULL, VIRQ_EUNKNOWN, VIRQ_ITS_F_opcode);
+	expect_bad(&c, NULL, LIBVIRQ_EUNKNOWN, LIBVIRQ_ITS_F_opcode);
 	for (unsigned op = 0; op < 256; op++) {
 		struct virq_its_cmd d;
 		bool known = virq_its_opcode_name((enum virq_its_opcode)op) != NULL;
 
 		raw[0] = (uint8_t)op;
-		assert_int_equal(virq_its_cmd_decode(raw, &d), known ? VIRQ_OK : VIRQ_EUNKNOWN);
+		assert_int_equal(virq_its_cmd_decode(raw, &d), known ? LIBVIRQ_OK : LIBVIRQ_EUNKNOWN);
 		assert_int_equal(d.opcode, op);
 		assert_int_equal(virq_its_cmd_fields((enum virq_its_opcode)op) != 0, known);
 	}
-	assert_int_equal(virq_its_cmd_encode(NULL, NULL, raw, NULL, &bad), VIRQ_EINVAL);
+	assert_int_equal(virq_its_cmd_encode(NULL, NULL, raw, NULL, &bad), LIBVIRQ_EINVAL);
 	c = virq_its_sync_cmd(0);
-	assert_int_equal(virq_its_cmd_encode(&c, NULL, NULL, NULL, NULL), VIRQ_EINVAL);
-	assert_int_equal(virq_its_cmd_decode(NULL, &c), VIRQ_EINVAL);
-	assert_int_equal(virq_its_cmd_decode(raw, NULL), VIRQ_EINVAL);
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, NULL, NULL, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_cmd_decode(NULL, &c), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_cmd_decode(raw, NULL), LIBVIRQ_EINVAL);
 	/* Generic access errors. */
-	assert_int_equal(virq_its_cmd_set(&c, VIRQ_ITS_F_V, 2), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cmd_set(&c, VIRQ_ITS_F_DeviceID, 1ull << 32), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cmd_set(&c, VIRQ_ITS_F_NONE, 0), VIRQ_EINVAL);
-	assert_int_equal(virq_its_cmd_set(&c, VIRQ_ITS_F_COUNT, 0), VIRQ_EINVAL);
-	assert_int_equal(virq_its_cmd_set(&c, VIRQ_ITS_F_opcode, 256), VIRQ_ERANGE);
-	assert_int_equal(virq_its_cmd_get(&c, VIRQ_ITS_F_COUNT), 0);
-	assert_string_equal(virq_its_field_name(VIRQ_ITS_F_Dbell_pINTID), "Dbell_pINTID");
-	assert_string_equal(virq_its_field_name(VIRQ_ITS_F_COUNT), "?");
-	assert_string_equal(virq_its_opcode_name(VIRQ_ITS_VMAPTI), "VMAPTI");
-	for (int f = 0; f < VIRQ_ITS_F_COUNT; f++)
+	assert_int_equal(virq_its_cmd_set(&c, LIBVIRQ_ITS_F_V, 2), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cmd_set(&c, LIBVIRQ_ITS_F_DeviceID, 1ull << 32), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cmd_set(&c, LIBVIRQ_ITS_F_NONE, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_cmd_set(&c, LIBVIRQ_ITS_F_COUNT, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_cmd_set(&c, LIBVIRQ_ITS_F_opcode, 256), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_cmd_get(&c, LIBVIRQ_ITS_F_COUNT), 0);
+	assert_string_equal(virq_its_field_name(LIBVIRQ_ITS_F_Dbell_pINTID), "Dbell_pINTID");
+	assert_string_equal(virq_its_field_name(LIBVIRQ_ITS_F_COUNT), "?");
+	assert_string_equal(virq_its_opcode_name(LIBVIRQ_ITS_VMAPTI), "VMAPTI");
+	for (int f = 0; f < LIBVIRQ_ITS_F_COUNT; f++)
 		assert_non_null(virq_its_field_name(F_(f)));
 }
 
@@ -625,9 +625,9 @@ static void test_limits_from_typer(void **s)
 	assert_false(l.pta);
 	assert_true(l.vmovp);
 	assert_false(l.vsgi);
-	assert_int_equal(l.version, VIRQ_ITS_V40);
+	assert_int_equal(l.version, LIBVIRQ_ITS_V40);
 	virq_its_limits_from_typer(0x0000001F0001EFB1ull, &l); /* QEMU gic-version=3 */
-	assert_int_equal(l.version, VIRQ_ITS_V3);
+	assert_int_equal(l.version, LIBVIRQ_ITS_V3);
 	assert_false(l.vmovp);
 	/* CIL = 1, CIDbits = 5 -> 6 bits; Devbits 31 -> 32; PTA; 4.1 with VSGI. */
 	virq_its_limits_from_typer((1ull << 36) | (5ull << 32) | (31ull << 13) | (1ull << 19) |
@@ -638,7 +638,7 @@ static void test_limits_from_typer(void **s)
 	assert_int_equal(l.eventid_bits, 10);
 	assert_true(l.pta);
 	assert_true(l.vsgi);
-	assert_int_equal(l.version, VIRQ_ITS_V41);
+	assert_int_equal(l.version, LIBVIRQ_ITS_V41);
 	/* CIL = 0: CIDbits ignored, 16 bits. */
 	virq_its_limits_from_typer(5ull << 32, &l);
 	assert_int_equal(l.icid_bits, 16);
@@ -646,7 +646,7 @@ static void test_limits_from_typer(void **s)
 
 static void ok_with(const struct virq_its_cmd *c, const struct virq_its_limits *l)
 {
-	assert_int_equal(virq_its_cmd_encode(c, l, (uint8_t[32]){0}, NULL, NULL), VIRQ_OK);
+	assert_int_equal(virq_its_cmd_encode(c, l, (uint8_t[32]){0}, NULL, NULL), LIBVIRQ_OK);
 }
 
 static void test_limits_case09(void **s)
@@ -660,40 +660,40 @@ static void test_limits_case09(void **s)
 	c = virq_its_mapd(65535, 15, 0x10000, true);
 	ok_with(&c, &l);
 	c.DeviceID = 65536;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_DeviceID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_DeviceID);
 	c.DeviceID = 0xFFFFFFFF;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_DeviceID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_DeviceID);
 	/* Size <= ID_bits. */
 	c = virq_its_mapd(1, 16, 0x10000, true);
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_Size);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_Size);
 	/* EventID < 2^16. */
 	c = virq_its_mapti(1, 65535, 8192, 0);
 	ok_with(&c, &l);
 	c.EventID = 65536;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_EventID);
 	/* Collection table with 64 entries: ICID 63 ok, 64 rejected. */
 	l.nr_icids = 64;
 	c = virq_its_mapti(1, 2, 8192, 63);
 	ok_with(&c, &l);
 	c.ICID = 64;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ICID);
 	c.ICID = 0xFFFFFFFF;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ICID);
 	/* MAPC RDbase (processor number) = nr_procs rejected; ignored when V = 0. */
 	l.nr_procs = 4;
 	c = virq_its_mapc(1, virq_its_rdbase_procnum(3), true);
 	ok_with(&c, &l);
 	c.RDbase = virq_its_rdbase_procnum(4);
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_RDbase);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_RDbase);
 	c.V = false;
 	ok_with(&c, &l);
 	c = virq_its_sync_cmd(virq_its_rdbase_procnum(4));
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_RDbase);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_RDbase);
 	l.nr_procs = 0; /* unknown: 16-bit processor numbers */
 	c = virq_its_sync_cmd(virq_its_rdbase_procnum(0xFFFF));
 	ok_with(&c, &l);
 	c.RDbase = 0x10000ull << 16;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_RDbase);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_RDbase);
 	l.pta = true; /* a PA: fine */
 	ok_with(&c, &l);
 	/* vPE IDs: bits and count. */
@@ -701,10 +701,10 @@ static void test_limits_case09(void **s)
 	c = virq_its_vsync_cmd(255);
 	ok_with(&c, &l);
 	c.vPEID = 256;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_vPEID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_vPEID);
 	l.nr_vpeids = 10;
 	c.vPEID = 10;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_vPEID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_vPEID);
 	c.vPEID = 9;
 	ok_with(&c, &l);
 	/* CIDbits from TYPER. */
@@ -712,7 +712,7 @@ static void test_limits_case09(void **s)
 	c = virq_its_mapc(15, 0, true);
 	ok_with(&c, &l);
 	c.ICID = 16;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ICID);
 }
 
 static void test_limits_versions(void **s)
@@ -733,44 +733,44 @@ static void test_limits_versions(void **s)
 		c.RDbase &= 0xFFFF0000;
 		c.RDbase1 &= 0xFFFF0000;
 		c.RDbase2 &= 0xFFFF0000;
-		c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
+		c.Default_Doorbell = LIBVIRQ_ITS_NO_DOORBELL;
 		c.SequenceNumber = c.ITSList = 0; /* l41 has GITS_TYPER.VMOVP = 1 */
 		if (all_ops[i] >= 0x20)
-			expect_bad(&c, &l3, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
+			expect_bad(&c, &l3, LIBVIRQ_ENOTSUP, LIBVIRQ_ITS_F_opcode);
 		else
 			ok_with(&c, &l3);
 		ok_with(&c, &l41);
 	}
-	c = valid_cmd(VIRQ_ITS_VSGI);
-	expect_bad(&c, &l40, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
-	expect_bad(&c, &l41nosgi, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
+	c = valid_cmd(LIBVIRQ_ITS_VSGI);
+	expect_bad(&c, &l40, LIBVIRQ_ENOTSUP, LIBVIRQ_ITS_F_opcode);
+	expect_bad(&c, &l41nosgi, LIBVIRQ_ENOTSUP, LIBVIRQ_ITS_F_opcode);
 	c = virq_its_vsync_cmd(1);
-	c.opcode = VIRQ_ITS_INVDB;
-	expect_bad(&c, &l40, VIRQ_ENOTSUP, VIRQ_ITS_F_opcode);
+	c.opcode = LIBVIRQ_ITS_INVDB;
+	expect_bad(&c, &l40, LIBVIRQ_ENOTSUP, LIBVIRQ_ITS_F_opcode);
 	ok_with(&c, &l41nosgi);
 	/* 4.1-only VMAPP/VMOVP fields on a 4.0 ITS. */
 	c = (struct virq_its_cmd){
-	    .opcode = VIRQ_ITS_VMAPP, .vPEID = 1, .V = true, .VPT_addr = 0x10000, .VPT_size = 15};
+	    .opcode = LIBVIRQ_ITS_VMAPP, .vPEID = 1, .V = true, .VPT_addr = 0x10000, .VPT_size = 15};
 	ok_with(&c, &l40);
 	c.Alloc = true;
-	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_Alloc);
+	expect_bad(&c, &l40, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_Alloc);
 	c.Alloc = false;
 	c.PTZ = true;
-	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_PTZ);
+	expect_bad(&c, &l40, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_PTZ);
 	c.PTZ = false;
 	c.VCONF_addr = 0x20000;
-	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_VCONF_addr);
+	expect_bad(&c, &l40, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_VCONF_addr);
 	c.VCONF_addr = 0;
-	c.Default_Doorbell = VIRQ_ITS_NO_DOORBELL;
-	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_Default_Doorbell);
+	c.Default_Doorbell = LIBVIRQ_ITS_NO_DOORBELL;
+	expect_bad(&c, &l40, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_Default_Doorbell);
 	/* On 4.1, Default_Doorbell must be 1023 or an LPI (0 is not). */
 	ok_with(&c, &l41);
 	c.Default_Doorbell = 0;
-	expect_bad(&c, &l41, VIRQ_ERANGE, VIRQ_ITS_F_Default_Doorbell);
+	expect_bad(&c, &l41, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_Default_Doorbell);
 	c = (struct virq_its_cmd){
-	    .opcode = VIRQ_ITS_VMOVP, .vPEID = 1, .DB = true, .Default_Doorbell = 8192};
+	    .opcode = LIBVIRQ_ITS_VMOVP, .vPEID = 1, .DB = true, .Default_Doorbell = 8192};
 	ok_with(&c, &l41);
-	expect_bad(&c, &l40, VIRQ_ERANGE, VIRQ_ITS_F_DB);
+	expect_bad(&c, &l40, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_DB);
 }
 
 /*
@@ -786,7 +786,7 @@ static void test_limits_cache_equivalence(void **s)
 		struct virq_its_limits l, stale;
 		struct virq_its_cmd c;
 		uint8_t a[32], b[32];
-		enum virq_its_field fa = VIRQ_ITS_F_COUNT, fb = VIRQ_ITS_F_COUNT;
+		enum virq_its_field fa = LIBVIRQ_ITS_F_COUNT, fb = LIBVIRQ_ITS_F_COUNT;
 		virq_status sa, sb;
 		uint64_t r = rnd();
 
@@ -827,18 +827,18 @@ static void test_limits_cache_equivalence(void **s)
 	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l);
 	ok_with(&c, &l);
 	l.devid_bits = 6; /* DeviceID < 64 */
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_DeviceID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_DeviceID);
 	l.devid_bits = 16;
 	l.eventid_bits = 7; /* EventID < 128 */
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_EventID);
 	l.eventid_bits = 16;
 	l.icid_bits = 2;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ICID);
 	l.icid_bits = 16;
 	l.nr_icids = 5;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ICID);
 	virq_its_limits_prepare(&l);
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ICID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ICID);
 	c.ICID = 4;
 	ok_with(&c, &l);
 	/* A zeroed struct (never prepared) means "ID 0 only", like its members say. */
@@ -846,7 +846,7 @@ static void test_limits_cache_equivalence(void **s)
 	c = virq_its_mapti(0, 0, 8192, 0);
 	ok_with(&c, &l);
 	c.EventID = 1;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_EventID);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_EventID);
 }
 
 /*
@@ -858,7 +858,7 @@ static void test_vmovp_itslist_needs_vmovp0(void **s)
 {
 	(void)s;
 	struct virq_its_limits l;
-	struct virq_its_cmd c = {.opcode = VIRQ_ITS_VMOVP,
+	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMOVP,
 				 .SequenceNumber = 0x1234,
 				 .ITSList = 3,
 				 .vPEID = 0x42,
@@ -869,9 +869,9 @@ static void test_vmovp_itslist_needs_vmovp0(void **s)
 	ok_with(&c, &l);
 	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l); /* QEMU: 4.0, VMOVP = 1 */
 	assert_true(l.vmovp);
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_SequenceNumber);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_SequenceNumber);
 	c.SequenceNumber = 0;
-	expect_bad(&c, &l, VIRQ_ERANGE, VIRQ_ITS_F_ITSList);
+	expect_bad(&c, &l, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_ITSList);
 	c.ITSList = 0;
 	ok_with(&c, &l);
 }
@@ -896,14 +896,14 @@ static void test_decode_arbitrary_bytes(void **s)
 		st = virq_its_cmd_decode(raw, &c);
 		assert_int_equal(c.opcode, (unsigned)(w[0] & 0xFF));
 		if (!virq_its_opcode_name(c.opcode)) {
-			assert_int_equal(st, VIRQ_EUNKNOWN);
+			assert_int_equal(st, LIBVIRQ_EUNKNOWN);
 			continue;
 		}
-		assert_int_equal(st, VIRQ_OK);
+		assert_int_equal(st, LIBVIRQ_OK);
 		check_model_decode(&c, raw);
-		if (virq_its_cmd_encode(&c, NULL, raw2, NULL, NULL) != VIRQ_OK)
+		if (virq_its_cmd_encode(&c, NULL, raw2, NULL, NULL) != LIBVIRQ_OK)
 			continue;
-		assert_int_equal(virq_its_cmd_decode(raw2, &c2), VIRQ_OK);
+		assert_int_equal(virq_its_cmd_decode(raw2, &c2), LIBVIRQ_OK);
 		assert_memory_equal(&c, &c2, sizeof(c));
 	}
 }

@@ -10,118 +10,118 @@ static void test_demo_sequence(void **state)
 {
 	struct its_fx f;
 	struct virq_its_device dev;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe vpe;
-	struct its_ev_state es;
+	struct virq_sim_its_ev es;
 	uint32_t db, plpi;
 	bool pl = true;
-	struct its_model *q;
+	struct virq_sim_its *q;
 	uint64_t rdb, vpt;
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, false);
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), VIRQ_OK);
-	q = its_state_queue(f.sm[0]);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
 	/* ITS enabled with ImDe; BASER0..2 valid. */
-	assert_true(its_state_baser(f.sm[0], 0) >> 63);
-	assert_true(its_state_baser(f.sm[0], 1) >> 63);
-	assert_true(its_state_baser(f.sm[0], 2) >> 63);
-	assert_int_equal(f.its[0].lim.version, VIRQ_ITS_V40);
+	assert_true(virq_sim_its_state_baser(f.sm[0], 0) >> 63);
+	assert_true(virq_sim_its_state_baser(f.sm[0], 1) >> 63);
+	assert_true(virq_sim_its_state_baser(f.sm[0], 2) >> 63);
+	assert_int_equal(f.its[0].lim.version, LIBVIRQ_ITS_V40);
 	assert_false(f.its[0].lim.pta);
 
-	assert_int_equal(virq_its_map_collection(&f.its[0], 0), VIRQ_OK);
-	assert_true(its_state_col(f.sm[0], 0, &rdb));
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_true(virq_sim_its_state_col(f.sm[0], 0, &rdb));
 	assert_int_equal(rdb, 0); /* processor 0 << 16 */
-	assert_int_equal(its_model_cmd(q, 0)->op, 0x09);
-	assert_int_equal(its_model_cmd(q, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x09);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x05);
 
-	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 0, 32), VIRQ_OK);
-	assert_true(its_state_dev_mapped(f.sm[0], 0));
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 0, 32), LIBVIRQ_OK);
+	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0));
 
 	/* Hypervisor-owned MSI baseline: physical LPI on event 31. */
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &plpi), VIRQ_OK);
-	assert_int_equal(virq_lpi_set_config(&f.g.gic, plpi, 0xA0, true), VIRQ_OK);
-	assert_int_equal(virq_its_map_lpi(&dev, 31, plpi, 0), VIRQ_OK);
-	es = its_state_lookup(f.sm[0], 0, 31);
-	assert_int_equal(es.kind, ITS_EV_PHYS);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &plpi), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.g.gic, plpi, 0xA0, true), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&dev, 31, plpi, 0), LIBVIRQ_OK);
+	es = virq_sim_its_state_lookup(f.sm[0], 0, 31);
+	assert_int_equal(es.kind, LIBVIRQ_SIM_ITS_EV_PHYS);
 	assert_int_equal(es.pintid, plpi);
-	assert_int_equal(virq_its_int(&dev, 31), VIRQ_OK);
-	assert_int_equal(its_state_plpis(f.sm[0], plpi), 1);
+	assert_int_equal(virq_its_int(&dev, 31), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_plpis(f.sm[0], plpi), 1);
 
 	/* Doorbell LPI + VM + vPE. */
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), VIRQ_OK);
-	assert_int_equal(virq_lpi_set_config(&f.g.gic, db, 0xA0, true), VIRQ_OK);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
-	assert_int_equal(virq_vpe_init(&vpe, &vm, 0, db), VIRQ_OK);
-	assert_true(its_state_vpe(f.sm[0], vpe.vpeid, &rdb, &vpt));
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.g.gic, db, 0xA0, true), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&vpe, &vm, 0, db), LIBVIRQ_OK);
+	assert_true(virq_sim_its_state_vpe(f.sm[0], vpe.vpeid, &rdb, &vpt));
 	assert_int_equal(vpt, vpe.vpt.pa);
 	assert_int_equal(vpt & 0xFFFF, 0);
 	{
 		long i = itsfx_find_op(f.sm[0], 0x29, 0);
 
 		assert_true(i >= 0);
-		assert_int_equal(its_model_cmd(q, (size_t)i)->vpt_size, 15);
-		assert_int_equal(its_model_cmd(q, (size_t)i + 1)->op, 0x2D); /* VINVALL */
-		assert_int_equal(its_model_cmd(q, (size_t)i + 2)->op, 0x25); /* VSYNC */
+		assert_int_equal(virq_sim_its_cmd(q, (size_t)i)->vpt_size, 15);
+		assert_int_equal(virq_sim_its_cmd(q, (size_t)i + 1)->op, 0x2D); /* VINVALL */
+		assert_int_equal(virq_sim_its_cmd(q, (size_t)i + 2)->op, 0x25); /* VSYNC */
 	}
 
 	/* vLPI 8192 with doorbell on event 0. */
-	assert_int_equal(virq_vlpi_map(&dev, 0, &vpe, 8192, true), VIRQ_OK);
-	es = its_state_lookup(f.sm[0], 0, 0);
-	assert_int_equal(es.kind, ITS_EV_VIRT);
+	assert_int_equal(virq_vlpi_map(&dev, 0, &vpe, 8192, true), LIBVIRQ_OK);
+	es = virq_sim_its_state_lookup(f.sm[0], 0, 0);
+	assert_int_equal(es.kind, LIBVIRQ_SIM_ITS_EV_VIRT);
 	assert_int_equal(es.vpe, vpe.vpeid);
 	assert_int_equal(es.vintid, 8192);
 	assert_int_equal(es.db, db);
 	assert_int_equal(((uint8_t *)vm.vprop.va)[0], 0xA3);
 
 	/* Resident: VPROPBASER IDbits covers the vINTIDs, then VPENDBASER.Valid. */
-	assert_int_equal(virq_vpe_make_resident(&vpe, 0), VIRQ_OK);
-	assert_int_equal(rdist_model_vpropbaser(f.g.rm, 0) & 0x1F, 15);
-	assert_int_equal(rdist_model_vpropbaser(f.g.rm, 0) & ~0xFFFull, vm.vprop.pa);
-	assert_true(rdist_model_resident(f.g.rm, 0, vpe.vpt.pa, vpe.vpeid));
-	assert_int_equal(virq_its_int(&dev, 0), VIRQ_OK);
-	assert_int_equal(its_state_vdelivered(f.sm[0], vpe.vpeid, 8192), 1);
-	assert_int_equal(its_state_doorbells(f.sm[0], db), 0);
+	assert_int_equal(virq_vpe_make_resident(&vpe, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_vpropbaser(f.g.rm, 0) & 0x1F, 15);
+	assert_int_equal(virq_sim_rdist_vpropbaser(f.g.rm, 0) & ~0xFFFull, vm.vprop.pa);
+	assert_true(virq_sim_rdist_resident(f.g.rm, 0, vpe.vpt.pa, vpe.vpeid));
+	assert_int_equal(virq_its_int(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_vdelivered(f.sm[0], vpe.vpeid, 8192), 1);
+	assert_int_equal(virq_sim_its_state_doorbells(f.sm[0], db), 0);
 
 	/* Nothing pending: PendingLast = 0. */
-	assert_int_equal(virq_vpe_make_nonresident(&vpe, true, &pl), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&vpe, true, &pl), LIBVIRQ_OK);
 	assert_false(pl);
 	/* Not resident: INT sets the VPT bit and rings the doorbell. */
-	assert_int_equal(virq_its_int(&dev, 0), VIRQ_OK);
-	assert_int_equal(its_state_doorbells(f.sm[0], db), 1);
+	assert_int_equal(virq_its_int(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_doorbells(f.sm[0], db), 1);
 	assert_int_equal(((uint8_t *)vpe.vpt.va)[8192 / 8] & 1, 1);
 	/* Resident again then out: PendingLast reports the pending vLPI. */
-	assert_int_equal(virq_vpe_make_resident(&vpe, 0), VIRQ_OK);
-	assert_int_equal(virq_vpe_make_nonresident(&vpe, false, &pl), VIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&vpe, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_nonresident(&vpe, false, &pl), LIBVIRQ_OK);
 	assert_true(pl);
 	((uint8_t *)vpe.vpt.va)[8192 / 8] = 0; /* the guest took it */
 
 	/* Remap to another vINTID, then unmap. */
-	assert_int_equal(virq_vlpi_remap(&dev, 0, &vpe, 8200), VIRQ_OK);
-	es = its_state_lookup(f.sm[0], 0, 0);
+	assert_int_equal(virq_vlpi_remap(&dev, 0, &vpe, 8200), LIBVIRQ_OK);
+	es = virq_sim_its_state_lookup(f.sm[0], 0, 0);
 	assert_int_equal(es.vintid, 8200);
 	assert_int_equal(es.db, db);
-	assert_int_equal(virq_vpe_make_resident(&vpe, 0), VIRQ_OK);
-	assert_int_equal(virq_its_int(&dev, 0), VIRQ_OK);
-	assert_int_equal(its_state_vdelivered(f.sm[0], vpe.vpeid, 8200), 1);
-	assert_int_equal(its_state_vdelivered(f.sm[0], vpe.vpeid, 8192), 1);
-	assert_int_equal(virq_vlpi_unmap(&dev, 0), VIRQ_OK);
-	assert_int_equal(its_state_lookup(f.sm[0], 0, 0).kind, ITS_EV_NONE);
-	assert_int_equal(virq_its_int(&dev, 0), VIRQ_ENOENT);
+	assert_int_equal(virq_vpe_make_resident(&vpe, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_int(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_vdelivered(f.sm[0], vpe.vpeid, 8200), 1);
+	assert_int_equal(virq_sim_its_state_vdelivered(f.sm[0], vpe.vpeid, 8192), 1);
+	assert_int_equal(virq_vlpi_unmap(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 0, 0).kind, LIBVIRQ_SIM_ITS_EV_NONE);
+	assert_int_equal(virq_its_int(&dev, 0), LIBVIRQ_ENOENT);
 	itsfx_no_errors(&f);
 
 	/* Teardown in reverse. */
-	assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_EBUSY); /* resident */
-	assert_int_equal(virq_vpe_make_nonresident(&vpe, false, NULL), VIRQ_OK);
-	assert_int_equal(virq_vpe_destroy(&vpe), VIRQ_OK);
-	assert_false(its_state_vpe(f.sm[0], 0, NULL, NULL));
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_EBUSY);
-	assert_int_equal(virq_its_unmap_event(&dev, 31), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
-	assert_false(its_state_dev_mapped(f.sm[0], 0));
-	assert_int_equal(virq_lpi_free(&f.g.gic, db, 1), VIRQ_OK);
-	assert_int_equal(virq_lpi_free(&f.g.gic, plpi, 1), VIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&vpe), LIBVIRQ_EBUSY); /* resident */
+	assert_int_equal(virq_vpe_make_nonresident(&vpe, false, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&vpe), LIBVIRQ_OK);
+	assert_false(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL));
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_its_unmap_event(&dev, 31), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	assert_false(virq_sim_its_state_dev_mapped(f.sm[0], 0));
+	assert_int_equal(virq_lpi_free(&f.g.gic, db, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.g.gic, plpi, 1), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -129,44 +129,44 @@ static void test_demo_sequence(void **state)
 /* CASE-15: MAPC before EnableLPIs is refused by the library. */
 static void test_mapc_requires_lpis(void **state)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct gic_fx g;
-	struct its_state_model *sm;
-	struct its_state_cfg ic = its_state_default_cfg(FX_ITS_BASE);
+	struct virq_sim_its_state *sm;
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(FX_ITS_BASE);
 	struct virq_its its;
 
 	(void)state;
 	rc.nr = 2;
 	fx_setup(&g, &rc);
 	ic.rm = g.rm;
-	sm = its_state_new(g.fh, &ic);
+	sm = virq_sim_its_state_new(g.fh, &ic);
 	g.desc.nr_its = 1;
 	g.desc.its[0].base = FX_ITS_BASE;
-	assert_int_equal(virq_gic_init(&g.gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 16), VIRQ_OK);
-	assert_int_equal(virq_gic_rdist_init(&g.gic, 1), VIRQ_OK);
-	assert_int_equal(virq_its_init(&its, &g.gic, &g.desc.its[0], NULL), VIRQ_OK);
-	assert_int_equal(virq_its_map_collection(&its, 0), VIRQ_EBUSY);
-	assert_int_equal(its_model_ncmds(its_state_queue(sm)), 0);
-	fake_hal_trace(g.fh, true);
-	assert_int_equal(virq_gic_rdist_init(&g.gic, 0), VIRQ_OK);
-	assert_int_equal(virq_its_map_collection(&its, 0), VIRQ_OK);
+	assert_int_equal(virq_gic_init(&g.gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_rdist_init(&g.gic, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_its_init(&its, &g.gic, &g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&its, 0), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_sim_its_ncmds(virq_sim_its_state_queue(sm)), 0);
+	virq_sim_trace(g.fh, true);
+	assert_int_equal(virq_gic_rdist_init(&g.gic, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&its, 0), LIBVIRQ_OK);
 	/* EnableLPIs write precedes the CWRITER write carrying MAPC. */
 	{
-		size_t ie = fake_hal_trace_find(g.fh, 0, FAKE_MMIO_W32, g.rds[0].rd_base);
-		size_t ic2 = fake_hal_trace_find(g.fh, 0, FAKE_MMIO_W64, FX_ITS_BASE + 0x88);
+		size_t ie = virq_sim_trace_find(g.fh, 0, LIBVIRQ_SIM_MMIO_W32, g.rds[0].rd_base);
+		size_t ic2 = virq_sim_trace_find(g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
 
-		size_t ib = fake_hal_trace_find(g.fh, ie, FAKE_BARRIER, 0);
+		size_t ib = virq_sim_trace_find(g.fh, ie, LIBVIRQ_SIM_BARRIER, 0);
 
 		assert_true(ie < ic2 && ic2 != SIZE_MAX);
 		assert_true(ie < ib && ib < ic2); /* a barrier between EnableLPIs and MAPC */
 	}
-	assert_int_equal(its_state_errors(sm), 0);
-	assert_int_equal(virq_its_destroy(&its), VIRQ_OK);
+	assert_int_equal(virq_sim_its_state_errors(sm), 0);
+	assert_int_equal(virq_its_destroy(&its), LIBVIRQ_OK);
 	virq_gic_destroy(&g.gic);
-	assert_int_equal(fake_hal_live_pages(g.fh), 0);
-	fake_hal_free(g.fh);
-	rdist_model_free(g.rm);
-	its_state_free(sm);
+	assert_int_equal(virq_sim_live_pages(g.fh), 0);
+	virq_sim_free(g.fh);
+	virq_sim_rdist_free(g.rm);
+	virq_sim_its_state_free(sm);
 }
 
 int main(void)

@@ -7,15 +7,15 @@
 
 struct rfx {
 	struct its_fx f;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe vpe[2];
 	uint32_t db[2];
 };
 
 static void rfx_setup(struct rfx *r, int version, unsigned nr_rd, bool dirty, unsigned dirty_polls)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 
 	rc.version = version;
 	rc.nr = nr_rd;
@@ -24,30 +24,30 @@ static void rfx_setup(struct rfx *r, int version, unsigned nr_rd, bool dirty, un
 	if (version == 41)
 		ic.typer = TYPER_41;
 	itsfx_setup(&r->f, &rc, &ic, 1, true);
-	assert_int_equal(virq_vm_init(&r->vm, &r->f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&r->vm, &r->f.g.gic, 16), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 2; i++) {
-		assert_int_equal(virq_lpi_alloc(&r->f.g.gic, 1, &r->db[i]), VIRQ_OK);
-		assert_int_equal(virq_vpe_init(&r->vpe[i], &r->vm, i % nr_rd, r->db[i]), VIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&r->f.g.gic, 1, &r->db[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&r->vpe[i], &r->vm, i % nr_rd, r->db[i]), LIBVIRQ_OK);
 	}
 }
 
 static void rfx_teardown(struct rfx *r)
 {
 	for (unsigned i = 0; i < 2; i++) {
-		if (r->vpe[i].flags & VIRQ_VPE_RESIDENT)
+		if (r->vpe[i].flags & LIBVIRQ_VPE_RESIDENT)
 			assert_int_equal(virq_vpe_make_nonresident(&r->vpe[i], false, NULL),
-					 VIRQ_OK);
-		assert_int_equal(virq_vpe_destroy(&r->vpe[i]), VIRQ_OK);
-		assert_int_equal(virq_lpi_free(&r->f.g.gic, r->db[i], 1), VIRQ_OK);
+					 LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_destroy(&r->vpe[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_lpi_free(&r->f.g.gic, r->db[i], 1), LIBVIRQ_OK);
 	}
-	assert_int_equal(virq_vm_destroy(&r->vm), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&r->vm), LIBVIRQ_OK);
 	itsfx_no_errors(&r->f);
 	itsfx_teardown(&r->f, true);
 }
 
-static unsigned long cnt(struct rfx *r, enum fake_kind k, unsigned rd, uint32_t off)
+static unsigned long cnt(struct rfx *r, enum virq_sim_kind k, unsigned rd, uint32_t off)
 {
-	return fake_hal_count_at(r->f.g.fh, k, fx_rd(&r->f.g, rd, off));
+	return virq_sim_count_at(r->f.g.fh, k, fx_rd(&r->f.g, rd, off));
 }
 
 static void test_v40_accesses(void **state)
@@ -57,23 +57,23 @@ static void test_v40_accesses(void **state)
 
 	(void)state;
 	rfx_setup(&r, 40, 1, false, 0);
-	fake_hal_reset_counters(r.f.g.fh);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
+	virq_sim_reset_counters(r.f.g.fh);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
 	/* First time: VPROPBASER (VM table) + VPENDBASER; no read (no Dirty). */
-	assert_int_equal(fake_hal_mmio_total(r.f.g.fh), 2);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0), r.vpe[0].vpt.pa | (7u << 7) |
+	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
+	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0), r.vpe[0].vpt.pa | (7u << 7) |
 								  (1u << 10) | (1ull << 61) |
 								  (1ull << 62) | (1ull << 63));
-	fake_hal_reset_counters(r.f.g.fh);
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), VIRQ_OK);
+	virq_sim_reset_counters(r.f.g.fh);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_false(pl);
-	assert_int_equal(cnt(&r, FAKE_MMIO_W64, 0, VIRQ_GICR_VPENDBASER), 1);
-	assert_int_equal(cnt(&r, FAKE_MMIO_R64, 0, VIRQ_GICR_VPENDBASER), 1);
-	assert_int_equal(fake_hal_mmio_total(r.f.g.fh), 2);
+	assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_W64, 0, LIBVIRQ_GICR_VPENDBASER), 1);
+	assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_R64, 0, LIBVIRQ_GICR_VPENDBASER), 1);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
 	/* Same VM again: the VPROPBASER write is skipped. */
-	fake_hal_reset_counters(r.f.g.fh);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-	assert_int_equal(fake_hal_mmio_total(r.f.g.fh), 1);
+	virq_sim_reset_counters(r.f.g.fh);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 1);
 	rfx_teardown(&r);
 }
 
@@ -86,12 +86,12 @@ static void test_v40_dirty_polls(void **state)
 
 		(void)state;
 		rfx_setup(&r, 40, 1, true, k);
-		fake_hal_reset_counters(r.f.g.fh);
-		assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-		assert_int_equal(cnt(&r, FAKE_MMIO_R64, 0, VIRQ_GICR_VPENDBASER), k + 1);
-		fake_hal_reset_counters(r.f.g.fh);
-		assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), VIRQ_OK);
-		assert_int_equal(cnt(&r, FAKE_MMIO_R64, 0, VIRQ_GICR_VPENDBASER), k + 1);
+		virq_sim_reset_counters(r.f.g.fh);
+		assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+		assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_R64, 0, LIBVIRQ_GICR_VPENDBASER), k + 1);
+		virq_sim_reset_counters(r.f.g.fh);
+		assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), LIBVIRQ_OK);
+		assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_R64, 0, LIBVIRQ_GICR_VPENDBASER), k + 1);
 		rfx_teardown(&r);
 	}
 }
@@ -103,14 +103,14 @@ static void test_v40_dirty_never(void **state)
 
 	(void)state;
 	rfx_setup(&r, 40, 1, true, 0);
-	rdist_model_set_dirty_polls(r.f.g.rm, 0, RD_NEVER);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_ETIMEDOUT);
-	assert_true(r.vpe[0].flags & VIRQ_VPE_RESIDENT); /* it is resident: caller must put it */
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), VIRQ_ETIMEDOUT);
+	virq_sim_rdist_set_dirty_polls(r.f.g.rm, 0, RD_NEVER);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_ETIMEDOUT);
+	assert_true(r.vpe[0].flags & LIBVIRQ_VPE_RESIDENT); /* it is resident: caller must put it */
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), LIBVIRQ_ETIMEDOUT);
 	assert_true(pl); /* unknown: assume pending */
-	assert_false(r.vpe[0].flags & VIRQ_VPE_RESIDENT);
-	assert_int_equal(r.f.g.rds[0].resident_vpe, VIRQ_VPEID_NONE);
-	rdist_model_set_dirty_polls(r.f.g.rm, 0, 0);
+	assert_false(r.vpe[0].flags & LIBVIRQ_VPE_RESIDENT);
+	assert_int_equal(r.f.g.rds[0].resident_vpe, LIBVIRQ_VPEID_NONE);
+	virq_sim_rdist_set_dirty_polls(r.f.g.rm, 0, 0);
 	rfx_teardown(&r);
 }
 
@@ -121,33 +121,33 @@ static void test_v41_layout(void **state)
 
 	(void)state;
 	rfx_setup(&r, 41, 1, true, 0);
-	assert_int_equal(r.f.g.gic.version, VIRQ_GIC_V4_1);
+	assert_int_equal(r.f.g.gic.version, LIBVIRQ_GIC_V4_1);
 	/* The RD sees the ITS's vPE table (GICR_VPROPBASER 4.1 layout, Valid). */
-	assert_true(rdist_model_vpropbaser(r.f.g.rm, 0) >> 63);
-	assert_int_equal(rdist_model_vpropbaser(r.f.g.rm, 0) & 0x000FFFFFFFFFF000ull,
-			 r.f.its[0].tbl[VIRQ_ITS_TBL_VPE].l1.pa);
-	fake_hal_reset_counters(r.f.g.fh);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0) & ~(1ull << 61),
+	assert_true(virq_sim_rdist_vpropbaser(r.f.g.rm, 0) >> 63);
+	assert_int_equal(virq_sim_rdist_vpropbaser(r.f.g.rm, 0) & 0x000FFFFFFFFFF000ull,
+			 r.f.its[0].tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa);
+	virq_sim_reset_counters(r.f.g.fh);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) & ~(1ull << 61),
 			 (1ull << 63) | (1ull << 59) | (1ull << 58) | r.vpe[0].vpeid);
 	/* 1 write + 1 Dirty read */
-	assert_int_equal(fake_hal_mmio_total(r.f.g.fh), 2);
-	fake_hal_reset_counters(r.f.g.fh);
-	fake_hal_trace(r.f.g.fh, true);
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), VIRQ_OK);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
+	virq_sim_reset_counters(r.f.g.fh);
+	virq_sim_trace(r.f.g.fh, true);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_false(pl);
 	/* Golden R4: DB only. */
-	assert_int_equal(fake_hal_trace_at(r.f.g.fh, 0)->value, 0x4000000000000000ull);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-	rdist_model_set_pending(r.f.g.rm, 0, true);
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), VIRQ_OK);
+	assert_int_equal(virq_sim_trace_at(r.f.g.fh, 0)->value, 0x4000000000000000ull);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+	virq_sim_rdist_set_pending(r.f.g.rm, 0, true);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_true(pl);
 	/* Without a doorbell request: PendingLast written, reported true. */
-	rdist_model_set_pending(r.f.g.rm, 0, false);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-	fake_hal_trace_clear(r.f.g.fh);
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), VIRQ_OK);
-	assert_int_equal(fake_hal_trace_at(r.f.g.fh, 0)->value, 1ull << 61);
+	virq_sim_rdist_set_pending(r.f.g.rm, 0, false);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+	virq_sim_trace_clear(r.f.g.fh);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_trace_at(r.f.g.fh, 0)->value, 1ull << 61);
 	assert_true(pl);
 	rfx_teardown(&r);
 }
@@ -163,29 +163,29 @@ static void test_wfi_doorbell_state_machine(void **state)
 	(void)state;
 	rfx_setup(&r, 41, 1, false, 0);
 	v = &r.vpe[0];
-	va = fx_rd(&r.f.g, 0, VIRQ_GICR_VPENDBASER);
-	assert_int_equal(virq_vpe_load(v, 0), VIRQ_OK);
-	assert_true(v->flags & VIRQ_VPE_RESIDENT);
+	va = fx_rd(&r.f.g, 0, LIBVIRQ_GICR_VPENDBASER);
+	assert_int_equal(virq_vpe_load(v, 0), LIBVIRQ_OK);
+	assert_true(v->flags & LIBVIRQ_VPE_RESIDENT);
 	/* 1. WFI, put: Valid = 0, DB = 1. */
-	assert_int_equal(virq_vpe_wfi_enter(v), VIRQ_OK);
-	assert_int_equal(virq_vpe_put(v, &pl), VIRQ_OK);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0) >> 62, 1); /* DB set, Valid clear */
+	assert_int_equal(virq_vpe_wfi_enter(v), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_put(v, &pl), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) >> 62, 1); /* DB set, Valid clear */
 	/* 2. Preempted: load while in WFI makes nothing resident. */
-	fake_hal_reset_counters(r.f.g.fh);
-	assert_int_equal(virq_vpe_load(v, 0), VIRQ_OK);
-	assert_int_equal(fake_hal_count_at(r.f.g.fh, FAKE_MMIO_W64, va), 0);
-	assert_false(v->flags & VIRQ_VPE_RESIDENT);
+	virq_sim_reset_counters(r.f.g.fh);
+	assert_int_equal(virq_vpe_load(v, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count_at(r.f.g.fh, LIBVIRQ_SIM_MMIO_W64, va), 0);
+	assert_false(v->flags & LIBVIRQ_VPE_RESIDENT);
 	/* 3. put again: still non-resident, doorbell still requested, no write. */
-	assert_int_equal(virq_vpe_put(v, &pl), VIRQ_OK);
-	assert_int_equal(fake_hal_count_at(r.f.g.fh, FAKE_MMIO_W64, va), 0);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0) >> 62, 1);
+	assert_int_equal(virq_vpe_put(v, &pl), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count_at(r.f.g.fh, LIBVIRQ_SIM_MMIO_W64, va), 0);
+	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) >> 62, 1);
 	/* 4. Woken: load makes it resident without a doorbell request. */
-	assert_int_equal(virq_vpe_wfi_exit(v), VIRQ_OK);
-	assert_int_equal(virq_vpe_load(v, 0), VIRQ_OK);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0) >> 62, 2); /* Valid, no DB */
+	assert_int_equal(virq_vpe_wfi_exit(v), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_load(v, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) >> 62, 2); /* Valid, no DB */
 	/* Plain preemption: put -> Valid = 0, DB = 0. */
-	assert_int_equal(virq_vpe_put(v, &pl), VIRQ_OK);
-	assert_int_equal(rdist_model_vpendbaser(r.f.g.rm, 0) >> 62, 0);
+	assert_int_equal(virq_vpe_put(v, &pl), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) >> 62, 0);
 	rfx_teardown(&r);
 }
 
@@ -196,19 +196,19 @@ static void two_rdists_(int version)
 
 	rfx_setup(&r, version, 2, false, 0);
 	assert_int_equal(r.vpe[1].rd, 1);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 1), VIRQ_OK);
-	assert_true(rdist_model_resident(r.f.g.rm, 0, r.vpe[0].vpt.pa, r.vpe[0].vpeid));
-	assert_true(rdist_model_resident(r.f.g.rm, 1, r.vpe[1].vpt.pa, r.vpe[1].vpeid));
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_EBUSY);
-	assert_int_equal(virq_vpe_move(&r.vpe[1], 0), VIRQ_EBUSY); /* resident */
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[1], false, NULL), VIRQ_OK);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), VIRQ_EINVAL); /* targets rd 1 */
-	assert_int_equal(virq_vpe_move(&r.vpe[1], 0), VIRQ_OK);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), VIRQ_EBUSY); /* vpe0 is there */
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, NULL), VIRQ_OK);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), VIRQ_OK);
-	assert_true(rdist_model_resident(r.f.g.rm, 0, r.vpe[1].vpt.pa, r.vpe[1].vpeid));
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 1), LIBVIRQ_OK);
+	assert_true(virq_sim_rdist_resident(r.f.g.rm, 0, r.vpe[0].vpt.pa, r.vpe[0].vpeid));
+	assert_true(virq_sim_rdist_resident(r.f.g.rm, 1, r.vpe[1].vpt.pa, r.vpe[1].vpeid));
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_vpe_move(&r.vpe[1], 0), LIBVIRQ_EBUSY); /* resident */
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[1], false, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), LIBVIRQ_EINVAL); /* targets rd 1 */
+	assert_int_equal(virq_vpe_move(&r.vpe[1], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), LIBVIRQ_EBUSY); /* vpe0 is there */
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[1], 0), LIBVIRQ_OK);
+	assert_true(virq_sim_rdist_resident(r.f.g.rm, 0, r.vpe[1].vpt.pa, r.vpe[1].vpeid));
 	rfx_teardown(&r);
 }
 
@@ -228,19 +228,19 @@ static void test_v41_delivery_and_default_doorbell(void **state)
 
 	(void)state;
 	rfx_setup(&r, 41, 1, false, 0);
-	assert_int_equal(virq_its_device_map(&r.f.its[0], &dev, 3, 8), VIRQ_OK);
-	assert_int_equal(virq_vlpi_map(&dev, 1, &r.vpe[0], 8300, true), VIRQ_OK);
-	assert_int_equal(its_state_lookup(r.f.sm[0], 3, 1).db,
+	assert_int_equal(virq_its_device_map(&r.f.its[0], &dev, 3, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&dev, 1, &r.vpe[0], 8300, true), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(r.f.sm[0], 3, 1).db,
 			 1023); /* 4.1: no per-vLPI doorbell */
-	assert_int_equal(virq_vlpi_set_doorbell(&dev, 1, true), VIRQ_ENOTSUP);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), VIRQ_OK);
-	assert_int_equal(virq_its_int(&dev, 1), VIRQ_OK);
-	assert_int_equal(its_state_vdelivered(r.f.sm[0], r.vpe[0].vpeid, 8300), 1);
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), VIRQ_OK);
-	assert_int_equal(virq_its_int(&dev, 1), VIRQ_OK);
-	assert_int_equal(its_state_doorbells(r.f.sm[0], r.db[0]), 1);
-	assert_int_equal(virq_vlpi_unmap(&dev, 1), VIRQ_OK);
-	assert_int_equal(virq_its_device_unmap(&dev), VIRQ_OK);
+	assert_int_equal(virq_vlpi_set_doorbell(&dev, 1, true), LIBVIRQ_ENOTSUP);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_int(&dev, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_vdelivered(r.f.sm[0], r.vpe[0].vpeid, 8300), 1);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
+	assert_int_equal(virq_its_int(&dev, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_doorbells(r.f.sm[0], r.db[0]), 1);
+	assert_int_equal(virq_vlpi_unmap(&dev, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
 	rfx_teardown(&r);
 }
 
@@ -250,9 +250,9 @@ static void test_nonresident_errors(void **state)
 
 	(void)state;
 	rfx_setup(&r, 40, 1, false, 0);
-	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, NULL), VIRQ_EINVAL);
-	assert_int_equal(virq_vpe_make_resident(NULL, 0), VIRQ_EINVAL);
-	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 7), VIRQ_EINVAL);
+	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_vpe_make_resident(NULL, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 7), LIBVIRQ_EINVAL);
 	rfx_teardown(&r);
 }
 

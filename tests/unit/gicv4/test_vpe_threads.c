@@ -26,16 +26,16 @@ static void *run_(void *p)
 		bool pl = true;
 		virq_status st = virq_vpe_load(w->vpe, w->rd);
 
-		if (st == VIRQ_OK)
+		if (st == LIBVIRQ_OK)
 			st = virq_vpe_put(w->vpe, &pl);
-		if (st == VIRQ_OK && (i & 7) == 0) {
+		if (st == LIBVIRQ_OK && (i & 7) == 0) {
 			st = virq_vpe_wfi_enter(w->vpe);
-			if (st == VIRQ_OK)
+			if (st == LIBVIRQ_OK)
 				st = virq_vpe_load(w->vpe, w->rd); /* stays out */
-			if (st == VIRQ_OK)
+			if (st == LIBVIRQ_OK)
 				st = virq_vpe_wfi_exit(w->vpe);
 		}
-		if (st != VIRQ_OK) {
+		if (st != LIBVIRQ_OK) {
 			w->bad = st;
 			return NULL;
 		}
@@ -46,10 +46,10 @@ static void *run_(void *p)
 
 static void threads_(int version)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
-	struct its_state_cfg ic = its_state_default_cfg(0);
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 	struct its_fx f;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe v[NTHREADS];
 	struct worker w[NTHREADS];
 	pthread_t t[NTHREADS];
@@ -61,26 +61,26 @@ static void threads_(int version)
 	if (version == 41)
 		ic.typer = QEMU_TYPER_40 | (1ull << 40);
 	itsfx_setup(&f, &rc, &ic, 1, true);
-	assert_int_equal(virq_vm_init(&vm, &f.g.gic, 16), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	for (uint32_t i = 0; i < NTHREADS; i++) {
-		assert_int_equal(virq_vpe_init(&v[i], &vm, i, VIRQ_ITS_NO_DOORBELL), VIRQ_OK);
-		w[i] = (struct worker){&v[i], i, 0, VIRQ_OK};
+		assert_int_equal(virq_vpe_init(&v[i], &vm, i, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+		w[i] = (struct worker){&v[i], i, 0, LIBVIRQ_OK};
 	}
 	for (int i = 0; i < NTHREADS; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, run_, &w[i]), 0);
 	for (int i = 0; i < NTHREADS; i++)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 	for (uint32_t i = 0; i < NTHREADS; i++) {
-		assert_int_equal(w[i].bad, VIRQ_OK);
+		assert_int_equal(w[i].bad, LIBVIRQ_OK);
 		/* Nothing pending: PendingLast 0 on 4.0; on 4.1 a put without a
 		 * doorbell request always reports PendingLast (the GIC does not say). */
 		assert_int_equal(w[i].ok, version == 40 ? ROUNDS : 0);
-		assert_false(v[i].flags & VIRQ_VPE_RESIDENT);
-		assert_int_equal(f.g.rds[i].resident_vpe, VIRQ_VPEID_NONE);
-		assert_int_equal(rdist_model_vpendbaser(f.g.rm, i) >> 63, 0);
-		assert_int_equal(virq_vpe_destroy(&v[i]), VIRQ_OK);
+		assert_false(v[i].flags & LIBVIRQ_VPE_RESIDENT);
+		assert_int_equal(f.g.rds[i].resident_vpe, LIBVIRQ_VPEID_NONE);
+		assert_int_equal(virq_sim_rdist_vpendbaser(f.g.rm, i) >> 63, 0);
+		assert_int_equal(virq_vpe_destroy(&v[i]), LIBVIRQ_OK);
 	}
-	assert_int_equal(virq_vm_destroy(&vm), VIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }

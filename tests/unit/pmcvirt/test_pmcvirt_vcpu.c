@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include <libvirq/pmcvirt.h>
-#include "fake_hal.h"
-#include "pmc_model.h"
-#include "pmc_cpus.h"
+#include <libvirq/sim/hal.h>
+#include <libvirq/sim/pmc.h>
+#include <libvirq/sim/pmc_cpus.h>
 
 #define EN (1ull << 22)
 #define OS (1ull << 17)
@@ -28,10 +28,10 @@
 
 
 struct env {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	uint8_t *vmcb;
-	struct pmc_model m;
+	struct virq_sim_pmc m;
 	struct virq_pmcvirt_vcpu v;
 };
 
@@ -49,12 +49,12 @@ static uint32_t hctr_(const struct virq_pmcvirt_caps *c, unsigned i)
 static void host_pmu_(struct env *e, const struct virq_pmcvirt_caps *c)
 {
 	for (unsigned i = 0; i < c->num_core_ctrs; i++) {
-		fake_hal_msr_set(e->fh, hctl_(c, i), 0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		fake_hal_msr_set(e->fh, hctr_(c, i), 0x1000ull * (i + 1));
+		virq_sim_msr_set(e->fh, hctl_(c, i), 0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
+		virq_sim_msr_set(e->fh, hctr_(c, i), 0x1000ull * (i + 1));
 	}
 	if (c->perfmon_v2) {
-		fake_hal_msr_set(e->fh, GCTL, 0x3E);
-		fake_hal_msr_set(e->fh, GSTS, 0x20);
+		virq_sim_msr_set(e->fh, GCTL, 0x3E);
+		virq_sim_msr_set(e->fh, GSTS, 0x20);
 	}
 }
 
@@ -65,22 +65,22 @@ static struct env *env_new_(const struct virq_pmcvirt_caps *c,
 	struct env *e = calloc(1, sizeof(*e));
 
 	assert_non_null(e);
-	e->fh = fake_hal_new();
-	e->hal = fake_hal_get(e->fh);
+	e->fh = virq_sim_new();
+	e->hal = virq_sim_hal(e->fh);
 	e->vmcb = aligned_alloc(4096, 4096);
 	assert_non_null(e->vmcb);
 	memset(e->vmcb, 0, 4096);
-	pmc_model_init(&e->m, e->fh, e->vmcb, c->num_core_ctrs, c->perfctr_ext_core,
+	virq_sim_pmc_init(&e->m, e->fh, e->vmcb, c->num_core_ctrs, c->perfctr_ext_core,
 		       c->perfmon_v2);
 	host_pmu_(e, c);
 	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, c, g, mode, flags, e->vmcb),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	return e;
 }
 
 static void env_free_(struct env *e)
 {
-	fake_hal_free(e->fh);
+	virq_sim_free(e->fh);
 	free(e->vmcb);
 	free(e);
 }
@@ -90,29 +90,29 @@ static void run_(struct env *e)
 {
 	uint64_t code;
 
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	code = pmc_model_vmrun(&e->m);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, code), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	code = virq_sim_pmc_vmrun(&e->m);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, code), LIBVIRQ_OK);
 }
 
 static void gwr_(struct env *e, uint32_t msr, uint64_t v)
 {
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, msr, v, VIRQ_PMCVIRT_GUEST), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, msr, LIBVIRQ_PMCVIRT_GUEST, v), LIBVIRQ_OK);
 }
 
 static uint64_t grd_(struct env *e, uint32_t msr)
 {
 	uint64_t v = 0xDEAD;
 
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, msr, VIRQ_PMCVIRT_GUEST, &v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, msr, LIBVIRQ_PMCVIRT_GUEST, &v), LIBVIRQ_OK);
 	return v;
 }
 
 /* ---- init, refusal (CASE-17 "pmcv_enable") ---- */
 static void test_init_hw(void **s)
 {
-	struct fake_hal *fh = fake_hal_new();
-	struct virq_hal hal = fake_hal_get(fh);
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(fh);
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	static uint8_t copy[4096];
 	struct virq_pmcvirt_vcpu v;
@@ -121,86 +121,86 @@ static void test_init_hw(void **s)
 
 	(void)s;
 	memset(vmcb, 0xEE, sizeof(vmcb));
-	pmc_model_vmcb_wr(vmcb, 0xB8, 0x1);
-	pmc_model_vmcb_wr(vmcb, 0x60, 0x01000000);
+	virq_sim_pmc_vmcb_wr(vmcb, 0xB8, 0x1);
+	virq_sim_pmc_vmcb_wr(vmcb, 0x60, 0x01000000);
 	memcpy(copy, vmcb, sizeof(vmcb));
 	/* Neither VNMI nor AVIC: refused, VMCB untouched. */
 	c.vnmi = c.avic = false;
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0, vmcb),
-			 VIRQ_ENOTSUP);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW,
-						VIRQ_PMCVIRT_F_AVIC_DELIVERY, vmcb),
-			 VIRQ_ENOTSUP);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb),
+			 LIBVIRQ_ENOTSUP);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW,
+						LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY, vmcb),
+			 LIBVIRQ_ENOTSUP);
 	/* AVIC only: refused unless the RFC rule is asked for. */
 	c.avic = true;
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0, vmcb),
-			 VIRQ_ENOTSUP);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb),
+			 LIBVIRQ_ENOTSUP);
 	g.sev_es = true;
 	c.vnmi = true;
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0, vmcb),
-			 VIRQ_EINHIBITED);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb),
+			 LIBVIRQ_EINHIBITED);
 	g.sev_es = false;
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0, NULL),
-			 VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0,
-						vmcb + 4), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, NULL),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0,
+						vmcb + 4), LIBVIRQ_EINVAL);
 	{
-		struct virq_hal_ops ops = *fake_hal_ops();
+		struct virq_hal_ops ops = *virq_sim_hal_ops();
 		struct virq_hal h2 = { &ops, fh };
 
 		ops.msr_write = NULL;
-		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &h2, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0,
-							vmcb), VIRQ_ENOHAL);
+		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &h2, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0,
+							vmcb), LIBVIRQ_ENOHAL);
 	}
 	assert_memory_equal(vmcb, copy, sizeof(vmcb));
 	c.vnmi = false;
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW,
-						VIRQ_PMCVIRT_F_AVIC_DELIVERY, vmcb), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(vmcb, 0xB8) == 0x9);
-	assert_true(pmc_model_vmcb_rd(vmcb, 0x60) == 0x01000000); /* no VNMI to enable */
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW,
+						LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY, vmcb), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0xB8) == 0x9);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x01000000); /* no VNMI to enable */
 	/* With VNMI: 0x0B8 bit 3 and int_ctl V_NMI_ENABLE; slots reset; no MSR access. */
 	c.vnmi = true;
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW, 0, vmcb),
-			 VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(vmcb, 0xB8) == 0x9);
-	assert_true((uint32_t)pmc_model_vmcb_rd(vmcb, 0x60) == 0x05000000);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb),
+			 LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0xB8) == 0x9);
+	assert_true((uint32_t)virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x05000000);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(pmc_model_vmcb_rd(vmcb, 0x4E0 + 16 * i) == 0);
-		assert_true(pmc_model_vmcb_rd(vmcb, 0x4E8 + 16 * i) == 0);
+		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E0 + 16 * i) == 0);
+		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E8 + 16 * i) == 0);
 	}
-	assert_true(pmc_model_vmcb_rd(vmcb, 0x5C0) == 0 && pmc_model_vmcb_rd(vmcb, 0x5C8) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5C0) == 0 && virq_sim_pmc_vmcb_rd(vmcb, 0x5C8) == 0);
 	/* New PerfMonV2 vCPU: its counters globally enabled (RESET value), dword. */
-	assert_true(pmc_model_vmcb_rd(vmcb, 0x5D0) == 0x3F);
-	assert_true(pmc_model_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
-	assert_int_equal(fake_hal_msr_total(fh), 0);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D0) == 0x3F);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
+	assert_int_equal(virq_sim_msr_total(fh), 0);
 	/* The embedder may own int_ctl. */
-	pmc_model_vmcb_wr(vmcb, 0x60, 0x01000000);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, VIRQ_PMCVIRT_MODE_HW,
-						VIRQ_PMCVIRT_F_NO_VNMI_SETUP, vmcb), VIRQ_OK);
-	assert_true((uint32_t)pmc_model_vmcb_rd(vmcb, 0x60) == 0x01000000);
+	virq_sim_pmc_vmcb_wr(vmcb, 0x60, 0x01000000);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW,
+						LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP, vmcb), LIBVIRQ_OK);
+	assert_true((uint32_t)virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x01000000);
 	/* SW mode needs no VMCB and works without PerfCtrVirt. */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0,
-						NULL), VIRQ_OK);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, VIRQ_PMCVIRT_MODE_HW, 0,
-						vmcb), VIRQ_ENOTSUP);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &k7, &g6, VIRQ_PMCVIRT_MODE_SW, 0, NULL),
-			 VIRQ_ERANGE);
-	fake_hal_free(fh);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0,
+						NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0,
+						vmcb), LIBVIRQ_ENOTSUP);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &k7, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
+			 LIBVIRQ_ERANGE);
+	virq_sim_free(fh);
 }
 
 /* ---- HW mode: one MSR write per world switch; host PMU save/restore ---- */
 static void test_hw_world_switch(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_EINVAL); /* host not saved */
-	fake_hal_reset_counters(e->fh);
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 13); /* GlobalCtl + 6 CTL + 6 CTR */
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 1);  /* GlobalCtl = 0 */
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL); /* host not saved */
+	virq_sim_reset_counters(e->fh);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 13); /* GlobalCtl + 6 CTL + 6 CTR */
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1);  /* GlobalCtl = 0 */
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EBUSY);
 
 	gwr_(e, 0xC0010200, 0x4300C0); /* retired instructions, EN, OS, USR */
 	gwr_(e, 0xC0010203, 0xFFFFFFFFF000ull);
@@ -208,108 +208,108 @@ static void test_hw_world_switch(void **s)
 	gwr_(e, GCTL, 0x3);
 	e->m.events[0] = 1000;
 	e->m.events[1] = 0x2000;
-	fake_hal_reset_counters(e->fh);
-	fake_hal_trace(e->fh, true);
+	virq_sim_reset_counters(e->fh);
+	virq_sim_trace(e->fh, true);
 	/* First entry: GlobalCtl is known to be 0 already. */
 	run_(e);
-	assert_int_equal(fake_hal_msr_total(e->fh), 0);
+	assert_int_equal(virq_sim_msr_total(e->fh), 0);
 	for (int i = 0; i < 10; i++)
 		run_(e);
 	assert_int_equal(e->m.failed, 0);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 0);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 10);
-	assert_int_equal(fake_hal_count_at(e->fh, FAKE_MSR_W, GCTL), 10);
-	for (size_t i = 0; i < fake_hal_trace_len(e->fh); i++)
-		assert_true(fake_hal_trace_at(e->fh, i)->value == 0);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 10);
+	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, GCTL), 10);
+	for (size_t i = 0; i < virq_sim_trace_len(e->fh); i++)
+		assert_true(virq_sim_trace_at(e->fh, i)->value == 0);
 	/* The guest's counts are in the VMCB: RDPMC / RDMSR read them. */
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_true(v == 11000);
 	assert_true(grd_(e, 0xC0010201) == 11000);
 	assert_true(grd_(e, 0xC0010203) == ((0xFFFFFFFFF000ull + 11 * 0x2000) & 0xFFFFFFFFFFFFull));
 	assert_true(grd_(e, GSTS) == 0x2); /* counter 1 overflowed in hardware */
 	assert_true(grd_(e, GCTL) == 0x3);
 	assert_true(grd_(e, 0xC0010202) == (0x5300C2 | INTB));
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 6, &v), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 6, &v), LIBVIRQ_EINVAL);
 
 	/* Host restore: everything written (reset values are not trusted). */
-	fake_hal_reset_counters(e->fh);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 0);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 14);
+	virq_sim_reset_counters(e->fh);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 14);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(fake_hal_msr_get(e->fh, hctl_(&zen5, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(&zen5, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(fake_hal_msr_get(e->fh, hctr_(&zen5, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(&zen5, i)) == 0x1000ull * (i + 1));
 	}
-	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0x3E);
-	assert_true(fake_hal_msr_get(e->fh, GSTS) == 0x20); /* type A, untouched */
+	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
+	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20); /* type A, untouched */
 	/* GlobalCtl was written last. */
-	assert_true(fake_hal_trace_at(e->fh, fake_hal_trace_len(e->fh) - 1)->addr == GCTL);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_EINVAL);
+	assert_true(virq_sim_trace_at(e->fh, virq_sim_trace_len(e->fh) - 1)->addr == GCTL);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_EINVAL);
 	env_free_(e);
 }
 
 /* ---- the fake VMRUN fails unless GlobalCtl is zero (CASE-17) ---- */
 static void test_hw_invalid_pmc(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t code;
 
 	(void)s;
 	/* The model itself: VMRUN with the host's GlobalCtl set fails. */
-	fake_hal_msr_set(e->fh, GCTL, 0x3F);
-	code = pmc_model_vmrun(&e->m);
+	virq_sim_msr_set(e->fh, GCTL, 0x3F);
+	code = virq_sim_pmc_vmrun(&e->m);
 	assert_true(code == 0xFFFFFFFFFFFFFFFCull);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x70) == 0xFFFFFFFFFFFFFFFCull);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x70) == 0xFFFFFFFFFFFFFFFCull);
 	assert_int_equal(e->m.failed, 1);
 	/* With the hooks every VMRUN succeeds, though each #VMEXIT sets 0x3F again. */
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	for (int i = 0; i < 5; i++) {
 		run_(e);
-		assert_true(fake_hal_msr_get(e->fh, GCTL) == 0x3F);
+		assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3F);
 	}
 	assert_int_equal(e->m.failed, 1);
 	/* Something re-enables host counters between the hook and VMRUN. */
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	fake_hal_msr_set(e->fh, GCTL, 0x1);
-	code = pmc_model_vmrun(&e->m);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, code), VIRQ_EHW);
-	assert_true(fake_hal_logged(e->fh, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC"));
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	virq_sim_msr_set(e->fh, GCTL, 0x1);
+	code = virq_sim_pmc_vmrun(&e->m);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, code), LIBVIRQ_EHW);
+	assert_true(virq_sim_logged(e->fh, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC"));
 	assert_int_equal(e->v.invalid_pmc, 1);
 	/* The guest never ran; a retry clears the control again and succeeds. */
-	fake_hal_reset_counters(e->fh);
+	virq_sim_reset_counters(e->fh);
 	run_(e);
-	assert_int_equal(fake_hal_count_at(e->fh, FAKE_MSR_W, GCTL), 1);
+	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, GCTL), 1);
 	assert_int_equal(e->m.failed, 2);
 	/* A 32-bit-truncated code is not INVALID_PMC. */
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, 0x00000000FFFFFFFCull), VIRQ_OK);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, 0x72), VIRQ_EINVAL); /* not entered */
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, 0x00000000FFFFFFFCull), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, 0x72), LIBVIRQ_EINVAL); /* not entered */
 	env_free_(e);
 }
 
 /* ---- intercepted MSRs, filter, emulated instructions (HW mode) ---- */
 static void test_hw_emulation(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
-	struct virq_pmcvirt_filter deny = { VIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	uint32_t pmi = 99;
 	uint64_t v;
 
 	(void)s;
-	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), LIBVIRQ_OK);
 	gwr_(e, 0xC0010200, 0x4300C0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4E0) == 0x0300C0); /* EN cleared */
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E0) == 0x0300C0); /* EN cleared */
 	assert_true(grd_(e, 0xC0010200) == 0x4300C0);                 /* guest view kept */
 	assert_true(grd_(e, 0xC0010000) == 0x4300C0);                 /* K7 alias */
 	gwr_(e, GCTL, 0x3F);
 	e->m.events[0] = 77;
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	run_(e);
 	assert_true(grd_(e, 0xC0010201) == 0);
-	assert_int_equal(virq_pmcvirt_set_filter(&e->v, NULL), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4E0) == 0x4300C0);
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, NULL), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E0) == 0x4300C0);
 	run_(e);
 	assert_true(grd_(e, 0xC0010201) == 77);
 
@@ -318,245 +318,245 @@ static void test_hw_emulation(void **s)
 	gwr_(e, 0xC0010203, 0xFFFFFFFFFFFFull);
 	gwr_(e, 0xC0010204, 0xC2 | EN | USR); /* user only: not at CPL 0 */
 	gwr_(e, 0xC0010206, 0xC2 | EN | OS | (0x4ull << 8)); /* umask 4 only */
-	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x1, true, &pmi), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x1, true, &pmi), LIBVIRQ_OK);
 	assert_int_equal(pmi, 0x2);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4F8) == 0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x508) == 0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x518) == 0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5C8) == 0x2);
-	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x4, false, &pmi), VIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F8) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x508) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x518) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5C8) == 0x2);
+	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x4, false, &pmi), LIBVIRQ_OK);
 	assert_int_equal(pmi, 0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x508) == 1);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4F8) == 0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x518) == 0); /* OS only */
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x508) == 1);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F8) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x518) == 0); /* OS only */
 	/* Globally disabled counter does not count. */
 	gwr_(e, GCTL, 0x3D);
-	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x1, true, &pmi), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4F8) == 0);
-	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0x1000, 0, true, NULL), VIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x1, true, &pmi), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F8) == 0);
+	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0x1000, 0, true, NULL), LIBVIRQ_ERANGE);
 
 	/* Status through CLR/SET; status itself read-only to the guest. */
 	gwr_(e, 0xC0000303, 0x5);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5C8) == 0x7);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5C8) == 0x7);
 	gwr_(e, 0xC0000302, 0x3);
 	assert_true(grd_(e, GSTS) == 0x4);
 	assert_true(grd_(e, 0xC0000302) == 0 && grd_(e, 0xC0000303) == 0);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GSTS, 0, VIRQ_PMCVIRT_GUEST), VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0000303, 0x40, VIRQ_PMCVIRT_GUEST),
-			 VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, 0x40, VIRQ_PMCVIRT_GUEST),
-			 VIRQ_EINVAL);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0x3D);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GSTS, LIBVIRQ_PMCVIRT_GUEST, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0000303, LIBVIRQ_PMCVIRT_GUEST, 0x40),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, 0x40),
+			 LIBVIRQ_EINVAL);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0x3D);
 	/* Reserved event-select bits: #GP for the guest (incl. HG without SVM). */
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010200, 0x4300C0 | (1ull << 19),
-						VIRQ_PMCVIRT_GUEST), VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010200, 0x4300C0 | GO,
-						VIRQ_PMCVIRT_GUEST), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010200, LIBVIRQ_PMCVIRT_GUEST,
+						0x4300C0 | (1ull << 19)), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010200, LIBVIRQ_PMCVIRT_GUEST,
+						0x4300C0 | GO), LIBVIRQ_EINVAL);
 	assert_true(grd_(e, 0xC0010200) == 0x4300C0);
 	/* Counter writes are 48 bits; IRPerf through the VMCB. */
 	gwr_(e, 0xC001020B, 0xFFFF800000000001ull);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x538) == 0x800000000001ull);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x538) == 0x800000000001ull);
 	gwr_(e, 0xC00000E9, 12345);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5C0) == 12345);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, 0xC0010008, 0, &v), VIRQ_ENOENT);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5C0) == 12345);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, 0xC0010008, 0, &v), LIBVIRQ_ENOENT);
 	/* Nothing while the guest runs. */
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, 0, &v), VIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, 0, 0), VIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_set_filter(&e->v, NULL), VIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), VIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, pmc_model_vmrun(&e->m)), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, 0, &v), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, 0, 0), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, NULL), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
 	env_free_(e);
 }
 
 /* ---- CASE-17: legacy guest host accesses, alias rejection, reset ---- */
 static void test_case17_legacy_and_reset(void **s)
 {
-	struct env *e = env_new_(&zen5, &g4, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g4, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
 	/* A legacy guest's effective global control enables its 4 counters. */
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
-	pmc_model_vmcb_wr(e->vmcb, 0x4E0, 0x1111);
-	pmc_model_vmcb_wr(e->vmcb, 0x4E8, 0x2222);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010203, 0xFFFF123456789ABCull,
-						VIRQ_PMCVIRT_HOST), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4F8) == 0x123456789ABCull); /* pmc[1].perf_ctr */
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
+	virq_sim_pmc_vmcb_wr(e->vmcb, 0x4E0, 0x1111);
+	virq_sim_pmc_vmcb_wr(e->vmcb, 0x4E8, 0x2222);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010203, LIBVIRQ_PMCVIRT_HOST,
+						0xFFFF123456789ABCull), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F8) == 0x123456789ABCull); /* pmc[1].perf_ctr */
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010202,
+						LIBVIRQ_PMCVIRT_HOST,
 						0x4300C0 | (1ull << 19) | (1ull << 21) | GO |
-							(0xFull << 36),
-						VIRQ_PMCVIRT_HOST), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4F0) == 0x4300C0); /* reserved bits cleared */
+							(0xFull << 36)), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F0) == 0x4300C0); /* reserved bits cleared */
 	assert_true(grd_(e, 0xC0010001) == 0x4300C0);                 /* K7 EVNTSEL1 */
 	assert_true(grd_(e, 0xC0010005) == 0x123456789ABCull);        /* K7 PERFCTR1 */
 	/* F15h CTL4 would be K7 0xC0010004 = PERFCTR0 after translation: rejected first. */
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010208, 5, VIRQ_PMCVIRT_HOST),
-			 VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, 0xC0010209, VIRQ_PMCVIRT_HOST, &v),
-			 VIRQ_EINVAL);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4E0) == 0x1111);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4E8) == 0x2222);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010208, LIBVIRQ_PMCVIRT_HOST, 5),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, 0xC0010209, LIBVIRQ_PMCVIRT_HOST, &v),
+			 LIBVIRQ_EINVAL);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E0) == 0x1111);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E8) == 0x2222);
 	/* The guest itself has no F15h MSRs. */
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010203, 1, VIRQ_PMCVIRT_GUEST),
-			 VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, VIRQ_PMCVIRT_GUEST, &v), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010203, LIBVIRQ_PMCVIRT_GUEST, 1),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, &v), LIBVIRQ_EINVAL);
 	env_free_(e);
 
 	/* vCPU reset: all six ctl/ctr slots and global status/control = 0. */
-	e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	for (unsigned i = 0; i < 6; i++) {
 		gwr_(e, 0xC0010200 + 2 * i, 0x4300C0 + i);
 		gwr_(e, 0xC0010201 + 2 * i, 100 + i);
 	}
 	gwr_(e, GCTL, 0x3F);
 	gwr_(e, 0xC0000303, 0x21);
-	assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4E0 + 16 * i) == 0);
-		assert_true(pmc_model_vmcb_rd(e->vmcb, 0x4E8 + 16 * i) == 0);
+		assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E0 + 16 * i) == 0);
+		assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E8 + 16 * i) == 0);
 		assert_true(grd_(e, 0xC0010200 + 2 * i) == 0);
 	}
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5C8) == 0);
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5C8) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0);
 	env_free_(e);
 }
 
 /* ---- SW mode: exact accesses per world switch ---- */
 static void test_sw_world_switch(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;
-	fake_hal_reset_counters(e->fh);
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	virq_sim_reset_counters(e->fh);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	/* GlobalCtl, 6 CTL, 6 CTR, GlobalStatus read; GlobalCtl = 0 written. */
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 14);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 1);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 14);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1);
 
 	gwr_(e, 0xC0010200, 0x4300C0);
 	gwr_(e, GCTL, 0x1);
 	e->m.events[0] = 500;
 	e->m.events[3] = 9; /* counter 3 not enabled by the guest */
 	/* Cold entry: 6 CTL + 6 CTR differ from the host's; status CLR 0x20; GlobalCtl. */
-	fake_hal_reset_counters(e->fh);
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 14);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 0);
+	virq_sim_reset_counters(e->fh);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 14);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
 	for (unsigned i = 0; i < 6; i++) /* HostOnly cleared, GuestOnly forced */
-		assert_true((fake_hal_msr_get(e->fh, 0xC0010200 + 2 * i) & (GO | HO)) == GO);
-	assert_true(fake_hal_msr_get(e->fh, GSTS) == 0);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, pmc_model_vmrun(&e->m)), VIRQ_OK);
+		assert_true((virq_sim_msr_get(e->fh, 0xC0010200 + 2 * i) & (GO | HO)) == GO);
+	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
 	/* Steady state: enter 1 write; exit GlobalCtl rd + wr, status rd, 6 CTR rd. */
-	fake_hal_reset_counters(e->fh);
+	virq_sim_reset_counters(e->fh);
 	for (int i = 0; i < 10; i++)
 		run_(e);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 20);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 80);
-	assert_int_equal(fake_hal_count_at(e->fh, FAKE_MSR_W, GCTL), 20);
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 20);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 80);
+	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, GCTL), 20);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_true(v == 5500);
 	assert_true(grd_(e, 0xC0010207) == 0);
 	/* A passed-through guest write of GlobalCtl is picked up at exit. */
 	gwr_(e, 0xC0010206, 0x4300C0);
-	pmc_model_guest_wrmsr(&e->m, GCTL, 0x9);
+	virq_sim_pmc_guest_wrmsr(&e->m, GCTL, 0x9);
 	run_(e);
 	assert_true(grd_(e, GCTL) == 0x9);
 	assert_true(grd_(e, 0xC0010207) == 9);
 	/* Intercepted write of a counter goes to the hardware at the next entry. */
 	gwr_(e, 0xC0010207, 0xFFFFFFFFFFFFull);
-	fake_hal_reset_counters(e->fh);
+	virq_sim_reset_counters(e->fh);
 	run_(e);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 3); /* CTR3, GlobalCtl, GlobalCtl=0 */
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 3); /* CTR3, GlobalCtl, GlobalCtl=0 */
 	assert_true(grd_(e, 0xC0010207) == 8);
 	assert_true(grd_(e, GSTS) == 0x8); /* overflow seen in hardware status */
 	/* Guest clears the status through the intercepted CLR: loaded via STATUS_CLR. */
 	gwr_(e, 0xC0000302, 0x8);
 	e->m.events[3] = 0;
-	fake_hal_reset_counters(e->fh);
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	assert_int_equal(fake_hal_count_at(e->fh, FAKE_MSR_W, 0xC0000302), 1);
-	assert_true(fake_hal_msr_get(e->fh, GSTS) == 0);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, pmc_model_vmrun(&e->m)), VIRQ_OK);
+	virq_sim_reset_counters(e->fh);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, 0xC0000302), 1);
+	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
 	/* Host restore: every value back, status via CLR/SET, GlobalCtl last. */
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(fake_hal_msr_get(e->fh, hctl_(&zen4, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(&zen4, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(fake_hal_msr_get(e->fh, hctr_(&zen4, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(&zen4, i)) == 0x1000ull * (i + 1));
 	}
-	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0x3E);
-	assert_true(fake_hal_msr_get(e->fh, GSTS) == 0x20);
+	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
+	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20);
 	env_free_(e);
 }
 
 /* SW mode on a K7-only host (4 counters, no PerfMonV2, no GlobalCtl). */
 static void test_sw_k7_host(void **s)
 {
-	struct env *e = env_new_(&k7, &g4, VIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(&k7, &g4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
-	fake_hal_reset_counters(e->fh);
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 8);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 3); /* stop counters 1..3 */
+	virq_sim_reset_counters(e->fh);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 8);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 3); /* stop counters 1..3 */
 	for (unsigned i = 0; i < 4; i++)
-		assert_false(fake_hal_msr_get(e->fh, 0xC0010000 + i) & EN);
-	assert_int_equal(fake_hal_count_at(e->fh, FAKE_MSR_R, 0xC0000301), 0);
+		assert_false(virq_sim_msr_get(e->fh, 0xC0010000 + i) & EN);
+	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_R, 0xC0000301), 0);
 	gwr_(e, 0xC0010002, 0x4300C0);
 	e->m.events[2] = 42;
 	run_(e);
-	fake_hal_reset_counters(e->fh);
+	virq_sim_reset_counters(e->fh);
 	for (int i = 0; i < 5; i++)
 		run_(e);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 0);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 20); /* 4 counters per exit */
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 0);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 20); /* 4 counters per exit */
 	assert_true(grd_(e, 0xC0010006) == 252);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
-	assert_true(fake_hal_msr_get(e->fh, 0xC0010001) == (0x130176ull | EN));
-	assert_true(fake_hal_msr_get(e->fh, 0xC0010006) == 0x3000);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
+	assert_true(virq_sim_msr_get(e->fh, 0xC0010001) == (0x130176ull | EN));
+	assert_true(virq_sim_msr_get(e->fh, 0xC0010006) == 0x3000);
 	env_free_(e);
 }
 
 /* SW mode, legacy 4-counter guest on a PerfMonV2 host: GlobalCtl = GENMASK(3,0). */
 static void test_sw_legacy_on_v2(void **s)
 {
-	struct env *e = env_new_(&zen4, &g4, VIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(&zen4, &g4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	gwr_(e, 0xC0010003, 0x4300C0);
 	e->m.events[3] = 7;
 	e->m.events[4] = 100; /* host counter 4 is stopped by GlobalCtl bit 4 = 0 */
 	run_(e);
-	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0); /* stopped after exit */
-	fake_hal_reset_counters(e->fh);
-	fake_hal_trace(e->fh, true);
+	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0); /* stopped after exit */
+	virq_sim_reset_counters(e->fh);
+	virq_sim_trace(e->fh, true);
 	run_(e);
 	/* enter: GlobalCtl = 0xF; exit: GlobalCtl = 0, status, 4 counters (no passthrough). */
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_W), 2);
-	assert_int_equal(fake_hal_count(e->fh, FAKE_MSR_R), 5);
-	assert_true(fake_hal_trace_at(e->fh, 0)->addr == GCTL &&
-		    fake_hal_trace_at(e->fh, 0)->value == 0xF);
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 3, &v), VIRQ_OK);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 2);
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 5);
+	assert_true(virq_sim_trace_at(e->fh, 0)->addr == GCTL &&
+		    virq_sim_trace_at(e->fh, 0)->value == 0xF);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 3, &v), LIBVIRQ_OK);
 	assert_true(v == 14);
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 4, &v), VIRQ_EINVAL);
-	assert_true(fake_hal_msr_get(e->fh, 0xC0010209) == 0x5000); /* host CTR4 untouched */
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
-	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0x3E);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 4, &v), LIBVIRQ_EINVAL);
+	assert_true(virq_sim_msr_get(e->fh, 0xC0010209) == 0x5000); /* host CTR4 untouched */
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
+	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
 	env_free_(e);
 }
 
 /* ---- migration: whole state and MSR by MSR, across modes ---- */
 static void test_migration(void **s)
 {
-	struct env *a = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
-	struct env *b = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
-	struct env *c = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *a = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *b = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *c = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	struct virq_pmcvirt_state sa, sb, sc, bad;
 	uint32_t msrs[15];
 	size_t n;
@@ -569,38 +569,38 @@ static void test_migration(void **s)
 	a->m.events[0] = 3;
 	a->m.events[5] = 0x10;
 	gwr_(a, 0xC001020B, 0xFFFFFFFFFFF8ull);
-	assert_int_equal(virq_pmcvirt_host_save(&a->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&a->v), LIBVIRQ_OK);
 	run_(a);
-	assert_int_equal(virq_pmcvirt_save_state(&a->v, &sa), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_save_state(&a->v, &sa), LIBVIRQ_OK);
 	assert_true(sa.perf_ctr[0] == 3 && sa.perf_ctr[5] == 8 && sa.global_sts == 0x20);
-	assert_int_equal(virq_pmcvirt_restore_state(&b->v, &sa), VIRQ_OK);
-	assert_int_equal(virq_pmcvirt_save_state(&b->v, &sb), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_restore_state(&b->v, &sa), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_save_state(&b->v, &sb), LIBVIRQ_OK);
 	assert_memory_equal(&sa, &sb, sizeof(sa));
 	/* MSR by MSR (the KVM_{GET,SET}_MSRS way). */
-	assert_int_equal(virq_pmcvirt_msr_list(&g6, msrs, 15, &n), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_list(&g6, msrs, 15, &n), LIBVIRQ_OK);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v;
 
-		assert_int_equal(virq_pmcvirt_msr_read(&a->v, msrs[i], VIRQ_PMCVIRT_HOST, &v),
-				 VIRQ_OK);
-		assert_int_equal(virq_pmcvirt_msr_write(&c->v, msrs[i], v, VIRQ_PMCVIRT_HOST),
-				 VIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msr_read(&a->v, msrs[i], LIBVIRQ_PMCVIRT_HOST, &v),
+				 LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msr_write(&c->v, msrs[i], LIBVIRQ_PMCVIRT_HOST, v),
+				 LIBVIRQ_OK);
 	}
-	assert_int_equal(virq_pmcvirt_save_state(&c->v, &sc), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_save_state(&c->v, &sc), LIBVIRQ_OK);
 	assert_memory_equal(&sa, &sc, sizeof(sa));
 	assert_memory_equal(a->vmcb + 0x4E0, c->vmcb + 0x4E0, 0x60);
 	assert_memory_equal(a->vmcb + 0x5C0, c->vmcb + 0x5C0, 0x18);
 	/* Invalid images change nothing. */
 	bad = sa;
 	bad.perf_ctr[1] = 1ull << 48;
-	assert_int_equal(virq_pmcvirt_restore_state(&c->v, &bad), VIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_restore_state(&c->v, &bad), LIBVIRQ_ERANGE);
 	bad = sa;
 	bad.perf_ctl[2] |= 1ull << 19;
-	assert_int_equal(virq_pmcvirt_restore_state(&c->v, &bad), VIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_restore_state(&c->v, &bad), LIBVIRQ_EINVAL);
 	bad = sa;
 	bad.global_ctl = 0x40;
-	assert_int_equal(virq_pmcvirt_restore_state(&c->v, &bad), VIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_save_state(&c->v, &sc), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_restore_state(&c->v, &bad), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_save_state(&c->v, &sc), LIBVIRQ_OK);
 	assert_memory_equal(&sa, &sc, sizeof(sa));
 	env_free_(a);
 	env_free_(b);
@@ -610,27 +610,27 @@ static void test_migration(void **s)
 /* ---- MSR faults ---- */
 static void test_msr_faults(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
-	fake_hal_msr_fault(e->fh, 0xC0010205, true);
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_EHW);
+	virq_sim_msr_fault(e->fh, 0xC0010205, true);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EHW);
 	assert_false(e->v.host.saved);
-	assert_true(fake_hal_msr_get(e->fh, GCTL) == 0x3E); /* host counting again */
-	assert_true(fake_hal_msr_get(e->fh, 0xC0010203) == 0x2000);
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_EINVAL);
-	fake_hal_msr_fault(e->fh, 0xC0010205, false);
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
-	fake_hal_msr_fault(e->fh, GCTL, true);
+	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E); /* host counting again */
+	assert_true(virq_sim_msr_get(e->fh, 0xC0010203) == 0x2000);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL);
+	virq_sim_msr_fault(e->fh, 0xC0010205, false);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
+	virq_sim_msr_fault(e->fh, GCTL, true);
 	gwr_(e, GCTL, 1);
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_EHW);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EHW);
 	assert_false(e->v.in_guest);
-	fake_hal_msr_fault(e->fh, GCTL, false);
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	fake_hal_msr_fault(e->fh, 0xC0010201, true);
-	assert_int_equal(virq_pmcvirt_exit(&e->v, pmc_model_vmrun(&e->m)), VIRQ_EHW);
-	fake_hal_msr_fault(e->fh, 0xC0010201, false);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	virq_sim_msr_fault(e->fh, GCTL, false);
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	virq_sim_msr_fault(e->fh, 0xC0010201, true);
+	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_EHW);
+	virq_sim_msr_fault(e->fh, 0xC0010201, false);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	env_free_(e);
 }
 
@@ -643,16 +643,16 @@ static void test_host_save_fault_keeps_globals(void **s)
 
 	(void)s;
 	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
-		struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
-		uint64_t gctl = fake_hal_msr_get(e->fh, GCTL);
+		struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+		uint64_t gctl = virq_sim_msr_get(e->fh, GCTL);
 
-		fake_hal_msr_set(e->fh, 0xC0000300u, 0x5);
-		fake_hal_msr_fault(e->fh, fault_at[k], true);
-		assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_EHW);
-		fake_hal_msr_fault(e->fh, fault_at[k], false);
+		virq_sim_msr_set(e->fh, 0xC0000300u, 0x5);
+		virq_sim_msr_fault(e->fh, fault_at[k], true);
+		assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EHW);
+		virq_sim_msr_fault(e->fh, fault_at[k], false);
 		assert_false(e->v.host.saved);
-		assert_true(fake_hal_msr_get(e->fh, 0xC0000300u) == 0x5);
-		assert_true(fake_hal_msr_get(e->fh, GCTL) == gctl);
+		assert_true(virq_sim_msr_get(e->fh, 0xC0000300u) == 0x5);
+		assert_true(virq_sim_msr_get(e->fh, GCTL) == gctl);
 		env_free_(e);
 	}
 }
@@ -662,84 +662,84 @@ static void test_host_save_fault_keeps_globals(void **s)
  * rewriting a host counter whose saved value happens to equal them. */
 static void test_sw_exit_fault_cache(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, VIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	gwr_(e, 0xC001020A, 0x4300C0);
 	gwr_(e, 0xC001020B, 0x6000); /* equal to the host's CTR5: load skipped */
 	gwr_(e, GCTL, 0x20);
 	e->m.events[5] = 7;
-	assert_int_equal(virq_pmcvirt_enter(&e->v), VIRQ_OK);
-	assert_true(fake_hal_msr_get(e->fh, 0xC001020B) == 0x6000);
-	fake_hal_msr_fault(e->fh, 0xC0010201, true); /* CTR0 read faults at exit */
-	assert_int_equal(virq_pmcvirt_exit(&e->v, pmc_model_vmrun(&e->m)), VIRQ_EHW);
-	assert_true(fake_hal_msr_get(e->fh, 0xC001020B) == 0x6007);
-	fake_hal_msr_fault(e->fh, 0xC0010201, false);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
-	assert_true(fake_hal_msr_get(e->fh, 0xC001020B) == 0x6000); /* host value back */
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
+	assert_true(virq_sim_msr_get(e->fh, 0xC001020B) == 0x6000);
+	virq_sim_msr_fault(e->fh, 0xC0010201, true); /* CTR0 read faults at exit */
+	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_EHW);
+	assert_true(virq_sim_msr_get(e->fh, 0xC001020B) == 0x6007);
+	virq_sim_msr_fault(e->fh, 0xC0010201, false);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
+	assert_true(virq_sim_msr_get(e->fh, 0xC001020B) == 0x6000); /* host value back */
 	env_free_(e);
 }
 
 /* ---- nested (UNCERTAIN design, see pmcvirt.h) ---- */
 static void test_nested(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0x76, 0, 0 };
-	struct virq_pmcvirt_filter deny = { VIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	static uint8_t v12[4096], v02[4096];
 	bool fail;
 
 	(void)s;
 	memset(v12, 0, sizeof(v12));
 	memset(v02, 0, sizeof(v02));
-	pmc_model_vmcb_wr(v12, 0xB8, 0x8);
-	pmc_model_vmcb_wr(v12, 0x4E0, 0x4300C0);
-	pmc_model_vmcb_wr(v12, 0x4F0, 0x430076);
-	pmc_model_vmcb_wr(v12, 0x4E8, 10);
-	pmc_model_vmcb_wr(v12, 0x5D0, 0x3);
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, false, v12, v02, &fail), VIRQ_OK);
+	virq_sim_pmc_vmcb_wr(v12, 0xB8, 0x8);
+	virq_sim_pmc_vmcb_wr(v12, 0x4E0, 0x4300C0);
+	virq_sim_pmc_vmcb_wr(v12, 0x4F0, 0x430076);
+	virq_sim_pmc_vmcb_wr(v12, 0x4E8, 10);
+	virq_sim_pmc_vmcb_wr(v12, 0x5D0, 0x3);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, false, v12, v02, &fail), LIBVIRQ_OK);
 	assert_true(fail);
-	assert_true(pmc_model_vmcb_rd(v12, 0x70) == 0xFFFFFFFFFFFFFFFFull);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x70) == 0xFFFFFFFFFFFFFFFFull);
 	gwr_(e, GCTL, 0x1); /* L1 did not clear its own GlobalCtl */
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), LIBVIRQ_OK);
 	assert_true(fail);
-	assert_true(pmc_model_vmcb_rd(v12, 0x70) == 0xFFFFFFFFFFFFFFFCull);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x70) == 0xFFFFFFFFFFFFFFFCull);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4E0) == 0);
 	gwr_(e, GCTL, 0);
 	gwr_(e, 0xC0010200, 0x4300C2); /* L1's own counter 0 */
-	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), VIRQ_OK);
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), LIBVIRQ_OK);
 	assert_false(fail);
-	assert_true(pmc_model_vmcb_rd(v02, 0xB8) & 0x8);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4F0) == 0x030076); /* L0's filter applies */
-	assert_true(pmc_model_vmcb_rd(v02, 0x5D0) == 0x3);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0xB8) & 0x8);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4F0) == 0x030076); /* L0's filter applies */
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x5D0) == 0x3);
 	/* L2 runs on vmcb02. */
 	e->m.vmcb = v02;
 	e->m.events[0] = 5;
 	e->m.events[1] = 5;
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	run_(e);
-	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(v12, 0x4E8) == 15);
-	assert_true(pmc_model_vmcb_rd(v12, 0x4F8) == 0);
-	assert_true(pmc_model_vmcb_rd(v12, 0x4F0) == 0x430076); /* L1's value kept */
+	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x4E8) == 15);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x4F8) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x4F0) == 0x430076); /* L1's value kept */
 	/* L1's host PMU after its #VMEXIT: type C reset values. */
-	assert_true(grd_(e, 0xC0010200) == 0 && pmc_model_vmcb_rd(e->vmcb, 0x4E0) == 0);
+	assert_true(grd_(e, 0xC0010200) == 0 && virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E0) == 0);
 	assert_true(grd_(e, GCTL) == 0x3F);
 	/* bit 3 clear: L1's PMU runs L2 and comes back to vmcb01. */
-	pmc_model_vmcb_wr(v12, 0xB8, 0);
+	virq_sim_pmc_vmcb_wr(v12, 0xB8, 0);
 	gwr_(e, 0xC0010200, 0x4300C0);
 	gwr_(e, 0xC0010201, 100);
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), LIBVIRQ_OK);
 	assert_false(fail);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4E8) == 100);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4E8) == 100);
 	run_(e); /* GlobalCtl 0x3F of L1 enables counter 0 */
-	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), LIBVIRQ_OK);
 	assert_true(grd_(e, 0xC0010201) == 105);
-	assert_true(pmc_model_vmcb_rd(v12, 0x4E8) == 15);
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, NULL, v02, &fail), VIRQ_EINVAL);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x4E8) == 15);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, NULL, v02, &fail), LIBVIRQ_EINVAL);
 	env_free_(e);
 }
 
@@ -748,9 +748,9 @@ static void test_nested(void **s)
  * back would re-enable the denied event in vmcb01 behind the ctl_hw cache. */
 static void test_nested_filter_survives_vmexit(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
-	struct virq_pmcvirt_filter deny = { VIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	static uint8_t v12[4096], v02[4096];
 	uint8_t *v01 = e->vmcb;
 	bool fail;
@@ -760,20 +760,20 @@ static void test_nested_filter_survives_vmexit(void **s)
 	memset(v02, 0, sizeof(v02));
 	gwr_(e, 0xC0010200, 0x4300C0);
 	gwr_(e, GCTL, 0x1);
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), LIBVIRQ_OK);
 	assert_false(fail);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4E0) == 0x4300C0);
 	/* L0 denies retired instructions while L2 runs. */
-	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0);
+	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(v01, 0x4E0) == 0x0300C0);
 	e->m.vmcb = v02;
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	run_(e);
-	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), VIRQ_OK);
-	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0); /* still denied */
+	assert_int_equal(virq_pmcvirt_nested_vmexit(&e->v, v12, v02), LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(v01, 0x4E0) == 0x0300C0); /* still denied */
 	/* The same guest value again: the cache must not hide a stale VMCB. */
 	gwr_(e, 0xC0010200, 0x4300C0);
-	assert_true(pmc_model_vmcb_rd(v01, 0x4E0) == 0x0300C0);
+	assert_true(virq_sim_pmc_vmcb_rd(v01, 0x4E0) == 0x0300C0);
 	/* L1 counts nothing for the denied event. */
 	e->m.vmcb = v01;
 	e->m.events[0] = 50;
@@ -791,32 +791,32 @@ static void test_nested_vmcb12_sanitised(void **s)
 {
 	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
 						       .perfmon_v2 = true };
-	struct env *e = env_new_(&zen5, &g4x, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static uint8_t v12[4096], v02[4096];
 	bool fail;
 
 	(void)s;
 	memset(v12, 0, sizeof(v12));
 	memset(v02, 0, sizeof(v02));
-	pmc_model_vmcb_wr(v12, 0xB8, 0x8);
-	pmc_model_vmcb_wr(v12, 0x4E0, 0x4300C0 | (1ull << 19) | HO | (1ull << 50));
-	pmc_model_vmcb_wr(v12, 0x4E8, 0xFFFF000000000010ull);
-	pmc_model_vmcb_wr(v12, 0x520, 0x4300C0); /* PERF_CTL4: L1 has 4 counters */
-	pmc_model_vmcb_wr(v12, 0x528, 5);
-	pmc_model_vmcb_wr(v12, 0x530, 0x4300C0);
-	pmc_model_vmcb_wr(v12, 0x5C8, 0x31);
-	pmc_model_vmcb_wr(v12, 0x5D0, 0x3F);
+	virq_sim_pmc_vmcb_wr(v12, 0xB8, 0x8);
+	virq_sim_pmc_vmcb_wr(v12, 0x4E0, 0x4300C0 | (1ull << 19) | HO | (1ull << 50));
+	virq_sim_pmc_vmcb_wr(v12, 0x4E8, 0xFFFF000000000010ull);
+	virq_sim_pmc_vmcb_wr(v12, 0x520, 0x4300C0); /* PERF_CTL4: L1 has 4 counters */
+	virq_sim_pmc_vmcb_wr(v12, 0x528, 5);
+	virq_sim_pmc_vmcb_wr(v12, 0x530, 0x4300C0);
+	virq_sim_pmc_vmcb_wr(v12, 0x5C8, 0x31);
+	virq_sim_pmc_vmcb_wr(v12, 0x5D0, 0x3F);
 	gwr_(e, GCTL, 0); /* L1 clears its own GlobalCtl before VMRUN */
-	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_nested_vmrun(&e->v, true, v12, v02, &fail), LIBVIRQ_OK);
 	assert_false(fail);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4E0) == 0x4300C0);
-	assert_true(pmc_model_vmcb_rd(v02, 0x4E8) == 0x10);
-	assert_true(pmc_model_vmcb_rd(v02, 0x520) == 0 && pmc_model_vmcb_rd(v02, 0x528) == 0);
-	assert_true(pmc_model_vmcb_rd(v02, 0x530) == 0);
-	assert_true(pmc_model_vmcb_rd(v02, 0x5C8) == 0x1);
-	assert_true(pmc_model_vmcb_rd(v02, 0x5D0) == 0xF);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4E0) == 0x4300C0);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x4E8) == 0x10);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x520) == 0 && virq_sim_pmc_vmcb_rd(v02, 0x528) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x530) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x5C8) == 0x1);
+	assert_true(virq_sim_pmc_vmcb_rd(v02, 0x5D0) == 0xF);
 	/* vmcb12 itself is L1's and is left alone. */
-	assert_true(pmc_model_vmcb_rd(v12, 0x520) == 0x4300C0);
+	assert_true(virq_sim_pmc_vmcb_rd(v12, 0x520) == 0x4300C0);
 	env_free_(e);
 }
 
@@ -826,24 +826,24 @@ static void test_nested_vmcb12_sanitised(void **s)
  * SW mode's cache believes the MSRs hold the guest's values. */
 static void test_mode_change_hw_to_sw(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, VIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
-	assert_true(pmc_model_vmcb_rd(e->vmcb, 0xB8) & 0x8);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, &zen5, &g6, VIRQ_PMCVIRT_MODE_SW,
-						0, e->vmcb), VIRQ_OK);
-	assert_false(pmc_model_vmcb_rd(e->vmcb, 0xB8) & 0x8);
-	assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, &zen5, &g6, LIBVIRQ_PMCVIRT_MODE_SW,
+						0, e->vmcb), LIBVIRQ_OK);
+	assert_false(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	gwr_(e, 0xC0010200, 0x4300C0);
 	gwr_(e, GCTL, 0x1);
 	e->m.events[0] = 10;
 	run_(e);
 	run_(e);
 	assert_int_equal(e->m.failed, 0);
-	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_true(v == 20);
-	assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	env_free_(e);
 }
 
@@ -855,7 +855,7 @@ static void test_init_global_ctl_enabled(void **s)
 {
 	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
 						       .perfmon_v2 = true };
-	enum virq_pmcvirt_mode modes[2] = { VIRQ_PMCVIRT_MODE_HW, VIRQ_PMCVIRT_MODE_SW };
+	enum virq_pmcvirt_mode modes[2] = { LIBVIRQ_PMCVIRT_MODE_HW, LIBVIRQ_PMCVIRT_MODE_SW };
 	uint64_t v;
 
 	(void)s;
@@ -864,24 +864,24 @@ static void test_init_global_ctl_enabled(void **s)
 
 		assert_true(grd_(e, GCTL) == 0x3F);
 		if (!k)
-			assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0x3F);
-		assert_int_equal(virq_pmcvirt_host_save(&e->v), VIRQ_OK);
+			assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0x3F);
+		assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 		gwr_(e, 0xC0010200, 0x4300C0); /* v1-style: no GlobalCtl write */
 		e->m.events[0] = 9;
 		run_(e);
-		assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), VIRQ_OK);
+		assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 		assert_true(v == 9);
-		assert_int_equal(virq_pmcvirt_host_restore(&e->v), VIRQ_OK);
+		assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 		/* vCPU reset (CASE-17, RFC6 amd_pmu_reset) still clears it. */
-		assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), VIRQ_OK);
+		assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), LIBVIRQ_OK);
 		assert_true(grd_(e, GCTL) == 0);
 		env_free_(e);
 	}
 	{
-		struct env *e = env_new_(&zen5, &g4x, VIRQ_PMCVIRT_MODE_HW, 0);
+		struct env *e = env_new_(&zen5, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 
 		assert_true(grd_(e, GCTL) == 0xF);
-		assert_true(pmc_model_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
+		assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
 		env_free_(e);
 	}
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared bits of the fault-injection sweeps (docs/reliability.md). */
-#ifndef VIRQ_SWEEP_H
-#define VIRQ_SWEEP_H
+#ifndef LIBVIRQ_SWEEP_H
+#define LIBVIRQ_SWEEP_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,16 +12,16 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fake_hal.h"
+#include <libvirq/sim/hal.h>
 
 /* Each sweep prints one line "sweep: <what>: <n> cases" (collected by docs). */
 #define SWEEP_REPORT(what, n) printf("sweep: %s: %lu cases\n", (what), (unsigned long)(n))
 
 /* Nothing leaked and nothing freed twice or unknown. */
-static inline void sweep_no_leak(struct fake_hal *fh, size_t baseline)
+static inline void sweep_no_leak(struct virq_sim *fh, size_t baseline)
 {
-	assert_int_equal(fake_hal_live_pages(fh), baseline);
-	assert_int_equal(fake_hal_bad_frees(fh), 0);
+	assert_int_equal(virq_sim_live_pages(fh), baseline);
+	assert_int_equal(virq_sim_bad_frees(fh), 0);
 }
 
-#endif /* VIRQ_SWEEP_H */
+#endif /* LIBVIRQ_SWEEP_H */

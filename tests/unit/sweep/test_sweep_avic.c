@@ -17,19 +17,19 @@
 
 #define NV 4
 
-static void cpuid_(struct fake_hal *fh)
+static void cpuid_(struct virq_sim *fh)
 {
-	fake_hal_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	fake_hal_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	fake_hal_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	fake_hal_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	fake_hal_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, VIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
-			   VIRQ_AVIC_CPUID_EDX_AVIC | VIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   VIRQ_AVIC_CPUID_EDX_VNMI);
+	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
+	virq_sim_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
+	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
+	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
+	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
+			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
+				   LIBVIRQ_AVIC_CPUID_EDX_VNMI);
 }
 
 struct env {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -46,10 +46,10 @@ static virq_status vm_up_(struct env *e, enum virq_avic_mode mode)
 static void env_new_(struct env *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->fh = fake_hal_new();
-	e->hal = fake_hal_get(e->fh);
+	e->fh = virq_sim_new();
+	e->hal = virq_sim_hal(e->fh);
 	cpuid_(e->fh);
-	assert_int_equal(virq_avic_caps_probe(&e->hal, &e->caps), VIRQ_OK);
+	assert_int_equal(virq_avic_caps_probe(&e->hal, &e->caps), LIBVIRQ_OK);
 }
 
 static uint64_t phys_entry_(struct env *e, uint32_t apic_id)
@@ -70,20 +70,20 @@ static void post_ok_(struct env *e, uint32_t i)
 {
 	const uint32_t *irr;
 
-	assert_int_equal(virq_avic_vcpu_load(&e->v[i], 7 + i), VIRQ_OK);
-	assert_int_equal(virq_avic_post(&e->v[i], 0x41, VIRQ_AVIC_NO_CPU), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&e->v[i], 7 + i), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_post(&e->v[i], 0x41, LIBVIRQ_AVIC_NO_CPU), LIBVIRQ_OK);
 	irr = (const uint32_t *)((const uint8_t *)virq_avic_vcpu_backing(&e->v[i], NULL) + 0x200);
 	assert_true(irr[2 * 4] & (1u << 1)); /* vector 0x41 = IRR2 bit 1 */
-	assert_int_equal(virq_avic_vcpu_put(&e->v[i]), VIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_put(&e->v[i]), LIBVIRQ_OK);
 }
 
 static void teardown_(struct env *e, uint32_t nv)
 {
 	for (uint32_t i = 0; i < nv; i++)
-		assert_int_equal(virq_avic_vcpu_destroy(&e->v[i]), VIRQ_OK);
-	assert_int_equal(virq_avic_vm_destroy(&e->vm), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_destroy(&e->v[i]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_destroy(&e->vm), LIBVIRQ_OK);
 	sweep_no_leak(e->fh, 0);
-	fake_hal_free(e->fh);
+	virq_sim_free(e->fh);
 }
 
 static void test_vm_init_alloc_fail_every_n(void **s)
@@ -91,29 +91,29 @@ static void test_vm_init_alloc_fail_every_n(void **s)
 	unsigned long cases = 0;
 
 	(void)s;
-	for (int mode = VIRQ_AVIC_MODE_XAVIC; mode <= VIRQ_AVIC_MODE_X2AVIC_4K; mode++) {
+	for (int mode = LIBVIRQ_AVIC_MODE_XAVIC; mode <= LIBVIRQ_AVIC_MODE_X2AVIC_4K; mode++) {
 		for (unsigned long n = 1;; n++) {
 			struct env e;
 			virq_status st;
 
 			env_new_(&e);
-			fake_hal_fail_alloc_nth(e.fh, n);
+			virq_sim_fail_alloc_nth(e.fh, n);
 			st = vm_up_(&e, (enum virq_avic_mode)mode);
 			cases++;
-			if (st == VIRQ_OK) {
+			if (st == LIBVIRQ_OK) {
 				assert_true(n >= 4); /* three allocations were swept */
-				fake_hal_fail_alloc_nth(e.fh, 0);
-				assert_int_equal(vcpu_up_(&e, 0), VIRQ_OK);
+				virq_sim_fail_alloc_nth(e.fh, 0);
+				assert_int_equal(vcpu_up_(&e, 0), LIBVIRQ_OK);
 				post_ok_(&e, 0);
 				teardown_(&e, 1);
 				break;
 			}
-			assert_int_equal(st, VIRQ_ENOMEM);
+			assert_int_equal(st, LIBVIRQ_ENOMEM);
 			sweep_no_leak(e.fh, 0);
 			/* Cleanly failed: the same storage initialises afterwards. */
-			fake_hal_fail_alloc_nth(e.fh, 0);
-			assert_int_equal(vm_up_(&e, (enum virq_avic_mode)mode), VIRQ_OK);
-			assert_int_equal(vcpu_up_(&e, 0), VIRQ_OK);
+			virq_sim_fail_alloc_nth(e.fh, 0);
+			assert_int_equal(vm_up_(&e, (enum virq_avic_mode)mode), LIBVIRQ_OK);
+			assert_int_equal(vcpu_up_(&e, 0), LIBVIRQ_OK);
 			post_ok_(&e, 0);
 			teardown_(&e, 1);
 		}
@@ -126,30 +126,30 @@ static void test_vcpu_init_alloc_fail(void **s)
 	unsigned long cases = 0;
 
 	(void)s;
-	for (int mode = VIRQ_AVIC_MODE_XAVIC; mode <= VIRQ_AVIC_MODE_X2AVIC_4K; mode++) {
+	for (int mode = LIBVIRQ_AVIC_MODE_XAVIC; mode <= LIBVIRQ_AVIC_MODE_X2AVIC_4K; mode++) {
 		for (uint32_t k = 0; k < NV; k++) {
 			struct env e;
 			uint64_t before[NV];
 
 			env_new_(&e);
-			assert_int_equal(vm_up_(&e, (enum virq_avic_mode)mode), VIRQ_OK);
+			assert_int_equal(vm_up_(&e, (enum virq_avic_mode)mode), LIBVIRQ_OK);
 			for (uint32_t i = 0; i < k; i++) {
-				assert_int_equal(vcpu_up_(&e, i), VIRQ_OK);
-				assert_int_equal(virq_avic_vcpu_load(&e.v[i], 7 + i), VIRQ_OK);
+				assert_int_equal(vcpu_up_(&e, i), LIBVIRQ_OK);
+				assert_int_equal(virq_avic_vcpu_load(&e.v[i], 7 + i), LIBVIRQ_OK);
 			}
 			for (uint32_t i = 0; i < NV; i++)
 				before[i] = phys_entry_(&e, i);
-			fake_hal_fail_alloc_nth(e.fh, 1);
-			assert_int_equal(vcpu_up_(&e, k), VIRQ_ENOMEM);
+			virq_sim_fail_alloc_nth(e.fh, 1);
+			assert_int_equal(vcpu_up_(&e, k), LIBVIRQ_ENOMEM);
 			cases++;
 			sweep_no_leak(e.fh, 3 + k);
 			for (uint32_t i = 0; i < NV; i++)
 				assert_int_equal(phys_entry_(&e, i), before[i]);
-			fake_hal_fail_alloc_nth(e.fh, 0);
-			assert_int_equal(vcpu_up_(&e, k), VIRQ_OK);
+			virq_sim_fail_alloc_nth(e.fh, 0);
+			assert_int_equal(vcpu_up_(&e, k), LIBVIRQ_OK);
 			post_ok_(&e, k);
 			for (uint32_t i = 0; i < k; i++)
-				assert_int_equal(virq_avic_vcpu_put(&e.v[i]), VIRQ_OK);
+				assert_int_equal(virq_avic_vcpu_put(&e.v[i]), LIBVIRQ_OK);
 			teardown_(&e, k + 1);
 		}
 	}
@@ -160,31 +160,31 @@ static void test_vcpu_init_alloc_fail(void **s)
 static void test_doorbell_fault(void **s)
 {
 	struct env e;
-	struct virq_avic_counters c;
+	struct virq_avic_vcpu_counters c;
 
 	(void)s;
 	env_new_(&e);
-	assert_int_equal(vm_up_(&e, VIRQ_AVIC_MODE_X2AVIC), VIRQ_OK);
-	assert_int_equal(vcpu_up_(&e, 0), VIRQ_OK);
-	assert_int_equal(virq_avic_vcpu_load(&e.v[0], 9), VIRQ_OK);
+	assert_int_equal(vm_up_(&e, LIBVIRQ_AVIC_MODE_X2AVIC), LIBVIRQ_OK);
+	assert_int_equal(vcpu_up_(&e, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_load(&e.v[0], 9), LIBVIRQ_OK);
 	{
 		struct virq_avic_vmcb_values vv;
 
-		assert_int_equal(virq_avic_vcpu_vmcb_values(&e.v[0], &vv), VIRQ_OK);
+		assert_int_equal(virq_avic_vcpu_vmcb_values(&e.v[0], &vv), LIBVIRQ_OK);
 	}
-	fake_hal_msr_fault(e.fh, VIRQ_AVIC_DOORBELL_MSR, true);
+	virq_sim_msr_fault(e.fh, LIBVIRQ_AVIC_DOORBELL_MSR, true);
 	{
 		virq_status st = virq_avic_post(&e.v[0], 0x55, 3);
 
-		assert_true(st == VIRQ_EHW || st == VIRQ_OK);
-		if (st == VIRQ_EHW)
-			assert_int_equal(fake_hal_kicks_of(e.fh, (void *)(uintptr_t)0x100), 1);
+		assert_true(st == LIBVIRQ_EHW || st == LIBVIRQ_OK);
+		if (st == LIBVIRQ_EHW)
+			assert_int_equal(virq_sim_kicks_of(e.fh, (void *)(uintptr_t)0x100), 1);
 	}
 	assert_true(virq_avic_vcpu_pending(&e.v[0], NULL));
 	virq_avic_vcpu_counters(&e.v[0], &c);
 	assert_int_equal(c.posts, 1);
-	fake_hal_msr_fault(e.fh, VIRQ_AVIC_DOORBELL_MSR, false);
-	assert_int_equal(virq_avic_vcpu_put(&e.v[0]), VIRQ_OK);
+	virq_sim_msr_fault(e.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
+	assert_int_equal(virq_avic_vcpu_put(&e.v[0]), LIBVIRQ_OK);
 	teardown_(&e, 1);
 	SWEEP_REPORT("avic doorbell MSR fault", 1);
 }

@@ -15,8 +15,8 @@
  * tests/unit/gicv4/test_gic_sweep.c.
  */
 #include <libvirq/gicv4.h>
-#include <libvirq/gicv4_its.h>
-#include <libvirq/gicv4_vpe.h>
+#include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
 
 #include "../gicv4/its_fixture.h"
 #include "sweep.h"
@@ -32,16 +32,16 @@ static const char *const stuck_name_[ST_COUNT] = {
 };
 
 struct path {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct rdist_model *rm;
-	struct its_state_model *sm;
+	struct virq_sim_rdist *rm;
+	struct virq_sim_its_state *sm;
 	struct virq_gic_desc desc;
 	struct virq_gic gic;
 	struct virq_gic_rdist rds[2];
 	struct virq_its its;
 	struct virq_its_device dev;
-	struct virq_vm vm;
+	struct virq_gic_vm vm;
 	struct virq_vpe vpe;
 	bool gic_ok, its_ok, dev_ok, vm_ok, vpe_ok, resident;
 	uint32_t mapped;
@@ -51,7 +51,7 @@ struct path {
 #define CHK(x)                       \
 	do {                         \
 		virq_status s_ = (x); \
-		if (s_ != VIRQ_OK)    \
+		if (s_ != LIBVIRQ_OK)    \
 			return s_;    \
 		p->step++;            \
 	} while (0)
@@ -66,14 +66,14 @@ static virq_status run_(struct path *p, enum stuck k)
 	CHK(virq_its_init(&p->its, &p->gic, &p->desc.its[0], NULL));
 	p->its_ok = true;
 	if (k == ST_ITS_DEAD)
-		its_model_set_dead(its_state_queue(p->sm), true);
+		virq_sim_its_set_dead(virq_sim_its_state_queue(p->sm), true);
 	for (uint32_t r = 0; r < p->gic.nr_rd; r++)
 		CHK(virq_its_map_collection(&p->its, r));
 	CHK(virq_its_device_map(&p->its, &p->dev, 7, 16));
 	p->dev_ok = true;
-	CHK(virq_vm_init(&p->vm, &p->gic, 16));
+	CHK(virq_gic_vm_init(&p->vm, &p->gic, 16));
 	p->vm_ok = true;
-	CHK(virq_vpe_init(&p->vpe, &p->vm, 0, VIRQ_ITS_NO_DOORBELL));
+	CHK(virq_vpe_init(&p->vpe, &p->vm, 0, LIBVIRQ_ITS_NO_DOORBELL));
 	p->vpe_ok = true;
 	for (uint32_t e = 0; e < 4; e++) {
 		CHK(virq_vlpi_map(&p->dev, e, &p->vpe, 8192 + e, false));
@@ -84,7 +84,7 @@ static virq_status run_(struct path *p, enum stuck k)
 	CHK(virq_vpe_make_nonresident(&p->vpe, true, NULL));
 	p->resident = false;
 	CHK(virq_vpe_move(&p->vpe, 1));
-	return VIRQ_OK;
+	return LIBVIRQ_OK;
 }
 
 /* Tears down what succeeded; returns true when every call succeeded. */
@@ -93,17 +93,17 @@ static bool undo_(struct path *p)
 	bool ok = true;
 
 	if (p->resident)
-		ok &= virq_vpe_make_nonresident(&p->vpe, false, NULL) == VIRQ_OK;
+		ok &= virq_vpe_make_nonresident(&p->vpe, false, NULL) == LIBVIRQ_OK;
 	for (uint32_t e = 0; e < p->mapped; e++)
-		ok &= virq_vlpi_unmap(&p->dev, e) == VIRQ_OK;
+		ok &= virq_vlpi_unmap(&p->dev, e) == LIBVIRQ_OK;
 	if (p->dev_ok)
-		ok &= virq_its_device_unmap(&p->dev) == VIRQ_OK;
+		ok &= virq_its_device_unmap(&p->dev) == LIBVIRQ_OK;
 	if (p->vpe_ok)
-		ok &= virq_vpe_destroy(&p->vpe) == VIRQ_OK;
+		ok &= virq_vpe_destroy(&p->vpe) == LIBVIRQ_OK;
 	if (p->vm_ok)
-		ok &= virq_vm_destroy(&p->vm) == VIRQ_OK;
+		ok &= virq_gic_vm_destroy(&p->vm) == LIBVIRQ_OK;
 	if (p->its_ok)
-		ok &= virq_its_destroy(&p->its) == VIRQ_OK;
+		ok &= virq_its_destroy(&p->its) == LIBVIRQ_OK;
 	if (p->gic_ok)
 		virq_gic_destroy(&p->gic);
 	return ok;
@@ -111,8 +111,8 @@ static bool undo_(struct path *p)
 
 static void one_(enum stuck k, int version, unsigned long *reached)
 {
-	struct rdist_model_cfg rc = rdist_model_default_cfg();
-	struct its_state_cfg ic = its_state_default_cfg(FX_ITS_BASE);
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(FX_ITS_BASE);
 	struct path p;
 	uint64_t t0, spent;
 	virq_status st;
@@ -131,12 +131,12 @@ static void one_(enum stuck k, int version, unsigned long *reached)
 	case ST_ITS_NOT_QUIESCENT: ic.never_quiescent = true; break;
 	default: break;
 	}
-	p.fh = fake_hal_new();
-	p.hal = fake_hal_get(p.fh);
-	p.rm = rdist_model_new(p.fh, &rc);
+	p.fh = virq_sim_new();
+	p.hal = virq_sim_hal(p.fh);
+	p.rm = virq_sim_rdist_new(p.fh, &rc);
 	ic.typer = version == 41 ? (QEMU_TYPER_40 | (1ull << 40)) : QEMU_TYPER_40;
 	ic.rm = p.rm;
-	p.sm = its_state_new(p.fh, &ic);
+	p.sm = virq_sim_its_state_new(p.fh, &ic);
 	p.desc.gicd_base = rc.gicd_base;
 	p.desc.gicd_size = 0x10000;
 	p.desc.nr_redist_regions = 1;
@@ -146,30 +146,30 @@ static void one_(enum stuck k, int version, unsigned long *reached)
 	p.desc.its[0].base = FX_ITS_BASE;
 	p.desc.its[0].size = 0x20000;
 
-	t0 = fake_hal_now(p.fh);
+	t0 = virq_sim_now(p.fh);
 	st = run_(&p, k);
-	spent = fake_hal_now(p.fh) - t0;
+	spent = virq_sim_now(p.fh) - t0;
 	print_message("GICv%d.%d %-26s: step %2d -> %-9s after %8llu ns of fake time\n",
 		      version / 10, version % 10, stuck_name_[k], p.step, virq_status_name(st),
 		      (unsigned long long)spent);
 	if (k == ST_NONE)
-		assert_int_equal(st, VIRQ_OK);
-	else if (st != VIRQ_OK)
+		assert_int_equal(st, LIBVIRQ_OK);
+	else if (st != LIBVIRQ_OK)
 		(*reached)++;
-	assert_true(st == VIRQ_OK || st == VIRQ_ETIMEDOUT || st == VIRQ_EDEAD ||
-		    st == VIRQ_EBUSY || st == VIRQ_EHW);
+	assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_ETIMEDOUT || st == LIBVIRQ_EDEAD ||
+		    st == LIBVIRQ_EBUSY || st == LIBVIRQ_EHW);
 	/* Bounded: a handful of deadlines at most, never a hang. */
 	assert_true(p.gic_ok == false || spent <= 8 * p.gic.timeout_ns + 1000000);
 	clean = undo_(&p);
-	assert_int_equal(fake_hal_bad_frees(p.fh), 0);
+	assert_int_equal(virq_sim_bad_frees(p.fh), 0);
 	if (clean)
-		assert_int_equal(fake_hal_live_pages(p.fh), 0);
+		assert_int_equal(virq_sim_live_pages(p.fh), 0);
 	else
 		print_message("  teardown reported an error (hardware dead): %zu pages kept\n",
-			      fake_hal_live_pages(p.fh));
-	fake_hal_free(p.fh);
-	rdist_model_free(p.rm);
-	its_state_free(p.sm);
+			      virq_sim_live_pages(p.fh));
+	virq_sim_free(p.fh);
+	virq_sim_rdist_free(p.rm);
+	virq_sim_its_state_free(p.sm);
 }
 
 static void test_every_wait_never_finishes(void **s)

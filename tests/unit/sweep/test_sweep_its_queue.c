@@ -9,30 +9,30 @@
  * queue is cleanly dead (EDEAD) until reset, then usable again.
  */
 #include <libvirq/virq.h>
-#include <libvirq/gicv4_its_cmd.h>
-#include <libvirq/gicv4_its_queue.h>
-#include <libvirq/gicv4_its_regs.h>
+#include <libvirq/gicv4/its_cmd.h>
+#include <libvirq/gicv4/its_queue.h>
+#include <libvirq/gicv4/its_regs.h>
 
-#include "its_model.h"
+#include <libvirq/sim/its.h>
 #include "sweep.h"
 
 #define ITS 0x08080000ull
 #define TIMEOUT_NS 200000ull
 
 struct env {
-	struct fake_hal *fh;
-	struct its_model *m;
+	struct virq_sim *fh;
+	struct virq_sim_its *m;
 	struct virq_hal hal;
 	struct virq_its_queue q;
 	struct virq_its_queue_cfg cfg;
 };
 
-static void env_new_(struct env *e, const struct its_model_cfg *mc)
+static void env_new_(struct env *e, const struct virq_sim_its_cfg *mc)
 {
 	memset(e, 0, sizeof(*e));
-	e->fh = fake_hal_new();
-	e->m = its_model_new(e->fh, ITS, mc);
-	e->hal = fake_hal_get(e->fh);
+	e->fh = virq_sim_new();
+	e->m = virq_sim_its_new(e->fh, ITS, mc);
+	e->hal = virq_sim_hal(e->fh);
 	e->cfg.timeout_ns = TIMEOUT_NS;
 }
 
@@ -40,8 +40,8 @@ static void env_free_(struct env *e)
 {
 	virq_its_queue_fini(&e->q);
 	sweep_no_leak(e->fh, 0);
-	fake_hal_free(e->fh); /* before the model: the fake HAL holds its hooks */
-	its_model_free(e->m);
+	virq_sim_free(e->fh); /* before the model: the fake HAL holds its hooks */
+	virq_sim_its_free(e->m);
 }
 
 static struct virq_its_cmd cmd_(uint32_t k)
@@ -52,8 +52,8 @@ static struct virq_its_cmd cmd_(uint32_t k)
 /* Every command the model consumed is one of ours, whole: MAPTI k, k+1, ... */
 static void model_saw_whole_(struct env *e, size_t from, uint32_t first)
 {
-	for (size_t i = from; i < its_model_ncmds(e->m); i++) {
-		const struct its_model_cmd *c = its_model_cmd(e->m, i);
+	for (size_t i = from; i < virq_sim_its_ncmds(e->m); i++) {
+		const struct virq_sim_its_cmd *c = virq_sim_its_cmd(e->m, i);
 		uint32_t k = first + (uint32_t)(i - from);
 
 		assert_true(c->known);
@@ -68,11 +68,11 @@ static void model_saw_whole_(struct env *e, size_t from, uint32_t first)
 /* Usable: a submit completes and the model sees exactly that command. */
 static void usable_(struct env *e, uint32_t k)
 {
-	size_t before = its_model_ncmds(e->m);
+	size_t before = virq_sim_its_ncmds(e->m);
 	struct virq_its_cmd c = cmd_(k);
 
-	assert_int_equal(virq_its_queue_submit(&e->q, &c, NULL, NULL, NULL), VIRQ_OK);
-	assert_int_equal(its_model_ncmds(e->m), before + 1);
+	assert_int_equal(virq_its_queue_submit(&e->q, &c, NULL, NULL, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(e->m), before + 1);
 	model_saw_whole_(e, before, k);
 }
 
@@ -83,27 +83,27 @@ static void test_init_alloc_fail_every_n(void **s)
 	(void)s;
 	for (n = 1;; n++) {
 		struct env e;
-		struct its_model_cfg mc = its_model_default_cfg();
+		struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
 		virq_status st;
 
 		env_new_(&e, &mc);
-		fake_hal_fail_alloc_nth(e.fh, n);
+		virq_sim_fail_alloc_nth(e.fh, n);
 		st = virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg);
 		cases++;
-		if (st == VIRQ_OK) {
-			its_model_enable(e.m, true);
+		if (st == LIBVIRQ_OK) {
+			virq_sim_its_enable(e.m, true);
 			usable_(&e, 1);
 			env_free_(&e);
 			break;
 		}
-		assert_int_equal(st, VIRQ_ENOMEM);
+		assert_int_equal(st, LIBVIRQ_ENOMEM);
 		sweep_no_leak(e.fh, 0);
 		/* GITS_CBASER untouched: no half-programmed queue. */
-		assert_int_equal(its_model_cbaser(e.m) >> 63, 0);
+		assert_int_equal(virq_sim_its_cbaser(e.m) >> 63, 0);
 		/* Cleanly failed: a new init on the same storage succeeds. */
-		fake_hal_fail_alloc_nth(e.fh, 0);
-		assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg), VIRQ_OK);
-		its_model_enable(e.m, true);
+		virq_sim_fail_alloc_nth(e.fh, 0);
+		assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg), LIBVIRQ_OK);
+		virq_sim_its_enable(e.m, true);
 		usable_(&e, 2);
 		env_free_(&e);
 	}
@@ -121,25 +121,25 @@ static virq_status dead_op_(struct env *e, enum wait_op op, uint32_t *pushed)
 	struct virq_its_cmd c = cmd_(0);
 	struct virq_its_queue_diag d;
 	uint64_t ticket;
-	virq_status st = VIRQ_OK;
+	virq_status st = LIBVIRQ_OK;
 	uint32_t cap = virq_its_queue_capacity(&e->q);
 
 	*pushed = 0;
 	switch (op) {
 	case OP_WAIT:
-		assert_int_equal(virq_its_queue_push(&e->q, &c, NULL, NULL, NULL), VIRQ_OK);
-		assert_int_equal(virq_its_queue_publish(&e->q, &ticket), VIRQ_OK);
+		assert_int_equal(virq_its_queue_push(&e->q, &c, NULL, NULL, NULL), LIBVIRQ_OK);
+		assert_int_equal(virq_its_queue_publish(&e->q, &ticket), LIBVIRQ_OK);
 		return virq_its_queue_wait(&e->q, ticket, &d);
 	case OP_DRAIN:
-		assert_int_equal(virq_its_queue_push(&e->q, &c, NULL, NULL, NULL), VIRQ_OK);
+		assert_int_equal(virq_its_queue_push(&e->q, &c, NULL, NULL, NULL), LIBVIRQ_OK);
 		return virq_its_queue_drain(&e->q, &d);
 	case OP_SUBMIT:
 		return virq_its_queue_submit(&e->q, &c, NULL, NULL, &d);
 	default:
-		for (uint32_t k = 0; k <= cap && st == VIRQ_OK; k++) {
+		for (uint32_t k = 0; k <= cap && st == LIBVIRQ_OK; k++) {
 			c = cmd_(k);
 			st = virq_its_queue_push(&e->q, &c, NULL, NULL, NULL);
-			if (st == VIRQ_OK)
+			if (st == LIBVIRQ_OK)
 				(*pushed)++;
 		}
 		assert_int_equal(*pushed, cap);
@@ -155,7 +155,7 @@ static void test_every_wait_times_out(void **s)
 	for (int op = 0; op < OP_COUNT; op++) {
 		for (int size_kb = 4; size_kb <= 64; size_kb *= 16) {
 			struct env e;
-			struct its_model_cfg mc = its_model_default_cfg();
+			struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
 			struct virq_its_cmd c = cmd_(9);
 			uint64_t t0;
 			uint32_t pushed;
@@ -164,27 +164,27 @@ static void test_every_wait_times_out(void **s)
 			env_new_(&e, &mc);
 			assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS,
 							     (uint32_t)size_kb * 1024, &e.cfg),
-					 VIRQ_OK);
-			its_model_enable(e.m, true);
+					 LIBVIRQ_OK);
+			virq_sim_its_enable(e.m, true);
 			usable_(&e, 1);
-			its_model_set_dead(e.m, true);
-			t0 = fake_hal_now(e.fh);
+			virq_sim_its_set_dead(e.m, true);
+			t0 = virq_sim_now(e.fh);
 			st = dead_op_(&e, (enum wait_op)op, &pushed);
 			print_message("%s (%d KiB): %s after %llu ns\n", op_name_[op], size_kb,
 				      virq_strerror(st),
-				      (unsigned long long)(fake_hal_now(e.fh) - t0));
-			assert_int_equal(st, VIRQ_ETIMEDOUT);
+				      (unsigned long long)(virq_sim_now(e.fh) - t0));
+			assert_int_equal(st, LIBVIRQ_ETIMEDOUT);
 			/* Bounded: the deadline plus one poll interval. */
-			assert_true(fake_hal_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
+			assert_true(virq_sim_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
 			/* Cleanly dead until reset. */
-			assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), VIRQ_EDEAD);
-			assert_int_equal(virq_its_queue_publish(&e.q, NULL), VIRQ_EDEAD);
-			assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_EDEAD);
+			assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
+			assert_int_equal(virq_its_queue_publish(&e.q, NULL), LIBVIRQ_EDEAD);
+			assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_EDEAD);
 			/* The ITS consumed nothing half-written (the model, now alive, sees
 			 * only whole commands after the reset). */
-			its_model_set_dead(e.m, false);
-			assert_int_equal(virq_its_queue_reset(&e.q), VIRQ_OK);
-			assert_int_equal(its_model_ncmds(e.m), 1);
+			virq_sim_its_set_dead(e.m, false);
+			assert_int_equal(virq_its_queue_reset(&e.q), LIBVIRQ_OK);
+			assert_int_equal(virq_sim_its_ncmds(e.m), 1);
 			usable_(&e, 100);
 			usable_(&e, 101);
 			env_free_(&e);
@@ -195,7 +195,7 @@ static void test_every_wait_times_out(void **s)
 }
 
 /* GITS_CTLR read as Enabled and never Quiescent (a wedged ITS). */
-static uint64_t wedged_ctlr_(void *arg, struct fake_hal *fh, uint64_t addr, unsigned width)
+static uint64_t wedged_ctlr_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
 {
 	(void)arg;
 	(void)fh;
@@ -208,25 +208,25 @@ static uint64_t wedged_ctlr_(void *arg, struct fake_hal *fh, uint64_t addr, unsi
 static void test_reset_times_out_stays_dead(void **s)
 {
 	struct env e;
-	struct its_model_cfg mc = its_model_default_cfg();
+	struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
 	struct virq_its_cmd c = cmd_(3);
 	uint64_t t0;
 	uint32_t pushed;
 
 	(void)s;
 	env_new_(&e, &mc);
-	assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 4096, &e.cfg), VIRQ_OK);
-	its_model_enable(e.m, true);
+	assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 4096, &e.cfg), LIBVIRQ_OK);
+	virq_sim_its_enable(e.m, true);
 	usable_(&e, 1);
-	its_model_set_dead(e.m, true);
-	assert_int_equal(dead_op_(&e, OP_SUBMIT, &pushed), VIRQ_ETIMEDOUT);
+	virq_sim_its_set_dead(e.m, true);
+	assert_int_equal(dead_op_(&e, OP_SUBMIT, &pushed), LIBVIRQ_ETIMEDOUT);
 	/* A later region overrides the model's GITS_CTLR. */
-	fake_hal_add_region(e.fh, ITS + VIRQ_GITS_CTLR, 4, wedged_ctlr_, NULL, NULL);
-	t0 = fake_hal_now(e.fh);
-	assert_int_equal(virq_its_queue_reset(&e.q), VIRQ_ETIMEDOUT);
-	assert_true(fake_hal_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
-	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), VIRQ_EDEAD);
-	assert_int_equal(virq_its_queue_drain(&e.q, NULL), VIRQ_EDEAD);
+	virq_sim_add_region(e.fh, ITS + LIBVIRQ_GITS_CTLR, 4, wedged_ctlr_, NULL, NULL);
+	t0 = virq_sim_now(e.fh);
+	assert_int_equal(virq_its_queue_reset(&e.q), LIBVIRQ_ETIMEDOUT);
+	assert_true(virq_sim_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
+	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_EDEAD);
 	env_free_(&e);
 	SWEEP_REPORT("its_queue reset never quiescent", 1);
 }

@@ -2,7 +2,7 @@
 /*
  * Fault-injection sweep of the PMC world switch (AMD APM Vol 2 §15.39;
  * include/libvirq/pmcvirt.h): pmcvirt allocates nothing and never waits, so
- * the injected failure is the MSR access (#GP, VIRQ_EHW from the HAL). For
+ * the injected failure is the MSR access (#GP, LIBVIRQ_EHW from the HAL). For
  * each phase of a world switch (host_save, enter, VMRUN + exit, host_restore)
  * and each MSR that phase touches in a clean run, that MSR faults in turn.
  * Afterwards, per the documented contract:
@@ -16,8 +16,8 @@
  */
 #include <libvirq/pmcvirt.h>
 
-#include "pmc_model.h"
-#include "pmc_cpus.h"
+#include <libvirq/sim/pmc.h>
+#include <libvirq/sim/pmc_cpus.h>
 #include "sweep.h"
 
 #define MAXMSR 64
@@ -43,9 +43,9 @@ struct cfg {
 };
 
 static const struct cfg cfgs_[] = {
-	{ "SW zen4 g6", &zen4, &g6, VIRQ_PMCVIRT_MODE_SW },
-	{ "SW k7 g4", &k7, &g4, VIRQ_PMCVIRT_MODE_SW },
-	{ "HW zen5 g6", &zen5, &g6, VIRQ_PMCVIRT_MODE_HW },
+	{ "SW zen4 g6", &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW },
+	{ "SW k7 g4", &k7, &g4, LIBVIRQ_PMCVIRT_MODE_SW },
+	{ "HW zen5 g6", &zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW },
 };
 
 enum phase { PH_SAVE, PH_ENTER, PH_EXIT, PH_RESTORE, PH_COUNT };
@@ -53,10 +53,10 @@ enum phase { PH_SAVE, PH_ENTER, PH_EXIT, PH_RESTORE, PH_COUNT };
 static const char *const phase_name_[PH_COUNT] = { "host_save", "enter", "exit", "host_restore" };
 
 struct env {
-	struct fake_hal *fh;
+	struct virq_sim *fh;
 	struct virq_hal hal;
 	uint8_t *vmcb;
-	struct pmc_model m;
+	struct virq_sim_pmc m;
 	struct virq_pmcvirt_vcpu v;
 	const struct cfg *c;
 };
@@ -77,37 +77,37 @@ static void env_new_(struct env *e, const struct cfg *c)
 
 	memset(e, 0, sizeof(*e));
 	e->c = c;
-	e->fh = fake_hal_new();
-	e->hal = fake_hal_get(e->fh);
+	e->fh = virq_sim_new();
+	e->hal = virq_sim_hal(e->fh);
 	e->vmcb = aligned_alloc(4096, 4096);
 	assert_non_null(e->vmcb);
 	memset(e->vmcb, 0, 4096);
-	pmc_model_init(&e->m, e->fh, e->vmcb, caps->num_core_ctrs, caps->perfctr_ext_core,
+	virq_sim_pmc_init(&e->m, e->fh, e->vmcb, caps->num_core_ctrs, caps->perfctr_ext_core,
 		       caps->perfmon_v2);
 	/* A host PMU in use: distinct values everywhere. */
 	for (unsigned i = 0; i < caps->num_core_ctrs; i++) {
-		fake_hal_msr_set(e->fh, hctl_(caps, i), 0x130076ull + (i << 8) + (1ull << 22));
-		fake_hal_msr_set(e->fh, hctr_(caps, i), 0x1000ull * (i + 1));
+		virq_sim_msr_set(e->fh, hctl_(caps, i), 0x130076ull + (i << 8) + (1ull << 22));
+		virq_sim_msr_set(e->fh, hctr_(caps, i), 0x1000ull * (i + 1));
 	}
 	if (caps->perfmon_v2) {
-		fake_hal_msr_set(e->fh, 0xC0000301u, 0x3E);
-		fake_hal_msr_set(e->fh, 0xC0000300u, 0x20);
+		virq_sim_msr_set(e->fh, 0xC0000301u, 0x3E);
+		virq_sim_msr_set(e->fh, 0xC0000300u, 0x20);
 	}
 	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, caps, c->guest, c->mode, 0,
 						e->vmcb),
-			 VIRQ_OK);
+			 LIBVIRQ_OK);
 	/* A guest PMU in use: counter 0 counts retired instructions, counter 1 set. */
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, c->guest->ext_core ? 0xC0010200u : 0xC0010000u,
-						0x4300C0ull, VIRQ_PMCVIRT_GUEST),
-			 VIRQ_OK);
+						LIBVIRQ_PMCVIRT_GUEST, 0x4300C0ull),
+			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, c->guest->ext_core ? 0xC0010203u : 0xC0010005u,
-						0x123456ull, VIRQ_PMCVIRT_GUEST),
-			 VIRQ_OK);
+						LIBVIRQ_PMCVIRT_GUEST, 0x123456ull),
+			 LIBVIRQ_OK);
 }
 
 static void env_free_(struct env *e)
 {
-	fake_hal_free(e->fh);
+	virq_sim_free(e->fh);
 	free(e->vmcb);
 }
 
@@ -119,8 +119,8 @@ static virq_status phase_(struct env *e, enum phase p)
 	case PH_ENTER:
 		return virq_pmcvirt_enter(&e->v);
 	case PH_EXIT:
-		return virq_pmcvirt_exit(&e->v, e->c->mode == VIRQ_PMCVIRT_MODE_HW
-							 ? pmc_model_vmrun(&e->m)
+		return virq_pmcvirt_exit(&e->v, e->c->mode == LIBVIRQ_PMCVIRT_MODE_HW
+							 ? virq_sim_pmc_vmrun(&e->m)
 							 : 0x60);
 	default:
 		return virq_pmcvirt_host_restore(&e->v);
@@ -149,13 +149,13 @@ static void touched_(const struct cfg *c, enum phase p, struct msrset *s)
 
 	env_new_(&e, c);
 	for (int q = 0; q < (int)p; q++)
-		assert_int_equal(phase_(&e, (enum phase)q), VIRQ_OK);
-	fake_hal_trace(e.fh, true);
-	assert_int_equal(phase_(&e, p), VIRQ_OK);
-	for (size_t i = 0; i < fake_hal_trace_len(e.fh); i++) {
-		const struct fake_trace_ev *ev = fake_hal_trace_at(e.fh, i);
+		assert_int_equal(phase_(&e, (enum phase)q), LIBVIRQ_OK);
+	virq_sim_trace(e.fh, true);
+	assert_int_equal(phase_(&e, p), LIBVIRQ_OK);
+	for (size_t i = 0; i < virq_sim_trace_len(e.fh); i++) {
+		const struct virq_sim_trace_ev *ev = virq_sim_trace_at(e.fh, i);
 
-		if (ev->kind == FAKE_MSR_R || ev->kind == FAKE_MSR_W)
+		if (ev->kind == LIBVIRQ_SIM_MSR_R || ev->kind == LIBVIRQ_SIM_MSR_W)
 			add_(s, (uint32_t)ev->addr);
 	}
 	env_free_(&e);
@@ -176,7 +176,7 @@ static void host_msrs_(struct env *e, struct msrset *s)
 		add_(s, 0xC0000301u);
 	}
 	for (unsigned i = 0; i < s->n; i++)
-		s->val[i] = fake_hal_msr_get(e->fh, s->msr[i]);
+		s->val[i] = virq_sim_msr_get(e->fh, s->msr[i]);
 }
 
 /* The host MSR whose value a write to @msr sets (STATUS_CLR/SET act on the status). */
@@ -195,19 +195,19 @@ static void host_same_except_(struct env *e, const struct msrset *snap, uint32_t
 	for (unsigned i = 0; i < snap->n; i++) {
 		if (snap->msr[i] == except || snap->msr[i] == except2)
 			continue;
-		if (fake_hal_msr_get(e->fh, snap->msr[i]) == snap->val[i])
+		if (virq_sim_msr_get(e->fh, snap->msr[i]) == snap->val[i])
 			continue;
 		if (SWEEP_STRICT) { /* count, keep going: no longjmp, nothing leaks */
 			violations_++;
 			print_message("VIOLATION: %s, %s with MSR %#x faulting: host MSR %#x = %#llx, "
 				      "was %#llx\n",
 				      e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
-				      (unsigned long long)fake_hal_msr_get(e->fh, snap->msr[i]),
+				      (unsigned long long)virq_sim_msr_get(e->fh, snap->msr[i]),
 				      (unsigned long long)snap->val[i]);
 		} else {
 			fail_msg("%s, %s with MSR %#x faulting: host MSR %#x = %#llx, was %#llx",
 				 e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
-				 (unsigned long long)fake_hal_msr_get(e->fh, snap->msr[i]),
+				 (unsigned long long)virq_sim_msr_get(e->fh, snap->msr[i]),
 				 (unsigned long long)snap->val[i]);
 		}
 	}
@@ -216,7 +216,7 @@ static void host_same_except_(struct env *e, const struct msrset *snap, uint32_t
 static void clean_cycle_(struct env *e, const struct msrset *snap)
 {
 	for (int q = 0; q < PH_COUNT; q++)
-		assert_int_equal(phase_(e, (enum phase)q), VIRQ_OK);
+		assert_int_equal(phase_(e, (enum phase)q), LIBVIRQ_OK);
 	host_same_except_(e, snap, 0, 0);
 }
 
@@ -232,21 +232,21 @@ static void one_(const struct cfg *c, enum phase p, uint32_t msr)
 	cur_msr_ = msr;
 	host_msrs_(&e, &snap);
 	for (int q = 0; q < (int)p; q++)
-		assert_int_equal(phase_(&e, (enum phase)q), VIRQ_OK);
+		assert_int_equal(phase_(&e, (enum phase)q), LIBVIRQ_OK);
 	if (p != PH_EXIT)
-		assert_int_equal(virq_pmcvirt_save_state(&e.v, &before), VIRQ_OK);
-	fake_hal_msr_fault(e.fh, msr, true);
+		assert_int_equal(virq_pmcvirt_save_state(&e.v, &before), LIBVIRQ_OK);
+	virq_sim_msr_fault(e.fh, msr, true);
 	st = phase_(&e, p);
-	fake_hal_msr_fault(e.fh, msr, false);
-	assert_true(st == VIRQ_OK || st == VIRQ_EHW);
-	if (st == VIRQ_EHW) {
+	virq_sim_msr_fault(e.fh, msr, false);
+	assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EHW);
+	if (st == LIBVIRQ_EHW) {
 		switch (p) {
 		case PH_SAVE:
 			host_same_except_(&e, &snap, msr, SWEEP_STRICT ? 0 : GSTS);
 			break;
 		case PH_ENTER:
 			assert_false(e.v.in_guest);
-			assert_int_equal(virq_pmcvirt_save_state(&e.v, &after), VIRQ_OK);
+			assert_int_equal(virq_pmcvirt_save_state(&e.v, &after), LIBVIRQ_OK);
 			assert_memory_equal(&before, &after, sizeof(before));
 			break;
 		case PH_EXIT:
@@ -257,29 +257,29 @@ static void one_(const struct cfg *c, enum phase p, uint32_t msr)
 			break;
 		}
 	}
-	if (p == PH_SAVE && st == VIRQ_EHW && !SWEEP_STRICT) /* known issue: accept the loss */
+	if (p == PH_SAVE && st == LIBVIRQ_EHW && !SWEEP_STRICT) /* known issue: accept the loss */
 		for (unsigned i = 0; i < snap.n; i++)
 			if (snap.msr[i] == GSTS)
-				snap.val[i] = fake_hal_msr_get(e.fh, GSTS);
+				snap.val[i] = virq_sim_msr_get(e.fh, GSTS);
 	/* Recover to "host saved, outside the guest" or "nothing saved". */
-	if (p == PH_SAVE && st != VIRQ_OK) {
+	if (p == PH_SAVE && st != LIBVIRQ_OK) {
 		clean_cycle_(&e, &snap);
-	} else if (p == PH_ENTER && st != VIRQ_OK) {
-		assert_int_equal(phase_(&e, PH_ENTER), VIRQ_OK);
-		assert_int_equal(phase_(&e, PH_EXIT), VIRQ_OK);
-		assert_int_equal(phase_(&e, PH_RESTORE), VIRQ_OK);
+	} else if (p == PH_ENTER && st != LIBVIRQ_OK) {
+		assert_int_equal(phase_(&e, PH_ENTER), LIBVIRQ_OK);
+		assert_int_equal(phase_(&e, PH_EXIT), LIBVIRQ_OK);
+		assert_int_equal(phase_(&e, PH_RESTORE), LIBVIRQ_OK);
 		host_same_except_(&e, &snap, 0, 0);
 		clean_cycle_(&e, &snap);
 	} else if (p < PH_RESTORE) {
 		for (int q = (int)p + 1; q < PH_COUNT; q++)
-			assert_int_equal(phase_(&e, (enum phase)q), VIRQ_OK);
+			assert_int_equal(phase_(&e, (enum phase)q), LIBVIRQ_OK);
 		clean_cycle_(&e, &snap);
 	} else {
 		/* host_restore failed on @msr only (every other host MSR was checked
 		 * above); put that one back as the host would, then cycle. */
 		for (unsigned i = 0; i < snap.n; i++)
 			if (snap.msr[i] == affected_(msr))
-				fake_hal_msr_set(e.fh, snap.msr[i], snap.val[i]);
+				virq_sim_msr_set(e.fh, snap.msr[i], snap.val[i]);
 		clean_cycle_(&e, &snap);
 	}
 	env_free_(&e);

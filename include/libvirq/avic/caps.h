@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * @brief AMD AVIC capabilities probed through the HAL (CPUID).
+ *
+ * Spec: APM Vol. 2 §15.29.1. Part of the AVIC module; include libvirq/avic.h.
+ */
+#ifndef LIBVIRQ_AVIC_CAPS_H
+#define LIBVIRQ_AVIC_CAPS_H
+
+#include "../status.h"
+#include "../hal.h"
+#include "regs.h"
+
+/* ------------------------------------------------------------------------- */
+/** @name Capabilities
+ *  @{ */
+
+/** @brief What the CPU offers, probed through the HAL CPUID (APM §15.29.1). */
+struct virq_avic_caps {
+	bool avic;	    ///< CPUID Fn8000_000A EDX[13].
+	bool x2avic;	    ///< CPUID Fn8000_000A EDX[18].
+	bool x2avic_4k;	    ///< CPUID Fn8000_000A ECX[6] (only meaningful with x2avic).
+	bool vnmi;	    ///< CPUID Fn8000_000A EDX[25].
+	bool hygon;	    ///< Vendor "HygonGenuine" (else "AuthenticAMD").
+	uint32_t family;    ///< Display family (base + extended).
+	uint32_t model;	    ///< Display model.
+	bool erratum_1235;  ///< AMD family 17h or Hygon family 18h: never set IsRunning.
+	uint32_t max_index; ///< Highest physical table index usable: 0xFE, 0x1FF or 0xFFF; 0
+			    ///< without AVIC.
+};
+
+/**
+ * @brief Probes AVIC capabilities through the HAL's @c cpuid.
+ *
+ * Reads leaves 0, 1, 0x80000000, 0x80000001 (SVM) and 0x8000000A.
+ * A CPU that is not AMD/Hygon, lacks SVM or leaf 0x8000000A is reported with
+ * @c avic = false and ::LIBVIRQ_OK.
+ *
+ * @param hal  HAL with @c cpuid (::LIBVIRQ_HAL_NEED_CPUID).
+ * @param caps Filled on success.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_EHALVER / ::LIBVIRQ_ENOHAL from the HAL check.
+ *
+ * Thread-safety: reentrant. Spec: APM Vol 2 §15.29.1, Vol 3 CPUID Fn8000_000A.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_caps_probe(const struct virq_hal *hal,
+						 struct virq_avic_caps *caps);
+/** @} */
+
+#endif /* LIBVIRQ_AVIC_CAPS_H */

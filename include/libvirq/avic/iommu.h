@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * @brief AMD IOMMU guest virtual APIC (GA) mode: the 128-bit GA-mode IRTE,
+ *        IsRun/destination updates on vCPU load/put, GA log entries and the
+ *        GA tag -> (VM, vCPU) lookup.
+ *
+ * Spec: AMD I/O Virtualization Technology (IOMMU) Specification, pub. 48882,
+ * "Interrupt Remapping Table Entry, 128-bit (GAEn=1)" and "Guest Virtual APIC
+ * Log". UNCERTAIN: the bit positions follow the widely deployed Linux
+ * layout; the spec itself was not checked (facts sheet §B.1), and whether
+ * GALogIntr changes need an IRT invalidation is not confirmed (§E.3) — the
+ * library never invalidates; the embedder invalidates after attach.
+ */
+#ifndef LIBVIRQ_AVIC_IOMMU_H
+#define LIBVIRQ_AVIC_IOMMU_H
+
+#include "vm.h"
+
+/** @brief Fields of a 128-bit IRTE (GuestMode selects which fields apply). */
+struct virq_avic_irte_ga {
+	bool remap_en;	 ///< lo[0] RemapEn.
+	bool sup_iopf;	 ///< lo[1] SupIOPF.
+	bool guest_mode; ///< lo[7] GuestMode: 1 = post to a guest vAPIC.
+	uint32_t dest;	 ///< Destination: lo[31:8] = dest[23:0], hi[63:56] = dest[31:24].
+	uint8_t vector;	 ///< hi[7:0]: guest vector (GuestMode 1) or host vector.
+	/* GuestMode = 1 */
+	bool ga_log_intr;    ///< lo[2] GALogIntr (GuestMode 1).
+	bool is_run;	     ///< lo[6] IsRun (GuestMode 1).
+	uint32_t ga_tag;     ///< lo[63:32] GATag (GuestMode 1).
+	uint64_t ga_root_pa; ///< hi[51:12] backing page PA (GuestMode 1; 4 KiB aligned, < 2^52).
+	/* GuestMode = 0 */
+	uint8_t int_type; ///< lo[4:2] IntType (GuestMode 0; 0 = fixed).
+	bool rq_eoi;	  ///< lo[5] RqEoi (GuestMode 0).
+	bool dm_logical;  ///< lo[6] DM (GuestMode 0).
+};
+
+/**
+ * @brief Encodes a 128-bit IRTE into @p out[0] (bits 63:0) and @p out[1] (127:64).
+ * @param f Fields (those of the other mode must be zero).
+ * @param out Receives the two words.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, other-mode fields set); ::LIBVIRQ_ERANGE
+ *         (int_type > 7, ga_root_pa >= 2^52); ::LIBVIRQ_EALIGN (ga_root_pa).
+ * Thread-safety: pure.
+ * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GAEn=1), Linux layout (UNCERTAIN).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t out[2]);
+/**
+ * @brief Decodes a 128-bit IRTE.
+ * @param in The two words. @param f Receives the fields of the mode in lo[7].
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when reserved bits are
+ *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; fields still filled).
+ * Thread-safety: pure.
+ * Spec: as virq_avic_irte_ga_encode().
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_decode(const uint64_t in[2], struct virq_avic_irte_ga *f);
+
+/** @brief GA log event code "guest not running" (GA_GUEST_NR). */
+#define LIBVIRQ_GA_LOG_GUEST_NR 1u
+
+/**
+ * @brief Decodes a 64-bit GA log entry.
+ * @param e Entry. @param tag Receives bits 31:0. @param devid Receives 47:32.
+ * @param code Receives 63:60.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL).
+ * Thread-safety: pure.
+ * Spec: IOMMU spec pub. 48882, Guest Virtual APIC Log entry (Linux layout, UNCERTAIN).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid,
+					       uint8_t *code);
+
+/** @brief Bits of the GA tag that hold the vCPU index (12: up to 4,096 vCPUs, CASE-04). */
+#define LIBVIRQ_GATAG_VCPU_BITS 12u
+/** @brief Largest VM id in a GA tag (the remaining 20 bits). */
+#define LIBVIRQ_GATAG_VM_MAX 0xFFFFFu
+
+/**
+ * @brief GA tag = (vm_id << 12) | vcpu_index.
+ * @param vm_id 0..0xFFFFF. @param vcpu_index 0..0xFFF. @param tag Receives the tag.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE (never truncates).
+ * Thread-safety: pure.
+ * Spec: none (the GA tag is opaque to the IOMMU; its layout is the library's, CASE-04).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag);
+/**
+ * @brief Splits a GA tag.
+ * @param tag Tag. @param vm_id Receives bits 31:12. @param vcpu_index Receives 11:0.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL).
+ * Thread-safety: pure.
+ * Spec: as virq_avic_gatag_encode().
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_decode(uint32_t tag, uint32_t *vm_id, uint32_t *vcpu_index);
+
+/** @brief Maps VM ids to VMs for GA log dispatch (caller storage; members internal). */
+struct virq_avic_registry {
+	struct virq_avic_vm **slots; ///< Internal: slot i holds VM id i (slot 0 unused).
+	uint32_t nslots;	     ///< Internal: number of slots.
+};
+
+/**
+ * @brief Initialises a registry over caller storage (zeroed by this call).
+ * @param reg Registry. @param slots Array of @p nslots pointers.
+ * @param nslots 2..0x100000 (VM ids 1..nslots-1).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ * Thread-safety: exclusive.
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_init(struct virq_avic_registry *reg,
+						    struct virq_avic_vm **slots, uint32_t nslots);
+/**
+ * @brief Registers a VM under its configured vm_id (1..nslots-1).
+ * @param reg Registry. @param vm VM (cfg.vm_id != 0).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (id 0 or too big); ::LIBVIRQ_EEXIST.
+ * Thread-safety: serialise registrations; concurrent with lookups.
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry *reg,
+						   struct virq_avic_vm *vm);
+/**
+ * @brief Removes a VM. The caller waits for lookups in flight before freeing it.
+ * @param reg Registry. @param vm VM.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT.
+ * Thread-safety: serialise with registrations; concurrent with lookups.
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_registry *reg,
+						      struct virq_avic_vm *vm);
+/**
+ * @brief Finds the (VM, vCPU) of a GA tag; constant time, range-checked.
+ * @param reg Registry. @param tag GA tag. @param vm Optional; receives the VM.
+ * @param vcpu Receives the vCPU.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (no such VM or vCPU).
+ * Thread-safety: any context (atomic loads).
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg,
+						      uint32_t tag, struct virq_avic_vm **vm,
+						      struct virq_avic_vcpu **vcpu);
+/**
+ * @brief Handles one GA log entry: for GA_GUEST_NR kicks the tagged vCPU (the
+ *        IOMMU already set its IRR bit); other codes are ignored.
+ * @param reg Registry. @param entry GA log entry. @param vcpu Optional; receives the vCPU kicked.
+ * @return ::LIBVIRQ_OK (kicked or ignored code); ::LIBVIRQ_ENOENT (unknown tag); ::LIBVIRQ_EINVAL.
+ * Thread-safety: any context.
+ * Spec: IOMMU spec pub. 48882, GA log event GA_GUEST_NR.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg,
+						    uint64_t entry, struct virq_avic_vcpu **vcpu);
+
+/**
+ * @brief Attaches a GA-mode IRTE to a vCPU and writes it: RemapEn, GuestMode,
+ *        guest @p vector, backing page, GA tag (vm_id, index), and the current
+ *        state: running with AVIC -> IsRun 1 and Destination = host APIC ID at
+ *        once (CASE-06); blocking, or running without AVIC (VM inhibited, in
+ *        L2) -> IsRun 0, GALogIntr 1 (the IOMMU's doorbell would be ignored, so
+ *        the GA log handler kicks it); put -> both 0. Writes hi then lo
+ *        (64-bit stores).
+ *
+ * The embedder quiesces or disables the old entry before and invalidates the
+ * IOMMU's IRT cache for the device afterwards. From then on load/put/block,
+ * virq_avic_vcpu_vmcb_values() and virq_avic_vcpu_set_nested() update IsRun,
+ * GALogIntr and Destination without invalidation.
+ * @param vcpu vCPU. @param ref Caller storage for the link. @param irte The IRTE
+ *        (16-byte aligned, two words). @param vector Guest vector 16..255.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, or the VM has vm_id 0: its GA log
+ *         entries could not be mapped back to the vCPU); ::LIBVIRQ_ERANGE (vector);
+ *         ::LIBVIRQ_EEXIST (ref already attached). On error the IRTE is not written.
+ * Thread-safety: vCPU owner (serialised with load/put).
+ * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GuestMode, IsRun, GALogIntr).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu,
+						  struct virq_avic_irte_ref *ref, uint64_t *irte,
+						  uint8_t vector);
+/**
+ * @brief Detaches an IRTE (the library stops updating it; contents unchanged).
+ * @param vcpu vCPU. @param ref Link given to attach.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT.
+ * Thread-safety: vCPU owner.
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu,
+						  struct virq_avic_irte_ref *ref);
+
+#endif /* LIBVIRQ_AVIC_IOMMU_H */

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * @brief ITS driver: probe and errata quirks, GITS_BASER tables, command
+ * queue bring-up, collections, devices and physical LPI mappings.
+ *
+ * Built on the command encoders (gicv4_its_cmd.h) and the command queue
+ * (gicv4_its_queue.h). Every operation encodes all of its commands first
+ * (an encoding error queues nothing), then pushes them with the SYNC or
+ * VSYNC each needs (IHI 0069 §6.2; facts §1.3), publishes with one
+ * GITS_CWRITER write and waits, bounded, for completion. When the queue
+ * fails (::LIBVIRQ_ETIMEDOUT, ::LIBVIRQ_ESTALLED) the queue is reset
+ * (virq_its_queue_reset()), the operation returns the error and the
+ * library's tracking keeps the state from before the operation; if the
+ * reset fails too, the ITS is marked dead and every later call returns
+ * ::LIBVIRQ_EDEAD.
+ *
+ * Thread-safety: the caller serialises every call that takes a given
+ * ::virq_its (directly or through a device or vPE mapped on it).
+ * Spec: Arm IHI 0069 chapter 6 (ITS), §12.19 (GITS_* registers).
+ */
+#ifndef LIBVIRQ_GICV4_ITS_H
+#define LIBVIRQ_GICV4_ITS_H
+
+#include "gic.h"
+#include "its_cmd.h"
+#include "its_queue.h"
+#include "its_regs.h"
+
+/** @brief Errata and platform quirks applied to an ITS (::virq_its::quirks). */
+enum virq_its_quirk {
+	/** Cavium ThunderX erratum 22375: device table limited to 20 DeviceID bits. */
+	LIBVIRQ_ITS_QUIRK_CAVIUM_22375 = 1u << 0,
+	/** Cavium ThunderX erratum 24313: table memory type ignored; program nCnB. */
+	LIBVIRQ_ITS_QUIRK_CAVIUM_24313 = 1u << 1,
+	/** Cavium ThunderX erratum 23144: MAPC only to CPUs on the ITS's NUMA node. */
+	LIBVIRQ_ITS_QUIRK_CAVIUM_23144 = 1u << 2,
+	/** Qualcomm QDF2400 erratum E0065: ITT entries are 16 bytes. */
+	LIBVIRQ_ITS_QUIRK_QDF2400_E0065 = 1u << 3,
+	/** HiSilicon Hip09 erratum 162100801: GICR_INVALLR after every VMOVP. */
+	LIBVIRQ_ITS_QUIRK_HIP09_162100801 = 1u << 4,
+	/** Rockchip RK3588 erratum 3588001: no shareability; force non-coherent. */
+	LIBVIRQ_ITS_QUIRK_RK3588_3588001 = 1u << 5,
+};
+
+/** @brief One entry of the quirk table: applies when (IIDR & mask) == iidr. */
+struct virq_its_quirk_entry {
+	uint32_t iidr;	   /**< GITS_IIDR value to match. */
+	uint32_t mask;	   /**< Bits of GITS_IIDR compared. */
+	uint32_t platform; /**< ::virq_gic_platform bits also required (0: none). */
+	uint32_t quirks;   /**< ::virq_its_quirk bits applied. */
+	const char *name;  /**< Erratum name, for logs. */
+};
+
+/**
+ * @brief Quirks for a GITS_IIDR on a platform (pure; CASE-13 table).
+ *
+ * @param iidr     GITS_IIDR.
+ * @param platform ::virq_gic_platform bits of the description.
+ * @return Bit set of ::virq_its_quirk. Thread-safety: pure.
+ *
+ * Spec: vendor errata, not IHI 0069 (CASE-13 table).
+ */
+uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
+
+/** @brief One GITS_BASER\<n\> table as programmed. Members are read-only. */
+struct virq_its_table {
+	uint64_t baser;	     /**< Value that stuck (0: table not set up). */
+	uint32_t n;	     /**< BASER index 0..7. */
+	uint32_t type;	     /**< ::virq_gits_baser_type. */
+	uint32_t page_size;  /**< Bytes per page: 4096, 16384 or 65536. */
+	uint32_t esz;	     /**< Bytes per entry. */
+	uint32_t id_bits;    /**< IDs 0 .. 2^id_bits - 1 are covered. */
+	uint32_t nr_l1;	     /**< Indirect: number of level-1 entries. */
+	bool indirect;	     /**< Two-level table. */
+	bool noncoherent;    /**< Clean writes to PoC. */
+	struct virq_page l1; /**< Flat table, or the level-1 table. */
+	struct virq_page l2; /**< Indirect: array of nr_l1 ::virq_page (level-2 pages). */
+};
+
+/** @brief Optional settings for virq_its_init(). */
+struct virq_its_cfg {
+	uint32_t queue_bytes;  /**< Command queue size (4 KiB multiple; 0: 64 KiB). */
+	uint64_t timeout_ns;   /**< Budget of each wait (0: the GIC's timeout). */
+	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
+	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
+	/** GICv4.0 without DirectLPI: create the proxy device, on the last
+	 *  DeviceID the device table covers. One per GIC: ignored when another
+	 *  ITS of the GIC already has it. */
+	bool proxy_doorbells;
+};
+
+struct virq_its_device;
+
+/** @brief One ITS. Caller storage; members are read-only for the embedder. */
+struct virq_its {
+	struct virq_gic *gic;	    /**< The GIC it belongs to. */
+	uint64_t base;		    /**< Control frame address. */
+	uint64_t typer;		    /**< GITS_TYPER. */
+	uint32_t iidr;		    /**< GITS_IIDR. */
+	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
+	uint32_t slot;		    /**< Index in ::virq_gic::its. */
+	uint32_t its_number;	    /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
+	uint32_t itt_esz;	    /**< ITT entry size in bytes (after quirks). */
+	bool noncoherent;	    /**< Tables forced non-shareable/non-cacheable. */
+	bool dead;		    /**< A queue failure could not be recovered. */
+	int32_t numa_node;	    /**< From the configuration. */
+	const int8_t *rd_node;	    /**< From the configuration. */
+	struct virq_its_limits lim; /**< Limits for the encoders. */
+	struct virq_its_queue q;    /**< The command queue. */
+	struct virq_its_table
+	    tbl[3];		  /**< Device, collection, vPE tables (index ::virq_its_tbl_idx). */
+	struct virq_page col_map; /**< Bitmap of mapped collections (ICID = RD index). */
+	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device, or NULL. */
+	uint32_t proxy_next;	       /**< Next proxy slot to use (round robin). */
+	uint64_t cmds;		       /**< Commands sent (statistics). */
+	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
+	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
+	/** Devices mapped on this ITS (the proxy device included), linked
+	 *  through ::virq_its_device::next; virq_its_device_map() walks it to
+	 *  refuse a DeviceID or a device object mapped twice. */
+	struct virq_its_device *devices;
+};
+
+/** @brief Index of a table in ::virq_its::tbl. */
+enum virq_its_tbl_idx {
+	LIBVIRQ_ITS_TBL_DEV = 0, /**< Device table. */
+	LIBVIRQ_ITS_TBL_COL = 1, /**< Collection table. */
+	LIBVIRQ_ITS_TBL_VPE = 2, /**< vPE table (GICv4). */
+};
+
+/** @brief What an event is mapped to (::virq_its_event::kind). */
+enum virq_its_event_kind {
+	LIBVIRQ_ITS_EV_NONE = 0,  /**< Not mapped. */
+	LIBVIRQ_ITS_EV_PHYS = 1,  /**< Physical LPI (MAPTI). */
+	LIBVIRQ_ITS_EV_VIRT = 2,  /**< vLPI (VMAPTI). */
+	LIBVIRQ_ITS_EV_PROXY = 3, /**< GICv4.0 doorbell proxy slot. */
+};
+
+struct virq_vpe;
+
+/** @brief Tracking of one event of a device. */
+struct virq_its_event {
+	uint32_t kind;	      /**< ::virq_its_event_kind. */
+	uint32_t icid;	      /**< Physical: collection (= RD index). */
+	uint32_t intid;	      /**< pINTID or vINTID. */
+	uint32_t db;	      /**< vLPI doorbell pINTID, or 1023. */
+	struct virq_vpe *vpe; /**< vLPI or proxy: the vPE. */
+};
+
+/**
+ * @brief A device mapped on an ITS (MAPD). Caller storage, which must stay
+ * in place (not copied or moved) while mapped: the ITS links its mapped
+ * devices through ::virq_its_device::next. Members are read-only for the
+ * embedder.
+ */
+struct virq_its_device {
+	struct virq_its *its;	      /**< Its ITS; NULL when not mapped. */
+	uint32_t device_id;	      /**< DeviceID. */
+	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
+	uint32_t nr_mapped;	      /**< Events currently mapped. */
+	struct virq_page itt;	      /**< Interrupt translation table. */
+	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
+	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
+};
+
+/**
+ * @brief Probes an ITS, sets up its tables and command queue, and enables it.
+ *
+ * Reads GITS_PIDR2 (ArchRev 3/4), GITS_TYPER, GITS_IIDR and applies the
+ * quirk table. Disables the ITS if enabled and waits for Quiescent. For
+ * each GITS_BASER\<n\> of type Devices, Collections and (GICv4) vPEs:
+ * probes the page size (64, 16, 4 KiB), sizes the table from the ID width
+ * (DeviceID bits, number of redistributors, vPEID bits), makes it two-level
+ * when one level would exceed two pages and Indirect sticks, writes Inner
+ * shareable + RaWaWb (or non-shareable + nC when not coherent), reads back,
+ * and cleans tables the ITS does not snoop (CASE-14). Then the queue
+ * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists) and
+ * Enabled (+ ImDe on GICv4). Registers the ITS with the GIC.
+ *
+ * @param its  Storage (overwritten).
+ * @param gic  An initialised GIC.
+ * @param desc The ITS's description (base, dma_noncoherent).
+ * @param cfg  Optional settings, or NULL.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, bad cfg); ::LIBVIRQ_ENOTSUP (not an
+ *         ITS, no physical LPIs); ::LIBVIRQ_ENOSPC (GIC has 16 ITSes);
+ *         ::LIBVIRQ_ETIMEDOUT (never quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW
+ *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
+ *         GITS_CTLR.ITS_Number reads the same as another such ITS's, so
+ *         the two could not be told apart in an ITSList); ::LIBVIRQ_ENOHAL (non-coherent
+ *         and no dcache_clean). On failure nothing stays allocated and the
+ *         ITS stays disabled.
+ *
+ * Spec: IHI 0069 §12.19.1 GITS_BASER, §6.2.
+ *
+ * Thread-safety: the caller serialises this with every call on @p gic (the ITS registers
+ * itself there) and uses @p its only after it returns.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
+					  const struct virq_gic_its_desc *desc,
+					  const struct virq_its_cfg *cfg);
+
+/**
+ * @brief Disables the ITS (bounded Quiescent wait) and frees its tables and
+ * queue. Devices and vPEs using it must be gone.
+ *
+ * @param its An initialised ITS (NULL ignored).
+ * On GICv4.1, redistributors that used this ITS's vPE table are pointed
+ * at another GICv4.1 ITS's table, or their GICR_VPROPBASER is cleared.
+ *
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY (devices or vPEs still mapped: nothing
+ *         done); ::LIBVIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS
+ *         disabled).
+ *
+ * Thread-safety: as virq_its_init(); no other call may use @p its meanwhile or after.
+ * Spec: IHI 0069 §12.19 (GITS_CTLR Enabled, Quiescent), §12.11 (GICR_VPROPBASER, GICv4.1).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
+
+/**
+ * @brief Maps collection ICID = @p rd to redistributor @p rd: MAPC + SYNC.
+ *
+ * Refused until virq_gic_rdist_init() has made EnableLPIs visible on that
+ * RD (CASE-15). RDbase is the RD's address when GITS_TYPER.PTA = 1, else
+ * its processor number. Cavium 23144: refused when the RD is on another
+ * NUMA node than the ITS.
+ *
+ * @param its An initialised ITS.
+ * @param rd  Redistributor index.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (bad index, other node); ::LIBVIRQ_EBUSY
+ *         (LPIs not enabled on @p rd); ::LIBVIRQ_ERANGE (ICID beyond the ITS);
+ *         ::LIBVIRQ_ENOMEM (level-2 page); queue errors.
+ *
+ * Thread-safety: the caller serialises every call that sends commands to, or changes the
+ * tracking of, @p its (all of gicv4_its.h and the vLPI/vPE calls that use it).
+ * Spec: IHI 0069 §6.3 (MAPC, SYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd);
+
+/**
+ * @brief Maps a device: allocates its ITT (events rounded up to a power of
+ * two, at least 2; 256-byte aligned, zeroed, cleaned before MAPD when the
+ * ITS is not coherent) and sends MAPD.
+ *
+ * MAPD of a DeviceID that is already mapped would silently replace the
+ * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps a list of its
+ * mapped devices (::virq_its::devices, O(number of devices) at map time)
+ * and refuses a duplicate before sending anything.
+ *
+ * @param its       An initialised ITS.
+ * @param dev       Storage for the device (overwritten unless it is
+ *                  already mapped on @p its).
+ * @param device_id DeviceID (< 2^Devbits; not the proxy's).
+ * @param nr_events Events needed, 1 .. 2^ID_bits.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
+ *         ::LIBVIRQ_EEXIST (@p device_id is already mapped on @p its — also the
+ *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
+ *         is changed); ::LIBVIRQ_ENOMEM; queue errors.
+ *         On failure nothing stays allocated or recorded.
+ *
+ * Thread-safety: the caller serialises every call that sends commands to, or changes the
+ * tracking of, @p its (all of gicv4_its.h and the vLPI/vPE calls that use it).
+ * Spec: IHI 0069 §6.3 (MAPD, ITT_addr and Size).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
+						uint32_t device_id, uint32_t nr_events);
+
+/**
+ * @brief Unmaps a device (MAPD V=0) and frees its ITT.
+ *
+ * On a dead ITS (::virq_its::dead, also when the MAPD is what killed it) no
+ * command is sent: the device is released and ::LIBVIRQ_OK returned, so that
+ * virq_its_destroy() can run (it frees the ITS memory only once the ITS is
+ * quiescent).
+ *
+ * @param dev A mapped device with no mapped events.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (events still mapped); queue
+ *         errors (the device stays mapped).
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (MAPD with V = 0).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
+
+/**
+ * @brief Maps an event to a physical LPI in collection @p icid: MAPTI + SYNC.
+ *
+ * @param dev   A mapped device.
+ * @param event EventID (< nr_events), not mapped yet.
+ * @param pintid An allocated LPI (virq_lpi_alloc()).
+ * @param icid  A mapped collection (= RD index).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event mapped);
+ *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (MAPTI, SYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event,
+					     uint32_t pintid, uint32_t icid);
+
+/**
+ * @brief Unmaps an event (physical or virtual): DISCARD + SYNC/VSYNC.
+ *
+ * @param dev   A mapped device.
+ * @param event A mapped EventID.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
+ *         (the event is then tracked as unmapped: DISCARD may have run, and
+ *         a later map re-issues the mapping).
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief Makes an event's interrupt pending: INT + SYNC (physical) or
+ * VSYNC (vLPI).
+ *
+ * @param dev   A mapped device. @param event A mapped EventID.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (INT, SYNC), chapter 9 (VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief Clears an event's pending interrupt: CLEAR + SYNC/VSYNC.
+ *
+ * @param dev   A mapped device. @param event A mapped EventID.
+ * @return As virq_its_int().
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (CLEAR, SYNC), chapter 9 (VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief Makes the ITS re-read an event's configuration byte: INV + SYNC/VSYNC.
+ *
+ * @param dev   A mapped device. @param event A mapped EventID.
+ * @return As virq_its_int().
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4_its.h).
+ * Spec: IHI 0069 §6.3 (INV, SYNC), chapter 9 (VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief What an event currently reaches, from the library's tracking.
+ *
+ * @param dev   A mapped device.
+ * @param event EventID.
+ * @param out   Receives a copy of the tracking entry.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
+ *
+ * Thread-safety: reads the tracking only; the caller serialises it with calls that change @p
+ * dev's events.
+ * Spec: not applicable (library tracking; no hardware access).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
+					       struct virq_its_event *out);
+
+#endif /* LIBVIRQ_GICV4_ITS_H */

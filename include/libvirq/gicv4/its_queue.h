@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * @brief The ITS command queue: allocation, GITS_CBASER negotiation,
+ * batching, bounded completion, queue-full handling, stall reporting and
+ * recovery.
+ *
+ * Model (IHI 0069 §6.2 "The ITS command queue"; facts §3):
+ * - push() writes encoded commands into the queue memory at the local
+ *   write offset without telling the ITS;
+ * - publish() makes them visible (barrier, plus clean to PoC when the
+ *   queue ended up non-shareable or non-cacheable) and rings the doorbell
+ *   with exactly one GITS_CWRITER write, returning a ticket;
+ * - wait() polls GITS_CREADR until the ITS has consumed everything up to a
+ *   ticket, linearising the wrap-around, bounded by the HAL clock.
+ * A full queue makes push() publish what is pending and wait for space
+ * with the same deadline; unconsumed commands are never overwritten, so a
+ * batch of N commands costs ceil(N / capacity) GITS_CWRITER writes.
+ *
+ * Stalls (GITS_CREADR.Stalled = 1): wait() returns ::LIBVIRQ_ESTALLED and a
+ * ::virq_its_queue_diag naming the decoded command; the caller fixes the
+ * cause and calls virq_its_queue_retry(), or replaces the command with a
+ * harmless one with virq_its_queue_skip(). QEMU 7.2 leaves Stalled set
+ * after a successful retry (facts §9.5), so progress of the offset, not
+ * the bit alone, decides: once Stalled reads 1 with every published
+ * command consumed (impossible for a real stall), Stalled is no longer
+ * trusted on that ITS and a stall is only reported when the offset does not
+ * move until the deadline. Progress after a retry that stops on a later
+ * command with Stalled set is a new stall and is reported at once.
+ *
+ * Concurrency: the library takes NO lock. The CALLER serialises every call
+ * on one queue (one ITS): at most one of these functions runs at a time for
+ * a given ::virq_its_queue. Different queues (ITSes) are independent. None
+ * of these functions sleeps; the waits spin with the HAL's @c relax.
+ */
+#ifndef LIBVIRQ_GICV4_ITS_QUEUE_H
+#define LIBVIRQ_GICV4_ITS_QUEUE_H
+
+#include "../virq_env.h"
+#include "../status.h"
+#include "../hal.h"
+#include "its_cmd.h"
+
+/** @brief Smallest queue: one 4 KiB page (128 slots). */
+#define LIBVIRQ_ITS_QUEUE_MIN_BYTES 4096u
+/** @brief Largest queue GITS_CBASER can describe: 256 pages (1 MiB). */
+#define LIBVIRQ_ITS_QUEUE_MAX_BYTES (256u * 4096u)
+/** @brief Alignment of the queue allocation (64 KiB, like Xen). */
+#define LIBVIRQ_ITS_QUEUE_ALIGN 65536u
+/** @brief Default deadline of every wait: 1 s (Linux's ITS queue timeout). */
+#define LIBVIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS 1000000000ull
+
+/** @brief Optional configuration for virq_its_queue_init(). */
+struct virq_its_queue_cfg {
+	/**
+	 * Deadline of each wait in nanoseconds (push for space, wait, reset's
+	 * quiescence poll); 0 means ::LIBVIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS.
+	 */
+	uint64_t timeout_ns;
+	/**
+	 * The ITS is not coherent (device tree @c dma-noncoherent, RK3588):
+	 * program Non-shareable + nC, ignore what reads back, and clean every
+	 * published command to PoC (CASE-14).
+	 */
+	bool dma_noncoherent;
+};
+
+/** @brief Snapshot for a timeout or a stall. */
+struct virq_its_queue_diag {
+	uint64_t creadr;		/**< GITS_CREADR as last read (64-bit view). */
+	uint64_t cwriter;		/**< GITS_CWRITER value last written by the library. */
+	uint32_t offset;		/**< Byte offset of the command at CREADR. */
+	bool stalled;			/**< GITS_CREADR.Stalled was set (and trusted). */
+	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE]; /**< The 32 bytes at CREADR. */
+	struct virq_its_cmd cmd;   /**< Their decoding (valid when @ref decode_status is OK). */
+	virq_status decode_status; /**< Result of decoding @ref raw. */
+};
+
+/**
+ * @brief One ITS command queue. Caller storage; members are private.
+ *
+ * Initialise with virq_its_queue_init(); every other function requires an
+ * initialised queue.
+ */
+struct virq_its_queue {
+	struct virq_hal hal;  /**< Private: the HAL. */
+	uint64_t its_base;    /**< Private: ITS control frame address. */
+	struct virq_page mem; /**< Private: the queue memory. */
+	uint64_t cbaser;      /**< Private: GITS_CBASER value negotiated (read back). */
+	uint64_t timeout_ns;  /**< Private: deadline of each wait. */
+	uint64_t wr_lin;      /**< Private: bytes ever pushed (linear write position). */
+	uint64_t pub_lin;     /**< Private: bytes ever published. */
+	uint64_t rd_lin;      /**< Private: bytes known consumed (linearised CREADR). */
+	uint64_t creadr;      /**< Private: GITS_CREADR as last read. */
+	uint32_t size;	      /**< Private: queue size in bytes. */
+	uint32_t wr_off;      /**< Private: byte offset of the next free slot. */
+	uint32_t pub_off;     /**< Private: GITS_CWRITER.Offset last written. */
+	uint32_t rd_off;      /**< Private: GITS_CREADR.Offset last read. */
+	bool clean;	      /**< Private: clean commands to PoC before publishing. */
+	bool noncoherent;     /**< Private: forced non-coherent attributes. */
+	bool stalled_sticky;  /**< Private: Stalled seen set with progress (QEMU 7.2). */
+	bool retry_pending;   /**< Private: Retry written, no progress seen yet. */
+	bool dead;	      /**< Private: timed out or inconsistent; reset required. */
+};
+
+/**
+ * @brief Encodes a GITS_CBASER value (pure; golden vector R1).
+ *
+ * @param pa           Queue PA: 4 KiB aligned, < 2^52.
+ * @param size         Queue size in bytes: a multiple of 4 KiB, 4 KiB .. 1 MiB.
+ * @param inner_cache  ::virq_gic_cache, 0..7.
+ * @param outer_cache  ::virq_gic_cache, 0..7.
+ * @param shareability ::virq_gic_shareability, 0..3.
+ * @param out          Receives the value with Valid = 1.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EALIGN (pa or size not 4 KiB multiples);
+ *         ::LIBVIRQ_ERANGE (pa >= 2^52, size out of range, attribute too large);
+ *         ::LIBVIRQ_EINVAL (NULL @p out).
+ *
+ * Spec: IHI 0069 GITS_CBASER. Thread-safety: pure.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, uint32_t inner_cache,
+						   uint32_t outer_cache, uint32_t shareability,
+						   uint64_t *out);
+
+/**
+ * @brief Allocates the queue and programs GITS_CBASER and GITS_CWRITER.
+ *
+ * The ITS must be disabled and quiescent (GITS_CTLR.Enabled = 0,
+ * Quiescent = 1): writing GITS_CBASER is otherwise UNPREDICTABLE. Steps:
+ * allocate @p size bytes (64 KiB aligned, zeroed) through the HAL; write
+ * GITS_CBASER with Inner-shareable + RaWaWb (or Non-shareable + nC when
+ * @p cfg says dma_noncoherent); read it back; if Shareability came back
+ * Non-shareable, rewrite it with InnerCache = nC (Linux, Xen); keep what
+ * stuck; decide with virq_gic_attr_needs_clean() whether commands must be
+ * cleaned to PoC (then the HAL must have @c dcache_clean); write
+ * GITS_CWRITER = 0 (writing CBASER reset CREADR to 0).
+ *
+ * @param q        Caller storage; fully overwritten.
+ * @param hal      A HAL with the core callbacks; copied.
+ * @param its_base Address of the ITS control frame.
+ * @param size     Queue size in bytes: a multiple of 4096, 4 KiB .. 1 MiB.
+ * @param cfg      Optional configuration (NULL: defaults).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL @p q / @p hal); HAL validation
+ *         errors (::LIBVIRQ_EHALVER, ::LIBVIRQ_ENOHAL); ::LIBVIRQ_ERANGE /
+ *         ::LIBVIRQ_EALIGN (bad @p size); ::LIBVIRQ_EBUSY (ITS enabled or not
+ *         quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW (Valid or the address did
+ *         not stick); ::LIBVIRQ_ENOHAL (cleaning needed but no
+ *         @c dcache_clean). On failure nothing stays allocated.
+ *
+ * MMIO: 1 GITS_CTLR read, 1 or 2 GITS_CBASER writes and reads, 1
+ * GITS_CWRITER write. Thread-safety: the caller serialises all access to
+ * this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_init(struct virq_its_queue *q,
+						const struct virq_hal *hal, uint64_t its_base,
+						uint32_t size,
+						const struct virq_its_queue_cfg *cfg);
+
+/**
+ * @brief Frees the queue memory. The caller must have disabled the ITS
+ * (or pointed GITS_CBASER elsewhere) first; no MMIO is done.
+ *
+ * @param q An initialised queue, or one whose init failed (no-op).
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+void virq_its_queue_fini(struct virq_its_queue *q);
+
+/**
+ * @brief Restarts the queue from empty (after a dead ITS or an
+ * unrecoverable stall).
+ *
+ * If GITS_CTLR.Enabled is set, clears Enabled (and ImDe), polls
+ * Quiescent with the deadline, then rewrites the negotiated GITS_CBASER
+ * (which resets GITS_CREADR to 0 and clears Stalled), writes
+ * GITS_CWRITER = 0, drops every pushed or published command that was not
+ * consumed, and restores GITS_CTLR. Clears the dead state.
+ *
+ * @param q An initialised queue.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ETIMEDOUT (never
+ *         quiescent: the ITS is left disabled and the queue stays dead);
+ *         ::LIBVIRQ_EHW (GITS_CBASER did not read back).
+ *
+ * Dropped commands are lost: the caller re-issues what it still needs.
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_reset(struct virq_its_queue *q);
+
+/**
+ * @brief Number of commands the queue holds at once (size / 32 - 1: one
+ * slot always stays empty so that full and empty differ).
+ *
+ * @param q An initialised queue.
+ * @return The capacity in commands.
+ *
+ * Thread-safety: pure read of @p q.
+ */
+uint32_t virq_its_queue_capacity(const struct virq_its_queue *q);
+
+/**
+ * @brief Encodes @p cmd into the next slot without publishing it.
+ *
+ * When the queue is full, publishes what is pending (one GITS_CWRITER
+ * write) and polls GITS_CREADR for space until the deadline; never
+ * overwrites a command the ITS has not consumed. No MMIO at all while
+ * the locally known free space suffices.
+ *
+ * @param q    An initialised queue.
+ * @param cmd  The command.
+ * @param lim  Probed limits for validation, or NULL.
+ * @param sync Optional; receives the synchronisation @p cmd needs.
+ * @param bad  Optional; receives the rejected field.
+ * @return ::LIBVIRQ_OK; encoder errors (nothing is queued); ::LIBVIRQ_EDEAD
+ *         (timed out earlier: reset first); ::LIBVIRQ_ETIMEDOUT (no space
+ *         before the deadline; the queue becomes dead); ::LIBVIRQ_ESTALLED
+ *         (no space because the ITS stalled: see virq_its_queue_stall_info()).
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_push(struct virq_its_queue *q,
+						const struct virq_its_cmd *cmd,
+						const struct virq_its_limits *lim,
+						struct virq_its_sync *sync,
+						enum virq_its_field *bad);
+
+/**
+ * @brief Like virq_its_queue_push() for an already encoded command (copied
+ * verbatim; not validated).
+ *
+ * @param q   An initialised queue.
+ * @param raw 32 command bytes (little-endian doublewords).
+ * @return As virq_its_queue_push() without the encoder errors.
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
+						    const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE]);
+
+/**
+ * @brief Publishes every pushed command with one GITS_CWRITER write.
+ *
+ * Cleans the new commands to PoC when the queue is non-coherent, issues a
+ * ::LIBVIRQ_BARRIER_DMA_WMB barrier, then writes GITS_CWRITER (64-bit). With
+ * nothing pushed since the last publish, does no MMIO.
+ *
+ * @param q      An initialised queue.
+ * @param ticket Optional; receives the position to pass to
+ *               virq_its_queue_wait() (everything published so far).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EDEAD (reset first).
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, uint64_t *ticket);
+
+/**
+ * @brief Waits until GITS_CREADR has passed every command up to @p ticket.
+ *
+ * Polls GITS_CREADR (32-bit reads) with the HAL's relax between reads,
+ * until the deadline (timeout_ns from now). Correct across any number of
+ * wrap-arounds: the offset delta since the previous read is accumulated
+ * modulo the queue size (the ITS cannot pass GITS_CWRITER). Does no read
+ * when an earlier read already showed the ticket consumed, and exactly one
+ * when the ITS has finished by the first read. A stall is reported at once
+ * when GITS_CREADR.Stalled is trusted, else (sticky Stalled, or a Retry not
+ * yet seen to progress) only when the offset has not moved by the deadline.
+ * An offset outside the queue or beyond GITS_CWRITER, or a read of all ones
+ * (ITS off or unreachable), is a hardware error.
+ *
+ * @param q      An initialised queue.
+ * @param ticket From virq_its_queue_publish().
+ * @param diag   Optional; filled on ::LIBVIRQ_ETIMEDOUT and ::LIBVIRQ_ESTALLED.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (ticket beyond what was published);
+ *         ::LIBVIRQ_EDEAD (reset first); ::LIBVIRQ_EHW (impossible GITS_CREADR
+ *         offset; the queue becomes dead); ::LIBVIRQ_ESTALLED (the ITS stalled on
+ *         the command in @p diag; retry or skip it); ::LIBVIRQ_ETIMEDOUT (no
+ *         completion by the deadline; the queue becomes dead until
+ *         virq_its_queue_reset()).
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
+						struct virq_its_queue_diag *diag);
+
+/**
+ * @brief Publishes what is pending and waits for all of it.
+ *
+ * @param q    An initialised queue.
+ * @param diag Optional; as virq_its_queue_wait().
+ * @return As virq_its_queue_publish() and virq_its_queue_wait().
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_drain(struct virq_its_queue *q,
+						 struct virq_its_queue_diag *diag);
+
+/**
+ * @brief Single-command convenience: push @p cmd, then the SYNC or VSYNC it
+ * needs when the encoder could name the target (::LIBVIRQ_ITS_SYNC_RDBASE or
+ * ::LIBVIRQ_ITS_SYNC_VPEID), publish (one GITS_CWRITER write) and wait.
+ *
+ * For ::LIBVIRQ_ITS_SYNC_ICID and ::LIBVIRQ_ITS_SYNC_EVENT no synchronisation is
+ * appended: the caller resolves the target from its tables and sends it
+ * (it is reported in @p sync).
+ *
+ * @param q    An initialised queue.
+ * @param cmd  The command.
+ * @param lim  Probed limits, or NULL.
+ * @param sync Optional; receives the synchronisation @p cmd needs.
+ * @param diag Optional; as virq_its_queue_wait().
+ * @return As virq_its_queue_push() and virq_its_queue_wait(). On an
+ *         encoder error nothing is queued or published.
+ *
+ * Thread-safety: the caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_submit(struct virq_its_queue *q,
+						  const struct virq_its_cmd *cmd,
+						  const struct virq_its_limits *lim,
+						  struct virq_its_sync *sync,
+						  struct virq_its_queue_diag *diag);
+
+/**
+ * @brief Reads GITS_CREADR once and reports whether the ITS is stalled.
+ *
+ * @param q    An initialised queue.
+ * @param diag Optional; receives the snapshot and the decoded command at
+ *             GITS_CREADR.
+ * @return ::LIBVIRQ_ESTALLED when Stalled is set with unconsumed commands at
+ *         this read (also on an ITS whose Stalled bit is sticky: one read
+ *         cannot tell, and QEMU, which keeps it set, processes synchronously,
+ *         so unconsumed commands there do mean a stall); ::LIBVIRQ_EHW for an
+ *         impossible GITS_CREADR (the queue becomes dead); ::LIBVIRQ_EDEAD;
+ *         ::LIBVIRQ_OK otherwise.
+ *
+ * MMIO: one GITS_CREADR read. Thread-safety: the caller serialises all
+ * access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_stall_info(struct virq_its_queue *q,
+						      struct virq_its_queue_diag *diag);
+
+/**
+ * @brief Restarts a stalled ITS at the stalled command: writes
+ * GITS_CWRITER with Retry = 1 (same offset). Call after fixing the cause
+ * (tables, or the command via virq_its_queue_skip()); then wait again.
+ *
+ * @param q An initialised queue.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EDEAD.
+ *
+ * MMIO: one GITS_CWRITER write. Thread-safety: the caller serialises all
+ * access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_retry(struct virq_its_queue *q);
+
+/**
+ * @brief Skips the stalled command: overwrites its slot with @p nop
+ * (a harmless command the ITS accepts, typically SYNC to a mapped
+ * collection's RDbase), cleans it if needed, and retries.
+ *
+ * @param q   An initialised queue.
+ * @param nop Replacement command.
+ * @param lim Probed limits, or NULL.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not stalled: GITS_CREADR does not point
+ *         at an unconsumed published command); encoder errors; ::LIBVIRQ_EDEAD.
+ *
+ * MMIO: one GITS_CREADR read, one GITS_CWRITER write. Thread-safety: the
+ * caller serialises all access to this ITS.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_skip(struct virq_its_queue *q,
+						const struct virq_its_cmd *nop,
+						const struct virq_its_limits *lim);
+
+#endif /* LIBVIRQ_GICV4_ITS_QUEUE_H */

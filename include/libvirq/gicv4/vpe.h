@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * @brief GICv4.0/4.1 VMs, vPEs, vLPIs, residency, doorbells and VMOVP.
+ *
+ * A ::virq_gic_vm owns the vLPI configuration table shared by its vPEs
+ * (IHI 0069 §5.1: same format as the LPI configuration table). A
+ * ::virq_vpe is one virtual CPU: a vPEID, a 64 KiB-aligned zeroed virtual
+ * pending table (VPT), and a mapping (VMAPP) on every GICv4 ITS of the GIC
+ * (eager mapping, as Linux does on 4.1: VMOVP and vLPI mapping then work on
+ * any ITS). vLPIs are (device, event) pairs mapped with VMAPTI.
+ *
+ * Residency: the hypervisor makes a vPE resident on the redistributor of
+ * the CPU that runs the vCPU (virq_vpe_make_resident(), or virq_vpe_load()
+ * with the WFI rules below) and non-resident when it stops running it;
+ * the non-resident call reports PendingLast: when true, a vLPI is pending
+ * and the vCPU should stay runnable.
+ *
+ * Doorbells: a doorbell is a physical LPI raised when a vLPI arrives for a
+ * non-resident vPE. GICv4.0: per vLPI (VMAPTI/VMOVI Dbell_pINTID; libvirq
+ * uses the vPE's doorbell for all its vLPIs); GICv4.1: one default
+ * doorbell per vPE (VMAPP), requested at each descheduling through
+ * GICR_VPENDBASER.DB. A doorbell is requested exactly when the vCPU blocks
+ * (CASE-12): call virq_vpe_wfi_enter() in the WFI trap, then virq_vpe_put()
+ * requests it; virq_vpe_load() keeps a vPE in WFI non-resident until
+ * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
+ *
+ * Thread-safety: the caller serialises every call on one vPE and every
+ * call that sends commands to one ITS (see gicv4_its.h). Residency calls
+ * (make_resident / make_nonresident / load / put / wfi_*) on different vPEs
+ * and different redistributors may run concurrently (no lock inside; tested
+ * under ThreadSanitizer), except with GICv4.0 doorbell masking through the
+ * proxy device, which sends ITS commands.
+ * Spec: Arm IHI 0069 chapter 9 (GICv4), §6.3 (VMAPP, VMAPTI, VMOVI, VMOVP,
+ * VSYNC, VINVALL, INVDB), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
+ */
+#ifndef LIBVIRQ_GICV4_VPE_H
+#define LIBVIRQ_GICV4_VPE_H
+
+#include "gic.h"
+#include "its.h"
+
+/** @brief State bits of a vPE (::virq_vpe::flags). */
+enum virq_vpe_flag {
+	LIBVIRQ_VPE_MAPPED = 1u << 0,	 /**< Has a vPEID and VPT, mapped on the ITSes. */
+	LIBVIRQ_VPE_RESIDENT = 1u << 1,	 /**< Resident on ::virq_vpe::resident_rd. */
+	LIBVIRQ_VPE_IN_WFI = 1u << 2,	 /**< The vCPU is blocked in WFI. */
+	LIBVIRQ_VPE_DYING = 1u << 3,	 /**< Being torn down: no VMOVP, no residency. */
+	LIBVIRQ_VPE_DEAD = 1u << 4,	 /**< Teardown failed half-way; destroy again. */
+	LIBVIRQ_VPE_PENDING_LAST = 1u << 5, /**< PendingLast at the last descheduling. */
+	LIBVIRQ_VPE_IDAI = 1u << 6,	 /**< GICv4.0 IDAI saved at the last descheduling. */
+	LIBVIRQ_VPE_DB_MASK = 1u << 7,	 /**< GICv4.0: mask the doorbell while not blocked. */
+	LIBVIRQ_VPE_DB_ON = 1u << 8,	 /**< GICv4.0: the doorbell's config byte is enabled. */
+	/** virq_vpe_move() failed after at least one ITS executed the VMOVP: the
+	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish (the vPE
+	 *  cannot be made resident meanwhile). */
+	LIBVIRQ_VPE_MOVE_PENDING = 1u << 9,
+};
+
+/** @brief A virtual machine's vLPI state. Caller storage. */
+struct virq_gic_vm {
+	struct virq_gic *gic;	/**< The GIC. */
+	struct virq_page vprop; /**< vLPI configuration table (64 KiB aligned). */
+	uint32_t id_bits;	/**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
+	uint32_t nr_vpes;	/**< vPEs created on this VM. */
+};
+
+/** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
+struct virq_vpe {
+	struct virq_gic_vm *vm;   /**< Its VM. */
+	uint32_t vpeid;	      /**< vPEID. */
+	struct virq_page vpt; /**< Virtual pending table (64 KiB aligned, zeroed). */
+	uint32_t doorbell;    /**< Doorbell LPI (4.0 per-vLPI value, 4.1 default), or 1023. */
+	uint32_t rd;	      /**< Target redistributor index (VMAPP / VMOVP RDbase). */
+	uint32_t resident_rd; /**< Where it is resident (valid with ::LIBVIRQ_VPE_RESIDENT). */
+	uint32_t its_mask;    /**< Bit n: VMAPP'd on the GIC's ITS slot n. */
+	uint32_t vmapp_count; /**< Number of ITSes it is mapped on (4.1 Alloc). */
+	uint32_t flags;	      /**< ::virq_vpe_flag bits. */
+	uint32_t nr_vlpis;    /**< vLPIs mapped to it. */
+	int32_t proxy_event;  /**< GICv4.0 proxy slot holding its doorbell, or -1. */
+	bool vgrp0;	      /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
+	bool vgrp1;	      /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
+};
+
+/**
+ * @brief Creates a VM's vLPI configuration table (2^id_bits - 8192 bytes,
+ * 64 KiB aligned, every vLPI disabled).
+ *
+ * @param vm      Storage (overwritten).
+ * @param gic     An initialised GICv4 GIC.
+ * @param id_bits vINTID bits, 14 .. gic->lpi_bits.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
+ *         (@p id_bits); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_ENOHAL (non-coherent, no clean).
+ *
+ * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
+ * concurrently.
+ * Spec: IHI 0069 §5.1 (configuration table format, shared by vLPIs), §12.11
+ * (GICR_VPROPBASER.IDbits).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic,
+					 uint32_t id_bits);
+
+/**
+ * @brief Frees a VM's table.
+ *
+ * @param vm An initialised VM.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (vPEs still exist).
+ *
+ * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
+ * Spec: IHI 0069 §5.1 (the table it frees); writes no register.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
+
+/**
+ * @brief Writes a vLPI's configuration byte in the VM table (priority,
+ * enable) and cleans it when not coherent. Takes effect after
+ * virq_vlpi_set_config() style invalidation (INV + VSYNC) for a mapped vLPI.
+ *
+ * @param vm An initialised VM. @param vintid 8192 .. 2^id_bits - 1.
+ * @param priority Priority (bits [7:2] used). @param enable Enable bit.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ *
+ * Thread-safety: the caller serialises calls for the same vINTID; different vINTIDs may be
+ * written concurrently.
+ * Spec: IHI 0069 §5.1.1 (configuration byte).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid,
+						uint8_t priority, bool enable);
+
+/**
+ * @brief Creates a vPE: allocates a vPEID and a zeroed VPT (2^id_bits / 8
+ * bytes, at least 64 KiB, 64 KiB aligned, cleaned when not coherent), then
+ * on every GICv4 ITS: VMAPP(V=1; 4.1: Alloc on the first map, VCONF,
+ * default doorbell) + VINVALL + VSYNC. If one ITS fails, the ITSes already
+ * mapped are unmapped in reverse order and everything is freed. If that
+ * rollback fails too, the vPE stays mapped on some ITS: it is then left
+ * ::LIBVIRQ_VPE_DEAD (VPT and vPEID kept, counted in the VM) and the caller
+ * must call virq_vpe_destroy() until it succeeds.
+ *
+ * @param vpe      Storage (overwritten).
+ * @param vm       An initialised VM.
+ * @param rd       Target redistributor index (must have LPIs enabled).
+ * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
+ *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
+ *         ::LIBVIRQ_EBUSY (LPIs off on @p rd); ::LIBVIRQ_ENOMEM; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
+ * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
+ * VMOVP SequenceNumber).
+ * Spec: IHI 0069 §6.3 (VMAPP, VINVALL, VSYNC), chapter 9 (vPEs, VPT).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd,
+					  uint32_t doorbell);
+
+/**
+ * @brief Tears a vPE down in reverse order: VMAPP(V=0) on every ITS in
+ * reverse (4.0: + VSYNC; 4.1: Alloc on the last unmap and no VSYNC,
+ * CASE-10), proxy slot released, VPT and vPEID freed.
+ *
+ * @param vpe A vPE that is not resident and has no vLPIs.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (resident or vLPIs
+ *         mapped); queue errors (the vPE is then ::LIBVIRQ_VPE_DEAD with the
+ *         ITSes not yet unmapped still recorded; call again).
+ *
+ * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
+ * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
+ * VMOVP SequenceNumber).
+ * Spec: IHI 0069 §6.3 (VMAPP with V = 0, VSYNC), chapter 9.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
+
+/**
+ * @brief Makes a vPE resident on redistributor @p rd.
+ *
+ * GICv4.0: GICR_VPROPBASER = VM table | IDbits (skipped when the RD already
+ * has it), then GICR_VPENDBASER = VPT | PendingLast | IDAI | Valid.
+ * GICv4.1: GICR_VPENDBASER = vPEID | VGrp0En | VGrp1En | Valid. Then, if
+ * GICR_TYPER.Dirty, polls VPENDBASER.Dirty = 0 (bounded). With
+ * ::LIBVIRQ_VPE_DB_MASK (4.0) the doorbell is masked first.
+ *
+ * @param vpe A mapped vPE, not resident, not in teardown.
+ * @param rd  Must equal ::virq_vpe::rd (move with virq_vpe_move() first).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
+ *         initialised); ::LIBVIRQ_EBUSY (already resident, another vPE is
+ *         resident on @p rd, or ::LIBVIRQ_VPE_MOVE_PENDING: an earlier
+ *         virq_vpe_move() stopped half-way, so some ITS may still send the
+ *         vPE's vLPIs to the old RD and they would be lost; nothing is
+ *         written, repeat the move first); ::LIBVIRQ_EDEAD (teardown);
+ *         ::LIBVIRQ_ETIMEDOUT (Dirty stayed set: the vPE IS resident, make it
+ *         non-resident before retrying).
+ *
+ * Hardware accesses (4.0, same VM as last time on this RD, no Dirty): one write.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9 (residency), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd);
+
+/**
+ * @brief Makes a vPE non-resident and reports PendingLast.
+ *
+ * GICv4.0: writes GICR_VPENDBASER with Valid = 0; with @p doorbell and
+ * ::LIBVIRQ_VPE_DB_MASK the doorbell is unmasked after. GICv4.1: writes
+ * DB = @p doorbell (PendingLast = 0) or PendingLast = 1. Then polls Dirty = 0
+ * (bounded) and reads PendingLast (4.1 without doorbell: reported true).
+ *
+ * @param vpe          A resident vPE.
+ * @param doorbell     Request a doorbell (the vCPU is blocking).
+ * @param pending_last Optional; receives true when a vLPI is pending (keep
+ *                     the vCPU runnable), also when Dirty never cleared.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not resident); ::LIBVIRQ_ETIMEDOUT (Dirty
+ *         stuck: the vPE is non-resident and PendingLast is reported true).
+ *
+ * Hardware accesses (no doorbell masking): one write, one read.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9 (residency, doorbells), §12.11 (GICR_VPENDBASER).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell,
+						      bool *pending_last);
+
+/**
+ * @brief Marks the vCPU as blocked in WFI (CASE-12). The next virq_vpe_put()
+ * requests a doorbell and virq_vpe_load() keeps the vPE non-resident.
+ *
+ * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe.
+ * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
+
+/**
+ * @brief Marks the vCPU as runnable again (woken by its doorbell or
+ * another event); the next virq_vpe_load() makes it resident.
+ *
+ * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe.
+ * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe);
+
+/**
+ * @brief vCPU load: make resident on @p rd unless in WFI or already resident.
+ *
+ * @param vpe A mapped vPE. @param rd Its redistributor.
+ * @return ::LIBVIRQ_OK (also when nothing was done); as virq_vpe_make_resident().
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_resident()).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
+
+/**
+ * @brief vCPU put: make non-resident, requesting a doorbell iff in WFI.
+ *
+ * @param vpe          A vPE.
+ * @param pending_last Optional; as virq_vpe_make_nonresident() (the saved
+ *                     value when already non-resident).
+ * @return ::LIBVIRQ_OK; as virq_vpe_make_nonresident().
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
+ * calls on different vPEs and different redistributors may run concurrently (no lock inside),
+ * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
+ * then be serialised with every command sender of that ITS.
+ * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_nonresident()).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last);
+
+/**
+ * @brief Retargets a non-resident vPE to redistributor @p rd (VMOVP).
+ *
+ * If any ITS has GITS_TYPER.VMOVP = 1 (or GICv4.1 single-VMOVP), one
+ * VMOVP + VSYNC to that ITS; otherwise (4.0, VMOVP = 0) the same VMOVP with
+ * the next SequenceNumber and the ITSList of every ITS the vPE is mapped
+ * on, + VSYNC, to each of them in slot order. GICv4.1 adds DB and the
+ * default doorbell. Hip09 162100801: then GICR_INVALLR(V, vPEID) on the
+ * new RD and a bounded GICR_SYNCR.Busy poll. A 4.0 proxy doorbell slot
+ * follows the vPE with MOVI.
+ *
+ * @param vpe A mapped vPE, not resident, not in teardown.
+ * @param rd  New redistributor index (LPIs enabled, collection mapped).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
+ *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors (the vPE
+ *         keeps its old target only if no ITS executed the VMOVP; otherwise
+ *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
+ *         calling again with the same @p rd re-sends the VMOVP to every ITS
+ *         and the follow-ups, instead of returning at once; until then
+ *         virq_vpe_make_resident() refuses the vPE with ::LIBVIRQ_EBUSY).
+ *
+ * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
+ * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
+ * VMOVP SequenceNumber).
+ * Spec: IHI 0069 §6.3 (VMOVP, VSYNC, MOVI), chapter 9, §12.11 (GICR_INVALLR, GICR_SYNCR for
+ * Hip09).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
+
+/**
+ * @brief Enables or disables doorbell masking (GICv4.0): with masking the
+ * doorbell's configuration byte is disabled while the vCPU is not blocked
+ * and enabled when virq_vpe_put() / virq_vpe_make_nonresident() request it;
+ * each change is invalidated with GICR_INVLPIR (DirectLPI) or through the
+ * proxy device. Without masking (default) the doorbell stays enabled and
+ * may also fire for a preempted vCPU (never lost, sometimes spurious).
+ *
+ * @param vpe A mapped vPE. @param on Enable masking.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
+ *         and without a proxy device, or no doorbell).
+ *
+ * Thread-safety: the caller serialises calls on @p vpe; with the proxy device also with every
+ * command sender of its ITS.
+ * Spec: IHI 0069 §5.1.1 (doorbell configuration byte), chapter 9 (doorbells).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on);
+
+/**
+ * @brief Makes the GIC re-read the vPE's doorbell configuration byte.
+ *
+ * GICv4.1: INVDB + VSYNC. GICv4.0 with DirectLPI: GICR_INVLPIR on the
+ * vPE's RD + bounded GICR_SYNCR poll. GICv4.0 without: through the proxy
+ * device — MAPTI(proxy, slot, doorbell, collection of the vPE's RD) the
+ * first time (DISCARD of the slot's previous owner when reused), then
+ * INV(proxy, slot) + SYNC.
+ *
+ * @param vpe A mapped vPE with a doorbell.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe and, on the ITS paths, with every
+ * command sender of that ITS.
+ * Spec: IHI 0069 §6.3 (INVDB, MAPTI, DISCARD, INV, SYNC, VSYNC), §12.11 (GICR_INVLPIR,
+ * GICR_SYNCR), chapter 9.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe);
+
+/**
+ * @brief Maps an event to vINTID @p vintid of @p vpe: enables the vLPI's
+ * config byte (priority 0xA0) in the VM table, then VMAPTI (doorbell =
+ * the vPE's doorbell on 4.0 when @p doorbell, else 1023; always 1023 on
+ * 4.1, which uses the default doorbell) + VSYNC.
+ *
+ * @param dev      A mapped device on a GICv4 ITS.
+ * @param event    EventID, not mapped.
+ * @param vpe      A mapped vPE.
+ * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits, CASE-11).
+ * @param doorbell Use the vPE's doorbell (4.0).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP
+ *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
+					  struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
+
+/**
+ * @brief Maps @p count consecutive events to consecutive vINTIDs of one vPE
+ * in one batch: config bytes, then @p count VMAPTI and a single VSYNC,
+ * published with as few GITS_CWRITER writes as the queue size allows (one
+ * when the batch fits) and one completion wait.
+ *
+ * Every argument is validated before anything is queued. If the queue fails
+ * part-way the error is returned, the queue is reset (or the ITS marked
+ * dead) and:
+ * - after a stall (::LIBVIRQ_ESTALLED) the ITS ran exactly the VMAPTIs before
+ *   the stalled command (no later command is processed, IHI 0069 §6.2, and
+ *   the reset drops them): those events are tracked as mapped, every other
+ *   event of the batch as unmapped (no DISCARD is ever sent for them);
+ * - after a timeout or a hardware error the ITS state is unknown for the
+ *   batch: every event whose VMAPTI was queued stays tracked as mapped,
+ *   although the ITS may not have executed it; events never queued stay
+ *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
+ *   VMAPTI never ran, that DISCARD is a command error on an unmapped event,
+ *   which the ITS may ignore or answer by stalling (CONSTRAINED
+ *   UNPREDICTABLE, IHI 0069 §6.3; facts §3.5): the stall is then returned as
+ *   ::LIBVIRQ_ESTALLED after a queue reset (or the ITS becomes ::LIBVIRQ_EDEAD if
+ *   the reset fails), and the event is forgotten either way.
+ *
+ * @param dev          A mapped device on a GICv4 ITS.
+ * @param first_event  First EventID; events first_event .. + count - 1 unmapped.
+ * @param count        1 .. nr_events.
+ * @param vpe          A mapped vPE.
+ * @param first_vintid First vINTID (the range must fit the VM's id_bits).
+ * @param doorbell     Use the vPE's doorbell (4.0).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP;
+ *         ::LIBVIRQ_EDEAD; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §6.2 (command queue).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event,
+						uint32_t count, struct virq_vpe *vpe,
+						uint32_t first_vintid, bool doorbell);
+
+/**
+ * @brief Unmaps a vLPI: DISCARD + VSYNC (same as virq_its_unmap_event()).
+ *
+ * @param dev A mapped device. @param event A mapped EventID.
+ * @return As virq_its_unmap_event().
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (DISCARD, VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief Changes the vINTID (and possibly vPE) of a mapped vLPI: DISCARD,
+ * VMAPTI, VSYNC in one batch (a vINTID cannot be changed in place; a
+ * second VMAPTI on a mapped event is UNPREDICTABLE).
+ *
+ * @param dev A mapped device. @param event A vLPI-mapped EventID.
+ * @param vpe Target vPE. @param vintid New vINTID.
+ * @return As virq_vlpi_map(); ::LIBVIRQ_ENOENT (not a vLPI). On a queue failure
+ *         the event is tracked as unmapped.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (DISCARD, VMAPTI, VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event,
+					    struct virq_vpe *vpe, uint32_t vintid);
+
+/**
+ * @brief Moves a vLPI to another vPE of the same VM, keeping its vINTID:
+ * VMOVI (with the new vPE's doorbell on 4.0 when the vLPI had one) + VSYNC.
+ *
+ * @param dev A mapped device. @param event A vLPI-mapped EventID.
+ * @param vpe The new vPE (mapped, same VM).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMOVI, VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event,
+					   struct virq_vpe *vpe);
+
+/**
+ * @brief GICv4.0: turns a vLPI's doorbell on (the vPE's doorbell) or off
+ * (1023) with VMOVI to the same vPE (D = 1) + VSYNC.
+ *
+ * @param dev A mapped device. @param event A vLPI-mapped EventID. @param on On/off.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
+ *         the vPE has no doorbell); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event,
+						   bool on);
+
+/**
+ * @brief Changes a mapped vLPI's priority/enable: config byte, then
+ * INV + VSYNC.
+ *
+ * @param dev A mapped device. @param event A vLPI-mapped EventID.
+ * @param priority Priority. @param enable Enable.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §5.1.1, §6.3 (INV, VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
+						 uint8_t priority, bool enable);
+
+#endif /* LIBVIRQ_GICV4_VPE_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * virq_sim_rdist: GICv3/v4.0/v4.1 distributor + redistributors on the fake HAL.
+ *
+ * GICD: PIDR2, TYPER (LPIS, DVIS, IDbits), TYPER2 (4.1), CTLR with RWP
+ * (bit 31) that reads 1 for `gicd_rwp_polls` reads after a write.
+ * Each RD (frames at base + i*stride, 256 KiB default): PIDR2, TYPER
+ * (VLPIS, Dirty, DirectLPI, Last on the last one, RVPEID on 4.1,
+ * Processor_Number = i, affinity from `aff`), CTLR (EnableLPIs; RWP bit 3
+ * reads 1 for `rwp_polls` reads after a write; UWP bit 31 can be forced on;
+ * EnableLPIs may be made sticky), WAKER (ChildrenAsleep clears `wake_polls`
+ * reads after ProcessorSleep is cleared; RD_NEVER = never), PROPBASER /
+ * PENDBASER (Shareability / InnerCache read-back can be forced), VPROPBASER
+ * / VPENDBASER (Dirty reads 1 for `dirty_polls` reads after a Valid change;
+ * Valid 0->1 sets PendingLast like QEMU; Valid 1->0 sets PendingLast from
+ * the VPT contents (4.0: VPT PA from the register; 4.1: set by the test)),
+ * INVLPIR / INVALLR / SYNCR (Busy for `syncr_polls` reads after a write).
+ *
+ * Decoding here is the model's own (bit positions written out), not the
+ * library's macros.
+ */
+#ifndef LIBVIRQ_SIM_RDIST_H
+#define LIBVIRQ_SIM_RDIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libvirq/sim/hal.h>
+
+#define RD_NEVER 0xFFFFFFFFu
+
+struct virq_sim_rdist_cfg {
+	uint64_t gicd_base;	 /* GICD frame */
+	uint64_t rd_base;	 /* first RD frame */
+	uint64_t stride;	 /* 0: 0x40000 (v4) / 0x20000 (v3) */
+	unsigned nr;		 /* redistributors */
+	int version;		 /* 30, 40, 41 */
+	bool dirty;		 /* GICR_TYPER.Dirty */
+	bool direct_lpi;	 /* GICR_TYPER.DirectLPI */
+	uint32_t idbits;	 /* GICD_TYPER.IDbits (INTID bits - 1), default 15 */
+	uint32_t typer2;	 /* GICD_TYPER2 on 4.1 (0: VIL | VID = 15) */
+	uint32_t num_lpis;	 /* GICD_TYPER.num_LPIs (0: IDbits decides) */
+	unsigned gicd_rwp_polls; /* reads of GICD_CTLR with RWP = 1 after a write */
+	unsigned rwp_polls;	 /* reads of GICR_CTLR with RWP = 1 after a write */
+	unsigned wake_polls;	 /* reads of WAKER with ChildrenAsleep = 1 after waking */
+	unsigned dirty_polls;	 /* reads of VPENDBASER with Dirty = 1 after a Valid change */
+	unsigned syncr_polls;	 /* reads of SYNCR with Busy = 1 after INVLPIR/INVALLR */
+	int force_sh;		 /* -1: Shareability sticks; else read back this value */
+	int force_ic;		 /* -1: InnerCache sticks */
+	bool uwp;		 /* GICR_CTLR bit 31 (UWP) always reads 1 */
+};
+
+struct virq_sim_rdist;
+
+struct virq_sim_rdist_cfg virq_sim_rdist_default_cfg(void); /* QEMU-like 4.0, 1 RD */
+struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *fh, const struct virq_sim_rdist_cfg *cfg);
+void virq_sim_rdist_free(struct virq_sim_rdist *m);
+
+/* Per-RD state set by tests. */
+void virq_sim_rdist_set_typer_aff(struct virq_sim_rdist *m, unsigned rd, uint32_t aff);
+void virq_sim_rdist_enable_lpis_sticky(struct virq_sim_rdist *m, unsigned rd, bool sticky);
+void virq_sim_rdist_set_dirty_polls(struct virq_sim_rdist *m, unsigned rd, unsigned polls);
+void virq_sim_rdist_set_wake_polls(struct virq_sim_rdist *m, unsigned rd, unsigned polls);
+/* 4.1: PendingLast reported when the vPE is made non-resident. */
+void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pending);
+/* Raw register preset (e.g. a kexec'd state). */
+void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,
+			uint64_t vpend);
+
+/* Observations. */
+uint64_t virq_sim_rdist_base(const struct virq_sim_rdist *m, unsigned rd);
+uint32_t virq_sim_rdist_ctlr(const struct virq_sim_rdist *m, unsigned rd);
+uint64_t virq_sim_rdist_propbaser(const struct virq_sim_rdist *m, unsigned rd);
+uint64_t virq_sim_rdist_pendbaser(const struct virq_sim_rdist *m, unsigned rd);
+uint64_t virq_sim_rdist_vpropbaser(const struct virq_sim_rdist *m, unsigned rd);
+uint64_t virq_sim_rdist_vpendbaser(const struct virq_sim_rdist *m, unsigned rd);
+bool virq_sim_rdist_awake(const struct virq_sim_rdist *m, unsigned rd);
+unsigned long virq_sim_rdist_invlpi_count(const struct virq_sim_rdist *m, unsigned rd);
+uint64_t virq_sim_rdist_last_invlpir(const struct virq_sim_rdist *m, unsigned rd);
+uint64_t virq_sim_rdist_last_invallr(const struct virq_sim_rdist *m, unsigned rd);
+uint32_t virq_sim_rdist_gicd_ctlr(const struct virq_sim_rdist *m);
+/* True when the vPE with VPT at @vpt_pa (4.0) or @vpeid (4.1) is resident on @rd. */
+bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64_t vpt_pa,
+			  uint32_t vpeid);
+
+#endif /* LIBVIRQ_SIM_RDIST_H */

@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: MIT */
+/* ITS translation-state model; see libvirq/sim/its_state.h. */
+#include <libvirq/sim/its_state.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_DB 1023u
+#define MAX_IDS 65536u
+
+struct dev_ {
+	uint32_t id;
+	bool valid;
+	uint32_t nev;
+	struct virq_sim_its_ev *ev;
+};
+
+struct vpe_ {
+	bool mapped;
+	uint64_t rd, vpt;
+	uint32_t defdb;
+};
+
+struct cnt_ {
+	uint64_t key;
+	unsigned long n;
+};
+
+struct virq_sim_its_state {
+	struct virq_sim *fh;
+	struct virq_sim_its *q;
+	struct virq_sim_its_state_cfg cfg;
+	uint64_t baser[8];
+	struct dev_ *devs;
+	size_t ndevs;
+	struct vpe_ *vpes;
+	bool *col_valid;
+	uint64_t *col_rd;
+	unsigned long errors;
+	uint32_t ctlr;
+	unsigned quiesce_left;
+	char last_err[96];
+	struct cnt_ *cnts;
+	size_t ncnts;
+};
+
+/* ---- counters keyed by (kind, a, b) ---- */
+static void bump_(struct virq_sim_its_state *s, uint64_t key)
+{
+	for (size_t i = 0; i < s->ncnts; i++)
+		if (s->cnts[i].key == key) {
+			s->cnts[i].n++;
+			return;
+		}
+	s->cnts = realloc(s->cnts, (s->ncnts + 1) * sizeof(*s->cnts));
+	if (!s->cnts)
+		abort();
+	s->cnts[s->ncnts++] = (struct cnt_){key, 1};
+}
+
+static unsigned long cnt_(const struct virq_sim_its_state *s, uint64_t key)
+{
+	for (size_t i = 0; i < s->ncnts; i++)
+		if (s->cnts[i].key == key)
+			return s->cnts[i].n;
+	return 0;
+}
+
+#define K_VDEL(vpe, vint) ((1ull << 62) | ((uint64_t)(vpe) << 32) | (vint))
+#define K_DB(p) ((2ull << 62) | (p))
+#define K_PLPI(p) ((3ull << 62) | (p))
+
+static void err_(struct virq_sim_its_state *s, const char *what, uint64_t v)
+{
+	s->errors++;
+	snprintf(s->last_err, sizeof(s->last_err), "%s 0x%llx", what, (unsigned long long)v);
+	if (getenv("ITS_STATE_VERBOSE"))
+		fprintf(stderr, "its_state: %s\n", s->last_err);
+}
+
+/* ---- BASER registers ---- */
+static uint32_t baser_type_(const struct virq_sim_its_state *s, unsigned n)
+{
+	if (n == 0)
+		return 1;
+	if (n == 1)
+		return 4;
+	if (n == 2 && !s->cfg.no_vpe_table && ((s->cfg.typer >> 1) & 1))
+		return 2;
+	return 0;
+}
+
+static uint64_t baser_ro_(const struct virq_sim_its_state *s, unsigned n)
+{
+	uint32_t t = baser_type_(s, n);
+
+	if (!t)
+		return 0;
+	return ((uint64_t)t << 56) | ((uint64_t)(s->cfg.esz - 1) << 48);
+}
+
+static uint64_t baser_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+	uint64_t off = addr - (s->cfg.base + 0x100);
+	uint64_t v = s->baser[off / 8] | baser_ro_(s, (unsigned)(off / 8));
+
+	(void)fh;
+	if (width == 32)
+		return (off & 4) ? v >> 32 : (uint32_t)v;
+	return v;
+}
+
+static void baser_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+	uint64_t off = addr - (s->cfg.base + 0x100);
+	unsigned n = (unsigned)(off / 8);
+	uint32_t psz;
+	uint32_t mask = s->cfg.psz_mask ? s->cfg.psz_mask : 7;
+
+	(void)fh;
+	if (width == 32) {
+		uint64_t cur = s->baser[n];
+
+		v = (off & 4) ? ((cur & 0xffffffffu) | (v << 32))
+			      : ((cur & ~0xffffffffull) | (uint32_t)v);
+	}
+	if (!baser_type_(s, n)) {
+		s->baser[n] = 0;
+		return;
+	}
+	v &= ~((7ull << 56) | (0x1Full << 48)); /* RO */
+	psz = (uint32_t)((v >> 8) & 3);
+	if (psz == 3)
+		psz = 2;
+	if (!((mask >> (psz == 0 ? 0 : psz == 1 ? 1 : 2)) & 1))
+		psz = (mask & 4) ? 2 : (mask & 2) ? 1 : 0;
+	v = (v & ~(3ull << 8)) | ((uint64_t)psz << 8);
+	if (s->cfg.no_indirect)
+		v &= ~(1ull << 62);
+	if (s->cfg.force_sh >= 0)
+		v = (v & ~(3ull << 10)) | ((uint64_t)s->cfg.force_sh << 10);
+	if (s->cfg.force_ic >= 0)
+		v = (v & ~(7ull << 59)) | ((uint64_t)s->cfg.force_ic << 59);
+	s->baser[n] = v;
+}
+
+static uint64_t iidr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	return s->cfg.iidr;
+}
+
+/* Optional GITS_CTLR override with a Quiescent countdown. */
+static uint64_t ctlr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	if (s->quiesce_left) {
+		s->quiesce_left--;
+		return s->ctlr;
+	}
+	return s->ctlr | 0x80000000u;
+}
+
+static void ctlr_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	s->ctlr = (uint32_t)v & 0xF3u;
+	if (s->cfg.its_number_ro)
+		s->ctlr = (s->ctlr & ~0xF0u) | (((s->cfg.its_number_ro - 1) & 0xF) << 4);
+	s->quiesce_left = s->cfg.quiescent_polls;
+	virq_sim_its_enable(s->q, (v & 1) != 0);
+}
+
+/* Table entry check: is ID @id backed by a valid (level-2) entry? */
+static bool table_ok_(struct virq_sim_its_state *s, unsigned n, uint64_t id)
+{
+	uint64_t b = s->baser[n];
+	uint32_t psz = ((b >> 8) & 3) == 0 ? 4096 : ((b >> 8) & 3) == 1 ? 16384 : 65536;
+	uint64_t pa, per = psz / s->cfg.esz, pages = (b & 0xFF) + 1;
+
+	if (!(b >> 63))
+		return false;
+	pa = b & 0x0000FFFFFFFFF000ull;
+	if (psz == 65536)
+		pa = (b & 0x0000FFFFFFFF0000ull) | (((b >> 12) & 0xF) << 48);
+	if (!((b >> 62) & 1))
+		return id < pages * per;
+	if (id / per >= pages * psz / 8)
+		return false;
+	const uint64_t *l1 = virq_sim_pa_to_va(s->fh, pa + (id / per) * 8, 8);
+
+	return l1 && (*l1 >> 63) && virq_sim_pa_to_va(s->fh, *l1 & 0x000FFFFFFFFFF000ull, psz);
+}
+
+/* ---- state ---- */
+static struct dev_ *dev_(struct virq_sim_its_state *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->ndevs; i++)
+		if (s->devs[i].id == id && s->devs[i].valid)
+			return &s->devs[i];
+	return NULL;
+}
+
+static struct virq_sim_its_ev *ev_(struct virq_sim_its_state *s, uint32_t dev, uint32_t ev)
+{
+	struct dev_ *d = dev_(s, dev);
+
+	if (!d) {
+		err_(s, "unmapped device", dev);
+		return NULL;
+	}
+	if (ev >= d->nev) {
+		err_(s, "event out of range", ev);
+		return NULL;
+	}
+	return &d->ev[ev];
+}
+
+static int rd_index_(struct virq_sim_its_state *s, uint64_t rdbase)
+{
+	if (!((s->cfg.typer >> 19) & 1))
+		return (int)(rdbase >> 16); /* PTA = 0: processor number */
+	for (int i = 0; i < 4096 && s->cfg.rm; i++) {
+		if (virq_sim_rdist_base(s->cfg.rm, (unsigned)i) == rdbase)
+			return i;
+		if (i > 64)
+			break;
+	}
+	return -1;
+}
+
+static void do_mapd_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
+{
+	struct dev_ *d = dev_(s, c->dev);
+
+	if (d) {
+		free(d->ev);
+		d->valid = false;
+		d->ev = NULL;
+	}
+	if (!c->valid)
+		return;
+	if (!table_ok_(s, 0, c->dev)) {
+		err_(s, "MAPD: no device table entry", c->dev);
+		return;
+	}
+	if (c->size > ((s->cfg.typer >> 8) & 0x1F)) {
+		err_(s, "MAPD: size", c->size);
+		return;
+	}
+	s->devs = realloc(s->devs, (s->ndevs + 1) * sizeof(*s->devs));
+	if (!s->devs)
+		abort();
+	d = &s->devs[s->ndevs++];
+	d->id = c->dev;
+	d->valid = true;
+	d->nev = 1u << (c->size + 1);
+	d->ev = calloc(d->nev, sizeof(*d->ev));
+	if (!virq_sim_pa_to_va(s->fh, c->itt, 256))
+		err_(s, "MAPD: ITT not in memory", c->itt);
+}
+
+static void do_int_(struct virq_sim_its_state *s, struct virq_sim_its_ev *e)
+{
+	if (e->kind == LIBVIRQ_SIM_ITS_EV_PHYS) {
+		bump_(s, K_PLPI(e->pintid));
+		return;
+	}
+	struct vpe_ *v = &s->vpes[e->vpe];
+	int rd = rd_index_(s, v->rd);
+	bool v41 = (s->cfg.typer >> 40) & 1;
+
+	if (s->cfg.rm && rd >= 0 && virq_sim_rdist_resident(s->cfg.rm, (unsigned)rd, v->vpt, e->vpe)) {
+		bump_(s, K_VDEL(e->vpe, e->vintid));
+		return;
+	}
+	uint8_t *vpt = virq_sim_pa_to_va(s->fh, v->vpt + e->vintid / 8, 1);
+
+	if (vpt)
+		*vpt = (uint8_t)(*vpt | (1u << (e->vintid % 8)));
+	if (e->db != NO_DB)
+		bump_(s, K_DB(e->db));
+	else if (v41 && v->defdb != NO_DB && v->defdb)
+		bump_(s, K_DB(v->defdb));
+}
+
+static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
+{
+	struct vpe_ *v = &s->vpes[c->vpe];
+
+	if (!c->valid) {
+		if (!v->mapped)
+			err_(s, "VMAPP unmap: not mapped", c->vpe);
+		memset(v, 0, sizeof(*v));
+		return;
+	}
+	if (!table_ok_(s, 2, c->vpe)) {
+		err_(s, "VMAPP: no vPE table entry", c->vpe);
+		return;
+	}
+	if (c->vpt & 0xFFFF || !virq_sim_pa_to_va(s->fh, c->vpt, 1u << 13))
+		err_(s, "VMAPP: bad VPT", c->vpt);
+	v->mapped = true;
+	v->rd = c->rd;
+	v->vpt = c->vpt;
+	v->defdb = c->defdb;
+}
+
+static void do_virt_map_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c, bool vmapi)
+{
+	struct virq_sim_its_ev *e = ev_(s, c->dev, c->ev);
+
+	if (!e)
+		return;
+	if (!s->vpes[c->vpe].mapped) {
+		err_(s, "VMAPTI: vPE not mapped", c->vpe);
+		return;
+	}
+	if (e->kind != LIBVIRQ_SIM_ITS_EV_NONE) {
+		err_(s, "VMAPTI on a mapped event (UNPREDICTABLE)", c->ev);
+		return;
+	}
+	*e = (struct virq_sim_its_ev){
+	    .kind = LIBVIRQ_SIM_ITS_EV_VIRT, .vpe = c->vpe, .vintid = vmapi ? c->ev : c->vintid, .db = c->db};
+}
+
+static void do_vmovi_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
+{
+	struct virq_sim_its_ev *e = ev_(s, c->dev, c->ev);
+
+	if (!e)
+		return;
+	if (e->kind != LIBVIRQ_SIM_ITS_EV_VIRT || !s->vpes[c->vpe].mapped) {
+		err_(s, "VMOVI: not a vLPI or vPE unmapped", c->ev);
+		return;
+	}
+	e->vpe = c->vpe;
+	if (c->dbvalid)
+		e->db = c->db;
+}
+
+static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
+{
+	struct virq_sim_its_ev *e;
+
+	switch (c->op) {
+	case 0x0A: /* MAPTI */
+	case 0x0B: /* MAPI */
+		e = ev_(s, c->dev, c->ev);
+		if (!e)
+			return;
+		if (!s->col_valid[c->icid & 0xFFFF])
+			err_(s, "MAPTI: collection unmapped", c->icid);
+		if (e->kind != LIBVIRQ_SIM_ITS_EV_NONE)
+			err_(s, "MAPTI on a mapped event", c->ev);
+		*e = (struct virq_sim_its_ev){.kind = LIBVIRQ_SIM_ITS_EV_PHYS,
+					   .icid = c->icid,
+					   .pintid = c->op == 0x0B ? c->ev : c->pintid};
+		return;
+	case 0x01: /* MOVI */
+		e = ev_(s, c->dev, c->ev);
+		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
+			e->icid = c->icid;
+		else if (e)
+			err_(s, "MOVI: not physical", c->ev);
+		return;
+	case 0x0F: /* DISCARD */
+		e = ev_(s, c->dev, c->ev);
+		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
+			err_(s, "DISCARD: unmapped", c->ev);
+		if (e)
+			memset(e, 0, sizeof(*e));
+		return;
+	case 0x03: /* INT */
+	case 0x04: /* CLEAR */
+	case 0x0C: /* INV */
+		e = ev_(s, c->dev, c->ev);
+		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
+			err_(s, "INT/CLEAR/INV: unmapped", c->ev);
+		else if (e && c->op == 0x03)
+			do_int_(s, e);
+		return;
+	}
+}
+
+static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m, const struct virq_sim_its_cmd *c)
+{
+	struct virq_sim_its_state *s = arg;
+	int rd;
+
+	(void)m;
+	if (getenv("ITS_STATE_VERBOSE"))
+		fprintf(stderr, "its_state: op 0x%02x dev %u ev %u vpe %u valid %d\n", c->op,
+			c->dev, c->ev, c->vpe, c->valid);
+	switch (c->op) {
+	case 0x08:
+		do_mapd_(s, c);
+		break;
+	case 0x09: /* MAPC */
+		if (c->valid && !table_ok_(s, 1, c->icid))
+			err_(s, "MAPC: no collection table entry", c->icid);
+		rd = rd_index_(s, c->rd);
+		if (c->valid && s->cfg.rm &&
+		    (rd < 0 || !(virq_sim_rdist_ctlr(s->cfg.rm, (unsigned)rd) & 1)))
+			err_(s, "MAPC_LPI_OFF", c->icid);
+		s->col_valid[c->icid & 0xFFFF] = c->valid;
+		s->col_rd[c->icid & 0xFFFF] = c->rd;
+		break;
+	case 0x29:
+		do_vmapp_(s, c);
+		break;
+	case 0x2A:
+	case 0x2B:
+		do_virt_map_(s, c, c->op == 0x2B);
+		break;
+	case 0x21:
+		do_vmovi_(s, c);
+		break;
+	case 0x22: /* VMOVP */
+		if (!s->vpes[c->vpe].mapped)
+			err_(s, "VMOVP: vPE not mapped", c->vpe);
+		else
+			s->vpes[c->vpe].rd = c->rd;
+		break;
+	case 0x25: /* VSYNC: after a 4.0 VMAPP unmap it is required; on 4.1 it
+		    * may raise an SError for an unmapped vPE (CASE-10) */
+		if (!s->vpes[c->vpe].mapped && ((s->cfg.typer >> 40) & 1))
+			err_(s, "VSYNC to an unmapped vPE on GICv4.1", c->vpe);
+		break;
+	case 0x2D: /* VINVALL */
+	case 0x2E: /* INVDB */
+		if (!s->vpes[c->vpe].mapped)
+			err_(s, "VINVALL/INVDB: vPE not mapped", c->vpe);
+		break;
+	default:
+		do_phys_(s, c);
+		break;
+	}
+	return LIBVIRQ_SIM_ITS_OK;
+}
+
+struct virq_sim_its_state_cfg virq_sim_its_state_default_cfg(uint64_t base)
+{
+	struct virq_sim_its_state_cfg c = {0};
+
+	c.base = base;
+	c.iidr = 0x43B;
+	c.pidr2 = 0x4B;
+	c.esz = 8;
+	c.force_sh = -1;
+	c.force_ic = -1;
+	return c;
+}
+
+struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh, const struct virq_sim_its_state_cfg *cfg)
+{
+	struct virq_sim_its_state *s = calloc(1, sizeof(*s));
+	struct virq_sim_its_cfg qc = virq_sim_its_default_cfg();
+
+	if (!s)
+		abort();
+	s->fh = fh;
+	s->cfg = *cfg;
+	if (cfg->typer)
+		qc.typer = cfg->typer;
+	s->cfg.typer = qc.typer;
+	if (!s->cfg.esz)
+		s->cfg.esz = 8;
+	qc.force_sh = cfg->force_sh;
+	qc.force_inner = cfg->force_ic;
+	qc.never_quiescent = cfg->never_quiescent;
+	s->q = virq_sim_its_new(fh, cfg->base, &qc);
+	s->vpes = calloc(MAX_IDS, sizeof(*s->vpes));
+	s->col_valid = calloc(MAX_IDS, sizeof(bool));
+	s->col_rd = calloc(MAX_IDS, sizeof(uint64_t));
+	if (!s->vpes || !s->col_valid || !s->col_rd)
+		abort();
+	virq_sim_add_region(fh, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
+	virq_sim_add_region(fh, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
+	if (cfg->quiescent_polls || cfg->its_number_ro) {
+		s->quiesce_left = cfg->quiescent_polls;
+		if (cfg->its_number_ro)
+			s->ctlr = ((cfg->its_number_ro - 1) & 0xF) << 4;
+		virq_sim_add_region(fh, cfg->base, 4, ctlr_rd_, ctlr_wr_, s);
+	}
+	virq_sim_reg_set32(fh, cfg->base + 0xFFE8, cfg->pidr2 ? cfg->pidr2 : 0x4B);
+	virq_sim_its_add_hook(s->q, hook_, s);
+	return s;
+}
+
+void virq_sim_its_state_free(struct virq_sim_its_state *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ndevs; i++)
+		free(s->devs[i].ev);
+	free(s->devs);
+	free(s->vpes);
+	free(s->col_valid);
+	free(s->col_rd);
+	free(s->cnts);
+	virq_sim_its_free(s->q);
+	free(s);
+}
+
+struct virq_sim_its *virq_sim_its_state_queue(struct virq_sim_its_state *s)
+{
+	return s->q;
+}
+
+struct virq_sim_its_ev virq_sim_its_state_lookup(const struct virq_sim_its_state *s, uint32_t dev, uint32_t ev)
+{
+	struct virq_sim_its_ev none = {0};
+
+	for (size_t i = 0; i < s->ndevs; i++)
+		if (s->devs[i].id == dev && s->devs[i].valid)
+			return ev < s->devs[i].nev ? s->devs[i].ev[ev] : none;
+	return none;
+}
+
+bool virq_sim_its_state_dev_mapped(const struct virq_sim_its_state *s, uint32_t dev)
+{
+	for (size_t i = 0; i < s->ndevs; i++)
+		if (s->devs[i].id == dev && s->devs[i].valid)
+			return true;
+	return false;
+}
+
+bool virq_sim_its_state_vpe(const struct virq_sim_its_state *s, uint32_t vpeid, uint64_t *rdbase, uint64_t *vpt)
+{
+	const struct vpe_ *v = &s->vpes[vpeid & 0xFFFF];
+
+	if (rdbase)
+		*rdbase = v->rd;
+	if (vpt)
+		*vpt = v->vpt;
+	return v->mapped;
+}
+
+bool virq_sim_its_state_col(const struct virq_sim_its_state *s, uint32_t icid, uint64_t *rdbase)
+{
+	if (rdbase)
+		*rdbase = s->col_rd[icid & 0xFFFF];
+	return s->col_valid[icid & 0xFFFF];
+}
+
+unsigned long virq_sim_its_state_errors(const struct virq_sim_its_state *s)
+{
+	return s->errors;
+}
+const char *virq_sim_its_state_last_error(const struct virq_sim_its_state *s)
+{
+	return s->last_err;
+}
+
+unsigned long virq_sim_its_state_vdelivered(const struct virq_sim_its_state *s, uint32_t vpeid, uint32_t vintid)
+{
+	return cnt_(s, K_VDEL(vpeid, vintid));
+}
+
+unsigned long virq_sim_its_state_doorbells(const struct virq_sim_its_state *s, uint32_t pintid)
+{
+	return cnt_(s, K_DB(pintid));
+}
+
+unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint32_t pintid)
+{
+	return cnt_(s, K_PLPI(pintid));
+}
+
+uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n)
+{
+	return s->baser[n] | baser_ro_(s, n);
+}

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/* Distributor + redistributor model; see libvirq/sim/rdist.h. */
+#include <libvirq/sim/rdist.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Offsets (own constants, from IHI 0069 chapter 12). */
+#define D_CTLR 0x0000
+#define D_TYPER 0x0004
+#define D_TYPER2 0x000C
+#define D_PIDR2 0xFFE8
+#define R_CTLR 0x0000
+#define R_TYPER 0x0008
+#define R_WAKER 0x0014
+#define R_PROPBASER 0x0070
+#define R_PENDBASER 0x0078
+#define R_INVLPIR 0x00A0
+#define R_INVALLR 0x00B0
+#define R_SYNCR 0x00C0
+#define R_PIDR2 0xFFE8
+#define R_VPROPBASER 0x20070
+#define R_VPENDBASER 0x20078
+
+struct rd_ {
+	uint64_t base;
+	uint32_t aff;
+	uint32_t ctlr;
+	unsigned rwp_left;
+	bool sleep, asleep, lpis_sticky;
+	unsigned wake_polls, wake_left;
+	uint64_t prop, pend, vprop, vpend;
+	unsigned dirty_polls, dirty_left;
+	bool pending41;
+	unsigned syncr_left;
+	unsigned long invlpis;
+	uint64_t last_invlpir, last_invallr;
+};
+
+struct virq_sim_rdist {
+	struct virq_sim *fh;
+	struct virq_sim_rdist_cfg cfg;
+	uint32_t gicd_ctlr;
+	unsigned gicd_rwp_left;
+	struct rd_ *rd;
+};
+
+struct virq_sim_rdist_cfg virq_sim_rdist_default_cfg(void)
+{
+	struct virq_sim_rdist_cfg c = {0};
+
+	c.gicd_base = 0x08000000;
+	c.rd_base = 0x080A0000;
+	c.nr = 1;
+	c.version = 40;
+	c.idbits = 15;
+	c.force_sh = -1;
+	c.force_ic = -1;
+	return c;
+}
+
+/* ---- GICD ---- */
+static uint64_t gicd_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct virq_sim_rdist *m = arg;
+	uint64_t off = addr - m->cfg.gicd_base;
+
+	(void)width;
+	switch (off) {
+	case D_CTLR:
+		if (m->gicd_rwp_left) {
+			m->gicd_rwp_left--;
+			return m->gicd_ctlr | 0x80000000u;
+		}
+		return m->gicd_ctlr;
+	case D_TYPER:
+		/* LPIS (17), DVIS (18) on v4, IDbits [23:19], ITLines 7 */
+		return (1u << 17) | (m->cfg.version >= 40 ? 1u << 18 : 0) |
+		       ((m->cfg.idbits & 0x1F) << 19) | ((m->cfg.num_lpis & 0x1F) << 11) | 7u;
+	case D_TYPER2:
+		if (m->cfg.version != 41)
+			return 0;
+		return m->cfg.typer2 ? m->cfg.typer2 : (1u << 7) | 15u; /* VIL, VID = 15 */
+	case D_PIDR2:
+		return m->cfg.version >= 40 ? 0x4B : 0x3B;
+	default:
+		return virq_sim_reg_get32(fh, addr);
+	}
+}
+
+static void gicd_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct virq_sim_rdist *m = arg;
+
+	(void)width;
+	if (addr - m->cfg.gicd_base == D_CTLR) {
+		m->gicd_ctlr = (uint32_t)v & 0x7FFFFFFFu;
+		m->gicd_rwp_left = m->cfg.gicd_rwp_polls;
+		return;
+	}
+	virq_sim_reg_set32(fh, addr, (uint32_t)v);
+}
+
+/* ---- RD ---- */
+static struct rd_ *rd_of_(struct virq_sim_rdist *m, uint64_t addr, uint64_t *off, unsigned *idx)
+{
+	uint64_t stride = m->cfg.stride;
+
+	*idx = (unsigned)((addr - m->cfg.rd_base) / stride);
+	*off = (addr - m->cfg.rd_base) % stride;
+	return &m->rd[*idx];
+}
+
+static uint64_t typer_(const struct virq_sim_rdist *m, unsigned i)
+{
+	const struct rd_ *r = &m->rd[i];
+	uint64_t t = 1; /* PLPIS */
+
+	if (m->cfg.version >= 40)
+		t |= 1u << 1; /* VLPIS */
+	if (m->cfg.dirty)
+		t |= 1u << 2;
+	if (m->cfg.direct_lpi)
+		t |= 1u << 3;
+	if (i == m->cfg.nr - 1)
+		t |= 1u << 4; /* Last */
+	if (m->cfg.version == 41)
+		t |= 1u << 7; /* RVPEID */
+	t |= (uint64_t)(i & 0xFFFF) << 8;
+	t |= 1ull << 24; /* CommonLPIAff = 1 */
+	return t | ((uint64_t)r->aff << 32);
+}
+
+static uint64_t attr_(const struct virq_sim_rdist *m, uint64_t v)
+{
+	if (m->cfg.force_sh >= 0)
+		v = (v & ~(3ull << 10)) | ((uint64_t)m->cfg.force_sh << 10);
+	if (m->cfg.force_ic >= 0)
+		v = (v & ~(7ull << 7)) | ((uint64_t)m->cfg.force_ic << 7);
+	return v;
+}
+
+static uint64_t reg64_(struct rd_ *r, uint64_t off)
+{
+	switch (off & ~7ull) {
+	case R_PROPBASER:
+		return r->prop;
+	case R_PENDBASER:
+		return r->pend;
+	case R_VPROPBASER:
+		return r->vprop;
+	case R_VPENDBASER: {
+		uint64_t v = r->vpend;
+
+		if (r->dirty_left) {
+			if (r->dirty_left != RD_NEVER)
+				r->dirty_left--;
+			v |= 1ull << 60;
+		}
+		return v;
+	}
+	case R_INVLPIR:
+		return r->last_invlpir;
+	case R_INVALLR:
+		return r->last_invallr;
+	}
+	return 0;
+}
+
+static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct virq_sim_rdist *m = arg;
+	uint64_t off, v;
+	unsigned i;
+	struct rd_ *r = rd_of_(m, addr, &off, &i);
+
+	switch (off) {
+	case R_CTLR:
+		v = r->ctlr;
+		if (r->rwp_left) {
+			r->rwp_left--;
+			v |= 1u << 3;
+		}
+		if (m->cfg.uwp)
+			v |= 1u << 31;
+		return v;
+	case R_TYPER:
+		return width == 64 ? typer_(m, i) : (uint32_t)typer_(m, i);
+	case R_TYPER + 4:
+		return typer_(m, i) >> 32;
+	case R_WAKER:
+		if (r->asleep && !r->sleep && r->wake_left != RD_NEVER) {
+			if (r->wake_left)
+				r->wake_left--;
+			else
+				r->asleep = false;
+		}
+		return (r->sleep ? 2u : 0) | (r->asleep ? 4u : 0);
+	case R_SYNCR:
+		if (r->syncr_left) {
+			if (r->syncr_left != RD_NEVER)
+				r->syncr_left--;
+			return 1;
+		}
+		return 0;
+	case R_PIDR2:
+		return m->cfg.version >= 40 ? 0x4B : 0x3B;
+	}
+	if (off >= R_PROPBASER && off < R_SYNCR) {
+		v = reg64_(r, off);
+		return width == 64 ? v : ((off & 4) ? v >> 32 : (uint32_t)v);
+	}
+	if (off >= R_VPROPBASER && off < R_VPENDBASER + 8) {
+		v = reg64_(r, off);
+		return width == 64 ? v : ((off & 4) ? v >> 32 : (uint32_t)v);
+	}
+	return virq_sim_reg_get32(fh, addr);
+}
+
+/* PendingLast at Valid 1 -> 0: any bit set in the VPT above the first 1 KiB. */
+static bool vpt_pending_(struct virq_sim_rdist *m, struct rd_ *r)
+{
+	if (m->cfg.version == 41)
+		return r->pending41;
+	uint64_t pa = r->vpend & 0x000FFFFFFFFF0000ull;
+	const uint8_t *vpt = virq_sim_pa_to_va(m->fh, pa, 8192);
+
+	if (!vpt)
+		return false;
+	for (size_t b = 1024; b < 8192; b++)
+		if (vpt[b])
+			return true;
+	return false;
+}
+
+static void vpend_write_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t v)
+{
+	bool was = r->vpend >> 63, now = v >> 63;
+
+	v &= ~(1ull << 60); /* Dirty is read-only */
+	if (!was && now)
+		v |= 1ull << 61; /* QEMU: Valid 0->1 forces PendingLast */
+	if (was && !now) {
+		v &= ~(1ull << 61);
+		if (vpt_pending_(m, r))
+			v |= 1ull << 61;
+	}
+	if (was != now)
+		r->dirty_left = r->dirty_polls;
+	r->vpend = v;
+}
+
+static void rd_write_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct virq_sim_rdist *m = arg;
+	uint64_t off;
+	unsigned i;
+	struct rd_ *r = rd_of_(m, addr, &off, &i);
+
+	(void)width;
+	switch (off) {
+	case R_CTLR:
+		if (r->lpis_sticky && (r->ctlr & 1))
+			v |= 1;
+		r->ctlr = (uint32_t)v & 1u;
+		r->rwp_left = m->cfg.rwp_polls;
+		return;
+	case R_WAKER:
+		r->sleep = (v >> 1) & 1;
+		if (r->sleep)
+			r->asleep = true;
+		else if (r->asleep)
+			r->wake_left = r->wake_polls;
+		return;
+	case R_PROPBASER:
+		r->prop = attr_(m, v);
+		return;
+	case R_PENDBASER:
+		r->pend = attr_(m, v) & ~(1ull << 62); /* PTZ is write-only */
+		return;
+	case R_VPROPBASER:
+		r->vprop = v;
+		return;
+	case R_VPENDBASER:
+		vpend_write_(m, r, v);
+		return;
+	case R_INVLPIR:
+		r->last_invlpir = v;
+		r->invlpis++;
+		r->syncr_left = m->cfg.syncr_polls;
+		return;
+	case R_INVALLR:
+		r->last_invallr = v;
+		r->syncr_left = m->cfg.syncr_polls;
+		return;
+	}
+	virq_sim_reg_set32(fh, addr, (uint32_t)v);
+	if (width == 64)
+		virq_sim_reg_set32(fh, addr + 4, (uint32_t)(v >> 32));
+}
+
+struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *fh, const struct virq_sim_rdist_cfg *cfg)
+{
+	struct virq_sim_rdist *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		abort();
+	m->fh = fh;
+	m->cfg = *cfg;
+	if (!m->cfg.stride)
+		m->cfg.stride = m->cfg.version >= 40 ? 0x40000 : 0x20000;
+	m->rd = calloc(m->cfg.nr, sizeof(*m->rd));
+	if (!m->rd)
+		abort();
+	for (unsigned i = 0; i < m->cfg.nr; i++) {
+		struct rd_ *r = &m->rd[i];
+
+		r->base = m->cfg.rd_base + (uint64_t)i * m->cfg.stride;
+		r->aff = i; /* Aff0 = i */
+		r->sleep = r->asleep = true;
+		r->wake_polls = cfg->wake_polls;
+		r->dirty_polls = cfg->dirty_polls;
+	}
+	virq_sim_add_region(fh, m->cfg.gicd_base, 0x10000, gicd_rd_, gicd_wr_, m);
+	virq_sim_add_region(fh, m->cfg.rd_base, (uint64_t)m->cfg.nr * m->cfg.stride, rd_read_,
+			    rd_write_, m);
+	return m;
+}
+
+void virq_sim_rdist_free(struct virq_sim_rdist *m)
+{
+	if (!m)
+		return;
+	free(m->rd);
+	free(m);
+}
+
+void virq_sim_rdist_set_typer_aff(struct virq_sim_rdist *m, unsigned rd, uint32_t aff)
+{
+	m->rd[rd].aff = aff;
+}
+
+void virq_sim_rdist_enable_lpis_sticky(struct virq_sim_rdist *m, unsigned rd, bool sticky)
+{
+	m->rd[rd].lpis_sticky = sticky;
+}
+
+void virq_sim_rdist_set_dirty_polls(struct virq_sim_rdist *m, unsigned rd, unsigned polls)
+{
+	m->rd[rd].dirty_polls = polls;
+}
+
+void virq_sim_rdist_set_wake_polls(struct virq_sim_rdist *m, unsigned rd, unsigned polls)
+{
+	m->rd[rd].wake_polls = polls;
+	m->rd[rd].wake_left = polls;
+}
+
+void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pending)
+{
+	m->rd[rd].pending41 = pending;
+}
+
+void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,
+			uint64_t vpend)
+{
+	m->rd[rd].ctlr = (uint32_t)ctlr;
+	m->rd[rd].vprop = vprop;
+	m->rd[rd].vpend = vpend;
+}
+
+uint64_t virq_sim_rdist_base(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].base;
+}
+
+uint32_t virq_sim_rdist_ctlr(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].ctlr;
+}
+
+uint64_t virq_sim_rdist_propbaser(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].prop;
+}
+
+uint64_t virq_sim_rdist_pendbaser(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].pend;
+}
+
+uint64_t virq_sim_rdist_vpropbaser(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].vprop;
+}
+
+uint64_t virq_sim_rdist_vpendbaser(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].vpend;
+}
+
+bool virq_sim_rdist_awake(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return !m->rd[rd].sleep && !m->rd[rd].asleep;
+}
+
+unsigned long virq_sim_rdist_invlpi_count(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].invlpis;
+}
+
+uint64_t virq_sim_rdist_last_invlpir(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].last_invlpir;
+}
+
+uint64_t virq_sim_rdist_last_invallr(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].last_invallr;
+}
+
+uint32_t virq_sim_rdist_gicd_ctlr(const struct virq_sim_rdist *m)
+{
+	return m->gicd_ctlr;
+}
+
+bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64_t vpt_pa, uint32_t vpeid)
+{
+	uint64_t v = m->rd[rd].vpend;
+
+	if (!(v >> 63))
+		return false;
+	if (m->cfg.version == 41)
+		return (v & 0xFFFF) == vpeid;
+	return (v & 0x000FFFFFFFFF0000ull) == vpt_pa;
+}
