@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The measurements. Everything GIC-side goes through libvirq's public API
- * (gicv4.h, gicv4_its.h, gicv4_vpe.h): GIC/redistributor bring-up, the ITS,
+ * (gicv4/gic.h, gicv4/its.h, gicv4/vpe.h): GIC/redistributor bring-up, the ITS,
  * the device, physical LPIs for the emulated baseline, the doorbell LPI,
  * the VM, the vPE, vLPI mapping/remapping, residency.
  *

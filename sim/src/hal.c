@@ -410,7 +410,7 @@ static virq_status cb_alloc_(void *ctx, size_t size, size_t align, struct virq_p
 	}
 	if (size == 0 || align < 4096 || (align & (align - 1))) {
 		/* The HAL contract forbids these; report them loudly. */
-		fprintf(stderr, "fake_hal: bad page_alloc(size=%zu, align=%zu)\n", size, align);
+		fprintf(stderr, "virq_sim: bad page_alloc(size=%zu, align=%zu)\n", size, align);
 		UNLOCK(fh);
 		return LIBVIRQ_EINVAL;
 	}
@@ -455,7 +455,7 @@ static void cb_free_(void *ctx, const struct virq_page *page)
 		}
 	}
 	fh->bad_frees++;
-	fprintf(stderr, "fake_hal: page_free of unknown page va=%p pa=0x%llx\n", page->va,
+	fprintf(stderr, "virq_sim: page_free of unknown page va=%p pa=0x%llx\n", page->va,
 		(unsigned long long)page->pa);
 	UNLOCK(fh);
 }

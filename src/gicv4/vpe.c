@@ -308,7 +308,7 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		list |= 1u << gic->its[i]->its_number;
 	}
 	if (!single)
-		seq = gic->vmovp_seq++; /* serialised by the caller (see gicv4_vpe.h) */
+		seq = gic->vmovp_seq++; /* serialised by the caller (see gicv4/vpe.h) */
 	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 		struct virq_its *its = gic->its[i];
 		struct virq_its_cmd c[2];

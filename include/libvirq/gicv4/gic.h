@@ -279,7 +279,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t firs
  * and cleans it to PoC when the table is not coherent.
  *
  * The change takes effect after an invalidation: virq_its_inv() for an LPI
- * mapped through an ITS, or the doorbell paths of gicv4_vpe.h.
+ * mapped through an ITS, or the doorbell paths of gicv4/vpe.h.
  *
  * @param gic      An initialised GIC.
  * @param intid    An allocated LPI INTID.

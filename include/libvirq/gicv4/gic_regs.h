@@ -8,7 +8,7 @@
  * (§12.9 GICD_*, §12.10/12.11 GICR_*), restated from the fact sheet
  * (shared/facts/gicv4.md §4). Memory attribute encodings (InnerCache,
  * Shareability) are the ::virq_gic_cache / ::virq_gic_shareability enums of
- * gicv4_its_regs.h, shared with the ITS registers. Field macros expand to "hi, lo" and are used
+ * gicv4/its_regs.h, shared with the ITS registers. Field macros expand to "hi, lo" and are used
  * with the helpers of bitfield.h. Thread-safety: constants only.
  */
 #ifndef LIBVIRQ_GICV4_GIC_REGS_H

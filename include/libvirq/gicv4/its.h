@@ -4,8 +4,8 @@
  * @brief ITS driver: probe and errata quirks, GITS_BASER tables, command
  * queue bring-up, collections, devices and physical LPI mappings.
  *
- * Built on the command encoders (gicv4_its_cmd.h) and the command queue
- * (gicv4_its_queue.h). Every operation encodes all of its commands first
+ * Built on the command encoders (gicv4/its_cmd.h) and the command queue
+ * (gicv4/its_queue.h). Every operation encodes all of its commands first
  * (an encoding error queues nothing), then pushes them with the SYNC or
  * VSYNC each needs (IHI 0069 §6.2; facts §1.3), publishes with one
  * GITS_CWRITER write and waits, bounded, for completion. When the queue
@@ -232,7 +232,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  *         ::LIBVIRQ_ENOMEM (level-2 page); queue errors.
  *
  * Thread-safety: the caller serialises every call that sends commands to, or changes the
- * tracking of, @p its (all of gicv4_its.h and the vLPI/vPE calls that use it).
+ * tracking of, @p its (all of gicv4/its.h and the vLPI/vPE calls that use it).
  * Spec: IHI 0069 §6.3 (MAPC, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd);
@@ -259,7 +259,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  *         On failure nothing stays allocated or recorded.
  *
  * Thread-safety: the caller serialises every call that sends commands to, or changes the
- * tracking of, @p its (all of gicv4_its.h and the vLPI/vPE calls that use it).
+ * tracking of, @p its (all of gicv4/its.h and the vLPI/vPE calls that use it).
  * Spec: IHI 0069 §6.3 (MAPD, ITT_addr and Size).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
@@ -278,7 +278,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct 
  *         errors (the device stays mapped).
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4_its.h).
+ * ITS or changes its tracking (gicv4/its.h).
  * Spec: IHI 0069 §6.3 (MAPD with V = 0).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
@@ -294,7 +294,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4_its.h).
+ * ITS or changes its tracking (gicv4/its.h).
  * Spec: IHI 0069 §6.3 (MAPTI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event,
@@ -310,7 +310,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  *         a later map re-issues the mapping).
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4_its.h).
+ * ITS or changes its tracking (gicv4/its.h).
  * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
@@ -323,7 +323,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4_its.h).
+ * ITS or changes its tracking (gicv4/its.h).
  * Spec: IHI 0069 §6.3 (INT, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_t event);
@@ -335,7 +335,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_
  * @return As virq_its_int().
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4_its.h).
+ * ITS or changes its tracking (gicv4/its.h).
  * Spec: IHI 0069 §6.3 (CLEAR, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event);
@@ -347,7 +347,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint3
  * @return As virq_its_int().
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4_its.h).
+ * ITS or changes its tracking (gicv4/its.h).
  * Spec: IHI 0069 §6.3 (INV, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event);

@@ -26,7 +26,7 @@
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
  * Thread-safety: the caller serialises every call on one vPE and every
- * call that sends commands to one ITS (see gicv4_its.h). Residency calls
+ * call that sends commands to one ITS (see gicv4/its.h). Residency calls
  * (make_resident / make_nonresident / load / put / wfi_*) on different vPEs
  * and different redistributors may run concurrently (no lock inside; tested
  * under ThreadSanitizer), except with GICv4.0 doorbell masking through the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fake_hal: a libvirq HAL for host tests.
+ * virq_sim: a libvirq HAL for host tests (the simulator's core).
  *
  * - MMIO: a register file (32-bit words keyed by address & ~3; a 64-bit
  *   access is two words, low first) with range hooks so hardware models can
