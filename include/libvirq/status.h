@@ -11,10 +11,10 @@
 /**
  * @brief Marks a function whose status result must be checked.
  *
- * Expands to @c __attribute__((warn_unused_result)) on GCC and Clang.
+ * Expands to @c __attribute__((__warn_unused_result__)) on GCC and Clang.
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define LIBVIRQ_MUST_CHECK __attribute__((warn_unused_result))
+#define LIBVIRQ_MUST_CHECK __attribute__((__warn_unused_result__))
 #else
 #define LIBVIRQ_MUST_CHECK
 #endif

@@ -45,7 +45,7 @@ static void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 			e->missing = true;
 			return;
 		}
-		e->ops->deliver(e->ops->arg, t, icr->delivery_mode, icr->vector);
+		(e->ops->deliver)(e->ops->arg, t, icr->delivery_mode, icr->vector);
 		break;
 	}
 	e->reached++;

@@ -229,7 +229,7 @@ virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64
 	/* The IOMMU already set the IRR bit; the vCPU only needs waking. */
 	CNT_(&c->cnt.wakes);
 	CNT_(&c->cnt.kick);
-	c->vm->hal.ops->kick_vcpu(c->vm->hal.ctx, c->cookie);
+	(c->vm->hal.ops->kick_vcpu)(c->vm->hal.ctx, c->cookie);
 	if (vcpu)
 		*vcpu = c;
 	return LIBVIRQ_OK;

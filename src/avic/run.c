@@ -51,13 +51,13 @@
 #include "avic/avic_priv.h"
 
 /* Cold path: the doorbell write faulted (#GP); fall back to a kick. */
-static __attribute__((noinline, cold)) virq_status doorbell_failed_(struct virq_avic_vcpu *t)
+static LIBVIRQ_COLD_ virq_status doorbell_failed_(struct virq_avic_vcpu *t)
 {
 	const struct virq_hal *hal = &t->vm->hal;
 
 	CNT_(&t->cnt.db_failed);
 	CNT_(&t->cnt.kick);
-	hal->ops->kick_vcpu(hal->ctx, t->cookie);
+	(hal->ops->kick_vcpu)(hal->ctx, t->cookie);
 	return LIBVIRQ_EHW;
 }
 
@@ -75,13 +75,13 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 		}
 		if (run & LIBVIRQ_AVIC_RUN_DOORBELL) {
 			CNT_(&t->cnt.db);
-			if (hal->ops->msr_write(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) != LIBVIRQ_OK)
+			if ((hal->ops->msr_write)(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) != LIBVIRQ_OK)
 				return doorbell_failed_(t);
 			return LIBVIRQ_OK;
 		}
 	}
 	CNT_(&t->cnt.kick);
-	hal->ops->kick_vcpu(hal->ctx, t->cookie);
+	(hal->ops->kick_vcpu)(hal->ctx, t->cookie);
 	return LIBVIRQ_OK;
 }
 

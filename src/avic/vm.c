@@ -125,7 +125,7 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 		st = virq_msr_wr_(hal, LIBVIRQ_AVIC_DOORBELL_MSR, self_host_apic_id);
 	t1 = virq_now_(hal);
 	for (uint32_t i = 0; i < rounds; i++)
-		hal->ops->kick_vcpu(hal->ctx, cookie);
+		(hal->ops->kick_vcpu)(hal->ctx, cookie);
 	t2 = virq_now_(hal);
 	vm->doorbell_ns = (t1 - t0) / rounds;
 	vm->kick_ns = (t2 - t1) / rounds;

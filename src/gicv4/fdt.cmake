@@ -60,4 +60,4 @@ target_compile_options(virq_fdt PRIVATE -ffreestanding -fno-common)
 # In the build tree libfdt is the target found above; an installed package's
 # consumers link the system's libfdt by name (-lfdt).
 target_link_libraries(virq_fdt PUBLIC $<BUILD_INTERFACE:${LIBVIRQ_LIBFDT_TARGET}>
-                      $<INSTALL_INTERFACE:fdt> PRIVATE $<BUILD_INTERFACE:virq_warnings>)
+                      $<INSTALL_INTERFACE:fdt> PRIVATE $<BUILD_INTERFACE:virq_warnings> $<BUILD_INTERFACE:virq_host_warnings>)

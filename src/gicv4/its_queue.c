@@ -333,7 +333,7 @@ static virq_status make_space_(struct virq_its_queue *q)
 }
 
 /* Slow path of next_slot_(): dead queue, or full queue (publish and wait). */
-__attribute__((cold, noinline)) static virq_status push_slow_(struct virq_its_queue *q)
+static LIBVIRQ_COLD_ virq_status push_slow_(struct virq_its_queue *q)
 {
 	if (q->dead)
 		return LIBVIRQ_EDEAD;

@@ -297,6 +297,9 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 	return LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
 }
 
+_Static_assert(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
+	       "proxy device fits one page");
+
 virq_status virq_its_proxy_init_(struct virq_its *its)
 {
 	struct virq_page pg;
@@ -313,8 +316,6 @@ virq_status virq_its_proxy_init_(struct virq_its *its)
 
 	if (st != LIBVIRQ_OK)
 		return st;
-	_Static_assert(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
-		       "proxy device fits one page");
 	/* The device lives in the page; the page descriptor right after it. */
 	its->proxy = pg.va;
 	st = virq_its_device_map(its, its->proxy, id, its->gic->nr_rd);

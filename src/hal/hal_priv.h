@@ -7,58 +7,59 @@
 #define LIBVIRQ_SRC_HAL_PRIV_H
 
 #include <libvirq/hal.h>
+#include "common/compiler.h"
 
 static inline uint32_t virq_rd32_(const struct virq_hal *hal, uint64_t addr)
 {
-	return hal->ops->mmio_read32(hal->ctx, addr);
+	return (hal->ops->mmio_read32)(hal->ctx, addr);
 }
 
 static inline void virq_wr32_(const struct virq_hal *hal, uint64_t addr, uint32_t v)
 {
-	hal->ops->mmio_write32(hal->ctx, addr, v);
+	(hal->ops->mmio_write32)(hal->ctx, addr, v);
 }
 
 static inline uint64_t virq_rd64_(const struct virq_hal *hal, uint64_t addr)
 {
-	return hal->ops->mmio_read64(hal->ctx, addr);
+	return (hal->ops->mmio_read64)(hal->ctx, addr);
 }
 
 static inline void virq_wr64_(const struct virq_hal *hal, uint64_t addr, uint64_t v)
 {
-	hal->ops->mmio_write64(hal->ctx, addr, v);
+	(hal->ops->mmio_write64)(hal->ctx, addr, v);
 }
 
 static inline virq_status virq_msr_rd_(const struct virq_hal *hal, uint32_t msr, uint64_t *v)
 {
-	return hal->ops->msr_read(hal->ctx, msr, v);
+	return (hal->ops->msr_read)(hal->ctx, msr, v);
 }
 
 static inline virq_status virq_msr_wr_(const struct virq_hal *hal, uint32_t msr, uint64_t v)
 {
-	return hal->ops->msr_write(hal->ctx, msr, v);
+	return (hal->ops->msr_write)(hal->ctx, msr, v);
 }
 
 static inline void virq_cpuid_(const struct virq_hal *hal, uint32_t leaf, uint32_t sub,
 			       uint32_t regs[4])
 {
-	hal->ops->cpuid(hal->ctx, leaf, sub, regs);
+	(hal->ops->cpuid)(hal->ctx, leaf, sub, regs);
 }
 
 static inline uint64_t virq_now_(const struct virq_hal *hal)
 {
-	return hal->ops->now_ns(hal->ctx);
+	return (hal->ops->now_ns)(hal->ctx);
 }
 
 static inline void virq_relax_(const struct virq_hal *hal)
 {
 	if (hal->ops->relax)
-		hal->ops->relax(hal->ctx);
+		(hal->ops->relax)(hal->ctx);
 }
 
 static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier kind)
 {
 	if (hal->ops->barrier)
-		hal->ops->barrier(hal->ctx, kind);
+		(hal->ops->barrier)(hal->ctx, kind);
 	else
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
@@ -77,7 +78,7 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t si
 	page->va = NULL;
 	page->pa = 0;
 	page->size = 0;
-	st = hal->ops->page_alloc(hal->ctx, size, align, page);
+	st = (hal->ops->page_alloc)(hal->ctx, size, align, page);
 	if (st == LIBVIRQ_OK && !page->va)
 		st = LIBVIRQ_ENOMEM; /* "success" without memory: treat as failure */
 	if (st == LIBVIRQ_OK &&
@@ -85,7 +86,7 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t si
 		/* A HAL that breaks the alignment contract would make the library
 		 * program a truncated table address: give the block back, refuse. */
 		page->size = size;
-		hal->ops->page_free(hal->ctx, page);
+		(hal->ops->page_free)(hal->ctx, page);
 		st = LIBVIRQ_EALIGN;
 	}
 	if (st != LIBVIRQ_OK) {
@@ -102,7 +103,7 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t si
 static inline void virq_page_free_(const struct virq_hal *hal, struct virq_page *page)
 {
 	if (page->va)
-		hal->ops->page_free(hal->ctx, page);
+		(hal->ops->page_free)(hal->ctx, page);
 	page->va = NULL;
 	page->pa = 0;
 	page->size = 0;
@@ -113,7 +114,7 @@ static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va
 {
 	if (!hal->ops->dcache_clean)
 		return false;
-	hal->ops->dcache_clean(hal->ctx, va, len);
+	(hal->ops->dcache_clean)(hal->ctx, va, len);
 	return true;
 }
 
@@ -121,7 +122,7 @@ static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl
 			     const uint64_t *vals, size_t n)
 {
 	if (hal->ops->log)
-		hal->ops->log(hal->ctx, lvl, msg, vals, n);
+		(hal->ops->log)(hal->ctx, lvl, msg, vals, n);
 }
 
 /* Logs a message with no values. */
@@ -133,5 +134,24 @@ static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl
 		virq_log_((hal), (lvl), (msg), virq_log_vals_,                          \
 			  sizeof(virq_log_vals_) / sizeof(virq_log_vals_[0]));          \
 	} while (0)
+
+/*
+ * Failure paths ("errors that say why"). Every failing check of a driver
+ * function returns through LIBVIRQ_FAIL() (or LIBVIRQ_FAILV() with values):
+ * it logs at LIBVIRQ_LOG_DEBUG through the embedder's log callback a constant
+ * message naming the function and the check that failed, with the status
+ * (and any values) as the log values, then yields the status. Nothing runs
+ * on success paths; virq_fail_() is out of line and cold. @p hal may be
+ * NULL (nothing is logged then).
+ *
+ * Message style: "<public function>: <what was wrong>", e.g.
+ * "virq_vpe_init: vPE already initialised".
+ */
+LIBVIRQ_COLD_ virq_status virq_fail_(const struct virq_hal *hal, virq_status st, const char *check,
+				     const uint64_t *vals, size_t n);
+#define LIBVIRQ_FAIL(hal, st, check) virq_fail_((hal), (st), (check), NULL, 0)
+#define LIBVIRQ_FAILV(hal, st, check, ...)                                                    \
+	virq_fail_((hal), (st), (check), (const uint64_t[]){ __VA_ARGS__ },                   \
+		   sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
 
 #endif /* LIBVIRQ_SRC_HAL_PRIV_H */

@@ -46,6 +46,7 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 	    LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
 			   pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
 	if (caps->perfmon_v2) {
+		uint32_t lim;
 		uint32_t raw = (uint32_t)LIBVIRQ_FIELD_GET(
 		    LIBVIRQ_PMCVIRT_CPUID_EBX_NumPerfCtrCore,
 		    pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EBX_));
@@ -57,7 +58,7 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 		/* The VMCB has six slots; more host counters stay host-only.
 		 * Without PerfCtrExtCore only the K7 MSRs exist, and they address
 		 * four counters (a fifth "EVNTSEL4" would be PERFCTR0). */
-		uint32_t lim = caps->perfctr_ext_core ? LIBVIRQ_PMCVIRT_NR_SLOTS : 4u;
+		lim = caps->perfctr_ext_core ? LIBVIRQ_PMCVIRT_NR_SLOTS : 4u;
 
 		caps->num_core_ctrs = raw > lim ? lim : raw;
 	} else {

@@ -11,6 +11,7 @@
 #include <libvirq/bitfield.h>
 
 #include "gicv4/enc/its_cmd_fields.h"
+#include "common/compiler.h"
 
 #define FBIT_(f) ((uint64_t)1 << LIBVIRQ_ITS_F_##f)
 
@@ -209,7 +210,7 @@ static inline virq_status rdbase_chk_(const struct virq_its_limits *lim, uint64_
 }
 
 /* Cold path: name the field and return the error. */
-__attribute__((cold, noinline)) static virq_status fail_(enum virq_its_field *bad,
+static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad,
 							 enum virq_its_field f, virq_status st)
 {
 	if (bad)
@@ -233,7 +234,7 @@ __attribute__((cold, noinline)) static virq_status fail_(enum virq_its_field *ba
  * Every per-command encoder validates first, then writes the four words
  * (so a rejected command writes nothing) and the sync (when @s is not NULL).
  */
-#define UNUSED_OK_ __attribute__((unused))
+#define UNUSED_OK_ LIBVIRQ_UNUSED_
 #define ENC_ARGS_                                                                                  \
 	const struct virq_its_cmd *c, const struct virq_its_limits *lim UNUSED_OK_, uint8_t *out,  \
 	    struct virq_its_sync *s UNUSED_OK_, enum virq_its_field *bad,                          \
@@ -308,7 +309,7 @@ static virq_status enc_dev_ev_icid_(ENC_ARGS_)
 }
 
 /* MAPTI: the hot path of device setup. */
-__attribute__((always_inline)) static inline virq_status enc_mapti_(ENC_ARGS_)
+static LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
@@ -481,7 +482,7 @@ static const enc_fn_ enc_tbl_[OPS_] = {
 };
 
 /* Every command through the table (NULL checks included). */
-__attribute__((noinline)) static virq_status enc_generic_(const struct virq_its_cmd *c,
+static LIBVIRQ_NOINLINE_ virq_status enc_generic_(const struct virq_its_cmd *c,
 							  const struct virq_its_limits *lim,
 							  uint8_t *out, struct virq_its_sync *sync,
 							  enum virq_its_field *bad)
@@ -501,7 +502,7 @@ __attribute__((noinline)) static virq_status enc_generic_(const struct virq_its_
  * a precomputed maximum. Anything out of range goes to the generic path,
  * which checks again in order and names the field.
  */
-__attribute__((always_inline)) static inline virq_status
+static LIBVIRQ_ALWAYS_INLINE_ virq_status
 enc_mapti_fast_(const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint8_t *out,
 		struct virq_its_sync *s, enum virq_its_field *bad)
 {
@@ -548,7 +549,7 @@ static void dec_virtual_(struct virq_its_cmd *c, const uint64_t *dw)
 	switch (c->opcode) {
 	case LIBVIRQ_ITS_VMAPTI:
 		c->vINTID = GET32_(ITS_DW2_vINTID, dw[2]);
-		/* fall through */
+		LIBVIRQ_FALLTHROUGH_;
 	case LIBVIRQ_ITS_VMAPI:
 		dec_dev_ev_(c, dw);
 		c->Dbell_pINTID = GET32_(ITS_DW2_Dbell_pINTID, dw[2]);
@@ -601,11 +602,11 @@ virq_status virq_its_cmd_decode(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], struct v
 	switch (c->opcode) {
 	case LIBVIRQ_ITS_MAPTI:
 		c->pINTID = GET32_(ITS_DW1_pINTID, dw[1]);
-		/* fall through */
+		LIBVIRQ_FALLTHROUGH_;
 	case LIBVIRQ_ITS_MOVI:
 	case LIBVIRQ_ITS_MAPI:
 		c->ICID = GET32_(ITS_DW2_ICID, dw[2]);
-		/* fall through */
+		LIBVIRQ_FALLTHROUGH_;
 	case LIBVIRQ_ITS_INT:
 	case LIBVIRQ_ITS_CLEAR:
 	case LIBVIRQ_ITS_INV:
@@ -620,7 +621,7 @@ virq_status virq_its_cmd_decode(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], struct v
 		break;
 	case LIBVIRQ_ITS_MAPC:
 		c->V = GETB_(ITS_DW2_V, dw[2]);
-		/* fall through */
+		LIBVIRQ_FALLTHROUGH_;
 	case LIBVIRQ_ITS_INVALL:
 		c->ICID = GET32_(ITS_DW2_ICID, dw[2]);
 		if (c->opcode == LIBVIRQ_ITS_MAPC)

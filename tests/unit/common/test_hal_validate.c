@@ -20,6 +20,9 @@ static int reset(void **state)
 {
 	(void)state;
 	ops_ = *virq_sim_hal_ops();
+	/* hal_of() pairs these ops with a NULL context: the simulator's log
+	 * callback (which failed checks call) needs its own context. */
+	ops_.log = NULL;
 	return 0;
 }
 
@@ -151,6 +154,25 @@ static void test_validate_makes_no_calls(void **state)
 	virq_sim_free(fh);
 }
 
+/* A failed check says which one, at debug level, with the status as value 0. */
+static void test_failure_says_why(void **state)
+{
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_hal h = virq_sim_hal(fh);
+	struct virq_hal_ops o = *virq_sim_hal_ops();
+
+	(void)state;
+	o.cpuid = NULL;
+	h.ops = &o;
+	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CPUID), LIBVIRQ_ENOHAL);
+	assert_int_equal(virq_sim_log_count(fh, LIBVIRQ_LOG_DEBUG), 1);
+	assert_true(virq_sim_logged(fh, "virq_hal_validate: cpuid missing"));
+	/* success paths log nothing */
+	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_log_count(fh, LIBVIRQ_LOG_DEBUG), 1);
+	virq_sim_free(fh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +183,7 @@ int main(void)
 		cmocka_unit_test_setup(test_optional_callbacks, reset),
 		cmocka_unit_test_setup(test_each_need_flag, reset),
 		cmocka_unit_test_setup(test_validate_makes_no_calls, reset),
+		cmocka_unit_test_setup(test_failure_says_why, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
