@@ -22,16 +22,33 @@
 #include "virq_env.h"
 
 /**
- * @brief Zero, but fails to compile unless @p lo <= @p hi <= 63.
+ * @brief Zero (of type @c size_t), but fails to compile unless
+ * 0 <= @p lo <= @p hi <= 63.
  *
- * Uses a bit-field whose width is negative for a bad range, so it works in
- * integer constant expressions (enumerators, case labels, static
- * initialisers) as well as in ordinary code.
+ * C: the size of a struct holding a bit-field whose width is negative for a
+ * bad range. C++ forbids defining a type inside @c sizeof, so there a class
+ * template that is only defined for a good range gives the same result. Both
+ * forms are integer constant expressions (enumerators, case labels, static
+ * initialisers, @c constexpr) and work in ordinary code; a bad range is an
+ * error that names @c virq_bad_bit_range_.
  */
+#ifdef __cplusplus
+/** @cond LIBVIRQ_INTERNAL */
+extern "C++" {
+template <bool virq_range_ok_> struct virq_bad_bit_range_; /* no definition: a bad range */
+template <> struct virq_bad_bit_range_<true> {
+	static constexpr decltype(sizeof(0)) value = 0;
+};
+}
+/** @endcond */
+#define LIBVIRQ_BITS_CHECK_(hi, lo) \
+	(virq_bad_bit_range_<!((lo) > (hi) || (hi) > 63 || (lo) < 0)>::value)
+#else
 #define LIBVIRQ_BITS_CHECK_(hi, lo)                                          \
 	(0 * sizeof(struct {                                              \
 		int virq_bad_bit_range_ : 1 - 2 * !!((lo) > (hi) || (hi) > 63 || (lo) < 0); \
 	}))
+#endif
 
 /** @brief Mask of bits [hi:lo] (inclusive) of a 64-bit word. */
 #define LIBVIRQ_GENMASK(hi, lo)                                              \

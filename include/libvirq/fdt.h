@@ -38,6 +38,10 @@
 #include "status.h"
 #include "gicv4/desc.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Largest DTB (in bytes) virq_fdt_discover_gic() accepts: 64 MiB. */
 #define LIBVIRQ_FDT_MAX_SIZE (64u * 1024u * 1024u)
 
@@ -81,5 +85,9 @@
  */
 LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_gic(const void *fdt, size_t bufsize,
 						  struct virq_gic_desc *desc, const char **reason);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_FDT_H */

@@ -34,6 +34,10 @@
 #include "virq_env.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief The HAL interface version this header describes. */
 #define LIBVIRQ_HAL_VERSION 1u
 
@@ -245,5 +249,9 @@ typedef bool (*virq_poll_cond_fn)(void *arg);
  */
 LIBVIRQ_MUST_CHECK virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond,
 					    void *arg, uint64_t timeout_ns);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_HAL_H */

@@ -22,6 +22,10 @@
 #include "virq_env.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief log2 of the number of sub-buckets per power of two. */
 #define LIBVIRQ_HIST_SUB_BITS 4u
 /** @brief Sub-buckets per power of two (relative resolution 1/16). */
@@ -119,5 +123,9 @@ uint32_t virq_hist_bucket_of(uint64_t value);
  * Thread-safety: pure.
  */
 uint64_t virq_hist_bucket_high(uint32_t index);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_HISTOGRAM_H */

@@ -8,6 +8,10 @@
 
 #include "virq_env.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * @brief Marks a function whose status result must be checked.
  *
@@ -70,5 +74,9 @@ const char *virq_strerror(int status);
  * Thread-safety: safe from any context; pure function.
  */
 const char *virq_status_name(int status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_STATUS_H */

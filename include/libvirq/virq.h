@@ -15,6 +15,10 @@
 #include "bitfield.h"
 #include "hal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Major version: incremented on incompatible API changes. */
 #define LIBVIRQ_VERSION_MAJOR 0
 /** @brief Minor version: incremented when features are added compatibly. */
@@ -32,5 +36,9 @@
  * Thread-safety: pure.
  */
 uint32_t virq_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_VIRQ_H */

@@ -4,6 +4,11 @@
 #   -DSTEP=cmake    -DPREFIX=<dir> -DSRC=<consumer dir> -DWORK=<dir>   find_package consumer
 #   -DSTEP=pkgconfig -DPREFIX=<dir> -DSRC=<consumer dir> -DWORK=<dir> -DCC=<cc>
 #                    [-DHAVE_FDT=1: libvirq-fdt.pc must be there too]
+#   -DSTEP=cxx      -DPREFIX=<dir> -DSRC=<file.cpp> -DWORK=<dir> -DCXX=<c++ compiler> -DSTD=<c++17..>
+#                   a C++ program built from pkg-config's flags, linked against
+#                   the installed archive and run (output must end in "ok")
+#   -DSTEP=cxx-cmake -DPREFIX=<dir> -DSRC=<consumer-cxx dir> -DWORK=<dir> -DCXX=<c++ compiler>
+#                   the same program as a CMake project using find_package
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -50,6 +55,31 @@ elseif(STEP STREQUAL "pkgconfig")
   if(HAVE_FDT)
     run(pkg-config --exists --print-errors libvirq-fdt)
   endif()
+elseif(STEP STREQUAL "cxx")
+  file(REMOVE_RECURSE ${WORK})
+  file(MAKE_DIRECTORY ${WORK})
+  file(GLOB pcdirs ${PREFIX}/lib*/pkgconfig ${PREFIX}/lib/*/pkgconfig)
+  string(REPLACE ";" ":" pcpath "${pcdirs}")
+  set(ENV{PKG_CONFIG_PATH} "${pcpath}")
+  set(ENV{PKG_CONFIG_LIBDIR} "${pcpath}")
+  run(pkg-config --cflags --libs libvirq)
+  string(STRIP "${run_out}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  run(${CXX} -std=${STD} -Wall -Wextra -Wpedantic -Werror ${SRC} -o ${WORK}/hv ${flags})
+  run(${WORK}/hv)
+  if(NOT run_out MATCHES "^libvirq [0-9]+\\.[0-9]+\\.[0-9]+ from C\\+\\+: .*: ok\n$")
+    message(FATAL_ERROR "unexpected output of the C++ program: ${run_out}")
+  endif()
+  message(STATUS "${run_out}")
+elseif(STEP STREQUAL "cxx-cmake")
+  file(REMOVE_RECURSE ${WORK})
+  run(${CMAKE_COMMAND} -S ${SRC} -B ${WORK} -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX})
+  run(${CMAKE_COMMAND} --build ${WORK})
+  run(${WORK}/hv)
+  if(NOT run_out MATCHES "from C\\+\\+: .*: ok\n$")
+    message(FATAL_ERROR "unexpected output of the C++ program: ${run_out}")
+  endif()
+  message(STATUS "${run_out}")
 else()
   message(FATAL_ERROR "unknown STEP ${STEP}")
 endif()

@@ -14,6 +14,7 @@ static int read_file_(const char *path, uint8_t **buf, size_t *len)
 	FILE *f = fopen(path, "rb");
 	size_t cap = (size_t)LIBVIRQ_FDT_MAX_SIZE + 1, n;
 
+	*buf = NULL;
 	if (!f)
 		return vt_fail("dt: cannot open '%s'", path);
 	*buf = malloc(cap);
@@ -40,7 +41,7 @@ int virqtool_dt(int argc, char **argv)
 {
 	struct virq_gic_desc d;
 	const char *why = NULL;
-	uint8_t *blob;
+	uint8_t *blob = NULL;
 	size_t len = 0;
 	virq_status st;
 	int rc;

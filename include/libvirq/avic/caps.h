@@ -12,6 +12,10 @@
 #include "../hal.h"
 #include "regs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------- */
 /** @name Capabilities
  *  @{ */
@@ -46,5 +50,9 @@ struct virq_avic_caps {
 LIBVIRQ_MUST_CHECK virq_status virq_avic_caps_probe(const struct virq_hal *hal,
 						 struct virq_avic_caps *caps);
 /** @} */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_AVIC_CAPS_H */

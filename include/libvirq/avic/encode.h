@@ -12,6 +12,10 @@
 #include "../status.h"
 #include "regs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------- */
 /** @name Pure encoders and decoders (no state, thread-safe)
  *  @{ */
@@ -228,5 +232,9 @@ enum virq_avic_msr_access {
  */
 enum virq_avic_msr_access virq_avic_x2apic_msr_access(uint32_t msr);
 /** @} */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_AVIC_ENCODE_H */

@@ -17,6 +17,10 @@
 
 #include "vm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Fields of a 128-bit IRTE (GuestMode selects which fields apply). */
 struct virq_avic_irte_ga {
 	bool remap_en;	 ///< lo[0] RemapEn.
@@ -180,5 +184,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu,
 						  struct virq_avic_irte_ref *ref);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_AVIC_IOMMU_H */

@@ -14,6 +14,10 @@
 #include "caps.h"
 #include "encode.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------- */
 /** @name VM
  *  @{ */
@@ -657,5 +661,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, 
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value);
 /** @} */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_AVIC_VM_H */

@@ -17,6 +17,10 @@
 
 #include "../virq_env.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Most redistributor regions a description can hold. */
 #define LIBVIRQ_GIC_MAX_REDIST_REGIONS 16
 /** @brief Most ITSes a description can hold. */
@@ -57,5 +61,9 @@ struct virq_gic_desc {
 	bool dma_noncoherent;       /**< Redistributor tables (PROPBASER/PENDBASER) are not coherent. */
 	uint32_t platform;          /**< Bit set of ::virq_gic_platform. */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_DESC_H */

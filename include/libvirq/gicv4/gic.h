@@ -63,6 +63,10 @@
 #include "../hal.h"
 #include "desc.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief GIC architecture versions, read from GICD_PIDR2, GITS_TYPER and GICR_TYPER. */
 enum virq_gic_version {
 	LIBVIRQ_GIC_V3 = 30,   /**< GICv3: physical LPIs only. */
@@ -303,5 +307,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_
  * Spec: not applicable (a name for logs).
  */
 const char *virq_gic_version_name(enum virq_gic_version v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_GIC_H */

@@ -27,6 +27,10 @@
 #include "its_queue.h"
 #include "its_regs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Errata and platform quirks applied to an ITS (::virq_its::quirks). */
 enum virq_its_quirk {
 	/** Cavium ThunderX erratum 22375: device table limited to 20 DeviceID bits. */
@@ -366,5 +370,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
 					       struct virq_its_event *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_ITS_H */

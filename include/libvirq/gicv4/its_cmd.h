@@ -37,6 +37,10 @@
 #include "../virq_env.h"
 #include "../status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Size of one ITS command in bytes. */
 #define LIBVIRQ_ITS_CMD_SIZE 32u
 
@@ -422,6 +426,27 @@ static inline uint64_t virq_its_rdbase_procnum(uint32_t procnum)
 /* ---- Constructors (convenience; the result still goes through the encoder) ---- */
 
 /**
+ * @cond LIBVIRQ_INTERNAL
+ * Initialiser of a command with @p op and every other field zero. C uses a
+ * designated initialiser; C++ (whose designated initialisers are C++20-only
+ * and warn about the omitted members) value-initialises and then sets the
+ * opcode.
+ */
+#ifdef __cplusplus
+static inline struct virq_its_cmd virq_its_cmd_init_(enum virq_its_opcode op)
+{
+	struct virq_its_cmd c = {};
+
+	c.opcode = op;
+	return c;
+}
+#define LIBVIRQ_ITS_CMD_INIT_(op) virq_its_cmd_init_(op)
+#else
+#define LIBVIRQ_ITS_CMD_INIT_(op) {.opcode = (op)}
+#endif
+/** @endcond */
+
+/**
  * @brief MAPD: map (@p V) DeviceID @p dev to an ITT at @p itt with 2^(@p size+1) events.
  * @param dev DeviceID. @param size EventID bits minus one. @param itt ITT PA (256 B aligned).
  * @param V Map (true) or unmap.
@@ -429,7 +454,7 @@ static inline uint64_t virq_its_rdbase_procnum(uint32_t procnum)
  */
 static inline struct virq_its_cmd virq_its_mapd(uint32_t dev, uint32_t size, uint64_t itt, bool V)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_MAPD};
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_MAPD);
 
 	c.DeviceID = dev;
 	c.Size = size;
@@ -445,7 +470,7 @@ static inline struct virq_its_cmd virq_its_mapd(uint32_t dev, uint32_t size, uin
  */
 static inline struct virq_its_cmd virq_its_mapc(uint32_t icid, uint64_t rdbase, bool V)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_MAPC};
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_MAPC);
 
 	c.ICID = icid;
 	c.RDbase = rdbase;
@@ -461,7 +486,7 @@ static inline struct virq_its_cmd virq_its_mapc(uint32_t icid, uint64_t rdbase, 
 static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint32_t pintid,
 						 uint32_t icid)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_MAPTI};
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_MAPTI);
 
 	c.DeviceID = dev;
 	c.EventID = ev;
@@ -477,7 +502,7 @@ static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint
  */
 static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_SYNC};
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_SYNC);
 
 	c.RDbase = rdbase;
 	return c;
@@ -490,7 +515,7 @@ static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
  */
 static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VSYNC};
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VSYNC);
 
 	c.vPEID = vpeid;
 	return c;
@@ -505,7 +530,7 @@ static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
 static inline struct virq_its_cmd virq_its_vmapti(uint32_t dev, uint32_t ev, uint32_t vpeid,
 						  uint32_t vintid, uint32_t db)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPTI};
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VMAPTI);
 
 	c.DeviceID = dev;
 	c.EventID = ev;
@@ -514,5 +539,9 @@ static inline struct virq_its_cmd virq_its_vmapti(uint32_t dev, uint32_t ev, uin
 	c.Dbell_pINTID = db;
 	return c;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_ITS_CMD_H */

@@ -41,6 +41,10 @@
 #include "../hal.h"
 #include "its_cmd.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief Smallest queue: one 4 KiB page (128 slots). */
 #define LIBVIRQ_ITS_QUEUE_MIN_BYTES 4096u
 /** @brief Largest queue GITS_CBASER can describe: 256 pages (1 MiB). */
@@ -367,5 +371,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_retry(struct virq_its_queue *q);
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_skip(struct virq_its_queue *q,
 						const struct virq_its_cmd *nop,
 						const struct virq_its_limits *lim);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_ITS_QUEUE_H */

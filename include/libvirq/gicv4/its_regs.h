@@ -26,6 +26,10 @@
 #include "../virq_env.h"
 #include "../bitfield.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---------------------------------------------------------------------- */
 /** @name ITS register offsets (bytes from ITS_base)
  *  @{ */
@@ -221,5 +225,9 @@ static inline bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shar
 	return inner_cache <= LIBVIRQ_GIC_CACHE_nC || inner_cache > LIBVIRQ_GIC_CACHE_RaWaWb ||
 	       shareability == LIBVIRQ_GIC_SH_NONE;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_ITS_REGS_H */

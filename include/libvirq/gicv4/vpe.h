@@ -40,6 +40,10 @@
 #include "gic.h"
 #include "its.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** @brief State bits of a vPE (::virq_vpe::flags). */
 enum virq_vpe_flag {
 	LIBVIRQ_VPE_MAPPED = 1u << 0,	 /**< Has a vPEID and VPT, mapped on the ITSes. */
@@ -478,5 +482,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
 						 uint8_t priority, bool enable);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_GICV4_VPE_H */

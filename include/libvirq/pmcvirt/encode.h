@@ -13,6 +13,10 @@
 #include "../hal.h"
 #include "regs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------ */
 /** @brief Host capabilities read through the HAL's CPUID. */
 struct virq_pmcvirt_caps {
@@ -481,5 +485,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *by
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm,
 						     const struct virq_pmcvirt_guest *guest,
 						     const struct virq_pmcvirt_msrpm_policy *policy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_PMCVIRT_ENCODE_H */

@@ -13,6 +13,10 @@
 #include "../bitfield.h"
 #include "../amd/vmcb.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------ */
 /** @name CPUID (APM Vol 3 Appendix E; fact sheet §1)
  * @{ */
@@ -88,15 +92,15 @@
 
 /* Compile-time checks of the layout against APM Table B-2 (fact sheet §3, §8). */
 /** @cond LIBVIRQ_INTERNAL */
-_Static_assert(LIBVIRQ_PMCVIRT_SA_PERF_CTL(0) == 0x0E0u, "PERF_CTL0 at SA 0x0E0");
-_Static_assert(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(3) == 0x518u, "PERF_CTR3 at VMCB 0x518");
-_Static_assert(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u == 0x140u, "PMC block ends at SA 0x140");
-_Static_assert(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u <= LIBVIRQ_PMCVIRT_SA_CR4, "PMC block below CR4");
-_Static_assert(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS == 0x5C8u, "GLOBAL_STS at 0x5C8");
-_Static_assert(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL == 0x5D0u, "GLOBAL_CTL at 0x5D0");
-_Static_assert(LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL + 8u == LIBVIRQ_PMCVIRT_SA_RSP,
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTL(0) == 0x0E0u, "PERF_CTL0 at SA 0x0E0");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(3) == 0x518u, "PERF_CTR3 at VMCB 0x518");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u == 0x140u, "PMC block ends at SA 0x140");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u <= LIBVIRQ_PMCVIRT_SA_CR4, "PMC block below CR4");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS == 0x5C8u, "GLOBAL_STS at 0x5C8");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL == 0x5D0u, "GLOBAL_CTL at 0x5D0");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL + 8u == LIBVIRQ_PMCVIRT_SA_RSP,
 	       "GLOBAL_CTL (incl. reserved half) ends at RSP");
-_Static_assert(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS,
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS,
 	       "INSTR_RETIRED_CTR directly below GLOBAL_STS");
 /** @endcond */
 
@@ -144,5 +148,9 @@ _Static_assert(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCVIRT_SA_P
 /** Core counters are 48 bits wide. */
 #define LIBVIRQ_PMCVIRT_CTR_MASK 0x0000FFFFFFFFFFFFull
 /** @} */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_PMCVIRT_REGS_H */

@@ -13,6 +13,10 @@
 #include "regs.h"
 #include "encode.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------ */
 /** @brief Cache of PMU MSR values the hardware is known to hold. */
 struct virq_pmcvirt_hwcache {
@@ -388,5 +392,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcp
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu,
 						       void *vmcb12, const void *vmcb02);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBVIRQ_PMCVIRT_VCPU_H */
