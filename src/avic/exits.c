@@ -18,7 +18,7 @@ static uint32_t self_host_(const struct virq_avic_vcpu *s)
 	return s->loaded ? s->host_apic_id : LIBVIRQ_AVIC_NO_CPU;
 }
 
-static void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
+static LIBVIRQ_CF_CHECK_ void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 {
 	struct emu_ *e = arg;
 	const struct virq_avic_icr *icr = e->icr;
@@ -82,7 +82,7 @@ struct wake_ {
 	uint32_t n;
 };
 
-static void wake_one_(void *arg, struct virq_avic_vcpu *t)
+static LIBVIRQ_CF_CHECK_ void wake_one_(void *arg, struct virq_avic_vcpu *t)
 {
 	struct wake_ *w = arg;
 

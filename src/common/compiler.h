@@ -23,4 +23,19 @@
 #define LIBVIRQ_FALLTHROUGH_ do { } while (0)
 #endif
 
+/*
+ * A function the library calls through a pointer (poll conditions, encoder
+ * tables, resolver callbacks). Xen x86 builds with -fcf-protection=branch
+ * -mmanual-endbr (CET-IBT): there only functions marked cf_check get an
+ * ENDBR64, and an indirect call to any other faults (#CP). GCC predefines
+ * __CET__ (bit 0: branch protection) under -fcf-protection; Clang has no
+ * -mmanual-endbr and marks every such function itself.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__CET__) && \
+	(__CET__ & 1)
+#define LIBVIRQ_CF_CHECK_ __attribute__((__cf_check__))
+#else
+#define LIBVIRQ_CF_CHECK_
+#endif
+
 #endif /* LIBVIRQ_SRC_COMPILER_H */

@@ -33,7 +33,7 @@ struct poll_reg_ {
 	bool wide; /* 64-bit single access */
 };
 
-static bool poll_reg_cond_(void *p)
+static LIBVIRQ_CF_CHECK_ bool poll_reg_cond_(void *p)
 {
 	struct poll_reg_ *a = p;
 

@@ -243,7 +243,7 @@ struct wait_arg_ {
 	enum rd_result_ res;
 };
 
-static bool wait_cond_(void *p)
+static LIBVIRQ_CF_CHECK_ bool wait_cond_(void *p)
 {
 	struct wait_arg_ *a = p;
 

@@ -286,7 +286,7 @@ static inline void vsync_(struct virq_its_sync *s, uint32_t vpe)
 }
 
 /* INT, CLEAR, INV, DISCARD: DeviceID, EventID; sync depends on the mapping. */
-static virq_status enc_dev_ev_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_dev_ev_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
@@ -299,7 +299,7 @@ static virq_status enc_dev_ev_(ENC_ARGS_)
 }
 
 /* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID). */
-static virq_status enc_dev_ev_icid_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_dev_ev_icid_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
@@ -309,7 +309,7 @@ static virq_status enc_dev_ev_icid_(ENC_ARGS_)
 }
 
 /* MAPTI: the hot path of device setup. */
-static LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
@@ -319,7 +319,7 @@ static LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_(ENC_ARGS_)
 	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->pINTID << 32), c->ICID, 0);
 }
 
-static virq_status enc_mapd_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_mapd_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) || (lim && c->Size >= lim->eventid_bits), Size,
@@ -329,7 +329,7 @@ static virq_status enc_mapd_(ENC_ARGS_)
 	return emit_(out, op_dev_(c), c->Size, c->ITT_addr | ((uint64_t)c->V << 63), 0);
 }
 
-static virq_status enc_mapc_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_mapc_(ENC_ARGS_)
 {
 	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
 	/* With V = 0 the ITS ignores RDbase (CASE-09): only width/alignment apply. */
@@ -338,21 +338,21 @@ static virq_status enc_mapc_(ENC_ARGS_)
 	return emit_(out, c->opcode, 0, c->ICID | c->RDbase | ((uint64_t)c->V << 63), 0);
 }
 
-static virq_status enc_sync_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_sync_(ENC_ARGS_)
 {
 	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
 	sync_none_(s);
 	return emit_(out, c->opcode, 0, c->RDbase, 0);
 }
 
-static virq_status enc_invall_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_invall_(ENC_ARGS_)
 {
 	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
 	sync_icid_(s, c->ICID);
 	return emit_(out, c->opcode, 0, c->ICID, 0);
 }
 
-static virq_status enc_movall_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_movall_(ENC_ARGS_)
 {
 	CHKST_(rdbase_chk_(lim, c->RDbase1, true), RDbase1);
 	CHKST_(rdbase_chk_(lim, c->RDbase2, true), RDbase2);
@@ -369,7 +369,7 @@ static virq_status enc_movall_(ENC_ARGS_)
 	} while (0)
 
 /* VMAPTI, VMAPI, VMOVI. */
-static virq_status enc_vmap_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_vmap_(ENC_ARGS_)
 {
 	uint64_t d2;
 
@@ -392,7 +392,7 @@ static virq_status enc_vmap_(ENC_ARGS_)
 	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->vPEID << 32), d2, 0);
 }
 
-static virq_status enc_vmapp_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_vmapp_(ENC_ARGS_)
 {
 	bool v41;
 
@@ -421,7 +421,7 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 		     c->RDbase | ((uint64_t)c->V << 63), c->VPT_addr | c->VPT_size);
 }
 
-static virq_status enc_vmovp_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_vmovp_(ENC_ARGS_)
 {
 	VIRT_CHK_();
 	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (facts §1.2, §7). */
@@ -439,7 +439,7 @@ static virq_status enc_vmovp_(ENC_ARGS_)
 		     c->Default_Doorbell);
 }
 
-static virq_status enc_vsgi_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_vsgi_(ENC_ARGS_)
 {
 	CHK_(lim && (lim->version != LIBVIRQ_ITS_V41 || !lim->vsgi), opcode, LIBVIRQ_ENOTSUP);
 	VIRT_CHK_();
@@ -455,7 +455,7 @@ static virq_status enc_vsgi_(ENC_ARGS_)
 }
 
 /* VSYNC, VINVALL, INVDB: vPEID only. */
-static virq_status enc_vpe_only_(ENC_ARGS_)
+static LIBVIRQ_CF_CHECK_ virq_status enc_vpe_only_(ENC_ARGS_)
 {
 	CHK_(c->opcode == LIBVIRQ_ITS_INVDB && v41_only_(lim), opcode, LIBVIRQ_ENOTSUP);
 	VIRT_CHK_();

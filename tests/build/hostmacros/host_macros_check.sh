@@ -6,7 +6,10 @@
 # tests/build/hostmacros/host_macros.h (-include, the way Xen force-includes
 # xen/config.h), in one cell:
 #   xen-gnu99    gcc -std=gnu99, Xen's warning flags, -nostdinc with the
-#                template env header tests/build/env/virq_test_env.h
+#                template env header tests/build/env/virq_test_env.h, and
+#                Xen x86's CET-IBT flags (-fcf-protection=branch
+#                -mmanual-endbr -fno-jump-tables): every function the library calls through
+#                a pointer must start with ENDBR64 (ports/xen/ibt-check.py)
 #   linux-gnu11  gcc -std=gnu11, Linux's W=1 warnings and
 #                -Wimplicit-fallthrough=5, -nostdinc, same env header
 #   clang-gnu11  clang -std=gnu11, the same with clang's spelling
@@ -39,9 +42,9 @@ linux=(-std=gnu11 -Wall -Wundef -Werror=strict-prototypes -Wno-trigraphs -Wimpli
 clang=(-std=gnu11 -Wall -Wextra -Wundef -Wstrict-prototypes -Wimplicit-fallthrough -Wvla
        -Wdeclaration-after-statement -Wmissing-prototypes -Wold-style-definition
        -Wno-unused-parameter -Wno-sign-compare -O2 -Werror)
-with_fdt=0
+with_fdt=0 ibt=0
 case $cell in
-xen-gnu99) cc=gcc flags=("${xen[@]}" "${nostdinc[@]}") ;;
+xen-gnu99) cc=gcc flags=("${xen[@]}" "${nostdinc[@]}" -fcf-protection=branch -mmanual-endbr -fno-jump-tables) ibt=1 ;;
 linux-gnu11) cc=gcc flags=("${linux[@]}" "${nostdinc[@]}") ;;
 clang-gnu11) cc=clang flags=("${clang[@]}" "${nostdinc[@]}") ;;
 hosted-gnu11) cc=gcc flags=("${linux[@]}") with_fdt=1 ;;
@@ -96,5 +99,23 @@ for h in $(cd "$src/include" && find libvirq -name '*.h' | LC_ALL=C sort); do
 	printf '#include <%s>\ntypedef int virq_prelude_unit_;\n' "$h" >"$work/$name.c"
 	try "$name" "$work/$name.c"
 done
+if [ $ibt = 1 ]; then
+	# Self-test: a function called through a pointer without LIBVIRQ_CF_CHECK_
+	# must be caught.
+	printf 'static int cb_(int x) { return x + 1; }\nint (*volatile virq_fp_)(int) = cb_;\n' >"$work/ibt_self.c"
+	"$cc" "${flags[@]}" -c "$work/ibt_self.c" -o "$work/ibt_self.o" &&
+	if python3 "$src/ports/xen/ibt-check.py" "$work/ibt_self.o" >"$work/ibt_self.log"; then
+		echo "FAIL: self-test: ibt-check.py missed an address-taken function without endbr64"
+		fail=$((fail + 1))
+	else
+		echo "ok   self-test: an address-taken function without cf_check is caught"
+	fi
+	if python3 "$src/ports/xen/ibt-check.py" "$work"/src_*.o "$work"/hdr_*.o >"$work/ibt.log"; then
+		tail -n 1 "$work/ibt.log"
+	else
+		grep -v '^ok' "$work/ibt.log"
+		fail=$((fail + 1))
+	fi
+fi
 echo "host macros ($cell): $n files clean, $fail failed"
 [ $fail -eq 0 ]
