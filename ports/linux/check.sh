@@ -27,6 +27,8 @@ t0=$(date +%s)
 kdir=$("$lv/ports/linux/kernel-headers-dir.sh") || exit 1
 echo "kernel headers: $kdir"
 
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
 rm -rf "$work"
 mkdir -p "$work/libvirq"
 if git -C "$lv" rev-parse --git-dir >/dev/null 2>&1; then

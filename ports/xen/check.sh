@@ -37,6 +37,8 @@ t0=$(date +%s)
 
 xen=$("$lv/ports/xen/fetch-xen-source.sh" "$cache/xen") || { echo "FAIL: cannot get Xen's source"; exit 1; }
 echo "Xen source: $xen"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
 cp -a "$xen" "$work/xen"

@@ -23,6 +23,9 @@ shift 2
 docs=("$@")
 [ ${#docs[@]} -gt 0 ] || docs=(README.md docs/integration.md)
 here=$src/tests/build/docs
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+src=$(cd "$src" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
 fail=0
