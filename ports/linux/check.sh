@@ -52,10 +52,7 @@ fi
 [ -f "$mod/virq_example.ko" ] || bad "no virq_example.ko"
 
 modules="avic gicv4 pmcvirt"
-want=$( { sed -n 's/^ *\(common\/[a-z_]*\.c\|hal\/[a-z_]*\.c\)).*$/\1/p; s/^ *\(common\/[a-z_]*\.c\|hal\/[a-z_]*\.c\) *$/\1/p' \
-		"$lv/src/CMakeLists.txt"
-	  for m in $modules; do grep -oE "$m/[a-z0-9_/]+\.c" "$lv/src/$m/sources.cmake"; done; } |
-	sed 's/\.c$//' | LC_ALL=C sort -u)
+want=$("$lv/ports/cmake-sources.sh" $modules) || bad "cannot read CMake's source lists"
 have=$(cd "$work/libvirq/src" && find . -name '*.o' | sed 's|^\./||; s/\.o$//' | LC_ALL=C sort -u)
 if [ "$want" != "$have" ]; then
 	bad "compiled objects differ from CMake's source list for core + $modules:"

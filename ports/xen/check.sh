@@ -68,10 +68,7 @@ syms=$out/xen-syms
 
 # --- the objects and their flags ---
 objdir=$out/drivers/libvirq/libvirq
-want=$( { sed -n 's/^ *\(common\/[a-z_]*\.c\|hal\/[a-z_]*\.c\)).*$/\1/p; s/^ *\(common\/[a-z_]*\.c\|hal\/[a-z_]*\.c\) *$/\1/p' \
-		"$lv/src/CMakeLists.txt"
-	  for m in $modules; do grep -oE "$m/[a-z0-9_/]+\.c" "$lv/src/$m/sources.cmake"; done; } |
-	sed 's/\.c$//' | LC_ALL=C sort -u)
+want=$("$lv/ports/cmake-sources.sh" $modules) || bad "cannot read CMake's source lists"
 have=$(cd "$objdir/src" && find . -name '*.o' | sed 's|^\./||; s/\.o$//' | LC_ALL=C sort -u)
 if [ "$want" != "$have" ]; then
 	bad "compiled objects differ from CMake's source list for core + $modules:"
