@@ -131,7 +131,8 @@ static void op_resolve_(struct fz *z, struct virq_avic_vcpu *s, uint64_t raw)
 static void check_exit_(virq_status st, const struct virq_avic_exit_result *r)
 {
 	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EINVAL || st == LIBVIRQ_ENOTSUP ||
-		   st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST || st == LIBVIRQ_EINHIBITED);
+		   st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST || st == LIBVIRQ_EINHIBITED ||
+		   st == LIBVIRQ_EUNKNOWN || st == LIBVIRQ_EHW);
 	if (st == LIBVIRQ_OK)
 		FUZZ_CHECK(r->action <= LIBVIRQ_AVIC_ACT_REPORT);
 }

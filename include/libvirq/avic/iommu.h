@@ -93,8 +93,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_decode(uint32_t tag, uint32_t *vm
 
 /** @brief Maps VM ids to VMs for GA log dispatch (caller storage; members internal). */
 struct virq_avic_registry {
+	uint32_t state;		     ///< Internal: lifecycle state (docs/avic.md "Object states").
 	struct virq_avic_vm **slots; ///< Internal: slot i holds VM id i (slot 0 unused).
 	uint32_t nslots;	     ///< Internal: number of slots.
+	uint32_t count;		     ///< Internal: VMs registered.
 };
 
 /**
@@ -107,6 +109,15 @@ struct virq_avic_registry {
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_init(struct virq_avic_registry *reg,
 						    struct virq_avic_vm **slots, uint32_t nslots);
+/**
+ * @brief Ends a registry (its slots may then be freed).
+ * @param reg Registry (NULL ignored).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY when VMs are still registered (nothing changed);
+ *         ::LIBVIRQ_EINVAL when never initialised or already destroyed.
+ * Thread-safety: exclusive; no lookup may run concurrently.
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_destroy(struct virq_avic_registry *reg);
 /**
  * @brief Registers a VM under its configured vm_id (1..nslots-1).
  * @param reg Registry. @param vm VM (cfg.vm_id != 0).

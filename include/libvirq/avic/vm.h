@@ -61,9 +61,17 @@ struct virq_avic_vm_cfg {
 };
 
 struct virq_avic_vcpu;
+struct virq_avic_registry;
+
+/** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters()). */
+struct virq_avic_vm_raw_counters {
+	uint64_t ev[4];	   ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
+	uint64_t dropped; ///< Internal: log lines left out by the rate limit (atomic).
+};
 
 /** @brief A VM's AVIC state (caller storage; members internal). */
 struct virq_avic_vm {
+	uint32_t state;			  ///< Internal: lifecycle state (docs/avic.md "Object states").
 	struct virq_hal hal;		  ///< Internal: HAL copy.
 	struct virq_avic_caps caps;	  ///< Internal: caps copy.
 	struct virq_avic_vm_cfg cfg;	  ///< Internal: configuration.
@@ -72,14 +80,26 @@ struct virq_avic_vm {
 	bool ipiv;			  ///< Internal: IsRunning may be set.
 	struct virq_page phys_table;	  ///< Internal: physical APIC ID table.
 	struct virq_page log_table;	  ///< Internal: logical APIC ID table.
-	struct virq_page maps;		  ///< Internal: vCPU-by-index and vCPU-by-APIC-ID arrays.
-	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU.
-	struct virq_avic_vcpu **by_apic;  ///< Internal: APIC ID -> vCPU (IDs 0..max_index).
-	uint32_t inhibits;		  ///< Internal: inhibit bit set (atomic).
+	struct virq_page maps;		  ///< Internal: vCPU-by-index array and APIC-ID map.
+	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU (max_vcpus entries).
+	uint32_t *apic_map;		  ///< Internal: APIC ID -> vCPU index (open addressing).
+	uint32_t apic_map_mask;		  ///< Internal: number of map slots - 1.
+	uint32_t inhibits;		  ///< Internal: inhibits set by the embedder (atomic).
+	uint32_t auto_inhibits;		  ///< Internal: inhibits the tables require (atomic).
 	uint32_t policy;		  ///< Internal: current policy (atomic).
-	uint32_t slow;			  ///< Internal: vCPUs whose ID breaks the 1:1 map (atomic).
-	uint32_t too_big;		  ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
+	uint32_t slow;	   ///< Internal: xAPIC-mode vCPUs whose xAPIC ID is not their APIC ID (atomic).
+	uint32_t n_xapic;  ///< Internal: vCPUs in xAPIC mode (atomic).
+	uint32_t n_x2apic; ///< Internal: vCPUs in x2APIC mode (atomic).
+	uint32_t too_big;  ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
+	uint32_t id_modified;		  ///< Internal: xAPIC-mode vCPUs whose xAPIC ID was changed.
+	uint32_t log_flat;		  ///< Internal: xAPIC-mode vCPUs with an LDR, flat model.
+	uint32_t log_cluster;		  ///< Internal: xAPIC-mode vCPUs with an LDR, cluster model.
+	uint32_t log_multi;		  ///< Internal: LDRs naming several logical IDs.
+	uint32_t log_aliased;		  ///< Internal: logical indexes claimed by several vCPUs.
+	uint16_t log_claims[64];	  ///< Internal: claimants per logical table index.
 	uint32_t nr_vcpus;		  ///< Internal: vCPUs created.
+	struct virq_avic_registry *registry; ///< Internal: registry holding the VM, or NULL.
+	struct virq_avic_vm_raw_counters cnt; ///< Internal: VM-wide counters.
 	uint64_t doorbell_ns;		  ///< Internal: calibrated doorbell cost.
 	uint64_t kick_ns;		  ///< Internal: calibrated kick cost.
 };
@@ -241,12 +261,15 @@ struct virq_avic_vcpu_cfg {
 
 /** @brief Caller storage for one IOMMU IRTE attached to a vCPU (see avic_iommu.h). */
 struct virq_avic_irte_ref {
+	uint32_t state;			 ///< Internal: attached or not (docs/avic.md "Object states").
+	struct virq_avic_vcpu *owner;	 ///< Internal: vCPU it is attached to, or NULL.
 	uint64_t *irte;			 ///< Internal: the 128-bit IRTE (two 64-bit words).
 	struct virq_avic_irte_ref *next; ///< Internal: list link.
 };
 
 /** @brief A vCPU's AVIC state (caller storage, may be embedded; members internal). */
 struct virq_avic_vcpu {
+	uint32_t state;			   ///< Internal: lifecycle state (docs/avic.md "Object states").
 	struct virq_avic_vm *vm;	   ///< Internal: owning VM.
 	uint32_t index;			   ///< Internal: vCPU index.
 	uint32_t apic_id;		   ///< Internal: table index (initial APIC ID).
@@ -266,9 +289,13 @@ struct virq_avic_vcpu {
 	bool have_last;			   ///< Internal: VMCB values computed at least once.
 	bool slow;			   ///< Internal: counted in the VM's slow count.
 	bool too_big;			   ///< Internal: counted in the VM's too_big count.
+	bool modified;			   ///< Internal: counted in the VM's id_modified count.
+	bool log_owner;			   ///< Internal: owns the logical table entry it claims.
+	bool log_multi;			   ///< Internal: counted in the VM's log_multi count.
+	uint8_t log_class;		   ///< Internal: 0 no LDR, 1 flat, 2 cluster (counted).
 	uint32_t ldr;			   ///< Internal: xAPIC LDR (atomic).
 	uint32_t dfr;			   ///< Internal: xAPIC DFR (atomic).
-	int32_t log_index;		   ///< Internal: logical table index owned, or -1.
+	int32_t log_index;		   ///< Internal: logical table index claimed, or -1.
 	struct virq_avic_irte_ref *irtes;  ///< Internal: attached IRTEs.
 	struct virq_avic_vcpu_raw_counters cnt; ///< Internal: counters.
 };
@@ -621,6 +648,56 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *v
 						     uint64_t info2,
 						     const struct virq_avic_deliver_ops *ops,
 						     struct virq_avic_exit_result *res);
+
+/**
+ * @brief Handles any \#VMEXIT code the embedder routes to AVIC: 0x401
+ *        (virq_avic_handle_incomplete_ipi()) and 0x402
+ *        (virq_avic_handle_noaccel()).
+ *
+ * Any other @p exitcode is counted in the VM's counters
+ * (virq_avic_vm_counters(), @c unknown_exit), logged at most
+ * ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM, reported with
+ * ::LIBVIRQ_AVIC_ACT_REPORT and ::LIBVIRQ_EUNKNOWN; no table is touched.
+ * @param vcpu vCPU that exited. @param exitcode EXITCODE (all 64 bits).
+ * @param info1 EXITINFO1. @param info2 EXITINFO2. @param ops For special IPIs.
+ * @param res Receives the result.
+ * @return As the handler called; ::LIBVIRQ_EUNKNOWN for another exit code;
+ *         ::LIBVIRQ_EINVAL (NULL or uninitialised vCPU, NULL @p res).
+ * Thread-safety: as the handler called (the vCPU's owner, with the VM lock for 0x402).
+ * Spec: APM Vol 2 Appendix C (exit codes), §15.29.3.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode,
+						     uint64_t info1, uint64_t info2,
+						     const struct virq_avic_deliver_ops *ops,
+						     struct virq_avic_exit_result *res);
+
+/**
+ * @brief Events of a guest-triggerable kind the library counted instead of acting on.
+ *
+ * Each kind is logged at most ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM (the
+ * last line says that more are only counted): any number of them logs a
+ * bounded number of lines.
+ */
+struct virq_avic_vm_counters {
+	uint64_t unknown_ipi_cause;    ///< AVIC_INCOMPLETE_IPI with a cause above 4 (::LIBVIRQ_EUNKNOWN).
+	uint64_t unknown_exit;	       ///< virq_avic_handle_exit() given another exit code.
+	uint64_t invalid_backing_page; ///< AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (::LIBVIRQ_EHW).
+	uint64_t noaccel_trap_read;    ///< AVIC_NOACCEL trap exits on a read (::LIBVIRQ_EUNKNOWN).
+	uint64_t log_lines_dropped;    ///< Events of these kinds not logged (rate limit).
+};
+
+/** @brief Lines logged per kind of counted event and VM before only counting (then one more). */
+#define LIBVIRQ_AVIC_LOG_BURST 4u
+
+/**
+ * @brief Copies the VM's event counters.
+ * @param vm VM. @param out Receives the counters.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL or uninitialised VM, NULL @p out).
+ * Thread-safety: any context (relaxed atomic loads).
+ * Spec: none.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_counters(const struct virq_avic_vm *vm,
+						     struct virq_avic_vm_counters *out);
 
 /**
  * @brief Guest wrote LDR (xAPIC): invalidates the entry of the old LDR, writes
