@@ -41,6 +41,7 @@ struct virq_pmcvirt_host {
  * members as private (they are public only so it can be embedded).
  */
 struct virq_pmcvirt_vcpu {
+	uint32_t state;                 /**< Lifecycle state (docs/pmcvirt.md "Object states"). */
 	struct virq_hal hal;            /**< HAL copy. */
 	struct virq_pmcvirt_guest guest; /**< Guest model. */
 	enum virq_pmcvirt_mode mode;    /**< Switching mode. */
@@ -51,6 +52,8 @@ struct virq_pmcvirt_vcpu {
 	bool host_v2;                   /**< Host has the global MSRs. */
 	bool global_passthrough;        /**< Guest accesses the global MSRs directly. */
 	bool in_guest;                  /**< Between enter and exit. */
+	bool lazy;                      /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
+	bool live;                      /**< Lazy: the guest PMU is still in the MSRs (not saved). */
 	uint32_t invalid_pmc;           /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 	const struct virq_pmcvirt_filter *filter; /**< Event filter or NULL. */
 	struct virq_pmcvirt_state st;   /**< Guest-visible state (SW: all; HW: event selects). */
@@ -97,6 +100,18 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *
 						   const struct virq_pmcvirt_guest *guest,
 						   enum virq_pmcvirt_mode mode, uint32_t flags,
 						   void *vmcb);
+
+/**
+ * @brief Ends a vCPU's PMC virtualization (the storage may then be reused).
+ *
+ * @param vcpu The vCPU (NULL ignored).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY between enter and exit, or while the
+ *         host PMU is saved (call virq_pmcvirt_host_restore() first);
+ *         ::LIBVIRQ_EINVAL when never initialised or already destroyed.
+ *
+ * Thread-safety: the caller serialises all calls on one vCPU.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_destroy(struct virq_pmcvirt_vcpu *vcpu);
 
 /**
  * @brief vCPU reset: all six PERF_CTL/PERF_CTR, status and (PerfMonV2 guests)

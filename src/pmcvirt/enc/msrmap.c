@@ -4,7 +4,7 @@
  * migration MSR list, event filter and MSR permission-map policy.
  * Pure functions; fact sheet §4.
  */
-#include "pmcvirt/pmcv_priv.h"
+#include "pmcvirt/enc/pmcv_enc.h"
 
 static enum virq_pmcvirt_field pmcv_pair_field_(uint32_t idx, bool ctr)
 {
