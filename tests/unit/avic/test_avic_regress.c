@@ -19,6 +19,7 @@
  *                   hardware had already notified (APM Vol 2 §15.29.3.1);
  *  - map_size:      the internal lookup maps were sized by the table mode
  *                   (64 KiB at 4K x2AVIC even for 1,024 vCPUs).
+ * And: a failure says which check failed (one debug line), success says nothing.
  */
 #include "avic_test.h"
 
@@ -213,13 +214,61 @@ static void map_size(void **s)
 	at_vm_free(&t);
 }
 
+static unsigned long logs_(struct at_vm *t)
+{
+	unsigned long n = 0;
+
+	for (int l = LIBVIRQ_LOG_ERROR; l <= LIBVIRQ_LOG_DEBUG; l++)
+		n += virq_sim_log_count(t->fh, (enum virq_log_level)l);
+	return n;
+}
+
+static void fail_says_why(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_exit_result r;
+	struct virq_avic_irte_ref ref;
+	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0};
+	uint32_t n;
+
+	(void)s;
+	memset(&ref, 0, sizeof(ref));
+	/* Success paths log nothing at any level. */
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 8);
+	for (uint32_t i = 0; i < 8; i++)
+		at_run(&t, i, 0x20 + i);
+	assert_int_equal(virq_avic_vcpu_put(&t.v[5]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[3], 0x40, 0x20), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_post(&t.v[5], 0x41, 0x20), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0xFFFFFFFF00004050ull, 1ull << 32,
+							 NULL, &r),
+			 LIBVIRQ_OK);
+	assert_int_equal(virq_avic_emulate_icr(&t.v[0], (2ull << 32) | 0x4060u, NULL, &n), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x50), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_block(&t.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_unblock(&t.v[1], 0x21), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_irte_detach(&t.v[1], &ref), LIBVIRQ_OK);
+	assert_int_equal(logs_(&t), 0);
+	/* A failure: one debug line naming the function and the check, status first. */
+	assert_int_equal(virq_avic_vcpu_load(&t.v[5], 0x1000), LIBVIRQ_ERANGE);
+	assert_int_equal(logs_(&t), 1);
+	assert_int_equal(virq_sim_log_count(t.fh, LIBVIRQ_LOG_DEBUG), 1);
+	assert_string_equal(virq_sim_last_log(t.fh), "virq_avic_vcpu_load: host APIC ID above 0xFFF");
+	assert_int_equal(virq_avic_vcpu_load(&t.v[4], 0x30), LIBVIRQ_EBUSY);
+	assert_true(virq_sim_logged(t.fh, "virq_avic_vcpu_load: vCPU already loaded"));
+	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 3), LIBVIRQ_ERANGE);
+	assert_true(virq_sim_logged(t.fh, "virq_avic_irte_attach: vector below 16"));
+	assert_int_equal(virq_sim_log_count(t.fh, LIBVIRQ_LOG_DEBUG), 3);
+	at_vm_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(hotplug),	     cmocka_unit_test(bcast_ff),
 	    cmocka_unit_test(irte_uaf),	     cmocka_unit_test(vm_reinit),
 	    cmocka_unit_test(unknown_cause), cmocka_unit_test(tnr_running),
-	    cmocka_unit_test(map_size),
+	    cmocka_unit_test(map_size),	     cmocka_unit_test(fail_says_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

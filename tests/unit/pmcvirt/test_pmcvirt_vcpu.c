@@ -1116,6 +1116,31 @@ static void test_rdpmc_hook(void **s)
 	env_free_(e);
 }
 
+/* A failure says which check failed (one debug line); success paths log nothing. */
+static void test_fail_says_why(void **s)
+{
+	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	uint64_t v;
+
+	(void)s;
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
+	gwr_(e, 0xC0010200, 0x4300C0);
+	for (int i = 0; i < 5; i++)
+		run_(e);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
+	for (int l = LIBVIRQ_LOG_ERROR; l <= LIBVIRQ_LOG_DEBUG; l++)
+		assert_int_equal(virq_sim_log_count(e->fh, (enum virq_log_level)l), 0);
+	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 6, &v), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_sim_log_count(e->fh, LIBVIRQ_LOG_DEBUG), 1);
+	assert_string_equal(virq_sim_last_log(e->fh),
+			    "virq_pmcvirt_rdpmc: counter beyond the guest's count");
+	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL);
+	assert_true(virq_sim_logged(e->fh, "virq_pmcvirt_enter: host PMU not saved"));
+	assert_int_equal(virq_sim_log_count(e->fh, LIBVIRQ_LOG_DEBUG), 2);
+	env_free_(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1139,6 +1164,7 @@ int main(void)
 		cmocka_unit_test(test_lazy_steady_state),
 		cmocka_unit_test(test_lazy_matches_eager),
 		cmocka_unit_test(test_rdpmc_hook),
+		cmocka_unit_test(test_fail_says_why),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
