@@ -50,7 +50,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_i
  * @brief Decodes a 128-bit IRTE.
  * @param in The two words. @param f Receives the fields of the mode in lo[7].
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when reserved bits are
- *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; fields still filled).
+ *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; GuestMode 0: lo[63:32],
+ *         hi[55:8]; the fields are still filled). Whenever it returns ::LIBVIRQ_OK,
+ *         virq_avic_irte_ga_encode() of the fields gives back exactly @p in.
  * Thread-safety: pure.
  * Spec: as virq_avic_irte_ga_encode().
  */

@@ -72,6 +72,10 @@ virq_status virq_avic_irte_ga_decode(const uint64_t in[2], struct virq_avic_irte
 		f->int_type = (uint8_t)LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_IntType, lo);
 		f->rq_eoi = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_RqEoi, lo) != 0;
 		f->dm_logical = LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_DM, lo) != 0;
+		/* GuestMode 0: lo[63:32] and hi[55:12] hold nothing (GATag, root pointer). */
+		rsvd = (lo & LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_GATag)) ||
+		       (hi & (LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_GaRootPtr) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_HiRsvd2)));
 	}
 	rsvd = rsvd || (hi & LIBVIRQ_FIELD_MASK(LIBVIRQ_IRTE_HiRsvd1));
 	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
