@@ -155,7 +155,7 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	t2 = virq_now_(hal);
 	/* A clock that runs backwards gives 0, never a wrapped huge cost. */
 	vm->doorbell_ns = t1 >= t0 ? (t1 - t0) / rounds : 0;
-	vm->kick_ns = t2 >= t1 ? (t2 - t1) / rounds : 0;
+	vm->kick_ns = (t2 >= t1 ? (t2 - t1) / rounds : 0) + vm->cfg.kick_exit_ns;
 	if (st != LIBVIRQ_OK) {
 		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
 		ST_(&vm->policy, (uint32_t)LIBVIRQ_AVIC_POLICY_KICK);

@@ -50,7 +50,7 @@ static virq_status pmcv_rd_ctr_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_
 {
 	uint64_t val = 0;
 
-	if (!LIBVIRQ_HAL_HAS_(&v->hal, rdpmc))
+	if (!v->use_rdpmc)
 		return pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), out);
 	if ((v->hal.ops->rdpmc)(v->hal.ctx, i, &val) != LIBVIRQ_OK) {
 		v->hw.valid &= ~PMCV_V_CTR(i);
@@ -99,6 +99,13 @@ static virq_status pmcv_wr_gsts_(struct virq_pmcvirt_vcpu *v, uint64_t want)
 	v->hw.global_sts = want;
 	v->hw.valid |= PMCV_V_GSTS;
 	return LIBVIRQ_OK;
+}
+
+/* Cache bits the guest's run invalidates: its counters, the status, a passed-through control. */
+static uint32_t pmcv_guest_ran_(const struct virq_pmcvirt_vcpu *v)
+{
+	return (((1u << v->guest.ncounters) - 1u) << 6) | PMCV_V_GSTS |
+	       (v->global_passthrough ? PMCV_V_GCTL : 0u);
 }
 
 /* Counters the guest's PMU overwrites in hardware. */
@@ -275,11 +282,7 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 	 * longer hold what the cache says. Each is valid again only once read
 	 * back, so a fault below cannot leave a stale entry that would let
 	 * host_restore skip a needed write. */
-	for (uint32_t i = 0; i < v->guest.ncounters; i++)
-		v->hw.valid &= ~PMCV_V_CTR(i);
-	v->hw.valid &= ~PMCV_V_GSTS;
-	if (v->global_passthrough)
-		v->hw.valid &= ~PMCV_V_GCTL;
+	v->hw.valid &= ~pmcv_guest_ran_(v);
 	if (v->host_v2) {
 		if (v->global_passthrough)
 			st = pmcv_rd_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,
@@ -329,11 +332,7 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 		 * GuestOnly event selects (forced in this mode) do not count in
 		 * host mode (APM Vol 2 §13.2 PerfEvtSel HostOnly/GuestOnly).
 		 */
-		for (uint32_t i = 0; i < vcpu->guest.ncounters; i++)
-			vcpu->hw.valid &= ~PMCV_V_CTR(i);
-		vcpu->hw.valid &= ~PMCV_V_GSTS;
-		if (vcpu->global_passthrough)
-			vcpu->hw.valid &= ~PMCV_V_GCTL;
+		vcpu->hw.valid &= ~pmcv_guest_ran_(vcpu);
 		vcpu->live = true;
 		return LIBVIRQ_OK;
 	}

@@ -16,7 +16,8 @@
  *  - resolve reports each target at most once, only vCPUs of the VM, and
  *    its count equals the callbacks; shorthands self / all / all-but-self
  *    give exactly the sender / every vCPU / every vCPU but the sender;
- *    lowest priority gives at most one target;
+ *    lowest priority gives at most one target (a physical 0xFF is delivered
+ *    as fixed);
  *  - after every operation each vCPU's physical APIC ID table entry is Valid
  *    and points at the vCPU's backing page, IsRunning only while loaded;
  *  - a post of a vector >= 16 leaves IRR[vector] set;
@@ -125,7 +126,9 @@ static void op_resolve_(struct fz *z, struct virq_avic_vcpu *s, uint64_t raw)
 	default:
 		break;
 	}
-	if (icr.delivery_mode == LIBVIRQ_APIC_DM_LOWEST && icr.shorthand == LIBVIRQ_APIC_SH_NONE)
+	/* Lowest priority: one target, except a physical 0xFF, delivered as fixed. */
+	if (icr.delivery_mode == LIBVIRQ_APIC_DM_LOWEST && icr.shorthand == LIBVIRQ_APIC_SH_NONE &&
+	    (icr.logical || icr.dest != 0xFFu))
 		FUZZ_CHECK(count <= 1);
 }
 

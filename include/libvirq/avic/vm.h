@@ -58,6 +58,15 @@ struct virq_avic_vm_cfg {
 	enum virq_avic_policy policy; ///< Initial doorbell/kick policy.
 	bool disable_ipiv;	      ///< Never set IsRunning (forced on erratum-1235 parts).
 	uint64_t apic_bar;	      ///< Guest APIC base GPA, 4 KiB aligned; 0 = 0xFEE00000.
+	/**
+	 * What a kick costs a target that is running, beyond the poster's HAL
+	 * call (ns): its forced \#VMEXIT, the host's handling and the VMRUN
+	 * back. virq_avic_vm_calibrate() adds it to the measured kick cost, since
+	 * a doorbell costs the running target nothing. 0 counts nothing (then
+	 * calibration compares the posters' costs only). Measure it on the host
+	 * (for example a kvm-unit-tests style exit round trip).
+	 */
+	uint32_t kick_exit_ns;
 };
 
 struct virq_avic_vcpu;
@@ -155,9 +164,11 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
  *
  * Performs @p rounds doorbell writes to @p self_host_apic_id (harmless: no
  * guest runs on the calling CPU) and @p rounds kicks of @p cookie (a vCPU
- * that tolerates a spurious kick), compares the mean costs and sets the
- * policy to the cheaper (doorbell on a tie). The costs are kept
- * (virq_avic_vm_calibration()).
+ * that tolerates a spurious kick), compares the mean costs - the kick's
+ * plus the configured @c kick_exit_ns, which the kicked running target pays
+ * - and sets the policy to the cheaper (doorbell on a tie). The costs are
+ * kept (virq_avic_vm_calibration(); the kick cost includes @c kick_exit_ns).
+ * A clock that runs backwards gives a cost of 0, never a wrapped value.
  *
  * @param vm VM. @param self_host_apic_id APIC ID of the calling CPU (0..0xFFF).
  * @param cookie Kick cookie. @param rounds 1..64.

@@ -54,6 +54,7 @@ struct virq_pmcvirt_vcpu {
 	bool in_guest;                  /**< Between enter and exit. */
 	bool lazy;                      /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
 	bool live;                      /**< Lazy: the guest PMU is still in the MSRs (not saved). */
+	bool use_rdpmc;                 /**< The HAL has the rdpmc extension (checked at init). */
 	uint32_t invalid_pmc;           /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 	const struct virq_pmcvirt_filter *filter; /**< Event filter or NULL. */
 	struct virq_pmcvirt_state st;   /**< Guest-visible state (SW: all; HW: event selects). */

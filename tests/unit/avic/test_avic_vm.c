@@ -476,6 +476,31 @@ static void calibration_chooses_kick(void **s)
 	at_vm_free(&t);
 }
 
+/* The kick is not free: what it costs the running target counts in calibration. */
+static void calibration_counts_kick_exit(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_vm vm;
+	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 1,
+				       .kick_exit_ns = 1600};
+	enum virq_avic_policy p;
+	uint64_t dns, kns;
+
+	(void)s;
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
+	memset(&vm, 0, sizeof(vm));
+	assert_int_equal(virq_avic_vm_init(&vm, &t.hal, &t.caps, &cfg), LIBVIRQ_OK);
+	virq_sim_msr_hook(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
+	virq_sim_on_kick(t.fh, slow_kick, NULL);
+	/* Doorbell 2000 ns against a 500 ns kick + 1600 ns forced exit: doorbell. */
+	assert_int_equal(virq_avic_vm_calibrate(&vm, 0x10, t.v[0].cookie, 16, &p), LIBVIRQ_OK);
+	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_DOORBELL);
+	virq_avic_vm_calibration(&vm, &dns, &kns);
+	assert_true(dns == 2000 && kns == 2100);
+	assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
+	at_vm_free(&t);
+}
+
 /* docs/rationale.md#avic-erratum-1235: erratum 1235 parts never set IsRunning; 19h does. */
 static void erratum_1235_never_sets_isrunning(void **s)
 {
@@ -1096,6 +1121,7 @@ int main(void)
 	    cmocka_unit_test(pending_priority),
 	    cmocka_unit_test(policy_and_calibration),
 	    cmocka_unit_test(calibration_chooses_kick),
+	    cmocka_unit_test(calibration_counts_kick_exit),
 	    cmocka_unit_test(erratum_1235_never_sets_isrunning),
 	    cmocka_unit_test(load_put_errors),
 	    cmocka_unit_test(logical_table_single_bit_ids_only),
