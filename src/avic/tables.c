@@ -153,6 +153,8 @@ static void count_(struct virq_avic_vcpu *v)
 	vm->too_big += v->too_big;
 	v->modified = !x2 && xid != (v->apic_id & 0xFFu);
 	vm->id_modified += v->modified;
+	v->xapic_high = !x2 && v->apic_id > 7u;
+	vm->xapic_high += v->xapic_high;
 	v->log_class = 0;
 	v->log_multi = false;
 	if (x2 || ldr == 0)
@@ -181,10 +183,11 @@ static void uncount_(struct virq_avic_vcpu *v)
 		__atomic_fetch_sub(&vm->slow, 1u, __ATOMIC_SEQ_CST);
 	vm->too_big -= v->too_big;
 	vm->id_modified -= v->modified;
+	vm->xapic_high -= v->xapic_high;
 	vm->log_flat -= v->log_class == 1;
 	vm->log_cluster -= v->log_class == 2;
 	vm->log_multi -= v->log_multi;
-	v->slow = v->too_big = v->modified = v->log_multi = false;
+	v->slow = v->too_big = v->modified = v->log_multi = v->xapic_high = false;
 	v->log_class = 0;
 }
 
@@ -208,7 +211,13 @@ static void recheck_(struct virq_avic_vm *vm)
 		a |= 1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED;
 	modes = (uint32_t)(LD_(&vm->n_x2apic) != 0) + (uint32_t)(vm->log_flat != 0) +
 		(uint32_t)(vm->log_cluster != 0);
-	if (modes > 1 || vm->log_multi || vm->log_aliased)
+	/*
+	 * x2APIC logical destination 0xFF is cluster 0, IDs 0-7, for the
+	 * hardware, and the broadcast for an xAPIC-mode vCPU: one with an ID
+	 * above 7 would miss it.
+	 */
+	if (modes > 1 || vm->log_multi || vm->log_aliased ||
+	    (LD_(&vm->n_x2apic) && vm->xapic_high))
 		a |= 1u << LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED;
 	__atomic_store_n(&vm->auto_inhibits, a, __ATOMIC_SEQ_CST);
 }

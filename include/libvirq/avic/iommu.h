@@ -108,7 +108,9 @@ struct virq_avic_registry {
  * @brief Initialises a registry over caller storage (zeroed by this call).
  * @param reg Registry. @param slots Array of @p nslots pointers.
  * @param nslots 2..0x100000 (VM ids 1..nslots-1).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE; ::LIBVIRQ_EBUSY when
+ *         @p reg holds a live registry (storage may be zeroed, never initialised or
+ *         destroyed).
  * Thread-safety: exclusive.
  * Spec: none (software).
  */
@@ -126,7 +128,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_destroy(struct virq_avic_regis
 /**
  * @brief Registers a VM under its configured vm_id (1..nslots-1).
  * @param reg Registry. @param vm VM (cfg.vm_id != 0).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (id 0 or too big); ::LIBVIRQ_EEXIST.
+ * A registered VM cannot be destroyed (virq_avic_vm_destroy() gives ::LIBVIRQ_EBUSY)
+ * until it is removed.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (registry or VM not live); ::LIBVIRQ_ERANGE (id 0
+ *         or too big); ::LIBVIRQ_EEXIST (the VM, or another with its vm_id, is registered).
  * Thread-safety: serialise registrations; concurrent with lookups.
  * Spec: none (software).
  */
@@ -135,7 +140,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry 
 /**
  * @brief Removes a VM. The caller waits for lookups in flight before freeing it.
  * @param reg Registry. @param vm VM.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (registry or VM not live); ::LIBVIRQ_ENOENT (not
+ *         in this registry).
  * Thread-safety: serialise with registrations; concurrent with lookups.
  * Spec: none (software).
  */
@@ -145,7 +151,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_regist
  * @brief Finds the (VM, vCPU) of a GA tag; constant time, range-checked.
  * @param reg Registry. @param tag GA tag. @param vm Optional; receives the VM.
  * @param vcpu Receives the vCPU.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (no such VM or vCPU).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (registry not live, NULL @p vcpu); ::LIBVIRQ_ENOENT
+ *         (no such VM or vCPU; *@p vcpu is then NULL).
  * Thread-safety: any context (atomic loads).
  * Spec: none (software).
  */
@@ -156,7 +163,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_
  * @brief Handles one GA log entry: for GA_GUEST_NR kicks the tagged vCPU (the
  *        IOMMU already set its IRR bit); other codes are ignored.
  * @param reg Registry. @param entry GA log entry. @param vcpu Optional; receives the vCPU kicked.
- * @return ::LIBVIRQ_OK (kicked or ignored code); ::LIBVIRQ_ENOENT (unknown tag); ::LIBVIRQ_EINVAL.
+ * @return ::LIBVIRQ_OK (kicked or ignored code); ::LIBVIRQ_ENOENT (unknown tag);
+ *         ::LIBVIRQ_EINVAL (registry not live).
  * Thread-safety: any context.
  * Spec: IOMMU spec pub. 48882, GA log event GA_GUEST_NR.
  */
@@ -176,11 +184,17 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_re
  * IOMMU's IRT cache for the device afterwards. From then on load/put/block,
  * virq_avic_vcpu_vmcb_values() and virq_avic_vcpu_set_nested() update IsRun,
  * GALogIntr and Destination without invalidation.
+ * A reference is attached to one vCPU at a time: attach it again (to this or
+ * another vCPU) only after virq_avic_irte_detach(); free it only when it is
+ * detached (or its vCPU destroyed refused it: a vCPU with IRTEs cannot be
+ * destroyed). Its storage must be zeroed or detached before the first attach.
  * @param vcpu vCPU. @param ref Caller storage for the link. @param irte The IRTE
  *        (16-byte aligned, two words). @param vector Guest vector 16..255.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, or the VM has vm_id 0: its GA log
- *         entries could not be mapped back to the vCPU); ::LIBVIRQ_ERANGE (vector);
- *         ::LIBVIRQ_EEXIST (ref already attached). On error the IRTE is not written.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU, NULL, or the VM has vm_id 0:
+ *         its GA log entries could not be mapped back to the vCPU); ::LIBVIRQ_ERANGE
+ *         (vector); ::LIBVIRQ_EEXIST (@p ref already attached to any vCPU, or @p irte
+ *         already attached to a vCPU of this VM through another reference). On error the
+ *         IRTE is not written.
  * Thread-safety: vCPU owner (serialised with load/put).
  * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GuestMode, IsRun, GALogIntr).
  */
@@ -189,8 +203,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu
 						  uint8_t vector);
 /**
  * @brief Detaches an IRTE (the library stops updating it; contents unchanged).
+ *        Afterwards @p ref may be freed or attached again.
  * @param vcpu vCPU. @param ref Link given to attach.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU, NULL @p ref); ::LIBVIRQ_ENOENT
+ *         (@p ref is not attached to @p vcpu).
  * Thread-safety: vCPU owner.
  * Spec: none (software).
  */
