@@ -8,7 +8,10 @@
  * Every vCPU decides by its own APIC mode whether it accepts a message, as
  * KVM's arch/x86/kvm/lapic.c kvm_apic_match_dest() does where the manuals
  * are silent (mixed xAPIC/x2APIC VMs); the rules, case by case, are in
- * docs/avic.md "Destination resolution" and docs/rationale.md.
+ * docs/avic.md "Destination resolution" and
+ * docs/rationale.md#avic-mixed-mode-destinations (aliases and the hotplug
+ * rule: docs/rationale.md#avic-apic-id-bounds; x2APIC logical:
+ * docs/rationale.md#apic-x2apic-logical).
  *
  * Unicast physical destinations and x2APIC logical destinations cost O(1)
  * per named ID through the VM's APIC-ID map while the map is exact (no

@@ -8,7 +8,9 @@
  * exit code, a trap exit on a read, a bad backing page) are counted per VM
  * and logged at most LIBVIRQ_AVIC_LOG_BURST + 1 times per kind per VM: a
  * guest cannot flood the host log, and the counters still say how many there
- * were (virq_avic_vm_counters()).
+ * were (virq_avic_vm_counters(); docs/rationale.md#avic-counted-events).
+ * Which causes emulate the ICR: docs/rationale.md#avic-incomplete-ipi-causes;
+ * whom TARGET_NOT_RUNNING wakes: docs/rationale.md#avic-tnr-wake.
  */
 #include "avic/avic_priv.h"
 

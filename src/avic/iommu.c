@@ -3,7 +3,8 @@
  * AMD IOMMU guest virtual APIC mode (IOMMU spec pub. 48882, 128-bit IRTE with
  * GAEn=1, GA log), driver part: the GA-tag registry and GA log dispatch, and
  * the IRTEs attached to vCPUs (IsRun/GALogIntr/destination on load/put). The
- * pure IRTE, GA log and GA tag encoders are in enc/iommu.c.
+ * pure IRTE, GA log and GA tag encoders are in enc/iommu.c. Layout and the
+ * no-invalidation rule: docs/rationale.md#iommu-irte-ga-layout.
  */
 #include "avic/avic_priv.h"
 

@@ -55,7 +55,8 @@
  * (the CPU may miss a cleared IsRunning; KVM d921665e01ba, 8de4a1c8164e):
  * the hardware then exits with TARGET_NOT_RUNNING for every non-self IPI,
  * the run word never has ISRUNNING, and the software state decides doorbell
- * vs kick.
+ * vs kick (docs/rationale.md#avic-erratum-1235). Decisions key on the
+ * software run state, never on IsRunning (docs/rationale.md#avic-run-state).
  */
 #include "avic/avic_priv.h"
 

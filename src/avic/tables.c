@@ -11,7 +11,9 @@
  * inhibit is set exactly while its condition holds, and clears when it no
  * longer does (as KVM recomputes its APIC map, arch/x86/kvm/lapic.c
  * kvm_recalculate_apic_map()). Called with the VM lock held; the counts
- * the destination resolver reads without it are atomic.
+ * the destination resolver reads without it are atomic. Rules:
+ * docs/rationale.md#avic-logical-id-single-bit, #avic-apic-id-bounds and
+ * docs/rationale.md#avic-mixed-mode-destinations.
  */
 #include "avic/avic_priv.h"
 

@@ -330,7 +330,8 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 		 * The guest ran: what its counters, status and passed-through
 		 * control hold is known only to the MSRs now. They stay there;
 		 * GuestOnly event selects (forced in this mode) do not count in
-		 * host mode (APM Vol 2 §13.2 PerfEvtSel HostOnly/GuestOnly).
+		 * host mode (APM Vol 2 §13.2 PerfEvtSel HostOnly/GuestOnly;
+		 * docs/rationale.md#pmc-lazy-switching).
 		 */
 		vcpu->hw.valid &= ~pmcv_guest_ran_(vcpu);
 		vcpu->live = true;

@@ -136,7 +136,7 @@ def irte_seeds():
            irte_op(6, 0) + irte_op(7 | 0x10, 1) + irte_op(7, 1) + irte_op(3, 1) +
            irte_op(1 | 0x80, 1 | 0 << 2) + irte_op(0, 2 | 0 << 2, u8(0x43)) + irte_op(2, 2))
     write('fuzz_irte', 'lifecycle', hdr + seq)
-    # The use after free of issue 16: attach to vCPU 0, attach the same reference
+    # The IRTE use after free: attach to vCPU 0, attach the same reference
     # to vCPU 1 (refused), detach and free it, load vCPU 0.
     uaf = (irte_op(0, 0 | 0 << 2, u8(0x41)) + irte_op(0, 1 | 0 << 2, u8(0x41)) +
            irte_op(1, 1 | 0 << 2) + irte_op(1 | 0x80, 0 | 0 << 2) + irte_op(2, 0))

@@ -384,8 +384,8 @@ static void test_hw_emulation(void **s)
 	assert_int_equal(virq_pmcvirt_msr_read(&e->v, 0xC0010008, 0, &v), LIBVIRQ_ENOENT);
 	/* Nothing while the guest runs. */
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, 0, &v), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, 0, 0), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, &v), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, 0), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_pmcvirt_set_filter(&e->v, NULL), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), LIBVIRQ_EBUSY);
