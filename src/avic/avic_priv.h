@@ -9,6 +9,7 @@
  *   exits.c -> tables.c, dest.c, run.c
  *   run.c   -> iommu.c
  *   dest.c, tables.c, iommu.c, caps.c -> (only this header's inline helpers)
+ *   any of them -> the pure encoders in enc/ (which call nothing back)
  */
 #ifndef LIBVIRQ_SRC_AVIC_PRIV_H
 #define LIBVIRQ_SRC_AVIC_PRIV_H

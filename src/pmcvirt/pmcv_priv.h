@@ -5,7 +5,8 @@
  * enc/pmcv_enc.h). Not a public header.
  *
  * Who calls whom (no cycles): vcpu.c -> switch.c (lazy sync before a state
- * access), nested.c -> vcpu.c; switch.c and caps.c call no other driver file.
+ * access) and caps.c (mode check), nested.c -> vcpu.c; switch.c and caps.c
+ * call no other driver file; all may call the pure encoders in enc/.
  */
 #ifndef LIBVIRQ_SRC_PMCV_PRIV_H
 #define LIBVIRQ_SRC_PMCV_PRIV_H
