@@ -331,6 +331,10 @@ static void summary(void)
 	printf("summary: avic.posters8.doorbells_per_coalesced_post %.2f 0\n",
 	       (double)(b.h.msr_wr - fresh) / (double)coal);
 	bvm_free(&b);
+	/* Maps sized by max_vcpus: 1,024 vCPUs in the 4K x2AVIC mode (64 KiB before). */
+	bvm_new(&b, 1024, LIBVIRQ_AVIC_POLICY_DOORBELL);
+	printf("summary: avic.maps_bytes_1024_vcpus_x2avic4k %zu -\n", b.vm.maps.size);
+	bvm_free(&b);
 	for (int k = 0; k < 2; k++) {
 		unsigned long running = 0;
 
