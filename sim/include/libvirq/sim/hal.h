@@ -34,6 +34,7 @@ enum virq_sim_kind {
 	LIBVIRQ_SIM_MMIO_R32, LIBVIRQ_SIM_MMIO_W32, LIBVIRQ_SIM_MMIO_R64, LIBVIRQ_SIM_MMIO_W64,
 	LIBVIRQ_SIM_MSR_R, LIBVIRQ_SIM_MSR_W, LIBVIRQ_SIM_CPUID, LIBVIRQ_SIM_CLEAN, LIBVIRQ_SIM_BARRIER,
 	LIBVIRQ_SIM_KICK, LIBVIRQ_SIM_ALLOC, LIBVIRQ_SIM_FREE, LIBVIRQ_SIM_RELAX,
+	LIBVIRQ_SIM_NOW,
 	LIBVIRQ_SIM_KIND_COUNT
 };
 
@@ -105,6 +106,16 @@ void virq_sim_clock_advance(struct virq_sim *fh, uint64_t ns);
 void virq_sim_set_relax_step(struct virq_sim *fh, uint64_t ns); /* default 1000 */
 void virq_sim_set_now_step(struct virq_sim *fh, uint64_t ns);   /* default 0 */
 void virq_sim_on_relax(struct virq_sim *fh, virq_sim_relax_fn fn, void *arg);
+
+enum virq_sim_clock_fault {
+	LIBVIRQ_SIM_CLOCK_OK = 0,
+	LIBVIRQ_SIM_CLOCK_STOP,
+	LIBVIRQ_SIM_CLOCK_JUMP_FORWARD,
+	LIBVIRQ_SIM_CLOCK_JUMP_BACK,
+	LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS,
+};
+void virq_sim_clock_fault(struct virq_sim *fh, enum virq_sim_clock_fault kind, uint64_t after,
+			  uint64_t ns);
 
 /* vCPU kicks. */
 void virq_sim_on_kick(struct virq_sim *fh, virq_sim_kick_fn fn, void *arg);
