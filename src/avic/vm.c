@@ -127,8 +127,9 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	for (uint32_t i = 0; i < rounds; i++)
 		(hal->ops->kick_vcpu)(hal->ctx, cookie);
 	t2 = virq_now_(hal);
-	vm->doorbell_ns = (t1 - t0) / rounds;
-	vm->kick_ns = (t2 - t1) / rounds;
+	/* A clock that went backwards counts as no time (not as a huge cost). */
+	vm->doorbell_ns = virq_clock_delta_(t0, t1) / rounds;
+	vm->kick_ns = virq_clock_delta_(t1, t2) / rounds;
 	if (st != LIBVIRQ_OK) {
 		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
 		ST_(&vm->policy, (uint32_t)LIBVIRQ_AVIC_POLICY_KICK);

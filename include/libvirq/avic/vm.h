@@ -137,7 +137,8 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
  * guest runs on the calling CPU) and @p rounds kicks of @p cookie (a vCPU
  * that tolerates a spurious kick), compares the mean costs and sets the
  * policy to the cheaper (doorbell on a tie). The costs are kept
- * (virq_avic_vm_calibration()).
+ * (virq_avic_vm_calibration()). A HAL clock that goes backwards during a
+ * measurement counts as no time (a cost of 0), never as a huge cost.
  *
  * @param vm VM. @param self_host_apic_id APIC ID of the calling CPU (0..0xFFF).
  * @param cookie Kick cookie. @param rounds 1..64.

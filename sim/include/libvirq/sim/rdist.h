@@ -9,7 +9,7 @@
  * Processor_Number = i, affinity from `aff`), CTLR (EnableLPIs; RWP bit 3
  * reads 1 for `rwp_polls` reads after a write; UWP bit 31 can be forced on;
  * EnableLPIs may be made sticky), WAKER (ChildrenAsleep clears `wake_polls`
- * reads after ProcessorSleep is cleared; RD_NEVER = never), PROPBASER /
+ * reads after ProcessorSleep is cleared; LIBVIRQ_SIM_RDIST_NEVER = never), PROPBASER /
  * PENDBASER (Shareability / InnerCache read-back can be forced), VPROPBASER
  * / VPENDBASER (Dirty reads 1 for `dirty_polls` reads after a Valid change;
  * Valid 0->1 sets PendingLast like QEMU; Valid 1->0 sets PendingLast from
@@ -27,7 +27,7 @@
 
 #include <libvirq/sim/hal.h>
 
-#define RD_NEVER 0xFFFFFFFFu
+#define LIBVIRQ_SIM_RDIST_NEVER 0xFFFFFFFFu
 
 struct virq_sim_rdist_cfg {
 	uint64_t gicd_base;	 /* GICD frame */
