@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include <libvirq/pmcvirt.h>
-#include <libvirq/sim/pmc_cpus.h>
+#include <libvirq/sim/cpu.h>
 
 struct bhal {
 	uint64_t msr[0x400]; /* index: see slot_() */
@@ -112,17 +112,17 @@ static __attribute__((noinline)) uint64_t sim_vmrun(struct bench *b)
 
 static int setup(struct bench *b, const char *mode)
 {
-	const struct virq_pmcvirt_caps *c = &zen5;
-	const struct virq_pmcvirt_guest *g = &g6;
+	const struct virq_pmcvirt_caps *c = &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps;
+	const struct virq_pmcvirt_guest *g = &virq_sim_guest_pmc6;
 	enum virq_pmcvirt_mode m = LIBVIRQ_PMCVIRT_MODE_HW;
 
 	memset(b, 0, sizeof(*b));
 	if (!strcmp(mode, "sw")) {
-		c = &zen4;
+		c = &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
 	} else if (!strcmp(mode, "sw-k7")) {
-		c = &k7;
-		g = &g4;
+		c = &virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps;
+		g = &virq_sim_guest_pmc4;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
 	} else if (strcmp(mode, "hw")) {
 		return -1;

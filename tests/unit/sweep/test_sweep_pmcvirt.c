@@ -17,7 +17,7 @@
 #include <libvirq/pmcvirt.h>
 
 #include <libvirq/sim/pmc.h>
-#include <libvirq/sim/pmc_cpus.h>
+#include <libvirq/sim/cpu.h>
 #include "sweep.h"
 
 #define MAXMSR 64
@@ -43,9 +43,9 @@ struct cfg {
 };
 
 static const struct cfg cfgs_[] = {
-	{ "SW zen4 g6", &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW },
-	{ "SW k7 g4", &k7, &g4, LIBVIRQ_PMCVIRT_MODE_SW },
-	{ "HW zen5 g6", &zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW },
+	{ "SW zen4 g6", &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW },
+	{ "SW k7 g4", &virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW },
+	{ "HW zen5 g6", &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW },
 };
 
 enum phase { PH_SAVE, PH_ENTER, PH_EXIT, PH_RESTORE, PH_COUNT };
