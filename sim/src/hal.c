@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <libvirq/sim/hal.h>
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +249,12 @@ void virq_sim_add_region(struct virq_sim *fh, uint64_t base, uint64_t size, virq
 		abort();
 	fh->regions[fh->nregions++] = (struct region_){ base, size, rd, wr, arg };
 	UNLOCK(fh);
+}
+
+void virq_sim_on_reg(struct virq_sim *fh, uint64_t addr, virq_sim_mmio_read_fn rd,
+		     virq_sim_mmio_write_fn wr, void *arg)
+{
+	virq_sim_add_region(fh, addr, 4, rd, wr, arg);
 }
 
 static const struct region_ *region_of_(struct virq_sim *fh, uint64_t addr)

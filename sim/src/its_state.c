@@ -438,7 +438,7 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m, const 
 			s->vpes[c->vpe].rd = c->rd;
 		break;
 	case 0x25: /* VSYNC: after a 4.0 VMAPP unmap it is required; on 4.1 it
-		    * may raise an SError for an unmapped vPE (CASE-10) */
+		    * may raise an SError for an unmapped vPE (Linux 80e9963fb3b5) */
 		if (!s->vpes[c->vpe].mapped && ((s->cfg.typer >> 40) & 1))
 			err_(s, "VSYNC to an unmapped vPE on GICv4.1", c->vpe);
 		break;
@@ -586,4 +586,19 @@ unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint3
 uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n)
 {
 	return s->baser[n] | baser_ro_(s, n);
+}
+
+bool virq_sim_its_state_msi(struct virq_sim_its_state *s, uint32_t dev, uint32_t ev)
+{
+	struct dev_ *d = dev_(s, dev);
+	struct virq_sim_its_ev *e;
+
+	/* A translation that finds nothing is dropped (no command error). */
+	if (!d || ev >= d->nev)
+		return false;
+	e = &d->ev[ev];
+	if (e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
+		return false;
+	do_int_(s, e);
+	return true;
 }
