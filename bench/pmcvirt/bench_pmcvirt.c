@@ -21,6 +21,11 @@
 #include <libvirq/pmcvirt.h>
 #include <libvirq/sim/cpu.h>
 
+/* CPU profiles of the simulator (libvirq/sim/cpu.h). */
+#define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
+#define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
+#define FAM10H_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps)
+
 struct bhal {
 	uint64_t msr[0x400]; /* index: see slot_() */
 	unsigned long rd, wr;
@@ -112,16 +117,16 @@ static __attribute__((noinline)) uint64_t sim_vmrun(struct bench *b)
 
 static int setup(struct bench *b, const char *mode)
 {
-	const struct virq_pmcvirt_caps *c = &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps;
+	const struct virq_pmcvirt_caps *c = ZEN5_CAPS;
 	const struct virq_pmcvirt_guest *g = &virq_sim_guest_pmc6;
 	enum virq_pmcvirt_mode m = LIBVIRQ_PMCVIRT_MODE_HW;
 
 	memset(b, 0, sizeof(*b));
 	if (!strcmp(mode, "sw")) {
-		c = &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps;
+		c = ZEN4_CAPS;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
 	} else if (!strcmp(mode, "sw-k7")) {
-		c = &virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps;
+		c = FAM10H_CAPS;
 		g = &virq_sim_guest_pmc4;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
 	} else if (strcmp(mode, "hw")) {

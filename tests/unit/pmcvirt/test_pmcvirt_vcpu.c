@@ -17,6 +17,11 @@
 #include <libvirq/sim/pmc.h>
 #include <libvirq/sim/cpu.h>
 
+/* CPU profiles of the simulator (libvirq/sim/cpu.h). */
+#define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
+#define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
+#define FAM10H_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps)
+
 #define EN (1ull << 22)
 #define OS (1ull << 17)
 #define USR (1ull << 16)
@@ -116,7 +121,7 @@ static void test_init_hw(void **s)
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	static uint8_t copy[4096];
 	struct virq_pmcvirt_vcpu v;
-	struct virq_pmcvirt_caps c = virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps;
+	struct virq_pmcvirt_caps c = *ZEN5_CAPS;
 	struct virq_pmcvirt_guest g = virq_sim_guest_pmc6;
 
 	(void)s;
@@ -179,11 +184,11 @@ static void test_init_hw(void **s)
 						LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP, vmcb), LIBVIRQ_OK);
 	assert_true((uint32_t)virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x01000000);
 	/* SW mode needs no VMCB and works without PerfCtrVirt. */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0,
 						NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0,
 						vmcb), LIBVIRQ_ENOTSUP);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, FAM10H_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
 			 LIBVIRQ_ERANGE);
 	virq_sim_free(fh);
 }
@@ -191,7 +196,7 @@ static void test_init_hw(void **s)
 /* ---- HW mode: one MSR write per world switch; host PMU save/restore ---- */
 static void test_hw_world_switch(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -237,9 +242,9 @@ static void test_hw_world_switch(void **s)
 	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
 	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 14);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN5_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN5_CAPS, i)) == 0x1000ull * (i + 1));
 	}
 	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
 	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20); /* type A, untouched */
@@ -252,7 +257,7 @@ static void test_hw_world_switch(void **s)
 /* ---- the fake VMRUN fails unless GlobalCtl is zero (CASE-17) ---- */
 static void test_hw_invalid_pmc(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t code;
 
 	(void)s;
@@ -291,7 +296,7 @@ static void test_hw_invalid_pmc(void **s)
 /* ---- intercepted MSRs, filter, emulated instructions (HW mode) ---- */
 static void test_hw_emulation(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
 	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	uint32_t pmi = 99;
@@ -374,7 +379,7 @@ static void test_hw_emulation(void **s)
 /* ---- CASE-17: legacy guest host accesses, alias rejection, reset ---- */
 static void test_case17_legacy_and_reset(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -406,7 +411,7 @@ static void test_case17_legacy_and_reset(void **s)
 	env_free_(e);
 
 	/* vCPU reset: all six ctl/ctr slots and global status/control = 0. */
-	e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	for (unsigned i = 0; i < 6; i++) {
 		gwr_(e, 0xC0010200 + 2 * i, 0x4300C0 + i);
 		gwr_(e, 0xC0010201 + 2 * i, 100 + i);
@@ -427,7 +432,7 @@ static void test_case17_legacy_and_reset(void **s)
 /* ---- SW mode: exact accesses per world switch ---- */
 static void test_sw_world_switch(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -484,9 +489,9 @@ static void test_sw_world_switch(void **s)
 	/* Host restore: every value back, status via CLR/SET, GlobalCtl last. */
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN4_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
 	}
 	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
 	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20);
@@ -496,7 +501,7 @@ static void test_sw_world_switch(void **s)
 /* SW mode on a K7-only host (4 counters, no PerfMonV2, no GlobalCtl). */
 static void test_sw_k7_host(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
 	virq_sim_reset_counters(e->fh);
@@ -524,7 +529,7 @@ static void test_sw_k7_host(void **s)
 /* SW mode, legacy 4-counter guest on a PerfMonV2 host: GlobalCtl = GENMASK(3,0). */
 static void test_sw_legacy_on_v2(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -554,9 +559,9 @@ static void test_sw_legacy_on_v2(void **s)
 /* ---- migration: whole state and MSR by MSR, across modes ---- */
 static void test_migration(void **s)
 {
-	struct env *a = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
-	struct env *b = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
-	struct env *c = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *a = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *b = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *c = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	struct virq_pmcvirt_state sa, sb, sc, bad;
 	uint32_t msrs[15];
 	size_t n;
@@ -610,7 +615,7 @@ static void test_migration(void **s)
 /* ---- MSR faults ---- */
 static void test_msr_faults(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
 	virq_sim_msr_fault(e->fh, 0xC0010205, true);
@@ -643,7 +648,7 @@ static void test_host_save_fault_keeps_globals(void **s)
 
 	(void)s;
 	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
-		struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+		struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 		uint64_t gctl = virq_sim_msr_get(e->fh, GCTL);
 
 		virq_sim_msr_set(e->fh, 0xC0000300u, 0x5);
@@ -662,7 +667,7 @@ static void test_host_save_fault_keeps_globals(void **s)
  * rewriting a host counter whose saved value happens to equal them. */
 static void test_sw_exit_fault_cache(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -684,7 +689,7 @@ static void test_sw_exit_fault_cache(void **s)
 /* ---- nested (UNCERTAIN design, see pmcvirt.h) ---- */
 static void test_nested(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0x76, 0, 0 };
 	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	static uint8_t v12[4096], v02[4096];
@@ -748,7 +753,7 @@ static void test_nested(void **s)
  * back would re-enable the denied event in vmcb01 behind the ctl_hw cache. */
 static void test_nested_filter_survives_vmexit(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
 	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	static uint8_t v12[4096], v02[4096];
@@ -791,7 +796,7 @@ static void test_nested_vmcb12_sanitised(void **s)
 {
 	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
 						       .perfmon_v2 = true };
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static uint8_t v12[4096], v02[4096];
 	bool fail;
 
@@ -826,12 +831,12 @@ static void test_nested_vmcb12_sanitised(void **s)
  * SW mode's cache believes the MSRs hold the guest's values. */
 static void test_mode_change_hw_to_sw(void **s)
 {
-	struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
 						0, e->vmcb), LIBVIRQ_OK);
 	assert_false(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -860,7 +865,7 @@ static void test_init_global_ctl_enabled(void **s)
 
 	(void)s;
 	for (unsigned k = 0; k < 2; k++) {
-		struct env *e = env_new_(k ? &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps : &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &virq_sim_guest_pmc6, modes[k], 0);
+		struct env *e = env_new_(k ? ZEN4_CAPS : ZEN5_CAPS, &virq_sim_guest_pmc6, modes[k], 0);
 
 		assert_true(grd_(e, GCTL) == 0x3F);
 		if (!k)
@@ -878,7 +883,7 @@ static void test_init_global_ctl_enabled(void **s)
 		env_free_(e);
 	}
 	{
-		struct env *e = env_new_(&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+		struct env *e = env_new_(ZEN5_CAPS, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 
 		assert_true(grd_(e, GCTL) == 0xF);
 		assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
