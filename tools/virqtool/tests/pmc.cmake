@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# virqtool pmc: layout (fact sheet §3) and MSR -> VMCB field mapping (§4.1, CASE-17).
+# virqtool pmc: layout (APM Vol 2 Table B-1) and MSR -> VMCB field mapping.
 set(_pmc_layout "PERF_CTL0 0x4E0 8
 PERF_CTR0 0x4E8 8
 PERF_CTL1 0x4F0 8
@@ -30,7 +30,7 @@ virqtool_check(NAME virqtool_pmc_msr6_irperf LABELS pmcvirt EXIT 0 STDOUT "INSTR
 virqtool_check(NAME virqtool_pmc_msr6_none LABELS pmcvirt EXIT 2 STDERR_REGEX "maps to no VMCB field" ARGS pmc msr 0xC001020C counters=6)
 virqtool_check(NAME virqtool_pmc_msr6_hwcr LABELS pmcvirt EXIT 2 ARGS pmc msr 0xC0010015 counters=6)
 
-# 4-counter legacy guest (CASE-17: translate F15h, never alias past counter 3)
+# 4-counter legacy guest (translate F15h indices, never alias past counter 3)
 virqtool_check(NAME virqtool_pmc_msr4_f15ctr1 LABELS pmcvirt EXIT 0 STDOUT "PERF_CTR1" ARGS pmc msr 0xC0010203 counters=4)
 virqtool_check(NAME virqtool_pmc_msr4_f15ctl1 LABELS pmcvirt EXIT 0 STDOUT "PERF_CTL1" ARGS pmc msr 0xC0010202 counters=4)
 virqtool_check(NAME virqtool_pmc_msr4_k7ctl0 LABELS pmcvirt EXIT 0 STDOUT "PERF_CTL0" ARGS pmc msr 0xC0010000 counters=4)
@@ -41,10 +41,15 @@ virqtool_check(NAME virqtool_pmc_msr4_gctl LABELS pmcvirt EXIT 2 ARGS pmc msr 0x
 
 # bad input
 virqtool_check(NAME virqtool_pmc_msr_counters5 LABELS pmcvirt EXIT 2 STDERR_REGEX "counters must be 4 or 6" ARGS pmc msr 0xC0010200 counters=5)
-virqtool_check(NAME virqtool_pmc_msr_nocounters LABELS pmcvirt EXIT 2 STDERR_REGEX "missing counters" ARGS pmc msr 0xC0010200)
+virqtool_check(NAME virqtool_pmc_msr_nocounters LABELS pmcvirt EXIT 2 STDERR_REGEX "missing counters=4\\|6 \\(required: counters\\)" ARGS pmc msr 0xC0010200)
 virqtool_check(NAME virqtool_pmc_msr_badmsr LABELS pmcvirt EXIT 2 STDERR_REGEX "bad MSR" ARGS pmc msr zz counters=6)
 virqtool_check(NAME virqtool_pmc_msr_bigmsr LABELS pmcvirt EXIT 2 STDERR_REGEX "bad MSR" ARGS pmc msr 0x1C0010200 counters=6)
 virqtool_check(NAME virqtool_pmc_msr_extra LABELS pmcvirt EXIT 2 STDERR_REGEX "unknown field" ARGS pmc msr 0xC0010200 counters=6 foo=1)
 virqtool_check(NAME virqtool_pmc_msr_noarg LABELS pmcvirt EXIT 2 ARGS pmc msr)
 virqtool_check(NAME virqtool_pmc_unknown LABELS pmcvirt EXIT 2 STDERR_REGEX "unknown pmc command" ARGS pmc frob)
 virqtool_check(NAME virqtool_pmc_noarg LABELS pmcvirt EXIT 2 ARGS pmc)
+# Help at every level and the fields.
+virqtool_check(NAME virqtool_pmc_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "pmc layout.*pmc msr" ARGS pmc --help)
+virqtool_check(NAME virqtool_pmc_msr_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "counters +required" ARGS pmc msr --help)
+virqtool_check(NAME virqtool_pmc_layout_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "usage: virqtool pmc layout" ARGS pmc layout -h)
+virqtool_check(NAME virqtool_pmc_fields LABELS pmcvirt EXIT 0 STDOUT_REGEX "counters +required" ARGS pmc fields)
