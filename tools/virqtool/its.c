@@ -335,7 +335,8 @@ static int decode_(int argc, char **argv)
 	if (argc == 1 && vt_is_help(argv[0])) {
 		fputs("usage: virqtool its decode DW0 DW1 DW2 DW3\n"
 		      "  decodes one ITS command from its four doublewords; prints the command and "
-		      "its fields\n  in a form 'virqtool its encode' takes back\n",
+		      "its fields\n  in a form 'virqtool its encode' takes back (reserved bits are "
+		      "ignored)\n",
 		      vt_out);
 		return 0;
 	}
