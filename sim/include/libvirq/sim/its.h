@@ -24,8 +24,7 @@
  *   and restarts on any CWRITER write (QEMU 7.2);
  * - queue memory that is not mapped (a memory error) stalls the queue, and
  *   a GITS_CWRITER offset outside the queue is ignored and counted (QEMU's
- *   bounds checks, "hw/intc/arm_gicv3_its: Fix various off-by-one errors",
- *   Message-Id 20211211191135.1764649-15-peter.maydell\@linaro.org);
+ *   bounds checks: @ref gic-its-bounds in docs/rationale.md);
  * - GITS_CBASER writes are ignored while the ITS is enabled (QEMU), reset
  *   GITS_CREADR to 0 and clear Stalled (GITS_CWRITER keeps its value);
  *   @c force_sh / @c force_inner change what its attributes read back.
