@@ -22,13 +22,12 @@
  * which is:
  * - the types @c uint8_t, @c uint16_t, @c uint32_t, @c uint64_t, @c int8_t,
  *   @c int32_t, @c int64_t, @c uintptr_t, @c size_t;
- * - @c bool, @c true, @c false and @c NULL;
+ * - @c bool, @c true, @c false, @c NULL and @c offsetof;
  * - the limits @c UINT32_MAX and @c UINT64_MAX;
  * - declarations of @c memcpy, @c memset, @c memmove and @c memcmp with their
  *   standard C meaning.
  *
- * Nothing else is needed (no @c <stdarg.h>, no @c offsetof, no @c *_C()
- * macros). ports/xen/include/virq_env_xen.h and
+ * Nothing else is needed (no @c <stdarg.h>, no @c *_C() macros). ports/xen/include/virq_env_xen.h and
  * ports/linux/include/virq_env_linux.h are such headers for Xen and Linux;
  * tests/build/env/virq_test_env.h provides exactly the list above from
  * compiler-predefined macros alone, and the freestanding check compiles the

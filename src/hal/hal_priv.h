@@ -50,6 +50,18 @@ static inline uint64_t virq_now_(const struct virq_hal *hal)
 	return (hal->ops->now_ns)(hal->ctx);
 }
 
+/*
+ * Forward distance from clock sample @p from to a later sample @p to, in ns:
+ * 0 when @p to is earlier (a clock that went backwards counts as no time),
+ * and a wrap-around of the 64-bit counter counts forward.
+ */
+static inline uint64_t virq_clock_delta_(uint64_t from, uint64_t to)
+{
+	uint64_t d = to - from;
+
+	return d > (UINT64_MAX >> 1) ? 0 : d;
+}
+
 static inline void virq_relax_(const struct virq_hal *hal)
 {
 	if (hal->ops->relax)
@@ -108,6 +120,14 @@ static inline void virq_page_free_(const struct virq_hal *hal, struct virq_page 
 	page->pa = 0;
 	page->size = 0;
 }
+
+/*
+ * An extension member of the ops table (after kick_vcpu) is present: the
+ * embedder's ops size covers it and it is not NULL.
+ */
+#define LIBVIRQ_HAL_HAS_(hal, member)                                                          \
+	((hal)->ops->size >= offsetof(struct virq_hal_ops, member) + sizeof((hal)->ops->member) && \
+	 (hal)->ops->member)
 
 /* Cleans to PoC when the HAL can; returns false when it cannot. */
 static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va, size_t len)

@@ -4,10 +4,10 @@
  *
  * Linux's own headers provide everything virq_env.h's contract lists but the
  * <stdint.h>-style limits: linux/types.h has uint8_t .. uint64_t, int8_t ..
- * int64_t, uintptr_t, size_t and bool, linux/stddef.h NULL, true and false,
- * linux/string.h memcpy, memset, memmove and memcmp; linux/limits.h spells
- * the limits U32_MAX and U64_MAX. UINT32_MAX and UINT64_MAX are added from
- * those, each guarded.
+ * int64_t, uintptr_t, size_t and bool, linux/stddef.h NULL, true, false and
+ * offsetof, linux/string.h memcpy, memset, memmove and memcmp;
+ * linux/limits.h spells the limits U32_MAX and U64_MAX. UINT32_MAX and
+ * UINT64_MAX are added from those, each guarded.
  */
 #ifndef LIBVIRQ_PORT_LINUX_ENV_H
 #define LIBVIRQ_PORT_LINUX_ENV_H

@@ -8,8 +8,8 @@
  * -nostdinc -DLIBVIRQ_ENV_HEADER="virq_test_env.h") fails as soon as the code
  * uses a name the documentation does not promise.
  *
- * The macros are guarded: a host that already defines NULL, bool, true,
- * false or the limits (Xen's xen/config.h, Linux's linux/types.h) keeps its
+ * The macros are guarded: a host that already defines NULL, offsetof,
+ * bool, true, false or the limits (Xen's xen/config.h, Linux's linux/types.h) keeps its
  * own. Types cannot be guarded by the preprocessor: a host that has them
  * includes its own header instead of typedef'ing them again (see
  * ports/xen/virq_env_xen.h and ports/linux/virq_env_linux.h).
@@ -47,6 +47,9 @@ typedef __SIZE_TYPE__ size_t;
 #endif
 #ifndef NULL
 #define NULL ((void *)0)
+#endif
+#ifndef offsetof
+#define offsetof(type, member) __builtin_offsetof(type, member)
 #endif
 
 void *memcpy(void *dst, const void *src, size_t n);
