@@ -125,10 +125,10 @@ static virq_status cf_check xen_msr_read(void *ctx, uint32_t msr, uint64_t *valu
 
     (void)ctx;
 #ifdef rdmsr_safe
-    /* Xen 4.17/4.18: a macro that assigns its second argument. */
+    /* Xen 4.17 to 4.20: a macro that assigns its second argument. */
     rc = rdmsr_safe(msr, *value);
 #else
-    /* Later Xen: int rdmsr_safe(unsigned int msr, uint64_t *val). */
+    /* Xen 4.21 and later: int rdmsr_safe(unsigned int msr, uint64_t *val). */
     rc = rdmsr_safe(msr, value);
 #endif
     return rc ? LIBVIRQ_EHW : LIBVIRQ_OK;

@@ -6,9 +6,9 @@
  * xen/types.h the fixed-width types, uintptr_t, size_t, bool/true/false
  * (xen/stdbool.h), NULL and UINT32_MAX; xen/compiler.h (force-included with
  * xen/config.h) offsetof; xen/string.h memcpy, memset, memmove and memcmp.
- * Only UINT64_MAX is missing in Xen 4.17 (Debian 12); current Xen (checked:
- * 4.23-unstable) defines it in xen/types.h. Each name added here is guarded,
- * so the header is correct for both.
+ * Only UINT64_MAX is missing in Xen 4.17 (Debian 12) to 4.20; Xen 4.21 and
+ * later define it in xen/types.h. Each name added here is guarded, so the
+ * header is correct for both.
  */
 #ifndef LIBVIRQ_PORT_XEN_ENV_H
 #define LIBVIRQ_PORT_XEN_ENV_H
