@@ -9,7 +9,7 @@
  * ACPI, or that have no libfdt, do not link it.
  *
  * Binding followed (Linux Documentation/devicetree/bindings/interrupt-controller/
- * arm,gic-v3.yaml; facts sheet gicv4.md section 8):
+ * arm,gic-v3.yaml):
  * - the first enabled node compatible with @c "arm,gic-v3" is the GIC; its
  *   @c reg holds the distributor, then one entry per redistributor region
  *   (@c \#redistributor-regions, default 1), then optional GICC/GICH/GICV entries
@@ -20,7 +20,8 @@
  *   @c msi-controller property are ITSes (as in Linux, an ITS node without
  *   @c msi-controller is ignored); their first @c reg entry is the ITS frame;
  * - @c dma-noncoherent on the GIC node marks the redistributor tables, on an
- *   ITS node that ITS's tables and queue, as non-coherent (fault case CASE-14);
+ *   ITS node that ITS's tables and queue, as non-coherent (Linux's ITS driver then forces
+ *   non-shareable, non-cacheable tables);
  * - a root compatible with @c "rockchip,rk3588" sets ::LIBVIRQ_GIC_PLAT_RK3588
  *   (erratum RK3588001: shareability does not work).
  *
@@ -48,12 +49,18 @@
  * @brief Describes the GIC found in a flattened device tree.
  *
  * The blob is validated completely first (header, every tag, every
- * property length and name offset: libfdt's @c fdt_check_full()), then
- * every property libvirq reads is length-checked before use, so a hostile
- * blob cannot make this function read outside [@p fdt, @p fdt + @p bufsize),
- * divide by zero, or loop without bound.
+ * property length and name offset: libvirq's own header and structure
+ * walk, then libfdt's @c fdt_check_full()), then every property libvirq
+ * reads is length-checked before use, so a hostile blob cannot make this
+ * function read outside [@p fdt, @p fdt + @p bufsize), divide by zero, or
+ * loop without bound. Checked before libfdt runs, because libfdt 1.6.1 (the
+ * oldest supported) does not check them safely: FDT version 16 or later
+ * (older blobs made 1.6.1's @c fdt_check_full() read NULL; upstream dtc
+ * commit fda71da), a 4-byte aligned structure block and an 8-byte aligned
+ * memory reservation block (dtc commit 8d15a63), property lengths that stay
+ * inside the structure block (dtc commit 7359034).
  *
- * @param fdt     The blob; 8-byte alignment is not required (4 bytes is).
+ * @param fdt     The blob, 8-byte aligned (libfdt requires it).
  * @param bufsize Bytes readable at @p fdt (the blob's @c totalsize must fit;
  *                at most ::LIBVIRQ_FDT_MAX_SIZE are examined).
  * @param desc    Receives the description; fully written on success,
@@ -63,8 +70,10 @@
  *                when non-NULL on entry.
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL when @p fdt or @p desc is NULL;
+ *         ::LIBVIRQ_EALIGN when @p fdt is not 8-byte aligned;
  *         ::LIBVIRQ_EBADDT when the blob or the GIC/ITS nodes are malformed: bad
- *         magic/version/header, truncated, bad structure, @c \#address-cells or
+ *         magic, version below 16 or last_comp_version above 17, misaligned
+ *         sub-blocks, bad header, truncated, bad structure, @c \#address-cells or
  *         @c \#size-cells not 1 or 2, @c reg or @c ranges length not a whole
  *         number of entries or too short for the declared regions, a zero-size
  *         or wrapping region, an address outside every parent @c ranges entry,

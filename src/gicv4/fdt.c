@@ -2,8 +2,10 @@
 /*
  * GIC discovery from a flattened device tree (optional archive virq_fdt).
  *
- * Trust model: the blob is hostile until proven otherwise (fault case
- * CASE-16). struct_walk_() and then fdt_check_full() validate the structure block (every tag,
+ * Trust model: the blob is hostile until proven otherwise (the dtc/libfdt
+ * hardening commits 8f69567, ff5afb9, 64c46b0, 7359034, fda71da, 8d15a63
+ * show the shapes). check_header_(), struct_walk_() and then
+ * fdt_check_full() validate the structure block (every tag,
  * property length and name offset inside the blob) before any lookup;
  * after that every property this file reads has its length checked before
  * a cell is loaded, every cell count is range-checked before it is used to
@@ -219,8 +221,7 @@ static uint32_t be32_at_(const uint8_t *p)
  * before libfdt does. libfdt 1.6.1 (Debian 12) adds a property length to the
  * offset without an overflow check in fdt_next_tag(), so a forged length such
  * as 0xFFFFFFF4 wraps the offset back onto the same tag and fdt_check_full()
- * never returns (found by fuzz_fdt; the same shape as dtc commit 7359034,
- * CASE-16). Every step here advances by at least 4 bytes and stays inside
+ * never returns (found by fuzz_fdt; the same shape as dtc commit 7359034). Every step here advances by at least 4 bytes and stays inside
  * the block, so the walk ends.
  */
 static virq_status struct_walk_(const void *fdt, const char **why)
@@ -264,14 +265,64 @@ static virq_status struct_walk_(const void *fdt, const char **why)
 	}
 }
 
+/* Big-endian 32-bit header field @p off (bytes) of the blob. */
+static uint32_t hdr_(const void *fdt, uint32_t off)
+{
+	return be32_at_((const uint8_t *)fdt + off);
+}
+
+/*
+ * What libfdt 1.6.1 (Debian 12) does not check safely itself, checked here
+ * from the raw header before any libfdt call:
+ *  - version below 16: fdt_check_full() dereferences the NULL that
+ *    fdt_get_name() returns for a pre-16 root node (fixed upstream in dtc
+ *    commit fda71da, "libfdt: Handle failed get_name() on BEGIN_NODE");
+ *    pre-16 blobs also pad properties differently (8-byte alignment of
+ *    values of 8 bytes or more), which struct_walk_() does not model;
+ *  - sub-block alignment: 1.6.1 loads tags as aligned 32-bit words without
+ *    checking that the structure block is 4-byte aligned (or the memory
+ *    reservation block 8-byte aligned), which faults on a strict-alignment
+ *    CPU (Device memory at EL2 with the MMU off); checked upstream since
+ *    dtc commit 8d15a63 ("libfdt: Verify alignment of sub-blocks in dtb");
+ *  - forged property lengths: struct_walk_() (dtc commit 7359034).
+ * Devicetree Specification v0.4 §5.2: version 17, last_comp_version 16.
+ */
+static virq_status check_header_(const void *fdt, const char **why)
+{
+	uint32_t version, last_comp;
+
+	if (((uintptr_t)fdt & 7u) != 0) {
+		if (why)
+			*why = "blob not 8-byte aligned (libfdt requires it)";
+		return LIBVIRQ_EALIGN;
+	}
+	if (hdr_(fdt, 0) != FDT_MAGIC)
+		return bad_(why, "bad FDT magic");
+	version = hdr_(fdt, 20);
+	last_comp = hdr_(fdt, 24);
+	if (version < 16)
+		return bad_(why, "unsupported FDT version (below 16)");
+	if (last_comp > 17 || last_comp > version)
+		return bad_(why, "unsupported FDT version (last_comp_version above 17 or above version)");
+	if ((hdr_(fdt, 16) & 7u) != 0)
+		return bad_(why, "bad FDT header: memory reservation block not 8-byte aligned");
+	if ((hdr_(fdt, 8) & 3u) != 0)
+		return bad_(why, "bad FDT header: structure block not 4-byte aligned");
+	return LIBVIRQ_OK;
+}
+
 static virq_status check_blob_(const void *fdt, size_t bufsize, const char **why)
 {
+	virq_status st;
 	int rc;
 
 	if (bufsize < sizeof(struct fdt_header))
 		return bad_(why, "blob shorter than the FDT header");
 	if (bufsize > LIBVIRQ_FDT_MAX_SIZE)
 		bufsize = LIBVIRQ_FDT_MAX_SIZE;
+	st = check_header_(fdt, why);
+	if (st != LIBVIRQ_OK)
+		return st;
 	rc = fdt_check_header(fdt);
 	if (rc == -FDT_ERR_BADMAGIC)
 		return bad_(why, "bad FDT magic");

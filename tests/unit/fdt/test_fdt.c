@@ -2,8 +2,9 @@
 /*
  * GIC discovery from device trees: trees dumped from QEMU at test time,
  * hand-built odd trees compiled with dtc at test time (gen_dtbs.sh), and
- * corrupted blobs made here (every CASE-16 shape). This executable compiles
- * src/gicv4/fdt.c itself with AddressSanitizer and UBSan, and every blob is
+ * corrupted blobs made here (every shape of the dtc/libfdt hardening
+ * commits 8f69567, ff5afb9, 64c46b0, 7359034, c17d76a, fda71da, 8d15a63).
+ * This executable compiles src/gicv4/fdt.c itself with AddressSanitizer and UBSan, and every blob is
  * handed over in a heap buffer of exactly its size, so any over-read is fatal.
  */
 #include <stdarg.h>
@@ -14,12 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <dirent.h>
 
 #include <libfdt.h>
 #include <libvirq/fdt.h>
 
 #ifndef LIBVIRQ_DTB_DIR
 #error "LIBVIRQ_DTB_DIR must name the directory gen_dtbs.sh wrote"
+#endif
+#ifndef LIBVIRQ_FUZZ_CORPUS_DIR
+#error "LIBVIRQ_FUZZ_CORPUS_DIR must name tests/fuzz/corpus/fuzz_fdt"
 #endif
 #ifndef LIBVIRQ_SEED_DIR
 #error "LIBVIRQ_SEED_DIR must name tests/data/dtb"
@@ -195,8 +200,9 @@ static void patch_u32_(uint8_t *b, const char *path, const char *prop, uint32_t 
 }
 
 /*
- * CASE-16 shapes in properties discovery never follows (it resolves no
- * phandles and reads no interrupt-map): interrupt-parent 0 and -1,
+ * Hostile shapes (dtc 8f69567, ff5afb9, c17d76a) in properties GIC
+ * discovery never follows (it resolves no phandles and reads no
+ * interrupt-map): interrupt-parent 0 and -1,
  * #msi-cells 0xffffffff with an msi-parent pointing at it, an interrupt-map
  * one cell short. Discovery must give the same answer, immediately.
  */
@@ -307,6 +313,11 @@ static void put_be32_(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+static uint32_t be32_(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
 static virq_status run_(const uint8_t *b, size_t n, const char **why)
 {
 	struct virq_gic_desc d;
@@ -368,6 +379,117 @@ static void test_header_corruptions(void **state)
 	free(b);
 }
 
+/*
+ * Regression (issue: crash in device-tree discovery): a structurally valid
+ * blob whose header says version < 16 made libfdt 1.6.1's fdt_check_full()
+ * dereference NULL (upstream dtc fda71da). Every pre-16 version, with every
+ * last_comp_version it may carry, must be rejected before libfdt runs;
+ * 16 and 17 are accepted. Failed (SEGV) before the fix.
+ */
+static void test_old_versions_rejected(void **state)
+{
+	size_t len;
+	uint8_t *b = load_("good_two_regions", &len);
+
+	(void)state;
+	for (uint32_t v = 0; v < 16; v++) {
+		for (uint32_t lc = 0; lc <= v + 1 && lc <= 16; lc++) {
+			uint8_t *c = dup_(b, len);
+			const char *why = NULL;
+
+			put_be32_(c + 20, v);
+			put_be32_(c + 24, lc);
+			assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
+			if (!strstr(why, "version"))
+				fail_msg("version %u/%u: reason '%s'", v, lc, why);
+			free(c);
+		}
+	}
+	for (uint32_t v = 16; v <= 17; v++) {
+		uint8_t *c = dup_(b, len);
+
+		put_be32_(c + 20, v);
+		put_be32_(c + 24, 16);
+		assert_int_equal(run_(c, len, NULL), LIBVIRQ_OK);
+		free(c);
+	}
+	free(b);
+}
+
+/*
+ * libfdt 1.6.1 loads structure tags as aligned words and does not check the
+ * sub-block alignment (upstream dtc 8d15a63): a misaligned structure or
+ * memory-reservation block, or a blob not 8-byte aligned, is refused first.
+ */
+static void test_misaligned_blocks(void **state)
+{
+	size_t len;
+	uint8_t *b = load_("good_two_regions", &len);
+	uint8_t *c, *big;
+	const char *why = NULL;
+	struct virq_gic_desc d;
+
+	(void)state;
+	c = dup_(b, len);
+	put_be32_(c + 8, be32_(c + 8) + 2); /* off_dt_struct */
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
+	assert_non_null(strstr(why, "structure block not 4-byte aligned"));
+	free(c);
+	c = dup_(b, len);
+	put_be32_(c + 16, be32_(c + 16) + 4); /* off_mem_rsvmap */
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
+	assert_non_null(strstr(why, "not 8-byte aligned"));
+	free(c);
+	/* A good blob at an address that is 4- but not 8-byte aligned. */
+	big = malloc(len + 8);
+	assert_non_null(big);
+	memcpy(big + 4, b, len);
+	assert_int_equal(virq_fdt_discover_gic(big + 4, len, &d, &why), LIBVIRQ_EALIGN);
+	assert_non_null(strstr(why, "aligned"));
+	assert_int_equal(d.nr_redist_regions, 0);
+	free(big);
+	free(b);
+}
+
+/* Replays every file of a directory (fuzz corpus, regression seeds) under ASan. */
+static unsigned replay_dir_(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!dp)
+		fail_msg("cannot open %s", dir);
+	while ((e = readdir(dp)) != NULL) {
+		char path[1024];
+		size_t len;
+		uint8_t *b;
+		const char *why = NULL;
+		virq_status st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		b = load_path_(path, &len);
+		st = run_(b, len, &why);
+		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT ||
+			    st == LIBVIRQ_ENOSPC);
+		assert_non_null(why);
+		free(b);
+		n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+/* Every committed fuzz seed and regression blob (incl. crash_version15.dtb). */
+static void test_replay_fuzz_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay_dir_(LIBVIRQ_FUZZ_CORPUS_DIR) > 30);
+	assert_true(replay_dir_(LIBVIRQ_FUZZ_REGRESS_DIR) >= 1);
+}
+
 /* Byte offset of the length field of @p prop on node @p path. */
 static size_t prop_len_off_(const uint8_t *b, const char *path, const char *prop)
 {
@@ -380,7 +502,7 @@ static size_t prop_len_off_(const uint8_t *b, const char *path, const char *prop
 	return (size_t)((const uint8_t *)&p->len - b);
 }
 
-/* CASE-16 (dtc 7359034): forged property lengths must stop the walk, not overflow it. */
+/* dtc 7359034: forged property lengths must stop the walk, not overflow it. */
 static void test_forged_property_lengths(void **state)
 {
 	static const uint32_t forged[] = { 0xfffffff8u, 0xffffffffu, 0x7ffffffcu, 0x10000000u, 4096 };
@@ -493,6 +615,9 @@ int main(void)
 		cmocka_unit_test(test_hand_built_bad_trees),
 		cmocka_unit_test(test_null_and_tiny),
 		cmocka_unit_test(test_header_corruptions),
+		cmocka_unit_test(test_old_versions_rejected),
+		cmocka_unit_test(test_misaligned_blocks),
+		cmocka_unit_test(test_replay_fuzz_seeds),
 		cmocka_unit_test(test_forged_property_lengths),
 		cmocka_unit_test(test_truncation_sweep),
 		cmocka_unit_test(test_mutation_sweep),
