@@ -59,6 +59,11 @@ static uint8_t *load_(const char *name, size_t *len)
 	return load_path_(path, len);
 }
 
+static uint32_t be32_(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
 /* Discovers from a named generated tree; returns the status, fills d/why. */
 static virq_status discover_named_(const char *name, struct virq_gic_desc *d, const char **why)
 {
@@ -177,6 +182,84 @@ static void test_one_cell_and_extra_reg_entries(void **state)
 	assert_int_equal(d.nr_its, 1);
 	assert_int_equal(d.its[0].base, 0x2f020000);
 	assert_int_equal(d.platform, 0);
+	/* The entries after the redistributor region are GICC, GICH, GICV
+	 * (were ignored before; issue 13). */
+	assert_int_equal(d.gicc_base, 0x2c000000);
+	assert_int_equal(d.gicc_size, 0x2000);
+	assert_int_equal(d.gich_base, 0x2c010000);
+	assert_int_equal(d.gich_size, 0x2000);
+	assert_int_equal(d.gicv_base, 0x2c02f000);
+	assert_int_equal(d.gicv_size, 0x2000);
+	assert_int_equal(d.skipped, 0);
+	assert_int_equal(d.nr_redist_skipped, 0);
+}
+
+/*
+ * Issue 13: an empty (size 0) redistributor region, which firmware does
+ * publish, is left out with a note instead of failing the whole GIC; the
+ * GICC/GICH/GICV entries follow the declared regions (their index depends
+ * on #redistributor-regions) and are translated like the rest; the ITS's
+ * phandle and node offset are recorded. Failed before (EBADDT "size 0").
+ */
+static void test_empty_redist_region_and_cpuif(void **state)
+{
+	struct virq_gic_desc d;
+	const char *why = NULL;
+	size_t len;
+	uint8_t *b = load_("good_gicr_empty_cpuif", &len);
+	int dev, plen = 0;
+	const uint8_t *mp;
+
+	(void)state;
+	assert_int_equal(virq_fdt_discover_gic(b, len, &d, &why), LIBVIRQ_OK);
+	assert_non_null(strstr(why, "empty (size 0) redistributor region was skipped"));
+	assert_int_equal(d.gicd_base, 0x11000000);
+	assert_int_equal(d.nr_redist_regions, 2);
+	assert_int_equal(d.redist[0].base, 0x11100000);
+	assert_int_equal(d.redist[0].size, 0x40000);
+	assert_int_equal(d.redist[1].base, 0x11300000);
+	assert_int_equal(d.redist[1].size, 0x80000);
+	assert_int_equal(d.nr_redist_skipped, 1);
+	assert_int_equal(d.skipped, LIBVIRQ_GIC_SKIP_REDIST);
+	assert_int_equal(d.gicc_base, 0x12000000);
+	assert_int_equal(d.gicc_size, 0x2000);
+	assert_int_equal(d.gich_base, 0x12010000);
+	assert_int_equal(d.gich_size, 0x2000);
+	assert_int_equal(d.gicv_base, 0x12020000);
+	assert_int_equal(d.gicv_size, 0x2000);
+	assert_int_equal(d.nr_its, 1);
+	assert_int_equal(d.its[0].base, 0x11080000);
+	/* The phandle is what a device's msi-parent names. */
+	dev = fdt_path_offset(b, "/soc/dev@3000000");
+	assert_true(dev > 0);
+	mp = fdt_getprop(b, dev, "msi-parent", &plen);
+	assert_non_null(mp);
+	assert_int_equal(d.its[0].phandle, be32_(mp));
+	assert_int_not_equal(d.its[0].phandle, 0);
+	assert_int_equal(d.its[0].fdt_node,
+			 fdt_path_offset(b, "/soc/interrupt-controller@1000000/msi-controller@1080000"));
+	free(b);
+
+	assert_int_equal(discover_named_("good_cpuif_placeholder", &d, &why), LIBVIRQ_OK);
+	assert_non_null(strstr(why, "GICC/GICH/GICV entry was skipped"));
+	assert_int_equal(d.skipped, LIBVIRQ_GIC_SKIP_CPUIF);
+	assert_int_equal(d.gicc_base, 0x2c000000);
+	assert_int_equal(d.gich_base, 0x2c010000);
+	assert_int_equal(d.gicv_base, 0);
+	assert_int_equal(d.gicv_size, 0);
+	assert_int_equal(d.nr_its, 0);
+
+	/* 20 declared, 5 empty: 15 fit (any count above 16 was refused before). */
+	assert_int_equal(discover_named_("good_gicr_many_empty", &d, &why), LIBVIRQ_OK);
+	assert_int_equal(d.nr_redist_regions, 15);
+	assert_int_equal(d.nr_redist_skipped, 5);
+	for (uint32_t i = 0; i < 15; i++)
+		assert_int_equal(d.redist[i].size, 0x20000);
+	assert_int_equal(d.redist[14].base, 0x11300000);
+	/* No ITS phandle in a tree without labels: 0, but the node is known. */
+	assert_int_equal(discover_named_("good_two_regions", &d, NULL), LIBVIRQ_OK);
+	assert_int_equal(d.its[0].phandle, 0);
+	assert_true(d.its[0].fdt_node > 0);
 }
 
 static void test_ranges_translation(void **state)
@@ -276,6 +359,10 @@ static void test_hand_built_bad_trees(void **state)
 	expect_bad_("bad_outside_ranges", LIBVIRQ_EBADDT, "outside");
 	expect_bad_("bad_no_ranges", LIBVIRQ_EBADDT, "no ranges");
 	expect_bad_("bad_ranges_partial", LIBVIRQ_EBADDT, "ranges length");
+	expect_bad_("bad_gicr_all_empty", LIBVIRQ_EBADDT, "every redistributor region is empty");
+	expect_bad_("bad_gicv_wrap", LIBVIRQ_EBADDT, "wraps");
+	expect_bad_("bad_gicc_outside_ranges", LIBVIRQ_EBADDT, "outside");
+	expect_bad_("toomany_gicr", LIBVIRQ_ENOSPC, "more redistributor regions");
 	expect_bad_("none_gic", LIBVIRQ_ENOENT, "no enabled arm,gic-v3");
 	expect_bad_("disabled_gic", LIBVIRQ_ENOENT, "no enabled arm,gic-v3");
 }
@@ -313,10 +400,6 @@ static void put_be32_(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-static uint32_t be32_(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
 
 static virq_status run_(const uint8_t *b, size_t n, const char **why)
 {
@@ -610,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_committed_seeds),
 		cmocka_unit_test(test_two_regions_stride_noncoherent_rk3588),
 		cmocka_unit_test(test_one_cell_and_extra_reg_entries),
+		cmocka_unit_test(test_empty_redist_region_and_cpuif),
 		cmocka_unit_test(test_ranges_translation),
 		cmocka_unit_test(test_case16_phandle_and_cells_shapes_ignored),
 		cmocka_unit_test(test_hand_built_bad_trees),
