@@ -20,8 +20,8 @@
  *   @c msi-controller property are ITSes (as in Linux, an ITS node without
  *   @c msi-controller is ignored); their first @c reg entry is the ITS frame;
  * - @c dma-noncoherent on the GIC node marks the redistributor tables, on an
- *   ITS node that ITS's tables and queue, as non-coherent (Linux's ITS driver then forces
- *   non-shareable, non-cacheable tables);
+ *   ITS node that ITS's tables and queue, as non-coherent
+ *   (docs/rationale.md: @ref gic-table-attributes);
  * - a root compatible with @c "rockchip,rk3588" sets ::LIBVIRQ_GIC_PLAT_RK3588
  *   (erratum RK3588001: shareability does not work).
  *

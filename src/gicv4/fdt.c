@@ -4,15 +4,16 @@
  * and the blob validation and address helpers the PCI part (fdt_pci.c)
  * shares.
  *
- * Trust model: the blob is hostile until proven otherwise (the dtc/libfdt
- * hardening commits 8f69567, ff5afb9, 64c46b0, 7359034, fda71da, 8d15a63
- * show the shapes). check_header_(), struct_walk_() and then
- * fdt_check_full() validate the structure block (every tag, property
- * length and name offset inside the blob) before any lookup; after that
- * every property this file reads has its length checked before a cell is
- * loaded, every cell count is range-checked before it is used to divide or
- * multiply, and every walk is bounded (libfdt's offset-advancing iterators,
- * plus an explicit depth bound for the ranges walk).
+ * Trust model: the blob is hostile until proven otherwise
+ * (docs/rationale.md#fdt-hostile-blobs; the dtc/libfdt commits there, plus
+ * fda71da and 8d15a63 for what libfdt 1.6.1 does not check). check_header_(),
+ * struct_walk_() and then fdt_check_full() validate the structure block
+ * (every tag, property length and name offset inside the blob) before any
+ * lookup; after that every property this file reads has its length checked
+ * before a cell is loaded, every cell count is range-checked before it is
+ * used to divide or multiply, and every walk is bounded (libfdt's
+ * offset-advancing iterators, plus an explicit depth bound for the ranges
+ * walk).
  *
  * Cells are loaded byte by byte (big-endian), so property values need no
  * alignment.
@@ -189,9 +190,9 @@ static uint32_t be32_at_(const uint8_t *p)
  * before libfdt does. libfdt 1.6.1 (Debian 12) adds a property length to the
  * offset without an overflow check in fdt_next_tag(), so a forged length such
  * as 0xFFFFFFF4 wraps the offset back onto the same tag and fdt_check_full()
- * never returns (found by fuzz_fdt; the same shape as dtc commit 7359034).
- * Every step here advances by at least 4 bytes and stays inside the block,
- * so the walk ends.
+ * never returns (found by fuzz_fdt; the same shape as dtc commit 7359034,
+ * docs/rationale.md#fdt-hostile-blobs). Every step here advances by at least
+ * 4 bytes and stays inside the block, so the walk ends.
  */
 static virq_status struct_walk_(const void *fdt, const char **why)
 {
