@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
- * @brief Optional GIC discovery from a flattened device tree (archive @c virq_fdt).
+ * @brief Optional discovery from a flattened device tree (archive @c virq_fdt):
+ *        the GIC, generic PCI host bridges, device MSI topology.
  *
- * Fills a ::virq_gic_desc from a DTB using libfdt. This is the only part of
+ * Fills a ::virq_gic_desc from a DTB using libfdt, describes generic PCI
+ * host bridges and translates a PCI requester ID to an ITS and DeviceID. This is the only part of
  * libvirq that knows about device trees; it lives in its own archive
  * (@c libvirq_fdt.a, CMake target @c libvirq::fdt) so that embedders that use
  * ACPI, or that have no libfdt, do not link it.
@@ -12,13 +14,19 @@
  * arm,gic-v3.yaml):
  * - the first enabled node compatible with @c "arm,gic-v3" is the GIC; its
  *   @c reg holds the distributor, then one entry per redistributor region
- *   (@c \#redistributor-regions, default 1), then optional GICC/GICH/GICV entries
- *   (ignored);
+ *   (@c \#redistributor-regions, default 1), then the optional GICC, GICH
+ *   and GICV entries (virq_gic_desc::gicc_base etc.; later entries are
+ *   ignored);
+ * - an empty (size 0) redistributor region is left out and counted
+ *   (virq_gic_desc::nr_redist_skipped, ::LIBVIRQ_GIC_SKIP_REDIST): firmware
+ *   publishes them; an empty GICC/GICH/GICV entry is reported absent
+ *   (::LIBVIRQ_GIC_SKIP_CPUIF);
  * - @c redistributor-stride (optional, a 64-bit value in two cells, a non-zero
  *   multiple of 64 KiB) applies to every region;
  * - enabled children compatible with @c "arm,gic-v3-its" that carry the
  *   @c msi-controller property are ITSes (as in Linux, an ITS node without
  *   @c msi-controller is ignored); their first @c reg entry is the ITS frame;
+ *   their phandle and node offset are recorded (virq_gic_its_desc::phandle);
  * - @c dma-noncoherent on the GIC node marks the redistributor tables, on an
  *   ITS node that ITS's tables and queue, as non-coherent
  *   (docs/rationale.md: @ref gic-table-attributes);
@@ -65,9 +73,12 @@
  *                at most ::LIBVIRQ_FDT_MAX_SIZE are examined).
  * @param desc    Receives the description; fully written on success,
  *                zeroed on failure.
- * @param reason  Optional; receives a constant English sentence naming the
- *                problem on failure, or "ok" on success. Never NULL on return
- *                when non-NULL on entry.
+ * @param reason  Optional; receives a constant English sentence: on failure
+ *                naming the problem; on success "ok", or, when something was
+ *                left out (virq_gic_desc::skipped non-zero), a sentence
+ *                starting "ok, but" naming the first thing left out (the
+ *                discovery has no HAL: this is its warning line). Never NULL
+ *                on return when non-NULL on entry.
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL when @p fdt or @p desc is NULL;
  *         ::LIBVIRQ_EALIGN when @p fdt is not 8-byte aligned;
@@ -76,13 +87,14 @@
  *         sub-blocks, bad header, truncated, bad structure, @c \#address-cells or
  *         @c \#size-cells not 1 or 2, @c reg or @c ranges length not a whole
  *         number of entries or too short for the declared regions, a zero-size
- *         or wrapping region, an address outside every parent @c ranges entry,
+ *         GICD or ITS region, every redistributor region empty, a wrapping
+ *         region, an address outside every parent @c ranges entry,
  *         @c \#redistributor-regions 0 or above 4096, a bad
  *         @c redistributor-stride;
  *         ::LIBVIRQ_ENOENT when no enabled @c "arm,gic-v3" node exists;
  *         ::LIBVIRQ_ENOSPC when the tree is valid but has more than
- *         ::LIBVIRQ_GIC_MAX_REDIST_REGIONS redistributor regions or more than
- *         ::LIBVIRQ_GIC_MAX_ITS enabled ITSes.
+ *         ::LIBVIRQ_GIC_MAX_REDIST_REGIONS non-empty redistributor regions or
+ *         more than ::LIBVIRQ_GIC_MAX_ITS enabled ITSes.
  *
  * Thread-safety: reentrant; reads @p fdt only.
  * Spec: devicetree binding arm,gic-v3 (see file comment); Devicetree
@@ -222,7 +234,8 @@ enum virq_fdt_pci_flag {
  *         partial @c reg, a configuration window smaller than one bus,
  *         @c bus-range not two cells or not first ≤ last ≤ 255, @c ranges
  *         absent or not whole entries, a window that wraps, a MEM32 or I/O
- *         window above 4 GiB, an address outside its parent's @c ranges;
+ *         window that ends above 4 GiB on the PCI side, an address outside
+ *         its parent's @c ranges;
  *         ::LIBVIRQ_ENOENT when the tree has fewer than @p index + 1 such host bridges;
  *         ::LIBVIRQ_ENOSPC when @c ranges has more than ::LIBVIRQ_FDT_PCI_MAX_RANGES
  *         non-empty entries.
@@ -288,7 +301,7 @@ enum virq_fdt_msi_via {
  *   @p its_filter, unless that is ::LIBVIRQ_FDT_ANY_ITS) wins;
  * - several entries may map the same RIDs to @e different controllers
  *   (binding example 5); @p its_filter then picks the ITS;
- * - without @c msi-map, @c msi-parent (a list of phandle + #msi-cells
+ * - without @c msi-map, @c msi-parent (a list of phandle + @c \#msi-cells
  *   specifier; a lone phandle is accepted) names the ITS; DeviceID = RID
  *   (what Linux uses: the binding defines no sideband translation for it; a
  *   specifier is ignored for PCI);
@@ -337,7 +350,7 @@ enum virq_fdt_msi_via {
  * overlap check. Thread-safety: reentrant; reads @p fdt and @p desc only.
  * Spec: binding pci/pci-msi.txt (msi-map, msi-map-mask, msi-parent),
  * interrupt-controller/msi.txt, interrupt-controller/arm,gic-v3.yaml (ITS
- * #msi-cells = 1: the DeviceID).
+ * @c \#msi-cells = 1: the DeviceID).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_fdt_msi_map(const void *fdt, size_t bufsize,
 					     const struct virq_gic_desc *desc, int32_t node,
