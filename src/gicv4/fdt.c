@@ -118,6 +118,10 @@ static virq_status ranges_lookup_(const uint8_t *rg, int len, struct virq_fdt_ce
 		if (pba + delta < pba)
 			return virq_fdt_bad_(why, "ranges translation overflows 64 bits");
 		*addr = pba + delta;
+		/* The parent side of an entry may wrap where the child side does
+		 * not (found by fuzz_fdt_pci): the translated region must not. */
+		if (size && *addr + (size - 1) < *addr)
+			return virq_fdt_bad_(why, "ranges translation wraps past the end of the address space");
 		return LIBVIRQ_OK;
 	}
 	return virq_fdt_bad_(why, "a region lies outside its parent bus ranges");

@@ -531,6 +531,8 @@ static void test_hostile_hosts(void **state)
 		"wraps",
 		"outside its parent bus ranges",
 		"outside its parent bus ranges",
+		"ranges translation wraps",
+		"ranges translation wraps",
 	};
 	size_t len;
 	uint8_t *b = load_gen_("pci_host_bad", &len);
