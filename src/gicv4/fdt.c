@@ -23,18 +23,6 @@
 /* Fixed reasons (never formatted: the library does not print). */
 static const char *const ok_reason_ = "ok";
 
-virq_status virq_fdt_fail_(const char **why, virq_status st, const char *msg)
-{
-	if (why)
-		*why = msg;
-	return st;
-}
-
-virq_status virq_fdt_bad_(const char **why, const char *msg)
-{
-	return virq_fdt_fail_(why, LIBVIRQ_EBADDT, msg);
-}
-
 uint64_t virq_fdt_cells_at_(const uint8_t *p, uint32_t ncells)
 {
 	uint64_t v = 0;
