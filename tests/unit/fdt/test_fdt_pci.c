@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include <libfdt.h>
 #include <libvirq/fdt.h>
@@ -645,6 +646,42 @@ static void test_map_limits(void **state)
 	free(b);
 }
 
+/*
+ * A node offset that points into a property value holding a forged
+ * BEGIN_NODE tag, name and FDT_PROP of length 0xfffffff4: libfdt's offset
+ * check accepts it, and its property walk from there would never end
+ * (libfdt 1.6.1, the dtc 7359034 shape). Must be EINVAL, at once.
+ * Hung before the fix (the alarm fires).
+ */
+static void forged_node_in_value_(const uint8_t *b, size_t len, const struct virq_gic_desc *d)
+{
+	static const uint8_t forged[] = { 0, 0, 0, 1, 'x', 0, 0, 0, 0, 0, 0, 3,
+					  0xff, 0xff, 0xff, 0xf4, 0, 0, 0, 0, 0, 0, 0, 0 };
+	size_t room = len + 256;
+	uint8_t *c = malloc(room);
+	struct virq_fdt_msi_target t;
+	const char *why = NULL;
+	int node, plen = 0, voff;
+	const uint8_t *v;
+
+	assert_non_null(c);
+	assert_int_equal(fdt_open_into(b, c, (int)room), 0);
+	node = node_(c, "/pcie@10000000");
+	assert_int_equal(fdt_setprop(c, node, "vendor,blob", forged, sizeof(forged)), 0);
+	v = fdt_getprop(c, node_(c, "/pcie@10000000"), "vendor,blob", &plen);
+	assert_non_null(v);
+	voff = (int)(v - (const uint8_t *)c) - (int)fdt_off_dt_struct(c);
+	assert_int_equal(voff % 4, 0);
+	/* libfdt itself takes it for a node. */
+	assert_non_null(fdt_get_name(c, voff, NULL));
+	alarm(10);
+	assert_int_equal(virq_fdt_msi_map(c, room, d, voff, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
+			 LIBVIRQ_EINVAL);
+	alarm(0);
+	assert_non_null(strstr(why, "names no node"));
+	free(c);
+}
+
 static void test_msi_misuse(void **state)
 {
 	size_t len, len2;
@@ -679,6 +716,7 @@ static void test_msi_misuse(void **state)
 	assert_true(prop > 0);
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, prop, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_EINVAL);
+	forged_node_in_value_(b, len, &d);
 	/* The root has neither property. */
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, 0, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_ENOENT);
