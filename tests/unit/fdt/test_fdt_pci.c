@@ -228,6 +228,63 @@ static void test_live_qemu_dumps(void **state)
 	}
 }
 
+/* RID of the first 1234:11e8 (edu) in a QEMU 'info pci' listing, or -1. */
+static int edu_rid_(const char *name)
+{
+	char path[512], line[256];
+	int bus = -1, dev = -1, fn = -1, rid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.pci", LIBVIRQ_DTB_DIR, name);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s (did the fdt_gen_dtbs fixture run?)", path);
+	while (rid < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " Bus %d, device %d, function %d:", &bus, &dev, &fn) == 3)
+			continue;
+		if (strstr(line, "PCI device 1234:11e8") && bus >= 0)
+			rid = bus << 8 | dev << 3 | fn;
+	}
+	fclose(f);
+	return rid;
+}
+
+/*
+ * The live QEMU's PCI topology (monitor 'info pci'): edu sits behind the
+ * default NIC at 00:02.0 (RID 0x10), or at 00:01.0 (RID 0x08) with -nic none;
+ * either way the look-up on the same machine's tree gives DeviceID = RID on
+ * the ITS the msi-map names.
+ */
+static void test_live_qemu_edu(void **state)
+{
+	static const struct {
+		const char *pci;
+		int rid;
+	} cases[] = { { "qemu_v4_smp2_edu", 0x10 }, { "qemu_v4_smp2_edu_nonic", 0x08 } };
+	size_t len;
+	uint8_t *b = load_gen_("qemu_v4_smp2", &len);
+	struct virq_gic_desc d;
+	struct virq_fdt_pci_host h;
+
+	(void)state;
+	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
+	for (size_t i = 0; i < 2; i++) {
+		struct virq_fdt_msi_target t;
+		int rid = edu_rid_(cases[i].pci);
+
+		print_message("  %s: edu at RID 0x%x\n", cases[i].pci, rid);
+		assert_int_equal(rid, cases[i].rid);
+		assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, (uint32_t)rid,
+						  LIBVIRQ_FDT_ANY_ITS, &t, NULL),
+				 LIBVIRQ_OK);
+		assert_int_equal(t.its_index, 0);
+		assert_int_equal(t.devid, (uint32_t)rid);
+		assert_int_equal(t.its_phandle, qemu_msi_map_phandle_(b));
+	}
+	free(b);
+}
+
 /*
  * Rewriting the ITS's phandle (and msi-map's reference to it) to another
  * value changes nothing but the phandle reported: the ITS is found by
@@ -810,6 +867,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qemu72_dumps),
 		cmocka_unit_test(test_live_qemu_dumps),
+		cmocka_unit_test(test_live_qemu_edu),
 		cmocka_unit_test(test_qemu_phandle_rewritten),
 		cmocka_unit_test(test_pci_msi_fixture),
 		cmocka_unit_test(test_pci_host_fixture),
