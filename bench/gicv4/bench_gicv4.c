@@ -27,19 +27,19 @@
 #include <libvirq/gicv4.h>
 #include <libvirq/gicv4/its.h>
 #include <libvirq/gicv4/vpe.h>
+#include <libvirq/sim/gic.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/its_state.h>
 #include <libvirq/sim/rdist.h>
 
-#define ITS_BASE 0x08080000ull
-#define TYPER_40 0x0000003F0001EFB3ull
+#define TYPER_40 LIBVIRQ_SIM_GITS_TYPER_QEMU_V40
 #define TYPER_40_NOVMOVP (TYPER_40 & ~(1ull << 37))
 #define TYPER_41 (TYPER_40 | (1ull << 40))
 
 struct env {
 	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct virq_sim_rdist *rm;
+	struct virq_sim_gic *sg;
 	struct virq_sim_its_state *sm[3];
 	unsigned nits;
 	struct virq_gic_desc desc;
@@ -61,30 +61,20 @@ static void check(virq_status st, const char *what)
 
 static void env_up(struct env *e, int version, bool dirty, uint64_t typer, unsigned nits)
 {
-	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_gic_cfg gc = virq_sim_gic_default_cfg();
 
 	memset(e, 0, sizeof(*e));
 	e->fh = virq_sim_new();
 	e->hal = virq_sim_hal(e->fh);
-	rc.version = version;
-	rc.dirty = dirty;
-	rc.nr = 2;
-	e->rm = virq_sim_rdist_new(e->fh, &rc);
-	e->desc.gicd_base = rc.gicd_base;
-	e->desc.gicd_size = 0x10000;
-	e->desc.nr_redist_regions = 1;
-	e->desc.redist[0] = (struct virq_gic_redist_region){rc.rd_base, 0xF60000, 0};
+	gc.rdist.version = version;
+	gc.rdist.dirty = dirty;
+	gc.rdist.nr = 2;
+	gc.nr_its = nits;
+	gc.its.typer = typer;
+	e->sg = virq_sim_gic_new(e->fh, &gc, &e->desc);
 	e->nits = nits;
-	e->desc.nr_its = nits;
-	for (unsigned i = 0; i < nits; i++) {
-		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(ITS_BASE + i * 0x100000ull);
-
-		ic.typer = typer;
-		ic.rm = e->rm;
-		e->sm[i] = virq_sim_its_state_new(e->fh, &ic);
-		e->desc.its[i].base = ic.base;
-		e->desc.its[i].size = 0x20000;
-	}
+	for (unsigned i = 0; i < nits; i++)
+		e->sm[i] = virq_sim_gic_its(e->sg, i);
 	check(virq_gic_init(&e->gic, &e->hal, &e->desc, e->rds, 4, 16), "gic_init");
 	check(virq_gic_dist_enable(&e->gic), "dist_enable");
 	for (uint32_t r = 0; r < e->gic.nr_rd; r++)
@@ -104,9 +94,7 @@ static void env_up(struct env *e, int version, bool dirty, uint64_t typer, unsig
 static void env_down(struct env *e)
 {
 	virq_sim_free(e->fh);
-	virq_sim_rdist_free(e->rm);
-	for (unsigned i = 0; i < e->nits; i++)
-		virq_sim_its_state_free(e->sm[i]);
+	virq_sim_gic_free(e->sg);
 }
 
 struct cnt {

@@ -5,10 +5,13 @@
 # per seed, each with one msi-map / msi-parent / host shape (good ones and
 # every hostile one of tests/unit/fdt/dts/pci_msi_bad.dts), some followed by
 # trailing bytes that the target reads as extra requester IDs.
-# usage: make_fdt_pci_seeds.py OUTDIR   (needs dtc)
+# usage: make_fdt_pci_seeds.py OUTDIR [REGRESSDIR]   (needs dtc)
+#   OUTDIR: tests/fuzz/corpus/fuzz_fdt_pci; REGRESSDIR (optional):
+#   tests/fuzz/regress/fuzz_fdt_pci, which gets forged_node_offset.bin.
 import os, struct, subprocess, sys
 
 out = sys.argv[1]
+regress = sys.argv[2] if len(sys.argv) > 2 else None
 os.makedirs(out, exist_ok=True)
 
 HEAD = '''/dts-v1/;
@@ -87,10 +90,11 @@ for name, msi in seeds.items():
                          check=True, timeout=20).stdout
     with open(os.path.join(out, 'seed_%s.dtb' % name), 'wb') as f:
         f.write(dtb)
-    if name == 'forged_node':
+    if name == 'forged_node' and regress:
         off_struct = struct.unpack('>I', dtb[8:12])[0]
         at = dtb.index(FORGED) - off_struct
-        with open(os.path.join(out, 'seed_%s_offset.bin' % name), 'wb') as f:
+        os.makedirs(regress, exist_ok=True)
+        with open(os.path.join(regress, 'forged_node_offset.bin'), 'wb') as f:
             f.write(dtb + struct.pack('<8H', 0x10, at, at, at, 0x10, at, at, at))
     if name in ('map_split', 'map_mask', 'parent_list'):
         with open(os.path.join(out, 'seed_%s_rids.bin' % name), 'wb') as f:

@@ -49,25 +49,25 @@ static int read_file_(const char *path, uint8_t **buf, size_t *len)
 static void frame_(const char *name, uint64_t base, uint64_t size)
 {
 	if (size)
-		printf("%s base=0x%" PRIx64 " size=0x%" PRIx64 "\n", name, base, size);
+		fprintf(vt_out, "%s base=0x%" PRIx64 " size=0x%" PRIx64 "\n", name, base, size);
 }
 
 static void print_gic_(const struct virq_gic_desc *d, const char *why)
 {
-	printf("gicd base=0x%" PRIx64 " size=0x%" PRIx64 "\n", d->gicd_base, d->gicd_size);
+	fprintf(vt_out, "gicd base=0x%" PRIx64 " size=0x%" PRIx64 "\n", d->gicd_base, d->gicd_size);
 	for (uint32_t i = 0; i < d->nr_redist_regions; i++)
-		printf("gicr base=0x%" PRIx64 " size=0x%" PRIx64 " stride=0x%" PRIx64 "\n",
+		fprintf(vt_out, "gicr base=0x%" PRIx64 " size=0x%" PRIx64 " stride=0x%" PRIx64 "\n",
 		       d->redist[i].base, d->redist[i].size, d->redist[i].stride);
 	if (d->nr_redist_skipped)
-		printf("gicr skipped=%" PRIu32 " (empty regions)\n", d->nr_redist_skipped);
+		fprintf(vt_out, "gicr skipped=%" PRIu32 " (empty regions)\n", d->nr_redist_skipped);
 	frame_("gicc", d->gicc_base, d->gicc_size);
 	frame_("gich", d->gich_base, d->gich_size);
 	frame_("gicv", d->gicv_base, d->gicv_size);
 	for (uint32_t i = 0; i < d->nr_its; i++)
-		printf("its base=0x%" PRIx64 " size=0x%" PRIx64 " phandle=0x%" PRIx32 "\n",
+		fprintf(vt_out, "its base=0x%" PRIx64 " size=0x%" PRIx64 " phandle=0x%" PRIx32 "\n",
 		       d->its[i].base, d->its[i].size, d->its[i].phandle);
 	if (strcmp(why, "ok") != 0)
-		printf("note: %s\n", why);
+		fprintf(vt_out, "note: %s\n", why);
 }
 
 static const char *space_(uint32_t s)
@@ -106,24 +106,24 @@ static void print_hosts_(const uint8_t *blob, size_t len, uint32_t nr)
 
 		if (virq_fdt_pci_host(blob, len, i, &h, &why) != LIBVIRQ_OK)
 			return; /* cannot happen: checked */
-		printf("pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
+		fprintf(vt_out, "pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
 		       "-0x%" PRIx32 "%s%s\n",
 		       i, h.layout == LIBVIRQ_FDT_PCI_ECAM ? "ecam" : "cam", h.cfg_base, h.cfg_size,
 		       h.bus_start, h.bus_end, h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_MAP ? " msi-map" : "",
 		       h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_PARENT ? " msi-parent" : "");
 		for (uint32_t r = 0; r < h.nr_ranges; r++)
-			printf("pci %" PRIu32 " %s%s pci=0x%" PRIx64 " cpu=0x%" PRIx64 " size=0x%" PRIx64
+			fprintf(vt_out, "pci %" PRIu32 " %s%s pci=0x%" PRIx64 " cpu=0x%" PRIx64 " size=0x%" PRIx64
 			       "\n",
 			       i, space_(h.ranges[r].space), h.ranges[r].prefetchable ? " pref" : "",
 			       h.ranges[r].pci_base, h.ranges[r].cpu_base, h.ranges[r].size);
 		if (strcmp(why, "ok") != 0)
-			printf("note: pci %" PRIu32 ": %s\n", i, why);
+			fprintf(vt_out, "note: pci %" PRIu32 ": %s\n", i, why);
 	}
 }
 
 static int arg_u32_(struct vt_kv *kv, int n, const char *name, uint32_t max, uint32_t *out)
 {
-	struct vt_kv *a = vt_kv_find(kv, n, name);
+	struct vt_kv *a = vt_kv_find(kv, n, name, NULL);
 	uint64_t v = 0;
 
 	if (!a)
@@ -160,7 +160,7 @@ static int msi_(const uint8_t *blob, size_t len, const char *path, const struct 
 	st = virq_fdt_msi_map(blob, len, d, h.node, rid, its, &t, &why);
 	if (st != LIBVIRQ_OK)
 		return vt_fail("dt: %s: rid 0x%" PRIx32 ": %s (%s)", path, rid, why, virq_strerror(st));
-	printf("rid=0x%" PRIx32 " its=%" PRIu32 " base=0x%" PRIx64 " phandle=0x%" PRIx32
+	fprintf(vt_out, "rid=0x%" PRIx32 " its=%" PRIu32 " base=0x%" PRIx64 " phandle=0x%" PRIx32
 	       " devid=0x%" PRIx32 " via=%s\n",
 	       rid, t.its_index, d->its[t.its_index].base, t.its_phandle, t.devid,
 	       t.via == LIBVIRQ_FDT_MSI_VIA_MAP ? "msi-map" : "msi-parent");
@@ -177,13 +177,25 @@ int virqtool_dt(int argc, char **argv)
 	virq_status st;
 	int rc, n = 0;
 
+	if (argc == 1 && vt_is_help(argv[0])) {
+		fputs("usage: virqtool dt FILE.dtb [rid=N [host=N] [its=N]]\n"
+		      "  without rid=: what libvirq's discovery (libvirq/fdt.h) finds in a flattened\n"
+		      "  device tree: gicd, gicr (and skipped empty regions), gicc/gich/gicv, its\n"
+		      "  lines with base, size and phandle, and every generic PCI host bridge\n"
+		      "  (configuration window, bus range, I/O and memory windows)\n"
+		      "  rid=N: where requester ID N (bus << 8 | device << 3 | function) sends its\n"
+		      "  MSIs through host bridge host= (default 0)'s msi-map or msi-parent: the ITS\n"
+		      "  (only ITS its= when given) and the DeviceID\n",
+		      vt_out);
+		return 0;
+	}
 	if (argc < 1)
 		return vt_fail("dt: usage: virqtool dt FILE.dtb [rid=N [host=N] [its=N]]");
 	if (argc > 1) {
 		n = vt_kv_parse(argc - 1, argv + 1, kv, 4);
 		if (n < 0)
 			return VIRQTOOL_EBADINPUT;
-		if (!vt_kv_find(kv, n, "rid"))
+		if (!vt_kv_find(kv, n, "rid", NULL))
 			return vt_fail("dt: usage: virqtool dt FILE.dtb [rid=N [host=N] [its=N]]");
 	}
 	rc = read_file_(argv[0], &blob, &len);

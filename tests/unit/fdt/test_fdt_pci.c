@@ -23,6 +23,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include <libfdt.h>
 #include <libvirq/fdt.h>
@@ -32,6 +34,9 @@
 #endif
 #ifndef LIBVIRQ_SEED_DIR
 #error "LIBVIRQ_SEED_DIR must name tests/data/dtb"
+#endif
+#if !defined(LIBVIRQ_FUZZ_CORPUS_DIR) || !defined(LIBVIRQ_FUZZ_REGRESS_DIR)
+#error "LIBVIRQ_FUZZ_CORPUS_DIR / LIBVIRQ_FUZZ_REGRESS_DIR must name fuzz_fdt_pci's seeds"
 #endif
 
 static uint8_t *load_path_(const char *path, size_t *len)
@@ -833,6 +838,62 @@ static void sweep_one_(const uint8_t *c, size_t n, unsigned *ok, unsigned *bad)
 	}
 }
 
+/*
+ * Every committed fuzz_fdt_pci seed and regression input, through every
+ * host and RID of the sweep, plus (as the target does) the bytes past the
+ * blob's totalsize read as node offsets; a hang fails through the alarm.
+ */
+static unsigned replay_dir_(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0, ok = 0, bad = 0;
+
+	if (!dp)
+		fail_msg("cannot open %s", dir);
+	while ((e = readdir(dp)) != NULL) {
+		char path[1024];
+		struct stat sb;
+		struct virq_gic_desc d;
+		size_t len;
+		uint8_t *b;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
+			continue;
+		b = load_path_(path, &len);
+		alarm(10);
+		sweep_one_(b, len, &ok, &bad);
+		if (len >= 40 && virq_fdt_discover_gic(b, len, &d, NULL) == LIBVIRQ_OK &&
+		    fdt_totalsize(b) < len) {
+			for (size_t at = fdt_totalsize(b); at + 2 <= len; at += 2) {
+				struct virq_fdt_msi_target t;
+				int32_t node = (int32_t)((b[at] | b[at + 1] << 8) & 0xfffc);
+				virq_status st = virq_fdt_msi_map(b, len, &d, node, 0x10,
+								  LIBVIRQ_FDT_ANY_ITS, &t, NULL);
+
+				assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EINVAL ||
+					    st == LIBVIRQ_ENOENT || st == LIBVIRQ_EBADDT ||
+					    st == LIBVIRQ_ENOTSUP);
+			}
+		}
+		alarm(0);
+		free(b);
+		n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+static void test_replay_fuzz_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay_dir_(LIBVIRQ_FUZZ_CORPUS_DIR) > 20);
+	assert_true(replay_dir_(LIBVIRQ_FUZZ_REGRESS_DIR) >= 2);
+}
+
 static void test_mutation_sweep(void **state)
 {
 	static const char *const names[] = { "pci_msi", "pci_msi_bad" };
@@ -876,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_hosts),
 		cmocka_unit_test(test_map_limits),
 		cmocka_unit_test(test_msi_misuse),
+		cmocka_unit_test(test_replay_fuzz_seeds),
 		cmocka_unit_test(test_mutation_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,4 +95,4 @@ virqtool_check(NAME virqtool_dt_no_args LABELS fdt EXIT 2 STDERR_REGEX "usage" A
 # Regression: a blob whose header says version 15 made `virqtool dt` segfault
 # (NULL read in libfdt 1.6.1's fdt_check_full); it must be a one-line error.
 virqtool_check(NAME virqtool_dt_version15 LABELS fdt EXIT 2 STDERR_REGEX "unsupported FDT version"
-               ARGS dt ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus/fuzz_fdt/crash_version15.dtb)
+               ARGS dt ${PROJECT_SOURCE_DIR}/tests/fuzz/regress/fuzz_fdt/version15.dtb)
