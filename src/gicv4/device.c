@@ -5,9 +5,10 @@
  * (DISCARD, INT, CLEAR, INV followed by SYNC or VSYNC).
  * Spec: Arm IHI 0069 §6.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
  */
-#include <libvirq/gicv4/vpe.h>
-#include "gicv4/its_priv.h"
-#include "gicv4/vpe_priv.h"
+#include "gicv4/device_priv.h"
+#include "gicv4/its_exec_priv.h"
+#include "gicv4/its_table_priv.h"
+#include "gicv4/lpi_priv.h"
 
 /* Whether @dev or another device with @device_id is mapped on @its. */
 static bool dev_taken_(const struct virq_its *its, const struct virq_its_device *dev,
@@ -49,7 +50,10 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 		return LIBVIRQ_ERANGE;
 	/* Before dev is cleared: it may be the mapped object itself. */
 	if (dev_taken_(its, dev, device_id))
-		return LIBVIRQ_EEXIST; /* also the doorbell proxy device's ID */
+		return LIBVIRQ_EEXIST;
+	/* The doorbell proxy's DeviceID is reserved before the proxy exists. */
+	if (its->proxy_ok && device_id == its->proxy_devid && dev != its->proxy)
+		return LIBVIRQ_EEXIST;
 	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
 	memset(dev, 0, sizeof(*dev));
 	st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_DEV, device_id);

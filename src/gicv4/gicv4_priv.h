@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private helpers of the GICv4 core (gic.c, lpi.c, its*.c, vpe.c, vlpi.c,
- * residency.c). Not installed.
+ * Private inline helpers shared by the GICv4 driver files (bitmaps,
+ * rounding, register addresses, table bytes). Declares no function: each
+ * file's internal functions are declared in its own <file>_priv.h, so that
+ * the include graph follows the call graph (which has no cycle).
+ * Not installed.
  */
 #ifndef LIBVIRQ_SRC_GICV4_PRIV_H
 #define LIBVIRQ_SRC_GICV4_PRIV_H
@@ -71,18 +74,16 @@ static inline uint32_t rd_procnum_(const struct virq_gic *gic, uint32_t idx)
 	return (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Processor_Number, gic->rd[idx].typer);
 }
 
-/* Residency-register reset of one RD (CASE-11); in residency.c. */
-virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx);
-/* GICv4.1: points the RD's GICR_VPROPBASER at the 4.1 ITS vPE table. */
-virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx);
-
 /* Pending-LPI config byte address (for doorbell paths). */
 static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)
 {
 	return (uint8_t *)gic->prop.va + (intid - LIBVIRQ_LPI_BASE);
 }
 
-/* True when @intid is an allocated LPI of @gic. */
-bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid);
+/* A vPE with a vPEID and VPT, mapped on the ITSes. */
+static inline bool vpe_usable_(const struct virq_vpe *vpe)
+{
+	return vpe && vpe->vm && (vpe->flags & LIBVIRQ_VPE_MAPPED);
+}
 
 #endif /* LIBVIRQ_SRC_GICV4_PRIV_H */

@@ -1,91 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ITS probe, errata quirks, enable/disable, command execution, collections.
+ * ITS probe, errata quirks (table in enc/quirks.c), enable/disable,
+ * collections. Command batches are in its_exec.c, tables in its_table.c,
+ * the GICv4.0 doorbell proxy device in doorbell.c (created lazily there).
  * Spec: Arm IHI 0069 §6 (ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
- * Quirk facts: Linux silicon-errata list and ITS quirk table (CASE-13),
- * restated; no code copied.
  */
-#include <libvirq/gicv4/vpe.h>
-#include "gicv4/its_priv.h"
-
-/* ---------------- quirks (CASE-13) ---------------- */
-
-static const struct virq_its_quirk_entry quirk_table_[] = {
-    {0xa100034cu, 0xffff0fffu, 0,
-     LIBVIRQ_ITS_QUIRK_CAVIUM_22375 | LIBVIRQ_ITS_QUIRK_CAVIUM_24313 | LIBVIRQ_ITS_QUIRK_CAVIUM_23144,
-     "Cavium ThunderX 22375/24313/23144"},
-    {0x00001070u, 0xffffffffu, 0, LIBVIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065"},
-    {0x00051736u, 0xffffffffu, 0, LIBVIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801"},
-    {0x0201743bu, 0xffffffffu, LIBVIRQ_GIC_PLAT_RK3588, LIBVIRQ_ITS_QUIRK_RK3588_3588001,
-     "Rockchip RK3588 3588001"},
-};
-
-uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform)
-{
-	uint32_t q = 0;
-
-	for (size_t i = 0; i < sizeof(quirk_table_) / sizeof(quirk_table_[0]); i++) {
-		const struct virq_its_quirk_entry *e = &quirk_table_[i];
-
-		if ((iidr & e->mask) == e->iidr && (platform & e->platform) == e->platform)
-			q |= e->quirks;
-	}
-	return q;
-}
-
-/* ---------------- command execution ---------------- */
-
-uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
-{
-	if (its->lim.pta)
-		return its->gic->rd[rd].rd_base;
-	return virq_its_rdbase_procnum(rd_procnum_(its->gic, rd));
-}
-
-void virq_its_fail_(struct virq_its *its, virq_status st)
-{
-	LIBVIRQ_LOGV(&its->gic->hal, LIBVIRQ_LOG_ERROR, "its: command queue failed", its->base,
-		  (uint64_t)(int64_t)st);
-	if (virq_its_queue_reset(&its->q) != LIBVIRQ_OK)
-		its->dead = true;
-}
-
-virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
-{
-	uint8_t raw[ITS_BATCH_MAX][LIBVIRQ_ITS_CMD_SIZE];
-	virq_status st;
-
-	if (its->dead)
-		return LIBVIRQ_EDEAD;
-	if (n > ITS_BATCH_MAX)
-		return LIBVIRQ_EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		st = virq_its_cmd_encode(&cmds[i], &its->lim, raw[i], NULL, NULL);
-		if (st != LIBVIRQ_OK)
-			return st;
-	}
-	for (size_t i = 0; i < n; i++) {
-		st = virq_its_queue_push_raw(&its->q, raw[i]);
-		if (st != LIBVIRQ_OK) {
-			virq_its_fail_(its, st);
-			return st;
-		}
-	}
-	st = virq_its_queue_drain(&its->q, NULL);
-	if (st != LIBVIRQ_OK) {
-		virq_its_fail_(its, st);
-		return st;
-	}
-	its->cmds += n;
-	return LIBVIRQ_OK;
-}
-
-struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e)
-{
-	if (e->kind == LIBVIRQ_ITS_EV_VIRT)
-		return virq_its_vsync_cmd(e->vpe->vpeid);
-	return virq_its_sync_cmd(virq_its_rdbase_(its, e->icid));
-}
+#include "gicv4/doorbell_priv.h"
+#include "gicv4/its_exec_priv.h"
+#include "gicv4/its_table_priv.h"
+#include "gicv4/rdist_priv.h"
 
 /* ---------------- probe / enable ---------------- */
 
@@ -218,9 +141,23 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 static bool gic_has_proxy_(const struct virq_gic *gic)
 {
 	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
-		if (gic->its[i] && gic->its[i]->proxy)
+		if (gic->its[i] && gic->its[i]->proxy_ok)
 			return true;
 	return false;
+}
+
+/* GICv4.0 doorbell proxy (cfg->proxy_doorbells): reserve the last DeviceID
+ * the device table covers (it may have been narrowed below
+ * GITS_TYPER.Devbits to fit 256 pages); the device itself is created by
+ * doorbell.c when doorbell masking first needs it. One per GIC. */
+static void proxy_reserve_(struct virq_its *its)
+{
+	uint32_t bits = its->lim.devid_bits;
+
+	if (its->tbl[LIBVIRQ_ITS_TBL_DEV].baser && its->tbl[LIBVIRQ_ITS_TBL_DEV].id_bits < bits)
+		bits = its->tbl[LIBVIRQ_ITS_TBL_DEV].id_bits;
+	its->proxy_devid = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+	its->proxy_ok = true;
 }
 
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
@@ -261,12 +198,10 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	gic->its[its->slot] = its; /* registered so that the failure path below is destroy */
 	gic->nr_its++;
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
-		for (uint32_t r = 0; r < gic->nr_rd; r++)
-			if (!gic->rd[r].vprop_cache)
-				st = st == LIBVIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
+		st = virq_rdist_vpe_tables_attach_(gic);
 	if (st == LIBVIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
 	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
-		st = virq_its_proxy_init_(its);
+		proxy_reserve_(its);
 	if (st != LIBVIRQ_OK) {
 		virq_status st2 = virq_its_destroy(its);
 
@@ -274,30 +209,6 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 		return st;
 	}
 	return LIBVIRQ_OK;
-}
-
-/* GICv4.1: RDs that point at this ITS's vPE table move to another 4.1
- * ITS's table, or get GICR_VPROPBASER cleared. */
-static void rds_forget_vpe_table_(struct virq_its *its)
-{
-	struct virq_gic *gic = its->gic;
-	uint64_t pa = its->tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa;
-
-	if (its->lim.version != LIBVIRQ_ITS_V41 || !pa)
-		return;
-	for (uint32_t r = 0; r < gic->nr_rd; r++) {
-		struct virq_gic_rdist *rd = &gic->rd[r];
-		virq_status st;
-
-		if (!rd->vprop_cache ||
-		    (rd->vprop_cache & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address)) !=
-			pa)
-			continue;
-		virq_wr64_(&gic->hal, rd->rd_base + LIBVIRQ_GICR_VPROPBASER, 0);
-		rd->vprop_cache = 0;
-		st = virq_rdist_vpe_table_41_(gic, r);
-		(void)st; /* a failure leaves VPROPBASER invalid: no 4.1 vPE runs there */
-	}
 }
 
 virq_status virq_its_destroy(struct virq_its *its)
@@ -314,7 +225,7 @@ virq_status virq_its_destroy(struct virq_its *its)
 		return st;
 	its->gic->its[its->slot] = NULL;
 	its->gic->nr_its--;
-	rds_forget_vpe_table_(its); /* before the table is freed */
+	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
 	virq_its_queue_fini(&its->q);
 	virq_its_tables_free_(its);
 	virq_page_free_(&its->gic->hal, &its->col_map);
@@ -323,11 +234,6 @@ virq_status virq_its_destroy(struct virq_its *its)
 }
 
 /* ---------------- collections ---------------- */
-
-bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid)
-{
-	return icid < its->gic->nr_rd && bm_test_(its->col_map.va, icid);
-}
 
 virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 {

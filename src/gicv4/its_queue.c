@@ -21,28 +21,6 @@
 
 #define SLOT_ LIBVIRQ_ITS_CMD_SIZE
 
-/* ---- GITS_CBASER ---- */
-virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, uint32_t inner, uint32_t outer,
-				   uint32_t sh, uint64_t *out)
-{
-	if (!out)
-		return LIBVIRQ_EINVAL;
-	if ((pa & 0xFFF) || (size & 0xFFF))
-		return LIBVIRQ_EALIGN;
-	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GITS_CBASER_Physical_Address, pa) ||
-	    size < LIBVIRQ_ITS_QUEUE_MIN_BYTES || size > LIBVIRQ_ITS_QUEUE_MAX_BYTES ||
-	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_InnerCache, inner) ||
-	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_OuterCache, outer) ||
-	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_Shareability, sh))
-		return LIBVIRQ_ERANGE;
-	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Valid, 1) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_InnerCache, inner) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_OuterCache, outer) | pa |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Shareability, sh) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Size, size / 4096 - 1);
-	return LIBVIRQ_OK;
-}
-
 static inline uint64_t reg_(const struct virq_its_queue *q, uint32_t off)
 {
 	return q->its_base + off;

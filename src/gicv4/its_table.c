@@ -4,7 +4,7 @@
  * flat or two-level (level-2 pages on demand), cleaning when not coherent.
  * Spec: Arm IHI 0069 §12.19.1 GITS_BASER<n>; facts §2.6, §5.4; CASE-14.
  */
-#include "gicv4/its_priv.h"
+#include "gicv4/its_table_priv.h"
 
 #define L1_VALID LIBVIRQ_BIT(63)
 #define BASER_MAX_PAGES 256u

@@ -3,7 +3,7 @@
  * Physical LPI INTID allocator and LPI configuration table.
  * Spec: Arm IHI 0069 §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte).
  */
-#include "gicv4/gicv4_priv.h"
+#include "gicv4/lpi_priv.h"
 
 #define LPI_MAX_BLOCK 4096u
 

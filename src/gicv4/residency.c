@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vPE residency: GICR_VPROPBASER / GICR_VPENDBASER in the GICv4.0 and
- * GICv4.1 layouts, bounded Dirty polling, PendingLast reporting, and the
- * WFI/doorbell state machine (CASE-12).
+ * GICv4.1 layouts (images built in enc/images.c), bounded Dirty polling,
+ * PendingLast reporting, and the WFI/doorbell state machine (CASE-12).
+ * The residency registers' reset at bring-up is in rdist.c.
  * Spec: Arm IHI 0069 §9 (GICv4), §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
-#include <libvirq/gicv4/vpe.h>
-#include "gicv4/its_priv.h"
+#include "gicv4/doorbell_priv.h"
+#include "gicv4/enc/images.h"
 #include "gicv4/gicv4_priv.h"
-#include "gicv4/vpe_priv.h"
 
 #define VPEND_DIRTY LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Dirty)
 #define VPEND_VALID LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Valid)
@@ -25,81 +25,7 @@ static virq_status dirty_wait_(struct virq_gic *gic, uint32_t rd, uint64_t *last
 	return virq_poll64(&gic->hal, vpend_addr_(gic, rd), VPEND_DIRTY, 0, gic->timeout_ns, last);
 }
 
-virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
-{
-	struct virq_gic_rdist *r = &gic->rd[idx];
-	uint64_t va = vpend_addr_(gic, idx);
-	uint64_t v = virq_rd64_(&gic->hal, va);
-
-	if (v & VPEND_VALID) {
-		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
-		 * the VPT parse to finish. On 4.1 write PendingLast only. */
-		uint64_t w =
-		    gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
-
-		virq_status st;
-
-		virq_wr64_(&gic->hal, va, w);
-		st = dirty_wait_(gic, idx, NULL);
-		if (st != LIBVIRQ_OK) {
-			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck", idx);
-			return st;
-		}
-	}
-	r->vpend = 0;
-	r->resident_vpe = LIBVIRQ_VPEID_NONE;
-	if (gic->version == LIBVIRQ_GIC_V4_1) {
-		uint64_t pa = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
-
-		if (virq_rd64_(&gic->hal, pa) & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
-			virq_wr64_(&gic->hal, pa, 0);
-		r->vprop_cache = 0;
-		r->flags |= LIBVIRQ_RDIST_VPE_READY;
-		/* Share the vPE table of an already initialised GICv4.1 ITS. */
-		return virq_rdist_vpe_table_41_(gic, idx);
-	} else {
-		/* 4.0: IDbits must cover every vINTID before the first schedule,
-		 * or vLPIs sent here are dropped (CASE-11). */
-		r->vprop_cache = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
-		virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), r->vprop_cache);
-	}
-	r->flags |= LIBVIRQ_RDIST_VPE_READY;
-	return LIBVIRQ_OK;
-}
-
 /* ---------------- make resident ---------------- */
-
-static uint64_t vprop_value_(const struct virq_vpe *vpe)
-{
-	const struct virq_gic_vm *vm = vpe->vm;
-	uint64_t ic = vm->gic->rd_noncoherent ? LIBVIRQ_GIC_CACHE_nC : LIBVIRQ_GIC_CACHE_RaWb;
-	uint64_t sh = vm->gic->rd_noncoherent ? LIBVIRQ_GIC_SH_NONE : LIBVIRQ_GIC_SH_INNER;
-
-	return vm->vprop.pa | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, vm->id_bits - 1) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_InnerCache, ic) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_Shareability, sh);
-}
-
-static uint64_t vpend40_value_(const struct virq_vpe *vpe)
-{
-	const struct virq_gic *gic = vpe->vm->gic;
-	uint64_t ic = gic->rd_noncoherent ? LIBVIRQ_GIC_CACHE_nC : LIBVIRQ_GIC_CACHE_RaWaWb;
-	uint64_t sh = gic->rd_noncoherent ? LIBVIRQ_GIC_SH_NONE : LIBVIRQ_GIC_SH_INNER;
-
-	/* PendingLast = 1: the VPT may hold pending vLPIs, scan it (Linux
-	 * its_vpe_schedule); IDAI as saved at the last descheduling. */
-	return vpe->vpt.pa | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_InnerCache, ic) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_Shareability, sh) | VPEND_PL |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_IDAI, (vpe->flags & LIBVIRQ_VPE_IDAI) ? 1 : 0) |
-	       VPEND_VALID;
-}
-
-static uint64_t vpend41_value_(const struct virq_vpe *vpe)
-{
-	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_vPEID, vpe->vpeid) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp1En, vpe->vgrp1 ? 1 : 0) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp0En, vpe->vgrp0 ? 1 : 0) | VPEND_VALID;
-}
 
 virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 {
@@ -130,16 +56,18 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	 * like the barrier Linux's writeq() carries. */
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
-		v = vpend41_value_(vpe);
+		v = virq_gic_vpend41_image_(vpe->vpeid, vpe->vgrp0, vpe->vgrp1);
 	} else {
-		uint64_t p = vprop_value_(vpe);
+		uint64_t p = virq_gic_vprop40_image_(vpe->vm->vprop.pa, vpe->vm->id_bits,
+						     gic->rd_noncoherent);
 
 		/* Skip the VPROPBASER write when this VM's table is already there. */
 		if (r->vprop_cache != p) {
 			virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_VPROPBASER), p);
 			r->vprop_cache = p;
 		}
-		v = vpend40_value_(vpe);
+		v = virq_gic_vpend40_image_(vpe->vpt.pa, (vpe->flags & LIBVIRQ_VPE_IDAI) != 0,
+					    gic->rd_noncoherent);
 	}
 	virq_wr64_(&gic->hal, vpend_addr_(gic, rd), v);
 	r->vpend = v;
@@ -254,53 +182,4 @@ virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last)
 		return LIBVIRQ_OK;
 	}
 	return virq_vpe_make_nonresident(vpe, (vpe->flags & LIBVIRQ_VPE_IN_WFI) != 0, pending_last);
-}
-
-/* ---------------- GICv4.1: the RD's view of the vPE table ---------------- */
-
-/* Translates a GITS_BASER<n> (vPE table) into GICR_VPROPBASER (4.1 layout):
- * the RD uses the same memory as the ITS, so a level-2 page installed for
- * the ITS is seen by every RD (IHI 0069 §12.11.x; facts §5.6 "inherit from
- * the ITS"). Z is never set: the table is live. */
-static virq_status vprop41_from_baser_(uint64_t baser, uint64_t *out)
-{
-	uint64_t psz = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Page_Size, baser);
-	uint64_t pa = baser & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address);
-	uint64_t size = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Size, baser);
-
-	if (psz == LIBVIRQ_GITS_BASER_PAGE_64K)
-		pa = (pa & LIBVIRQ_GENMASK(47, 16)) |
-		     (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Physical_Address_51_48, baser) << 48);
-	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_GICR_VPROPBASER_4_1_Size, size))
-		return LIBVIRQ_ERANGE;
-	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Valid, 1) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect,
-			       LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Indirect, baser)) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, psz) | pa |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_Shareability,
-			       LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, baser)) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_InnerCache,
-			       LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, baser)) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Size, size);
-	return LIBVIRQ_OK;
-}
-
-virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx)
-{
-	const struct virq_its *its = NULL;
-	uint64_t v;
-	virq_status st;
-
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS && !its; i++)
-		if (gic->its[i] && gic->its[i]->lim.version == LIBVIRQ_ITS_V41 &&
-		    gic->its[i]->tbl[LIBVIRQ_ITS_TBL_VPE].baser)
-			its = gic->its[i];
-	if (!its || !(gic->rd[idx].flags & LIBVIRQ_RDIST_VPE_READY))
-		return LIBVIRQ_OK; /* done when the first 4.1 ITS comes up */
-	st = vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
-	if (st != LIBVIRQ_OK)
-		return st;
-	virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), v);
-	gic->rd[idx].vprop_cache = v;
-	return LIBVIRQ_OK;
 }

@@ -5,8 +5,10 @@
  * Spec: Arm IHI 0069 §9 (GICv4), §6.3 VMAPP/VINVALL/VSYNC/VMOVP; facts §1.2,
  * §7; CASE-10 (4.1 Alloc / no VSYNC after unmap).
  */
-#include "gicv4/its_priv.h"
-#include "gicv4/vpe_priv.h"
+#include "gicv4/doorbell_priv.h"
+#include "gicv4/its_exec_priv.h"
+#include "gicv4/its_table_priv.h"
+#include "gicv4/lpi_priv.h"
 
 /* ---------------- VM ---------------- */
 

@@ -84,9 +84,14 @@ struct virq_its_cfg {
 	uint64_t timeout_ns;   /**< Budget of each wait (0: the GIC's timeout). */
 	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
 	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
-	/** GICv4.0 without DirectLPI: create the proxy device, on the last
-	 *  DeviceID the device table covers. One per GIC: ignored when another
-	 *  ITS of the GIC already has it. */
+	/** GICv4.0 without DirectLPI: this ITS may hold the doorbell proxy
+	 *  device, on the last DeviceID the device table covers. That DeviceID
+	 *  is reserved at once (virq_its_device_map() refuses it); the device
+	 *  itself (a MAPD and two 4 KiB allocations) is created when doorbell
+	 *  masking first needs it: by virq_vpe_set_db_masking() or
+	 *  virq_vpe_doorbell_invalidate(), which then report its allocation or
+	 *  queue failure. One per GIC: ignored when another ITS of the GIC
+	 *  already has it. */
 	bool proxy_doorbells;
 };
 
@@ -111,7 +116,9 @@ struct virq_its {
 	struct virq_its_table
 	    tbl[3];		  /**< Device, collection, vPE tables (index ::virq_its_tbl_idx). */
 	struct virq_page col_map; /**< Bitmap of mapped collections (ICID = RD index). */
-	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device, or NULL. */
+	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device once created, or NULL. */
+	bool proxy_ok;		       /**< This ITS holds the GIC's proxy (::virq_its_cfg::proxy_doorbells). */
+	uint32_t proxy_devid;	       /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
 	uint32_t proxy_next;	       /**< Next proxy slot to use (round robin). */
 	uint64_t cmds;		       /**< Commands sent (statistics). */
 	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */

@@ -142,9 +142,74 @@ static void test_proxy_narrowed_table(void **state)
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_null(f.its[0].proxy); /* created when masking first needs it */
+	assert_int_equal(f.its[0].proxy_devid, 0x7FFF);
+	{
+		struct virq_gic_vm vm;
+		struct virq_vpe v;
+		uint32_t db;
+
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
+		assert_non_null(f.its[0].proxy);
+		assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
+		assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
+		assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	}
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* The proxy device is created lazily (issue 12): virq_its_init() allocates
+ * nothing for it and sends no MAPD; the first virq_vpe_set_db_masking()
+ * that needs it creates it, and an allocation failure surfaces there
+ * (ENOMEM, nothing kept, masking not enabled) and a retry succeeds. Before
+ * the change the proxy was created (and could fail) in virq_its_init(). */
+static void test_proxy_lazy_creation(void **state)
+{
+	struct its_fx f, g;
+	struct virq_its_cfg cfg = {0};
+	struct virq_gic_vm vm;
+	struct virq_vpe v;
+	uint32_t db;
+	size_t pages, pages_plain;
+	struct virq_sim_its *q;
+
+	(void)state;
+	setup1(&g, NULL, 1, 40, false); /* the same ITS without proxy_doorbells */
+	assert_int_equal(virq_its_init(&g.its[0], &g.g.gic, &g.g.desc.its[0], NULL), LIBVIRQ_OK);
+	pages_plain = virq_sim_live_pages(g.g.fh);
+	itsfx_teardown(&g, true);
+
+	setup1(&f, NULL, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	assert_int_equal(itsfx_find_op(f.sm[0], 0x08, 0), -1); /* no MAPD at init */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages_plain);
+	assert_null(f.its[0].proxy);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	pages = virq_sim_live_pages(f.g.fh);
+	virq_sim_fail_alloc_nth(f.g.fh, 1); /* the next allocation */
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOMEM);
+	assert_int_equal(v.flags & LIBVIRQ_VPE_DB_MASK, 0);
+	assert_null(f.its[0].proxy);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
-	assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
-	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
+	assert_int_equal(virq_sim_its_ncmds(q), 1);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, 0xFFFF);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -436,11 +501,13 @@ static void test_proxy_one_per_gic(void **state)
 				 LIBVIRQ_OK);
 		assert_int_equal(virq_its_map_collection(&f.its[i], 0), LIBVIRQ_OK);
 	}
-	assert_non_null(f.its[0].proxy);
+	assert_true(f.its[0].proxy_ok);
+	assert_false(f.its[1].proxy_ok);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
+	assert_non_null(f.its[0].proxy);
 	assert_int_equal(v.proxy_event, 0);
 	q0 = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_set_dead(q0, true);
@@ -474,10 +541,9 @@ static void test_proxy_doorbell(void **state)
 	setup1(&f, NULL, 1, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
-	assert_non_null(f.its[0].proxy);
-	pdev = f.its[0].proxy->device_id;
+	assert_null(f.its[0].proxy); /* created on first use */
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(pdev, 0xFFFF); /* last DeviceID */
-	assert_int_equal(f.its[0].proxy->nr_events, 2);
 	{
 		struct virq_its_device clash;
 
@@ -492,14 +558,18 @@ static void test_proxy_doorbell(void **state)
 	q = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	c = virq_sim_its_cmd(q, 0);
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(f.its[0].proxy->nr_events, 2);
+	assert_int_equal(virq_sim_its_ncmds(q), 4);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08); /* the proxy's MAPD */
+	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, pdev);
+	c = virq_sim_its_cmd(q, 1);
 	assert_int_equal(c->op, 0x0A);
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, db[0]);
 	assert_int_equal(c->icid, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0C);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd(q, 3)->op, 0x05);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
@@ -546,7 +616,7 @@ static void test_proxy_follows_vmovp(void **state)
 	setup1(&f, NULL, 3, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
-	pdev = f.its[0].proxy->device_id;
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
@@ -690,6 +760,7 @@ int main(void)
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),
 	    cmocka_unit_test(test_proxy_narrowed_table),
+	    cmocka_unit_test(test_proxy_lazy_creation),
 	    cmocka_unit_test(test_device_id_duplicate),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),

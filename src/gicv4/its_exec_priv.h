@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Private helpers shared by its.c, its_table.c, device.c, vpe.c, vlpi.c. */
-#ifndef LIBVIRQ_SRC_GICV4_ITS_PRIV_H
-#define LIBVIRQ_SRC_GICV4_ITS_PRIV_H
+/* Private: internal functions of its_exec.c (command batches, RDbase,
+ * collections, event tracking lookups) used by every ITS-side file. */
+#ifndef LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H
+#define LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H
 
 #include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
 #include "gicv4/gicv4_priv.h"
 
 /* Most commands one library operation sends in one batch. */
@@ -18,13 +20,6 @@ void virq_its_fail_(struct virq_its *its, virq_status st);
 
 /* RDbase of redistributor @rd as this ITS wants it (PTA). */
 uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);
-
-/* Makes the table entry for @id usable (level-2 page on demand). */
-virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx t, uint32_t id);
-
-/* Sets up every GITS_BASER<n>; frees everything on failure. */
-virq_status virq_its_tables_init_(struct virq_its *its);
-void virq_its_tables_free_(struct virq_its *its);
 
 /* True when collection @icid is mapped on @its. */
 bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid);
@@ -55,11 +50,4 @@ static inline virq_status ev_lookup_(struct virq_its_device *dev, uint32_t event
 /* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */
 struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e);
 
-/* Removes @dev from @its's list of mapped devices (no-op when absent). */
-void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev);
-
-/* Proxy device (GICv4.0 doorbells without DirectLPI), in vlpi.c. */
-virq_status virq_its_proxy_init_(struct virq_its *its);
-void virq_its_proxy_free_(struct virq_its *its);
-
-#endif /* LIBVIRQ_SRC_GICV4_ITS_PRIV_H */
+#endif /* LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H */
