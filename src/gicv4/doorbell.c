@@ -55,7 +55,9 @@ static virq_status proxy_create_(struct virq_its *its)
 		return LIBVIRQ_OK;
 	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&its->gic->hal, st,
+				    "virq_vpe_set_db_masking/doorbell_invalidate: doorbell proxy "
+				    "allocation failed");
 	/* The device lives in the page; the page descriptor right after it.
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
@@ -116,10 +118,18 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 		c[n++] = (struct virq_its_cmd){
 		    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
-		return virq_its_exec_(its, c, n);
+		st = virq_its_exec_(its, c, n);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV(&its->gic->hal, st,
+					     "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed",
+					     vpe->vpeid);
+		return LIBVIRQ_OK;
 	}
 	if (!virq_its_col_mapped_(its, vpe->rd))
-		return LIBVIRQ_ENOENT;
+		return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_ENOENT,
+				     "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
+				     "on the proxy's ITS",
+				     vpe->rd);
 	slot = its->proxy_next;
 	e = ev_at_(p, slot);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
@@ -130,6 +140,10 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
 	st = virq_its_exec_(its, c, n);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAILV(&its->gic->hal, st,
+				   "virq_vpe_doorbell_invalidate: proxy MAPTI + INV + SYNC failed",
+				   vpe->vpeid);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
 		if (e->vpe)
 			e->vpe->proxy_event = -1;
@@ -153,9 +167,14 @@ static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVLPIR),
 		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVLPIR_INTID, intid));
-	return virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
-			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
-			   NULL);
+	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
+			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			NULL) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
+				     "virq_vpe_doorbell_invalidate: GICR_INVLPIR: GICR_SYNCR.Busy "
+				     "stayed set",
+				     rd, intid);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
@@ -163,9 +182,13 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 	struct virq_gic *gic;
 	struct virq_its *its;
 
-	if (!vpe_usable_(vpe) || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_EINVAL;
+	if (!vpe_live_(vpe))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_doorbell_invalidate: vpe not live");
 	gic = vpe->vm->gic;
+	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_vpe_doorbell_invalidate: the vPE has no doorbell",
+				     vpe->vpeid);
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
 		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 			if (vpe->its_mask & (1u << i)) {
@@ -173,16 +196,27 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 				    {.opcode = LIBVIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
 				    virq_its_vsync_cmd(vpe->vpeid),
 				};
+				virq_status st = virq_its_exec_(gic->its[i], c, 2);
 
-				return virq_its_exec_(gic->its[i], c, 2);
+				if (st != LIBVIRQ_OK)
+					return LIBVIRQ_FAILV(&gic->hal, st,
+							     "virq_vpe_doorbell_invalidate: INVDB + "
+							     "VSYNC failed",
+							     vpe->vpeid);
+				return LIBVIRQ_OK;
 			}
 		}
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_doorbell_invalidate: the vPE is mapped on no ITS");
 	}
 	if (direct_lpi_(gic, vpe->rd))
 		return direct_inv_(gic, vpe->rd, vpe->doorbell);
 	its = proxy_its_(gic);
-	return its ? proxy_inv_(its, vpe) : LIBVIRQ_ENOTSUP;
+	if (!its)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
+				    "live proxy ITS (virq_its_cfg::proxy_doorbells)");
+	return proxy_inv_(its, vpe);
 }
 
 virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
@@ -191,19 +225,22 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 	struct virq_its *its = NULL;
 	virq_status st;
 
-	if (!vpe_usable_(vpe))
-		return LIBVIRQ_EINVAL;
+	if (!vpe_live_(vpe))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_set_db_masking: vpe not live");
 	gic = vpe->vm->gic;
 	if (!on) {
 		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_MASK;
 		return LIBVIRQ_OK;
 	}
 	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
 	if (!direct_lpi_(gic, vpe->rd)) {
 		its = proxy_its_(gic);
 		if (!its)
-			return LIBVIRQ_ENOTSUP;
+			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+					    "virq_vpe_set_db_masking: no DirectLPI and no live proxy "
+					    "ITS (virq_its_cfg::proxy_doorbells)");
 		/* Masking will need the proxy: create it now, so that its
 		 * allocation failure surfaces here and not at the next schedule. */
 		st = proxy_create_(its);
@@ -230,8 +267,12 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 	cfg = lpi_cfg_(gic, vpe->doorbell);
 	*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAIL(&gic->hal, st,
+				  "virq_vpe_make_resident/nonresident: doorbell byte not cleaned (no "
+				  "dcache_clean)");
 	if (st == LIBVIRQ_OK)
-		st = virq_vpe_doorbell_invalidate(vpe);
+		st = virq_vpe_doorbell_invalidate(vpe); /* logs its failure */
 	if (st != LIBVIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
 		*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, 1);
 	if (st == LIBVIRQ_OK && !want)
@@ -295,5 +336,5 @@ virq_status virq_vpe_proxy_move_(struct virq_vpe *vpe, uint32_t rd)
 	st = virq_its_exec_(its, c, 2);
 	if (st == LIBVIRQ_OK)
 		e->icid = rd;
-	return st;
+	return st; /* virq_vpe_move() logs it */
 }

@@ -47,7 +47,10 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx)
 		return LIBVIRQ_OK; /* done when the first 4.1 ITS comes up */
 	st = virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAILV(&gic->hal, st,
+				     "virq_gic_rdist_init/virq_its_init: vPE table too large for "
+				     "GICR_VPROPBASER.Size",
+				     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
 	virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), v);
 	gic->rd[idx].vprop_cache = v;
 	return LIBVIRQ_OK;
@@ -104,7 +107,10 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		st = dirty_wait_(gic, idx);
 		if (st != LIBVIRQ_OK) {
 			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck", idx);
-			return st;
+			return LIBVIRQ_FAILV(&gic->hal, st,
+					     "virq_gic_rdist_init: stale VPENDBASER.Valid cleared, "
+					     "Dirty never cleared",
+					     idx);
 		}
 	}
 	r->vpend = 0;
@@ -152,10 +158,16 @@ static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
 	virq_wr32_(&gic->hal, a, ctlr & ~en);
 	st = rd_wait_rwp_(gic, idx, 0, 0);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAILV(&gic->hal, st,
+				     "virq_gic_rdist_init: GICR_CTLR.RWP stayed set after clearing "
+				     "EnableLPIs",
+				     idx);
 	if (virq_rd32_(&gic->hal, a) & en) {
 		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: EnableLPIs stuck at 1", idx);
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+				     "virq_gic_rdist_init: EnableLPIs left on by a previous kernel "
+				     "does not clear",
+				     idx);
 	}
 	return LIBVIRQ_OK;
 }
@@ -167,8 +179,11 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 
 	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
 	/* A real bounded poll (CASE-15: Xen's loop ran once). */
-	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
-			   0, gic->timeout_ns, NULL);
+	if (virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
+			0, gic->timeout_ns, NULL) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
+				     "virq_gic_rdist_init: GICR_WAKER.ChildrenAsleep stayed set", idx);
+	return LIBVIRQ_OK;
 }
 
 /* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
@@ -188,7 +203,10 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	virq_wr64_(hal, addr, want);
 	rb = virq_rd64_(hal, addr);
 	if ((rb & pa_mask) != (want & pa_mask))
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
+				     "virq_gic_rdist_init: PROPBASER/PENDBASER address or IDbits did "
+				     "not stick",
+				     addr, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	if (!gic->rd_forced_nc && sh == LIBVIRQ_GIC_SH_NONE && ic != LIBVIRQ_GIC_CACHE_nC) {
@@ -221,7 +239,10 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 	virq_status st;
 
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PROPBASER_Physical_Address, gic->prop.pa))
-		return LIBVIRQ_EALIGN;
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EALIGN,
+				     "virq_gic_rdist_init: configuration table PA does not fit "
+				     "GICR_PROPBASER",
+				     gic->prop.pa);
 	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PROPBASER), want,
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_Physical_Address) |
 				     LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_IDbits),
@@ -230,9 +251,12 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 		return st;
 	if (nc && !gic->rd_noncoherent) {
 		gic->rd_noncoherent = true;
-		st = clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size);
+		if (clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size) != LIBVIRQ_OK)
+			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+					    "virq_gic_rdist_init: tables not coherent and the HAL "
+					    "has no dcache_clean");
 	}
-	return st;
+	return LIBVIRQ_OK;
 }
 
 static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
@@ -246,12 +270,17 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 	if (!r->pend.va) {
 		st = virq_page_alloc_(&gic->hal, size, 0x10000, &r->pend);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAILV(&gic->hal, st,
+					     "virq_gic_rdist_init: pending table allocation failed",
+					     idx);
 	} else {
 		memset(r->pend.va, 0, r->pend.size);
 	}
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PENDBASER_Physical_Address, r->pend.pa)) {
-		st = LIBVIRQ_EALIGN;
+		st = LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EALIGN,
+				   "virq_gic_rdist_init: pending table PA does not fit "
+				   "GICR_PENDBASER",
+				   r->pend.pa);
 		goto fail;
 	}
 	want = r->pend.pa | rd_attr_default_() | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PENDBASER_PTZ, 1);
@@ -259,7 +288,10 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got, &nc);
 	if (st == LIBVIRQ_OK && nc) {
 		gic->rd_noncoherent = true;
-		st = clean_if_(&gic->hal, true, r->pend.va, r->pend.size);
+		if (clean_if_(&gic->hal, true, r->pend.va, r->pend.size) != LIBVIRQ_OK)
+			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+					  "virq_gic_rdist_init: tables not coherent and the HAL has "
+					  "no dcache_clean");
 	}
 	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
@@ -274,8 +306,14 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
 	virq_status st;
 
-	if (!gic || !gic->hal.ops || idx >= gic->nr_rd || (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_rdist_init: gic not live");
+	if (idx >= gic->nr_rd)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_gic_rdist_init: redistributor index >= nr_rd", idx);
+	if (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_gic_rdist_init: redistributor already initialised", idx);
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
 	 * still gets them (CASE-11). */
 	if (gic->version >= LIBVIRQ_GIC_V4_0) {
@@ -299,8 +337,18 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);
 	st = rd_wait_rwp_(gic, idx, en, en);
 	if (st != LIBVIRQ_OK) /* the pending table stays allocated: the RD may use it */
-		return st;
+		return LIBVIRQ_FAILV(&gic->hal, st,
+				     "virq_gic_rdist_init: EnableLPIs not visible (RWP set or "
+				     "EnableLPIs reads 0)",
+				     idx);
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_FULL);
 	gic->rd[idx].flags |= LIBVIRQ_RDIST_LPIS_ON;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
+{
+	(void)gic;
+	(void)vpeid;
+	return LIBVIRQ_OK; /* redistributors share an ITS's table (see vpe_table_41_()) */
 }
