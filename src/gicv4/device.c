@@ -90,7 +90,7 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	if (st != LIBVIRQ_OK)
 		st = LIBVIRQ_FAIL(hal, st, "virq_its_device_map: ITT or tracking allocation failed");
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
-	 * (CASE-14: Xen a1f8b32af0). */
+	 * (docs/rationale.md#gic-table-attributes: Xen a1f8b32af0). */
 	if (st == LIBVIRQ_OK &&
 	    clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
 		      dev->itt.va, dev->itt.size) != LIBVIRQ_OK)

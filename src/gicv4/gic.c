@@ -219,7 +219,7 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp0, 1));
 	v &= (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP);
 	virq_wr32_(&gic->hal, a, v);
-	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: CASE-15). */
+	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: docs/rationale.md#gic-rd-bringup-order). */
 	st = virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
 			 gic->timeout_ns, NULL);
 	if (st != LIBVIRQ_OK)

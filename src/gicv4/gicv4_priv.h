@@ -50,7 +50,7 @@ static inline uint32_t log2_(uint64_t v)
 }
 
 /* True when memory with these read-back attributes is not coherent with the
- * CPU caches (CASE-14; decoded fields). */
+ * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields). */
 static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
 {
 	return virq_gic_attr_needs_clean(ic, sh);

@@ -303,7 +303,7 @@ virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 	if (rd >= its->gic->nr_rd)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_its_map_collection: redistributor index >= nr_rd", rd);
-	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON)) /* EnableLPIs before MAPC (CASE-15) */
+	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON)) /* EnableLPIs before MAPC (docs/rationale.md#gic-rd-bringup-order) */
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
 				     "virq_its_map_collection: LPIs not enabled on the redistributor "
 				     "(virq_gic_rdist_init() first)",

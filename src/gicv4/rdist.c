@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Redistributor bring-up, all in one place: the vPE residency registers'
- * reset (CASE-11: even when a previous kernel left LPIs on), EnableLPIs off
- * with RWP on bit 3 (CASE-15), wake (GICR_WAKER), GICR_PROPBASER /
- * GICR_PENDBASER with attribute negotiation (CASE-14), EnableLPIs on and
+ * reset (docs/rationale.md#gic-vpe-residency-init: even when a previous kernel left LPIs on), EnableLPIs off
+ * with RWP on bit 3 (docs/rationale.md#gic-rd-bringup-order), wake (GICR_WAKER), GICR_PROPBASER /
+ * GICR_PENDBASER with attribute negotiation (docs/rationale.md#gic-table-attributes), EnableLPIs on and
  * visible before any MAPC; on GICv4.1 the redistributors' view of the vPE
  * table (GICR_VPROPBASER, 4.1 layout).
  * Spec: Arm IHI 0069 §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER,
@@ -87,7 +87,7 @@ void virq_rdist_vpe_tables_detach_(struct virq_gic *gic, const struct virq_its *
 	}
 }
 
-/* ---------------- residency registers (CASE-11) ---------------- */
+/* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ---------------- */
 
 static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 {
@@ -96,7 +96,7 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	uint64_t v = virq_rd64_(&gic->hal, va);
 
 	if (v & VPEND_VALID) {
-		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
+		/* A stale resident vPE (kexec, docs/rationale.md#gic-vpe-residency-init): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
 		uint64_t w =
 		    gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
@@ -126,7 +126,7 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		return vpe_table_41_(gic, idx);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
-		 * or vLPIs sent here are dropped (CASE-11). */
+		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
 		r->vprop_cache = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
 		virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), r->vprop_cache);
 	}
@@ -178,7 +178,7 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 	uint32_t w = virq_rd32_(&gic->hal, a);
 
 	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
-	/* A real bounded poll (CASE-15: Xen's loop ran once). */
+	/* A real bounded poll (docs/rationale.md#gic-rd-bringup-order: Xen's loop ran once). */
 	if (virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
 			0, gic->timeout_ns, NULL) != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
@@ -187,7 +187,7 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 }
 
 /* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
- * adapts to what stuck (CASE-14). Returns the final value in *out and
+ * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the final value in *out and
  * whether the table needs cleaning in *nc. */
 static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint64_t want,
 				       uint64_t pa_mask, uint64_t *out, bool *nc)
@@ -315,7 +315,7 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
 				     "virq_gic_rdist_init: redistributor already initialised", idx);
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
-	 * still gets them (CASE-11). */
+	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */
 	if (gic->version >= LIBVIRQ_GIC_V4_0) {
 		st = vpe_reset_(gic, idx);
 		if (st != LIBVIRQ_OK)
@@ -331,7 +331,7 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	if (st != LIBVIRQ_OK)
 		return st;
 	/* (5) Tables visible before EnableLPIs; EnableLPIs visible (RWP clear)
-	 * before any MAPC names this RD (CASE-15). */
+	 * before any MAPC names this RD (docs/rationale.md#gic-rd-bringup-order). */
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
 	a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
 	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);

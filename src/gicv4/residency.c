@@ -2,7 +2,7 @@
 /*
  * vPE residency: GICR_VPROPBASER / GICR_VPENDBASER in the GICv4.0 and
  * GICv4.1 layouts (images built in enc/images.c), bounded Dirty polling,
- * PendingLast reporting, and the WFI/doorbell state machine (CASE-12).
+ * PendingLast reporting, and the WFI/doorbell state machine (docs/rationale.md#gic-doorbell-wfi).
  * The residency registers' reset at bring-up is in rdist.c.
  * Spec: Arm IHI 0069 §9 (GICv4), §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
@@ -152,14 +152,14 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
  *   cover the window: PendingLast = 1 means an enabled vLPI was pending at
  *   descheduling, so the caller keeps the vCPU runnable instead of blocking.
  * - GICv4.1: with DB = 1 and PendingLast = 0 the GIC guarantees a doorbell
- *   for any later vLPI (facts §4.11); without DB we report PendingLast = 1
+ *   for any later vLPI (docs/rationale.md#gic-vpe-residency-sequence); without DB we report PendingLast = 1
  *   (the GIC does not tell), so a caller never blocks on an unknown state.
  * - GICv4.0 with doorbell masking: the doorbell is unmasked only after
  *   Valid = 0. A doorbell raised while it was still masked stays pending
  *   in the LPI pending table and is taken once the INV makes it enabled, so
  *   it is late, never lost. Without masking it is always enabled.
  * - The doorbell is requested exactly when the vCPU blocks (IN_WFI), and a
- *   vPE in WFI is never made resident by a load (CASE-12), so a preempted
+ *   vPE in WFI is never made resident by a load (docs/rationale.md#gic-doorbell-wfi), so a preempted
  *   blocker keeps its doorbell.
  */
 
@@ -213,7 +213,7 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	return LIBVIRQ_OK;
 }
 
-/* ---------------- WFI state machine (CASE-12) ---------------- */
+/* ---------------- WFI state machine (docs/rationale.md#gic-doorbell-wfi) ---------------- */
 
 virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe)
 {

@@ -5,7 +5,7 @@
  *
  * Every ITS command is 32 bytes: four 64-bit little-endian doublewords
  * DW0..DW3, opcode in DW0[7:0], unused bits zero (IHI 0069 chapter 6 "ITS
- * commands"; layouts restated in /work/shared/facts/gicv4.md §1.2).
+ * commands"; the field layouts of IHI 0069H §5.3).
  *
  * The encoder is a pure function: it validates every field of the command
  * against its width and alignment and, when given the ITS's probed limits
@@ -324,7 +324,7 @@ void virq_its_limits_prepare(struct virq_its_limits *lim);
  * vPEID) and, as the source, the event's vPE before the move;
  * VMAPTI, VMAPI, VMOVP, VINVALL, INVDB, VSGI, VMAPP map: VSYNC(vPEID);
  * VMAPP unmap: none on GICv4.1 (self-synchronising; a VSYNC to the unmapped
- * vPE may raise an SError, CASE-10), VSYNC(vPEID) on 4.0. Without @p lim
+ * vPE may raise an SError, @ref gic-vmapp-unmap-no-vsync), VSYNC(vPEID) on 4.0. Without @p lim
  * the version is unknown and VMAPP unmap is treated as 4.1 when any
  * 4.1-only field is set, else as 4.0: pass limits on a GICv4.1 ITS.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * "Errors that say why" (issue 12): every failure of the GICv4 driver logs
+ * "Errors that say why" : every failure of the GICv4 driver logs
  * one debug-level line naming the public function and the check that
  * failed, through the embedder's log callback; success paths log nothing
  * at all. Before the change the failures below returned bare status codes
