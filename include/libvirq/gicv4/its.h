@@ -107,6 +107,7 @@ struct virq_its {
 					 inside the region (size >= 0x20028). */
 	uint64_t typer;		    /**< GITS_TYPER. */
 	uint32_t iidr;		    /**< GITS_IIDR. */
+	uint32_t mpidr;		    /**< GITS_MPIDR (GICv4.1; 0 otherwise): affinity of SVPET sharing. */
 	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
 	uint32_t slot;		    /**< Index in ::virq_gic::its. */
 	uint32_t its_number;	    /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
