@@ -207,6 +207,7 @@ static virq_status its_teardown_(struct virq_its *its)
 	virq_its_queue_fini_owned_(&its->q);
 	virq_its_tables_free_(its);
 	virq_page_free_(&its->gic->hal, &its->col_map);
+	virq_page_free_(&its->gic->hal, &its->dev_ht);
 	return LIBVIRQ_OK;
 }
 

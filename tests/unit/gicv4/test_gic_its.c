@@ -56,11 +56,12 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_its_map_collection(its, 0), LIBVIRQ_OK);
 	live = virq_sim_live_pages(f.g.fh);
 	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), LIBVIRQ_OK); /* L1[0] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
+	/* DeviceID index (first map) + L2 + ITT + events */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 4);
 	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), LIBVIRQ_OK); /* L1[4] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 6);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 7);
 	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), LIBVIRQ_OK); /* L1[4] again */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 8);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 9);
 	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
 	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
 	assert_int_equal(virq_its_device_map(its, &d4, 0x10000, 8), LIBVIRQ_ERANGE);
@@ -836,6 +837,41 @@ static void test_vlpi_move_vsyncs_both_vpes(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* The DeviceID index: thousands of devices with scattered IDs, unmapped in
+ * another order, every duplicate refused, every freed ID mappable again
+ * (exercises growth and backward-shift deletion). */
+static void test_device_index_many(void **state)
+{
+	static struct virq_its_device d[3000];
+	struct virq_its_device x = {0};
+	struct its_fx f;
+
+	(void)state;
+	memset(d, 0, sizeof(d));
+	setup1(&f, NULL, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	for (uint32_t i = 0; i < 3000; i++)
+		assert_int_equal(virq_its_device_map(&f.its[0], &d[i], (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_OK);
+	for (uint32_t i = 0; i < 3000; i += 7)
+		assert_int_equal(virq_its_device_map(&f.its[0], &x, (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_EEXIST);
+	for (uint32_t i = 0; i < 3000; i += 2) /* every other one */
+		assert_int_equal(virq_its_device_unmap(&d[i]), LIBVIRQ_OK);
+	for (uint32_t i = 1; i < 3000; i += 2)
+		assert_int_equal(virq_its_device_map(&f.its[0], &x, (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_EEXIST);
+	for (uint32_t i = 0; i < 3000; i += 2)
+		assert_int_equal(virq_its_device_map(&f.its[0], &d[i], (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_OK);
+	for (uint32_t i = 3000; i-- > 0;)
+		assert_int_equal(virq_its_device_unmap(&d[i]), LIBVIRQ_OK);
+	assert_null(f.its[0].devices);
+	assert_int_equal(f.its[0].dev_ht_used, 0);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -846,6 +882,7 @@ int main(void)
 	    cmocka_unit_test(test_proxy_narrowed_table),
 	    cmocka_unit_test(test_proxy_lazy_creation),
 	    cmocka_unit_test(test_move_lpi_syncs_both_collections),
+	    cmocka_unit_test(test_device_index_many),
 	    cmocka_unit_test(test_vlpi_move_vsyncs_both_vpes),
 	    cmocka_unit_test(test_device_id_duplicate),
 	    cmocka_unit_test(test_its_noncoherent),

@@ -986,13 +986,13 @@ static void test_fill_matches_encoder(void **st)
 		assert_int_equal(virq_its_cmd_encode(&c, NULL, one, NULL, NULL), LIBVIRQ_OK);
 		assert_memory_equal(run[i], one, 32);
 	}
-	for (uint32_t ev = 0; ev < 3; ev++) {
+	virq_its_discard_fill_(run[0], 40, 0xFFFFFFFFu, 0xFFFFFFFFu - 39);
+	for (uint32_t i = 0; i < 40; i++) {
 		struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = 0xFFFFFFFFu,
-					 .EventID = ev * 0x7FFFFFFFu};
+					 .EventID = 0xFFFFFFFFu - 39 + i};
 
-		virq_its_discard_fill_(run[0], c.DeviceID, c.EventID);
 		assert_int_equal(virq_its_cmd_encode(&c, NULL, one, NULL, NULL), LIBVIRQ_OK);
-		assert_memory_equal(run[0], one, 32);
+		assert_memory_equal(run[i], one, 32);
 	}
 }
 
