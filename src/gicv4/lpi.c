@@ -150,9 +150,11 @@ virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid, uint8_t pr
  *
  * Leaf level: bit i of word w set = vPEID 64 w + i in use (bits beyond
  * 2^vpeid_bits are set at init, so they are never handed out). Summary
- * level: bit w set = leaf word w full. Allocation scans at most
- * vpeid_sum_words_() <= 16 summary words and one leaf word: constant time
- * whatever the number of vPEs (a linear scan made the k-th vPE O(k)). */
+ * level: bit w set = leaf word w full. gic->vpeid_hint: every summary word
+ * below it is full (a free moves it back). Allocation starts at the hint
+ * and moves it only past full summary words, so it is O(1) amortised: one
+ * summary word and one leaf word, whatever the number of vPEs (a linear
+ * scan made the k-th vPE O(k)). */
 
 static uint64_t *vpeid_sum_(const struct virq_gic *gic)
 {
@@ -174,6 +176,7 @@ void virq_vpeid_map_init_(struct virq_gic *gic)
 		leaf[0] = ~0ull << (1u << bits);
 	if (nl % 64) /* summary bits of leaf words that do not exist */
 		sum[ns - 1] = ~0ull << (nl % 64);
+	gic->vpeid_hint = 0;
 }
 
 bool virq_vpeid_alloc_(struct virq_gic *gic, uint32_t *id)
@@ -181,11 +184,13 @@ bool virq_vpeid_alloc_(struct virq_gic *gic, uint32_t *id)
 	uint32_t ns = vpeid_sum_words_(gic->vpeid_bits);
 	uint64_t *sum = vpeid_sum_(gic), *leaf = vpeid_leaf_(gic);
 
-	for (uint32_t s = 0; s < ns; s++) {
+	for (uint32_t s = gic->vpeid_hint; s < ns; s++) {
 		uint32_t w, b;
 
-		if (sum[s] == ~0ull)
+		if (sum[s] == ~0ull) {
+			gic->vpeid_hint = s + 1;
 			continue;
+		}
 		w = s * 64 + (uint32_t)__builtin_ctzll(~sum[s]);
 		b = (uint32_t)__builtin_ctzll(~leaf[w]);
 		leaf[w] |= 1ull << b;
@@ -203,6 +208,8 @@ void virq_vpeid_free_(struct virq_gic *gic, uint32_t id)
 
 	leaf[id / 64] &= ~(1ull << (id % 64));
 	sum[id / 4096] &= ~(1ull << ((id / 64) % 64));
+	if (id / 4096 < gic->vpeid_hint)
+		gic->vpeid_hint = id / 4096;
 }
 
 bool virq_vpeid_used_(const struct virq_gic *gic, uint32_t id)

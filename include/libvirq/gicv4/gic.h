@@ -131,6 +131,7 @@ struct virq_gic {
 	struct virq_page prop;	       /**< LPI configuration table (one byte per LPI). */
 	struct virq_page lpi_map;      /**< LPI allocation bitmap (bit n = INTID 8192 + n). */
 	struct virq_page vpeid_map;    /**< vPEID allocation bitmap. */
+	uint32_t vpeid_hint;	       /**< Private: no free vPEID below summary word vpeid_hint. */
 	uint16_t vmovp_seq;	       /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
 	uint64_t sync_gen;	       /**< Private: generation of the batched unmaps' marks. */
 	bool vpet_own;		       /**< Private: GICv4.1 RD groups get own vPE tables (vPEs exist). */
