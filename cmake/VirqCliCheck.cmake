@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Runs one CLI invocation and checks it exactly. Invoked as
 #   cmake -DCMD=<exe> -DARGS=<;-list> -DEXIT=<n> [-DSTDOUT=<exact text>]
-#         [-DSTDOUT_FILE=<file with exact text>] [-DSTDERR_REGEX=<regex>] -P VirqCliCheck.cmake
+#         [-DSTDOUT_FILE=<file with exact text>] [-DSTDOUT_REGEX=<regex>]
+#         [-DSTDERR_REGEX=<regex>] -P VirqCliCheck.cmake
 # Rules checked: exit status == EXIT; stdout == STDOUT (trailing newline
 # ignored) when given; on EXIT != 0, stdout is empty and stderr is exactly one line.
 execute_process(COMMAND ${CMD} ${ARGS}
@@ -28,6 +29,9 @@ if(NOT EXIT EQUAL 0)
   if(NOT nl EQUAL 1)
     message(FATAL_ERROR "stderr must be exactly one line, got: ${err}")
   endif()
+endif()
+if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(FATAL_ERROR "stdout '${out}' does not match '${STDOUT_REGEX}'")
 endif()
 if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(FATAL_ERROR "stderr '${err}' does not match '${STDERR_REGEX}'")

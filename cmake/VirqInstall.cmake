@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install rules: headers, the static archives, an exported CMake package
-# (find_package(libvirq) -> libvirq::virq, libvirq::virq_fdt) and pkg-config
-# files (libvirq.pc, libvirq-fdt.pc). Everything is relocatable, so
+# (find_package(libvirq) -> libvirq::virq, libvirq::virq_fdt, libvirq::virq_sim)
+# and pkg-config files (libvirq.pc, libvirq-fdt.pc, libvirq-sim.pc). Everything is relocatable, so
 # `cmake --install build --prefix <anywhere>` gives a usable tree.
 # The package version is the project's; the header must say the same.
 file(STRINGS ${PROJECT_SOURCE_DIR}/include/libvirq/virq.h _virq_ver_lines
@@ -44,6 +44,17 @@ if(TARGET virq_fdt)
   set(LIBVIRQ_PACKAGE_HAS_FDT ON)
 endif()
 
+# The simulator (host library: libc + pthreads), headers libvirq/sim/*.h.
+set(LIBVIRQ_PACKAGE_HAS_SIM OFF)
+if(TARGET virq_sim)
+  install(TARGETS virq_sim EXPORT libvirqTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/sim/include/libvirq/sim
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libvirq FILES_MATCHING PATTERN "*.h")
+  set(LIBVIRQ_PACKAGE_HAS_SIM ON)
+endif()
+
 install(EXPORT libvirqTargets NAMESPACE libvirq:: DESTINATION ${LIBVIRQ_CMAKE_DIR}
         FILE libvirqTargets.cmake)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/libvirqConfig.cmake.in
@@ -79,6 +90,11 @@ foreach(_m AVIC GICV4 PMCVIRT)
 endforeach()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/libvirq.pc.in ${PROJECT_BINARY_DIR}/libvirq.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/libvirq.pc DESTINATION ${LIBVIRQ_PC_DIR})
+if(LIBVIRQ_PACKAGE_HAS_SIM)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/libvirq-sim.pc.in ${PROJECT_BINARY_DIR}/libvirq-sim.pc
+                 @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/libvirq-sim.pc DESTINATION ${LIBVIRQ_PC_DIR})
+endif()
 if(LIBVIRQ_PACKAGE_HAS_FDT)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/libvirq-fdt.pc.in ${PROJECT_BINARY_DIR}/libvirq-fdt.pc
                  @ONLY)

@@ -48,14 +48,14 @@
 #include <string.h>
 
 #include <libvirq/gicv4.h>
+#include <libvirq/sim/gic.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/its.h>
 #include <libvirq/sim/its_state.h>
 #include <libvirq/sim/rdist.h>
 
-#define ITS_BASE 0x08080000ull
-#define ITS_STRIDE 0x100000ull
-#define TYPER_40 0x0000003F0001EFB3ull
+#define ITS_BASE LIBVIRQ_SIM_GIC_ITS0_BASE
+#define TYPER_40 LIBVIRQ_SIM_GITS_TYPER_QEMU_V40
 #define TYPER_40_NOVMOVP (TYPER_40 & ~(1ull << 37))
 #define TYPER_41 (TYPER_40 | (1ull << 40) | (1ull << 41))
 #define MAX_ITS 16
@@ -65,7 +65,7 @@
 struct env {
 	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct virq_sim_rdist *rm;
+	struct virq_sim_gic *sg;
 	struct virq_sim_its_state *sm[MAX_ITS];
 	unsigned nits;
 	struct virq_gic_desc desc;
@@ -101,33 +101,22 @@ struct opts {
 
 static void env_up(struct env *e, const struct opts *o)
 {
-	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_gic_cfg gc = virq_sim_gic_default_cfg();
 	struct virq_its_cfg cfg = {0};
 
 	memset(e, 0, sizeof(*e));
 	e->fh = virq_sim_new();
 	e->hal = virq_sim_hal(e->fh);
-	rc.version = o->version;
-	rc.dirty = o->dirty;
-	rc.direct_lpi = o->direct_lpi;
-	rc.nr = o->nr_rd ? o->nr_rd : 2;
-	e->rm = virq_sim_rdist_new(e->fh, &rc);
-	e->desc.gicd_base = rc.gicd_base;
-	e->desc.gicd_size = 0x10000;
-	e->desc.nr_redist_regions = 1;
-	e->desc.redist[0] = (struct virq_gic_redist_region){rc.rd_base, 0xF60000, 0};
+	gc.rdist.version = o->version;
+	gc.rdist.dirty = o->dirty;
+	gc.rdist.direct_lpi = o->direct_lpi;
+	gc.rdist.nr = o->nr_rd ? o->nr_rd : 2;
+	gc.nr_its = o->nits;
+	gc.its.typer = o->typer;
+	e->sg = virq_sim_gic_new(e->fh, &gc, &e->desc);
 	e->nits = o->nits;
-	e->desc.nr_its = o->nits;
-	for (unsigned i = 0; i < o->nits; i++) {
-		struct virq_sim_its_state_cfg ic =
-		    virq_sim_its_state_default_cfg(ITS_BASE + i * ITS_STRIDE);
-
-		ic.typer = o->typer;
-		ic.rm = e->rm;
-		e->sm[i] = virq_sim_its_state_new(e->fh, &ic);
-		e->desc.its[i].base = ic.base;
-		e->desc.its[i].size = 0x20000;
-	}
+	for (unsigned i = 0; i < o->nits; i++)
+		e->sm[i] = virq_sim_gic_its(e->sg, i);
 	check(virq_gic_init(&e->gic, &e->hal, &e->desc, e->rds, 4, 16), "gic_init");
 	check(virq_gic_dist_enable(&e->gic), "dist_enable");
 	for (uint32_t r = 0; r < e->gic.nr_rd; r++)
@@ -150,9 +139,7 @@ static void env_up(struct env *e, const struct opts *o)
 static void env_down(struct env *e)
 {
 	virq_sim_free(e->fh);
-	virq_sim_rdist_free(e->rm);
-	for (unsigned i = 0; i < e->nits; i++)
-		virq_sim_its_state_free(e->sm[i]);
+	virq_sim_gic_free(e->sg);
 }
 
 struct cnt {

@@ -25,12 +25,13 @@
 #include <libvirq/gicv4/its_queue.h>
 #include <libvirq/gicv4/its_regs.h>
 
+#include <libvirq/sim/gic.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/its.h>
 
 #define N_EVENTS 1024u
 #define DEVICE 5u
-#define ITS_BASE 0x08080000ull
+#define ITS_BASE LIBVIRQ_SIM_GIC_ITS0_BASE
 #define QEMU_TYPER 0x0000003F0001EFB3ull
 
 #define NOINLINE __attribute__((noinline))

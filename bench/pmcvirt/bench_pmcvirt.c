@@ -24,7 +24,12 @@
 #include <string.h>
 
 #include <libvirq/pmcvirt.h>
-#include <libvirq/sim/pmc_cpus.h>
+#include <libvirq/sim/cpu.h>
+
+/* CPU profiles of the simulator (libvirq/sim/cpu.h). */
+#define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
+#define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
+#define FAM10H_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps)
 
 struct bhal {
 	uint64_t msr[0x400]; /* index: see slot_() */
@@ -117,19 +122,19 @@ static __attribute__((noinline)) uint64_t sim_vmrun(struct bench *b)
 
 static int setup(struct bench *b, const char *mode)
 {
-	const struct virq_pmcvirt_caps *c = &zen5;
-	const struct virq_pmcvirt_guest *g = &g6;
+	const struct virq_pmcvirt_caps *c = ZEN5_CAPS;
+	const struct virq_pmcvirt_guest *g = &virq_sim_guest_pmc6;
 	enum virq_pmcvirt_mode m = LIBVIRQ_PMCVIRT_MODE_HW;
 	uint32_t flags = 0;
 
 	memset(b, 0, sizeof(*b));
 	if (!strcmp(mode, "sw") || !strcmp(mode, "sw-lazy")) {
-		c = &zen4;
+		c = ZEN4_CAPS;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
 		flags = mode[2] ? LIBVIRQ_PMCVIRT_F_LAZY : 0;
 	} else if (!strcmp(mode, "sw-k7") || !strcmp(mode, "sw-k7-lazy")) {
-		c = &k7;
-		g = &g4;
+		c = FAM10H_CAPS;
+		g = &virq_sim_guest_pmc4;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
 		flags = mode[5] ? LIBVIRQ_PMCVIRT_F_LAZY : 0;
 	} else if (strcmp(mode, "hw")) {

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include <libvirq/virq.h>
+#include <libvirq/sim/cpu.h>
 #include <libvirq/sim/hal.h>
 
 #if defined(LIBVIRQ_HAVE_AVIC) && __has_include(<libvirq/avic.h>)
@@ -47,6 +48,7 @@
 #include <libvirq/gicv4/its.h>
 #include <libvirq/gicv4/vpe.h>
 #include <libvirq/sim/its.h>
+#include <libvirq/sim/gic.h>
 #include <libvirq/sim/its_state.h>
 #include <libvirq/sim/rdist.h>
 #endif
@@ -106,16 +108,6 @@ __attribute__((noinline)) void bench_scale_op_loadput(struct virq_avic_vcpu *v, 
 	check_(virq_avic_vcpu_put(v), "put");
 }
 
-static void avic_cpuid_(struct virq_sim *fh)
-{
-	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	virq_sim_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
-			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   LIBVIRQ_AVIC_CPUID_EDX_VNMI);
-}
 
 static int avic_row_(uint32_t n)
 {
@@ -132,7 +124,7 @@ static int avic_row_(uint32_t n)
 		   : n <= 512 ? LIBVIRQ_AVIC_MODE_X2AVIC : LIBVIRQ_AVIC_MODE_X2AVIC_4K;
 	e.fh = virq_sim_new();
 	e.hal = virq_sim_hal(e.fh);
-	avic_cpuid_(e.fh);
+	virq_sim_cpu_apply(e.fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
 	check_(virq_avic_caps_probe(&e.hal, &e.caps), "caps");
 	check_(virq_avic_vm_init(&e.vm, &e.hal, &e.caps, &cfg), "vm_init");
 	tables = virq_sim_live_bytes(e.fh);
@@ -202,8 +194,6 @@ static int avic_row_(uint32_t n)
 
 #ifdef HAVE_GICV4_
 /* ----------------------------------------------------------------- GICv4 */
-#define ITS_BASE 0x08080000ull
-#define TYPER_40 0x0000003F0001EFB3ull /* GICv4.0, VMOVP, Devbits 16, ID_bits 16 */
 #define PER_VPE 32768u                  /* vLPIs per vPE (16 vINTID bits) */
 
 static volatile uint32_t rd1_ = 1; /* as host7_ */
@@ -221,7 +211,7 @@ static unsigned long mmio_wr_(struct virq_sim *fh)
 struct gic_env {
 	struct virq_sim *fh;
 	struct virq_hal hal;
-	struct virq_sim_rdist *rm;
+	struct virq_sim_gic *sg;
 	struct virq_sim_its_state *sm;
 	struct virq_gic_desc desc;
 	struct virq_gic gic;
@@ -270,8 +260,7 @@ __attribute__((noinline)) void bench_scale_op_unmap(struct gic_env *e, uint32_t 
 static int gicv4_row_(uint32_t n)
 {
 	struct gic_env e;
-	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
-	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(ITS_BASE);
+	struct virq_sim_gic_cfg gc = virq_sim_gic_default_cfg();
 	uint32_t nvpe = n > PER_VPE ? 2 : 1, per = n / nvpe, bits = 14;
 	size_t base, vmb, devb, total;
 	unsigned long rd, wr, cmds, cap;
@@ -281,18 +270,9 @@ static int gicv4_row_(uint32_t n)
 	memset(&e, 0, sizeof(e));
 	e.fh = virq_sim_new();
 	e.hal = virq_sim_hal(e.fh);
-	rc.nr = 2;
-	e.rm = virq_sim_rdist_new(e.fh, &rc);
-	e.desc.gicd_base = rc.gicd_base;
-	e.desc.gicd_size = 0x10000;
-	e.desc.nr_redist_regions = 1;
-	e.desc.redist[0] = (struct virq_gic_redist_region){ rc.rd_base, 0xF60000, 0 };
-	e.desc.nr_its = 1;
-	ic.typer = TYPER_40;
-	ic.rm = e.rm;
-	e.sm = virq_sim_its_state_new(e.fh, &ic);
-	e.desc.its[0].base = ic.base;
-	e.desc.its[0].size = 0x20000;
+	gc.rdist.nr = 2;
+	e.sg = virq_sim_gic_new(e.fh, &gc, &e.desc);
+	e.sm = virq_sim_gic_its(e.sg, 0);
 	check_(virq_gic_init(&e.gic, &e.hal, &e.desc, e.rds, 2, 16), "gic_init");
 	check_(virq_gic_dist_enable(&e.gic), "dist_enable");
 	for (uint32_t r = 0; r < e.gic.nr_rd; r++)
@@ -351,8 +331,7 @@ static int gicv4_row_(uint32_t n)
 	       "ITT %zu B  total %zu B\n",
 	       n, base, vmb, devb, total);
 	virq_sim_free(e.fh);
-	virq_sim_rdist_free(e.rm);
-	virq_sim_its_state_free(e.sm);
+	virq_sim_gic_free(e.sg);
 	return 0;
 }
 
@@ -369,7 +348,7 @@ static int gicv4_row_(uint32_t n)
  */
 #include <sys/mman.h>
 
-#define SETUP_ITS 0x08080000ull
+#define SETUP_ITS LIBVIRQ_SIM_GIC_ITS0_BASE
 
 static uint8_t *arena_;
 static size_t arena_used_, arena_live_, arena_bytes_;
@@ -415,7 +394,7 @@ static uint64_t iits_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 	if (off == 0x04)
 		return 0x43B;
 	if (off == 0x08)
-		return TYPER_40;
+		return LIBVIRQ_SIM_GITS_TYPER_QEMU_V40;
 	if (off == 0x80)
 		return m->cbaser;
 	if (off == 0x88)

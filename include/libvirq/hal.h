@@ -170,6 +170,18 @@ struct virq_hal_ops {
 	 * cores); same calling context as @c msr_read.
 	 */
 	virq_status (*rdpmc)(void *ctx, uint32_t counter, uint64_t *value);
+
+	/**
+	 * Optional extension (0, or not covered by @c size:
+	 * ::LIBVIRQ_POLL_ROUND_NS_DEFAULT). A lower bound, in
+	 * nanoseconds, on the time one polling round takes on this platform: a
+	 * @c now_ns call, one device-register read and a @c relax call. Every
+	 * bounded wait also ends after <tt>timeout_ns / poll_round_ns + 1</tt>
+	 * rounds (see @ref virq_bounded_waits), so a HAL clock that stops
+	 * cannot hang it. Too large a value makes waits end before their
+	 * deadline; too small only lengthens the wait of a broken clock.
+	 */
+	uint32_t poll_round_ns;
 };
 
 /**
@@ -211,12 +223,59 @@ enum virq_hal_need {
 LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs);
 
 /**
+ * @brief Default of ::virq_hal_ops::poll_round_ns, in nanoseconds.
+ *
+ * No real polling round is this short (one uncached device-register read
+ * alone takes longer), so the round limit never ends a wait of a working
+ * clock before its deadline. With a stopped clock a wait of the GIC's
+ * default budget (10 ms) ends after 10^6 rounds, one of the ITS command
+ * queue's (1 s) after 10^8; an embedder whose @c relax spins for a known
+ * time sets ::virq_hal_ops::poll_round_ns to that time to shorten this.
+ */
+#define LIBVIRQ_POLL_ROUND_NS_DEFAULT 10u
+
+/**
+ * @defgroup virq_bounded_waits Bounded waits
+ * @brief How every hardware wait of libvirq ends, whatever the HAL clock does.
+ *
+ * Every wait for the hardware (redistributor RWP, WAKER, VPENDBASER.Dirty,
+ * SYNCR, ITS quiescence, the ITS command queue) goes through virq_poll32(),
+ * virq_poll64() or virq_poll_until(), with a time budget @c timeout_ns:
+ *
+ * - **Fast path.** The register (or condition) is read once before the
+ *   clock is read at all; when it is already in the wanted state the wait
+ *   costs that one read and no @c now_ns call.
+ * - **Deadline.** Otherwise the clock starts: each round calls @c relax,
+ *   samples @c now_ns, then reads again, and the wait ends with
+ *   ::LIBVIRQ_ETIMEDOUT when the sample was @p timeout_ns or more after the
+ *   start. The read after the deadline was observed still counts, so a
+ *   register that settles just in time is not reported as timed out. Time
+ *   is the sum of the clock's forward steps: a step backwards counts as no
+ *   time (the wait neither ends early nor computes garbage), and a
+ *   wrap-around of the 64-bit counter counts forward. A clock that jumps
+ *   forward ends the wait at its next read, as the clock says time passed.
+ * - **Round limit.** Independently of the clock, a wait ends after
+ *   <tt>timeout_ns / poll_round_ns + 1</tt> rounds after the first read
+ *   (::virq_hal_ops::poll_round_ns, default ::LIBVIRQ_POLL_ROUND_NS_DEFAULT).
+ *   A clock that stops, or keeps running backwards, therefore gives
+ *   ::LIBVIRQ_ETIMEDOUT too, never a hang.
+ * - **Log.** A wait ended by its round limit, or that saw the clock run
+ *   backwards, logs a ::LIBVIRQ_LOG_WARN message through @c log naming the
+ *   fault, with the values (timeout_ns, rounds, ...); an ordinary timeout
+ *   logs at ::LIBVIRQ_LOG_DEBUG. Nothing is logged on success.
+ * @{
+ */
+
+/**
  * @brief Polls a 32-bit register until @c (value & mask) == want, or a deadline.
  *
- * Reads @p addr, compares, and between reads calls @c relax; the deadline
- * is @c now_ns() at entry plus @p timeout_ns. At least one read is made,
- * and one more read is made after the deadline passes, so a register that
- * settles just before the deadline is not reported as timed out.
+ * Reads @p addr and returns at once when it matches (no clock read). Else
+ * it waits as @ref virq_bounded_waits describes: between reads it calls
+ * @c relax; the deadline is @p timeout_ns after the first read; one more
+ * read is made after the deadline passes, so a register that settles just
+ * before the deadline is not reported as timed out; and the wait also ends
+ * after <tt>timeout_ns / poll_round_ns + 1</tt> further reads whatever the
+ * clock does.
  *
  * @param hal        A validated HAL.
  * @param addr       MMIO address of the register (4-byte aligned).
@@ -224,7 +283,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uin
  * @param want       Expected value of the masked bits.
  * @param timeout_ns Time budget in nanoseconds (0: a single read).
  * @param last       Optional; receives the last value read.
- * @return ::LIBVIRQ_OK when matched, ::LIBVIRQ_ETIMEDOUT when the deadline passed.
+ * @return ::LIBVIRQ_OK when matched; ::LIBVIRQ_ETIMEDOUT when the deadline
+ *         passed or the round limit was reached (the HAL clock did not
+ *         advance; a warning is logged).
  *
  * Thread-safety: reentrant; the caller serialises access to the register
  * as the hardware requires.
@@ -235,7 +296,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t 
 /**
  * @brief 64-bit variant of virq_poll32(): polls with single 64-bit reads.
  *
- * Same deadline rules as virq_poll32().
+ * Same fast path, deadline and round limit as virq_poll32()
+ * (@ref virq_bounded_waits).
  *
  * @param hal        A validated HAL.
  * @param addr       MMIO address of the register (8-byte aligned).
@@ -243,7 +305,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t 
  * @param want       Expected value of the masked bits.
  * @param timeout_ns Time budget in nanoseconds (0: a single read).
  * @param last       Optional; receives the last value read.
- * @return ::LIBVIRQ_OK when matched, ::LIBVIRQ_ETIMEDOUT when the deadline passed.
+ * @return ::LIBVIRQ_OK when matched; ::LIBVIRQ_ETIMEDOUT when the deadline
+ *         passed or the round limit was reached (the HAL clock did not
+ *         advance; a warning is logged).
  *
  * Thread-safety: reentrant; the caller serialises access to the register
  * as the hardware requires.
@@ -260,17 +324,22 @@ typedef bool (*virq_poll_cond_fn)(void *arg);
  * @brief Calls @p cond until it returns true or @p timeout_ns passes.
  *
  * The generic form of virq_poll32(): @p cond does its own reads (for
- * example comparing a wrapping queue offset). Same deadline rules.
+ * example comparing a wrapping queue offset). Same fast path (@p cond is
+ * called once before the clock is read), deadline and round limit
+ * (@ref virq_bounded_waits).
  *
  * @param hal        A validated HAL.
  * @param cond       Condition; called at least once, and once after the deadline.
  * @param arg        Passed to @p cond.
- * @param timeout_ns Time budget in nanoseconds.
- * @return ::LIBVIRQ_OK when @p cond returned true, else ::LIBVIRQ_ETIMEDOUT.
+ * @param timeout_ns Time budget in nanoseconds (0: a single call of @p cond).
+ * @return ::LIBVIRQ_OK when @p cond returned true, else ::LIBVIRQ_ETIMEDOUT
+ *         (deadline passed, or round limit reached: a warning is logged).
  *
  * Thread-safety: reentrant.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond,
 					    void *arg, uint64_t timeout_ns);
+
+/** @} */
 
 #endif /* LIBVIRQ_HAL_H */

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <libvirq/sim/hal.h>
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +142,10 @@ struct virq_sim {
 	uint64_t next_pa;
 	unsigned long alloc_calls, fail_at, bad_frees;
 	uint64_t clock, relax_step, now_step;
+	/* Clock fault (virq_sim_clock_fault): what now_ns() returns. */
+	enum virq_sim_clock_fault cf_kind;
+	uint64_t cf_after, cf_ns, cf_offset, cf_held;
+	bool cf_active;
 	struct hookfn_ *relaxers;
 	size_t nrelaxers;
 	virq_sim_kick_fn kick_fn;
@@ -243,6 +249,12 @@ void virq_sim_add_region(struct virq_sim *fh, uint64_t base, uint64_t size, virq
 		abort();
 	fh->regions[fh->nregions++] = (struct region_){ base, size, rd, wr, arg };
 	UNLOCK(fh);
+}
+
+void virq_sim_on_reg(struct virq_sim *fh, uint64_t addr, virq_sim_mmio_read_fn rd,
+		     virq_sim_mmio_write_fn wr, void *arg)
+{
+	virq_sim_add_region(fh, addr, 4, rd, wr, arg);
 }
 
 static const struct region_ *region_of_(struct virq_sim *fh, uint64_t addr)
@@ -485,10 +497,54 @@ static uint64_t cb_now_(void *ctx)
 	uint64_t t;
 
 	LOCK(fh);
+	fh->kind_count[LIBVIRQ_SIM_NOW]++; /* counted, not traced */
 	t = fh->clock;
 	fh->clock += fh->now_step;
+	if (fh->cf_kind != LIBVIRQ_SIM_CLOCK_OK) {
+		if (fh->cf_after) {
+			fh->cf_after--;
+		} else if (!fh->cf_active) {
+			fh->cf_active = true;
+			switch (fh->cf_kind) {
+			case LIBVIRQ_SIM_CLOCK_STOP:
+			case LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS:
+				fh->cf_held = t + fh->cf_offset;
+				break;
+			case LIBVIRQ_SIM_CLOCK_JUMP_FORWARD:
+				fh->cf_offset += fh->cf_ns;
+				break;
+			case LIBVIRQ_SIM_CLOCK_JUMP_BACK:
+				fh->cf_offset -= fh->cf_ns;
+				break;
+			default:
+				break;
+			}
+		} else if (fh->cf_kind == LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS) {
+			fh->cf_held -= fh->cf_ns;
+		}
+		if (fh->cf_active && (fh->cf_kind == LIBVIRQ_SIM_CLOCK_STOP ||
+				      fh->cf_kind == LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS))
+			t = fh->cf_held;
+		else
+			t += fh->cf_offset;
+	} else {
+		t += fh->cf_offset;
+	}
 	UNLOCK(fh);
 	return t;
+}
+
+void virq_sim_clock_fault(struct virq_sim *fh, enum virq_sim_clock_fault kind, uint64_t after,
+			  uint64_t ns)
+{
+	LOCK(fh);
+	fh->cf_kind = kind;
+	fh->cf_after = after;
+	fh->cf_ns = ns;
+	fh->cf_active = false;
+	if (kind == LIBVIRQ_SIM_CLOCK_OK)
+		fh->cf_offset = 0;
+	UNLOCK(fh);
 }
 
 static void cb_relax_(void *ctx)

@@ -3,9 +3,9 @@
  * virq_sim_its: ITS command-queue model (see libvirq/sim/its.h).
  *
  * The decoder below is deliberately written from the command layouts of
- * IHI 0069H §5.3 with plain shifts and masks, without
- * any library header or macro, so that it cannot share a mistake with
- * src/gicv4/its_cmd.c.
+ * IHI 0069H §5.3 with plain shifts and masks, without any library
+ * header or macro, so that it cannot share a mistake with libvirq's
+ * encoder (src/gicv4/enc/its_cmd.c).
  */
 #include <libvirq/sim/its.h>
 

@@ -666,3 +666,18 @@ unsigned long virq_sim_its_state_sgir_writes(const struct virq_sim_its_state *s)
 {
 	return s->sgir_writes;
 }
+
+bool virq_sim_its_state_msi(struct virq_sim_its_state *s, uint32_t dev, uint32_t ev)
+{
+	struct dev_ *d = dev_(s, dev);
+	struct virq_sim_its_ev *e;
+
+	/* A translation that finds nothing is dropped (no command error). */
+	if (!d || ev >= d->nev)
+		return false;
+	e = &d->ev[ev];
+	if (e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
+		return false;
+	do_int_(s, e);
+	return true;
+}

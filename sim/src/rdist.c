@@ -166,7 +166,7 @@ static uint64_t reg64_(struct rd_ *r, uint64_t off)
 		uint64_t v = r->vpend;
 
 		if (r->dirty_left) {
-			if (r->dirty_left != RD_NEVER)
+			if (r->dirty_left != LIBVIRQ_SIM_RDIST_NEVER)
 				r->dirty_left--;
 			v |= 1ull << 60;
 		}
@@ -189,7 +189,7 @@ static uint64_t vsgipendr_(struct virq_sim_rdist *m, struct rd_ *r, unsigned i)
 	if (!r->vsgi_query)
 		return 0;
 	if (r->vsgi_left) {
-		if (r->vsgi_left != RD_NEVER)
+		if (r->vsgi_left != LIBVIRQ_SIM_RDIST_NEVER)
 			r->vsgi_left--;
 		return 1u << 31;
 	}
@@ -239,7 +239,7 @@ static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 	case R_TYPER + 4:
 		return typer_(m, i) >> 32;
 	case R_WAKER:
-		if (r->asleep && !r->sleep && r->wake_left != RD_NEVER) {
+		if (r->asleep && !r->sleep && r->wake_left != LIBVIRQ_SIM_RDIST_NEVER) {
 			if (r->wake_left)
 				r->wake_left--;
 			else
@@ -248,7 +248,7 @@ static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 		return (r->sleep ? 2u : 0) | (r->asleep ? 4u : 0);
 	case R_SYNCR:
 		if (r->syncr_left) {
-			if (r->syncr_left != RD_NEVER)
+			if (r->syncr_left != LIBVIRQ_SIM_RDIST_NEVER)
 				r->syncr_left--;
 			return 1;
 		}

@@ -153,10 +153,10 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	for (uint32_t i = 0; i < rounds; i++)
 		(hal->ops->kick_vcpu)(hal->ctx, cookie);
 	t2 = virq_now_(hal);
-	/* A clock that runs backwards gives 0, never a wrapped huge cost; the kick
-	 * also costs the running target an exit (docs/rationale.md#avic-kick-cost). */
-	vm->doorbell_ns = t1 >= t0 ? (t1 - t0) / rounds : 0;
-	vm->kick_ns = (t2 >= t1 ? (t2 - t1) / rounds : 0) + vm->cfg.kick_exit_ns;
+	/* A clock that went backwards counts as no time (not as a huge cost); the
+	 * kick also costs the running target an exit (docs/rationale.md#avic-kick-cost). */
+	vm->doorbell_ns = virq_clock_delta_(t0, t1) / rounds;
+	vm->kick_ns = virq_clock_delta_(t1, t2) / rounds + vm->cfg.kick_exit_ns;
 	if (st != LIBVIRQ_OK) {
 		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
 		ST_(&vm->policy, (uint32_t)LIBVIRQ_AVIC_POLICY_KICK);

@@ -1,39 +1,91 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Bounded polling on the HAL clock. Every hardware wait in libvirq goes
- * through virq_poll_until(): it never sleeps, and it always ends.
+ * through virq_poll32(), virq_poll64() or virq_poll_until(): they never sleep,
+ * and they always end, even when the HAL clock is broken.
+ *
+ * Each wait is bounded twice (include/libvirq/hal.h, "Bounded waits"):
+ * - by time: the sum of the forward steps of now_ns() since the first
+ *   failed read reaches timeout_ns (a step backwards counts as no time, so a
+ *   clock that jumps back neither ends a wait early nor garbles it);
+ * - by rounds: timeout_ns / poll_round_ns + 1 rounds after the first read,
+ *   so a clock that stops (or keeps running backwards) still ends the wait,
+ *   with LIBVIRQ_ETIMEDOUT and a warning through the HAL log.
+ * The first read happens before the clock is read at all: a register that is
+ * already in the wanted state costs one read and no now_ns() call.
  */
 #include <libvirq/hal.h>
 #include "hal/hal_priv.h"
 
-virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, void *arg,
-			    uint64_t timeout_ns)
+/* Rounds a wait of @p timeout_ns may take after its first read. */
+static uint64_t max_rounds_(const struct virq_hal *hal, uint64_t timeout_ns)
 {
-	uint64_t start;
+	/* an extension member: read only when the ops table's size covers it */
+	uint64_t round_ns = LIBVIRQ_HAL_HAS_(hal, poll_round_ns) ? hal->ops->poll_round_ns
+								 : LIBVIRQ_POLL_ROUND_NS_DEFAULT;
 
-	/* Fast path: most waits are already satisfied at the first read
-	 * (a synchronous ITS, Dirty not implemented or clear): decide it
-	 * before starting the clock. The sequence of reads and relax calls
-	 * is the same as without it, and a zero timeout is still one read. */
-	if (cond(arg))
-		return LIBVIRQ_OK;
-	if (!timeout_ns)
-		return LIBVIRQ_ETIMEDOUT;
-	start = virq_now_(hal);
+	return timeout_ns / round_ns + 1;
+}
+
+/*
+ * The waiting part, after a first evaluation of @p cond failed: the clock
+ * starts here. Each round relaxes, samples the clock, then evaluates the
+ * condition, and gives up when the sample was at or past the deadline (so
+ * the condition is evaluated once after the deadline was observed) or when
+ * the rounds are used up.
+ */
+static LIBVIRQ_COLD_ virq_status poll_wait_(const struct virq_hal *hal, virq_poll_cond_fn cond,
+					    void *arg, uint64_t timeout_ns)
+{
+	const uint64_t max = max_rounds_(hal, timeout_ns);
+	uint64_t prev, elapsed = 0, rounds = 0, back = 0;
+
+	if (timeout_ns == 0)
+		return LIBVIRQ_ETIMEDOUT; /* the first read was the only one */
+	prev = virq_now_(hal);
 	for (;;) {
-		uint64_t now;
+		uint64_t now, step;
 		bool expired;
 
 		virq_relax_(hal);
-		/* Sample the clock before the condition, so the last read
-		 * happens after the deadline has been observed. */
 		now = virq_now_(hal);
-		expired = now - start >= timeout_ns;
+		step = virq_clock_delta_(prev, now);
+		if (step == 0 && now != prev)
+			back++;
+		prev = now;
+		elapsed = elapsed + step < elapsed ? UINT64_MAX : elapsed + step;
+		expired = elapsed >= timeout_ns;
+		rounds++;
 		if (cond(arg))
 			return LIBVIRQ_OK;
-		if (expired)
+		if (expired) {
+			if (back)
+				LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN,
+					     "virq_poll: HAL clock ran backwards during a wait "
+					     "(timeout_ns, rounds, backward steps)",
+					     timeout_ns, rounds, back);
+			else
+				LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_DEBUG,
+					     "virq_poll: deadline passed (timeout_ns, rounds)",
+					     timeout_ns, rounds);
 			return LIBVIRQ_ETIMEDOUT;
+		}
+		if (rounds >= max) {
+			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN,
+				     "virq_poll: HAL clock did not advance; wait ended by its round "
+				     "limit (timeout_ns, rounds, elapsed_ns, backward steps)",
+				     timeout_ns, rounds, elapsed, back);
+			return LIBVIRQ_ETIMEDOUT;
+		}
 	}
+}
+
+virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, void *arg,
+			    uint64_t timeout_ns)
+{
+	if (cond(arg))
+		return LIBVIRQ_OK;
+	return poll_wait_(hal, cond, arg, timeout_ns);
 }
 
 /* One register poll: a 32- or 64-bit read compared under a mask. */
@@ -52,12 +104,25 @@ static bool poll_reg_cond_(void *p)
 	return (a->last & a->mask) == a->want;
 }
 
+static LIBVIRQ_COLD_ virq_status poll_reg_wait_(struct poll_reg_ *a, uint64_t timeout_ns)
+{
+	return poll_wait_(a->hal, poll_reg_cond_, a, timeout_ns);
+}
+
 virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask, uint32_t want,
 			uint64_t timeout_ns, uint32_t *last)
 {
-	struct poll_reg_ a = { hal, addr, mask, want, 0, false };
-	virq_status st = virq_poll_until(hal, poll_reg_cond_, &a, timeout_ns);
+	uint32_t v = virq_rd32_(hal, addr);
+	struct poll_reg_ a;
+	virq_status st;
 
+	if ((v & mask) == want) { /* fast path: no clock */
+		if (last)
+			*last = v;
+		return LIBVIRQ_OK;
+	}
+	a = (struct poll_reg_){ hal, addr, mask, want, v, false };
+	st = poll_reg_wait_(&a, timeout_ns);
 	if (last)
 		*last = (uint32_t)a.last;
 	return st;
@@ -66,9 +131,17 @@ virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask
 virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask, uint64_t want,
 			uint64_t timeout_ns, uint64_t *last)
 {
-	struct poll_reg_ a = { hal, addr, mask, want, 0, true };
-	virq_status st = virq_poll_until(hal, poll_reg_cond_, &a, timeout_ns);
+	uint64_t v = virq_rd64_(hal, addr);
+	struct poll_reg_ a;
+	virq_status st;
 
+	if ((v & mask) == want) { /* fast path: no clock */
+		if (last)
+			*last = v;
+		return LIBVIRQ_OK;
+	}
+	a = (struct poll_reg_){ hal, addr, mask, want, v, true };
+	st = poll_reg_wait_(&a, timeout_ns);
 	if (last)
 		*last = a.last;
 	return st;

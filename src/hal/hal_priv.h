@@ -50,6 +50,18 @@ static inline uint64_t virq_now_(const struct virq_hal *hal)
 	return (hal->ops->now_ns)(hal->ctx);
 }
 
+/*
+ * Forward distance from clock sample @p from to a later sample @p to, in ns:
+ * 0 when @p to is earlier (a clock that went backwards counts as no time),
+ * and a wrap-around of the 64-bit counter counts forward.
+ */
+static inline uint64_t virq_clock_delta_(uint64_t from, uint64_t to)
+{
+	uint64_t d = to - from;
+
+	return d > (UINT64_MAX >> 1) ? 0 : d;
+}
+
 static inline void virq_relax_(const struct virq_hal *hal)
 {
 	if (hal->ops->relax)

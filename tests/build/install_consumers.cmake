@@ -4,6 +4,8 @@
 #   -DSTEP=cmake    -DPREFIX=<dir> -DSRC=<consumer dir> -DWORK=<dir>   find_package consumer
 #   -DSTEP=pkgconfig -DPREFIX=<dir> -DSRC=<consumer dir> -DWORK=<dir> -DCC=<cc>
 #                    [-DHAVE_FDT=1: libvirq-fdt.pc must be there too]
+#                    [-DPKG=<module>: the pkg-config module to build with (default libvirq)]
+#   -DHAVE_SIM=1 with STEP=install: the simulator's headers must be installed
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -24,7 +26,12 @@ endfunction()
 if(STEP STREQUAL "install")
   file(REMOVE_RECURSE ${PREFIX})
   run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
-  foreach(f include/libvirq/virq.h include/libvirq/hal.h)
+  set(files include/libvirq/virq.h include/libvirq/hal.h)
+  if(HAVE_SIM)
+    list(APPEND files include/libvirq/sim/hal.h include/libvirq/sim/gic.h
+         include/libvirq/sim/cpu.h)
+  endif()
+  foreach(f ${files})
     if(NOT EXISTS ${PREFIX}/${f})
       message(FATAL_ERROR "${f} not installed")
     endif()
@@ -42,7 +49,10 @@ elseif(STEP STREQUAL "pkgconfig")
   set(ENV{PKG_CONFIG_PATH} "${pcpath}")
   # Only the installed tree may be used: no fallback to the system.
   set(ENV{PKG_CONFIG_LIBDIR} "${pcpath}")
-  run(pkg-config --cflags --libs libvirq)
+  if(NOT PKG)
+    set(PKG libvirq)
+  endif()
+  run(pkg-config --cflags --libs ${PKG})
   string(STRIP "${run_out}" flags)
   separate_arguments(flags UNIX_COMMAND "${flags}")
   run(${CC} -std=c11 -Wall -Wextra -Werror ${SRC}/main.c -o ${WORK}/consumer ${flags})

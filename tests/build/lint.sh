@@ -4,7 +4,8 @@
 #   lint.sh tidy     SRC_DIR BUILD_DIR   clang-tidy with SRC_DIR/.clang-tidy, using
 #                                        BUILD_DIR/compile_commands.json
 #   lint.sh spdx     SRC_DIR             every text file starts with an SPDX line (in its
-#                                        first 3 lines; JSON files use a FILE.license sidecar)
+#                                        first 3 lines; JSON files use a FILE.license sidecar;
+#                                        fuzz seeds are exempt: their bytes are the input)
 #   lint.sh cppcheck SRC_DIR             cppcheck (warning, style, performance, portability;
 #                                        variableScope off: declarations at the top are house style)
 # Each first runs on tests/build/lint/bad.c and must report its defects, so a
@@ -62,6 +63,9 @@ spdx)
 		[ -f "$f" ] || continue
 		case $f in
 		LICENSE | *.license) continue ;;
+		# Fuzz seeds are inputs whose every byte matters (text seeds too):
+		# covered by LICENSE, no header.
+		tests/fuzz/corpus/* | tests/fuzz/regress/*) continue ;;
 		esac
 		grep -Iq . "$f" 2>/dev/null || continue # binary (dtb, corpus) or empty
 		[ -f "$f.license" ] && continue

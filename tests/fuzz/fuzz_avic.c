@@ -28,6 +28,7 @@
 
 #include <libvirq/avic.h>
 
+#include <libvirq/sim/cpu.h>
 #include <libvirq/sim/hal.h>
 #include "fuzz_common.h"
 
@@ -323,13 +324,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.max_vcpus = z->n;
 	z->fh = virq_sim_new();
 	z->hal = virq_sim_hal(z->fh);
-	virq_sim_cpuid_set(z->fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	virq_sim_cpuid_set(z->fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	virq_sim_cpuid_set(z->fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	virq_sim_cpuid_set(z->fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	virq_sim_cpuid_set(z->fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
-			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   LIBVIRQ_AVIC_CPUID_EDX_VNMI);
+	virq_sim_cpu_apply(z->fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
 	FUZZ_CHECK(virq_avic_caps_probe(&z->hal, &z->caps) == LIBVIRQ_OK);
 	FUZZ_CHECK(virq_avic_vm_init(&z->vm, &z->hal, &z->caps, &cfg) == LIBVIRQ_OK);
 	for (uint32_t i = 0; i < z->n; i++) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Regression for a hang found by fuzz_fdt: virq_fdt_discover_gic() never
- * returned on regress/fdt_prop_len_wrap.dtb, a 304-byte blob whose structure
+ * returned on regress/fuzz_fdt/prop_len_wrap.dtb, a 304-byte blob whose structure
  * block holds an FDT_PROP with len = 0xFFFFFFF4. libfdt 1.6.1 (Debian 12) adds
  * the length to the offset in fdt_next_tag() without an overflow check, so the
  * offset wraps back 12 bytes onto the same tag and fdt_check_full() loops

@@ -17,17 +17,59 @@
 struct args_ {
 	struct vt_kv kv[AVIC_KV_MAX];
 	int n;
+	const struct vt_field *f; /* the subcommand's fields */
+	size_t nf;
 };
 
-/* Looks up a required (or optional, with @def) number; returns false after vt_fail. */
-static bool num_(struct args_ *a, const char *name, bool required, uint64_t def, uint64_t max,
-		 uint64_t *out)
+/* Fields of each subcommand (names are the library's; aliases the APM's). */
+static const struct vt_field phys_fields_[] = {
+    {"host_apic_id", NULL, true, "bits [11:0]: host APIC ID of the CPU the vCPU runs on (0..0xFFF)"},
+    {"backing", "backing_pa", true, "bits [51:12]: vAPIC backing page address (4 KiB aligned)"},
+    {"running", "IsRunning", true, "bit 62: IsRunning (0|1)"},
+    {"valid", "V", true, "bit 63: valid (0|1)"},
+};
+static const struct vt_field logical_fields_[] = {
+    {"guest_apic_id", NULL, true, "bits [7:0]: guest physical APIC ID (0..0xFF)"},
+    {"valid", "V", true, "bit 31: valid (0|1)"},
+};
+static const struct vt_field index_fields_[] = {
+    {"dfr", NULL, true, "flat|cluster: the guest's DFR model"},
+    {"ldr", NULL, true, "the guest's 32-bit LDR (xAPIC: logical ID in [31:24])"},
+};
+static const struct vt_field exit_fields_[] = {
+    {"code", NULL, true, "EXITCODE: 0x401 (AVIC_INCOMPLETE_IPI) or 0x402 (AVIC_NOACCEL)"},
+    {"info1", NULL, true, "EXITINFO1"},
+    {"info2", NULL, true, "EXITINFO2"},
+    {"x2apic", NULL, true, "0|1: the sender's APIC mode (how to read the ICR destination)"},
+};
+static const struct vt_field targets_fields_[] = {
+    {"icr", NULL, true, "the 64-bit ICR value the guest wrote"},
+    {"x2apic", NULL, true, "0|1: every vCPU in x2APIC mode (else xAPIC)"},
+    {"sender", NULL, true, "index of the sending vCPU in apic_ids"},
+    {"apic_ids", NULL, true, "A,B,...: APIC ID of vCPU 0, 1, ... (0..0xFFF, distinct)"},
+    {"ldrs", NULL, false, "A,B,...: xAPIC LDR of each vCPU (default: none set)"},
+    {"dfr", NULL, false, "flat|cluster: the vCPUs' DFR model (default flat)"},
+};
+#define NF_(t) (sizeof(t) / sizeof((t)[0]))
+
+/* Field @name of the subcommand. */
+static const struct vt_field *field_(const struct args_ *a, const char *name)
 {
-	struct vt_kv *kv = vt_kv_find(a->kv, a->n, name);
+	for (size_t i = 0; i < a->nf; i++)
+		if (!strcmp(a->f[i].name, name))
+			return &a->f[i];
+	return NULL;
+}
+
+/* Looks up a number (optional ones default to @def); returns false after vt_fail. */
+static bool num_(struct args_ *a, const char *name, uint64_t def, uint64_t max, uint64_t *out)
+{
+	const struct vt_field *f = field_(a, name);
+	struct vt_kv *kv = vt_kv_find(a->kv, a->n, name, f ? f->alias : NULL);
 
 	if (!kv) {
-		if (required) {
-			vt_fail("missing field '%s'", name);
+		if (f && f->required) {
+			vt_missing(name, a->f, a->nf);
 			return false;
 		}
 		*out = def;
@@ -45,21 +87,23 @@ static bool done_(struct args_ *a)
 	const struct vt_kv *u = vt_kv_unused(a->kv, a->n);
 
 	if (u) {
-		vt_fail("unknown field '%.*s'", (int)u->name_len, u->name);
+		vt_fail("unknown field '%.*s' (try 'virqtool avic fields')", (int)u->name_len,
+			u->name);
 		return false;
 	}
 	return true;
 }
 
-static bool dfr_(struct args_ *a, bool required, uint32_t *dfr)
+static bool dfr_(struct args_ *a, uint32_t *dfr)
 {
-	struct vt_kv *kv = vt_kv_find(a->kv, a->n, "dfr");
+	const struct vt_field *f = field_(a, "dfr");
+	struct vt_kv *kv = vt_kv_find(a->kv, a->n, "dfr", NULL);
 
 	if (!kv) {
 		*dfr = LIBVIRQ_APIC_DFR_FLAT;
-		if (required)
-			vt_fail("missing field 'dfr'");
-		return !required;
+		if (f && f->required)
+			vt_missing("dfr", a->f, a->nf);
+		return !(f && f->required);
 	}
 	if (!strcmp(kv->value, "flat"))
 		*dfr = LIBVIRQ_APIC_DFR_FLAT;
@@ -78,16 +122,16 @@ static int phys_entry_(struct args_ *a)
 	struct virq_avic_phys_entry f;
 	virq_status st;
 
-	if (!num_(a, "host_apic_id", true, 0, UINT32_MAX, &id) ||
-	    !num_(a, "backing", true, 0, UINT64_MAX, &bp) ||
-	    !num_(a, "running", true, 0, 1, &run) || !num_(a, "valid", true, 0, 1, &valid) ||
+	if (!num_(a, "host_apic_id", 0, UINT32_MAX, &id) ||
+	    !num_(a, "backing", 0, UINT64_MAX, &bp) ||
+	    !num_(a, "running", 0, 1, &run) || !num_(a, "valid", 0, 1, &valid) ||
 	    !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	f = (struct virq_avic_phys_entry){(uint32_t)id, bp, run != 0, valid != 0};
 	st = virq_avic_phys_entry_encode(&f, &e);
 	if (st != LIBVIRQ_OK)
 		return vt_fail("phys-entry: %s", virq_strerror(st));
-	printf("0x%016" PRIx64 "\n", e);
+	fprintf(vt_out, "0x%016" PRIx64 "\n", e);
 	return 0;
 }
 
@@ -97,13 +141,13 @@ static int logical_entry_(struct args_ *a)
 	uint32_t e;
 	virq_status st;
 
-	if (!num_(a, "guest_apic_id", true, 0, UINT32_MAX, &id) ||
-	    !num_(a, "valid", true, 0, 1, &valid) || !done_(a))
+	if (!num_(a, "guest_apic_id", 0, UINT32_MAX, &id) ||
+	    !num_(a, "valid", 0, 1, &valid) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	st = virq_avic_logical_entry_encode((uint32_t)id, valid != 0, &e);
 	if (st != LIBVIRQ_OK)
 		return vt_fail("logical-entry: %s", virq_strerror(st));
-	printf("0x%08" PRIx32 "\n", e);
+	fprintf(vt_out, "0x%08" PRIx32 "\n", e);
 	return 0;
 }
 
@@ -113,13 +157,13 @@ static int logical_index_(struct args_ *a)
 	uint32_t dfr, idx;
 	virq_status st;
 
-	if (!dfr_(a, true, &dfr) || !num_(a, "ldr", true, 0, UINT32_MAX, &ldr) || !done_(a))
+	if (!dfr_(a, &dfr) || !num_(a, "ldr", 0, UINT32_MAX, &ldr) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	st = virq_avic_logical_index(dfr, (uint32_t)ldr, &idx);
 	if (st != LIBVIRQ_OK)
 		return vt_fail("logical-index: LDR 0x%08" PRIx64 " names no single destination",
 			       ldr);
-	printf("index=%" PRIu32 "\n", idx);
+	fprintf(vt_out, "index=%" PRIu32 "\n", idx);
 	return 0;
 }
 
@@ -134,9 +178,9 @@ static int exit_(struct args_ *a)
 {
 	uint64_t code, i1, i2, x2;
 
-	if (!num_(a, "code", true, 0, UINT64_MAX, &code) ||
-	    !num_(a, "info1", true, 0, UINT64_MAX, &i1) ||
-	    !num_(a, "info2", true, 0, UINT64_MAX, &i2) || !num_(a, "x2apic", true, 0, 1, &x2) ||
+	if (!num_(a, "code", 0, UINT64_MAX, &code) ||
+	    !num_(a, "info1", 0, UINT64_MAX, &i1) ||
+	    !num_(a, "info2", 0, UINT64_MAX, &i2) || !num_(a, "x2apic", 0, 1, &x2) ||
 	    !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	if (code == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI) {
@@ -144,7 +188,7 @@ static int exit_(struct args_ *a)
 
 		if (virq_avic_exit_ipi_decode(i1, i2, x2 != 0, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
-		printf("AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
+		fprintf(vt_out, "AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
 		       "shorthand=%s dest=0x%02" PRIx32 " cause=%s index=0x%02" PRIx32 "\n",
 		       x.icr.vector, dm_names_[x.icr.delivery_mode],
 		       x.icr.logical ? "logical" : "physical",
@@ -157,7 +201,7 @@ static int exit_(struct args_ *a)
 
 		if (virq_avic_exit_noaccel_decode(i1, i2, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
-		printf("AVIC_NOACCEL offset=0x%02" PRIx32 " write=%d kind=%s\n", x.offset, x.write,
+		fprintf(vt_out, "AVIC_NOACCEL offset=0x%02" PRIx32 " write=%d kind=%s\n", x.offset, x.write,
 		       x.trap ? "trap" : "fault");
 		return 0;
 	}
@@ -343,13 +387,13 @@ static int targets_(struct args_ *a)
 	struct virq_avic_icr d;
 	struct tctx_ c;
 
-	if (!num_(a, "icr", true, 0, UINT64_MAX, &icr) || !num_(a, "x2apic", true, 0, 1, &x2) ||
-	    !num_(a, "sender", true, 0, 4095, &sender) || !dfr_(a, false, &dfr))
+	if (!num_(a, "icr", 0, UINT64_MAX, &icr) || !num_(a, "x2apic", 0, 1, &x2) ||
+	    !num_(a, "sender", 0, 4095, &sender) || !dfr_(a, &dfr))
 		return VIRQTOOL_EBADINPUT;
-	kid = vt_kv_find(a->kv, a->n, "apic_ids");
-	kldr = vt_kv_find(a->kv, a->n, "ldrs");
+	kid = vt_kv_find(a->kv, a->n, "apic_ids", NULL);
+	kldr = vt_kv_find(a->kv, a->n, "ldrs", NULL);
 	if (!kid)
-		return vt_fail("missing field 'apic_ids'");
+		return vt_missing("apic_ids", a->f, a->nf);
 	if (!done_(a))
 		return VIRQTOOL_EBADINPUT;
 	n = list_("apic_ids", kid->value, ids, 4096, 0xFFF);
@@ -381,14 +425,14 @@ static int targets_(struct args_ *a)
 	if (!rc) {
 		const char *sep = "";
 
-		fputs("targets=", stdout);
+		fputs("targets=", vt_out);
 		for (int i = 0; i < n; i++) {
 			if (c.hit[i]) {
-				printf("%s%d", sep, i);
+				fprintf(vt_out, "%s%d", sep, i);
 				sep = ",";
 			}
 		}
-		fputc('\n', stdout);
+		fputc('\n', vt_out);
 	}
 	targets_free_(&t);
 	free(t.v);
@@ -396,27 +440,89 @@ static int targets_(struct args_ *a)
 	return rc;
 }
 
+struct avic_sub_ {
+	const char *name;
+	int (*fn)(struct args_ *a);
+	const struct vt_field *f;
+	size_t nf;
+	const char *help;
+};
+
+static const struct avic_sub_ subs_[] = {
+    {"phys-entry", phys_entry_, phys_fields_, NF_(phys_fields_),
+     "a physical APIC ID table entry (APM Vol 2 §15.29.3.3)"},
+    {"logical-entry", logical_entry_, logical_fields_, NF_(logical_fields_),
+     "a logical APIC ID table entry (§15.29.3.4)"},
+    {"logical-index", logical_index_, index_fields_, NF_(index_fields_),
+     "the logical table index of an xAPIC LDR (§15.29.3.4)"},
+    {"exit", exit_, exit_fields_, NF_(exit_fields_),
+     "decode an AVIC #VMEXIT (0x401, 0x402; §15.29.3.1, Table 15-29)"},
+    {"targets", targets_, targets_fields_, NF_(targets_fields_),
+     "the vCPUs an ICR write reaches, by libvirq's resolution"},
+};
+#define NSUBS_ (sizeof(subs_) / sizeof(subs_[0]))
+
+static void usage_(void)
+{
+	fputs("usage: virqtool avic SUBCOMMAND field=value ...   (virqtool avic SUBCOMMAND --help)\n",
+	      vt_out);
+	for (size_t i = 0; i < NSUBS_; i++)
+		fprintf(vt_out, "  %-13s %s\n", subs_[i].name, subs_[i].help);
+	fputs("  fields        the fields of each subcommand (virqtool avic fields [SUBCOMMAND])\n",
+	      vt_out);
+}
+
+static void sub_help_(const struct avic_sub_ *s)
+{
+	fprintf(vt_out, "virqtool avic %s: %s\n", s->name, s->help);
+	vt_print_fields(s->f, s->nf);
+}
+
+static const struct avic_sub_ *sub_by_name_(const char *name)
+{
+	for (size_t i = 0; i < NSUBS_; i++)
+		if (!strcmp(name, subs_[i].name))
+			return &subs_[i];
+	return NULL;
+}
+
 int virqtool_avic(int argc, char **argv)
 {
+	const struct avic_sub_ *s;
 	struct args_ a;
-	const char *sub;
 
 	if (argc < 1)
 		return vt_fail("avic: missing subcommand "
-			       "(phys-entry|logical-entry|logical-index|exit|targets)");
-	sub = argv[0];
+			       "(phys-entry|logical-entry|logical-index|exit|targets|fields)");
+	if (vt_is_help(argv[0])) {
+		usage_();
+		return 0;
+	}
+	if (!strcmp(argv[0], "fields")) {
+		if (argc > 2)
+			return vt_fail("avic fields: expected at most one subcommand");
+		if (argc == 2 && !vt_is_help(argv[1])) {
+			s = sub_by_name_(argv[1]);
+			if (!s)
+				return vt_fail("avic: unknown subcommand '%s'", argv[1]);
+			sub_help_(s);
+			return 0;
+		}
+		for (size_t i = 0; i < NSUBS_; i++)
+			sub_help_(&subs_[i]);
+		return 0;
+	}
+	s = sub_by_name_(argv[0]);
+	if (!s)
+		return vt_fail("avic: unknown subcommand '%s' (try 'virqtool avic --help')", argv[0]);
+	if (argc == 2 && vt_is_help(argv[1])) {
+		sub_help_(s);
+		return 0;
+	}
+	a.f = s->f;
+	a.nf = s->nf;
 	a.n = vt_kv_parse(argc - 1, argv + 1, a.kv, AVIC_KV_MAX);
 	if (a.n < 0)
 		return VIRQTOOL_EBADINPUT;
-	if (!strcmp(sub, "phys-entry"))
-		return phys_entry_(&a);
-	if (!strcmp(sub, "logical-entry"))
-		return logical_entry_(&a);
-	if (!strcmp(sub, "logical-index"))
-		return logical_index_(&a);
-	if (!strcmp(sub, "exit"))
-		return exit_(&a);
-	if (!strcmp(sub, "targets"))
-		return targets_(&a);
-	return vt_fail("avic: unknown subcommand '%s'", sub);
+	return s->fn(&a);
 }

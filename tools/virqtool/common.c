@@ -7,17 +7,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+FILE *vt_out;
+FILE *vt_err;
 
 int vt_fail(const char *fmt, ...)
 {
+	FILE *e = vt_err ? vt_err : stderr;
 	va_list ap;
 
-	fputs("virqtool: ", stderr);
+	fputs("virqtool: ", e);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(e, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', e);
 	return VIRQTOOL_EBADINPUT;
+}
+
+bool vt_is_help(const char *arg)
+{
+	return arg && (!strcmp(arg, "--help") || !strcmp(arg, "-h") || !strcmp(arg, "help"));
 }
 
 bool vt_parse_u64(const char *s, uint64_t *out)
@@ -45,6 +55,11 @@ bool vt_parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
+bool vt_name_eq(const char *s, size_t len, const char *name)
+{
+	return strlen(name) == len && strncasecmp(s, name, len) == 0;
+}
+
 int vt_kv_parse(int argc, char **argv, struct vt_kv *kv, int max)
 {
 	int n = 0;
@@ -63,7 +78,7 @@ int vt_kv_parse(int argc, char **argv, struct vt_kv *kv, int max)
 		kv[n] = (struct vt_kv){ argv[i], (size_t)(eq - argv[i]), eq + 1, false };
 		for (int j = 0; j < n; j++) {
 			if (kv[j].name_len == kv[n].name_len &&
-			    !memcmp(kv[j].name, kv[n].name, kv[n].name_len)) {
+			    !strncasecmp(kv[j].name, kv[n].name, kv[n].name_len)) {
 				vt_fail("field '%.*s' given twice", (int)kv[n].name_len, kv[n].name);
 				return -1;
 			}
@@ -73,12 +88,11 @@ int vt_kv_parse(int argc, char **argv, struct vt_kv *kv, int max)
 	return n;
 }
 
-struct vt_kv *vt_kv_find(struct vt_kv *kv, int n, const char *name)
+struct vt_kv *vt_kv_find(struct vt_kv *kv, int n, const char *name, const char *alias)
 {
-	size_t len = strlen(name);
-
 	for (int i = 0; i < n; i++) {
-		if (kv[i].name_len == len && !memcmp(kv[i].name, name, len)) {
+		if (vt_name_eq(kv[i].name, kv[i].name_len, name) ||
+		    (alias && vt_name_eq(kv[i].name, kv[i].name_len, alias))) {
 			kv[i].used = true;
 			return &kv[i];
 		}
@@ -92,4 +106,28 @@ const struct vt_kv *vt_kv_unused(const struct vt_kv *kv, int n)
 		if (!kv[i].used)
 			return &kv[i];
 	return NULL;
+}
+
+int vt_missing(const char *name, const struct vt_field *f, size_t n)
+{
+	char req[256];
+	size_t len = 0;
+
+	req[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].required)
+			continue;
+		len += (size_t)snprintf(req + len, sizeof(req) - len, "%s%s", len ? ", " : "",
+					f[i].name);
+		if (len >= sizeof(req))
+			break;
+	}
+	return vt_fail("missing field '%s' (required: %s)", name, req);
+}
+
+void vt_print_fields(const struct vt_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(vt_out, "  %-14s %-9s %s\n", f[i].name, f[i].required ? "required" : "optional",
+			f[i].help);
 }

@@ -45,6 +45,13 @@ int virqtool_dt(int argc, char **argv)
 	virq_status st;
 	int rc;
 
+	if (argc == 1 && vt_is_help(argv[0])) {
+		fputs("usage: virqtool dt FILE.dtb\n"
+		      "  the GIC topology libvirq's discovery (libvirq/fdt.h) finds in a flattened\n"
+		      "  device tree: gicd, gicr and its lines with base, size (and stride)\n",
+		      vt_out);
+		return 0;
+	}
 	if (argc != 1)
 		return vt_fail("dt: usage: virqtool dt FILE.dtb");
 	rc = read_file_(argv[0], &blob, &len);

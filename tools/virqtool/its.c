@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * virqtool its: encode and decode GICv3/v4 ITS commands with libvirq's
- * encoder and decoder.
+ * virqtool its: encode, decode and list GICv3/v4 ITS commands with
+ * libvirq's encoder and decoder (Arm IHI 0069 §5.3).
  *
- *   virqtool its encode CMD field=value ...   -> "0x<DW0> 0x<DW1> 0x<DW2> 0x<DW3>"
- *   virqtool its decode W0 W1 W2 W3           -> "CMD field=0x... ..."
+ *   virqtool its encode CMD Field=value ...   -> "0x<DW0> 0x<DW1> 0x<DW2> 0x<DW3>"
+ *   virqtool its decode DW0 DW1 DW2 DW3       -> "CMD Field=0x... ..."
+ *   virqtool its fields [CMD]                 -> the fields of each command
  *
- * Field names are the spec's, lower-case (see fields_ below). rdbase= is the
- * 64 KiB-aligned redistributor address (GITS_TYPER.PTA = 1); procnum= a
- * processor number (PTA = 0); both land in bits [51:16]. No ITS limits are
- * applied: only widths, alignments and architectural value rules.
+ * Field names are the spec's as virq_its_field_name() spells them (DeviceID,
+ * pINTID, ITT_addr ...), in any letter case; virqtool 0.1's names (device,
+ * event, valid, db_valid, db_pintid, seqnum, default_db) are accepted too.
+ * RDbase is the 64 KiB-aligned redistributor address (GITS_TYPER.PTA = 1);
+ * procnum= gives a processor number instead (PTA = 0); both land in bits
+ * [51:16]. No ITS limits are applied: only widths, alignments and
+ * architectural value rules.
  */
 #include "virqtool.h"
 
@@ -20,55 +24,67 @@
 
 #include <libvirq/gicv4/its_cmd.h>
 
-struct its_field_name_ {
+struct its_alias_ {
 	const char *name;
 	enum virq_its_field field;
 };
 
-static const struct its_field_name_ fields_[] = {
-    {"device", LIBVIRQ_ITS_F_DeviceID},
-    {"event", LIBVIRQ_ITS_F_EventID},
-    {"pintid", LIBVIRQ_ITS_F_pINTID},
-    {"vintid", LIBVIRQ_ITS_F_vINTID},
-    {"icid", LIBVIRQ_ITS_F_ICID},
-    {"vpeid", LIBVIRQ_ITS_F_vPEID},
-    {"size", LIBVIRQ_ITS_F_Size},
-    {"itt_addr", LIBVIRQ_ITS_F_ITT_addr},
-    {"valid", LIBVIRQ_ITS_F_V},
-    {"rdbase", LIBVIRQ_ITS_F_RDbase},
-    {"rdbase1", LIBVIRQ_ITS_F_RDbase1},
-    {"rdbase2", LIBVIRQ_ITS_F_RDbase2},
-    {"db_valid", LIBVIRQ_ITS_F_D},
-    {"db_pintid", LIBVIRQ_ITS_F_Dbell_pINTID},
-    {"seqnum", LIBVIRQ_ITS_F_SequenceNumber},
-    {"itslist", LIBVIRQ_ITS_F_ITSList},
-    {"vpt_addr", LIBVIRQ_ITS_F_VPT_addr},
-    {"vpt_size", LIBVIRQ_ITS_F_VPT_size},
-    {"alloc", LIBVIRQ_ITS_F_Alloc},
-    {"ptz", LIBVIRQ_ITS_F_PTZ},
-    {"vconf_addr", LIBVIRQ_ITS_F_VCONF_addr},
+/* virqtool 0.1's names, kept as aliases. */
+static const struct its_alias_ aliases_[] = {
+    {"device", LIBVIRQ_ITS_F_DeviceID},	     {"event", LIBVIRQ_ITS_F_EventID},
+    {"valid", LIBVIRQ_ITS_F_V},		     {"db_valid", LIBVIRQ_ITS_F_D},
+    {"db_pintid", LIBVIRQ_ITS_F_Dbell_pINTID}, {"seqnum", LIBVIRQ_ITS_F_SequenceNumber},
     {"default_db", LIBVIRQ_ITS_F_Default_Doorbell},
-    {"db", LIBVIRQ_ITS_F_DB},
-    {"enable", LIBVIRQ_ITS_F_Enable},
-    {"clear", LIBVIRQ_ITS_F_Clear},
-    {"group", LIBVIRQ_ITS_F_Group},
-    {"priority", LIBVIRQ_ITS_F_Priority},
 };
-#define NFIELDS_ (sizeof(fields_) / sizeof(fields_[0]))
 
-/* Processor-number aliases of the RDbase fields. */
-static const struct its_field_name_ procnums_[] = {
+/* Processor-number forms of the RDbase fields (GITS_TYPER.PTA = 0). */
+static const struct its_alias_ procnums_[] = {
     {"procnum", LIBVIRQ_ITS_F_RDbase},
     {"procnum1", LIBVIRQ_ITS_F_RDbase1},
     {"procnum2", LIBVIRQ_ITS_F_RDbase2},
 };
 
-static const char *cli_name_(enum virq_its_field f)
+#define NALIASES_ (sizeof(aliases_) / sizeof(aliases_[0]))
+#define NPROCNUMS_ (sizeof(procnums_) / sizeof(procnums_[0]))
+
+/* Where a field sits and what it holds (IHI 0069 §5.3; the library's encoder). */
+static const char *field_help_(enum virq_its_opcode op, enum virq_its_field f)
 {
-	for (size_t i = 0; i < NFIELDS_; i++)
-		if (fields_[i].field == f)
-			return fields_[i].name;
-	return virq_its_field_name(f);
+	switch (f) {
+	case LIBVIRQ_ITS_F_DeviceID: return "DW0[63:32]  device";
+	case LIBVIRQ_ITS_F_EventID: return "DW1[31:0]   event of the device";
+	case LIBVIRQ_ITS_F_pINTID: return "DW1[63:32]  physical LPI (>= 8192)";
+	case LIBVIRQ_ITS_F_vINTID:
+		return op == LIBVIRQ_ITS_VSGI ? "DW0[35:32]  vSGI number (0..15)"
+					      : "DW2[31:0]   virtual LPI (>= 8192)";
+	case LIBVIRQ_ITS_F_ICID: return "DW2[15:0]   collection";
+	case LIBVIRQ_ITS_F_vPEID: return "DW1[47:32]  vPE";
+	case LIBVIRQ_ITS_F_Size: return "DW1[4:0]    EventID bits minus one (0..31)";
+	case LIBVIRQ_ITS_F_ITT_addr: return "DW2[51:8]   ITT address (256-byte aligned)";
+	case LIBVIRQ_ITS_F_V: return "DW2[63]     1: map, 0: unmap";
+	case LIBVIRQ_ITS_F_RDbase:
+		return "DW2[51:16]  redistributor address (64 KiB aligned; procnum=N for PTA = 0)";
+	case LIBVIRQ_ITS_F_RDbase1: return "DW2[51:16]  source redistributor (procnum1=N)";
+	case LIBVIRQ_ITS_F_RDbase2: return "DW3[51:16]  target redistributor (procnum2=N)";
+	case LIBVIRQ_ITS_F_D: return "DW2[0]      Dbell_pINTID is valid";
+	case LIBVIRQ_ITS_F_Dbell_pINTID: return "DW2[63:32]  doorbell LPI (>= 8192) or 1023 (none)";
+	case LIBVIRQ_ITS_F_SequenceNumber: return "DW0[47:32]  VMOVP sequence number";
+	case LIBVIRQ_ITS_F_ITSList: return "DW1[15:0]   ITSes taking part in the move";
+	case LIBVIRQ_ITS_F_VPT_addr: return "DW3[51:16]  vPE pending table (64 KiB aligned)";
+	case LIBVIRQ_ITS_F_VPT_size: return "DW3[4:0]    vINTID bits minus one";
+	case LIBVIRQ_ITS_F_Alloc: return "DW0[8]      4.1: allocate the vPE";
+	case LIBVIRQ_ITS_F_PTZ: return "DW0[9]      4.1: pending table is zero";
+	case LIBVIRQ_ITS_F_VCONF_addr: return "DW0[51:16]  4.1: vLPI configuration table";
+	case LIBVIRQ_ITS_F_Default_Doorbell:
+		return op == LIBVIRQ_ITS_VMOVP ? "DW3[31:0]   4.1: default doorbell LPI"
+					       : "DW1[31:0]   4.1: default doorbell LPI";
+	case LIBVIRQ_ITS_F_DB: return "DW2[63]     4.1: Default_Doorbell is valid";
+	case LIBVIRQ_ITS_F_Enable: return "DW0[8]      vSGI enabled";
+	case LIBVIRQ_ITS_F_Clear: return "DW0[9]      clear the vSGI's pending state";
+	case LIBVIRQ_ITS_F_Group: return "DW0[10]     vSGI group";
+	case LIBVIRQ_ITS_F_Priority: return "DW0[23:20]  vSGI priority (multiple of 16)";
+	default: return "";
+	}
 }
 
 static bool opcode_by_name_(const char *s, enum virq_its_opcode *op)
@@ -84,23 +100,128 @@ static bool opcode_by_name_(const char *s, enum virq_its_opcode *op)
 	return false;
 }
 
-/* The CLI name a user gave for field @f (procnum aliases included). */
+/* A value of the field that the encoder accepts in place of 0, or false. */
+static bool valid_value_(struct virq_its_cmd *c, enum virq_its_field f)
+{
+	static const uint64_t tries[] = {1, 0x10, 1023, 8192, 0x10000, 0x100000};
+	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
+
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		enum virq_its_field bad = LIBVIRQ_ITS_F_NONE;
+
+		if (virq_its_cmd_set(c, f, tries[i]) != LIBVIRQ_OK)
+			continue;
+		if (virq_its_cmd_encode(c, NULL, raw, NULL, &bad) == LIBVIRQ_OK || bad != f)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The fields of @op that must be given: those the encoder refuses at 0 with
+ * every other field at an acceptable value (found by the encoder itself, so
+ * the list cannot drift from the library's rules).
+ */
+static uint64_t required_(enum virq_its_opcode op)
+{
+	struct virq_its_cmd c;
+	uint64_t mask = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = op;
+	for (int i = 0; i < LIBVIRQ_ITS_F_COUNT; i++) {
+		uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
+		enum virq_its_field bad = LIBVIRQ_ITS_F_NONE;
+
+		if (virq_its_cmd_encode(&c, NULL, raw, NULL, &bad) == LIBVIRQ_OK)
+			break;
+		if (bad <= LIBVIRQ_ITS_F_opcode || bad >= LIBVIRQ_ITS_F_COUNT || (mask >> bad & 1))
+			break;
+		mask |= 1ull << bad;
+		if (!valid_value_(&c, bad))
+			break;
+	}
+	return mask & virq_its_cmd_fields(op);
+}
+
+/* "A, B, C" of the fields in @mask. */
+static void names_(uint64_t mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT && at < len; f++)
+		if (mask >> f & 1)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       virq_its_field_name((enum virq_its_field)f));
+}
+
+/* One command's fields, one per line. */
+static void print_cmd_fields_(enum virq_its_opcode op)
+{
+	uint64_t fields = virq_its_cmd_fields(op), req = required_(op);
+
+	fprintf(vt_out, "%s (opcode 0x%02x)\n", virq_its_opcode_name(op), (unsigned)op);
+	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
+		if (fields >> f & 1)
+			fprintf(vt_out, "  %-17s %-9s %s\n", virq_its_field_name((enum virq_its_field)f),
+				(req >> f & 1) ? "required" : "optional",
+				field_help_(op, (enum virq_its_field)f));
+}
+
+static int fields_(int argc, char **argv)
+{
+	enum virq_its_opcode op;
+
+	if (argc > 1)
+		return vt_fail("its fields: expected at most one command name, got %d", argc);
+	if (argc == 1) {
+		if (vt_is_help(argv[0])) {
+			fputs("usage: virqtool its fields [CMD]\n"
+			      "  the fields of CMD (or of every command), where each sits, and which "
+			      "must be given\n",
+			      vt_out);
+			return 0;
+		}
+		if (!opcode_by_name_(argv[0], &op))
+			return vt_fail("unknown ITS command '%s' (try 'virqtool its fields')", argv[0]);
+		print_cmd_fields_(op);
+		return 0;
+	}
+	/* One line per command: its fields, required ones marked with '*'. */
+	for (unsigned v = 0; v < 256; v++) {
+		const char *n = virq_its_opcode_name((enum virq_its_opcode)v);
+		uint64_t fields, req;
+
+		if (!n)
+			continue;
+		fields = virq_its_cmd_fields((enum virq_its_opcode)v);
+		req = required_((enum virq_its_opcode)v);
+		fprintf(vt_out, "%-8s", n);
+		for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
+			if (fields >> f & 1)
+				fprintf(vt_out, " %s%s", virq_its_field_name((enum virq_its_field)f),
+					(req >> f & 1) ? "*" : "");
+		fputc('\n', vt_out);
+	}
+	fputs("(* required; 'virqtool its fields CMD' for positions)\n", vt_out);
+	return 0;
+}
+
+/* The name a user gave for each field (to report it as given). */
 struct given_ {
 	const char *name[LIBVIRQ_ITS_F_COUNT];
 };
 
 static int set_field_(struct virq_its_cmd *c, uint64_t fields, struct given_ *g,
-		      const struct vt_kv *kv, enum virq_its_field f, bool procnum)
+		      const struct vt_kv *kv, enum virq_its_field f, const char *procnum)
 {
-	const char *name = procnum ? (f == LIBVIRQ_ITS_F_RDbase	? "procnum"
-				      : f == LIBVIRQ_ITS_F_RDbase1 ? "procnum1"
-								: "procnum2")
-				   : cli_name_(f);
+	const char *name = procnum ? procnum : virq_its_field_name(f);
 	uint64_t v;
 
 	if (!(fields >> f & 1))
-		return vt_fail("field '%s' is not used by %s", name,
-			       virq_its_opcode_name(c->opcode));
+		return vt_fail("field '%s' is not used by %s (try 'virqtool its fields %s')", name,
+			       virq_its_opcode_name(c->opcode), virq_its_opcode_name(c->opcode));
 	if (g->name[f])
 		return vt_fail("field '%s' given together with '%s'", name, g->name[f]);
 	if (!vt_parse_u64(kv->value, &v))
@@ -122,25 +243,23 @@ static int parse_kv_(struct virq_its_cmd *c, struct vt_kv *kv, int n, struct giv
 	uint64_t fields = virq_its_cmd_fields(c->opcode);
 
 	for (int i = 0; i < n; i++) {
-		bool found = false;
-		int rc = 0;
+		const char *nm = kv[i].name;
+		size_t len = kv[i].name_len;
+		int rc = -1;
 
-		for (size_t j = 0; j < NFIELDS_ && !found; j++) {
-			if (kv[i].name_len == strlen(fields_[j].name) &&
-			    !memcmp(kv[i].name, fields_[j].name, kv[i].name_len)) {
-				found = true;
-				rc = set_field_(c, fields, g, &kv[i], fields_[j].field, false);
-			}
-		}
-		for (size_t j = 0; j < 3 && !found; j++) {
-			if (kv[i].name_len == strlen(procnums_[j].name) &&
-			    !memcmp(kv[i].name, procnums_[j].name, kv[i].name_len)) {
-				found = true;
-				rc = set_field_(c, fields, g, &kv[i], procnums_[j].field, true);
-			}
-		}
-		if (!found)
-			return vt_fail("unknown field '%.*s'", (int)kv[i].name_len, kv[i].name);
+		for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT && rc < 0; f++)
+			if (vt_name_eq(nm, len, virq_its_field_name((enum virq_its_field)f)))
+				rc = set_field_(c, fields, g, &kv[i], (enum virq_its_field)f, NULL);
+		for (size_t j = 0; j < NALIASES_ && rc < 0; j++)
+			if (vt_name_eq(nm, len, aliases_[j].name))
+				rc = set_field_(c, fields, g, &kv[i], aliases_[j].field, NULL);
+		for (size_t j = 0; j < NPROCNUMS_ && rc < 0; j++)
+			if (vt_name_eq(nm, len, procnums_[j].name))
+				rc = set_field_(c, fields, g, &kv[i], procnums_[j].field,
+						procnums_[j].name);
+		if (rc < 0)
+			return vt_fail("unknown field '%.*s' (try 'virqtool its fields %s')", (int)len,
+				       nm, virq_its_opcode_name(c->opcode));
 		if (rc)
 			return rc;
 	}
@@ -159,11 +278,23 @@ static int encode_(int argc, char **argv)
 	int n, rc;
 
 	if (argc < 1)
-		return vt_fail("its encode: missing command name");
+		return vt_fail("its encode: missing command name (try 'virqtool its fields')");
+	if (vt_is_help(argv[0])) {
+		fputs("usage: virqtool its encode CMD Field=value ...\n"
+		      "  encodes one ITS command; prints its four doublewords\n"
+		      "  CMD: an ITS command (MAPD, MAPTI, VMAPP, ...); fields: 'virqtool its fields "
+		      "[CMD]'\n",
+		      vt_out);
+		return 0;
+	}
 	memset(&c, 0, sizeof(c));
 	memset(&g, 0, sizeof(g));
 	if (!opcode_by_name_(argv[0], &c.opcode))
-		return vt_fail("unknown ITS command '%s'", argv[0]);
+		return vt_fail("unknown ITS command '%s' (try 'virqtool its fields')", argv[0]);
+	if (argc == 2 && vt_is_help(argv[1])) {
+		print_cmd_fields_(c.opcode);
+		return 0;
+	}
 	n = vt_kv_parse(argc - 1, argv + 1, kv, 64);
 	if (n < 0)
 		return VIRQTOOL_EBADINPUT;
@@ -172,8 +303,16 @@ static int encode_(int argc, char **argv)
 		return rc;
 	st = virq_its_cmd_encode(&c, NULL, raw, NULL, &bad);
 	if (st != LIBVIRQ_OK) {
-		const char *name = g.name[bad] ? g.name[bad] : cli_name_(bad);
+		const char *name = bad < LIBVIRQ_ITS_F_COUNT && g.name[bad]
+					   ? g.name[bad]
+					   : virq_its_field_name(bad);
 
+		if (bad > LIBVIRQ_ITS_F_opcode && bad < LIBVIRQ_ITS_F_COUNT && !g.name[bad]) {
+			char req[256];
+
+			names_(required_(c.opcode) | 1ull << bad, req, sizeof(req));
+			return vt_fail("missing field '%s' (required: %s)", name, req);
+		}
 		if (st == LIBVIRQ_EALIGN)
 			return vt_fail("field '%s' misaligned", name);
 		if (st == LIBVIRQ_ERANGE)
@@ -181,8 +320,8 @@ static int encode_(int argc, char **argv)
 		return vt_fail("cannot encode %s: %s", argv[0], virq_strerror(st));
 	}
 	virq_its_cmd_to_words(raw, dw);
-	printf("0x%016" PRIx64 " 0x%016" PRIx64 " 0x%016" PRIx64 " 0x%016" PRIx64 "\n", dw[0],
-	       dw[1], dw[2], dw[3]);
+	fprintf(vt_out, "0x%016" PRIx64 " 0x%016" PRIx64 " 0x%016" PRIx64 " 0x%016" PRIx64 "\n",
+		dw[0], dw[1], dw[2], dw[3]);
 	return 0;
 }
 
@@ -193,6 +332,14 @@ static int decode_(int argc, char **argv)
 	struct virq_its_cmd c;
 	uint64_t fields;
 
+	if (argc == 1 && vt_is_help(argv[0])) {
+		fputs("usage: virqtool its decode DW0 DW1 DW2 DW3\n"
+		      "  decodes one ITS command from its four doublewords; prints the command and "
+		      "its fields\n  in a form 'virqtool its encode' takes back (reserved bits are "
+		      "ignored)\n",
+		      vt_out);
+		return 0;
+	}
 	if (argc != 4)
 		return vt_fail("its decode: expected 4 doublewords, got %d", argc);
 	for (int i = 0; i < 4; i++)
@@ -202,22 +349,32 @@ static int decode_(int argc, char **argv)
 	if (virq_its_cmd_decode(raw, &c) != LIBVIRQ_OK)
 		return vt_fail("unknown ITS opcode 0x%02x", (unsigned)(dw[0] & 0xFF));
 	fields = virq_its_cmd_fields(c.opcode);
-	printf("%s", virq_its_opcode_name(c.opcode));
-	for (size_t i = 0; i < NFIELDS_; i++)
-		if (fields >> fields_[i].field & 1)
-			printf(" %s=0x%" PRIx64, fields_[i].name,
-			       virq_its_cmd_get(&c, fields_[i].field));
-	printf("\n");
+	fprintf(vt_out, "%s", virq_its_opcode_name(c.opcode));
+	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
+		if (fields >> f & 1)
+			fprintf(vt_out, " %s=0x%" PRIx64, virq_its_field_name((enum virq_its_field)f),
+				virq_its_cmd_get(&c, (enum virq_its_field)f));
+	fputc('\n', vt_out);
 	return 0;
 }
 
 int virqtool_its(int argc, char **argv)
 {
 	if (argc < 1)
-		return vt_fail("its: expected 'encode' or 'decode'");
+		return vt_fail("its: expected 'encode', 'decode' or 'fields' (try 'virqtool its --help')");
+	if (vt_is_help(argv[0])) {
+		fputs("usage: virqtool its encode CMD Field=value ...   encode one command\n"
+		      "       virqtool its decode DW0 DW1 DW2 DW3       decode one command\n"
+		      "       virqtool its fields [CMD]                 the fields of each command\n"
+		      "Field names as in Arm IHI 0069 (DeviceID, pINTID, ...), any letter case.\n",
+		      vt_out);
+		return 0;
+	}
 	if (!strcmp(argv[0], "encode"))
 		return encode_(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "decode"))
 		return decode_(argc - 1, argv + 1);
-	return vt_fail("its: unknown subcommand '%s'", argv[0]);
+	if (!strcmp(argv[0], "fields"))
+		return fields_(argc - 1, argv + 1);
+	return vt_fail("its: unknown subcommand '%s' (try 'virqtool its --help')", argv[0]);
 }

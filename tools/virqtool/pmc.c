@@ -20,7 +20,12 @@
 
 static int pmc_layout_(int argc, char **argv)
 {
-	(void)argv;
+	if (argc == 1 && vt_is_help(argv[0])) {
+		fputs("usage: virqtool pmc layout\n"
+		      "  one line per VMCB PMU field: NAME OFFSET WIDTH (absolute offsets, bytes)\n",
+		      vt_out);
+		return 0;
+	}
 	if (argc != 0)
 		return vt_fail("pmc layout takes no arguments");
 	for (unsigned f = 0; f < LIBVIRQ_PMCVIRT_FIELD_COUNT; f++) {
@@ -30,10 +35,15 @@ static int pmc_layout_(int argc, char **argv)
 		if (virq_pmcvirt_field_info((enum virq_pmcvirt_field)f, &name, &off, &width) !=
 		    LIBVIRQ_OK)
 			return vt_fail("internal: no field %u", f);
-		printf("%s 0x%03X %u\n", name, off, width);
+		fprintf(vt_out, "%s 0x%03X %u\n", name, off, width);
 	}
 	return 0;
 }
+
+static const struct vt_field msr_fields_[] = {
+    {"counters", NULL, true,
+     "4: a legacy (K7) guest; 6: a PerfCtrExtCore + PerfMonV2 + IRPerf guest"},
+};
 
 static int pmc_guest_(int argc, char **argv, struct virq_pmcvirt_guest *g)
 {
@@ -45,9 +55,9 @@ static int pmc_guest_(int argc, char **argv, struct virq_pmcvirt_guest *g)
 
 	if (nkv < 0)
 		return VIRQTOOL_EBADINPUT;
-	c = vt_kv_find(kv, nkv, "counters");
+	c = vt_kv_find(kv, nkv, "counters", NULL);
 	if (!c)
-		return vt_fail("missing counters=4|6");
+		return vt_fail("missing counters=4|6 (required: counters)");
 	if (!vt_parse_u64(c->value, &n) || (n != 4 && n != 6))
 		return vt_fail("counters must be 4 or 6, got '%s'", c->value);
 	extra = vt_kv_unused(kv, nkv);
@@ -68,7 +78,14 @@ static int pmc_msr_(int argc, char **argv)
 	int rc;
 
 	if (argc < 1)
-		return vt_fail("usage: pmc msr MSR counters=4|6");
+		return vt_fail("pmc msr: missing MSR (usage: virqtool pmc msr MSR counters=4|6)");
+	if (vt_is_help(argv[0])) {
+		fputs("usage: virqtool pmc msr MSR counters=4|6\n"
+		      "  the VMCB field MSR maps to for a host-initiated access (migration)\n",
+		      vt_out);
+		vt_print_fields(msr_fields_, 1);
+		return 0;
+	}
 	if (!vt_parse_u64(argv[0], &msr) || msr > 0xFFFFFFFFull)
 		return vt_fail("bad MSR index '%s'", argv[0]);
 	rc = pmc_guest_(argc - 1, argv + 1, &g);
@@ -79,17 +96,29 @@ static int pmc_msr_(int argc, char **argv)
 			       (unsigned long long)msr, g.ncounters);
 	if (virq_pmcvirt_field_info(slot.field, &name, NULL, NULL) != LIBVIRQ_OK)
 		return vt_fail("internal: no field %u", (unsigned)slot.field);
-	printf("%s\n", name);
+	fprintf(vt_out, "%s\n", name);
 	return 0;
 }
 
 int virqtool_pmc(int argc, char **argv)
 {
 	if (argc < 1)
-		return vt_fail("usage: pmc layout | pmc msr MSR counters=4|6");
+		return vt_fail("pmc: missing subcommand (try 'virqtool pmc --help')");
+	if (vt_is_help(argv[0])) {
+		fputs("usage: virqtool pmc layout                 the VMCB PMU fields\n"
+		      "       virqtool pmc msr MSR counters=4|6   the VMCB field an MSR maps to\n"
+		      "       virqtool pmc fields                 the fields of 'msr'\n",
+		      vt_out);
+		return 0;
+	}
+	if (!strcmp(argv[0], "fields")) {
+		fputs("virqtool pmc msr MSR:\n", vt_out);
+		vt_print_fields(msr_fields_, 1);
+		return 0;
+	}
 	if (!strcmp(argv[0], "layout"))
 		return pmc_layout_(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "msr"))
 		return pmc_msr_(argc - 1, argv + 1);
-	return vt_fail("unknown pmc command '%s'", argv[0]);
+	return vt_fail("unknown pmc command '%s' (try 'virqtool pmc --help')", argv[0]);
 }

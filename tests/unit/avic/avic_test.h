@@ -15,31 +15,16 @@
 #include <libvirq/avic/iommu.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/avic.h>
+#include <libvirq/sim/cpu.h>
 
-#define AT_AMD_EBX 0x68747541u
-#define AT_AMD_EDX 0x69746e65u
-#define AT_AMD_ECX 0x444d4163u
-
-/* CPUID leaf 1 EAX for a display family >= 0xF. */
-static inline uint32_t at_fms(uint32_t family, uint32_t model)
+/* CPU profiles: libvirq/sim/cpu.h (one table for the AVIC and PMC suites). */
+static inline void at_cpu(struct virq_sim *fh, enum virq_sim_cpu_id id)
 {
-	return ((family - 0xF) << 20) | (0xFu << 8) | ((model >> 4) << 16) | ((model & 0xF) << 4);
+	virq_sim_cpu_apply(fh, &virq_sim_cpus[id]);
 }
 
-/* An AMD CPU of @family with the given Fn8000_000A EDX / ECX. */
-static inline void at_cpuid(struct virq_sim *fh, uint32_t family, uint32_t edx, uint32_t ecx)
-{
-	virq_sim_cpuid_set(fh, 0, 0, 0x10, AT_AMD_EBX, AT_AMD_ECX, AT_AMD_EDX);
-	virq_sim_cpuid_set(fh, 1, 0, at_fms(family, 0x11), 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, ecx, edx);
-}
-
-#define AT_EDX_ALL                                                                                 \
-	(LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC | LIBVIRQ_AVIC_CPUID_EDX_VNMI)
-
-/* A test VM: fake HAL, caps (Zen4-like by default), VM with @n vCPUs (APIC ID = index). */
+/* A test VM: simulator, caps of CPU profile @cpu (default: x2AVIC with the 4K
+ * extension), VM with @n vCPUs (APIC ID = index). */
 struct at_vm {
 	struct virq_sim *fh;
 	struct virq_hal hal;
@@ -50,15 +35,15 @@ struct at_vm {
 	uint8_t (*vmcb)[4096];
 };
 
-static inline void at_vm_new_fam(struct at_vm *t, enum virq_avic_mode mode, uint32_t n,
-				 uint32_t family)
+static inline void at_vm_new_cpu(struct at_vm *t, enum virq_avic_mode mode, uint32_t n,
+				 enum virq_sim_cpu_id cpu)
 {
 	struct virq_avic_vm_cfg cfg = {.mode = mode, .max_vcpus = n, .vm_id = 5};
 
 	memset(t, 0, sizeof(*t));
 	t->fh = virq_sim_new();
 	t->hal = virq_sim_hal(t->fh);
-	at_cpuid(t->fh, family, AT_EDX_ALL, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
+	at_cpu(t->fh, cpu);
 	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;
@@ -76,7 +61,7 @@ static inline void at_vm_new_fam(struct at_vm *t, enum virq_avic_mode mode, uint
 
 static inline void at_vm_new(struct at_vm *t, enum virq_avic_mode mode, uint32_t n)
 {
-	at_vm_new_fam(t, mode, n, 0x19);
+	at_vm_new_cpu(t, mode, n, LIBVIRQ_SIM_CPU_X2AVIC_4K);
 }
 
 /* Loads vCPU @i on host APIC ID @host and writes its VMCB. */

@@ -190,7 +190,7 @@ static void vm_random(struct at_vm *t, struct ref_vcpu *r, uint32_t n)
 	memset(used, 0, sizeof(used));
 	t->fh = virq_sim_new();
 	t->hal = virq_sim_hal(t->fh);
-	at_cpuid(t->fh, 0x19, AT_EDX_ALL, 0);
+	at_cpu(t->fh, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;
@@ -297,7 +297,7 @@ static bool vm_accelerated(struct at_vm *t, struct ref_vcpu *r, uint32_t n, int 
 	memset(used_ldr, 0, sizeof(used_ldr));
 	t->fh = virq_sim_new();
 	t->hal = virq_sim_hal(t->fh);
-	at_cpuid(t->fh, 0x19, AT_EDX_ALL, 0);
+	at_cpu(t->fh, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;

@@ -360,9 +360,11 @@ static void caps_probe(void **s)
 	struct virq_sim *fh = virq_sim_new();
 	struct virq_hal hal = virq_sim_hal(fh);
 	struct virq_avic_caps c;
+	struct virq_sim_cpu cpu = virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4];
 
 	(void)s;
-	at_cpuid(fh, 0x19, AT_EDX_ALL, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
+	cpu.x2avic_ext = true; /* a Zen 4 profile with the 4K extension */
+	virq_sim_cpu_apply(fh, &cpu);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.avic && c.x2avic && c.x2avic_4k && c.vnmi);
 	assert_int_equal(c.family, 0x19);
@@ -370,24 +372,26 @@ static void caps_probe(void **s)
 	assert_false(c.erratum_1235);
 	assert_int_equal(c.max_index, 0xFFF);
 	/* X2AVIC_EXT lives in ECX: the same bit in EDX means nothing. */
-	at_cpuid(fh, 0x19, AT_EDX_ALL | 0x40, 0);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
+	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, 0,
+			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
+				   LIBVIRQ_AVIC_CPUID_EDX_VNMI | 0x40);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_int_equal(c.max_index, 0x1FF);
-	at_cpuid(fh, 0x17, LIBVIRQ_AVIC_CPUID_EDX_AVIC, 0);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN2);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.erratum_1235 && c.avic && !c.x2avic);
 	assert_int_equal(c.max_index, 0xFE);
 	/* Hygon family 18h. */
-	at_cpuid(fh, 0x18, LIBVIRQ_AVIC_CPUID_EDX_AVIC, 0);
-	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x6f677948u, 0x656e6975u, 0x6e65476eu);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_HYGON18H);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.hygon && c.erratum_1235);
 	/* Not AMD: no AVIC. */
-	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x756e6547u, 0x6c65746eu, 0x49656e69u);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_INTEL);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.avic);
 	/* No SVM. */
-	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
 	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0, 0);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.avic);

@@ -542,7 +542,7 @@ static void ipiv_off_running_target_exits_not_running(void **s)
 	struct virq_avic_exit_result res;
 
 	(void)s;
-	at_vm_new_fam(&t, LIBVIRQ_AVIC_MODE_XAVIC, 2, 0x17);
+	at_vm_new_cpu(&t, LIBVIRQ_AVIC_MODE_XAVIC, 2, LIBVIRQ_SIM_CPU_ZEN2);
 	virq_sim_avic_watch_doorbells(t.fh, &db);
 	at_run(&t, 0, 0x20);
 	at_run(&t, 1, 0x21);

@@ -48,7 +48,7 @@ static void vm_init_errors(void **s)
 	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = 4096};
 
 	(void)s;
-	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ENOTSUP);
 	cfg.mode = LIBVIRQ_AVIC_MODE_X2AVIC;
@@ -509,7 +509,7 @@ static void erratum_1235_never_sets_isrunning(void **s)
 
 	(void)s;
 	for (int fam = 0; fam < 2; fam++) {
-		at_vm_new_fam(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4, fam ? 0x19 : 0x17);
+		at_vm_new_cpu(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4, fam ? LIBVIRQ_SIM_CPU_ZEN4 : LIBVIRQ_SIM_CPU_ZEN2);
 		assert_int_equal(t.caps.erratum_1235, fam == 0);
 		virq_avic_vcpu_backing(&t.v[2], &pa);
 		at_run(&t, 2, 0x10);
@@ -526,8 +526,7 @@ static void erratum_1235_never_sets_isrunning(void **s)
 		struct virq_hal hal = virq_sim_hal(fh);
 		struct virq_avic_caps c;
 
-		at_cpuid(fh, 0x18, LIBVIRQ_AVIC_CPUID_EDX_AVIC, 0);
-		virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x6f677948u, 0x656e6975u, 0x6e65476eu);
+		at_cpu(fh, LIBVIRQ_SIM_CPU_HYGON18H);
 		assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 		assert_true(c.erratum_1235);
 		virq_sim_free(fh);
@@ -543,7 +542,7 @@ static void erratum_1235_never_sets_isrunning(void **s)
 		    .mode = LIBVIRQ_AVIC_MODE_XAVIC, .max_vcpus = 1, .disable_ipiv = true};
 		struct virq_avic_vcpu_cfg vc = {0};
 
-		at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
+		at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
 		assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vm_init(&vm, &hal, &c, &cfg), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
@@ -740,7 +739,7 @@ static void irte_target_follows_run_state(void **s)
 	{
 		struct at_vm u;
 
-		at_vm_new_fam(&u, LIBVIRQ_AVIC_MODE_XAVIC, 4, 0x17);
+		at_vm_new_cpu(&u, LIBVIRQ_AVIC_MODE_XAVIC, 4, LIBVIRQ_SIM_CPU_ZEN2);
 		at_run(&u, 3, 3);
 		assert_int_equal(virq_avic_irte_attach(&u.v[3], &ref, irte, 0x70), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_irte_ga_decode(irte, &f), LIBVIRQ_OK);
@@ -925,7 +924,7 @@ static void irte_needs_vm_id(void **s)
 	uint64_t irte[2] = {0x1111, 0x2222};
 
 	(void)s;
-	at_cpuid(fh, 0x19, AT_EDX_ALL, 0);
+	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);

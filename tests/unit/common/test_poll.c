@@ -7,8 +7,15 @@
  *    returns LIBVIRQ_ETIMEDOUT and the last value read; one read happens after the
  *    deadline is observed;
  *  - a zero timeout is a single read;
- *  - the deadline is measured from entry, tolerates clock wrap-around, and
- *    works without a relax callback when the clock advances on its own.
+ *  - the deadline is measured from the first read, tolerates clock
+ *    wrap-around, and works without a relax callback when the clock
+ *    advances on its own;
+ *  - fast path: a register already in the wanted state costs one read and
+ *    no now_ns() call;
+ *  - a broken clock (stopped, running backwards, jumping back or forward)
+ *    never hangs a wait: it ends with LIBVIRQ_ETIMEDOUT by the round limit
+ *    (timeout_ns / poll_round_ns + 1) and a warning, and a clock that jumps
+ *    back does not end a wait early.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,10 +199,10 @@ static void test_no_relax_callback(void **state)
 	(void)state;
 	ops.relax = NULL;
 	/* The clock advances 500 ns per now_ns() call; without relax the loop
-	 * is still bounded by the clock. */
+	 * is still bounded by the clock: the first read, the start sample, then
+	 * reads at +500 .. +2000 ns. */
 	virq_sim_set_now_step(fh_, 500);
 	assert_int_equal(virq_poll32(&h, REG, 1, 1, 2000, NULL), LIBVIRQ_ETIMEDOUT);
-	/* the fast-path read before the clock starts, then t = 500..2000 */
 	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 5);
 	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 0);
 }
@@ -243,6 +250,131 @@ static void test_settles_at_deadline(void **state)
 	assert_int_equal(virq_poll_until(&hal_, true_after_deadline, fh_, 4000), LIBVIRQ_OK);
 }
 
+/* ---- fast path and broken clocks ---- */
+
+static void test_fast_path_no_clock(void **state)
+{
+	uint32_t last = 0;
+	uint64_t last64 = 0;
+	struct cond_arg c = { 0, 1 };
+
+	(void)state;
+	virq_sim_reg_set32(fh_, REG, 0x80000000u);
+	virq_sim_reg_set64(fh_, REG64, 0x8000000000000000ull);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x80000000u, 0x80000000u, 1000000, &last),
+			 LIBVIRQ_OK);
+	assert_int_equal(last, 0x80000000u);
+	assert_int_equal(virq_poll64(&hal_, REG64, 1ull << 63, 1ull << 63, 1000000, &last64),
+			 LIBVIRQ_OK);
+	assert_int_equal(last64, 1ull << 63);
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 1000000), LIBVIRQ_OK);
+	/* One read each, no clock, no relax. */
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_NOW), 0);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 0);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 1);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R64, REG64), 1);
+	assert_int_equal(c.calls, 1);
+	/* A timeout 0 miss is the one read too, still without the clock. */
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 0, &last), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_NOW), 0);
+}
+
+static bool warned(void)
+{
+	return virq_sim_log_count(fh_, LIBVIRQ_LOG_WARN) > 0;
+}
+
+static void test_stopped_clock_round_limit(void **state)
+{
+	uint32_t last = 0;
+	struct cond_arg c = { 0, UINT32_MAX };
+
+	(void)state;
+	virq_sim_reg_set32(fh_, REG, 0x5a);
+	virq_sim_set_relax_step(fh_, 0); /* nothing advances the clock */
+	/* Default round: 10 ns -> 1 ms / 10 ns + 1 rounds after the first read. */
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 1000000, &last), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(last, 0x5a);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG),
+			 1 + 1000000 / LIBVIRQ_POLL_ROUND_NS_DEFAULT + 1);
+	assert_true(warned());
+	assert_non_null(strstr(virq_sim_last_log(fh_), "did not advance"));
+	/* virq_poll_until and virq_poll64 alike. */
+	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 5000), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(c.calls, 1 + 5000 / LIBVIRQ_POLL_ROUND_NS_DEFAULT + 1);
+	assert_int_equal(virq_poll64(&hal_, REG64, 1, 1, 100, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R64, REG64),
+			 1 + 100 / LIBVIRQ_POLL_ROUND_NS_DEFAULT + 1);
+}
+
+static void test_embedder_round_ns(void **state)
+{
+	struct virq_hal_ops ops = *virq_sim_hal_ops();
+	struct virq_hal h = { &ops, fh_ };
+
+	(void)state;
+	ops.poll_round_ns = 1000; /* relax spins at least 1 us */
+	virq_sim_clock_fault(fh_, LIBVIRQ_SIM_CLOCK_STOP, 0, 0);
+	assert_int_equal(virq_poll32(&h, REG, 1, 1, 1000000000ull, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 1 + 1000000 + 1);
+	assert_true(warned());
+	/* With a working clock the same setting changes nothing: the deadline
+	 * (1 us per relax) ends the wait first. */
+	virq_sim_clock_fault(fh_, LIBVIRQ_SIM_CLOCK_OK, 0, 0);
+	virq_sim_reset_counters(fh_);
+	assert_int_equal(virq_poll32(&h, REG, 1, 1, 10000, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 11);
+}
+
+static void test_clock_running_backwards(void **state)
+{
+	(void)state;
+	virq_sim_clock_advance(fh_, 1000000000ull);
+	virq_sim_clock_fault(fh_, LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS, 0, 700);
+	/* Backwards steps count as no time: the wait is not ended by the first
+	 * (huge unsigned) difference but by its round limit, with a warning. */
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 20000, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG),
+			 1 + 20000 / LIBVIRQ_POLL_ROUND_NS_DEFAULT + 1);
+	assert_true(warned());
+}
+
+static void test_clock_jump_back_not_early(void **state)
+{
+	struct later l = { 0, 30 };
+
+	(void)state;
+	virq_sim_clock_advance(fh_, 1000000000ull);
+	/* The 3rd clock read jumps back 1 s; the register settles on the 30th
+	 * relax (30 us), well inside the 100 us budget: still found. */
+	virq_sim_clock_fault(fh_, LIBVIRQ_SIM_CLOCK_JUMP_BACK, 2, 1000000000ull);
+	virq_sim_on_relax(fh_, later_relax, &l);
+	assert_int_equal(virq_poll32(&hal_, REG, 0x4, 0x4, 100000, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 31);
+	assert_int_equal(virq_sim_log_count(fh_, LIBVIRQ_LOG_WARN), 0); /* success: silent */
+	/* A register that never settles: the budget is the sum of the forward
+	 * steps, so the one backward step costs no time: 1 + 10 + 1 reads. */
+	virq_sim_reset_counters(fh_);
+	virq_sim_clock_fault(fh_, LIBVIRQ_SIM_CLOCK_JUMP_BACK, 2, 1000000000ull);
+	assert_int_equal(virq_poll32(&hal_, 0x40000, 1, 1, 10000, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, 0x40000), 12);
+	assert_true(warned());
+}
+
+static void test_clock_jump_forward(void **state)
+{
+	(void)state;
+	/* The 3rd clock read jumps 1 s forward: the clock says the deadline
+	 * passed, so the wait ends at the read that follows (no warning: the
+	 * clock is monotonic; the timeout is logged at debug level). */
+	virq_sim_clock_fault(fh_, LIBVIRQ_SIM_CLOCK_JUMP_FORWARD, 2, 1000000000ull);
+	assert_int_equal(virq_poll32(&hal_, REG, 1, 1, 1000000, NULL), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R32, REG), 3);
+	assert_int_equal(virq_sim_log_count(fh_, LIBVIRQ_LOG_WARN), 0);
+	assert_true(virq_sim_log_count(fh_, LIBVIRQ_LOG_DEBUG) > 0);
+	assert_non_null(strstr(virq_sim_last_log(fh_), "deadline passed"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +389,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_relax_callback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_poll_until, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_settles_at_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fast_path_no_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stopped_clock_round_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_embedder_round_ns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_running_backwards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_jump_back_not_early, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_jump_forward, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,14 +12,18 @@
 
 #include <libvirq/gicv4.h>
 #include <libvirq/gicv4/gic_regs.h>
+#include <libvirq/sim/gic.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/rdist.h>
 
 #define FX_MAX_RD 8
 
+/* The simulator and its GIC (libvirq/sim/gic.h); @rm / @desc are the
+ * simulated GIC's model and descriptor. */
 struct gic_fx {
 	struct virq_sim *fh;
 	struct virq_hal hal;
+	struct virq_sim_gic *sg;
 	struct virq_sim_rdist *rm;
 	struct virq_sim_rdist_cfg rcfg;
 	struct virq_gic_desc desc;
@@ -27,24 +31,34 @@ struct gic_fx {
 	struct virq_gic_rdist rds[FX_MAX_RD];
 };
 
-static inline void fx_setup(struct gic_fx *f, const struct virq_sim_rdist_cfg *cfg)
+/* A simulated GIC with @nits ITS models configured by @ic (NULL: defaults). */
+static inline void fx_setup_its(struct gic_fx *f, const struct virq_sim_rdist_cfg *cfg,
+				const struct virq_sim_its_state_cfg *ic, unsigned nits)
 {
+	struct virq_sim_gic_cfg gc = virq_sim_gic_default_cfg();
+
 	memset(f, 0, sizeof(*f));
 	f->fh = virq_sim_new();
 	f->hal = virq_sim_hal(f->fh);
-	f->rcfg = cfg ? *cfg : virq_sim_rdist_default_cfg();
-	f->rm = virq_sim_rdist_new(f->fh, &f->rcfg);
-	f->desc.gicd_base = f->rcfg.gicd_base;
-	f->desc.gicd_size = 0x10000;
-	f->desc.nr_redist_regions = 1;
-	f->desc.redist[0].base = f->rcfg.rd_base;
-	f->desc.redist[0].size = 0xF60000;
+	if (cfg)
+		gc.rdist = *cfg;
+	if (ic)
+		gc.its = *ic;
+	gc.nr_its = nits;
+	f->rcfg = gc.rdist;
+	f->sg = virq_sim_gic_new(f->fh, &gc, &f->desc);
+	f->rm = virq_sim_gic_rdist(f->sg);
+}
+
+static inline void fx_setup(struct gic_fx *f, const struct virq_sim_rdist_cfg *cfg)
+{
+	fx_setup_its(f, cfg, NULL, 0);
 }
 
 static inline void fx_teardown(struct gic_fx *f)
 {
-	virq_sim_rdist_free(f->rm);
 	virq_sim_free(f->fh);
+	virq_sim_gic_free(f->sg);
 }
 
 static inline uint64_t fx_rd(const struct gic_fx *f, unsigned rd, uint32_t off)

@@ -8,9 +8,8 @@
 #include <libvirq/gicv4/vpe.h>
 #include <libvirq/sim/its_state.h>
 
-#define FX_ITS_BASE 0x08080000ull
-#define FX_ITS_STRIDE 0x100000ull
-#define QEMU_TYPER_40 0x0000003F0001EFB3ull
+#define FX_ITS_BASE LIBVIRQ_SIM_GIC_ITS0_BASE
+#define QEMU_TYPER_40 LIBVIRQ_SIM_GITS_TYPER_QEMU_V40
 
 struct its_fx {
 	struct gic_fx g;
@@ -23,19 +22,16 @@ struct its_fx {
 static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
 			       const struct virq_sim_its_state_cfg *ic, unsigned nits, bool init_its)
 {
-	memset(f, 0, sizeof(*f));
-	fx_setup(&f->g, rc);
-	f->nits = nits;
-	f->g.desc.nr_its = nits;
-	for (unsigned i = 0; i < nits; i++) {
-		struct virq_sim_its_state_cfg c = ic ? *ic : virq_sim_its_state_default_cfg(0);
+	struct virq_sim_its_state_cfg c = ic ? *ic : virq_sim_its_state_default_cfg(0);
 
-		c.base = FX_ITS_BASE + i * FX_ITS_STRIDE;
-		c.rm = f->g.rm;
-		f->sm[i] = virq_sim_its_state_new(f->g.fh, &c);
-		f->g.desc.its[i].base = c.base;
-		f->g.desc.its[i].size = 0x20000;
-	}
+	memset(f, 0, sizeof(*f));
+	/* The fixture's 4.1 tests set GITS_TYPER themselves: keep 4.0 as default. */
+	if (!c.typer)
+		c.typer = QEMU_TYPER_40;
+	fx_setup_its(&f->g, rc, &c, nits);
+	f->nits = nits;
+	for (unsigned i = 0; i < nits; i++)
+		f->sm[i] = virq_sim_gic_its(f->g.sg, i);
 	assert_int_equal(virq_gic_init(&f->g.gic, &f->g.hal, &f->g.desc, f->g.rds, FX_MAX_RD, 16),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_gic_dist_enable(&f->g.gic), LIBVIRQ_OK);
@@ -59,11 +55,7 @@ static inline void itsfx_teardown(struct its_fx *f, bool destroy_its)
 	virq_gic_destroy(&f->g.gic);
 	if (destroy_its)
 		assert_int_equal(virq_sim_live_pages(f->g.fh), 0);
-	/* The fake HAL keeps hook pointers: free it before the models. */
-	virq_sim_free(f->g.fh);
-	virq_sim_rdist_free(f->g.rm);
-	for (unsigned i = 0; i < f->nits; i++)
-		virq_sim_its_state_free(f->sm[i]);
+	fx_teardown(&f->g);
 }
 
 static inline void itsfx_no_errors(const struct its_fx *f)

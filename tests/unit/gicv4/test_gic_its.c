@@ -421,7 +421,7 @@ static void test_hip09(void **state)
 		(void)state;
 		ic.iidr = 0x00051736;
 		rc.nr = 2;
-		rc.syncr_polls = never ? RD_NEVER : 2;
+		rc.syncr_polls = never ? LIBVIRQ_SIM_RDIST_NEVER : 2;
 		itsfx_setup(&f, &rc, &ic, 1, true);
 		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 		assert_int_equal(virq_vpe_init(&vpe, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);

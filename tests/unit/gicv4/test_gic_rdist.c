@@ -203,7 +203,7 @@ static void test_dist_enable_rwp(void **state)
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 
-	c.gicd_rwp_polls = RD_NEVER;
+	c.gicd_rwp_polls = LIBVIRQ_SIM_RDIST_NEVER;
 	fx_setup(&f, &c);
 	init_ok(&f);
 	assert_int_equal(virq_gic_dist_enable(&f.gic), LIBVIRQ_ETIMEDOUT);
@@ -280,7 +280,7 @@ static void test_wake_never(void **state)
 	struct gic_fx f;
 
 	(void)state;
-	c.wake_polls = RD_NEVER;
+	c.wake_polls = LIBVIRQ_SIM_RDIST_NEVER;
 	fx_setup(&f, &c);
 	init_ok(&f);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ETIMEDOUT);
@@ -297,7 +297,7 @@ static void test_rwp_never(void **state)
 	struct gic_fx f;
 
 	(void)state;
-	c.rwp_polls = RD_NEVER;
+	c.rwp_polls = LIBVIRQ_SIM_RDIST_NEVER;
 	fx_setup(&f, &c);
 	init_ok(&f);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ETIMEDOUT);
@@ -337,7 +337,7 @@ static void test_kexec_dirty_never(void **state)
 	struct gic_fx f;
 
 	(void)state;
-	c.dirty_polls = RD_NEVER;
+	c.dirty_polls = LIBVIRQ_SIM_RDIST_NEVER;
 	fx_setup(&f, &c);
 	virq_sim_rdist_preset(f.rm, 0, 1, 0, (1ull << 63) | 0xdead0000ull);
 	init_ok(&f);

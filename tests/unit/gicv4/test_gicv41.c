@@ -15,6 +15,9 @@
 #define SVPET(n) ((uint64_t)(n) << 41)
 /* Away from the redistributors, so that a third 64 KiB frame fits. */
 #define V41_ITS_BASE 0x20000000ull
+/* The tests create their 4.1 ITS models themselves, 1 MiB apart (room for
+ * the vSGI frame at ITS_base + 0x20000), and free them after the fixture. */
+#define V41_ITS_STRIDE 0x100000ull
 
 struct v41 {
 	struct its_fx f;
@@ -43,7 +46,7 @@ static void v41_setup(struct v41 *t, unsigned nr_rd, int cla, const uint32_t *af
 	for (unsigned i = 0; i < nits; i++) {
 		struct virq_sim_its_state_cfg c = virq_sim_its_state_default_cfg(0);
 
-		c.base = V41_ITS_BASE + i * FX_ITS_STRIDE; /* room for the vSGI frame */
+		c.base = V41_ITS_BASE + i * V41_ITS_STRIDE; /* room for the vSGI frame */
 		c.rm = f->g.rm;
 		c.typer = typer;
 		c.mpidr = mpidr ? mpidr[i] : 0;
@@ -81,6 +84,8 @@ static void v41_teardown(struct v41 *t)
 	itsfx_no_errors(&t->f);
 	assert_int_equal(virq_sim_rdist_vsgi_wrong_rd(t->f.g.rm), 0);
 	itsfx_teardown(&t->f, true);
+	for (unsigned i = 0; i < t->f.nits; i++)
+		virq_sim_its_state_free(t->f.sm[i]);
 }
 
 static uint64_t vprop_pa_(const struct v41 *t, unsigned rd)
@@ -163,7 +168,7 @@ static void test_vsgi_pending_busy_wait(void **state)
 	virq_sim_reset_counters(t.f.g.fh);
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_count(t.f.g.fh, LIBVIRQ_SIM_MMIO_R32), 4);
-	virq_sim_rdist_set_vsgi_busy_polls(t.f.g.rm, RD_NEVER);
+	virq_sim_rdist_set_vsgi_busy_polls(t.f.g.rm, LIBVIRQ_SIM_RDIST_NEVER);
 	pend = 0x5A5A;
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(pend, 0x5A5A);
@@ -301,8 +306,8 @@ static void test_late_rd_backs_existing_vpes(void **state)
 {
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(V41_ITS_BASE);
-	struct virq_sim_its_state_cfg c2 = virq_sim_its_state_default_cfg(V41_ITS_BASE + FX_ITS_STRIDE);
-	struct virq_gic_its_desc d2 = {V41_ITS_BASE + FX_ITS_STRIDE, 0x20000, false};
+	struct virq_sim_its_state_cfg c2 = virq_sim_its_state_default_cfg(V41_ITS_BASE + V41_ITS_STRIDE);
+	struct virq_gic_its_desc d2 = {V41_ITS_BASE + V41_ITS_STRIDE, 0x20000, false};
 	struct its_fx f;
 	struct virq_gic_vm vm = {0};
 	struct virq_vpe v = {0};
@@ -346,6 +351,7 @@ static void test_late_rd_backs_existing_vpes(void **state)
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
+	virq_sim_its_state_free(f.sm[0]);
 	virq_sim_its_state_free(s2);
 }
 

@@ -132,16 +132,12 @@ static void test_mapc_requires_lpis(void **state)
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct gic_fx g;
 	struct virq_sim_its_state *sm;
-	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(FX_ITS_BASE);
 	struct virq_its its;
 
 	(void)state;
 	rc.nr = 2;
-	fx_setup(&g, &rc);
-	ic.rm = g.rm;
-	sm = virq_sim_its_state_new(g.fh, &ic);
-	g.desc.nr_its = 1;
-	g.desc.its[0].base = FX_ITS_BASE;
+	fx_setup_its(&g, &rc, NULL, 1);
+	sm = virq_sim_gic_its(g.sg, 0);
 	assert_int_equal(virq_gic_init(&g.gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_rdist_init(&g.gic, 1), LIBVIRQ_OK);
 	assert_int_equal(virq_its_init(&its, &g.gic, &g.desc.its[0], NULL), LIBVIRQ_OK);
@@ -164,9 +160,7 @@ static void test_mapc_requires_lpis(void **state)
 	assert_int_equal(virq_its_destroy(&its), LIBVIRQ_OK);
 	virq_gic_destroy(&g.gic);
 	assert_int_equal(virq_sim_live_pages(g.fh), 0);
-	virq_sim_free(g.fh);
-	virq_sim_rdist_free(g.rm);
-	virq_sim_its_state_free(sm);
+	fx_teardown(&g);
 }
 
 int main(void)

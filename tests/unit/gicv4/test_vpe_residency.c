@@ -105,7 +105,7 @@ static void test_v40_dirty_never(void **state)
 
 	(void)state;
 	rfx_setup(&r, 40, 1, true, 0);
-	virq_sim_rdist_set_dirty_polls(r.f.g.rm, 0, RD_NEVER);
+	virq_sim_rdist_set_dirty_polls(r.f.g.rm, 0, LIBVIRQ_SIM_RDIST_NEVER);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_ETIMEDOUT);
 	assert_true(r.vpe[0].flags & LIBVIRQ_VPE_RESIDENT); /* it is resident: caller must put it */
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), LIBVIRQ_ETIMEDOUT);

@@ -12,13 +12,12 @@
 #include <cmocka.h>
 
 #include <libvirq/pmcvirt.h>
+#include <libvirq/sim/cpu.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/pmc.h>
 
-static const struct virq_pmcvirt_guest g6 = { .ncounters = 6, .ext_core = true,
-					      .perfmon_v2 = true, .irperf = true };
+/* Guests: virq_sim_guest_pmc6 / _pmc4 (libvirq/sim/cpu.h) and two variants. */
 static const struct virq_pmcvirt_guest g6x = { .ncounters = 6, .ext_core = true };
-static const struct virq_pmcvirt_guest g4 = { .ncounters = 4 };
 static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
 					       .perfmon_v2 = true };
 
@@ -158,7 +157,7 @@ static void test_mode_check(void **s)
 	struct virq_pmcvirt_caps c = { .svm = true, .perfctr_virt = true, .vnmi = true,
 				       .perfctr_ext_core = true, .perfmon_v2 = true,
 				       .num_core_ctrs = 6 };
-	struct virq_pmcvirt_guest g = g6;
+	struct virq_pmcvirt_guest g = virq_sim_guest_pmc6;
 	enum virq_pmcvirt_mode hw = LIBVIRQ_PMCVIRT_MODE_HW, sw = LIBVIRQ_PMCVIRT_MODE_SW;
 
 	(void)s;
@@ -267,17 +266,17 @@ static void test_msr_map_6(void **s)
 		NONE(0xC00002FF), NONE(0xC0010015), NONE(0x00000010), NONE(0xFFFFFFFF),
 	};
 	(void)s;
-	check_map_(&g6, LIBVIRQ_PMCVIRT_GUEST, w, sizeof(w) / sizeof(w[0]));
-	check_map_(&g6, LIBVIRQ_PMCVIRT_HOST, w, sizeof(w) / sizeof(w[0]));
+	check_map_(&virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_GUEST, w, sizeof(w) / sizeof(w[0]));
+	check_map_(&virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_HOST, w, sizeof(w) / sizeof(w[0]));
 	/* F15h MSR -> slot decode: C001_020B is PERF_CTR5, C001_0206 PERF_CTL3 */
 	{
 		struct virq_pmcvirt_slot sl;
 		uint32_t off;
 
-		assert_int_equal(virq_pmcvirt_msr_map(&g6, 0xC001020B, 0, &sl), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc6, 0xC001020B, 0, &sl), LIBVIRQ_OK);
 		assert_int_equal(virq_pmcvirt_field_info(sl.field, NULL, &off, NULL), LIBVIRQ_OK);
 		assert_int_equal(off, 0x538);
-		assert_int_equal(virq_pmcvirt_msr_map(&g6, 0xC0010206, 0, &sl), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc6, 0xC0010206, 0, &sl), LIBVIRQ_OK);
 		assert_int_equal(virq_pmcvirt_field_info(sl.field, NULL, &off, NULL), LIBVIRQ_OK);
 		assert_int_equal(off, 0x510);
 	}
@@ -322,12 +321,12 @@ static void test_msr_map_4(void **s)
 	struct virq_pmcvirt_slot sl;
 
 	(void)s;
-	check_map_(&g4, LIBVIRQ_PMCVIRT_GUEST, wg, sizeof(wg) / sizeof(wg[0]));
-	check_map_(&g4, LIBVIRQ_PMCVIRT_HOST, wh, sizeof(wh) / sizeof(wh[0]));
+	check_map_(&virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_GUEST, wg, sizeof(wg) / sizeof(wg[0]));
+	check_map_(&virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_HOST, wh, sizeof(wh) / sizeof(wh[0]));
 	check_map_(&g4x, LIBVIRQ_PMCVIRT_GUEST, w4x, sizeof(w4x) / sizeof(w4x[0]));
 	check_map_(&g2, LIBVIRQ_PMCVIRT_GUEST, w2, sizeof(w2) / sizeof(w2[0]));
-	assert_int_equal(virq_pmcvirt_msr_map(&g4, 0xC0010000, 2, &sl), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_map(&g4, 0xC0010000, 0, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc4, 0xC0010000, 2, &sl), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc4, 0xC0010000, 0, NULL), LIBVIRQ_EINVAL);
 }
 
 static void test_msr_list(void **s)
@@ -342,13 +341,13 @@ static void test_msr_list(void **s)
 					  0xC0010004, 0xC0010005, 0xC0010006, 0xC0010007 };
 
 	(void)s;
-	assert_int_equal(virq_pmcvirt_msr_list(&g6, m, 15, &n), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_list(&virq_sim_guest_pmc6, m, 15, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 15);
 	assert_memory_equal(m, want6, sizeof(want6));
-	assert_int_equal(virq_pmcvirt_msr_list(&g4, m, 15, &n), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_list(&virq_sim_guest_pmc4, m, 15, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 8);
 	assert_memory_equal(m, want4, sizeof(want4));
-	assert_int_equal(virq_pmcvirt_msr_list(&g6, m, 14, &n), LIBVIRQ_ENOSPC);
+	assert_int_equal(virq_pmcvirt_msr_list(&virq_sim_guest_pmc6, m, 14, &n), LIBVIRQ_ENOSPC);
 	assert_int_equal(n, 15);
 }
 
@@ -426,11 +425,11 @@ static void test_msrpm(void **s)
 	assert_int_equal(virq_pmcvirt_msrpm_bit(0xC0012000, &byte, &bit), LIBVIRQ_ERANGE);
 
 	/* Guest matches host: counters and globals passed through, selects intercepted. */
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
 	assert_true(p.intercept_ctl && p.passthrough_ctr && p.passthrough_global &&
 		    p.passthrough_irperf_read && !p.intercept_rdpmc);
 	memset(pm, 0xA5, sizeof(pm));
-	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g6, &p), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &virq_sim_guest_pmc6, &p), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
 		assert_true(pm_bit_(pm, 0xC0010200 + 2 * i, 0) && pm_bit_(pm, 0xC0010200 + 2 * i, 1));
 		assert_false(pm_bit_(pm, 0xC0010201 + 2 * i, 0) ||
@@ -445,9 +444,9 @@ static void test_msrpm(void **s)
 	assert_int_equal(pm[0x1000 + 0x41], 0xA5); /* C001_0104..0107 */
 
 	/* Legacy 4-counter guest in SW mode: RDPMC and globals intercepted, F15h too. */
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g4, LIBVIRQ_PMCVIRT_MODE_SW, &p), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, &p), LIBVIRQ_OK);
 	assert_true(p.intercept_rdpmc && !p.passthrough_global && !p.passthrough_irperf_read);
-	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g4, &p), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &virq_sim_guest_pmc4, &p), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 4; i++) {
 		assert_false(pm_bit_(pm, 0xC0010004 + i, 0) || pm_bit_(pm, 0xC0010004 + i, 1));
 		assert_true(pm_bit_(pm, 0xC0010000 + i, 0) && pm_bit_(pm, 0xC0010000 + i, 1));
@@ -492,7 +491,7 @@ static void test_msrpm_host_more_than_six(void **s)
 	assert_int_equal(c.num_core_ctrs, 6);
 	assert_int_equal(c.num_core_ctrs_raw, 8);
 	for (int m = LIBVIRQ_PMCVIRT_MODE_HW; m <= LIBVIRQ_PMCVIRT_MODE_SW; m++) {
-		assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, m, &p), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, m, &p), LIBVIRQ_OK);
 		assert_false(p.passthrough_global);
 		assert_true(p.intercept_rdpmc);
 		assert_true(p.passthrough_ctr);
@@ -501,12 +500,12 @@ static void test_msrpm_host_more_than_six(void **s)
 
 			(void)dst;
 		}
-		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g6, m, 0, vmcb), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &virq_sim_guest_pmc6, m, 0, vmcb), LIBVIRQ_OK);
 		assert_false(v.global_passthrough);
 	}
 	/* Exactly six host counters: the same guest matches. */
 	c.num_core_ctrs_raw = 6;
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g6, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
 	assert_true(p.passthrough_global && !p.intercept_rdpmc);
 	virq_sim_free(fh);
 }
@@ -526,7 +525,7 @@ static void test_vmcb_roundtrip(void **s)
 	a.global_ctl = 0x2D;
 	a.global_sts = 0x12;
 	a.instr_retired = 0x123456789ABCull;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g6, &a), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &a), LIBVIRQ_OK);
 	/* Raw bytes at the APM Table B-2 offsets, read with the model's own accessor. */
 	for (unsigned i = 0; i < 6; i++) {
 		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E0 + 16 * i) == a.perf_ctl[i]);
@@ -541,7 +540,7 @@ static void test_vmcb_roundtrip(void **s)
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x548) == 0xEEEEEEEEEEEEEEEEull);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5B8) == 0xEEEEEEEEEEEEEEEEull);
-	assert_int_equal(virq_pmcvirt_vmcb_load_state(vmcb, &g6, &b), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vmcb_load_state(vmcb, &virq_sim_guest_pmc6, &b), LIBVIRQ_OK);
 	assert_memory_equal(&a, &b, sizeof(a));
 
 	/* 4-counter guest: slots 4, 5 zeroed; legacy global control = GENMASK(3,0). */
@@ -549,35 +548,35 @@ static void test_vmcb_roundtrip(void **s)
 	a.global_sts = 0x3;
 	a.perf_ctl[4] = a.perf_ctl[5] = 0;
 	a.perf_ctr[4] = a.perf_ctr[5] = 0;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &a), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &a), LIBVIRQ_OK);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D0) == 0xF);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x528) == 0);
-	assert_int_equal(virq_pmcvirt_vmcb_load_state(vmcb, &g4, &b), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vmcb_load_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_OK);
 	assert_true(b.global_ctl == 0);
 	assert_memory_equal(b.perf_ctr, a.perf_ctr, sizeof(a.perf_ctr));
 
 	/* Out of range: nothing written. */
 	memcpy(&b, &a, sizeof(a));
 	b.perf_ctr[2] = 1ull << 48;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g6, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &b), LIBVIRQ_ERANGE);
 	b.perf_ctr[2] = 0;
 	b.global_ctl = 0x40;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g6, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &b), LIBVIRQ_ERANGE);
 	b.global_ctl = 0;
 	b.global_sts = 0x10; /* bit 4 for a 4-counter guest */
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5C8) == 0x3);
 	/* Reserved event-select bits never reach the VMCB (the hardware loads it). */
 	b.global_sts = 0;
 	b.perf_ctl[1] = 0x4300C0 | (1ull << 19);
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
 	b.perf_ctl[1] = 0x4300C0 | (1ull << 42);
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
 	b.perf_ctl[1] = 0x4300C0 | (1ull << 40); /* GuestOnly: only with allow_hg */
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4F0) == a.perf_ctl[1]);
 	{
-		struct virq_pmcvirt_guest hg = g4;
+		struct virq_pmcvirt_guest hg = virq_sim_guest_pmc4;
 
 		hg.allow_hg = true;
 		assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &hg, &b), LIBVIRQ_OK);
@@ -586,7 +585,7 @@ static void test_vmcb_roundtrip(void **s)
 	/* Slots beyond the guest's count are written 0 whatever they hold. */
 	b.perf_ctl[5] = ~0ull;
 	b.perf_ctl[1] = 0x4300C0;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g4, &b), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_OK);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x530) == 0);
 
 	/* Enable bit: only 0x0B8 bit 3; exit code: all 64 bits. */

@@ -16,7 +16,12 @@
 #include <libvirq/pmcvirt.h>
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/pmc.h>
-#include <libvirq/sim/pmc_cpus.h>
+#include <libvirq/sim/cpu.h>
+
+/* CPU profiles of the simulator (libvirq/sim/cpu.h). */
+#define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
+#define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
+#define FAM10H_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps)
 
 #define EN (1ull << 22)
 #define OS (1ull << 17)
@@ -125,8 +130,8 @@ static void test_init_hw(void **s)
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	static uint8_t copy[4096];
 	struct virq_pmcvirt_vcpu v;
-	struct virq_pmcvirt_caps c = zen5;
-	struct virq_pmcvirt_guest g = g6;
+	struct virq_pmcvirt_caps c = *ZEN5_CAPS;
+	struct virq_pmcvirt_guest g = virq_sim_guest_pmc6;
 
 	(void)s;
 	memset(vmcb, 0xEE, sizeof(vmcb));
@@ -199,13 +204,13 @@ static void test_init_hw(void **s)
 	assert_true((uint32_t)virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x01000000);
 	/* SW mode needs no VMCB and works without PerfCtrVirt. */
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0,
 						NULL), LIBVIRQ_OK);
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0,
 						vmcb), LIBVIRQ_ENOTSUP);
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &k7, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, FAM10H_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
 			 LIBVIRQ_ERANGE);
 	virq_sim_free(fh);
 }
@@ -213,7 +218,7 @@ static void test_init_hw(void **s)
 /* ---- HW mode: one MSR write per world switch; host PMU save/restore ---- */
 static void test_hw_world_switch(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -259,9 +264,9 @@ static void test_hw_world_switch(void **s)
 	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
 	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 14);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(&zen5, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN5_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(&zen5, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN5_CAPS, i)) == 0x1000ull * (i + 1));
 	}
 	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
 	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20); /* type A, untouched */
@@ -275,7 +280,7 @@ static void test_hw_world_switch(void **s)
 /* docs/rationale.md#pmc-globalctl-before-vmrun */
 static void test_hw_invalid_pmc(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t code;
 
 	(void)s;
@@ -314,7 +319,7 @@ static void test_hw_invalid_pmc(void **s)
 /* ---- intercepted MSRs, filter, emulated instructions (HW mode) ---- */
 static void test_hw_emulation(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
 	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	uint32_t pmi = 99;
@@ -398,7 +403,7 @@ static void test_hw_emulation(void **s)
  * ---- */
 static void test_legacy_host_msrs_no_alias_and_reset(void **s)
 {
-	struct env *e = env_new_(&zen5, &g4, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -430,7 +435,7 @@ static void test_legacy_host_msrs_no_alias_and_reset(void **s)
 	env_free_(e);
 
 	/* vCPU reset: all six ctl/ctr slots and global status/control = 0. */
-	e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	for (unsigned i = 0; i < 6; i++) {
 		gwr_(e, 0xC0010200 + 2 * i, 0x4300C0 + i);
 		gwr_(e, 0xC0010201 + 2 * i, 100 + i);
@@ -451,7 +456,7 @@ static void test_legacy_host_msrs_no_alias_and_reset(void **s)
 /* ---- SW mode: exact accesses per world switch ---- */
 static void test_sw_world_switch(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -508,9 +513,9 @@ static void test_sw_world_switch(void **s)
 	/* Host restore: every value back, status via CLR/SET, GlobalCtl last. */
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(&zen4, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN4_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(&zen4, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
 	}
 	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
 	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20);
@@ -520,7 +525,7 @@ static void test_sw_world_switch(void **s)
 /* SW mode on a K7-only host (4 counters, no PerfMonV2, no GlobalCtl). */
 static void test_sw_k7_host(void **s)
 {
-	struct env *e = env_new_(&k7, &g4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
 	virq_sim_reset_counters(e->fh);
@@ -548,7 +553,7 @@ static void test_sw_k7_host(void **s)
 /* SW mode, legacy 4-counter guest on a PerfMonV2 host: GlobalCtl = GENMASK(3,0). */
 static void test_sw_legacy_on_v2(void **s)
 {
-	struct env *e = env_new_(&zen4, &g4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;
@@ -578,9 +583,9 @@ static void test_sw_legacy_on_v2(void **s)
 /* ---- migration: whole state and MSR by MSR, across modes ---- */
 static void test_migration(void **s)
 {
-	struct env *a = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
-	struct env *b = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
-	struct env *c = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *a = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *b = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *c = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	struct virq_pmcvirt_state sa, sb, sc, bad;
 	uint32_t msrs[15];
 	size_t n;
@@ -601,7 +606,7 @@ static void test_migration(void **s)
 	assert_int_equal(virq_pmcvirt_save_state(&b->v, &sb), LIBVIRQ_OK);
 	assert_memory_equal(&sa, &sb, sizeof(sa));
 	/* MSR by MSR (the KVM_{GET,SET}_MSRS way). */
-	assert_int_equal(virq_pmcvirt_msr_list(&g6, msrs, 15, &n), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msr_list(&virq_sim_guest_pmc6, msrs, 15, &n), LIBVIRQ_OK);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v;
 
@@ -634,7 +639,7 @@ static void test_migration(void **s)
 /* ---- MSR faults ---- */
 static void test_msr_faults(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
 	virq_sim_msr_fault(e->fh, 0xC0010205, true);
@@ -667,7 +672,7 @@ static void test_host_save_fault_keeps_globals(void **s)
 
 	(void)s;
 	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
-		struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+		struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 		uint64_t gctl = virq_sim_msr_get(e->fh, GCTL);
 
 		virq_sim_msr_set(e->fh, 0xC0000300u, 0x5);
@@ -686,7 +691,7 @@ static void test_host_save_fault_keeps_globals(void **s)
  * rewriting a host counter whose saved value happens to equal them. */
 static void test_sw_exit_fault_cache(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -708,7 +713,7 @@ static void test_sw_exit_fault_cache(void **s)
 /* ---- nested (UNCERTAIN design, see pmcvirt.h) ---- */
 static void test_nested(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0x76, 0, 0 };
 	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	static uint8_t v12[4096], v02[4096];
@@ -772,7 +777,7 @@ static void test_nested(void **s)
  * back would re-enable the denied event in vmcb01 behind the ctl_hw cache. */
 static void test_nested_filter_survives_vmexit(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
 	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
 	static uint8_t v12[4096], v02[4096];
@@ -815,7 +820,7 @@ static void test_nested_vmcb12_sanitised(void **s)
 {
 	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
 						       .perfmon_v2 = true };
-	struct env *e = env_new_(&zen5, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static uint8_t v12[4096], v02[4096];
 	bool fail;
 
@@ -850,13 +855,13 @@ static void test_nested_vmcb12_sanitised(void **s)
  * SW mode's cache believes the MSRs hold the guest's values. */
 static void test_mode_change_hw_to_sw(void **s)
 {
-	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
 
 	(void)s;
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
 	forget_(&e->v);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, &zen5, &g6, LIBVIRQ_PMCVIRT_MODE_SW,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
 						0, e->vmcb), LIBVIRQ_OK);
 	assert_false(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -885,7 +890,7 @@ static void test_init_global_ctl_enabled(void **s)
 
 	(void)s;
 	for (unsigned k = 0; k < 2; k++) {
-		struct env *e = env_new_(k ? &zen4 : &zen5, &g6, modes[k], 0);
+		struct env *e = env_new_(k ? ZEN4_CAPS : ZEN5_CAPS, &virq_sim_guest_pmc6, modes[k], 0);
 
 		assert_true(grd_(e, GCTL) == 0x3F);
 		if (!k)
@@ -903,7 +908,7 @@ static void test_init_global_ctl_enabled(void **s)
 		env_free_(e);
 	}
 	{
-		struct env *e = env_new_(&zen5, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+		struct env *e = env_new_(ZEN5_CAPS, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 
 		assert_true(grd_(e, GCTL) == 0xF);
 		assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
@@ -916,7 +921,7 @@ static void test_init_global_ctl_enabled(void **s)
 /* Steady state: no MSR access per world switch; state and host PMU as in eager mode. */
 static void test_lazy_steady_state(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
 	uint64_t v;
 
 	(void)s;
@@ -945,9 +950,9 @@ static void test_lazy_steady_state(void **s)
 	/* Host needs the PMU: the restore saves the guest first, then the host's values. */
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(&zen4, i)) ==
+		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN4_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(&zen4, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
 	}
 	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
 	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20);
@@ -980,8 +985,8 @@ static void test_lazy_matches_eager(void **s)
 	bool saved = false;
 
 	(void)s;
-	e[0] = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
-	e[1] = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
+	e[0] = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	e[1] = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
 	for (int k = 0; k < 4000; k++) {
 		uint32_t op = rnd_() % 8, msr = msrs[rnd_() % 14], r = rnd_();
 		uint64_t val = (r & 1) ? ((uint64_t)rnd_() << 32 | rnd_()) & 0xFFFFFFFFFFFFull
@@ -1073,7 +1078,7 @@ static virq_status rdpmc_(void *ctx, uint32_t counter, uint64_t *value)
 
 static void test_rdpmc_hook(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
 	struct virq_hal_ops ops = *virq_sim_hal_ops();
 	struct virq_hal hal = e->hal;
 	uint64_t v;
@@ -1083,7 +1088,7 @@ static void test_rdpmc_hook(void **s)
 	hal.ops = &ops;
 	rdpmc_fh_ = e->fh;
 	forget_(&e->v);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
 						LIBVIRQ_PMCVIRT_F_LAZY, NULL),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -1104,7 +1109,7 @@ static void test_rdpmc_hook(void **s)
 	 * and its bytes beyond the size are never read: counters are read with RDMSR. */
 	ops.size = (uint32_t)LIBVIRQ_HAL_OPS_SIZE_V1;
 	forget_(&e->v);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
 						LIBVIRQ_PMCVIRT_F_LAZY, NULL),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -1124,7 +1129,7 @@ static void test_rdpmc_hook(void **s)
 /* A failure says which check failed (one debug line); success paths log nothing. */
 static void test_fail_says_why(void **s)
 {
-	struct env *e = env_new_(&zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 	uint64_t v;
 
 	(void)s;

@@ -12,21 +12,12 @@
  * VM is usable (the same vCPU can be created, loaded and posted to).
  */
 #include <libvirq/avic.h>
+#include <libvirq/sim/cpu.h>
 
 #include "sweep.h"
 
 #define NV 4
 
-static void cpuid_(struct virq_sim *fh)
-{
-	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	virq_sim_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
-			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   LIBVIRQ_AVIC_CPUID_EDX_VNMI);
-}
 
 struct env {
 	struct virq_sim *fh;
@@ -48,7 +39,7 @@ static void env_new_(struct env *e)
 	memset(e, 0, sizeof(*e));
 	e->fh = virq_sim_new();
 	e->hal = virq_sim_hal(e->fh);
-	cpuid_(e->fh);
+	virq_sim_cpu_apply(e->fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
 	assert_int_equal(virq_avic_caps_probe(&e->hal, &e->caps), LIBVIRQ_OK);
 }
 

@@ -170,9 +170,7 @@ static void world_down_(struct world *w, enum ty ty)
 	assert_int_equal(virq_sim_live_pages(w->f.g.fh), 0);
 	assert_int_equal(virq_sim_bad_frees(w->f.g.fh), 0);
 	virq_sim_free(w->f.g.fh);
-	virq_sim_rdist_free(w->f.g.rm);
-	for (unsigned i = 0; i < w->f.nits; i++)
-		virq_sim_its_state_free(w->f.sm[i]);
+	virq_sim_gic_free(w->f.g.sg); /* the redistributor and ITS models */
 	virq_sim_its_free(w->qm);
 }
 

@@ -13,10 +13,11 @@
 #include <libvirq/gicv4/its_queue.h>
 #include <libvirq/gicv4/its_regs.h>
 
+#include <libvirq/sim/gic.h>
 #include <libvirq/sim/its.h>
 #include "sweep.h"
 
-#define ITS 0x08080000ull
+#define ITS LIBVIRQ_SIM_GIC_ITS0_BASE
 #define TIMEOUT_NS 200000ull
 
 struct env {

@@ -17,8 +17,13 @@
 #include <libvirq/pmcvirt.h>
 
 #include <libvirq/sim/pmc.h>
-#include <libvirq/sim/pmc_cpus.h>
+#include <libvirq/sim/cpu.h>
 #include "sweep.h"
+
+/* CPU profiles of the simulator (libvirq/sim/cpu.h). */
+#define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
+#define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
+#define FAM10H_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_FAM10H].pmcvirt_caps)
 
 #define MAXMSR 64
 #define GSTS 0xC0000300u
@@ -43,9 +48,9 @@ struct cfg {
 };
 
 static const struct cfg cfgs_[] = {
-	{ "SW zen4 g6", &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW },
-	{ "SW k7 g4", &k7, &g4, LIBVIRQ_PMCVIRT_MODE_SW },
-	{ "HW zen5 g6", &zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW },
+	{ "SW zen4 g6", ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW },
+	{ "SW k7 g4", FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW },
+	{ "HW zen5 g6", ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW },
 };
 
 enum phase { PH_SAVE, PH_ENTER, PH_EXIT, PH_RESTORE, PH_COUNT };

@@ -11,7 +11,10 @@
  */
 #include <libvirq/pmcvirt.h>
 #include <libvirq/sim/pmc.h>
-#include <libvirq/sim/pmc_cpus.h>
+#include <libvirq/sim/cpu.h>
+
+#define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
+#define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
 
 #include "sweep.h"
 
@@ -48,7 +51,7 @@ static struct w *w_new_(void)
 	memset(w->vmcb12, 0, 4096);
 	memset(w->vmcb02, 0, 4096);
 	virq_sim_pmc_init(&w->m, w->fh, w->vmcb, 6, true, true);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&w->dead, &w->hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&w->dead, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
 						0, NULL),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_vcpu_destroy(&w->dead), LIBVIRQ_OK);
@@ -87,14 +90,14 @@ static struct virq_pmcvirt_vcpu *in_(struct w *w, int s)
 	case S_DEAD:
 		return &w->dead;
 	case S_HW:
-		assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, &zen5, &g6,
+		assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, ZEN5_CAPS, &virq_sim_guest_pmc6,
 							LIBVIRQ_PMCVIRT_MODE_HW, 0, w->vmcb),
 				 LIBVIRQ_OK);
 		return &w->v;
 	default:
 		break;
 	}
-	assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW,
+	assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
 						flags, NULL),
 			 LIBVIRQ_OK);
 	if (s == S_LIVE)
@@ -117,7 +120,7 @@ struct pcase {
 
 static virq_status p_init(struct w *w, struct virq_pmcvirt_vcpu *t)
 {
-	return virq_pmcvirt_vcpu_init(t, &w->hal, &zen4, &g6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL);
+	return virq_pmcvirt_vcpu_init(t, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL);
 }
 static virq_status p_destroy(struct w *w, struct virq_pmcvirt_vcpu *t)
 {

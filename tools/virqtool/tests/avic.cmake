@@ -15,7 +15,8 @@ virqtool_check(NAME vt_avic_phys_bad_pa LABELS avic EXIT 2
   ARGS avic phys-entry host_apic_id=1 backing=0x10000000000000 running=1 valid=1)
 virqtool_check(NAME vt_avic_phys_bad_bool LABELS avic EXIT 2
   ARGS avic phys-entry host_apic_id=1 backing=0 running=2 valid=1)
-virqtool_check(NAME vt_avic_phys_missing LABELS avic EXIT 2 STDERR_REGEX "missing field 'valid'"
+virqtool_check(NAME vt_avic_phys_missing LABELS avic EXIT 2
+  STDERR_REGEX "missing field 'valid' \\(required: host_apic_id, backing, running, valid\\)"
   ARGS avic phys-entry host_apic_id=1 backing=0 running=1)
 virqtool_check(NAME vt_avic_phys_unknown LABELS avic EXIT 2 STDERR_REGEX "unknown field"
   ARGS avic phys-entry host_apic_id=1 backing=0 running=1 valid=1 color=red)
@@ -105,3 +106,22 @@ virqtool_check(NAME vt_avic_phys_neg_id LABELS avic EXIT 2
 # exit: x2apic=0|1 is part of the command (an ICR destination means nothing without it).
 virqtool_check(NAME vt_avic_exit_no_mode LABELS avic EXIT 2 STDERR_REGEX "missing field 'x2apic'"
   ARGS avic exit code=0x401 info1=0x00000123000040F1 info2=0x0000000100000123)
+# The APM's names are accepted as aliases, in any letter case.
+virqtool_check(NAME vt_avic_phys_aliases LABELS avic EXIT 0 STDOUT "0xc000000123456005"
+  ARGS avic phys-entry Host_APIC_ID=5 backing_pa=0x123456000 IsRunning=1 V=1)
+virqtool_check(NAME vt_avic_targets_missing LABELS avic EXIT 2
+  STDERR_REGEX "missing field 'apic_ids' \\(required: icr, x2apic, sender, apic_ids\\)"
+  ARGS avic targets icr=1 x2apic=0 sender=0)
+# Help at every level and the fields of each subcommand.
+virqtool_check(NAME vt_avic_help LABELS avic EXIT 0 STDOUT_REGEX "phys-entry.*targets.*fields" ARGS avic --help)
+virqtool_check(NAME vt_avic_sub_help LABELS avic EXIT 0
+  STDOUT "virqtool avic logical-entry: a logical APIC ID table entry (§15.29.3.4)
+  guest_apic_id  required  bits [7:0]: guest physical APIC ID (0..0xFF)
+  valid          required  bit 31: valid (0|1)"
+  ARGS avic logical-entry --help)
+virqtool_check(NAME vt_avic_fields_one LABELS avic EXIT 0 STDOUT_REGEX "ldrs +optional"
+  ARGS avic fields targets)
+virqtool_check(NAME vt_avic_fields_all LABELS avic EXIT 0 STDOUT_REGEX "phys-entry.*exit.*targets"
+  ARGS avic fields)
+virqtool_check(NAME vt_avic_fields_bad LABELS avic EXIT 2 STDERR_REGEX "unknown subcommand 'x'"
+  ARGS avic fields x)

@@ -43,10 +43,15 @@ virqtool_check(NAME virqtool_pmc_msr4_gctl LABELS pmcvirt EXIT 2 ARGS pmc msr 0x
 
 # bad input
 virqtool_check(NAME virqtool_pmc_msr_counters5 LABELS pmcvirt EXIT 2 STDERR_REGEX "counters must be 4 or 6" ARGS pmc msr 0xC0010200 counters=5)
-virqtool_check(NAME virqtool_pmc_msr_nocounters LABELS pmcvirt EXIT 2 STDERR_REGEX "missing counters" ARGS pmc msr 0xC0010200)
+virqtool_check(NAME virqtool_pmc_msr_nocounters LABELS pmcvirt EXIT 2 STDERR_REGEX "missing counters=4\\|6 \\(required: counters\\)" ARGS pmc msr 0xC0010200)
 virqtool_check(NAME virqtool_pmc_msr_badmsr LABELS pmcvirt EXIT 2 STDERR_REGEX "bad MSR" ARGS pmc msr zz counters=6)
 virqtool_check(NAME virqtool_pmc_msr_bigmsr LABELS pmcvirt EXIT 2 STDERR_REGEX "bad MSR" ARGS pmc msr 0x1C0010200 counters=6)
 virqtool_check(NAME virqtool_pmc_msr_extra LABELS pmcvirt EXIT 2 STDERR_REGEX "unknown field" ARGS pmc msr 0xC0010200 counters=6 foo=1)
 virqtool_check(NAME virqtool_pmc_msr_noarg LABELS pmcvirt EXIT 2 ARGS pmc msr)
 virqtool_check(NAME virqtool_pmc_unknown LABELS pmcvirt EXIT 2 STDERR_REGEX "unknown pmc command" ARGS pmc frob)
 virqtool_check(NAME virqtool_pmc_noarg LABELS pmcvirt EXIT 2 ARGS pmc)
+# Help at every level and the fields.
+virqtool_check(NAME virqtool_pmc_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "pmc layout.*pmc msr" ARGS pmc --help)
+virqtool_check(NAME virqtool_pmc_msr_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "counters +required" ARGS pmc msr --help)
+virqtool_check(NAME virqtool_pmc_layout_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "usage: virqtool pmc layout" ARGS pmc layout -h)
+virqtool_check(NAME virqtool_pmc_fields LABELS pmcvirt EXIT 0 STDOUT_REGEX "counters +required" ARGS pmc fields)

@@ -1,57 +1,104 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * virq_sim_avic: a model of the AVIC hardware's handling of a guest ICR write
- * (AMD APM Vol 2 §15.29.3.1), written independently of libvirq's own
- * resolution and decoders: it reads the raw VMCB, the physical and logical
- * APIC ID tables and the backing pages through the fake HAL's PA -> VA map
- * with its own masks. An ICR write either sets IRR bits in the targets'
- * backing pages (recording doorbells for running targets) or produces the
- * #VMEXIT AVIC_INCOMPLETE_IPI with a cause and index.
+/**
+ * @file
+ * @brief Simulator model of the AVIC hardware's handling of a guest ICR
+ *        write (AMD APM Vol 2 §15.29.3.1).
+ *
+ * Written independently of libvirq's own destination resolution and
+ * decoders: it reads the raw VMCB (AVIC enable bits, backing page, logical
+ * and physical APIC ID table pointers, APM Appendix B Table B-1), the
+ * tables and the backing pages through the simulator's PA → VA map with its
+ * own masks. A guest ICR write either sets IRR bits in the targets' backing
+ * pages (ringing the doorbell of targets that run) or produces the \#VMEXIT
+ * AVIC_INCOMPLETE_IPI (0x401) with its cause and table index.
+ *
+ * Thread-safety: for the test's thread while no library call that changes
+ * the tables is in progress.
  */
 #ifndef LIBVIRQ_SIM_AVIC_H
 #define LIBVIRQ_SIM_AVIC_H
 
-#include <stdbool.h>
-#include <stdint.h>
 #include <libvirq/sim/hal.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup virq_sim_avic AVIC model
+ * @ingroup virq_sim
+ * @{
+ */
+
+/** @brief Largest number of targets one ICR write can reach (x2AVIC 4K: 4096 + self). */
 #define LIBVIRQ_SIM_AVIC_MAX 4097
 
+/** @brief What one ICR write did. */
 struct virq_sim_avic_result {
-	bool exited;	       /* #VMEXIT taken */
-	uint64_t exit_code;    /* 0x401 */
-	uint64_t info1, info2; /* EXITINFO1/2 */
-	uint32_t nirr;	       /* physical-table indexes whose IRR bit was set */
-	uint32_t irr[LIBVIRQ_SIM_AVIC_MAX];
-	uint32_t ndoorbell; /* host APIC IDs signalled */
-	uint32_t doorbell[LIBVIRQ_SIM_AVIC_MAX];
+	bool exited;		       /**< A \#VMEXIT was taken. */
+	uint64_t exit_code;	       /**< 0x401 (AVIC_INCOMPLETE_IPI) when @c exited. */
+	uint64_t info1;		       /**< EXITINFO1 (the ICR). */
+	uint64_t info2;		       /**< EXITINFO2 (cause [63:32], index). */
+	uint32_t nirr;		       /**< Entries of @c irr used. */
+	uint32_t irr[LIBVIRQ_SIM_AVIC_MAX]; /**< Physical-table indexes whose IRR bit was set. */
+	uint32_t ndoorbell;	       /**< Entries of @c doorbell used. */
+	uint32_t doorbell[LIBVIRQ_SIM_AVIC_MAX]; /**< Host APIC IDs signalled. */
 };
 
-/* Model options. */
+/** @brief Model options. */
 struct virq_sim_avic_opts {
-	bool check_vector; /* vectors < 16 exit with INVALID_IPI_VECTOR (newer CPUs) */
+	/** Vectors < 16 exit with INVALID_VECTOR (newer CPUs; older ones deliver them). */
+	bool check_vector;
 };
 
-/*
- * The guest running on host CPU @host_apic_id with VMCB @vmcb writes
- * ICR2 = @icr_hi then ICR = @icr_lo (xAPIC) or the 64-bit ICR MSR (x2APIC;
- * @icr_hi = destination). Returns 0, or -1 when the VMCB does not enable
- * AVIC or a table is not mapped (test setup error).
+/**
+ * @brief The guest running on host CPU @p host_apic_id with VMCB @p vmcb
+ *        writes its ICR.
+ *
+ * xAPIC: ICR2 = @p icr_hi, then ICR = @p icr_lo; x2APIC: the 64-bit ICR MSR
+ * with the destination in @p icr_hi.
+ *
+ * @param sim The simulator (its pages hold the tables and backing pages).
+ * @param vmcb The VMCB (4 KiB, as virq_avic_vmcb_write() filled it).
+ * @param host_apic_id The host CPU the sender runs on.
+ * @param icr_lo ICR[31:0]. @param icr_hi ICR[63:32].
+ * @param opts Options; NULL for the defaults.
+ * @param r Receives what happened.
+ * @return 0, or -1 when the VMCB does not enable AVIC or a table is not
+ *         mapped (a test setup error).
  */
-int virq_sim_avic_icr_write(struct virq_sim *fh, const void *vmcb, uint32_t host_apic_id,
-			 uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
-			 struct virq_sim_avic_result *r);
+int virq_sim_avic_icr_write(struct virq_sim *sim, const void *vmcb, uint32_t host_apic_id,
+			    uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
+			    struct virq_sim_avic_result *r);
 
-/* Test helpers reading a backing page by VA with the model's own offsets. */
+/**
+ * @brief Whether @p vector is pending in a backing page's IRR (the model's own offsets).
+ * @param backing_va The backing page. @param vector The vector.
+ * @return True when IRR[@p vector] is set.
+ */
 bool virq_sim_avic_irr_test(const void *backing_va, uint8_t vector);
+/**
+ * @brief Clears IRR[@p vector] of a backing page (the guest took the interrupt).
+ * @param backing_va The backing page. @param vector The vector.
+ */
 void virq_sim_avic_irr_clear(void *backing_va, uint8_t vector);
 
-/* Records doorbell MSR writes made by the library (values = host APIC IDs). */
+/** @brief Doorbell MSR (C001_011Bh) writes the library made. */
 struct virq_sim_avic_doorbells {
-	uint32_t n;
-	uint64_t last;
-	uint32_t per_host[4096];
+	uint32_t n;		   /**< Writes. */
+	uint64_t last;		   /**< The last value written (a host APIC ID). */
+	uint32_t per_host[4096];   /**< Writes per host APIC ID. */
 };
-void virq_sim_avic_watch_doorbells(struct virq_sim *fh, struct virq_sim_avic_doorbells *d);
+/**
+ * @brief Records the library's doorbell MSR writes into @p d (zeroed first).
+ * @param sim The simulator. @param d Counters; must outlive the simulator's use.
+ */
+void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d);
 
+/** @} */
+
+#ifdef __cplusplus
+}
 #endif
+
+#endif /* LIBVIRQ_SIM_AVIC_H */

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: MIT
+# Keeps docs/sim.md true to the example programs. For every
+#   <!-- excerpt: sim/examples/NAME.c -->
+# the fenced code block that follows must appear verbatim in that source, and
+# the next fenced block must be exactly the output of running the example
+# (BIN_DIR/sim_example_NAME).
+#   cmake -DDOC=docs/sim.md -DSRC=<source root> -DBIN_DIR=<dir> -P check_docs.cmake
+file(READ ${DOC} doc)
+string(REPLACE ";" "<semicolon>" doc "${doc}")
+string(REPLACE "\n" ";" lines "${doc}")
+set(state none)
+set(n 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^<!-- excerpt: ([^ ]+) -->$")
+    set(file ${CMAKE_MATCH_1})
+    set(state want_code)
+  elseif(state STREQUAL want_code AND line MATCHES "^```")
+    set(state code)
+    set(block "")
+  elseif(state STREQUAL code AND line MATCHES "^```$")
+    file(READ ${SRC}/${file} text)
+    string(REPLACE ";" "<semicolon>" text "${text}")
+    string(FIND "${text}" "${block}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "docs/sim.md: excerpt of ${file} is not in the source:\n${block}")
+    endif()
+    set(state want_out)
+  elseif(state STREQUAL want_out AND line MATCHES "^```$")
+    set(state out)
+    set(block "")
+  elseif(state STREQUAL out AND line MATCHES "^```$")
+    get_filename_component(name ${file} NAME_WE)
+    execute_process(COMMAND ${BIN_DIR}/sim_example_${name} RESULT_VARIABLE rc OUTPUT_VARIABLE got)
+    string(REPLACE ";" "<semicolon>" got "${got}")
+    if(NOT rc EQUAL 0 OR NOT got STREQUAL block)
+      message(FATAL_ERROR "docs/sim.md: output of ${name} (exit ${rc}) differs:\n"
+              "--- doc\n${block}--- program\n${got}")
+    endif()
+    math(EXPR n "${n} + 1")
+    set(state none)
+  elseif(state STREQUAL code OR state STREQUAL out)
+    string(APPEND block "${line}\n")
+  endif()
+endforeach()
+if(n EQUAL 0)
+  message(FATAL_ERROR "docs/sim.md: no excerpt found")
+endif()
+message(STATUS "docs/sim.md: ${n} excerpts and outputs match")

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* virqtool's top level: the subcommands built in, and the usage. */
+#include "virqtool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct subcmd_ {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct subcmd_ subcmds_[] = {
+#ifdef VIRQTOOL_HAVE_ITS
+	{ "its", virqtool_its, "encode, decode and list GICv3/v4 ITS commands (Arm IHI 0069 §5.3)" },
+#endif
+#ifdef VIRQTOOL_HAVE_DT
+	{ "dt", virqtool_dt, "the GIC topology libvirq's discovery finds in a device tree blob" },
+#endif
+#ifdef VIRQTOOL_HAVE_AVIC
+	{ "avic", virqtool_avic, "AVIC table entries, logical index, exits and IPI targets (APM Vol 2 §15.29)" },
+#endif
+#ifdef VIRQTOOL_HAVE_PMC
+	{ "pmc", virqtool_pmc, "the PMC-virtualization VMCB layout and MSR mapping (APM Vol 2 §15.39)" },
+#endif
+	{ NULL, NULL, NULL },
+};
+
+static void usage_(void)
+{
+	fputs("usage: virqtool COMMAND ...   (virqtool COMMAND --help for each)\n", vt_out);
+	for (const struct subcmd_ *s = subcmds_; s->name; s++)
+		fprintf(vt_out, "  %-5s %s\n", s->name, s->help);
+}
+
+int virqtool_main(int argc, char **argv)
+{
+	if (!vt_out)
+		vt_out = stdout;
+	if (!vt_err)
+		vt_err = stderr;
+	if (argc < 2)
+		return vt_fail("missing command (try 'virqtool --help')");
+	if (vt_is_help(argv[1])) {
+		usage_();
+		return 0;
+	}
+	for (const struct subcmd_ *s = subcmds_; s->name; s++)
+		if (!strcmp(argv[1], s->name))
+			return s->fn(argc - 2, argv + 2);
+	return vt_fail("unknown command '%s' (try 'virqtool --help')", argv[1]);
+}
