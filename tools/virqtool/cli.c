@@ -16,7 +16,7 @@ static const struct subcmd_ subcmds_[] = {
 	{ "its", virqtool_its, "encode, decode and list GICv3/v4 ITS commands (Arm IHI 0069 §5.3)" },
 #endif
 #ifdef VIRQTOOL_HAVE_DT
-	{ "dt", virqtool_dt, "the GIC topology libvirq's discovery finds in a device tree blob" },
+	{ "dt", virqtool_dt, "GIC, PCI host and device MSI topology libvirq's discovery finds in a device tree blob" },
 #endif
 #ifdef VIRQTOOL_HAVE_AVIC
 	{ "avic", virqtool_avic, "AVIC table entries, logical index, exits and IPI targets (APM Vol 2 §15.29)" },
