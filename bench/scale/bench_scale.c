@@ -499,7 +499,7 @@ static int setup_row_(uint32_t n)
 	desc.nr_redist_regions = 1;
 	desc.redist[0] = (struct virq_gic_redist_region){ rc.rd_base, 0x40000, 0 };
 	desc.nr_its = 1;
-	desc.its[0] = (struct virq_gic_its_desc){ SETUP_ITS, 0x20000, false };
+	desc.its[0] = (struct virq_gic_its_desc){.base = SETUP_ITS, .size = 0x20000};
 	check_(virq_gic_init(&gic, &hal, &desc, rds, 1, 16), "gic_init");
 	check_(virq_gic_rdist_init(&gic, 0), "rdist_init");
 	check_(virq_its_init(&its, &gic, &desc.its[0], NULL), "its_init");

@@ -307,7 +307,7 @@ static void test_late_rd_backs_existing_vpes(void **state)
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(V41_ITS_BASE);
 	struct virq_sim_its_state_cfg c2 = virq_sim_its_state_default_cfg(V41_ITS_BASE + V41_ITS_STRIDE);
-	struct virq_gic_its_desc d2 = {V41_ITS_BASE + V41_ITS_STRIDE, 0x20000, false};
+	struct virq_gic_its_desc d2 = {.base = V41_ITS_BASE + V41_ITS_STRIDE, .size = 0x20000};
 	struct its_fx f;
 	struct virq_gic_vm vm = {0};
 	struct virq_vpe v = {0};
@@ -326,7 +326,7 @@ static void test_late_rd_backs_existing_vpes(void **state)
 	f.sm[0] = virq_sim_its_state_new(f.g.fh, &ic);
 	f.nits = 1;
 	f.g.desc.nr_its = 1;
-	f.g.desc.its[0] = (struct virq_gic_its_desc){V41_ITS_BASE, 0x20000, false};
+	f.g.desc.its[0] = (struct virq_gic_its_desc){.base = V41_ITS_BASE, .size = 0x20000};
 	assert_int_equal(virq_gic_init(&f.g.gic, &f.g.hal, &f.g.desc, f.g.rds, FX_MAX_RD, 16),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_gic_rdist_init(&f.g.gic, 0), LIBVIRQ_OK);
