@@ -88,9 +88,14 @@ struct virq_its_cfg {
 	uint64_t timeout_ns;   /**< Budget of each wait (0: the GIC's timeout). */
 	int32_t numa_node;     /**< The ITS's NUMA node (Cavium 23144), -1 if unknown. */
 	const int8_t *rd_node; /**< NUMA node of each redistributor index, or NULL. */
-	/** GICv4.0 without DirectLPI: create the proxy device, on the last
-	 *  DeviceID the device table covers. One per GIC: ignored when another
-	 *  ITS of the GIC already has it. */
+	/** GICv4.0 without DirectLPI: this ITS may hold the doorbell proxy
+	 *  device, on the last DeviceID the device table covers. That DeviceID
+	 *  is reserved at once (virq_its_device_map() refuses it); the device
+	 *  itself (a MAPD and two 4 KiB allocations) is created when doorbell
+	 *  masking first needs it: by virq_vpe_set_db_masking() or
+	 *  virq_vpe_doorbell_invalidate(), which then report its allocation or
+	 *  queue failure. One per GIC: ignored when another ITS of the GIC
+	 *  already has it. */
 	bool proxy_doorbells;
 };
 
@@ -98,10 +103,15 @@ struct virq_its_device;
 
 /** @brief One ITS. Caller storage; members are read-only for the embedder. */
 struct virq_its {
+	uint32_t state;		    /**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_gic *gic;	    /**< The GIC it belongs to. */
 	uint64_t base;		    /**< Control frame address. */
+	uint64_t size;		    /**< Register region size from the description (bytes). */
+	bool direct_vsgi;	    /**< GICv4.1 direct vSGI usable: GITS_TYPER.VSGI and GITS_SGIR
+					 inside the region (size >= 0x20028). */
 	uint64_t typer;		    /**< GITS_TYPER. */
 	uint32_t iidr;		    /**< GITS_IIDR. */
+	uint32_t mpidr;		    /**< GITS_MPIDR (GICv4.1; 0 otherwise): affinity of SVPET sharing. */
 	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
 	uint32_t slot;		    /**< Index in ::virq_gic::its. */
 	uint32_t its_number;	    /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
@@ -115,15 +125,18 @@ struct virq_its {
 	struct virq_its_table
 	    tbl[3];		  /**< Device, collection, vPE tables (index ::virq_its_tbl_idx). */
 	struct virq_page col_map; /**< Bitmap of mapped collections (ICID = RD index). */
-	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device, or NULL. */
+	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device once created, or NULL. */
+	bool proxy_ok;		       /**< This ITS holds the GIC's proxy (::virq_its_cfg::proxy_doorbells). */
+	uint32_t proxy_devid;	       /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
 	uint32_t proxy_next;	       /**< Next proxy slot to use (round robin). */
 	uint64_t cmds;		       /**< Commands sent (statistics). */
 	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
 	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
 	/** Devices mapped on this ITS (the proxy device included), linked
-	 *  through ::virq_its_device::next; virq_its_device_map() walks it to
-	 *  refuse a DeviceID or a device object mapped twice. */
+	 *  through ::virq_its_device::next. */
 	struct virq_its_device *devices;
+	struct virq_page dev_ht; /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
+	uint32_t dev_ht_used;	 /**< Private: devices in @ref dev_ht. */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -159,6 +172,7 @@ struct virq_its_event {
  * embedder.
  */
 struct virq_its_device {
+	uint32_t state;		      /**< ::virq_gicv4_state: live while mapped. */
 	struct virq_its *its;	      /**< Its ITS; NULL when not mapped. */
 	uint32_t device_id;	      /**< DeviceID. */
 	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
@@ -166,6 +180,7 @@ struct virq_its_device {
 	struct virq_page itt;	      /**< Interrupt translation table. */
 	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
 	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
+	struct virq_its_device *prev; /**< Private: previous device in the list (NULL: first). */
 };
 
 /**
@@ -186,7 +201,11 @@ struct virq_its_device {
  * @param gic  An initialised GIC.
  * @param desc The ITS's description (base, dma_noncoherent).
  * @param cfg  Optional settings, or NULL.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, bad cfg); ::LIBVIRQ_ENOTSUP (not an
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p its is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg); ::LIBVIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::LIBVIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::LIBVIRQ_ETIMEDOUT (never quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW
  *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
@@ -212,7 +231,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_g
  * On GICv4.1, redistributors that used this ITS's vPE table are pointed
  * at another GICv4.1 ITS's table, or their GICR_VPROPBASER is cleared.
  *
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY (devices or vPEs still mapped: nothing
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EBUSY (devices or vPEs
+ *         still mapped: nothing
  *         done); ::LIBVIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS
  *         disabled).
  *
@@ -231,7 +253,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  *
  * @param its An initialised ITS.
  * @param rd  Redistributor index.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (bad index, other node); ::LIBVIRQ_EBUSY
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (bad index, other node); ::LIBVIRQ_EBUSY
  *         (LPIs not enabled on @p rd); ::LIBVIRQ_ERANGE (ICID beyond the ITS);
  *         ::LIBVIRQ_ENOMEM (level-2 page); queue errors.
  *
@@ -247,16 +271,21 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * ITS is not coherent) and sends MAPD.
  *
  * MAPD of a DeviceID that is already mapped would silently replace the
- * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps a list of its
- * mapped devices (::virq_its::devices, O(number of devices) at map time)
- * and refuses a duplicate before sending anything.
+ * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps an index of its
+ * mapped DeviceIDs (a hash table in a HAL page, O(1) per map and unmap;
+ * grown by doubling, which is the one allocation here besides the ITT) and
+ * refuses a duplicate before sending anything.
  *
  * @param its       An initialised ITS.
  * @param dev       Storage for the device (overwritten unless it is
  *                  already mapped on @p its).
  * @param device_id DeviceID (< 2^Devbits; not the proxy's).
  * @param nr_events Events needed, 1 .. 2^ID_bits.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p dev is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p its is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
  *         ::LIBVIRQ_EEXIST (@p device_id is already mapped on @p its — also the
  *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
  *         is changed); ::LIBVIRQ_ENOMEM; queue errors.
@@ -278,7 +307,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct 
  * quiescent).
  *
  * @param dev A mapped device with no mapped events.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (events still mapped); queue
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
+ *         (events still mapped); queue
  *         errors (the device stays mapped).
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
@@ -294,7 +326,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  * @param event EventID (< nr_events), not mapped yet.
  * @param pintid An allocated LPI (virq_lpi_alloc()).
  * @param icid  A mapped collection (= RD index).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event mapped);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event
+ *         mapped);
  *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
@@ -309,7 +344,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  *
  * @param dev   A mapped device.
  * @param event A mapped EventID.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
  *         (the event is then tracked as unmapped: DISCARD may have run, and
  *         a later map re-issues the mapping).
  *
@@ -320,11 +357,75 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
 
 /**
+ * @brief Unmaps @p count consecutive events (physical LPIs or vLPIs) in one
+ * batch: @p count DISCARDs written straight into the queue, then one SYNC
+ * per collection and one VSYNC per vPE involved, published with one
+ * GITS_CWRITER write per queue-full and one completion wait (the batched
+ * counterpart of virq_its_unmap_event(); minimum: 1 CWRITER write and 1
+ * CREADR read per batch that fits the queue).
+ *
+ * Every argument is checked before anything is queued. If the queue fails
+ * part-way the error is returned, the queue is reset (or the ITS marked
+ * dead) and the tracking is exact after a stall (::LIBVIRQ_ESTALLED): the
+ * ITS ran exactly the DISCARDs before the stalled command (IHI 0069 §6.2),
+ * those events are unmapped, the others stay mapped (unmap them again).
+ * After a timeout or a hardware error any queued DISCARD may have run:
+ * those events are tracked as unmapped (as virq_its_unmap_event() does;
+ * mapping them again is valid after a DISCARD); events never queued stay
+ * mapped.
+ *
+ * @param dev         A live device.
+ * @param first_event First EventID.
+ * @param count       1 .. nr_events - first_event; every event mapped
+ *                    (physical or virtual; not a proxy slot).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live, see gicv4/state.h);
+ *         ::LIBVIRQ_ERANGE (count 0 or past nr_events); ::LIBVIRQ_ENOENT (an
+ *         event of the range is not mapped: nothing sent); ::LIBVIRQ_EDEAD
+ *         (ITS dead); queue errors as above.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC), §6.2 (queue).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
+						 uint32_t first_event, uint32_t count);
+
+/**
+ * @brief Moves a physical LPI to another collection: MOVI, then SYNC to the
+ * collection it leaves and SYNC to the one it joins.
+ *
+ * The old redistributor may hold the interrupt's pending state until the
+ * MOVI is complete there; waiting on the new collection alone could report
+ * the move complete too early (IHI 0069 §6.3 MOVI, SYNC; Linux's
+ * its_build_movi_cmd() syncs the collection the event was mapped to before
+ * the command). Moving to the current collection does nothing.
+ *
+ * @param dev   A live device. @param event An event mapped to a physical LPI.
+ * @param icid  A mapped collection (= RD index).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live); ::LIBVIRQ_ERANGE;
+ *         ::LIBVIRQ_ENOENT (event not a physical LPI, or collection not
+ *         mapped); queue errors (the tracking keeps the old collection; the
+ *         ITS may have moved it: move again).
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS or changes its tracking (gicv4/its.h).
+ * Spec: IHI 0069 §6.3 (MOVI, SYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event,
+					      uint32_t icid);
+
+/**
  * @brief Makes an event's interrupt pending: INT + SYNC (physical) or
  * VSYNC (vLPI).
  *
  * @param dev   A mapped device. @param event A mapped EventID.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
  * ITS or changes its tracking (gicv4/its.h).
@@ -362,7 +463,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  * @param dev   A mapped device.
  * @param event EventID.
  * @param out   Receives a copy of the tracking entry.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
  *
  * Thread-safety: reads the tracking only; the caller serialises it with calls that change @p
  * dev's events.

@@ -17,12 +17,13 @@
  * GITS_BASER\<n\>). Bit positions restated from the illumos gic_reg.h and
  * Linux arm-gic-v3.h constants; not yet checked against the PDF itself.
  *
- * Thread-safety: constants and pure inline functions only.
+ * Thread-safety: constants and pure functions only.
  */
 #ifndef LIBVIRQ_GICV4_ITS_REGS_H
 #define LIBVIRQ_GICV4_ITS_REGS_H
 
 #include "../virq_env.h"
+#include "../status.h"
 #include "../bitfield.h"
 
 #ifdef __cplusplus
@@ -220,11 +221,24 @@ enum virq_gic_shareability {
  * Spec: IHI 0069 GITS_CBASER / GITS_BASER\<n\> / GICR_PROPBASER fields;
  * @ref gic-table-attributes. Thread-safety: pure.
  */
-static inline bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability)
-{
-	return inner_cache <= LIBVIRQ_GIC_CACHE_nC || inner_cache > LIBVIRQ_GIC_CACHE_RaWaWb ||
-	       shareability == LIBVIRQ_GIC_SH_NONE;
-}
+bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability);
+
+/**
+ * @brief Encodes a GITS_SGIR value (GICv4.1 direct vSGI): vPEID [47:32],
+ * vINTID [3:0], every other bit RES0.
+ *
+ * A value wider than its field is rejected, never masked: a vINTID of 16
+ * would otherwise become vSGI 0 of the vPE.
+ *
+ * @param vpeid  vPEID, 0 .. 0xFFFF.
+ * @param vintid vSGI number, 0 .. 15.
+ * @param out    Receives the 64-bit value to write to GITS_SGIR.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_ERANGE (@p vpeid > 0xFFFF or @p vintid > 15;
+ *         @p out not written); ::LIBVIRQ_EINVAL (NULL @p out).
+ *
+ * Spec: IHI 0069H §12.19 GITS_SGIR. Thread-safety: pure.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_gits_sgir_encode(uint32_t vpeid, uint32_t vintid, uint64_t *out);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,7 @@ enum virq_vpe_flag {
 
 /** @brief A virtual machine's vLPI state. Caller storage. */
 struct virq_gic_vm {
+	uint32_t state;		/**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_gic *gic;	/**< The GIC. */
 	struct virq_page vprop; /**< vLPI configuration table (64 KiB aligned). */
 	uint32_t id_bits;	/**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
@@ -71,6 +72,7 @@ struct virq_gic_vm {
 
 /** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
 struct virq_vpe {
+	uint32_t state;	      /**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_gic_vm *vm;   /**< Its VM. */
 	uint32_t vpeid;	      /**< vPEID. */
 	struct virq_page vpt; /**< Virtual pending table (64 KiB aligned, zeroed). */
@@ -84,6 +86,10 @@ struct virq_vpe {
 	int32_t proxy_event;  /**< GICv4.0 proxy slot holding its doorbell, or -1. */
 	bool vgrp0;	      /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
 	bool vgrp1;	      /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
+	uint64_t sync_mark;   /**< Private: scratch of the batched unmaps (one VSYNC per vPE). */
+	uint64_t vprop_img;   /**< Private: GICR_VPROPBASER image (4.0), valid with @ref img_key. */
+	uint64_t vpend_img;   /**< Private: GICR_VPENDBASER image making it resident. */
+	uint32_t img_key;     /**< Private: what the images encode (0: not built yet). */
 };
 
 /**
@@ -93,7 +99,11 @@ struct virq_vpe {
  * @param vm      Storage (overwritten).
  * @param gic     An initialised GICv4 GIC.
  * @param id_bits vINTID bits, 14 .. gic->lpi_bits.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p vm is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
  *         (@p id_bits); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_ENOHAL (non-coherent, no clean).
  *
  * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
@@ -108,7 +118,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct v
  * @brief Frees a VM's table.
  *
  * @param vm An initialised VM.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (vPEs still exist).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
+ *         (vPEs still exist).
  *
  * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
  * Spec: IHI 0069 §5.1 (the table it frees); writes no register.
@@ -122,7 +135,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
  *
  * @param vm An initialised VM. @param vintid 8192 .. 2^id_bits - 1.
  * @param priority Priority (bits [7:2] used). @param enable Enable bit.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
  *
  * Thread-safety: the caller serialises calls for the same vINTID; different vINTIDs may be
  * written concurrently.
@@ -145,7 +160,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  * @param vm       An initialised VM.
  * @param rd       Target redistributor index (must have LPIs enabled).
  * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p vpe is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p vm is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
  *         ::LIBVIRQ_EBUSY (LPIs off on @p rd); ::LIBVIRQ_ENOMEM; queue errors.
  *
@@ -163,7 +182,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
  * @ref gic-vmapp-unmap-no-vsync), proxy slot released, VPT and vPEID freed.
  *
  * @param vpe A vPE that is not resident and has no vLPIs.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (resident or vLPIs
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
+ *         (resident or vLPIs
  *         mapped); queue errors (the vPE is then ::LIBVIRQ_VPE_DEAD with the
  *         ITSes not yet unmapped still recorded; call again).
  *
@@ -185,7 +207,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  Must equal ::virq_vpe::rd (move with virq_vpe_move() first).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
  *         initialised); ::LIBVIRQ_EBUSY (already resident, another vPE is
  *         resident on @p rd, or ::LIBVIRQ_VPE_MOVE_PENDING: an earlier
  *         virq_vpe_move() stopped half-way, so some ITS may still send the
@@ -216,7 +240,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * @param doorbell     Request a doorbell (the vCPU is blocking).
  * @param pending_last Optional; receives true when a vLPI is pending (keep
  *                     the vCPU runnable), also when Dirty never cleared.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not resident); ::LIBVIRQ_ETIMEDOUT (Dirty
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (not resident); ::LIBVIRQ_ETIMEDOUT (Dirty
  *         stuck: the vPE is non-resident and PendingLast is reported true).
  *
  * Hardware accesses (no doorbell masking): one write, one read.
@@ -235,7 +261,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
  * The next virq_vpe_put() requests a doorbell and virq_vpe_load() keeps the
  * vPE non-resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
+ * @param vpe A vPE. @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
@@ -246,7 +274,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
  * @brief Marks the vCPU as runnable again (woken by its doorbell or
  * another event); the next virq_vpe_load() makes it resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
+ * @param vpe A vPE. @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
@@ -273,7 +303,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
  * @param vpe          A vPE.
  * @param pending_last Optional; as virq_vpe_make_nonresident() (the saved
  *                     value when already non-resident).
- * @return ::LIBVIRQ_OK; as virq_vpe_make_nonresident().
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); as virq_vpe_make_nonresident().
  *
  * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
  * calls on different vPEs and different redistributors may run concurrently (no lock inside),
@@ -296,7 +328,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
  *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors (the vPE
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
@@ -321,7 +355,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
  * may also fire for a preempted vCPU (never lost, sometimes spurious).
  *
  * @param vpe A mapped vPE. @param on Enable masking.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
  *         and without a proxy device, or no doorbell).
  *
  * Thread-safety: the caller serialises calls on @p vpe; with the proxy device also with every
@@ -340,7 +376,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, boo
  * INV(proxy, slot) + SYNC.
  *
  * @param vpe A mapped vPE with a doorbell.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
  *
  * Thread-safety: the caller serialises calls on @p vpe and, on the ITS paths, with every
  * command sender of that ITS.
@@ -361,7 +399,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits,
  *                 @ref gic-vpe-residency-init).
  * @param doorbell Use the vPE's doorbell (4.0).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
+ *         ::LIBVIRQ_ENOTSUP
  *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
@@ -400,7 +441,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  * @param vpe          A mapped vPE.
  * @param first_vintid First vINTID (the range must fit the VM's id_bits).
  * @param doorbell     Use the vPE's doorbell (4.0).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP;
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
+ *         ::LIBVIRQ_ENOTSUP;
  *         ::LIBVIRQ_EDEAD; queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
@@ -422,6 +466,30 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, 
  * Spec: IHI 0069 §6.3 (DISCARD, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief Unmaps @p count consecutive vLPI events in one batch: @p count
+ * DISCARDs, one VSYNC per vPE involved, one GITS_CWRITER write per
+ * queue-full and one completion wait (the counterpart of
+ * virq_vlpi_map_range()). Failure rules as virq_its_unmap_range(): after a
+ * stall the tracking is exact (the DISCARDs the ITS ran are unmapped, the
+ * others stay mapped).
+ *
+ * @param dev         A live device.
+ * @param first_event First EventID.
+ * @param count       1 .. nr_events - first_event; every event mapped to a vLPI.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live, see gicv4/state.h);
+ *         ::LIBVIRQ_ERANGE; ::LIBVIRQ_ENOENT (an event is not a vLPI: nothing
+ *         sent); ::LIBVIRQ_EDEAD; queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
+ * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Spec: IHI 0069 §6.3 (DISCARD, VSYNC), §6.2 (command queue).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev,
+						  uint32_t first_event, uint32_t count);
 
 /**
  * @brief Changes the vINTID (and possibly vPE) of a mapped vLPI: DISCARD,
@@ -446,7 +514,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe The new vPE (mapped, same VM).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue
+ *         errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
  * ITS and with calls on the vPEs involved (their vLPI counts change).
@@ -460,7 +531,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  * (1023) with VMOVI to the same vPE (D = 1) + VSYNC.
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID. @param on On/off.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
  *         the vPE has no doorbell); queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
@@ -476,7 +549,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param priority Priority. @param enable Enable.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
  * ITS and with calls on the vPEs involved (their vLPI counts change).
@@ -484,6 +559,95 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
 						 uint8_t priority, bool enable);
+
+/* ---------------- GICv4.1 direct vSGIs ---------------- */
+
+/**
+ * @brief GICv4.1: configures vSGI @p vintid of a vPE with the VSGI command
+ * (Clear = 0: priority, group, enable; the pending state is unchanged) +
+ * VSYNC, on the first live ITS that maps the vPE and has GITS_TYPER.VSGI.
+ *
+ * @param vpe      A live vPE.
+ * @param vintid   vSGI number, 0..15 (a larger value is refused, never masked).
+ * @param priority 8-bit priority; only Priority[7:4] is encoded, so the low
+ *                 four bits must be 0.
+ * @param group1   Group 1 (true) or group 0.
+ * @param enable   Enable the vSGI.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or
+ *         destroyed; gicv4/state.h); ::LIBVIRQ_ERANGE (@p vintid > 15);
+ *         ::LIBVIRQ_EALIGN (priority low bits); ::LIBVIRQ_EDEAD (teardown);
+ *         ::LIBVIRQ_ENOTSUP (no GICv4.1 ITS with VSGI maps the vPE); queue errors.
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to the ITS.
+ * Spec: IHI 0069H §5.3 (VSGI, VSYNC), §12.19 (GITS_TYPER.VSGI).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid,
+						 uint8_t priority, bool group1, bool enable);
+
+/**
+ * @brief GICv4.1: clears the pending state of vSGI @p vintid of a vPE: VSGI
+ * with Clear = 1 (the configuration is unchanged) + VSYNC.
+ *
+ * @param vpe A live vPE. @param vintid vSGI number, 0..15.
+ * @return As virq_vpe_vsgi_config() (no ::LIBVIRQ_EALIGN).
+ *
+ * Thread-safety: the caller serialises this with every call that sends commands to the ITS.
+ * Spec: IHI 0069H §5.3 (VSGI Clear).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_clear(struct virq_vpe *vpe, uint32_t vintid);
+
+/**
+ * @brief GICv4.1 direct vSGI: makes vSGI @p vintid of a vPE pending with one
+ * 64-bit GITS_SGIR write (encoded by virq_gits_sgir_encode()).
+ *
+ * GITS_SGIR is in the ITS's third 64 KiB frame (ITS_base + 0x20020). It is
+ * used only when GITS_TYPER.VSGI is set and the register region of the
+ * ITS's description (::virq_gic_its_desc::size) contains it
+ * (::virq_its::direct_vsgi): an ITS described with a 0x20000-byte region
+ * has no direct vSGI, and the library never touches beyond the region.
+ *
+ * @param vpe A live vPE. @param vintid vSGI number, 0..15.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or
+ *         destroyed); ::LIBVIRQ_ERANGE (@p vintid > 15, nothing written);
+ *         ::LIBVIRQ_EDEAD (teardown); ::LIBVIRQ_ENOTSUP (no direct vSGI: no ITS
+ *         mapping the vPE has VSGI and GITS_SGIR inside its region).
+ *
+ * Hardware accesses: one MMIO write. Thread-safety: safe concurrently with
+ * other vSGI sends (one posted write); the caller serialises it with the
+ * vPE's teardown.
+ * Spec: IHI 0069H §12.19 GITS_SGIR.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_send(struct virq_vpe *vpe, uint32_t vintid);
+
+/**
+ * @brief GICv4.1: reads the pending state of a vPE's 16 vSGIs: GICR_VSGIR =
+ * vPEID on the vPE's target redistributor (::virq_vpe::rd), then
+ * GICR_VSGIPENDR polled until Busy = 0 (bounded by the GIC's timeout).
+ *
+ * The state is held by the redistributor the vPE targets. Racing a VMOVP:
+ * while a virq_vpe_move() of this vPE stopped half-way
+ * (::LIBVIRQ_VPE_MOVE_PENDING) some ITS may still target the old
+ * redistributor, so the read is refused (::LIBVIRQ_EBUSY, nothing written);
+ * after a completed move the read goes to the new redistributor, which holds
+ * the state (the VMOVP + VSYNC moved it). A move running concurrently on
+ * another CPU is excluded by the serialisation below (the query would reach
+ * the redistributor the vPE is leaving; Linux takes the vPE's lock for the
+ * same reason, its_sgi_get_irqchip_state()).
+ *
+ * @param vpe     A live vPE.
+ * @param pending Receives bit n = vSGI n pending.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or
+ *         destroyed; NULL @p pending); ::LIBVIRQ_ENOTSUP (not GICv4.1);
+ *         ::LIBVIRQ_EBUSY (a move is half-done); ::LIBVIRQ_ETIMEDOUT (Busy stayed
+ *         set; @p pending not written).
+ *
+ * Hardware accesses: one write, Busy polls (one read when not busy).
+ * Thread-safety: the caller serialises this with every call on @p vpe (in
+ * particular virq_vpe_move()) and with other vSGI pending reads on the same
+ * redistributor (two registers, one query at a time).
+ * Spec: IHI 0069H §12.11 (GICR_VSGIR, GICR_VSGIPENDR).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_pending(struct virq_vpe *vpe, uint16_t *pending);
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,7 @@ static void test_quirk_table(void **state)
 static void test_tables_indirect_on_demand(void **state)
 {
 	struct its_fx f;
-	struct virq_its_device d1, d2, d3;
+	struct virq_its_device d1, d2, d3, d4 = {0};
 	struct virq_its *its = &f.its[0];
 	size_t live;
 
@@ -56,14 +56,17 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_its_map_collection(its, 0), LIBVIRQ_OK);
 	live = virq_sim_live_pages(f.g.fh);
 	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), LIBVIRQ_OK); /* L1[0] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
+	/* DeviceID index (first map) + L2 + ITT + events */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 4);
 	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), LIBVIRQ_OK); /* L1[4] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 6);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 7);
 	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), LIBVIRQ_OK); /* L1[4] again */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 8);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 9);
 	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
 	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
-	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_device_map(its, &d4, 0x10000, 8), LIBVIRQ_ERANGE);
+	/* d3 is live: mapping it again is refused before anything is read */
+	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_EBUSY);
 	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x9001));
 	assert_int_equal(virq_its_device_unmap(&d1), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&d2), LIBVIRQ_OK);
@@ -143,9 +146,74 @@ static void test_proxy_narrowed_table(void **state)
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_null(f.its[0].proxy); /* created when masking first needs it */
+	assert_int_equal(f.its[0].proxy_devid, 0x7FFF);
+	{
+		struct virq_gic_vm vm;
+		struct virq_vpe v;
+		uint32_t db;
+
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
+		assert_non_null(f.its[0].proxy);
+		assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
+		assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
+		assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	}
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* The proxy device is created lazily : virq_its_init() allocates
+ * nothing for it and sends no MAPD; the first virq_vpe_set_db_masking()
+ * that needs it creates it, and an allocation failure surfaces there
+ * (ENOMEM, nothing kept, masking not enabled) and a retry succeeds. Before
+ * the change the proxy was created (and could fail) in virq_its_init(). */
+static void test_proxy_lazy_creation(void **state)
+{
+	struct its_fx f, g;
+	struct virq_its_cfg cfg = {0};
+	struct virq_gic_vm vm;
+	struct virq_vpe v;
+	uint32_t db;
+	size_t pages, pages_plain;
+	struct virq_sim_its *q;
+
+	(void)state;
+	setup1(&g, NULL, 1, 40, false); /* the same ITS without proxy_doorbells */
+	assert_int_equal(virq_its_init(&g.its[0], &g.g.gic, &g.g.desc.its[0], NULL), LIBVIRQ_OK);
+	pages_plain = virq_sim_live_pages(g.g.fh);
+	itsfx_teardown(&g, true);
+
+	setup1(&f, NULL, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	assert_int_equal(itsfx_find_op(f.sm[0], 0x08, 0), -1); /* no MAPD at init */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages_plain);
+	assert_null(f.its[0].proxy);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	pages = virq_sim_live_pages(f.g.fh);
+	virq_sim_fail_alloc_nth(f.g.fh, 1); /* the next allocation */
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOMEM);
+	assert_int_equal(v.flags & LIBVIRQ_VPE_DB_MASK, 0);
+	assert_null(f.its[0].proxy);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
-	assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
-	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
+	assert_int_equal(virq_sim_its_ncmds(q), 1);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, 0xFFFF);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -175,8 +243,9 @@ static void test_device_id_duplicate(void **state)
 	ev = virq_sim_its_state_lookup(f.sm[0], 5, 0);
 	assert_int_equal(ev.kind, LIBVIRQ_SIM_ITS_EV_PHYS);
 	assert_int_equal(ev.pintid, lpi);
-	/* Same object mapped again (other ID): refused, its tracking kept. */
-	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EEXIST);
+	/* Same object mapped again (other ID): refused as a live object
+	 * (gicv4/state.h), its tracking kept. */
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EBUSY);
 	assert_ptr_equal(a.its, &f.its[0]);
 	assert_int_equal(a.device_id, 5);
 	assert_int_equal(a.nr_mapped, 1);
@@ -193,7 +262,7 @@ static void test_device_id_duplicate(void **state)
 	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EEXIST);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&b), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&c), LIBVIRQ_OK);
@@ -438,11 +507,13 @@ static void test_proxy_one_per_gic(void **state)
 				 LIBVIRQ_OK);
 		assert_int_equal(virq_its_map_collection(&f.its[i], 0), LIBVIRQ_OK);
 	}
-	assert_non_null(f.its[0].proxy);
+	assert_true(f.its[0].proxy_ok);
+	assert_false(f.its[1].proxy_ok);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
+	assert_non_null(f.its[0].proxy);
 	assert_int_equal(v.proxy_event, 0);
 	q0 = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_set_dead(q0, true);
@@ -477,10 +548,9 @@ static void test_proxy_doorbell(void **state)
 	setup1(&f, NULL, 1, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
-	assert_non_null(f.its[0].proxy);
-	pdev = f.its[0].proxy->device_id;
+	assert_null(f.its[0].proxy); /* created on first use */
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(pdev, 0xFFFF); /* last DeviceID */
-	assert_int_equal(f.its[0].proxy->nr_events, 2);
 	{
 		struct virq_its_device clash;
 
@@ -495,14 +565,18 @@ static void test_proxy_doorbell(void **state)
 	q = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	c = virq_sim_its_cmd(q, 0);
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(f.its[0].proxy->nr_events, 2);
+	assert_int_equal(virq_sim_its_ncmds(q), 4);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08); /* the proxy's MAPD */
+	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, pdev);
+	c = virq_sim_its_cmd(q, 1);
 	assert_int_equal(c->op, 0x0A);
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, db[0]);
 	assert_int_equal(c->icid, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0C);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd(q, 3)->op, 0x05);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
@@ -549,7 +623,7 @@ static void test_proxy_follows_vmovp(void **state)
 	setup1(&f, NULL, 3, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
-	pdev = f.its[0].proxy->device_id;
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
@@ -685,6 +759,119 @@ static void test_quiescent_exact(void **state)
 	}
 }
 
+/* MOVI: SYNC to the collection the LPI leaves and to the one it joins
+ * (Linux's its_build_movi_cmd() syncs the old collection; waiting only on
+ * the new one could report the move complete while RD 0 still holds the
+ * pending state). New in this change: there was no physical move call. */
+static void test_move_lpi_syncs_both_collections(void **state)
+{
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct its_fx f;
+	struct virq_its_device d = {0};
+	struct virq_sim_its *q;
+	uint32_t lpi;
+
+	(void)state;
+	rc.nr = 2;
+	itsfx_setup(&f, &rc, NULL, 1, true);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &d, 4, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&d, 1, lpi, 0), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 3);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->icid, 1);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->rd, 0); /* processor 0: the old RD */
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->rd, 1ull << 16);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 4, 1).icid, 1);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK); /* already there */
+	assert_int_equal(virq_sim_its_ncmds(q), 0);
+	assert_int_equal(virq_its_move_lpi(&d, 0, 1), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), LIBVIRQ_EBUSY); /* still mapped */
+	assert_int_equal(virq_its_unmap_event(&d, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* VMOVI across vPEs: VSYNC to the vPE the vLPI leaves and to the new one
+ * (before the change only the new vPE was synchronised). */
+static void test_vlpi_move_vsyncs_both_vpes(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_vm vm = {0};
+	struct virq_vpe a = {0}, b = {0};
+	struct virq_its_device d = {0};
+	struct virq_sim_its *q;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&a, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&b, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &d, 4, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&d, 0, &a, 8200, false), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vlpi_move(&d, 0, &b), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 3);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x21);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->vpe, a.vpeid);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->vpe, b.vpeid);
+	assert_int_equal(a.nr_vlpis, 0);
+	assert_int_equal(b.nr_vlpis, 1);
+	assert_int_equal(virq_vlpi_unmap(&d, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&b), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* The DeviceID index: thousands of devices with scattered IDs, unmapped in
+ * another order, every duplicate refused, every freed ID mappable again
+ * (exercises growth and backward-shift deletion). */
+static void test_device_index_many(void **state)
+{
+	static struct virq_its_device d[3000];
+	struct virq_its_device x = {0};
+	struct its_fx f;
+
+	(void)state;
+	memset(d, 0, sizeof(d));
+	setup1(&f, NULL, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	for (uint32_t i = 0; i < 3000; i++)
+		assert_int_equal(virq_its_device_map(&f.its[0], &d[i], (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_OK);
+	for (uint32_t i = 0; i < 3000; i += 7)
+		assert_int_equal(virq_its_device_map(&f.its[0], &x, (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_EEXIST);
+	for (uint32_t i = 0; i < 3000; i += 2) /* every other one */
+		assert_int_equal(virq_its_device_unmap(&d[i]), LIBVIRQ_OK);
+	for (uint32_t i = 1; i < 3000; i += 2)
+		assert_int_equal(virq_its_device_map(&f.its[0], &x, (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_EEXIST);
+	for (uint32_t i = 0; i < 3000; i += 2)
+		assert_int_equal(virq_its_device_map(&f.its[0], &d[i], (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_OK);
+	for (uint32_t i = 3000; i-- > 0;)
+		assert_int_equal(virq_its_device_unmap(&d[i]), LIBVIRQ_OK);
+	assert_null(f.its[0].devices);
+	assert_int_equal(f.its[0].dev_ht_used, 0);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +880,10 @@ int main(void)
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),
 	    cmocka_unit_test(test_proxy_narrowed_table),
+	    cmocka_unit_test(test_proxy_lazy_creation),
+	    cmocka_unit_test(test_move_lpi_syncs_both_collections),
+	    cmocka_unit_test(test_device_index_many),
+	    cmocka_unit_test(test_vlpi_move_vsyncs_both_vpes),
 	    cmocka_unit_test(test_device_id_duplicate),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),

@@ -198,6 +198,18 @@ unsigned long virq_sim_its_unknown(const struct virq_sim_its *m);
  */
 unsigned long virq_sim_its_max_pending(const struct virq_sim_its *m);
 /**
+ * @brief In per_relax mode, the command slots of relax rounds that found
+ *        nothing published: the ITS idled while software could have given it
+ *        work ("bubbles").
+ * @param m The model. @return The count (since virq_sim_its_reset_idle()).
+ */
+unsigned long virq_sim_its_idle_slots(const struct virq_sim_its *m);
+/**
+ * @brief Restarts the virq_sim_its_idle_slots() count at 0.
+ * @param m The model.
+ */
+void virq_sim_its_reset_idle(struct virq_sim_its *m);
+/**
  * @brief GITS_CREADR as software would read it.
  * @param m The model. @return The register.
  */

@@ -16,6 +16,17 @@
  * table entry is not valid (two-level tables: the level-1 entry is not
  * valid), are counted as errors and ignored (QEMU's behaviour).
  *
+ * GICv4.1: GITS_MPIDR reads @c mpidr; with @c vsgi_frame the vSGI frame
+ * (ITS_base + 0x20000, 64 KiB) exists and a 64-bit GITS_SGIR write
+ * (+ 0x20020) makes a vSGI pending (vPEID [47:32], vINTID [3:0]) in the
+ * redistributor model; a write anywhere else in that frame, or any write to
+ * the frame without @c vsgi_frame, is not modelled (it lands in the fake
+ * HAL's register file, where a test can see it). VSGI commands configure or
+ * clear vSGIs there; VMAPP/VMOVP tell it each vPE's target redistributor;
+ * a 4.1 VMAPP (V = 1) checks that every valid redistributor vPE table, and
+ * the target redistributor's, backs the vPE's entry (an error otherwise:
+ * software must allocate level-2 pages in every copy).
+ *
  * The model decodes with the queue model's own decoder, independent of the
  * library. Its default GITS_TYPER is QEMU 7.2's with @c gic-version=4
  * (::LIBVIRQ_SIM_GITS_TYPER_QEMU_V40 in libvirq/sim/gic.h).
@@ -63,6 +74,9 @@ struct virq_sim_its_state_cfg {
 	unsigned quiescent_polls;
 	/** Redistributors, for the residency of INT targets and MAPC checks (may be NULL). */
 	struct virq_sim_rdist *rm;
+	/** GITS_MPIDR (GICv4.1): Aff3 [31:24], Aff2 [23:16], Aff1 [15:8]. */
+	uint32_t mpidr;
+	bool vsgi_frame; /**< The vSGI frame (GITS_SGIR, ITS_base + 0x20000) is implemented. */
 };
 
 /** @brief What an event is mapped to. */
@@ -167,6 +181,12 @@ unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint3
  * @param s The model. @param n 0..7. @return The register.
  */
 uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n);
+/**
+ * @brief GITS_SGIR writes the model took (vSGIs made pending).
+ * @param s The model. @return The count.
+ */
+unsigned long virq_sim_its_state_sgir_writes(const struct virq_sim_its_state *s);
+
 /**
  * @brief A device writes EventID @p ev to GITS_TRANSLATER with DeviceID @p dev (an MSI).
  *

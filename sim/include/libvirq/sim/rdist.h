@@ -21,6 +21,19 @@
  * virq_sim_rdist_set_pending() on 4.1), GICR_INVLPIR / GICR_INVALLR /
  * GICR_SYNCR (Busy for @c syncr_polls reads after a write).
  *
+ * GICv4.1 (version 41): GICR_TYPER.CommonLPIAff from @c common_lpi_aff;
+ * GICR_VPROPBASER in the 4.1 layout (Entry_Size read-only from @c vpet_esz,
+ * Page_Size sticks only for the sizes in @c vpet_psz_mask); per-vPE vSGI
+ * state (pending bits, and priority/group/enable set by the ITS's VSGI
+ * command) that follows the vPE's target redistributor (set by the ITS
+ * model on VMAPP/VMOVP); GICR_VSGIR / GICR_VSGIPENDR (VLPI_base + 0x80 /
+ * + 0x88): a write of a vPEID starts a query, VSGIPENDR reads Busy (bit 31)
+ * @c vsgi_busy_polls times (::LIBVIRQ_SIM_RDIST_NEVER: always), then the
+ * vPE's pending bits when this redistributor is its target (else 0, counted
+ * as a wrong-RD read). Consistency checks of the vPE tables: redistributors
+ * of one CommonLPIAff group must point at one copy, and every copy must back
+ * the entry of every mapped vPE (virq_sim_rdist_vpe_entry_ok()).
+ *
  * The register layouts are the model's own (bit positions written out from
  * IHI 0069 chapter 12), not the library's macros.
  *
@@ -65,6 +78,12 @@ struct virq_sim_rdist_cfg {
 	int force_sh;		 /**< -1: Shareability sticks; else the value read back. */
 	int force_ic;		 /**< -1: InnerCache sticks; else the value read back. */
 	bool uwp;		 /**< GICR_CTLR bit 31 (UWP) always reads 1. */
+	int common_lpi_aff;	 /**< GICR_TYPER.CommonLPIAff (0..3; default 1). */
+	/** Reads of GICR_VSGIPENDR with Busy = 1 after a GICR_VSGIR write. */
+	unsigned vsgi_busy_polls;
+	/** 4.1 GICR_VPROPBASER page sizes that stick: bit 0 4K, 1 16K, 2 64K (0: all). */
+	uint32_t vpet_psz_mask;
+	uint8_t vpet_esz; /**< 4.1 GICR_VPROPBASER.Entry_Size (8-byte units minus 1). */
 };
 
 /** @brief A distributor + redistributors model (opaque). */
@@ -171,6 +190,90 @@ uint64_t virq_sim_rdist_last_invallr(const struct virq_sim_rdist *m, unsigned rd
  * @brief GICD_CTLR. @param m The model. @return The register.
  */
 uint32_t virq_sim_rdist_gicd_ctlr(const struct virq_sim_rdist *m);
+/**
+ * @name GICv4.1 vSGI state
+ * Driven by the ITS model (GITS_SGIR, VSGI, VMAPP, VMOVP); readable by tests.
+ * @{
+ */
+/**
+ * @brief Sets the vPE's target redistributor. @param m The model.
+ * @param vpeid vPEID. @param rd Redistributor index, or -1 for none.
+ */
+void virq_sim_rdist_vpe_set_target(struct virq_sim_rdist *m, uint32_t vpeid, int rd);
+/**
+ * @brief The vPE's target redistributor. @param m The model. @param vpeid vPEID.
+ * @return The index, or -1 when it has none.
+ */
+int virq_sim_rdist_vpe_target(const struct virq_sim_rdist *m, uint32_t vpeid);
+/**
+ * @brief Makes vSGI @p vintid of the vPE pending. @param m The model.
+ * @param vpeid vPEID. @param vintid 0..15.
+ */
+void virq_sim_rdist_vsgi_set_pending(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid);
+/**
+ * @brief A VSGI command: configures, or clears the pending state of, one vSGI.
+ * @param m The model. @param vpeid vPEID. @param vintid 0..15. @param prio Priority.
+ * @param group1 Group. @param enable Enable. @param clear Clear the pending state.
+ */
+void virq_sim_rdist_vsgi_command(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
+				 uint32_t prio, bool group1, bool enable, bool clear);
+/**
+ * @brief The vPE's pending vSGIs. @param m The model. @param vpeid vPEID.
+ * @return Bit n set: vSGI n pending.
+ */
+uint16_t virq_sim_rdist_vsgi_pending(const struct virq_sim_rdist *m, uint32_t vpeid);
+/**
+ * @brief One vSGI's configuration as the last VSGI command set it.
+ * @param m The model. @param vpeid vPEID. @param vintid 0..15.
+ * @param prio Filled. @param group1 Filled. @param enable Filled.
+ * @return False when no VSGI command ever configured it.
+ */
+bool virq_sim_rdist_vsgi_config(const struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
+				uint32_t *prio, bool *group1, bool *enable);
+/**
+ * @brief GICR_VSGIR writes (queries started) on RD @p rd.
+ * @param m The model. @param rd Index. @return The count.
+ */
+unsigned long virq_sim_rdist_vsgi_queries(const struct virq_sim_rdist *m, unsigned rd);
+/**
+ * @brief GICR_VSGIPENDR reads at a redistributor that was not the vPE's target.
+ * @param m The model. @return The count.
+ */
+unsigned long virq_sim_rdist_vsgi_wrong_rd(const struct virq_sim_rdist *m);
+/**
+ * @brief Reads of GICR_VSGIPENDR with Busy = 1 after each query from now on.
+ * @param m The model. @param polls Count (::LIBVIRQ_SIM_RDIST_NEVER: always busy).
+ */
+void virq_sim_rdist_set_vsgi_busy_polls(struct virq_sim_rdist *m, unsigned polls);
+/** @} */
+
+/**
+ * @name GICv4.1 vPE tables
+ * @{
+ */
+/**
+ * @brief Whether RD @p rd's GICR_VPROPBASER is valid and backs the entry of @p vpeid
+ *        (flat: inside the table; indirect: level-1 entry valid and its level-2 page in memory).
+ * @param m The model. @param rd Index. @param vpeid vPEID. @return True when backed.
+ */
+bool virq_sim_rdist_vpe_entry_ok(const struct virq_sim_rdist *m, unsigned rd, uint32_t vpeid);
+/**
+ * @brief Pairs of redistributors of one CommonLPIAff group whose GICR_VPROPBASER
+ *        does not name the same table.
+ * @param m The model. @return 0 when consistent.
+ */
+unsigned virq_sim_rdist_vpe_tables_inconsistent(const struct virq_sim_rdist *m);
+/**
+ * @brief RD @p rd's group key (the CommonLPIAff level and the affinity above it).
+ * @param m The model. @param rd Index. @return The key.
+ */
+uint64_t virq_sim_rdist_group_key(const struct virq_sim_rdist *m, unsigned rd);
+/**
+ * @brief Number of redistributors. @param m The model. @return The count.
+ */
+unsigned virq_sim_rdist_count(const struct virq_sim_rdist *m);
+/** @} */
+
 /**
  * @brief Whether a vPE is resident on RD @p rd.
  * @param m The model. @param rd Index.
