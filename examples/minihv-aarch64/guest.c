@@ -89,7 +89,9 @@ void guest_irq(void)
 	uint32_t s = g->cur_sample;
 
 	if (intid >= 1020 && intid <= 1023)
-		return; /* spurious: no EOI for the special INTIDs */
+		return; /* spurious: no EOI for the special INTIDs 1020..1023 only;
+			 * every LPI (8192 and up) is EOId, or the running priority
+			 * never drops and later vLPIs stay pending */
 	g->irqs++;
 	if (g->mode == GCMD_MIGRATE) {
 		mig_irq_(g, intid, t);
@@ -103,7 +105,6 @@ void guest_irq(void)
 	} else {
 		g->unexpected++;
 	}
-	/* Every LPI (>= 8192) is EOIed, else the running priority never drops. */
 	write_sysreg(ICC_EOIR1_EL1, intid);
 	isb();
 }

@@ -100,7 +100,8 @@ void cpu_el2_init(void)
 	isb();
 	write_sysreg(ICC_PMR_EL1, 0xff);
 	write_sysreg(ICC_IGRPEN1_EL1, 1);
-	/* Virtual CPU interface on (ICH_HCR_EL2.En); the vCPU's VMCR comes with it. */
+	/* Virtual CPU interface on: ICH_HCR_EL2.En (IHI 0069H §12.4: with En = 0 no
+	 * virtual interrupt is signalled); each vCPU brings its own ICH_VMCR_EL2. */
 	write_sysreg(ICH_HCR_EL2, 1);
 	isb();
 }

@@ -19,6 +19,9 @@
  * commands.
  *
  * Spec: Arm IHI 0069 (GIC architecture specification, GICv3 and GICv4).
+ * Rules the manual leaves open (errata, fixes made in other hypervisors,
+ * posted patches) are cited by their entry of docs/rationale.md (the
+ * @ref rationale page).
  */
 #ifndef LIBVIRQ_GICV4_H
 #define LIBVIRQ_GICV4_H

@@ -63,7 +63,7 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
 				      4096, &dev->ev);
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
-	 * (CASE-14: Xen a1f8b32af0). */
+	 * (Xen a1f8b32af0; docs/rationale.md#gic-table-attributes). */
 	if (st == LIBVIRQ_OK)
 		st = clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
 			       dev->itt.va, dev->itt.size);

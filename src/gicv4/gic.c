@@ -192,7 +192,8 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp0, 1));
 	v &= (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP);
 	virq_wr32_(&gic->hal, a, v);
-	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: CASE-15). */
+	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3:
+	 * docs/rationale.md#gic-rd-bringup-order). */
 	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
 			   gic->timeout_ns, NULL);
 }
@@ -248,14 +249,14 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 	uint32_t w = virq_rd32_(&gic->hal, a);
 
 	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
-	/* A real bounded poll (CASE-15: Xen's loop ran once). */
+	/* A real bounded poll (Xen's loop ran once: docs/rationale.md#gic-rd-bringup-order). */
 	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
 			   0, gic->timeout_ns, NULL);
 }
 
 /* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
- * adapts to what stuck (CASE-14). Returns the final value in *out and
- * whether the table needs cleaning in *nc. */
+ * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the
+ * final value in *out and whether the table needs cleaning in *nc. */
 static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint64_t want,
 				       uint64_t pa_mask, uint64_t *out, bool *nc)
 {
@@ -359,7 +360,7 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	if (!gic || !gic->hal.ops || idx >= gic->nr_rd || (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON))
 		return LIBVIRQ_EINVAL;
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
-	 * still gets them (CASE-11). */
+	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */
 	if (gic->version >= LIBVIRQ_GIC_V4_0) {
 		st = virq_rdist_vpe_reset_(gic, idx);
 		if (st != LIBVIRQ_OK)
@@ -375,7 +376,7 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	if (st != LIBVIRQ_OK)
 		return st;
 	/* (5) Tables visible before EnableLPIs; EnableLPIs visible (RWP clear)
-	 * before any MAPC names this RD (CASE-15). */
+	 * before any MAPC names this RD (docs/rationale.md#gic-rd-bringup-order). */
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
 	a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
 	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);

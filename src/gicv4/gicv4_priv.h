@@ -47,7 +47,7 @@ static inline uint32_t log2_(uint64_t v)
 }
 
 /* True when memory with these read-back attributes is not coherent with the
- * CPU caches (CASE-14; decoded fields). */
+ * CPU caches (decoded fields; docs/rationale.md#gic-table-attributes). */
 static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
 {
 	return virq_gic_attr_needs_clean(ic, sh);
@@ -71,7 +71,8 @@ static inline uint32_t rd_procnum_(const struct virq_gic *gic, uint32_t idx)
 	return (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Processor_Number, gic->rd[idx].typer);
 }
 
-/* Residency-register reset of one RD (CASE-11); in residency.c. */
+/* Residency-register reset of one RD (docs/rationale.md#gic-vpe-residency-init);
+ * in residency.c. */
 virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx);
 /* GICv4.1: points the RD's GICR_VPROPBASER at the 4.1 ITS vPE table. */
 virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx);

@@ -2,13 +2,13 @@
 /*
  * ITS probe, errata quirks, enable/disable, command execution, collections.
  * Spec: Arm IHI 0069 §6 (ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
- * Quirk facts: Linux silicon-errata list and ITS quirk table (CASE-13),
- * restated; no code copied.
+ * Quirk facts: Linux silicon-errata list and ITS quirk table, restated; no
+ * code copied (docs/rationale.md#gic-its-errata).
  */
 #include <libvirq/gicv4/vpe.h>
 #include "gicv4/its_priv.h"
 
-/* ---------------- quirks (CASE-13) ---------------- */
+/* ---------------- quirks (docs/rationale.md#gic-its-errata) ---------------- */
 
 static const struct virq_its_quirk_entry quirk_table_[] = {
     {0xa100034cu, 0xffff0fffu, 0,
@@ -253,7 +253,7 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	st = its_number_unique_(its);
 	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
 	/* ImDe on GICv4 as Linux does; its architectural meaning is
-	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
+	 * [UNCERTAIN] (docs/rationale.md#gic-gits-ctlr-imde). */
 	if (its->lim.version != LIBVIRQ_ITS_V3)
 		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
 	if (st == LIBVIRQ_OK)
@@ -336,8 +336,9 @@ virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 
 	if (!its || !its->gic || rd >= its->gic->nr_rd)
 		return LIBVIRQ_EINVAL;
+	/* EnableLPIs before MAPC (docs/rationale.md#gic-rd-bringup-order). */
 	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_EBUSY; /* EnableLPIs before MAPC (CASE-15) */
+		return LIBVIRQ_EBUSY;
 	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
 	    its->rd_node[rd] != its->numa_node)
 		return LIBVIRQ_EINVAL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ITS command queue (Arm IHI 0069 §6.2; facts §2.5, §3, §9.5).
+ * The ITS command queue (Arm IHI 0069 §6.2; §12.19 GITS_CBASER, GITS_CWRITER,
+ * GITS_CREADR; docs/rationale.md#gic-its-queue-stall).
  *
  * Positions are kept twice: as byte offsets inside the queue (what
  * GITS_CWRITER / GITS_CREADR hold) and as 64-bit "linear" positions that
@@ -193,8 +194,8 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	q->creadr = v;
 	/*
 	 * A value from hardware: range-check it before it indexes the queue
-	 * (CASE-09). All ones is a failed read (ITS off or unreachable), not
-	 * a state: bits [31:20] and [4:1] are RES0, and with a 1 MiB queue its
+	 * (docs/rationale.md#gic-its-bounds). All ones is a failed read (ITS off or
+	 * unreachable), not a state: bits [31:20] and [4:1] are RES0, and with a 1 MiB queue its
 	 * Offset 0xFFFE0 would otherwise pass for a real slot.
 	 */
 	if (off >= q->size || v == 0xFFFFFFFFu)
@@ -205,7 +206,8 @@ static enum rd_result_ creadr_read_(struct virq_its_queue *q)
 	q->rd_off = off;
 	q->rd_lin += delta;
 	/*
-	 * QEMU 7.2 keeps Stalled set after a successful retry (facts §9.5).
+	 * QEMU 7.2 keeps Stalled set after a successful retry
+	 * (docs/rationale.md#gic-its-queue-stall).
 	 * A stalled ITS holds CREADR on an unconsumed command, so Stalled with
 	 * every published command consumed proves the bit stale: from then on
 	 * this ITS's bit is not trusted and only a lack of progress until the

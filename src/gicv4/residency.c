@@ -2,7 +2,7 @@
 /*
  * vPE residency: GICR_VPROPBASER / GICR_VPENDBASER in the GICv4.0 and
  * GICv4.1 layouts, bounded Dirty polling, PendingLast reporting, and the
- * WFI/doorbell state machine (CASE-12).
+ * WFI/doorbell state machine (docs/rationale.md#gic-doorbell-wfi).
  * Spec: Arm IHI 0069 §9 (GICv4), §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
 #include <libvirq/gicv4/vpe.h>
@@ -32,8 +32,9 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	uint64_t v = virq_rd64_(&gic->hal, va);
 
 	if (v & VPEND_VALID) {
-		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
-		 * the VPT parse to finish. On 4.1 write PendingLast only. */
+		/* A stale resident vPE (kexec, docs/rationale.md#gic-vpe-residency-init):
+		 * clear Valid and wait for the VPT parse to finish. On 4.1 write
+		 * PendingLast only. */
 		uint64_t w =
 		    gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
 
@@ -59,7 +60,7 @@ virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		return virq_rdist_vpe_table_41_(gic, idx);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
-		 * or vLPIs sent here are dropped (CASE-11). */
+		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
 		r->vprop_cache = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
 		virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), r->vprop_cache);
 	}
@@ -162,15 +163,16 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
  *   cover the window: PendingLast = 1 means an enabled vLPI was pending at
  *   descheduling, so the caller keeps the vCPU runnable instead of blocking.
  * - GICv4.1: with DB = 1 and PendingLast = 0 the GIC guarantees a doorbell
- *   for any later vLPI (facts §4.11); without DB we report PendingLast = 1
- *   (the GIC does not tell), so a caller never blocks on an unknown state.
+ *   for any later vLPI (docs/rationale.md#gic-vpe-residency-sequence); without
+ *   DB we report PendingLast = 1 (the GIC does not tell), so a caller never
+ *   blocks on an unknown state.
  * - GICv4.0 with doorbell masking: the doorbell is unmasked only after
  *   Valid = 0. A doorbell raised while it was still masked stays pending
  *   in the LPI pending table and is taken once the INV makes it enabled, so
  *   it is late, never lost. Without masking it is always enabled.
  * - The doorbell is requested exactly when the vCPU blocks (IN_WFI), and a
- *   vPE in WFI is never made resident by a load (CASE-12), so a preempted
- *   blocker keeps its doorbell.
+ *   vPE in WFI is never made resident by a load (docs/rationale.md#gic-doorbell-wfi),
+ *   so a preempted blocker keeps its doorbell.
  */
 
 virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool *pending_last)
@@ -215,7 +217,7 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	return virq_vpe_db_request_(vpe, doorbell);
 }
 
-/* ---------------- WFI state machine (CASE-12) ---------------- */
+/* ---------------- WFI state machine (docs/rationale.md#gic-doorbell-wfi) ---------------- */
 
 virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe)
 {
@@ -260,8 +262,8 @@ virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last)
 
 /* Translates a GITS_BASER<n> (vPE table) into GICR_VPROPBASER (4.1 layout):
  * the RD uses the same memory as the ITS, so a level-2 page installed for
- * the ITS is seen by every RD (IHI 0069 §12.11.x; facts §5.6 "inherit from
- * the ITS"). Z is never set: the table is live. */
+ * the ITS is seen by every RD (IHI 0069 §12.11 GICR_VPROPBASER;
+ * docs/rationale.md#gic-vpe-table-sharing). Z is never set: the table is live. */
 static virq_status vprop41_from_baser_(uint64_t baser, uint64_t *out)
 {
 	uint64_t psz = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Page_Size, baser);

@@ -3,8 +3,9 @@
  * vLPI mappings (VMAPTI, VMOVI, DISCARD, INV + VSYNC) and doorbells
  * (GICv4.0 per-vLPI doorbells, masking through DirectLPI or the proxy
  * device; GICv4.1 INVDB).
- * Spec: Arm IHI 0069 §6.3 (VMAPTI, VMOVI, INVDB), §9; facts §6 (doorbells,
- * proxy device design described from Linux, not copied); CASE-13.
+ * Spec: Arm IHI 0069 §6.3 (VMAPTI, VMOVI, INVDB), §9; doorbells and the proxy
+ * device design (described from Linux, not copied):
+ * docs/rationale.md#gic-v40-doorbell-proxy.
  */
 #include "gicv4/its_priv.h"
 #include "gicv4/vpe_priv.h"
@@ -256,7 +257,7 @@ virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, 
 	    (on && e->vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL))
 		return LIBVIRQ_ENOTSUP;
 	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
-	 * event is UNPREDICTABLE (facts §1.2). */
+	 * event is UNPREDICTABLE (IHI 0069H §5.3 VMAPTI). */
 	c[0].DeviceID = dev->device_id;
 	c[0].EventID = event;
 	c[0].vPEID = e->vpe->vpeid;
@@ -355,7 +356,8 @@ void virq_its_proxy_free_(struct virq_its *its)
 	virq_page_free_(&its->gic->hal, &pg);
 }
 
-/* Proxy path: map the doorbell on a slot if needed, then INV (CASE-13). */
+/* Proxy path: map the doorbell on a slot if needed, then INV
+ * (docs/rationale.md#gic-v40-doorbell-proxy). */
 static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p = its->proxy;

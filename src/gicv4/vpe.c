@@ -2,8 +2,9 @@
 /*
  * VMs (vLPI configuration tables), vPE lifecycle (vPEID, VPT, VMAPP on every
  * GICv4 ITS, reverse teardown) and VMOVP.
- * Spec: Arm IHI 0069 §9 (GICv4), §6.3 VMAPP/VINVALL/VSYNC/VMOVP; facts §1.2,
- * §7; CASE-10 (4.1 Alloc / no VSYNC after unmap).
+ * Spec: Arm IHI 0069 §9 (GICv4), §6.3 VMAPP/VINVALL/VSYNC/VMOVP (IHI 0069H
+ * §5.3); docs/rationale.md#gic-vmapp-unmap-no-vsync (4.1 Alloc / no VSYNC
+ * after unmap).
  */
 #include "gicv4/its_priv.h"
 #include "gicv4/vpe_priv.h"
@@ -93,7 +94,8 @@ static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_
 
 	c.vPEID = vpe->vpeid;
 	c.V = map;
-	/* 4.1: Alloc on the first map and on the last unmap (CASE-10). */
+	/* 4.1: Alloc on the first map and on the last unmap
+	 * (docs/rationale.md#gic-vmapp-unmap-no-vsync). */
 	if (v41)
 		c.Alloc = map ? vpe->vmapp_count == 0 : vpe->vmapp_count == 1;
 	if (!map)
@@ -135,7 +137,7 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 
 	c[0] = vmapp_(its, vpe, false);
 	/* 4.0 needs VSYNC; 4.1 unmap is self-synchronising and a VSYNC to the
-	 * unmapped vPE may raise an SError (CASE-10). */
+	 * unmapped vPE may raise an SError (docs/rationale.md#gic-vmapp-unmap-no-vsync). */
 	if (its->lim.version != LIBVIRQ_ITS_V41)
 		c[n++] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(its, c, n);
@@ -341,8 +343,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	gic = vpe->vm->gic;
 	if (rd >= gic->nr_rd)
 		return LIBVIRQ_EINVAL;
-	/* Whether VMOVP is allowed on a resident vPE is [UNCERTAIN] (facts §7.4,
-	 * §12 item 6): keep it non-resident, as KVM does. */
+	/* Whether VMOVP is allowed on a resident vPE is [UNCERTAIN]
+	 * (docs/rationale.md#gic-vmovp-nonresident): keep it non-resident, as KVM does. */
 	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
 		return LIBVIRQ_EBUSY;
 	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))

@@ -214,7 +214,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
 /**
  * @brief Brings up one redistributor for LPIs and vLPIs.
  *
- * Order (CASE-11, CASE-15): (1) vPE residency registers: on GICv4.0
+ * Order (@ref gic-rd-bringup-order and
+ * @ref gic-vpe-residency-init): (1) vPE residency registers: on GICv4.0
  * GICR_VPROPBASER.IDbits = lpi_bits - 1 and GICR_VPENDBASER.Valid cleared
  * (Dirty polled); on GICv4.1 a stale Valid is cleared by writing
  * PendingLast and VPROPBASER.Valid cleared — done even when LPIs were left
@@ -223,7 +224,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  * (3) wake: GICR_WAKER.ProcessorSleep = 0, poll ChildrenAsleep = 0;
  * (4) GICR_PROPBASER and GICR_PENDBASER (PTZ) with attribute negotiation:
  * if Shareability reads back 0 or InnerCache reads back as Device/nC, the
- * tables are cleaned to PoC (CASE-14); (5) EnableLPIs = 1 and poll until it
+ * tables are cleaned to PoC (@ref gic-table-attributes); (5) EnableLPIs = 1 and poll until it
  * reads 1 with RWP clear, so it is visible before any MAPC targets this RD.
  *
  * @param gic An initialised GIC.

@@ -7,7 +7,7 @@
  * Built on the command encoders (gicv4/its_cmd.h) and the command queue
  * (gicv4/its_queue.h). Every operation encodes all of its commands first
  * (an encoding error queues nothing), then pushes them with the SYNC or
- * VSYNC each needs (IHI 0069 §6.2; facts §1.3), publishes with one
+ * VSYNC each needs (IHI 0069 §6.2; @ref gic-its-command-sync), publishes with one
  * GITS_CWRITER write and waits, bounded, for completion. When the queue
  * fails (::LIBVIRQ_ETIMEDOUT, ::LIBVIRQ_ESTALLED) the queue is reset
  * (virq_its_queue_reset()), the operation returns the error and the
@@ -53,13 +53,13 @@ struct virq_its_quirk_entry {
 };
 
 /**
- * @brief Quirks for a GITS_IIDR on a platform (pure; CASE-13 table).
+ * @brief Quirks for a GITS_IIDR on a platform (pure; @ref gic-its-errata).
  *
  * @param iidr     GITS_IIDR.
  * @param platform ::virq_gic_platform bits of the description.
  * @return Bit set of ::virq_its_quirk. Thread-safety: pure.
  *
- * Spec: vendor errata, not IHI 0069 (CASE-13 table).
+ * Spec: vendor errata, not IHI 0069 (@ref gic-its-errata).
  */
 uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
 
@@ -174,7 +174,7 @@ struct virq_its_device {
  * (DeviceID bits, number of redistributors, vPEID bits), makes it two-level
  * when one level would exceed two pages and Indirect sticks, writes Inner
  * shareable + RaWaWb (or non-shareable + nC when not coherent), reads back,
- * and cleans tables the ITS does not snoop (CASE-14). Then the queue
+ * and cleans tables the ITS does not snoop (@ref gic-table-attributes). Then the queue
  * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists) and
  * Enabled (+ ImDe on GICv4). Registers the ITS with the GIC.
  *
@@ -221,7 +221,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  * @brief Maps collection ICID = @p rd to redistributor @p rd: MAPC + SYNC.
  *
  * Refused until virq_gic_rdist_init() has made EnableLPIs visible on that
- * RD (CASE-15). RDbase is the RD's address when GITS_TYPER.PTA = 1, else
+ * RD (@ref gic-rd-bringup-order). RDbase is the RD's address when GITS_TYPER.PTA = 1, else
  * its processor number. Cavium 23144: refused when the RD is on another
  * NUMA node than the ITS.
  *

@@ -5,7 +5,7 @@
  *
  * Every ITS command is 32 bytes: four 64-bit little-endian doublewords
  * DW0..DW3, opcode in DW0[7:0], unused bits zero (IHI 0069 chapter 6 "ITS
- * commands"; layouts restated in /work/shared/facts/gicv4.md §1.2).
+ * commands"; the field layouts of IHI 0069H §5.3).
  *
  * The encoder is a pure function: it validates every field of the command
  * against its width and alignment and, when given the ITS's probed limits
@@ -281,13 +281,14 @@ void virq_its_limits_prepare(struct virq_its_limits *lim);
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::LIBVIRQ_ENOTSUP (field ::LIBVIRQ_ITS_F_opcode).
  *
- * Synchronisation reported in @p sync (IHI 0069 §6.2; Linux builders, facts
- * §1.3): MAPD, SYNC, VSYNC: none; MAPC: SYNC(RDbase); MOVALL: SYNC(RDbase2)
+ * Synchronisation reported in @p sync (IHI 0069 §6.2; Linux builders,
+ * @ref gic-its-command-sync): MAPD, SYNC, VSYNC: none; MAPC: SYNC(RDbase); MOVALL: SYNC(RDbase2)
  * [UNCERTAIN: Linux never sends MOVALL]; MAPTI, MAPI, MOVI, INVALL:
  * SYNC(collection ICID); INV, INT, CLEAR, DISCARD: ::LIBVIRQ_ITS_SYNC_EVENT;
  * VMAPTI, VMAPI, VMOVI, VMOVP, VINVALL, INVDB, VSGI, VMAPP map: VSYNC(vPEID);
  * VMAPP unmap: none on GICv4.1 (self-synchronising; a VSYNC to the unmapped
- * vPE may raise an SError, CASE-10), VSYNC(vPEID) on 4.0. Without @p lim
+ * vPE may raise an SError, IHI 0069H §5.3.19 and
+ * @ref gic-vmapp-unmap-no-vsync), VSYNC(vPEID) on 4.0. Without @p lim
  * the version is unknown and VMAPP unmap is treated as 4.1 when any
  * 4.1-only field is set, else as 4.0: pass limits on a GICv4.1 ITS.
  *

@@ -5,7 +5,8 @@
  * batching, bounded completion, queue-full handling, stall reporting and
  * recovery.
  *
- * Model (IHI 0069 §6.2 "The ITS command queue"; facts §3):
+ * Model (IHI 0069 §6.2 "The ITS command queue"; §12.19 GITS_CBASER,
+ * GITS_CWRITER, GITS_CREADR):
  * - push() writes encoded commands into the queue memory at the local
  *   write offset without telling the ITS;
  * - publish() makes them visible (barrier, plus clean to PoC when the
@@ -21,7 +22,7 @@
  * ::virq_its_queue_diag naming the decoded command; the caller fixes the
  * cause and calls virq_its_queue_retry(), or replaces the command with a
  * harmless one with virq_its_queue_skip(). QEMU 7.2 leaves Stalled set
- * after a successful retry (facts §9.5), so progress of the offset, not
+ * after a successful retry (@ref gic-its-queue-stall), so progress of the offset, not
  * the bit alone, decides: once Stalled reads 1 with every published
  * command consumed (impossible for a real stall), Stalled is no longer
  * trusted on that ITS and a stall is only reported when the offset does not
@@ -60,7 +61,7 @@ struct virq_its_queue_cfg {
 	/**
 	 * The ITS is not coherent (device tree @c dma-noncoherent, RK3588):
 	 * program Non-shareable + nC, ignore what reads back, and clean every
-	 * published command to PoC (CASE-14).
+	 * published command to PoC (@ref gic-table-attributes).
 	 */
 	bool dma_noncoherent;
 };
@@ -104,7 +105,7 @@ struct virq_its_queue {
 };
 
 /**
- * @brief Encodes a GITS_CBASER value (pure; golden vector R1).
+ * @brief Encodes a GITS_CBASER value (pure).
  *
  * @param pa           Queue PA: 4 KiB aligned, < 2^52.
  * @param size         Queue size in bytes: a multiple of 4 KiB, 4 KiB .. 1 MiB.

@@ -21,7 +21,7 @@
  * uses the vPE's doorbell for all its vLPIs); GICv4.1: one default
  * doorbell per vPE (VMAPP), requested at each descheduling through
  * GICR_VPENDBASER.DB. A doorbell is requested exactly when the vCPU blocks
- * (CASE-12): call virq_vpe_wfi_enter() in the WFI trap, then virq_vpe_put()
+ * (@ref gic-doorbell-wfi): call virq_vpe_wfi_enter() in the WFI trap, then virq_vpe_put()
  * requests it; virq_vpe_load() keeps a vPE in WFI non-resident until
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
@@ -156,7 +156,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
 /**
  * @brief Tears a vPE down in reverse order: VMAPP(V=0) on every ITS in
  * reverse (4.0: + VSYNC; 4.1: Alloc on the last unmap and no VSYNC,
- * CASE-10), proxy slot released, VPT and vPEID freed.
+ * @ref gic-vmapp-unmap-no-vsync), proxy slot released, VPT and vPEID freed.
  *
  * @param vpe A vPE that is not resident and has no vLPIs.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (resident or vLPIs
@@ -227,8 +227,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
 						      bool *pending_last);
 
 /**
- * @brief Marks the vCPU as blocked in WFI (CASE-12). The next virq_vpe_put()
- * requests a doorbell and virq_vpe_load() keeps the vPE non-resident.
+ * @brief Marks the vCPU as blocked in WFI (@ref gic-doorbell-wfi).
+ * The next virq_vpe_put() requests a doorbell and virq_vpe_load() keeps the
+ * vPE non-resident.
  *
  * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
  *
@@ -353,7 +354,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * @param dev      A mapped device on a GICv4 ITS.
  * @param event    EventID, not mapped.
  * @param vpe      A mapped vPE.
- * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits, CASE-11).
+ * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits,
+ *                 @ref gic-vpe-residency-init).
  * @param doorbell Use the vPE's doorbell (4.0).
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP
  *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
@@ -384,7 +386,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
  *   VMAPTI never ran, that DISCARD is a command error on an unmapped event,
  *   which the ITS may ignore or answer by stalling (CONSTRAINED
- *   UNPREDICTABLE, IHI 0069 §6.3; facts §3.5): the stall is then returned as
+ *   UNPREDICTABLE, IHI 0069 §6.3; @ref gic-its-queue-stall): the stall is then returned as
  *   ::LIBVIRQ_ESTALLED after a queue reset (or the ITS becomes ::LIBVIRQ_EDEAD if
  *   the reset fails), and the event is forgotten either way.
  *

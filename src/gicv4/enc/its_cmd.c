@@ -2,9 +2,10 @@
 /*
  * ITS command encoders and decoders: pure functions, no I/O, no state.
  *
- * Layouts: Arm IHI 0069 chapter 6 (ITS commands), restated with sources in
- * /work/shared/facts/gicv4.md §1.2; synchronisation rules §1.3 (Linux's
- * command builders) and CASE-10 (GICv4.1 VMAPP unmap is self-synchronising).
+ * Layouts: Arm IHI 0069 chapter 6 (ITS commands; IHI 0069H §5.3);
+ * synchronisation rules docs/rationale.md#gic-its-command-sync (Linux's
+ * command builders) and docs/rationale.md#gic-vmapp-unmap-no-vsync (GICv4.1
+ * VMAPP unmap is self-synchronising, IHI 0069H §5.3.19).
  */
 #include <libvirq/gicv4/its_cmd.h>
 #include <libvirq/gicv4/its_regs.h>
@@ -166,7 +167,7 @@ static inline bool db_bad_(uint32_t db)
 
 /*
  * GICv4.1 Default_Doorbell: RES0 (0) on 4.0; on 4.1, 1023 or an LPI when it
- * is used (VMAPP with V = 1, VMOVP with DB = 1), else also 0 (V7: a 4.1
+ * is used (VMAPP with V = 1, VMOVP with DB = 1), else also 0 (a 4.1
  * unmap leaves it 0, like Linux). Without limits: 0, 1023 or an LPI.
  */
 static inline bool defdb_bad_(const struct virq_its_limits *lim, uint32_t db, bool used)
@@ -332,7 +333,8 @@ static virq_status enc_mapd_(ENC_ARGS_)
 static virq_status enc_mapc_(ENC_ARGS_)
 {
 	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
-	/* With V = 0 the ITS ignores RDbase (CASE-09): only width/alignment apply. */
+	/* With V = 0 the ITS ignores RDbase (docs/rationale.md#gic-its-bounds): only
+	 * width/alignment apply. */
 	CHKST_(rdbase_chk_(lim, c->RDbase, c->V), RDbase);
 	sync_rd_(s, c->RDbase);
 	return emit_(out, c->opcode, 0, c->ICID | c->RDbase | ((uint64_t)c->V << 63), 0);
@@ -409,7 +411,8 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 		v41 = lim->version == LIBVIRQ_ITS_V41;
 	else
 		v41 = c->Alloc || c->PTZ || c->VCONF_addr || c->Default_Doorbell;
-	/* GICv4.1: "A VMAPP with {V, Alloc}=={0, x} is self-synchronizing" (CASE-10). */
+	/* GICv4.1: a VMAPP with V = 0 is self-synchronising (IHI 0069H §5.3.19;
+	 * docs/rationale.md#gic-vmapp-unmap-no-vsync). */
 	if (c->V || !v41)
 		vsync_(s, c->vPEID);
 	else
@@ -424,7 +427,8 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 static virq_status enc_vmovp_(ENC_ARGS_)
 {
 	VIRT_CHK_();
-	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (facts §1.2, §7). */
+	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (IHI 0069H
+	 * §5.3 VMOVP, §12.19 GITS_TYPER). */
 	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber) ||
 		 (lim && lim->vmovp && c->SequenceNumber),
 	     SequenceNumber, LIBVIRQ_ERANGE);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ITS probe, GITS_BASER tables (page size, indirect, level-2 on demand,
- * attributes: CASE-14), errata quirks (CASE-13), doorbell invalidation paths. */
+ * attributes: docs/rationale.md#gic-table-attributes), errata quirks
+ * (docs/rationale.md#gic-its-errata), doorbell invalidation paths. */
 #include "its_fixture.h"
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
@@ -106,8 +107,8 @@ static void test_tables_flat_and_page_sizes(void **state)
 	}
 }
 
-/* CASE-14: non-shareable read-back on the ITS -> nC, tables and ITT cleaned
- * (the ITT before its MAPD). */
+/* docs/rationale.md#gic-table-attributes: non-shareable read-back on the ITS
+ * -> nC, tables and ITT cleaned (the ITT before its MAPD). */
 /* A table that cannot cover its ID space in 256 pages is narrowed. */
 static void test_tables_capped(void **state)
 {
@@ -236,7 +237,8 @@ static void test_its_noncoherent(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* CASE-14: BASER InnerCache read back as Device (0) or nC (1) -> clean; RaWaWb -> not. */
+/* docs/rationale.md#gic-table-attributes: BASER InnerCache read back as Device (0) or nC (1) ->
+ * clean; RaWaWb -> not. */
 static void test_its_inner_readback(void **state)
 {
 	int ics[3] = {0, 1, 7};
@@ -458,7 +460,8 @@ static void test_proxy_one_per_gic(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* CASE-13: GICv4.0 without DirectLPI: doorbell INV through the proxy device. */
+/* docs/rationale.md#gic-v40-doorbell-proxy: GICv4.0 without DirectLPI: doorbell INV through the
+ * proxy device. */
 static void test_proxy_doorbell(void **state)
 {
 	struct its_fx f;
