@@ -31,23 +31,17 @@ void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev)
 	}
 }
 
-virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
-				uint32_t device_id, uint32_t nr_events)
+/* MAPD with the ITS's lock held (the list walk, the level-2 page, the MAPD
+ * and the list insertion are one step for the other CPUs). */
+virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
+					uint32_t device_id, uint32_t nr_events)
 {
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &its->gic->hal;
 	struct virq_its_cmd c;
 	uint32_t nr;
 	uint64_t itt_bytes;
 	virq_status st;
 
-	if (!its || !its->gic || !dev || !nr_events)
-		return LIBVIRQ_EINVAL;
-	hal = &its->gic->hal;
-	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
-		return LIBVIRQ_ERANGE;
-	if (nr_events > (1u << 31) ||
-	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
-		return LIBVIRQ_ERANGE;
 	/* Before dev is cleared: it may be the mapped object itself. */
 	if (dev_taken_(its, dev, device_id))
 		return LIBVIRQ_EEXIST;
@@ -90,45 +84,70 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
+				uint32_t device_id, uint32_t nr_events)
+{
+	virq_status st;
+
+	if (!its || !its->gic || !dev || !nr_events)
+		return LIBVIRQ_EINVAL;
+	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
+		return LIBVIRQ_ERANGE;
+	if (nr_events > (1u << 31) ||
+	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
+		return LIBVIRQ_ERANGE;
+	virq_its_lock_(its);
+	st = virq_its_device_map_locked_(its, dev, device_id, nr_events);
+	virq_its_unlock_(its);
+	return st;
+}
+
+static virq_status device_unmap_(struct virq_its_device *dev)
+{
+	struct virq_its *its = dev->its;
+	struct virq_its_cmd c;
+	virq_status st;
+
+	/* A dead ITS takes no command: release the tracking (as the vPE
+	 * teardown does), so that the ITS itself can be destroyed. */
+	if (!its->dead) {
+		c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
+		st = virq_its_exec_(its, &c, 1);
+		if (st != LIBVIRQ_OK && !its->dead)
+			return st;
+	}
+	virq_page_free_(&its->gic->hal, &dev->ev);
+	virq_page_free_(&its->gic->hal, &dev->itt);
+	virq_its_dev_unlink_(its, dev);
+	if (dev != its->proxy)
+		its->nr_devices--;
+	dev->its = NULL;
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_its_device_unmap(struct virq_its_device *dev)
 {
-	struct virq_its_cmd c;
+	struct virq_its *its;
 	virq_status st;
 
 	if (!dev_ok_(dev))
 		return LIBVIRQ_EINVAL;
 	if (dev->nr_mapped)
 		return LIBVIRQ_EBUSY;
-	/* A dead ITS takes no command: release the tracking (as the vPE
-	 * teardown does), so that the ITS itself can be destroyed. */
-	if (!dev->its->dead) {
-		c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
-		st = virq_its_exec_(dev->its, &c, 1);
-		if (st != LIBVIRQ_OK && !dev->its->dead)
-			return st;
-	}
-	virq_page_free_(&dev->its->gic->hal, &dev->ev);
-	virq_page_free_(&dev->its->gic->hal, &dev->itt);
-	virq_its_dev_unlink_(dev->its, dev);
-	if (dev != dev->its->proxy)
-		dev->its->nr_devices--;
-	dev->its = NULL;
-	return LIBVIRQ_OK;
+	its = dev->its;
+	virq_its_lock_(its);
+	st = device_unmap_(dev);
+	virq_its_unlock_(its);
+	return st;
 }
 
-virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
-			     uint32_t icid)
+static virq_status map_lpi_(struct virq_its_device *dev, struct virq_its_event *e, uint32_t event,
+			    uint32_t pintid, uint32_t icid)
 {
-	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	st = ev_lookup_(dev, event, &e);
-	if (st != LIBVIRQ_OK)
-		return st;
-	if (e->kind != LIBVIRQ_ITS_EV_NONE)
-		return LIBVIRQ_EEXIST;
-	if (!virq_its_col_mapped_(dev->its, icid) || !virq_lpi_allocated_(dev->its->gic, pintid))
+	if (!virq_its_col_mapped_(dev->its, icid))
 		return LIBVIRQ_ENOENT;
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
@@ -142,6 +161,25 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 	e->vpe = NULL;
 	dev->nr_mapped++;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
+			     uint32_t icid)
+{
+	struct virq_its_event *e;
+	virq_status st;
+
+	st = ev_lookup_(dev, event, &e);
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (e->kind != LIBVIRQ_ITS_EV_NONE)
+		return LIBVIRQ_EEXIST;
+	if (!virq_lpi_allocated_(dev->its->gic, pintid))
+		return LIBVIRQ_ENOENT;
+	virq_its_lock_(dev->its);
+	st = map_lpi_(dev, e, event, pintid, icid);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
@@ -168,10 +206,12 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	c[0] = (struct virq_its_cmd){
 	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
+	virq_its_lock_(dev->its);
 	st = virq_its_exec_(dev->its, c, 2);
 	/* Tracked as unmapped even on a queue failure: DISCARD may have run,
 	 * and mapping the event again is always valid after a DISCARD. */
 	virq_its_event_forget_(dev, event);
+	virq_its_unlock_(dev->its);
 	return st;
 }
 
@@ -187,7 +227,10 @@ static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum vir
 		return LIBVIRQ_ENOENT;
 	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
-	return virq_its_exec_(dev->its, c, 2);
+	virq_its_lock_(dev->its);
+	st = virq_its_exec_(dev->its, c, 2);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 virq_status virq_its_int(struct virq_its_device *dev, uint32_t event)

@@ -169,8 +169,13 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 
 	if (!its || !gic || !gic->hal.ops || !desc)
 		return LIBVIRQ_EINVAL;
+	if (cfg && !cfg->lock.acquire != !cfg->lock.release)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_EINVAL,
+				    "virq_its_init: a lock needs both acquire and release");
 	memset(its, 0, sizeof(*its));
 	its->gic = gic;
+	if (cfg)
+		its->lock = cfg->lock;
 	its->base = desc->base;
 	its->numa_node = cfg ? cfg->numa_node : -1;
 	its->rd_node = cfg ? cfg->rd_node : NULL;
@@ -235,9 +240,26 @@ virq_status virq_its_destroy(struct virq_its *its)
 
 /* ---------------- collections ---------------- */
 
-virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
+static virq_status map_collection_(struct virq_its *its, uint32_t rd)
 {
 	struct virq_its_cmd c[2];
+	virq_status st;
+
+	if (rd >= LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_HCC, its->typer)) {
+		st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_COL, rd);
+		if (st != LIBVIRQ_OK)
+			return st;
+	}
+	c[0] = virq_its_mapc(rd, virq_its_rdbase_(its, rd), true);
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
+	st = virq_its_exec_(its, c, 2);
+	if (st == LIBVIRQ_OK)
+		bm_set_(its->col_map.va, rd);
+	return st;
+}
+
+virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
+{
 	virq_status st;
 
 	if (!its || !its->gic || rd >= its->gic->nr_rd)
@@ -249,15 +271,8 @@ virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 		return LIBVIRQ_EINVAL;
 	if (rd >= (1u << its->lim.icid_bits))
 		return LIBVIRQ_ERANGE;
-	if (rd >= LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_HCC, its->typer)) {
-		st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_COL, rd);
-		if (st != LIBVIRQ_OK)
-			return st;
-	}
-	c[0] = virq_its_mapc(rd, virq_its_rdbase_(its, rd), true);
-	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
-	st = virq_its_exec_(its, c, 2);
-	if (st == LIBVIRQ_OK)
-		bm_set_(its->col_map.va, rd);
+	virq_its_lock_(its);
+	st = map_collection_(its, rd);
+	virq_its_unlock_(its);
 	return st;
 }

@@ -72,9 +72,11 @@ virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct vi
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	virq_its_lock_(dev->its);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st == LIBVIRQ_OK)
 		track_(dev, event, vpe, vintid, db);
+	virq_its_unlock_(dev->its);
 	return st;
 }
 
@@ -112,26 +114,19 @@ static void untrack_unrun_(struct virq_its_device *dev, uint32_t first_event, ui
 			virq_its_event_forget_(dev, first_event + k);
 }
 
-virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
-				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
+/* The batch of virq_vlpi_map_range(), with the ITS's lock held. */
+static virq_status map_range_(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+			      struct virq_vpe *vpe, uint32_t first_vintid, uint32_t db)
 {
-	struct virq_its *its;
+	struct virq_its *its = dev->its;
 	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
 	struct virq_its_cmd c;
-	uint32_t db, done = 0;
+	uint32_t done = 0;
 	uint64_t base;
-	virq_status enc = LIBVIRQ_OK, st = range_ok_(dev, first_event, count, vpe, first_vintid);
+	virq_status enc = LIBVIRQ_OK, st = LIBVIRQ_OK;
 
-	if (st != LIBVIRQ_OK)
-		return st;
-	its = dev->its;
 	if (its->dead)
 		return LIBVIRQ_EDEAD;
-	db = db_for_(dev, vpe, doorbell);
-	for (uint32_t i = 0; st == LIBVIRQ_OK && i < count; i++)
-		st = virq_gic_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
-	if (st != LIBVIRQ_OK)
-		return st;
 	base = its->q.wr_lin; /* linear queue position of the first VMAPTI */
 	for (; st == LIBVIRQ_OK && done < count; done++) {
 		c = virq_its_vmapti(dev->device_id, first_event + done, vpe->vpeid,
@@ -163,6 +158,27 @@ virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_even
 	if (st == LIBVIRQ_ESTALLED)
 		untrack_unrun_(dev, first_event, done, base);
 	virq_its_fail_(its, st);
+	return st;
+}
+
+virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
+{
+	uint32_t db;
+	virq_status st = range_ok_(dev, first_event, count, vpe, first_vintid);
+
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (dev->its->dead)
+		return LIBVIRQ_EDEAD;
+	db = db_for_(dev, vpe, doorbell);
+	for (uint32_t i = 0; st == LIBVIRQ_OK && i < count; i++)
+		st = virq_gic_vm_vlpi_config(vpe->vm, first_vintid + i, 0xA0, true);
+	if (st != LIBVIRQ_OK)
+		return st;
+	virq_its_lock_(dev->its);
+	st = map_range_(dev, first_event, count, vpe, first_vintid, db);
+	virq_its_unlock_(dev->its);
 	return st;
 }
 
@@ -203,13 +219,14 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
+	virq_its_lock_(dev->its);
 	st = virq_its_exec_(dev->its, c, n);
-	if (st != LIBVIRQ_OK) {
+	if (st != LIBVIRQ_OK)
 		virq_its_event_forget_(dev, event); /* DISCARD may have run */
-		return st;
-	}
-	track_(dev, event, vpe, vintid, db);
-	return LIBVIRQ_OK;
+	else
+		track_(dev, event, vpe, vintid, db);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
@@ -232,9 +249,11 @@ virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct v
 		c[0].Dbell_pINTID = vpe->doorbell;
 	}
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	virq_its_lock_(dev->its);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st == LIBVIRQ_OK)
 		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
+	virq_its_unlock_(dev->its);
 	return st;
 }
 
@@ -257,9 +276,11 @@ virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, 
 	c[0].D = true;
 	c[0].Dbell_pINTID = on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL;
 	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
+	virq_its_lock_(dev->its);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st == LIBVIRQ_OK)
 		e->db = c[0].Dbell_pINTID;
+	virq_its_unlock_(dev->its);
 	return st;
 }
 

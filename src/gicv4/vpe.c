@@ -83,9 +83,11 @@ static virq_status vpeid_alloc_(struct virq_gic *gic, uint32_t *id)
 
 /* ---------------- VMAPP ---------------- */
 
+/* A GICv4 ITS (its version is fixed at init; whether it is dead is read
+ * under its lock, by the callers). */
 static bool its_v4_(const struct virq_its *its)
 {
-	return its && its->lim.version != LIBVIRQ_ITS_V3 && !its->dead;
+	return its && its->lim.version != LIBVIRQ_ITS_V3;
 }
 
 static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_vpe *vpe, bool map)
@@ -110,7 +112,8 @@ static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_
 	return c;
 }
 
-static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
+/* VMAPP + VINVALL + VSYNC on one ITS, its lock held. */
+static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_cmd c[3];
 	virq_status st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_VPE, vpe->vpeid);
@@ -129,6 +132,19 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 	return st;
 }
 
+/* Maps @vpe on @its unless the ITS is dead (then skipped). */
+static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
+{
+	virq_status st = LIBVIRQ_OK;
+
+	virq_its_lock_(its);
+	if (!its->dead)
+		st = vpe_map_on_locked_(its, vpe);
+	virq_its_unlock_(its);
+	return st;
+}
+
+/* VMAPP(V = 0) on one ITS, its lock held. */
 static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_cmd c[2];
@@ -159,14 +175,21 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 
 		if (!(vpe->its_mask & (1u << i)))
 			continue;
-		if (!gic->its[i] || gic->its[i]->dead) {
+		if (!gic->its[i]) {
 			vpe->its_mask &= ~(1u << i); /* the ITS is gone: nothing to unmap */
 			vpe->vmapp_count--;
-			if (gic->its[i]) /* so that the dead ITS can be destroyed */
-				gic->its[i]->nr_vpes--;
 			continue;
 		}
-		st = vpe_unmap_on_(gic->its[i], vpe);
+		virq_its_lock_(gic->its[i]);
+		if (gic->its[i]->dead) {
+			vpe->its_mask &= ~(1u << i); /* nothing to unmap on a dead ITS */
+			vpe->vmapp_count--;
+			gic->its[i]->nr_vpes--; /* so that the dead ITS can be destroyed */
+			st = LIBVIRQ_OK;
+		} else {
+			st = vpe_unmap_on_(gic->its[i], vpe);
+		}
+		virq_its_unlock_(gic->its[i]);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
@@ -226,6 +249,8 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 	for (uint32_t i = 0; st == LIBVIRQ_OK && i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (its_v4_(gic->its[i]))
 			st = vpe_map_on_(gic->its[i], vpe);
+	if (st == LIBVIRQ_OK && !vpe->its_mask)
+		st = LIBVIRQ_EDEAD; /* every GICv4 ITS is dead */
 	if (st != LIBVIRQ_OK) {
 		if (vpe_unmap_all_(vpe) != LIBVIRQ_OK) {
 			/* Still mapped on an ITS: its VPT and vPEID stay in use
@@ -320,7 +345,9 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 			continue;
 		c[0] = vmovp_(its, vpe, rd, seq, list);
 		c[1] = virq_its_vsync_cmd(vpe->vpeid);
+		virq_its_lock_(its);
 		st = virq_its_exec_(its, c, 2);
+		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK)
 			return st;
 		*any = true;
@@ -355,6 +382,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		return LIBVIRQ_OK;
 	st = vmovp_send_(vpe, rd, &any);
 	if (any) {
+		if (!(vpe->flags & LIBVIRQ_VPE_MOVE_PENDING))
+			vpe->move_from = vpe->rd; /* a retry keeps the first move's origin */
 		vpe->rd = rd;
 		vpe->flags |= LIBVIRQ_VPE_MOVE_PENDING; /* until the follow-ups are done */
 	}
@@ -369,7 +398,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
-	st = virq_vpe_proxy_move_(vpe, rd);
+	/* The doorbell: cleared where the vPE left, raised here for a vCPU in WFI. */
+	st = virq_vpe_db_move_(vpe, vpe->move_from, rd);
 	if (st == LIBVIRQ_OK)
 		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_MOVE_PENDING;
 	return st;
