@@ -33,10 +33,10 @@ virq_install_deps() {
 	echo "deps: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	local apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -y -q
-		   -o Dpkg::Use-Pty=0 install --no-install-recommends)
+		   -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600 install --no-install-recommends)
 	if ! "${apt[@]}" "${missing[@]}" </dev/null; then
 		echo "deps: install failed; running apt-get update and retrying"
-		"${sudo[@]}" apt-get -q -o Dpkg::Use-Pty=0 update </dev/null || return 1
+		"${sudo[@]}" apt-get -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600 update </dev/null || return 1
 		"${apt[@]}" "${missing[@]}" </dev/null || return 1
 	fi
 }

@@ -8,7 +8,8 @@
  * read sees completion). Each operation is run in a steady state and
  * counted with the fake HAL's counters.
  *
- * Architectural minimum used (IHI 0069; facts §1.3, §4.11):
+ * Architectural minimum used (IHI 0069; docs/rationale.md#gic-its-command-sync,
+ * docs/rationale.md#gic-vpe-residency-sequence):
  * - make resident 4.0: one GICR_VPENDBASER write (GICR_VPROPBASER too when
  *   the VM changes); + one read where GICR_TYPER.Dirty asks for the commit;
  * - make resident 4.1: one GICR_VPENDBASER write (+ Dirty read);

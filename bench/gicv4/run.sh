@@ -16,6 +16,8 @@ fi
 if [ "${2:-}" = "--callgrind" ]; then
   out=$(mktemp)
   valgrind --tool=callgrind --toggle-collect='bench_op_*' --callgrind-out-file="$out" "$bin" >/dev/null 2>&1
-  callgrind_annotate --inclusive=yes "$out" 2>/dev/null | grep ':bench_op_' | grep -v '=>' || true
+  # Object paths relative to the working directory (no machine path in reports).
+  callgrind_annotate --inclusive=yes "$out" 2>/dev/null | grep ':bench_op_' | grep -v '=>' |
+    sed "s|$(pwd)/||g" || true
   rm -f "$out"
 fi

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ITS command benchmark (issue 3): map N = 1,024 events of one device
+ * ITS command benchmark: map N = 1,024 events of one device
  *  (a) per command, as Linux does: MAPTI + SYNC, publish, wait — N times;
  *  (b) one batch: N x MAPTI + one SYNC, one publish, one wait.
  *

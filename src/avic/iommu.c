@@ -3,7 +3,8 @@
  * AMD IOMMU guest virtual APIC mode (IOMMU spec pub. 48882, 128-bit IRTE with
  * GAEn=1, GA log): IRTE encode/decode, IsRun/destination updates on vCPU
  * load/put, GA log decode and GA tag lookup. Bit positions follow the Linux
- * layout (facts §B.1); the spec tables were not checked (UNCERTAIN).
+ * layout (docs/rationale.md#iommu-irte-ga-layout); the spec tables were not
+ * checked (UNCERTAIN).
  */
 #include "avic/avic_priv.h"
 
@@ -312,7 +313,8 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 	f.vector = vector;
 	f.ga_root_pa = vcpu->backing.pa;
 	f.dest = vcpu->host_apic_id;
-	/* CASE-06: a running vCPU is targeted at once, not at its next load. */
+	/* A running vCPU is targeted at once, not at its next load
+	 * (docs/rationale.md#avic-run-state). */
 	f.is_run = running_(vcpu);
 	f.ga_log_intr = !f.is_run && ga_log_(vcpu);
 	st = virq_avic_gatag_encode(vcpu->vm->cfg.vm_id, vcpu->index, &f.ga_tag);

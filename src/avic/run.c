@@ -46,7 +46,8 @@
  *
  * Erratum 1235 parts (and disable_ipiv) never set IsRunning in the table:
  * the hardware then exits with TARGET_NOT_RUNNING for every non-self IPI and
- * the run word above (software state) decides doorbell vs kick (CASE-05).
+ * the run word above (software state) decides doorbell vs kick
+ * (docs/rationale.md#avic-erratum-1235).
  */
 #include "avic/avic_priv.h"
 
@@ -109,7 +110,8 @@ void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 	e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, running);
 	v->entry = e;
 	/*
-	 * CASE-05: with IPI virtualization off IsRunning never reaches the table.
+	 * With IPI virtualization off IsRunning never reaches the table
+	 * (docs/rationale.md#avic-erratum-1235).
 	 * Nor while the vCPU runs without AVIC (inhibited, L2): a sender's
 	 * doorbell would be ignored, it must exit TARGET_NOT_RUNNING instead.
 	 */
@@ -137,7 +139,8 @@ virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_
 	vcpu->host_apic_id = host_apic_id;
 	vcpu->loaded = true;
 	if (vcpu->blocking) {
-		/* Preempted while blocking: stay "not running" until unblock (CASE-06). */
+		/* Preempted while blocking: stay "not running" until unblock
+		 * (docs/rationale.md#avic-run-state). */
 		virq_avic_publish_entry_(vcpu, false);
 		return LIBVIRQ_OK;
 	}
@@ -167,7 +170,8 @@ virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
 {
 	if (!vcpu || !vcpu->vm)
 		return LIBVIRQ_EINVAL;
-	/* Keyed on the software state, not on IsRunning (off with ipiv=0; CASE-06). */
+	/* Keyed on the software state, not on IsRunning (off with ipiv=0;
+	 * docs/rationale.md#avic-run-state). */
 	if (!vcpu->loaded)
 		return LIBVIRQ_OK;
 	vcpu->loaded = false;

@@ -252,7 +252,8 @@ void virq_avic_update_slow_(struct virq_avic_vcpu *v, bool was_slow)
 	if (big != v->too_big) {
 		vm->too_big = big ? vm->too_big + 1u : vm->too_big - 1u;
 		v->too_big = big;
-		/* An xAPIC-mode vCPU above 0xFE cannot be addressed by AVIC (CASE-07). */
+		/* An xAPIC-mode vCPU above 0xFE cannot be addressed by AVIC
+		 * (docs/rationale.md#avic-apic-id-bounds). */
 		if (vm->too_big)
 			inhibit_set_(vm, LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
 		else
@@ -298,7 +299,8 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 
 	if (!vm || !vcpu || !cfg || !vm->by_index)
 		return LIBVIRQ_EINVAL;
-	/* CASE-07: an ID beyond the table is refused before anything is written. */
+	/* An ID beyond the table is refused before anything is written
+	 * (docs/rationale.md#avic-apic-id-bounds). */
 	if (cfg->index >= vm->cfg.max_vcpus || cfg->apic_id > vm->max_index)
 		return LIBVIRQ_ERANGE;
 	if (vm->by_index[cfg->index] || vm->by_apic[cfg->apic_id])
@@ -384,7 +386,8 @@ virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 	before = virq_avic_vm_inhibits(vcpu->vm);
 	ST_(&vcpu->x2apic, x2apic);
 	virq_avic_update_slow_(vcpu, vcpu->slow);
-	/* Newly PHYSICAL_ID_TOO_BIG (xAPIC ID alias): the caller must know (CASE-07). */
+	/* Newly PHYSICAL_ID_TOO_BIG (xAPIC ID alias): the caller must know
+	 * (docs/rationale.md#avic-apic-id-bounds). */
 	return (virq_avic_vm_inhibits(vcpu->vm) & ~before) ? LIBVIRQ_EINHIBITED : LIBVIRQ_OK;
 }
 

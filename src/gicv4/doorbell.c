@@ -6,7 +6,7 @@
  * that an INV can reach them); the doorbell left pending on the old
  * redistributor by a move (cleared there: GICR_CLRLPIR, or CLEAR through the
  * proxy; raised on the new one for a vCPU in WFI); GICv4.1 doorbell
- * invalidation (INVDB).
+ * invalidation (INVDB). Every proxy path holds the proxy ITS's lock.
  *
  * The proxy device is created when doorbell masking first needs it
  * (virq_vpe_set_db_masking(), virq_vpe_doorbell_invalidate()), on the ITS
@@ -37,14 +37,14 @@ static struct virq_its *proxy_owner_(const struct virq_gic *gic)
 	return NULL;
 }
 
-
 static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 {
 	return LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
 }
 
 /* Creates the proxy device of @its (one event per redistributor) unless it
- * exists: one 4 KiB page holds the device and its page descriptor. Lock held. */
+ * exists: one 4 KiB page holds the device and its page descriptor. The
+ * ITS's lock held. */
 static virq_status proxy_create_(struct virq_its *its)
 {
 	struct virq_page pg;
@@ -54,7 +54,9 @@ static virq_status proxy_create_(struct virq_its *its)
 		return LIBVIRQ_OK;
 	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&its->gic->hal, st,
+				    "virq_vpe_set_db_masking/doorbell_invalidate: doorbell proxy "
+				    "allocation failed");
 	/* The device lives in the page; the page descriptor right after it.
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
@@ -97,8 +99,8 @@ void virq_its_proxy_free_(struct virq_its *its)
 }
 
 /* Proxy path: create the proxy if needed, map the doorbell on a slot if
- * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). Lock
- * held; a dead proxy ITS is ::LIBVIRQ_ENOTSUP (no path to the doorbell). */
+ * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). The
+ * ITS's lock held; whether it is dead is read under it. */
 static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p;
@@ -109,7 +111,8 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	virq_status st;
 
 	if (its->dead)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(&its->gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_doorbell_invalidate: the proxy's ITS is dead");
 	st = proxy_create_(its);
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -119,10 +122,18 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 		c[n++] = (struct virq_its_cmd){
 		    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
-		return virq_its_exec_(its, c, n);
+		st = virq_its_exec_(its, c, n);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV(&its->gic->hal, st,
+					     "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed",
+					     vpe->vpeid);
+		return LIBVIRQ_OK;
 	}
 	if (!virq_its_col_mapped_(its, vpe->rd))
-		return LIBVIRQ_ENOENT;
+		return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_ENOENT,
+				     "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
+				     "on the proxy's ITS",
+				     vpe->rd);
 	slot = its->proxy_next;
 	e = ev_at_(p, slot);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
@@ -133,6 +144,10 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
 	st = virq_its_exec_(its, c, n);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAILV(&its->gic->hal, st,
+				   "virq_vpe_doorbell_invalidate: proxy MAPTI + INV + SYNC failed",
+				   vpe->vpeid);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
 		if (e->vpe)
 			e->vpe->proxy_event = -1;
@@ -156,9 +171,14 @@ static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVLPIR),
 		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVLPIR_INTID, intid));
-	return virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
-			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
-			   NULL);
+	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
+			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			NULL) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
+				     "virq_vpe_doorbell_invalidate: GICR_INVLPIR: GICR_SYNCR.Busy "
+				     "stayed set",
+				     rd, intid);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
@@ -167,9 +187,13 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 	struct virq_its *its;
 	virq_status st;
 
-	if (!vpe_usable_(vpe) || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_EINVAL;
+	if (!vpe_live_(vpe))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_doorbell_invalidate: vpe not live");
 	gic = vpe->vm->gic;
+	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_vpe_doorbell_invalidate: the vPE has no doorbell",
+				     vpe->vpeid);
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
 		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 			if (vpe->its_mask & (1u << i)) {
@@ -181,16 +205,24 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 				virq_its_lock_(gic->its[i]);
 				st = virq_its_exec_(gic->its[i], c, 2);
 				virq_its_unlock_(gic->its[i]);
-				return st;
+				if (st != LIBVIRQ_OK)
+					return LIBVIRQ_FAILV(&gic->hal, st,
+							     "virq_vpe_doorbell_invalidate: INVDB + "
+							     "VSYNC failed",
+							     vpe->vpeid);
+				return LIBVIRQ_OK;
 			}
 		}
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_doorbell_invalidate: the vPE is mapped on no ITS");
 	}
 	if (direct_lpi_(gic, vpe->rd))
 		return direct_inv_(gic, vpe->rd, vpe->doorbell);
 	its = proxy_owner_(gic);
 	if (!its)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
+				    "proxy ITS (virq_its_cfg::proxy_doorbells)");
 	virq_its_lock_(its);
 	st = proxy_inv_(its, vpe);
 	virq_its_unlock_(its);
@@ -203,23 +235,30 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 	struct virq_its *its = NULL;
 	virq_status st;
 
-	if (!vpe_usable_(vpe))
-		return LIBVIRQ_EINVAL;
+	if (!vpe_live_(vpe))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_set_db_masking: vpe not live");
 	gic = vpe->vm->gic;
 	if (!on) {
 		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_MASK;
 		return LIBVIRQ_OK;
 	}
 	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
 	if (!direct_lpi_(gic, vpe->rd)) {
 		its = proxy_owner_(gic);
 		if (!its)
-			return LIBVIRQ_ENOTSUP;
+			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+					    "virq_vpe_set_db_masking: no DirectLPI and no proxy ITS "
+					    "(virq_its_cfg::proxy_doorbells)");
 		/* Masking will need the proxy: create it now, so that its
 		 * allocation failure surfaces here and not at the next schedule. */
 		virq_its_lock_(its);
-		st = its->dead ? LIBVIRQ_ENOTSUP : proxy_create_(its);
+		if (its->dead)
+			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+					  "virq_vpe_set_db_masking: the proxy's ITS is dead");
+		else
+			st = proxy_create_(its);
 		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK)
 			return st;
@@ -244,8 +283,12 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 	cfg = lpi_cfg_(gic, vpe->doorbell);
 	*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAIL(&gic->hal, st,
+				  "virq_vpe_make_resident/nonresident: doorbell byte not cleaned (no "
+				  "dcache_clean)");
 	if (st == LIBVIRQ_OK)
-		st = virq_vpe_doorbell_invalidate(vpe);
+		st = virq_vpe_doorbell_invalidate(vpe); /* logs its failure */
 	if (st != LIBVIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
 		*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, 1);
 	if (st == LIBVIRQ_OK && !want)
@@ -299,9 +342,13 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, uint64_t val)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, reg), val);
-	return virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
-			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
-			   NULL);
+	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
+			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			NULL) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
+				     "virq_vpe_move: GICR_CLRLPIR/SETLPIR: GICR_SYNCR.Busy stayed set",
+				     rd, reg);
+	return LIBVIRQ_OK;
 }
 
 /*
@@ -370,6 +417,9 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
 	}
 	st = virq_its_exec_(its, c, n);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAILV(&its->gic->hal, st,
+				   "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed", vpe->vpeid);
 	if (evict) { /* DISCARD was sent (or may have been) */
 		if (e->vpe)
 			e->vpe->proxy_event = -1;
@@ -431,9 +481,12 @@ static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uin
 				     .ICID = rd};
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
-	if (st == LIBVIRQ_OK)
-		e->icid = rd;
-	return st;
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&its->gic->hal, st,
+				     "virq_vpe_move: the proxy doorbell slot did not follow (MOVI)",
+				     vpe->vpeid);
+	e->icid = rd;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)

@@ -2,9 +2,10 @@
 /*
  * GIC discovery from a flattened device tree (optional archive virq_fdt).
  *
- * Trust model: the blob is hostile until proven otherwise (fault case
- * CASE-16). struct_walk_() and then fdt_check_full() validate the structure block (every tag,
- * property length and name offset inside the blob) before any lookup;
+ * Trust model: the blob is hostile until proven otherwise
+ * (docs/rationale.md#fdt-hostile-blobs). struct_walk_() and then
+ * fdt_check_full() validate the structure block (every tag, property length
+ * and name offset inside the blob) before any lookup;
  * after that every property this file reads has its length checked before
  * a cell is loaded, every cell count is range-checked before it is used to
  * divide or multiply, and every walk is bounded (libfdt's offset-advancing
@@ -220,8 +221,8 @@ static uint32_t be32_at_(const uint8_t *p)
  * offset without an overflow check in fdt_next_tag(), so a forged length such
  * as 0xFFFFFFF4 wraps the offset back onto the same tag and fdt_check_full()
  * never returns (found by fuzz_fdt; the same shape as dtc commit 7359034,
- * CASE-16). Every step here advances by at least 4 bytes and stays inside
- * the block, so the walk ends.
+ * docs/rationale.md#fdt-hostile-blobs). Every step here advances by at least
+ * 4 bytes and stays inside the block, so the walk ends.
  */
 static virq_status struct_walk_(const void *fdt, const char **why)
 {

@@ -4,7 +4,7 @@
  * tables, distributor enable. Per-redistributor bring-up is in rdist.c.
  * Spec: Arm IHI 0069 §12.9 (GICD), §12.10-12.11 (GICR), §5.1 (LPIs).
  */
-#include "gicv4/gicv4_priv.h"
+#include "gicv4/lpi_priv.h"
 
 /* ---------------- probe ---------------- */
 
@@ -15,7 +15,10 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 	uint64_t off = 0;
 
 	if (r->size < 0x20000u || (r->stride & 0xFFFFu))
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: redistributor region below 128 KiB or stride not "
+				     "a multiple of 64 KiB",
+				     r->base, r->size, r->stride);
 	while (off + 0x20000u <= r->size) {
 		uint64_t base = r->base + off;
 		uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GIC_PIDR2_ArchRev,
@@ -24,7 +27,9 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 
 		if (arch != 3 && arch != 4) {
 			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
-			return LIBVIRQ_EHW;
+			return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
+					     "virq_gic_init: GICR_PIDR2.ArchRev is not 3 or 4", base,
+					     arch);
 		}
 		typer = virq_rd64_(hal, base + LIBVIRQ_GICR_TYPER);
 		/* A GICv4 RD's VLPI_base frame (+0x20000) must be in the region
@@ -33,7 +38,8 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		    off + LIBVIRQ_GICR_STRIDE_V4 > r->size)
 			break;
 		if (gic->nr_rd >= max_rd)
-			return LIBVIRQ_ENOSPC;
+			return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
+					     "virq_gic_init: more redistributors than max_rd", max_rd);
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
 		gic->rd[gic->nr_rd].resident_vpe = LIBVIRQ_VPEID_NONE;
@@ -94,19 +100,26 @@ static virq_status alloc_tables_(struct virq_gic *gic)
 	const struct virq_hal *hal = &gic->hal;
 	uint64_t prop = round_up_(gic->lpi_end - LIBVIRQ_LPI_BASE, 4096);
 	uint64_t map = round_up_((gic->lpi_end - LIBVIRQ_LPI_BASE + 7) / 8, 4096);
+	uint64_t refs = round_up_((gic->lpi_end - LIBVIRQ_LPI_BASE) * sizeof(uint16_t), 4096);
 	virq_status st;
 
 	st = virq_page_alloc_(hal, prop, 0x10000, &gic->prop);
 	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal, map, 4096, &gic->lpi_map);
+	if (st == LIBVIRQ_OK)
+		st = virq_page_alloc_(hal, refs, 4096, &gic->lpi_refs);
+	/* The vPEID allocator's page is never 0 bytes, even for a GICv4.1 with
+	 * 1 or 2 vPEID bits (GICD_TYPER2.VID = 0 or 1). */
 	if (st == LIBVIRQ_OK && gic->version >= LIBVIRQ_GIC_V4_0)
-		st = virq_page_alloc_(hal, round_up_((1u << gic->vpeid_bits) / 8, 4096), 4096,
-				      &gic->vpeid_map);
+		st = virq_page_alloc_(hal, vpeid_map_bytes_(gic->vpeid_bits), 4096, &gic->vpeid_map);
 	if (st != LIBVIRQ_OK) {
+		virq_page_free_(hal, &gic->lpi_refs);
 		virq_page_free_(hal, &gic->lpi_map);
 		virq_page_free_(hal, &gic->prop);
-		return st;
+		return LIBVIRQ_FAIL(hal, st, "virq_gic_init: LPI/vPEID table allocation failed");
 	}
+	if (gic->version >= LIBVIRQ_GIC_V4_0)
+		virq_vpeid_map_init_(gic);
 	/* Every LPI starts disabled with a middle priority (RES1 set). */
 	memset(gic->prop.va, 0xA2, (size_t)prop);
 	return LIBVIRQ_OK;
@@ -119,12 +132,22 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 	uint32_t arch;
 	virq_status st;
 
-	if (!gic || !desc || !rd || !max_rd || max_rd > 65536u || lpi_bits < 14 || lpi_bits > 16 ||
-	    !desc->nr_redist_regions || desc->nr_redist_regions > LIBVIRQ_GIC_MAX_REDIST_REGIONS)
-		return LIBVIRQ_EINVAL;
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CORE);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return st; /* logged by virq_hal_validate() */
+	if (!gic || !desc || !rd)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_gic_init: NULL gic, desc or rd");
+	if (gic->state == LIVE_)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_gic_init: gic is live (destroy it first)");
+	if (!max_rd || max_rd > 65536u || lpi_bits < 14 || lpi_bits > 16)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16", max_rd,
+				     lpi_bits);
+	if (!desc->nr_redist_regions || desc->nr_redist_regions > LIBVIRQ_GIC_MAX_REDIST_REGIONS)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: desc->nr_redist_regions not 1..16",
+				     desc->nr_redist_regions);
 	memset(gic, 0, sizeof(*gic));
 	memset(rd, 0, sizeof(*rd) * max_rd);
 	gic->hal = *hal;
@@ -137,31 +160,45 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 					virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_PIDR2));
 	gic->gicd_typer = virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_TYPER);
 	if ((arch != 3 && arch != 4) || !LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_LPIS, gic->gicd_typer))
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_gic_init: GICD_PIDR2.ArchRev not 3/4 or GICD_TYPER.LPIS = 0",
+				     arch, gic->gicd_typer);
 	for (uint32_t i = 0; i < desc->nr_redist_regions; i++) {
 		st = walk_region_(gic, &desc->redist[i], max_rd);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return st; /* logged by walk_region_() */
 	}
 	if (!gic->nr_rd)
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EHW, "virq_gic_init: no redistributor found");
 	gic->version = detect_version_(gic, arch);
 	lpi_limits_(gic, lpi_bits);
 	if (gic->lpi_bits < 14)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_gic_init: GICD_TYPER.IDbits gives fewer than 14 INTID bits",
+				     gic->lpi_bits);
 	vpeid_limits_(gic);
-	return alloc_tables_(gic);
+	st = alloc_tables_(gic);
+	if (st == LIBVIRQ_OK)
+		gic->state = LIVE_;
+	return st;
 }
 
-void virq_gic_destroy(struct virq_gic *gic)
+virq_status virq_gic_destroy(struct virq_gic *gic)
 {
-	if (!gic || !gic->hal.ops)
-		return;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_destroy: gic not live");
+	if (gic->nr_its || gic->nr_vms)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+				     "virq_gic_destroy: ITSes or VMs still exist", gic->nr_its,
+				     gic->nr_vms);
 	for (uint32_t i = 0; i < gic->nr_rd; i++)
 		virq_page_free_(&gic->hal, &gic->rd[i].pend);
 	virq_page_free_(&gic->hal, &gic->vpeid_map);
+	virq_page_free_(&gic->hal, &gic->lpi_refs);
 	virq_page_free_(&gic->hal, &gic->lpi_map);
 	virq_page_free_(&gic->hal, &gic->prop);
+	gic->state = LIBVIRQ_GICV4_GONE;
+	return LIBVIRQ_OK;
 }
 
 /* ---------------- distributor ---------------- */
@@ -171,8 +208,10 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 	uint64_t a;
 	uint32_t v;
 
-	if (!gic || !gic->hal.ops)
-		return LIBVIRQ_EINVAL;
+	virq_status st;
+
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_dist_enable: gic not live");
 	a = gic->gicd_base + LIBVIRQ_GICD_CTLR;
 	v = virq_rd32_(&gic->hal, a);
 	v |= (uint32_t)(LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_ARE, 1) |
@@ -180,20 +219,26 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp0, 1));
 	v &= (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP);
 	virq_wr32_(&gic->hal, a, v);
-	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: CASE-15). */
-	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
-			   gic->timeout_ns, NULL);
+	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: docs/rationale.md#gic-rd-bringup-order). */
+	st = virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
+			 gic->timeout_ns, NULL);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&gic->hal, st, "virq_gic_dist_enable: GICD_CTLR.RWP stayed set");
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff, uint32_t *idx)
 {
-	if (!gic || !idx)
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_find_rdist: gic not live");
+	if (!idx)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_EINVAL, "virq_gic_find_rdist: NULL idx");
 	for (uint32_t i = 0; i < gic->nr_rd; i++) {
 		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Affinity_Value, gic->rd[i].typer) == aff) {
 			*idx = i;
 			return LIBVIRQ_OK;
 		}
 	}
-	return LIBVIRQ_ENOENT;
+	return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOENT,
+			     "virq_gic_find_rdist: no GICR_TYPER.Affinity_Value matches", aff);
 }

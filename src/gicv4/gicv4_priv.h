@@ -50,7 +50,7 @@ static inline uint32_t log2_(uint64_t v)
 }
 
 /* True when memory with these read-back attributes is not coherent with the
- * CPU caches (CASE-14; decoded fields). */
+ * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields). */
 static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
 {
 	return virq_gic_attr_needs_clean(ic, sh);
@@ -80,10 +80,63 @@ static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)
 	return (uint8_t *)gic->prop.va + (intid - LIBVIRQ_LPI_BASE);
 }
 
-/* A vPE with a vPEID and VPT, mapped on the ITSes. */
+/* ---- lifecycle (gicv4/state.h): one check per object type ---- */
+#define LIVE_ LIBVIRQ_GICV4_LIVE
+
+static inline bool gic_live_(const struct virq_gic *gic)
+{
+	return gic && gic->state == LIVE_;
+}
+
+static inline bool its_live_(const struct virq_its *its)
+{
+	return its && its->state == LIVE_;
+}
+
+static inline bool dev_live_(const struct virq_its_device *dev)
+{
+	return dev && dev->state == LIVE_;
+}
+
+static inline bool vm_live_(const struct virq_gic_vm *vm)
+{
+	return vm && vm->state == LIVE_;
+}
+
+static inline bool vpe_live_(const struct virq_vpe *vpe)
+{
+	return vpe && vpe->state == LIVE_;
+}
+
+/* A live vPE (it has a vPEID and VPT, and is mapped on the ITSes). */
 static inline bool vpe_usable_(const struct virq_vpe *vpe)
 {
-	return vpe && vpe->vm && (vpe->flags & LIBVIRQ_VPE_MAPPED);
+	return vpe_live_(vpe);
+}
+
+/* The HAL to log a failure of @vpe's call with (NULL when not live). */
+static inline const struct virq_hal *vpe_hal_(const struct virq_vpe *vpe)
+{
+	return vpe_live_(vpe) ? &vpe->vm->gic->hal : NULL;
+}
+
+/* ---- vPEID allocator memory: a two-level bitmap (lpi.c) ---- */
+/* 64-bit words of the leaf level for 2^bits IDs (at least one). */
+static inline uint32_t vpeid_leaf_words_(uint32_t bits)
+{
+	return bits >= 6 ? 1u << (bits - 6) : 1u;
+}
+
+/* Words of the summary level (bit w set: leaf word w is full). */
+static inline uint32_t vpeid_sum_words_(uint32_t bits)
+{
+	return (vpeid_leaf_words_(bits) + 63) / 64;
+}
+
+/* Bytes of the allocator's page: never 0, even for 1 or 2 vPEID bits. */
+static inline uint64_t vpeid_map_bytes_(uint32_t bits)
+{
+	return round_up_(8ull * (vpeid_sum_words_(bits) + vpeid_leaf_words_(bits)), 4096);
 }
 
 #endif /* LIBVIRQ_SRC_GICV4_PRIV_H */

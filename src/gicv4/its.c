@@ -7,6 +7,7 @@
  */
 #include "gicv4/doorbell_priv.h"
 #include "gicv4/its_exec_priv.h"
+#include "gicv4/its_queue_priv.h"
 #include "gicv4/its_table_priv.h"
 #include "gicv4/rdist_priv.h"
 
@@ -34,11 +35,13 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 						 virq_rd32_(hal, its->base + LIBVIRQ_GITS_PIDR2));
 
 	if (arch != 3 && arch != 4)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_its_init: GITS_PIDR2.ArchRev is not 3 or 4", its->base, arch);
 	its->typer = virq_rd64_(hal, its->base + LIBVIRQ_GITS_TYPER);
 	its->iidr = virq_rd32_(hal, its->base + LIBVIRQ_GITS_IIDR);
 	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Physical, its->typer))
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP, "virq_its_init: GITS_TYPER.Physical = 0",
+				     its->typer);
 	virq_its_limits_from_typer(its->typer, &its->lim);
 	/* The GIC as a whole may be less than the ITS claims. */
 	if (its->gic->version < LIBVIRQ_GIC_V4_0)
@@ -53,6 +56,19 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 	if (its->quirks & LIBVIRQ_ITS_QUIRK_QDF2400_E0065)
 		its->itt_esz = 16;
 	its->noncoherent = desc->dma_noncoherent || (its->quirks & LIBVIRQ_ITS_QUIRK_RK3588_3588001);
+	/* Direct vSGI needs GITS_SGIR (64-bit, ITS_base + 0x20020) inside the
+	 * register region the description gives: a 0x20000-byte region (two
+	 * 64 KiB frames) has no vSGI frame, whatever GITS_TYPER.VSGI says, and
+	 * the library never touches beyond the region (IHI 0069 §12.19,
+	 * GITS_SGIR in the third 64 KiB frame). */
+	its->size = desc->size;
+	its->direct_vsgi = its->lim.version == LIBVIRQ_ITS_V41 && its->lim.vsgi &&
+			   desc->size >= LIBVIRQ_GITS_SGIR + 8;
+	if (its->lim.version == LIBVIRQ_ITS_V41 && its->lim.vsgi && !its->direct_vsgi)
+		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO,
+			     "its: GITS_TYPER.VSGI set but the region has no GITS_SGIR frame: no "
+			     "direct vSGI",
+			     its->base, desc->size);
 	if (its->quirks)
 		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "its: quirks applied", its->iidr, its->quirks);
 	return LIBVIRQ_OK;
@@ -96,7 +112,10 @@ static virq_status its_number_unique_(const struct virq_its *its)
 		if (o && o != its && itslist_mode_(o) && o->its_number == its->its_number) {
 			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "its: duplicate ITS_Number", its->base,
 				  its->its_number);
-			return LIBVIRQ_EHW;
+			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EHW,
+					     "virq_its_init: GITS_CTLR.ITS_Number equals another "
+					     "ITSList-mode ITS's (read-only)",
+					     its->base, its->its_number);
 		}
 	}
 	return LIBVIRQ_OK;
@@ -112,7 +131,7 @@ static virq_status its_slot_(struct virq_its *its)
 			return LIBVIRQ_OK;
 		}
 	}
-	return LIBVIRQ_ENOSPC;
+	return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOSPC, "virq_its_init: the GIC has 16 ITSes already");
 }
 
 static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *cfg)
@@ -126,7 +145,8 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 	st = virq_page_alloc_(&its->gic->hal, round_up_((its->gic->nr_rd + 7) / 8, 4096), 4096,
 			      &its->col_map);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&its->gic->hal, st,
+				    "virq_its_init: collection bitmap allocation failed");
 	st = virq_its_tables_init_(its);
 	if (st == LIBVIRQ_OK) {
 		st = virq_its_queue_init(&its->q, &its->gic->hal, its->base, qbytes, &qc);
@@ -160,6 +180,30 @@ static void proxy_reserve_(struct virq_its *its)
 	its->proxy_ok = true;
 }
 
+/* Undoes a (partial) virq_its_init(): the ITS is quiescent, its memory
+ * freed and it is unregistered. Used by init's failure path and destroy. */
+static virq_status its_teardown_(struct virq_its *its)
+{
+	virq_status st;
+
+	virq_its_proxy_free_(its);
+	st = its_quiesce_(its);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&its->gic->hal, st,
+				     "virq_its_destroy: GITS_CTLR.Quiescent never read 1 (memory kept, "
+				     "ITS disabled; call again)",
+				     its->base);
+	if (its->gic->its[its->slot] == its) {
+		its->gic->its[its->slot] = NULL;
+		its->gic->nr_its--;
+	}
+	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
+	virq_its_queue_fini_owned_(&its->q);
+	virq_its_tables_free_(its);
+	virq_page_free_(&its->gic->hal, &its->col_map);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
 {
@@ -167,40 +211,54 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	uint32_t ctlr;
 	virq_status st;
 
-	if (!its || !gic || !gic->hal.ops || !desc)
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_init: gic not live");
+	hal = &gic->hal;
+	if (!its || !desc)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_init: NULL its or desc");
+	if (its->state == LIVE_)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_its_init: its is live (virq_its_destroy() first)");
+	if (cfg && cfg->queue_bytes &&
+	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_init: cfg->queue_bytes not a 4 KiB multiple up to 1 MiB",
+				     cfg->queue_bytes);
 	if (cfg && !cfg->lock.acquire != !cfg->lock.release)
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_EINVAL,
-				    "virq_its_init: a lock needs both acquire and release");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_its_init: cfg->lock needs both acquire and release");
 	memset(its, 0, sizeof(*its));
 	its->gic = gic;
+	its->base = desc->base;
 	if (cfg)
 		its->lock = cfg->lock;
-	its->base = desc->base;
 	its->numa_node = cfg ? cfg->numa_node : -1;
 	its->rd_node = cfg ? cfg->rd_node : NULL;
-	hal = &gic->hal;
 	st = its_slot_(its);
 	if (st == LIBVIRQ_OK)
 		st = its_probe_(its, desc);
-	if (st == LIBVIRQ_OK)
+	if (st == LIBVIRQ_OK) {
 		st = its_quiesce_(its);
+		if (st != LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV(hal, st,
+					   "virq_its_init: GITS_CTLR.Quiescent never read 1", its->base);
+	}
 	if (st == LIBVIRQ_OK)
 		st = its_setup_(its, cfg);
 	if (st != LIBVIRQ_OK) {
 		its->gic = NULL;
 		return st;
 	}
+	its->q.owned = true;
 	its_number_(its, &ctlr);
 	st = its_number_unique_(its);
 	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
-	/* ImDe on GICv4 as Linux does; its architectural meaning is
-	 * [UNCERTAIN] in the fact sheet (facts §2.2, §12 item 2). */
+	/* ImDe on GICv4 as Linux does (its_probe_one). */
 	if (its->lim.version != LIBVIRQ_ITS_V3)
 		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
 	if (st == LIBVIRQ_OK)
 		virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
-	gic->its[its->slot] = its; /* registered so that the failure path below is destroy */
+	gic->its[its->slot] = its; /* registered so that the failure path below can undo it */
 	gic->nr_its++;
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
 		st = virq_rdist_vpe_tables_attach_(gic);
@@ -208,11 +266,13 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
 		proxy_reserve_(its);
 	if (st != LIBVIRQ_OK) {
-		virq_status st2 = virq_its_destroy(its);
+		virq_status st2 = its_teardown_(its);
 
-		(void)st2;
+		(void)st2; /* the first error is reported */
+		its->gic = NULL;
 		return st;
 	}
+	its->state = LIVE_;
 	return LIBVIRQ_OK;
 }
 
@@ -220,59 +280,74 @@ virq_status virq_its_destroy(struct virq_its *its)
 {
 	virq_status st;
 
-	if (!its || !its->gic)
-		return LIBVIRQ_OK;
+	if (!its_live_(its))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_destroy: its not live");
 	if (its->nr_devices || its->nr_vpes)
-		return LIBVIRQ_EBUSY;
-	virq_its_proxy_free_(its);
-	st = its_quiesce_(its);
+		return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_EBUSY,
+				     "virq_its_destroy: devices or vPEs still mapped", its->nr_devices,
+				     its->nr_vpes);
+	st = its_teardown_(its);
 	if (st != LIBVIRQ_OK)
 		return st;
-	its->gic->its[its->slot] = NULL;
-	its->gic->nr_its--;
-	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
-	virq_its_queue_fini(&its->q);
-	virq_its_tables_free_(its);
-	virq_page_free_(&its->gic->hal, &its->col_map);
+	its->state = LIBVIRQ_GICV4_GONE;
 	its->gic = NULL;
 	return LIBVIRQ_OK;
 }
 
 /* ---------------- collections ---------------- */
 
-static virq_status map_collection_(struct virq_its *its, uint32_t rd)
+/* virq_its_map_collection() with the ITS lock held (the wrapper below takes it). */
+static virq_status map_collection_locked_(struct virq_its *its, uint32_t rd)
 {
+	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
 	virq_status st;
 
+	if (!its_live_(its))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_map_collection: its not live");
+	hal = &its->gic->hal;
+	if (rd >= its->gic->nr_rd)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_map_collection: redistributor index >= nr_rd", rd);
+	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON)) /* EnableLPIs before MAPC (docs/rationale.md#gic-rd-bringup-order) */
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_its_map_collection: LPIs not enabled on the redistributor "
+				     "(virq_gic_rdist_init() first)",
+				     rd);
+	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
+	    its->rd_node[rd] != its->numa_node)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_map_collection: Cavium 23144: redistributor on another "
+				     "NUMA node than the ITS",
+				     rd);
+	if (rd >= (1u << its->lim.icid_bits))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_its_map_collection: ICID beyond GITS_TYPER.CIDbits", rd);
 	if (rd >= LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_HCC, its->typer)) {
 		st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_COL, rd);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAILV(hal, st,
+					     "virq_its_map_collection: collection table entry not "
+					     "available",
+					     rd);
 	}
 	c[0] = virq_its_mapc(rd, virq_its_rdbase_(its, rd), true);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
-	if (st == LIBVIRQ_OK)
-		bm_set_(its->col_map.va, rd);
-	return st;
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st, "virq_its_map_collection: MAPC + SYNC failed", rd);
+	bm_set_(its->col_map.va, rd);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 {
 	virq_status st;
 
-	if (!its || !its->gic || rd >= its->gic->nr_rd)
-		return LIBVIRQ_EINVAL;
-	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_EBUSY; /* EnableLPIs before MAPC (CASE-15) */
-	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
-	    its->rd_node[rd] != its->numa_node)
-		return LIBVIRQ_EINVAL;
-	if (rd >= (1u << its->lim.icid_bits))
-		return LIBVIRQ_ERANGE;
+	if (!its_live_(its))
+		return map_collection_locked_(its, rd);
 	virq_its_lock_(its);
-	st = map_collection_(its, rd);
+	st = map_collection_locked_(its, rd);
 	virq_its_unlock_(its);
 	return st;
 }

@@ -37,24 +37,6 @@ static inline struct virq_its_event *ev_at_(const struct virq_its_device *dev, u
 	return (struct virq_its_event *)dev->ev.va + event;
 }
 
-/* True when @dev is a mapped device with its event array. */
-static inline bool dev_ok_(const struct virq_its_device *dev)
-{
-	return dev && dev->its && dev->its->gic && dev->ev.va;
-}
-
-/* The tracking entry of @event of a mapped @dev: EINVAL / ERANGE otherwise. */
-static inline virq_status ev_lookup_(struct virq_its_device *dev, uint32_t event,
-				     struct virq_its_event **e)
-{
-	if (!dev_ok_(dev))
-		return LIBVIRQ_EINVAL;
-	if (event >= dev->nr_events)
-		return LIBVIRQ_ERANGE;
-	*e = ev_at_(dev, event);
-	return LIBVIRQ_OK;
-}
-
 /* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */
 struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e);
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Redistributor bring-up, all in one place: the vPE residency registers'
- * reset (CASE-11: even when a previous kernel left LPIs on), EnableLPIs off
- * with RWP on bit 3 (CASE-15), wake (GICR_WAKER), GICR_PROPBASER /
- * GICR_PENDBASER with attribute negotiation (CASE-14), EnableLPIs on and
+ * reset (docs/rationale.md#gic-vpe-residency-init: even when a previous kernel left LPIs on), EnableLPIs off
+ * with RWP on bit 3 (docs/rationale.md#gic-rd-bringup-order), wake (GICR_WAKER), GICR_PROPBASER /
+ * GICR_PENDBASER with attribute negotiation (docs/rationale.md#gic-table-attributes), EnableLPIs on and
  * visible before any MAPC; on GICv4.1 the redistributors' view of the vPE
  * table (GICR_VPROPBASER, 4.1 layout).
  * Spec: Arm IHI 0069 §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER,
@@ -47,7 +47,10 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx)
 		return LIBVIRQ_OK; /* done when the first 4.1 ITS comes up */
 	st = virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAILV(&gic->hal, st,
+				     "virq_gic_rdist_init/virq_its_init: vPE table too large for "
+				     "GICR_VPROPBASER.Size",
+				     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
 	virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), v);
 	gic->rd[idx].vprop_cache = v;
 	return LIBVIRQ_OK;
@@ -84,7 +87,7 @@ void virq_rdist_vpe_tables_detach_(struct virq_gic *gic, const struct virq_its *
 	}
 }
 
-/* ---------------- residency registers (CASE-11) ---------------- */
+/* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ---------------- */
 
 static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 {
@@ -93,7 +96,7 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	uint64_t v = virq_rd64_(&gic->hal, va);
 
 	if (v & VPEND_VALID) {
-		/* A stale resident vPE (kexec, CASE-11): clear Valid and wait for
+		/* A stale resident vPE (kexec, docs/rationale.md#gic-vpe-residency-init): clear Valid and wait for
 		 * the VPT parse to finish. On 4.1 write PendingLast only. */
 		uint64_t w =
 		    gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
@@ -104,7 +107,10 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		st = dirty_wait_(gic, idx);
 		if (st != LIBVIRQ_OK) {
 			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck", idx);
-			return st;
+			return LIBVIRQ_FAILV(&gic->hal, st,
+					     "virq_gic_rdist_init: stale VPENDBASER.Valid cleared, "
+					     "Dirty never cleared",
+					     idx);
 		}
 	}
 	r->vpend = 0;
@@ -120,7 +126,7 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		return vpe_table_41_(gic, idx);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
-		 * or vLPIs sent here are dropped (CASE-11). */
+		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
 		r->vprop_cache = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
 		virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), r->vprop_cache);
 	}
@@ -152,10 +158,16 @@ static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
 	virq_wr32_(&gic->hal, a, ctlr & ~en);
 	st = rd_wait_rwp_(gic, idx, 0, 0);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAILV(&gic->hal, st,
+				     "virq_gic_rdist_init: GICR_CTLR.RWP stayed set after clearing "
+				     "EnableLPIs",
+				     idx);
 	if (virq_rd32_(&gic->hal, a) & en) {
 		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: EnableLPIs stuck at 1", idx);
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+				     "virq_gic_rdist_init: EnableLPIs left on by a previous kernel "
+				     "does not clear",
+				     idx);
 	}
 	return LIBVIRQ_OK;
 }
@@ -166,13 +178,16 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 	uint32_t w = virq_rd32_(&gic->hal, a);
 
 	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
-	/* A real bounded poll (CASE-15: Xen's loop ran once). */
-	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
-			   0, gic->timeout_ns, NULL);
+	/* A real bounded poll (docs/rationale.md#gic-rd-bringup-order: Xen's loop ran once). */
+	if (virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
+			0, gic->timeout_ns, NULL) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
+				     "virq_gic_rdist_init: GICR_WAKER.ChildrenAsleep stayed set", idx);
+	return LIBVIRQ_OK;
 }
 
 /* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
- * adapts to what stuck (CASE-14). Returns the final value in *out and
+ * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the final value in *out and
  * whether the table needs cleaning in *nc. */
 static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint64_t want,
 				       uint64_t pa_mask, uint64_t *out, bool *nc)
@@ -188,7 +203,10 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	virq_wr64_(hal, addr, want);
 	rb = virq_rd64_(hal, addr);
 	if ((rb & pa_mask) != (want & pa_mask))
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
+				     "virq_gic_rdist_init: PROPBASER/PENDBASER address or IDbits did "
+				     "not stick",
+				     addr, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	if (!gic->rd_forced_nc && sh == LIBVIRQ_GIC_SH_NONE && ic != LIBVIRQ_GIC_CACHE_nC) {
@@ -221,7 +239,10 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 	virq_status st;
 
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PROPBASER_Physical_Address, gic->prop.pa))
-		return LIBVIRQ_EALIGN;
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EALIGN,
+				     "virq_gic_rdist_init: configuration table PA does not fit "
+				     "GICR_PROPBASER",
+				     gic->prop.pa);
 	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PROPBASER), want,
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_Physical_Address) |
 				     LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_IDbits),
@@ -230,9 +251,12 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 		return st;
 	if (nc && !gic->rd_noncoherent) {
 		gic->rd_noncoherent = true;
-		st = clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size);
+		if (clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size) != LIBVIRQ_OK)
+			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+					    "virq_gic_rdist_init: tables not coherent and the HAL "
+					    "has no dcache_clean");
 	}
-	return st;
+	return LIBVIRQ_OK;
 }
 
 static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
@@ -246,12 +270,17 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 	if (!r->pend.va) {
 		st = virq_page_alloc_(&gic->hal, size, 0x10000, &r->pend);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAILV(&gic->hal, st,
+					     "virq_gic_rdist_init: pending table allocation failed",
+					     idx);
 	} else {
 		memset(r->pend.va, 0, r->pend.size);
 	}
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PENDBASER_Physical_Address, r->pend.pa)) {
-		st = LIBVIRQ_EALIGN;
+		st = LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EALIGN,
+				   "virq_gic_rdist_init: pending table PA does not fit "
+				   "GICR_PENDBASER",
+				   r->pend.pa);
 		goto fail;
 	}
 	want = r->pend.pa | rd_attr_default_() | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PENDBASER_PTZ, 1);
@@ -259,7 +288,10 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got, &nc);
 	if (st == LIBVIRQ_OK && nc) {
 		gic->rd_noncoherent = true;
-		st = clean_if_(&gic->hal, true, r->pend.va, r->pend.size);
+		if (clean_if_(&gic->hal, true, r->pend.va, r->pend.size) != LIBVIRQ_OK)
+			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+					  "virq_gic_rdist_init: tables not coherent and the HAL has "
+					  "no dcache_clean");
 	}
 	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
@@ -274,10 +306,16 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
 	virq_status st;
 
-	if (!gic || !gic->hal.ops || idx >= gic->nr_rd || (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_rdist_init: gic not live");
+	if (idx >= gic->nr_rd)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_gic_rdist_init: redistributor index >= nr_rd", idx);
+	if (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_gic_rdist_init: redistributor already initialised", idx);
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
-	 * still gets them (CASE-11). */
+	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */
 	if (gic->version >= LIBVIRQ_GIC_V4_0) {
 		st = vpe_reset_(gic, idx);
 		if (st != LIBVIRQ_OK)
@@ -293,14 +331,24 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	if (st != LIBVIRQ_OK)
 		return st;
 	/* (5) Tables visible before EnableLPIs; EnableLPIs visible (RWP clear)
-	 * before any MAPC names this RD (CASE-15). */
+	 * before any MAPC names this RD (docs/rationale.md#gic-rd-bringup-order). */
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
 	a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
 	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);
 	st = rd_wait_rwp_(gic, idx, en, en);
 	if (st != LIBVIRQ_OK) /* the pending table stays allocated: the RD may use it */
-		return st;
+		return LIBVIRQ_FAILV(&gic->hal, st,
+				     "virq_gic_rdist_init: EnableLPIs not visible (RWP set or "
+				     "EnableLPIs reads 0)",
+				     idx);
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_FULL);
 	gic->rd[idx].flags |= LIBVIRQ_RDIST_LPIS_ON;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
+{
+	(void)gic;
+	(void)vpeid;
+	return LIBVIRQ_OK; /* redistributors share an ITS's table (see vpe_table_41_()) */
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Capabilities through the HAL's CPUID (fact sheet §1) and the mode
- * prerequisites (PerfCtrVirt, PerfMonV2, VNMI; SEV-ES/SNP refused, §6).
+ * Capabilities through the HAL's CPUID (APM Vol 3 CPUID Fn8000_000A,
+ * Fn8000_0022; docs/rationale.md#pmc-counter-count) and the mode
+ * prerequisites (PerfCtrVirt, PerfMonV2, VNMI: docs/rationale.md#pmc-vnmi-required;
+ * SEV-ES/SNP refused: docs/rationale.md#pmc-sev-refused).
  */
 #include "pmcvirt/pmcv_priv.h"
 #include "hal/hal_priv.h"

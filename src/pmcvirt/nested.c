@@ -2,7 +2,7 @@
 /*
  * Nested SVM: the PMC part of an L1 VMRUN of L2 and of the nested #VMEXIT.
  *
- * UNCERTAIN (fact sheet §6.3, conf. C): no published design for nested PMC
+ * UNCERTAIN (unverified; docs/rationale.md#pmc-nested): no published design for nested PMC
  * virtualization was available. This follows the nested LBR-virtualization
  * precedent (vmcb12's state when L1 enables the feature, else vmcb01's) and
  * emulates for L1 what the hardware does for a bare-metal hypervisor:
@@ -32,8 +32,9 @@ static void pmcv_copy_slots_(void *dst, const void *src, bool ctl)
  * L2's PMU from vmcb12 (L1-controlled memory) into vmcb02, limited as L1's
  * own WRMSRs are: reserved event-select bits (HG unless allow_hg) cleared,
  * L0's filter applied, slots beyond L1's counter count zero, counters 48
- * bits, global status/control only for L1's counters. UNCERTAIN (conf. C):
- * whether hardware would instead fail such a VMRUN is not known (§9.3).
+ * bits, global status/control only for L1's counters. UNCERTAIN
+ * (docs/rationale.md#pmc-nested): whether hardware would instead fail such a
+ * VMRUN is not known.
  */
 static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, const void *vmcb12)
 {

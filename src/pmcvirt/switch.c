@@ -275,7 +275,8 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW)
 		return pmcv_sw_save_(vcpu);
 	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.
-	 * UNCERTAIN which exactly (0x3F for GlobalCtl per SD-3F), so forget them. */
+	 * UNCERTAIN which exactly (0x3F for GlobalCtl on six-counter parts), so
+	 * forget them (docs/rationale.md#pmc-globalctl-before-vmrun). */
 	vcpu->hw.valid &= PMCV_V_GSTS;
 	if (exitcode == LIBVIRQ_VMCB_EXIT_INVALID_PMC) { /* all 64 bits compared */
 		vcpu->invalid_pmc++;

@@ -94,7 +94,7 @@ uint64_t virq_pmcvirt_ctl_hw_(const struct virq_pmcvirt_vcpu *v, uint64_t guest_
 		hw &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_EN);
 	if (!pmcv_hw_(v)) {
 		/* SW mode: the MSR is live in the host between load and VMRUN;
-		 * count only in the guest (RFC6 mediated path). UNCERTAIN for
+		 * count only in the guest (docs/rationale.md#pmc-eventsel). UNCERTAIN for
 		 * nested guests: L1's HostOnly counting of L2 is not kept. */
 		hw &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_HostOnly);
 		hw |= LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly);
@@ -176,9 +176,9 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 			       ~LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
 	st = virq_pmcvirt_vcpu_reset(vcpu);
-	/* PMU refresh (RFC4 sync point 3, KVM's kvm_pmu_refresh): the global
-	 * enables of the guest's counters are set, as hardware RESET leaves
-	 * PerfCntrGlobalCtl (0x3F for six, SD-3F), so v1-style software that
+	/* PMU refresh (KVM's kvm_pmu_refresh; docs/rationale.md#pmc-reset-values):
+	 * the global enables of the guest's counters are set, as hardware RESET
+	 * leaves PerfCntrGlobalCtl (0x3F for six), so v1-style software that
 	 * only programs PERF_CTL counts. */
 	if (st == LIBVIRQ_OK && guest->perfmon_v2)
 		pmcv_set_gctl_(vcpu, pmcv_ctr_bits_(guest->ncounters));

@@ -8,8 +8,9 @@
  * write (guest or host origin), RDPMC, a world switch, save/restore, reset.
  * Properties:
  *  - virq_pmcvirt_msr_map() only returns OK, ENOENT or EINVAL; a mapped
- *    event select or counter has idx < guest.ncounters (CASE-17: an index
- *    beyond the guest's count is never aliased); a guest MSR access fails
+ *    event select or counter has idx < guest.ncounters (an index beyond the
+ *    guest's count is never aliased: docs/rationale.md#pmc-legacy-msr-index);
+ *    a guest MSR access fails
  *    exactly when the mapping fails;
  *  - a guest write that succeeded reads back: event selects as written,
  *    counters modulo 2^48; a refused write changes nothing (a full state

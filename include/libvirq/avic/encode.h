@@ -126,7 +126,8 @@ struct virq_avic_icr {
 };
 
 /**
- * @brief Decodes a 64-bit ICR with the SENDER's APIC mode (CASE-01).
+ * @brief Decodes a 64-bit ICR with the SENDER's APIC mode
+ *        (@ref avic-icr-sender-mode).
  * @param icr ICR value (EXITINFO1 of AVIC_INCOMPLETE_IPI has the same layout).
  * @param sender_x2apic True when the sender's APIC is in x2APIC mode.
  * @param out Receives the fields.

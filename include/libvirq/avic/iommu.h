@@ -8,9 +8,10 @@
  * Spec: AMD I/O Virtualization Technology (IOMMU) Specification, pub. 48882,
  * "Interrupt Remapping Table Entry, 128-bit (GAEn=1)" and "Guest Virtual APIC
  * Log". UNCERTAIN: the bit positions follow the widely deployed Linux
- * layout; the spec itself was not checked (facts sheet §B.1), and whether
- * GALogIntr changes need an IRT invalidation is not confirmed (§E.3) — the
- * library never invalidates; the embedder invalidates after attach.
+ * layout (drivers/iommu/amd); the spec itself was not checked, and whether
+ * GALogIntr changes need an IRT invalidation is not confirmed — the
+ * library never invalidates; the embedder invalidates after attach
+ * (@ref iommu-irte-ga-layout).
  */
 #ifndef LIBVIRQ_AVIC_IOMMU_H
 #define LIBVIRQ_AVIC_IOMMU_H
@@ -69,7 +70,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_decode(const uint64_t in[2], st
 LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid,
 					       uint8_t *code);
 
-/** @brief Bits of the GA tag that hold the vCPU index (12: up to 4,096 vCPUs, CASE-04). */
+/** @brief Bits of the GA tag that hold the vCPU index (12: up to 4,096 vCPUs;
+ *  @ref avic-ga-tag-width). */
 #define LIBVIRQ_GATAG_VCPU_BITS 12u
 /** @brief Largest VM id in a GA tag (the remaining 20 bits). */
 #define LIBVIRQ_GATAG_VM_MAX 0xFFFFFu
@@ -79,7 +81,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag
  * @param vm_id 0..0xFFFFF. @param vcpu_index 0..0xFFF. @param tag Receives the tag.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE (never truncates).
  * Thread-safety: pure.
- * Spec: none (the GA tag is opaque to the IOMMU; its layout is the library's, CASE-04).
+ * Spec: none (the GA tag is opaque to the IOMMU; its layout is the library's,
+ * @ref avic-ga-tag-width).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag);
 /**
@@ -151,7 +154,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_re
  * @brief Attaches a GA-mode IRTE to a vCPU and writes it: RemapEn, GuestMode,
  *        guest @p vector, backing page, GA tag (vm_id, index), and the current
  *        state: running with AVIC -> IsRun 1 and Destination = host APIC ID at
- *        once (CASE-06); blocking, or running without AVIC (VM inhibited, in
+ *        once (@ref avic-run-state); blocking, or running without AVIC (VM inhibited, in
  *        L2) -> IsRun 0, GALogIntr 1 (the IOMMU's doorbell would be ignored, so
  *        the GA log handler kicks it); put -> both 0. Writes hi then lo
  *        (64-bit stores).

@@ -169,7 +169,8 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
  * @param vm VM. @param reason Reason.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, reason out of range; NESTED is per vCPU).
  * Thread-safety: any context (atomic).
- * Spec: APM §15.29.2 (AVIC enable in the VMCB); reasons mirror KVM's APICv inhibits (facts §A.1).
+ * Spec: APM §15.29.2 (AVIC enable in the VMCB); reasons mirror KVM's APICv inhibits
+ * (@ref avic-inhibit-reasons).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm,
 						 enum virq_avic_inhibit reason);
@@ -285,7 +286,8 @@ struct virq_avic_vcpu {
  *
  * @param vm VM. @param vcpu Caller storage, overwritten. @param cfg Parameters.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE (index >= max_vcpus,
- *         apic_id > the VM's table max index — nothing is written (CASE-07),
+ *         apic_id > the VM's table max index — nothing is written
+ *         (@ref avic-apic-id-bounds),
  *         backing_pa >= 2^52); ::LIBVIRQ_EALIGN (backing page);
  *         ::LIBVIRQ_EEXIST (index or APIC ID already used); ::LIBVIRQ_ENOMEM.
  * Thread-safety: VM lock.
@@ -320,7 +322,7 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  * to the backing page, 0xD0 and 0x20). Leaving: LDR is reset to 0 and the ID
  * register holds ID[7:0] << 24. An xAPIC-mode vCPU with APIC ID > 0xFE inhibits the VM
  * (PHYSICAL_ID_TOO_BIG; it cannot be addressed in xAPIC form) and is
- * resolved by its 8-bit alias in emulation (CASE-07).
+ * resolved by its 8-bit alias in emulation (@ref avic-apic-id-bounds).
  * @param vcpu vCPU. @param x2apic New mode.
  * On a VM without x2AVIC (xAVIC mode) an x2APIC-mode vCPU runs "hybrid": AVIC stays
  * enabled for IRR posting and doorbells, X2APIC_MODE is not set and the embedder
@@ -329,7 +331,8 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  *         inhibited the VM (PHYSICAL_ID_TOO_BIG): make every vCPU recompute its
  *         VMCB values before its next VMRUN; ::LIBVIRQ_EINVAL.
  * Thread-safety: VM lock.
- * Spec: APM §15.29.4 (x2AVIC); x2APIC LDR per CASE-08.
+ * Spec: APM §15.29.4 (x2AVIC); x2APIC LDR per Intel SDM Vol 3A §11.12.10.2
+ * (@ref apic-x2apic-logical).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic);
 
@@ -502,10 +505,11 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  *        and of the embedder's ICR emulation.
  *
  * Shorthands: self, all, all-but-self. Physical: xAPIC 0xFF and x2APIC
- * 0xFFFFFFFF broadcast (x2APIC 0xFF is an ordinary ID, CASE-08); otherwise the
+ * 0xFFFFFFFF broadcast (x2APIC 0xFF is an ordinary ID,
+ * @ref apic-x2apic-logical); otherwise the
  * vCPU whose APIC ID equals the destination via an APIC-ID map (constant
  * cost); an xAPIC-mode vCPU with an ID > 0xFF also answers to its low 8 bits
- * (alias, CASE-07). Logical from an x2APIC sender: cluster = dest[31:16],
+ * (alias, @ref avic-apic-id-bounds). Logical from an x2APIC sender: cluster = dest[31:16],
  * bitmap = dest[15:0], targets are APIC IDs cluster×16+bit. Logical from an
  * xAPIC sender: each xAPIC-mode vCPU matches with its own DFR model and LDR
  * (flat: ID & MDA; cluster: same cluster and nibble overlap); 0xFF broadcast.
@@ -587,8 +591,9 @@ struct virq_avic_exit_result {
  * TARGET_NOT_RUNNING: the hardware already set the IRR bits; wakes exactly
  * the targets (doorbell if running elsewhere, else kick; the sender itself is
  * skipped). INVALID_INT_TYPE and INVALID_TARGET: emulates the whole ICR
- * (virq_avic_emulate_icr(); CASE-03). INVALID_VECTOR: counted, nothing else.
- * INVALID_BACKING_PAGE and unknown causes: logged and reported, never a crash.
+ * (virq_avic_emulate_icr(); @ref avic-incomplete-ipi-causes).
+ * INVALID_VECTOR: counted, nothing else. INVALID_BACKING_PAGE and unknown
+ * causes: logged and reported, never a crash.
  * @param sender vCPU that exited (loaded on the calling CPU).
  * @param info1 EXITINFO1. @param info2 EXITINFO2. @param ops For special IPIs.
  * @param res Receives the result.
@@ -625,7 +630,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *v
 /**
  * @brief Guest wrote LDR (xAPIC): invalidates the entry of the old LDR, writes
  *        the new one (guest physical ID = APIC ID, Valid) when it names a single
- *        destination (CASE-02). Ignored (::LIBVIRQ_OK) in x2APIC mode.
+ *        destination (@ref avic-logical-id-single-bit). Ignored (::LIBVIRQ_OK) in x2APIC mode.
  * @param vcpu vCPU. @param ldr New LDR.
  * @return ::LIBVIRQ_OK (entry written); ::LIBVIRQ_ENOENT (no single destination: no
  *         entry, IPIs to it exit and are emulated); ::LIBVIRQ_EEXIST (another vCPU

@@ -5,8 +5,7 @@
  * libvirq's GICv4 module: offsets and fields in the spec's [hi:lo] notation.
  *
  * Source: Arm IHI 0069 (GICv3/v4 architecture specification), chapter 12
- * (§12.9 GICD_*, §12.10/12.11 GICR_*), restated from the fact sheet
- * (shared/facts/gicv4.md §4). Memory attribute encodings (InnerCache,
+ * (§12.9 GICD_*, §12.10/12.11 GICR_*). Memory attribute encodings (InnerCache,
  * Shareability) are the ::virq_gic_cache / ::virq_gic_shareability enums of
  * gicv4/its_regs.h, shared with the ITS registers. Field macros expand to "hi, lo" and are used
  * with the helpers of bitfield.h. Thread-safety: constants only.
@@ -72,7 +71,8 @@
 
 #define LIBVIRQ_GICR_CTLR_EnableLPIs 0, 0 /**< GICR_CTLR.EnableLPIs. */
 #define LIBVIRQ_GICR_CTLR_IR 2, 2	       /**< GICR_CTLR.IR: INVLPIR/INVALLR implemented. */
-#define LIBVIRQ_GICR_CTLR_RWP 3, 3	       /**< GICR_CTLR.RWP (bit 3, not 31: CASE-15). */
+/** GICR_CTLR.RWP (bit 3, not 31: @ref gic-rd-bringup-order). */
+#define LIBVIRQ_GICR_CTLR_RWP 3, 3
 #define LIBVIRQ_GICR_CTLR_UWP 31, 31      /**< GICR_CTLR.UWP (upstream write pending). */
 
 #define LIBVIRQ_GICR_TYPER_PLPIS 0, 0	       /**< Physical LPIs supported. */

@@ -7,7 +7,7 @@
  * Built on the command encoders (gicv4/its_cmd.h) and the command queue
  * (gicv4/its_queue.h). Every operation encodes all of its commands first
  * (an encoding error queues nothing), then pushes them with the SYNC or
- * VSYNC each needs (IHI 0069 §6.2; facts §1.3), publishes with one
+ * VSYNC each needs (IHI 0069 §6.2; @ref gic-its-command-sync), publishes with one
  * GITS_CWRITER write and waits, bounded, for completion. When the queue
  * fails (::LIBVIRQ_ETIMEDOUT, ::LIBVIRQ_ESTALLED) the queue is reset
  * (virq_its_queue_reset()), the operation returns the error and the
@@ -61,13 +61,13 @@ struct virq_its_quirk_entry {
 };
 
 /**
- * @brief Quirks for a GITS_IIDR on a platform (pure; CASE-13 table).
+ * @brief Quirks for a GITS_IIDR on a platform (pure; @ref gic-its-errata).
  *
  * @param iidr     GITS_IIDR.
  * @param platform ::virq_gic_platform bits of the description.
  * @return Bit set of ::virq_its_quirk. Thread-safety: pure.
  *
- * Spec: vendor errata, not IHI 0069 (CASE-13 table).
+ * Spec: vendor errata, not IHI 0069 (@ref gic-its-errata).
  */
 uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
 
@@ -155,8 +155,12 @@ struct virq_its_device;
 
 /** @brief One ITS. Caller storage; members are read-only for the embedder. */
 struct virq_its {
+	uint32_t state;		    /**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_gic *gic;	    /**< The GIC it belongs to. */
 	uint64_t base;		    /**< Control frame address. */
+	uint64_t size;		    /**< Register region size from the description (bytes). */
+	bool direct_vsgi;	    /**< GICv4.1 direct vSGI usable: GITS_TYPER.VSGI and GITS_SGIR
+					 inside the region (size >= 0x20028). */
 	uint64_t typer;		    /**< GITS_TYPER. */
 	uint32_t iidr;		    /**< GITS_IIDR. */
 	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
@@ -219,6 +223,7 @@ struct virq_its_event {
  * embedder.
  */
 struct virq_its_device {
+	uint32_t state;		      /**< ::virq_gicv4_state: live while mapped. */
 	struct virq_its *its;	      /**< Its ITS; NULL when not mapped. */
 	uint32_t device_id;	      /**< DeviceID. */
 	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
@@ -238,7 +243,7 @@ struct virq_its_device {
  * (DeviceID bits, number of redistributors, vPEID bits), makes it two-level
  * when one level would exceed two pages and Indirect sticks, writes Inner
  * shareable + RaWaWb (or non-shareable + nC when not coherent), reads back,
- * and cleans tables the ITS does not snoop (CASE-14). Then the queue
+ * and cleans tables the ITS does not snoop (@ref gic-table-attributes). Then the queue
  * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists) and
  * Enabled (+ ImDe on GICv4). Registers the ITS with the GIC.
  *
@@ -246,7 +251,11 @@ struct virq_its_device {
  * @param gic  An initialised GIC.
  * @param desc The ITS's description (base, dma_noncoherent).
  * @param cfg  Optional settings, or NULL.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p its is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
  *         only one of @c acquire and @c release); ::LIBVIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::LIBVIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::LIBVIRQ_ETIMEDOUT (never quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW
@@ -274,7 +283,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_g
  * On GICv4.1, redistributors that used this ITS's vPE table are pointed
  * at another GICv4.1 ITS's table, or their GICR_VPROPBASER is cleared.
  *
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY (devices or vPEs still mapped: nothing
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EBUSY (devices or vPEs
+ *         still mapped: nothing
  *         done); ::LIBVIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS
  *         disabled).
  *
@@ -288,13 +300,15 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  * @brief Maps collection ICID = @p rd to redistributor @p rd: MAPC + SYNC.
  *
  * Refused until virq_gic_rdist_init() has made EnableLPIs visible on that
- * RD (CASE-15). RDbase is the RD's address when GITS_TYPER.PTA = 1, else
+ * RD (@ref gic-rd-bringup-order). RDbase is the RD's address when GITS_TYPER.PTA = 1, else
  * its processor number. Cavium 23144: refused when the RD is on another
  * NUMA node than the ITS.
  *
  * @param its An initialised ITS.
  * @param rd  Redistributor index.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (bad index, other node); ::LIBVIRQ_EBUSY
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (bad index, other node); ::LIBVIRQ_EBUSY
  *         (LPIs not enabled on @p rd); ::LIBVIRQ_ERANGE (ICID beyond the ITS);
  *         ::LIBVIRQ_ENOMEM (level-2 page); queue errors.
  *
@@ -320,7 +334,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  *                  already mapped on @p its).
  * @param device_id DeviceID (< 2^Devbits; not the proxy's).
  * @param nr_events Events needed, 1 .. 2^ID_bits.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p dev is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p its is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
  *         ::LIBVIRQ_EEXIST (@p device_id is already mapped on @p its — also the
  *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
  *         is changed); ::LIBVIRQ_ENOMEM; queue errors.
@@ -344,7 +362,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct 
  * quiescent).
  *
  * @param dev A mapped device with no mapped events.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (events still mapped); queue
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
+ *         (events still mapped); queue
  *         errors (the device stays mapped).
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
@@ -361,7 +382,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  * @param event EventID (< nr_events), not mapped yet.
  * @param pintid An allocated LPI (virq_lpi_alloc()).
  * @param icid  A mapped collection (= RD index).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event mapped);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event
+ *         mapped);
  *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
@@ -377,7 +401,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  *
  * @param dev   A mapped device.
  * @param event A mapped EventID.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
  *         (the event is then tracked as unmapped: DISCARD may have run, and
  *         a later map re-issues the mapping).
  *
@@ -389,11 +415,79 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
 
 /**
+ * @brief Unmaps @p count consecutive events (physical LPIs or vLPIs) in one
+ * batch: @p count DISCARDs written straight into the queue, then one SYNC
+ * per collection and one VSYNC per vPE involved, published with one
+ * GITS_CWRITER write per queue-full and one completion wait (the batched
+ * counterpart of virq_its_unmap_event(); minimum: 1 CWRITER write and 1
+ * CREADR read per batch that fits the queue).
+ *
+ * Every argument is checked before anything is queued. If the queue fails
+ * part-way the error is returned, the queue is reset (or the ITS marked
+ * dead) and the tracking is exact after a stall (::LIBVIRQ_ESTALLED): the
+ * ITS ran exactly the DISCARDs before the stalled command (IHI 0069 §6.2),
+ * those events are unmapped, the others stay mapped (unmap them again).
+ * After a timeout or a hardware error any queued DISCARD may have run:
+ * those events are tracked as unmapped (as virq_its_unmap_event() does;
+ * mapping them again is valid after a DISCARD); events never queued stay
+ * mapped.
+ *
+ * @param dev         A live device.
+ * @param first_event First EventID.
+ * @param count       1 .. nr_events - first_event; every event mapped
+ *                    (physical or virtual; not a proxy slot).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live, see gicv4/state.h);
+ *         ::LIBVIRQ_ERANGE (count 0 or past nr_events); ::LIBVIRQ_ENOENT (an
+ *         event of the range is not mapped: nothing sent); ::LIBVIRQ_EDEAD
+ *         (ITS dead); queue errors as above.
+ *
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change), and with every other unmap-range call on the GIC (the batch
+ * marks its SYNC targets in GIC-wide scratch fields). With the ITS lock (::virq_its_lock)
+ * otherwise concurrent with calls on other devices and vPEs of the ITS; without it the
+ * caller serialises every call that uses @p dev's ITS.
+ * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC), §6.2 (queue).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
+						 uint32_t first_event, uint32_t count);
+
+/**
+ * @brief Moves a physical LPI to another collection: MOVI, then SYNC to the
+ * collection it leaves and SYNC to the one it joins.
+ *
+ * The old redistributor may hold the interrupt's pending state until the
+ * MOVI is complete there; waiting on the new collection alone could report
+ * the move complete too early (IHI 0069 §6.3 MOVI, SYNC; Linux's
+ * its_build_movi_cmd() syncs the collection the event was mapped to before
+ * the command). Moving to the current collection does nothing.
+ *
+ * @param dev   A live device. @param event An event mapped to a physical LPI.
+ * @param icid  A mapped collection (= RD index).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live); ::LIBVIRQ_ERANGE;
+ *         ::LIBVIRQ_ENOENT (event not a physical LPI, or collection not
+ *         mapped); queue errors (the tracking keeps the old collection; the
+ *         ITS may have moved it: move again).
+ *
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
+ * Spec: IHI 0069 §6.3 (MOVI, SYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event,
+					      uint32_t icid);
+
+/**
  * @brief Makes an event's interrupt pending: INT + SYNC (physical) or
  * VSYNC (vLPI).
  *
  * @param dev   A mapped device. @param event A mapped EventID.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -434,7 +528,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  * @param dev   A mapped device.
  * @param event EventID.
  * @param out   Receives a copy of the tracking entry.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
  *
  * Thread-safety: reads @p dev's tracking only (no ITS lock); the caller serialises it with
  * calls that change @p dev's events.

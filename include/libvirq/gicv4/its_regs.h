@@ -15,8 +15,7 @@
  * Spec: Arm IHI 0069 (GICv3/v4), chapter 12 "ITS registers" (GITS_CTLR
  * §12.19.1, GITS_TYPER, GITS_CBASER, GITS_CWRITER, GITS_CREADR,
  * GITS_BASER\<n\>). Bit positions restated from the illumos gic_reg.h and
- * Linux arm-gic-v3.h constants (see /work/shared/facts/gicv4.md §2); not yet
- * checked against the PDF itself.
+ * Linux arm-gic-v3.h constants; not yet checked against the PDF itself.
  *
  * Thread-safety: constants and pure functions only.
  */
@@ -54,7 +53,8 @@
 /** @name GITS_CTLR fields
  *  @{ */
 #define LIBVIRQ_GITS_CTLR_Enabled 0, 0 /**< Command processing and translation enabled. */
-/** ImDe; Linux sets it when enabling a v4 ITS (meaning [UNCERTAIN], facts §2.2). */
+/** ImDe; Linux sets it when enabling a v4 ITS (meaning [UNCERTAIN],
+ *  @ref gic-gits-ctlr-imde). */
 #define LIBVIRQ_GITS_CTLR_ImDe 1, 1
 #define LIBVIRQ_GITS_CTLR_ITS_Number 7, 4	/**< This ITS's number in a VMOVP ITSList. */
 #define LIBVIRQ_GITS_CTLR_UMSIirq 8, 8	/**< UMSI interrupt enable. */
@@ -200,8 +200,8 @@ enum virq_gic_shareability {
  * to the point of coherency before the GIC reads it.
  *
  * The attributes are the values that stuck after "write wanted, read back"
- * (the decoded fields, not the shifted register bits — the Xen bug of
- * CASE-14 compared shifted masks with unshifted values). Cleaning is needed
+ * (the decoded fields, not the shifted register bits — Xen once compared
+ * shifted masks with unshifted values, fixed by Xen 49e0ce5b34). Cleaning is needed
  * when the GIC does not snoop the CPU caches:
  * - @p inner_cache is ::LIBVIRQ_GIC_CACHE_DnGnRnE (0b000) or
  *   ::LIBVIRQ_GIC_CACHE_nC (0b001, Normal Inner non-cacheable: Xen once
@@ -214,7 +214,7 @@ enum virq_gic_shareability {
  * @return true when software must clean written data to PoC.
  *
  * Spec: IHI 0069 GITS_CBASER / GITS_BASER\<n\> / GICR_PROPBASER fields;
- * facts §2.6 and §3.2; CASE-14. Thread-safety: pure.
+ * @ref gic-table-attributes. Thread-safety: pure.
  */
 bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability);
 

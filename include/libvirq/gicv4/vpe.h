@@ -21,7 +21,7 @@
  * uses the vPE's doorbell for all its vLPIs); GICv4.1: one default
  * doorbell per vPE (VMAPP), requested at each descheduling through
  * GICR_VPENDBASER.DB. A doorbell is requested exactly when the vCPU blocks
- * (CASE-12): call virq_vpe_wfi_enter() in the WFI trap, then virq_vpe_put()
+ * (@ref gic-doorbell-wfi): call virq_vpe_wfi_enter() in the WFI trap, then virq_vpe_put()
  * requests it; virq_vpe_load() keeps a vPE in WFI non-resident until
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
@@ -105,6 +105,7 @@ enum virq_vpe_flag {
 
 /** @brief A virtual machine's vLPI state. Caller storage. */
 struct virq_gic_vm {
+	uint32_t state;		/**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_gic *gic;	/**< The GIC. */
 	struct virq_page vprop; /**< vLPI configuration table (64 KiB aligned). */
 	uint32_t id_bits;	/**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
@@ -113,6 +114,7 @@ struct virq_gic_vm {
 
 /** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
 struct virq_vpe {
+	uint32_t state;	      /**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_gic_vm *vm;   /**< Its VM. */
 	uint32_t vpeid;	      /**< vPEID. */
 	struct virq_page vpt; /**< Virtual pending table (64 KiB aligned, zeroed). */
@@ -129,6 +131,10 @@ struct virq_vpe {
 				   the one a retry still has to clean up. */
 	bool vgrp0;	      /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
 	bool vgrp1;	      /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
+	uint64_t sync_mark;   /**< Private: scratch of the batched unmaps (one VSYNC per vPE). */
+	uint64_t vprop_img;   /**< Private: GICR_VPROPBASER image (4.0), valid with @ref img_key. */
+	uint64_t vpend_img;   /**< Private: GICR_VPENDBASER image making it resident. */
+	uint32_t img_key;     /**< Private: what the images encode (0: not built yet). */
 };
 
 /**
@@ -138,7 +144,11 @@ struct virq_vpe {
  * @param vm      Storage (overwritten).
  * @param gic     An initialised GICv4 GIC.
  * @param id_bits vINTID bits, 14 .. gic->lpi_bits.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p vm is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
  *         (@p id_bits); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_ENOHAL (non-coherent, no clean).
  *
  * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
@@ -153,7 +163,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct v
  * @brief Frees a VM's table.
  *
  * @param vm An initialised VM.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (vPEs still exist).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
+ *         (vPEs still exist).
  *
  * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
  * Spec: IHI 0069 §5.1 (the table it frees); writes no register.
@@ -167,7 +180,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
  *
  * @param vm An initialised VM. @param vintid 8192 .. 2^id_bits - 1.
  * @param priority Priority (bits [7:2] used). @param enable Enable bit.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
  *
  * Thread-safety: the caller serialises calls for the same vINTID; different vINTIDs may be
  * written concurrently.
@@ -190,7 +205,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  * @param vm       An initialised VM.
  * @param rd       Target redistributor index (must have LPIs enabled).
  * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p vpe is live: double init, nothing changed;
+ *         gicv4/state.h);
+ *         ::LIBVIRQ_EINVAL also when @p vm is NULL, never initialised or
+ *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
  *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead: nothing is kept);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
  *         ::LIBVIRQ_EBUSY (LPIs off on @p rd); ::LIBVIRQ_ENOMEM; queue errors.
@@ -209,10 +228,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
 /**
  * @brief Tears a vPE down in reverse order: VMAPP(V=0) on every ITS in
  * reverse (4.0: + VSYNC; 4.1: Alloc on the last unmap and no VSYNC,
- * CASE-10), proxy slot released, VPT and vPEID freed.
+ * @ref gic-vmapp-unmap-no-vsync), proxy slot released, VPT and vPEID freed.
  *
  * @param vpe A vPE that is not resident and has no vLPIs.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY (resident or vLPIs
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
+ *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
+ *         (resident or vLPIs
  *         mapped); queue errors (the vPE is then ::LIBVIRQ_VPE_DEAD with the
  *         ITSes not yet unmapped still recorded; call again).
  *
@@ -237,7 +259,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  Must equal ::virq_vpe::rd (move with virq_vpe_move() first).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
  *         initialised); ::LIBVIRQ_EBUSY (already resident, another vPE is
  *         resident on @p rd, or ::LIBVIRQ_VPE_MOVE_PENDING: an earlier
  *         virq_vpe_move() stopped half-way, so some ITS may still send the
@@ -269,7 +293,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * @param doorbell     Request a doorbell (the vCPU is blocking).
  * @param pending_last Optional; receives true when a vLPI is pending (keep
  *                     the vCPU runnable), also when Dirty never cleared.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not resident); ::LIBVIRQ_ETIMEDOUT (Dirty
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (not resident); ::LIBVIRQ_ETIMEDOUT (Dirty
  *         stuck: the vPE is non-resident and PendingLast is reported true).
  *
  * Hardware accesses (no doorbell masking): one write, one read.
@@ -285,10 +311,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
 						      bool *pending_last);
 
 /**
- * @brief Marks the vCPU as blocked in WFI (CASE-12). The next virq_vpe_put()
- * requests a doorbell and virq_vpe_load() keeps the vPE non-resident.
+ * @brief Marks the vCPU as blocked in WFI (@ref gic-doorbell-wfi).
+ * The next virq_vpe_put() requests a doorbell and virq_vpe_load() keeps the
+ * vPE non-resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
+ * @param vpe A vPE. @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
@@ -299,7 +328,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
  * @brief Marks the vCPU as runnable again (woken by its doorbell or
  * another event); the next virq_vpe_load() makes it resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
+ * @param vpe A vPE. @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
@@ -327,7 +358,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
  * @param vpe          A vPE.
  * @param pending_last Optional; as virq_vpe_make_nonresident() (the saved
  *                     value when already non-resident).
- * @return ::LIBVIRQ_OK; as virq_vpe_make_nonresident().
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); as virq_vpe_make_nonresident().
  *
  * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
  * calls on different vPEs and different redistributors may run concurrently on different
@@ -366,7 +399,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
  *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors (the vPE
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
@@ -398,7 +433,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
  * may also fire for a preempted vCPU (never lost, sometimes spurious).
  *
  * @param vpe A mapped vPE. @param on Enable masking.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
  *         and without a proxy device, or no doorbell).
  *
  * Thread-safety: the caller serialises calls on @p vpe; with the proxy device it takes the
@@ -418,7 +455,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, boo
  * INV(proxy, slot) + SYNC.
  *
  * @param vpe A mapped vPE with a doorbell.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
  *
  * Thread-safety: the caller serialises calls on @p vpe; the ITS paths take that ITS's lock
  * (::virq_its_lock), or without one the caller serialises them with every command sender of
@@ -437,9 +476,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * @param dev      A mapped device on a GICv4 ITS.
  * @param event    EventID, not mapped.
  * @param vpe      A mapped vPE.
- * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits, CASE-11).
+ * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits,
+ *                 @ref gic-vpe-residency-init).
  * @param doorbell Use the vPE's doorbell (4.0).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
+ *         ::LIBVIRQ_ENOTSUP
  *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
@@ -470,7 +513,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
  *   VMAPTI never ran, that DISCARD is a command error on an unmapped event,
  *   which the ITS may ignore or answer by stalling (CONSTRAINED
- *   UNPREDICTABLE, IHI 0069 §6.3; facts §3.5): the stall is then returned as
+ *   UNPREDICTABLE, IHI 0069 §6.3; @ref gic-its-queue-stall): the stall is then returned as
  *   ::LIBVIRQ_ESTALLED after a queue reset (or the ITS becomes ::LIBVIRQ_EDEAD if
  *   the reset fails), and the event is forgotten either way.
  *
@@ -480,7 +523,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  * @param vpe          A mapped vPE.
  * @param first_vintid First vINTID (the range must fit the VM's id_bits).
  * @param doorbell     Use the vPE's doorbell (4.0).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP;
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
+ *         ::LIBVIRQ_ENOTSUP;
  *         ::LIBVIRQ_EDEAD; queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
@@ -508,6 +554,31 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, 
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
 
 /**
+ * @brief Unmaps @p count consecutive vLPI events in one batch: @p count
+ * DISCARDs, one VSYNC per vPE involved, one GITS_CWRITER write per
+ * queue-full and one completion wait (the counterpart of
+ * virq_vlpi_map_range()). Failure rules as virq_its_unmap_range(): after a
+ * stall the tracking is exact (the DISCARDs the ITS ran are unmapped, the
+ * others stay mapped).
+ *
+ * @param dev         A live device.
+ * @param first_event First EventID.
+ * @param count       1 .. nr_events - first_event; every event mapped to a vLPI.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live, see gicv4/state.h);
+ *         ::LIBVIRQ_ERANGE; ::LIBVIRQ_ENOENT (an event is not a vLPI: nothing
+ *         sent); ::LIBVIRQ_EDEAD; queue errors.
+ *
+ * Thread-safety: as virq_its_unmap_range(): the caller serialises it with calls on @p dev,
+ * on the vPEs involved and with every other unmap-range call on the GIC; with the ITS lock
+ * (::virq_its_lock) otherwise concurrent with calls on other devices and vPEs of the ITS.
+ * Spec: IHI 0069 §6.3 (DISCARD, VSYNC), §6.2 (command queue).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev,
+						  uint32_t first_event, uint32_t count);
+
+/**
  * @brief Changes the vINTID (and possibly vPE) of a mapped vLPI: DISCARD,
  * VMAPTI, VSYNC in one batch (a vINTID cannot be changed in place; a
  * second VMAPTI on a mapped event is UNPREDICTABLE).
@@ -532,7 +603,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe The new vPE (mapped, same VM).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue
+ *         errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -548,7 +622,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  * (1023) with VMOVI to the same vPE (D = 1) + VSYNC.
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID. @param on On/off.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
  *         the vPE has no doorbell); queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
@@ -566,7 +642,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param priority Priority. @param enable Enable.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on

@@ -37,7 +37,8 @@ struct virq_pmcvirt_caps {
  * @brief Reads the host PMU capabilities through the HAL's CPUID callback.
  *
  * Leaves above the CPU's extended max leaf read as zero. Implements the
- * counter-count rule of the fact sheet §1 (KVM's amd_pmu refresh rule).
+ * guest counter-count rule of KVM's amd_pmu refresh
+ * (@ref pmc-counter-count).
  *
  * @param hal  HAL with @c cpuid (::LIBVIRQ_HAL_NEED_CPUID).
  * @param caps Receives the capabilities (zeroed on error).
@@ -75,8 +76,8 @@ enum virq_pmcvirt_mode {
 
 /**
  * @brief Flag: accept AVIC without VNMI for guest PMI delivery in
- * ::LIBVIRQ_PMCVIRT_MODE_HW (the Nov 2025 RFC's rule, conf. B). Default: VNMI
- * is required (2026 series, conf. C, per the issue).
+ * ::LIBVIRQ_PMCVIRT_MODE_HW (the rule of AMD's Nov 2025 RFC, posted, not
+ * merged). Default: VNMI is required (@ref pmc-vnmi-required).
  */
 #define LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY 0x1u
 /** @brief Flag: in ::LIBVIRQ_PMCVIRT_MODE_HW do not set int_ctl.V_NMI_ENABLE
@@ -100,7 +101,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvir
  *
  * ::LIBVIRQ_PMCVIRT_MODE_HW needs PerfCtrVirt, PerfMonV2 and VNMI (or AVIC
  * with ::LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY), and a guest that is not SEV-ES/SNP
- * (its save area is encrypted, so no state sync is possible; §6.4).
+ * (its save area is encrypted, so no state sync is possible;
+ * @ref pmc-sev-refused).
  * Both modes need @c guest->ncounters <= @c caps->num_core_ctrs.
  *
  * @param caps  Host capabilities from virq_pmcvirt_probe().
@@ -204,7 +206,8 @@ struct virq_pmcvirt_state {
  *
  * Thread-safety: the caller serialises access to the VMCB (not while the vCPU runs).
  *
- * Spec: APM Vol 2 Appendix B Table B-2 (PMC slots of the state-save area); fact sheet §3.
+ * Spec: APM Vol 2 Appendix B Table B-2 (PMC slots of the state-save area), Table B-3
+ * (swap types).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
 							 const struct virq_pmcvirt_guest *guest,
@@ -235,7 +238,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Appendix B Table B-2; fact sheet §3, §9.2 (GLOBAL_CTL width).
+ * Spec: APM Vol 2 Appendix B Table B-2; GLOBAL_CTL width per
+ * @ref pmc-globalctl-width.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(void *vmcb,
 							  const struct virq_pmcvirt_guest *guest,
@@ -277,7 +281,8 @@ enum virq_pmcvirt_origin {
 	LIBVIRQ_PMCVIRT_GUEST = 0,
 	/**
 	 * The host (migration, reset): F15h indices are accepted for legacy
-	 * guests and translated to the K7 counters (RFC7); reserved bits of
+	 * guests and translated to the K7 counters
+	 * (@ref pmc-legacy-msr-index); reserved bits of
 	 * event selects are cleared and counters masked to 48 bits.
 	 */
 	LIBVIRQ_PMCVIRT_HOST = 1,
@@ -305,11 +310,12 @@ struct virq_pmcvirt_slot {
  * @brief Maps an MSR index to the guest PMU slot it accesses.
  *
  * K7 EVNTSEL/PERFCTR 0..3 are aliases of counters 0..3 (also for guests
- * with PerfCtrExtCore; RFC7/Xen, conf. B); F15h PERF_CTL/CTR 0..5 need
+ * with PerfCtrExtCore; AMD's RFC patch 7/7 and Xen, posted/unverified:
+ * @ref pmc-legacy-msr-index); F15h PERF_CTL/CTR 0..5 need
  * @c ext_core for guest accesses (host accesses are translated); the global
  * MSRs need @c perfmon_v2; C000_00E9 needs @c irperf. The counter index is
  * checked against @c ncounters BEFORE any translation, so an index beyond
- * the guest's count is rejected, never aliased (CASE-17).
+ * the guest's count is rejected, never aliased (@ref pmc-legacy-msr-index).
  *
  * @param guest  Guest model.
  * @param msr    MSR index.
@@ -343,7 +349,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_gu
  *
  * Thread-safety: pure.
  *
- * Spec: APM Vol 2 §13.2 (performance-counter MSRs); fact sheet §4.1, §6.1 (migration).
+ * Spec: APM Vol 2 §13.2 (performance-counter MSRs); migration per
+ * @ref pmc-sync-points.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest,
 						  uint32_t *msrs, size_t cap, size_t *n);
@@ -386,7 +393,8 @@ struct virq_pmcvirt_filter {
  *
  * Thread-safety: pure.
  *
- * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 §13.2; fact sheet §5.1); filtering policy fact sheet §4.2.
+ * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 §13.2); filtering policy
+ * @ref pmc-eventsel.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_filter *filter);
 
@@ -399,12 +407,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvi
  *
  * Thread-safety: pure.
  *
- * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 §13.2; fact sheet §5.1).
+ * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 §13.2).
  */
 bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64_t eventsel);
 
 /* ------------------------------------------------------------------ */
-/** @brief MSR permission-map policy for one guest (fact sheet §4.2). */
+/** @brief MSR permission-map policy for one guest (@ref pmc-msr-interception). */
 struct virq_pmcvirt_msrpm_policy {
 	/** Event selects: always intercepted (for filtering); must be true for
 	 * virq_pmcvirt_msrpm_apply(). */
@@ -476,7 +484,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *by
  *
  * Thread-safety: the caller serialises access to @p msrpm.
  *
- * Spec: APM Vol 2 §15.11 (MSR permission map); fact sheet §4.2, §4.3.
+ * Spec: APM Vol 2 §15.11 (MSR permission map); policy per
+ * @ref pmc-msr-interception.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm,
 						     const struct virq_pmcvirt_guest *guest,

@@ -14,7 +14,7 @@
 #include "../amd/vmcb.h"
 
 /* ------------------------------------------------------------------ */
-/** @name CPUID (APM Vol 3 Appendix E; fact sheet §1)
+/** @name CPUID (APM Vol 3 Appendix E)
  * @{ */
 /** Extended max-leaf function. */
 #define LIBVIRQ_PMCVIRT_CPUID_EXT_MAX 0x80000000u
@@ -86,7 +86,7 @@
 	(LIBVIRQ_VMCB_SAVE_AREA + LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL)
 /** @} */
 
-/* Compile-time checks of the layout against APM Table B-2 (fact sheet §3, §8). */
+/* Compile-time checks of the layout against APM Table B-2. */
 /** @cond LIBVIRQ_INTERNAL */
 _Static_assert(LIBVIRQ_PMCVIRT_SA_PERF_CTL(0) == 0x0E0u, "PERF_CTL0 at SA 0x0E0");
 _Static_assert(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(3) == 0x518u, "PERF_CTR3 at VMCB 0x518");
@@ -101,7 +101,7 @@ _Static_assert(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCVIRT_SA_P
 /** @endcond */
 
 /* ------------------------------------------------------------------ */
-/** @name PMU MSRs (fact sheet §4.1)
+/** @name PMU MSRs (APM Vol 2 §13.2)
  * @{ */
 /** K7 legacy PerfEvtSel i (i = 0..3). */
 #define LIBVIRQ_PMCVIRT_MSR_K7_EVNTSEL(i) (0xC0010000u + (uint32_t)(i))
@@ -123,7 +123,7 @@ _Static_assert(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCVIRT_SA_P
 #define LIBVIRQ_PMCVIRT_MSR_IRPERF 0xC00000E9u
 /** @} */
 
-/** @name PerfEvtSel / PERF_CTLn fields (fact sheet §5.1)
+/** @name PerfEvtSel / PERF_CTLn fields (APM Vol 2 §13.2)
  * @{ */
 #define LIBVIRQ_PMCVIRT_EVTSEL_EventSelectLo 7, 0   /**< EventSelect[7:0]. */
 #define LIBVIRQ_PMCVIRT_EVTSEL_UnitMask 15, 8       /**< UnitMask. */

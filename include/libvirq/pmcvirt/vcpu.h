@@ -67,9 +67,9 @@ struct virq_pmcvirt_vcpu {
  * with ::LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY gets none), and writes the reset state
  * to the VMCB. No MSR is accessed. Both modes: after the reset (see
  * virq_pmcvirt_vcpu_reset()), a PerfMonV2 guest's global control is set to
- * GENMASK(ncounters-1, 0), as hardware RESET leaves PerfCntrGlobalCtl (PPR
- * reset value 0x3F, conf. B) and as KVM's PMU refresh writes it (RFC4 sync
- * point 3): software that only programs PERF_CTL then counts.
+ * GENMASK(ncounters-1, 0), as hardware RESET leaves PerfCntrGlobalCtl and as
+ * KVM's PMU refresh writes it: software that only programs PERF_CTL then
+ * counts (@ref pmc-reset-values).
  *
  * @param vcpu  Caller storage (overwritten).
  * @param hal   HAL with MSR callbacks; copied.
@@ -100,7 +100,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *
 
 /**
  * @brief vCPU reset: all six PERF_CTL/PERF_CTR, status and (PerfMonV2 guests)
- * global control become 0 (RFC6 amd_pmu_reset); legacy guests' effective
+ * global control become 0 (as AMD's RFC does; @ref pmc-reset-values);
+ * legacy guests' effective
  * global control is GENMASK(ncounters-1, 0).
  *
  * @param vcpu An initialised vCPU, not in the guest.
@@ -121,7 +122,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu 
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: fact sheet §4.2, §6.1 (RFC4 sync point 1, event-filter refresh).
+ * Spec: @ref pmc-eventsel, @ref pmc-sync-points (filter refresh).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 						    const struct virq_pmcvirt_filter *filter);
@@ -143,7 +144,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu 
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; fact sheet §4, §5; CASE-17.
+ * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; @ref pmc-legacy-msr-index.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						  enum virq_pmcvirt_origin origin, uint64_t *value);
@@ -169,7 +170,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *v
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; fact sheet §4, §5.1 (reserved bits), §5.2 (48-bit counters); CASE-17.
+ * Spec: APM Vol 2 §13.2 (PMU MSRs, PerfEvtSel reserved bits, 48-bit counters), §15.39;
+ * @ref pmc-legacy-msr-index.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						      enum virq_pmcvirt_origin origin, uint64_t value);
@@ -185,13 +187,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: RDPMC (APM Vol 3); fact sheet §6.1 (RFC4 sync point 2).
+ * Spec: RDPMC (APM Vol 3); @ref pmc-sync-points (intercepted RDPMC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx,
 					       uint64_t *value);
 
 /**
- * @brief Counts one event of an emulated instruction (RFC4 sync point 4).
+ * @brief Counts one event of an emulated instruction
+ * (@ref pmc-sync-points).
  *
  * Every counter whose effective event select (filter applied) is enabled,
  * globally enabled, selects @p event with a unit mask covering @p umask
@@ -222,7 +225,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_v
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: fact sheet §6.1 (migration); slots of APM Vol 2 Table B-2.
+ * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 Table B-2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 						    struct virq_pmcvirt_state *state);
@@ -240,7 +243,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu 
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: fact sheet §6.1 (migration); slots of APM Vol 2 Table B-2.
+ * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 Table B-2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 						       const struct virq_pmcvirt_state *state);
@@ -264,7 +267,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vc
  *
  * Thread-safety: on the CPU that will run the vCPU, preemption disabled.
  *
- * Spec: APM Vol 2 Table B-3 (swap type C); fact sheet §3.
+ * Spec: APM Vol 2 Table B-3 (swap type C); @ref pmc-globalctl-before-vmrun.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -282,7 +285,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *
  *
  * Thread-safety: as virq_pmcvirt_host_save().
  *
- * Spec: APM Vol 2 Table B-3 (swap type C); fact sheet §3.
+ * Spec: APM Vol 2 Table B-3 (swap type C); @ref pmc-globalctl-before-vmrun.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -302,7 +305,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcp
  *
  * Thread-safety: on the CPU that runs the vCPU, interrupts disabled.
  *
- * Spec: APM Vol 2 §15.39, Table C-1 (VMEXIT_INVALID_PMC); fact sheet §3 (RFC6), CASE-17.
+ * Spec: APM Vol 2 §15.39, Table C-1 (VMEXIT_INVALID_PMC);
+ * @ref pmc-globalctl-before-vmrun.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -326,7 +330,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu
  *
  * Thread-safety: as virq_pmcvirt_enter().
  *
- * Spec: APM Vol 2 Table B-3 (swap types), Table C-1; fact sheet §3, CASE-17.
+ * Spec: APM Vol 2 Table B-3 (swap types), Table C-1; @ref pmc-exitcode-64bit.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode);
 
@@ -334,8 +338,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu,
 /**
  * @brief Emulates the PMC part of an L1 VMRUN of L2 (HW mode, nested SVM).
  *
- * UNCERTAIN (conf. C, fact sheet §6.3): modelled on nested LBR
- * virtualization and on the swap types; the 2026 KVM design is unknown.
+ * UNCERTAIN (unverified; @ref pmc-nested): modelled on nested LBR
+ * virtualization and on the swap types; no published design exists.
  * - vmcb12 0x0B8 bit 3 set but the vCPU's guest model lacks PerfCtrVirt
  *   (see @p l1_has_pmc_virt): VMEXIT_INVALID is stored in vmcb12 (both
  *   halves of EXITCODE) and @p fail is set. The other 0x0B8 bits (LBR,
@@ -368,10 +372,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcp
 /**
  * @brief Emulates the PMC part of a nested \#VMEXIT from L2 to L1.
  *
- * UNCERTAIN (conf. C). With vmcb12 bit 3 set: the L2 PMC slots go from
+ * UNCERTAIN (unverified; @ref pmc-nested). With vmcb12 bit 3 set: the L2 PMC slots go from
  * vmcb02 to vmcb12, and L1's own (host) PMU gets the swap-type-C effect:
  * vmcb01 PERF_CTL/CTR become 0 and its global control the reset value
- * GENMASK(ncounters-1, 0) (0x3F for six; SD-3F, conf. B), which L1 must
+ * GENMASK(ncounters-1, 0) (0x3F for six), which L1 must
  * clear before its next VMRUN; status and IRPerf (type A) stay. With bit 3
  * clear: counters, status, control and IRPerf go from vmcb02 back to vmcb01;
  * the event selects in vmcb01 are kept (L0 intercepts them, so a filter or
@@ -384,7 +388,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcp
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: none published (fact sheet §6.3, conf. C); swap types of APM Vol 2 Table B-3.
+ * Spec: none published (@ref pmc-nested); swap types of APM Vol 2 Table B-3.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu,
 						       void *vmcb12, const void *vmcb02);

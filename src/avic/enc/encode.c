@@ -95,7 +95,8 @@ virq_status virq_avic_icr_decode(uint64_t icr, bool sender_x2apic, struct virq_a
 	out->level_assert = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Level, icr) != 0;
 	out->level_trigger = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_TriggerMode, icr) != 0;
 	out->shorthand = (enum virq_avic_apic_shorthand)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Shorthand, icr);
-	/* CASE-01: the format of the destination is the SENDER's mode. */
+	/* The format of the destination is the SENDER's mode
+	 * (docs/rationale.md#avic-icr-sender-mode). */
 	out->dest = sender_x2apic ? (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_X2apicDest, icr)
 				  : (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_XapicDest, icr);
 	out->x2apic = sender_x2apic;
@@ -137,7 +138,8 @@ virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2, bool sende
 	out->cause = out->raw_cause <= LIBVIRQ_AVIC_IPI_INVALID_VECTOR
 			 ? (enum virq_avic_ipi_cause)out->raw_cause
 			 : LIBVIRQ_AVIC_IPI_UNKNOWN;
-	/* Index width: 11:0 (4K x2AVIC); UNCERTAIN in the APM (see facts §7). */
+	/* Index width: 11:0 (4K x2AVIC); UNCERTAIN in the APM
+	 * (docs/rationale.md#avic-exitinfo2-index-width). */
 	out->index = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_EXITINFO2_Index, info2);
 	return LIBVIRQ_OK;
 }

@@ -2,15 +2,17 @@
 /*
  * ITS command encoders and decoders: pure functions, no I/O, no state.
  *
- * Layouts: Arm IHI 0069 chapter 6 (ITS commands), restated with sources in
- * /work/shared/facts/gicv4.md §1.2; synchronisation rules §1.3 (Linux's
- * command builders) and CASE-10 (GICv4.1 VMAPP unmap is self-synchronising).
+ * Layouts: Arm IHI 0069 chapter 6 (ITS commands; IHI 0069H §5.3);
+ * synchronisation rules docs/rationale.md#gic-its-command-sync (Linux's
+ * command builders) and docs/rationale.md#gic-vmapp-unmap-no-vsync (GICv4.1
+ * VMAPP unmap is self-synchronising, IHI 0069H §5.3.19).
  */
 #include <libvirq/gicv4/its_cmd.h>
 #include <libvirq/gicv4/its_regs.h>
 #include <libvirq/bitfield.h>
 
 #include "gicv4/enc/its_cmd_fields.h"
+#include "gicv4/enc/its_fill.h"
 #include "common/compiler.h"
 
 #define FBIT_(f) ((uint64_t)1 << LIBVIRQ_ITS_F_##f)
@@ -166,7 +168,7 @@ static inline bool db_bad_(uint32_t db)
 
 /*
  * GICv4.1 Default_Doorbell: RES0 (0) on 4.0; on 4.1, 1023 or an LPI when it
- * is used (VMAPP with V = 1, VMOVP with DB = 1), else also 0 (V7: a 4.1
+ * is used (VMAPP with V = 1, VMOVP with DB = 1), else also 0 (a 4.1
  * unmap leaves it 0, like Linux). Without limits: 0, 1023 or an LPI.
  */
 static inline bool defdb_bad_(const struct virq_its_limits *lim, uint32_t db, bool used)
@@ -257,8 +259,10 @@ static inline uint64_t op_dev_(const struct virq_its_cmd *c)
 
 static inline void sync_none_(struct virq_its_sync *s)
 {
-	if (s)
+	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_NONE;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
+	}
 }
 
 static inline void sync_icid_(struct virq_its_sync *s, uint32_t icid)
@@ -266,6 +270,7 @@ static inline void sync_icid_(struct virq_its_sync *s, uint32_t icid)
 	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_ICID;
 		s->ICID = icid;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
 	}
 }
 
@@ -274,6 +279,7 @@ static inline void sync_rd_(struct virq_its_sync *s, uint64_t rd)
 	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_RDBASE;
 		s->RDbase = rd;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
 	}
 }
 
@@ -282,6 +288,17 @@ static inline void vsync_(struct virq_its_sync *s, uint32_t vpe)
 	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_VPEID;
 		s->vPEID = vpe;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
+	}
+}
+
+/* A move's source: the event's mapping before the command (MOVI, VMOVI). */
+static inline void src_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev)
+{
+	if (s) {
+		s->src_kind = LIBVIRQ_ITS_SYNC_EVENT;
+		s->DeviceID = dev;
+		s->EventID = ev;
 	}
 }
 
@@ -294,17 +311,20 @@ static virq_status enc_dev_ev_(ENC_ARGS_)
 		s->kind = LIBVIRQ_ITS_SYNC_EVENT;
 		s->DeviceID = c->DeviceID;
 		s->EventID = c->EventID;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
 	}
 	return emit_(out, op_dev_(c), c->EventID, 0, 0);
 }
 
-/* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID). */
+/* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID); MOVI also the source. */
 static virq_status enc_dev_ev_icid_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
 	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
 	sync_icid_(s, c->ICID);
+	if (c->opcode == LIBVIRQ_ITS_MOVI) /* and the collection it leaves */
+		src_event_(s, c->DeviceID, c->EventID);
 	return emit_(out, op_dev_(c), c->EventID, c->ICID, 0);
 }
 
@@ -332,7 +352,8 @@ static virq_status enc_mapd_(ENC_ARGS_)
 static virq_status enc_mapc_(ENC_ARGS_)
 {
 	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
-	/* With V = 0 the ITS ignores RDbase (CASE-09): only width/alignment apply. */
+	/* With V = 0 the ITS ignores RDbase (docs/rationale.md#gic-its-bounds): only
+	 * width/alignment apply. */
 	CHKST_(rdbase_chk_(lim, c->RDbase, c->V), RDbase);
 	sync_rd_(s, c->RDbase);
 	return emit_(out, c->opcode, 0, c->ICID | c->RDbase | ((uint64_t)c->V << 63), 0);
@@ -356,8 +377,12 @@ static virq_status enc_movall_(ENC_ARGS_)
 {
 	CHKST_(rdbase_chk_(lim, c->RDbase1, true), RDbase1);
 	CHKST_(rdbase_chk_(lim, c->RDbase2, true), RDbase2);
-	/* [UNCERTAIN] Linux never sends MOVALL; SYNC the target like MAPC. */
+	/* Both ends, like MOVI (Linux never sends MOVALL). */
 	sync_rd_(s, c->RDbase2);
+	if (s) {
+		s->src_kind = LIBVIRQ_ITS_SYNC_RDBASE;
+		s->src_RDbase = c->RDbase1;
+	}
 	return emit_(out, c->opcode, 0, c->RDbase1, c->RDbase2);
 }
 
@@ -389,6 +414,8 @@ static virq_status enc_vmap_(ENC_ARGS_)
 		CHK_(db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
 	}
 	vsync_(s, c->vPEID);
+	if (c->opcode == LIBVIRQ_ITS_VMOVI) /* and the vPE it leaves */
+		src_event_(s, c->DeviceID, c->EventID);
 	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->vPEID << 32), d2, 0);
 }
 
@@ -409,7 +436,8 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 		v41 = lim->version == LIBVIRQ_ITS_V41;
 	else
 		v41 = c->Alloc || c->PTZ || c->VCONF_addr || c->Default_Doorbell;
-	/* GICv4.1: "A VMAPP with {V, Alloc}=={0, x} is self-synchronizing" (CASE-10). */
+	/* GICv4.1: a VMAPP with V = 0 is self-synchronising (IHI 0069H §5.3.19;
+	 * docs/rationale.md#gic-vmapp-unmap-no-vsync). */
 	if (c->V || !v41)
 		vsync_(s, c->vPEID);
 	else
@@ -424,7 +452,8 @@ static virq_status enc_vmapp_(ENC_ARGS_)
 static virq_status enc_vmovp_(ENC_ARGS_)
 {
 	VIRT_CHK_();
-	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (facts §1.2, §7). */
+	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (IHI 0069H
+	 * §5.3 VMOVP, §12.19 GITS_TYPER). */
 	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber) ||
 		 (lim && lim->vmovp && c->SequenceNumber),
 	     SequenceNumber, LIBVIRQ_ERANGE);
@@ -530,6 +559,32 @@ virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_
 			return enc_mapti_fast_(c, lim, out, sync, bad);
 	}
 	return enc_generic_(c, lim, out, sync, bad);
+}
+
+/* ---- runs written in place (enc/its_fill.h) ---- */
+void virq_its_vmapti_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0, uint32_t vpeid,
+			   uint32_t vint0, uint32_t db)
+{
+	const uint64_t w0 = (uint64_t)LIBVIRQ_ITS_VMAPTI | ((uint64_t)dev << 32);
+	uint64_t w1 = ev0 | ((uint64_t)vpeid << 32);
+	uint64_t w2 = vint0 | ((uint64_t)db << 32);
+
+	/* ev0 + n - 1 and vint0 + n - 1 were validated: no carry into the
+	 * vPEID / Dbell_pINTID halves. */
+	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE, w1++, w2++) {
+		st_le64_(out + 24, 0);
+		st_le64_(out + 16, w2);
+		st_le64_(out + 8, w1);
+		st_le64_(out, w0);
+	}
+}
+
+void virq_its_discard_fill_(uint8_t *out, uint32_t dev, uint32_t ev)
+{
+	st_le64_(out + 24, 0);
+	st_le64_(out + 16, 0);
+	st_le64_(out + 8, ev);
+	st_le64_(out, (uint64_t)LIBVIRQ_ITS_DISCARD | ((uint64_t)dev << 32));
 }
 
 /* ---- decoder ---- */

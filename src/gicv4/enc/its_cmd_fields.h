@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private: ITS command field positions, per doubleword, in [hi:lo] notation.
- * Arm IHI 0069 chapter 6 (ITS commands), restated in
- * /work/shared/facts/gicv4.md §1.2. Shared by the encoder and decoder only
+ * Arm IHI 0069 chapter 6 (ITS commands; the field layouts of IHI 0069H §5.3).
+ * Shared by the encoder and decoder only
  * (sim/src/its.c has its own, independent copy on purpose).
  */
 #ifndef LIBVIRQ_SRC_GICV4_ITS_CMD_FIELDS_H

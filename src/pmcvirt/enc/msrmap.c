@@ -2,7 +2,7 @@
 /*
  * PMU MSR index mapping (K7 legacy, F15h interleaved, PerfMonV2 global),
  * migration MSR list, event filter and MSR permission-map policy.
- * Pure functions; fact sheet §4.
+ * Pure functions; APM Vol 2 §13.2, §15.11; docs/rationale.md#pmc-msr-interception.
  */
 #include "pmcvirt/pmcv_priv.h"
 
@@ -25,7 +25,8 @@ static virq_status pmcv_map_counter_(const struct virq_pmcvirt_guest *g, uint32_
 	} else if (msr >= LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTL(0) &&
 		   msr <= LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(5)) {
 		/* F15h MSRs exist for ext_core guests; the host may use them for
-		 * legacy guests too (translated to K7, RFC7). */
+		 * legacy guests too (translated to K7,
+		 * docs/rationale.md#pmc-legacy-msr-index). */
 		if (!g->ext_core && origin != LIBVIRQ_PMCVIRT_HOST)
 			return LIBVIRQ_EINVAL;
 		idx = (msr - LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTL(0)) >> 1;

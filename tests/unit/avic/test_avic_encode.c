@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* AVIC encoders/decoders: golden vectors from the facts, round-trips, range rejection. */
+/* AVIC encoders/decoders: worked examples computed from the APM §15.29 and IOMMU
+ * spec layouts, round-trips, range rejection. */
 #include "avic_test.h"
 
-static void tv1_tv2_phys_entry(void **s)
+static void phys_entry_encode_examples(void **s)
 {
 	struct virq_avic_phys_entry f = {0x05, 0x123456000ull, true, true}, g;
 	uint64_t e;
@@ -59,7 +60,8 @@ static void logical_entry(void **s)
 	bool valid;
 
 	(void)s;
-	/* CASE-02: flat LDR 0x80000000 for APIC ID 5 -> entry 0x80000005 at index 7. */
+	/* docs/rationale.md#avic-logical-id-single-bit: flat LDR 0x80000000 for APIC ID 5 -> entry
+	 * 0x80000005 at index 7. */
 	assert_int_equal(virq_avic_logical_entry_encode(5, true, &e), LIBVIRQ_OK);
 	assert_int_equal(e, 0x80000005u);
 	assert_int_equal(virq_avic_logical_entry_decode(e, &id, &valid), LIBVIRQ_OK);
@@ -75,7 +77,7 @@ static void logical_entry(void **s)
 	}
 }
 
-static void tv4_logical_index(void **s)
+static void logical_index_flat_and_cluster(void **s)
 {
 	uint32_t idx;
 
@@ -94,7 +96,8 @@ static void tv4_logical_index(void **s)
 			 LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x80000000u, &idx), LIBVIRQ_OK);
 	assert_int_equal(idx, 7);
-	/* CASE-02 cluster: 0x21 -> 8, 0x28 -> 11, 0x2A -> none, 0xF1 -> none. */
+	/* Cluster (docs/rationale.md#avic-logical-id-single-bit): 0x21 -> 8, 0x28 -> 11, 0x2A ->
+	 * none, 0xF1 -> none. */
 	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_CLUSTER, 0x21000000u, &idx),
 			 LIBVIRQ_OK);
 	assert_int_equal(idx, 8);
@@ -115,7 +118,7 @@ static void tv4_logical_index(void **s)
 		}
 }
 
-static void tv8_x2apic_ldr(void **s)
+static void x2apic_ldr_from_apic_id(void **s)
 {
 	(void)s;
 	assert_int_equal(virq_avic_x2apic_ldr(0x25), 0x00020020u);
@@ -124,7 +127,7 @@ static void tv8_x2apic_ldr(void **s)
 	assert_int_equal(virq_avic_x2apic_ldr(0xFFF), 0x00FF8000u);
 }
 
-static void tv5_tv6_incomplete_ipi(void **s)
+static void incomplete_ipi_decode_xapic_x2apic(void **s)
 {
 	struct virq_avic_exit_ipi x;
 
@@ -155,7 +158,7 @@ static void tv5_tv6_incomplete_ipi(void **s)
 	assert_int_equal(x.raw_cause, 9);
 }
 
-static void case01_sender_mode_decode(void **s)
+static void icr_dest_decoded_by_sender_mode(void **s)
 {
 	struct virq_avic_icr icr;
 
@@ -258,7 +261,7 @@ static void irte_vectors(void **s)
 	uint64_t w[2];
 
 	(void)s;
-	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK); /* V1 */
+	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK); /* posted, running */
 	assert_true(w[0] == 0x00000105000005C1ull && w[1] == 0x0000000123456031ull);
 	{
 		const uint8_t want[16] = {0xc1, 0x05, 0,    0,	  0x05, 0x01, 0, 0,
@@ -267,10 +270,11 @@ static void irte_vectors(void **s)
 	}
 	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
 	assert_memory_equal(&f, &g, sizeof(f));
-	f.is_run = false; /* V2 */
+	f.is_run = false; /* posted, not running */
 	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0x0000010500000581ull && w[1] == 0x0000000123456031ull);
-	f = (struct virq_avic_irte_ga){.remap_en = true, .dest = 0x0A, .vector = 0x41}; /* V3 */
+	/* Remapped (GuestMode 0). */
+	f = (struct virq_avic_irte_ga){.remap_en = true, .dest = 0x0A, .vector = 0x41};
 	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0xA01 && w[1] == 0x41);
 	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
@@ -280,7 +284,7 @@ static void irte_vectors(void **s)
 				  .dest = 2,
 				  .ga_tag = 0x201,
 				  .vector = 0x50,
-				  .ga_root_pa = 0xABCDE000ull}; /* V5 */
+				  .ga_root_pa = 0xABCDE000ull};
 	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0x0000020100000284ull && w[1] == 0x00000000ABCDE050ull);
 	/* 32-bit destination splits lo[31:8] / hi[63:56]. */
@@ -319,7 +323,8 @@ static void ga_log_and_tag(void **s)
 	assert_int_equal(virq_avic_gatag_decode(0x3007, &vm, &idx), LIBVIRQ_OK);
 	assert_int_equal(vm, 3);
 	assert_int_equal(idx, 7);
-	/* CASE-04: gatag(5, 300) decodes to 300 (not 44); all-ones fill 32 bits. */
+	/* docs/rationale.md#avic-ga-tag-width: gatag(5, 300) decodes to 300 (not 44); all-ones
+	 * fill 32 bits. */
 	assert_int_equal(virq_avic_gatag_encode(5, 300, &tag), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_gatag_decode(tag, &vm, &idx), LIBVIRQ_OK);
 	assert_int_equal(idx, 300);
@@ -382,13 +387,13 @@ static void caps_probe(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(tv1_tv2_phys_entry),
+	    cmocka_unit_test(phys_entry_encode_examples),
 	    cmocka_unit_test(phys_entry_roundtrip),
 	    cmocka_unit_test(logical_entry),
-	    cmocka_unit_test(tv4_logical_index),
-	    cmocka_unit_test(tv8_x2apic_ldr),
-	    cmocka_unit_test(tv5_tv6_incomplete_ipi),
-	    cmocka_unit_test(case01_sender_mode_decode),
+	    cmocka_unit_test(logical_index_flat_and_cluster),
+	    cmocka_unit_test(x2apic_ldr_from_apic_id),
+	    cmocka_unit_test(incomplete_ipi_decode_xapic_x2apic),
+	    cmocka_unit_test(icr_dest_decoded_by_sender_mode),
 	    cmocka_unit_test(icr_roundtrip),
 	    cmocka_unit_test(noaccel),
 	    cmocka_unit_test(x2apic_msrs),

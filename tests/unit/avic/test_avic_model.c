@@ -5,7 +5,8 @@
  * and 4,096 vCPUs, the model either delivers (IRR + doorbells) or exits; the
  * library's exit handling then completes the IPI. The final IRR set must be
  * the library's resolution, the model's deliveries must agree with it, and
- * every target must have been notified. Also CASE-01, CASE-03, CASE-08.
+ * every target must have been notified. Also docs/rationale.md#avic-icr-sender-mode,
+ * docs/rationale.md#avic-incomplete-ipi-causes and docs/rationale.md#apic-x2apic-logical.
  */
 #include "avic_test.h"
 
@@ -345,8 +346,9 @@ static void n4096_x2avic_4k(void **s)
 	scenario(LIBVIRQ_AVIC_MODE_X2AVIC_4K, 4096);
 }
 
-/* CASE-01: mixed modes, destination decoded by the sender's mode only. */
-static void case01_mixed_modes(void **s)
+/* docs/rationale.md#avic-icr-sender-mode: mixed modes, destination decoded by the sender's mode
+ * only. */
+static void mixed_modes_dest_by_sender_mode(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_icr icr;
@@ -379,8 +381,9 @@ static void case01_mixed_modes(void **s)
 	at_vm_free(&t);
 }
 
-/* CASE-03: INVALID_TARGET emulates the whole ICR; NOT_RUNNING only wakes. */
-static void case03_exits(void **s)
+/* docs/rationale.md#avic-incomplete-ipi-causes: INVALID_TARGET emulates the whole ICR; NOT_RUNNING
+ * only wakes. */
+static void invalid_target_emulates_not_running_only_wakes(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_exit_result res;
@@ -476,7 +479,7 @@ static void model_exit_info(void **s)
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 300);
 	at_run(&t, 0, 0x10);
 	at_vmcb(&t, 0);
-	/* TV6: x2APIC physical 0x123, not running -> IRR set, cause 1, index 0x123. */
+	/* x2APIC physical 0x123, not running -> IRR set, cause 1, index 0x123. */
 	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r), 0);
 	assert_true(r->exited && r->info1 == 0x00000123000040F1ull &&
 		    r->info2 == 0x0000000100000123ull);
@@ -528,8 +531,9 @@ static void lowest_priority(void **s)
 	at_vm_free(&t);
 }
 
-/* CASE-05 end to end: ipiv off -> the model exits NOT_RUNNING for a running target. */
-static void case05_model(void **s)
+/* docs/rationale.md#avic-erratum-1235 end to end: ipiv off -> the model exits NOT_RUNNING for a
+ * running target. */
+static void ipiv_off_running_target_exits_not_running(void **s)
 {
 	struct at_vm t;
 	struct virq_sim_avic_result *r = calloc(1, sizeof(*r));
@@ -559,8 +563,9 @@ static void case05_model(void **s)
 	at_vm_free(&t);
 }
 
-/* CASE-08: x2APIC logical matching honours the cluster; 0xFF is not a broadcast. */
-static void case08_x2apic_logical(void **s)
+/* docs/rationale.md#apic-x2apic-logical: x2APIC logical matching honours the cluster; 0xFF is not
+ * a broadcast. */
+static void x2apic_logical_needs_cluster_ff_not_broadcast(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_icr icr;
@@ -665,8 +670,10 @@ int main(void)
 	    cmocka_unit_test(n255_xavic),	  cmocka_unit_test(n1_x2avic),
 	    cmocka_unit_test(n2_x2avic),	  cmocka_unit_test(n255_x2avic),
 	    cmocka_unit_test(n511_x2avic),	  cmocka_unit_test(n4096_x2avic_4k),
-	    cmocka_unit_test(case01_mixed_modes), cmocka_unit_test(case03_exits),
-	    cmocka_unit_test(case05_model),	  cmocka_unit_test(case08_x2apic_logical),
+	    cmocka_unit_test(mixed_modes_dest_by_sender_mode),
+	    cmocka_unit_test(invalid_target_emulates_not_running_only_wakes),
+	    cmocka_unit_test(ipiv_off_running_target_exits_not_running),
+	    cmocka_unit_test(x2apic_logical_needs_cluster_ff_not_broadcast),
 	    cmocka_unit_test(hostile_inputs),	  cmocka_unit_test(model_exit_info),
 	    cmocka_unit_test(lowest_priority),
 	};

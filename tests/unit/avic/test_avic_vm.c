@@ -2,7 +2,7 @@
 /*
  * AVIC VM/vCPU objects: tables, VMCB values, load/put/IsRunning, posting
  * (doorbell vs kick, MSR counts), policy and calibration, inhibits, LDR/DFR/
- * APIC ID writes, IOMMU IRTEs and the GA log. Fault cases CASE-02, 04..07.
+ * APIC ID writes, IOMMU IRTEs and the GA log. Rules: docs/rationale.md, the avic-* entries.
  */
 #include "avic_test.h"
 
@@ -97,8 +97,9 @@ static void vm_init_errors(void **s)
 	virq_sim_free(fh);
 }
 
-/* CASE-07: table sized for max ID 511; ID 600 is refused, nothing written past 511. */
-static void case07_out_of_bounds(void **s)
+/* docs/rationale.md#avic-apic-id-bounds: table sized for max ID 511; ID 600 is refused, nothing
+ * written past 511. */
+static void apic_id_beyond_table_refused_nothing_written(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_vcpu v;
@@ -128,8 +129,9 @@ static void case07_out_of_bounds(void **s)
 }
 
 /*
- * CASE-07 aliasing: vCPU A xAPIC ID 0x23, vCPU B x2APIC ID 0x123 in xAPIC
- * mode: a physical IPI to 0x23 reaches both, and the VM is inhibited.
+ * Aliasing (docs/rationale.md#avic-apic-id-bounds): vCPU A xAPIC ID 0x23,
+ * vCPU B x2APIC ID 0x123 in xAPIC mode: a physical IPI to 0x23 reaches both,
+ * and the VM is inhibited.
  */
 static void count_cb(void *arg, struct virq_avic_vcpu *t)
 {
@@ -138,7 +140,7 @@ static void count_cb(void *arg, struct virq_avic_vcpu *t)
 	mask[t->index / 64] |= 1ull << (t->index % 64);
 }
 
-static void case07_alias(void **s)
+static void xapic_alias_reaches_every_aliased_vcpu(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_vcpu a, b;
@@ -191,7 +193,7 @@ static void vmcb_values(void **s)
 	assert_true(v.active && v.tlb_flush);
 	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), LIBVIRQ_OK);
 	memcpy(&ctl, vmcb + 0x60, 4);
-	assert_int_equal(ctl, 0xC1000000u); /* TV3 x2AVIC */
+	assert_int_equal(ctl, 0xC1000000u); /* x2AVIC */
 	memcpy(&q, vmcb + 0x98, 8);
 	assert_true(q == 0xFEE00000ull);
 	memcpy(&q, vmcb + 0xE0, 8);
@@ -205,7 +207,7 @@ static void vmcb_values(void **s)
 	/* Same state again: no TLB flush. */
 	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_false(v.tlb_flush);
-	/* xAPIC-mode vCPU: max index capped at 0xFE, X2APIC_MODE clear (TV3 xAVIC). */
+	/* xAPIC-mode vCPU: max index capped at 0xFE, X2APIC_MODE clear (xAVIC). */
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], false), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_true(v.tlb_flush);
@@ -342,7 +344,7 @@ static void post_paths(void **s)
 	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[2].cookie), 1);
 	assert_true(virq_avic_vcpu_pending(&t.v[2], &vec));
 	assert_int_equal(vec, 0x30);
-	/* Running elsewhere: TV7 doorbell WRMSR 0xC001011B EAX = 0x1A3, no kick. */
+	/* Running elsewhere: doorbell WRMSR 0xC001011B EAX = 0x1A3, no kick. */
 	at_run(&t, 1, 0x1A3);
 	virq_sim_reset_counters(t.fh);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), LIBVIRQ_OK);
@@ -465,8 +467,8 @@ static void calibration_chooses_kick(void **s)
 	at_vm_free(&t);
 }
 
-/* CASE-05: erratum 1235 parts never set IsRunning; 19h does. */
-static void case05_erratum_1235(void **s)
+/* docs/rationale.md#avic-erratum-1235: erratum 1235 parts never set IsRunning; 19h does. */
+static void erratum_1235_never_sets_isrunning(void **s)
 {
 	struct at_vm t;
 	uint64_t pa, e;
@@ -537,8 +539,8 @@ static void load_put_errors(void **s)
 	at_vm_free(&t);
 }
 
-/* CASE-02: logical table maintenance. */
-static void case02_logical_table(void **s)
+/* docs/rationale.md#avic-logical-id-single-bit: logical table maintenance. */
+static void logical_table_single_bit_ids_only(void **s)
 {
 	struct at_vm t;
 	uint32_t *lt;
@@ -574,7 +576,7 @@ static void case02_logical_table(void **s)
 	at_vm_free(&t);
 }
 
-static void case02_cluster(void **s)
+static void logical_table_cluster_index_no_broadcast_cluster(void **s)
 {
 	struct at_vm t;
 	uint32_t *lt;
@@ -634,8 +636,8 @@ static void apic_id_write(void **s)
 	at_vm_free(&t);
 }
 
-/* CASE-06 and the IRTE IsRun/destination protocol. */
-static void case06_irte(void **s)
+/* docs/rationale.md#avic-run-state and the IRTE IsRun/destination protocol. */
+static void irte_target_follows_run_state(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_irte_ref ref, ref2;
@@ -712,8 +714,8 @@ static void case06_irte(void **s)
 	}
 }
 
-/* CASE-04: GA log tag -> the right vCPU for every index up to 4095. */
-static void case04_ga_log(void **s)
+/* docs/rationale.md#avic-ga-tag-width: GA log tag -> the right vCPU for every index up to 4095. */
+static void ga_log_tag_wakes_right_vcpu_up_to_4095(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_registry reg;
@@ -1058,8 +1060,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lifecycle_tables),
 	    cmocka_unit_test(vm_init_errors),
-	    cmocka_unit_test(case07_out_of_bounds),
-	    cmocka_unit_test(case07_alias),
+	    cmocka_unit_test(apic_id_beyond_table_refused_nothing_written),
+	    cmocka_unit_test(xapic_alias_reaches_every_aliased_vcpu),
 	    cmocka_unit_test(set_x2apic_reports_inhibit),
 	    cmocka_unit_test(vmcb_values),
 	    cmocka_unit_test(inhibits),
@@ -1071,13 +1073,13 @@ int main(void)
 	    cmocka_unit_test(pending_priority),
 	    cmocka_unit_test(policy_and_calibration),
 	    cmocka_unit_test(calibration_chooses_kick),
-	    cmocka_unit_test(case05_erratum_1235),
+	    cmocka_unit_test(erratum_1235_never_sets_isrunning),
 	    cmocka_unit_test(load_put_errors),
-	    cmocka_unit_test(case02_logical_table),
-	    cmocka_unit_test(case02_cluster),
+	    cmocka_unit_test(logical_table_single_bit_ids_only),
+	    cmocka_unit_test(logical_table_cluster_index_no_broadcast_cluster),
 	    cmocka_unit_test(apic_id_write),
-	    cmocka_unit_test(case06_irte),
-	    cmocka_unit_test(case04_ga_log),
+	    cmocka_unit_test(irte_target_follows_run_state),
+	    cmocka_unit_test(ga_log_tag_wakes_right_vcpu_up_to_4095),
 	    cmocka_unit_test(irte_needs_vm_id),
 	    cmocka_unit_test(irte_follows_avic_state),
 	    cmocka_unit_test(noaccel_exits),

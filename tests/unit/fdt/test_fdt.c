@@ -2,9 +2,10 @@
 /*
  * GIC discovery from device trees: trees dumped from QEMU at test time,
  * hand-built odd trees compiled with dtc at test time (gen_dtbs.sh), and
- * corrupted blobs made here (every CASE-16 shape). This executable compiles
- * src/gicv4/fdt.c itself with AddressSanitizer and UBSan, and every blob is
- * handed over in a heap buffer of exactly its size, so any over-read is fatal.
+ * corrupted blobs made here (every shape of docs/rationale.md#fdt-hostile-blobs).
+ * This executable compiles src/gicv4/fdt.c itself with AddressSanitizer and
+ * UBSan, and every blob is handed over in a heap buffer of exactly its size,
+ * so any over-read is fatal.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -195,12 +196,12 @@ static void patch_u32_(uint8_t *b, const char *path, const char *prop, uint32_t 
 }
 
 /*
- * CASE-16 shapes in properties discovery never follows (it resolves no
- * phandles and reads no interrupt-map): interrupt-parent 0 and -1,
+ * Hostile shapes (docs/rationale.md#fdt-hostile-blobs) in properties discovery
+ * never follows (it resolves no phandles and reads no interrupt-map): interrupt-parent 0 and -1,
  * #msi-cells 0xffffffff with an msi-parent pointing at it, an interrupt-map
  * one cell short. Discovery must give the same answer, immediately.
  */
-static void test_case16_phandle_and_cells_shapes_ignored(void **state)
+static void test_unfollowed_phandle_and_cells_shapes_ignored(void **state)
 {
 	struct virq_gic_desc d;
 	size_t len;
@@ -380,7 +381,8 @@ static size_t prop_len_off_(const uint8_t *b, const char *path, const char *prop
 	return (size_t)((const uint8_t *)&p->len - b);
 }
 
-/* CASE-16 (dtc 7359034): forged property lengths must stop the walk, not overflow it. */
+/* dtc 7359034 (docs/rationale.md#fdt-hostile-blobs): forged property lengths must stop the walk,
+ * not overflow it. */
 static void test_forged_property_lengths(void **state)
 {
 	static const uint32_t forged[] = { 0xfffffff8u, 0xffffffffu, 0x7ffffffcu, 0x10000000u, 4096 };
@@ -489,7 +491,7 @@ int main(void)
 		cmocka_unit_test(test_two_regions_stride_noncoherent_rk3588),
 		cmocka_unit_test(test_one_cell_and_extra_reg_entries),
 		cmocka_unit_test(test_ranges_translation),
-		cmocka_unit_test(test_case16_phandle_and_cells_shapes_ignored),
+		cmocka_unit_test(test_unfollowed_phandle_and_cells_shapes_ignored),
 		cmocka_unit_test(test_hand_built_bad_trees),
 		cmocka_unit_test(test_null_and_tiny),
 		cmocka_unit_test(test_header_corruptions),

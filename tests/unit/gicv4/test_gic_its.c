@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ITS probe, GITS_BASER tables (page size, indirect, level-2 on demand,
- * attributes: CASE-14), errata quirks (CASE-13), doorbell invalidation paths. */
+ * attributes: docs/rationale.md#gic-table-attributes), errata quirks
+ * (docs/rationale.md#gic-its-errata), doorbell invalidation paths. */
 #include "its_fixture.h"
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
@@ -38,7 +39,7 @@ static void test_quirk_table(void **state)
 static void test_tables_indirect_on_demand(void **state)
 {
 	struct its_fx f;
-	struct virq_its_device d1, d2, d3;
+	struct virq_its_device d1, d2, d3, d4 = {0};
 	struct virq_its *its = &f.its[0];
 	size_t live;
 
@@ -62,7 +63,9 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 8);
 	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
 	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
-	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_device_map(its, &d4, 0x10000, 8), LIBVIRQ_ERANGE);
+	/* d3 is live: mapping it again is refused before anything is read */
+	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_EBUSY);
 	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x9001));
 	assert_int_equal(virq_its_device_unmap(&d1), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&d2), LIBVIRQ_OK);
@@ -106,8 +109,8 @@ static void test_tables_flat_and_page_sizes(void **state)
 	}
 }
 
-/* CASE-14: non-shareable read-back on the ITS -> nC, tables and ITT cleaned
- * (the ITT before its MAPD). */
+/* docs/rationale.md#gic-table-attributes: non-shareable read-back on the ITS
+ * -> nC, tables and ITT cleaned (the ITT before its MAPD). */
 /* A table that cannot cover its ID space in 256 pages is narrowed. */
 static void test_tables_capped(void **state)
 {
@@ -164,7 +167,7 @@ static void test_proxy_narrowed_table(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* The proxy device is created lazily (issue 12): virq_its_init() allocates
+/* The proxy device is created lazily : virq_its_init() allocates
  * nothing for it and sends no MAPD; the first virq_vpe_set_db_masking()
  * that needs it creates it, and an allocation failure surfaces there
  * (ENOMEM, nothing kept, masking not enabled) and a retry succeeds. Before
@@ -239,8 +242,9 @@ static void test_device_id_duplicate(void **state)
 	ev = virq_sim_its_state_lookup(f.sm[0], 5, 0);
 	assert_int_equal(ev.kind, LIBVIRQ_SIM_ITS_EV_PHYS);
 	assert_int_equal(ev.pintid, lpi);
-	/* Same object mapped again (other ID): refused, its tracking kept. */
-	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EEXIST);
+	/* Same object mapped again (other ID): refused as a live object
+	 * (gicv4/state.h), its tracking kept. */
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EBUSY);
 	assert_ptr_equal(a.its, &f.its[0]);
 	assert_int_equal(a.device_id, 5);
 	assert_int_equal(a.nr_mapped, 1);
@@ -257,7 +261,7 @@ static void test_device_id_duplicate(void **state)
 	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EEXIST);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&b), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&c), LIBVIRQ_OK);
@@ -301,7 +305,8 @@ static void test_its_noncoherent(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* CASE-14: BASER InnerCache read back as Device (0) or nC (1) -> clean; RaWaWb -> not. */
+/* docs/rationale.md#gic-table-attributes: BASER InnerCache read back as Device (0) or nC (1) ->
+ * clean; RaWaWb -> not. */
 static void test_its_inner_readback(void **state)
 {
 	int ics[3] = {0, 1, 7};
@@ -525,7 +530,8 @@ static void test_proxy_one_per_gic(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* CASE-13: GICv4.0 without DirectLPI: doorbell INV through the proxy device. */
+/* docs/rationale.md#gic-v40-doorbell-proxy: GICv4.0 without DirectLPI: doorbell INV through the
+ * proxy device. */
 static void test_proxy_doorbell(void **state)
 {
 	struct its_fx f;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* GIC probe, redistributor walk and bring-up, LPI allocator (CASE-11, 14, 15). */
+/* GIC probe, redistributor walk and bring-up, LPI allocator
+ * (docs/rationale.md#gic-vpe-residency-init, docs/rationale.md#gic-table-attributes,
+ * docs/rationale.md#gic-rd-bringup-order). */
 #include "gic_fixture.h"
 
 static void init_ok(struct gic_fx *f)
@@ -209,7 +211,8 @@ static void test_dist_enable_rwp(void **state)
 	fx_teardown(&f);
 }
 
-/* CASE-15: wake poll is a real bounded poll; order wake -> tables -> EnableLPIs. */
+/* docs/rationale.md#gic-rd-bringup-order: wake poll is a real bounded poll; order wake -> tables
+ * -> EnableLPIs. */
 static void test_rdist_init_order(void **state)
 {
 	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
@@ -304,7 +307,8 @@ static void test_rwp_never(void **state)
 	fx_teardown(&f);
 }
 
-/* CASE-11: LPIs left on by a previous kernel; stale resident vPE. */
+/* docs/rationale.md#gic-vpe-residency-init: LPIs left on by a previous
+ * kernel; stale resident vPE. */
 static void test_kexec_residency_reset(void **state)
 {
 	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
@@ -353,14 +357,16 @@ static void test_enable_lpis_stuck(void **state)
 	virq_sim_rdist_enable_lpis_sticky(f.rm, 0, true);
 	init_ok(&f);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_EBUSY);
-	/* The residency registers were still initialised (CASE-11). */
+	/* The residency registers were still initialised
+	 * (docs/rationale.md#gic-vpe-residency-init). */
 	assert_int_equal(virq_sim_rdist_vpropbaser(f.rm, 0) & 0x1F, 15);
 	assert_true(f.rds[0].flags & LIBVIRQ_RDIST_VPE_READY);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
 
-/* CASE-14: non-shareable read-back -> InnerCache rewritten to nC, tables cleaned. */
+/* docs/rationale.md#gic-table-attributes: non-shareable read-back -> InnerCache rewritten to nC,
+ * tables cleaned. */
 static void test_noncoherent_readback(void **state)
 {
 	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
@@ -380,8 +386,8 @@ static void test_noncoherent_readback(void **state)
 	fx_teardown(&f);
 }
 
-/* CASE-14: the nC rewrite of GICR_PENDBASER changes only InnerCache of
- * what was written: PTZ (write-only, reads as 0) stays set, so the GIC
+/* docs/rationale.md#gic-table-attributes: the nC rewrite of GICR_PENDBASER
+ * changes only InnerCache of what was written: PTZ (write-only, reads as 0) stays set, so the GIC
  * still knows the zeroed pending table needs no scan. */
 static void test_nc_rewrite_keeps_ptz(void **state)
 {

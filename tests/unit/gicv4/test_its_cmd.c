@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ITS command encoder/decoder tests: golden vectors V1-V10 and register
- * vectors R1, R2, R5 (facts §11), sync reporting (facts §1.3, CASE-10),
+ * ITS command encoder/decoder tests: command and register encodings worked
+ * out by hand from the IHI 0069H §5.3 and §12.19 layouts, sync reporting
+ * (docs/rationale.md#gic-its-command-sync, docs/rationale.md#gic-vmapp-unmap-no-vsync),
  * random round trips cross-checked with the model's independent decoder,
- * every field's out-of-range rejection, probed limits (CASE-09).
+ * every field's out-of-range rejection, probed limits (docs/rationale.md#gic-its-bounds).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -122,7 +123,8 @@ static void test_v7_vmapp41_unmap(void **s)
 	virq_its_limits_from_typer(0x0000013F0001EFB3ull, &lim); /* VMAPP=1: 4.1 */
 	assert_int_equal(lim.version, LIBVIRQ_ITS_V41);
 	check_golden_lim(&c, &lim, 0x129, 0x0000002A00000000ull, 0, 0);
-	/* CASE-10: no VSYNC after a GICv4.1 unmap, with or without Alloc. */
+	/* docs/rationale.md#gic-vmapp-unmap-no-vsync: no VSYNC after a GICv4.1 unmap, with or
+	 * without Alloc. */
 	assert_int_equal(virq_its_cmd_encode(&c, &lim, raw, &sync, NULL), LIBVIRQ_OK);
 	assert_int_equal(sync.kind, LIBVIRQ_ITS_SYNC_NONE);
 	c.Alloc = false;
@@ -179,7 +181,7 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 						LIBVIRQ_GIC_SH_INNER, &v),
 			 LIBVIRQ_OK);
 	assert_int_equal(v, 0xB80000004100040Full);
-	/* R2 built from the GITS_BASER field macros. */
+	/* The device-table GITS_BASER built from the field macros. */
 	v = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Valid, 1) |
 	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_InnerCache, LIBVIRQ_GIC_CACHE_RaWaWb) |
 	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Type, LIBVIRQ_GITS_BASER_TYPE_DEVICES) |
@@ -202,7 +204,7 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Size, v), 255);
 }
 
-static void test_needs_clean_case14(void **s)
+static void test_needs_clean_decoded_device_or_nc(void **s)
 {
 	(void)s;
 	assert_true(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_nC, LIBVIRQ_GIC_SH_INNER)); /* 0b001 */
@@ -296,7 +298,8 @@ static void test_sync_rules(void **st)
 	assert_int_equal(sync_of(&c, &l40).kind, LIBVIRQ_ITS_SYNC_VPEID);
 	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VSGI, .vPEID = 4, .vINTID = 3};
 	assert_int_equal(sync_of(&c, &l41).vPEID, 4);
-	/* VMAPP: map needs VSYNC on both; unmap only on 4.0 (CASE-10). */
+	/* VMAPP: map needs VSYNC on both; unmap only on 4.0
+	 * (docs/rationale.md#gic-vmapp-unmap-no-vsync). */
 	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMAPP,
 				  .vPEID = 7,
 				  .V = true,
@@ -649,13 +652,14 @@ static void ok_with(const struct virq_its_cmd *c, const struct virq_its_limits *
 	assert_int_equal(virq_its_cmd_encode(c, l, (uint8_t[32]){0}, NULL, NULL), LIBVIRQ_OK);
 }
 
-static void test_limits_case09(void **s)
+static void test_limits_id_equal_to_limit_rejected(void **s)
 {
 	(void)s;
 	struct virq_its_limits l;
 	struct virq_its_cmd c;
 
-	/* Devbits = 15 (16 bits): DeviceID 65535 ok, 65536 rejected (CASE-09). */
+	/* Devbits = 15 (16 bits): DeviceID 65535 ok, 65536 rejected
+	 * (docs/rationale.md#gic-its-bounds). */
 	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l);
 	c = virq_its_mapd(65535, 15, 0x10000, true);
 	ok_with(&c, &l);
@@ -851,8 +855,8 @@ static void test_limits_cache_equivalence(void **s)
 
 /*
  * VMOVP SequenceNumber and ITSList exist only for a GICv4.0 ITS with
- * GITS_TYPER.VMOVP = 0 (facts §1.2, §7.2); with VMOVP = 1 they are unused
- * bits and must stay zero (facts §1.1), like Linux sends them.
+ * GITS_TYPER.VMOVP = 0 (IHI 0069H §5.3 VMOVP, §12.19 GITS_TYPER); with
+ * VMOVP = 1 they are unused bits and must stay zero, like Linux sends them.
  */
 static void test_vmovp_itslist_needs_vmovp0(void **s)
 {
@@ -922,13 +926,13 @@ int main(void)
 	    cmocka_unit_test(test_v9_vmovp40),
 	    cmocka_unit_test(test_v10_vsync_vinvall_invdb),
 	    cmocka_unit_test(test_r1_cbaser_r2_baser_r5_sgir),
-	    cmocka_unit_test(test_needs_clean_case14),
+	    cmocka_unit_test(test_needs_clean_decoded_device_or_nc),
 	    cmocka_unit_test(test_sync_rules),
 	    cmocka_unit_test(test_random_round_trip),
 	    cmocka_unit_test(test_every_field_out_of_range),
 	    cmocka_unit_test(test_unknown_opcode_and_nulls),
 	    cmocka_unit_test(test_limits_from_typer),
-	    cmocka_unit_test(test_limits_case09),
+	    cmocka_unit_test(test_limits_id_equal_to_limit_rejected),
 	    cmocka_unit_test(test_limits_versions),
 	    cmocka_unit_test(test_limits_cache_equivalence),
 	    cmocka_unit_test(test_vmovp_itslist_needs_vmovp0),

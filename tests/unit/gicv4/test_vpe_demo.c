@@ -126,7 +126,7 @@ static void test_demo_sequence(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* CASE-15: MAPC before EnableLPIs is refused by the library. */
+/* docs/rationale.md#gic-rd-bringup-order: MAPC before EnableLPIs is refused by the library. */
 static void test_mapc_requires_lpis(void **state)
 {
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* vPE lifecycle across ITSes (CASE-10), VMOVP in both modes, vLPI move /
- * doorbell / config, thousands of vLPIs, refusals. */
+/* vPE lifecycle across ITSes (docs/rationale.md#gic-vmapp-unmap-no-vsync), VMOVP in
+ * both modes, vLPI move / doorbell / config, thousands of vLPIs, refusals. */
 #include "its_fixture.h"
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
@@ -33,7 +33,8 @@ static void clear_logs(struct its_fx *f)
 		virq_sim_its_clear_log(virq_sim_its_state_queue(f->sm[i]));
 }
 
-/* CASE-10: one 4.1 ITS: unmap is exactly [VMAPP(V=0, Alloc=1)], no VSYNC. */
+/* docs/rationale.md#gic-vmapp-unmap-no-vsync: one 4.1 ITS: unmap is exactly [VMAPP(V=0, Alloc=1)],
+ * no VSYNC. */
 static void test_v41_unmap_single(void **state)
 {
 	struct its_fx f;
@@ -55,7 +56,7 @@ static void test_v41_unmap_single(void **state)
 	assert_int_equal(cmd_at(&f, 0, 0)->op, 0x29);
 	assert_false(cmd_at(&f, 0, 0)->valid);
 	assert_true(cmd_at(&f, 0, 0)->alloc);
-	/* Golden V7 shape: DW2 = DW3 = 0. */
+	/* A 4.1 unmap: DW2 = DW3 = 0. */
 	assert_int_equal(cmd_at(&f, 0, 0)->dw[2], 0);
 	assert_int_equal(cmd_at(&f, 0, 0)->dw[3], 0);
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
@@ -63,7 +64,8 @@ static void test_v41_unmap_single(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* CASE-10: two 4.1 ITSes: Alloc on the first map and on the last unmap only. */
+/* docs/rationale.md#gic-vmapp-unmap-no-vsync: two 4.1 ITSes: Alloc on the first map and on the
+ * last unmap only. */
 static void test_v41_alloc_follows_count(void **state)
 {
 	struct its_fx f;
@@ -303,7 +305,8 @@ static void test_vlpi_move_doorbell_config(void **state)
 	assert_int_equal(cmd_at(&f, 0, 0)->op, 0x0C);
 	assert_int_equal(cmd_at(&f, 0, 1)->op, 0x25);
 	assert_int_equal(cmd_at(&f, 0, 1)->vpe, b.vpeid);
-	/* vINTID range (CASE-11: beyond the VM's IDbits is rejected). */
+	/* vINTID range (docs/rationale.md#gic-vpe-residency-init: beyond the VM's IDbits is
+	 * rejected). */
 	assert_int_equal(virq_vlpi_map(&dev, 0, &a, 70000, false), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_vlpi_map(&dev, 0, &a, 100, false), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_vlpi_map(&dev, 4, &a, 9001, false), LIBVIRQ_ERANGE);
@@ -417,7 +420,7 @@ static void test_map_range(void **state)
 /* A batch that stalls part-way: the ITS ran the VMAPTIs before the stalled
  * one and none from it on (the queue reset drops them). Only the events it
  * mapped may stay tracked: a DISCARD on an event the ITS never mapped is a
- * command error that may stall the queue (facts §3.5). */
+ * command error that may stall the queue (docs/rationale.md#gic-its-queue-stall). */
 static void test_map_range_stall_then_unmap(void **state)
 {
 	struct its_fx f;
@@ -460,8 +463,8 @@ static void test_map_range_stall_then_unmap(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* A VMOVP that stopped half-way (ITS 0 routes to RD 1, ITS 2 still to RD 0):
- * making the vPE resident on RD 1 would lose the vLPIs ITS 2 sends to RD 0,
+/* A VMOVP that stopped half-way (ITSes 0 and 2 route to RD 1, ITS 1 still to RD 0):
+ * making the vPE resident on RD 1 would lose the vLPIs ITS 1 sends to RD 0,
  * so residency is refused until a repeated move has reached every ITS. */
 static void test_resident_refused_while_move_pending(void **state)
 {
@@ -478,8 +481,8 @@ static void test_resident_refused_while_move_pending(void **state)
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_ESTALLED);
 	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
 	assert_true(v.flags & LIBVIRQ_VPE_MOVE_PENDING);
-	assert_true(virq_sim_its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
-	assert_int_equal(rdb, 0); /* ITS 2 still routes to RD 0 */
+	assert_true(virq_sim_its_state_vpe(f.sm[1], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 0); /* ITS 1 (stalled on the VMOVP) still routes to RD 0 */
 	virq_sim_reset_counters(f.g.fh);
 	assert_int_equal(virq_vpe_make_resident(&v, 1), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_vpe_load(&v, 1), LIBVIRQ_EBUSY);

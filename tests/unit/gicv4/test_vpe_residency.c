@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Residency: GICv4.0 and 4.1 layouts, exact access counts, Dirty polling and
- * timeouts, PendingLast, the WFI/doorbell state machine (CASE-12). */
+ * timeouts, PendingLast, the WFI/doorbell state machine
+ * (docs/rationale.md#gic-doorbell-wfi). */
 #include "its_fixture.h"
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
@@ -136,7 +137,7 @@ static void test_v41_layout(void **state)
 	virq_sim_trace(r.f.g.fh, true);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_false(pl);
-	/* Golden R4: DB only. */
+	/* 4.1 make-non-resident while blocking: DB only. */
 	assert_int_equal(virq_sim_trace_at(r.f.g.fh, 0)->value, 0x4000000000000000ull);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
 	virq_sim_rdist_set_pending(r.f.g.rm, 0, true);
@@ -152,7 +153,7 @@ static void test_v41_layout(void **state)
 	rfx_teardown(&r);
 }
 
-/* CASE-12 on GICv4.1. */
+/* docs/rationale.md#gic-doorbell-wfi on GICv4.1. */
 static void test_wfi_doorbell_state_machine(void **state)
 {
 	struct rfx r;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pmcvirt pure layer: VMCB offsets and bits against the fact sheet, CPUID
+ * pmcvirt pure layer: VMCB offsets and bits against APM Vol 2 Appendix B, CPUID
  * decode, mode refusals, exit-code decode, every MSR index mapping, event
  * filter, MSRPM policy and bits, VMCB state round-trip.
  */
@@ -22,7 +22,7 @@ static const struct virq_pmcvirt_guest g4 = { .ncounters = 4 };
 static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
 					       .perfmon_v2 = true };
 
-/* ---- offsets and bits (fact sheet §2, §3, §8 vectors 1, 2, 3) ---- */
+/* ---- offsets and bits (APM Vol 2 Tables B-1, B-2) ---- */
 static void test_offsets(void **s)
 {
 	static const struct { const char *name; uint32_t off, width; } want[] = {
@@ -64,20 +64,20 @@ static void test_offsets(void **s)
 	assert_int_equal(LIBVIRQ_VMCB_EXITCODE, 0x070);
 	assert_int_equal(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INTERCEPT3_RDPMC), 1u << 15);
 	assert_true(LIBVIRQ_VMCB_EXIT_INVALID_PMC == 0xFFFFFFFFFFFFFFFCull);
-	/* vector 4: 12-bit event encode */
+	/* 12-bit event encode (APM Vol 2 §13.2 PerfEvtSel) */
 	assert_true((LIBVIRQ_FIELD_PREP(LIBVIRQ_PMCVIRT_EVTSEL_EventSelectLo, 0xC0) |
 		     LIBVIRQ_FIELD_PREP(LIBVIRQ_PMCVIRT_EVTSEL_UnitMask, 1) |
 		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_OS) |
 		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_EN) |
 		     LIBVIRQ_FIELD_PREP(LIBVIRQ_PMCVIRT_EVTSEL_EventSelectHi, 1) |
 		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly)) == 0x00000101004201C0ull);
-	/* MSRs (§4.1) */
+	/* MSRs (APM Vol 2 §13.2) */
 	assert_int_equal(LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(5), 0xC001020B);
 	assert_int_equal(LIBVIRQ_PMCVIRT_MSR_K7_PERFCTR(3), 0xC0010007);
 	assert_int_equal(LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET, 0xC0000303);
 }
 
-/* ---- CPUID (§1, §8 vector 8) ---- */
+/* ---- CPUID (APM Vol 3 Fn8000_000A, Fn8000_0022) ---- */
 static struct virq_sim *cpu_(uint32_t edxa, uint32_t ecx1, uint32_t eax22, uint32_t ebx22,
 			     uint32_t maxleaf)
 {
@@ -206,7 +206,7 @@ static void test_mode_check(void **s)
 	assert_int_equal(virq_pmcvirt_guest_check(&g), LIBVIRQ_EINVAL);
 }
 
-/* ---- exit codes as 64-bit (CASE-17) ---- */
+/* ---- exit codes as 64-bit (docs/rationale.md#pmc-exitcode-64bit) ---- */
 static void test_exit_decode(void **s)
 {
 	enum virq_pmcvirt_exit k;
@@ -266,7 +266,7 @@ static void test_msr_map_6(void **s)
 	(void)s;
 	check_map_(&g6, LIBVIRQ_PMCVIRT_GUEST, w, sizeof(w) / sizeof(w[0]));
 	check_map_(&g6, LIBVIRQ_PMCVIRT_HOST, w, sizeof(w) / sizeof(w[0]));
-	/* §8 vector 5 */
+	/* F15h MSR -> slot decode: C001_020B is PERF_CTR5, C001_0206 PERF_CTL3 */
 	{
 		struct virq_pmcvirt_slot sl;
 		uint32_t off;
@@ -297,7 +297,8 @@ static void test_msr_map_4(void **s)
 		BAD(0xC0000300), BAD(0xC0000301), BAD(0xC0000302), BAD(0xC0000303),
 		NONE(0xC0010008), NONE(0xC001020C),
 	};
-	/* Host-initiated (RFC7): F15h indices translated, but never past counter 3. */
+	/* Host-initiated (docs/rationale.md#pmc-legacy-msr-index): F15h indices translated, but
+	 * never past counter 3. */
 	static const struct map_want wh[] = {
 		OKC(0xC0010200, 0), OKR(0xC0010201, 0), OKC(0xC0010202, 1), OKR(0xC0010203, 1),
 		OKC(0xC0010206, 3), OKR(0xC0010207, 3),
@@ -384,7 +385,7 @@ static void test_filter(void **s)
 	assert_int_equal(virq_pmcvirt_filter_check(&f), LIBVIRQ_EINVAL);
 }
 
-/* ---- MSRPM (§4.3, §8 vector 6) and policy (§4.2) ---- */
+/* ---- MSRPM (APM Vol 2 §15.11) and policy (docs/rationale.md#pmc-msr-interception) ---- */
 static bool pm_bit_(const uint8_t *pm, uint32_t msr, unsigned w)
 {
 	uint32_t byte, bit;
@@ -518,7 +519,7 @@ static void test_vmcb_roundtrip(void **s)
 	a.global_sts = 0x12;
 	a.instr_retired = 0x123456789ABCull;
 	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &g6, &a), LIBVIRQ_OK);
-	/* Raw bytes at the fact sheet's offsets, read with the model's own accessor. */
+	/* Raw bytes at the APM Table B-2 offsets, read with the model's own accessor. */
 	for (unsigned i = 0; i < 6; i++) {
 		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E0 + 16 * i) == a.perf_ctl[i]);
 		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E8 + 16 * i) == a.perf_ctr[i]);

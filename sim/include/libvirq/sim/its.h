@@ -21,7 +21,7 @@
  *   restarts it; qemu_sticky_stall keeps Stalled set after a successful
  *   restart and restarts on any CWRITER write (QEMU 7.2);
  * - unmapped queue memory (memory error) stalls; a CWRITER offset outside
- *   the queue is ignored and counted (CASE-09);
+ *   the queue is ignored and counted (docs/rationale.md#gic-its-bounds);
  * - GITS_CBASER writes are ignored while enabled (QEMU), reset CREADR to 0
  *   and clear Stalled (CWRITER is kept); force_sh / force_inner change what reads back.
  *

@@ -2,8 +2,9 @@
 /*
  * virq_sim_pmc: an AMD CPU's PMU and VMRUN/#VMEXIT for PMC-virtualization tests.
  *
- * Written from the fact sheet independently of src/pmcvirt: it uses its own
- * literal offsets (APM Table B-1/B-2) and MSR numbers.
+ * Written from APM Vol 2 §15.39 and Appendix B (and the pmc-* entries of
+ * docs/rationale.md) independently of src/pmcvirt: it uses its own literal
+ * offsets (APM Table B-1/B-2) and MSR numbers.
  *
  * - HW mode (VMCB 0x0B8 bit 3 set): VMRUN fails with VMEXIT_INVALID_PMC
  *   (EXITCODE 0xFFFFFFFF_FFFFFFFC) when host MSR C000_0301 is not zero;

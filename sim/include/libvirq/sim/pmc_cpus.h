@@ -2,7 +2,8 @@
 /*
  * CPU and guest profiles shared by the PMC virtualization tests, the fault
  * sweep and the benchmark (header-only, so the benchmark needs no model
- * library). Capabilities per /work/shared/facts/pmcvirt.md §1.
+ * library). Capabilities per APM Vol 3 CPUID Fn8000_000A, Fn8000_0001 and
+ * Fn8000_0022 (docs/rationale.md#pmc-counter-count).
  */
 #ifndef LIBVIRQ_SIM_PMC_CPUS_H
 #define LIBVIRQ_SIM_PMC_CPUS_H
