@@ -4,6 +4,9 @@
  * @brief Front door of the GICv4 module: include this one header.
  *
  * Gives a GICv3/GICv4.0/GICv4.1 user everything the module declares:
+ * - gicv4/state.h: the lifecycle state every object carries, and the
+ *   policy every entry point applies (double init, use after destroy,
+ *   destroy while in use, NULL);
  * - gicv4/desc.h: the plain description of a GIC (from a device tree with
  *   libvirq/fdt.h, or filled by hand from ACPI);
  * - gicv4/gic_regs.h, gicv4/its_regs.h: register offsets and fields in the
@@ -27,6 +30,7 @@
 #define LIBVIRQ_GICV4_H
 
 #include "gicv4/desc.h"
+#include "gicv4/state.h"
 #include "gicv4/gic_regs.h"
 #include "gicv4/its_regs.h"
 #include "gicv4/its_cmd.h"

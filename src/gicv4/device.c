@@ -5,9 +5,12 @@
  * (DISCARD, INT, CLEAR, INV followed by SYNC or VSYNC).
  * Spec: Arm IHI 0069 §6.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
  */
-#include <libvirq/gicv4/vpe.h>
-#include "gicv4/its_priv.h"
-#include "gicv4/vpe_priv.h"
+#include "gicv4/device_priv.h"
+#include "gicv4/enc/its_fill.h"
+#include "gicv4/its_exec_priv.h"
+#include "gicv4/its_queue_priv.h"
+#include "gicv4/its_table_priv.h"
+#include "gicv4/lpi_priv.h"
 
 /* Whether @dev or another device with @device_id is mapped on @its. */
 static bool dev_taken_(const struct virq_its *its, const struct virq_its_device *dev,
@@ -30,8 +33,9 @@ void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev)
 	}
 }
 
-virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
-				uint32_t device_id, uint32_t nr_events)
+/* virq_its_device_map() with the ITS lock held (the wrapper below takes it). */
+virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
+					uint32_t device_id, uint32_t nr_events)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c;
@@ -39,22 +43,44 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	uint64_t itt_bytes;
 	virq_status st;
 
-	if (!its || !its->gic || !dev || !nr_events)
-		return LIBVIRQ_EINVAL;
+	if (!its_live_(its))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_device_map: its not live");
 	hal = &its->gic->hal;
+	if (!dev)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_device_map: NULL dev");
+	/* Before dev is read further: a live object must not be overwritten
+	 * (it is linked into an ITS's list, maybe another ITS's). */
+	if (dev->state == LIVE_)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_its_device_map: dev is live (virq_its_device_unmap() first)");
+	if (!nr_events)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_device_map: nr_events is 0");
 	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_its_device_map: DeviceID beyond GITS_TYPER.Devbits",
+				     device_id);
 	if (nr_events > (1u << 31) ||
 	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
-		return LIBVIRQ_ERANGE;
-	/* Before dev is cleared: it may be the mapped object itself. */
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_its_device_map: nr_events beyond GITS_TYPER.ID_bits",
+				     nr_events);
 	if (dev_taken_(its, dev, device_id))
-		return LIBVIRQ_EEXIST; /* also the doorbell proxy device's ID */
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST,
+				     "virq_its_device_map: DeviceID already mapped on this ITS",
+				     device_id);
+	/* The doorbell proxy's DeviceID is reserved before the proxy exists. */
+	if (its->proxy_ok && device_id == its->proxy_devid && dev != its->proxy)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST,
+				     "virq_its_device_map: DeviceID reserved for the doorbell proxy",
+				     device_id);
 	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
 	memset(dev, 0, sizeof(*dev));
 	st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_DEV, device_id);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_its_device_map: device table entry not available "
+				     "(level-2 page, or beyond the table)",
+				     device_id);
 	itt_bytes = (uint64_t)nr * its->itt_esz;
 	st = virq_page_alloc_(hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
 			      &dev->itt);
@@ -62,14 +88,21 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 		st = virq_page_alloc_(hal,
 				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
 				      4096, &dev->ev);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAIL(hal, st, "virq_its_device_map: ITT or tracking allocation failed");
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
-	 * (Xen a1f8b32af0; docs/rationale.md#gic-table-attributes). */
-	if (st == LIBVIRQ_OK)
-		st = clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
-			       dev->itt.va, dev->itt.size);
+	 * (docs/rationale.md#gic-table-attributes: Xen a1f8b32af0). */
+	if (st == LIBVIRQ_OK &&
+	    clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
+		      dev->itt.va, dev->itt.size) != LIBVIRQ_OK)
+		st = LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
+				  "virq_its_device_map: ITT not coherent and the HAL has no "
+				  "dcache_clean");
 	if (st == LIBVIRQ_OK) {
 		c = virq_its_mapd(device_id, log2_(nr) - 1, dev->itt.pa, true);
 		st = virq_its_exec_(its, &c, 1);
+		if (st != LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV(hal, st, "virq_its_device_map: MAPD failed", device_id);
 	}
 	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, &dev->ev);
@@ -83,54 +116,104 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	its->devices = dev;
 	if (dev != its->proxy)
 		its->nr_devices++;
+	dev->state = LIVE_;
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_device_unmap(struct virq_its_device *dev)
+virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
+				uint32_t device_id, uint32_t nr_events)
 {
+	virq_status st;
+
+	if (!its_live_(its))
+		return virq_its_device_map_locked_(its, dev, device_id, nr_events);
+	virq_its_lock_(its);
+	st = virq_its_device_map_locked_(its, dev, device_id, nr_events);
+	virq_its_unlock_(its);
+	return st;
+}
+
+/* virq_its_device_unmap() with the ITS lock held (the wrapper below takes it). */
+static virq_status device_unmap_locked_(struct virq_its_device *dev)
+{
+	const struct virq_hal *hal;
 	struct virq_its_cmd c;
 	virq_status st;
 
-	if (!dev_ok_(dev))
-		return LIBVIRQ_EINVAL;
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_device_unmap: dev not live");
+	hal = &dev->its->gic->hal;
 	if (dev->nr_mapped)
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_its_device_unmap: events still mapped", dev->nr_mapped);
 	/* A dead ITS takes no command: release the tracking (as the vPE
 	 * teardown does), so that the ITS itself can be destroyed. */
 	if (!dev->its->dead) {
 		c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
 		st = virq_its_exec_(dev->its, &c, 1);
 		if (st != LIBVIRQ_OK && !dev->its->dead)
-			return st;
+			return LIBVIRQ_FAILV(hal, st, "virq_its_device_unmap: MAPD (V = 0) failed",
+					     dev->device_id);
 	}
-	virq_page_free_(&dev->its->gic->hal, &dev->ev);
-	virq_page_free_(&dev->its->gic->hal, &dev->itt);
+	virq_page_free_(hal, &dev->ev);
+	virq_page_free_(hal, &dev->itt);
 	virq_its_dev_unlink_(dev->its, dev);
 	if (dev != dev->its->proxy)
 		dev->its->nr_devices--;
 	dev->its = NULL;
+	dev->state = LIBVIRQ_GICV4_GONE;
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
+virq_status virq_its_device_unmap(struct virq_its_device *dev)
+{
+	virq_status st;
+	struct virq_its *its_;
+
+	if (!dev_live_(dev))
+		return device_unmap_locked_(dev);
+	its_ = dev->its;
+	virq_its_lock_(its_);
+	st = device_unmap_locked_(dev);
+	virq_its_unlock_(its_);
+	return st;
+}
+
+/* virq_its_map_lpi() with the ITS lock held (the wrapper below takes it). */
+static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
 			     uint32_t icid)
 {
+	const struct virq_hal *hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	st = ev_lookup_(dev, event, &e);
-	if (st != LIBVIRQ_OK)
-		return st;
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_map_lpi: dev not live");
+	hal = &dev->its->gic->hal;
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_its_map_lpi: event >= nr_events",
+				     event);
+	e = ev_at_(dev, event);
 	if (e->kind != LIBVIRQ_ITS_EV_NONE)
-		return LIBVIRQ_EEXIST;
-	if (!virq_its_col_mapped_(dev->its, icid) || !virq_lpi_allocated_(dev->its->gic, pintid))
-		return LIBVIRQ_ENOENT;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST, "virq_its_map_lpi: event already mapped",
+				     event);
+	if (!virq_its_col_mapped_(dev->its, icid))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_map_lpi: collection not mapped",
+				     icid);
+	if (!virq_lpi_allocated_(dev->its->gic, pintid))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_map_lpi: LPI not allocated",
+				     pintid);
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
+	if (!virq_lpi_ref_(dev->its->gic, pintid))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
+				     "virq_its_map_lpi: 65535 mappings of this LPI already", pintid);
 	st = virq_its_exec_(dev->its, c, 2);
-	if (st != LIBVIRQ_OK)
-		return st;
+	if (st != LIBVIRQ_OK) {
+		virq_lpi_unref_(dev->its->gic, pintid);
+		return LIBVIRQ_FAILV(hal, st, "virq_its_map_lpi: MAPTI + SYNC failed", event);
+	}
 	e->kind = LIBVIRQ_ITS_EV_PHYS;
 	e->icid = icid;
 	e->intid = pintid;
@@ -140,27 +223,49 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
+			     uint32_t icid)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return map_lpi_locked_(dev, event, pintid, icid);
+	virq_its_lock_(dev->its);
+	st = map_lpi_locked_(dev, event, pintid, icid);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 {
 	struct virq_its_event *e = ev_at_(dev, event);
 
 	if (e->kind == LIBVIRQ_ITS_EV_VIRT && e->vpe)
 		e->vpe->nr_vlpis--;
+	if (e->kind == LIBVIRQ_ITS_EV_PHYS)
+		virq_lpi_unref_(dev->its->gic, e->intid);
 	memset(e, 0, sizeof(*e));
 	dev->nr_mapped--;
 }
 
-virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
+/* virq_its_unmap_event() with the ITS lock held (the wrapper below takes it). */
+static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t event)
 {
+	const struct virq_hal *hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	st = ev_lookup_(dev, event, &e);
-	if (st != LIBVIRQ_OK)
-		return st;
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_unmap_event: dev not live");
+	hal = &dev->its->gic->hal;
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_its_unmap_event: event >= nr_events",
+				     event);
+	e = ev_at_(dev, event);
 	if (e->kind == LIBVIRQ_ITS_EV_NONE || e->kind == LIBVIRQ_ITS_EV_PROXY)
-		return LIBVIRQ_ENOENT;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_unmap_event: event not mapped",
+				     event);
 	c[0] = (struct virq_its_cmd){
 	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
@@ -168,46 +273,317 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	/* Tracked as unmapped even on a queue failure: DISCARD may have run,
 	 * and mapping the event again is always valid after a DISCARD. */
 	virq_its_event_forget_(dev, event);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_its_unmap_event: DISCARD + SYNC/VSYNC failed (event "
+				     "tracked as unmapped)",
+				     event);
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return unmap_event_locked_(dev, event);
+	virq_its_lock_(dev->its);
+	st = unmap_event_locked_(dev, event);
+	virq_its_unlock_(dev->its);
 	return st;
 }
 
-static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op)
+/* ev_cmd_() with the ITS lock held (the wrapper below takes it). */
+static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
+			   const char *bad_dev, const char *bad_event, const char *unmapped,
+			   const char *failed)
 {
+	const struct virq_hal *hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
-	virq_status st = ev_lookup_(dev, event, &e);
+	virq_status st;
 
-	if (st != LIBVIRQ_OK)
-		return st;
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, bad_dev);
+	hal = &dev->its->gic->hal;
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, bad_event, event);
+	e = ev_at_(dev, event);
 	if (e->kind != LIBVIRQ_ITS_EV_PHYS && e->kind != LIBVIRQ_ITS_EV_VIRT)
-		return LIBVIRQ_ENOENT;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, unmapped, event);
 	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
-	return virq_its_exec_(dev->its, c, 2);
+	st = virq_its_exec_(dev->its, c, 2);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st, failed, event);
+	return LIBVIRQ_OK;
 }
 
+static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
+			   const char *bad_dev, const char *bad_event, const char *unmapped,
+			   const char *failed)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return ev_cmd_locked_(dev, event, op, bad_dev, bad_event, unmapped, failed);
+	virq_its_lock_(dev->its);
+	st = ev_cmd_locked_(dev, event, op, bad_dev, bad_event, unmapped, failed);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
+/* Each message is a constant naming the public function and the check. */
 virq_status virq_its_int(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, LIBVIRQ_ITS_INT);
+	return ev_cmd_(dev, event, LIBVIRQ_ITS_INT, "virq_its_int: dev not live",
+		       "virq_its_int: event >= nr_events", "virq_its_int: event not mapped",
+		       "virq_its_int: INT + SYNC/VSYNC failed");
 }
 
 virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, LIBVIRQ_ITS_CLEAR);
+	return ev_cmd_(dev, event, LIBVIRQ_ITS_CLEAR, "virq_its_clear: dev not live",
+		       "virq_its_clear: event >= nr_events", "virq_its_clear: event not mapped",
+		       "virq_its_clear: CLEAR + SYNC/VSYNC failed");
 }
 
 virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, LIBVIRQ_ITS_INV);
+	return ev_cmd_(dev, event, LIBVIRQ_ITS_INV, "virq_its_inv: dev not live",
+		       "virq_its_inv: event >= nr_events", "virq_its_inv: event not mapped",
+		       "virq_its_inv: INV + SYNC/VSYNC failed");
 }
 
 virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
 			       struct virq_its_event *out)
 {
-	if (!dev_ok_(dev) || !out)
-		return LIBVIRQ_EINVAL;
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_event_get: dev not live");
+	if (!out)
+		return LIBVIRQ_FAIL(&dev->its->gic->hal, LIBVIRQ_EINVAL,
+				    "virq_its_event_get: NULL out");
 	if (event >= dev->nr_events)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(&dev->its->gic->hal, LIBVIRQ_ERANGE,
+				     "virq_its_event_get: event >= nr_events", event);
 	*out = *ev_at_(dev, event);
 	return LIBVIRQ_OK;
+}
+
+/* ---------------- batched unmap ----------------
+ *
+ * N DISCARDs written straight into the queue, then one SYNC per collection
+ * and one VSYNC per vPE involved (IHI 0069 §6.3 DISCARD: the event's
+ * collection or vPE is where its pending state is dropped), published
+ * with one GITS_CWRITER write per queue-full and one completion wait. The
+ * DISCARDs occupy consecutive linear queue positions from @c base, so
+ * after a stall the tracking stays exact: DISCARD k ran iff its slot was
+ * consumed (IHI 0069 §6.2: no command after a stalled one is processed,
+ * and the queue reset drops them). */
+
+/* Distinct-target marks: a fresh even generation per call; mark == gen:
+ * seen, needs its sync; gen + 1: sync queued. */
+static uint64_t *target_mark_(struct virq_its_device *dev, const struct virq_its_event *e)
+{
+	if (e->kind == LIBVIRQ_ITS_EV_VIRT)
+		return &e->vpe->sync_mark;
+	return &dev->its->gic->rd[e->icid].sync_mark;
+}
+
+static const char *const run_msg_[2][6] = {
+    {"virq_its_unmap_range: dev not live", "virq_its_unmap_range: count 0 or range beyond nr_events",
+     "virq_its_unmap_range: an event of the range is not mapped",
+     "virq_its_unmap_range: ITS dead", "virq_its_unmap_range: SYNC/VSYNC rejected by the encoder",
+     "virq_its_unmap_range: the queue failed (tracking exact after a stall)"},
+    {"virq_vlpi_unmap_range: dev not live",
+     "virq_vlpi_unmap_range: count 0 or range beyond nr_events",
+     "virq_vlpi_unmap_range: an event of the range is not a vLPI",
+     "virq_vlpi_unmap_range: ITS dead", "virq_vlpi_unmap_range: VSYNC rejected by the encoder",
+     "virq_vlpi_unmap_range: the queue failed (tracking exact after a stall)"},
+};
+
+/* Writes @count DISCARDs from @first straight into the queue and marks each
+ * event's sync target; *done gets how many were queued. */
+static virq_status queue_discards_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				   uint64_t gen, uint32_t *done)
+{
+	struct virq_its *its = dev->its;
+	struct virq_its_event *e = ev_at_(dev, first);
+
+	*done = 0;
+	while (*done < count) {
+		uint8_t *slot;
+		uint32_t n = virq_its_queue_room_(&its->q, &slot);
+
+		if (!n) {
+			virq_status st = virq_its_queue_make_room_(&its->q);
+
+			if (st != LIBVIRQ_OK)
+				return st;
+			continue;
+		}
+		if (n > count - *done)
+			n = count - *done;
+		for (uint32_t k = 0; k < n; k++, slot += LIBVIRQ_ITS_CMD_SIZE) {
+			virq_its_discard_fill_(slot, dev->device_id, first + *done + k);
+			*target_mark_(dev, &e[*done + k]) = gen;
+		}
+		virq_its_queue_commit_(&its->q, n);
+		*done += n;
+	}
+	return LIBVIRQ_OK;
+}
+
+/* One SYNC / VSYNC per target marked @gen, after every DISCARD. */
+static virq_status queue_syncs_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				uint64_t gen, uint32_t *nsync, const char *bad_sync)
+{
+	struct virq_its *its = dev->its;
+	struct virq_its_event *e = ev_at_(dev, first);
+
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t *m = target_mark_(dev, &e[i]);
+		uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
+		struct virq_its_cmd c;
+		virq_status st;
+
+		if (*m != gen)
+			continue;
+		*m = gen + 1;
+		c = virq_its_ev_sync_(its, &e[i]);
+		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAIL(&its->gic->hal, st, bad_sync);
+		st = virq_its_queue_push_raw(&its->q, raw);
+		if (st != LIBVIRQ_OK)
+			return st;
+		(*nsync)++;
+	}
+	return LIBVIRQ_OK;
+}
+
+/* virq_its_unmap_run_() with the ITS lock held (the wrapper below takes it). */
+static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				bool vlpi_only)
+{
+	const char *const *msg = run_msg_[vlpi_only ? 1 : 0];
+	const struct virq_hal *hal;
+	struct virq_its *its;
+	struct virq_its_event *e;
+	uint64_t gen, base;
+	uint32_t done = 0, nsync = 0;
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, msg[0]);
+	its = dev->its;
+	hal = &its->gic->hal;
+	if (!count || first >= dev->nr_events || count > dev->nr_events - first)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg[1], first, count);
+	e = ev_at_(dev, first);
+	for (uint32_t i = 0; i < count; i++)
+		if (e[i].kind != LIBVIRQ_ITS_EV_VIRT &&
+		    (vlpi_only || e[i].kind != LIBVIRQ_ITS_EV_PHYS))
+			return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, msg[2], first + i);
+	if (its->dead)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, msg[3]);
+	its->gic->sync_gen += 2;
+	gen = its->gic->sync_gen;
+	base = its->q.wr_lin; /* linear position of the first DISCARD */
+	st = queue_discards_(dev, first, count, gen, &done);
+	if (st == LIBVIRQ_OK)
+		st = queue_syncs_(dev, first, count, gen, &nsync, msg[4]);
+	if (st == LIBVIRQ_OK)
+		st = virq_its_queue_drain(&its->q, NULL);
+	if (st == LIBVIRQ_OK) {
+		for (uint32_t i = 0; i < count; i++)
+			virq_its_event_forget_(dev, first + i);
+		its->cmds += (uint64_t)count + nsync;
+		return LIBVIRQ_OK;
+	}
+	/* A failure. After a stall exactly the consumed DISCARDs ran; after a
+	 * timeout or a hardware error any queued DISCARD may have run, and the
+	 * event is tracked as unmapped (mapping it again is valid after a
+	 * DISCARD, as for virq_its_unmap_event()); events never queued stay
+	 * mapped. */
+	for (uint32_t k = 0; k < done; k++)
+		if (st != LIBVIRQ_ESTALLED ||
+		    base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE <= its->q.rd_lin)
+			virq_its_event_forget_(dev, first + k);
+	virq_its_fail_(its, st);
+	return LIBVIRQ_FAILV(hal, st, msg[5], first, done);
+}
+
+virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				bool vlpi_only)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return unmap_run_locked_(dev, first, count, vlpi_only);
+	virq_its_lock_(dev->its);
+	st = unmap_run_locked_(dev, first, count, vlpi_only);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
+virq_status virq_its_unmap_range(struct virq_its_device *dev, uint32_t first_event,
+				 uint32_t count)
+{
+	return virq_its_unmap_run_(dev, first_event, count, false);
+}
+
+/* virq_its_move_lpi() with the ITS lock held (the wrapper below takes it). */
+static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t icid)
+{
+	const struct virq_hal *hal;
+	struct virq_its_event *e;
+	struct virq_its_cmd c[3];
+	size_t n = 0;
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_move_lpi: dev not live");
+	hal = &dev->its->gic->hal;
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_its_move_lpi: event >= nr_events",
+				     event);
+	e = ev_at_(dev, event);
+	if (e->kind != LIBVIRQ_ITS_EV_PHYS)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT,
+				     "virq_its_move_lpi: event not mapped to a physical LPI", event);
+	if (!virq_its_col_mapped_(dev->its, icid))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_move_lpi: collection not mapped",
+				     icid);
+	if (icid == e->icid)
+		return LIBVIRQ_OK;
+	/* MOVI, then SYNC to the collection the event leaves (where its pending
+	 * state was) and to the one it joins (IHI 0069 §6.3 MOVI, SYNC; the
+	 * encoder reports both, see ::virq_its_sync). */
+	c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
+				       .DeviceID = dev->device_id,
+				       .EventID = event,
+				       .ICID = icid};
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, e->icid));
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
+	st = virq_its_exec_(dev->its, c, n);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_its_move_lpi: MOVI + SYNC(old) + SYNC(new) failed (the "
+				     "event may be in either collection)",
+				     event);
+	e->icid = icid;
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event, uint32_t icid)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return move_lpi_locked_(dev, event, icid);
+	virq_its_lock_(dev->its);
+	st = move_lpi_locked_(dev, event, icid);
+	virq_its_unlock_(dev->its);
+	return st;
 }

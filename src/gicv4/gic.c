@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GIC object: distributor probe, redistributor walk, per-RD LPI bring-up.
+ * GIC object: distributor probe, redistributor walk, LPI/vPEID limits and
+ * tables, distributor enable. Per-redistributor bring-up is in rdist.c.
  * Spec: Arm IHI 0069 §12.9 (GICD), §12.10-12.11 (GICR), §5.1 (LPIs).
  */
-#include "gicv4/gicv4_priv.h"
+#include "gicv4/lpi_priv.h"
 
 /* ---------------- probe ---------------- */
 
@@ -14,7 +15,10 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 	uint64_t off = 0;
 
 	if (r->size < 0x20000u || (r->stride & 0xFFFFu))
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: redistributor region below 128 KiB or stride not "
+				     "a multiple of 64 KiB",
+				     r->base, r->size, r->stride);
 	while (off + 0x20000u <= r->size) {
 		uint64_t base = r->base + off;
 		uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GIC_PIDR2_ArchRev,
@@ -23,7 +27,9 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 
 		if (arch != 3 && arch != 4) {
 			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
-			return LIBVIRQ_EHW;
+			return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
+					     "virq_gic_init: GICR_PIDR2.ArchRev is not 3 or 4", base,
+					     arch);
 		}
 		typer = virq_rd64_(hal, base + LIBVIRQ_GICR_TYPER);
 		/* A GICv4 RD's VLPI_base frame (+0x20000) must be in the region
@@ -32,7 +38,8 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		    off + LIBVIRQ_GICR_STRIDE_V4 > r->size)
 			break;
 		if (gic->nr_rd >= max_rd)
-			return LIBVIRQ_ENOSPC;
+			return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
+					     "virq_gic_init: more redistributors than max_rd", max_rd);
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
 		gic->rd[gic->nr_rd].resident_vpe = LIBVIRQ_VPEID_NONE;
@@ -93,19 +100,26 @@ static virq_status alloc_tables_(struct virq_gic *gic)
 	const struct virq_hal *hal = &gic->hal;
 	uint64_t prop = round_up_(gic->lpi_end - LIBVIRQ_LPI_BASE, 4096);
 	uint64_t map = round_up_((gic->lpi_end - LIBVIRQ_LPI_BASE + 7) / 8, 4096);
+	uint64_t refs = round_up_((gic->lpi_end - LIBVIRQ_LPI_BASE) * sizeof(uint16_t), 4096);
 	virq_status st;
 
 	st = virq_page_alloc_(hal, prop, 0x10000, &gic->prop);
 	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal, map, 4096, &gic->lpi_map);
+	if (st == LIBVIRQ_OK)
+		st = virq_page_alloc_(hal, refs, 4096, &gic->lpi_refs);
+	/* The vPEID allocator's page is never 0 bytes, even for a GICv4.1 with
+	 * 1 or 2 vPEID bits (GICD_TYPER2.VID = 0 or 1). */
 	if (st == LIBVIRQ_OK && gic->version >= LIBVIRQ_GIC_V4_0)
-		st = virq_page_alloc_(hal, round_up_((1u << gic->vpeid_bits) / 8, 4096), 4096,
-				      &gic->vpeid_map);
+		st = virq_page_alloc_(hal, vpeid_map_bytes_(gic->vpeid_bits), 4096, &gic->vpeid_map);
 	if (st != LIBVIRQ_OK) {
+		virq_page_free_(hal, &gic->lpi_refs);
 		virq_page_free_(hal, &gic->lpi_map);
 		virq_page_free_(hal, &gic->prop);
-		return st;
+		return LIBVIRQ_FAIL(hal, st, "virq_gic_init: LPI/vPEID table allocation failed");
 	}
+	if (gic->version >= LIBVIRQ_GIC_V4_0)
+		virq_vpeid_map_init_(gic);
 	/* Every LPI starts disabled with a middle priority (RES1 set). */
 	memset(gic->prop.va, 0xA2, (size_t)prop);
 	return LIBVIRQ_OK;
@@ -118,12 +132,22 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 	uint32_t arch;
 	virq_status st;
 
-	if (!gic || !desc || !rd || !max_rd || max_rd > 65536u || lpi_bits < 14 || lpi_bits > 16 ||
-	    !desc->nr_redist_regions || desc->nr_redist_regions > LIBVIRQ_GIC_MAX_REDIST_REGIONS)
-		return LIBVIRQ_EINVAL;
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CORE);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return st; /* logged by virq_hal_validate() */
+	if (!gic || !desc || !rd)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_gic_init: NULL gic, desc or rd");
+	if (gic->state == LIVE_)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_gic_init: gic is live (destroy it first)");
+	if (!max_rd || max_rd > 65536u || lpi_bits < 14 || lpi_bits > 16)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16", max_rd,
+				     lpi_bits);
+	if (!desc->nr_redist_regions || desc->nr_redist_regions > LIBVIRQ_GIC_MAX_REDIST_REGIONS)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: desc->nr_redist_regions not 1..16",
+				     desc->nr_redist_regions);
 	memset(gic, 0, sizeof(*gic));
 	memset(rd, 0, sizeof(*rd) * max_rd);
 	gic->hal = *hal;
@@ -136,44 +160,45 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 					virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_PIDR2));
 	gic->gicd_typer = virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_TYPER);
 	if ((arch != 3 && arch != 4) || !LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_LPIS, gic->gicd_typer))
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_gic_init: GICD_PIDR2.ArchRev not 3/4 or GICD_TYPER.LPIS = 0",
+				     arch, gic->gicd_typer);
 	for (uint32_t i = 0; i < desc->nr_redist_regions; i++) {
 		st = walk_region_(gic, &desc->redist[i], max_rd);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return st; /* logged by walk_region_() */
 	}
 	if (!gic->nr_rd)
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EHW, "virq_gic_init: no redistributor found");
 	gic->version = detect_version_(gic, arch);
 	lpi_limits_(gic, lpi_bits);
 	if (gic->lpi_bits < 14)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_gic_init: GICD_TYPER.IDbits gives fewer than 14 INTID bits",
+				     gic->lpi_bits);
 	vpeid_limits_(gic);
-	return alloc_tables_(gic);
+	st = alloc_tables_(gic);
+	if (st == LIBVIRQ_OK)
+		gic->state = LIVE_;
+	return st;
 }
 
-void virq_gic_destroy(struct virq_gic *gic)
+virq_status virq_gic_destroy(struct virq_gic *gic)
 {
-	if (!gic || !gic->hal.ops)
-		return;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_destroy: gic not live");
+	if (gic->nr_its || gic->nr_vms)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+				     "virq_gic_destroy: ITSes or VMs still exist", gic->nr_its,
+				     gic->nr_vms);
 	for (uint32_t i = 0; i < gic->nr_rd; i++)
 		virq_page_free_(&gic->hal, &gic->rd[i].pend);
 	virq_page_free_(&gic->hal, &gic->vpeid_map);
+	virq_page_free_(&gic->hal, &gic->lpi_refs);
 	virq_page_free_(&gic->hal, &gic->lpi_map);
 	virq_page_free_(&gic->hal, &gic->prop);
-}
-
-const char *virq_gic_version_name(enum virq_gic_version v)
-{
-	switch (v) {
-	case LIBVIRQ_GIC_V3:
-		return "GICv3";
-	case LIBVIRQ_GIC_V4_0:
-		return "GICv4.0";
-	case LIBVIRQ_GIC_V4_1:
-		return "GICv4.1";
-	}
-	return "?";
+	gic->state = LIBVIRQ_GICV4_GONE;
+	return LIBVIRQ_OK;
 }
 
 /* ---------------- distributor ---------------- */
@@ -183,8 +208,10 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 	uint64_t a;
 	uint32_t v;
 
-	if (!gic || !gic->hal.ops)
-		return LIBVIRQ_EINVAL;
+	virq_status st;
+
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_dist_enable: gic not live");
 	a = gic->gicd_base + LIBVIRQ_GICD_CTLR;
 	v = virq_rd32_(&gic->hal, a);
 	v |= (uint32_t)(LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_ARE, 1) |
@@ -192,198 +219,26 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp0, 1));
 	v &= (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP);
 	virq_wr32_(&gic->hal, a, v);
-	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3:
-	 * docs/rationale.md#gic-rd-bringup-order). */
-	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
-			   gic->timeout_ns, NULL);
+	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: docs/rationale.md#gic-rd-bringup-order). */
+	st = virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
+			 gic->timeout_ns, NULL);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&gic->hal, st, "virq_gic_dist_enable: GICD_CTLR.RWP stayed set");
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff, uint32_t *idx)
 {
-	if (!gic || !idx)
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_find_rdist: gic not live");
+	if (!idx)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_EINVAL, "virq_gic_find_rdist: NULL idx");
 	for (uint32_t i = 0; i < gic->nr_rd; i++) {
 		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Affinity_Value, gic->rd[i].typer) == aff) {
 			*idx = i;
 			return LIBVIRQ_OK;
 		}
 	}
-	return LIBVIRQ_ENOENT;
-}
-
-/* ---------------- redistributor LPI bring-up ---------------- */
-
-static virq_status rd_wait_rwp_(struct virq_gic *gic, uint32_t idx, uint32_t want_ctlr_mask,
-				uint32_t want)
-{
-	return virq_poll32(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR),
-			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_RWP) | want_ctlr_mask, want,
-			   gic->timeout_ns, NULL);
-}
-
-static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
-{
-	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
-	uint32_t ctlr = virq_rd32_(&gic->hal, a);
-	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
-	virq_status st;
-
-	if (!(ctlr & en))
-		return LIBVIRQ_OK;
-	/* Left enabled by a previous kernel (kexec). Clearing is IMPLEMENTATION
-	 * DEFINED (IHI 0069 §12.11.2); wait for RWP (bit 3) and check. */
-	virq_wr32_(&gic->hal, a, ctlr & ~en);
-	st = rd_wait_rwp_(gic, idx, 0, 0);
-	if (st != LIBVIRQ_OK)
-		return st;
-	if (virq_rd32_(&gic->hal, a) & en) {
-		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: EnableLPIs stuck at 1", idx);
-		return LIBVIRQ_EBUSY;
-	}
-	return LIBVIRQ_OK;
-}
-
-static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
-{
-	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_WAKER);
-	uint32_t w = virq_rd32_(&gic->hal, a);
-
-	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
-	/* A real bounded poll (Xen's loop ran once: docs/rationale.md#gic-rd-bringup-order). */
-	return virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
-			   0, gic->timeout_ns, NULL);
-}
-
-/* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
- * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the
- * final value in *out and whether the table needs cleaning in *nc. */
-static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint64_t want,
-				       uint64_t pa_mask, uint64_t *out, bool *nc)
-{
-	const struct virq_hal *hal = &gic->hal;
-	uint64_t rb, sh, ic;
-
-	if (gic->rd_forced_nc) {
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_Shareability, want, LIBVIRQ_GIC_SH_NONE);
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, want, LIBVIRQ_GIC_CACHE_nC);
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_OuterCache, want, 0);
-	}
-	virq_wr64_(hal, addr, want);
-	rb = virq_rd64_(hal, addr);
-	if ((rb & pa_mask) != (want & pa_mask))
-		return LIBVIRQ_EHW;
-	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb);
-	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
-	if (!gic->rd_forced_nc && sh == LIBVIRQ_GIC_SH_NONE && ic != LIBVIRQ_GIC_CACHE_nC) {
-		/* Not shareable: make it non-cacheable too; only InnerCache changes.
-		 * PENDBASER.PTZ is write-only (reads as 0): keep what was written
-		 * (bit 62 is RES0 in PROPBASER, and @want has it clear there). */
-		rb = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb, LIBVIRQ_GIC_CACHE_nC) |
-		     (want & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_PTZ));
-		virq_wr64_(hal, addr, rb);
-		rb = virq_rd64_(hal, addr);
-		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
-	}
-	*out = rb;
-	*nc = gic->rd_forced_nc || attr_noncoherent_(sh, ic);
-	return LIBVIRQ_OK;
-}
-
-static uint64_t rd_attr_default_(void)
-{
-	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_InnerCache, LIBVIRQ_GIC_CACHE_RaWaWb) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_Shareability, LIBVIRQ_GIC_SH_INNER);
-}
-
-static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
-{
-	uint64_t want = gic->prop.pa |
-			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
-			rd_attr_default_();
-	bool nc = false;
-	virq_status st;
-
-	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PROPBASER_Physical_Address, gic->prop.pa))
-		return LIBVIRQ_EALIGN;
-	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PROPBASER), want,
-				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_Physical_Address) |
-				     LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_IDbits),
-				 &gic->propbaser, &nc);
-	if (st != LIBVIRQ_OK)
-		return st;
-	if (nc && !gic->rd_noncoherent) {
-		gic->rd_noncoherent = true;
-		st = clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size);
-	}
-	return st;
-}
-
-static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
-{
-	struct virq_gic_rdist *r = &gic->rd[idx];
-	uint64_t size = round_up_((1ull << gic->lpi_bits) / 8, 0x10000);
-	uint64_t want, got;
-	bool nc = false;
-	virq_status st;
-
-	if (!r->pend.va) {
-		st = virq_page_alloc_(&gic->hal, size, 0x10000, &r->pend);
-		if (st != LIBVIRQ_OK)
-			return st;
-	} else {
-		memset(r->pend.va, 0, r->pend.size);
-	}
-	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PENDBASER_Physical_Address, r->pend.pa)) {
-		st = LIBVIRQ_EALIGN;
-		goto fail;
-	}
-	want = r->pend.pa | rd_attr_default_() | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PENDBASER_PTZ, 1);
-	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PENDBASER), want,
-				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got, &nc);
-	if (st == LIBVIRQ_OK && nc) {
-		gic->rd_noncoherent = true;
-		st = clean_if_(&gic->hal, true, r->pend.va, r->pend.size);
-	}
-	if (st == LIBVIRQ_OK)
-		return LIBVIRQ_OK;
-fail:
-	virq_page_free_(&gic->hal, &r->pend);
-	return st;
-}
-
-virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
-{
-	uint64_t a;
-	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
-	virq_status st;
-
-	if (!gic || !gic->hal.ops || idx >= gic->nr_rd || (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_EINVAL;
-	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
-	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */
-	if (gic->version >= LIBVIRQ_GIC_V4_0) {
-		st = virq_rdist_vpe_reset_(gic, idx);
-		if (st != LIBVIRQ_OK)
-			return st;
-	}
-	st = rd_lpis_off_(gic, idx);
-	if (st == LIBVIRQ_OK)
-		st = rd_wake_(gic, idx);
-	if (st == LIBVIRQ_OK)
-		st = rd_prop_(gic, idx);
-	if (st == LIBVIRQ_OK)
-		st = rd_pend_(gic, idx);
-	if (st != LIBVIRQ_OK)
-		return st;
-	/* (5) Tables visible before EnableLPIs; EnableLPIs visible (RWP clear)
-	 * before any MAPC names this RD (docs/rationale.md#gic-rd-bringup-order). */
-	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_DMA_WMB);
-	a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
-	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);
-	st = rd_wait_rwp_(gic, idx, en, en);
-	if (st != LIBVIRQ_OK) /* the pending table stays allocated: the RD may use it */
-		return st;
-	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_FULL);
-	gic->rd[idx].flags |= LIBVIRQ_RDIST_LPIS_ON;
-	return LIBVIRQ_OK;
+	return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOENT,
+			     "virq_gic_find_rdist: no GICR_TYPER.Affinity_Value matches", aff);
 }

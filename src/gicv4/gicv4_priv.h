@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private helpers of the GICv4 core (gic.c, lpi.c, its*.c, vpe.c, vlpi.c,
- * residency.c). Not installed.
+ * Private inline helpers shared by the GICv4 driver files (bitmaps,
+ * rounding, register addresses, table bytes). Declares no function: each
+ * file's internal functions are declared in its own <file>_priv.h, so that
+ * the include graph follows the call graph (which has no cycle).
+ * Not installed.
  */
 #ifndef LIBVIRQ_SRC_GICV4_PRIV_H
 #define LIBVIRQ_SRC_GICV4_PRIV_H
@@ -47,7 +50,7 @@ static inline uint32_t log2_(uint64_t v)
 }
 
 /* True when memory with these read-back attributes is not coherent with the
- * CPU caches (decoded fields; docs/rationale.md#gic-table-attributes). */
+ * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields). */
 static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
 {
 	return virq_gic_attr_needs_clean(ic, sh);
@@ -71,19 +74,69 @@ static inline uint32_t rd_procnum_(const struct virq_gic *gic, uint32_t idx)
 	return (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Processor_Number, gic->rd[idx].typer);
 }
 
-/* Residency-register reset of one RD (docs/rationale.md#gic-vpe-residency-init);
- * in residency.c. */
-virq_status virq_rdist_vpe_reset_(struct virq_gic *gic, uint32_t idx);
-/* GICv4.1: points the RD's GICR_VPROPBASER at the 4.1 ITS vPE table. */
-virq_status virq_rdist_vpe_table_41_(struct virq_gic *gic, uint32_t idx);
-
 /* Pending-LPI config byte address (for doorbell paths). */
 static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)
 {
 	return (uint8_t *)gic->prop.va + (intid - LIBVIRQ_LPI_BASE);
 }
 
-/* True when @intid is an allocated LPI of @gic. */
-bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid);
+/* ---- lifecycle (gicv4/state.h): one check per object type ---- */
+#define LIVE_ LIBVIRQ_GICV4_LIVE
+
+static inline bool gic_live_(const struct virq_gic *gic)
+{
+	return gic && gic->state == LIVE_;
+}
+
+static inline bool its_live_(const struct virq_its *its)
+{
+	return its && its->state == LIVE_;
+}
+
+static inline bool dev_live_(const struct virq_its_device *dev)
+{
+	return dev && dev->state == LIVE_;
+}
+
+static inline bool vm_live_(const struct virq_gic_vm *vm)
+{
+	return vm && vm->state == LIVE_;
+}
+
+static inline bool vpe_live_(const struct virq_vpe *vpe)
+{
+	return vpe && vpe->state == LIVE_;
+}
+
+/* A live vPE (it has a vPEID and VPT, and is mapped on the ITSes). */
+static inline bool vpe_usable_(const struct virq_vpe *vpe)
+{
+	return vpe_live_(vpe);
+}
+
+/* The HAL to log a failure of @vpe's call with (NULL when not live). */
+static inline const struct virq_hal *vpe_hal_(const struct virq_vpe *vpe)
+{
+	return vpe_live_(vpe) ? &vpe->vm->gic->hal : NULL;
+}
+
+/* ---- vPEID allocator memory: a two-level bitmap (lpi.c) ---- */
+/* 64-bit words of the leaf level for 2^bits IDs (at least one). */
+static inline uint32_t vpeid_leaf_words_(uint32_t bits)
+{
+	return bits >= 6 ? 1u << (bits - 6) : 1u;
+}
+
+/* Words of the summary level (bit w set: leaf word w is full). */
+static inline uint32_t vpeid_sum_words_(uint32_t bits)
+{
+	return (vpeid_leaf_words_(bits) + 63) / 64;
+}
+
+/* Bytes of the allocator's page: never 0, even for 1 or 2 vPEID bits. */
+static inline uint64_t vpeid_map_bytes_(uint32_t bits)
+{
+	return round_up_(8ull * (vpeid_sum_words_(bits) + vpeid_leaf_words_(bits)), 4096);
+}
 
 #endif /* LIBVIRQ_SRC_GICV4_PRIV_H */

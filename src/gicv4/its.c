@@ -1,91 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ITS probe, errata quirks, enable/disable, command execution, collections.
+ * ITS probe, errata quirks (table in enc/quirks.c), enable/disable,
+ * collections. Command batches are in its_exec.c, tables in its_table.c,
+ * the GICv4.0 doorbell proxy device in doorbell.c (created lazily there).
  * Spec: Arm IHI 0069 §6 (ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
- * Quirk facts: Linux silicon-errata list and ITS quirk table, restated; no
- * code copied (docs/rationale.md#gic-its-errata).
  */
-#include <libvirq/gicv4/vpe.h>
-#include "gicv4/its_priv.h"
-
-/* ---------------- quirks (docs/rationale.md#gic-its-errata) ---------------- */
-
-static const struct virq_its_quirk_entry quirk_table_[] = {
-    {0xa100034cu, 0xffff0fffu, 0,
-     LIBVIRQ_ITS_QUIRK_CAVIUM_22375 | LIBVIRQ_ITS_QUIRK_CAVIUM_24313 | LIBVIRQ_ITS_QUIRK_CAVIUM_23144,
-     "Cavium ThunderX 22375/24313/23144"},
-    {0x00001070u, 0xffffffffu, 0, LIBVIRQ_ITS_QUIRK_QDF2400_E0065, "QDF2400 E0065"},
-    {0x00051736u, 0xffffffffu, 0, LIBVIRQ_ITS_QUIRK_HIP09_162100801, "Hip09 162100801"},
-    {0x0201743bu, 0xffffffffu, LIBVIRQ_GIC_PLAT_RK3588, LIBVIRQ_ITS_QUIRK_RK3588_3588001,
-     "Rockchip RK3588 3588001"},
-};
-
-uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform)
-{
-	uint32_t q = 0;
-
-	for (size_t i = 0; i < sizeof(quirk_table_) / sizeof(quirk_table_[0]); i++) {
-		const struct virq_its_quirk_entry *e = &quirk_table_[i];
-
-		if ((iidr & e->mask) == e->iidr && (platform & e->platform) == e->platform)
-			q |= e->quirks;
-	}
-	return q;
-}
-
-/* ---------------- command execution ---------------- */
-
-uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
-{
-	if (its->lim.pta)
-		return its->gic->rd[rd].rd_base;
-	return virq_its_rdbase_procnum(rd_procnum_(its->gic, rd));
-}
-
-void virq_its_fail_(struct virq_its *its, virq_status st)
-{
-	LIBVIRQ_LOGV(&its->gic->hal, LIBVIRQ_LOG_ERROR, "its: command queue failed", its->base,
-		  (uint64_t)(int64_t)st);
-	if (virq_its_queue_reset(&its->q) != LIBVIRQ_OK)
-		its->dead = true;
-}
-
-virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
-{
-	uint8_t raw[ITS_BATCH_MAX][LIBVIRQ_ITS_CMD_SIZE];
-	virq_status st;
-
-	if (its->dead)
-		return LIBVIRQ_EDEAD;
-	if (n > ITS_BATCH_MAX)
-		return LIBVIRQ_EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		st = virq_its_cmd_encode(&cmds[i], &its->lim, raw[i], NULL, NULL);
-		if (st != LIBVIRQ_OK)
-			return st;
-	}
-	for (size_t i = 0; i < n; i++) {
-		st = virq_its_queue_push_raw(&its->q, raw[i]);
-		if (st != LIBVIRQ_OK) {
-			virq_its_fail_(its, st);
-			return st;
-		}
-	}
-	st = virq_its_queue_drain(&its->q, NULL);
-	if (st != LIBVIRQ_OK) {
-		virq_its_fail_(its, st);
-		return st;
-	}
-	its->cmds += n;
-	return LIBVIRQ_OK;
-}
-
-struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e)
-{
-	if (e->kind == LIBVIRQ_ITS_EV_VIRT)
-		return virq_its_vsync_cmd(e->vpe->vpeid);
-	return virq_its_sync_cmd(virq_its_rdbase_(its, e->icid));
-}
+#include "gicv4/doorbell_priv.h"
+#include "gicv4/its_exec_priv.h"
+#include "gicv4/its_queue_priv.h"
+#include "gicv4/its_table_priv.h"
+#include "gicv4/rdist_priv.h"
 
 /* ---------------- probe / enable ---------------- */
 
@@ -111,11 +35,13 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 						 virq_rd32_(hal, its->base + LIBVIRQ_GITS_PIDR2));
 
 	if (arch != 3 && arch != 4)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_its_init: GITS_PIDR2.ArchRev is not 3 or 4", its->base, arch);
 	its->typer = virq_rd64_(hal, its->base + LIBVIRQ_GITS_TYPER);
 	its->iidr = virq_rd32_(hal, its->base + LIBVIRQ_GITS_IIDR);
 	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Physical, its->typer))
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP, "virq_its_init: GITS_TYPER.Physical = 0",
+				     its->typer);
 	virq_its_limits_from_typer(its->typer, &its->lim);
 	/* The GIC as a whole may be less than the ITS claims. */
 	if (its->gic->version < LIBVIRQ_GIC_V4_0)
@@ -130,6 +56,19 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 	if (its->quirks & LIBVIRQ_ITS_QUIRK_QDF2400_E0065)
 		its->itt_esz = 16;
 	its->noncoherent = desc->dma_noncoherent || (its->quirks & LIBVIRQ_ITS_QUIRK_RK3588_3588001);
+	/* Direct vSGI needs GITS_SGIR (64-bit, ITS_base + 0x20020) inside the
+	 * register region the description gives: a 0x20000-byte region (two
+	 * 64 KiB frames) has no vSGI frame, whatever GITS_TYPER.VSGI says, and
+	 * the library never touches beyond the region (IHI 0069 §12.19,
+	 * GITS_SGIR in the third 64 KiB frame). */
+	its->size = desc->size;
+	its->direct_vsgi = its->lim.version == LIBVIRQ_ITS_V41 && its->lim.vsgi &&
+			   desc->size >= LIBVIRQ_GITS_SGIR + 8;
+	if (its->lim.version == LIBVIRQ_ITS_V41 && its->lim.vsgi && !its->direct_vsgi)
+		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO,
+			     "its: GITS_TYPER.VSGI set but the region has no GITS_SGIR frame: no "
+			     "direct vSGI",
+			     its->base, desc->size);
 	if (its->quirks)
 		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "its: quirks applied", its->iidr, its->quirks);
 	return LIBVIRQ_OK;
@@ -173,7 +112,10 @@ static virq_status its_number_unique_(const struct virq_its *its)
 		if (o && o != its && itslist_mode_(o) && o->its_number == its->its_number) {
 			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "its: duplicate ITS_Number", its->base,
 				  its->its_number);
-			return LIBVIRQ_EHW;
+			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EHW,
+					     "virq_its_init: GITS_CTLR.ITS_Number equals another "
+					     "ITSList-mode ITS's (read-only)",
+					     its->base, its->its_number);
 		}
 	}
 	return LIBVIRQ_OK;
@@ -189,7 +131,7 @@ static virq_status its_slot_(struct virq_its *its)
 			return LIBVIRQ_OK;
 		}
 	}
-	return LIBVIRQ_ENOSPC;
+	return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOSPC, "virq_its_init: the GIC has 16 ITSes already");
 }
 
 static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *cfg)
@@ -203,7 +145,8 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 	st = virq_page_alloc_(&its->gic->hal, round_up_((its->gic->nr_rd + 7) / 8, 4096), 4096,
 			      &its->col_map);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&its->gic->hal, st,
+				    "virq_its_init: collection bitmap allocation failed");
 	st = virq_its_tables_init_(its);
 	if (st == LIBVIRQ_OK) {
 		st = virq_its_queue_init(&its->q, &its->gic->hal, its->base, qbytes, &qc);
@@ -218,9 +161,47 @@ static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *c
 static bool gic_has_proxy_(const struct virq_gic *gic)
 {
 	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
-		if (gic->its[i] && gic->its[i]->proxy)
+		if (gic->its[i] && gic->its[i]->proxy_ok)
 			return true;
 	return false;
+}
+
+/* GICv4.0 doorbell proxy (cfg->proxy_doorbells): reserve the last DeviceID
+ * the device table covers (it may have been narrowed below
+ * GITS_TYPER.Devbits to fit 256 pages); the device itself is created by
+ * doorbell.c when doorbell masking first needs it. One per GIC. */
+static void proxy_reserve_(struct virq_its *its)
+{
+	uint32_t bits = its->lim.devid_bits;
+
+	if (its->tbl[LIBVIRQ_ITS_TBL_DEV].baser && its->tbl[LIBVIRQ_ITS_TBL_DEV].id_bits < bits)
+		bits = its->tbl[LIBVIRQ_ITS_TBL_DEV].id_bits;
+	its->proxy_devid = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+	its->proxy_ok = true;
+}
+
+/* Undoes a (partial) virq_its_init(): the ITS is quiescent, its memory
+ * freed and it is unregistered. Used by init's failure path and destroy. */
+static virq_status its_teardown_(struct virq_its *its)
+{
+	virq_status st;
+
+	virq_its_proxy_free_(its);
+	st = its_quiesce_(its);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&its->gic->hal, st,
+				     "virq_its_destroy: GITS_CTLR.Quiescent never read 1 (memory kept, "
+				     "ITS disabled; call again)",
+				     its->base);
+	if (its->gic->its[its->slot] == its) {
+		its->gic->its[its->slot] = NULL;
+		its->gic->nr_its--;
+	}
+	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
+	virq_its_queue_fini_owned_(&its->q);
+	virq_its_tables_free_(its);
+	virq_page_free_(&its->gic->hal, &its->col_map);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
@@ -230,129 +211,143 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	uint32_t ctlr;
 	virq_status st;
 
-	if (!its || !gic || !gic->hal.ops || !desc)
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_init: gic not live");
+	hal = &gic->hal;
+	if (!its || !desc)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_init: NULL its or desc");
+	if (its->state == LIVE_)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_its_init: its is live (virq_its_destroy() first)");
+	if (cfg && cfg->queue_bytes &&
+	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_init: cfg->queue_bytes not a 4 KiB multiple up to 1 MiB",
+				     cfg->queue_bytes);
+	if (cfg && !cfg->lock.acquire != !cfg->lock.release)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_its_init: cfg->lock needs both acquire and release");
 	memset(its, 0, sizeof(*its));
 	its->gic = gic;
 	its->base = desc->base;
+	if (cfg)
+		its->lock = cfg->lock;
 	its->numa_node = cfg ? cfg->numa_node : -1;
 	its->rd_node = cfg ? cfg->rd_node : NULL;
-	hal = &gic->hal;
 	st = its_slot_(its);
 	if (st == LIBVIRQ_OK)
 		st = its_probe_(its, desc);
-	if (st == LIBVIRQ_OK)
+	if (st == LIBVIRQ_OK) {
 		st = its_quiesce_(its);
+		if (st != LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV(hal, st,
+					   "virq_its_init: GITS_CTLR.Quiescent never read 1", its->base);
+	}
 	if (st == LIBVIRQ_OK)
 		st = its_setup_(its, cfg);
 	if (st != LIBVIRQ_OK) {
 		its->gic = NULL;
 		return st;
 	}
+	its->q.owned = true;
 	its_number_(its, &ctlr);
 	st = its_number_unique_(its);
 	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
-	/* ImDe on GICv4 as Linux does; its architectural meaning is
-	 * [UNCERTAIN] (docs/rationale.md#gic-gits-ctlr-imde). */
+	/* ImDe on GICv4 as Linux does (its_probe_one). */
 	if (its->lim.version != LIBVIRQ_ITS_V3)
 		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
 	if (st == LIBVIRQ_OK)
 		virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
-	gic->its[its->slot] = its; /* registered so that the failure path below is destroy */
+	gic->its[its->slot] = its; /* registered so that the failure path below can undo it */
 	gic->nr_its++;
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
-		for (uint32_t r = 0; r < gic->nr_rd; r++)
-			if (!gic->rd[r].vprop_cache)
-				st = st == LIBVIRQ_OK ? virq_rdist_vpe_table_41_(gic, r) : st;
+		st = virq_rdist_vpe_tables_attach_(gic);
 	if (st == LIBVIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
 	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
-		st = virq_its_proxy_init_(its);
+		proxy_reserve_(its);
 	if (st != LIBVIRQ_OK) {
-		virq_status st2 = virq_its_destroy(its);
+		virq_status st2 = its_teardown_(its);
 
-		(void)st2;
+		(void)st2; /* the first error is reported */
+		its->gic = NULL;
 		return st;
 	}
+	its->state = LIVE_;
 	return LIBVIRQ_OK;
-}
-
-/* GICv4.1: RDs that point at this ITS's vPE table move to another 4.1
- * ITS's table, or get GICR_VPROPBASER cleared. */
-static void rds_forget_vpe_table_(struct virq_its *its)
-{
-	struct virq_gic *gic = its->gic;
-	uint64_t pa = its->tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa;
-
-	if (its->lim.version != LIBVIRQ_ITS_V41 || !pa)
-		return;
-	for (uint32_t r = 0; r < gic->nr_rd; r++) {
-		struct virq_gic_rdist *rd = &gic->rd[r];
-		virq_status st;
-
-		if (!rd->vprop_cache ||
-		    (rd->vprop_cache & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address)) !=
-			pa)
-			continue;
-		virq_wr64_(&gic->hal, rd->rd_base + LIBVIRQ_GICR_VPROPBASER, 0);
-		rd->vprop_cache = 0;
-		st = virq_rdist_vpe_table_41_(gic, r);
-		(void)st; /* a failure leaves VPROPBASER invalid: no 4.1 vPE runs there */
-	}
 }
 
 virq_status virq_its_destroy(struct virq_its *its)
 {
 	virq_status st;
 
-	if (!its || !its->gic)
-		return LIBVIRQ_OK;
+	if (!its_live_(its))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_destroy: its not live");
 	if (its->nr_devices || its->nr_vpes)
-		return LIBVIRQ_EBUSY;
-	virq_its_proxy_free_(its);
-	st = its_quiesce_(its);
+		return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_EBUSY,
+				     "virq_its_destroy: devices or vPEs still mapped", its->nr_devices,
+				     its->nr_vpes);
+	st = its_teardown_(its);
 	if (st != LIBVIRQ_OK)
 		return st;
-	its->gic->its[its->slot] = NULL;
-	its->gic->nr_its--;
-	rds_forget_vpe_table_(its); /* before the table is freed */
-	virq_its_queue_fini(&its->q);
-	virq_its_tables_free_(its);
-	virq_page_free_(&its->gic->hal, &its->col_map);
+	its->state = LIBVIRQ_GICV4_GONE;
 	its->gic = NULL;
 	return LIBVIRQ_OK;
 }
 
 /* ---------------- collections ---------------- */
 
-bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid)
+/* virq_its_map_collection() with the ITS lock held (the wrapper below takes it). */
+static virq_status map_collection_locked_(struct virq_its *its, uint32_t rd)
 {
-	return icid < its->gic->nr_rd && bm_test_(its->col_map.va, icid);
-}
-
-virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
-{
+	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	if (!its || !its->gic || rd >= its->gic->nr_rd)
-		return LIBVIRQ_EINVAL;
-	/* EnableLPIs before MAPC (docs/rationale.md#gic-rd-bringup-order). */
-	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_EBUSY;
+	if (!its_live_(its))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_map_collection: its not live");
+	hal = &its->gic->hal;
+	if (rd >= its->gic->nr_rd)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_map_collection: redistributor index >= nr_rd", rd);
+	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON)) /* EnableLPIs before MAPC (docs/rationale.md#gic-rd-bringup-order) */
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_its_map_collection: LPIs not enabled on the redistributor "
+				     "(virq_gic_rdist_init() first)",
+				     rd);
 	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
 	    its->rd_node[rd] != its->numa_node)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_map_collection: Cavium 23144: redistributor on another "
+				     "NUMA node than the ITS",
+				     rd);
 	if (rd >= (1u << its->lim.icid_bits))
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_its_map_collection: ICID beyond GITS_TYPER.CIDbits", rd);
 	if (rd >= LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_HCC, its->typer)) {
 		st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_COL, rd);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAILV(hal, st,
+					     "virq_its_map_collection: collection table entry not "
+					     "available",
+					     rd);
 	}
 	c[0] = virq_its_mapc(rd, virq_its_rdbase_(its, rd), true);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
-	if (st == LIBVIRQ_OK)
-		bm_set_(its->col_map.va, rd);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st, "virq_its_map_collection: MAPC + SYNC failed", rd);
+	bm_set_(its->col_map.va, rd);
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
+{
+	virq_status st;
+
+	if (!its_live_(its))
+		return map_collection_locked_(its, rd);
+	virq_its_lock_(its);
+	st = map_collection_locked_(its, rd);
+	virq_its_unlock_(its);
 	return st;
 }

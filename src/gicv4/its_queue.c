@@ -19,30 +19,16 @@
 #include <libvirq/bitfield.h>
 
 #include "hal/hal_priv.h"
+#include "gicv4/its_queue_priv.h"
+
+#define LIVE_ LIBVIRQ_GICV4_LIVE
+
+static inline bool q_live_(const struct virq_its_queue *q)
+{
+	return q && q->state == LIVE_;
+}
 
 #define SLOT_ LIBVIRQ_ITS_CMD_SIZE
-
-/* ---- GITS_CBASER ---- */
-virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, uint32_t inner, uint32_t outer,
-				   uint32_t sh, uint64_t *out)
-{
-	if (!out)
-		return LIBVIRQ_EINVAL;
-	if ((pa & 0xFFF) || (size & 0xFFF))
-		return LIBVIRQ_EALIGN;
-	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GITS_CBASER_Physical_Address, pa) ||
-	    size < LIBVIRQ_ITS_QUEUE_MIN_BYTES || size > LIBVIRQ_ITS_QUEUE_MAX_BYTES ||
-	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_InnerCache, inner) ||
-	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_OuterCache, outer) ||
-	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_CBASER_Shareability, sh))
-		return LIBVIRQ_ERANGE;
-	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Valid, 1) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_InnerCache, inner) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_OuterCache, outer) | pa |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Shareability, sh) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_Size, size / 4096 - 1);
-	return LIBVIRQ_OK;
-}
 
 static inline uint64_t reg_(const struct virq_its_queue *q, uint32_t off)
 {
@@ -114,16 +100,21 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 	uint64_t rb = 0;
 	virq_status st;
 
-	if (!q || !hal)
-		return LIBVIRQ_EINVAL;
-	memset(q, 0, sizeof(*q));
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CORE);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return st; /* logged by virq_hal_validate() */
+	if (!q)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_queue_init: NULL queue");
+	if (q->state == LIVE_)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_its_queue_init: queue is live (virq_its_queue_fini() first)");
+	memset(q, 0, sizeof(*q));
 	if (size & 0xFFF)
-		return LIBVIRQ_EALIGN;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EALIGN,
+				     "virq_its_queue_init: size not a multiple of 4 KiB", size);
 	if (size < LIBVIRQ_ITS_QUEUE_MIN_BYTES || size > LIBVIRQ_ITS_QUEUE_MAX_BYTES)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_its_queue_init: size not 4 KiB .. 1 MiB", size);
 	q->hal = *hal;
 	q->its_base = its_base;
 	q->size = size;
@@ -135,11 +126,12 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Enabled, ctlr) ||
 	    !LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Quiescent, ctlr))
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_its_queue_init: ITS enabled or not quiescent", ctlr);
 
 	st = virq_page_alloc_(&q->hal, size, LIBVIRQ_ITS_QUEUE_ALIGN, &q->mem);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(hal, st, "virq_its_queue_init: queue allocation failed");
 	st = cbaser_negotiate_(q, &rb);
 	if (st == LIBVIRQ_OK) {
 		q->clean = q->noncoherent || virq_gic_attr_needs_clean(
@@ -152,7 +144,10 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 		/* Leave no queue pointing at memory we free. */
 		virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER), 0);
 		virq_page_free_(&q->hal, &q->mem);
-		return st;
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_its_queue_init: GITS_CBASER did not take the queue, or it "
+				     "needs cleaning and the HAL has no dcache_clean",
+				     rb);
 	}
 	q->cbaser = rb;
 	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_INFO, "its: command queue GITS_CBASER, clean", rb,
@@ -160,20 +155,38 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 	/* Writing GITS_CBASER reset GITS_CREADR to 0; match it (Linux, QEMU). */
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
 	positions_reset_(q);
+	q->state = LIVE_;
 	return LIBVIRQ_OK;
 }
 
-void virq_its_queue_fini(struct virq_its_queue *q)
+static void fini_(struct virq_its_queue *q)
 {
-	if (!q || !q->hal.ops)
-		return;
 	virq_page_free_(&q->hal, &q->mem);
 	q->dead = true;
+	q->state = LIBVIRQ_GICV4_GONE;
+}
+
+virq_status virq_its_queue_fini(struct virq_its_queue *q)
+{
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_fini: queue not live");
+	if (q->owned)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EBUSY,
+				    "virq_its_queue_fini: the queue belongs to an ITS "
+				    "(virq_its_destroy() frees it)");
+	fini_(q);
+	return LIBVIRQ_OK;
+}
+
+void virq_its_queue_fini_owned_(struct virq_its_queue *q)
+{
+	if (q_live_(q))
+		fini_(q);
 }
 
 uint32_t virq_its_queue_capacity(const struct virq_its_queue *q)
 {
-	return q->size / SLOT_ - 1;
+	return q_live_(q) ? q->size / SLOT_ - 1 : 0;
 }
 
 /* ---- reading GITS_CREADR ---- */
@@ -269,7 +282,10 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, stalled_bit);
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
+				     "virq_its_queue_push/wait: GITS_CREADR impossible (outside the "
+				     "queue, past GITS_CWRITER, or all ones)",
+				     q->creadr, (uint64_t)q->pub_off);
 	}
 	if (st == LIBVIRQ_OK && q->rd_lin >= want_lin)
 		return LIBVIRQ_OK;
@@ -278,13 +294,17 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, true);
-		return LIBVIRQ_ESTALLED;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED,
+				     "virq_its_queue_push/wait: the ITS stalled on a command",
+				     q->creadr, (uint64_t)q->pub_off);
 	}
 	q->dead = true;
 	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
 		  (uint64_t)q->pub_off);
 	diag_fill_(q, diag, false);
-	return LIBVIRQ_ETIMEDOUT;
+	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT,
+			     "virq_its_queue_push/wait: the ITS consumed nothing until the deadline",
+			     q->creadr, (uint64_t)q->pub_off);
 }
 
 /* ---- publishing ---- */
@@ -311,10 +331,11 @@ static void publish_(struct virq_its_queue *q)
 
 virq_status virq_its_queue_publish(struct virq_its_queue *q, uint64_t *ticket)
 {
-	if (!q)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_publish: queue not live");
 	if (q->dead)
-		return LIBVIRQ_EDEAD;
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
+				    "virq_its_queue_publish: queue dead (virq_its_queue_reset())");
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
 	if (ticket)
@@ -323,22 +344,63 @@ virq_status virq_its_queue_publish(struct virq_its_queue *q, uint64_t *ticket)
 }
 
 /* ---- pushing ---- */
-/* Makes room for one command: publishes what is pending and waits. */
+/*
+ * Makes room in a full queue: publishes what is pending and waits until
+ * half of the queue is free (at least one slot), not just one slot. Waiting
+ * for one slot would make a long batch against an ITS slower than the CPU
+ * cost one GITS_CWRITER write and at least one GITS_CREADR read per command
+ * from then on; with the low watermark a full queue costs one CWRITER write
+ * per half queue, and the ITS still has half a queue of work when the next
+ * publish comes, so it never runs dry (no bubble) while we refill.
+ */
 static virq_status make_space_(struct virq_its_queue *q)
 {
 	uint64_t limit = q->size - SLOT_;
+	uint64_t room = (uint64_t)(q->size / SLOT_ - 1) / 2 * SLOT_;
 
+	if (room < SLOT_)
+		room = SLOT_;
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
-	/* Consumed up to wr_lin - limit + SLOT_ leaves one free slot. */
-	return poll_consumed_(q, q->wr_lin + SLOT_ - limit, NULL);
+	/* Consumed up to wr_lin - limit + room leaves room / SLOT_ free slots. */
+	return poll_consumed_(q, q->wr_lin + room - limit, NULL);
+}
+
+uint32_t virq_its_queue_room_(struct virq_its_queue *q, uint8_t **slots)
+{
+	uint64_t used = q->wr_lin - q->rd_lin, limit = q->size - SLOT_;
+	uint32_t free_slots, to_end;
+
+	if (q->dead || used >= limit)
+		return 0;
+	free_slots = (uint32_t)((limit - used) / SLOT_);
+	to_end = (q->size - q->wr_off) / SLOT_;
+	*slots = slot_(q, q->wr_off);
+	return free_slots < to_end ? free_slots : to_end;
+}
+
+void virq_its_queue_commit_(struct virq_its_queue *q, uint32_t n)
+{
+	q->wr_off += n * SLOT_;
+	if (q->wr_off == q->size)
+		q->wr_off = 0;
+	q->wr_lin += (uint64_t)n * SLOT_;
+}
+
+virq_status virq_its_queue_make_room_(struct virq_its_queue *q)
+{
+	if (q->dead)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
+				    "virq_its_queue_push: queue dead (virq_its_queue_reset())");
+	return make_space_(q);
 }
 
 /* Slow path of next_slot_(): dead queue, or full queue (publish and wait). */
 static LIBVIRQ_COLD_ virq_status push_slow_(struct virq_its_queue *q)
 {
 	if (q->dead)
-		return LIBVIRQ_EDEAD;
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
+				    "virq_its_queue_push: queue dead (virq_its_queue_reset())");
 	return make_space_(q);
 }
 
@@ -370,16 +432,20 @@ virq_status virq_its_queue_push(struct virq_its_queue *q, const struct virq_its_
 	uint8_t *slot;
 	virq_status st;
 
-	if (!q || !cmd)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_push: queue not live");
+	if (!cmd)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_push: NULL command");
 	st = next_slot_(q, &slot);
 	if (st != LIBVIRQ_OK)
 		return st;
 	/* The encoder writes the slot only on success: a rejected command leaves no trace. */
 	st = virq_its_cmd_encode(cmd, lim, slot, sync, bad);
-	if (st == LIBVIRQ_OK)
-		advance_(q);
-	return st;
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&q->hal, st, "virq_its_queue_push: the encoder rejected the command",
+				     (uint64_t)cmd->opcode);
+	advance_(q);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_push_raw(struct virq_its_queue *q, const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
@@ -387,8 +453,10 @@ virq_status virq_its_queue_push_raw(struct virq_its_queue *q, const uint8_t raw[
 	uint8_t *slot;
 	virq_status st;
 
-	if (!q || !raw)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_push_raw: queue not live");
+	if (!raw)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_push_raw: NULL command");
 	st = next_slot_(q, &slot);
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -401,12 +469,15 @@ virq_status virq_its_queue_push_raw(struct virq_its_queue *q, const uint8_t raw[
 virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				struct virq_its_queue_diag *diag)
 {
-	if (!q)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_wait: queue not live");
 	if (q->dead)
-		return LIBVIRQ_EDEAD;
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
+				    "virq_its_queue_wait: queue dead (virq_its_queue_reset())");
 	if (ticket > q->pub_lin)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
+				     "virq_its_queue_wait: ticket beyond what was published", ticket,
+				     q->pub_lin);
 	if (q->rd_lin >= ticket)
 		return LIBVIRQ_OK;
 	return poll_consumed_(q, ticket, diag);
@@ -414,7 +485,7 @@ virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 
 virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue_diag *diag)
 {
-	uint64_t ticket;
+	uint64_t ticket = 0;
 	virq_status st = virq_its_queue_publish(q, &ticket);
 
 	if (st != LIBVIRQ_OK)
@@ -426,34 +497,39 @@ virq_status virq_its_queue_submit(struct virq_its_queue *q, const struct virq_it
 				  const struct virq_its_limits *lim, struct virq_its_sync *sync,
 				  struct virq_its_queue_diag *diag)
 {
-	uint8_t raw[SLOT_], sraw[SLOT_];
+	uint8_t raw[3][SLOT_];
 	struct virq_its_sync s;
-	struct virq_its_cmd sc;
-	bool with_sync = true;
+	struct virq_its_cmd sc[2];
+	size_t n = 0;
 	virq_status st;
 
-	if (!q || !cmd)
-		return LIBVIRQ_EINVAL;
-	/* Encode both first, so that an encoder error queues nothing. */
-	st = virq_its_cmd_encode(cmd, lim, raw, &s, NULL);
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_submit: queue not live");
+	if (!cmd)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_submit: NULL command");
+	/* Encode everything first, so that an encoder error queues nothing. */
+	st = virq_its_cmd_encode(cmd, lim, raw[0], &s, NULL);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAILV(&q->hal, st,
+				     "virq_its_queue_submit: the encoder rejected the command",
+				     (uint64_t)cmd->opcode);
 	if (sync)
 		*sync = s;
+	/* The source of a move first (MOVALL RDbase1), then the target. */
+	if (s.src_kind == LIBVIRQ_ITS_SYNC_RDBASE)
+		sc[n++] = virq_its_sync_cmd(s.src_RDbase);
 	if (s.kind == LIBVIRQ_ITS_SYNC_RDBASE)
-		sc = virq_its_sync_cmd(s.RDbase);
+		sc[n++] = virq_its_sync_cmd(s.RDbase);
 	else if (s.kind == LIBVIRQ_ITS_SYNC_VPEID)
-		sc = virq_its_vsync_cmd(s.vPEID);
-	else
-		with_sync = false;
-	if (with_sync) {
-		st = virq_its_cmd_encode(&sc, lim, sraw, NULL, NULL);
+		sc[n++] = virq_its_vsync_cmd(s.vPEID);
+	for (size_t i = 0; i < n; i++) {
+		st = virq_its_cmd_encode(&sc[i], lim, raw[i + 1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAIL(&q->hal, st,
+					    "virq_its_queue_submit: the encoder rejected the SYNC/VSYNC");
 	}
-	st = virq_its_queue_push_raw(q, raw);
-	if (st == LIBVIRQ_OK && with_sync)
-		st = virq_its_queue_push_raw(q, sraw);
+	for (size_t i = 0; i <= n && st == LIBVIRQ_OK; i++)
+		st = virq_its_queue_push_raw(q, raw[i]);
 	if (st != LIBVIRQ_OK)
 		return st;
 	return virq_its_queue_drain(q, diag);
@@ -464,29 +540,31 @@ virq_status virq_its_queue_stall_info(struct virq_its_queue *q, struct virq_its_
 {
 	enum rd_result_ r;
 
-	if (!q)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_stall_info: queue not live");
 	if (q->dead)
-		return LIBVIRQ_EDEAD;
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD, "virq_its_queue_stall_info: queue dead");
 	r = creadr_read_(q);
 	if (r == RD_BAD_) {
 		q->dead = true;
 		diag_fill_(q, diag, false);
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
+				     "virq_its_queue_stall_info: GITS_CREADR impossible", q->creadr);
 	}
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) && q->rd_lin < q->pub_lin) {
 		diag_fill_(q, diag, true);
-		return LIBVIRQ_ESTALLED;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED,
+				     "virq_its_queue_stall_info: the ITS is stalled", q->creadr);
 	}
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_retry(struct virq_its_queue *q)
 {
-	if (!q)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_retry: queue not live");
 	if (q->dead)
-		return LIBVIRQ_EDEAD;
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD, "virq_its_queue_retry: queue dead");
 	virq_barrier_(&q->hal, LIBVIRQ_BARRIER_DMA_WMB);
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER),
 		   q->pub_off | LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CWRITER_Retry, 1));
@@ -500,20 +578,26 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 	uint8_t raw[SLOT_];
 	virq_status st;
 
-	if (!q || !nop)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_skip: queue not live");
+	if (!nop)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_skip: NULL command");
 	if (q->dead)
-		return LIBVIRQ_EDEAD;
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD, "virq_its_queue_skip: queue dead");
 	st = virq_its_cmd_encode(nop, lim, raw, NULL, NULL);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&q->hal, st,
+				    "virq_its_queue_skip: the encoder rejected the replacement");
 	if (creadr_read_(q) == RD_BAD_) {
 		q->dead = true;
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW, "virq_its_queue_skip: GITS_CREADR impossible",
+				     q->creadr);
 	}
 	/* Only a stalled ITS leaves the slot at CREADR alone while we rewrite it. */
 	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) || q->rd_lin >= q->pub_lin)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
+				     "virq_its_queue_skip: the ITS is not stalled on a command",
+				     q->creadr);
 	memcpy(slot_(q, q->rd_off), raw, SLOT_);
 	if (q->clean)
 		virq_dcache_clean_(&q->hal, slot_(q, q->rd_off), SLOT_);
@@ -530,8 +614,8 @@ virq_status virq_its_queue_reset(struct virq_its_queue *q)
 	uint64_t rb;
 	virq_status st;
 
-	if (!q || !q->mem.va)
-		return LIBVIRQ_EINVAL;
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_reset: queue not live");
 	q->dead = true; /* until the end */
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
 	if (ctlr & en)
@@ -540,12 +624,15 @@ virq_status virq_its_queue_reset(struct virq_its_queue *q)
 			 NULL);
 	if (st != LIBVIRQ_OK) {
 		LIBVIRQ_LOG0(&q->hal, LIBVIRQ_LOG_ERROR, "its: not quiescent; queue not reset");
-		return st;
+		return LIBVIRQ_FAIL(&q->hal, st,
+				    "virq_its_queue_reset: GITS_CTLR.Quiescent never read 1");
 	}
 	/* Rewriting GITS_CBASER resets GITS_CREADR to 0 and clears Stalled. */
 	rb = cbaser_write_(q, q->cbaser);
 	if (rb != q->cbaser)
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
+				     "virq_its_queue_reset: GITS_CBASER did not read back as before",
+				     rb, q->cbaser);
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
 	positions_reset_(q);
 	if (ctlr & en)

@@ -5,7 +5,7 @@
  * Spec: Arm IHI 0069 §12.19.1 GITS_BASER<n>; attributes and cleaning per
  * docs/rationale.md#gic-table-attributes.
  */
-#include "gicv4/its_priv.h"
+#include "gicv4/its_table_priv.h"
 
 #define L1_VALID LIBVIRQ_BIT(63)
 #define BASER_MAX_PAGES 256u
@@ -134,7 +134,10 @@ static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint
 	if (t->page_size != 65536u)
 		keep &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
 	if ((rb & keep) != (want & keep))
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
+				     "virq_its_init: GITS_BASER<n> did not take the table (address, "
+				     "Valid or Size)",
+				     t->n, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
 	if (!its->noncoherent && sh == LIBVIRQ_GIC_SH_NONE && ic > LIBVIRQ_GIC_CACHE_nC) {
@@ -145,7 +148,12 @@ static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint
 	}
 	t->baser = rb;
 	t->noncoherent = its->noncoherent || virq_gic_attr_needs_clean(ic, sh);
-	return clean_if_(hal, t->noncoherent, t->l1.va, t->l1.size);
+	if (clean_if_(hal, t->noncoherent, t->l1.va, t->l1.size) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOHAL,
+				     "virq_its_init: table not coherent and the HAL has no "
+				     "dcache_clean",
+				     t->n);
+	return LIBVIRQ_OK;
 }
 
 static void table_free_(struct virq_its *its, struct virq_its_table *t)
@@ -167,7 +175,7 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	const struct virq_hal *hal = &its->gic->hal;
 	uint32_t type = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Type, rb);
 	struct virq_its_table *t;
-	uint64_t pszf, paf;
+	uint64_t pszf, paf = 0;
 	uint32_t pages;
 	virq_status st;
 
@@ -192,8 +200,16 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 		st = virq_page_alloc_(
 		    hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096), 4096,
 		    &t->l2);
-	if (st == LIBVIRQ_OK)
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAILV(hal, st, "virq_its_init: table allocation failed", n,
+				   (uint64_t)pages * t->page_size);
+	if (st == LIBVIRQ_OK) {
 		st = baser_pa_(t->l1.pa, t->page_size, &paf);
+		if (st != LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV(hal, st,
+					   "virq_its_init: table PA does not fit GITS_BASER<n>", n,
+					   t->l1.pa);
+	}
 	if (st == LIBVIRQ_OK) {
 		uint64_t want = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Valid, 1) |
 				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) |

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Physical LPI INTID allocator and LPI configuration table.
- * Spec: Arm IHI 0069 §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte).
+ * ID allocators of the GIC object: physical LPI INTIDs (with the LPI
+ * configuration table and a count of the mappings that use each LPI), and
+ * vPEIDs (a two-level bitmap: O(1) allocation whatever the number of vPEs).
+ * Spec: Arm IHI 0069 §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte),
+ * §9 (vPEIDs; GICD_TYPER2.VID on GICv4.1).
  */
-#include "gicv4/gicv4_priv.h"
+#include "gicv4/lpi_priv.h"
 
 #define LPI_MAX_BLOCK 4096u
 
@@ -15,14 +18,22 @@ static bool range_free_(const uint8_t *bm, uint32_t n, uint32_t count)
 	return true;
 }
 
+static uint16_t *lpi_refs_(const struct virq_gic *gic)
+{
+	return (uint16_t *)gic->lpi_refs.va;
+}
+
 virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first)
 {
 	uint32_t nr;
 	uint8_t *bm;
 	virq_status st;
 
-	if (!gic || !first || !gic->lpi_map.va || !count || count > LPI_MAX_BLOCK)
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_lpi_alloc: gic not live");
+	if (!first || !count || count > LPI_MAX_BLOCK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_lpi_alloc: NULL first or count not 1..4096", count);
 	nr = gic->lpi_end - LIBVIRQ_LPI_BASE;
 	bm = gic->lpi_map.va;
 	for (uint32_t n = 0; n + count <= nr; n++) {
@@ -45,12 +56,15 @@ virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first
 			 * config bytes are the free value 0xA2 already). */
 			for (uint32_t i = 0; i < count; i++)
 				bm_clr_(bm, n + i);
-			return st;
+			return LIBVIRQ_FAIL(&gic->hal, st,
+					    "virq_lpi_alloc: configuration table needs cleaning and "
+					    "the HAL has no dcache_clean");
 		}
 		*first = LIBVIRQ_LPI_BASE + n;
 		return LIBVIRQ_OK;
 	}
-	return LIBVIRQ_ENOSPC;
+	return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOSPC,
+			     "virq_lpi_alloc: no free run of count LPIs", count);
 }
 
 bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid)
@@ -59,34 +73,134 @@ bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid)
 	       bm_test_(gic->lpi_map.va, intid - LIBVIRQ_LPI_BASE);
 }
 
+bool virq_lpi_ref_(struct virq_gic *gic, uint32_t intid)
+{
+	uint16_t *r = &lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE];
+
+	if (*r == 0xFFFFu)
+		return false;
+	(*r)++;
+	return true;
+}
+
+void virq_lpi_unref_(struct virq_gic *gic, uint32_t intid)
+{
+	uint16_t *r = &lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE];
+
+	if (*r)
+		(*r)--;
+}
+
 virq_status virq_lpi_free(struct virq_gic *gic, uint32_t first, uint32_t count)
 {
-	if (!gic || !gic->lpi_map.va || !count || first < LIBVIRQ_LPI_BASE || first >= gic->lpi_end ||
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_lpi_free: gic not live");
+	if (!count || first < LIBVIRQ_LPI_BASE || first >= gic->lpi_end ||
 	    count > gic->lpi_end - first)
-		return LIBVIRQ_EINVAL;
-	for (uint32_t i = 0; i < count; i++)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_lpi_free: range outside the LPI space", first, count);
+	for (uint32_t i = 0; i < count; i++) {
 		if (!virq_lpi_allocated_(gic, first + i))
-			return LIBVIRQ_ENOENT;
+			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOENT,
+					     "virq_lpi_free: INTID not allocated", first + i);
+		/* An ITS event (or a vPE's doorbell) still maps it: freeing it
+		 * would let it be handed out again while the ITS still
+		 * translates to it. */
+		if (lpi_refs_(gic)[first + i - LIBVIRQ_LPI_BASE])
+			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+					     "virq_lpi_free: INTID still mapped by an ITS event or "
+					     "used as a vPE doorbell",
+					     first + i);
+	}
 	for (uint32_t i = 0; i < count; i++) {
 		bm_clr_(gic->lpi_map.va, first + i - LIBVIRQ_LPI_BASE);
 		*lpi_cfg_(gic, first + i) = 0xA2;
 	}
-	return clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, first), count);
+	if (clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, first), count) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+				    "virq_lpi_free: IDs freed, but the configuration bytes could "
+				    "not be cleaned (no dcache_clean)");
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid, uint8_t priority, bool enable)
 {
 	uint8_t *cfg;
 
-	if (!gic || !gic->lpi_map.va)
-		return LIBVIRQ_EINVAL;
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_lpi_set_config: gic not live");
 	if (intid < LIBVIRQ_LPI_BASE || intid >= gic->lpi_end)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ERANGE,
+				     "virq_lpi_set_config: not an LPI of this GIC", intid);
 	if (!virq_lpi_allocated_(gic, intid))
-		return LIBVIRQ_ENOENT;
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOENT,
+				     "virq_lpi_set_config: INTID not allocated", intid);
 	cfg = lpi_cfg_(gic, intid);
 	*cfg = (uint8_t)((priority & LIBVIRQ_FIELD_MASK(LIBVIRQ_LPI_CFG_Priority)) |
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
-	return clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
+	if (clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+				    "virq_lpi_set_config: byte written, but it could not be cleaned "
+				    "(no dcache_clean)");
+	return LIBVIRQ_OK;
+}
+
+/* ---------------- vPEIDs ----------------
+ *
+ * Leaf level: bit i of word w set = vPEID 64 w + i in use (bits beyond
+ * 2^vpeid_bits are set at init, so they are never handed out). Summary
+ * level: bit w set = leaf word w full. Allocation scans at most
+ * vpeid_sum_words_() <= 16 summary words and one leaf word: constant time
+ * whatever the number of vPEs (a linear scan made the k-th vPE O(k)). */
+
+static uint64_t *vpeid_sum_(const struct virq_gic *gic)
+{
+	return (uint64_t *)gic->vpeid_map.va;
+}
+
+static uint64_t *vpeid_leaf_(const struct virq_gic *gic)
+{
+	return vpeid_sum_(gic) + vpeid_sum_words_(gic->vpeid_bits);
+}
+
+void virq_vpeid_map_init_(struct virq_gic *gic)
+{
+	uint32_t bits = gic->vpeid_bits, nl = vpeid_leaf_words_(bits), ns = vpeid_sum_words_(bits);
+	uint64_t *leaf = vpeid_leaf_(gic), *sum = vpeid_sum_(gic);
+
+	memset(gic->vpeid_map.va, 0, gic->vpeid_map.size);
+	if (bits < 6) /* one partial word: IDs 2^bits .. 63 do not exist */
+		leaf[0] = ~0ull << (1u << bits);
+	if (nl % 64) /* summary bits of leaf words that do not exist */
+		sum[ns - 1] = ~0ull << (nl % 64);
+}
+
+bool virq_vpeid_alloc_(struct virq_gic *gic, uint32_t *id)
+{
+	uint32_t ns = vpeid_sum_words_(gic->vpeid_bits);
+	uint64_t *sum = vpeid_sum_(gic), *leaf = vpeid_leaf_(gic);
+
+	for (uint32_t s = 0; s < ns; s++) {
+		uint32_t w, b;
+
+		if (sum[s] == ~0ull)
+			continue;
+		w = s * 64 + (uint32_t)__builtin_ctzll(~sum[s]);
+		b = (uint32_t)__builtin_ctzll(~leaf[w]);
+		leaf[w] |= 1ull << b;
+		if (leaf[w] == ~0ull)
+			sum[s] |= 1ull << (w % 64);
+		*id = w * 64 + b;
+		return true;
+	}
+	return false;
+}
+
+void virq_vpeid_free_(struct virq_gic *gic, uint32_t id)
+{
+	uint64_t *sum = vpeid_sum_(gic), *leaf = vpeid_leaf_(gic);
+
+	leaf[id / 64] &= ~(1ull << (id % 64));
+	sum[id / 4096] &= ~(1ull << ((id / 64) % 64));
 }

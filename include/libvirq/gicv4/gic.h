@@ -62,6 +62,7 @@
 #include "../status.h"
 #include "../hal.h"
 #include "desc.h"
+#include "state.h"
 
 /** @brief GIC architecture versions, read from GICD_PIDR2, GITS_TYPER and GICR_TYPER. */
 enum virq_gic_version {
@@ -95,6 +96,7 @@ struct virq_gic_rdist {
 	uint64_t vpend;	       /**< Last GICR_VPENDBASER written. */
 	uint32_t resident_vpe; /**< vPEID resident here, or ::LIBVIRQ_VPEID_NONE. */
 	uint32_t flags;	       /**< Bit set of ::virq_gic_rdist_flag. */
+	uint64_t sync_mark;    /**< Private: scratch of the batched unmaps (one SYNC per RD). */
 };
 
 struct virq_its;
@@ -104,6 +106,7 @@ struct virq_its;
  * Members are read-only for the embedder.
  */
 struct virq_gic {
+	uint32_t state;		       /**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_hal hal;	       /**< HAL copied at init. */
 	uint64_t gicd_base;	       /**< GICD frame. */
 	enum virq_gic_version version; /**< Detected version (see virq_gic_init()). */
@@ -125,7 +128,10 @@ struct virq_gic {
 	struct virq_page lpi_map;      /**< LPI allocation bitmap (bit n = INTID 8192 + n). */
 	struct virq_page vpeid_map;    /**< vPEID allocation bitmap. */
 	uint16_t vmovp_seq;	       /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
+	uint64_t sync_gen;	       /**< Private: generation of the batched unmaps' marks. */
 	uint32_t nr_its;	       /**< ITSes registered by virq_its_init(). */
+	uint32_t nr_vms;	       /**< VMs created by virq_gic_vm_init(). */
+	struct virq_page lpi_refs;     /**< Mappings per LPI (uint16_t each): ITS events, vPE doorbells. */
 	struct virq_its *its[LIBVIRQ_GIC_ITS_SLOTS]; /**< Registered ITSes (NULL when free). */
 	uint32_t platform; /**< ::virq_gic_platform bits from the description. */
 };
@@ -151,6 +157,8 @@ struct virq_gic {
  * @param max_rd   Number of slots in @p rd (1..65536).
  * @param lpi_bits Wanted LPI INTID bits, 14..16 (clamped to GICD_TYPER.IDbits + 1).
  * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p gic is live: double init, nothing changed;
+ *         gicv4/state.h);
  *         ::LIBVIRQ_EINVAL for NULL pointers, an empty description, a bad @p lpi_bits,
  *         a region smaller than 128 KiB or a stride not a multiple of 64 KiB;
  *         ::LIBVIRQ_ENOHAL/::LIBVIRQ_EHALVER from virq_hal_validate();
@@ -170,24 +178,32 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct 
 
 /**
  * @brief Frees the memory of a GIC object (configuration table, bitmaps,
- * pending tables). The caller must have destroyed every ITS first; the
+ * pending tables). Every ITS and VM must be destroyed first; the
  * redistributors keep LPIs enabled (EnableLPIs may not clear) so the
  * caller must not free while the hardware can still use the tables.
  *
- * @param gic An initialised GIC (NULL is ignored).
+ * @param gic A live GIC.
+ * @return ::LIBVIRQ_OK (the GIC is ::LIBVIRQ_GICV4_GONE); ::LIBVIRQ_EINVAL (NULL,
+ *         never initialised or already destroyed: nothing touched);
+ *         ::LIBVIRQ_EBUSY (ITSes or VMs still exist: nothing freed). See
+ *         gicv4/state.h. (Not marked must-check, so that code written for
+ *         0.1, where this returned nothing, still compiles.)
  *
  * Thread-safety: the caller serialises all calls on @p gic.
  *
  * Spec: IHI 0069 §5.1 (the LPI tables it frees); writes no register.
  */
-void virq_gic_destroy(struct virq_gic *gic);
+virq_status virq_gic_destroy(struct virq_gic *gic);
 
 /**
  * @brief Enables the distributor: GICD_CTLR |= ARE | EnableGrp1 | EnableGrp0,
  * then waits for GICD_CTLR.RWP (bit 31) to clear.
  *
  * @param gic An initialised GIC.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ETIMEDOUT when RWP stays set.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ETIMEDOUT when RWP stays
+ *         set.
  *
  * Thread-safety: the caller serialises calls on @p gic.
  * Spec: IHI 0069 §12.9.4 GICD_CTLR.
@@ -201,7 +217,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
  * @param aff The CPU's affinity packed as Aff3:Aff2:Aff1:Aff0 (bits 31:0),
  *            i.e. MPIDR_EL1 Aff3 [39:32] moved to [31:24] and Aff2..0 kept.
  * @param idx Receives the redistributor index.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ENOENT when no
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ENOENT when no
  *         GICR_TYPER.Affinity_Value matches.
  *
  * Thread-safety: read-only; safe concurrently with other readers.
@@ -229,7 +247,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  *
  * @param gic An initialised GIC.
  * @param idx Redistributor index (< nr_rd).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, bad index, already initialised);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, bad index, already initialised);
  *         ::LIBVIRQ_ETIMEDOUT (wake, RWP or Dirty never settled: the RD is left
  *         without LPIs and may be retried); ::LIBVIRQ_EBUSY (EnableLPIs stuck at 1);
  *         ::LIBVIRQ_ENOMEM (pending table); ::LIBVIRQ_ENOHAL (non-coherent tables
@@ -250,7 +270,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_
  * @param gic   An initialised GIC.
  * @param count Number of IDs, 1..4096.
  * @param first Receives the first INTID.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, count 0 or > 4096); ::LIBVIRQ_ENOSPC;
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, count 0 or > 4096); ::LIBVIRQ_ENOSPC;
  *         ::LIBVIRQ_ENOHAL (non-coherent configuration table and the clean
  *         failed: nothing is allocated and @p first is not written).
  *
@@ -266,7 +288,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t cou
  * @param gic   An initialised GIC.
  * @param first First INTID.
  * @param count Number of IDs.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, range outside the LPI space);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, range outside the LPI space);
  *         ::LIBVIRQ_ENOENT when an ID in the range was not allocated (nothing freed).
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
@@ -286,7 +310,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t firs
  * @param intid    An allocated LPI INTID.
  * @param priority Priority 0..255 (bits [1:0] are ignored by the architecture).
  * @param enable   Enable bit.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE (not an LPI of this GIC);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE (not an LPI of this
+ *         GIC);
  *         ::LIBVIRQ_ENOENT (not allocated).
  *
  * Thread-safety: concurrent calls for different INTIDs are safe.

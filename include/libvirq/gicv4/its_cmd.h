@@ -217,14 +217,47 @@ enum virq_its_sync_kind {
 	LIBVIRQ_ITS_SYNC_VPEID, /**< VSYNC to @c vPEID. */
 };
 
-/** @brief The synchronisation a command needs (output of the encoder). */
+/**
+ * @brief The synchronisation a command needs (output of the encoder).
+ *
+ * @ref kind names the synchronisation of the command's target (for a move:
+ * its destination). The move commands also change state at their source,
+ * which must be synchronised too, or a caller that waits only on the
+ * destination may believe the move complete while the old redistributor
+ * (or vPE) still holds the interrupt's pending state: @ref src_kind names
+ * that second synchronisation (an extra SYNC only waits; a missing one
+ * loses ordering). The rule per command (IHI 0069 chapter 6: "in the
+ * absence of a SYNC or VSYNC command the ordering of ITS commands and
+ * translation requests is not defined"; the SYNC, VSYNC, MOVI, VMOVI,
+ * MOVALL and VMOVP descriptions):
+ * - MOVI: @ref kind = ::LIBVIRQ_ITS_SYNC_ICID (the new collection),
+ *   @ref src_kind = ::LIBVIRQ_ITS_SYNC_EVENT (the collection the event
+ *   was mapped to before the command; Linux's its_build_movi_cmd() syncs
+ *   that one, dev_event_to_col() before its_set_affinity() updates it);
+ * - VMOVI: @ref kind = ::LIBVIRQ_ITS_SYNC_VPEID (the new vPE),
+ *   @ref src_kind = ::LIBVIRQ_ITS_SYNC_EVENT (the vPE the event was mapped
+ *   to before; none needed when it is the same vPE, as for a doorbell
+ *   change with D = 1);
+ * - MOVALL: @ref kind = ::LIBVIRQ_ITS_SYNC_RDBASE (RDbase2, the target),
+ *   @ref src_kind = ::LIBVIRQ_ITS_SYNC_RDBASE with @ref src_RDbase = RDbase1
+ *   (Linux never sends MOVALL: this follows the MOVI rule);
+ * - VMOVP: @ref kind = ::LIBVIRQ_ITS_SYNC_VPEID on the ITS that received
+ *   it: a VSYNC is per vPE, not per redistributor, so it covers both the
+ *   old and the new redistributor. With GITS_TYPER.VMOVP = 0 the VMOVP
+ *   goes to every ITS of its ITSList and each of them needs its VSYNC;
+ *   with VMOVP = 1 one ITS takes it and its VSYNC suffices;
+ * - every other command: @ref src_kind = ::LIBVIRQ_ITS_SYNC_NONE.
+ */
 struct virq_its_sync {
-	enum virq_its_sync_kind kind; /**< Which kind. */
+	enum virq_its_sync_kind kind; /**< Which kind (the target / destination). */
 	uint64_t RDbase;	      /**< For ::LIBVIRQ_ITS_SYNC_RDBASE: [51:16] in place. */
 	uint32_t ICID;		      /**< For ::LIBVIRQ_ITS_SYNC_ICID. */
-	uint32_t DeviceID;	      /**< For ::LIBVIRQ_ITS_SYNC_EVENT. */
-	uint32_t EventID;	      /**< For ::LIBVIRQ_ITS_SYNC_EVENT. */
+	uint32_t DeviceID;	      /**< For ::LIBVIRQ_ITS_SYNC_EVENT (either kind). */
+	uint32_t EventID;	      /**< For ::LIBVIRQ_ITS_SYNC_EVENT (either kind). */
 	uint32_t vPEID;		      /**< For ::LIBVIRQ_ITS_SYNC_VPEID. */
+	enum virq_its_sync_kind src_kind; /**< Second synchronisation: the source of a move
+					       (MOVI, VMOVI, MOVALL), else ::LIBVIRQ_ITS_SYNC_NONE. */
+	uint64_t src_RDbase;	      /**< For @ref src_kind ::LIBVIRQ_ITS_SYNC_RDBASE (MOVALL RDbase1). */
 };
 
 /**
@@ -281,14 +314,17 @@ void virq_its_limits_prepare(struct virq_its_limits *lim);
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::LIBVIRQ_ENOTSUP (field ::LIBVIRQ_ITS_F_opcode).
  *
- * Synchronisation reported in @p sync (IHI 0069 §6.2; Linux builders,
- * @ref gic-its-command-sync): MAPD, SYNC, VSYNC: none; MAPC: SYNC(RDbase); MOVALL: SYNC(RDbase2)
- * [UNCERTAIN: Linux never sends MOVALL]; MAPTI, MAPI, MOVI, INVALL:
- * SYNC(collection ICID); INV, INT, CLEAR, DISCARD: ::LIBVIRQ_ITS_SYNC_EVENT;
- * VMAPTI, VMAPI, VMOVI, VMOVP, VINVALL, INVDB, VSGI, VMAPP map: VSYNC(vPEID);
+ * Synchronisation reported in @p sync (IHI 0069 §6.2; Linux's command
+ * builders in drivers/irqchip/irq-gic-v3-its.c): MAPD, SYNC, VSYNC: none;
+ * MAPC: SYNC(RDbase); MOVALL: SYNC(RDbase2) and, as the source,
+ * SYNC(RDbase1); MAPTI, MAPI, INVALL: SYNC(collection ICID); MOVI:
+ * SYNC(new collection ICID) and, as the source, the event's collection
+ * before the move (::virq_its_sync::src_kind = ::LIBVIRQ_ITS_SYNC_EVENT);
+ * INV, INT, CLEAR, DISCARD: ::LIBVIRQ_ITS_SYNC_EVENT; VMOVI: VSYNC(new
+ * vPEID) and, as the source, the event's vPE before the move;
+ * VMAPTI, VMAPI, VMOVP, VINVALL, INVDB, VSGI, VMAPP map: VSYNC(vPEID);
  * VMAPP unmap: none on GICv4.1 (self-synchronising; a VSYNC to the unmapped
- * vPE may raise an SError, IHI 0069H §5.3.19 and
- * @ref gic-vmapp-unmap-no-vsync), VSYNC(vPEID) on 4.0. Without @p lim
+ * vPE may raise an SError, @ref gic-vmapp-unmap-no-vsync), VSYNC(vPEID) on 4.0. Without @p lim
  * the version is unknown and VMAPP unmap is treated as 4.1 when any
  * 4.1-only field is set, else as 4.0: pass limits on a GICv4.1 ITS.
  *

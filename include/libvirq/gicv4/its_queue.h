@@ -41,6 +41,7 @@
 #include "../status.h"
 #include "../hal.h"
 #include "its_cmd.h"
+#include "state.h"
 
 /** @brief Smallest queue: one 4 KiB page (128 slots). */
 #define LIBVIRQ_ITS_QUEUE_MIN_BYTES 4096u
@@ -84,6 +85,7 @@ struct virq_its_queue_diag {
  * initialised queue.
  */
 struct virq_its_queue {
+	uint32_t state;	      /**< ::virq_gicv4_state (see gicv4/state.h). */
 	struct virq_hal hal;  /**< Private: the HAL. */
 	uint64_t its_base;    /**< Private: ITS control frame address. */
 	struct virq_page mem; /**< Private: the queue memory. */
@@ -102,6 +104,7 @@ struct virq_its_queue {
 	bool stalled_sticky;  /**< Private: Stalled seen set with progress (QEMU 7.2). */
 	bool retry_pending;   /**< Private: Retry written, no progress seen yet. */
 	bool dead;	      /**< Private: timed out or inconsistent; reset required. */
+	bool owned;	      /**< Private: part of a ::virq_its (virq_its_destroy() frees it). */
 };
 
 /**
@@ -141,7 +144,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size
  * @param its_base Address of the ITS control frame.
  * @param size     Queue size in bytes: a multiple of 4096, 4 KiB .. 1 MiB.
  * @param cfg      Optional configuration (NULL: defaults).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL @p q / @p hal); HAL validation
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EBUSY (@p q is live: double init, nothing changed;
+ *         gicv4/state.h); ::LIBVIRQ_EINVAL (NULL @p q / @p hal); HAL validation
  *         errors (::LIBVIRQ_EHALVER, ::LIBVIRQ_ENOHAL); ::LIBVIRQ_ERANGE /
  *         ::LIBVIRQ_EALIGN (bad @p size); ::LIBVIRQ_EBUSY (ITS enabled or not
  *         quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW (Valid or the address did
@@ -161,11 +166,17 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_init(struct virq_its_queue *q,
  * @brief Frees the queue memory. The caller must have disabled the ITS
  * (or pointed GITS_CBASER elsewhere) first; no MMIO is done.
  *
- * @param q An initialised queue, or one whose init failed (no-op).
+ * @param q A live queue that the caller initialised with
+ *          virq_its_queue_init() (not the one inside a ::virq_its).
+ * @return ::LIBVIRQ_OK (the queue is ::LIBVIRQ_GICV4_GONE); ::LIBVIRQ_EINVAL
+ *         (NULL, never initialised or already finished: nothing touched);
+ *         ::LIBVIRQ_EBUSY (the queue belongs to an ITS: virq_its_destroy()
+ *         frees it). See gicv4/state.h.
  *
  * Thread-safety: the caller serialises all access to this ITS.
+ * Spec: not applicable (frees memory; no register access).
  */
-void virq_its_queue_fini(struct virq_its_queue *q);
+virq_status virq_its_queue_fini(struct virq_its_queue *q);
 
 /**
  * @brief Restarts the queue from empty (after a dead ITS or an
@@ -178,7 +189,9 @@ void virq_its_queue_fini(struct virq_its_queue *q);
  * consumed, and restores GITS_CTLR. Clears the dead state.
  *
  * @param q An initialised queue.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ETIMEDOUT (never
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ETIMEDOUT (never
  *         quiescent: the ITS is left disabled and the queue stays dead);
  *         ::LIBVIRQ_EHW (GITS_CBASER did not read back).
  *
@@ -211,7 +224,9 @@ uint32_t virq_its_queue_capacity(const struct virq_its_queue *q);
  * @param lim  Probed limits for validation, or NULL.
  * @param sync Optional; receives the synchronisation @p cmd needs.
  * @param bad  Optional; receives the rejected field.
- * @return ::LIBVIRQ_OK; encoder errors (nothing is queued); ::LIBVIRQ_EDEAD
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); encoder errors (nothing is queued); ::LIBVIRQ_EDEAD
  *         (timed out earlier: reset first); ::LIBVIRQ_ETIMEDOUT (no space
  *         before the deadline; the queue becomes dead); ::LIBVIRQ_ESTALLED
  *         (no space because the ITS stalled: see virq_its_queue_stall_info()).
@@ -247,7 +262,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
  * @param q      An initialised queue.
  * @param ticket Optional; receives the position to pass to
  *               virq_its_queue_wait() (everything published so far).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EDEAD (reset first).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EDEAD (reset first).
  *
  * Thread-safety: the caller serialises all access to this ITS.
  */
@@ -270,7 +287,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, 
  * @param q      An initialised queue.
  * @param ticket From virq_its_queue_publish().
  * @param diag   Optional; filled on ::LIBVIRQ_ETIMEDOUT and ::LIBVIRQ_ESTALLED.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (ticket beyond what was published);
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (ticket beyond what was published);
  *         ::LIBVIRQ_EDEAD (reset first); ::LIBVIRQ_EHW (impossible GITS_CREADR
  *         offset; the queue becomes dead); ::LIBVIRQ_ESTALLED (the ITS stalled on
  *         the command in @p diag; retry or skip it); ::LIBVIRQ_ETIMEDOUT (no
@@ -299,9 +318,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_drain(struct virq_its_queue *q,
  * needs when the encoder could name the target (::LIBVIRQ_ITS_SYNC_RDBASE or
  * ::LIBVIRQ_ITS_SYNC_VPEID), publish (one GITS_CWRITER write) and wait.
  *
- * For ::LIBVIRQ_ITS_SYNC_ICID and ::LIBVIRQ_ITS_SYNC_EVENT no synchronisation is
- * appended: the caller resolves the target from its tables and sends it
- * (it is reported in @p sync).
+ * A move's source is synchronised too when the encoder names it (MOVALL:
+ * SYNC(RDbase1) before SYNC(RDbase2); ::virq_its_sync::src_kind).
+ * For ::LIBVIRQ_ITS_SYNC_ICID and ::LIBVIRQ_ITS_SYNC_EVENT (either kind) no
+ * synchronisation is appended: the caller resolves the target from its
+ * tables and sends it (it is reported in @p sync) — for MOVI and VMOVI
+ * both the destination and the source (the event's mapping before).
  *
  * @param q    An initialised queue.
  * @param cmd  The command.
@@ -344,7 +366,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_stall_info(struct virq_its_queue *
  * (tables, or the command via virq_its_queue_skip()); then wait again.
  *
  * @param q An initialised queue.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EDEAD.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EDEAD.
  *
  * MMIO: one GITS_CWRITER write. Thread-safety: the caller serialises all
  * access to this ITS.
@@ -359,7 +383,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_retry(struct virq_its_queue *q);
  * @param q   An initialised queue.
  * @param nop Replacement command.
  * @param lim Probed limits, or NULL.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not stalled: GITS_CREADR does not point
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (not stalled: GITS_CREADR does not point
  *         at an unconsumed published command); encoder errors; ::LIBVIRQ_EDEAD.
  *
  * MMIO: one GITS_CREADR read, one GITS_CWRITER write. Thread-safety: the

@@ -17,7 +17,7 @@
  * GITS_BASER\<n\>). Bit positions restated from the illumos gic_reg.h and
  * Linux arm-gic-v3.h constants; not yet checked against the PDF itself.
  *
- * Thread-safety: constants and pure inline functions only.
+ * Thread-safety: constants and pure functions only.
  */
 #ifndef LIBVIRQ_GICV4_ITS_REGS_H
 #define LIBVIRQ_GICV4_ITS_REGS_H
@@ -216,10 +216,6 @@ enum virq_gic_shareability {
  * Spec: IHI 0069 GITS_CBASER / GITS_BASER\<n\> / GICR_PROPBASER fields;
  * @ref gic-table-attributes. Thread-safety: pure.
  */
-static inline bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability)
-{
-	return inner_cache <= LIBVIRQ_GIC_CACHE_nC || inner_cache > LIBVIRQ_GIC_CACHE_RaWaWb ||
-	       shareability == LIBVIRQ_GIC_SH_NONE;
-}
+bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability);
 
 #endif /* LIBVIRQ_GICV4_ITS_REGS_H */

@@ -12,6 +12,7 @@
 #include <libvirq/bitfield.h>
 
 #include "gicv4/enc/its_cmd_fields.h"
+#include "gicv4/enc/its_fill.h"
 #include "common/compiler.h"
 
 #define FBIT_(f) ((uint64_t)1 << LIBVIRQ_ITS_F_##f)
@@ -258,8 +259,10 @@ static inline uint64_t op_dev_(const struct virq_its_cmd *c)
 
 static inline void sync_none_(struct virq_its_sync *s)
 {
-	if (s)
+	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_NONE;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
+	}
 }
 
 static inline void sync_icid_(struct virq_its_sync *s, uint32_t icid)
@@ -267,6 +270,7 @@ static inline void sync_icid_(struct virq_its_sync *s, uint32_t icid)
 	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_ICID;
 		s->ICID = icid;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
 	}
 }
 
@@ -275,6 +279,7 @@ static inline void sync_rd_(struct virq_its_sync *s, uint64_t rd)
 	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_RDBASE;
 		s->RDbase = rd;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
 	}
 }
 
@@ -283,6 +288,17 @@ static inline void vsync_(struct virq_its_sync *s, uint32_t vpe)
 	if (s) {
 		s->kind = LIBVIRQ_ITS_SYNC_VPEID;
 		s->vPEID = vpe;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
+	}
+}
+
+/* A move's source: the event's mapping before the command (MOVI, VMOVI). */
+static inline void src_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev)
+{
+	if (s) {
+		s->src_kind = LIBVIRQ_ITS_SYNC_EVENT;
+		s->DeviceID = dev;
+		s->EventID = ev;
 	}
 }
 
@@ -295,17 +311,20 @@ static virq_status enc_dev_ev_(ENC_ARGS_)
 		s->kind = LIBVIRQ_ITS_SYNC_EVENT;
 		s->DeviceID = c->DeviceID;
 		s->EventID = c->EventID;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
 	}
 	return emit_(out, op_dev_(c), c->EventID, 0, 0);
 }
 
-/* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID). */
+/* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID); MOVI also the source. */
 static virq_status enc_dev_ev_icid_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
 	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
 	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
 	sync_icid_(s, c->ICID);
+	if (c->opcode == LIBVIRQ_ITS_MOVI) /* and the collection it leaves */
+		src_event_(s, c->DeviceID, c->EventID);
 	return emit_(out, op_dev_(c), c->EventID, c->ICID, 0);
 }
 
@@ -358,8 +377,12 @@ static virq_status enc_movall_(ENC_ARGS_)
 {
 	CHKST_(rdbase_chk_(lim, c->RDbase1, true), RDbase1);
 	CHKST_(rdbase_chk_(lim, c->RDbase2, true), RDbase2);
-	/* [UNCERTAIN] Linux never sends MOVALL; SYNC the target like MAPC. */
+	/* Both ends, like MOVI (Linux never sends MOVALL). */
 	sync_rd_(s, c->RDbase2);
+	if (s) {
+		s->src_kind = LIBVIRQ_ITS_SYNC_RDBASE;
+		s->src_RDbase = c->RDbase1;
+	}
 	return emit_(out, c->opcode, 0, c->RDbase1, c->RDbase2);
 }
 
@@ -391,6 +414,8 @@ static virq_status enc_vmap_(ENC_ARGS_)
 		CHK_(db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
 	}
 	vsync_(s, c->vPEID);
+	if (c->opcode == LIBVIRQ_ITS_VMOVI) /* and the vPE it leaves */
+		src_event_(s, c->DeviceID, c->EventID);
 	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->vPEID << 32), d2, 0);
 }
 
@@ -534,6 +559,32 @@ virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_
 			return enc_mapti_fast_(c, lim, out, sync, bad);
 	}
 	return enc_generic_(c, lim, out, sync, bad);
+}
+
+/* ---- runs written in place (enc/its_fill.h) ---- */
+void virq_its_vmapti_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0, uint32_t vpeid,
+			   uint32_t vint0, uint32_t db)
+{
+	const uint64_t w0 = (uint64_t)LIBVIRQ_ITS_VMAPTI | ((uint64_t)dev << 32);
+	uint64_t w1 = ev0 | ((uint64_t)vpeid << 32);
+	uint64_t w2 = vint0 | ((uint64_t)db << 32);
+
+	/* ev0 + n - 1 and vint0 + n - 1 were validated: no carry into the
+	 * vPEID / Dbell_pINTID halves. */
+	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE, w1++, w2++) {
+		st_le64_(out + 24, 0);
+		st_le64_(out + 16, w2);
+		st_le64_(out + 8, w1);
+		st_le64_(out, w0);
+	}
+}
+
+void virq_its_discard_fill_(uint8_t *out, uint32_t dev, uint32_t ev)
+{
+	st_le64_(out + 24, 0);
+	st_le64_(out + 16, 0);
+	st_le64_(out + 8, ev);
+	st_le64_(out, (uint64_t)LIBVIRQ_ITS_DISCARD | ((uint64_t)dev << 32));
 }
 
 /* ---- decoder ---- */

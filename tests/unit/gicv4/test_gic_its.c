@@ -39,7 +39,7 @@ static void test_quirk_table(void **state)
 static void test_tables_indirect_on_demand(void **state)
 {
 	struct its_fx f;
-	struct virq_its_device d1, d2, d3;
+	struct virq_its_device d1, d2, d3, d4 = {0};
 	struct virq_its *its = &f.its[0];
 	size_t live;
 
@@ -63,7 +63,9 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 8);
 	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
 	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
-	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_its_device_map(its, &d4, 0x10000, 8), LIBVIRQ_ERANGE);
+	/* d3 is live: mapping it again is refused before anything is read */
+	assert_int_equal(virq_its_device_map(its, &d3, 0x10000, 8), LIBVIRQ_EBUSY);
 	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x9001));
 	assert_int_equal(virq_its_device_unmap(&d1), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&d2), LIBVIRQ_OK);
@@ -143,9 +145,74 @@ static void test_proxy_narrowed_table(void **state)
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].id_bits, 15);
+	assert_null(f.its[0].proxy); /* created when masking first needs it */
+	assert_int_equal(f.its[0].proxy_devid, 0x7FFF);
+	{
+		struct virq_gic_vm vm;
+		struct virq_vpe v;
+		uint32_t db;
+
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
+		assert_non_null(f.its[0].proxy);
+		assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
+		assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
+		assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+		assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	}
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* The proxy device is created lazily : virq_its_init() allocates
+ * nothing for it and sends no MAPD; the first virq_vpe_set_db_masking()
+ * that needs it creates it, and an allocation failure surfaces there
+ * (ENOMEM, nothing kept, masking not enabled) and a retry succeeds. Before
+ * the change the proxy was created (and could fail) in virq_its_init(). */
+static void test_proxy_lazy_creation(void **state)
+{
+	struct its_fx f, g;
+	struct virq_its_cfg cfg = {0};
+	struct virq_gic_vm vm;
+	struct virq_vpe v;
+	uint32_t db;
+	size_t pages, pages_plain;
+	struct virq_sim_its *q;
+
+	(void)state;
+	setup1(&g, NULL, 1, 40, false); /* the same ITS without proxy_doorbells */
+	assert_int_equal(virq_its_init(&g.its[0], &g.g.gic, &g.g.desc.its[0], NULL), LIBVIRQ_OK);
+	pages_plain = virq_sim_live_pages(g.g.fh);
+	itsfx_teardown(&g, true);
+
+	setup1(&f, NULL, 1, 40, false);
+	cfg.proxy_doorbells = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	assert_int_equal(itsfx_find_op(f.sm[0], 0x08, 0), -1); /* no MAPD at init */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages_plain);
+	assert_null(f.its[0].proxy);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
+	pages = virq_sim_live_pages(f.g.fh);
+	virq_sim_fail_alloc_nth(f.g.fh, 1); /* the next allocation */
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOMEM);
+	assert_int_equal(v.flags & LIBVIRQ_VPE_DB_MASK, 0);
+	assert_null(f.its[0].proxy);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
-	assert_int_equal(f.its[0].proxy->device_id, 0x7FFF);
-	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0x7FFF));
+	assert_int_equal(virq_sim_its_ncmds(q), 1);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, 0xFFFF);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
 	itsfx_teardown(&f, true);
 }
@@ -175,8 +242,9 @@ static void test_device_id_duplicate(void **state)
 	ev = virq_sim_its_state_lookup(f.sm[0], 5, 0);
 	assert_int_equal(ev.kind, LIBVIRQ_SIM_ITS_EV_PHYS);
 	assert_int_equal(ev.pintid, lpi);
-	/* Same object mapped again (other ID): refused, its tracking kept. */
-	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EEXIST);
+	/* Same object mapped again (other ID): refused as a live object
+	 * (gicv4/state.h), its tracking kept. */
+	assert_int_equal(virq_its_device_map(&f.its[0], &a, 6, 4), LIBVIRQ_EBUSY);
 	assert_ptr_equal(a.its, &f.its[0]);
 	assert_int_equal(a.device_id, 5);
 	assert_int_equal(a.nr_mapped, 1);
@@ -193,7 +261,7 @@ static void test_device_id_duplicate(void **state)
 	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &a, 5, 4), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_OK);
-	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EEXIST);
+	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_its_device_unmap(&a), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&b), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&c), LIBVIRQ_OK);
@@ -438,11 +506,13 @@ static void test_proxy_one_per_gic(void **state)
 				 LIBVIRQ_OK);
 		assert_int_equal(virq_its_map_collection(&f.its[i], 0), LIBVIRQ_OK);
 	}
-	assert_non_null(f.its[0].proxy);
+	assert_true(f.its[0].proxy_ok);
+	assert_false(f.its[1].proxy_ok);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v), LIBVIRQ_OK);
+	assert_non_null(f.its[0].proxy);
 	assert_int_equal(v.proxy_event, 0);
 	q0 = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_set_dead(q0, true);
@@ -477,10 +547,9 @@ static void test_proxy_doorbell(void **state)
 	setup1(&f, NULL, 1, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
-	assert_non_null(f.its[0].proxy);
-	pdev = f.its[0].proxy->device_id;
+	assert_null(f.its[0].proxy); /* created on first use */
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(pdev, 0xFFFF); /* last DeviceID */
-	assert_int_equal(f.its[0].proxy->nr_events, 2);
 	{
 		struct virq_its_device clash;
 
@@ -495,14 +564,18 @@ static void test_proxy_doorbell(void **state)
 	q = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	c = virq_sim_its_cmd(q, 0);
+	assert_non_null(f.its[0].proxy);
+	assert_int_equal(f.its[0].proxy->nr_events, 2);
+	assert_int_equal(virq_sim_its_ncmds(q), 4);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08); /* the proxy's MAPD */
+	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, pdev);
+	c = virq_sim_its_cmd(q, 1);
 	assert_int_equal(c->op, 0x0A);
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, db[0]);
 	assert_int_equal(c->icid, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0C);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd(q, 3)->op, 0x05);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
@@ -535,7 +608,9 @@ static void test_proxy_doorbell(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* The proxy slot follows a VMOVP with MOVI; without the target collection it is dropped. */
+/* The proxy slot follows a VMOVP with MOVI, after a CLEAR of the doorbell on
+ * the redistributor the vPE left; without the target collection it is dropped
+ * (after the CLEAR). */
 static void test_proxy_follows_vmovp(void **state)
 {
 	struct its_fx f;
@@ -549,7 +624,7 @@ static void test_proxy_follows_vmovp(void **state)
 	setup1(&f, NULL, 3, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
-	pdev = f.its[0].proxy->device_id;
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
@@ -560,8 +635,11 @@ static void test_proxy_follows_vmovp(void **state)
 	q = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
-	assert_int_equal(virq_sim_its_cmd(q, 2)->icid, 1);
+	/* After VMOVP + VSYNC: CLEAR + SYNC on RD 0, then MOVI to collection 1. */
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x04);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->ev, (uint32_t)v.proxy_event);
+	assert_int_equal(virq_sim_its_cmd(q, 4)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd(q, 4)->icid, 1);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
 	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
 	assert_int_equal(virq_vpe_move(&v, 2), LIBVIRQ_OK);
@@ -693,6 +771,7 @@ int main(void)
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),
 	    cmocka_unit_test(test_proxy_narrowed_table),
+	    cmocka_unit_test(test_proxy_lazy_creation),
 	    cmocka_unit_test(test_device_id_duplicate),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),

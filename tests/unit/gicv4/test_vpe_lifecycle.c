@@ -463,8 +463,8 @@ static void test_map_range_stall_then_unmap(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* A VMOVP that stopped half-way (ITS 0 routes to RD 1, ITS 2 still to RD 0):
- * making the vPE resident on RD 1 would lose the vLPIs ITS 2 sends to RD 0,
+/* A VMOVP that stopped half-way (ITSes 0 and 2 route to RD 1, ITS 1 still to RD 0):
+ * making the vPE resident on RD 1 would lose the vLPIs ITS 1 sends to RD 0,
  * so residency is refused until a repeated move has reached every ITS. */
 static void test_resident_refused_while_move_pending(void **state)
 {
@@ -481,8 +481,8 @@ static void test_resident_refused_while_move_pending(void **state)
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_ESTALLED);
 	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
 	assert_true(v.flags & LIBVIRQ_VPE_MOVE_PENDING);
-	assert_true(virq_sim_its_state_vpe(f.sm[2], v.vpeid, &rdb, NULL));
-	assert_int_equal(rdb, 0); /* ITS 2 still routes to RD 0 */
+	assert_true(virq_sim_its_state_vpe(f.sm[1], v.vpeid, &rdb, NULL));
+	assert_int_equal(rdb, 0); /* ITS 1 (stalled on the VMOVP) still routes to RD 0 */
 	virq_sim_reset_counters(f.g.fh);
 	assert_int_equal(virq_vpe_make_resident(&v, 1), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_vpe_load(&v, 1), LIBVIRQ_EBUSY);

@@ -15,6 +15,10 @@
  * Valid 0->1 sets PendingLast like QEMU; Valid 1->0 sets PendingLast from
  * the VPT contents (4.0: VPT PA from the register; 4.1: set by the test)),
  * INVLPIR / INVALLR / SYNCR (Busy for `syncr_polls` reads after a write).
+ * Physical LPI pending state per RD (what the ITS model raises there: INT,
+ * doorbells; CLEAR clears it), and SETLPIR / CLRLPIR (set / clear it when
+ * GICR_TYPER.DirectLPI is modelled; counted as misuse otherwise; SYNCR
+ * Busy as for INVLPIR).
  *
  * Decoding here is the model's own (bit positions written out), not the
  * library's macros.
@@ -66,6 +70,16 @@ void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pend
 /* Raw register preset (e.g. a kexec'd state). */
 void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,
 			uint64_t vpend);
+
+/* Physical LPI pending state of @rd (set by the ITS model; tests may set it). */
+void virq_sim_rdist_lpi_set_pending(struct virq_sim_rdist *m, unsigned rd, uint32_t intid,
+				    bool pending);
+bool virq_sim_rdist_lpi_pending(const struct virq_sim_rdist *m, unsigned rd, uint32_t intid);
+/* GICR_SETLPIR / GICR_CLRLPIR writes to @rd; writes while DirectLPI is not
+ * modelled (all RDs). */
+unsigned long virq_sim_rdist_setlpir_count(const struct virq_sim_rdist *m, unsigned rd);
+unsigned long virq_sim_rdist_clrlpir_count(const struct virq_sim_rdist *m, unsigned rd);
+unsigned long virq_sim_rdist_direct_lpi_misuse(const struct virq_sim_rdist *m);
 
 /* Observations. */
 uint64_t virq_sim_rdist_base(const struct virq_sim_rdist *m, unsigned rd);

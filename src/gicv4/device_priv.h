@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* Private: internal functions of device.c (devices and event tracking). */
+#ifndef LIBVIRQ_SRC_GICV4_DEVICE_PRIV_H
+#define LIBVIRQ_SRC_GICV4_DEVICE_PRIV_H
+
+#include <libvirq/gicv4/its.h>
+
+/* Drops the tracking of an event after DISCARD. */
+void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event);
+
+/* virq_its_device_map() after its argument checks, with @its's lock held
+ * (the proxy device is created by a caller that holds it). */
+virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
+					uint32_t device_id, uint32_t nr_events);
+
+/* Removes @dev from @its's list of mapped devices (no-op when absent). */
+void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev);
+
+/* Batched unmap of events first .. first + count - 1 (DISCARDs, one SYNC
+ * per collection, one VSYNC per vPE, one drain): virq_its_unmap_range()
+ * (physical and virtual) and virq_vlpi_unmap_range() (@vlpi_only). */
+virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				bool vlpi_only);
+
+#endif /* LIBVIRQ_SRC_GICV4_DEVICE_PRIV_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Private: internal functions of its_exec.c (command batches, RDbase,
+ * collections, event tracking lookups) used by every ITS-side file. */
+#ifndef LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H
+#define LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H
+
+#include <libvirq/gicv4/its.h>
+#include <libvirq/gicv4/vpe.h>
+#include "gicv4/gicv4_priv.h"
+
+/* Most commands one library operation sends in one batch. */
+#define ITS_BATCH_MAX 8u
+
+/* The embedder's lock around @its's shared state (::virq_its_lock): every
+ * public function that uses an ITS takes it around that use, one ITS at a
+ * time, and releases it on every path. Everything below that touches the
+ * queue, the tables or the ITS's tracking runs with it held. No-ops when
+ * the embedder installed none. */
+void virq_its_lock_(struct virq_its *its);
+void virq_its_unlock_(struct virq_its *its);
+
+/* Encodes @n commands (all or nothing), pushes them, publishes once and
+ * waits. On a queue failure resets the queue (dropping what was not
+ * consumed); if that fails the ITS becomes dead. Lock held. */
+virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n);
+/* After a queue failure: resets the queue, or marks the ITS dead. Lock held. */
+void virq_its_fail_(struct virq_its *its, virq_status st);
+
+/* RDbase of redistributor @rd as this ITS wants it (PTA). */
+uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);
+
+/* True when collection @icid is mapped on @its. */
+bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid);
+
+static inline struct virq_its_event *ev_at_(const struct virq_its_device *dev, uint32_t event)
+{
+	return (struct virq_its_event *)dev->ev.va + event;
+}
+
+/* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */
+struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e);
+
+#endif /* LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Private: internal functions of its_queue.c. */
+#ifndef LIBVIRQ_SRC_GICV4_ITS_QUEUE_PRIV_H
+#define LIBVIRQ_SRC_GICV4_ITS_QUEUE_PRIV_H
+
+#include <libvirq/gicv4/its_queue.h>
+
+/*
+ * Batch fast path (virq_vlpi_map_range() and the unmap ranges): the number
+ * of contiguous free slots at the write position, without waiting (0 when
+ * the queue is full or dead), and in *slots where they start; commands are
+ * written there in place, then virq_its_queue_commit_() pushes the first
+ * @n of them (n <= what room_ returned). When room_ returns 0,
+ * virq_its_queue_make_room_() publishes and waits for space (errors as
+ * virq_its_queue_push(): EDEAD, ETIMEDOUT, ESTALLED, EHW).
+ */
+uint32_t virq_its_queue_room_(struct virq_its_queue *q, uint8_t **slots);
+void virq_its_queue_commit_(struct virq_its_queue *q, uint32_t n);
+virq_status virq_its_queue_make_room_(struct virq_its_queue *q);
+
+/* Frees a live queue owned by an ITS (virq_its_destroy()). */
+void virq_its_queue_fini_owned_(struct virq_its_queue *q);
+
+#endif /* LIBVIRQ_SRC_GICV4_ITS_QUEUE_PRIV_H */
