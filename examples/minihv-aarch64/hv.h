@@ -125,7 +125,9 @@ struct hv {
 	uint32_t edu_mapped_devid; /* what minihv mapped (differs only in the negative build) */
 	uint32_t edu_its;
 	bool remap_mapped;
-	struct bakery its_lock;    /* serialises ITS command senders across CPUs */
+	/* The ITS lock libvirq takes around every use of the ITS's shared state
+	 * (virq_its_cfg::lock): a bakery lock, since the MMU is off. */
+	struct bakery its_lock;
 	struct result res[SC_COUNT];
 	struct mig_result mig[2];
 	struct cost costs[16];
@@ -138,15 +140,6 @@ struct hv {
 
 extern struct hv hv;
 
-/* ITS command senders from several CPUs: one at a time (see gicv4/vpe.h). */
-#define ITS_LOCKED(call)                                                                   \
-	({                                                                                 \
-		virq_status st_;                                                           \
-		bakery_lock(&hv.its_lock);                                                 \
-		st_ = (call);                                                              \
-		bakery_unlock(&hv.its_lock);                                               \
-		st_;                                                                       \
-	})
 
 void check(virq_status st, const char *what);
 void cost_add(const char *what, uint64_t cmds);

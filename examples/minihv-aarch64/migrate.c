@@ -81,8 +81,9 @@ static void fire_(uint32_t me, uint32_t k)
 		*(volatile uint32_t *)(uintptr_t)(hv.edu.bar0 + EDU_RAISE) = 1;
 		m->sent_dev++;
 	} else if (k >= SLOT_INT0 && k < SLOT_INT0 + SLOT_INT_N) {
-		/* Through the command queue, concurrently with the owner's VMOVP. */
-		check(ITS_LOCKED(virq_its_int(&hv.dev0, k)), "virq_its_int");
+		/* Through the command queue, concurrently with the owner's VMOVP
+		 * and doorbell clean-up: libvirq takes the ITS lock (hv.h). */
+		check(virq_its_int(&hv.dev0, k), "virq_its_int");
 		m->sent_int++;
 	} else {
 		*(volatile uint32_t *)(uintptr_t)hv.translater = k; /* DeviceID 0, event k */
@@ -186,14 +187,14 @@ static void final_(struct percpu *p, uint32_t leg)
 	}
 	if (run_.db)
 		check(virq_vpe_wfi_exit(&a->vpe), "virq_vpe_wfi_exit");
-	check(ITS_LOCKED(virq_vpe_make_resident(&a->vpe, p->rd)), "virq_vpe_make_resident");
+	check(virq_vpe_make_resident(&a->vpe, p->rd), "virq_vpe_make_resident");
 	ctl_.drain_deadline = cntpct() + 3 * f;
 	ctl_.drain = 1;
 	dsb(sy);
 	if (vcpu_run(a) != EXIT_DONE)
 		m->harness_ok = false;
 	m->drained = a->g->drained;
-	check(ITS_LOCKED(virq_vpe_make_nonresident(&a->vpe, false, &pl)), "make_nonresident");
+	check(virq_vpe_make_nonresident(&a->vpe, false, &pl), "make_nonresident");
 	m->final_pl = pl;
 	run_.finished = 1;
 	dsb(sy);
@@ -222,7 +223,7 @@ static void own_(struct percpu *p, uint32_t leg)
 	if (a->vpe.flags & LIBVIRQ_VPE_IN_WFI)
 		check(virq_vpe_wfi_exit(&a->vpe), "virq_vpe_wfi_exit");
 	if (!(a->vpe.flags & LIBVIRQ_VPE_RESIDENT))
-		check(ITS_LOCKED(virq_vpe_load(&a->vpe, p->rd)), "virq_vpe_load");
+		check(virq_vpe_load(&a->vpe, p->rd), "virq_vpe_load");
 	if (leg == 1) {
 		a->g->cmd = GCMD_MIGRATE;
 		a->g->mode = GCMD_MIGRATE;
@@ -240,10 +241,10 @@ static void own_(struct percpu *p, uint32_t leg)
 	/* 2: descheduled; with doorbells the vCPU blocks unless a vLPI is pending. */
 	if (run_.db) {
 		check(virq_vpe_wfi_enter(&a->vpe), "virq_vpe_wfi_enter");
-		check(ITS_LOCKED(virq_vpe_put(&a->vpe, &pl)), "virq_vpe_put");
+		check(virq_vpe_put(&a->vpe, &pl), "virq_vpe_put");
 		blocked = !pl;
 	} else {
-		check(ITS_LOCKED(virq_vpe_make_nonresident(&a->vpe, false, &pl)),
+		check(virq_vpe_make_nonresident(&a->vpe, false, &pl),
 		      "virq_vpe_make_nonresident");
 		if (n1) {
 			m->pl_probed++;
@@ -259,7 +260,7 @@ static void own_(struct percpu *p, uint32_t leg)
 	}
 	/* 4: move. */
 	t0 = cntpct();
-	check(ITS_LOCKED(virq_vpe_move(&a->vpe, cpus[next].rd)), "virq_vpe_move");
+	check(virq_vpe_move(&a->vpe, cpus[next].rd), "virq_vpe_move");
 	virq_hist_record(&m->move_ticks, cntpct() - t0);
 	m->moves++;
 	m->blocked += blocked;

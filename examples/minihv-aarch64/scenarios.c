@@ -181,6 +181,18 @@ static uint32_t affinity_(uint64_t mpidr)
 	return (uint32_t)(((mpidr >> 32) & 0xff) << 24 | (mpidr & 0xffffff));
 }
 
+/* The ITS lock hook (virq_its_cfg::lock): libvirq calls these around every
+ * use of the ITS, so any CPU may send commands while another does. */
+static void its_lock_acquire_(void *arg)
+{
+	bakery_lock(arg);
+}
+
+static void its_lock_release_(void *arg)
+{
+	bakery_unlock(arg);
+}
+
 static void gic_bring_up_(const struct virq_gic_desc *desc)
 {
 	struct virq_its_cfg cfg;
@@ -207,6 +219,9 @@ static void gic_bring_up_(const struct virq_gic_desc *desc)
 	cfg.numa_node = -1;
 	/* GICv4.0 without DirectLPI (QEMU): doorbells are reached through the proxy. */
 	cfg.proxy_doorbells = true;
+	cfg.lock.acquire = its_lock_acquire_;
+	cfg.lock.release = its_lock_release_;
+	cfg.lock.arg = &hv.its_lock;
 	check(virq_its_init(&hv.its, &hv.gic, &desc->its[0], &cfg), "virq_its_init");
 	for (uint32_t i = 0; i < nr_cpus; i++)
 		check(virq_its_map_collection(&hv.its, cpus[i].rd), "virq_its_map_collection");
