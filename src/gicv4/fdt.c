@@ -1,50 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GIC discovery from a flattened device tree (optional archive virq_fdt).
+ * GIC discovery from a flattened device tree (optional archive virq_fdt),
+ * and the blob validation and address helpers the PCI part (fdt_pci.c)
+ * shares.
  *
  * Trust model: the blob is hostile until proven otherwise
- * (docs/rationale.md#fdt-hostile-blobs). struct_walk_() and then
- * fdt_check_full() validate the structure block (every tag, property length
- * and name offset inside the blob) before any lookup;
- * after that every property this file reads has its length checked before
- * a cell is loaded, every cell count is range-checked before it is used to
- * divide or multiply, and every walk is bounded (libfdt's offset-advancing
- * iterators, plus an explicit depth bound for the ranges walk).
+ * (docs/rationale.md#fdt-hostile-blobs; the dtc/libfdt commits there, plus
+ * fda71da and 8d15a63 for what libfdt 1.6.1 does not check). check_header_(),
+ * struct_walk_() and then fdt_check_full() validate the structure block
+ * (every tag, property length and name offset inside the blob) before any
+ * lookup; after that every property this file reads has its length checked
+ * before a cell is loaded, every cell count is range-checked before it is
+ * used to divide or multiply, and every walk is bounded (libfdt's
+ * offset-advancing iterators, plus an explicit depth bound for the ranges
+ * walk).
  *
- * Cells are loaded byte by byte (big-endian), so the blob needs no alignment
- * beyond what libfdt itself requires.
+ * Cells are loaded byte by byte (big-endian), so property values need no
+ * alignment.
  */
-/*
- * libfdt's own porting header already supplies every type and the mem*
- * prototypes libvirq's virq_env.h would declare; use it as the env header
- * (the documented porting point) so nothing is declared twice.
- */
-#include <libfdt.h>
-#ifndef LIBVIRQ_ENV_HEADER
-#define LIBVIRQ_ENV_HEADER <libfdt_env.h>
-#endif
-#include <libvirq/fdt.h>
-
-/* A bus: the #address-cells / #size-cells its children's reg entries use. */
-struct bus_cells_ {
-	uint32_t ac; /* 1 or 2 */
-	uint32_t sc; /* 1 or 2 */
-};
-
-/* DT spec: ranges nesting is bounded by the tree depth; anything deeper is hostile. */
-#define LIBVIRQ_FDT_MAX_DEPTH_ 64
+#include "fdt_priv.h"
 
 /* Fixed reasons (never formatted: the library does not print). */
 static const char *const ok_reason_ = "ok";
 
-static virq_status bad_(const char **why, const char *msg)
+virq_status virq_fdt_fail_(const char **why, virq_status st, const char *msg)
 {
 	if (why)
 		*why = msg;
-	return LIBVIRQ_EBADDT;
+	return st;
 }
 
-static uint64_t load_cells_(const uint8_t *p, uint32_t ncells)
+virq_status virq_fdt_bad_(const char **why, const char *msg)
+{
+	return virq_fdt_fail_(why, LIBVIRQ_EBADDT, msg);
+}
+
+uint64_t virq_fdt_cells_at_(const uint8_t *p, uint32_t ncells)
 {
 	uint64_t v = 0;
 
@@ -53,8 +44,7 @@ static uint64_t load_cells_(const uint8_t *p, uint32_t ncells)
 	return v;
 }
 
-/* Reads a one-cell property that must be exactly 4 bytes. 1: found, 0: absent, <0: bad. */
-static int get_u32_(const void *fdt, int node, const char *name, uint32_t *out)
+int virq_fdt_u32_(const void *fdt, int node, const char *name, uint32_t *out)
 {
 	int len = 0;
 	const uint8_t *p = fdt_getprop(fdt, node, name, &len);
@@ -63,88 +53,90 @@ static int get_u32_(const void *fdt, int node, const char *name, uint32_t *out)
 		return len == -FDT_ERR_NOTFOUND ? 0 : -1;
 	if (len != 4)
 		return -1;
-	*out = (uint32_t)load_cells_(p, 1);
+	*out = (uint32_t)virq_fdt_cells_at_(p, 1);
 	return 1;
 }
 
-/* Reads a bus node's #address-cells / #size-cells (DT spec defaults 2 and 1). */
-static virq_status bus_cells_(const void *fdt, int bus, struct bus_cells_ *c, const char **why)
+virq_status virq_fdt_bus_cells_(const void *fdt, int bus, struct virq_fdt_cells_ *c,
+				const char **why)
 {
 	uint32_t v = 0;
 	int r;
 
 	c->ac = 2;
 	c->sc = 1;
-	r = get_u32_(fdt, bus, "#address-cells", &v);
+	r = virq_fdt_u32_(fdt, bus, "#address-cells", &v);
 	if (r < 0)
-		return bad_(why, "#address-cells is not a single cell");
+		return virq_fdt_bad_(why, "#address-cells is not a single cell");
 	if (r > 0) {
 		if (v < 1 || v > 2)
-			return bad_(why, "#address-cells is not 1 or 2");
+			return virq_fdt_bad_(why, "#address-cells is not 1 or 2");
 		c->ac = v;
 	}
-	r = get_u32_(fdt, bus, "#size-cells", &v);
+	r = virq_fdt_u32_(fdt, bus, "#size-cells", &v);
 	if (r < 0)
-		return bad_(why, "#size-cells is not a single cell");
+		return virq_fdt_bad_(why, "#size-cells is not a single cell");
 	if (r > 0) {
 		if (v == 0)
-			return bad_(why, "#size-cells is 0 where regions need a size");
+			return virq_fdt_bad_(why, "#size-cells is 0 where regions need a size");
 		if (v > 2)
-			return bad_(why, "#size-cells is not 1 or 2");
+			return virq_fdt_bad_(why, "#size-cells is not 1 or 2");
 		c->sc = v;
 	}
 	return LIBVIRQ_OK;
 }
 
-/* Region sanity: non-zero size, no wrap past the top of the 64-bit space. */
-static virq_status region_ok_(uint64_t base, uint64_t size, const char **why)
+virq_status virq_fdt_region_ok_(uint64_t base, uint64_t size, const char **why)
 {
 	if (size == 0)
-		return bad_(why, "a GIC region has size 0");
+		return virq_fdt_bad_(why, "a region has size 0");
 	if (base + (size - 1) < base)
-		return bad_(why, "a GIC region wraps past the end of the address space");
+		return virq_fdt_bad_(why, "a region wraps past the end of the address space");
 	return LIBVIRQ_OK;
 }
 
 /* Searches one bus's non-empty ranges for [addr, addr + size). */
-static virq_status ranges_lookup_(const uint8_t *rg, int len, struct bus_cells_ child,
+static virq_status ranges_lookup_(const uint8_t *rg, int len, struct virq_fdt_cells_ child,
 				  uint32_t parent_ac, uint64_t *addr, uint64_t size,
 				  const char **why)
 {
 	uint32_t entry = (child.ac + parent_ac + child.sc) * 4u;
 
 	if ((uint32_t)len % entry != 0)
-		return bad_(why, "ranges length is not a whole number of entries");
+		return virq_fdt_bad_(why, "ranges length is not a whole number of entries");
 	for (uint32_t off = 0; off < (uint32_t)len; off += entry) {
-		uint64_t cba = load_cells_(rg + off, child.ac);
-		uint64_t pba = load_cells_(rg + off + child.ac * 4u, parent_ac);
-		uint64_t rsz = load_cells_(rg + off + (child.ac + parent_ac) * 4u, child.sc);
+		uint64_t cba = virq_fdt_cells_at_(rg + off, child.ac);
+		uint64_t pba = virq_fdt_cells_at_(rg + off + child.ac * 4u, parent_ac);
+		uint64_t rsz = virq_fdt_cells_at_(rg + off + (child.ac + parent_ac) * 4u, child.sc);
 		uint64_t delta;
 
 		if (*addr < cba || *addr - cba >= rsz)
 			continue;
 		delta = *addr - cba;
 		if (size > rsz - delta)
-			return bad_(why, "a GIC region straddles the end of a ranges entry");
+			return virq_fdt_bad_(why, "a region straddles the end of a ranges entry");
 		if (pba + delta < pba)
-			return bad_(why, "ranges translation overflows 64 bits");
+			return virq_fdt_bad_(why, "ranges translation overflows 64 bits");
 		*addr = pba + delta;
+		/* The parent side of an entry may wrap where the child side does
+		 * not (found by fuzz_fdt_pci): the translated region must not. */
+		if (size && *addr + (size - 1) < *addr)
+			return virq_fdt_bad_(why, "ranges translation wraps past the end of the address space");
 		return LIBVIRQ_OK;
 	}
-	return bad_(why, "a GIC region lies outside its parent bus ranges");
+	return virq_fdt_bad_(why, "a region lies outside its parent bus ranges");
 }
 
 /*
- * Translates an address expressed on bus @p bus (the parent of the node
- * whose reg it came from) into a root (CPU) address, walking up through
- * each ancestor's ranges. An absent ranges on a non-root bus means the
- * bus is not memory-mapped: an error, as in Linux's of_translate_address.
+ * An absent ranges on a non-root bus means the bus is not memory-mapped: an
+ * error, as in Linux's of_translate_address. An empty ranges is the
+ * identity (Devicetree Specification v0.4 §2.3.8).
  */
-static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t size,
-			      const char **why)
+virq_status virq_fdt_translate_(const void *fdt, int bus, uint64_t *addr, uint64_t size,
+				const char **why)
 {
 	for (int depth = 0; depth < LIBVIRQ_FDT_MAX_DEPTH_; depth++) {
-		struct bus_cells_ child, parent;
+		struct virq_fdt_cells_ child, parent;
 		const uint8_t *rg;
 		int len = 0, pbus;
 
@@ -152,15 +144,15 @@ static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t
 			return LIBVIRQ_OK;
 		pbus = fdt_parent_offset(fdt, bus);
 		if (pbus < 0)
-			return bad_(why, "cannot find the parent of a bus node");
+			return virq_fdt_bad_(why, "cannot find the parent of a bus node");
 		rg = fdt_getprop(fdt, bus, "ranges", &len);
 		if (!rg)
-			return bad_(why, "a bus above the GIC has no ranges (not memory-mapped)");
+			return virq_fdt_bad_(why, "a bus above the node has no ranges (not memory-mapped)");
 		if (len > 0) {
-			virq_status st = bus_cells_(fdt, bus, &child, why);
+			virq_status st = virq_fdt_bus_cells_(fdt, bus, &child, why);
 
 			if (st == LIBVIRQ_OK)
-				st = bus_cells_(fdt, pbus, &parent, why);
+				st = virq_fdt_bus_cells_(fdt, pbus, &parent, why);
 			if (st == LIBVIRQ_OK)
 				st = ranges_lookup_(rg, len, child, parent.ac, addr, size, why);
 			if (st != LIBVIRQ_OK)
@@ -168,36 +160,10 @@ static virq_status translate_(const void *fdt, int bus, uint64_t *addr, uint64_t
 		}
 		bus = pbus;
 	}
-	return bad_(why, "bus nesting deeper than 64 levels");
+	return virq_fdt_bad_(why, "bus nesting deeper than 64 levels");
 }
 
-/* Reads entry @p idx of @p node's reg (cells from @p c, bus @p bus) and translates it. */
-static virq_status reg_entry_(const void *fdt, int node, int bus, struct bus_cells_ c,
-			      uint32_t idx, uint64_t *base, uint64_t *size, const char **why)
-{
-	uint32_t entry = (c.ac + c.sc) * 4u;
-	int len = 0;
-	const uint8_t *p = fdt_getprop(fdt, node, "reg", &len);
-	virq_status st;
-
-	if (!p)
-		return bad_(why, "a GIC or ITS node has no reg property");
-	if (len <= 0 || (uint32_t)len % entry != 0)
-		return bad_(why, "reg length is not a whole number of (address, size) entries");
-	if (idx >= (uint32_t)len / entry)
-		return bad_(why, "reg has fewer entries than the GIC needs");
-	*base = load_cells_(p + idx * entry, c.ac);
-	*size = load_cells_(p + idx * entry + c.ac * 4u, c.sc);
-	st = region_ok_(*base, *size, why);
-	if (st == LIBVIRQ_OK)
-		st = translate_(fdt, bus, base, *size, why);
-	if (st == LIBVIRQ_OK)
-		st = region_ok_(*base, *size, why);
-	return st;
-}
-
-/* status absent, "okay" or "ok" (NUL-terminated within the property). */
-static bool enabled_(const void *fdt, int node)
+bool virq_fdt_enabled_(const void *fdt, int node)
 {
 	int len = 0;
 	const char *s = fdt_getprop(fdt, node, "status", &len);
@@ -207,6 +173,14 @@ static bool enabled_(const void *fdt, int node)
 	if (len == 5 && memcmp(s, "okay", 5) == 0)
 		return true;
 	return len == 3 && memcmp(s, "ok", 3) == 0;
+}
+
+bool virq_fdt_node_ok_(const void *fdt, int32_t node)
+{
+	int len = 0;
+
+	/* fdt_get_name() checks the offset is 4-aligned and names a BEGIN_NODE tag. */
+	return node >= 0 && fdt_get_name(fdt, node, &len) != NULL;
 }
 
 /* Big-endian 32-bit load from an unaligned pointer. */
@@ -233,23 +207,23 @@ static virq_status struct_walk_(const void *fdt, const char **why)
 
 	for (;;) {
 		if (size - off < 4)
-			return bad_(why, "blob truncated: a tag or property runs past its block");
+			return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
 		off += 4;
 		switch (be32_at_(p + off - 4)) {
 		case FDT_BEGIN_NODE:
 			while (off < size && p[off] != 0)
 				off++;
 			if (off == size)
-				return bad_(why, "blob truncated: a node name runs past its block");
+				return virq_fdt_bad_(why, "blob truncated: a node name runs past its block");
 			off = (off + 4) & ~(uint64_t)3; /* the NUL, then 4-byte alignment */
 			break;
 		case FDT_PROP:
 			if (size - off < 8)
-				return bad_(why, "blob truncated: a tag or property runs past its block");
+				return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
 			len = be32_at_(p + off);
 			off += 8;
 			if (len > size - off)
-				return bad_(why, "blob truncated: a tag or property runs past its block");
+				return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
 			off = (off + len + 3) & ~(uint64_t)3;
 			break;
 		case FDT_END_NODE:
@@ -258,38 +232,144 @@ static virq_status struct_walk_(const void *fdt, const char **why)
 		case FDT_END:
 			return LIBVIRQ_OK;
 		default:
-			return bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
+			return virq_fdt_bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
 		}
 		if (off > size)
-			return bad_(why, "blob truncated: a tag or property runs past its block");
+			return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
 	}
 }
 
-static virq_status check_blob_(const void *fdt, size_t bufsize, const char **why)
+/* Big-endian 32-bit header field @p off (bytes) of the blob. */
+static uint32_t hdr_(const void *fdt, uint32_t off)
 {
+	return be32_at_((const uint8_t *)fdt + off);
+}
+
+/*
+ * What libfdt 1.6.1 (Debian 12) does not check safely itself, checked here
+ * from the raw header before any libfdt call:
+ *  - version below 16: fdt_check_full() dereferences the NULL that
+ *    fdt_get_name() returns for a pre-16 root node (fixed upstream in dtc
+ *    commit fda71da, "libfdt: Handle failed get_name() on BEGIN_NODE");
+ *    pre-16 blobs also pad properties differently (8-byte alignment of
+ *    values of 8 bytes or more), which struct_walk_() does not model;
+ *  - sub-block alignment: 1.6.1 loads tags as aligned 32-bit words without
+ *    checking that the structure block is 4-byte aligned (or the memory
+ *    reservation block 8-byte aligned), which faults on a strict-alignment
+ *    CPU (Device memory at EL2 with the MMU off); checked upstream since
+ *    dtc commit 8d15a63 ("libfdt: Verify alignment of sub-blocks in dtb");
+ *  - forged property lengths: struct_walk_() (dtc commit 7359034).
+ * Devicetree Specification v0.4 §5.2: version 17, last_comp_version 16.
+ */
+static virq_status check_header_(const void *fdt, const char **why)
+{
+	uint32_t version, last_comp;
+
+	if (((uintptr_t)fdt & 7u) != 0) {
+		if (why)
+			*why = "blob not 8-byte aligned (libfdt requires it)";
+		return LIBVIRQ_EALIGN;
+	}
+	if (hdr_(fdt, 0) != FDT_MAGIC)
+		return virq_fdt_bad_(why, "bad FDT magic");
+	version = hdr_(fdt, 20);
+	last_comp = hdr_(fdt, 24);
+	if (version < 16)
+		return virq_fdt_bad_(why, "unsupported FDT version (below 16)");
+	if (last_comp > 17 || last_comp > version)
+		return virq_fdt_bad_(why, "unsupported FDT version (last_comp_version above 17 or above version)");
+	if ((hdr_(fdt, 16) & 7u) != 0)
+		return virq_fdt_bad_(why, "bad FDT header: memory reservation block not 8-byte aligned");
+	if ((hdr_(fdt, 8) & 3u) != 0)
+		return virq_fdt_bad_(why, "bad FDT header: structure block not 4-byte aligned");
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_fdt_check_blob_(const void *fdt, size_t bufsize, const char **why)
+{
+	virq_status st;
 	int rc;
 
 	if (bufsize < sizeof(struct fdt_header))
-		return bad_(why, "blob shorter than the FDT header");
+		return virq_fdt_bad_(why, "blob shorter than the FDT header");
 	if (bufsize > LIBVIRQ_FDT_MAX_SIZE)
 		bufsize = LIBVIRQ_FDT_MAX_SIZE;
+	st = check_header_(fdt, why);
+	if (st != LIBVIRQ_OK)
+		return st;
 	rc = fdt_check_header(fdt);
 	if (rc == -FDT_ERR_BADMAGIC)
-		return bad_(why, "bad FDT magic");
+		return virq_fdt_bad_(why, "bad FDT magic");
 	if (rc == -FDT_ERR_BADVERSION)
-		return bad_(why, "unsupported FDT version");
+		return virq_fdt_bad_(why, "unsupported FDT version");
 	if (rc < 0)
-		return bad_(why, "bad FDT header (block offsets or sizes)");
+		return virq_fdt_bad_(why, "bad FDT header (block offsets or sizes)");
 	if (fdt_totalsize(fdt) > bufsize)
-		return bad_(why, "blob truncated: totalsize exceeds the buffer");
+		return virq_fdt_bad_(why, "blob truncated: totalsize exceeds the buffer");
 	if (struct_walk_(fdt, why) != LIBVIRQ_OK)
 		return LIBVIRQ_EBADDT;
 	rc = fdt_check_full(fdt, bufsize);
 	if (rc == -FDT_ERR_TRUNCATED)
-		return bad_(why, "blob truncated: a tag or property runs past its block");
+		return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
 	if (rc < 0)
-		return bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
+		return virq_fdt_bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
 	return LIBVIRQ_OK;
+}
+
+/* ---------------- GIC ---------------- */
+
+/* A node's reg property as whole (address, size) entries of @p c. */
+struct reg_prop_ {
+	const uint8_t *p;
+	uint32_t n;     /* number of entries */
+	uint32_t entry; /* bytes per entry */
+	struct virq_fdt_cells_ c;
+};
+
+static virq_status reg_prop_(const void *fdt, int node, struct virq_fdt_cells_ c,
+			     struct reg_prop_ *r, const char **why)
+{
+	int len = 0;
+
+	r->c = c;
+	r->entry = (c.ac + c.sc) * 4u;
+	r->p = fdt_getprop(fdt, node, "reg", &len);
+	if (!r->p)
+		return virq_fdt_bad_(why, "a GIC or ITS node has no reg property");
+	if (len <= 0 || (uint32_t)len % r->entry != 0)
+		return virq_fdt_bad_(why, "reg length is not a whole number of (address, size) entries");
+	r->n = (uint32_t)len / r->entry;
+	return LIBVIRQ_OK;
+}
+
+/* Raw entry @p idx (< r->n), untranslated. */
+static void reg_raw_(const struct reg_prop_ *r, uint32_t idx, uint64_t *base, uint64_t *size)
+{
+	*base = virq_fdt_cells_at_(r->p + idx * r->entry, r->c.ac);
+	*size = virq_fdt_cells_at_(r->p + idx * r->entry + r->c.ac * 4u, r->c.sc);
+}
+
+/* Range-checks and translates a raw region found on bus @p bus. */
+static virq_status region_(const void *fdt, int bus, uint64_t *base, uint64_t size,
+			   const char **why)
+{
+	virq_status st = virq_fdt_region_ok_(*base, size, why);
+
+	if (st == LIBVIRQ_OK)
+		st = virq_fdt_translate_(fdt, bus, base, size, why);
+	if (st == LIBVIRQ_OK)
+		st = virq_fdt_region_ok_(*base, size, why);
+	return st;
+}
+
+/* Entry @p idx of @p r, range-checked and translated. */
+static virq_status reg_entry_(const void *fdt, int bus, const struct reg_prop_ *r, uint32_t idx,
+			      uint64_t *base, uint64_t *size, const char **why)
+{
+	if (idx >= r->n)
+		return virq_fdt_bad_(why, "reg has fewer entries than the GIC needs");
+	reg_raw_(r, idx, base, size);
+	return region_(fdt, bus, base, *size, why);
 }
 
 /* First enabled "arm,gic-v3" node, or a negative libfdt error. */
@@ -299,114 +379,180 @@ static int find_gic_(const void *fdt)
 
 	for (;;) {
 		off = fdt_node_offset_by_compatible(fdt, off, "arm,gic-v3");
-		if (off < 0 || enabled_(fdt, off))
+		if (off < 0 || virq_fdt_enabled_(fdt, off))
 			return off;
 	}
 }
 
-static virq_status redist_(const void *fdt, int gic, int bus, struct bus_cells_ c,
-			   struct virq_gic_desc *d, const char **why)
+/* Notes the first thing discovery left out (the success reason). */
+static void note_(const char **note, const char *msg)
+{
+	if (!*note)
+		*note = msg;
+}
+
+static virq_status redist_(const void *fdt, int gic, int bus, const struct reg_prop_ *reg,
+			   uint32_t *nrr_out, struct virq_gic_desc *d, const char **note,
+			   const char **why)
 {
 	uint32_t nrr = 1;
 	uint64_t stride = 0;
 	int len = 0, r;
 	const uint8_t *sp;
 
-	r = get_u32_(fdt, gic, "#redistributor-regions", &nrr);
+	r = virq_fdt_u32_(fdt, gic, "#redistributor-regions", &nrr);
 	if (r < 0)
-		return bad_(why, "#redistributor-regions is not a single cell");
+		return virq_fdt_bad_(why, "#redistributor-regions is not a single cell");
 	if (nrr == 0 || nrr > LIBVIRQ_FDT_MAX_REDIST_REGIONS_DT)
-		return bad_(why, "#redistributor-regions is 0 or above 4096");
+		return virq_fdt_bad_(why, "#redistributor-regions is 0 or above 4096");
 	sp = fdt_getprop(fdt, gic, "redistributor-stride", &len);
 	if (sp) {
 		if (len != 8)
-			return bad_(why, "redistributor-stride is not a 64-bit value (2 cells)");
-		stride = load_cells_(sp, 2);
+			return virq_fdt_bad_(why, "redistributor-stride is not a 64-bit value (2 cells)");
+		stride = virq_fdt_cells_at_(sp, 2);
 		if (stride == 0 || (stride & 0xffffu) != 0)
-			return bad_(why, "redistributor-stride is not a non-zero multiple of 64 KiB");
+			return virq_fdt_bad_(why, "redistributor-stride is not a non-zero multiple of 64 KiB");
 	} else if (len != -FDT_ERR_NOTFOUND) {
-		return bad_(why, "cannot read redistributor-stride");
+		return virq_fdt_bad_(why, "cannot read redistributor-stride");
 	}
-	if (nrr > LIBVIRQ_GIC_MAX_REDIST_REGIONS) {
-		if (why)
-			*why = "more redistributor regions than libvirq holds (16)";
-		return LIBVIRQ_ENOSPC;
-	}
+	if (1 + nrr > reg->n)
+		return virq_fdt_bad_(why, "reg has fewer entries than the GIC needs");
 	for (uint32_t i = 0; i < nrr; i++) {
-		struct virq_gic_redist_region *rr = &d->redist[i];
-		virq_status st = reg_entry_(fdt, gic, bus, c, 1 + i, &rr->base, &rr->size, why);
+		struct virq_gic_redist_region *rr;
+		uint64_t base, size;
+		virq_status st;
 
+		reg_raw_(reg, 1 + i, &base, &size);
+		if (size == 0) {
+			/* Firmware publishes empty regions: leave them out, say so. */
+			d->nr_redist_skipped++;
+			d->skipped |= LIBVIRQ_GIC_SKIP_REDIST;
+			note_(note, "ok, but an empty (size 0) redistributor region was skipped");
+			continue;
+		}
+		if (d->nr_redist_regions == LIBVIRQ_GIC_MAX_REDIST_REGIONS)
+			return virq_fdt_fail_(why, LIBVIRQ_ENOSPC,
+					      "more redistributor regions than libvirq holds (16)");
+		st = region_(fdt, bus, &base, size, why);
 		if (st != LIBVIRQ_OK)
 			return st;
+		rr = &d->redist[d->nr_redist_regions++];
+		rr->base = base;
+		rr->size = size;
 		rr->stride = stride;
 	}
-	d->nr_redist_regions = nrr;
+	if (d->nr_redist_regions == 0)
+		return virq_fdt_bad_(why, "every redistributor region is empty (size 0)");
+	*nrr_out = nrr;
+	return LIBVIRQ_OK;
+}
+
+/*
+ * The optional GICC, GICH, GICV entries that follow the redistributor
+ * regions (binding arm,gic-v3.yaml: "reg" items). A zero-size entry is a
+ * placeholder: left out (absent) with a note; anything else is range-checked
+ * and translated like the other regions. Entries after GICV are ignored.
+ */
+static virq_status cpuif_(const void *fdt, int bus, const struct reg_prop_ *reg, uint32_t first,
+			  struct virq_gic_desc *d, const char **note, const char **why)
+{
+	uint64_t *const dst[3][2] = {
+		{ &d->gicc_base, &d->gicc_size },
+		{ &d->gich_base, &d->gich_size },
+		{ &d->gicv_base, &d->gicv_size },
+	};
+
+	for (uint32_t k = 0; k < 3 && first + k < reg->n; k++) {
+		uint64_t base, size;
+		virq_status st;
+
+		reg_raw_(reg, first + k, &base, &size);
+		if (size == 0) {
+			d->skipped |= LIBVIRQ_GIC_SKIP_CPUIF;
+			note_(note, "ok, but an empty (size 0) GICC/GICH/GICV entry was skipped");
+			continue;
+		}
+		st = region_(fdt, bus, &base, size, why);
+		if (st != LIBVIRQ_OK)
+			return st;
+		*dst[k][0] = base;
+		*dst[k][1] = size;
+	}
 	return LIBVIRQ_OK;
 }
 
 static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const char **why)
 {
-	struct bus_cells_ c;
+	struct virq_fdt_cells_ c;
 	bool have_cells = false;
 	int child;
 
 	fdt_for_each_subnode(child, fdt, gic) {
 		struct virq_gic_its_desc *its;
+		struct reg_prop_ reg;
+		uint32_t ph;
 		virq_status st;
 
 		if (fdt_node_check_compatible(fdt, child, "arm,gic-v3-its") != 0)
 			continue;
-		if (!enabled_(fdt, child) || !fdt_getprop(fdt, child, "msi-controller", NULL))
+		if (!virq_fdt_enabled_(fdt, child) || !fdt_getprop(fdt, child, "msi-controller", NULL))
 			continue;
 		if (!have_cells) {
-			st = bus_cells_(fdt, gic, &c, why);
+			st = virq_fdt_bus_cells_(fdt, gic, &c, why);
 			if (st != LIBVIRQ_OK)
 				return st;
 			have_cells = true;
 		}
-		if (d->nr_its == LIBVIRQ_GIC_MAX_ITS) {
-			if (why)
-				*why = "more enabled ITSes than libvirq holds (16)";
-			return LIBVIRQ_ENOSPC;
-		}
+		if (d->nr_its == LIBVIRQ_GIC_MAX_ITS)
+			return virq_fdt_fail_(why, LIBVIRQ_ENOSPC,
+					      "more enabled ITSes than libvirq holds (16)");
 		its = &d->its[d->nr_its];
-		st = reg_entry_(fdt, child, gic, c, 0, &its->base, &its->size, why);
+		st = reg_prop_(fdt, child, c, &reg, why);
+		if (st == LIBVIRQ_OK)
+			st = reg_entry_(fdt, gic, &reg, 0, &its->base, &its->size, why);
 		if (st != LIBVIRQ_OK)
 			return st;
 		its->dma_noncoherent = fdt_getprop(fdt, child, "dma-noncoherent", NULL) != NULL;
+		/* Devicetree Specification v0.4 §2.3.3: 0 and 0xffffffff are not phandles. */
+		ph = fdt_get_phandle(fdt, child);
+		its->phandle = ph == 0xffffffffu ? 0 : ph;
+		its->fdt_node = child;
 		d->nr_its++;
 	}
 	if (child != -FDT_ERR_NOTFOUND)
-		return bad_(why, "bad structure while walking the GIC's children");
+		return virq_fdt_bad_(why, "bad structure while walking the GIC's children");
 	return LIBVIRQ_OK;
 }
 
 static virq_status discover_(const void *fdt, size_t bufsize, struct virq_gic_desc *d,
-			     const char **why)
+			     const char **note, const char **why)
 {
-	struct bus_cells_ c;
+	struct virq_fdt_cells_ c;
+	struct reg_prop_ reg;
+	uint32_t nrr = 0;
 	int gic, bus;
 	virq_status st;
 
-	st = check_blob_(fdt, bufsize, why);
+	st = virq_fdt_check_blob_(fdt, bufsize, why);
 	if (st != LIBVIRQ_OK)
 		return st;
 	gic = find_gic_(fdt);
-	if (gic == -FDT_ERR_NOTFOUND) {
-		if (why)
-			*why = "no enabled arm,gic-v3 node";
-		return LIBVIRQ_ENOENT;
-	}
+	if (gic == -FDT_ERR_NOTFOUND)
+		return virq_fdt_fail_(why, LIBVIRQ_ENOENT, "no enabled arm,gic-v3 node");
 	if (gic <= 0)
-		return bad_(why, gic == 0 ? "the GIC node is the root" : "bad structure");
+		return virq_fdt_bad_(why, gic == 0 ? "the GIC node is the root" : "bad structure");
 	bus = fdt_parent_offset(fdt, gic);
 	if (bus < 0)
-		return bad_(why, "cannot find the GIC node's parent");
-	st = bus_cells_(fdt, bus, &c, why);
+		return virq_fdt_bad_(why, "cannot find the GIC node's parent");
+	st = virq_fdt_bus_cells_(fdt, bus, &c, why);
 	if (st == LIBVIRQ_OK)
-		st = reg_entry_(fdt, gic, bus, c, 0, &d->gicd_base, &d->gicd_size, why);
+		st = reg_prop_(fdt, gic, c, &reg, why);
 	if (st == LIBVIRQ_OK)
-		st = redist_(fdt, gic, bus, c, d, why);
+		st = reg_entry_(fdt, bus, &reg, 0, &d->gicd_base, &d->gicd_size, why);
+	if (st == LIBVIRQ_OK)
+		st = redist_(fdt, gic, bus, &reg, &nrr, d, note, why);
+	if (st == LIBVIRQ_OK)
+		st = cpuif_(fdt, bus, &reg, 1 + nrr, d, note, why);
 	if (st == LIBVIRQ_OK)
 		st = its_(fdt, gic, d, why);
 	if (st != LIBVIRQ_OK)
@@ -420,23 +566,20 @@ static virq_status discover_(const void *fdt, size_t bufsize, struct virq_gic_de
 virq_status virq_fdt_discover_gic(const void *fdt, size_t bufsize, struct virq_gic_desc *desc,
 				  const char **reason)
 {
+	const char *note = NULL;
 	virq_status st;
 
 	if (reason)
 		*reason = ok_reason_;
-	if (!desc) {
-		if (reason)
-			*reason = "no output description";
-		return LIBVIRQ_EINVAL;
-	}
+	if (!desc)
+		return virq_fdt_fail_(reason, LIBVIRQ_EINVAL, "no output description");
 	memset(desc, 0, sizeof(*desc));
-	if (!fdt) {
-		if (reason)
-			*reason = "no blob";
-		return LIBVIRQ_EINVAL;
-	}
-	st = discover_(fdt, bufsize, desc, reason);
+	if (!fdt)
+		return virq_fdt_fail_(reason, LIBVIRQ_EINVAL, "no blob");
+	st = discover_(fdt, bufsize, desc, &note, reason);
 	if (st != LIBVIRQ_OK)
 		memset(desc, 0, sizeof(*desc));
+	else if (note && reason)
+		*reason = note;
 	return st;
 }

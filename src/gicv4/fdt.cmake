@@ -48,7 +48,7 @@ else()
   endif()
 endif()
 
-add_library(virq_fdt STATIC gicv4/fdt.c)
+add_library(virq_fdt STATIC gicv4/fdt.c gicv4/fdt_pci.c)
 add_library(libvirq::fdt ALIAS virq_fdt)
 add_library(libvirq::virq_fdt ALIAS virq_fdt)
 # Installed as libvirq::virq_fdt (cmake/VirqInstall.cmake, component "fdt").

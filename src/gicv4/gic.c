@@ -14,6 +14,14 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 	const struct virq_hal *hal = &gic->hal;
 	uint64_t off = 0;
 
+	/* Firmware publishes empty regions (size 0, or no redistributor at
+	 * their start): skip them with a warning, bring up the others; the
+	 * caller fails only when no region holds a redistributor (as Linux's
+	 * gic_iterate_rdists() warns "No redistributor present" and goes on). */
+	if (r->size == 0) {
+		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN, "gicr: empty (size 0) region skipped", r->base);
+		return LIBVIRQ_OK;
+	}
 	if (r->size < 0x20000u || (r->stride & 0xFFFFu))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_gic_init: redistributor region below 128 KiB or stride not "
@@ -25,6 +33,11 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 							 virq_rd32_(hal, base + LIBVIRQ_GICR_PIDR2));
 		uint64_t typer, stride;
 
+		if ((arch != 3 && arch != 4) && off == 0) {
+			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN, "gicr: no redistributor in region, skipped",
+				     base, arch);
+			return LIBVIRQ_OK;
+		}
 		if (arch != 3 && arch != 4) {
 			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
 			return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,

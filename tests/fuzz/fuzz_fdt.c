@@ -12,11 +12,15 @@
  *  - on failure the description is all zero;
  *  - on success: 1..16 redistributor regions and 0..16 ITSes, every region
  *    non-empty and not wrapping, the GICD region non-empty and not wrapping;
+ *    each GICC/GICH/GICV frame absent (0/0) or non-empty and not wrapping;
+ *    skipped regions counted iff flagged; an ITS's phandle is 0 or its
+ *    node's phandle; the reason is "ok" unless something was skipped;
  *  - the call is deterministic (a second call gives the same bytes).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <libfdt.h>
 #include <libvirq/fdt.h>
 
 #include "fuzz_common.h"
@@ -49,8 +53,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!wraps_(d.gicd_base, d.gicd_size));
 		for (uint32_t i = 0; i < d.nr_redist_regions; i++)
 			FUZZ_CHECK(!wraps_(d.redist[i].base, d.redist[i].size));
-		for (uint32_t i = 0; i < d.nr_its; i++)
+		for (uint32_t i = 0; i < d.nr_its; i++) {
 			FUZZ_CHECK(!wraps_(d.its[i].base, d.its[i].size));
+			FUZZ_CHECK(d.its[i].fdt_node > 0);
+			FUZZ_CHECK(d.its[i].phandle != 0xffffffffu);
+			if (d.its[i].phandle)
+				FUZZ_CHECK(fdt_get_phandle(blob, d.its[i].fdt_node) == d.its[i].phandle);
+		}
+		FUZZ_CHECK(d.gicc_size == 0 ? d.gicc_base == 0 : !wraps_(d.gicc_base, d.gicc_size));
+		FUZZ_CHECK(d.gich_size == 0 ? d.gich_base == 0 : !wraps_(d.gich_base, d.gich_size));
+		FUZZ_CHECK(d.gicv_size == 0 ? d.gicv_base == 0 : !wraps_(d.gicv_base, d.gicv_size));
+		FUZZ_CHECK((d.nr_redist_skipped != 0) == ((d.skipped & LIBVIRQ_GIC_SKIP_REDIST) != 0));
+		FUZZ_CHECK((d.skipped & ~(uint32_t)(LIBVIRQ_GIC_SKIP_REDIST | LIBVIRQ_GIC_SKIP_CPUIF)) == 0);
+		FUZZ_CHECK((d.skipped == 0) == (strcmp(reason, "ok") == 0));
 	}
 	memset(&d2, 0x5A, sizeof(d2));
 	st2 = virq_fdt_discover_gic(blob, size, &d2, &reason2);

@@ -15,7 +15,7 @@ static const struct subcmd_ subcmds_[] = {
 	{ "its", virqtool_its, "its encode CMD field=value... | its decode W0 W1 W2 W3" },
 #endif
 #ifdef VIRQTOOL_HAVE_DT
-	{ "dt", virqtool_dt, "dt FILE.dtb" },
+	{ "dt", virqtool_dt, "dt FILE.dtb [rid=N [host=N] [its=N]]" },
 #endif
 #ifdef VIRQTOOL_HAVE_AVIC
 	{ "avic", virqtool_avic, "avic phys-entry|logical-entry|logical-index|exit|targets ..." },

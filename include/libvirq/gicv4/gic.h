@@ -144,7 +144,10 @@ struct virq_gic {
  * GICR_PIDR2 and GICR_TYPER, advancing by the region stride (or 128/256 KiB
  * from GICR_TYPER.VLPIS) until GICR_TYPER.Last. A region that ends first
  * (including a GICv4 frame whose VLPI_base frame would lie past the end)
- * stops the walk with a warning and keeps what was found. The version is GICv4.1 when
+ * stops the walk with a warning and keeps what was found. An empty region
+ * (size 0, or no redistributor at its start: GICR_PIDR2.ArchRev not 3 or 4)
+ * is skipped with a warning log line and the other regions are brought up,
+ * as firmware publishes such regions. The version is GICv4.1 when
  * every redistributor has RVPEID, GICv4.0 when every one has VLPIS and
  * GICD_TYPER.DVIS is set, else GICv3; an ITS can only lower it. Allocates
  * the LPI configuration table (2^lpi_bits - 8192 bytes, 64 KiB aligned)
@@ -160,11 +163,12 @@ struct virq_gic {
  *         ::LIBVIRQ_EBUSY (@p gic is live: double init, nothing changed;
  *         gicv4/state.h);
  *         ::LIBVIRQ_EINVAL for NULL pointers, an empty description, a bad @p lpi_bits,
- *         a region smaller than 128 KiB or a stride not a multiple of 64 KiB;
+ *         a non-empty region smaller than 128 KiB or a stride not a multiple of 64 KiB;
  *         ::LIBVIRQ_ENOHAL/::LIBVIRQ_EHALVER from virq_hal_validate();
  *         ::LIBVIRQ_ENOTSUP when the GIC is not v3/v4 or has no LPIs;
- *         ::LIBVIRQ_EHW when a frame's GICR_PIDR2.ArchRev is not 3 or 4, or no
- *         region holds a redistributor;
+ *         ::LIBVIRQ_EHW when a frame after the first of a region has a
+ *         GICR_PIDR2.ArchRev other than 3 or 4, or no region holds a
+ *         redistributor;
  *         ::LIBVIRQ_ENOSPC when more than @p max_rd redistributors exist;
  *         ::LIBVIRQ_ENOMEM when a table cannot be allocated (nothing is kept).
  *

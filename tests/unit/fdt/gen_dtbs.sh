@@ -15,7 +15,7 @@ for tool in qemu-system-aarch64 dtc; do
 done
 
 dump() { # name machine-options smp
-	timeout 60 qemu-system-aarch64 -M "$2,dumpdtb=$out/$1.full.dtb" -cpu max -smp "$3" \
+	timeout -k 5 60 qemu-system-aarch64 -M "$2,dumpdtb=$out/$1.full.dtb" -cpu max -smp "$3" \
 		-nographic -display none >/dev/null 2>&1
 	dtc -q -I dtb -O dtb -o "$out/$1.dtb" "$out/$1.full.dtb"
 	rm -f "$out/$1.full.dtb"
@@ -28,9 +28,12 @@ dump qemu_v4_smp1 virt,gic-version=4,virtualization=on 1
 dump qemu_v4_smp4 virt,gic-version=4,virtualization=on 4
 dump qemu_v4_smp64 virt,gic-version=4,virtualization=on 64
 dump qemu_v4_noits virt,gic-version=4,virtualization=on,its=off 2
+dump qemu_v4_smp2 virt,gic-version=4,virtualization=on 2
 
 for f in "$dts"/*.dts; do
 	n=$(basename "$f" .dts)
-	timeout 20 dtc -q -f -I dts -O dtb -o "$out/$n.dtb" "$f" 2>/dev/null
+	# -Wno-msi_parent_property: dtc 1.6.1's msi-parent check loops on a
+	# huge #msi-cells (fixed upstream in dtc ff5afb9); pci_msi_bad.dts has one.
+	timeout 20 dtc -q -f -Wno-msi_parent_property -I dts -O dtb -o "$out/$n.dtb" "$f" 2>/dev/null
 done
 echo "gen_dtbs: $(ls "$out" | wc -l) trees in $out"

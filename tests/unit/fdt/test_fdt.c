@@ -2,7 +2,8 @@
 /*
  * GIC discovery from device trees: trees dumped from QEMU at test time,
  * hand-built odd trees compiled with dtc at test time (gen_dtbs.sh), and
- * corrupted blobs made here (every shape of docs/rationale.md#fdt-hostile-blobs).
+ * corrupted blobs made here (every shape of docs/rationale.md#fdt-hostile-blobs,
+ * and the libfdt 1.6.1 gaps of dtc fda71da and 8d15a63).
  * This executable compiles src/gicv4/fdt.c itself with AddressSanitizer and
  * UBSan, and every blob is handed over in a heap buffer of exactly its size,
  * so any over-read is fatal.
@@ -15,12 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <dirent.h>
 
 #include <libfdt.h>
 #include <libvirq/fdt.h>
 
 #ifndef LIBVIRQ_DTB_DIR
 #error "LIBVIRQ_DTB_DIR must name the directory gen_dtbs.sh wrote"
+#endif
+#ifndef LIBVIRQ_FUZZ_CORPUS_DIR
+#error "LIBVIRQ_FUZZ_CORPUS_DIR must name tests/fuzz/corpus/fuzz_fdt"
 #endif
 #ifndef LIBVIRQ_SEED_DIR
 #error "LIBVIRQ_SEED_DIR must name tests/data/dtb"
@@ -53,6 +58,11 @@ static uint8_t *load_(const char *name, size_t *len)
 
 	snprintf(path, sizeof(path), "%s/%s.dtb", LIBVIRQ_DTB_DIR, name);
 	return load_path_(path, len);
+}
+
+static uint32_t be32_(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
 
 /* Discovers from a named generated tree; returns the status, fills d/why. */
@@ -173,6 +183,84 @@ static void test_one_cell_and_extra_reg_entries(void **state)
 	assert_int_equal(d.nr_its, 1);
 	assert_int_equal(d.its[0].base, 0x2f020000);
 	assert_int_equal(d.platform, 0);
+	/* The entries after the redistributor region are GICC, GICH, GICV
+	 * (were ignored before; issue 13). */
+	assert_int_equal(d.gicc_base, 0x2c000000);
+	assert_int_equal(d.gicc_size, 0x2000);
+	assert_int_equal(d.gich_base, 0x2c010000);
+	assert_int_equal(d.gich_size, 0x2000);
+	assert_int_equal(d.gicv_base, 0x2c02f000);
+	assert_int_equal(d.gicv_size, 0x2000);
+	assert_int_equal(d.skipped, 0);
+	assert_int_equal(d.nr_redist_skipped, 0);
+}
+
+/*
+ * Issue 13: an empty (size 0) redistributor region, which firmware does
+ * publish, is left out with a note instead of failing the whole GIC; the
+ * GICC/GICH/GICV entries follow the declared regions (their index depends
+ * on #redistributor-regions) and are translated like the rest; the ITS's
+ * phandle and node offset are recorded. Failed before (EBADDT "size 0").
+ */
+static void test_empty_redist_region_and_cpuif(void **state)
+{
+	struct virq_gic_desc d;
+	const char *why = NULL;
+	size_t len;
+	uint8_t *b = load_("good_gicr_empty_cpuif", &len);
+	int dev, plen = 0;
+	const uint8_t *mp;
+
+	(void)state;
+	assert_int_equal(virq_fdt_discover_gic(b, len, &d, &why), LIBVIRQ_OK);
+	assert_non_null(strstr(why, "empty (size 0) redistributor region was skipped"));
+	assert_int_equal(d.gicd_base, 0x11000000);
+	assert_int_equal(d.nr_redist_regions, 2);
+	assert_int_equal(d.redist[0].base, 0x11100000);
+	assert_int_equal(d.redist[0].size, 0x40000);
+	assert_int_equal(d.redist[1].base, 0x11300000);
+	assert_int_equal(d.redist[1].size, 0x80000);
+	assert_int_equal(d.nr_redist_skipped, 1);
+	assert_int_equal(d.skipped, LIBVIRQ_GIC_SKIP_REDIST);
+	assert_int_equal(d.gicc_base, 0x12000000);
+	assert_int_equal(d.gicc_size, 0x2000);
+	assert_int_equal(d.gich_base, 0x12010000);
+	assert_int_equal(d.gich_size, 0x2000);
+	assert_int_equal(d.gicv_base, 0x12020000);
+	assert_int_equal(d.gicv_size, 0x2000);
+	assert_int_equal(d.nr_its, 1);
+	assert_int_equal(d.its[0].base, 0x11080000);
+	/* The phandle is what a device's msi-parent names. */
+	dev = fdt_path_offset(b, "/soc/dev@3000000");
+	assert_true(dev > 0);
+	mp = fdt_getprop(b, dev, "msi-parent", &plen);
+	assert_non_null(mp);
+	assert_int_equal(d.its[0].phandle, be32_(mp));
+	assert_int_not_equal(d.its[0].phandle, 0);
+	assert_int_equal(d.its[0].fdt_node,
+			 fdt_path_offset(b, "/soc/interrupt-controller@1000000/msi-controller@1080000"));
+	free(b);
+
+	assert_int_equal(discover_named_("good_cpuif_placeholder", &d, &why), LIBVIRQ_OK);
+	assert_non_null(strstr(why, "GICC/GICH/GICV entry was skipped"));
+	assert_int_equal(d.skipped, LIBVIRQ_GIC_SKIP_CPUIF);
+	assert_int_equal(d.gicc_base, 0x2c000000);
+	assert_int_equal(d.gich_base, 0x2c010000);
+	assert_int_equal(d.gicv_base, 0);
+	assert_int_equal(d.gicv_size, 0);
+	assert_int_equal(d.nr_its, 0);
+
+	/* 20 declared, 5 empty: 15 fit (any count above 16 was refused before). */
+	assert_int_equal(discover_named_("good_gicr_many_empty", &d, &why), LIBVIRQ_OK);
+	assert_int_equal(d.nr_redist_regions, 15);
+	assert_int_equal(d.nr_redist_skipped, 5);
+	for (uint32_t i = 0; i < 15; i++)
+		assert_int_equal(d.redist[i].size, 0x20000);
+	assert_int_equal(d.redist[14].base, 0x11300000);
+	/* No ITS phandle in a tree without labels: 0, but the node is known. */
+	assert_int_equal(discover_named_("good_two_regions", &d, NULL), LIBVIRQ_OK);
+	assert_int_equal(d.its[0].phandle, 0);
+	assert_true(d.its[0].fdt_node > 0);
 }
 
 static void test_ranges_translation(void **state)
@@ -196,8 +284,9 @@ static void patch_u32_(uint8_t *b, const char *path, const char *prop, uint32_t 
 }
 
 /*
- * Hostile shapes (docs/rationale.md#fdt-hostile-blobs) in properties discovery
- * never follows (it resolves no phandles and reads no interrupt-map): interrupt-parent 0 and -1,
+ * Hostile shapes (docs/rationale.md#fdt-hostile-blobs) in properties GIC
+ * discovery never follows (it resolves no phandles and reads no
+ * interrupt-map): interrupt-parent 0 and -1,
  * #msi-cells 0xffffffff with an msi-parent pointing at it, an interrupt-map
  * one cell short. Discovery must give the same answer, immediately.
  */
@@ -271,6 +360,10 @@ static void test_hand_built_bad_trees(void **state)
 	expect_bad_("bad_outside_ranges", LIBVIRQ_EBADDT, "outside");
 	expect_bad_("bad_no_ranges", LIBVIRQ_EBADDT, "no ranges");
 	expect_bad_("bad_ranges_partial", LIBVIRQ_EBADDT, "ranges length");
+	expect_bad_("bad_gicr_all_empty", LIBVIRQ_EBADDT, "every redistributor region is empty");
+	expect_bad_("bad_gicv_wrap", LIBVIRQ_EBADDT, "wraps");
+	expect_bad_("bad_gicc_outside_ranges", LIBVIRQ_EBADDT, "outside");
+	expect_bad_("toomany_gicr", LIBVIRQ_ENOSPC, "more redistributor regions");
 	expect_bad_("none_gic", LIBVIRQ_ENOENT, "no enabled arm,gic-v3");
 	expect_bad_("disabled_gic", LIBVIRQ_ENOENT, "no enabled arm,gic-v3");
 }
@@ -307,6 +400,7 @@ static void put_be32_(uint8_t *p, uint32_t v)
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
 }
+
 
 static virq_status run_(const uint8_t *b, size_t n, const char **why)
 {
@@ -367,6 +461,117 @@ static void test_header_corruptions(void **state)
 	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
 	free(c);
 	free(b);
+}
+
+/*
+ * Regression (issue: crash in device-tree discovery): a structurally valid
+ * blob whose header says version < 16 made libfdt 1.6.1's fdt_check_full()
+ * dereference NULL (upstream dtc fda71da). Every pre-16 version, with every
+ * last_comp_version it may carry, must be rejected before libfdt runs;
+ * 16 and 17 are accepted. Failed (SEGV) before the fix.
+ */
+static void test_old_versions_rejected(void **state)
+{
+	size_t len;
+	uint8_t *b = load_("good_two_regions", &len);
+
+	(void)state;
+	for (uint32_t v = 0; v < 16; v++) {
+		for (uint32_t lc = 0; lc <= v + 1 && lc <= 16; lc++) {
+			uint8_t *c = dup_(b, len);
+			const char *why = NULL;
+
+			put_be32_(c + 20, v);
+			put_be32_(c + 24, lc);
+			assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
+			if (!strstr(why, "version"))
+				fail_msg("version %u/%u: reason '%s'", v, lc, why);
+			free(c);
+		}
+	}
+	for (uint32_t v = 16; v <= 17; v++) {
+		uint8_t *c = dup_(b, len);
+
+		put_be32_(c + 20, v);
+		put_be32_(c + 24, 16);
+		assert_int_equal(run_(c, len, NULL), LIBVIRQ_OK);
+		free(c);
+	}
+	free(b);
+}
+
+/*
+ * libfdt 1.6.1 loads structure tags as aligned words and does not check the
+ * sub-block alignment (upstream dtc 8d15a63): a misaligned structure or
+ * memory-reservation block, or a blob not 8-byte aligned, is refused first.
+ */
+static void test_misaligned_blocks(void **state)
+{
+	size_t len;
+	uint8_t *b = load_("good_two_regions", &len);
+	uint8_t *c, *big;
+	const char *why = NULL;
+	struct virq_gic_desc d;
+
+	(void)state;
+	c = dup_(b, len);
+	put_be32_(c + 8, be32_(c + 8) + 2); /* off_dt_struct */
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
+	assert_non_null(strstr(why, "structure block not 4-byte aligned"));
+	free(c);
+	c = dup_(b, len);
+	put_be32_(c + 16, be32_(c + 16) + 4); /* off_mem_rsvmap */
+	assert_int_equal(run_(c, len, &why), LIBVIRQ_EBADDT);
+	assert_non_null(strstr(why, "not 8-byte aligned"));
+	free(c);
+	/* A good blob at an address that is 4- but not 8-byte aligned. */
+	big = malloc(len + 8);
+	assert_non_null(big);
+	memcpy(big + 4, b, len);
+	assert_int_equal(virq_fdt_discover_gic(big + 4, len, &d, &why), LIBVIRQ_EALIGN);
+	assert_non_null(strstr(why, "aligned"));
+	assert_int_equal(d.nr_redist_regions, 0);
+	free(big);
+	free(b);
+}
+
+/* Replays every file of a directory (fuzz corpus, regression seeds) under ASan. */
+static unsigned replay_dir_(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!dp)
+		fail_msg("cannot open %s", dir);
+	while ((e = readdir(dp)) != NULL) {
+		char path[1024];
+		size_t len;
+		uint8_t *b;
+		const char *why = NULL;
+		virq_status st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		b = load_path_(path, &len);
+		st = run_(b, len, &why);
+		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT ||
+			    st == LIBVIRQ_ENOSPC);
+		assert_non_null(why);
+		free(b);
+		n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+/* Every committed fuzz seed and regression blob (incl. crash_version15.dtb). */
+static void test_replay_fuzz_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay_dir_(LIBVIRQ_FUZZ_CORPUS_DIR) > 30);
+	assert_true(replay_dir_(LIBVIRQ_FUZZ_REGRESS_DIR) >= 1);
 }
 
 /* Byte offset of the length field of @p prop on node @p path. */
@@ -490,11 +695,15 @@ int main(void)
 		cmocka_unit_test(test_committed_seeds),
 		cmocka_unit_test(test_two_regions_stride_noncoherent_rk3588),
 		cmocka_unit_test(test_one_cell_and_extra_reg_entries),
+		cmocka_unit_test(test_empty_redist_region_and_cpuif),
 		cmocka_unit_test(test_ranges_translation),
 		cmocka_unit_test(test_unfollowed_phandle_and_cells_shapes_ignored),
 		cmocka_unit_test(test_hand_built_bad_trees),
 		cmocka_unit_test(test_null_and_tiny),
 		cmocka_unit_test(test_header_corruptions),
+		cmocka_unit_test(test_old_versions_rejected),
+		cmocka_unit_test(test_misaligned_blocks),
+		cmocka_unit_test(test_replay_fuzz_seeds),
 		cmocka_unit_test(test_forged_property_lengths),
 		cmocka_unit_test(test_truncation_sweep),
 		cmocka_unit_test(test_mutation_sweep),

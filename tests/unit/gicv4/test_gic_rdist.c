@@ -134,6 +134,39 @@ static void test_bad_args(void **state)
 	fx_teardown(&f);
 }
 
+/*
+ * Issue 13: firmware publishes empty redistributor regions. A hand-filled
+ * description with a zero-size region and a region with no redistributor at
+ * its start (PIDR2 reads 0) before the real one: both skipped with a warning
+ * each, the real one brought up (walk still stops at GICR_TYPER.Last).
+ * Failed before: LIBVIRQ_EINVAL (size 0), LIBVIRQ_EHW (nothing there).
+ */
+static void test_empty_regions_skipped(void **state)
+{
+	struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
+	struct gic_fx f;
+
+	(void)state;
+	c.nr = 2;
+	fx_setup(&f, &c);
+	f.desc.nr_redist_regions = 3;
+	f.desc.redist[2] = f.desc.redist[0];
+	f.desc.redist[0].base = 0x1000000;
+	f.desc.redist[0].size = 0;
+	f.desc.redist[1].base = 0x1000000; /* nothing there: PIDR2 reads 0 */
+	f.desc.redist[1].size = 0x40000;
+	init_ok(&f);
+	assert_int_equal(f.gic.nr_rd, 2);
+	assert_int_equal(f.gic.rd[0].rd_base, c.rd_base);
+	assert_true(virq_sim_log_count(f.fh, LIBVIRQ_LOG_WARN) >= 2);
+	virq_gic_destroy(&f.gic);
+	/* Only empty regions: nothing to bring up. */
+	f.desc.nr_redist_regions = 2;
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EHW);
+	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	fx_teardown(&f);
+}
+
 /* A region that ends before GICR_TYPER.Last: keep what was found, warn. */
 static void test_region_without_last(void **state)
 {
@@ -572,6 +605,7 @@ int main(void)
 	    cmocka_unit_test(test_lpi_limits),
 	    cmocka_unit_test(test_vpeid_bits),
 	    cmocka_unit_test(test_bad_args),
+	    cmocka_unit_test(test_empty_regions_skipped),
 	    cmocka_unit_test(test_region_without_last),
 	    cmocka_unit_test(test_region_vlpi_frame_outside),
 	    cmocka_unit_test(test_too_many_rds),
