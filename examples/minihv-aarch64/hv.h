@@ -123,7 +123,8 @@ struct hv {
 	uint32_t nr_pci_functions;
 	uint32_t edu_devid;        /* DeviceID from the msi-map */
 	uint32_t edu_mapped_devid; /* what minihv mapped (differs only in the negative build) */
-	uint32_t edu_its;
+	uint32_t edu_its;          /* index into the GIC description's ITSes */
+	uint32_t edu_its_phandle;
 	bool remap_mapped;
 	/* The ITS lock libvirq takes around every use of the ITS's shared state
 	 * (virq_its_cfg::lock): a bakery lock, since the MMU is off. */

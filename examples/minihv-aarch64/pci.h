@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* PCIe through ECAM: the host bridge from the device tree, bus scan, BARs, MSI. */
+/*
+ * PCIe for minihv: the host bridge and the MSI topology come from libvirq's
+ * device-tree calls (virq_fdt_pci_host(), virq_fdt_pci_cfg_addr(),
+ * virq_fdt_msi_map()); the bus scan, BAR assignment and MSI capability are
+ * minihv's own.
+ */
 #ifndef MINIHV_PCI_H
 #define MINIHV_PCI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include <libvirq/fdt.h>
+
 struct pcie_host {
-	uint64_t ecam;       /* ECAM window (CPU address) of bus bus_start */
-	uint64_t ecam_size;
-	uint32_t bus_start, bus_end;
-	uint64_t mem_pci;    /* 32-bit non-prefetchable memory window: PCI address */
+	struct virq_fdt_pci_host dt; /* from virq_fdt_pci_host() */
+	uint64_t mem_pci;    /* the 32-bit non-prefetchable memory window: PCI address */
 	uint64_t mem_cpu;    /* ... and the CPU address it appears at */
 	uint64_t mem_size;
 	uint64_t mem_next;   /* allocation cursor (PCI address) */
-	int node;            /* device-tree node offset */
 };
 
 struct pci_fn {
@@ -27,8 +32,8 @@ struct pci_fn {
 	bool msi64;
 };
 
-/* Finds the first enabled "pci-host-ecam-generic" node: ECAM, bus-range, ranges. */
-int pcie_host_from_dt(const void *fdt, struct pcie_host *h);
+/* The first generic host bridge of the tree and its 32-bit memory window. */
+int pcie_host_from_dt(const void *fdt, size_t size, struct pcie_host *h);
 /* Scans every bus of the host for @vendor:@device; 0 when found. */
 int pci_find(struct pcie_host *h, uint16_t vendor, uint16_t device, struct pci_fn *f,
 	     uint32_t *nr_functions);
@@ -43,8 +48,5 @@ void pci_msi_enable(struct pci_fn *f, uint64_t addr, uint16_t data);
 /* Rewrites only the MSI data (the device reads address and data at every MSI). */
 void pci_msi_set_data(struct pci_fn *f, uint16_t data);
 uint32_t pci_cfg_read32(const struct pci_fn *f, uint32_t off);
-/* RID -> (index into @its_bases, DeviceID) through the host's msi-map. */
-int pci_msi_map(const void *fdt, const struct pcie_host *h, uint32_t rid,
-		const uint64_t *its_bases, uint32_t nr_its, uint32_t *its_idx, uint32_t *devid);
 
 #endif

@@ -290,21 +290,31 @@ static void devices_bring_up_(void)
 /* The edu device: found on the bus, its DeviceID through the msi-map. */
 static void edu_bring_up_(const void *fdt, const struct virq_gic_desc *desc)
 {
-	uint64_t bases[LIBVIRQ_GIC_MAX_ITS], c;
+	struct virq_fdt_msi_target t;
+	const char *why = NULL;
+	uint64_t c;
 	uint32_t ident;
+	virq_status st;
 
-	if (pcie_host_from_dt(fdt, &hv.host) != 0)
+	if (pcie_host_from_dt(fdt, fdt_totalsize(fdt), &hv.host) != 0)
 		semihost_exit(2);
 	if (pci_find(&hv.host, EDU_VENDOR, EDU_DEVICE, &hv.edu, &hv.nr_pci_functions) != 0) {
 		con_printf("minihv: no edu device (%x:%x) on the PCIe bus (run QEMU with -device "
 			   "edu)\n", EDU_VENDOR, EDU_DEVICE);
 		semihost_exit(2);
 	}
-	for (uint32_t i = 0; i < desc->nr_its; i++)
-		bases[i] = desc->its[i].base;
-	if (pci_msi_map(fdt, &hv.host, hv.edu.rid, bases, desc->nr_its, &hv.edu_its,
-			&hv.edu_devid) != 0)
+	/* Which ITS and DeviceID the device's MSIs carry: libvirq's msi-map look-up
+	 * (the ITS phandle differs with -smp; the RID with -nic none). */
+	st = virq_fdt_msi_map(fdt, fdt_totalsize(fdt), desc, hv.host.dt.node, hv.edu.rid,
+			      LIBVIRQ_FDT_ANY_ITS, &t, &why);
+	if (st != LIBVIRQ_OK) {
+		con_printf("minihv: RID 0x%x: virq_fdt_msi_map: %s (%s)\n", hv.edu.rid, why,
+			   virq_strerror(st));
 		semihost_exit(2);
+	}
+	hv.edu_its = t.its_index;
+	hv.edu_devid = t.devid;
+	hv.edu_its_phandle = t.its_phandle;
 	if (hv.edu_its != 0) {
 		con_puts("minihv: the edu's MSIs go to an ITS other than the first\n");
 		semihost_exit(2);
@@ -631,15 +641,16 @@ static void topology_(const struct virq_gic_desc *d)
 	for (uint32_t i = 0; i < nr_cpus; i++)
 		con_printf("  CPU %u: MPIDR 0x%lx, RD %u, vCPU %u: vPE %u, doorbell LPI %u\n", i,
 			   cpus[i].mpidr, cpus[i].rd, i, vcpus[i].vpe.vpeid, vcpus[i].doorbell);
-	con_printf("PCIe (device tree): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
+	con_printf("PCIe (virq_fdt_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
 		   "pci 0x%lx -> cpu 0x%lx size 0x%lx; %u function(s) on the bus\n",
-		   hv.host.ecam, hv.host.ecam_size, hv.host.bus_start, hv.host.bus_end,
-		   hv.host.mem_pci, hv.host.mem_cpu, hv.host.mem_size, hv.nr_pci_functions);
-	con_printf("  edu %02x:%02x.%x (RID 0x%x): BAR0 0x%lx size 0x%lx, MSI cap 0x%x (%s), "
-		   "msi-map -> ITS %u DeviceID 0x%x%s\n",
+		   hv.host.dt.cfg_base, hv.host.dt.cfg_size, hv.host.dt.bus_start,
+		   hv.host.dt.bus_end, hv.host.mem_pci, hv.host.mem_cpu, hv.host.mem_size,
+		   hv.nr_pci_functions);
+	con_printf("  edu %02x:%02x.%x (RID 0x%x): BAR0 0x%lx size 0x%lx, MSI cap 0x%x (%s); "
+		   "virq_fdt_msi_map -> ITS %u (phandle 0x%x) DeviceID 0x%x%s\n",
 		   hv.edu.rid >> 8, (hv.edu.rid >> 3) & 0x1f, hv.edu.rid & 7, hv.edu.rid,
 		   hv.edu.bar0, hv.edu.bar0_size, hv.edu.msi, hv.edu.msi64 ? "64-bit" : "32-bit",
-		   hv.edu_its, hv.edu_devid,
+		   hv.edu_its, hv.edu_its_phandle, hv.edu_devid,
 		   hv.edu_mapped_devid != hv.edu_devid ? " (MAPPED UNDER A WRONG DeviceID)" : "");
 	con_printf("  MSI: address 0x%lx (GITS_TRANSLATER), data = EventID %u (vLPI %u of vPE %u) "
 		   "or %u (physical LPI %u)\n", hv.translater, EDU_EV_VIRT, VINTID0 + SLOT_EDU,
