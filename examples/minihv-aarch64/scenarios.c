@@ -770,7 +770,7 @@ int run_scenarios(const void *fdt, const struct virq_gic_desc *desc)
 	 */
 	uint64_t f = read_sysreg(CNTFRQ_EL0);
 	struct virq_hist_summary d, e, ed, ee;
-	uint64_t db0;
+	uint64_t db0, c0;
 	int rc = 0;
 
 	hv.timeout_ticks = f;
@@ -791,7 +791,9 @@ int run_scenarios(const void *fdt, const struct virq_gic_desc *desc)
 			semihost_exit(3);
 		}
 	}
+	c0 = hv.its.cmds;
 	check(virq_vpe_make_resident(&vcpus[0].vpe, cpus[0].rd), "virq_vpe_make_resident");
+	cost_add("residency (virq_vpe_make_resident)", hv.its.cmds - c0);
 
 	samples_(SC_EMUL_TR, N_EMUL, TRIG_TRANSLATER, 0);
 	samples_(SC_DIRECT_TR, N_DIRECT, TRIG_TRANSLATER, 0);
