@@ -425,8 +425,9 @@ static void run_(enum scen s)
 	if (run_cmd_(&vcpus[0], GCMD_SAMPLES) != EXIT_DONE)
 		minihv_panic("vCPU 0 did not finish its samples");
 	r->ran = true;
-	r->el2_delivery = p->el2.irq - b.irq;
-	r->el2_harness = p->el2.hvc - b.hvc;
+	/* A kick (SGI 0) is minihv's own IPI, not an interrupt delivery. */
+	r->el2_delivery = (p->el2.irq - p->el2.irq_kick) - (b.irq - b.irq_kick);
+	r->el2_harness = (p->el2.hvc - b.hvc) + (p->el2.irq_kick - b.irq_kick);
 	if (p->el2.total - b.total != r->el2_delivery + r->el2_harness)
 		minihv_panic("EL2 entry accounting");
 	tally_(r, vcpus[0].g);
@@ -531,7 +532,7 @@ static void smp_job_(struct percpu *p, void *arg)
 		check(virq_vpe_make_resident(&v->vpe, p->rd), "virq_vpe_make_resident");
 	if (run_cmd_(v, GCMD_SAMPLES) != EXIT_DONE)
 		minihv_panic("a vCPU did not finish its samples");
-	r->el2_delivery = p->el2.irq - b.irq;
+	r->el2_delivery = (p->el2.irq - p->el2.irq_kick) - (b.irq - b.irq_kick);
 	r->el2_harness = p->el2.hvc - b.hvc;
 	if (p->idx != 0) {
 		/* Its RD is needed for vCPU 0's migration next. */
