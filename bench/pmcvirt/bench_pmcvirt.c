@@ -12,7 +12,12 @@
  *
  *   bench_pmcvirt                      table of MSR accesses per switch
  *   bench_pmcvirt MODE SCENARIO N      N switches of one kind (for callgrind)
- *     MODE = hw | sw | sw-k7; SCENARIO = steady | cold | host
+ *     MODE = hw | sw | sw-k7 | sw-lazy | sw-k7-lazy (software-switched with
+ *            LIBVIRQ_PMCVIRT_F_LAZY)
+ *     SCENARIO = steady (host PMU idle between exits) | cold (no write
+ *            skipping) | host (the host needs its PMU after every exit: host
+ *            save + restore around each switch) | host10 (after every 10th)
+ *   bench_pmcvirt summary              the headline metrics, "name value minimum"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,15 +120,18 @@ static int setup(struct bench *b, const char *mode)
 	const struct virq_pmcvirt_caps *c = &zen5;
 	const struct virq_pmcvirt_guest *g = &g6;
 	enum virq_pmcvirt_mode m = LIBVIRQ_PMCVIRT_MODE_HW;
+	uint32_t flags = 0;
 
 	memset(b, 0, sizeof(*b));
-	if (!strcmp(mode, "sw")) {
+	if (!strcmp(mode, "sw") || !strcmp(mode, "sw-lazy")) {
 		c = &zen4;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
-	} else if (!strcmp(mode, "sw-k7")) {
+		flags = mode[2] ? LIBVIRQ_PMCVIRT_F_LAZY : 0;
+	} else if (!strcmp(mode, "sw-k7") || !strcmp(mode, "sw-k7-lazy")) {
 		c = &k7;
 		g = &g4;
 		m = LIBVIRQ_PMCVIRT_MODE_SW;
+		flags = mode[5] ? LIBVIRQ_PMCVIRT_F_LAZY : 0;
 	} else if (strcmp(mode, "hw")) {
 		return -1;
 	}
@@ -143,7 +151,7 @@ static int setup(struct bench *b, const char *mode)
 		b->h.msr[4 + i] = 0x1000 * (i + 1);
 	}
 	b->h.msr[0x301] = c->perfmon_v2 ? 0x3F : 0;
-	if (virq_pmcvirt_vcpu_init(&b->v, &b->hal, c, g, m, 0, b->vmcb) != LIBVIRQ_OK)
+	if (virq_pmcvirt_vcpu_init(&b->v, &b->hal, c, g, m, flags, b->vmcb) != LIBVIRQ_OK)
 		return -1;
 	/* The guest counts retired instructions on counter 0. */
 	if (virq_pmcvirt_msr_write(&b->v, g->ext_core ? 0xC0010200u : 0xC0010000u, LIBVIRQ_PMCVIRT_GUEST,
@@ -155,54 +163,58 @@ static int setup(struct bench *b, const char *mode)
 	return 0;
 }
 
-/* host: save/restore the host PMU around the switch; cold: forget what the
- * hardware holds first (as if every write were made: no skipping). */
+/* host: the host needs its PMU after this switch (restore, host perf runs,
+ * save again before the next entry); cold: forget what the hardware holds
+ * first (as if every write were made: no skipping). */
 static __attribute__((noinline)) int one_switch(struct bench *b, bool host, bool cold)
 {
 	if (cold)
 		b->v.hw.valid = 0;
-	if (host && virq_pmcvirt_host_save(&b->v) != LIBVIRQ_OK)
-		return -1;
 	if (virq_pmcvirt_enter(&b->v) != LIBVIRQ_OK)
 		return -1;
 	if (virq_pmcvirt_exit(&b->v, sim_vmrun(b)) != LIBVIRQ_OK)
 		return -1;
 	if (host && virq_pmcvirt_host_restore(&b->v) != LIBVIRQ_OK)
 		return -1;
+	if (host && virq_pmcvirt_host_save(&b->v) != LIBVIRQ_OK)
+		return -1;
 	return 0;
 }
 
-/* Runs n switches after a warm-up; returns MSR reads/writes per switch x100. */
-static int run(const char *mode, bool host, bool cold, unsigned long n, unsigned long *rd100,
-	       unsigned long *wr100)
+/* Runs n switches after a warm-up, the host needing its PMU after every
+ * @host_every-th (0: never); returns MSR reads/writes per switch x100. */
+static int run(const char *mode, unsigned host_every, bool cold, unsigned long n,
+	       unsigned long *rd100, unsigned long *wr100)
 {
 	struct bench b;
 	int rc = 0;
 
 	if (setup(&b, mode))
 		return -1;
-	if (!host && virq_pmcvirt_host_save(&b.v) != LIBVIRQ_OK)
+	if (virq_pmcvirt_host_save(&b.v) != LIBVIRQ_OK)
 		rc = -1;
 	for (int i = 0; i < 2 && !rc; i++) /* warm-up: reach the steady state */
-		rc = one_switch(&b, host, cold);
+		rc = one_switch(&b, host_every == 1, cold);
 	b.h.rd = b.h.wr = 0;
 	for (unsigned long i = 0; i < n && !rc; i++)
-		rc = one_switch(&b, host, cold);
+		rc = one_switch(&b, host_every && (i + 1) % host_every == 0, cold);
 	*rd100 = b.h.rd * 100 / n;
 	*wr100 = b.h.wr * 100 / n;
+	if (!rc && virq_pmcvirt_host_restore(&b.v) != LIBVIRQ_OK)
+		rc = -1;
 	free(b.vmcb);
 	return rc;
 }
 
-static void row(const char *mode, const char *label, bool host, bool cold)
+static void row(const char *mode, const char *label, unsigned host, bool cold)
 {
 	unsigned long r, w;
 
 	if (run(mode, host, cold, 1000, &r, &w)) {
-		printf("%-6s %-34s FAILED\n", mode, label);
+		printf("%-10s %-34s FAILED\n", mode, label);
 		return;
 	}
-	printf("%-6s %-34s %3lu.%02lu %3lu.%02lu %3lu.%02lu\n", mode, label, r / 100, r % 100,
+	printf("%-10s %-34s %3lu.%02lu %3lu.%02lu %3lu.%02lu\n", mode, label, r / 100, r % 100,
 	       w / 100, w % 100, (r + w) / 100, (r + w) % 100);
 }
 
@@ -210,8 +222,31 @@ int main(int argc, char **argv)
 {
 	unsigned long r, w;
 
+	if (argc == 2 && !strcmp(argv[1], "summary")) {
+		static const struct {
+			const char *mode, *name;
+			unsigned host;
+			const char *min;
+		} sm[] = {
+		    {"hw", "pmcvirt.hw.msr_per_switch", 0, "1"},
+		    {"sw", "pmcvirt.sw_eager.msr_per_switch", 0, "-"},
+		    {"sw-lazy", "pmcvirt.sw_lazy.msr_per_switch", 0, "0"},
+		    {"sw", "pmcvirt.sw_eager.host_every10.msr_per_switch", 10, "-"},
+		    {"sw-lazy", "pmcvirt.sw_lazy.host_every10.msr_per_switch", 10, "-"},
+		    {"sw", "pmcvirt.sw_eager.host_every_exit.msr_per_switch", 1, "-"},
+		    {"sw-lazy", "pmcvirt.sw_lazy.host_every_exit.msr_per_switch", 1, "-"},
+		};
+
+		for (size_t k = 0; k < sizeof(sm) / sizeof(sm[0]); k++) {
+			if (run(sm[k].mode, sm[k].host, false, 1000, &r, &w))
+				return 1;
+			printf("summary: %s %lu.%02lu %s\n", sm[k].name, (r + w) / 100, (r + w) % 100,
+			       sm[k].min);
+		}
+		return 0;
+	}
 	if (argc == 4) {
-		bool host = !strcmp(argv[2], "host");
+		unsigned host = !strcmp(argv[2], "host") ? 1 : !strcmp(argv[2], "host10") ? 10 : 0;
 		bool cold = !strcmp(argv[2], "cold");
 
 		if (!host && !cold && strcmp(argv[2], "steady"))
@@ -223,20 +258,30 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: bench_pmcvirt [hw|sw|sw-k7 steady|cold|host N]\n");
+		fprintf(stderr, "usage: bench_pmcvirt [hw|sw|sw-k7|sw-lazy|sw-k7-lazy "
+				"steady|cold|host|host10 N | summary]\n");
 		return 2;
 	}
 	printf("MSR accesses per world switch (1000 switches, 6-counter PerfMonV2 guest;\n"
 	       "sw-k7: 4-counter legacy guest on a K7-only host)\n");
-	printf("%-6s %-34s %6s %6s %6s\n", "mode", "scenario", "reads", "writes", "total");
-	row("hw", "steady (enter+exit)", false, false);
-	row("hw", "cold (no write skipping)", false, true);
-	row("hw", "with host PMU save+restore", true, false);
-	row("sw", "steady (enter+exit)", false, false);
-	row("sw", "cold (no write skipping)", false, true);
-	row("sw", "with host PMU save+restore", true, false);
-	row("sw-k7", "steady (enter+exit)", false, false);
-	row("sw-k7", "cold (no write skipping)", false, true);
-	row("sw-k7", "with host PMU save+restore", true, false);
+	printf("%-10s %-34s %6s %6s %6s\n", "mode", "scenario", "reads", "writes", "total");
+	row("hw", "steady (enter+exit)", 0, false);
+	row("hw", "cold (no write skipping)", 0, true);
+	row("hw", "with host PMU save+restore", 1, false);
+	row("sw", "steady (enter+exit)", 0, false);
+	row("sw", "cold (no write skipping)", 0, true);
+	row("sw", "host needs PMU every 10th exit", 10, false);
+	row("sw", "with host PMU save+restore", 1, false);
+	row("sw-lazy", "steady, host PMU idle (min 0)", 0, false);
+	row("sw-lazy", "cold (no write skipping)", 0, true);
+	row("sw-lazy", "host needs PMU every 10th exit", 10, false);
+	row("sw-lazy", "with host PMU save+restore", 1, false);
+	row("sw-k7", "steady (enter+exit)", 0, false);
+	row("sw-k7", "cold (no write skipping)", 0, true);
+	row("sw-k7", "with host PMU save+restore", 1, false);
+	row("sw-k7-lazy", "steady, host PMU idle (min 0)", 0, false);
+	row("sw-k7-lazy", "with host PMU save+restore", 1, false);
+	printf("(lazy: the guest PMU stays in the MSRs across #VMEXIT - its event selects are\n"
+	       " GuestOnly - and is saved only when the host needs the PMU or its state is read)\n");
 	return 0;
 }

@@ -18,7 +18,14 @@
  * Optional: @c dcache_clean (only needed for non-coherent GICs; without it
  * a non-coherent table is an error), @c barrier (default: a compiler
  * sequentially-consistent fence), @c relax (default: nothing), @c log
- * (default: silent).
+ * (default: silent), @c rdpmc (PMC virtualization reads counters with
+ * RDMSR without it).
+ *
+ * Extensions: members after @c kick_vcpu were added to interface version 1
+ * without changing it. Each is optional, and the library reads one only when
+ * the @c size the embedder compiled covers it, so an ops table built against
+ * an older header stays valid (virq_hal_validate() requires @c size to reach
+ * at least ::LIBVIRQ_HAL_OPS_SIZE_V1).
  *
  * Thread-safety of the callbacks: the library may call @c mmio_*,
  * @c msr_*, @c now_ns, @c relax, @c barrier and @c kick_vcpu concurrently
@@ -151,7 +158,26 @@ struct virq_hal_ops {
 	 * be callable from any CPU, in atomic context, concurrently.
 	 */
 	void (*kick_vcpu)(void *ctx, void *vcpu_cookie);
+
+	/* ---- extensions (optional, read only when @c size covers them) ---- */
+
+	/**
+	 * Optional extension. Executes RDPMC with ECX = @p counter (0..5: core
+	 * performance counter @p counter, PERF_CTR0..5; AMD APM Vol 3 "RDPMC")
+	 * and stores EDX:EAX in @p value; returns ::LIBVIRQ_OK, or ::LIBVIRQ_EHW when
+	 * it faulted. The PMC virtualization module reads guest counters with it
+	 * instead of RDMSR when present (RDPMC is cheaper than RDMSR on AMD
+	 * cores); same calling context as @c msr_read.
+	 */
+	virq_status (*rdpmc)(void *ctx, uint32_t counter, uint64_t *value);
 };
+
+/**
+ * @brief Smallest ::virq_hal_ops::size virq_hal_validate() accepts: the
+ *        interface version 1 layout up to and including @c kick_vcpu.
+ */
+#define LIBVIRQ_HAL_OPS_SIZE_V1                                                                    \
+	(offsetof(struct virq_hal_ops, kick_vcpu) + sizeof(void (*)(void *, void *)))
 
 /** @brief A HAL instance: the ops table and the embedder's context. */
 struct virq_hal {
@@ -176,7 +202,8 @@ enum virq_hal_need {
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL when @p hal or @p hal->ops is NULL;
  *         ::LIBVIRQ_EHALVER when @c version is not ::LIBVIRQ_HAL_VERSION or
- *         @c size is smaller than this header's ops struct;
+ *         @c size is smaller than ::LIBVIRQ_HAL_OPS_SIZE_V1 (extension members
+ *         that @c size does not cover are treated as absent);
  *         ::LIBVIRQ_ENOHAL when a required callback is NULL.
  *
  * Thread-safety: pure; safe from any context.

@@ -164,3 +164,20 @@ uint64_t virq_sim_pmc_vmrun(struct virq_sim_pmc *m)
 	}
 	return m_vmrun_sw(m);
 }
+
+void virq_sim_pmc_host_run(struct virq_sim_pmc *m)
+{
+	uint64_t ctl[6] = { 0 }, ctr[6] = { 0 }, gctl, sts;
+
+	for (unsigned i = 0; i < m->nctr && i < 6; i++) {
+		ctl[i] = virq_sim_msr_get(m->fh, m_ctl_msr(m, i));
+		ctr[i] = virq_sim_msr_get(m->fh, m_ctr_msr(m, i));
+	}
+	gctl = virq_sim_msr_get(m->fh, 0xC0000301u);
+	sts = virq_sim_msr_get(m->fh, 0xC0000300u);
+	sts |= m_count(m, ctl, ctr, gctl, false);
+	for (unsigned i = 0; i < m->nctr && i < 6; i++)
+		virq_sim_msr_set(m->fh, m_ctr_msr(m, i), ctr[i]);
+	if (m->v2)
+		virq_sim_msr_set(m->fh, 0xC0000300u, sts);
+}

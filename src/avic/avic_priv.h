@@ -1,49 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AVIC internals shared by the src/avic/ files: field definitions in the
- * APM's [hi:lo] notation and small helpers. Not a public header.
+ * AVIC driver internals shared by the src/avic/ driver files (not by the
+ * pure encoders in src/avic/enc/, which include only enc/fields.h). Not a
+ * public header.
+ *
+ * Who calls whom (no cycles; checked by the tree's cycle test):
+ *   vm.c    -> tables.c, run.c, iommu.c
+ *   exits.c -> tables.c, dest.c, run.c
+ *   run.c   -> iommu.c
+ *   dest.c, tables.c, iommu.c, caps.c -> (only this header's inline helpers)
+ *   any of them -> the pure encoders in enc/ (which call nothing back)
  */
 #ifndef LIBVIRQ_SRC_AVIC_PRIV_H
 #define LIBVIRQ_SRC_AVIC_PRIV_H
 
-#include <libvirq/avic.h>
-#include <libvirq/avic/iommu.h>
-#include <libvirq/bitfield.h>
+#include "avic/enc/fields.h"
 #include "hal/hal_priv.h"
-
-/* Physical APIC ID table entry (APM §15.29.3.2). */
-#define LIBVIRQ_AVIC_PHYS_HostApicId 11, 0
-#define LIBVIRQ_AVIC_PHYS_BackingPage 51, 12
-#define LIBVIRQ_AVIC_PHYS_Rsvd 61, 52
-#define LIBVIRQ_AVIC_PHYS_IsRunning 62, 62
-#define LIBVIRQ_AVIC_PHYS_Valid 63, 63
-
-/* Logical APIC ID table entry (APM §15.29.3.3). */
-#define LIBVIRQ_AVIC_LOG_GuestApicId 7, 0
-#define LIBVIRQ_AVIC_LOG_Rsvd 30, 8
-#define LIBVIRQ_AVIC_LOG_Valid 31, 31
-
-/* ICR (APM Vol 2 §16.5). */
-#define LIBVIRQ_ICR_Vector 7, 0
-#define LIBVIRQ_ICR_DeliveryMode 10, 8
-#define LIBVIRQ_ICR_DestMode 11, 11
-#define LIBVIRQ_ICR_DeliveryStatus 12, 12
-#define LIBVIRQ_ICR_Level 14, 14
-#define LIBVIRQ_ICR_TriggerMode 15, 15
-#define LIBVIRQ_ICR_Shorthand 19, 18
-#define LIBVIRQ_ICR_XapicDest 63, 56
-#define LIBVIRQ_ICR_X2apicDest 63, 32
-
-/* Exit information (APM Table 15-29). */
-#define LIBVIRQ_AVIC_EXITINFO2_Cause 63, 32
-#define LIBVIRQ_AVIC_EXITINFO2_Index 11, 0
-#define LIBVIRQ_AVIC_NOACCEL_Offset 11, 4
-#define LIBVIRQ_AVIC_NOACCEL_Write 32, 32
-#define LIBVIRQ_AVIC_NOACCEL_Vector 31, 0
-
-/* VMCB pointer fields (App. B). */
-#define LIBVIRQ_VMCB_Addr 51, 12
-#define LIBVIRQ_VMCB_MaxIndex 11, 0
 
 /* Backing page (vAPIC) register offsets. */
 #define LIBVIRQ_APIC_ID 0x020u
@@ -59,16 +31,49 @@
 #define LIBVIRQ_APIC_ICR 0x300u
 #define LIBVIRQ_APIC_ICR2 0x310u
 
-/* Run word read by posters: RUNNING | DOORBELL (doorbell allowed) | host APIC ID. */
+/*
+ * Run word read by posters: RUNNING | DOORBELL (doorbell allowed) |
+ * ISRUNNING (the published physical table entry has IsRunning 1, so the
+ * hardware notifies this vCPU itself) | host APIC ID.
+ */
 #define LIBVIRQ_AVIC_RUN_RUNNING 0x80000000u
 #define LIBVIRQ_AVIC_RUN_DOORBELL 0x40000000u
+#define LIBVIRQ_AVIC_RUN_ISRUNNING 0x20000000u
 #define LIBVIRQ_AVIC_RUN_HOST 0x00000FFFu
+
+/* Lifecycle states of the objects (docs/avic.md "Object states"). */
+#define LIBVIRQ_AVIC_ST_LIVE_ 0x4C495645u /* "LIVE" */
+#define LIBVIRQ_AVIC_ST_DEAD_ 0x44454144u /* "DEAD" */
+#define LIBVIRQ_AVIC_ST_ATTACHED_ 0x41545448u /* IRTE reference attached */
 
 /* Relaxed atomic accessors for fields read concurrently. */
 #define LD_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define ST_(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 /* Statistical counter bump: a relaxed load and store, never a locked RMW. */
 #define CNT_(p) ST_((p), LD_(p) + 1)
+
+/* Deliberately ignores a status (the caller documented why). */
+#define IGNORE_(x)                                                                                 \
+	do {                                                                                       \
+		virq_status ignored_ = (x);                                                        \
+		(void)ignored_;                                                                    \
+	} while (0)
+
+static inline bool vm_live_(const struct virq_avic_vm *vm)
+{
+	return vm && LD_(&vm->state) == LIBVIRQ_AVIC_ST_LIVE_;
+}
+
+static inline bool vcpu_live_(const struct virq_avic_vcpu *v)
+{
+	return v && LD_(&v->state) == LIBVIRQ_AVIC_ST_LIVE_ && v->vm;
+}
+
+/* The HAL to report a failure through, or NULL when the object is not live. */
+static inline const struct virq_hal *vcpu_hal_(const struct virq_avic_vcpu *v)
+{
+	return vcpu_live_(v) ? &v->vm->hal : NULL;
+}
 
 static inline uint32_t *apic_reg_(const struct virq_avic_vcpu *v, uint32_t off)
 {
@@ -82,37 +87,57 @@ static inline uint32_t *apic_vec_word_(const struct virq_avic_vcpu *v, uint32_t 
 	return apic_reg_(v, base + (vector >> 5) * 0x10u);
 }
 
-static inline void inhibit_set_(struct virq_avic_vm *vm, enum virq_avic_inhibit r)
+/* The VM's effective inhibit set: the embedder's reasons and those the tables need. */
+static inline uint32_t vm_inhibits_(const struct virq_avic_vm *vm)
 {
-	__atomic_fetch_or(&vm->inhibits, 1u << r, __ATOMIC_SEQ_CST);
-}
-static inline void inhibit_clear_(struct virq_avic_vm *vm, enum virq_avic_inhibit r)
-{
-	__atomic_fetch_and(&vm->inhibits, ~(1u << r), __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&vm->inhibits, __ATOMIC_SEQ_CST) |
+	       __atomic_load_n(&vm->auto_inhibits, __ATOMIC_SEQ_CST);
 }
 
-/* Deliberately ignores a status (the caller documented why). */
-#define IGNORE_(x)                                                                                 \
-	do {                                                                                       \
-		virq_status ignored_ = (x);                                                        \
-		(void)ignored_;                                                                    \
-	} while (0)
-
-/* Table capacity of a mode. */
-uint32_t virq_avic_mode_max_(enum virq_avic_mode mode);
-/* The vCPU's APIC ID as the guest has it now. */
+/* The vCPU's xAPIC ID (register 0x20 [31:24]) or, in x2APIC mode, its x2APIC ID. */
 static inline uint32_t cur_id_(const struct virq_avic_vcpu *v)
 {
 	return LD_(&v->cur_apic_id);
 }
+
 /* Physical table entry pointer for index @i (caller range-checked). */
 static inline uint64_t *phys_slot_(const struct virq_avic_vm *vm, uint32_t i)
 {
 	return (uint64_t *)vm->phys_table.va + i;
 }
+
 static inline uint32_t *log_slot_(const struct virq_avic_vm *vm, uint32_t i)
 {
 	return (uint32_t *)vm->log_table.va + i;
+}
+
+static inline struct virq_avic_vcpu *vcpu_at_(const struct virq_avic_vm *vm, uint32_t i)
+{
+	return __atomic_load_n(&vm->by_index[i], __ATOMIC_ACQUIRE);
+}
+
+/*
+ * APIC-ID map: open addressing over vm->apic_map (a power-of-two number of
+ * 32-bit slots, at least twice max_vcpus): a slot holds
+ * (APIC ID + 1) << 16 | vCPU index, 0 when empty, TOMB_ when its entry was
+ * removed (probing continues past it, so lookups concurrent with a removal
+ * stay correct). Dense APIC IDs never collide.
+ */
+#define LIBVIRQ_AVIC_MAP_TOMB_ 0xFFFFFFFFu
+
+static inline struct virq_avic_vcpu *by_apic_(const struct virq_avic_vm *vm, uint32_t id)
+{
+	uint32_t key = (id + 1u) << 16, mask = vm->apic_map_mask;
+
+	for (uint32_t h = id & mask, n = 0; n <= mask; n++, h = (h + 1u) & mask) {
+		uint32_t s = __atomic_load_n(&vm->apic_map[h], __ATOMIC_ACQUIRE);
+
+		if (s == 0)
+			return NULL;
+		if (s != LIBVIRQ_AVIC_MAP_TOMB_ && (s & 0xFFFF0000u) == key)
+			return vcpu_at_(vm, s & 0xFFFFu);
+	}
+	return NULL;
 }
 
 /*
@@ -124,16 +149,28 @@ static inline bool avic_on_(const struct virq_avic_vcpu *v)
 	return v->have_last && v->last_active && !LD_(&v->nested);
 }
 
+/* ---- run.c ---- */
 /* Notifies a target whose IRR already holds a new bit (doorbell or kick). */
 virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host);
-/* Re-evaluates whether a vCPU's ID breaks the 1:1 APIC-ID map. */
-void virq_avic_update_slow_(struct virq_avic_vcpu *v, bool was_slow);
-bool virq_avic_is_slow_(const struct virq_avic_vcpu *v);
 /* Writes the physical table entry: host APIC ID, IsRunning if @running, ipiv and AVIC on. */
 void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running);
-/* IRTE updates on load/put/block (iommu.c). */
+/* The run word for a loaded, non-blocking vCPU (RUNNING | DOORBELL | ISRUNNING | host). */
+uint32_t virq_avic_run_word_(const struct virq_avic_vcpu *v);
+
+/* ---- iommu.c ---- */
+/* IRTE updates on load/put/block. */
 void virq_avic_irtes_update_(struct virq_avic_vcpu *v);
-/* Drops the vCPU's logical table entry if it owns one. */
-void virq_avic_log_drop_(struct virq_avic_vcpu *v);
+
+/* ---- tables.c: APIC-ID table upkeep ---- */
+/* Table capacity of a mode. */
+uint32_t virq_avic_mode_max_(enum virq_avic_mode mode);
+/* Bytes of the maps block for @max_vcpus (vCPU-by-index array + APIC-ID map). */
+size_t virq_avic_maps_size_(uint32_t max_vcpus, uint32_t *map_slots);
+/* Enters a new vCPU (entry already encoded in v->entry) into the tables and maps. */
+void virq_avic_tables_add_(struct virq_avic_vcpu *v);
+/* Removes a vCPU from the tables and maps. */
+void virq_avic_tables_remove_(struct virq_avic_vcpu *v);
+/* Switches the vCPU's APIC mode (ID, LDR, logical entry, counts, inhibits). */
+void virq_avic_tables_set_mode_(struct virq_avic_vcpu *v, bool x2apic);
 
 #endif /* LIBVIRQ_SRC_AVIC_PRIV_H */

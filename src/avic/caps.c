@@ -30,10 +30,10 @@ virq_status virq_avic_caps_probe(const struct virq_hal *hal, struct virq_avic_ca
 	bool amd, hygon;
 
 	if (!caps)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_caps_probe: caps is NULL");
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CPUID);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(hal, st, "virq_avic_caps_probe: HAL lacks cpuid");
 	memset(caps, 0, sizeof(*caps));
 	virq_cpuid_(hal, 0, 0, r);
 	amd = vendor_is_(r, 0x68747541u, 0x69746e65u, 0x444d4163u);

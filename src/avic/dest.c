@@ -2,29 +2,37 @@
 /*
  * IPI destination resolution, shared by the AVIC exit handlers and the
  * embedder's ICR emulation (APM Vol 2 §16.6 "Interprocessor interrupts",
- * §15.29.3.1; x2APIC logical addressing per the x2APIC specification).
+ * §15.29.3.1; Intel SDM Vol 3 §11.6.2 and §11.12.9 for xAPIC/x2APIC
+ * addressing).
  *
- * Unicast physical destinations cost O(1): the VM keeps an APIC-ID -> vCPU
- * map, valid while no vCPU's ID breaks the 1:1 map (vm->slow == 0). A
- * changed APIC ID or an xAPIC-mode vCPU whose ID does not fit 8 bits moves
- * resolution to a scan, which is exact for aliases
- * (docs/rationale.md#avic-apic-id-bounds). Every guest value is range-checked
- * before it indexes the map.
+ * Every vCPU decides by its own APIC mode whether it accepts a message, as
+ * KVM's arch/x86/kvm/lapic.c kvm_apic_match_dest() does where the manuals
+ * are silent (mixed xAPIC/x2APIC VMs); the rules, case by case, are in
+ * docs/avic.md "Destination resolution" and
+ * docs/rationale.md#avic-mixed-mode-destinations (aliases and the hotplug
+ * rule: docs/rationale.md#avic-apic-id-bounds; x2APIC logical:
+ * docs/rationale.md#apic-x2apic-logical).
+ *
+ * Unicast physical destinations and x2APIC logical destinations cost O(1)
+ * per named ID through the VM's APIC-ID map while the map is exact (no
+ * xAPIC-mode vCPU answers to an ID other than its APIC ID; for logical ones,
+ * no vCPU is in xAPIC mode); otherwise, and for broadcasts, every vCPU is
+ * matched. Every guest value is range-checked before it indexes anything.
  */
 #include "avic/avic_priv.h"
 
 struct rctx_ {
-	const struct virq_avic_icr *icr;
 	virq_avic_target_fn fn;
 	void *arg;
 	uint32_t count;
+	bool lowest;		     /* one target: the lowest priority */
 	struct virq_avic_vcpu *best; /* lowest priority: best candidate so far */
 	uint32_t best_tpr;
 };
 
 static void hit_(struct rctx_ *c, struct virq_avic_vcpu *t)
 {
-	if (c->icr->delivery_mode == LIBVIRQ_APIC_DM_LOWEST) {
+	if (c->lowest) {
 		uint32_t tpr =
 		    __atomic_load_n(apic_reg_(t, LIBVIRQ_APIC_TPR), __ATOMIC_RELAXED) & 0xFFu;
 
@@ -40,81 +48,31 @@ static void hit_(struct rctx_ *c, struct virq_avic_vcpu *t)
 		c->fn(c->arg, t);
 }
 
-/* The ID a physical destination is compared with: 8 bits in xAPIC mode. */
-static uint32_t eff_id_(const struct virq_avic_vcpu *t)
+/* Physical: x2APIC mode matches its x2APIC ID (the initial APIC ID) or
+ * 0xFFFFFFFF; xAPIC mode matches 0xFF (its broadcast), a destination above
+ * 0xFF equal to its initial APIC ID (hotplug rule), else its 8-bit xAPIC ID. */
+static bool match_phys_(const struct virq_avic_vcpu *t, uint32_t mda)
 {
-	return LD_(&t->x2apic) ? cur_id_(t) : (cur_id_(t) & 0xFFu);
+	if (LD_(&t->x2apic))
+		return mda == 0xFFFFFFFFu || mda == t->apic_id;
+	if (mda == 0xFFu)
+		return true;
+	return mda > 0xFFu ? mda == t->apic_id : mda == (cur_id_(t) & 0xFFu);
 }
 
-static struct virq_avic_vcpu *at_(const struct virq_avic_vm *vm, uint32_t i)
+/* Logical: x2APIC mode matches 0xFFFFFFFF or its cluster and bit; xAPIC mode
+ * matches 0xFF, or per its own DFR model: flat (LDR ID & MDA), cluster (same
+ * cluster, a common bit); another model matches nothing. */
+static bool match_logical_(const struct virq_avic_vcpu *t, uint32_t mda)
 {
-	return __atomic_load_n(&vm->by_index[i], __ATOMIC_ACQUIRE);
-}
-
-static void all_(const struct virq_avic_vm *vm, struct rctx_ *c, const struct virq_avic_vcpu *skip)
-{
-	for (uint32_t i = 0; i < vm->cfg.max_vcpus; i++) {
-		struct virq_avic_vcpu *t = at_(vm, i);
-
-		if (t && t != skip)
-			hit_(c, t);
-	}
-}
-
-static void physical_(const struct virq_avic_vm *vm, struct rctx_ *c, uint32_t dest)
-{
-	if (__atomic_load_n(&vm->slow, __ATOMIC_ACQUIRE) == 0) {
-		struct virq_avic_vcpu *t;
-
-		if (dest > vm->max_index) /* range check before indexing */
-			return;
-		t = __atomic_load_n(&vm->by_apic[dest], __ATOMIC_ACQUIRE);
-		if (t && eff_id_(t) == dest)
-			hit_(c, t);
-		return;
-	}
-	for (uint32_t i = 0; i < vm->cfg.max_vcpus; i++) {
-		struct virq_avic_vcpu *t = at_(vm, i);
-
-		if (t && eff_id_(t) == dest)
-			hit_(c, t);
-	}
-}
-
-/* x2APIC logical: cluster dest[31:16], bitmap dest[15:0]; ID = cluster*16 + bit. */
-static void x2_logical_(const struct virq_avic_vm *vm, struct rctx_ *c, uint32_t dest)
-{
-	uint32_t cluster = dest >> 16, bm = dest & 0xFFFFu;
-
-	if (__atomic_load_n(&vm->slow, __ATOMIC_ACQUIRE) == 0) {
-		while (bm) {
-			uint32_t id = cluster * 16u + (uint32_t)__builtin_ctz(bm);
-
-			bm &= bm - 1u;
-			if (cluster <= (vm->max_index >> 4) && id <= vm->max_index)
-				physical_(vm, c, id);
-		}
-		return;
-	}
-	for (uint32_t i = 0; i < vm->cfg.max_vcpus; i++) {
-		struct virq_avic_vcpu *t = at_(vm, i);
-		uint32_t id;
-
-		if (!t)
-			continue;
-		id = eff_id_(t);
-		if ((id >> 4) == cluster && (bm & (1u << (id & 0xFu))))
-			hit_(c, t);
-	}
-}
-
-/* xAPIC logical: each xAPIC-mode target matches with its own DFR model and LDR. */
-static bool xapic_logical_match_(const struct virq_avic_vcpu *t, uint32_t mda)
-{
-	uint32_t lid = LD_(&t->ldr) >> 24, model = LD_(&t->dfr) >> 28;
+	uint32_t ldr = LD_(&t->ldr), lid = ldr >> 24, model;
 
 	if (LD_(&t->x2apic))
-		return false;
+		return mda == 0xFFFFFFFFu ||
+		       ((ldr >> 16) == (mda >> 16) && (ldr & mda & 0xFFFFu) != 0);
+	if (mda == 0xFFu)
+		return true;
+	model = LD_(&t->dfr) >> 28;
 	if (model == 0xFu)
 		return (lid & mda) != 0;
 	if (model == 0)
@@ -122,42 +80,92 @@ static bool xapic_logical_match_(const struct virq_avic_vcpu *t, uint32_t mda)
 	return false;
 }
 
-static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c)
+static void all_(const struct virq_avic_vm *vm, struct rctx_ *c, const struct virq_avic_vcpu *skip)
 {
-	const struct virq_avic_icr *icr = c->icr;
-	uint32_t bcast = icr->x2apic ? 0xFFFFFFFFu : 0xFFu;
+	for (uint32_t i = 0; i < vm->cfg.max_vcpus; i++) {
+		struct virq_avic_vcpu *t = vcpu_at_(vm, i);
 
-	if (icr->dest == bcast) {
-		/* Only 0xFFFFFFFF is the x2APIC broadcast; 0xFF is for xAPIC
-		 * (docs/rationale.md#apic-x2apic-logical). */
-		all_(vm, c, NULL);
+		if (t && t != skip)
+			hit_(c, t);
+	}
+}
+
+static void scan_(const struct virq_avic_vm *vm, struct rctx_ *c, uint32_t mda, bool logical)
+{
+	for (uint32_t i = 0; i < vm->cfg.max_vcpus; i++) {
+		struct virq_avic_vcpu *t = vcpu_at_(vm, i);
+
+		if (t && (logical ? match_logical_(t, mda) : match_phys_(t, mda)))
+			hit_(c, t);
+	}
+}
+
+/* The vCPU whose APIC ID is @id, when @id fits the table. */
+static struct virq_avic_vcpu *lookup_(const struct virq_avic_vm *vm, uint32_t id)
+{
+	return id <= vm->max_index ? by_apic_(vm, id) : NULL;
+}
+
+static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c,
+			  const struct virq_avic_icr *icr)
+{
+	uint32_t mda = icr->dest;
+
+	if (mda == 0xFFu || mda == 0xFFFFFFFFu) {
+		scan_(vm, c, mda, icr->logical); /* a broadcast for some modes */
 		return;
 	}
 	if (!icr->logical) {
-		physical_(vm, c, icr->dest);
-	} else if (icr->x2apic) {
-		x2_logical_(vm, c, icr->dest);
-	} else {
-		for (uint32_t i = 0; i < vm->cfg.max_vcpus; i++) {
-			struct virq_avic_vcpu *t = at_(vm, i);
+		struct virq_avic_vcpu *t;
 
-			if (t && xapic_logical_match_(t, icr->dest))
+		if (__atomic_load_n(&vm->slow, __ATOMIC_ACQUIRE) != 0) {
+			scan_(vm, c, mda, false);
+			return;
+		}
+		/* Exact map: only the vCPU with APIC ID @mda can match. */
+		t = lookup_(vm, mda);
+		if (t && match_phys_(t, mda))
+			hit_(c, t);
+		return;
+	}
+	if (icr->x2apic && __atomic_load_n(&vm->n_xapic, __ATOMIC_ACQUIRE) == 0) {
+		/* Only x2APIC-mode vCPUs: cluster dest[31:16], ID = cluster * 16 + bit. */
+		uint32_t bm = mda & 0xFFFFu;
+
+		while (bm) {
+			uint32_t id = (mda >> 16) * 16u + (uint32_t)__builtin_ctz(bm);
+			struct virq_avic_vcpu *t = lookup_(vm, id);
+
+			bm &= bm - 1u;
+			if (t && match_logical_(t, mda))
 				hit_(c, t);
 		}
+		return;
 	}
+	scan_(vm, c, mda, true);
 }
 
 virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,
 			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
 			      uint32_t *count)
 {
-	struct rctx_ c = {icr, fn, arg, 0, NULL, 0};
+	struct rctx_ c = {fn, arg, 0, false, NULL, 0};
 
-	if (!vm || !icr || !vm->by_index)
-		return LIBVIRQ_EINVAL;
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_resolve: VM not initialised");
+	if (!icr)
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_resolve: icr is NULL");
+	if (sender && (!vcpu_live_(sender) || sender->vm != vm))
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_resolve: sender is not a vCPU of this VM");
 	if ((icr->shorthand == LIBVIRQ_APIC_SH_SELF || icr->shorthand == LIBVIRQ_APIC_SH_ALL_BUT_SELF) &&
 	    !sender)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_resolve: self shorthand without a sender");
+	/* Lowest priority picks one target, except a physical broadcast, which is
+	 * delivered as fixed (KVM kvm_irq_delivery_to_apic()). */
+	c.lowest = icr->delivery_mode == LIBVIRQ_APIC_DM_LOWEST &&
+		   !(icr->shorthand == LIBVIRQ_APIC_SH_NONE && !icr->logical && icr->dest == 0xFFu);
 	switch (icr->shorthand) {
 	case LIBVIRQ_APIC_SH_SELF:
 		hit_(&c, sender);
@@ -169,7 +177,7 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 		all_(vm, &c, sender);
 		break;
 	default:
-		resolve_dest_(vm, &c);
+		resolve_dest_(vm, &c, icr);
 		break;
 	}
 	if (c.best) {

@@ -1,9 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AVIC #VMEXIT handling (APM Vol 2 §15.29.3, Table 15-29): AVIC_INCOMPLETE_IPI
- * and AVIC_NOACCEL, ICR emulation, and the logical table on LDR/DFR writes.
+ * and AVIC_NOACCEL, their dispatcher, and ICR emulation. Table upkeep on
+ * LDR/DFR/APIC ID writes is in tables.c, destination rules in dest.c.
+ *
+ * Guest-triggerable events the library cannot act on (an unknown cause or
+ * exit code, a trap exit on a read, a bad backing page) are counted per VM
+ * and logged at most LIBVIRQ_AVIC_LOG_BURST + 1 times per kind per VM: a
+ * guest cannot flood the host log, and the counters still say how many there
+ * were (virq_avic_vm_counters(); docs/rationale.md#avic-counted-events).
+ * Which causes emulate the ICR: docs/rationale.md#avic-incomplete-ipi-causes;
+ * whom TARGET_NOT_RUNNING wakes: docs/rationale.md#avic-tnr-wake.
  */
 #include "avic/avic_priv.h"
+
+/* Indexes of struct virq_avic_vm_raw_counters::ev, in struct virq_avic_vm_counters order. */
+enum { EV_UNKNOWN_CAUSE_, EV_UNKNOWN_EXIT_, EV_BAD_BACKING_, EV_TRAP_READ_ };
+
+/* Counts an event; logs the first LIBVIRQ_AVIC_LOG_BURST, then one line saying the rest is counted. */
+static LIBVIRQ_COLD_ void event_(struct virq_avic_vm *vm, unsigned k, enum virq_log_level lvl,
+				 const char *msg, uint64_t v1, uint64_t v2)
+{
+	uint64_t n = __atomic_add_fetch(&vm->cnt.ev[k], 1, __ATOMIC_RELAXED);
+
+	if (n <= LIBVIRQ_AVIC_LOG_BURST)
+		LIBVIRQ_LOGV(&vm->hal, lvl, msg, v1, v2);
+	else if (n == LIBVIRQ_AVIC_LOG_BURST + 1u)
+		LIBVIRQ_LOGV(&vm->hal, lvl,
+			     "avic: more events of this kind are only counted (virq_avic_vm_counters)",
+			     (uint64_t)k);
+	else
+		__atomic_add_fetch(&vm->cnt.dropped, 1, __ATOMIC_RELAXED);
+}
 
 struct emu_ {
 	const struct virq_avic_icr *icr;
@@ -56,13 +84,14 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 {
 	struct virq_avic_icr icr;
 	struct emu_ e = {&icr, ops, 0, 0, false};
-	virq_status st;
+	virq_status st = LIBVIRQ_OK;
 
-	if (!sender || !sender->vm)
-		return LIBVIRQ_EINVAL;
-	st = virq_avic_icr_decode(icr_raw, LD_(&sender->x2apic), &icr);
-	if (st != LIBVIRQ_OK)
-		return st;
+	if (count)
+		*count = 0;
+	if (!vcpu_live_(sender))
+		return LIBVIRQ_FAIL(vcpu_hal_(sender), LIBVIRQ_EINVAL,
+				    "virq_avic_emulate_icr: sender not initialised");
+	IGNORE_(virq_avic_icr_decode(icr_raw, LD_(&sender->x2apic), &icr)); /* cannot fail */
 	e.self_host = self_host_(sender);
 	/* A level-triggered INIT de-assert has no effect on the targets. */
 	if (!(icr.delivery_mode == LIBVIRQ_APIC_DM_INIT && icr.level_trigger && !icr.level_assert))
@@ -73,7 +102,9 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 	if (count)
 		*count = e.reached;
 	if (st == LIBVIRQ_OK && e.missing)
-		st = LIBVIRQ_ENOTSUP;
+		st = LIBVIRQ_FAILV(&sender->vm->hal, LIBVIRQ_ENOTSUP,
+				   "virq_avic_emulate_icr: special IPI without a deliver callback",
+				   (uint64_t)icr.delivery_mode);
 	return st;
 }
 
@@ -82,14 +113,29 @@ struct wake_ {
 	uint32_t n;
 };
 
+/*
+ * TARGET_NOT_RUNNING: the hardware has set the IRR bit of every target and
+ * signalled each one whose physical table entry had IsRunning 1 (APM Vol 2
+ * §15.29.3.1; KVM arch/x86/kvm/svm/avic.c avic_kick_target_vcpus(): "hardware
+ * has handled vCPUs that were in guest at the time of the IPI"). A target
+ * whose run word still shows the entry published with IsRunning 1 needs
+ * nothing (see the ordering argument in run.c); every other one is
+ * doorbelled (running without IsRunning, e.g. IPI virtualization off) or
+ * kicked.
+ */
 static void wake_one_(void *arg, struct virq_avic_vcpu *t)
 {
 	struct wake_ *w = arg;
+	uint32_t run;
 
 	if (t == w->sender) /* the sender is in this exit; it re-enters through VMRUN */
 		return;
+	run = __atomic_load_n(&t->run, __ATOMIC_SEQ_CST);
+	if ((run & (LIBVIRQ_AVIC_RUN_RUNNING | LIBVIRQ_AVIC_RUN_ISRUNNING)) ==
+	    (LIBVIRQ_AVIC_RUN_RUNNING | LIBVIRQ_AVIC_RUN_ISRUNNING))
+		return;
 	CNT_(&t->cnt.wakes);
-	IGNORE_(virq_avic_notify_(t, self_host_(w->sender)));
+	IGNORE_(virq_avic_notify_(t, self_host_(w->sender))); /* a faulted doorbell kicked */
 	w->n++;
 }
 
@@ -101,36 +147,43 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 	struct wake_ w = {sender, 0};
 	virq_status st;
 
-	if (!sender || !sender->vm || !res)
-		return LIBVIRQ_EINVAL;
-	memset(res, 0, sizeof(*res));
-	IGNORE_(virq_avic_exit_ipi_decode(info1, info2, LD_(&sender->x2apic), &x));
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (!vcpu_live_(sender))
+		return LIBVIRQ_FAIL(vcpu_hal_(sender), LIBVIRQ_EINVAL,
+				    "virq_avic_handle_incomplete_ipi: sender not initialised");
+	if (!res)
+		return LIBVIRQ_FAIL(&sender->vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_handle_incomplete_ipi: res is NULL");
+	IGNORE_(virq_avic_exit_ipi_decode(info1, info2, LD_(&sender->x2apic), &x)); /* cannot fail */
 	res->cause = (uint32_t)x.cause;
 	res->index = x.index;
 	CNT_(&sender->cnt.incomplete_ipi[x.cause]);
 	switch (x.cause) {
 	case LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING:
-		/* Hardware already set the IRR bits: only wake the targets
-		 * (docs/rationale.md#avic-incomplete-ipi-causes). */
+		/* Hardware already set the IRR bits: only wake the targets. */
 		st = virq_avic_resolve(sender->vm, sender, &x.icr, wake_one_, &w, NULL);
 		res->targets = w.n;
 		return st;
 	case LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE:
 	case LIBVIRQ_AVIC_IPI_INVALID_TARGET:
-		/* Hardware delivered to nobody: emulate the whole ICR write. */
+		/* Hardware delivered to nobody: emulate the whole ICR write
+		 * (KVM 5aede752a839: also for an invalid target). */
 		return virq_avic_emulate_icr(sender, info1, ops, &res->targets);
 	case LIBVIRQ_AVIC_IPI_INVALID_VECTOR:
 		return LIBVIRQ_OK;
 	case LIBVIRQ_AVIC_IPI_INVALID_BACKING_PAGE:
-		LIBVIRQ_LOGV(&sender->vm->hal, LIBVIRQ_LOG_ERROR, "avic: INVALID_BACKING_PAGE index",
-			  x.index);
+		event_(sender->vm, EV_BAD_BACKING_, LIBVIRQ_LOG_ERROR,
+		       "avic: AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (index, sender)", x.index,
+		       sender->index);
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
-		return LIBVIRQ_OK;
+		return LIBVIRQ_EHW;
 	default:
-		LIBVIRQ_LOGV(&sender->vm->hal, LIBVIRQ_LOG_ERROR, "avic: unknown incomplete-IPI cause",
-			  x.raw_cause);
+		event_(sender->vm, EV_UNKNOWN_CAUSE_, LIBVIRQ_LOG_WARN,
+		       "avic: AVIC_INCOMPLETE_IPI with an unknown cause (cause, sender)", x.raw_cause,
+		       sender->index);
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
-		return LIBVIRQ_OK;
+		return LIBVIRQ_EUNKNOWN;
 	}
 }
 
@@ -147,10 +200,11 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 		IGNORE_(virq_avic_ldr_write(v, val));
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_DFR:
-		/* A DFR model other than flat/cluster leaves the tables unchanged. */
+		/* ENOENT: a DFR model other than flat/cluster, kept; no logical entry. */
 		IGNORE_(virq_avic_dfr_write(v, val));
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_ID:
+		/* EINHIBITED is reported through res->inhibited. */
 		IGNORE_(virq_avic_apic_id_write(v, val));
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_RRR:
@@ -172,11 +226,18 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 				     struct virq_avic_exit_result *res)
 {
 	struct virq_avic_exit_noaccel x;
+	uint32_t before;
+	virq_status st;
 
-	if (!vcpu || !vcpu->vm || !res)
-		return LIBVIRQ_EINVAL;
-	memset(res, 0, sizeof(*res));
-	IGNORE_(virq_avic_exit_noaccel_decode(info1, info2, &x));
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_handle_noaccel: vCPU not initialised");
+	if (!res)
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_handle_noaccel: res is NULL");
+	IGNORE_(virq_avic_exit_noaccel_decode(info1, info2, &x)); /* cannot fail */
 	res->offset = x.offset;
 	res->write = x.write;
 	res->trap = x.trap;
@@ -188,88 +249,52 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 		return LIBVIRQ_OK;
 	}
 	if (!x.write) {
-		LIBVIRQ_LOGV(&vcpu->vm->hal, LIBVIRQ_LOG_WARN, "avic: trap exit on a read", x.offset);
+		/* A trap exit is defined for writes only (APM Vol 2 §15.29.3.2). */
+		event_(vcpu->vm, EV_TRAP_READ_, LIBVIRQ_LOG_WARN,
+		       "avic: AVIC_NOACCEL trap exit on a read (offset, vCPU)", x.offset,
+		       vcpu->index);
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
-		return LIBVIRQ_OK;
+		return LIBVIRQ_EUNKNOWN;
 	}
-	{
-		uint32_t before = virq_avic_vm_inhibits(vcpu->vm);
-		virq_status st = trap_write_(vcpu, x.offset, ops, res);
-
-		/* LDR/DFR/APIC ID writes may inhibit: the other vCPUs must know. */
-		res->inhibited = (virq_avic_vm_inhibits(vcpu->vm) & ~before) != 0;
-		return st;
-	}
+	before = vm_inhibits_(vcpu->vm);
+	st = trap_write_(vcpu, x.offset, ops, res);
+	/* LDR/DFR/APIC ID writes may inhibit: the other vCPUs must know. */
+	res->inhibited = (vm_inhibits_(vcpu->vm) & ~before) != 0;
+	return st;
 }
 
-/* ---- logical APIC ID table (APM §15.29.3.3) ---- */
-/* Rules: docs/rationale.md#avic-logical-id-single-bit. */
-
-void virq_avic_log_drop_(struct virq_avic_vcpu *v)
+virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode, uint64_t info1,
+				  uint64_t info2, const struct virq_avic_deliver_ops *ops,
+				  struct virq_avic_exit_result *res)
 {
-	if (v->log_index < 0)
-		return;
-	__atomic_store_n(log_slot_(v->vm, (uint32_t)v->log_index), 0u, __ATOMIC_RELEASE);
-	v->log_index = -1;
+	if (exitcode == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI)
+		return virq_avic_handle_incomplete_ipi(vcpu, info1, info2, ops, res);
+	if (exitcode == LIBVIRQ_VMCB_EXIT_AVIC_NOACCEL)
+		return virq_avic_handle_noaccel(vcpu, info1, info2, ops, res);
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_handle_exit: vCPU not initialised");
+	if (!res)
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL, "virq_avic_handle_exit: res is NULL");
+	event_(vcpu->vm, EV_UNKNOWN_EXIT_, LIBVIRQ_LOG_WARN,
+	       "avic: virq_avic_handle_exit given an exit code it does not handle (code, vCPU)",
+	       exitcode, vcpu->index);
+	res->action = LIBVIRQ_AVIC_ACT_REPORT;
+	return LIBVIRQ_EUNKNOWN;
 }
 
-virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
+virq_status virq_avic_vm_counters(const struct virq_avic_vm *vm, struct virq_avic_vm_counters *out)
 {
-	uint32_t idx, cur, e;
-	virq_status st;
-
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
-	if (LD_(&vcpu->x2apic)) /* x2APIC LDR is read-only and derived */
-		return LIBVIRQ_OK;
-	ST_(&vcpu->ldr, ldr); /* kept even when "bad": emulation matches on it */
-	virq_avic_log_drop_(vcpu);
-	st = virq_avic_logical_index(LD_(&vcpu->dfr), ldr, &idx);
-	if (st != LIBVIRQ_OK)
-		return st == LIBVIRQ_EINVAL ? LIBVIRQ_ENOENT : st;
-	cur = __atomic_load_n(log_slot_(vcpu->vm, idx), __ATOMIC_ACQUIRE);
-	if (LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_LOG_Valid, cur)) {
-		/* Another vCPU owns this logical ID: AVIC cannot represent both. */
-		inhibit_set_(vcpu->vm, LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED);
-		return LIBVIRQ_EEXIST;
-	}
-	st = virq_avic_logical_entry_encode(vcpu->apic_id, true, &e);
-	if (st != LIBVIRQ_OK)
-		return st;
-	__atomic_store_n(log_slot_(vcpu->vm, idx), e, __ATOMIC_RELEASE);
-	vcpu->log_index = (int32_t)idx;
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_counters: VM not initialised");
+	if (!out)
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vm_counters: out is NULL");
+	out->unknown_ipi_cause = __atomic_load_n(&vm->cnt.ev[EV_UNKNOWN_CAUSE_], __ATOMIC_RELAXED);
+	out->unknown_exit = __atomic_load_n(&vm->cnt.ev[EV_UNKNOWN_EXIT_], __ATOMIC_RELAXED);
+	out->invalid_backing_page = __atomic_load_n(&vm->cnt.ev[EV_BAD_BACKING_], __ATOMIC_RELAXED);
+	out->noaccel_trap_read = __atomic_load_n(&vm->cnt.ev[EV_TRAP_READ_], __ATOMIC_RELAXED);
+	out->log_lines_dropped = __atomic_load_n(&vm->cnt.dropped, __ATOMIC_RELAXED);
 	return LIBVIRQ_OK;
-}
-
-virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
-{
-	uint32_t model = dfr >> 28;
-
-	if (!vcpu || !vcpu->vm || (model != 0 && model != 0xFu))
-		return LIBVIRQ_EINVAL;
-	if (LD_(&vcpu->x2apic))
-		return LIBVIRQ_OK;
-	virq_avic_log_drop_(vcpu);
-	ST_(&vcpu->dfr, dfr);
-	/* Unlike KVM, re-apply the LDR at once so the vCPU keeps an entry. */
-	return virq_avic_ldr_write(vcpu, LD_(&vcpu->ldr));
-}
-
-virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
-{
-	uint32_t id;
-
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
-	if (LD_(&vcpu->x2apic)) /* x2APIC ID is read-only */
-		return LIBVIRQ_OK;
-	id = value >> 24;
-	/* Rewriting the 8-bit ID the vCPU already has is not a change. */
-	if (id == (cur_id_(vcpu) & 0xFFu))
-		return LIBVIRQ_OK;
-	ST_(&vcpu->cur_apic_id, id);
-	virq_avic_update_slow_(vcpu, vcpu->slow);
-	/* The tables stay as they are; AVIC goes off for the VM instead. */
-	inhibit_set_(vcpu->vm, LIBVIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED);
-	return LIBVIRQ_EINHIBITED;
 }

@@ -44,10 +44,19 @@
  *   notifies after setting it, and the bit is still pending, so its delivery
  *   happens after this post.
  *
- * Erratum 1235 parts (and disable_ipiv) never set IsRunning in the table:
- * the hardware then exits with TARGET_NOT_RUNNING for every non-self IPI and
- * the run word above (software state) decides doorbell vs kick
- * (docs/rationale.md#avic-erratum-1235).
+ * - TARGET_NOT_RUNNING exits (exits.c) skip targets whose run word says
+ *   RUNNING with ISRUNNING: their published entry has IsRunning 1, so the
+ *   hardware either saw it and notified them itself (APM Vol 2 §15.29.3.1),
+ *   or read IsRunning 0 before they published it; then, by the Dekker pair
+ *   above with the hardware as poster (it sets the IRR bit, then reads
+ *   IsRunning), their VMRUN after the publication sees the bit.
+ *
+ * Erratum 1235 parts (and disable_ipiv) never set IsRunning in the table
+ * (the CPU may miss a cleared IsRunning; KVM d921665e01ba, 8de4a1c8164e):
+ * the hardware then exits with TARGET_NOT_RUNNING for every non-self IPI,
+ * the run word never has ISRUNNING, and the software state decides doorbell
+ * vs kick (docs/rationale.md#avic-erratum-1235). Decisions key on the
+ * software run state, never on IsRunning (docs/rationale.md#avic-run-state).
  */
 #include "avic/avic_priv.h"
 
@@ -59,7 +68,7 @@ static LIBVIRQ_COLD_ virq_status doorbell_failed_(struct virq_avic_vcpu *t)
 	CNT_(&t->cnt.db_failed);
 	CNT_(&t->cnt.kick);
 	(hal->ops->kick_vcpu)(hal->ctx, t->cookie);
-	return LIBVIRQ_EHW;
+	return LIBVIRQ_FAIL(hal, LIBVIRQ_EHW, "virq_avic_post: doorbell MSR write faulted, kicked");
 }
 
 virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
@@ -90,8 +99,11 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 {
 	uint32_t bit, old;
 
+	/* One load and compare: a NULL, destroyed or never-created target is refused. */
+	if (!vcpu || __atomic_load_n(&vcpu->state, __ATOMIC_RELAXED) != LIBVIRQ_AVIC_ST_LIVE_)
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL, "virq_avic_post: vCPU not initialised");
 	if (vector - 16u > 255u - 16u)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ERANGE, "virq_avic_post: vector below 16 or above 255");
 	bit = 1u << (vector & 31u);
 	old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit, __ATOMIC_SEQ_CST);
 	if (old & bit) {
@@ -110,44 +122,47 @@ void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 	e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, running);
 	v->entry = e;
 	/*
-	 * With IPI virtualization off IsRunning never reaches the table
-	 * (docs/rationale.md#avic-erratum-1235).
-	 * Nor while the vCPU runs without AVIC (inhibited, L2): a sender's
-	 * doorbell would be ignored, it must exit TARGET_NOT_RUNNING instead.
+	 * With IPI virtualization off IsRunning never reaches the table. Nor
+	 * while the vCPU runs without AVIC (inhibited, L2): a sender's doorbell
+	 * would be ignored, it must exit TARGET_NOT_RUNNING instead.
 	 */
 	if (!v->vm->ipiv || !avic_on_(v))
 		e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, 0);
 	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
 }
 
-static uint32_t run_word_(const struct virq_avic_vcpu *v)
+uint32_t virq_avic_run_word_(const struct virq_avic_vcpu *v)
 {
 	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
-	bool db = avic_on_(v) && LD_(&v->vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL;
+	bool on = avic_on_(v);
+	bool db = on && LD_(&v->vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL;
 
-	return LIBVIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? LIBVIRQ_AVIC_RUN_DOORBELL : 0u);
+	return LIBVIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? LIBVIRQ_AVIC_RUN_DOORBELL : 0u) |
+	       (on && v->vm->ipiv ? LIBVIRQ_AVIC_RUN_ISRUNNING : 0u);
 }
 
 virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
 {
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_load: vCPU not initialised");
 	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(&vcpu->vm->hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vcpu_load: host APIC ID above 0xFFF", host_apic_id);
 	if (vcpu->loaded)
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EBUSY,
+				    "virq_avic_vcpu_load: vCPU already loaded");
 	vcpu->host_apic_id = host_apic_id;
 	vcpu->loaded = true;
 	if (vcpu->blocking) {
-		/* Preempted while blocking: stay "not running" until unblock
-		 * (docs/rationale.md#avic-run-state). */
+		/* Preempted while blocking: stay "not running" until unblock. */
 		virq_avic_publish_entry_(vcpu, false);
 		return LIBVIRQ_OK;
 	}
 	virq_avic_publish_entry_(vcpu, true);
 	virq_avic_irtes_update_(vcpu);
 	/* L1 of the ordering argument; VMRUN (L2) follows in the caller. */
-	__atomic_store_n(&vcpu->run, run_word_(vcpu), __ATOMIC_SEQ_CST);
+	__atomic_store_n(&vcpu->run, virq_avic_run_word_(vcpu), __ATOMIC_SEQ_CST);
 	return LIBVIRQ_OK;
 }
 
@@ -168,10 +183,10 @@ static void unload_(struct virq_avic_vcpu *v)
 
 virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
 {
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
-	/* Keyed on the software state, not on IsRunning (off with ipiv=0;
-	 * docs/rationale.md#avic-run-state). */
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_put: vCPU not initialised");
+	/* Keyed on the software state, not on IsRunning (off with ipiv=0). */
 	if (!vcpu->loaded)
 		return LIBVIRQ_OK;
 	vcpu->loaded = false;
@@ -181,8 +196,9 @@ virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
 
 virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
 {
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_block: vCPU not initialised");
 	vcpu->blocking = true;
 	unload_(vcpu);
 	return LIBVIRQ_OK;
@@ -190,10 +206,12 @@ virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
 
 virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
 {
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_unblock: vCPU not initialised");
 	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(&vcpu->vm->hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vcpu_unblock: host APIC ID above 0xFFF", host_apic_id);
 	vcpu->blocking = false;
 	vcpu->loaded = false;
 	return virq_avic_vcpu_load(vcpu, host_apic_id);
@@ -214,9 +232,14 @@ static int highest_vec_(const struct virq_avic_vcpu *v, uint32_t base)
 
 bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector)
 {
-	int irr = highest_vec_(vcpu, LIBVIRQ_APIC_IRR), isr, ppr;
+	int irr, isr, ppr;
 	uint32_t tpr;
 
+	if (vector)
+		*vector = 0;
+	if (!vcpu_live_(vcpu))
+		return false;
+	irr = highest_vec_(vcpu, LIBVIRQ_APIC_IRR);
 	if (vector)
 		*vector = irr < 0 ? 0 : (uint8_t)irr;
 	if (irr < 0)

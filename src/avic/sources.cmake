@@ -3,6 +3,8 @@
 target_sources(virq PRIVATE
   avic/caps.c
   avic/enc/encode.c
+  avic/enc/iommu.c
+  avic/tables.c
   avic/vm.c
   avic/run.c
   avic/dest.c

@@ -1,39 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AVIC VM and vCPU objects: physical and logical APIC ID tables, backing
- * pages, inhibits and the VMCB control values (APM Vol 2 §15.29.2, App. B).
+ * AVIC VM and vCPU objects: lifecycle and state checks, backing pages,
+ * inhibits, policy and calibration, and the VMCB control values (APM Vol 2
+ * §15.29.2, App. B). The APIC-ID tables themselves are kept by tables.c.
  */
 #include "avic/avic_priv.h"
 
-uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
-{
-	switch (mode) {
-	case LIBVIRQ_AVIC_MODE_XAVIC:
-		return LIBVIRQ_AVIC_MAX_INDEX_XAVIC;
-	case LIBVIRQ_AVIC_MODE_X2AVIC:
-		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC;
-	case LIBVIRQ_AVIC_MODE_X2AVIC_4K:
-		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K;
-	}
-	return 0;
-}
-
-static virq_status vm_check_cfg_(const struct virq_avic_caps *caps,
+static virq_status vm_check_cfg_(const struct virq_hal *hal, const struct virq_avic_caps *caps,
 				 const struct virq_avic_vm_cfg *cfg)
 {
 	uint32_t cap = virq_avic_mode_max_(cfg->mode);
 
-	if (!cap || (unsigned)cfg->policy > LIBVIRQ_AVIC_POLICY_KICK)
-		return LIBVIRQ_EINVAL;
-	if (!caps->avic || (cfg->mode != LIBVIRQ_AVIC_MODE_XAVIC && !caps->x2avic) ||
+	if (!cap)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, "virq_avic_vm_init: unknown table mode",
+				     (uint64_t)cfg->mode);
+	if ((unsigned)cfg->policy > LIBVIRQ_AVIC_POLICY_KICK)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, "virq_avic_vm_init: unknown policy",
+				     (uint64_t)cfg->policy);
+	if (!caps->avic)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, "virq_avic_vm_init: CPU has no AVIC");
+	if ((cfg->mode != LIBVIRQ_AVIC_MODE_XAVIC && !caps->x2avic) ||
 	    (cfg->mode == LIBVIRQ_AVIC_MODE_X2AVIC_4K && !caps->x2avic_4k))
-		return LIBVIRQ_ENOTSUP;
-	if (cfg->max_vcpus == 0 || cfg->max_vcpus > cap + 1u || cfg->vm_id > LIBVIRQ_GATAG_VM_MAX)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_avic_vm_init: CPU does not support the table mode",
+				     (uint64_t)cfg->mode);
+	if (cfg->max_vcpus == 0 || cfg->max_vcpus > cap + 1u)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vm_init: max_vcpus is 0 or above the table", cfg->max_vcpus,
+				     cap + 1u);
+	if (cfg->vm_id > LIBVIRQ_GATAG_VM_MAX)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_init: vm_id above 0xFFFFF",
+				     cfg->vm_id);
 	if (cfg->apic_bar & 0xFFFu)
-		return LIBVIRQ_EALIGN;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EALIGN,
+				     "virq_avic_vm_init: apic_bar not 4 KiB aligned", cfg->apic_bar);
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_VMCB_Addr, cfg->apic_bar))
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_init: apic_bar above 2^52",
+				     cfg->apic_bar);
 	return LIBVIRQ_OK;
 }
 
@@ -49,12 +52,17 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 {
 	virq_status st;
 	size_t entries, tsize;
+	uint32_t slots;
 
 	if (!vm || !caps || !cfg)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_vm_init: vm, caps or cfg is NULL");
+	/* A live VM keeps its tables: re-initialising it would leak them. */
+	if (vm_live_(vm))
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vm_init: VM already initialised");
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_KICK);
-	if (st == LIBVIRQ_OK)
-		st = vm_check_cfg_(caps, cfg);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(hal, st, "virq_avic_vm_init: HAL lacks MSR or kick callbacks");
+	st = vm_check_cfg_(hal, caps, cfg);
 	if (st != LIBVIRQ_OK)
 		return st;
 	memset(vm, 0, sizeof(*vm));
@@ -72,15 +80,18 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 	st = virq_page_alloc_(hal, tsize, 4096, &vm->phys_table);
 	if (st == LIBVIRQ_OK)
 		st = virq_page_alloc_(hal, 4096, 4096, &vm->log_table);
+	/* The maps are sized by max_vcpus, not by the table mode. */
 	if (st == LIBVIRQ_OK)
-		st = virq_page_alloc_(hal, (entries * 2u * sizeof(void *) + 4095u) & ~(size_t)4095u,
-				      4096, &vm->maps);
+		st = virq_page_alloc_(hal, virq_avic_maps_size_(cfg->max_vcpus, &slots), 4096,
+				      &vm->maps);
 	if (st != LIBVIRQ_OK) {
 		vm_free_(vm);
-		return st;
+		return LIBVIRQ_FAIL(hal, st, "virq_avic_vm_init: table allocation failed");
 	}
 	vm->by_index = vm->maps.va;
-	vm->by_apic = vm->by_index + entries;
+	vm->apic_map = (uint32_t *)(vm->by_index + cfg->max_vcpus);
+	vm->apic_map_mask = slots - 1u;
+	__atomic_store_n(&vm->state, LIBVIRQ_AVIC_ST_LIVE_, __ATOMIC_RELEASE);
 	return LIBVIRQ_OK;
 }
 
@@ -88,24 +99,35 @@ virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 {
 	if (!vm)
 		return LIBVIRQ_OK;
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_destroy: VM not initialised");
 	if (vm->nr_vcpus)
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vm_destroy: vCPUs remain",
+				     vm->nr_vcpus);
+	if (vm->registry)
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
+				    "virq_avic_vm_destroy: VM still in a GA-tag registry");
+	__atomic_store_n(&vm->state, LIBVIRQ_AVIC_ST_DEAD_, __ATOMIC_RELEASE);
 	vm_free_(vm);
-	vm->by_index = vm->by_apic = NULL;
+	vm->by_index = NULL;
+	vm->apic_map = NULL;
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm, enum virq_avic_policy policy)
 {
-	if (!vm || (unsigned)policy > LIBVIRQ_AVIC_POLICY_KICK)
-		return LIBVIRQ_EINVAL;
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_set_policy: VM not initialised");
+	if ((unsigned)policy > LIBVIRQ_AVIC_POLICY_KICK)
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vm_set_policy: unknown policy",
+				     (uint64_t)policy);
 	ST_(&vm->policy, (uint32_t)policy);
 	return LIBVIRQ_OK;
 }
 
 enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm)
 {
-	return (enum virq_avic_policy)LD_(&vm->policy);
+	return vm_live_(vm) ? (enum virq_avic_policy)LD_(&vm->policy) : LIBVIRQ_AVIC_POLICY_KICK;
 }
 
 virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_apic_id,
@@ -115,11 +137,15 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	uint64_t t0, t1, t2;
 	virq_status st = LIBVIRQ_OK;
 
-	if (!vm)
-		return LIBVIRQ_EINVAL;
-	if (self_host_apic_id > LIBVIRQ_AVIC_RUN_HOST || rounds == 0 || rounds > 64)
-		return LIBVIRQ_ERANGE;
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_calibrate: VM not initialised");
 	hal = &vm->hal;
+	if (self_host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vm_calibrate: host APIC ID above 0xFFF", self_host_apic_id);
+	if (rounds == 0 || rounds > 64)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_calibrate: rounds not 1..64",
+				     rounds);
 	t0 = virq_now_(hal);
 	for (uint32_t i = 0; i < rounds && st == LIBVIRQ_OK; i++)
 		st = virq_msr_wr_(hal, LIBVIRQ_AVIC_DOORBELL_MSR, self_host_apic_id);
@@ -127,8 +153,10 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	for (uint32_t i = 0; i < rounds; i++)
 		(hal->ops->kick_vcpu)(hal->ctx, cookie);
 	t2 = virq_now_(hal);
-	vm->doorbell_ns = (t1 - t0) / rounds;
-	vm->kick_ns = (t2 - t1) / rounds;
+	/* A clock that runs backwards gives 0, never a wrapped huge cost; the kick
+	 * also costs the running target an exit (docs/rationale.md#avic-kick-cost). */
+	vm->doorbell_ns = t1 >= t0 ? (t1 - t0) / rounds : 0;
+	vm->kick_ns = (t2 >= t1 ? (t2 - t1) / rounds : 0) + vm->cfg.kick_exit_ns;
 	if (st != LIBVIRQ_OK) {
 		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
 		ST_(&vm->policy, (uint32_t)LIBVIRQ_AVIC_POLICY_KICK);
@@ -138,44 +166,62 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 							      : LIBVIRQ_AVIC_POLICY_KICK));
 	}
 	LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "avic: calibration doorbell_ns kick_ns", vm->doorbell_ns,
-		  vm->kick_ns);
+		     vm->kick_ns);
 	if (chosen)
 		*chosen = virq_avic_vm_policy(vm);
-	return st != LIBVIRQ_OK ? LIBVIRQ_EHW : LIBVIRQ_OK;
+	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(hal, LIBVIRQ_EHW,
+					       "virq_avic_vm_calibrate: doorbell MSR write faulted")
+				: LIBVIRQ_OK;
 }
 
 void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_ns,
 			      uint64_t *kick_ns)
 {
+	bool live = vm_live_(vm);
+
 	if (doorbell_ns)
-		*doorbell_ns = vm->doorbell_ns;
+		*doorbell_ns = live ? vm->doorbell_ns : 0;
 	if (kick_ns)
-		*kick_ns = vm->kick_ns;
+		*kick_ns = live ? vm->kick_ns : 0;
 }
 
 /* ---- inhibits ---- */
 
+static virq_status reason_check_(const struct virq_avic_vm *vm, enum virq_avic_inhibit reason,
+				 const char *not_live, const char *bad)
+{
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, not_live);
+	if ((unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT || reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EINVAL, bad, (uint64_t)reason);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit reason)
 {
-	if (!vm || (unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT ||
-	    reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
-		return LIBVIRQ_EINVAL;
+	virq_status st = reason_check_(vm, reason, "virq_avic_vm_inhibit: VM not initialised",
+				       "virq_avic_vm_inhibit: reason out of range or per vCPU");
+
+	if (st != LIBVIRQ_OK)
+		return st;
 	__atomic_fetch_or(&vm->inhibits, 1u << reason, __ATOMIC_SEQ_CST);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit reason)
 {
-	if (!vm || (unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT ||
-	    reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
-		return LIBVIRQ_EINVAL;
+	virq_status st = reason_check_(vm, reason, "virq_avic_vm_uninhibit: VM not initialised",
+				       "virq_avic_vm_uninhibit: reason out of range or per vCPU");
+
+	if (st != LIBVIRQ_OK)
+		return st;
 	__atomic_fetch_and(&vm->inhibits, ~(1u << reason), __ATOMIC_SEQ_CST);
 	return LIBVIRQ_OK;
 }
 
 uint32_t virq_avic_vm_inhibits(const struct virq_avic_vm *vm)
 {
-	return __atomic_load_n(&vm->inhibits, __ATOMIC_SEQ_CST);
+	return vm_live_(vm) ? vm_inhibits_(vm) : 1u << LIBVIRQ_AVIC_INHIBIT_DISABLED;
 }
 
 const char *virq_avic_inhibit_name(uint32_t reason)
@@ -201,64 +247,32 @@ const char *virq_avic_inhibit_name(uint32_t reason)
 
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
 {
+	if (!vcpu_live_(vcpu))
+		return;
 	ST_(&vcpu->nested, nested);
 	/*
 	 * L2 runs from a VMCB without AVIC, where a doorbell is ignored: posters
-	 * kick from now on (run word without DOORBELL, a sequentially consistent
-	 * store before the nested VMRUN, as in virq_avic_vcpu_vmcb_values()).
-	 * Leaving L2, doorbells come back with the next VMCB values.
+	 * kick from now on (run word without DOORBELL or ISRUNNING, a
+	 * sequentially consistent store before the nested VMRUN, as in
+	 * virq_avic_vcpu_vmcb_values()). Leaving L2, doorbells come back with
+	 * the next VMCB values.
 	 */
 	if (nested && vcpu->loaded && !vcpu->blocking) {
 		virq_avic_publish_entry_(vcpu, true); /* IsRunning 0: senders exit */
 		virq_avic_irtes_update_(vcpu);	      /* IRTEs: GA log instead of IsRun */
-		__atomic_store_n(&vcpu->run, LD_(&vcpu->run) & ~LIBVIRQ_AVIC_RUN_DOORBELL,
-				 __ATOMIC_SEQ_CST);
+		__atomic_store_n(&vcpu->run, virq_avic_run_word_(vcpu), __ATOMIC_SEQ_CST);
 	}
 }
 
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why)
 {
-	uint32_t w = virq_avic_vm_inhibits(vcpu->vm);
+	uint32_t w = vcpu_live_(vcpu) ? vm_inhibits_(vcpu->vm) : 1u << LIBVIRQ_AVIC_INHIBIT_DISABLED;
 
-	if (LD_(&vcpu->nested))
+	if (vcpu_live_(vcpu) && LD_(&vcpu->nested))
 		w |= 1u << LIBVIRQ_AVIC_INHIBIT_NESTED;
 	if (why)
 		*why = w;
 	return w == 0;
-}
-
-/* ---- slow-path bookkeeping (IDs that break the 1:1 APIC-ID map) ---- */
-
-bool virq_avic_is_slow_(const struct virq_avic_vcpu *v)
-{
-	return cur_id_(v) != v->apic_id || (!LD_(&v->x2apic) && cur_id_(v) > 0xFEu);
-}
-
-/* Called with the VM lock whenever cur_apic_id or the APIC mode changed. */
-void virq_avic_update_slow_(struct virq_avic_vcpu *v, bool was_slow)
-{
-	struct virq_avic_vm *vm = v->vm;
-	bool slow = virq_avic_is_slow_(v);
-	bool big = !LD_(&v->x2apic) && cur_id_(v) > 0xFEu;
-
-	(void)was_slow;
-	if (slow != v->slow) {
-		if (slow)
-			__atomic_fetch_add(&vm->slow, 1u, __ATOMIC_SEQ_CST);
-		else
-			__atomic_fetch_sub(&vm->slow, 1u, __ATOMIC_SEQ_CST);
-		v->slow = slow;
-	}
-	if (big != v->too_big) {
-		vm->too_big = big ? vm->too_big + 1u : vm->too_big - 1u;
-		v->too_big = big;
-		/* An xAPIC-mode vCPU above 0xFE cannot be addressed by AVIC
-		 * (docs/rationale.md#avic-apic-id-bounds). */
-		if (vm->too_big)
-			inhibit_set_(vm, LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
-		else
-			inhibit_clear_(vm, LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG);
-	}
 }
 
 /* ---- vCPU ---- */
@@ -270,9 +284,12 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 
 	if (cfg->backing_va) {
 		if (cfg->backing_pa & 0xFFFu)
-			return LIBVIRQ_EALIGN;
+			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EALIGN,
+					     "virq_avic_vcpu_init: backing_pa not 4 KiB aligned",
+					     cfg->backing_pa);
 		if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, cfg->backing_pa))
-			return LIBVIRQ_ERANGE;
+			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
+					     "virq_avic_vcpu_init: backing_pa above 2^52", cfg->backing_pa);
 		v->backing.va = cfg->backing_va;
 		v->backing.pa = cfg->backing_pa;
 		v->backing.size = LIBVIRQ_AVIC_PAGE_SIZE;
@@ -280,10 +297,11 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 	}
 	st = virq_page_alloc_(&vm->hal, LIBVIRQ_AVIC_PAGE_SIZE, 4096, &v->backing);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&vm->hal, st, "virq_avic_vcpu_init: backing page allocation failed");
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, v->backing.pa)) {
 		virq_page_free_(&vm->hal, &v->backing);
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_ERANGE,
+				    "virq_avic_vcpu_init: HAL gave a backing page above 2^52");
 	}
 	v->own_backing = true;
 	*apic_reg_(v, LIBVIRQ_APIC_ID) = (cfg->apic_id & 0xFFu) << 24; /* xAPIC view: 8 bits */
@@ -297,98 +315,90 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 	struct virq_avic_phys_entry pe = {0};
 	virq_status st;
 
-	if (!vm || !vcpu || !cfg || !vm->by_index)
-		return LIBVIRQ_EINVAL;
-	/* An ID beyond the table is refused before anything is written
-	 * (docs/rationale.md#avic-apic-id-bounds). */
-	if (cfg->index >= vm->cfg.max_vcpus || cfg->apic_id > vm->max_index)
-		return LIBVIRQ_ERANGE;
-	if (vm->by_index[cfg->index] || vm->by_apic[cfg->apic_id])
-		return LIBVIRQ_EEXIST;
+	if (!vm_live_(vm))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vcpu_init: VM not initialised");
+	if (!vcpu || !cfg)
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vcpu_init: vcpu or cfg is NULL");
+	if (vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
+				    "virq_avic_vcpu_init: vCPU already initialised");
+	/* An ID beyond the table is refused before anything is written. */
+	if (cfg->index >= vm->cfg.max_vcpus)
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE, "virq_avic_vcpu_init: index >= max_vcpus",
+				     cfg->index, vm->cfg.max_vcpus);
+	if (cfg->apic_id > vm->max_index)
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vcpu_init: APIC ID above the table", cfg->apic_id,
+				     vm->max_index);
+	if (vm->by_index[cfg->index] || by_apic_(vm, cfg->apic_id))
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EEXIST,
+				     "virq_avic_vcpu_init: index or APIC ID already used", cfg->index,
+				     cfg->apic_id);
 	memset(vcpu, 0, sizeof(*vcpu));
 	vcpu->vm = vm;
 	st = vcpu_backing_(vm, vcpu, cfg);
-	if (st != LIBVIRQ_OK)
-		return st;
-	pe.backing_pa = vcpu->backing.pa;
-	pe.valid = true; /* Valid now, so broadcasts reach it at once. */
-	st = virq_avic_phys_entry_encode(&pe, &vcpu->entry);
 	if (st != LIBVIRQ_OK) {
-		if (vcpu->own_backing)
-			virq_page_free_(&vm->hal, &vcpu->backing);
+		vcpu->vm = NULL;
 		return st;
 	}
+	pe.backing_pa = vcpu->backing.pa;
+	pe.valid = true; /* Valid now, so broadcasts reach it at once. */
+	IGNORE_(virq_avic_phys_entry_encode(&pe, &vcpu->entry)); /* PA checked above */
 	vcpu->index = cfg->index;
 	vcpu->apic_id = cfg->apic_id;
-	vcpu->cur_apic_id = cfg->apic_id;
+	vcpu->cur_apic_id = cfg->apic_id & 0xFFu; /* reset: xAPIC mode */
 	vcpu->cookie = cfg->cookie;
 	vcpu->dfr = LIBVIRQ_APIC_DFR_FLAT;
 	vcpu->log_index = -1;
-	__atomic_store_n(phys_slot_(vm, cfg->apic_id), vcpu->entry, __ATOMIC_RELEASE);
-	__atomic_store_n(&vm->by_index[cfg->index], vcpu, __ATOMIC_RELEASE);
-	__atomic_store_n(&vm->by_apic[cfg->apic_id], vcpu, __ATOMIC_RELEASE);
-	if (cfg->apic_id > vm->highest)
-		ST_(&vm->highest, cfg->apic_id);
-	vm->nr_vcpus++;
-	virq_avic_update_slow_(vcpu, false);
+	__atomic_store_n(&vcpu->state, LIBVIRQ_AVIC_ST_LIVE_, __ATOMIC_RELEASE);
+	virq_avic_tables_add_(vcpu);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu)
 {
 	struct virq_avic_vm *vm;
-	uint32_t h;
 
-	if (!vcpu || !vcpu->vm)
+	if (!vcpu)
 		return LIBVIRQ_OK;
-	if (vcpu->loaded || vcpu->irtes)
-		return LIBVIRQ_EBUSY;
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vcpu_destroy: vCPU not initialised");
 	vm = vcpu->vm;
-	virq_avic_log_drop_(vcpu);
-	__atomic_store_n(phys_slot_(vm, vcpu->apic_id), 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&vm->by_index[vcpu->index], NULL, __ATOMIC_RELEASE);
-	__atomic_store_n(&vm->by_apic[vcpu->apic_id], NULL, __ATOMIC_RELEASE);
-	ST_(&vcpu->x2apic, true); /* leave the too-big count */
-	ST_(&vcpu->cur_apic_id, vcpu->apic_id);
-	virq_avic_update_slow_(vcpu, vcpu->slow);
-	for (h = vm->highest; h > 0 && !vm->by_apic[h]; h--)
-		;
-	ST_(&vm->highest, h);
-	vm->nr_vcpus--;
+	if (vcpu->loaded)
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vcpu_destroy: vCPU is loaded");
+	if (vcpu->irtes)
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
+				    "virq_avic_vcpu_destroy: IRTEs are attached");
+	virq_avic_tables_remove_(vcpu);
 	if (vcpu->own_backing)
 		virq_page_free_(&vm->hal, &vcpu->backing);
+	__atomic_store_n(&vcpu->state, LIBVIRQ_AVIC_ST_DEAD_, __ATOMIC_RELEASE);
 	vcpu->vm = NULL;
 	return LIBVIRQ_OK;
 }
 
 void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa)
 {
+	bool live = vcpu_live_(vcpu);
+
 	if (pa)
-		*pa = vcpu->backing.pa;
-	return vcpu->backing.va;
+		*pa = live ? vcpu->backing.pa : 0;
+	return live ? vcpu->backing.va : NULL;
 }
 
 virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 {
-	uint32_t ldr, before;
+	uint32_t before;
 
-	if (!vcpu || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_set_x2apic: vCPU not initialised");
 	if (LD_(&vcpu->x2apic) == x2apic)
 		return LIBVIRQ_OK;
-	virq_avic_log_drop_(vcpu);
-	ldr = x2apic ? virq_avic_x2apic_ldr(cur_id_(vcpu)) : 0;
-	ST_(&vcpu->ldr, ldr);
-	/* The ID and LDR registers as the guest reads them in the new mode. */
-	__atomic_store_n(apic_reg_(vcpu, LIBVIRQ_APIC_LDR), ldr, __ATOMIC_RELAXED);
-	__atomic_store_n(apic_reg_(vcpu, LIBVIRQ_APIC_ID),
-			 x2apic ? cur_id_(vcpu) : (cur_id_(vcpu) & 0xFFu) << 24, __ATOMIC_RELAXED);
-	before = virq_avic_vm_inhibits(vcpu->vm);
-	ST_(&vcpu->x2apic, x2apic);
-	virq_avic_update_slow_(vcpu, vcpu->slow);
-	/* Newly PHYSICAL_ID_TOO_BIG (xAPIC ID alias): the caller must know
-	 * (docs/rationale.md#avic-apic-id-bounds). */
-	return (virq_avic_vm_inhibits(vcpu->vm) & ~before) ? LIBVIRQ_EINHIBITED : LIBVIRQ_OK;
+	before = vm_inhibits_(vcpu->vm);
+	virq_avic_tables_set_mode_(vcpu, x2apic);
+	/* Newly inhibited (for instance an xAPIC-mode ID above 0xFE): the caller must know. */
+	return (vm_inhibits_(vcpu->vm) & ~before) ? LIBVIRQ_EINHIBITED : LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
@@ -398,8 +408,12 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	uint32_t max, highest;
 	bool active, x2;
 
-	if (!vcpu || !out || !vcpu->vm)
-		return LIBVIRQ_EINVAL;
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_vmcb_values: vCPU not initialised");
+	if (!out)
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_vmcb_values: out is NULL");
 	vm = vcpu->vm;
 	active = virq_avic_vcpu_active(vcpu, NULL);
 	x2 = LD_(&vcpu->x2apic) && vm->cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC;
@@ -422,28 +436,32 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	vcpu->have_last = true;
 	vcpu->last_active = active;
 	vcpu->last_x2 = x2;
-	/* IsRunning and IRTE IsRun only with AVIC (before the run word's full barrier). */
 	if (vcpu->loaded && !vcpu->blocking) {
+		/* IsRunning and IRTE IsRun only with AVIC (before the run word's full barrier). */
 		virq_avic_publish_entry_(vcpu, true);
 		virq_avic_irtes_update_(vcpu);
+		/* Doorbells are only useful while these values (about to run) enable AVIC. */
+		__atomic_store_n(&vcpu->run, virq_avic_run_word_(vcpu), __ATOMIC_SEQ_CST);
 	}
-	/* Doorbells are only useful while these values (about to run) enable AVIC. */
-	if (vcpu->loaded && !vcpu->blocking)
-		__atomic_store_n(&vcpu->run,
-				 LIBVIRQ_AVIC_RUN_RUNNING | vcpu->host_apic_id |
-				     ((active && LD_(&vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL)
-					  ? LIBVIRQ_AVIC_RUN_DOORBELL
-					  : 0u),
-				 __ATOMIC_SEQ_CST);
 	return LIBVIRQ_OK;
 }
 
 void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out)
 {
-	const struct virq_avic_vcpu_raw_counters *c = &vcpu->cnt;
-	uint64_t db = LD_(&c->db), kick = LD_(&c->kick), failed = LD_(&c->db_failed);
-	uint64_t notes = db + kick + LD_(&c->local), other = LD_(&c->wakes) + failed;
+	const struct virq_avic_vcpu_raw_counters *c;
+	uint64_t db, kick, failed, notes, other;
 
+	if (!out)
+		return;
+	memset(out, 0, sizeof(*out));
+	if (!vcpu_live_(vcpu))
+		return;
+	c = &vcpu->cnt;
+	db = LD_(&c->db);
+	kick = LD_(&c->kick);
+	failed = LD_(&c->db_failed);
+	notes = db + kick + LD_(&c->local);
+	other = LD_(&c->wakes) + failed;
 	/*
 	 * Every post that set a new bit made exactly one notification (plus a
 	 * kick on a fault). A snapshot racing with a wake may see the wake before

@@ -9,7 +9,7 @@ virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs)
 	if (!hal || !hal->ops)
 		return LIBVIRQ_EINVAL;
 	o = hal->ops;
-	if (o->version != LIBVIRQ_HAL_VERSION || o->size < sizeof(struct virq_hal_ops))
+	if (o->version != LIBVIRQ_HAL_VERSION || o->size < LIBVIRQ_HAL_OPS_SIZE_V1)
 		/* the ops table is not ours to read beyond version and size */
 		return LIBVIRQ_EHALVER;
 	if (!o->mmio_read32 || !o->mmio_write32 || !o->mmio_read64 || !o->mmio_write64 ||

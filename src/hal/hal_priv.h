@@ -109,6 +109,14 @@ static inline void virq_page_free_(const struct virq_hal *hal, struct virq_page 
 	page->size = 0;
 }
 
+/*
+ * An extension member of the ops table (after kick_vcpu) is present: the
+ * embedder's ops size covers it and it is not NULL.
+ */
+#define LIBVIRQ_HAL_HAS_(hal, member)                                                          \
+	((hal)->ops->size >= offsetof(struct virq_hal_ops, member) + sizeof((hal)->ops->member) && \
+	 (hal)->ops->member)
+
 /* Cleans to PoC when the HAL can; returns false when it cannot. */
 static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va, size_t len)
 {

@@ -6,7 +6,6 @@
  * SEV-ES/SNP refused: docs/rationale.md#pmc-sev-refused).
  */
 #include "pmcvirt/pmcv_priv.h"
-#include "hal/hal_priv.h"
 
 /* CPUID register of leaf @leaf (0 when above the extended max leaf). */
 static uint32_t pmcv_cpuid_reg_(const struct virq_hal *hal, uint32_t max, uint32_t leaf,
@@ -28,11 +27,11 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 	virq_status st;
 
 	if (!caps)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_pmcvirt_probe: caps is NULL");
 	memset(caps, 0, sizeof(*caps));
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CPUID);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(hal, st, "virq_pmcvirt_probe: HAL lacks cpuid");
 	max = pmcv_cpuid_reg_(hal, UINT32_MAX, LIBVIRQ_PMCVIRT_CPUID_EXT_MAX, PMCV_EAX_);
 	ecx1 = pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_EXT_FEAT, PMCV_ECX_);
 	caps->svm = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_ECX_SVM, ecx1) != 0;
@@ -55,7 +54,8 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 		caps->num_core_ctrs_raw = raw;
 		if (raw == 0) {
 			memset(caps, 0, sizeof(*caps));
-			return LIBVIRQ_EHW;
+			return LIBVIRQ_FAIL(hal, LIBVIRQ_EHW,
+					    "virq_pmcvirt_probe: PerfMonV2 with NumPerfCtrCore 0");
 		}
 		/* The VMCB has six slots; more host counters stay host-only.
 		 * Without PerfCtrExtCore only the K7 MSRs exist, and they address
@@ -92,23 +92,36 @@ virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
 {
 	virq_status st;
 
-	if (!caps || (flags & ~(LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY | LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP)))
-		return LIBVIRQ_EINVAL;
+	if (!caps)
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: caps is NULL");
+	if (flags & ~(LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY | LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP |
+		      LIBVIRQ_PMCVIRT_F_LAZY))
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: unknown flags",
+				     flags);
+	if ((flags & LIBVIRQ_PMCVIRT_F_LAZY) && mode != LIBVIRQ_PMCVIRT_MODE_SW)
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_mode_check: F_LAZY is for the software-switched mode");
 	st = virq_pmcvirt_guest_check(guest);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: inconsistent guest");
 	if (mode == LIBVIRQ_PMCVIRT_MODE_HW) {
 		st = pmcv_hw_check_(caps, guest, flags);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAIL(NULL, st,
+					    "virq_pmcvirt_mode_check: host or guest unfit for HW mode");
 	} else if (mode != LIBVIRQ_PMCVIRT_MODE_SW) {
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: unknown mode",
+				     (uint64_t)mode);
 	}
 	if (guest->ncounters > caps->num_core_ctrs)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ERANGE,
+				     "virq_pmcvirt_mode_check: more guest counters than the host has",
+				     guest->ncounters, caps->num_core_ctrs);
 	if (guest->ext_core && !caps->perfctr_ext_core && guest->ncounters > 4)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_ERANGE,
+				    "virq_pmcvirt_mode_check: over 4 counters need host PerfCtrExtCore");
 	if (guest->perfmon_v2 && !caps->perfmon_v2 && mode == LIBVIRQ_PMCVIRT_MODE_SW)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_ENOTSUP,
+				    "virq_pmcvirt_mode_check: PerfMonV2 guest on a host without it");
 	return LIBVIRQ_OK;
 }

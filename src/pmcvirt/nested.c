@@ -58,12 +58,24 @@ static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, cons
 	pmcv_wr_gctl_(vmcb02, pmcv_rd_gctl_(vmcb12) & bits);
 }
 
+/* @fn: the public function's name (a string literal). */
+#define PMCV_NESTED_CHECK_(v, a, b, fn)                                                            \
+	pmcv_nested_check_((v), (a), (b), fn ": vCPU not initialised", fn ": NULL VMCB",         \
+			   fn ": not HW mode", fn ": vCPU in the guest")
+
 static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const void *a,
-				      const void *b)
+				      const void *b, const char *not_live, const char *null_vmcb,
+				      const char *not_hw, const char *in_guest)
 {
-	if (!v || !a || !b || v->mode != LIBVIRQ_PMCVIRT_MODE_HW)
-		return LIBVIRQ_EINVAL;
-	return v->in_guest ? LIBVIRQ_EBUSY : LIBVIRQ_OK;
+	if (!pmcv_live_(v))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, not_live);
+	if (!a || !b)
+		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, null_vmcb);
+	if (v->mode != LIBVIRQ_PMCVIRT_MODE_HW)
+		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, not_hw);
+	if (v->in_guest)
+		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EBUSY, in_guest);
+	return LIBVIRQ_OK;
 }
 
 static bool pmcv_l2_pmc_(const void *vmcb12)
@@ -75,11 +87,13 @@ static bool pmcv_l2_pmc_(const void *vmcb12)
 virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_has_pmc_virt,
 				      void *vmcb12, void *vmcb02, bool *fail)
 {
-	virq_status st = pmcv_nested_check_(vcpu, vmcb12, vmcb02);
+	virq_status st = PMCV_NESTED_CHECK_(vcpu, vmcb12, vmcb02, "virq_pmcvirt_nested_vmrun");
 	bool own;
 
-	if (st != LIBVIRQ_OK || !fail)
-		return st != LIBVIRQ_OK ? st : LIBVIRQ_EINVAL;
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (!fail)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_nested_vmrun: fail is NULL");
 	*fail = false;
 	own = pmcv_l2_pmc_(vmcb12);
 	if (own && !l1_has_pmc_virt) {
@@ -104,7 +118,7 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmcb12,
 				       const void *vmcb02)
 {
-	virq_status st = pmcv_nested_check_(vcpu, vmcb12, vmcb02);
+	virq_status st = PMCV_NESTED_CHECK_(vcpu, vmcb12, vmcb02, "virq_pmcvirt_nested_vmexit");
 
 	if (st != LIBVIRQ_OK)
 		return st;

@@ -1,86 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pmcvirt internals: raw VMCB access and helpers shared by the module's
- * files. Not a public header.
+ * pmcvirt driver internals shared by src/pmcvirt/{caps,vcpu,switch,nested}.c
+ * (not by the pure encoders in src/pmcvirt/enc/, which include only
+ * enc/pmcv_enc.h). Not a public header.
+ *
+ * Who calls whom (no cycles): vcpu.c -> switch.c (lazy sync before a state
+ * access) and caps.c (mode check), nested.c -> vcpu.c; switch.c and caps.c
+ * call no other driver file; all may call the pure encoders in enc/.
  */
 #ifndef LIBVIRQ_SRC_PMCV_PRIV_H
 #define LIBVIRQ_SRC_PMCV_PRIV_H
 
-#include <libvirq/pmcvirt.h>
+#include "pmcvirt/enc/pmcv_enc.h"
+#include "hal/hal_priv.h"
 
-/* The VMCB is little-endian; so are both targets (x86_64, aarch64). */
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "VMCB access assumes little-endian");
+/* Lifecycle states of a vCPU (docs/pmcvirt.md "Object states"). */
+#define LIBVIRQ_PMCVIRT_ST_LIVE_ 0x504D4356u /* "PMCV" */
+#define LIBVIRQ_PMCVIRT_ST_DEAD_ 0x44454144u /* "DEAD" */
+
+static inline bool pmcv_live_(const struct virq_pmcvirt_vcpu *v)
+{
+	return v && v->state == LIBVIRQ_PMCVIRT_ST_LIVE_;
+}
+
+/* The HAL to report a failure through, or NULL when the vCPU is not live. */
+static inline const struct virq_hal *pmcv_hal_(const struct virq_pmcvirt_vcpu *v)
+{
+	return pmcv_live_(v) ? &v->hal : NULL;
+}
+
+/* Deliberately ignores a status (the caller documented why). */
+#define IGNORE_STATUS_(x)                                                                          \
+	do {                                                                                       \
+		virq_status ignored_ = (x);                                                        \
+		(void)ignored_;                                                                    \
+	} while (0)
 
 /* Bits of virq_pmcvirt_hwcache::valid. */
 #define PMCV_V_CTL(i) (1u << (i))
 #define PMCV_V_CTR(i) (1u << (6u + (i)))
 #define PMCV_V_GCTL (1u << 12)
 #define PMCV_V_GSTS (1u << 13)
-
-static inline uint64_t pmcv_rd64_(const void *vmcb, uint32_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const uint8_t *)vmcb + off, sizeof(v));
-	return v;
-}
-
-static inline void pmcv_wr64_(void *vmcb, uint32_t off, uint64_t v)
-{
-	memcpy((uint8_t *)vmcb + off, &v, sizeof(v));
-}
-
-static inline uint32_t pmcv_rd32_(const void *vmcb, uint32_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)vmcb + off, sizeof(v));
-	return v;
-}
-
-static inline void pmcv_wr32_(void *vmcb, uint32_t off, uint32_t v)
-{
-	memcpy((uint8_t *)vmcb + off, &v, sizeof(v));
-}
-
-/* GENMASK(n-1, 0) for n = 0..6 (n = 0 gives 0). */
-static inline uint64_t pmcv_ctr_bits_(uint32_t n)
-{
-	return n ? LIBVIRQ_GENMASK(5, 0) >> (6u - n) : 0;
-}
-
-/*
- * The host's real core-counter count, for "guest matches host" decisions
- * (global-MSR and RDPMC passthrough): NumPerfCtrCore before the cap at the
- * six VMCB slots. Hand-built caps without the raw value use num_core_ctrs.
- */
-static inline uint32_t pmcv_host_ctrs_(const struct virq_pmcvirt_caps *c)
-{
-	return c->perfmon_v2 && c->num_core_ctrs_raw ? c->num_core_ctrs_raw : c->num_core_ctrs;
-}
-
-/* Global control as the VMCB/hardware must hold it for this guest. */
-static inline uint64_t pmcv_eff_gctl_(const struct virq_pmcvirt_guest *g, uint64_t guest_val)
-{
-	return g->perfmon_v2 ? guest_val : pmcv_ctr_bits_(g->ncounters);
-}
-
-/* PERF_CTR_GLOBAL_CTL: 32 significant bits, reserved dword above kept 0. */
-static inline void pmcv_wr_gctl_(void *vmcb, uint64_t v)
-{
-	pmcv_wr64_(vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL, v & LIBVIRQ_GENMASK(31, 0));
-}
-
-static inline uint64_t pmcv_rd_gctl_(const void *vmcb)
-{
-	return pmcv_rd32_(vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL);
-}
-
-/* Reserved event-select bits for this guest. */
-static inline uint64_t pmcv_evtsel_rsvd_(const struct virq_pmcvirt_guest *g)
-{
-	return g->allow_hg ? LIBVIRQ_PMCVIRT_EVTSEL_RSVD_HG : LIBVIRQ_PMCVIRT_EVTSEL_RSVD;
-}
 
 /* Event select as it is given to the VMCB (HW) or to the MSR (SW). */
 uint64_t virq_pmcvirt_ctl_hw_(const struct virq_pmcvirt_vcpu *vcpu, uint64_t guest_ctl);
@@ -99,5 +59,8 @@ static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uin
 	return v->host_ext_core ? LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i)
 				: LIBVIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
 }
+
+/* Lazy mode: saves the guest PMU still live in the MSRs into the software state (switch.c). */
+virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *vcpu);
 
 #endif /* LIBVIRQ_SRC_PMCV_PRIV_H */

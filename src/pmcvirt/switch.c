@@ -10,7 +10,6 @@
  * MSR write (GlobalCtl = 0) is needed before every VMRUN.
  */
 #include "pmcvirt/pmcv_priv.h"
-#include "hal/hal_priv.h"
 
 /* Writes @val to @msr unless the cache (bit @vbit, slot @slot) already holds it. */
 static virq_status pmcv_wr_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t *slot,
@@ -42,6 +41,24 @@ static virq_status pmcv_rd_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t 
 	}
 	*slot = val;
 	v->hw.valid |= vbit;
+	*out = val;
+	return LIBVIRQ_OK;
+}
+
+/* Reads guest counter @i: RDPMC through the HAL when it has the hook, else RDMSR. */
+static virq_status pmcv_rd_ctr_(struct virq_pmcvirt_vcpu *v, uint32_t i, uint64_t *out)
+{
+	uint64_t val = 0;
+
+	if (!v->use_rdpmc)
+		return pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), out);
+	if ((v->hal.ops->rdpmc)(v->hal.ctx, i, &val) != LIBVIRQ_OK) {
+		v->hw.valid &= ~PMCV_V_CTR(i);
+		return LIBVIRQ_EHW;
+	}
+	val &= LIBVIRQ_PMCVIRT_CTR_MASK; /* the counter is 48 bits wide */
+	v->hw.ctr[i] = val;
+	v->hw.valid |= PMCV_V_CTR(i);
 	*out = val;
 	return LIBVIRQ_OK;
 }
@@ -82,6 +99,13 @@ static virq_status pmcv_wr_gsts_(struct virq_pmcvirt_vcpu *v, uint64_t want)
 	v->hw.global_sts = want;
 	v->hw.valid |= PMCV_V_GSTS;
 	return LIBVIRQ_OK;
+}
+
+/* Cache bits the guest's run invalidates: its counters, the status, a passed-through control. */
+static uint32_t pmcv_guest_ran_(const struct virq_pmcvirt_vcpu *v)
+{
+	return (((1u << v->guest.ncounters) - 1u) << 6) | PMCV_V_GSTS |
+	       (v->global_passthrough ? PMCV_V_GCTL : 0u);
 }
 
 /* Counters the guest's PMU overwrites in hardware. */
@@ -134,10 +158,12 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 	struct virq_pmcvirt_host *h;
 	virq_status st = LIBVIRQ_OK;
 
-	if (!vcpu)
-		return LIBVIRQ_EINVAL;
-	if (vcpu->host.saved || vcpu->in_guest)
-		return LIBVIRQ_EBUSY;
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_host_save: vCPU not initialised");
+	if (vcpu->host.saved)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY, "virq_pmcvirt_host_save: host already saved");
+	if (vcpu->in_guest)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY, "virq_pmcvirt_host_save: vCPU in the guest");
 	h = &vcpu->host;
 	memset(h, 0, sizeof(*h));
 	h->n = pmcv_clobbered_(vcpu);
@@ -158,7 +184,8 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 	if (st != LIBVIRQ_OK) {
 		if (virq_pmcvirt_host_restore(vcpu) != LIBVIRQ_OK)
 			LIBVIRQ_LOG0(&vcpu->hal, LIBVIRQ_LOG_ERROR, "pmcvirt: host PMU restore failed");
-		return LIBVIRQ_EHW;
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EHW,
+				    "virq_pmcvirt_host_save: a PMU MSR access faulted");
 	}
 	return LIBVIRQ_OK;
 }
@@ -168,13 +195,20 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 	struct virq_pmcvirt_host *h;
 	virq_status st = LIBVIRQ_OK;
 
-	if (!vcpu)
-		return LIBVIRQ_EINVAL;
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_host_restore: vCPU not initialised");
 	if (vcpu->in_guest)
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_host_restore: vCPU in the guest");
 	h = &vcpu->host;
 	if (!h->saved)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_host_restore: host PMU not saved");
+	/* Lazy mode: the guest's PMU is still in the MSRs; save it first. A
+	 * fault leaves the guest values unknown, the host restore goes on. */
+	if (vcpu->live && virq_pmcvirt_sync_(vcpu) != LIBVIRQ_OK)
+		st = LIBVIRQ_EHW;
 	/*
 	 * Restore only what host_save read (a save that faulted part-way leaves
 	 * the rest of the host PMU as it was). Stop everything first so no
@@ -193,7 +227,9 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != LIBVIRQ_OK)
 		st = LIBVIRQ_EHW;
 	h->saved = false;
-	return st;
+	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(&vcpu->hal, st,
+					       "virq_pmcvirt_host_restore: a PMU MSR access faulted")
+				: LIBVIRQ_OK;
 }
 
 /* ---- world switch ---- */
@@ -219,16 +255,20 @@ virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 {
 	virq_status st;
 
-	if (!vcpu || !vcpu->host.saved)
-		return LIBVIRQ_EINVAL;
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_enter: vCPU not initialised");
+	if (!vcpu->host.saved)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_enter: host PMU not saved");
 	if (vcpu->in_guest)
-		return LIBVIRQ_EBUSY;
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY, "virq_pmcvirt_enter: already entered");
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_HW)
 		st = pmcv_wr_gctl_msr_(vcpu, 0); /* else VMEXIT_INVALID_PMC */
+	else if (vcpu->live)
+		st = LIBVIRQ_OK; /* lazy: the MSRs still hold exactly the guest's PMU */
 	else
 		st = pmcv_sw_load_(vcpu);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return LIBVIRQ_FAIL(&vcpu->hal, st, "virq_pmcvirt_enter: a PMU MSR write faulted");
 	vcpu->in_guest = true;
 	return LIBVIRQ_OK;
 }
@@ -242,11 +282,7 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 	 * longer hold what the cache says. Each is valid again only once read
 	 * back, so a fault below cannot leave a stale entry that would let
 	 * host_restore skip a needed write. */
-	for (uint32_t i = 0; i < v->guest.ncounters; i++)
-		v->hw.valid &= ~PMCV_V_CTR(i);
-	v->hw.valid &= ~PMCV_V_GSTS;
-	if (v->global_passthrough)
-		v->hw.valid &= ~PMCV_V_GCTL;
+	v->hw.valid &= ~pmcv_guest_ran_(v);
 	if (v->host_v2) {
 		if (v->global_passthrough)
 			st = pmcv_rd_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &v->hw.global_ctl,
@@ -260,28 +296,64 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 			v->st.global_sts = val & pmcv_ctr_bits_(v->guest.ncounters);
 	}
 	for (uint32_t i = 0; i < v->guest.ncounters && st == LIBVIRQ_OK; i++) {
-		st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i), &val);
+		st = pmcv_rd_ctr_(v, i, &val);
 		if (st == LIBVIRQ_OK)
 			v->st.perf_ctr[i] = val & LIBVIRQ_PMCVIRT_CTR_MASK;
 	}
 	return st;
 }
 
+virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *v)
+{
+	virq_status st;
+
+	if (!v->live)
+		return LIBVIRQ_OK;
+	v->live = false;
+	st = pmcv_sw_save_(v);
+	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(&v->hal, st,
+					       "pmcvirt: lazy save of the guest PMU faulted")
+				: LIBVIRQ_OK;
+}
+
 virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 {
-	if (!vcpu || !vcpu->in_guest)
-		return LIBVIRQ_EINVAL;
+	virq_status st;
+
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_exit: vCPU not initialised");
+	if (!vcpu->in_guest)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_exit: not entered");
 	vcpu->in_guest = false;
-	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW)
-		return pmcv_sw_save_(vcpu);
+	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW && vcpu->lazy) {
+		/*
+		 * The guest ran: what its counters, status and passed-through
+		 * control hold is known only to the MSRs now. They stay there;
+		 * GuestOnly event selects (forced in this mode) do not count in
+		 * host mode (APM Vol 2 §13.2 PerfEvtSel HostOnly/GuestOnly;
+		 * docs/rationale.md#pmc-lazy-switching).
+		 */
+		vcpu->hw.valid &= ~pmcv_guest_ran_(vcpu);
+		vcpu->live = true;
+		return LIBVIRQ_OK;
+	}
+	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW) {
+		st = pmcv_sw_save_(vcpu);
+		return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(&vcpu->hal, st,
+						       "virq_pmcvirt_exit: a PMU MSR access faulted")
+					: LIBVIRQ_OK;
+	}
 	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.
 	 * UNCERTAIN which exactly (0x3F for GlobalCtl on six-counter parts), so
 	 * forget them (docs/rationale.md#pmc-globalctl-before-vmrun). */
 	vcpu->hw.valid &= PMCV_V_GSTS;
 	if (exitcode == LIBVIRQ_VMCB_EXIT_INVALID_PMC) { /* all 64 bits compared */
 		vcpu->invalid_pmc++;
-		LIBVIRQ_LOGV(&vcpu->hal, LIBVIRQ_LOG_ERROR, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC",
-			  exitcode);
+		/* Counted; logged as the first of each power of two (a flood stays bounded). */
+		if ((vcpu->invalid_pmc & (vcpu->invalid_pmc - 1u)) == 0)
+			LIBVIRQ_LOGV(&vcpu->hal, LIBVIRQ_LOG_ERROR,
+				     "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC (exit code, count)",
+				     exitcode, vcpu->invalid_pmc);
 		return LIBVIRQ_EHW;
 	}
 	return LIBVIRQ_OK;

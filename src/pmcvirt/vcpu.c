@@ -11,7 +11,6 @@
  *   what the next enter loads.
  */
 #include "pmcvirt/pmcv_priv.h"
-#include "hal/hal_priv.h"
 
 static bool pmcv_hw_(const struct virq_pmcvirt_vcpu *v)
 {
@@ -129,13 +128,22 @@ static virq_status pmcv_init_check_(const struct virq_pmcvirt_vcpu *vcpu,
 	virq_status st;
 
 	if (!vcpu || !caps || !guest)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_vcpu_init: vcpu, caps or guest is NULL");
+	/* A live vCPU is refused: its state (host PMU saved, in the guest) would be lost. */
+	if (pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY, "virq_pmcvirt_vcpu_init: vCPU already initialised");
 	if (mode == LIBVIRQ_PMCVIRT_MODE_HW && (!vmcb || ((uintptr_t)vmcb & 7u)))
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_vcpu_init: HW mode needs an 8-byte aligned VMCB");
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR);
 	if (st != LIBVIRQ_OK)
-		return st;
-	return virq_pmcvirt_mode_check(caps, guest, mode, flags);
+		return LIBVIRQ_FAIL(hal, st, "virq_pmcvirt_vcpu_init: HAL lacks MSR callbacks");
+	st = virq_pmcvirt_mode_check(caps, guest, mode, flags);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(hal, st,
+				    "virq_pmcvirt_vcpu_init: mode, flags or guest refused (mode_check)");
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct virq_hal *hal,
@@ -152,6 +160,8 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	vcpu->guest = *guest;
 	vcpu->mode = mode;
 	vcpu->flags = flags;
+	vcpu->lazy = (flags & LIBVIRQ_PMCVIRT_F_LAZY) != 0;
+	vcpu->use_rdpmc = LIBVIRQ_HAL_HAS_(hal, rdpmc);
 	vcpu->host_nctr = caps->num_core_ctrs;
 	vcpu->host_ext_core = caps->perfctr_ext_core;
 	vcpu->host_v2 = caps->perfmon_v2;
@@ -175,6 +185,7 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 			   pmcv_rd64_(vmcb, LIBVIRQ_VMCB_VIRT_EXT) &
 			       ~LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
+	vcpu->state = LIBVIRQ_PMCVIRT_ST_LIVE_;
 	st = virq_pmcvirt_vcpu_reset(vcpu);
 	/* PMU refresh (KVM's kvm_pmu_refresh; docs/rationale.md#pmc-reset-values):
 	 * the global enables of the guest's counters are set, as hardware RESET
@@ -185,22 +196,65 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	return st;
 }
 
+virq_status virq_pmcvirt_vcpu_destroy(struct virq_pmcvirt_vcpu *vcpu)
+{
+	if (!vcpu)
+		return LIBVIRQ_OK;
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_vcpu_destroy: vCPU not initialised");
+	if (vcpu->in_guest)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_vcpu_destroy: vCPU in the guest");
+	if (vcpu->host.saved)
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_vcpu_destroy: host PMU saved, restore it first");
+	vcpu->state = LIBVIRQ_PMCVIRT_ST_DEAD_;
+	vcpu->vmcb = NULL;
+	vcpu->filter = NULL;
+	return LIBVIRQ_OK;
+}
+
+/*
+ * Entry check of the functions that read or write guest PMU state: the vCPU
+ * is live and not in the guest, @out is not NULL; in lazy mode the guest PMU
+ * still in the MSRs is saved first, so the software state is current.
+ * @fn is the public function's name (a string literal).
+ */
+#define PMCV_ACCESS_(v, out, fn)                                                                   \
+	pmcv_access_check_((v), (out), fn ": vCPU not initialised", fn ": NULL argument",        \
+			   fn ": vCPU in the guest", fn ": lazy save of the guest PMU faulted")
+
+static virq_status pmcv_access_check_(struct virq_pmcvirt_vcpu *v, const void *out,
+				      const char *not_live, const char *null_arg,
+				      const char *in_guest, const char *sync)
+{
+	if (!pmcv_live_(v))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, not_live);
+	if (!out)
+		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, null_arg);
+	if (v->in_guest)
+		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EBUSY, in_guest);
+	if (v->live && virq_pmcvirt_sync_(v) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EHW, sync);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 {
 	struct virq_pmcvirt_state zero;
+	virq_status st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_vcpu_reset");
 
-	if (!vcpu)
-		return LIBVIRQ_EINVAL;
-	if (vcpu->in_guest)
-		return LIBVIRQ_EBUSY;
+	if (st != LIBVIRQ_OK)
+		return st;
 	memset(&zero, 0, sizeof(zero));
 	vcpu->st = zero;
 	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++)
 		vcpu->ctl_hw[i] = virq_pmcvirt_ctl_hw_(vcpu, 0);
 	if (pmcv_hw_(vcpu)) {
 		/* All six slots, status, IRPerf 0; GLOBAL_CTL effective value. */
-		if (virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero) != LIBVIRQ_OK)
-			return LIBVIRQ_EINVAL; /* unreachable: zero state, checked guest */
+		/* Cannot fail: a zero state of a checked guest. */
+		IGNORE_STATUS_(virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero));
 	}
 	return LIBVIRQ_OK;
 }
@@ -208,16 +262,18 @@ virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 				    const struct virq_pmcvirt_filter *filter)
 {
-	if (!vcpu)
-		return LIBVIRQ_EINVAL;
-	if (filter) {
-		virq_status st = virq_pmcvirt_filter_check(filter);
+	virq_status st;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_set_filter: vCPU not initialised");
+	if (filter) {
+		st = virq_pmcvirt_filter_check(filter);
 		if (st != LIBVIRQ_OK)
-			return st;
+			return LIBVIRQ_FAIL(&vcpu->hal, st, "virq_pmcvirt_set_filter: filter refused");
 	}
-	if (vcpu->in_guest)
-		return LIBVIRQ_EBUSY;
+	st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_set_filter");
+	if (st != LIBVIRQ_OK)
+		return st;
 	vcpu->filter = filter;
 	virq_pmcvirt_refilter_(vcpu);
 	return LIBVIRQ_OK;
@@ -225,23 +281,18 @@ virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 
 /* ---- intercepted MSRs ---- */
 
-static virq_status pmcv_access_check_(const struct virq_pmcvirt_vcpu *v, const void *out)
-{
-	if (!v || !out)
-		return LIBVIRQ_EINVAL;
-	return v->in_guest ? LIBVIRQ_EBUSY : LIBVIRQ_OK;
-}
-
 virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 				  enum virq_pmcvirt_origin origin, uint64_t *value)
 {
 	struct virq_pmcvirt_slot s;
-	virq_status st = pmcv_access_check_(vcpu, value);
+	virq_status st = PMCV_ACCESS_(vcpu, value, "virq_pmcvirt_msr_read");
 
-	if (st == LIBVIRQ_OK)
-		st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
 	if (st != LIBVIRQ_OK)
 		return st;
+	st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&vcpu->hal, st, "virq_pmcvirt_msr_read: MSR not in the guest's PMU",
+				     msr);
 	switch (s.kind) {
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		*value = vcpu->st.perf_ctl[s.idx];
@@ -298,14 +349,19 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 				   enum virq_pmcvirt_origin origin, uint64_t value)
 {
 	struct virq_pmcvirt_slot s;
-	virq_status st = pmcv_access_check_(vcpu, vcpu);
+	virq_status st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_msr_write");
 
-	if (st == LIBVIRQ_OK)
-		st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
-	if (st == LIBVIRQ_OK)
-		st = pmcv_write_value_(vcpu, &s, origin, &value);
 	if (st != LIBVIRQ_OK)
 		return st;
+	st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&vcpu->hal, st, "virq_pmcvirt_msr_write: MSR not in the guest's PMU",
+				     msr);
+	st = pmcv_write_value_(vcpu, &s, origin, &value);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&vcpu->hal, st,
+				     "virq_pmcvirt_msr_write: reserved bits, or a read-only MSR", msr,
+				     value);
 	switch (s.kind) {
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		pmcv_set_ctl_(vcpu, s.idx, value);
@@ -334,12 +390,13 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 
 virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx, uint64_t *value)
 {
-	virq_status st = pmcv_access_check_(vcpu, value);
+	virq_status st = PMCV_ACCESS_(vcpu, value, "virq_pmcvirt_rdpmc");
 
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (ecx >= vcpu->guest.ncounters)
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV(&vcpu->hal, LIBVIRQ_EINVAL,
+				     "virq_pmcvirt_rdpmc: counter beyond the guest's count", ecx);
 	*value = pmcv_get_ctr_(vcpu, ecx);
 	return LIBVIRQ_OK;
 }
@@ -365,14 +422,15 @@ static bool pmcv_counts_(const struct virq_pmcvirt_vcpu *v, uint32_t i, uint16_t
 virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t event,
 					uint8_t umask, bool cpl0, uint32_t *pmi_mask)
 {
-	virq_status st = pmcv_access_check_(vcpu, vcpu);
+	virq_status st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_emulated_event");
 	uint64_t gctl, sts;
 	uint32_t pmi = 0;
 
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (event > 0xFFFu)
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV(&vcpu->hal, LIBVIRQ_ERANGE,
+				     "virq_pmcvirt_emulated_event: event above 0xFFF", event);
 	gctl = pmcv_eff_gctl_(&vcpu->guest, pmcv_get_gctl_(vcpu));
 	sts = pmcv_get_gsts_(vcpu);
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
@@ -399,7 +457,7 @@ virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t
 virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 				    struct virq_pmcvirt_state *state)
 {
-	virq_status st = pmcv_access_check_(vcpu, state);
+	virq_status st = PMCV_ACCESS_(vcpu, state, "virq_pmcvirt_save_state");
 
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -443,12 +501,14 @@ static virq_status pmcv_restore_check_(const struct virq_pmcvirt_vcpu *v,
 virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 				       const struct virq_pmcvirt_state *state)
 {
-	virq_status st = pmcv_access_check_(vcpu, state);
+	virq_status st = PMCV_ACCESS_(vcpu, state, "virq_pmcvirt_restore_state");
 
-	if (st == LIBVIRQ_OK)
-		st = pmcv_restore_check_(vcpu, state);
 	if (st != LIBVIRQ_OK)
 		return st;
+	st = pmcv_restore_check_(vcpu, state);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&vcpu->hal, st,
+				    "virq_pmcvirt_restore_state: reserved bits or values out of range");
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
 		pmcv_set_ctl_(vcpu, i, state->perf_ctl[i]);
 		pmcv_set_ctr_(vcpu, i, state->perf_ctr[i]);

@@ -11,11 +11,13 @@
  * posts, load/put/block/unblock, LDR/DFR/APIC ID writes, x2APIC switches.
  * Properties:
  *  - every call returns a documented status; exit results have an action
- *    in range;
+ *    in range; exit codes other than 0x401/0x402 are counted and refused,
+ *    and any number of unknown events logs a bounded number of lines;
  *  - resolve reports each target at most once, only vCPUs of the VM, and
  *    its count equals the callbacks; shorthands self / all / all-but-self
  *    give exactly the sender / every vCPU / every vCPU but the sender;
- *    lowest priority gives at most one target;
+ *    lowest priority gives at most one target (a physical 0xFF is delivered
+ *    as fixed);
  *  - after every operation each vCPU's physical APIC ID table entry is Valid
  *    and points at the vCPU's backing page, IsRunning only while loaded;
  *  - a post of a vector >= 16 leaves IRR[vector] set;
@@ -124,14 +126,17 @@ static void op_resolve_(struct fz *z, struct virq_avic_vcpu *s, uint64_t raw)
 	default:
 		break;
 	}
-	if (icr.delivery_mode == LIBVIRQ_APIC_DM_LOWEST && icr.shorthand == LIBVIRQ_APIC_SH_NONE)
+	/* Lowest priority: one target, except a physical 0xFF, delivered as fixed. */
+	if (icr.delivery_mode == LIBVIRQ_APIC_DM_LOWEST && icr.shorthand == LIBVIRQ_APIC_SH_NONE &&
+	    (icr.logical || icr.dest != 0xFFu))
 		FUZZ_CHECK(count <= 1);
 }
 
 static void check_exit_(virq_status st, const struct virq_avic_exit_result *r)
 {
 	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EINVAL || st == LIBVIRQ_ENOTSUP ||
-		   st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST || st == LIBVIRQ_EINHIBITED);
+		   st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST || st == LIBVIRQ_EINHIBITED ||
+		   st == LIBVIRQ_EUNKNOWN || st == LIBVIRQ_EHW);
 	if (st == LIBVIRQ_OK)
 		FUZZ_CHECK(r->action <= LIBVIRQ_AVIC_ACT_REPORT);
 }
@@ -160,6 +165,31 @@ static void op_ipi_(struct fz *z, struct fuzz_in *in, uint32_t i)
 		info2 = fuzz_u64(in);
 	memset(&r, 0, sizeof(r));
 	check_exit_(virq_avic_handle_incomplete_ipi(&z->v[i], info1, info2, &ops_, &r), &r);
+}
+
+/* Any exit code through the dispatcher: 0x401/0x402 go to their handlers, the rest is
+ * counted and refused (LIBVIRQ_EUNKNOWN), touching nothing. */
+static void op_exit_(struct fz *z, struct fuzz_in *in, uint32_t i)
+{
+	static const uint64_t codes[] = {0x401, 0x402, 0x400, 0x72, 0x7B, ~0ull, ~3ull};
+	uint8_t k = fuzz_u8(in);
+	uint64_t code = k % 8 < 7 ? codes[k % 8] : fuzz_u64(in);
+	uint64_t info1 = fuzz_u64(in), info2 = fuzz_u64(in);
+	struct virq_avic_vm_counters before, after;
+	struct virq_avic_exit_result r;
+	virq_status st;
+
+	FUZZ_CHECK(virq_avic_vm_counters(&z->vm, &before) == LIBVIRQ_OK);
+	st = virq_avic_handle_exit(&z->v[i], code, info1, info2, &ops_, &r);
+	check_exit_(st, &r);
+	FUZZ_CHECK(virq_avic_vm_counters(&z->vm, &after) == LIBVIRQ_OK);
+	if (code != 0x401 && code != 0x402) {
+		FUZZ_CHECK(st == LIBVIRQ_EUNKNOWN && r.action == LIBVIRQ_AVIC_ACT_REPORT);
+		FUZZ_CHECK(after.unknown_exit == before.unknown_exit + 1);
+	}
+	/* Each kind logs at most LIBVIRQ_AVIC_LOG_BURST + 1 lines per VM, then only counts. */
+	FUZZ_CHECK(virq_sim_log_count(z->fh, LIBVIRQ_LOG_WARN) + virq_sim_log_count(z->fh, LIBVIRQ_LOG_ERROR) <=
+		   4 * (LIBVIRQ_AVIC_LOG_BURST + 1));
 }
 
 static void op_post_(struct fz *z, uint32_t i, uint32_t vec, uint32_t self)
@@ -266,6 +296,10 @@ static void run_ops_(struct fz *z, struct fuzz_in *in)
 			op_regs_(z, i, op >> 3, fuzz_u32(in));
 			break;
 		default:
+			if (op & 0x40) {
+				op_exit_(z, in, i);
+				break;
+			}
 			st = virq_avic_vm_set_policy(&z->vm, (enum virq_avic_policy)((op >> 3) & 1));
 			FUZZ_CHECK(st == LIBVIRQ_OK);
 			break;

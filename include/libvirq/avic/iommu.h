@@ -50,7 +50,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_i
  * @brief Decodes a 128-bit IRTE.
  * @param in The two words. @param f Receives the fields of the mode in lo[7].
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when reserved bits are
- *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; fields still filled).
+ *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; GuestMode 0: lo[63:32],
+ *         hi[55:8]; the fields are still filled). Whenever it returns ::LIBVIRQ_OK,
+ *         virq_avic_irte_ga_encode() of the fields gives back exactly @p in.
  * Thread-safety: pure.
  * Spec: as virq_avic_irte_ga_encode().
  */
@@ -96,24 +98,40 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_decode(uint32_t tag, uint32_t *vm
 
 /** @brief Maps VM ids to VMs for GA log dispatch (caller storage; members internal). */
 struct virq_avic_registry {
+	uint32_t state;		     ///< Internal: lifecycle state (docs/avic.md "Object states").
 	struct virq_avic_vm **slots; ///< Internal: slot i holds VM id i (slot 0 unused).
 	uint32_t nslots;	     ///< Internal: number of slots.
+	uint32_t count;		     ///< Internal: VMs registered.
 };
 
 /**
  * @brief Initialises a registry over caller storage (zeroed by this call).
  * @param reg Registry. @param slots Array of @p nslots pointers.
  * @param nslots 2..0x100000 (VM ids 1..nslots-1).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE; ::LIBVIRQ_EBUSY when
+ *         @p reg holds a live registry (storage may be zeroed, never initialised or
+ *         destroyed).
  * Thread-safety: exclusive.
  * Spec: none (software).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_init(struct virq_avic_registry *reg,
 						    struct virq_avic_vm **slots, uint32_t nslots);
 /**
+ * @brief Ends a registry (its slots may then be freed).
+ * @param reg Registry (NULL ignored).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY when VMs are still registered (nothing changed);
+ *         ::LIBVIRQ_EINVAL when never initialised or already destroyed.
+ * Thread-safety: exclusive; no lookup may run concurrently.
+ * Spec: none (software).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_destroy(struct virq_avic_registry *reg);
+/**
  * @brief Registers a VM under its configured vm_id (1..nslots-1).
  * @param reg Registry. @param vm VM (cfg.vm_id != 0).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (id 0 or too big); ::LIBVIRQ_EEXIST.
+ * A registered VM cannot be destroyed (virq_avic_vm_destroy() gives ::LIBVIRQ_EBUSY)
+ * until it is removed.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (registry or VM not live); ::LIBVIRQ_ERANGE (id 0
+ *         or too big); ::LIBVIRQ_EEXIST (the VM, or another with its vm_id, is registered).
  * Thread-safety: serialise registrations; concurrent with lookups.
  * Spec: none (software).
  */
@@ -122,7 +140,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry 
 /**
  * @brief Removes a VM. The caller waits for lookups in flight before freeing it.
  * @param reg Registry. @param vm VM.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (registry or VM not live); ::LIBVIRQ_ENOENT (not
+ *         in this registry).
  * Thread-safety: serialise with registrations; concurrent with lookups.
  * Spec: none (software).
  */
@@ -132,7 +151,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_regist
  * @brief Finds the (VM, vCPU) of a GA tag; constant time, range-checked.
  * @param reg Registry. @param tag GA tag. @param vm Optional; receives the VM.
  * @param vcpu Receives the vCPU.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (no such VM or vCPU).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (registry not live, NULL @p vcpu); ::LIBVIRQ_ENOENT
+ *         (no such VM or vCPU; *@p vcpu is then NULL).
  * Thread-safety: any context (atomic loads).
  * Spec: none (software).
  */
@@ -143,7 +163,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_
  * @brief Handles one GA log entry: for GA_GUEST_NR kicks the tagged vCPU (the
  *        IOMMU already set its IRR bit); other codes are ignored.
  * @param reg Registry. @param entry GA log entry. @param vcpu Optional; receives the vCPU kicked.
- * @return ::LIBVIRQ_OK (kicked or ignored code); ::LIBVIRQ_ENOENT (unknown tag); ::LIBVIRQ_EINVAL.
+ * @return ::LIBVIRQ_OK (kicked or ignored code); ::LIBVIRQ_ENOENT (unknown tag);
+ *         ::LIBVIRQ_EINVAL (registry not live).
  * Thread-safety: any context.
  * Spec: IOMMU spec pub. 48882, GA log event GA_GUEST_NR.
  */
@@ -163,11 +184,17 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_re
  * IOMMU's IRT cache for the device afterwards. From then on load/put/block,
  * virq_avic_vcpu_vmcb_values() and virq_avic_vcpu_set_nested() update IsRun,
  * GALogIntr and Destination without invalidation.
+ * A reference is attached to one vCPU at a time: attach it again (to this or
+ * another vCPU) only after virq_avic_irte_detach(); free it only when it is
+ * detached (or its vCPU destroyed refused it: a vCPU with IRTEs cannot be
+ * destroyed). Its storage must be zeroed or detached before the first attach.
  * @param vcpu vCPU. @param ref Caller storage for the link. @param irte The IRTE
  *        (16-byte aligned, two words). @param vector Guest vector 16..255.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, or the VM has vm_id 0: its GA log
- *         entries could not be mapped back to the vCPU); ::LIBVIRQ_ERANGE (vector);
- *         ::LIBVIRQ_EEXIST (ref already attached). On error the IRTE is not written.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU, NULL, or the VM has vm_id 0:
+ *         its GA log entries could not be mapped back to the vCPU); ::LIBVIRQ_ERANGE
+ *         (vector); ::LIBVIRQ_EEXIST (@p ref already attached to any vCPU, or @p irte
+ *         already attached to a vCPU of this VM through another reference). On error the
+ *         IRTE is not written.
  * Thread-safety: vCPU owner (serialised with load/put).
  * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GuestMode, IsRun, GALogIntr).
  */
@@ -176,8 +203,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu
 						  uint8_t vector);
 /**
  * @brief Detaches an IRTE (the library stops updating it; contents unchanged).
+ *        Afterwards @p ref may be freed or attached again.
  * @param vcpu vCPU. @param ref Link given to attach.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU, NULL @p ref); ::LIBVIRQ_ENOENT
+ *         (@p ref is not attached to @p vcpu).
  * Thread-safety: vCPU owner.
  * Spec: none (software).
  */

@@ -58,12 +58,29 @@ struct virq_avic_vm_cfg {
 	enum virq_avic_policy policy; ///< Initial doorbell/kick policy.
 	bool disable_ipiv;	      ///< Never set IsRunning (forced on erratum-1235 parts).
 	uint64_t apic_bar;	      ///< Guest APIC base GPA, 4 KiB aligned; 0 = 0xFEE00000.
+	/**
+	 * What a kick costs a target that is running, beyond the poster's HAL
+	 * call (ns): its forced \#VMEXIT, the host's handling and the VMRUN
+	 * back. virq_avic_vm_calibrate() adds it to the measured kick cost, since
+	 * a doorbell costs the running target nothing. 0 counts nothing (then
+	 * calibration compares the posters' costs only). Measure it on the host
+	 * (for example a kvm-unit-tests style exit round trip).
+	 */
+	uint32_t kick_exit_ns;
 };
 
 struct virq_avic_vcpu;
+struct virq_avic_registry;
+
+/** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters()). */
+struct virq_avic_vm_raw_counters {
+	uint64_t ev[4];	   ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
+	uint64_t dropped; ///< Internal: log lines left out by the rate limit (atomic).
+};
 
 /** @brief A VM's AVIC state (caller storage; members internal). */
 struct virq_avic_vm {
+	uint32_t state;			  ///< Internal: lifecycle state (docs/avic.md "Object states").
 	struct virq_hal hal;		  ///< Internal: HAL copy.
 	struct virq_avic_caps caps;	  ///< Internal: caps copy.
 	struct virq_avic_vm_cfg cfg;	  ///< Internal: configuration.
@@ -72,14 +89,27 @@ struct virq_avic_vm {
 	bool ipiv;			  ///< Internal: IsRunning may be set.
 	struct virq_page phys_table;	  ///< Internal: physical APIC ID table.
 	struct virq_page log_table;	  ///< Internal: logical APIC ID table.
-	struct virq_page maps;		  ///< Internal: vCPU-by-index and vCPU-by-APIC-ID arrays.
-	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU.
-	struct virq_avic_vcpu **by_apic;  ///< Internal: APIC ID -> vCPU (IDs 0..max_index).
-	uint32_t inhibits;		  ///< Internal: inhibit bit set (atomic).
+	struct virq_page maps;		  ///< Internal: vCPU-by-index array and APIC-ID map.
+	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU (max_vcpus entries).
+	uint32_t *apic_map;		  ///< Internal: APIC ID -> vCPU index (open addressing).
+	uint32_t apic_map_mask;		  ///< Internal: number of map slots - 1.
+	uint32_t inhibits;		  ///< Internal: inhibits set by the embedder (atomic).
+	uint32_t auto_inhibits;		  ///< Internal: inhibits the tables require (atomic).
 	uint32_t policy;		  ///< Internal: current policy (atomic).
-	uint32_t slow;			  ///< Internal: vCPUs whose ID breaks the 1:1 map (atomic).
-	uint32_t too_big;		  ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
+	uint32_t slow;	   ///< Internal: xAPIC-mode vCPUs whose xAPIC ID is not their APIC ID (atomic).
+	uint32_t n_xapic;  ///< Internal: vCPUs in xAPIC mode (atomic).
+	uint32_t n_x2apic; ///< Internal: vCPUs in x2APIC mode (atomic).
+	uint32_t too_big;  ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
+	uint32_t xapic_high; ///< Internal: xAPIC-mode vCPUs with an APIC ID > 7.
+	uint32_t id_modified;		  ///< Internal: xAPIC-mode vCPUs whose xAPIC ID was changed.
+	uint32_t log_flat;		  ///< Internal: xAPIC-mode vCPUs with an LDR, flat model.
+	uint32_t log_cluster;		  ///< Internal: xAPIC-mode vCPUs with an LDR, cluster model.
+	uint32_t log_multi;		  ///< Internal: LDRs naming several logical IDs.
+	uint32_t log_aliased;		  ///< Internal: logical indexes claimed by several vCPUs.
+	uint16_t log_claims[64];	  ///< Internal: claimants per logical table index.
 	uint32_t nr_vcpus;		  ///< Internal: vCPUs created.
+	struct virq_avic_registry *registry; ///< Internal: registry holding the VM, or NULL.
+	struct virq_avic_vm_raw_counters cnt; ///< Internal: VM-wide counters.
 	uint64_t doorbell_ns;		  ///< Internal: calibrated doorbell cost.
 	uint64_t kick_ns;		  ///< Internal: calibrated kick cost.
 };
@@ -98,7 +128,14 @@ struct virq_avic_vm {
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, bad policy/mode); ::LIBVIRQ_ENOTSUP when the caps
  *         lack AVIC or the mode; ::LIBVIRQ_ERANGE (max_vcpus 0 or above the mode's table,
  *         vm_id > 0xFFFFF, apic_bar >= 2^52); ::LIBVIRQ_EALIGN (apic_bar); ::LIBVIRQ_ENOMEM;
- *         HAL check errors. On failure nothing stays allocated.
+ *         ::LIBVIRQ_EBUSY when @p vm holds a live VM (initialising it again would leak its
+ *         tables; storage may be zeroed, never initialised or destroyed); HAL check
+ *         errors. On failure nothing stays allocated. Each failure logs one debug line
+ *         naming the check (docs/avic.md "Errors").
+ * Allocates the physical table (one page, or 32 KiB for 4K x2AVIC), one logical
+ * table page and one block for the maps, sized by @c max_vcpus: a vCPU-by-index
+ * array and an APIC-ID map of 2 x @c max_vcpus (rounded up to a power of two)
+ * 4-byte slots (16 KiB for 1,024 vCPUs in any mode).
  * Thread-safety: the caller owns @p vm exclusively. Spec: APM §15.29.2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *hal,
@@ -107,7 +144,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const 
 /**
  * @brief Frees a VM's tables. All its vCPUs must have been destroyed.
  * @param vm The VM (NULL ignored).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY when vCPUs remain (nothing freed).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY when vCPUs remain or the VM is in a GA-tag
+ *         registry (nothing freed); ::LIBVIRQ_EINVAL when never initialised or already
+ *         destroyed. Afterwards every function given @p vm returns ::LIBVIRQ_EINVAL.
  * Thread-safety: exclusive; no post or lookup may run concurrently.
  * Spec: APM Vol 2 §15.29.2.
  */
@@ -135,9 +174,11 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
  *
  * Performs @p rounds doorbell writes to @p self_host_apic_id (harmless: no
  * guest runs on the calling CPU) and @p rounds kicks of @p cookie (a vCPU
- * that tolerates a spurious kick), compares the mean costs and sets the
- * policy to the cheaper (doorbell on a tie). The costs are kept
- * (virq_avic_vm_calibration()).
+ * that tolerates a spurious kick), compares the mean costs - the kick's
+ * plus the configured @c kick_exit_ns, which the kicked running target pays
+ * - and sets the policy to the cheaper (doorbell on a tie). The costs are
+ * kept (virq_avic_vm_calibration(); the kick cost includes @c kick_exit_ns).
+ * A clock that runs backwards gives a cost of 0, never a wrapped value.
  *
  * @param vm VM. @param self_host_apic_id APIC ID of the calling CPU (0..0xFFF).
  * @param cookie Kick cookie. @param rounds 1..64.
@@ -167,6 +208,11 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
  * embedder's APIC emulation keeps using them. Each vCPU must recompute its
  * VMCB values (virq_avic_vcpu_vmcb_values()) before its next VMRUN.
  * @param vm VM. @param reason Reason.
+ * The embedder's reasons and the ones the library sets itself from its tables
+ * (PHYSICAL_ID_TOO_BIG, PHYSICAL_ID_ALIASED, APIC_ID_MODIFIED, LOGICAL_ID_ALIASED;
+ * docs/avic.md "Inhibits the library sets") are kept apart: this call sets the
+ * embedder's, virq_avic_vm_uninhibit() clears only the embedder's, and the
+ * library clears its own when their condition is gone.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, reason out of range; NESTED is per vCPU).
  * Thread-safety: any context (atomic).
  * Spec: APM §15.29.2 (AVIC enable in the VMCB); reasons mirror KVM's APICv inhibits
@@ -185,7 +231,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm,
 						   enum virq_avic_inhibit reason);
 /**
  * @brief The VM's inhibit set: bit n set = reason n (::virq_avic_inhibit); 0 = active.
- * @param vm VM. @return The set.
+ *        The union of the embedder's reasons and those the library sets from its tables.
+ * @param vm VM. @return The set (DISABLED for a NULL or not initialised VM).
  * Thread-safety: any context.
  * Spec: as virq_avic_vm_inhibit().
  */
@@ -242,12 +289,15 @@ struct virq_avic_vcpu_cfg {
 
 /** @brief Caller storage for one IOMMU IRTE attached to a vCPU (see avic_iommu.h). */
 struct virq_avic_irte_ref {
+	uint32_t state;			 ///< Internal: attached or not (docs/avic.md "Object states").
+	struct virq_avic_vcpu *owner;	 ///< Internal: vCPU it is attached to, or NULL.
 	uint64_t *irte;			 ///< Internal: the 128-bit IRTE (two 64-bit words).
 	struct virq_avic_irte_ref *next; ///< Internal: list link.
 };
 
 /** @brief A vCPU's AVIC state (caller storage, may be embedded; members internal). */
 struct virq_avic_vcpu {
+	uint32_t state;			   ///< Internal: lifecycle state (docs/avic.md "Object states").
 	struct virq_avic_vm *vm;	   ///< Internal: owning VM.
 	uint32_t index;			   ///< Internal: vCPU index.
 	uint32_t apic_id;		   ///< Internal: table index (initial APIC ID).
@@ -267,9 +317,14 @@ struct virq_avic_vcpu {
 	bool have_last;			   ///< Internal: VMCB values computed at least once.
 	bool slow;			   ///< Internal: counted in the VM's slow count.
 	bool too_big;			   ///< Internal: counted in the VM's too_big count.
+	bool modified;			   ///< Internal: counted in the VM's id_modified count.
+	bool xapic_high;		   ///< Internal: counted in the VM's xapic_high count.
+	bool log_owner;			   ///< Internal: owns the logical table entry it claims.
+	bool log_multi;			   ///< Internal: counted in the VM's log_multi count.
+	uint8_t log_class;		   ///< Internal: 0 no LDR, 1 flat, 2 cluster (counted).
 	uint32_t ldr;			   ///< Internal: xAPIC LDR (atomic).
 	uint32_t dfr;			   ///< Internal: xAPIC DFR (atomic).
-	int32_t log_index;		   ///< Internal: logical table index owned, or -1.
+	int32_t log_index;		   ///< Internal: logical table index claimed, or -1.
 	struct virq_avic_irte_ref *irtes;  ///< Internal: attached IRTEs.
 	struct virq_avic_vcpu_raw_counters cnt; ///< Internal: counters.
 };
@@ -289,7 +344,9 @@ struct virq_avic_vcpu {
  *         apic_id > the VM's table max index — nothing is written
  *         (@ref avic-apic-id-bounds),
  *         backing_pa >= 2^52); ::LIBVIRQ_EALIGN (backing page);
- *         ::LIBVIRQ_EEXIST (index or APIC ID already used); ::LIBVIRQ_ENOMEM.
+ *         ::LIBVIRQ_EEXIST (index or APIC ID already used); ::LIBVIRQ_ENOMEM;
+ *         ::LIBVIRQ_EBUSY when @p vcpu holds a live vCPU; ::LIBVIRQ_EINVAL for a VM that is
+ *         not initialised.
  * Thread-safety: VM lock.
  * Spec: APM §15.29.3.2 (physical APIC ID table entry), §15.29.2 (backing page).
  */
@@ -299,7 +356,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm,
 /**
  * @brief Destroys a vCPU: invalidates its table entries and frees a library backing page.
  * @param vcpu vCPU (NULL ignored).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY when loaded or IRTEs are attached (nothing changed).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY when loaded or IRTEs are attached (nothing changed);
+ *         ::LIBVIRQ_EINVAL when never initialised or already destroyed. Afterwards every
+ *         function given @p vcpu returns ::LIBVIRQ_EINVAL (or a neutral answer).
  * Thread-safety: VM lock; no post to this vCPU may run concurrently.
  * Spec: APM §15.29.3.2, §15.29.3.3.
  */
@@ -308,7 +367,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcp
 /**
  * @brief The vCPU's backing page (the vLAPIC register page; 4 KiB).
  * @param vcpu vCPU. @param pa Optional; receives its host-physical address.
- * @return Its virtual address.
+ * @return Its virtual address; NULL (and *@p pa = 0) for a vCPU that is not live.
  * Thread-safety: any context.
  * Spec: APM §15.29.2 (vAPIC backing page).
  */
@@ -320,7 +379,9 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  * Entering x2APIC: the logical table entry is dropped, LDR becomes the
  * derived x2APIC LDR and the ID register the 32-bit x2APIC ID (both written
  * to the backing page, 0xD0 and 0x20). Leaving: LDR is reset to 0 and the ID
- * register holds ID[7:0] << 24. An xAPIC-mode vCPU with APIC ID > 0xFE inhibits the VM
+ * register holds ID[7:0] << 24. Either way the vCPU gets its initial APIC ID back:
+ * the x2APIC ID is read-only and equals it, and leaving x2APIC mode goes
+ * through the disabled state (DFR back to flat). An xAPIC-mode vCPU with APIC ID > 0xFE inhibits the VM
  * (PHYSICAL_ID_TOO_BIG; it cannot be addressed in xAPIC form) and is
  * resolved by its 8-bit alias in emulation (@ref avic-apic-id-bounds).
  * @param vcpu vCPU. @param x2apic New mode.
@@ -468,12 +529,13 @@ bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
  * the target's run word, one relaxed counter update (a load and a store of a
  * per-vCPU statistic) and at most one doorbell write or kick. Never loses an
  * interrupt (see the ordering argument in src/avic/run.c).
- * @param vcpu Target: a created vCPU (not checked for NULL: hot path). @param vector 16..255.
+ * @param vcpu Target: a live vCPU (a NULL, destroyed or never-initialised one is refused
+ *        with one load and compare). @param vector 16..255.
  * @param self_host_apic_id APIC ID of the calling CPU, or ::LIBVIRQ_AVIC_NO_CPU. The
  *        caller must stay on that CPU until the call returns (no migration): a
  *        target found running on it is not notified (that CPU is in the host
  *        and re-enters through VMRUN).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_ERANGE (vector < 16); ::LIBVIRQ_EHW when the doorbell
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU); ::LIBVIRQ_ERANGE (vector < 16); ::LIBVIRQ_EHW when the doorbell
  *         write faulted (the vCPU was kicked instead; the interrupt is pending).
  * Thread-safety: lock-free, any CPU, concurrent with everything but the target's destruction.
  * Spec: APM §15.29.2.3 (doorbell), §15.29.3.2 (IsRunning).
@@ -504,22 +566,31 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  * @brief Resolves an IPI's targets, as the shared core of hardware-exit handling
  *        and of the embedder's ICR emulation.
  *
- * Shorthands: self, all, all-but-self. Physical: xAPIC 0xFF and x2APIC
- * 0xFFFFFFFF broadcast (x2APIC 0xFF is an ordinary ID,
- * @ref apic-x2apic-logical); otherwise the
- * vCPU whose APIC ID equals the destination via an APIC-ID map (constant
- * cost); an xAPIC-mode vCPU with an ID > 0xFF also answers to its low 8 bits
- * (alias, @ref avic-apic-id-bounds). Logical from an x2APIC sender: cluster = dest[31:16],
- * bitmap = dest[15:0], targets are APIC IDs cluster×16+bit. Logical from an
- * xAPIC sender: each xAPIC-mode vCPU matches with its own DFR model and LDR
- * (flat: ID & MDA; cluster: same cluster and nibble overlap); 0xFF broadcast.
- * Lowest priority: one target, the match with the lowest TPR (ties: lowest
- * index). Targets are reported at most once, in no particular order.
+ * Shorthands: self, all, all-but-self. Otherwise every vCPU decides by its
+ * own APIC mode whether it accepts the destination (decoded with the
+ * sender's mode), as KVM's kvm_apic_match_dest() does (the rules, case by
+ * case: @ref avic-mixed-mode-destinations):
+ * - physical: an x2APIC-mode vCPU accepts 0xFFFFFFFF and its x2APIC ID; an
+ *   xAPIC-mode vCPU accepts 0xFF (its broadcast, from any sender), a
+ *   destination above 0xFF equal to its initial APIC ID (hotplug rule), and
+ *   otherwise its 8-bit xAPIC ID (so aliases all accept,
+ *   @ref avic-apic-id-bounds);
+ * - logical: an x2APIC-mode vCPU accepts 0xFFFFFFFF and its cluster
+ *   (dest[31:16]) with a common bit in dest[15:0] (@ref apic-x2apic-logical);
+ *   an xAPIC-mode vCPU accepts 0xFF and, by its own DFR: flat LDR[31:24] &
+ *   dest, cluster same cluster and a common bit; another DFR model nothing.
+ * Unicast physical and (all vCPUs in x2APIC mode) logical destinations cost
+ * O(1) per named ID through the APIC-ID map; broadcasts and the other cases
+ * look at every vCPU. Lowest priority: one target, the match with the
+ * lowest TPR (ties: lowest index); a physical 0xFF with lowest priority is
+ * delivered as fixed. Targets are reported at most once, in no particular
+ * order.
  * @param vm VM. @param sender Sending vCPU (for shorthands; may be NULL with none).
  * @param icr Decoded ICR (dest decoded with the sender's mode).
  * @param fn Called per target (may be NULL to count only). @param arg For @p fn.
  * @param count Optional; receives the number of targets.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL vm/icr, shorthand self/all-but-self without sender).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL or uninitialised VM, NULL icr, a sender that is
+ *         not a live vCPU of @p vm, shorthand self/all-but-self without sender).
  * Thread-safety: any context; concurrent with VM-wide changes (atomic loads).
  * Spec: APM Vol 2 §16.6 (interprocessor interrupts), §15.29.3.1.
  */
@@ -588,17 +659,23 @@ struct virq_avic_exit_result {
 /**
  * @brief Handles \#VMEXIT AVIC_INCOMPLETE_IPI taken by @p sender.
  *
- * TARGET_NOT_RUNNING: the hardware already set the IRR bits; wakes exactly
- * the targets (doorbell if running elsewhere, else kick; the sender itself is
- * skipped). INVALID_INT_TYPE and INVALID_TARGET: emulates the whole ICR
- * (virq_avic_emulate_icr(); @ref avic-incomplete-ipi-causes).
- * INVALID_VECTOR: counted, nothing else. INVALID_BACKING_PAGE and unknown
- * causes: logged and reported, never a crash.
+ * TARGET_NOT_RUNNING: the hardware already set the IRR bits and notified the
+ * targets whose physical table entry has IsRunning 1 (APM Vol 2 §15.29.3.1);
+ * wakes the other targets only (doorbell if running elsewhere, else kick;
+ * the sender itself is skipped; @ref avic-tnr-wake). INVALID_INT_TYPE and
+ * INVALID_TARGET: emulates the whole ICR (virq_avic_emulate_icr();
+ * @ref avic-incomplete-ipi-causes). INVALID_VECTOR: counted, nothing else.
+ * INVALID_BACKING_PAGE and unknown causes: counted in the VM's counters
+ * (virq_avic_vm_counters()), logged at most ::LIBVIRQ_AVIC_LOG_BURST + 1
+ * times per kind and VM, reported; no table is touched
+ * (@ref avic-counted-events).
  * @param sender vCPU that exited (loaded on the calling CPU).
  * @param info1 EXITINFO1. @param info2 EXITINFO2. @param ops For special IPIs.
  * @param res Receives the result.
- * @return ::LIBVIRQ_OK (even for reported causes; see @c res->action); ::LIBVIRQ_EINVAL;
- *         errors of virq_avic_emulate_icr().
+ * @return ::LIBVIRQ_OK (@c res->targets: vCPUs woken or delivered to);
+ *         ::LIBVIRQ_EUNKNOWN (unknown cause) and ::LIBVIRQ_EHW (INVALID_BACKING_PAGE), both
+ *         with @c res->action = ::LIBVIRQ_AVIC_ACT_REPORT; ::LIBVIRQ_EINVAL (not a live
+ *         vCPU, NULL @p res); errors of virq_avic_emulate_icr().
  * Thread-safety: sender's owner. Spec: APM §15.29.3.1, Table 15-29.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender,
@@ -613,12 +690,15 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_
  * the backing page (virq_avic_ldr_write() etc.); an ICR trap write is emulated;
  * RRR is ignored; other trap writes return ::LIBVIRQ_AVIC_ACT_EMULATE_WRITE.
  * Faults return ::LIBVIRQ_AVIC_ACT_EMULATE_ACCESS. A trap read (impossible per
- * the APM) returns ::LIBVIRQ_AVIC_ACT_REPORT. When a table update inhibited the
+ * the APM) is counted (virq_avic_vm_counters(), logged at most
+ * ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM) and returns ::LIBVIRQ_EUNKNOWN with
+ * ::LIBVIRQ_AVIC_ACT_REPORT. When a table update inhibited the
  * VM, @c res->inhibited is set: the embedder then makes every vCPU recompute
  * its VMCB values before its next VMRUN.
  * @param vcpu vCPU. @param info1 EXITINFO1. @param info2 EXITINFO2.
  * @param ops For special IPIs of an ICR write. @param res Receives the result.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (ICR trap write of an SMI, NMI,
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU, NULL @p res); ::LIBVIRQ_EUNKNOWN
+ *         (trap read); ::LIBVIRQ_ENOTSUP (ICR trap write of an SMI, NMI,
  *         INIT, SIPI or ExtINT without @p ops->deliver: not delivered).
  * Thread-safety: the vCPU's owner holding the VM lock (it may change tables).
  */
@@ -628,35 +708,93 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *v
 						     struct virq_avic_exit_result *res);
 
 /**
+ * @brief Handles any \#VMEXIT code the embedder routes to AVIC: 0x401
+ *        (virq_avic_handle_incomplete_ipi()) and 0x402
+ *        (virq_avic_handle_noaccel()).
+ *
+ * Any other @p exitcode is counted in the VM's counters
+ * (virq_avic_vm_counters(), @c unknown_exit), logged at most
+ * ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM, reported with
+ * ::LIBVIRQ_AVIC_ACT_REPORT and ::LIBVIRQ_EUNKNOWN; no table is touched.
+ * @param vcpu vCPU that exited. @param exitcode EXITCODE (all 64 bits).
+ * @param info1 EXITINFO1. @param info2 EXITINFO2. @param ops For special IPIs.
+ * @param res Receives the result.
+ * @return As the handler called; ::LIBVIRQ_EUNKNOWN for another exit code;
+ *         ::LIBVIRQ_EINVAL (NULL or uninitialised vCPU, NULL @p res).
+ * Thread-safety: as the handler called (the vCPU's owner, with the VM lock for 0x402).
+ * Spec: APM Vol 2 Appendix C (exit codes), §15.29.3.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode,
+						     uint64_t info1, uint64_t info2,
+						     const struct virq_avic_deliver_ops *ops,
+						     struct virq_avic_exit_result *res);
+
+/**
+ * @brief Events of a guest-triggerable kind the library counted instead of acting on.
+ *
+ * Each kind is logged at most ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM (the
+ * last line says that more are only counted): any number of them logs a
+ * bounded number of lines.
+ */
+struct virq_avic_vm_counters {
+	uint64_t unknown_ipi_cause;    ///< AVIC_INCOMPLETE_IPI with a cause above 4 (::LIBVIRQ_EUNKNOWN).
+	uint64_t unknown_exit;	       ///< virq_avic_handle_exit() given another exit code.
+	uint64_t invalid_backing_page; ///< AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (::LIBVIRQ_EHW).
+	uint64_t noaccel_trap_read;    ///< AVIC_NOACCEL trap exits on a read (::LIBVIRQ_EUNKNOWN).
+	uint64_t log_lines_dropped;    ///< Events of these kinds not logged (rate limit).
+};
+
+/** @brief Lines logged per kind of counted event and VM before only counting (then one more). */
+#define LIBVIRQ_AVIC_LOG_BURST 4u
+
+/**
+ * @brief Copies the VM's event counters.
+ * @param vm VM. @param out Receives the counters.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL or uninitialised VM, NULL @p out).
+ * Thread-safety: any context (relaxed atomic loads).
+ * Spec: none.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_counters(const struct virq_avic_vm *vm,
+						     struct virq_avic_vm_counters *out);
+
+/**
  * @brief Guest wrote LDR (xAPIC): invalidates the entry of the old LDR, writes
  *        the new one (guest physical ID = APIC ID, Valid) when it names a single
  *        destination (@ref avic-logical-id-single-bit). Ignored (::LIBVIRQ_OK) in x2APIC mode.
  * @param vcpu vCPU. @param ldr New LDR.
+ * The LDR is kept in any case (emulation matches on it). The VM is inhibited
+ * (LOGICAL_ID_ALIASED) while two vCPUs claim one entry, an LDR names several
+ * logical IDs, or vCPUs with a logical identity use different models (flat,
+ * cluster, x2APIC); the inhibit clears when none of these holds any more, and
+ * an entry its owner leaves passes to another claimant.
  * @return ::LIBVIRQ_OK (entry written); ::LIBVIRQ_ENOENT (no single destination: no
  *         entry, IPIs to it exit and are emulated); ::LIBVIRQ_EEXIST (another vCPU
  *         owns that entry: VM inhibited LOGICAL_ID_ALIASED, entry left);
- *         ::LIBVIRQ_EINVAL.
+ *         ::LIBVIRQ_EINVAL (not a live vCPU).
  * Thread-safety: VM lock.
  * Spec: APM §15.29.3.3 (logical APIC ID table).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr);
 /**
  * @brief Guest wrote DFR (xAPIC): invalidates the old entry, then re-applies the LDR
- *        under the new model. Results as virq_avic_ldr_write(); ::LIBVIRQ_EINVAL for
- *        a model other than flat (0xF) or cluster (0x0).
- * @param vcpu vCPU. @param dfr New DFR.
- * @return As virq_avic_ldr_write(), or ::LIBVIRQ_EINVAL.
+ *        under the new model. Results as virq_avic_ldr_write(). A model other than
+ *        flat (0xF) or cluster (0x0) is kept, as the APIC keeps it: the vCPU then
+ *        accepts no logical destination and gets no entry (::LIBVIRQ_ENOENT).
+ * @param vcpu vCPU. @param dfr New DFR (bits 27:0 read as ones).
+ * @return As virq_avic_ldr_write().
  * Thread-safety: VM lock.
  * Spec: APM §15.29.3.3 (logical APIC ID table).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr);
 /**
  * @brief Guest wrote its APIC ID register (@p value as in the register: xAPIC ID in
- *        31:24). The tables are NOT changed; a changed ID inhibits AVIC for the VM
- *        (APIC_ID_MODIFIED) and emulation resolves by the new ID.
+ *        31:24). The tables are NOT changed; while an xAPIC ID differs from the
+ *        initial one AVIC is inhibited for the VM (APIC_ID_MODIFIED; cleared again
+ *        when it is written back, as KVM d471bd853d38) and emulation resolves by
+ *        the new ID.
  * @param vcpu vCPU. @param value Register value.
- * @return ::LIBVIRQ_OK when unchanged; ::LIBVIRQ_EINHIBITED when the VM was inhibited;
- *         ::LIBVIRQ_EINVAL.
+ * @return ::LIBVIRQ_OK when no inhibit was added; ::LIBVIRQ_EINHIBITED when the VM was
+ *         newly inhibited; ::LIBVIRQ_EINVAL (not a live vCPU).
  * Thread-safety: VM lock.
  * Spec: APM §15.29.3.2 (the physical table is indexed by the initial APIC ID).
  */

@@ -83,6 +83,15 @@ enum virq_pmcvirt_mode {
 /** @brief Flag: in ::LIBVIRQ_PMCVIRT_MODE_HW do not set int_ctl.V_NMI_ENABLE
  * at init (the embedder manages int_ctl itself). */
 #define LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP 0x2u
+/**
+ * @brief Flag (::LIBVIRQ_PMCVIRT_MODE_SW only): lazy switching. The guest PMU
+ * stays in the MSRs across \#VMEXIT (its event selects are GuestOnly, so the
+ * counters stop in host mode by themselves) and is saved only when the host
+ * needs the PMU (virq_pmcvirt_host_restore()), or guest PMU state is read or
+ * written through the library; a steady-state world switch then makes no
+ * MSR access. For embedders whose host does not use the PMU between exits.
+ */
+#define LIBVIRQ_PMCVIRT_F_LAZY 0x4u
 
 /**
  * @brief Checks a guest PMU model for consistency.

@@ -13,6 +13,20 @@
 #include "regs.h"
 #include "encode.h"
 
+/*
+ * Object states (docs/pmcvirt.md "Object states"): a vCPU is live from
+ * virq_pmcvirt_vcpu_init() to virq_pmcvirt_vcpu_destroy(). Every function
+ * checks it: a NULL, never-initialised (zeroed) or destroyed vCPU gives
+ * ::LIBVIRQ_EINVAL, init of a live one ::LIBVIRQ_EBUSY. Every failure logs one
+ * debug line naming the function and the check (HAL log callback).
+ *
+ * Lazy switching (::LIBVIRQ_PMCVIRT_F_LAZY): the functions that read or write
+ * guest PMU state (reset, set_filter, msr_read/_write, rdpmc, emulated_event,
+ * save/restore_state) and virq_pmcvirt_host_restore() first save the guest
+ * PMU still in the MSRs; they can then also fail with ::LIBVIRQ_EHW when an
+ * MSR access faults.
+ */
+
 /* ------------------------------------------------------------------ */
 /** @brief Cache of PMU MSR values the hardware is known to hold. */
 struct virq_pmcvirt_hwcache {
@@ -41,6 +55,7 @@ struct virq_pmcvirt_host {
  * members as private (they are public only so it can be embedded).
  */
 struct virq_pmcvirt_vcpu {
+	uint32_t state;                 /**< Lifecycle state (docs/pmcvirt.md "Object states"). */
 	struct virq_hal hal;            /**< HAL copy. */
 	struct virq_pmcvirt_guest guest; /**< Guest model. */
 	enum virq_pmcvirt_mode mode;    /**< Switching mode. */
@@ -51,6 +66,9 @@ struct virq_pmcvirt_vcpu {
 	bool host_v2;                   /**< Host has the global MSRs. */
 	bool global_passthrough;        /**< Guest accesses the global MSRs directly. */
 	bool in_guest;                  /**< Between enter and exit. */
+	bool lazy;                      /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
+	bool live;                      /**< Lazy: the guest PMU is still in the MSRs (not saved). */
+	bool use_rdpmc;                 /**< The HAL has the rdpmc extension (checked at init). */
 	uint32_t invalid_pmc;           /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 	const struct virq_pmcvirt_filter *filter; /**< Event filter or NULL. */
 	struct virq_pmcvirt_state st;   /**< Guest-visible state (SW: all; HW: event selects). */
@@ -97,6 +115,18 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *
 						   const struct virq_pmcvirt_guest *guest,
 						   enum virq_pmcvirt_mode mode, uint32_t flags,
 						   void *vmcb);
+
+/**
+ * @brief Ends a vCPU's PMC virtualization (the storage may then be reused).
+ *
+ * @param vcpu The vCPU (NULL ignored).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EBUSY between enter and exit, or while the
+ *         host PMU is saved (call virq_pmcvirt_host_restore() first);
+ *         ::LIBVIRQ_EINVAL when never initialised or already destroyed.
+ *
+ * Thread-safety: the caller serialises all calls on one vCPU.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_destroy(struct virq_pmcvirt_vcpu *vcpu);
 
 /**
  * @brief vCPU reset: all six PERF_CTL/PERF_CTR, status and (PerfMonV2 guests)
@@ -276,7 +306,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *
  *
  * Writes the saved PERF_CTR/PERF_CTL values the hardware does not already
  * hold (after a \#VMEXIT in HW mode nothing is assumed), restores the
- * status (SW mode) and writes PerfCntrGlobalCtl last.
+ * status (SW mode) and writes PerfCntrGlobalCtl last. With
+ * ::LIBVIRQ_PMCVIRT_F_LAZY it first saves the guest's PMU, still in the MSRs,
+ * into the software state (what eager mode does at every exit): call it
+ * whenever the host needs its PMU between exits, then virq_pmcvirt_host_save()
+ * again before the next entry.
  *
  * @param vcpu An initialised vCPU, not in the guest, host saved.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL when nothing was saved or NULL;
@@ -296,7 +330,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcp
  * VMEXIT_INVALID_PMC); one MSR write per entry, since \#VMEXIT resets it to
  * all-enabled. SW mode: loads the guest's event selects (filtered, HostOnly
  * cleared and GuestOnly forced), counters, status (via STATUS_CLR/SET) and
- * global control into the MSRs, skipping values the hardware already holds.
+ * global control into the MSRs, skipping values the hardware already holds;
+ * with ::LIBVIRQ_PMCVIRT_F_LAZY nothing when the MSRs still hold the guest's
+ * PMU from the last exit (no MSR access).
  *
  * @param vcpu An initialised vCPU with the host PMU saved.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL or when the host PMU was not
@@ -316,7 +352,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu
  * HW mode: no MSR access; the guest state is in the VMCB and the host's
  * PERF_CTL/CTR/GlobalCtl hold reset values (forgotten by the cache).
  * SW mode: stops guest counting (GlobalCtl 0 on PerfMonV2 hosts), saves the
- * guest's counters, status and (when passed through) global control.
+ * guest's counters (with RDPMC when the HAL has the @c rdpmc extension),
+ * status and (when passed through) global control. With
+ * ::LIBVIRQ_PMCVIRT_F_LAZY: no MSR access, the guest PMU stays in the MSRs
+ * (its GuestOnly event selects do not count in host mode;
+ * @ref pmc-lazy-switching).
  *
  * @param vcpu     The vCPU passed to virq_pmcvirt_enter().
  * @param exitcode The VMCB EXITCODE, all 64 bits.

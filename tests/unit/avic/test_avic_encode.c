@@ -305,6 +305,17 @@ static void irte_vectors(void **s)
 	w[0] = 0x80 | 0x8; /* GuestMode with a reserved bit */
 	w[1] = 0;
 	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_ERANGE);
+	/* GuestMode 0: GATag and root-pointer bits are reserved, so that every entry
+	 * decoded OK encodes back to itself (failed before: accepted and dropped). */
+	w[0] = 0xA01 | (1ull << 32);
+	w[1] = 0x41;
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_ERANGE);
+	w[0] = 0xA01;
+	w[1] = 0x41 | 0x1000;
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_ERANGE);
+	w[1] = 0x41 | (0xFFull << 56); /* Destination[31:24] is a field */
+	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
+	assert_int_equal(g.dest, 0xFF00000A);
 }
 
 static void ga_log_and_tag(void **s)

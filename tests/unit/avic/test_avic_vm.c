@@ -207,8 +207,12 @@ static void vmcb_values(void **s)
 	/* Same state again: no TLB flush. */
 	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_false(v.tlb_flush);
-	/* xAPIC-mode vCPU: max index capped at 0xFE, X2APIC_MODE clear (xAVIC). */
-	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], false), LIBVIRQ_OK);
+	/* xAPIC-mode vCPU: max index capped at 0xFE, X2APIC_MODE clear (xAVIC). Without
+	 * vCPU 0xFF: an x2APIC ID 0xFF would alias the xAPIC broadcast (PHYSICAL_ID_ALIASED). */
+	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], false), LIBVIRQ_EINHIBITED);
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED));
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[0xFF]), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
 	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
 	assert_true(v.tlb_flush);
 	assert_int_equal(virq_avic_vmcb_write(vmcb, &v), LIBVIRQ_OK);
@@ -226,6 +230,11 @@ static void vmcb_values(void **s)
 	assert_int_equal(ctl, 0x01000000u);
 	memcpy(&q, vmcb + 0xF8, 8);
 	assert_true(q == t.vm.phys_table.pa);
+	{
+		struct virq_avic_vcpu_cfg vc = {.index = 0xFF, .apic_id = 0xFF};
+
+		assert_int_equal(virq_avic_vcpu_init(&t.vm, &t.v[0xFF], &vc), LIBVIRQ_OK);
+	}
 	at_vm_free(&t);
 }
 
@@ -467,6 +476,31 @@ static void calibration_chooses_kick(void **s)
 	at_vm_free(&t);
 }
 
+/* The kick is not free: what it costs the running target counts in calibration. */
+static void calibration_counts_kick_exit(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_vm vm;
+	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 1,
+				       .kick_exit_ns = 1600};
+	enum virq_avic_policy p;
+	uint64_t dns, kns;
+
+	(void)s;
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
+	memset(&vm, 0, sizeof(vm));
+	assert_int_equal(virq_avic_vm_init(&vm, &t.hal, &t.caps, &cfg), LIBVIRQ_OK);
+	virq_sim_msr_hook(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
+	virq_sim_on_kick(t.fh, slow_kick, NULL);
+	/* Doorbell 2000 ns against a 500 ns kick + 1600 ns forced exit: doorbell. */
+	assert_int_equal(virq_avic_vm_calibrate(&vm, 0x10, t.v[0].cookie, 16, &p), LIBVIRQ_OK);
+	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_DOORBELL);
+	virq_avic_vm_calibration(&vm, &dns, &kns);
+	assert_true(dns == 2000 && kns == 2100);
+	assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
+	at_vm_free(&t);
+}
+
 /* docs/rationale.md#avic-erratum-1235: erratum 1235 parts never set IsRunning; 19h does. */
 static void erratum_1235_never_sets_isrunning(void **s)
 {
@@ -564,12 +598,16 @@ static void logical_table_single_bit_ids_only(void **s)
 	assert_int_equal(virq_avic_ldr_write(&t.v[6], 0x02000000u), LIBVIRQ_EEXIST);
 	assert_int_equal(lt[1], 0x80000005u);
 	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
-	/* Cluster model: DFR write re-indexes. 0x21 -> 8, 0x28 -> 11, 0xF1 none. */
-	assert_int_equal(virq_avic_dfr_write(&t.v[5], LIBVIRQ_APIC_DFR_CLUSTER), LIBVIRQ_OK);
-	assert_int_equal(lt[1], 0x80000005u); /* 0x02 in cluster mode: cluster 0, bit 1 */
+	/* Cluster model: DFR write re-indexes. 0x21 -> 8, 0x28 -> 11, 0xF1 none. vCPU 5 lets
+	 * go of index 1, which passes to the other claimant, vCPU 6; in cluster mode 0x02 is
+	 * cluster 0, bit 1: index 1 again, now owned by vCPU 6. */
+	assert_int_equal(virq_avic_dfr_write(&t.v[5], LIBVIRQ_APIC_DFR_CLUSTER), LIBVIRQ_EEXIST);
+	assert_int_equal(lt[1], 0x80000006u);
 	assert_int_equal(virq_avic_ldr_write(&t.v[5], 0x21000000u), LIBVIRQ_OK);
-	assert_int_equal(lt[1], 0);
+	assert_int_equal(lt[1], 0x80000006u);
 	assert_int_equal(lt[8], 0x80000005u);
+	/* Flat and cluster models mixed: LOGICAL_ID_ALIASED stays (KVM 9a364857ab4f). */
+	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED));
 	/* Back to flat: 0x21 has two bits -> no entry. */
 	assert_int_equal(virq_avic_dfr_write(&t.v[5], LIBVIRQ_APIC_DFR_FLAT), LIBVIRQ_ENOENT);
 	assert_int_equal(lt[8], 0);
@@ -594,7 +632,8 @@ static void logical_table_cluster_index_no_broadcast_cluster(void **s)
 	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0xF1000000u), LIBVIRQ_ENOENT);
 	for (int i = 0; i < 64; i++)
 		assert_int_equal(lt[i], 0);
-	assert_int_equal(virq_avic_dfr_write(&t.v[1], 0x5FFFFFFFu), LIBVIRQ_EINVAL);
+	/* Another model is kept; the vCPU then accepts no logical destination, no entry. */
+	assert_int_equal(virq_avic_dfr_write(&t.v[1], 0x5FFFFFFFu), LIBVIRQ_ENOENT);
 	/* x2APIC mode: LDR writes ignored, LDR derived. */
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[2], true), LIBVIRQ_OK);
 	assert_int_equal(*at_reg(&t, 2, 0xD0), virq_avic_x2apic_ldr(2));
@@ -752,12 +791,20 @@ static void ga_log_tag_wakes_right_vcpu_up_to_4095(void **s)
 	assert_int_equal(virq_avic_registry_lookup(&reg, tag, &vm, &v), LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), LIBVIRQ_ENOENT);
 	at_vm_free(&t);
+	/* A live registry is not initialised again. */
+	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_avic_registry_destroy(&reg), LIBVIRQ_OK);
 	/* A smaller VM: indexes beyond max_vcpus are rejected before indexing. */
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 3);
 	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 3, &vm, &v), LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 0xFFF, &vm, &v), LIBVIRQ_ENOENT);
+	/* Neither a registered VM nor a registry holding VMs can be destroyed. */
+	assert_int_equal(virq_avic_vm_destroy(&t.vm), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_avic_registry_destroy(&reg), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_destroy(&reg), LIBVIRQ_OK);
 	at_vm_free(&t);
 	assert_int_equal(virq_avic_registry_init(&reg, slots, 1), LIBVIRQ_ERANGE);
 }
@@ -778,8 +825,8 @@ static void noaccel_exits(void **s)
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0x390, 0, NULL, &res), LIBVIRQ_OK);
 	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_EMULATE_ACCESS);
 	assert_false(res.trap || res.write);
-	/* Trap read (impossible): reported. */
-	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0xB0, 0, NULL, &res), LIBVIRQ_OK);
+	/* Trap read (impossible): counted, reported. */
+	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], 0xB0, 0, NULL, &res), LIBVIRQ_EUNKNOWN);
 	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
 	/* EOI (level-triggered) and LVT writes: side effects for the embedder. */
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0xB0, 0, NULL, &res),
@@ -798,11 +845,12 @@ static void noaccel_exits(void **s)
 			 LIBVIRQ_OK);
 	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_DONE);
 	assert_int_equal(lt[2], 0x80000001u);
-	/* A bogus DFR model leaves the table alone. */
+	/* A DFR model other than flat or cluster is kept (as KVM): the vCPU accepts no
+	 * logical destination and loses its entry; IPIs naming it exit and are emulated. */
 	*at_reg(&t, 1, 0xE0) = 0x5FFFFFFFu;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[1], (1ull << 32) | 0xE0, 0, NULL, &res),
 			 LIBVIRQ_OK);
-	assert_int_equal(lt[2], 0x80000001u);
+	assert_int_equal(lt[2], 0);
 	/* APIC ID trap write: inhibits, tables unchanged. */
 	*at_reg(&t, 2, 0x20) = 0x07000000u;
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[2], (1ull << 32) | 0x20, 0, NULL, &res),
@@ -1073,6 +1121,7 @@ int main(void)
 	    cmocka_unit_test(pending_priority),
 	    cmocka_unit_test(policy_and_calibration),
 	    cmocka_unit_test(calibration_chooses_kick),
+	    cmocka_unit_test(calibration_counts_kick_exit),
 	    cmocka_unit_test(erratum_1235_never_sets_isrunning),
 	    cmocka_unit_test(load_put_errors),
 	    cmocka_unit_test(logical_table_single_bit_ids_only),

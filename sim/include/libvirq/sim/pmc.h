@@ -45,6 +45,14 @@ void virq_sim_pmc_guest_wrmsr(struct virq_sim_pmc *m, uint32_t msr, uint64_t val
 /* VMRUN ... #VMEXIT; returns the 64-bit EXITCODE (also stored in the VMCB). */
 uint64_t virq_sim_pmc_vmrun(struct virq_sim_pmc *m);
 
+/*
+ * The host runs (outside VMRUN, EFER.SVME = 1): every counter enabled in the
+ * MSRs whose event select counts in host mode (HostOnly, or neither H/G bit;
+ * PerfMonV2 GlobalCtl gating) counts @c events[i]. A GuestOnly select does
+ * not count here (APM Vol 2 §13.2, PerfEvtSel HostOnly/GuestOnly).
+ */
+void virq_sim_pmc_host_run(struct virq_sim_pmc *m);
+
 /* Model's own raw VMCB accessors (little-endian). */
 uint64_t virq_sim_pmc_vmcb_rd(const uint8_t *vmcb, unsigned off);
 void virq_sim_pmc_vmcb_wr(uint8_t *vmcb, unsigned off, uint64_t v);
