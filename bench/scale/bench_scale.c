@@ -9,6 +9,8 @@
  *
  *   bench_scale avic N     one row for a VM of N vCPUs
  *   bench_scale gicv4 N    one row for N mapped vLPIs
+ *   bench_scale setup N    GICv4 setup of N vPEs and N devices with sparse
+ *                          DeviceIDs (1 .. 65,536; lazily backed memory)
  *   bench_scale list       the sizes bench/run uses, per module
  *
  * Architectural minimum (printed next to each count):
@@ -20,8 +22,13 @@
  *    write and one GITS_CREADR read per queue-full batch (IHI 0069 §6.2);
  *  - GICv4 schedule in + out: independent of the vLPI count (one
  *    GICR_VPENDBASER write each, + one read for PendingLast);
- *  - GICv4 move vPE: VMOVP + VSYNC, independent of the vLPI count.
+ *  - GICv4 move vPE: VMOVP + VSYNC, independent of the vLPI count;
+ *  - GICv4 unmap N vLPIs: N DISCARD + one VSYNC per vPE, as the map;
+ *  - GICv4 setup: VMAPP + VINVALL + VSYNC per vPE and MAPD per device, a
+ *    constant cost per object whatever the number already created (vPEID
+ *    allocation is O(1)); a level-2 table page per 64 KiB of table touched.
  */
+#define _DEFAULT_SOURCE 1 /* mmap MAP_ANONYMOUS / MAP_NORESERVE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,19 +241,30 @@ __attribute__((noinline)) void bench_scale_op_map(struct gic_env *e, uint32_t n,
 		       "map_range");
 }
 
-__attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v);
-__attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v)
+#define GIC_ITERS 64 /* per-call figures: bench/run divides by this */
+
+__attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v, uint32_t iters);
+__attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v, uint32_t iters)
 {
 	bool pl;
 
-	check_(virq_vpe_make_resident(v, v->rd), "resident");
-	check_(virq_vpe_make_nonresident(v, true, &pl), "nonresident");
+	for (uint32_t k = 0; k < iters; k++) {
+		check_(virq_vpe_make_resident(v, v->rd), "resident");
+		check_(virq_vpe_make_nonresident(v, true, &pl), "nonresident");
+	}
 }
 
-__attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t rd);
-__attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t rd)
+__attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t rd, uint32_t iters);
+__attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t rd, uint32_t iters)
 {
-	check_(virq_vpe_move(v, rd), "move");
+	for (uint32_t k = 0; k < iters; k++)
+		check_(virq_vpe_move(v, (k & 1) ? 0 : rd), "move");
+}
+
+__attribute__((noinline)) void bench_scale_op_unmap(struct gic_env *e, uint32_t n, uint32_t nvpe);
+__attribute__((noinline)) void bench_scale_op_unmap(struct gic_env *e, uint32_t n, uint32_t nvpe)
+{
+	check_(virq_vlpi_unmap_range(&e->dev, 0, n / nvpe * nvpe), "unmap_range");
 }
 
 static int gicv4_row_(uint32_t n)
@@ -308,17 +326,27 @@ static int gicv4_row_(uint32_t n)
 		       n, cmds, mincmd, rd, wr, minb, minb);
 	}
 	total = virq_sim_live_bytes(e.fh);
-	bench_scale_op_sched(&e.vpe[0]); /* warm: GICR_VPROPBASER holds this VM */
 	virq_sim_reset_counters(e.fh);
-	bench_scale_op_sched(&e.vpe[0]);
-	printf("gicv4 %5u vLPIs  schedule in+out   MMIO rd %lu wr %lu (min 1 + 2)\n", n,
-	       mmio_rd_(e.fh), mmio_wr_(e.fh));
+	bench_scale_op_sched(&e.vpe[0], GIC_ITERS); /* the first writes GICR_VPROPBASER */
+	printf("gicv4 %5u vLPIs  schedule in+out   MMIO rd %.2f wr %.2f (min 1 + 2) per cycle\n", n,
+	       (double)mmio_rd_(e.fh) / GIC_ITERS, (double)(mmio_wr_(e.fh) - 1) / GIC_ITERS);
 	virq_sim_reset_counters(e.fh);
 	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
-	bench_scale_op_move(&e.vpe[0], rd1_);
-	printf("gicv4 %5u vLPIs  move vPE          cmds %lu (min 2)  MMIO rd %lu wr %lu (min 1 + 1)\n",
-	       n, (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)), mmio_rd_(e.fh),
-	       mmio_wr_(e.fh));
+	bench_scale_op_move(&e.vpe[0], rd1_, GIC_ITERS);
+	printf("gicv4 %5u vLPIs  move vPE          cmds %.2f (min 2)  MMIO rd %.2f wr %.2f (min 1 + 1) "
+	       "per move\n",
+	       n, (double)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)) / GIC_ITERS,
+	       (double)mmio_rd_(e.fh) / GIC_ITERS, (double)mmio_wr_(e.fh) / GIC_ITERS);
+	virq_sim_reset_counters(e.fh);
+	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
+	bench_scale_op_unmap(&e, n, nvpe);
+	{
+		unsigned long mincmd = n + nvpe;
+
+		printf("gicv4 %5u vLPIs  unmap             cmds %lu (min %lu)  MMIO rd %lu wr %lu\n", n,
+		       (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)), mincmd,
+		       mmio_rd_(e.fh), mmio_wr_(e.fh));
+	}
 	printf("gicv4 %5u vLPIs  memory            GIC+ITS %zu B  VM/vPE tables %zu B  "
 	       "ITT %zu B  total %zu B\n",
 	       n, base, vmb, devb, total);
@@ -326,6 +354,207 @@ static int gicv4_row_(uint32_t n)
 	virq_sim_rdist_free(e.rm);
 	virq_sim_its_state_free(e.sm);
 	return 0;
+}
+
+/* ------------------------------------------------- GICv4 setup scaling */
+/*
+ * 65,536 vPEs need 65,536 VPTs of 64 KiB (4 GiB) and as many device ITTs:
+ * the fake HAL zeroes every block, so this mode gives the library a HAL
+ * whose page allocator hands out lazily backed memory (an anonymous
+ * NORESERVE mapping: pages the library never touches cost nothing; PA = VA)
+ * and whose ITS is an "instant ITS" register hook (GITS_CREADR reads back
+ * GITS_CWRITER: every command completes at once; the queue is not
+ * decoded). The redistributor model and the rest of the fake HAL are
+ * unchanged. What is measured is the library's setup work per object.
+ */
+#include <sys/mman.h>
+
+#define SETUP_ITS 0x08080000ull
+
+static uint8_t *arena_;
+static size_t arena_used_, arena_live_, arena_bytes_;
+static const struct virq_hal_ops *sim_ops_;
+
+static virq_status arena_alloc_(void *ctx, size_t size, size_t align, struct virq_page *page)
+{
+	uintptr_t at = ((uintptr_t)arena_ + arena_used_ + align - 1) & ~(uintptr_t)(align - 1);
+	size_t off = (size_t)(at - (uintptr_t)arena_);
+
+	(void)ctx;
+	if (!size || off + size > arena_bytes_)
+		return LIBVIRQ_ENOMEM;
+	arena_used_ = off + size;
+	arena_live_ += size;
+	page->va = arena_ + off;
+	page->pa = (uint64_t)(uintptr_t)(arena_ + off);
+	page->size = size;
+	return LIBVIRQ_OK;
+}
+
+static void arena_free_(void *ctx, const struct virq_page *page)
+{
+	(void)ctx;
+	arena_live_ -= page->size;
+}
+
+struct iits_ {
+	uint32_t ctlr;
+	uint64_t cbaser, cwriter, baser[8];
+};
+
+static uint64_t iits_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct iits_ *m = arg;
+	uint64_t off = addr - SETUP_ITS;
+	static const uint64_t type[8] = {1, 4, 2, 0, 0, 0, 0, 0};
+
+	(void)fh;
+	(void)width;
+	if (off == 0x00)
+		return m->ctlr | 0x80000000u; /* always quiescent */
+	if (off == 0x04)
+		return 0x43B;
+	if (off == 0x08)
+		return TYPER_40;
+	if (off == 0x80)
+		return m->cbaser;
+	if (off == 0x88)
+		return m->cwriter;
+	if (off == 0x90)
+		return m->cwriter; /* instant: everything published is consumed */
+	if (off >= 0x100 && off < 0x140)
+		return m->baser[(off - 0x100) / 8] | (type[(off - 0x100) / 8] << 56) | (7ull << 48);
+	if (off == 0xFFE8)
+		return 0x4B;
+	return 0;
+}
+
+static void iits_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct iits_ *m = arg;
+	uint64_t off = addr - SETUP_ITS;
+
+	(void)fh;
+	(void)width;
+	if (off == 0x00)
+		m->ctlr = (uint32_t)v & 0xF3u;
+	else if (off == 0x80)
+		m->cbaser = v;
+	else if (off == 0x88)
+		m->cwriter = v & 0xFFFE0ull;
+	else if (off >= 0x100 && off < 0x140)
+		m->baser[(off - 0x100) / 8] = v & ~((7ull << 56) | (0x1Full << 48));
+}
+
+__attribute__((noinline)) void bench_scale_op_vpes(struct virq_gic_vm *vm, struct virq_vpe *v,
+						   uint32_t n);
+__attribute__((noinline)) void bench_scale_op_vpes(struct virq_gic_vm *vm, struct virq_vpe *v,
+						   uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		check_(virq_vpe_init(&v[i], vm, 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe_init");
+}
+
+/* Sparse DeviceIDs: i times an odd constant, modulo 2^16 (a permutation
+ * that scatters neighbours across the two-level device table). */
+static uint32_t sparse_id_(uint32_t i)
+{
+	return (i * 40503u) & 0xFFFFu;
+}
+
+__attribute__((noinline)) void bench_scale_op_devs(struct virq_its *its, struct virq_its_device *d,
+						   uint32_t n);
+__attribute__((noinline)) void bench_scale_op_devs(struct virq_its *its, struct virq_its_device *d,
+						   uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		check_(virq_its_device_map(its, &d[i], sparse_id_(i), 2), "device_map");
+}
+
+static unsigned l2_pages_(const struct virq_its_table *t)
+{
+	const uint64_t *l1 = t->l1.va;
+	unsigned c = 0;
+
+	for (uint32_t k = 0; t->indirect && k < t->nr_l1; k++)
+		c += (unsigned)(l1[k] >> 63);
+	return c;
+}
+
+static int setup_row_(uint32_t n)
+{
+	struct virq_sim *fh = virq_sim_new();
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_sim_rdist *rm;
+	static struct virq_hal_ops ops;
+	struct virq_hal hal;
+	struct iits_ iits = {0};
+	struct virq_gic_desc desc = {0};
+	struct virq_gic gic = {0};
+	struct virq_gic_rdist rds[1];
+	struct virq_its its = {0};
+	struct virq_gic_vm vm = {0};
+	struct virq_vpe *v = calloc(n, sizeof(*v));
+	struct virq_its_device *d = calloc(n, sizeof(*d));
+	size_t base, after_vpes;
+	unsigned long wr, cmds_w;
+
+	/* 64 KiB VPT per vPE, ITT + tracking per device, tables and queue */
+	arena_bytes_ = (size_t)n * (80u << 10) + (256u << 20);
+	arena_ = mmap(NULL, arena_bytes_, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (arena_ == MAP_FAILED || !v || !d) {
+		fprintf(stderr, "bench_scale: no memory for %u vPEs\n", n);
+		return 1;
+	}
+	sim_ops_ = virq_sim_hal_ops();
+	ops = *sim_ops_;
+	ops.page_alloc = arena_alloc_;
+	ops.page_free = arena_free_;
+	hal = virq_sim_hal(fh);
+	hal.ops = &ops;
+	rc.nr = 1;
+	rm = virq_sim_rdist_new(fh, &rc);
+	virq_sim_add_region(fh, SETUP_ITS, 0x20000, iits_rd_, iits_wr_, &iits);
+	desc.gicd_base = rc.gicd_base;
+	desc.nr_redist_regions = 1;
+	desc.redist[0] = (struct virq_gic_redist_region){ rc.rd_base, 0x40000, 0 };
+	desc.nr_its = 1;
+	desc.its[0] = (struct virq_gic_its_desc){ .base = SETUP_ITS, .size = 0x20000, .dma_noncoherent = false };
+	check_(virq_gic_init(&gic, &hal, &desc, rds, 1, 16), "gic_init");
+	check_(virq_gic_rdist_init(&gic, 0), "rdist_init");
+	check_(virq_its_init(&its, &gic, &desc.its[0], NULL), "its_init");
+	check_(virq_gic_vm_init(&vm, &gic, 14), "vm_init");
+	base = arena_live_;
+	virq_sim_reset_counters(fh);
+	bench_scale_op_vpes(&vm, v, n);
+	cmds_w = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
+	after_vpes = arena_live_;
+	printf("setup %5u vPEs     commands %lu (min %lu)  CWRITER writes %lu  memory %.1f KiB per vPE\n",
+	       n, (unsigned long)its.cmds, 3ul * n, cmds_w,
+	       (double)(after_vpes - base) / n / 1024.0);
+	virq_sim_reset_counters(fh);
+	bench_scale_op_devs(&its, d, n);
+	wr = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
+	printf("setup %5u devices  MAPD %lu (min %u)  CWRITER writes %lu  memory %.1f KiB per device"
+	       "  device-table level-2 pages %u\n",
+	       n, wr, n, wr, (double)(arena_live_ - after_vpes) / n / 1024.0,
+	       l2_pages_(&its.tbl[LIBVIRQ_ITS_TBL_DEV]));
+	for (uint32_t i = 0; i < n; i++)
+		check_(virq_its_device_unmap(&d[i]), "device_unmap");
+	for (uint32_t i = 0; i < n; i++)
+		check_(virq_vpe_destroy(&v[i]), "vpe_destroy");
+	check_(virq_gic_vm_destroy(&vm), "vm_destroy");
+	check_(virq_its_destroy(&its), "its_destroy");
+	check_(virq_gic_destroy(&gic), "gic_destroy");
+	if (arena_live_)
+		fprintf(stderr, "bench_scale: setup leaked %zu bytes\n", arena_live_);
+	free(v);
+	free(d);
+	virq_sim_free(fh);
+	virq_sim_rdist_free(rm);
+	munmap(arena_, arena_bytes_);
+	return arena_live_ ? 1 : 0;
 }
 #endif
 
@@ -341,6 +570,7 @@ int main(int argc, char **argv)
 #endif
 #ifdef HAVE_GICV4_
 		printf("gicv4 1 16 256 1024 4096 16384 65536\n");
+		printf("setup 1 16 256 4096 65536\n");
 #endif
 		return 0;
 	}
@@ -352,7 +582,10 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[1], "gicv4") == 0 && n >= 1 && n <= 65536 &&
 	    (n <= PER_VPE || n % 2 == 0))
 		return gicv4_row_(n);
+	if (argc > 2 && strcmp(argv[1], "setup") == 0 && n >= 1 && n <= 65536)
+		return setup_row_(n);
 #endif
-	fprintf(stderr, "usage: bench_scale list | avic N (1..4096) | gicv4 N (1..65536)\n");
+	fprintf(stderr,
+		"usage: bench_scale list | avic N (1..4096) | gicv4 N (1..65536) | setup N (1..65536)\n");
 	return 2;
 }

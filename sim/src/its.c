@@ -33,6 +33,7 @@ struct virq_sim_its {
 	uint64_t cbaser, cwriter, creadr_off;
 	bool stalled_bit, halted;
 	unsigned long stall_nth, stalls, bad_cwriter, unknown, max_pending;
+	unsigned long idle_slots; /* per_relax capacity found nothing to run */
 	int stall_op;
 	struct {
 		virq_sim_its_hook_fn fn;
@@ -240,8 +241,14 @@ static bool step_(struct virq_sim_its *m)
 
 static void run_(struct virq_sim_its *m, unsigned long max)
 {
-	for (unsigned long i = 0; i < max && step_(m); i++)
-		;
+	unsigned long i = 0;
+
+	while (i < max && step_(m))
+		i++;
+	/* A slow ITS (per_relax) that found nothing published: its unused
+	 * capacity in this round is a bubble (not counted while stalled). */
+	if (m->cfg.per_relax && i < max && !m->halted)
+		m->idle_slots += max - i;
 }
 
 static void note_pending_(struct virq_sim_its *m)
@@ -463,6 +470,16 @@ unsigned long virq_sim_its_unknown(const struct virq_sim_its *m)
 {
 	return m->unknown;
 }
+unsigned long virq_sim_its_idle_slots(const struct virq_sim_its *m)
+{
+	return m->idle_slots;
+}
+
+void virq_sim_its_reset_idle(struct virq_sim_its *m)
+{
+	m->idle_slots = 0;
+}
+
 unsigned long virq_sim_its_max_pending(const struct virq_sim_its *m)
 {
 	return m->max_pending;

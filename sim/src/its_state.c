@@ -43,6 +43,7 @@ struct virq_sim_its_state {
 	char last_err[96];
 	struct cnt_ *cnts;
 	size_t ncnts;
+	unsigned long sgir_writes;
 };
 
 /* ---- counters keyed by (kind, a, b) ---- */
@@ -155,6 +156,49 @@ static uint64_t iidr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 	(void)addr;
 	(void)width;
 	return s->cfg.iidr;
+}
+
+static uint64_t mpidr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+
+	(void)fh;
+	(void)addr;
+	(void)width;
+	return s->cfg.mpidr & 0xFFFFFF00u;
+}
+
+/* The vSGI frame: only GITS_SGIR (+0x20 in the frame, 64-bit, write-only). */
+static uint64_t sgi_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+{
+	(void)arg;
+	(void)fh;
+	(void)addr;
+	(void)width;
+	return 0;
+}
+
+static void sgi_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+{
+	struct virq_sim_its_state *s = arg;
+	uint32_t vpe = (uint32_t)((v >> 32) & 0xFFFF), vint = (uint32_t)(v & 0xF);
+
+	(void)fh;
+	if (addr - s->cfg.base != 0x20020 || width != 64) {
+		err_(s, "vSGI frame: write other than 64-bit GITS_SGIR", addr);
+		return;
+	}
+	if (v & ~((0xFFFFull << 32) | 0xFull)) {
+		err_(s, "GITS_SGIR: RES0 bits set", v);
+		return;
+	}
+	s->sgir_writes++;
+	if (!s->vpes[vpe].mapped) {
+		err_(s, "GITS_SGIR: vPE not mapped", vpe);
+		return;
+	}
+	if (s->cfg.rm)
+		virq_sim_rdist_vsgi_set_pending(s->cfg.rm, vpe, vint);
 }
 
 /* Optional GITS_CTLR override with a Quiescent countdown. */
@@ -325,6 +369,8 @@ static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cm
 		if (!v->mapped)
 			err_(s, "VMAPP unmap: not mapped", c->vpe);
 		memset(v, 0, sizeof(*v));
+		if (s->cfg.rm)
+			virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe, -1);
 		return;
 	}
 	if (!table_ok_(s, 2, c->vpe)) {
@@ -337,6 +383,20 @@ static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cm
 	v->rd = c->rd;
 	v->vpt = c->vpt;
 	v->defdb = c->defdb;
+	if (s->cfg.rm) {
+		virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe, rd_index_(s, c->rd));
+		/* 4.1: the GIC keeps the vPE's entry in every redistributor's copy
+		 * of the vPE table: each valid copy must back it (level-2 page
+		 * present), and the target redistributor must have one. */
+		if ((s->cfg.typer >> 40) & 1) {
+			int t = rd_index_(s, c->rd);
+
+			for (unsigned r = 0; r < virq_sim_rdist_count(s->cfg.rm); r++)
+				if ((virq_sim_rdist_vpropbaser(s->cfg.rm, r) >> 63 || (int)r == t) &&
+				    !virq_sim_rdist_vpe_entry_ok(s->cfg.rm, r, c->vpe))
+					err_(s, "VMAPP: a redistributor's vPE table does not back the entry", r);
+		}
+	}
 }
 
 static void do_virt_map_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c, bool vmapi)
@@ -453,10 +513,20 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m, const 
 		do_vmovi_(s, c);
 		break;
 	case 0x22: /* VMOVP */
-		if (!s->vpes[c->vpe].mapped)
+		if (!s->vpes[c->vpe].mapped) {
 			err_(s, "VMOVP: vPE not mapped", c->vpe);
-		else
+		} else {
 			s->vpes[c->vpe].rd = c->rd;
+			if (s->cfg.rm)
+				virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe, rd_index_(s, c->rd));
+		}
+		break;
+	case 0x23: /* VSGI (4.1) */
+		if (!s->vpes[c->vpe].mapped)
+			err_(s, "VSGI: vPE not mapped", c->vpe);
+		else if (s->cfg.rm)
+			virq_sim_rdist_vsgi_command(s->cfg.rm, c->vpe, c->vintid, c->prio, c->grp, c->en,
+						    c->clr);
 		break;
 	case 0x25: /* VSYNC: after a 4.0 VMAPP unmap it is required; on 4.1 it
 		    * may raise an SError for an unmapped vPE
@@ -514,6 +584,9 @@ struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh, const str
 		abort();
 	virq_sim_add_region(fh, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
 	virq_sim_add_region(fh, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
+	virq_sim_add_region(fh, cfg->base + 0x18, 4, mpidr_rd_, NULL, s);
+	if (cfg->vsgi_frame)
+		virq_sim_add_region(fh, cfg->base + 0x20000, 0x10000, sgi_rd_, sgi_wr_, s);
 	if (cfg->quiescent_polls || cfg->its_number_ro) {
 		s->quiesce_left = cfg->quiescent_polls;
 		if (cfg->its_number_ro)
@@ -608,4 +681,9 @@ unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint3
 uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n)
 {
 	return s->baser[n] | baser_ro_(s, n);
+}
+
+unsigned long virq_sim_its_state_sgir_writes(const struct virq_sim_its_state *s)
+{
+	return s->sgir_writes;
 }

@@ -23,6 +23,9 @@
 #define R_PIDR2 0xFFE8
 #define R_VPROPBASER 0x20070
 #define R_VPENDBASER 0x20078
+#define R_VSGIR 0x20080
+#define R_VSGIPENDR 0x20088
+#define NVPE 65536u
 
 struct rd_ {
 	uint64_t base;
@@ -39,6 +42,10 @@ struct rd_ {
 	uint64_t last_invlpir, last_invallr;
 	uint8_t *lpi_pend; /* one bit per INTID below 2^(IDbits + 1) */
 	unsigned long setlpirs, clrlpirs;
+	uint32_t vsgi_vpe;	/* vPEID of the running GICR_VSGIR query */
+	unsigned vsgi_left;	/* Busy reads left */
+	bool vsgi_query;
+	unsigned long vsgi_queries;
 };
 
 struct virq_sim_rdist {
@@ -49,6 +56,11 @@ struct virq_sim_rdist {
 	struct rd_ *rd;
 	uint32_t nr_intids;
 	unsigned long direct_misuse;
+	/* GICv4.1 vSGI state per vPEID */
+	int32_t *vpe_rd;	/* target redistributor, -1 none */
+	uint16_t *vsgi_pend;	/* pending bits */
+	uint8_t *vsgi_cfg;	/* [vpe * 16 + intid]: bit7 set, bit6 enable, bit5 group1, [3:0] prio[7:4] */
+	unsigned long wrong_rd;
 };
 
 static void lpi_pend_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t intid, bool on)
@@ -72,6 +84,7 @@ struct virq_sim_rdist_cfg virq_sim_rdist_default_cfg(void)
 	c.idbits = 15;
 	c.force_sh = -1;
 	c.force_ic = -1;
+	c.common_lpi_aff = 1;
 	return c;
 }
 
@@ -143,7 +156,7 @@ static uint64_t typer_(const struct virq_sim_rdist *m, unsigned i)
 	if (m->cfg.version == 41)
 		t |= 1u << 7; /* RVPEID */
 	t |= (uint64_t)(i & 0xFFFF) << 8;
-	t |= 1ull << 24; /* CommonLPIAff = 1 */
+	t |= (uint64_t)(m->cfg.common_lpi_aff & 3) << 24; /* CommonLPIAff */
 	return t | ((uint64_t)r->aff << 32);
 }
 
@@ -181,6 +194,43 @@ static uint64_t reg64_(struct rd_ *r, uint64_t off)
 		return r->last_invallr;
 	}
 	return 0;
+}
+
+/* GICR_VSGIPENDR: Busy while the query runs, then the queried vPE's pending
+ * bits if this RD is its target (IHI 0069H §12.11 GICR_VSGIPENDR). */
+static uint64_t vsgipendr_(struct virq_sim_rdist *m, struct rd_ *r, unsigned i)
+{
+	uint32_t vpe;
+
+	if (!r->vsgi_query)
+		return 0;
+	if (r->vsgi_left) {
+		if (r->vsgi_left != RD_NEVER)
+			r->vsgi_left--;
+		return 1u << 31;
+	}
+	vpe = r->vsgi_vpe;
+	if (!m->vpe_rd || m->vpe_rd[vpe] != (int32_t)i) {
+		m->wrong_rd++;
+		return 0;
+	}
+	return m->vsgi_pend[vpe];
+}
+
+/* 4.1 GICR_VPROPBASER write: Entry_Size [61:59] is read-only, Page_Size
+ * [54:53] keeps only a supported size (the largest one otherwise). */
+static uint64_t vprop41_(const struct virq_sim_rdist *m, uint64_t v)
+{
+	uint32_t mask = m->cfg.vpet_psz_mask ? m->cfg.vpet_psz_mask : 7;
+	uint32_t psz = (uint32_t)((v >> 53) & 3);
+
+	if (psz == 3)
+		psz = 2;
+	if (!((mask >> psz) & 1))
+		psz = (mask & 4) ? 2 : (mask & 2) ? 1 : 0;
+	v = (v & ~(3ull << 53)) | ((uint64_t)psz << 53);
+	v = (v & ~(7ull << 59)) | ((uint64_t)(m->cfg.vpet_esz & 7) << 59);
+	return v;
 }
 
 static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
@@ -221,6 +271,10 @@ static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 		return 0;
 	case R_PIDR2:
 		return m->cfg.version >= 40 ? 0x4B : 0x3B;
+	case R_VSGIPENDR:
+		return vsgipendr_(m, r, i);
+	case R_VSGIR:
+		return r->vsgi_vpe;
 	}
 	if (off >= R_PROPBASER && off < R_SYNCR) {
 		v = reg64_(r, off);
@@ -295,7 +349,13 @@ static void rd_write_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v,
 		r->pend = attr_(m, v) & ~(1ull << 62); /* PTZ is write-only */
 		return;
 	case R_VPROPBASER:
-		r->vprop = v;
+		r->vprop = m->cfg.version == 41 ? vprop41_(m, v) : v;
+		return;
+	case R_VSGIR:
+		r->vsgi_vpe = (uint32_t)v & 0xFFFF;
+		r->vsgi_query = true;
+		r->vsgi_left = m->cfg.vsgi_busy_polls;
+		r->vsgi_queries++;
 		return;
 	case R_VPENDBASER:
 		vpend_write_(m, r, v);
@@ -355,6 +415,15 @@ struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *fh, const struct virq
 		r->wake_polls = cfg->wake_polls;
 		r->dirty_polls = cfg->dirty_polls;
 	}
+	if (m->cfg.version == 41) {
+		m->vpe_rd = malloc(NVPE * sizeof(*m->vpe_rd));
+		m->vsgi_pend = calloc(NVPE, sizeof(*m->vsgi_pend));
+		m->vsgi_cfg = calloc((size_t)NVPE * 16, 1);
+		if (!m->vpe_rd || !m->vsgi_pend || !m->vsgi_cfg)
+			abort();
+		for (unsigned v = 0; v < NVPE; v++)
+			m->vpe_rd[v] = -1;
+	}
 	virq_sim_add_region(fh, m->cfg.gicd_base, 0x10000, gicd_rd_, gicd_wr_, m);
 	virq_sim_add_region(fh, m->cfg.rd_base, (uint64_t)m->cfg.nr * m->cfg.stride, rd_read_,
 			    rd_write_, m);
@@ -368,6 +437,9 @@ void virq_sim_rdist_free(struct virq_sim_rdist *m)
 	for (unsigned i = 0; i < m->cfg.nr; i++)
 		free(m->rd[i].lpi_pend);
 	free(m->rd);
+	free(m->vpe_rd);
+	free(m->vsgi_pend);
+	free(m->vsgi_cfg);
 	free(m);
 }
 
@@ -497,4 +569,121 @@ unsigned long virq_sim_rdist_clrlpir_count(const struct virq_sim_rdist *m, unsig
 unsigned long virq_sim_rdist_direct_lpi_misuse(const struct virq_sim_rdist *m)
 {
 	return m->direct_misuse;
+}
+
+/* ---- GICv4.1 vSGIs ---- */
+void virq_sim_rdist_vpe_set_target(struct virq_sim_rdist *m, uint32_t vpeid, int rd)
+{
+	if (m->vpe_rd)
+		m->vpe_rd[vpeid & 0xFFFF] = rd;
+}
+
+int virq_sim_rdist_vpe_target(const struct virq_sim_rdist *m, uint32_t vpeid)
+{
+	return m->vpe_rd ? m->vpe_rd[vpeid & 0xFFFF] : -1;
+}
+
+void virq_sim_rdist_vsgi_set_pending(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid)
+{
+	if (m->vsgi_pend)
+		m->vsgi_pend[vpeid & 0xFFFF] = (uint16_t)(m->vsgi_pend[vpeid & 0xFFFF] | (1u << (vintid & 15)));
+}
+
+void virq_sim_rdist_vsgi_command(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
+				 uint32_t prio, bool group1, bool enable, bool clear)
+{
+	uint32_t v = vpeid & 0xFFFF, i = vintid & 15;
+
+	if (!m->vsgi_cfg)
+		return;
+	if (clear) { /* Clear = 1: pending cleared, configuration unchanged */
+		m->vsgi_pend[v] = (uint16_t)(m->vsgi_pend[v] & ~(1u << i));
+		return;
+	}
+	m->vsgi_cfg[v * 16 + i] = (uint8_t)(0x80 | (enable ? 0x40 : 0) | (group1 ? 0x20 : 0) |
+					    ((prio >> 4) & 0xF));
+}
+
+uint16_t virq_sim_rdist_vsgi_pending(const struct virq_sim_rdist *m, uint32_t vpeid)
+{
+	return m->vsgi_pend ? m->vsgi_pend[vpeid & 0xFFFF] : 0;
+}
+
+bool virq_sim_rdist_vsgi_config(const struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
+				uint32_t *prio, bool *group1, bool *enable)
+{
+	uint8_t c;
+
+	if (!m->vsgi_cfg)
+		return false;
+	c = m->vsgi_cfg[(vpeid & 0xFFFF) * 16 + (vintid & 15)];
+	if (prio)
+		*prio = (uint32_t)(c & 0xF) << 4;
+	if (group1)
+		*group1 = (c & 0x20) != 0;
+	if (enable)
+		*enable = (c & 0x40) != 0;
+	return (c & 0x80) != 0;
+}
+
+unsigned long virq_sim_rdist_vsgi_queries(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].vsgi_queries;
+}
+
+unsigned long virq_sim_rdist_vsgi_wrong_rd(const struct virq_sim_rdist *m)
+{
+	return m->wrong_rd;
+}
+
+void virq_sim_rdist_set_vsgi_busy_polls(struct virq_sim_rdist *m, unsigned polls)
+{
+	m->cfg.vsgi_busy_polls = polls;
+}
+
+/* ---- GICv4.1 vPE tables (4.1 GICR_VPROPBASER layout, own decoding) ---- */
+bool virq_sim_rdist_vpe_entry_ok(const struct virq_sim_rdist *m, unsigned rd, uint32_t vpeid)
+{
+	uint64_t v = m->rd[rd].vprop;
+	uint32_t code = (uint32_t)((v >> 53) & 3);
+	uint64_t psz = code == 0 ? 4096 : code == 1 ? 16384 : 65536;
+	uint64_t esz = (((v >> 59) & 7) + 1) * 8, pages = (v & 0x7F) + 1;
+	uint64_t pa = v & 0x000FFFFFFFFFF000ull, per = psz / esz;
+	const uint64_t *l1;
+
+	if (!(v >> 63))
+		return false;
+	if (!((v >> 55) & 1))
+		return vpeid < pages * per && virq_sim_pa_to_va(m->fh, pa, (size_t)(pages * psz));
+	if (vpeid / per >= pages * psz / 8)
+		return false;
+	l1 = virq_sim_pa_to_va(m->fh, pa + (vpeid / per) * 8, 8);
+	return l1 && (*l1 >> 63) &&
+	       virq_sim_pa_to_va(m->fh, *l1 & 0x000FFFFFFFFFF000ull, (size_t)psz);
+}
+
+uint64_t virq_sim_rdist_group_key(const struct virq_sim_rdist *m, unsigned rd)
+{
+	uint32_t cla = (uint32_t)m->cfg.common_lpi_aff & 3;
+	uint32_t mask = cla ? ~(0xFFFFFFFFu >> (8 * cla)) : 0;
+
+	return ((uint64_t)cla << 32) | (m->rd[rd].aff & mask);
+}
+
+unsigned virq_sim_rdist_vpe_tables_inconsistent(const struct virq_sim_rdist *m)
+{
+	unsigned bad = 0;
+	const uint64_t keep = (1ull << 63) | 0x000FFFFFFFFFF000ull;
+
+	for (unsigned i = 0; i < m->cfg.nr; i++)
+		for (unsigned j = i + 1; j < m->cfg.nr; j++)
+			if (virq_sim_rdist_group_key(m, i) == virq_sim_rdist_group_key(m, j) &&
+			    (m->rd[i].vprop & keep) != (m->rd[j].vprop & keep))
+				bad++;
+	return bad;
+}
+
+unsigned virq_sim_rdist_count(const struct virq_sim_rdist *m)
+{
+	return m->cfg.nr;
 }

@@ -12,25 +12,112 @@
 #include "gicv4/its_table_priv.h"
 #include "gicv4/lpi_priv.h"
 
-/* Whether @dev or another device with @device_id is mapped on @its. */
-static bool dev_taken_(const struct virq_its *its, const struct virq_its_device *dev,
-		       uint32_t device_id)
+/* ---------------- the ITS's DeviceID index ----------------
+ *
+ * MAPD of a DeviceID that is already mapped would silently replace the
+ * first device's ITT (IHI 0069H §5.3 MAPD), so every map looks the ID up:
+ * an open-addressing hash table (linear probing, backward-shift deletion)
+ * of the mapped devices in a HAL page, at most half full, doubled when it
+ * fills, so a map and an unmap are O(1) whatever the number of devices
+ * (a walk of the device list made mapping the k-th device O(k)). */
+
+static struct virq_its_device **ht_(const struct virq_its *its)
 {
-	for (const struct virq_its_device *d = its->devices; d; d = d->next)
-		if (d == dev || d->device_id == device_id)
+	return (struct virq_its_device **)its->dev_ht.va;
+}
+
+static uint32_t ht_slots_(const struct virq_its *its)
+{
+	return (uint32_t)(its->dev_ht.size / sizeof(struct virq_its_device *));
+}
+
+static uint32_t ht_home_(uint32_t id, uint32_t slots)
+{
+	return (id * 0x9E3779B1u) & (slots - 1);
+}
+
+static bool dev_taken_(const struct virq_its *its, uint32_t device_id)
+{
+	uint32_t slots = ht_slots_(its);
+
+	if (!slots)
+		return false;
+	for (uint32_t i = ht_home_(device_id, slots);; i = (i + 1) & (slots - 1)) {
+		const struct virq_its_device *d = ht_(its)[i];
+
+		if (!d)
+			return false;
+		if (d->device_id == device_id)
 			return true;
-	return false;
+	}
+}
+
+static void ht_put_(struct virq_its *its, struct virq_its_device *dev)
+{
+	uint32_t slots = ht_slots_(its), i = ht_home_(dev->device_id, slots);
+
+	while (ht_(its)[i])
+		i = (i + 1) & (slots - 1);
+	ht_(its)[i] = dev;
+	its->dev_ht_used++;
+}
+
+/* Room for one more device (table at most half full); ENOMEM otherwise. */
+static virq_status ht_reserve_(struct virq_its *its)
+{
+	const struct virq_hal *hal = &its->gic->hal;
+	struct virq_page old = its->dev_ht, grown;
+	uint32_t slots = ht_slots_(its);
+	virq_status st;
+
+	if (slots && (its->dev_ht_used + 1) * 2 <= slots)
+		return LIBVIRQ_OK;
+	st = virq_page_alloc_(hal, slots ? old.size * 2 : 4096, 4096, &grown);
+	if (st != LIBVIRQ_OK)
+		return st;
+	its->dev_ht = grown;
+	its->dev_ht_used = 0;
+	for (uint32_t i = 0; i < slots; i++)
+		if (((struct virq_its_device **)old.va)[i])
+			ht_put_(its, ((struct virq_its_device **)old.va)[i]);
+	virq_page_free_(hal, &old);
+	return LIBVIRQ_OK;
+}
+
+static void ht_remove_(struct virq_its *its, const struct virq_its_device *dev)
+{
+	uint32_t slots = ht_slots_(its), i, j;
+
+	if (!slots)
+		return;
+	for (i = ht_home_(dev->device_id, slots); ht_(its)[i] != dev; i = (i + 1) & (slots - 1))
+		if (!ht_(its)[i])
+			return; /* not indexed */
+	ht_(its)[i] = NULL;
+	its->dev_ht_used--;
+	/* Backward shift: move up every later entry of the probe run that may
+	 * live at the hole. */
+	for (j = (i + 1) & (slots - 1); ht_(its)[j]; j = (j + 1) & (slots - 1)) {
+		uint32_t h = ht_home_(ht_(its)[j]->device_id, slots);
+
+		if (((j - h) & (slots - 1)) >= ((j - i) & (slots - 1))) {
+			ht_(its)[i] = ht_(its)[j];
+			ht_(its)[j] = NULL;
+			i = j;
+		}
+	}
 }
 
 void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev)
 {
-	for (struct virq_its_device **pp = &its->devices; *pp; pp = &(*pp)->next) {
-		if (*pp == dev) {
-			*pp = dev->next;
-			dev->next = NULL;
-			return;
-		}
-	}
+	ht_remove_(its, dev);
+	if (dev->prev)
+		dev->prev->next = dev->next;
+	else if (its->devices == dev)
+		its->devices = dev->next;
+	if (dev->next)
+		dev->next->prev = dev->prev;
+	dev->next = dev->prev = NULL;
 }
 
 /* virq_its_device_map() with the ITS lock held (the wrapper below takes it). */
@@ -64,7 +151,7 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
 				     "virq_its_device_map: nr_events beyond GITS_TYPER.ID_bits",
 				     nr_events);
-	if (dev_taken_(its, dev, device_id))
+	if (dev_taken_(its, device_id))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST,
 				     "virq_its_device_map: DeviceID already mapped on this ITS",
 				     device_id);
@@ -74,6 +161,9 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 				     "virq_its_device_map: DeviceID reserved for the doorbell proxy",
 				     device_id);
 	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
+	if (ht_reserve_(its) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOMEM,
+				    "virq_its_device_map: DeviceID index allocation failed");
 	memset(dev, 0, sizeof(*dev));
 	st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_DEV, device_id);
 	if (st != LIBVIRQ_OK)
@@ -113,7 +203,10 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 	dev->device_id = device_id;
 	dev->nr_events = nr;
 	dev->next = its->devices;
+	if (its->devices)
+		its->devices->prev = dev;
 	its->devices = dev;
+	ht_put_(its, dev);
 	if (dev != its->proxy)
 		its->nr_devices++;
 	dev->state = LIVE_;
@@ -424,10 +517,9 @@ static virq_status queue_discards_(struct virq_its_device *dev, uint32_t first, 
 		}
 		if (n > count - *done)
 			n = count - *done;
-		for (uint32_t k = 0; k < n; k++, slot += LIBVIRQ_ITS_CMD_SIZE) {
-			virq_its_discard_fill_(slot, dev->device_id, first + *done + k);
+		virq_its_discard_fill_(slot, n, dev->device_id, first + *done);
+		for (uint32_t k = 0; k < n; k++)
 			*target_mark_(dev, &e[*done + k]) = gen;
-		}
 		virq_its_queue_commit_(&its->q, n);
 		*done += n;
 	}
@@ -495,9 +587,15 @@ static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first
 		st = queue_syncs_(dev, first, count, gen, &nsync, msg[4]);
 	if (st == LIBVIRQ_OK)
 		st = virq_its_queue_drain(&its->q, NULL);
-	if (st == LIBVIRQ_OK) {
-		for (uint32_t i = 0; i < count; i++)
-			virq_its_event_forget_(dev, first + i);
+	if (st == LIBVIRQ_OK) { /* every event unmapped: the tracking in one pass */
+		for (uint32_t i = 0; i < count; i++) {
+			if (e[i].kind == LIBVIRQ_ITS_EV_VIRT)
+				e[i].vpe->nr_vlpis--;
+			else
+				virq_lpi_unref_(its->gic, e[i].intid);
+		}
+		memset(e, 0, (size_t)count * sizeof(*e));
+		dev->nr_mapped -= count;
 		its->cmds += (uint64_t)count + nsync;
 		return LIBVIRQ_OK;
 	}

@@ -5,6 +5,7 @@
  * Spec: Arm IHI 0069 §12.9 (GICD), §12.10-12.11 (GICR), §5.1 (LPIs).
  */
 #include "gicv4/lpi_priv.h"
+#include "gicv4/rdist_priv.h"
 
 /* ---------------- probe ---------------- */
 
@@ -56,6 +57,7 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
 		gic->rd[gic->nr_rd].resident_vpe = LIBVIRQ_VPEID_NONE;
+		gic->rd[gic->nr_rd].vpet_rd = LIBVIRQ_VPEID_NONE;
 		gic->nr_rd++;
 		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Last, typer))
 			return LIBVIRQ_OK;
@@ -204,6 +206,7 @@ virq_status virq_gic_destroy(struct virq_gic *gic)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
 				     "virq_gic_destroy: ITSes or VMs still exist", gic->nr_its,
 				     gic->nr_vms);
+	virq_rdist_vpe_tables_free_(gic);
 	for (uint32_t i = 0; i < gic->nr_rd; i++)
 		virq_page_free_(&gic->hal, &gic->rd[i].pend);
 	virq_page_free_(&gic->hal, &gic->vpeid_map);

@@ -49,6 +49,12 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 	else if (its->gic->version < LIBVIRQ_GIC_V4_1 && its->lim.version == LIBVIRQ_ITS_V41)
 		its->lim.version = LIBVIRQ_ITS_V40;
 	its->lim.vpeid_bits = (uint8_t)its->gic->vpeid_bits;
+	/* GICv4.1: the affinity GITS_TYPER.SVPET shares the vPE table at. */
+	if (its->lim.version == LIBVIRQ_ITS_V41)
+		its->mpidr = virq_rd32_(hal, its->base + LIBVIRQ_GITS_MPIDR) &
+			     (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_MPIDR_Aff3) |
+					LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_MPIDR_Aff2) |
+					LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_MPIDR_Aff1));
 	its->quirks = virq_its_quirks_for(its->iidr, its->gic->platform);
 	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_22375) && its->lim.devid_bits > 20)
 		its->lim.devid_bits = 20;
@@ -201,6 +207,7 @@ static virq_status its_teardown_(struct virq_its *its)
 	virq_its_queue_fini_owned_(&its->q);
 	virq_its_tables_free_(its);
 	virq_page_free_(&its->gic->hal, &its->col_map);
+	virq_page_free_(&its->gic->hal, &its->dev_ht);
 	return LIBVIRQ_OK;
 }
 

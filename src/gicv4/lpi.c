@@ -204,3 +204,8 @@ void virq_vpeid_free_(struct virq_gic *gic, uint32_t id)
 	leaf[id / 64] &= ~(1ull << (id % 64));
 	sum[id / 4096] &= ~(1ull << ((id / 64) % 64));
 }
+
+bool virq_vpeid_used_(const struct virq_gic *gic, uint32_t id)
+{
+	return (vpeid_leaf_(gic)[id / 64] >> (id % 64)) & 1;
+}

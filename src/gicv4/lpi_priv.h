@@ -18,5 +18,6 @@ void virq_lpi_unref_(struct virq_gic *gic, uint32_t intid);
 void virq_vpeid_map_init_(struct virq_gic *gic);
 bool virq_vpeid_alloc_(struct virq_gic *gic, uint32_t *id);
 void virq_vpeid_free_(struct virq_gic *gic, uint32_t id);
+bool virq_vpeid_used_(const struct virq_gic *gic, uint32_t id);
 
 #endif /* LIBVIRQ_SRC_GICV4_LPI_PRIV_H */

@@ -10,6 +10,7 @@
  * GICR_PENDBASER, GICR_VPROPBASER, GICR_VPENDBASER).
  */
 #include "gicv4/enc/images.h"
+#include "gicv4/lpi_priv.h"
 #include "gicv4/rdist_priv.h"
 
 #define VPEND_DIRTY LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Dirty)
@@ -27,64 +28,306 @@ static virq_status dirty_wait_(struct virq_gic *gic, uint32_t rd)
 	return virq_poll64(&gic->hal, vpend_addr_(gic, rd), VPEND_DIRTY, 0, gic->timeout_ns, NULL);
 }
 
-/* ---------------- GICv4.1: the RD's view of the vPE table ----------------
+/* ---------------- GICv4.1: vPE tables by affinity ----------------
  *
- * The RD uses the same memory as a GICv4.1 ITS's vPE table (GITS_BASER of
- * type vPEs), so a level-2 page installed for the ITS is seen by every RD
- * (IHI 0069 §12.11 GICR_VPROPBASER, 4.1 layout; Linux
- * inherit_vpe_l1_table_from_its). */
-static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx)
-{
-	const struct virq_its *its = NULL;
-	uint64_t v;
-	virq_status st;
+ * On GICv4.1 every redistributor reads vPE entries (VPT, VCONF, doorbell)
+ * from a vPE configuration table described by its GICR_VPROPBASER (4.1
+ * layout). Redistributors of one CommonLPIAff group must use the same copy
+ * (IHI 0069H §12.11 GICR_TYPER.CommonLPIAff: 0 all, 1 same Aff3, 2 same
+ * Aff3.Aff2, 3 same Aff3.Aff2.Aff1); an ITS whose GITS_TYPER.SVPET is not 0
+ * shares its table (GITS_BASER<n> of type vPEs) with the redistributors
+ * whose affinity matches GITS_MPIDR at level SVPET, and SVPET = 0 shares
+ * with none (docs/rationale.md#gic-vpe-table-sharing; Linux
+ * inherit_vpe_l1_table_from_its(), compute_common_aff(), compute_its_aff()).
+ * A redistributor therefore takes, in order: the table of a 4.1 ITS that
+ * shares with it; else the copy another redistributor of its group already
+ * has; else a table of its own (allocated here, for its whole group), whose
+ * level-2 pages are allocated for every vPE as the ITS's are (the GIC keeps
+ * the entries in every copy; Linux allocate_vpe_l1_table(),
+ * allocate_vpe_l2_table()). Own tables are allocated only once vPEs are
+ * created (virq_vpe_init()), so that every ITS has had the chance to come
+ * up and share first. */
 
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS && !its; i++)
-		if (gic->its[i] && gic->its[i]->lim.version == LIBVIRQ_ITS_V41 &&
-		    gic->its[i]->tbl[LIBVIRQ_ITS_TBL_VPE].baser)
-			its = gic->its[i];
-	if (!its || !(gic->rd[idx].flags & LIBVIRQ_RDIST_VPE_READY))
-		return LIBVIRQ_OK; /* done when the first 4.1 ITS comes up */
-	st = virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, st,
-				     "virq_gic_rdist_init/virq_its_init: vPE table too large for "
-				     "GICR_VPROPBASER.Size",
-				     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
+/* A table this library allocated for a group: lives at the start of
+ * rd->vpet.va, followed by the level-2 page array (indirect tables). */
+struct vpet_ {
+	struct virq_page l1; /* flat table or level 1 */
+	uint32_t psz;	     /* page size in bytes */
+	uint32_t esz;	     /* entry size in bytes */
+	uint32_t epp;	     /* entries per page */
+	uint32_t nl1;	     /* level-1 entries (indirect) */
+	bool indirect, nc;
+};
+
+static struct virq_page *vpet_l2_(struct vpet_ *t)
+{
+	return (struct virq_page *)(t + 1);
+}
+
+#define VPROP41_VALID_ LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid)
+
+/* (level, affinity above the level): the group key of CommonLPIAff / SVPET. */
+static uint64_t aff_key_(uint32_t level, uint32_t aff)
+{
+	uint32_t mask = level ? ~(0xFFFFFFFFu >> (8 * level)) : 0;
+
+	return ((uint64_t)level << 32) | (aff & mask);
+}
+
+static uint64_t rd_key_(const struct virq_gic_rdist *r)
+{
+	return aff_key_((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_CommonLPIAff, r->typer),
+			(uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Affinity_Value, r->typer));
+}
+
+/* True when @its's vPE table is shared with redistributor @r. */
+static bool its_shares_(const struct virq_its *its, const struct virq_gic_rdist *r)
+{
+	uint32_t svpet, mask, aff;
+
+	if (!its || its->lim.version != LIBVIRQ_ITS_V41 || !its->tbl[LIBVIRQ_ITS_TBL_VPE].baser)
+		return false;
+	svpet = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_SVPET, its->typer);
+	if (!svpet)
+		return false;
+	mask = ~(0xFFFFFFFFu >> (8 * svpet));
+	aff = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Affinity_Value, r->typer);
+	return (aff & mask) == (its->mpidr & mask);
+}
+
+static void rd_vprop_set_(struct virq_gic *gic, uint32_t idx, uint64_t v)
+{
 	virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), v);
 	gic->rd[idx].vprop_cache = v;
+}
+
+/* Makes the entry of @vpeid usable in a table this library owns. */
+static virq_status vpet_entry_(const struct virq_gic *gic, struct vpet_ *t, uint32_t vpeid)
+{
+	const struct virq_hal *hal = &gic->hal;
+	uint32_t i = vpeid / t->epp;
+	uint64_t *l1 = t->l1.va;
+	struct virq_page *l2;
+	virq_status st;
+
+	if (!t->indirect || (l1[i] & LIBVIRQ_BIT(63)))
+		return LIBVIRQ_OK;
+	l2 = &vpet_l2_(t)[i];
+	st = virq_page_alloc_(hal, t->psz, t->psz, l2);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_vpe_init: level-2 page of a redistributor vPE table "
+				     "allocation failed",
+				     vpeid);
+	if (clean_if_(hal, t->nc, l2->va, l2->size) != LIBVIRQ_OK) {
+		virq_page_free_(hal, l2);
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
+				    "virq_vpe_init: vPE table not coherent and no dcache_clean");
+	}
+	/* The level-1 Valid 0 -> 1 must be visible before a command relies on
+	 * it (IHI 0069 §5.2), as for the ITS tables. */
+	l1[i] = l2->pa | LIBVIRQ_BIT(63);
+	st = clean_if_(hal, t->nc, &l1[i], sizeof(l1[i]));
+	virq_barrier_(hal, LIBVIRQ_BARRIER_DMA_WMB);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
+				    "virq_vpe_init: vPE table not coherent and no dcache_clean");
 	return LIBVIRQ_OK;
+}
+
+static void vpet_free_(const struct virq_gic *gic, struct virq_gic_rdist *r)
+{
+	struct vpet_ *t = r->vpet.va;
+
+	if (!t)
+		return;
+	if (t->indirect)
+		for (uint32_t i = 0; i < t->nl1; i++)
+			virq_page_free_(&gic->hal, &vpet_l2_(t)[i]);
+	virq_page_free_(&gic->hal, &t->l1);
+	virq_page_free_(&gic->hal, &r->vpet);
+}
+
+/* Allocates a vPE table for @idx's group (Linux allocate_vpe_l1_table):
+ * probes the page size (64 KiB written, what sticks kept) and reads the
+ * read-only Entry_Size, goes two-level when one page cannot hold every
+ * vPEID, and programs Valid, Z (the GIC may zero it; it is zeroed anyway).
+ * Then backs the entry of every vPE that exists already. */
+static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx)
+{
+	const struct virq_hal *hal = &gic->hal;
+	uint64_t va = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb, nids, v;
+	uint32_t code, npg, nl2 = 0;
+	struct virq_gic_rdist *r = &gic->rd[idx];
+	struct vpet_ *t;
+	virq_status st;
+
+	virq_wr64_(hal, va,
+		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K));
+	rb = virq_rd64_(hal, va);
+	code = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb);
+	if (code > LIBVIRQ_GITS_BASER_PAGE_64K)
+		code = LIBVIRQ_GITS_BASER_PAGE_64K;
+	nids = 1ull << gic->vpeid_bits;
+	st = virq_page_alloc_(hal, 4096, 4096, &r->vpet); /* descriptor; sized below */
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(hal, st,
+				    "virq_vpe_init/virq_gic_rdist_init: redistributor vPE table allocation failed");
+	t = r->vpet.va;
+	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K ? 4096u : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u : 65536u;
+	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
+	t->epp = t->psz / t->esz;
+	t->nc = gic->rd_noncoherent;
+	t->indirect = t->epp < nids;
+	if (t->indirect) {
+		nl2 = (uint32_t)((nids + t->epp - 1) / t->epp);
+		npg = (uint32_t)(((uint64_t)nl2 * 8 + t->psz - 1) / t->psz);
+		t->nl1 = nl2;
+	} else {
+		npg = 1;
+	}
+	if (sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page) > r->vpet.size) {
+		struct virq_page big;
+
+		st = virq_page_alloc_(hal,
+				      round_up_(sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page),
+						4096),
+				      4096, &big);
+		if (st == LIBVIRQ_OK) {
+			memcpy(big.va, t, sizeof(*t));
+			virq_page_free_(hal, &r->vpet);
+			r->vpet = big;
+			t = r->vpet.va;
+		}
+	}
+	if (st == LIBVIRQ_OK && LIBVIRQ_FIELD_FITS(LIBVIRQ_GICR_VPROPBASER_4_1_Size, npg - 1))
+		st = virq_page_alloc_(hal, (size_t)npg * t->psz, t->psz, &t->l1);
+	else if (st == LIBVIRQ_OK)
+		st = LIBVIRQ_ERANGE;
+	if (st == LIBVIRQ_OK && clean_if_(hal, t->nc, t->l1.va, t->l1.size) != LIBVIRQ_OK)
+		st = LIBVIRQ_ENOHAL;
+	if (st != LIBVIRQ_OK) {
+		vpet_free_(gic, r);
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_vpe_init/virq_gic_rdist_init: redistributor vPE table allocation failed", idx);
+	}
+	v = virq_gic_vprop41_image_(t->l1.pa, code, rb, t->indirect, npg, t->nc);
+	rd_vprop_set_(gic, idx, v);
+	r->vpet_rd = idx;
+	/* Entries of the vPEs that exist already (a redistributor brought up
+	 * after vPEs were created). */
+	for (uint32_t id = 0; id < nids && st == LIBVIRQ_OK; id++)
+		if (virq_vpeid_used_(gic, id))
+			st = vpet_entry_(gic, t, id);
+	return st;
+}
+
+/* Points redistributor @idx at the vPE table its affinity calls for;
+ * with @own, allocates one for its group when nothing can be shared. */
+static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own)
+{
+	struct virq_gic_rdist *r = &gic->rd[idx];
+	uint64_t key, v;
+	virq_status st;
+
+	if (gic->version != LIBVIRQ_GIC_V4_1 || !(r->flags & LIBVIRQ_RDIST_VPE_READY) ||
+	    r->vprop_cache)
+		return LIBVIRQ_OK;
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		const struct virq_its *its = gic->its[i];
+
+		if (!its_shares_(its, r))
+			continue;
+		st = virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV(&gic->hal, st,
+					     "virq_gic_rdist_init/virq_its_init: ITS vPE table too "
+					     "large for GICR_VPROPBASER.Size",
+					     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
+		rd_vprop_set_(gic, idx, v);
+		r->vpet_rd = LIBVIRQ_VPEID_NONE;
+		return LIBVIRQ_OK;
+	}
+	key = rd_key_(r);
+	for (uint32_t j = 0; j < gic->nr_rd; j++) {
+		if (j == idx || !gic->rd[j].vprop_cache || rd_key_(&gic->rd[j]) != key)
+			continue;
+		rd_vprop_set_(gic, idx, gic->rd[j].vprop_cache); /* the group's copy */
+		r->vpet_rd = gic->rd[j].vpet_rd;
+		return LIBVIRQ_OK;
+	}
+	return own ? vpet_alloc_(gic, idx) : LIBVIRQ_OK;
 }
 
 virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
 {
 	virq_status st = LIBVIRQ_OK;
 
+	/* A table this library allocated must not be shadowed by a sharing ITS
+	 * that comes up later: the group would then use two copies. */
+	for (uint32_t r = 0; r < gic->nr_rd; r++) {
+		struct virq_gic_rdist *rd = &gic->rd[r];
+
+		if (rd->vpet_rd == LIBVIRQ_VPEID_NONE || !rd->vprop_cache)
+			continue;
+		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
+			if (its_shares_(gic->its[i], rd))
+				return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+						     "virq_its_init: a GICv4.1 ITS that shares its vPE "
+						     "table came up after vPEs exist (initialise every "
+						     "ITS before the first vPE)",
+						     gic->its[i]->base, r);
+	}
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
-		if (!gic->rd[r].vprop_cache)
-			st = vpe_table_41_(gic, r);
+		st = vpe_table_41_(gic, r, gic->vpet_own);
+	return st;
+}
+
+/* Re-attach after an ITS went away: only what can be shared (no vPE
+ * exists on a GIC whose 4.1 ITS is gone; virq_vpe_init() allocates). */
+static void reattach_(struct virq_gic *gic)
+{
+	for (uint32_t r = 0; r < gic->nr_rd; r++)
+		if (vpe_table_41_(gic, r, false) != LIBVIRQ_OK)
+			break; /* leaves VPROPBASER invalid: no 4.1 vPE runs there */
+}
+
+virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
+{
+	virq_status st = LIBVIRQ_OK;
+
+	if (gic->version != LIBVIRQ_GIC_V4_1)
+		return LIBVIRQ_OK;
+	gic->vpet_own = true; /* from the first vPE on, groups nobody shares with get a table */
+	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
+		st = vpe_table_41_(gic, r, true);
+	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
+		if (gic->rd[r].vpet.va)
+			st = vpet_entry_(gic, gic->rd[r].vpet.va, vpeid);
 	return st;
 }
 
 void virq_rdist_vpe_tables_detach_(struct virq_gic *gic, const struct virq_its *its)
 {
-	uint64_t pa = its->tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa;
+	uint64_t v;
 
-	if (its->lim.version != LIBVIRQ_ITS_V41 || !pa)
+	if (its->lim.version != LIBVIRQ_ITS_V41 || !its->tbl[LIBVIRQ_ITS_TBL_VPE].baser ||
+	    virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v) != LIBVIRQ_OK)
 		return;
 	for (uint32_t r = 0; r < gic->nr_rd; r++) {
 		struct virq_gic_rdist *rd = &gic->rd[r];
-		virq_status st;
 
-		if (!rd->vprop_cache ||
-		    (rd->vprop_cache & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address)) !=
-			pa)
+		if (rd->vprop_cache != v)
 			continue;
-		virq_wr64_(&gic->hal, rd->rd_base + LIBVIRQ_GICR_VPROPBASER, 0);
-		rd->vprop_cache = 0;
-		st = vpe_table_41_(gic, r); /* the caller unregistered @its first */
-		(void)st; /* a failure leaves VPROPBASER invalid: no 4.1 vPE runs there */
+		rd_vprop_set_(gic, r, 0);
 	}
+	reattach_(gic); /* the caller unregistered @its first: another ITS, or a group copy */
+}
+
+void virq_rdist_vpe_tables_free_(struct virq_gic *gic)
+{
+	for (uint32_t r = 0; r < gic->nr_rd; r++)
+		vpet_free_(gic, &gic->rd[r]);
 }
 
 /* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ---------------- */
@@ -121,9 +364,10 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		if (virq_rd64_(&gic->hal, pa) & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
 			virq_wr64_(&gic->hal, pa, 0);
 		r->vprop_cache = 0;
+		r->vpet_rd = LIBVIRQ_VPEID_NONE;
 		r->flags |= LIBVIRQ_RDIST_VPE_READY;
-		/* Share the vPE table of an already initialised GICv4.1 ITS. */
-		return vpe_table_41_(gic, idx);
+		/* The vPE table its affinity calls for (an own one once vPEs exist). */
+		return vpe_table_41_(gic, idx, gic->vpet_own);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
@@ -346,9 +590,3 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
-{
-	(void)gic;
-	(void)vpeid;
-	return LIBVIRQ_OK; /* redistributors share an ITS's table (see vpe_table_41_()) */
-}

@@ -5,12 +5,17 @@
 
 #include "gicv4/gicv4_priv.h"
 
-/* GICv4.1: points every initialised RD that has no vPE table yet at a 4.1
- * ITS's vPE table (called when such an ITS comes up). */
+/* GICv4.1: points every initialised RD without a vPE table at the one its
+ * affinity calls for (a sharing ITS's, its group's copy, or, once vPEs
+ * exist, a new one); EBUSY when a sharing ITS came up after an own table
+ * was allocated for its redistributors (called when a 4.1 ITS comes up). */
 virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic);
-/* GICv4.1: RDs using the vPE table of @its move to another 4.1 ITS's table
- * or get GICR_VPROPBASER cleared (called before @its frees its tables). */
+/* GICv4.1: RDs using the vPE table of @its are re-attached elsewhere, or
+ * get GICR_VPROPBASER cleared (called after @its is unregistered, before it
+ * frees its tables). */
 void virq_rdist_vpe_tables_detach_(struct virq_gic *gic, const struct virq_its *its);
+/* Frees the vPE tables the library allocated for redistributors. */
+void virq_rdist_vpe_tables_free_(struct virq_gic *gic);
 
 /* GICv4.1: makes the vPE-table entry of @vpeid usable in every table the
  * library allocated for redistributors itself (level-2 page on demand, in

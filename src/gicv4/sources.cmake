@@ -8,7 +8,7 @@
 #   device.c                      devices, physical LPIs, event commands
 #   doorbell.c                    GICv4.0 doorbell masking and proxy device
 #   its.c vpe.c                   ITS bring-up; VMs, vPEs, VMOVP
-#   vlpi.c residency.c            vLPI mappings; vPE residency
+#   vlpi.c residency.c vsgi.c     vLPI mappings; vPE residency; GICv4.1 vSGIs
 target_sources(virq PRIVATE
   gicv4/enc/its_cmd.c
   gicv4/enc/regs.c
@@ -25,4 +25,5 @@ target_sources(virq PRIVATE
   gicv4/its.c
   gicv4/vpe.c
   gicv4/vlpi.c
-  gicv4/residency.c)
+  gicv4/residency.c
+  gicv4/vsgi.c)

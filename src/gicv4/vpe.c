@@ -342,24 +342,6 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 
 /* ---------------- VMOVP ---------------- */
 
-static struct virq_its_cmd vmovp_(const struct virq_its *its, const struct virq_vpe *vpe,
-				  uint32_t rd, uint16_t seq, uint32_t list)
-{
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMOVP};
-
-	c.vPEID = vpe->vpeid;
-	c.RDbase = virq_its_rdbase_(its, rd);
-	if (!its->lim.vmovp) {
-		c.SequenceNumber = seq;
-		c.ITSList = list;
-	}
-	if (its->lim.version == LIBVIRQ_ITS_V41) {
-		c.DB = true;
-		c.Default_Doorbell = vpe->doorbell;
-	}
-	return c;
-}
-
 static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpeid)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVALLR),
@@ -385,63 +367,25 @@ static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpe
  * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
  * same reason, its_send_vmovp).
  */
-/* The ITSes that must receive the VMOVP, and its ITSList. */
+/* The ITSes that must receive the VMOVP (bit per slot), and its ITSList:
+ * with GITS_TYPER.VMOVP = 1 on any of them one such ITS is enough. */
 static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool *single)
 {
 	const struct virq_gic *gic = vpe->vm->gic;
-	uint32_t targets = 0;
+	uint32_t first_vmovp = 0;
 
 	*list = 0;
 	*single = false;
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
-		if (!(vpe->its_mask & (1u << i)))
-			continue;
-		*single = *single || gic->its[i]->lim.vmovp;
-		*list |= 1u << gic->its[i]->its_number;
-	}
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
-		if (!(vpe->its_mask & (1u << i)) || (*single && !gic->its[i]->lim.vmovp))
-			continue;
-		targets |= 1u << i;
-		if (*single)
-			break; /* GITS_TYPER.VMOVP = 1: one ITS is enough */
-	}
-	return targets;
-}
+	for (uint32_t m = vpe->its_mask; m; m &= m - 1) {
+		const struct virq_its *its = gic->its[__builtin_ctz(m)];
 
-/* Pushes and publishes the encoded VMOVP + VSYNC on every target ITS;
- * *published gets the ITSes that have it. Stops at the first failure. */
-static virq_status vmovp_publish_(struct virq_gic *gic, uint32_t targets,
-				  uint8_t (*raw)[2][LIBVIRQ_ITS_CMD_SIZE], uint64_t *ticket,
-				  uint32_t *published)
-{
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
-		struct virq_its *its = gic->its[i];
-		virq_status st;
-
-		if (!(targets & (1u << i)))
-			continue;
-		virq_its_lock_(its);
-		if (its->dead) {
-			virq_its_unlock_(its);
-			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead",
-					     its->base);
+		if (its->lim.vmovp && !*single) {
+			*single = true;
+			first_vmovp = m & -m;
 		}
-		st = virq_its_queue_push_raw(&its->q, raw[i][0]);
-		if (st == LIBVIRQ_OK)
-			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
-		if (st == LIBVIRQ_OK)
-			st = virq_its_queue_publish(&its->q, &ticket[i]);
-		if (st != LIBVIRQ_OK)
-			virq_its_fail_(its, st);
-		virq_its_unlock_(its);
-		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(&gic->hal, st,
-					     "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
-					     its->base);
-		*published |= 1u << i;
+		*list |= 1u << its->its_number;
 	}
-	return LIBVIRQ_OK;
+	return *single ? first_vmovp : vpe->its_mask;
 }
 
 /*
@@ -460,42 +404,71 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 	struct virq_gic *gic = vpe->vm->gic;
 	const struct virq_hal *hal = &gic->hal;
 	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
-	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS] = {0};
+	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS];
 	uint32_t list, targets, published = 0;
-	uint16_t seq = 0;
+	struct virq_its_cmd c[2];
 	bool single;
 	virq_status st = LIBVIRQ_OK;
 
 	targets = vmovp_targets_(vpe, &list, &single);
-	if (!single)
-		seq = gic->vmovp_seq++; /* serialised by the caller (see gicv4/vpe.h) */
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS && st == LIBVIRQ_OK; i++) {
+	memset(&c[0], 0, sizeof(c[0]));
+	c[0].opcode = LIBVIRQ_ITS_VMOVP;
+	c[0].vPEID = vpe->vpeid;
+	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	if (!single) {
+		c[0].SequenceNumber = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
+		c[0].ITSList = list;
+	}
+	for (uint32_t m = targets; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
-		struct virq_its_cmd c[2];
+		bool v41 = its->lim.version == LIBVIRQ_ITS_V41;
 
-		if (!(targets & (1u << i)))
-			continue;
-		c[0] = vmovp_(its, vpe, rd, seq, list);
-		c[1] = virq_its_vsync_cmd(vpe->vpeid);
+		c[0].RDbase = virq_its_rdbase_(its, rd);
+		c[0].DB = v41;
+		c[0].Default_Doorbell = v41 ? vpe->doorbell : 0;
 		st = virq_its_cmd_encode(&c[0], &its->lim, raw[i][0], NULL, NULL);
 		if (st == LIBVIRQ_OK)
 			st = virq_its_cmd_encode(&c[1], &its->lim, raw[i][1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(hal, st,
-					     "virq_vpe_move: VMOVP rejected by an ITS's limits",
+			return LIBVIRQ_FAILV(hal, st, "virq_vpe_move: VMOVP rejected by an ITS's limits",
 					     its->base, rd);
 	}
-	st = vmovp_publish_(gic, targets, raw, ticket, &published);
+	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		struct virq_its *its = gic->its[i];
+
+		/* Each ITS's lock around its own publish, one at a time. */
+		virq_its_lock_(its);
+		if (its->dead) {
+			virq_its_unlock_(its);
+			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead", its->base);
+			break;
+		}
+		st = virq_its_queue_push_raw(&its->q, raw[i][0]);
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_publish(&its->q, &ticket[i]);
+		if (st != LIBVIRQ_OK)
+			virq_its_fail_(its, st);
+		virq_its_unlock_(its);
+		if (st != LIBVIRQ_OK) {
+			st = LIBVIRQ_FAILV(hal, st, "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
+					   its->base);
+			break;
+		}
+		published |= 1u << i;
+	}
 	/* Wait for every ITS that has it, also after a failure on a later one
 	 * (those VMOVPs are published and will run). */
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+	for (uint32_t m = published; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
 		virq_status w;
 
-		if (!(published & (1u << i)))
-			continue;
-		/* Each ITS's lock for its own wait, one at a time (never two held):
-		 * commands other CPUs queue meanwhile go after the VMOVP. */
+		/* Each ITS's lock for its own wait (never two held): commands
+		 * other CPUs queue meanwhile go after the VMOVP. */
 		virq_its_lock_(its);
 		w = virq_its_queue_wait(&its->q, ticket[i], NULL);
 		if (w != LIBVIRQ_OK)
@@ -557,9 +530,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	}
 	if (st != LIBVIRQ_OK)
 		return st;
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
-		if ((vpe->its_mask & (1u << i)) &&
-		    (gic->its[i]->quirks & LIBVIRQ_ITS_QUIRK_HIP09_162100801))
+	for (uint32_t m = vpe->its_mask; m; m &= m - 1)
+		if (gic->its[__builtin_ctz(m)]->quirks & LIBVIRQ_ITS_QUIRK_HIP09_162100801)
 			hip09 = true;
 	if (hip09) {
 		st = hip09_invall_(gic, rd, vpe->vpeid);

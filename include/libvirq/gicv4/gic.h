@@ -97,6 +97,10 @@ struct virq_gic_rdist {
 	uint32_t resident_vpe; /**< vPEID resident here, or ::LIBVIRQ_VPEID_NONE. */
 	uint32_t flags;	       /**< Bit set of ::virq_gic_rdist_flag. */
 	uint64_t sync_mark;    /**< Private: scratch of the batched unmaps (one SYNC per RD). */
+	struct virq_page vpet; /**< Private: GICv4.1 vPE table the library allocated for this
+				    RD's CommonLPIAff group (when no ITS shares one). */
+	uint32_t vpet_rd;      /**< GICv4.1: index of the RD whose allocated vPE table this RD
+				    uses, or ::LIBVIRQ_VPEID_NONE (an ITS's table, or none yet). */
 };
 
 struct virq_its;
@@ -129,6 +133,7 @@ struct virq_gic {
 	struct virq_page vpeid_map;    /**< vPEID allocation bitmap. */
 	uint16_t vmovp_seq;	       /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
 	uint64_t sync_gen;	       /**< Private: generation of the batched unmaps' marks. */
+	bool vpet_own;		       /**< Private: GICv4.1 RD groups get own vPE tables (vPEs exist). */
 	uint32_t nr_its;	       /**< ITSes registered by virq_its_init(). */
 	uint32_t nr_vms;	       /**< VMs created by virq_gic_vm_init(). */
 	struct virq_page lpi_refs;     /**< Mappings per LPI (uint16_t each): ITS events, vPE doorbells. */

@@ -137,6 +137,13 @@
 #define LIBVIRQ_GICR_VPENDBASER_4_1_VGrp1En 58, 58 /**< 4.1: vGroup 1 enabled. */
 #define LIBVIRQ_GICR_VPENDBASER_4_1_VGrp0En 59, 59 /**< 4.1: vGroup 0 enabled. */
 #define LIBVIRQ_GICR_VPENDBASER_4_1_DB 62, 62	/**< 4.1: request a default doorbell. */
+/** GICR_VSGIR: VLPI_base + 0x80 (32): vPE whose vSGI pending state to read (GICv4.1). */
+#define LIBVIRQ_GICR_VSGIR (LIBVIRQ_GICR_VLPI_FRAME + 0x80u)
+/** GICR_VSGIPENDR: VLPI_base + 0x88 (32): the state asked for by GICR_VSGIR (GICv4.1). */
+#define LIBVIRQ_GICR_VSGIPENDR (LIBVIRQ_GICR_VLPI_FRAME + 0x88u)
+#define LIBVIRQ_GICR_VSGIR_vPEID 15, 0	   /**< GICR_VSGIR.vPEID. */
+#define LIBVIRQ_GICR_VSGIPENDR_Pending 15, 0 /**< Pending bit of vSGI n = bit n. */
+#define LIBVIRQ_GICR_VSGIPENDR_Busy 31, 31   /**< The read of the state is still in progress. */
 /** @} */
 
 /* ------------------------------------------------------------------ */

@@ -163,6 +163,7 @@ struct virq_its {
 					 inside the region (size >= 0x20028). */
 	uint64_t typer;		    /**< GITS_TYPER. */
 	uint32_t iidr;		    /**< GITS_IIDR. */
+	uint32_t mpidr;		    /**< GITS_MPIDR (GICv4.1; 0 otherwise): affinity of SVPET sharing. */
 	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
 	uint32_t slot;		    /**< Index in ::virq_gic::its. */
 	uint32_t its_number;	    /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
@@ -184,10 +185,11 @@ struct virq_its {
 	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
 	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
 	/** Devices mapped on this ITS (the proxy device included), linked
-	 *  through ::virq_its_device::next; virq_its_device_map() walks it to
-	 *  refuse a DeviceID or a device object mapped twice. */
+	 *  through ::virq_its_device::next. */
 	struct virq_its_device *devices;
 	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
+	struct virq_page dev_ht; /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
+	uint32_t dev_ht_used;	 /**< Private: devices in @ref dev_ht. */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -231,6 +233,7 @@ struct virq_its_device {
 	struct virq_page itt;	      /**< Interrupt translation table. */
 	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
 	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
+	struct virq_its_device *prev; /**< Private: previous device in the list (NULL: first). */
 };
 
 /**
@@ -325,9 +328,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * ITS is not coherent) and sends MAPD.
  *
  * MAPD of a DeviceID that is already mapped would silently replace the
- * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps a list of its
- * mapped devices (::virq_its::devices, O(number of devices) at map time)
- * and refuses a duplicate before sending anything.
+ * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps an index of its
+ * mapped DeviceIDs (a hash table in a HAL page, O(1) per map and unmap;
+ * grown by doubling, which is the one allocation here besides the ITT) and
+ * refuses a duplicate before sending anything.
  *
  * @param its       An initialised ITS.
  * @param dev       Storage for the device (overwritten unless it is

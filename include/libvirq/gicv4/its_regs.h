@@ -23,6 +23,7 @@
 #define LIBVIRQ_GICV4_ITS_REGS_H
 
 #include "../virq_env.h"
+#include "../status.h"
 #include "../bitfield.h"
 
 /* ---------------------------------------------------------------------- */
@@ -217,5 +218,22 @@ enum virq_gic_shareability {
  * @ref gic-table-attributes. Thread-safety: pure.
  */
 bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability);
+
+/**
+ * @brief Encodes a GITS_SGIR value (GICv4.1 direct vSGI): vPEID [47:32],
+ * vINTID [3:0], every other bit RES0.
+ *
+ * A value wider than its field is rejected, never masked: a vINTID of 16
+ * would otherwise become vSGI 0 of the vPE.
+ *
+ * @param vpeid  vPEID, 0 .. 0xFFFF.
+ * @param vintid vSGI number, 0 .. 15.
+ * @param out    Receives the 64-bit value to write to GITS_SGIR.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_ERANGE (@p vpeid > 0xFFFF or @p vintid > 15;
+ *         @p out not written); ::LIBVIRQ_EINVAL (NULL @p out).
+ *
+ * Spec: IHI 0069H §12.19 GITS_SGIR. Thread-safety: pure.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_gits_sgir_encode(uint32_t vpeid, uint32_t vintid, uint64_t *out);
 
 #endif /* LIBVIRQ_GICV4_ITS_REGS_H */

@@ -655,4 +655,97 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
 						 uint8_t priority, bool enable);
 
+/* ---------------- GICv4.1 direct vSGIs ---------------- */
+
+/**
+ * @brief GICv4.1: configures vSGI @p vintid of a vPE with the VSGI command
+ * (Clear = 0: priority, group, enable; the pending state is unchanged) +
+ * VSYNC, on the first live ITS that maps the vPE and has GITS_TYPER.VSGI.
+ *
+ * @param vpe      A live vPE.
+ * @param vintid   vSGI number, 0..15 (a larger value is refused, never masked).
+ * @param priority 8-bit priority; only Priority[7:4] is encoded, so the low
+ *                 four bits must be 0.
+ * @param group1   Group 1 (true) or group 0.
+ * @param enable   Enable the vSGI.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or
+ *         destroyed; gicv4/state.h); ::LIBVIRQ_ERANGE (@p vintid > 15);
+ *         ::LIBVIRQ_EALIGN (priority low bits); ::LIBVIRQ_EDEAD (teardown);
+ *         ::LIBVIRQ_ENOTSUP (no GICv4.1 ITS with VSGI maps the vPE); queue errors.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the ITS; without it
+ * the caller serialises this with every call that sends commands to the ITS.
+ * Spec: IHI 0069H §5.3 (VSGI, VSYNC), §12.19 (GITS_TYPER.VSGI).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid,
+						 uint8_t priority, bool group1, bool enable);
+
+/**
+ * @brief GICv4.1: clears the pending state of vSGI @p vintid of a vPE: VSGI
+ * with Clear = 1 (the configuration is unchanged) + VSYNC.
+ *
+ * @param vpe A live vPE. @param vintid vSGI number, 0..15.
+ * @return As virq_vpe_vsgi_config() (no ::LIBVIRQ_EALIGN).
+ *
+ * Thread-safety: the caller serialises calls on @p vpe. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the ITS; without it
+ * the caller serialises this with every call that sends commands to the ITS.
+ * Spec: IHI 0069H §5.3 (VSGI Clear).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_clear(struct virq_vpe *vpe, uint32_t vintid);
+
+/**
+ * @brief GICv4.1 direct vSGI: makes vSGI @p vintid of a vPE pending with one
+ * 64-bit GITS_SGIR write (encoded by virq_gits_sgir_encode()).
+ *
+ * GITS_SGIR is in the ITS's third 64 KiB frame (ITS_base + 0x20020). It is
+ * used only when GITS_TYPER.VSGI is set and the register region of the
+ * ITS's description (::virq_gic_its_desc::size) contains it
+ * (::virq_its::direct_vsgi): an ITS described with a 0x20000-byte region
+ * has no direct vSGI, and the library never touches beyond the region.
+ *
+ * @param vpe A live vPE. @param vintid vSGI number, 0..15.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or
+ *         destroyed); ::LIBVIRQ_ERANGE (@p vintid > 15, nothing written);
+ *         ::LIBVIRQ_EDEAD (teardown); ::LIBVIRQ_ENOTSUP (no direct vSGI: no ITS
+ *         mapping the vPE has VSGI and GITS_SGIR inside its region).
+ *
+ * Hardware accesses: one MMIO write. Thread-safety: safe concurrently with
+ * other vSGI sends (one posted write); the caller serialises it with the
+ * vPE's teardown.
+ * Spec: IHI 0069H §12.19 GITS_SGIR.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_send(struct virq_vpe *vpe, uint32_t vintid);
+
+/**
+ * @brief GICv4.1: reads the pending state of a vPE's 16 vSGIs: GICR_VSGIR =
+ * vPEID on the vPE's target redistributor (::virq_vpe::rd), then
+ * GICR_VSGIPENDR polled until Busy = 0 (bounded by the GIC's timeout).
+ *
+ * The state is held by the redistributor the vPE targets. Racing a VMOVP:
+ * while a virq_vpe_move() of this vPE stopped half-way
+ * (::LIBVIRQ_VPE_MOVE_PENDING) some ITS may still target the old
+ * redistributor, so the read is refused (::LIBVIRQ_EBUSY, nothing written);
+ * after a completed move the read goes to the new redistributor, which holds
+ * the state (the VMOVP + VSYNC moved it). A move running concurrently on
+ * another CPU is excluded by the serialisation below (the query would reach
+ * the redistributor the vPE is leaving; Linux takes the vPE's lock for the
+ * same reason, its_sgi_get_irqchip_state()).
+ *
+ * @param vpe     A live vPE.
+ * @param pending Receives bit n = vSGI n pending.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or
+ *         destroyed; NULL @p pending); ::LIBVIRQ_ENOTSUP (not GICv4.1);
+ *         ::LIBVIRQ_EBUSY (a move is half-done); ::LIBVIRQ_ETIMEDOUT (Busy stayed
+ *         set; @p pending not written).
+ *
+ * Hardware accesses: one write, Busy polls (one read when not busy).
+ * Thread-safety: the caller serialises this with every call on @p vpe (in
+ * particular virq_vpe_move()) and with other vSGI pending reads on the same
+ * redistributor (two registers, one query at a time).
+ * Spec: IHI 0069H §12.11 (GICR_VSGIR, GICR_VSGIPENDR).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_pending(struct virq_vpe *vpe, uint16_t *pending);
+
 #endif /* LIBVIRQ_GICV4_VPE_H */

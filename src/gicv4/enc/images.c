@@ -59,3 +59,20 @@ virq_status virq_gic_vprop41_from_baser_(uint64_t baser, uint64_t *out)
 	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Size, size);
 	return LIBVIRQ_OK;
 }
+
+uint64_t virq_gic_vprop41_image_(uint64_t pa, uint32_t psz_code, uint64_t ro, bool indirect,
+				 uint32_t pages, bool nc)
+{
+	uint64_t ic = nc ? LIBVIRQ_GIC_CACHE_nC : LIBVIRQ_GIC_CACHE_RaWb;
+	uint64_t sh = nc ? LIBVIRQ_GIC_SH_NONE : LIBVIRQ_GIC_SH_INNER;
+
+	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Valid, 1) |
+	       (ro & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size)) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect, indirect ? 1 : 0) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, psz_code) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Z, 1) |
+	       (pa & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address)) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_Shareability, sh) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_InnerCache, ic) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Size, pages - 1);
+}

@@ -40,4 +40,14 @@ uint64_t virq_gic_vpend41_image_(uint32_t vpeid, bool vgrp0, bool vgrp1);
  */
 virq_status virq_gic_vprop41_from_baser_(uint64_t baser, uint64_t *out);
 
+/*
+ * GICv4.1: GICR_VPROPBASER (4.1 layout) for a vPE table the library
+ * allocated: Valid, Z, Indirect, Page_Size @p psz_code, Entry_Size as read
+ * back in @p ro (read-only), PA, Size = @p pages - 1 (1..128), RaWb +
+ * Inner-shareable, or nC + Non-shareable when not coherent (Linux
+ * allocate_vpe_l1_table()).
+ */
+uint64_t virq_gic_vprop41_image_(uint64_t pa, uint32_t psz_code, uint64_t ro, bool indirect,
+				 uint32_t pages, bool noncoherent);
+
 #endif /* LIBVIRQ_SRC_GICV4_ENC_IMAGES_H */

@@ -579,12 +579,17 @@ void virq_its_vmapti_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0,
 	}
 }
 
-void virq_its_discard_fill_(uint8_t *out, uint32_t dev, uint32_t ev)
+void virq_its_discard_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0)
 {
-	st_le64_(out + 24, 0);
-	st_le64_(out + 16, 0);
-	st_le64_(out + 8, ev);
-	st_le64_(out, (uint64_t)LIBVIRQ_ITS_DISCARD | ((uint64_t)dev << 32));
+	const uint64_t w0 = (uint64_t)LIBVIRQ_ITS_DISCARD | ((uint64_t)dev << 32);
+	uint64_t w1 = ev0;
+
+	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE, w1++) {
+		st_le64_(out + 24, 0);
+		st_le64_(out + 16, 0);
+		st_le64_(out + 8, w1);
+		st_le64_(out, w0);
+	}
 }
 
 /* ---- decoder ---- */

@@ -18,7 +18,7 @@
 void virq_its_vmapti_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0, uint32_t vpeid,
 			   uint32_t vint0, uint32_t db);
 
-/* One DISCARD of (DeviceID @dev, EventID @ev) at @out. */
-void virq_its_discard_fill_(uint8_t *out, uint32_t dev, uint32_t ev);
+/* @n DISCARD of (DeviceID @dev, EventID ev0 + i); 32 bytes each from @out. */
+void virq_its_discard_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0);
 
 #endif /* LIBVIRQ_SRC_GICV4_ENC_ITS_FILL_H */

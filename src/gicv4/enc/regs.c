@@ -33,6 +33,19 @@ virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, uint32_t inner, u
 	return LIBVIRQ_OK;
 }
 
+/* ---- GITS_SGIR ---- */
+virq_status virq_gits_sgir_encode(uint32_t vpeid, uint32_t vintid, uint64_t *out)
+{
+	if (!out)
+		return LIBVIRQ_EINVAL;
+	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_SGIR_vPEID, vpeid) ||
+	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GITS_SGIR_vINTID, vintid))
+		return LIBVIRQ_ERANGE;
+	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vPEID, vpeid) |
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vINTID, vintid);
+	return LIBVIRQ_OK;
+}
+
 /* ---- memory attributes ---- */
 bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability)
 {

@@ -56,11 +56,12 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_its_map_collection(its, 0), LIBVIRQ_OK);
 	live = virq_sim_live_pages(f.g.fh);
 	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), LIBVIRQ_OK); /* L1[0] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 3);	     /* L2 + ITT + events */
+	/* DeviceID index (first map) + L2 + ITT + events */
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 4);
 	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), LIBVIRQ_OK); /* L1[4] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 6);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 7);
 	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), LIBVIRQ_OK); /* L1[4] again */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 8);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 9);
 	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
 	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
 	assert_int_equal(virq_its_device_map(its, &d4, 0x10000, 8), LIBVIRQ_ERANGE);
@@ -763,6 +764,119 @@ static void test_quiescent_exact(void **state)
 	}
 }
 
+/* MOVI: SYNC to the collection the LPI leaves and to the one it joins
+ * (Linux's its_build_movi_cmd() syncs the old collection; waiting only on
+ * the new one could report the move complete while RD 0 still holds the
+ * pending state). New in this change: there was no physical move call. */
+static void test_move_lpi_syncs_both_collections(void **state)
+{
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct its_fx f;
+	struct virq_its_device d = {0};
+	struct virq_sim_its *q;
+	uint32_t lpi;
+
+	(void)state;
+	rc.nr = 2;
+	itsfx_setup(&f, &rc, NULL, 1, true);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &d, 4, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&d, 1, lpi, 0), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 3);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->icid, 1);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->rd, 0); /* processor 0: the old RD */
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->rd, 1ull << 16);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 4, 1).icid, 1);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK); /* already there */
+	assert_int_equal(virq_sim_its_ncmds(q), 0);
+	assert_int_equal(virq_its_move_lpi(&d, 0, 1), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), LIBVIRQ_EBUSY); /* still mapped */
+	assert_int_equal(virq_its_unmap_event(&d, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.g.gic, lpi, 1), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* VMOVI across vPEs: VSYNC to the vPE the vLPI leaves and to the new one
+ * (before the change only the new vPE was synchronised). */
+static void test_vlpi_move_vsyncs_both_vpes(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_vm vm = {0};
+	struct virq_vpe a = {0}, b = {0};
+	struct virq_its_device d = {0};
+	struct virq_sim_its *q;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&a, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&b, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &d, 4, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(&d, 0, &a, 8200, false), LIBVIRQ_OK);
+	q = virq_sim_its_state_queue(f.sm[0]);
+	virq_sim_its_clear_log(q);
+	assert_int_equal(virq_vlpi_move(&d, 0, &b), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_ncmds(q), 3);
+	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x21);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd(q, 1)->vpe, a.vpeid);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->vpe, b.vpeid);
+	assert_int_equal(a.nr_vlpis, 0);
+	assert_int_equal(b.nr_vlpis, 1);
+	assert_int_equal(virq_vlpi_unmap(&d, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&b), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* The DeviceID index: thousands of devices with scattered IDs, unmapped in
+ * another order, every duplicate refused, every freed ID mappable again
+ * (exercises growth and backward-shift deletion). */
+static void test_device_index_many(void **state)
+{
+	static struct virq_its_device d[3000];
+	struct virq_its_device x = {0};
+	struct its_fx f;
+
+	(void)state;
+	memset(d, 0, sizeof(d));
+	setup1(&f, NULL, 1, 40, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	for (uint32_t i = 0; i < 3000; i++)
+		assert_int_equal(virq_its_device_map(&f.its[0], &d[i], (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_OK);
+	for (uint32_t i = 0; i < 3000; i += 7)
+		assert_int_equal(virq_its_device_map(&f.its[0], &x, (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_EEXIST);
+	for (uint32_t i = 0; i < 3000; i += 2) /* every other one */
+		assert_int_equal(virq_its_device_unmap(&d[i]), LIBVIRQ_OK);
+	for (uint32_t i = 1; i < 3000; i += 2)
+		assert_int_equal(virq_its_device_map(&f.its[0], &x, (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_EEXIST);
+	for (uint32_t i = 0; i < 3000; i += 2)
+		assert_int_equal(virq_its_device_map(&f.its[0], &d[i], (i * 40503u) & 0xFFFF, 1),
+				 LIBVIRQ_OK);
+	for (uint32_t i = 3000; i-- > 0;)
+		assert_int_equal(virq_its_device_unmap(&d[i]), LIBVIRQ_OK);
+	assert_null(f.its[0].devices);
+	assert_int_equal(f.its[0].dev_ht_used, 0);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -772,6 +886,9 @@ int main(void)
 	    cmocka_unit_test(test_tables_capped),
 	    cmocka_unit_test(test_proxy_narrowed_table),
 	    cmocka_unit_test(test_proxy_lazy_creation),
+	    cmocka_unit_test(test_move_lpi_syncs_both_collections),
+	    cmocka_unit_test(test_device_index_many),
+	    cmocka_unit_test(test_vlpi_move_vsyncs_both_vpes),
 	    cmocka_unit_test(test_device_id_duplicate),
 	    cmocka_unit_test(test_its_noncoherent),
 	    cmocka_unit_test(test_its_inner_readback),

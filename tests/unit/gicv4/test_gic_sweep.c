@@ -6,7 +6,8 @@
  */
 #include "its_fixture.h"
 
-#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
+/* GICv4.1, GITS_TYPER.SVPET = 1: the vPE table is shared with the RDs of Aff3 0 */
+#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40) | (1ull << 41))
 
 struct run {
 	struct virq_its_device dev;

@@ -18,6 +18,8 @@
 #include <libvirq/gicv4/its_regs.h>
 #include <libvirq/gicv4/its_queue.h>
 
+#include "gicv4/enc/its_fill.h" /* the library-internal in-place runs */
+
 #include <libvirq/sim/its.h>
 
 #define F_(i) ((enum virq_its_field)(i))
@@ -912,6 +914,88 @@ static void test_decode_arbitrary_bytes(void **s)
 	}
 }
 
+/*
+ * Move commands report their source as well as their destination (issue:
+ * the encoder used to name only the new collection, so a caller waiting on
+ * it alone could believe a MOVI complete while the old redistributor still
+ * held the pending state; Linux's its_build_movi_cmd() syncs the old one).
+ * Fails before: src_kind did not exist / was not written.
+ */
+static void test_move_sync_names_source(void **st)
+{
+	struct virq_its_limits l40;
+	struct virq_its_cmd c;
+	struct virq_its_sync s;
+
+	(void)st;
+	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l40);
+	memset(&s, 0xA5, sizeof(s));
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
+	assert_int_equal(virq_its_cmd_encode(&c, &l40, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_ICID);
+	assert_int_equal(s.ICID, 1);
+	assert_int_equal(s.src_kind, LIBVIRQ_ITS_SYNC_EVENT);
+	assert_int_equal(s.DeviceID, 5);
+	assert_int_equal(s.EventID, 9);
+	/* VMOVI: VSYNC the new vPE and the vPE the event leaves. */
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMOVI, .DeviceID = 5, .EventID = 9, .vPEID = 3};
+	assert_int_equal(virq_its_cmd_encode(&c, &l40, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_VPEID);
+	assert_int_equal(s.vPEID, 3);
+	assert_int_equal(s.src_kind, LIBVIRQ_ITS_SYNC_EVENT);
+	/* MOVALL: both redistributors. */
+	c = (struct virq_its_cmd){
+	    .opcode = LIBVIRQ_ITS_MOVALL, .RDbase1 = 0x10000, .RDbase2 = 0x20000};
+	assert_int_equal(virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_RDBASE);
+	assert_int_equal(s.RDbase, 0x20000);
+	assert_int_equal(s.src_kind, LIBVIRQ_ITS_SYNC_RDBASE);
+	assert_int_equal(s.src_RDbase, 0x10000);
+	/* VMOVP: one VSYNC per ITS covers both RDs (per vPE); no source. */
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMOVP, .vPEID = 4, .RDbase = 0x10000};
+	assert_int_equal(virq_its_cmd_encode(&c, &l40, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
+	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_VPEID);
+	assert_int_equal(s.src_kind, LIBVIRQ_ITS_SYNC_NONE);
+	/* Every other command: no source (the fast MAPTI path too). */
+	memset(&s, 0xA5, sizeof(s));
+	c = virq_its_mapti(1, 2, 8192, 0);
+	assert_int_equal(virq_its_cmd_encode(&c, &l40, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
+	assert_int_equal(s.src_kind, LIBVIRQ_ITS_SYNC_NONE);
+	for (unsigned op = 0; op < 0x30; op++) {
+		if (op == LIBVIRQ_ITS_MOVI || op == LIBVIRQ_ITS_VMOVI || op == LIBVIRQ_ITS_MOVALL)
+			continue;
+		memset(&c, 0, sizeof(c));
+		c.opcode = (enum virq_its_opcode)op;
+		memset(&s, 0xA5, sizeof(s));
+		if (virq_its_cmd_encode(&c, NULL, (uint8_t[32]){0}, &s, NULL) == LIBVIRQ_OK)
+			assert_int_equal(s.src_kind, LIBVIRQ_ITS_SYNC_NONE);
+	}
+}
+
+/* The in-place runs of the batch paths write exactly what the encoder
+ * writes for each command. */
+static void test_fill_matches_encoder(void **st)
+{
+	uint8_t run[40][32], one[32];
+
+	(void)st;
+	virq_its_vmapti_fill_(run[0], 40, 0x1234, 0xFFFFFFF0u - 39, 77, 9000, 8300);
+	for (uint32_t i = 0; i < 40; i++) {
+		struct virq_its_cmd c = virq_its_vmapti(0x1234, 0xFFFFFFF0u - 39 + i, 77, 9000 + i, 8300);
+
+		assert_int_equal(virq_its_cmd_encode(&c, NULL, one, NULL, NULL), LIBVIRQ_OK);
+		assert_memory_equal(run[i], one, 32);
+	}
+	virq_its_discard_fill_(run[0], 40, 0xFFFFFFFFu, 0xFFFFFFFFu - 39);
+	for (uint32_t i = 0; i < 40; i++) {
+		struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = 0xFFFFFFFFu,
+					 .EventID = 0xFFFFFFFFu - 39 + i};
+
+		assert_int_equal(virq_its_cmd_encode(&c, NULL, one, NULL, NULL), LIBVIRQ_OK);
+		assert_memory_equal(run[i], one, 32);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -928,6 +1012,8 @@ int main(void)
 	    cmocka_unit_test(test_r1_cbaser_r2_baser_r5_sgir),
 	    cmocka_unit_test(test_needs_clean_decoded_device_or_nc),
 	    cmocka_unit_test(test_sync_rules),
+	    cmocka_unit_test(test_move_sync_names_source),
+	    cmocka_unit_test(test_fill_matches_encoder),
 	    cmocka_unit_test(test_random_round_trip),
 	    cmocka_unit_test(test_every_field_out_of_range),
 	    cmocka_unit_test(test_unknown_opcode_and_nulls),

@@ -764,11 +764,22 @@ static void test_submit_appends_sync(void **s)
 	assert_int_equal(virq_sim_its_cmd(e.m, 5)->op, 0x29);
 	assert_true(virq_sim_its_cmd(e.m, 5)->alloc);
 	assert_false(virq_sim_its_cmd(e.m, 5)->valid);
+	/* MOVALL: SYNC to both redistributors, the source first. */
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVALL, .RDbase1 = 1ull << 16, .RDbase2 = 0};
+	virq_sim_its_clear_log(e.m);
+	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, &sy, NULL), LIBVIRQ_OK);
+	assert_int_equal(sy.src_kind, LIBVIRQ_ITS_SYNC_RDBASE);
+	assert_int_equal(virq_sim_its_ncmds(e.m), 3);
+	assert_int_equal(virq_sim_its_cmd(e.m, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(e.m, 1)->rd, 1ull << 16);
+	assert_int_equal(virq_sim_its_cmd(e.m, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd(e.m, 2)->rd, 0);
+	virq_sim_its_clear_log(e.m);
 	/* INT: the sync target is the caller's business (reported, not sent). */
 	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_INT, .DeviceID = 1, .EventID = 0};
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, &sy, NULL), LIBVIRQ_OK);
 	assert_int_equal(sy.kind, LIBVIRQ_ITS_SYNC_EVENT);
-	assert_int_equal(virq_sim_its_ncmds(e.m), 7);
+	assert_int_equal(virq_sim_its_ncmds(e.m), 1);
 	env_down(&e);
 }
 

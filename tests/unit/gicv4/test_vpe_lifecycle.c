@@ -3,7 +3,8 @@
  * both modes, vLPI move / doorbell / config, thousands of vLPIs, refusals. */
 #include "its_fixture.h"
 
-#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
+/* GICv4.1, GITS_TYPER.SVPET = 1: the vPE table is shared with the RDs of Aff3 0 */
+#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40) | (1ull << 41))
 #define TYPER_40_NOVMOVP (QEMU_TYPER_40 & ~(1ull << 37))
 
 static void setup_n(struct its_fx *f, uint64_t typer, unsigned nits, unsigned nr_rd, int version)

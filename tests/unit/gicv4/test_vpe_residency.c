@@ -4,7 +4,8 @@
  * (docs/rationale.md#gic-doorbell-wfi). */
 #include "its_fixture.h"
 
-#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
+/* GICv4.1, GITS_TYPER.SVPET = 1: the vPE table is shared with the RDs of Aff3 0 */
+#define TYPER_41 (QEMU_TYPER_40 | (1ull << 40) | (1ull << 41))
 
 struct rfx {
 	struct its_fx f;

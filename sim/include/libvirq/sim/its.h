@@ -97,6 +97,10 @@ unsigned long virq_sim_its_stalls(const struct virq_sim_its *m);	/* stalls enter
 unsigned long virq_sim_its_bad_cwriter(const struct virq_sim_its *m); /* ignored CWRITER values */
 unsigned long virq_sim_its_unknown(const struct virq_sim_its *m);	/* unknown opcodes skipped */
 unsigned long virq_sim_its_max_pending(const struct virq_sim_its *m); /* max unconsumed bytes seen */
+/* per_relax mode: command slots of relax rounds that found nothing published
+ * (the ITS idled while software could have given it work: "bubbles"). */
+unsigned long virq_sim_its_idle_slots(const struct virq_sim_its *m);
+void virq_sim_its_reset_idle(struct virq_sim_its *m);
 uint64_t virq_sim_its_creadr(const struct virq_sim_its *m);
 uint64_t virq_sim_its_cwriter(const struct virq_sim_its *m);
 uint64_t virq_sim_its_cbaser(const struct virq_sim_its *m);

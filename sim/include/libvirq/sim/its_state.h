@@ -13,6 +13,17 @@
  * / vPEID whose table entry is not valid (two-level tables: level-1 entry
  * not valid), are counted as errors and ignored (QEMU's behaviour).
  *
+ * GICv4.1: GITS_MPIDR reads `mpidr`; with `vsgi_frame` the vSGI frame
+ * (ITS_base + 0x20000, 64 KiB) exists and a 64-bit GITS_SGIR write
+ * (+ 0x20020) makes a vSGI pending (vPEID [47:32], vINTID [3:0]) in the
+ * redistributor model; a write anywhere else in that frame, or any write to
+ * the frame without `vsgi_frame`, is not modelled (it lands in the fake
+ * HAL's register file, where a test can see it). VSGI commands configure or
+ * clear vSGIs there; VMAPP/VMOVP tell it each vPE's target redistributor;
+ * a 4.1 VMAPP (V = 1) checks that every valid redistributor vPE table, and
+ * the target redistributor's, backs the vPE's entry (an error otherwise:
+ * software must allocate level-2 pages in every copy).
+ *
  * The model decodes with virq_sim_its's decoder, independent of the library.
  */
 #ifndef LIBVIRQ_SIM_ITS_STATE_H
@@ -41,6 +52,8 @@ struct virq_sim_its_state_cfg {
 				     creation and after each write (GITS_CTLR then lives here
 				     and Enabled is forwarded to the queue model) */
 	struct virq_sim_rdist *rm;	  /* for residency of INT targets and MAPC checks (may be NULL) */
+	uint32_t mpidr;		  /* GITS_MPIDR (GICv4.1): Aff3 [31:24], Aff2 [23:16], Aff1 [15:8] */
+	bool vsgi_frame;	  /* the vSGI frame (GITS_SGIR) is implemented */
 };
 
 enum virq_sim_its_ev_kind { LIBVIRQ_SIM_ITS_EV_NONE = 0, LIBVIRQ_SIM_ITS_EV_PHYS, LIBVIRQ_SIM_ITS_EV_VIRT };
@@ -73,5 +86,7 @@ unsigned long virq_sim_its_state_vdelivered(const struct virq_sim_its_state *s, 
 unsigned long virq_sim_its_state_doorbells(const struct virq_sim_its_state *s, uint32_t pintid);
 unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint32_t pintid);
 uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n);
+/* GITS_SGIR writes the model took (vSGIs made pending). */
+unsigned long virq_sim_its_state_sgir_writes(const struct virq_sim_its_state *s);
 
 #endif /* LIBVIRQ_SIM_ITS_STATE_H */

@@ -20,6 +20,19 @@
  * GICR_TYPER.DirectLPI is modelled; counted as misuse otherwise; SYNCR
  * Busy as for INVLPIR).
  *
+ * GICv4.1 (version 41): GICR_TYPER.CommonLPIAff from `common_lpi_aff`;
+ * GICR_VPROPBASER in the 4.1 layout (Entry_Size read-only from `vpet_esz`,
+ * Page_Size sticks only for the sizes in `vpet_psz_mask`); per-vPE vSGI
+ * state (pending bits, and priority/group/enable set by the ITS's VSGI
+ * command) that follows the vPE's target redistributor (set by the ITS
+ * model on VMAPP/VMOVP); GICR_VSGIR / GICR_VSGIPENDR (VLPI_base + 0x80 /
+ * + 0x88): a write of a vPEID starts a query, VSGIPENDR reads Busy (bit 31)
+ * `vsgi_busy_polls` times (RD_NEVER: always), then the vPE's pending bits
+ * when this redistributor is its target (else 0, counted as a wrong-RD
+ * read). Consistency checks of the vPE tables: redistributors of one
+ * CommonLPIAff group must point at one copy, and every copy must back the
+ * entry of every mapped vPE (virq_sim_rdist_vpe_entry_ok()).
+ *
  * Decoding here is the model's own (bit positions written out), not the
  * library's macros.
  */
@@ -52,6 +65,11 @@ struct virq_sim_rdist_cfg {
 	int force_sh;		 /* -1: Shareability sticks; else read back this value */
 	int force_ic;		 /* -1: InnerCache sticks */
 	bool uwp;		 /* GICR_CTLR bit 31 (UWP) always reads 1 */
+	int common_lpi_aff;	 /* GICR_TYPER.CommonLPIAff (0..3; default 1) */
+	unsigned vsgi_busy_polls; /* reads of GICR_VSGIPENDR with Busy = 1 after a VSGIR write */
+	uint32_t vpet_psz_mask;	 /* 4.1 VPROPBASER page sizes that stick: bit0 4K, bit1 16K,
+				    bit2 64K (0: all) */
+	uint8_t vpet_esz;	 /* 4.1 VPROPBASER.Entry_Size (8-byte units minus 1) */
 };
 
 struct virq_sim_rdist;
@@ -93,6 +111,31 @@ unsigned long virq_sim_rdist_invlpi_count(const struct virq_sim_rdist *m, unsign
 uint64_t virq_sim_rdist_last_invlpir(const struct virq_sim_rdist *m, unsigned rd);
 uint64_t virq_sim_rdist_last_invallr(const struct virq_sim_rdist *m, unsigned rd);
 uint32_t virq_sim_rdist_gicd_ctlr(const struct virq_sim_rdist *m);
+/* GICv4.1 vSGI state, driven by the ITS model (GITS_SGIR, VSGI, VMAPP, VMOVP). */
+void virq_sim_rdist_vpe_set_target(struct virq_sim_rdist *m, uint32_t vpeid, int rd); /* -1: none */
+int virq_sim_rdist_vpe_target(const struct virq_sim_rdist *m, uint32_t vpeid);
+void virq_sim_rdist_vsgi_set_pending(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid);
+void virq_sim_rdist_vsgi_command(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
+				 uint32_t prio, bool group1, bool enable, bool clear);
+uint16_t virq_sim_rdist_vsgi_pending(const struct virq_sim_rdist *m, uint32_t vpeid);
+/* Configuration of one vSGI as the last VSGI command set it; false if never set. */
+bool virq_sim_rdist_vsgi_config(const struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
+				uint32_t *prio, bool *group1, bool *enable);
+unsigned long virq_sim_rdist_vsgi_queries(const struct virq_sim_rdist *m, unsigned rd);
+unsigned long virq_sim_rdist_vsgi_wrong_rd(const struct virq_sim_rdist *m);
+void virq_sim_rdist_set_vsgi_busy_polls(struct virq_sim_rdist *m, unsigned polls);
+
+/* GICv4.1 vPE tables. True when @rd's GICR_VPROPBASER is valid and backs the
+ * entry of @vpeid (flat: inside the table; indirect: level-1 entry valid and
+ * its level-2 page in memory). */
+bool virq_sim_rdist_vpe_entry_ok(const struct virq_sim_rdist *m, unsigned rd, uint32_t vpeid);
+/* Number of pairs of redistributors in one CommonLPIAff group whose
+ * GICR_VPROPBASER does not name the same table (0: consistent). */
+unsigned virq_sim_rdist_vpe_tables_inconsistent(const struct virq_sim_rdist *m);
+/* The group key of @rd (CommonLPIAff level and the affinity above it). */
+uint64_t virq_sim_rdist_group_key(const struct virq_sim_rdist *m, unsigned rd);
+unsigned virq_sim_rdist_count(const struct virq_sim_rdist *m);
+
 /* True when the vPE with VPT at @vpt_pa (4.0) or @vpeid (4.1) is resident on @rd. */
 bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64_t vpt_pa,
 			  uint32_t vpeid);
