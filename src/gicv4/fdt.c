@@ -23,18 +23,6 @@
 /* Fixed reasons (never formatted: the library does not print). */
 static const char *const ok_reason_ = "ok";
 
-virq_status virq_fdt_fail_(const char **why, virq_status st, const char *msg)
-{
-	if (why)
-		*why = msg;
-	return st;
-}
-
-virq_status virq_fdt_bad_(const char **why, const char *msg)
-{
-	return virq_fdt_fail_(why, LIBVIRQ_EBADDT, msg);
-}
-
 uint64_t virq_fdt_cells_at_(const uint8_t *p, uint32_t ncells)
 {
 	uint64_t v = 0;
@@ -175,12 +163,24 @@ bool virq_fdt_enabled_(const void *fdt, int node)
 	return len == 3 && memcmp(s, "ok", 3) == 0;
 }
 
+/*
+ * A caller-supplied offset is a node only if the real tag stream reaches it:
+ * libfdt's own check (a BEGIN_NODE tag at a 4-aligned offset) also accepts
+ * a forged tag inside a property value, and a forged property after it
+ * (length 0xfffffff4: dtc 7359034) makes libfdt 1.6.1's property walk
+ * loop forever. fdt_next_node() only moves forward over the validated
+ * stream, so this walk is bounded by the blob.
+ */
 bool virq_fdt_node_ok_(const void *fdt, int32_t node)
 {
-	int len = 0;
+	int off;
 
-	/* fdt_get_name() checks the offset is 4-aligned and names a BEGIN_NODE tag. */
-	return node >= 0 && fdt_get_name(fdt, node, &len) != NULL;
+	if (node < 0)
+		return false;
+	for (off = fdt_next_node(fdt, -1, NULL); off >= 0 && off < node;
+	     off = fdt_next_node(fdt, off, NULL))
+		;
+	return off == node;
 }
 
 /* Big-endian 32-bit load from an unaligned pointer. */

@@ -260,40 +260,54 @@ struct msi_ctx_ {
 	uint32_t nr_ctl;
 };
 
-/* Resolves @p ph (cached) to a controller; @p need_one: #msi-cells must be 1. */
-static virq_status ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_one, const struct msi_ctl_ **out,
-			const char **why)
+/* A failed look-up: sets *st and *why, returns no controller. */
+static const struct msi_ctl_ *ctl_fail_(virq_status *st, const char **why, virq_status code,
+					const char *msg)
+{
+	*st = virq_fdt_fail_(why, code, msg);
+	return NULL;
+}
+
+/*
+ * Resolves @p ph (cached) to a controller; @p need_one: #msi-cells must be 1.
+ * NULL (with *st and *why set) when it cannot.
+ */
+static const struct msi_ctl_ *ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_one,
+				   virq_status *st, const char **why)
 {
 	struct msi_ctl_ *c;
 	uint32_t cells = 0;
 	int node, r;
 
 	for (uint32_t i = 0; i < x->nr_ctl; i++) {
-		if (x->ctl[i].phandle == ph) {
-			if (need_one && x->ctl[i].cells != 1)
-				return virq_fdt_bad_(why, "an msi-map controller's #msi-cells is not 1");
-			*out = &x->ctl[i];
-			return LIBVIRQ_OK;
-		}
+		if (x->ctl[i].phandle != ph)
+			continue;
+		if (need_one && x->ctl[i].cells != 1)
+			return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+					 "an msi-map controller's #msi-cells is not 1");
+		return &x->ctl[i];
 	}
 	/* Devicetree Specification v0.4 §2.3.3: 0 and 0xffffffff are not phandles. */
 	if (ph == 0 || ph == 0xffffffffu)
-		return virq_fdt_bad_(why, "an MSI controller phandle is 0 or 0xffffffff");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT, "an MSI controller phandle is 0 or 0xffffffff");
 	if (x->nr_ctl == LIBVIRQ_FDT_MSI_MAX_CTL_)
-		return virq_fdt_fail_(why, LIBVIRQ_ENOSPC,
-				      "more distinct MSI controllers than libvirq resolves (32)");
+		return ctl_fail_(st, why, LIBVIRQ_ENOSPC,
+				 "more distinct MSI controllers than libvirq resolves (32)");
 	node = fdt_node_offset_by_phandle(x->fdt, ph);
 	if (node < 0)
-		return virq_fdt_bad_(why, "an MSI controller phandle names no node");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT, "an MSI controller phandle names no node");
 	if (!fdt_getprop(x->fdt, node, "msi-controller", NULL))
-		return virq_fdt_bad_(why, "an MSI controller phandle names a node without msi-controller");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+				 "an MSI controller phandle names a node without msi-controller");
 	r = virq_fdt_u32_(x->fdt, node, "#msi-cells", &cells);
 	if (r < 0)
-		return virq_fdt_bad_(why, "an MSI controller's #msi-cells is not a single cell");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+				 "an MSI controller's #msi-cells is not a single cell");
 	if (cells > LIBVIRQ_FDT_MSI_MAX_CELLS_)
-		return virq_fdt_bad_(why, "an MSI controller's #msi-cells is absurd (above 8)");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+				 "an MSI controller's #msi-cells is absurd (above 8)");
 	if (need_one && (r == 0 || cells != 1))
-		return virq_fdt_bad_(why, "an msi-map controller's #msi-cells is not 1");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT, "an msi-map controller's #msi-cells is not 1");
 	c = &x->ctl[x->nr_ctl++];
 	c->phandle = ph;
 	c->node = node;
@@ -305,8 +319,7 @@ static virq_status ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_one, const st
 			break;
 		}
 	}
-	*out = c;
-	return LIBVIRQ_OK;
+	return c;
 }
 
 struct msi_entry_ {
@@ -324,7 +337,9 @@ static virq_status map_entry_(struct msi_ctx_ *x, const uint8_t *map, uint32_t i
 			      struct msi_entry_ *e, const char **why)
 {
 	const uint8_t *p = map + i * 16u;
+	virq_status st;
 
+	e->ctl = NULL;
 	e->rid_base = be32_(p);
 	e->devid_base = be32_(p + 8);
 	e->len = be32_(p + 12);
@@ -336,7 +351,9 @@ static virq_status map_entry_(struct msi_ctx_ *x, const uint8_t *map, uint32_t i
 		return virq_fdt_bad_(why, "an msi-map entry's DeviceID range passes 2^32");
 	if (e->rid_base & ~mask)
 		return virq_fdt_bad_(why, "an msi-map rid-base has bits outside msi-map-mask");
-	return ctl_(x, be32_(p + 4), true, &e->ctl, why);
+	st = LIBVIRQ_EBADDT;
+	e->ctl = ctl_(x, be32_(p + 4), true, &st, why);
+	return e->ctl ? LIBVIRQ_OK : st;
 }
 
 static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int node,
@@ -410,9 +427,10 @@ static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int
 static virq_status parent_entry_(struct msi_ctx_ *x, const uint8_t *p, uint32_t len, uint32_t *off,
 				 const struct msi_ctl_ **c, const char **why)
 {
-	virq_status st = ctl_(x, be32_(p + *off), false, c, why);
+	virq_status st = LIBVIRQ_EBADDT;
 
-	if (st != LIBVIRQ_OK)
+	*c = ctl_(x, be32_(p + *off), false, &st, why);
+	if (!*c)
 		return st;
 	/* A lone phandle (no specifier) is accepted whatever #msi-cells says. */
 	if (len == 4) {

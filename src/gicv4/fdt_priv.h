@@ -28,10 +28,19 @@ struct virq_fdt_cells_ {
 /* DT spec: ranges nesting is bounded by the tree depth; anything deeper is hostile. */
 #define LIBVIRQ_FDT_MAX_DEPTH_ 64
 
+/* Sets *why (when non-NULL) and returns @p st (inline: analysers see the status). */
+static inline virq_status virq_fdt_fail_(const char **why, virq_status st, const char *msg)
+{
+	if (why)
+		*why = msg;
+	return st;
+}
+
 /* Sets *why (when non-NULL) and returns LIBVIRQ_EBADDT. */
-virq_status virq_fdt_bad_(const char **why, const char *msg);
-/* Sets *why (when non-NULL) and returns @p st. */
-virq_status virq_fdt_fail_(const char **why, virq_status st, const char *msg);
+static inline virq_status virq_fdt_bad_(const char **why, const char *msg)
+{
+	return virq_fdt_fail_(why, LIBVIRQ_EBADDT, msg);
+}
 
 /* Big-endian load of @p ncells (0..2) cells from an unaligned pointer. */
 uint64_t virq_fdt_cells_at_(const uint8_t *p, uint32_t ncells);

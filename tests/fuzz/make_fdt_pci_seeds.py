@@ -74,6 +74,12 @@ seeds = {
     'bad_partial': 'msi-map = <0x0 &its0 0x0>;',
     'bad_parent_partial': 'msi-parent = <&its0 0x5 &its0>;',
 }
+# A property value holding a forged node (BEGIN_NODE, name, FDT_PROP of
+# length 0xfffffff4); the trailing bytes name its offset as a node offset
+# (libfdt 1.6.1 accepts it as a node, then its property walk never ends).
+FORGED = bytes([0, 0, 0, 1, 0x78, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xf4] + [0] * 8)
+seeds['forged_node'] = ('msi-map = <0x0 &its0 0x0 0x10000>;\n\t\tvendor,blob = [%s];'
+                        % ' '.join('%02x' % x for x in FORGED))
 for name, msi in seeds.items():
     src = HEAD % (HOST + '\n\t\t' + msi)
     dtb = subprocess.run(['dtc', '-q', '-f', '-Wno-msi_parent_property', '-I', 'dts', '-O',
@@ -81,6 +87,11 @@ for name, msi in seeds.items():
                          check=True, timeout=20).stdout
     with open(os.path.join(out, 'seed_%s.dtb' % name), 'wb') as f:
         f.write(dtb)
+    if name == 'forged_node':
+        off_struct = struct.unpack('>I', dtb[8:12])[0]
+        at = dtb.index(FORGED) - off_struct
+        with open(os.path.join(out, 'seed_%s_offset.bin' % name), 'wb') as f:
+            f.write(dtb + struct.pack('<8H', 0x10, at, at, at, 0x10, at, at, at))
     if name in ('map_split', 'map_mask', 'parent_list'):
         with open(os.path.join(out, 'seed_%s_rids.bin' % name), 'wb') as f:
             f.write(dtb + struct.pack('<8H', 0x10, 0x8010, 0x312, 0xff, 0x100, 0x7fff, 0xfff8, 0x0))

@@ -184,7 +184,7 @@ static void test_one_cell_and_extra_reg_entries(void **state)
 	assert_int_equal(d.its[0].base, 0x2f020000);
 	assert_int_equal(d.platform, 0);
 	/* The entries after the redistributor region are GICC, GICH, GICV
-	 * (were ignored before; issue 13). */
+	 * (were ignored before). */
 	assert_int_equal(d.gicc_base, 0x2c000000);
 	assert_int_equal(d.gicc_size, 0x2000);
 	assert_int_equal(d.gich_base, 0x2c010000);
@@ -196,7 +196,7 @@ static void test_one_cell_and_extra_reg_entries(void **state)
 }
 
 /*
- * Issue 13: an empty (size 0) redistributor region, which firmware does
+ * An empty (size 0) redistributor region, which firmware does
  * publish, is left out with a note instead of failing the whole GIC; the
  * GICC/GICH/GICV entries follow the declared regions (their index depends
  * on #redistributor-regions) and are translated like the rest; the ITS's
@@ -464,7 +464,7 @@ static void test_header_corruptions(void **state)
 }
 
 /*
- * Regression (issue: crash in device-tree discovery): a structurally valid
+ * Regression (a crash in device-tree discovery): a structurally valid
  * blob whose header says version < 16 made libfdt 1.6.1's fdt_check_full()
  * dereference NULL (upstream dtc fda71da). Every pre-16 version, with every
  * last_comp_version it may carry, must be rejected before libfdt runs;

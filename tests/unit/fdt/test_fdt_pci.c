@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include <libfdt.h>
 #include <libvirq/fdt.h>
@@ -225,6 +226,63 @@ static void test_live_qemu_dumps(void **state)
 		(void)check_qemu_virt_(b, len);
 		free(b);
 	}
+}
+
+/* RID of the first 1234:11e8 (edu) in a QEMU 'info pci' listing, or -1. */
+static int edu_rid_(const char *name)
+{
+	char path[512], line[256];
+	int bus = -1, dev = -1, fn = -1, rid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.pci", LIBVIRQ_DTB_DIR, name);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s (did the fdt_gen_dtbs fixture run?)", path);
+	while (rid < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " Bus %d, device %d, function %d:", &bus, &dev, &fn) == 3)
+			continue;
+		if (strstr(line, "PCI device 1234:11e8") && bus >= 0)
+			rid = bus << 8 | dev << 3 | fn;
+	}
+	fclose(f);
+	return rid;
+}
+
+/*
+ * The live QEMU's PCI topology (monitor 'info pci'): edu sits behind the
+ * default NIC at 00:02.0 (RID 0x10), or at 00:01.0 (RID 0x08) with -nic none;
+ * either way the look-up on the same machine's tree gives DeviceID = RID on
+ * the ITS the msi-map names.
+ */
+static void test_live_qemu_edu(void **state)
+{
+	static const struct {
+		const char *pci;
+		int rid;
+	} cases[] = { { "qemu_v4_smp2_edu", 0x10 }, { "qemu_v4_smp2_edu_nonic", 0x08 } };
+	size_t len;
+	uint8_t *b = load_gen_("qemu_v4_smp2", &len);
+	struct virq_gic_desc d;
+	struct virq_fdt_pci_host h;
+
+	(void)state;
+	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
+	for (size_t i = 0; i < 2; i++) {
+		struct virq_fdt_msi_target t;
+		int rid = edu_rid_(cases[i].pci);
+
+		print_message("  %s: edu at RID 0x%x\n", cases[i].pci, rid);
+		assert_int_equal(rid, cases[i].rid);
+		assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, (uint32_t)rid,
+						  LIBVIRQ_FDT_ANY_ITS, &t, NULL),
+				 LIBVIRQ_OK);
+		assert_int_equal(t.its_index, 0);
+		assert_int_equal(t.devid, (uint32_t)rid);
+		assert_int_equal(t.its_phandle, qemu_msi_map_phandle_(b));
+	}
+	free(b);
 }
 
 /*
@@ -645,6 +703,42 @@ static void test_map_limits(void **state)
 	free(b);
 }
 
+/*
+ * A node offset that points into a property value holding a forged
+ * BEGIN_NODE tag, name and FDT_PROP of length 0xfffffff4: libfdt's offset
+ * check accepts it, and its property walk from there would never end
+ * (libfdt 1.6.1, the dtc 7359034 shape). Must be EINVAL, at once.
+ * Hung before the fix (the alarm fires).
+ */
+static void forged_node_in_value_(const uint8_t *b, size_t len, const struct virq_gic_desc *d)
+{
+	static const uint8_t forged[] = { 0, 0, 0, 1, 'x', 0, 0, 0, 0, 0, 0, 3,
+					  0xff, 0xff, 0xff, 0xf4, 0, 0, 0, 0, 0, 0, 0, 0 };
+	size_t room = len + 256;
+	uint8_t *c = malloc(room);
+	struct virq_fdt_msi_target t;
+	const char *why = NULL;
+	int node, plen = 0, voff;
+	const uint8_t *v;
+
+	assert_non_null(c);
+	assert_int_equal(fdt_open_into(b, c, (int)room), 0);
+	node = node_(c, "/pcie@10000000");
+	assert_int_equal(fdt_setprop(c, node, "vendor,blob", forged, sizeof(forged)), 0);
+	v = fdt_getprop(c, node_(c, "/pcie@10000000"), "vendor,blob", &plen);
+	assert_non_null(v);
+	voff = (int)(v - (const uint8_t *)c) - (int)fdt_off_dt_struct(c);
+	assert_int_equal(voff % 4, 0);
+	/* libfdt itself takes it for a node. */
+	assert_non_null(fdt_get_name(c, voff, NULL));
+	alarm(10);
+	assert_int_equal(virq_fdt_msi_map(c, room, d, voff, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
+			 LIBVIRQ_EINVAL);
+	alarm(0);
+	assert_non_null(strstr(why, "names no node"));
+	free(c);
+}
+
 static void test_msi_misuse(void **state)
 {
 	size_t len, len2;
@@ -679,6 +773,7 @@ static void test_msi_misuse(void **state)
 	assert_true(prop > 0);
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, prop, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_EINVAL);
+	forged_node_in_value_(b, len, &d);
 	/* The root has neither property. */
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, 0, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_ENOENT);
@@ -772,6 +867,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qemu72_dumps),
 		cmocka_unit_test(test_live_qemu_dumps),
+		cmocka_unit_test(test_live_qemu_edu),
 		cmocka_unit_test(test_qemu_phandle_rewritten),
 		cmocka_unit_test(test_pci_msi_fixture),
 		cmocka_unit_test(test_pci_host_fixture),

@@ -135,7 +135,7 @@ static void test_bad_args(void **state)
 }
 
 /*
- * Issue 13: firmware publishes empty redistributor regions. A hand-filled
+ * Firmware publishes empty redistributor regions. A hand-filled
  * description with a zero-size region and a region with no redistributor at
  * its start (PIDR2 reads 0) before the real one: both skipped with a warning
  * each, the real one brought up (walk still stops at GICR_TYPER.Last).

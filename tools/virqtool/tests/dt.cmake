@@ -38,7 +38,7 @@ virq_dt_check(good_cells1 0 STDOUT
   "gicd base=0x2f000000 size=0x10000\ngicr base=0x2f100000 size=0x200000 stride=0x0\ngicc base=0x2c000000 size=0x2000\ngich base=0x2c010000 size=0x2000\ngicv base=0x2c02f000 size=0x2000\nits base=0x2f020000 size=0x20000 phandle=0x0")
 virq_dt_check(good_soc_ranges 0 STDOUT
   "gicd base=0x20100000 size=0x10000\ngicr base=0x20200000 size=0x100000 stride=0x0\nits base=0x20180000 size=0x20000 phandle=0x2")
-# Issue 13: an empty redistributor region is skipped and said so; GICC/GICH/GICV shown.
+# An empty redistributor region is skipped and said so; GICC/GICH/GICV shown.
 virq_dt_check(good_gicr_empty_cpuif 0 STDOUT
   "gicd base=0x11000000 size=0x10000\ngicr base=0x11100000 size=0x40000 stride=0x0\ngicr base=0x11300000 size=0x80000 stride=0x0\ngicr skipped=1 (empty regions)\ngicc base=0x12000000 size=0x2000\ngich base=0x12010000 size=0x2000\ngicv base=0x12020000 size=0x2000\nits base=0x11080000 size=0x20000 phandle=0x1\nnote: ok, but an empty (size 0) redistributor region was skipped")
 
