@@ -77,6 +77,28 @@ static int find_ram_(const void *fdt, uint64_t *base, uint64_t *size)
 	return first_reg_(fdt, node, base, size);
 }
 
+/*
+ * The EL2 physical timer's PPI: the 4th interrupt of the arm,armv8-timer node
+ * (binding: secure, non-secure, virtual, hypervisor), GIC cells <1 n flags>
+ * for PPI n (INTID 16 + n).
+ */
+static int find_hyp_timer_(const void *fdt, uint32_t *intid)
+{
+	int node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv8-timer"), len = 0;
+	const uint8_t *p = node >= 0 ? fdt_getprop(fdt, node, "interrupts", &len) : NULL;
+	uint32_t c[3];
+
+	if (!p || len < 48)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		c[i] = (uint32_t)p[36 + 4 * i] << 24 | (uint32_t)p[37 + 4 * i] << 16 |
+		       (uint32_t)p[38 + 4 * i] << 8 | p[39 + 4 * i];
+	if (c[0] != 1 || c[1] > 15)
+		return -1;
+	*intid = 16 + c[1];
+	return 0;
+}
+
 int boot_discover(uint64_t dtb, size_t room, struct boot_info *bi)
 {
 	const void *fdt = (const void *)(uintptr_t)dtb;
@@ -95,6 +117,10 @@ int boot_discover(uint64_t dtb, size_t room, struct boot_info *bi)
 		con_init(bi->uart);
 	if (find_ram_(fdt, &bi->ram_base, &bi->ram_size) != 0) {
 		con_puts("minihv: no memory node in the device tree\n");
+		return -1;
+	}
+	if (find_hyp_timer_(fdt, &bi->hyp_timer_intid) != 0) {
+		con_puts("minihv: no arm,armv8-timer node with a hypervisor timer PPI\n");
 		return -1;
 	}
 	st = virq_fdt_discover_gic(fdt, fdt_totalsize(fdt), &bi->gic, &bi->why);

@@ -8,6 +8,7 @@ struct boot_info {
 	uint64_t uart;              /* PL011 base (0: none, semihosting console) */
 	uint64_t ram_base, ram_size;
 	struct virq_gic_desc gic;   /* from libvirq's device-tree discovery */
+	uint32_t hyp_timer_intid;   /* EL2 physical timer PPI (arm,armv8-timer, 4th) */
 	const char *why;            /* discovery's reason on failure */
 };
 

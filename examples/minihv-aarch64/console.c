@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* PL011 console (base from the device tree) and semihosting exit. */
+/* PL011 console (base from the device tree) and semihosting exit. Lines from
+ * several CPUs do not interleave: each print holds a bakery lock. */
 #include "minihv.h"
+
+static struct bakery con_lock_;
 
 #define UARTDR 0x00
 #define UARTFR 0x18
@@ -41,6 +44,14 @@ void con_putc(char c)
 
 void con_puts(const char *s)
 {
+	bakery_lock(&con_lock_);
+	while (*s)
+		con_putc(*s++);
+	bakery_unlock(&con_lock_);
+}
+
+static void puts_raw_(const char *s)
+{
 	while (*s)
 		con_putc(*s++);
 }
@@ -70,7 +81,7 @@ static void put_num_(uint64_t v, unsigned base, int width, char pad, bool left, 
 }
 
 /* %[-][0][width][l|ll|z](d|u|x|s|c|%) */
-void con_vprintf(const char *fmt, va_list ap)
+static void vprintf_(const char *fmt, va_list ap)
 {
 	for (; *fmt; fmt++) {
 		bool left = false, lng = false;
@@ -135,7 +146,7 @@ void con_vprintf(const char *fmt, va_list ap)
 			if (!left)
 				for (int i = n; i < width; i++)
 					con_putc(' ');
-			con_puts(s);
+			puts_raw_(s);
 			if (left)
 				for (int i = n; i < width; i++)
 					con_putc(' ');
@@ -152,6 +163,13 @@ void con_vprintf(const char *fmt, va_list ap)
 			break;
 		}
 	}
+}
+
+void con_vprintf(const char *fmt, va_list ap)
+{
+	bakery_lock(&con_lock_);
+	vprintf_(fmt, ap);
+	bakery_unlock(&con_lock_);
 }
 
 void con_printf(const char *fmt, ...)

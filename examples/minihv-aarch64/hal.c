@@ -2,7 +2,10 @@
 /*
  * libvirq HAL for minihv on QEMU virt: identity-mapped MMIO (the device-tree
  * addresses are used as they are), a page allocator over minihv's own RAM
- * (PA = VA), cache clean by VA to PoC, the CNTPCT clock and the UART log.
+ * (PA = VA) that any CPU may call (a bakery lock: libvirq allocates the
+ * doorbell proxy device on whichever CPU first moves a vPE), cache clean by
+ * VA to PoC, the CNTPCT clock and the UART log. Every callback may run on any
+ * CPU.
  */
 #include "minihv_hal.h"
 
@@ -47,7 +50,9 @@ static void page_mark_(uint32_t i, bool busy)
 		pool_.bitmap[i / 64] &= ~(1ull << (i % 64));
 }
 
-static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq_page *pg)
+static struct bakery pool_lock_;
+
+static virq_status page_alloc_locked_(size_t size, size_t align, struct virq_page *pg)
 {
 	uint32_t n = (uint32_t)((size + PAGE - 1) / PAGE);
 	uint64_t a = align > PAGE ? align : PAGE;
@@ -55,7 +60,6 @@ static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq
 	/* First page whose address (not index) is aligned: any pool base, any alignment. */
 	uint64_t first = (((pool_.base + a - 1) & ~(a - 1)) - pool_.base) / PAGE;
 
-	(void)ctx;
 	if (!n)
 		n = 1;
 	if (align & (align - 1) || a / PAGE > pool_.pages)
@@ -80,6 +84,17 @@ static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq
 	return LIBVIRQ_ENOMEM;
 }
 
+static virq_status page_alloc_(void *ctx, size_t size, size_t align, struct virq_page *pg)
+{
+	virq_status st;
+
+	(void)ctx;
+	bakery_lock(&pool_lock_);
+	st = page_alloc_locked_(size, align, pg);
+	bakery_unlock(&pool_lock_);
+	return st;
+}
+
 static void page_free_(void *ctx, const struct virq_page *pg)
 {
 	uint32_t first = (uint32_t)((pg->pa - pool_.base) / PAGE);
@@ -88,9 +103,11 @@ static void page_free_(void *ctx, const struct virq_page *pg)
 	(void)ctx;
 	if (!n)
 		n = 1;
+	bakery_lock(&pool_lock_);
 	for (uint32_t j = 0; j < n; j++)
 		page_mark_(first + j, false);
 	pool_.used -= n;
+	bakery_unlock(&pool_lock_);
 }
 
 /* ---- MMIO ---- */

@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The libvirq demo: builds minihv (a bare-metal EL2 hypervisor embedding
-# libvirq) for aarch64 and runs it on QEMU's virt machine with a GICv4.
-# Installs what is missing (Debian: apt-get only when a tool is absent),
-# builds from scratch, prints the table, exits with the demo's status.
+# The libvirq demo: builds minihv (a bare-metal SMP EL2 hypervisor embedding
+# libvirq) for aarch64 and runs it on QEMU's virt machine with a GICv4.0,
+# two CPUs and QEMU's edu PCI device. Installs what is missing (Debian:
+# apt-get only when a tool is absent), builds from scratch, prints the table,
+# exits with the demo's status.
 #
 #   examples/minihv-aarch64/run.sh            # build dir: <repo>/build-minihv
 #   MINIHV_BUILD=/tmp/x MINIHV_TIMEOUT=300 examples/minihv-aarch64/run.sh
+#   MINIHV_SMP=4 MINIHV_QEMU_ARGS="-nic none" ... # same demo, other machine
 #   MINIHV_MACHINE=virt,gic-version=3,virtualization=on ...   # must be refused
 #   MINIHV_CMAKE_ARGS=-DMINIHV_SELFTEST_FAULTS=ON ...           # must fail
+#   MINIHV_BUILD_ONLY=1 / MINIHV_NO_BUILD=1   # build only / run the ELF in MINIHV_BUILD
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,6 +19,9 @@ repo=$(cd "$here/../.." && pwd)
 build=${MINIHV_BUILD:-$repo/build-minihv}
 limit=${MINIHV_TIMEOUT:-180}
 machine=${MINIHV_MACHINE:-virt,gic-version=4,virtualization=on}
+smp=${MINIHV_SMP:-2}
+read -r -a qemu_extra <<<"${MINIHV_QEMU_ARGS:-}"
+elf=$build/cmake/minihv.elf
 log() { echo "run.sh: $*" >&2; }
 
 as_root() {
@@ -39,6 +45,9 @@ apt_install() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2
 }
 
+if [ "${MINIHV_NO_BUILD:-0}" = 1 ]; then
+	[ -f "$elf" ] || { log "MINIHV_NO_BUILD=1 but $elf does not exist"; exit 1; }
+else
 # 1. Host tools.
 need=()
 command -v qemu-system-aarch64 >/dev/null || need+=(qemu-system-arm)
@@ -79,14 +88,19 @@ cmake -S "$here" -B "$build/cmake" \
 	{ cat "$build/configure.log" >&2; log "configure failed"; exit 1; }
 cmake --build "$build/cmake" -j2 >"$build/build.log" 2>&1 ||
 	{ cat "$build/build.log" >&2; log "build failed"; exit 1; }
-elf=$build/cmake/minihv.elf
+if [ "${MINIHV_BUILD_ONLY:-0}" = 1 ]; then
+	log "built $elf"
+	exit 0
+fi
+fi
 
-# 4. Run: one CPU at EL2 (virtualization=on), GICv4.0, exit via semihosting.
-log "running $elf on qemu-system-aarch64 (limit ${limit}s)"
+# 4. Run: $smp CPUs at EL2 (virtualization=on; MTTCG, one host thread per
+#    CPU), GICv4.0, the edu PCI device, exit via semihosting.
+log "running $elf on qemu-system-aarch64 -smp $smp ${qemu_extra[*]} (limit ${limit}s)"
 set +e
 timeout --foreground -k 5 "$limit" qemu-system-aarch64 \
-	-M "$machine" -cpu max -smp 1 -m 256 \
-	-nographic -semihosting -kernel "$elf" </dev/null
+	-M "$machine" -cpu max -smp "$smp" -m 256 \
+	-nographic -semihosting -device edu "${qemu_extra[@]}" -kernel "$elf" </dev/null
 rc=$?
 set -e
 if [ $rc = 124 ] || [ $rc = 137 ]; then

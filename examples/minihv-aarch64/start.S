@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * minihv entry (EL2), EL2 vector table, world switch to the EL1 guest, and the
- * guest's own EL1 vector table.
+ * minihv entry (EL2) of the boot CPU and of the secondaries (PSCI CPU_ON),
+ * the EL2 vector table, the world switch to a vCPU, and the guest's own EL1
+ * vector table.
  *
- * Every exception taken to EL2 goes through el2_vectors and is counted in C
+ * Per-CPU state is reached through TPIDR_EL2 (struct percpu in minihv.h):
+ * offset 0 holds the host's callee-saved registers while a vCPU runs
+ * (x19..x30 at 0..88, sp at 96), offset 104 the CPU's stack top. Every
+ * exception taken to EL2 goes through el2_vectors and is counted in C
  * (el2_lower / el2_unexpected): the direct-delivery claim is "no EL2 entry".
  */
+#define PC_HOST_SP 96
+#define PC_STACK_TOP 104
+
 	.section .text.boot, "ax"
 	.global _start
 _start:
@@ -13,6 +20,17 @@ _start:
 	lsr	x0, x0, #2
 	cmp	x0, #2
 	b.ne	not_el2
+	/*
+	 * Only the boot CPU runs the image entry: QEMU holds the others powered
+	 * off until PSCI CPU_ON starts them at secondary_entry. A CPU that still
+	 * arrives here (firmware that releases all CPUs) parks.
+	 */
+	ldr	x0, =boot_claimed
+	ldr	w1, [x0]
+	cbnz	w1, park
+	mov	w1, #1
+	str	w1, [x0]
+	dsb	sy
 	ldr	x0, =__stack_top
 	mov	sp, x0
 	/* Zero .bss. */
@@ -27,8 +45,8 @@ _start:
 	isb
 	bl	minihv_main
 	/* minihv_main does not return (it exits through semihosting). */
-3:	wfe
-	b	3b
+park:	wfe
+	b	park
 not_el2:
 	/* Not started at EL2 (missing virtualization=on): exit status 4. */
 	ldr	x1, =not_el2_block
@@ -36,15 +54,35 @@ not_el2:
 	hlt	#0xf000
 	b	not_el2
 
+/*
+ * Secondary CPUs start here at EL2, MMU off, with x0 = the PSCI context ID,
+ * which minihv sets to the CPU's struct percpu.
+ */
+	.global secondary_entry
+secondary_entry:
+	msr	TPIDR_EL2, x0
+	ldr	x1, [x0, #PC_STACK_TOP]
+	mov	sp, x1
+	ldr	x1, =el2_vectors
+	msr	VBAR_EL2, x1
+	isb
+	bl	secondary_main
+	b	park
+
 	.section .rodata
 	.balign 8
 not_el2_block:
 	.quad	0x20026, 4
 
+	.data
+	.balign 4
+boot_claimed:
+	.word	0
+
 	.text
 /*
  * Frame pushed on the EL2 stack for an exception from the guest:
- * x0..x30 at 8*n, ELR_EL2 at 248, SPSR_EL2 at 256; 272 bytes.
+ * x0..x30 at 8*n, ELR_EL2 at 248, SPSR_EL2 at 256; 272 bytes (struct frame).
  */
 #define FRAME 272
 
@@ -69,6 +107,30 @@ not_el2_block:
 	stp	x30, x0, [sp, #240]
 	mrs	x0, SPSR_EL2
 	str	x0, [sp, #256]
+.endm
+
+/* Loads the register file at x0 (struct frame) and erets to it. */
+.macro load_frame_eret
+	ldr	x1, [x0, #256]
+	msr	SPSR_EL2, x1
+	ldp	x30, x1, [x0, #240]
+	msr	ELR_EL2, x1
+	ldp	x2, x3, [x0, #16]
+	ldp	x4, x5, [x0, #32]
+	ldp	x6, x7, [x0, #48]
+	ldp	x8, x9, [x0, #64]
+	ldp	x10, x11, [x0, #80]
+	ldp	x12, x13, [x0, #96]
+	ldp	x14, x15, [x0, #112]
+	ldp	x16, x17, [x0, #128]
+	ldp	x18, x19, [x0, #144]
+	ldp	x20, x21, [x0, #160]
+	ldp	x22, x23, [x0, #176]
+	ldp	x24, x25, [x0, #192]
+	ldp	x26, x27, [x0, #208]
+	ldp	x28, x29, [x0, #224]
+	ldp	x0, x1, [x0, #0]
+	eret
 .endm
 
 .macro lower kind
@@ -96,7 +158,7 @@ el2_vectors:
 	unexpected 2
 	unexpected 3
 	unexpected 4	/* current EL, SPx: sync */
-	unexpected 5	/* irq */
+	unexpected 5	/* irq: EL2 runs with IRQs masked and polls */
 	unexpected 6
 	unexpected 7
 	lower 8		/* lower EL, AArch64: sync (HVC, traps) */
@@ -109,50 +171,36 @@ el2_vectors:
 	unexpected 15
 
 lower_common:
-	bl	el2_lower		/* x0 = frame, x1 = kind; returns 0 resume, 1 exit */
+	/* x0 = frame, x1 = kind; returns 0 to resume, else an exit code (the
+	 * frame was copied into the vCPU's saved registers). */
+	bl	el2_lower
 	cbnz	x0, exit_to_host
-	ldr	x0, [sp, #256]
-	msr	SPSR_EL2, x0
-	ldp	x30, x0, [sp, #240]
-	msr	ELR_EL2, x0
-	ldp	x0, x1, [sp, #0]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
-	ldp	x6, x7, [sp, #48]
-	ldp	x8, x9, [sp, #64]
-	ldp	x10, x11, [sp, #80]
-	ldp	x12, x13, [sp, #96]
-	ldp	x14, x15, [sp, #112]
-	ldp	x16, x17, [sp, #128]
-	ldp	x18, x19, [sp, #144]
-	ldp	x20, x21, [sp, #160]
-	ldp	x22, x23, [sp, #176]
-	ldp	x24, x25, [sp, #192]
-	ldp	x26, x27, [sp, #208]
-	ldp	x28, x29, [sp, #224]
+	mov	x0, sp
 	add	sp, sp, #FRAME
-	eret
+	load_frame_eret
 
 exit_to_host:
-	ldr	x9, =host_ctx
+	mrs	x9, TPIDR_EL2
 	ldp	x19, x20, [x9, #0]
 	ldp	x21, x22, [x9, #16]
 	ldp	x23, x24, [x9, #32]
 	ldp	x25, x26, [x9, #48]
 	ldp	x27, x28, [x9, #64]
 	ldp	x29, x30, [x9, #80]
-	ldr	x10, [x9, #96]
+	ldr	x10, [x9, #PC_HOST_SP]
 	mov	sp, x10
 	ret
 
 /*
- * void enter_guest(uint64_t entry, uint64_t arg, uint64_t sp_el1)
- * Saves the host's callee-saved state and erets to the guest at EL1h with
- * DAIF masked; returns when the guest's HVC makes el2_lower return 1.
+ * uint64_t vcpu_enter(struct frame *regs)
+ * Saves the host's callee-saved state in this CPU's struct percpu and erets
+ * to the vCPU's saved register file; returns the exit code when el2_lower()
+ * ends the run. The EL1 system registers and the virtual CPU interface are
+ * switched in C (vcpu.c).
  */
-	.global enter_guest
-enter_guest:
-	ldr	x9, =host_ctx
+	.global vcpu_enter
+vcpu_enter:
+	mrs	x9, TPIDR_EL2
 	stp	x19, x20, [x9, #0]
 	stp	x21, x22, [x9, #16]
 	stp	x23, x24, [x9, #32]
@@ -160,25 +208,11 @@ enter_guest:
 	stp	x27, x28, [x9, #64]
 	stp	x29, x30, [x9, #80]
 	mov	x10, sp
-	str	x10, [x9, #96]
-	msr	ELR_EL2, x0
-	mov	x0, #0x3c5		/* EL1h, DAIF masked */
-	msr	SPSR_EL2, x0
-	msr	SP_EL1, x2
-	mov	x0, x1
-	mov	x1, xzr
-	mov	x2, xzr
-	mov	x30, xzr
+	str	x10, [x9, #PC_HOST_SP]
 	isb
-	eret
-
-	.bss
-	.balign 16
-host_ctx:
-	.skip	112
+	load_frame_eret
 
 /* ---------------- guest (EL1) ---------------- */
-	.text
 .macro gsave
 	sub	sp, sp, #176
 	stp	x0, x1, [sp, #0]

@@ -319,10 +319,23 @@ static void do_mapd_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 		err_(s, "MAPD: ITT not in memory", c->itt);
 }
 
+/* Pending state of physical LPI @pintid on the RD @rdbase names. */
+static void lpi_pend_(struct virq_sim_its_state *s, uint64_t rdbase, uint32_t pintid, bool on)
+{
+	int rd;
+
+	if (!s->cfg.rm)
+		return;
+	rd = rd_index_(s, rdbase);
+	if (rd >= 0)
+		virq_sim_rdist_lpi_set_pending(s->cfg.rm, (unsigned)rd, pintid, on);
+}
+
 static void do_int_(struct virq_sim_its_state *s, struct virq_sim_its_ev *e)
 {
 	if (e->kind == LIBVIRQ_SIM_ITS_EV_PHYS) {
 		bump_(s, K_PLPI(e->pintid));
+		lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, true);
 		return;
 	}
 	struct vpe_ *v = &s->vpes[e->vpe];
@@ -337,10 +350,15 @@ static void do_int_(struct virq_sim_its_state *s, struct virq_sim_its_ev *e)
 
 	if (vpt)
 		*vpt = (uint8_t)(*vpt | (1u << (e->vintid % 8)));
-	if (e->db != NO_DB)
+	/* The doorbell becomes pending on the RD the vPE is mapped to (the
+	 * vPE table's RDbase); a later VMOVP does not take it along. */
+	if (e->db != NO_DB) {
 		bump_(s, K_DB(e->db));
-	else if (v41 && v->defdb != NO_DB && v->defdb)
+		lpi_pend_(s, v->rd, e->db, true);
+	} else if (v41 && v->defdb != NO_DB && v->defdb) {
 		bump_(s, K_DB(v->defdb));
+		lpi_pend_(s, v->rd, v->defdb, true);
+	}
 }
 
 static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
@@ -432,7 +450,8 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 					   .icid = c->icid,
 					   .pintid = c->op == 0x0B ? c->ev : c->pintid};
 		return;
-	case 0x01: /* MOVI */
+	case 0x01: /* MOVI: a pending LPI stays pending where it is (the model
+		    * does not move pending state; the library CLEARs first) */
 		e = ev_(s, c->dev, c->ev);
 		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
 			e->icid = c->icid;
@@ -454,6 +473,8 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 			err_(s, "INT/CLEAR/INV: unmapped", c->ev);
 		else if (e && c->op == 0x03)
 			do_int_(s, e);
+		else if (e && c->op == 0x04 && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
+			lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, false);
 		return;
 	}
 }

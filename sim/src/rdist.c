@@ -13,6 +13,8 @@
 #define R_CTLR 0x0000
 #define R_TYPER 0x0008
 #define R_WAKER 0x0014
+#define R_SETLPIR 0x0040
+#define R_CLRLPIR 0x0048
 #define R_PROPBASER 0x0070
 #define R_PENDBASER 0x0078
 #define R_INVLPIR 0x00A0
@@ -38,6 +40,8 @@ struct rd_ {
 	unsigned syncr_left;
 	unsigned long invlpis;
 	uint64_t last_invlpir, last_invallr;
+	uint8_t *lpi_pend; /* one bit per INTID below 2^(IDbits + 1) */
+	unsigned long setlpirs, clrlpirs;
 	uint32_t vsgi_vpe;	/* vPEID of the running GICR_VSGIR query */
 	unsigned vsgi_left;	/* Busy reads left */
 	bool vsgi_query;
@@ -50,12 +54,24 @@ struct virq_sim_rdist {
 	uint32_t gicd_ctlr;
 	unsigned gicd_rwp_left;
 	struct rd_ *rd;
+	uint32_t nr_intids;
+	unsigned long direct_misuse;
 	/* GICv4.1 vSGI state per vPEID */
 	int32_t *vpe_rd;	/* target redistributor, -1 none */
 	uint16_t *vsgi_pend;	/* pending bits */
 	uint8_t *vsgi_cfg;	/* [vpe * 16 + intid]: bit7 set, bit6 enable, bit5 group1, [3:0] prio[7:4] */
 	unsigned long wrong_rd;
 };
+
+static void lpi_pend_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t intid, bool on)
+{
+	if (intid < 8192 || intid >= m->nr_intids)
+		return;
+	if (on)
+		r->lpi_pend[intid / 8] = (uint8_t)(r->lpi_pend[intid / 8] | (1u << (intid % 8)));
+	else
+		r->lpi_pend[intid / 8] = (uint8_t)(r->lpi_pend[intid / 8] & ~(1u << (intid % 8)));
+}
 
 struct virq_sim_rdist_cfg virq_sim_rdist_default_cfg(void)
 {
@@ -353,6 +369,20 @@ static void rd_write_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v,
 		r->last_invallr = v;
 		r->syncr_left = m->cfg.syncr_polls;
 		return;
+	case R_SETLPIR:
+	case R_CLRLPIR:
+		/* GICR_SETLPIR / GICR_CLRLPIR: pINTID in [31:0] (IHI 0069 §12.11). */
+		if (!m->cfg.direct_lpi) {
+			m->direct_misuse++;
+			return;
+		}
+		lpi_pend_(m, r, v & 0xFFFFFFFFu, off == R_SETLPIR);
+		if (off == R_SETLPIR)
+			r->setlpirs++;
+		else
+			r->clrlpirs++;
+		r->syncr_left = m->cfg.syncr_polls;
+		return;
 	}
 	virq_sim_reg_set32(fh, addr, (uint32_t)v);
 	if (width == 64)
@@ -372,9 +402,13 @@ struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *fh, const struct virq
 	m->rd = calloc(m->cfg.nr, sizeof(*m->rd));
 	if (!m->rd)
 		abort();
+	m->nr_intids = 1u << ((m->cfg.idbits & 0x1F) + 1 > 24 ? 24 : (m->cfg.idbits & 0x1F) + 1);
 	for (unsigned i = 0; i < m->cfg.nr; i++) {
 		struct rd_ *r = &m->rd[i];
 
+		r->lpi_pend = calloc(m->nr_intids / 8, 1);
+		if (!r->lpi_pend)
+			abort();
 		r->base = m->cfg.rd_base + (uint64_t)i * m->cfg.stride;
 		r->aff = i; /* Aff0 = i */
 		r->sleep = r->asleep = true;
@@ -400,6 +434,8 @@ void virq_sim_rdist_free(struct virq_sim_rdist *m)
 {
 	if (!m)
 		return;
+	for (unsigned i = 0; i < m->cfg.nr; i++)
+		free(m->rd[i].lpi_pend);
 	free(m->rd);
 	free(m->vpe_rd);
 	free(m->vsgi_pend);
@@ -505,6 +541,34 @@ bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64
 	if (m->cfg.version == 41)
 		return (v & 0xFFFF) == vpeid;
 	return (v & 0x000FFFFFFFFF0000ull) == vpt_pa;
+}
+
+void virq_sim_rdist_lpi_set_pending(struct virq_sim_rdist *m, unsigned rd, uint32_t intid, bool pending)
+{
+	if (rd < m->cfg.nr)
+		lpi_pend_(m, &m->rd[rd], intid, pending);
+}
+
+bool virq_sim_rdist_lpi_pending(const struct virq_sim_rdist *m, unsigned rd, uint32_t intid)
+{
+	if (rd >= m->cfg.nr || intid < 8192 || intid >= m->nr_intids)
+		return false;
+	return (m->rd[rd].lpi_pend[intid / 8] >> (intid % 8)) & 1u;
+}
+
+unsigned long virq_sim_rdist_setlpir_count(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].setlpirs;
+}
+
+unsigned long virq_sim_rdist_clrlpir_count(const struct virq_sim_rdist *m, unsigned rd)
+{
+	return m->rd[rd].clrlpirs;
+}
+
+unsigned long virq_sim_rdist_direct_lpi_misuse(const struct virq_sim_rdist *m)
+{
+	return m->direct_misuse;
 }
 
 /* ---- GICv4.1 vSGIs ---- */

@@ -120,8 +120,9 @@ void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev)
 	dev->next = dev->prev = NULL;
 }
 
-virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
-				uint32_t device_id, uint32_t nr_events)
+/* virq_its_device_map() with the ITS lock held (the wrapper below takes it). */
+virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
+					uint32_t device_id, uint32_t nr_events)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c;
@@ -212,7 +213,21 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_device_unmap(struct virq_its_device *dev)
+virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
+				uint32_t device_id, uint32_t nr_events)
+{
+	virq_status st;
+
+	if (!its_live_(its))
+		return virq_its_device_map_locked_(its, dev, device_id, nr_events);
+	virq_its_lock_(its);
+	st = virq_its_device_map_locked_(its, dev, device_id, nr_events);
+	virq_its_unlock_(its);
+	return st;
+}
+
+/* virq_its_device_unmap() with the ITS lock held (the wrapper below takes it). */
+static virq_status device_unmap_locked_(struct virq_its_device *dev)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c;
@@ -243,7 +258,22 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
+virq_status virq_its_device_unmap(struct virq_its_device *dev)
+{
+	virq_status st;
+	struct virq_its *its_;
+
+	if (!dev_live_(dev))
+		return device_unmap_locked_(dev);
+	its_ = dev->its;
+	virq_its_lock_(its_);
+	st = device_unmap_locked_(dev);
+	virq_its_unlock_(its_);
+	return st;
+}
+
+/* virq_its_map_lpi() with the ITS lock held (the wrapper below takes it). */
+static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
 			     uint32_t icid)
 {
 	const struct virq_hal *hal;
@@ -286,6 +316,19 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
+			     uint32_t icid)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return map_lpi_locked_(dev, event, pintid, icid);
+	virq_its_lock_(dev->its);
+	st = map_lpi_locked_(dev, event, pintid, icid);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 {
 	struct virq_its_event *e = ev_at_(dev, event);
@@ -298,7 +341,8 @@ void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 	dev->nr_mapped--;
 }
 
-virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
+/* virq_its_unmap_event() with the ITS lock held (the wrapper below takes it). */
+static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t event)
 {
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
@@ -330,7 +374,20 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	return LIBVIRQ_OK;
 }
 
-static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
+virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return unmap_event_locked_(dev, event);
+	virq_its_lock_(dev->its);
+	st = unmap_event_locked_(dev, event);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
+/* ev_cmd_() with the ITS lock held (the wrapper below takes it). */
+static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
 			   const char *bad_dev, const char *bad_event, const char *unmapped,
 			   const char *failed)
 {
@@ -353,6 +410,20 @@ static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum vir
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st, failed, event);
 	return LIBVIRQ_OK;
+}
+
+static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
+			   const char *bad_dev, const char *bad_event, const char *unmapped,
+			   const char *failed)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return ev_cmd_locked_(dev, event, op, bad_dev, bad_event, unmapped, failed);
+	virq_its_lock_(dev->its);
+	st = ev_cmd_locked_(dev, event, op, bad_dev, bad_event, unmapped, failed);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 /* Each message is a constant naming the public function and the check. */
@@ -483,7 +554,8 @@ static virq_status queue_syncs_(struct virq_its_device *dev, uint32_t first, uin
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+/* virq_its_unmap_run_() with the ITS lock held (the wrapper below takes it). */
+static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first, uint32_t count,
 				bool vlpi_only)
 {
 	const char *const *msg = run_msg_[vlpi_only ? 1 : 0];
@@ -540,13 +612,27 @@ virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uin
 	return LIBVIRQ_FAILV(hal, st, msg[5], first, done);
 }
 
+virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				bool vlpi_only)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return unmap_run_locked_(dev, first, count, vlpi_only);
+	virq_its_lock_(dev->its);
+	st = unmap_run_locked_(dev, first, count, vlpi_only);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
 virq_status virq_its_unmap_range(struct virq_its_device *dev, uint32_t first_event,
 				 uint32_t count)
 {
 	return virq_its_unmap_run_(dev, first_event, count, false);
 }
 
-virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event, uint32_t icid)
+/* virq_its_move_lpi() with the ITS lock held (the wrapper below takes it). */
+static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t icid)
 {
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
@@ -586,4 +672,16 @@ virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event, uint3
 				     event);
 	e->icid = icid;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event, uint32_t icid)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return move_lpi_locked_(dev, event, icid);
+	virq_its_lock_(dev->its);
+	st = move_lpi_locked_(dev, event, icid);
+	virq_its_unlock_(dev->its);
+	return st;
 }

@@ -8,6 +8,11 @@
 /* Drops the tracking of an event after DISCARD. */
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event);
 
+/* virq_its_device_map() after its argument checks, with @its's lock held
+ * (the proxy device is created by a caller that holds it). */
+virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
+					uint32_t device_id, uint32_t nr_events);
+
 /* Removes @dev from @its's list of mapped devices (no-op when absent). */
 void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev);
 

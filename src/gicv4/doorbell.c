@@ -3,17 +3,23 @@
  * GICv4.0 doorbells: masking the doorbell LPI while the vCPU is not blocked,
  * invalidated through DirectLPI (GICR_INVLPIR + GICR_SYNCR) or through the
  * proxy device (a fake device whose events the doorbells are mapped to, so
- * that an INV can reach them); GICv4.1 doorbell invalidation (INVDB).
+ * that an INV can reach them); the doorbell left pending on the old
+ * redistributor by a move (cleared there: GICR_CLRLPIR, or CLEAR through the
+ * proxy; raised on the new one for a vCPU in WFI); GICv4.1 doorbell
+ * invalidation (INVDB). Every proxy path holds the proxy ITS's lock.
  *
  * The proxy device is created when doorbell masking first needs it
  * (virq_vpe_set_db_masking(), virq_vpe_doorbell_invalidate()), on the ITS
  * that reserved its DeviceID (::virq_its_cfg::proxy_doorbells); those calls
  * report its allocation and queue failures.
  *
- * Spec: Arm IHI 0069 §6.3 (MAPTI, INV, DISCARD, MOVI, INVDB), §12.11
- * (GICR_INVLPIR, GICR_SYNCR), chapter 9 (doorbells). The proxy design is
- * Linux's ("irqchip/gic-v3-its: Add device proxy for VPE management if
- * !DirectLpi", its_vpe_db_proxy_*), described from its behaviour, not copied.
+ * Spec: Arm IHI 0069 §6.3 (MAPTI, INV, INT, CLEAR, DISCARD, MOVI, INVDB),
+ * §12.11 (GICR_SETLPIR, GICR_CLRLPIR, GICR_INVLPIR, GICR_SYNCR), chapter 9
+ * (doorbells). The proxy design is Linux's ("irqchip/gic-v3-its: Add device
+ * proxy for VPE management if !DirectLpi", its_vpe_db_proxy_*), described
+ * from its behaviour, not copied; that a doorbell stays pending on the old
+ * redistributor after VMOVP is Linux commit 958b90d162b4 ("irqchip/gic-v3-its:
+ * Move pending doorbell after VMOVP").
  */
 #include "gicv4/device_priv.h"
 #include "gicv4/doorbell_priv.h"
@@ -31,21 +37,14 @@ static struct virq_its *proxy_owner_(const struct virq_gic *gic)
 	return NULL;
 }
 
-/* The proxy ITS when it can take commands (created or creatable). */
-static struct virq_its *proxy_its_(const struct virq_gic *gic)
-{
-	struct virq_its *its = proxy_owner_(gic);
-
-	return its && !its->dead ? its : NULL;
-}
-
 static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 {
 	return LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
 }
 
 /* Creates the proxy device of @its (one event per redistributor) unless it
- * exists: one 4 KiB page holds the device and its page descriptor. */
+ * exists: one 4 KiB page holds the device and its page descriptor. The
+ * ITS's lock held. */
 static virq_status proxy_create_(struct virq_its *its)
 {
 	struct virq_page pg;
@@ -62,7 +61,7 @@ static virq_status proxy_create_(struct virq_its *its)
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
 	its->proxy = pg.va;
-	st = virq_its_device_map(its, its->proxy, its->proxy_devid, its->gic->nr_rd);
+	st = virq_its_device_map_locked_(its, its->proxy, its->proxy_devid, its->gic->nr_rd);
 	if (st != LIBVIRQ_OK) {
 		its->proxy = NULL;
 		virq_page_free_(&its->gic->hal, &pg);
@@ -100,7 +99,8 @@ void virq_its_proxy_free_(struct virq_its *its)
 }
 
 /* Proxy path: create the proxy if needed, map the doorbell on a slot if
- * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). */
+ * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). The
+ * ITS's lock held; whether it is dead is read under it. */
 static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p;
@@ -108,8 +108,12 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	struct virq_its_event *e;
 	uint32_t slot;
 	size_t n = 0;
-	virq_status st = proxy_create_(its);
+	virq_status st;
 
+	if (its->dead)
+		return LIBVIRQ_FAIL(&its->gic->hal, LIBVIRQ_ENOTSUP,
+				    "virq_vpe_doorbell_invalidate: the proxy's ITS is dead");
+	st = proxy_create_(its);
 	if (st != LIBVIRQ_OK)
 		return st;
 	p = its->proxy;
@@ -181,6 +185,7 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 {
 	struct virq_gic *gic;
 	struct virq_its *its;
+	virq_status st;
 
 	if (!vpe_live_(vpe))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_doorbell_invalidate: vpe not live");
@@ -196,8 +201,10 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 				    {.opcode = LIBVIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
 				    virq_its_vsync_cmd(vpe->vpeid),
 				};
-				virq_status st = virq_its_exec_(gic->its[i], c, 2);
 
+				virq_its_lock_(gic->its[i]);
+				st = virq_its_exec_(gic->its[i], c, 2);
+				virq_its_unlock_(gic->its[i]);
 				if (st != LIBVIRQ_OK)
 					return LIBVIRQ_FAILV(&gic->hal, st,
 							     "virq_vpe_doorbell_invalidate: INVDB + "
@@ -211,12 +218,15 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 	}
 	if (direct_lpi_(gic, vpe->rd))
 		return direct_inv_(gic, vpe->rd, vpe->doorbell);
-	its = proxy_its_(gic);
+	its = proxy_owner_(gic);
 	if (!its)
 		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
 				    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
-				    "live proxy ITS (virq_its_cfg::proxy_doorbells)");
-	return proxy_inv_(its, vpe);
+				    "proxy ITS (virq_its_cfg::proxy_doorbells)");
+	virq_its_lock_(its);
+	st = proxy_inv_(its, vpe);
+	virq_its_unlock_(its);
+	return st;
 }
 
 virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
@@ -236,14 +246,20 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
 				    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
 	if (!direct_lpi_(gic, vpe->rd)) {
-		its = proxy_its_(gic);
+		its = proxy_owner_(gic);
 		if (!its)
 			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-					    "virq_vpe_set_db_masking: no DirectLPI and no live proxy "
-					    "ITS (virq_its_cfg::proxy_doorbells)");
+					    "virq_vpe_set_db_masking: no DirectLPI and no proxy ITS "
+					    "(virq_its_cfg::proxy_doorbells)");
 		/* Masking will need the proxy: create it now, so that its
 		 * allocation failure surfaces here and not at the next schedule. */
-		st = proxy_create_(its);
+		virq_its_lock_(its);
+		if (its->dead)
+			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
+					  "virq_vpe_set_db_masking: the proxy's ITS is dead");
+		else
+			st = proxy_create_(its);
+		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
@@ -282,6 +298,26 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 	return st;
 }
 
+/* Releases @vpe's proxy slot on @its (DISCARD + SYNC), lock held. */
+static void proxy_release_locked_(struct virq_its *its, struct virq_vpe *vpe)
+{
+	struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
+	struct virq_its_cmd c[2] = {
+	    {.opcode = LIBVIRQ_ITS_DISCARD,
+	     .DeviceID = its->proxy->device_id,
+	     .EventID = (uint32_t)vpe->proxy_event},
+	    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
+	};
+
+	if (!its->dead && virq_its_exec_(its, c, 2) == LIBVIRQ_OK) {
+		memset(e, 0, sizeof(*e));
+		its->proxy->nr_mapped--;
+	} else {
+		e->vpe = NULL; /* may still be mapped: a reuse DISCARDs it first */
+	}
+	vpe->proxy_event = -1;
+}
+
 void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 {
 	const struct virq_gic *gic = vpe->vm->gic;
@@ -292,49 +328,201 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 	/* The proxy's ITS even when dead: its slot must forget the vPE, whose
 	 * storage the caller may reuse before the ITS is destroyed. */
 	its = proxy_owner_(gic);
-	if (its && its->proxy) {
-		struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
-		struct virq_its_cmd c[2] = {
-		    {.opcode = LIBVIRQ_ITS_DISCARD,
-		     .DeviceID = its->proxy->device_id,
-		     .EventID = (uint32_t)vpe->proxy_event},
-		    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
-		};
-
-		if (!its->dead && virq_its_exec_(its, c, 2) == LIBVIRQ_OK) {
-			memset(e, 0, sizeof(*e));
-			its->proxy->nr_mapped--;
-		} else {
-			e->vpe = NULL; /* may still be mapped: a reuse DISCARDs it first */
-		}
+	if (its) {
+		virq_its_lock_(its);
+		if (its->proxy)
+			proxy_release_locked_(its, vpe);
+		virq_its_unlock_(its);
 	}
 	vpe->proxy_event = -1;
 }
 
-virq_status virq_vpe_proxy_move_(struct virq_vpe *vpe, uint32_t rd)
+/* GICR_SETLPIR / GICR_CLRLPIR (@reg) of @rd with @val, then a bounded
+ * GICR_SYNCR wait (IHI 0069 §12.11: SYNCR covers the direct LPI writes). */
+static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, uint64_t val)
 {
-	struct virq_its *its;
+	virq_wr64_(&gic->hal, rd_addr_(gic, rd, reg), val);
+	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
+			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
+			NULL) != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
+				     "virq_vpe_move: GICR_CLRLPIR/SETLPIR: GICR_SYNCR.Busy stayed set",
+				     rd, reg);
+	return LIBVIRQ_OK;
+}
+
+/*
+ * Proxy path of virq_vpe_db_move_(), lock held: the vPE's slot (mapped on
+ * @from's collection first when it has none) gets CLEAR + SYNC there, then
+ * follows the vPE (MOVI to @to's collection + SYNC) and, for a vCPU in WFI,
+ * INT + SYNC on @to. Without a collection on @to the slot is released.
+ */
+static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, uint32_t from,
+				  uint32_t to, bool wake)
+{
+	struct virq_its_device *p;
+	struct virq_its_event *e;
+	struct virq_its_cmd c[ITS_BATCH_MAX];
+	uint32_t slot, at;
+	size_t n = 0;
+	bool fresh = vpe->proxy_event < 0, evict = false, follow;
+	virq_status st;
+
+	if (its->dead)
+		return LIBVIRQ_OK; /* nothing can reach the doorbell any more */
+	if (fresh && !virq_its_col_mapped_(its, from))
+		return LIBVIRQ_OK; /* no collection on @from: no event can name it */
+	st = proxy_create_(its);
+	if (st != LIBVIRQ_OK)
+		return st;
+	p = its->proxy;
+	follow = virq_its_col_mapped_(its, to);
+	if (fresh) {
+		slot = its->proxy_next;
+		e = ev_at_(p, slot);
+		evict = e->kind == LIBVIRQ_ITS_EV_PROXY;
+		if (evict) /* the slot's previous owner */
+			c[n++] = (struct virq_its_cmd){
+			    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+		c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, from);
+		at = from;
+	} else {
+		slot = (uint32_t)vpe->proxy_event;
+		e = ev_at_(p, slot);
+		at = e->icid;
+		if (at != from && virq_its_col_mapped_(its, from)) {
+			/* The slot did not follow an earlier move: bring it back first. */
+			c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
+						       .DeviceID = p->device_id,
+						       .EventID = slot,
+						       .ICID = from};
+			at = from;
+		}
+	}
+	c[n++] = (struct virq_its_cmd){
+	    .opcode = LIBVIRQ_ITS_CLEAR, .DeviceID = p->device_id, .EventID = slot};
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
+	if (follow) {
+		c[n++] = (struct virq_its_cmd){
+		    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = p->device_id, .EventID = slot, .ICID = to};
+		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
+		if (wake) {
+			c[n++] = (struct virq_its_cmd){
+			    .opcode = LIBVIRQ_ITS_INT, .DeviceID = p->device_id, .EventID = slot};
+			c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
+		}
+	} else {
+		c[n++] = (struct virq_its_cmd){
+		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
+	}
+	st = virq_its_exec_(its, c, n);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAILV(&its->gic->hal, st,
+				   "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed", vpe->vpeid);
+	if (evict) { /* DISCARD was sent (or may have been) */
+		if (e->vpe)
+			e->vpe->proxy_event = -1;
+		memset(e, 0, sizeof(*e));
+		p->nr_mapped--;
+	}
+	if (st != LIBVIRQ_OK) {
+		/* Unknown how far it got: the slot may still map the doorbell, so
+		 * keep it taken, owned by nobody (a reuse DISCARDs it first). */
+		if (fresh) {
+			e->kind = LIBVIRQ_ITS_EV_PROXY;
+			e->intid = vpe->doorbell;
+			e->icid = from;
+			p->nr_mapped++;
+			its->proxy_next = (slot + 1) % p->nr_events;
+		}
+		e->vpe = NULL;
+		vpe->proxy_event = -1;
+		return st;
+	}
+	if (!follow) { /* released */
+		if (!fresh) {
+			memset(e, 0, sizeof(*e));
+			p->nr_mapped--;
+		}
+		vpe->proxy_event = -1;
+		return LIBVIRQ_OK;
+	}
+	if (fresh) {
+		p->nr_mapped++;
+		its->proxy_next = (slot + 1) % p->nr_events;
+	}
+	e->kind = LIBVIRQ_ITS_EV_PROXY;
+	e->icid = to;
+	e->intid = vpe->doorbell;
+	e->db = LIBVIRQ_ITS_NO_DOORBELL;
+	e->vpe = vpe;
+	vpe->proxy_event = (int32_t)slot;
+	return LIBVIRQ_OK;
+}
+
+/* A proxy slot that exists follows the vPE (MOVI); lock held. */
+static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uint32_t rd)
+{
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	virq_status st;
 
-	if (vpe->proxy_event < 0)
+	if (vpe->proxy_event < 0 || !its->proxy || its->dead)
 		return LIBVIRQ_OK;
-	its = proxy_its_(vpe->vm->gic);
-	if (!its || !its->proxy)
-		return LIBVIRQ_OK;
-	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 	if (!virq_its_col_mapped_(its, rd)) { /* cannot follow: drop the slot */
-		virq_vpe_proxy_release_(vpe);
+		proxy_release_locked_(its, vpe);
 		return LIBVIRQ_OK;
 	}
+	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
 				     .DeviceID = its->proxy->device_id,
 				     .EventID = (uint32_t)vpe->proxy_event,
 				     .ICID = rd};
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
-	if (st == LIBVIRQ_OK)
-		e->icid = rd;
-	return st; /* virq_vpe_move() logs it */
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(&its->gic->hal, st,
+				     "virq_vpe_move: the proxy doorbell slot did not follow (MOVI)",
+				     vpe->vpeid);
+	e->icid = rd;
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	struct virq_its *its = proxy_owner_(gic);
+	bool wake = (vpe->flags & LIBVIRQ_VPE_IN_WFI) != 0;
+	virq_status st = LIBVIRQ_OK;
+
+	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL ||
+	    from == to) {
+		/* GICv4.1: VMOVP carries the default doorbell (DB = 1). */
+		if (its) {
+			virq_its_lock_(its);
+			st = proxy_follow_(its, vpe, to);
+			virq_its_unlock_(its);
+		}
+		return st;
+	}
+	if (direct_lpi_(gic, from) && direct_lpi_(gic, to)) {
+		st = direct_set_(gic, from, LIBVIRQ_GICR_CLRLPIR,
+				 LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_CLRLPIR_pINTID, vpe->doorbell));
+		if (st == LIBVIRQ_OK && wake)
+			st = direct_set_(gic, to, LIBVIRQ_GICR_SETLPIR,
+					 LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_SETLPIR_pINTID, vpe->doorbell));
+		if (st == LIBVIRQ_OK && its) {
+			virq_its_lock_(its);
+			st = proxy_follow_(its, vpe, to);
+			virq_its_unlock_(its);
+		}
+		return st;
+	}
+	if (!its)
+		return LIBVIRQ_OK; /* no DirectLPI, no proxy: nothing reaches the doorbell */
+	virq_its_lock_(its);
+	st = proxy_db_move_(its, vpe, from, to, wake);
+	virq_its_unlock_(its);
+	return st;
 }

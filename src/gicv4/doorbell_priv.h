@@ -10,9 +10,14 @@
  * byte and invalidate it, when the vPE asked for masking. No-op otherwise. */
 virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want);
 
-/* GICv4.0 proxy doorbell slot: release (DISCARD) / follow a VMOVP (MOVI). */
+/* GICv4.0 proxy doorbell slot: release (DISCARD). */
 void virq_vpe_proxy_release_(struct virq_vpe *vpe);
-virq_status virq_vpe_proxy_move_(struct virq_vpe *vpe, uint32_t rd);
+
+/* After the VMOVP of @vpe from redistributor @from to @to: GICv4.0 clears a
+ * doorbell left pending on @from (GICR_CLRLPIR with DirectLPI, else CLEAR
+ * through the proxy device), raises it on @to for a vCPU in WFI, and keeps
+ * a proxy slot following the vPE. Takes the proxy ITS's lock itself. */
+virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to);
 
 /* Frees @its's proxy device, if it has one (ITS teardown). */
 void virq_its_proxy_free_(struct virq_its *its);

@@ -231,9 +231,14 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_its_init: cfg->queue_bytes not a 4 KiB multiple up to 1 MiB",
 				     cfg->queue_bytes);
+	if (cfg && !cfg->lock.acquire != !cfg->lock.release)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_its_init: cfg->lock needs both acquire and release");
 	memset(its, 0, sizeof(*its));
 	its->gic = gic;
 	its->base = desc->base;
+	if (cfg)
+		its->lock = cfg->lock;
 	its->numa_node = cfg ? cfg->numa_node : -1;
 	its->rd_node = cfg ? cfg->rd_node : NULL;
 	st = its_slot_(its);
@@ -298,7 +303,8 @@ virq_status virq_its_destroy(struct virq_its *its)
 
 /* ---------------- collections ---------------- */
 
-virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
+/* virq_its_map_collection() with the ITS lock held (the wrapper below takes it). */
+static virq_status map_collection_locked_(struct virq_its *its, uint32_t rd)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
@@ -339,4 +345,16 @@ virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
 		return LIBVIRQ_FAILV(hal, st, "virq_its_map_collection: MAPC + SYNC failed", rd);
 	bm_set_(its->col_map.va, rd);
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd)
+{
+	virq_status st;
+
+	if (!its_live_(its))
+		return map_collection_locked_(its, rd);
+	virq_its_lock_(its);
+	st = map_collection_locked_(its, rd);
+	virq_its_unlock_(its);
+	return st;
 }

@@ -3,11 +3,23 @@
  * ITS command batches: encode all, push, publish once, wait (bounded); the
  * queue-failure policy (reset, or the ITS becomes dead); RDbase by
  * GITS_TYPER.PTA; the SYNC or VSYNC an event's commands need; collection
- * lookups. The layer every ITS-side file uses; it calls only the command
- * encoders and the queue.
+ * lookups; the embedder's ITS lock. The layer every ITS-side file uses; it
+ * calls only the command encoders and the queue.
  * Spec: Arm IHI 0069 §6.2 (command queue), §6.3 (SYNC, VSYNC, RDbase).
  */
 #include "gicv4/its_exec_priv.h"
+
+void virq_its_lock_(struct virq_its *its)
+{
+	if (its->lock.acquire)
+		(its->lock.acquire)(its->lock.arg);
+}
+
+void virq_its_unlock_(struct virq_its *its)
+{
+	if (its->lock.release)
+		(its->lock.release)(its->lock.arg);
+}
 
 uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
 {

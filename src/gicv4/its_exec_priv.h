@@ -11,11 +11,19 @@
 /* Most commands one library operation sends in one batch. */
 #define ITS_BATCH_MAX 8u
 
+/* The embedder's lock around @its's shared state (::virq_its_lock): every
+ * public function that uses an ITS takes it around that use, one ITS at a
+ * time, and releases it on every path. Everything below that touches the
+ * queue, the tables or the ITS's tracking runs with it held. No-ops when
+ * the embedder installed none. */
+void virq_its_lock_(struct virq_its *its);
+void virq_its_unlock_(struct virq_its *its);
+
 /* Encodes @n commands (all or nothing), pushes them, publishes once and
  * waits. On a queue failure resets the queue (dropping what was not
- * consumed); if that fails the ITS becomes dead. */
+ * consumed); if that fails the ITS becomes dead. Lock held. */
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n);
-/* After a queue failure: resets the queue, or marks the ITS dead. */
+/* After a queue failure: resets the queue, or marks the ITS dead. Lock held. */
 void virq_its_fail_(struct virq_its *its, virq_status st);
 
 /* RDbase of redistributor @rd as this ITS wants it (PTA). */

@@ -78,7 +78,8 @@ static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
 	return clean_if_(&gic->hal, gic->rd_noncoherent, b, n);
 }
 
-virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+/* virq_vlpi_map() with the ITS lock held (the wrapper below takes it). */
+static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			  uint32_t vintid, bool doorbell)
 {
 	const struct virq_hal *hal;
@@ -108,6 +109,19 @@ virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct vi
 		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map: VMAPTI + VSYNC failed", event);
 	track_(dev, event, vpe, vintid, db);
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			  uint32_t vintid, bool doorbell)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return vlpi_map_locked_(dev, event, vpe, vintid, doorbell);
+	virq_its_lock_(dev->its);
+	st = vlpi_map_locked_(dev, event, vpe, vintid, doorbell);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 /*
@@ -203,7 +217,8 @@ static virq_status queue_vmaptis_(struct virq_its_device *dev, uint32_t first_ev
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+/* virq_vlpi_map_range() with the ITS lock held (the wrapper below takes it). */
+static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
 				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
 {
 	const struct virq_hal *hal;
@@ -259,6 +274,19 @@ virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_even
 			     first_event, done);
 }
 
+virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return vlpi_map_range_locked_(dev, first_event, count, vpe, first_vintid, doorbell);
+	virq_its_lock_(dev->its);
+	st = vlpi_map_range_locked_(dev, first_event, count, vpe, first_vintid, doorbell);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
 virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event)
 {
 	return virq_its_unmap_event(dev, event);
@@ -294,7 +322,8 @@ static struct virq_its_event *virt_event_(struct virq_its_device *dev, uint32_t 
 	return e;
 }
 
-virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+/* virq_vlpi_remap() with the ITS lock held (the wrapper below takes it). */
+static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			    uint32_t vintid)
 {
 	static const char *const msg[3] = {"virq_vlpi_remap: dev not live",
@@ -335,7 +364,21 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
+virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			    uint32_t vintid)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return vlpi_remap_locked_(dev, event, vpe, vintid);
+	virq_its_lock_(dev->its);
+	st = vlpi_remap_locked_(dev, event, vpe, vintid);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
+/* virq_vlpi_move() with the ITS lock held (the wrapper below takes it). */
+static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
 {
 	static const char *const msg[3] = {"virq_vlpi_move: dev not live",
 					   "virq_vlpi_move: event >= nr_events",
@@ -376,7 +419,20 @@ virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct v
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, bool on)
+virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return vlpi_move_locked_(dev, event, vpe);
+	virq_its_lock_(dev->its);
+	st = vlpi_move_locked_(dev, event, vpe);
+	virq_its_unlock_(dev->its);
+	return st;
+}
+
+/* virq_vlpi_set_doorbell() with the ITS lock held (the wrapper below takes it). */
+static virq_status vlpi_set_doorbell_locked_(struct virq_its_device *dev, uint32_t event, bool on)
 {
 	static const char *const msg[3] = {"virq_vlpi_set_doorbell: dev not live",
 					   "virq_vlpi_set_doorbell: event >= nr_events",
@@ -409,6 +465,18 @@ virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, 
 		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_set_doorbell: VMOVI + VSYNC failed", event);
 	e->db = c[0].Dbell_pINTID;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, bool on)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return vlpi_set_doorbell_locked_(dev, event, on);
+	virq_its_lock_(dev->its);
+	st = vlpi_set_doorbell_locked_(dev, event, on);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, uint8_t priority,

@@ -90,9 +90,11 @@ virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid, uin
 
 /* ---------------- VMAPP ---------------- */
 
+/* A GICv4 ITS (the version is fixed at init; whether it is dead is read
+ * under its lock, by the callers). */
 static bool its_v4_(const struct virq_its *its)
 {
-	return its && its->lim.version != LIBVIRQ_ITS_V3 && !its->dead;
+	return its && its->lim.version != LIBVIRQ_ITS_V3;
 }
 
 static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_vpe *vpe, bool map)
@@ -117,7 +119,8 @@ static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_
 	return c;
 }
 
-static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
+/* VMAPP + VINVALL + VSYNC on one ITS, its lock held. */
+static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	struct virq_its_cmd c[3];
@@ -141,6 +144,19 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 	return LIBVIRQ_OK;
 }
 
+/* Maps @vpe on @its unless the ITS is dead (then skipped), under its lock. */
+static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
+{
+	virq_status st = LIBVIRQ_OK;
+
+	virq_its_lock_(its);
+	if (!its->dead)
+		st = vpe_map_on_locked_(its, vpe);
+	virq_its_unlock_(its);
+	return st;
+}
+
+/* VMAPP (V = 0) on one ITS, its lock held. */
 static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_cmd c[2];
@@ -173,14 +189,21 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 
 		if (!(vpe->its_mask & (1u << i)))
 			continue;
-		if (!gic->its[i] || gic->its[i]->dead) {
+		if (!gic->its[i]) {
 			vpe->its_mask &= ~(1u << i); /* the ITS is gone: nothing to unmap */
 			vpe->vmapp_count--;
-			if (gic->its[i]) /* so that the dead ITS can be destroyed */
-				gic->its[i]->nr_vpes--;
 			continue;
 		}
-		st = vpe_unmap_on_(gic->its[i], vpe);
+		virq_its_lock_(gic->its[i]);
+		if (gic->its[i]->dead) {
+			vpe->its_mask &= ~(1u << i); /* nothing to unmap on a dead ITS */
+			vpe->vmapp_count--;
+			gic->its[i]->nr_vpes--; /* so that the dead ITS can be destroyed */
+			st = LIBVIRQ_OK;
+		} else {
+			st = vpe_unmap_on_(gic->its[i], vpe);
+		}
+		virq_its_unlock_(gic->its[i]);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
@@ -267,6 +290,8 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 	for (uint32_t i = 0; st == LIBVIRQ_OK && i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (its_v4_(gic->its[i]))
 			st = vpe_map_on_(gic->its[i], vpe);
+	if (st == LIBVIRQ_OK && !vpe->its_mask)
+		st = LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, "virq_vpe_init: every GICv4 ITS is dead");
 	if (st != LIBVIRQ_OK) {
 		if (vpe_unmap_all_(vpe) != LIBVIRQ_OK) {
 			/* Still mapped on an ITS: its VPT and vPEID stay in use
@@ -413,7 +438,10 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
 
+		/* Each ITS's lock around its own publish, one at a time. */
+		virq_its_lock_(its);
 		if (its->dead) {
+			virq_its_unlock_(its);
 			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead", its->base);
 			break;
 		}
@@ -422,8 +450,10 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
 		if (st == LIBVIRQ_OK)
 			st = virq_its_queue_publish(&its->q, &ticket[i]);
-		if (st != LIBVIRQ_OK) {
+		if (st != LIBVIRQ_OK)
 			virq_its_fail_(its, st);
+		virq_its_unlock_(its);
+		if (st != LIBVIRQ_OK) {
 			st = LIBVIRQ_FAILV(hal, st, "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
 					   its->base);
 			break;
@@ -435,16 +465,23 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 	for (uint32_t m = published; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
-		virq_status w = virq_its_queue_wait(&its->q, ticket[i], NULL);
+		virq_status w;
 
-		if (w != LIBVIRQ_OK) {
+		/* Each ITS's lock for its own wait (never two held): commands
+		 * other CPUs queue meanwhile go after the VMOVP. */
+		virq_its_lock_(its);
+		w = virq_its_queue_wait(&its->q, ticket[i], NULL);
+		if (w != LIBVIRQ_OK)
 			virq_its_fail_(its, w);
+		else
+			its->cmds += 2;
+		virq_its_unlock_(its);
+		if (w != LIBVIRQ_OK) {
 			if (st == LIBVIRQ_OK)
 				st = LIBVIRQ_FAILV(hal, w, "virq_vpe_move: VMOVP + VSYNC failed on an ITS",
 						   its->base);
 			continue;
 		}
-		its->cmds += 2;
 		*any = true;
 	}
 	return st;
@@ -486,6 +523,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		return LIBVIRQ_OK;
 	st = vmovp_send_(vpe, rd, &any);
 	if (any) {
+		if (!(vpe->flags & LIBVIRQ_VPE_MOVE_PENDING))
+			vpe->move_from = vpe->rd; /* a retry keeps the first move's origin */
 		vpe->rd = rd;
 		vpe->flags |= LIBVIRQ_VPE_MOVE_PENDING; /* until the follow-ups are done */
 	}
@@ -499,11 +538,13 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
-	st = virq_vpe_proxy_move_(vpe, rd);
+	/* The doorbell: cleared where the vPE left, raised here for a vCPU in WFI. */
+	st = virq_vpe_db_move_(vpe, vpe->move_from, rd);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vpe_move: the proxy doorbell slot did not follow (MOVI)",
-				     vpe->vpeid);
+				     "virq_vpe_move: the doorbell clean-up after VMOVP failed (retry the "
+				     "move)",
+				     vpe->vpeid, vpe->move_from);
 	vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_MOVE_PENDING;
 	return LIBVIRQ_OK;
 }

@@ -61,7 +61,9 @@ static virq_status vsgi_cmd_(struct virq_vpe *vpe, uint32_t vintid, uint8_t prio
 				     .Enable = !clear && enable,
 				     .Clear = clear};
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	virq_its_lock_(its); /* the embedder's ITS lock (virq_its_cfg::lock) */
 	st = virq_its_exec_(its, c, 2);
+	virq_its_unlock_(its);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st, msg[3], vpe->vpeid, vintid);
 	return LIBVIRQ_OK;

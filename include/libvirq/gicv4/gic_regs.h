@@ -100,6 +100,8 @@
 #define LIBVIRQ_GICR_PENDBASER_OuterCache 58, 56	    /**< Outer cacheability. */
 #define LIBVIRQ_GICR_PENDBASER_PTZ 62, 62		    /**< Pending table is zero. */
 
+#define LIBVIRQ_GICR_SETLPIR_pINTID 31, 0 /**< GICR_SETLPIR: the physical LPI made pending. */
+#define LIBVIRQ_GICR_CLRLPIR_pINTID 31, 0 /**< GICR_CLRLPIR: the physical LPI made not pending. */
 #define LIBVIRQ_GICR_INVLPIR_INTID 31, 0  /**< INTID (vINTID when V=1). */
 #define LIBVIRQ_GICR_INVLPIR_vPEID 47, 32 /**< vPEID (GICv4.1). */
 #define LIBVIRQ_GICR_INVLPIR_V 63, 63     /**< INTID is virtual (GICv4.1). */

@@ -15,8 +15,16 @@
  * reset fails too, the ITS is marked dead and every later call returns
  * ::LIBVIRQ_EDEAD.
  *
- * Thread-safety: the caller serialises every call that takes a given
- * ::virq_its (directly or through a device or vPE mapped on it).
+ * Thread-safety (the SMP contract, docs/gicv4-core.md "SMP"): without a
+ * lock hook the caller serialises every call that takes a given ::virq_its
+ * (directly or through a device or vPE mapped on it). With a lock hook
+ * (::virq_its_cfg::lock) the library takes the embedder's lock around
+ * everything that touches the ITS's shared state, so calls on *different*
+ * devices and vPEs that use the same ITS may run concurrently on different
+ * CPUs; the caller still serialises the calls on one object (a device, an
+ * event, a vPE) and those whose function comment says more. virq_its_init()
+ * and virq_its_destroy() never run concurrently with any other call on the
+ * ITS and take no lock.
  * Spec: Arm IHI 0069 chapter 6 (ITS), §12.19 (GITS_* registers).
  */
 #ifndef LIBVIRQ_GICV4_ITS_H
@@ -82,6 +90,51 @@ struct virq_its_table {
 	struct virq_page l2; /**< Indirect: array of nr_l1 ::virq_page (level-2 pages). */
 };
 
+/** @brief One half of a ::virq_its_lock: takes or releases the lock named by @p arg. */
+typedef void (*virq_its_lock_fn)(void *arg);
+
+/**
+ * @brief The embedder's lock around one ITS's shared state (::virq_its_cfg::lock).
+ *
+ * One lock per ITS, chosen over a HAL callback pair: what it protects is one
+ * ITS's command queue and tracking, so independent ITSes take independent
+ * locks without a lookup, the library keeps no global state, and the HAL
+ * interface stays as it is.
+ *
+ * With a lock installed, every public function that uses the ITS
+ * (gicv4/its.h, gicv4/vpe.h) calls @c acquire before it touches the ITS's
+ * shared state - the command queue, GITS_CWRITER and GITS_CREADR, the ITS
+ * tables and their level-2 pages, the list of mapped devices, the collection
+ * map, the GICv4.0 doorbell proxy device and its slots, ::virq_its::cmds -
+ * and @c release after, on every path, success or error: no function
+ * returns with the lock held. The library holds at most one ITS's lock at a
+ * time and never calls @c acquire while it holds that lock (no nesting, so
+ * no lock order to respect). While it holds the lock it may call the HAL's
+ * @c mmio_*, @c barrier, @c dcache_clean, @c now_ns, @c relax, @c log,
+ * @c page_alloc and @c page_free (level-2 table pages, ITTs, the proxy
+ * device); it holds it for a bounded time: the queue waits of one operation,
+ * each at most the ITS's timeout.
+ *
+ * What the lock must guarantee: mutual exclusion among every CPU (and every
+ * interrupt handler) that calls the library for this ITS; acquire semantics
+ * at @c acquire and release semantics at @c release, for normal memory (the
+ * command queue, the tables, the library's tracking) and for device memory
+ * (GITS_CWRITER): what one CPU wrote before @c release is observed by the
+ * next CPU after its @c acquire. A lock also taken in interrupt context must
+ * mask interrupts. With the MMU off every access is Device memory, where
+ * load/store-exclusive and atomic instructions are not architecturally
+ * guaranteed to work (Arm ARM B2.9: support for exclusives on Device memory
+ * is IMPLEMENTATION DEFINED); a lock built from ordered loads and stores,
+ * such as Lamport's bakery algorithm with a DSB SY after each store, meets
+ * the contract (examples/minihv-aarch64/smp.c). Both members NULL: no lock,
+ * and the caller serialises every call that uses the ITS.
+ */
+struct virq_its_lock {
+	virq_its_lock_fn acquire; /**< Takes the lock (may spin; cannot fail). */
+	virq_its_lock_fn release; /**< Releases it. */
+	void *arg;		  /**< Passed to both (e.g. the embedder's spinlock). */
+};
+
 /** @brief Optional settings for virq_its_init(). */
 struct virq_its_cfg {
 	uint32_t queue_bytes;  /**< Command queue size (4 KiB multiple; 0: 64 KiB). */
@@ -97,6 +150,9 @@ struct virq_its_cfg {
 	 *  queue failure. One per GIC: ignored when another ITS of the GIC
 	 *  already has it. */
 	bool proxy_doorbells;
+	/** Optional lock around this ITS's shared state (::virq_its_lock);
+	 *  both members NULL: none. */
+	struct virq_its_lock lock;
 };
 
 struct virq_its_device;
@@ -135,6 +191,7 @@ struct virq_its {
 	/** Devices mapped on this ITS (the proxy device included), linked
 	 *  through ::virq_its_device::next. */
 	struct virq_its_device *devices;
+	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
 	struct virq_page dev_ht; /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
 	uint32_t dev_ht_used;	 /**< Private: devices in @ref dev_ht. */
 };
@@ -205,7 +262,8 @@ struct virq_its_device {
  *         ::LIBVIRQ_EBUSY (@p its is live: double init, nothing changed;
  *         gicv4/state.h);
  *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg); ::LIBVIRQ_ENOTSUP (not an
+ *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
+ *         only one of @c acquire and @c release); ::LIBVIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::LIBVIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::LIBVIRQ_ETIMEDOUT (never quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW
  *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
@@ -217,7 +275,8 @@ struct virq_its_device {
  * Spec: IHI 0069 §12.19.1 GITS_BASER, §6.2.
  *
  * Thread-safety: the caller serialises this with every call on @p gic (the ITS registers
- * itself there) and uses @p its only after it returns.
+ * itself there) and uses @p its only after it returns, on any CPU (publishing @p its to
+ * the others with its own release/acquire ordering). Takes no ITS lock.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 					  const struct virq_gic_its_desc *desc,
@@ -238,7 +297,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_g
  *         done); ::LIBVIRQ_ETIMEDOUT (never quiescent: memory is kept, ITS
  *         disabled).
  *
- * Thread-safety: as virq_its_init(); no other call may use @p its meanwhile or after.
+ * Thread-safety: as virq_its_init(); no other call may use @p its meanwhile or after (on
+ * any CPU). Takes no ITS lock.
  * Spec: IHI 0069 §12.19 (GITS_CTLR Enabled, Quiescent), §12.11 (GICR_VPROPBASER, GICv4.1).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
@@ -259,8 +319,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  *         (LPIs not enabled on @p rd); ::LIBVIRQ_ERANGE (ICID beyond the ITS);
  *         ::LIBVIRQ_ENOMEM (level-2 page); queue errors.
  *
- * Thread-safety: the caller serialises every call that sends commands to, or changes the
- * tracking of, @p its (all of gicv4/its.h and the vLPI/vPE calls that use it).
+ * Thread-safety: with the ITS lock (::virq_its_lock) concurrent with every other call that
+ * uses @p its, from any CPU, except the same collection's; without it the caller
+ * serialises every call that uses @p its (docs/gicv4-core.md, "SMP").
  * Spec: IHI 0069 §6.3 (MAPC, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd);
@@ -291,8 +352,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  *         is changed); ::LIBVIRQ_ENOMEM; queue errors.
  *         On failure nothing stays allocated or recorded.
  *
- * Thread-safety: the caller serialises every call that sends commands to, or changes the
- * tracking of, @p its (all of gicv4/its.h and the vLPI/vPE calls that use it).
+ * Thread-safety: with the ITS lock (::virq_its_lock) concurrent with calls on other
+ * devices and vPEs that use @p its (the duplicate check, the level-2 table page, MAPD and
+ * the device list are one step under the lock); the caller serialises calls on @p dev.
+ * Without the lock the caller serialises every call that uses @p its.
  * Spec: IHI 0069 §6.3 (MAPD, ITT_addr and Size).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
@@ -313,8 +376,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct 
  *         (events still mapped); queue
  *         errors (the device stays mapped).
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (MAPD with V = 0).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
@@ -332,8 +396,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  *         mapped);
  *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (MAPTI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event,
@@ -350,8 +415,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  *         (the event is then tracked as unmapped: DISCARD may have run, and
  *         a later map re-issues the mapping).
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
@@ -385,8 +451,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  *         event of the range is not mapped: nothing sent); ::LIBVIRQ_EDEAD
  *         (ITS dead); queue errors as above.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change), and with every other unmap-range call on the GIC (the batch
+ * marks its SYNC targets in GIC-wide scratch fields). With the ITS lock (::virq_its_lock)
+ * otherwise concurrent with calls on other devices and vPEs of the ITS; without it the
+ * caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC), §6.2 (queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
@@ -411,8 +480,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  *         mapped); queue errors (the tracking keeps the old collection; the
  *         ITS may have moved it: move again).
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (MOVI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event,
@@ -427,8 +497,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, ui
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (INT, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_t event);
@@ -439,8 +510,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_
  * @param dev   A mapped device. @param event A mapped EventID.
  * @return As virq_its_int().
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (CLEAR, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event);
@@ -451,8 +523,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint3
  * @param dev   A mapped device. @param event A mapped EventID.
  * @return As virq_its_int().
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS or changes its tracking (gicv4/its.h).
+ * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
+ * any CPU; without it the caller serialises every call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (INV, SYNC), chapter 9 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event);
@@ -467,8 +540,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
  *
- * Thread-safety: reads the tracking only; the caller serialises it with calls that change @p
- * dev's events.
+ * Thread-safety: reads @p dev's tracking only (no ITS lock); the caller serialises it with
+ * calls that change @p dev's events.
  * Spec: not applicable (library tracking; no hardware access).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,

@@ -25,12 +25,58 @@
  * requests it; virq_vpe_load() keeps a vPE in WFI non-resident until
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
- * Thread-safety: the caller serialises every call on one vPE and every
- * call that sends commands to one ITS (see gicv4/its.h). Residency calls
- * (make_resident / make_nonresident / load / put / wfi_*) on different vPEs
- * and different redistributors may run concurrently (no lock inside; tested
- * under ThreadSanitizer), except with GICv4.0 doorbell masking through the
- * proxy device, which sends ITS commands.
+ * Doorbells and moves (GICv4.0): a doorbell is raised on the redistributor
+ * the vPE is targeted at (VMAPP / VMOVP RDbase), and a VMOVP changes only the
+ * target: a doorbell already pending on the old redistributor stays there
+ * (IHI 0069 §6.3 VMOVP; seen on QEMU 7.2; Linux commit 958b90d162b4).
+ * virq_vpe_move() therefore clears it there - GICR_CLRLPIR when the old and
+ * the new redistributor implement DirectLPI, else CLEAR through the proxy
+ * device (::virq_its_cfg::proxy_doorbells) - and, for a vCPU in WFI, makes it
+ * pending on the new redistributor instead (GICR_SETLPIR, or INT through the
+ * proxy): the vLPIs that raised it wait in the VPT, and a blocked vCPU must
+ * not lose its wake-up by moving. With neither DirectLPI nor a proxy device
+ * nothing can reach the doorbell: it stays pending on the old redistributor.
+ * GICv4.1: VMOVP carries the default doorbell (DB = 1); no clean-up.
+ *
+ * What a doorbell handler may assume: libvirq uses one doorbell LPI per vPE
+ * (::virq_vpe::doorbell, chosen by the embedder), so the INTID names the
+ * vPE, and nothing else. It must not assume that the vPE is targeted at the
+ * CPU that took the doorbell: a doorbell acknowledged there just before a
+ * concurrent virq_vpe_move() cleared it (or one that nothing could clear)
+ * arrives on a CPU the vPE has left; the vPE's current redistributor is
+ * ::virq_vpe::rd, read under the embedder's serialisation of the vPE, and the
+ * handler wakes the vCPU there (an IPI to its CPU). Nor that the vPE is still
+ * non-resident: a doorbell raised while it was out may be taken after it was
+ * made resident again (a spurious wake-up, never a lost one). After
+ * virq_vpe_move() returns ::LIBVIRQ_OK, no doorbell of the vPE becomes
+ * pending on the old redistributor and none raised before is left there
+ * (DirectLPI or proxy).
+ *
+ * Thread-safety (the SMP contract, docs/gicv4-core.md "SMP"):
+ * - the caller serialises every call on one vPE (its flags, target and
+ *   counts are plain fields) and every call on one device;
+ * - residency calls (make_resident / make_nonresident / load / put / wfi_*)
+ *   on different vPEs and different redistributors may run concurrently on
+ *   different CPUs (they touch only the vPE and its redistributor; no lock
+ *   inside; tested under ThreadSanitizer); with GICv4.0 doorbell masking
+ *   through the proxy device they also send ITS commands, under the ITS lock
+ *   when one is installed;
+ * - everything that sends commands to one ITS takes the embedder's ITS lock
+ *   (::virq_its_lock) when installed, and may then run concurrently with
+ *   other callers on other objects; without it the caller serialises every
+ *   command sender of that ITS;
+ * - vPE creation and teardown share the GIC's vPEID bitmap: the caller
+ *   serialises them with each other; on GICv4.0 with GITS_TYPER.VMOVP = 0
+ *   and several ITSes, VMOVPs must reach every ITS in the same order (IHI
+ *   0069 §6.3 VMOVP, SequenceNumber): the caller serialises moves with each
+ *   other and with vPE creation and teardown;
+ * - before another CPU touches a vPE that just moved: virq_vpe_move() has
+ *   returned ::LIBVIRQ_OK (not ::LIBVIRQ_VPE_MOVE_PENDING), the moving CPU
+ *   has published the ::virq_vpe to the next one with release/acquire
+ *   ordering (the embedder's handover, e.g. its scheduler lock, or a flag
+ *   written after a DSB and read before one), and the next CPU makes it
+ *   resident on the new ::virq_vpe::rd only. Every ITS then sends its vLPIs
+ *   there (VMOVP + VSYNC completed before the return).
  * Spec: Arm IHI 0069 chapter 9 (GICv4), §6.3 (VMAPP, VMAPTI, VMOVI, VMOVP,
  * VSYNC, VINVALL, INVDB), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
@@ -84,6 +130,9 @@ struct virq_vpe {
 	uint32_t flags;	      /**< ::virq_vpe_flag bits. */
 	uint32_t nr_vlpis;    /**< vLPIs mapped to it. */
 	int32_t proxy_event;  /**< GICv4.0 proxy slot holding its doorbell, or -1. */
+	uint32_t move_from;   /**< The redistributor the last virq_vpe_move() left (its
+				   doorbell is cleared there); with ::LIBVIRQ_VPE_MOVE_PENDING,
+				   the one a retry still has to clean up. */
 	bool vgrp0;	      /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
 	bool vgrp1;	      /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
 	uint64_t sync_mark;   /**< Private: scratch of the batched unmaps (one VSYNC per vPE). */
@@ -165,12 +214,16 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  *         gicv4/state.h);
  *         ::LIBVIRQ_EINVAL also when @p vm is NULL, never initialised or
  *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
+ *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead: nothing is kept);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
  *         ::LIBVIRQ_EBUSY (LPIs off on @p rd); ::LIBVIRQ_ENOMEM; queue errors.
  *
- * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
- * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
- * VMOVP SequenceNumber).
+ * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
+ * creation, teardown and (GITS_TYPER.VMOVP = 0) move on the GIC (vPEID bitmap, VMOVP
+ * SequenceNumber). With the ITS lock (::virq_its_lock) on every ITS it may run concurrently
+ * with calls on other devices and vPEs (it takes each ITS's lock in turn, never two at once);
+ * without it the caller also serialises it with every call that sends commands to any ITS
+ * of the GIC.
  * Spec: IHI 0069 §6.3 (VMAPP, VINVALL, VSYNC), chapter 9 (vPEs, VPT).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd,
@@ -189,9 +242,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
  *         mapped); queue errors (the vPE is then ::LIBVIRQ_VPE_DEAD with the
  *         ITSes not yet unmapped still recorded; call again).
  *
- * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
- * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
- * VMOVP SequenceNumber).
+ * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
+ * creation, teardown and (GITS_TYPER.VMOVP = 0) move on the GIC (vPEID bitmap, VMOVP
+ * SequenceNumber). With the ITS lock (::virq_its_lock) on every ITS it may run concurrently
+ * with calls on other devices and vPEs (it takes each ITS's lock in turn, never two at once);
+ * without it the caller also serialises it with every call that sends commands to any ITS
+ * of the GIC.
  * Spec: IHI 0069 §6.3 (VMAPP with V = 0, VSYNC), chapter 9.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
@@ -221,9 +277,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
  * Hardware accesses (4.0, same VM as last time on this RD, no Dirty): one write.
  *
  * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
- * calls on different vPEs and different redistributors may run concurrently (no lock inside),
- * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
- * then be serialised with every command sender of that ITS.
+ * calls on different vPEs and different redistributors may run concurrently on different
+ * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
+ * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
+ * it with every command sender of that ITS.
  * Spec: IHI 0069 chapter 9 (residency), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd);
@@ -248,9 +305,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * Hardware accesses (no doorbell masking): one write, one read.
  *
  * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
- * calls on different vPEs and different redistributors may run concurrently (no lock inside),
- * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
- * then be serialised with every command sender of that ITS.
+ * calls on different vPEs and different redistributors may run concurrently on different
+ * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
+ * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
+ * it with every command sender of that ITS.
  * Spec: IHI 0069 chapter 9 (residency, doorbells), §12.11 (GICR_VPENDBASER).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell,
@@ -290,9 +348,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe);
  * @return ::LIBVIRQ_OK (also when nothing was done); as virq_vpe_make_resident().
  *
  * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
- * calls on different vPEs and different redistributors may run concurrently (no lock inside),
- * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
- * then be serialised with every command sender of that ITS.
+ * calls on different vPEs and different redistributors may run concurrently on different
+ * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
+ * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
+ * it with every command sender of that ITS.
  * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_resident()).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
@@ -308,9 +367,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
  *         object (gicv4/state.h); as virq_vpe_make_nonresident().
  *
  * Thread-safety: the caller serialises calls on @p vpe and calls on the same redistributor;
- * calls on different vPEs and different redistributors may run concurrently (no lock inside),
- * except that GICv4.0 doorbell masking through the proxy device sends ITS commands and must
- * then be serialised with every command sender of that ITS.
+ * calls on different vPEs and different redistributors may run concurrently on different
+ * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
+ * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
+ * it with every command sender of that ITS.
  * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_nonresident()).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last);
@@ -323,8 +383,23 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * the next SequenceNumber and the ITSList of every ITS the vPE is mapped
  * on, + VSYNC, to each of them in slot order. GICv4.1 adds DB and the
  * default doorbell. Hip09 162100801: then GICR_INVALLR(V, vPEID) on the
- * new RD and a bounded GICR_SYNCR.Busy poll. A 4.0 proxy doorbell slot
- * follows the vPE with MOVI.
+ * new RD and a bounded GICR_SYNCR.Busy poll.
+ *
+ * Then the GICv4.0 doorbell (see "Doorbells and moves" above): a doorbell
+ * left pending on the redistributor the vPE left (::virq_vpe::move_from) is
+ * cleared there, and for a vCPU in WFI (virq_vpe_wfi_enter()) raised on
+ * @p rd instead. With DirectLPI on both redistributors: GICR_CLRLPIR on the
+ * old one, GICR_SETLPIR on @p rd in WFI, each with a bounded GICR_SYNCR.Busy
+ * poll; no ITS command. Otherwise, with the proxy device: its slot for the
+ * vPE (taken and mapped on the old collection first when it has none:
+ * [DISCARD of the slot's previous owner +] MAPTI) gets CLEAR + SYNC there,
+ * MOVI to @p rd's collection + SYNC, and INT + SYNC in WFI; without a
+ * collection for @p rd on the proxy ITS the slot is released after the
+ * CLEAR (DISCARD + SYNC). Neither: nothing reaches the doorbell, which stays
+ * pending on the old redistributor (the handler sees it as stale).
+ * ITS commands per move on QEMU 7.2 (VMOVP = 1, no DirectLPI, proxy): VMOVP,
+ * VSYNC, CLEAR, SYNC, MOVI, SYNC; MAPTI too the first time, INT and SYNC too
+ * for a vCPU in WFI.
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
@@ -335,14 +410,21 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
  *         calling again with the same @p rd re-sends the VMOVP to every ITS
- *         and the follow-ups, instead of returning at once; until then
- *         virq_vpe_make_resident() refuses the vPE with ::LIBVIRQ_EBUSY).
+ *         and the follow-ups - the doorbell clean-up on ::virq_vpe::move_from
+ *         included - instead of returning at once; until then
+ *         virq_vpe_make_resident() refuses the vPE with ::LIBVIRQ_EBUSY);
+ *         ::LIBVIRQ_ETIMEDOUT (GICR_SYNCR stayed busy after GICR_CLRLPIR or
+ *         GICR_SETLPIR; also with the flag set); ::LIBVIRQ_ENOMEM (the proxy
+ *         device could not be created; also with the flag set).
  *
- * Thread-safety: the caller serialises this with every call on @p vpe, every call that sends
- * commands to any ITS of the GIC, and every vPE creation or teardown on the GIC (vPEID bitmap,
- * VMOVP SequenceNumber).
- * Spec: IHI 0069 §6.3 (VMOVP, VSYNC, MOVI), chapter 9, §12.11 (GICR_INVALLR, GICR_SYNCR for
- * Hip09).
+ * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
+ * creation, teardown and (GITS_TYPER.VMOVP = 0) move on the GIC (vPEID bitmap, VMOVP
+ * SequenceNumber). With the ITS lock (::virq_its_lock) on every ITS it may run concurrently
+ * with calls on other devices and vPEs (it takes each ITS's lock in turn, never two at once);
+ * without it the caller also serialises it with every call that sends commands to any ITS
+ * of the GIC.
+ * Spec: IHI 0069 §6.3 (VMOVP, VSYNC, MAPTI, CLEAR, MOVI, INT, DISCARD, SYNC), chapter 9,
+ * §12.11 (GICR_CLRLPIR, GICR_SETLPIR, GICR_SYNCR; GICR_INVALLR for Hip09).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
 
@@ -360,8 +442,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
  *         and without a proxy device, or no doorbell).
  *
- * Thread-safety: the caller serialises calls on @p vpe; with the proxy device also with every
- * command sender of its ITS.
+ * Thread-safety: the caller serialises calls on @p vpe; with the proxy device it takes the
+ * proxy ITS's lock (::virq_its_lock), or without one the caller serialises it with every
+ * command sender of that ITS.
  * Spec: IHI 0069 §5.1.1 (doorbell configuration byte), chapter 9 (doorbells).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on);
@@ -380,8 +463,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, boo
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
  *
- * Thread-safety: the caller serialises calls on @p vpe and, on the ITS paths, with every
- * command sender of that ITS.
+ * Thread-safety: the caller serialises calls on @p vpe; the ITS paths take that ITS's lock
+ * (::virq_its_lock), or without one the caller serialises them with every command sender of
+ * that ITS.
  * Spec: IHI 0069 §6.3 (INVDB, MAPTI, DISCARD, INV, SYNC, VSYNC), §12.11 (GICR_INVLPIR,
  * GICR_SYNCR), chapter 9.
  */
@@ -405,8 +489,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  *         ::LIBVIRQ_ENOTSUP
  *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
@@ -447,8 +533,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  *         ::LIBVIRQ_ENOTSUP;
  *         ::LIBVIRQ_EDEAD; queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §6.2 (command queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event,
@@ -461,8 +549,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, 
  * @param dev A mapped device. @param event A mapped EventID.
  * @return As virq_its_unmap_event().
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (DISCARD, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
@@ -484,8 +574,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint
  *         ::LIBVIRQ_ERANGE; ::LIBVIRQ_ENOENT (an event is not a vLPI: nothing
  *         sent); ::LIBVIRQ_EDEAD; queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: as virq_its_unmap_range(): the caller serialises it with calls on @p dev,
+ * on the vPEs involved and with every other unmap-range call on the GIC; with the ITS lock
+ * (::virq_its_lock) otherwise concurrent with calls on other devices and vPEs of the ITS.
  * Spec: IHI 0069 §6.3 (DISCARD, VSYNC), §6.2 (command queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev,
@@ -501,8 +592,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  * @return As virq_vlpi_map(); ::LIBVIRQ_ENOENT (not a vLPI). On a queue failure
  *         the event is tracked as unmapped.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (DISCARD, VMAPTI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event,
@@ -519,8 +612,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue
  *         errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (VMOVI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event,
@@ -536,8 +631,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
  *         the vPE has no doorbell); queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §6.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event,
@@ -553,8 +650,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to @p dev's
- * ITS and with calls on the vPEs involved (their vLPI counts change).
+ * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
+ * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
+ * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses @p dev's ITS.
  * Spec: IHI 0069 §5.1.1, §6.3 (INV, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
@@ -578,7 +677,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev,
  *         ::LIBVIRQ_EALIGN (priority low bits); ::LIBVIRQ_EDEAD (teardown);
  *         ::LIBVIRQ_ENOTSUP (no GICv4.1 ITS with VSGI maps the vPE); queue errors.
  *
- * Thread-safety: the caller serialises this with every call that sends commands to the ITS.
+ * Thread-safety: the caller serialises calls on @p vpe. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the ITS; without it
+ * the caller serialises this with every call that sends commands to the ITS.
  * Spec: IHI 0069H §5.3 (VSGI, VSYNC), §12.19 (GITS_TYPER.VSGI).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid,
@@ -591,7 +692,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32
  * @param vpe A live vPE. @param vintid vSGI number, 0..15.
  * @return As virq_vpe_vsgi_config() (no ::LIBVIRQ_EALIGN).
  *
- * Thread-safety: the caller serialises this with every call that sends commands to the ITS.
+ * Thread-safety: the caller serialises calls on @p vpe. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the ITS; without it
+ * the caller serialises this with every call that sends commands to the ITS.
  * Spec: IHI 0069H §5.3 (VSGI Clear).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_clear(struct virq_vpe *vpe, uint32_t vintid);

@@ -609,7 +609,9 @@ static void test_proxy_doorbell(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* The proxy slot follows a VMOVP with MOVI; without the target collection it is dropped. */
+/* The proxy slot follows a VMOVP with MOVI, after a CLEAR of the doorbell on
+ * the redistributor the vPE left; without the target collection it is dropped
+ * (after the CLEAR). */
 static void test_proxy_follows_vmovp(void **state)
 {
 	struct its_fx f;
@@ -634,8 +636,11 @@ static void test_proxy_follows_vmovp(void **state)
 	q = virq_sim_its_state_queue(f.sm[0]);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x01); /* after VMOVP + VSYNC: MOVI */
-	assert_int_equal(virq_sim_its_cmd(q, 2)->icid, 1);
+	/* After VMOVP + VSYNC: CLEAR + SYNC on RD 0, then MOVI to collection 1. */
+	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x04);
+	assert_int_equal(virq_sim_its_cmd(q, 2)->ev, (uint32_t)v.proxy_event);
+	assert_int_equal(virq_sim_its_cmd(q, 4)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd(q, 4)->icid, 1);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
 	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
 	assert_int_equal(virq_vpe_move(&v, 2), LIBVIRQ_OK);

@@ -19,7 +19,11 @@
  * @c dirty_polls reads after a Valid change; Valid 0 → 1 sets PendingLast
  * like QEMU; Valid 1 → 0 sets PendingLast from the VPT contents on 4.0, from
  * virq_sim_rdist_set_pending() on 4.1), GICR_INVLPIR / GICR_INVALLR /
- * GICR_SYNCR (Busy for @c syncr_polls reads after a write).
+ * GICR_SYNCR (Busy for @c syncr_polls reads after a write). Physical LPI
+ * pending state per redistributor (what the ITS model raises there: INT,
+ * doorbells; CLEAR clears it), and GICR_SETLPIR / GICR_CLRLPIR (set / clear
+ * it when GICR_TYPER.DirectLPI is modelled; counted as misuse otherwise;
+ * GICR_SYNCR Busy as for GICR_INVLPIR).
  *
  * GICv4.1 (version 41): GICR_TYPER.CommonLPIAff from @c common_lpi_aff;
  * GICR_VPROPBASER in the 4.1 layout (Entry_Size read-only from @c vpet_esz,
@@ -140,6 +144,36 @@ void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pend
  */
 void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,
 			   uint64_t vpend);
+
+/**
+ * @brief Sets or clears physical LPI @p intid pending at RD @p rd (what the
+ *        ITS model raises there: INT, doorbells; tests may set it too).
+ * @param m The model. @param rd Index. @param intid LPI INTID (>= 8192).
+ * @param pending The new state.
+ */
+void virq_sim_rdist_lpi_set_pending(struct virq_sim_rdist *m, unsigned rd, uint32_t intid,
+				    bool pending);
+/**
+ * @brief Physical LPI pending state at RD @p rd.
+ * @param m The model. @param rd Index. @param intid LPI INTID.
+ * @return True when pending.
+ */
+bool virq_sim_rdist_lpi_pending(const struct virq_sim_rdist *m, unsigned rd, uint32_t intid);
+/**
+ * @brief GICR_SETLPIR writes to RD @p rd. @param m The model. @param rd Index.
+ * @return The count.
+ */
+unsigned long virq_sim_rdist_setlpir_count(const struct virq_sim_rdist *m, unsigned rd);
+/**
+ * @brief GICR_CLRLPIR writes to RD @p rd. @param m The model. @param rd Index.
+ * @return The count.
+ */
+unsigned long virq_sim_rdist_clrlpir_count(const struct virq_sim_rdist *m, unsigned rd);
+/**
+ * @brief GICR_SETLPIR/CLRLPIR writes while DirectLPI is not modelled (all RDs).
+ * @param m The model. @return The count.
+ */
+unsigned long virq_sim_rdist_direct_lpi_misuse(const struct virq_sim_rdist *m);
 
 /**
  * @brief Address of RD @p rd's frame.
