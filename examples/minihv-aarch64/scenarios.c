@@ -642,7 +642,7 @@ static void topology_(const struct virq_gic_desc *d)
 	for (uint32_t i = 0; i < nr_cpus; i++)
 		con_printf("  CPU %u: MPIDR 0x%lx, RD %u, vCPU %u: vPE %u, doorbell LPI %u\n", i,
 			   cpus[i].mpidr, cpus[i].rd, i, vcpus[i].vpe.vpeid, vcpus[i].doorbell);
-	con_printf("PCIe (virq_fdt_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
+	con_printf("PCIe (virq_fdt_discover_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
 		   "pci 0x%lx -> cpu 0x%lx size 0x%lx; %u function(s) on the bus\n",
 		   hv.host.dt.cfg_base, hv.host.dt.cfg_size, hv.host.dt.bus_start,
 		   hv.host.dt.bus_end, hv.host.mem_pci, hv.host.mem_cpu, hv.host.mem_size,
