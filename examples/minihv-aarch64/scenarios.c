@@ -79,7 +79,7 @@ static void lr_write_(unsigned n, uint64_t v)
 	}
 }
 
-/* Emulated path: inject vINTID through a free list register (Arm IHI 0069 §12.4.8). */
+/* Emulated path: inject vINTID through a free list register (Arm IHI 0069H §12.4.8). */
 void inject_lr(uint32_t vintid)
 {
 	uint64_t elrsr = read_sysreg(ICH_ELRSR_EL2);
