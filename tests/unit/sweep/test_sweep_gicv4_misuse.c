@@ -268,6 +268,7 @@ static virq_status e_rdist_init(W_) { (void)w; return virq_gic_rdist_init(GIC_(t
 static virq_status e_lpi_alloc(W_) { uint32_t x; virq_status st = virq_lpi_alloc(GIC_(t), 1, &x); (void)w; if (st == LIBVIRQ_OK) st = virq_lpi_free(GIC_(t), x, 1); return st; }
 static virq_status e_lpi_free(W_) { (void)w; return virq_lpi_free(GIC_(t), 8192 + 4000, 1); }
 static virq_status e_lpi_set_config(W_) { (void)w; return virq_lpi_set_config(GIC_(t), 8192 + 4000, 0xA0, true); }
+static virq_status e_its_probe(W_) { struct virq_its_id id; return virq_its_probe(GIC_(t), &w->f.g.desc.its[1], &id); }
 static virq_status e_its_init_on(W_) { return virq_its_init(&w->its2, GIC_(t), &w->f.g.desc.its[1], NULL); }
 static virq_status e_vm_init_on(W_) { return virq_gic_vm_init(&w->vm2, GIC_(t), 16); }
 /* ---- ITS ---- */
@@ -337,7 +338,8 @@ static virq_status e_q_capacity(W_) { (void)w; return virq_its_queue_capacity(Q_
 static const struct entry entries_[] = {
     E(T_GIC, E_INIT, e_gic_init), E(T_GIC, E_DESTROY, e_gic_destroy), E(T_GIC, E_OTHER, e_dist_enable),
     E(T_GIC, E_OTHER, e_find_rdist), E(T_GIC, E_OTHER, e_rdist_init), E(T_GIC, E_OTHER, e_lpi_alloc),
-    E(T_GIC, E_OTHER, e_lpi_free), E(T_GIC, E_OTHER, e_lpi_set_config), E(T_GIC, E_OTHER, e_its_init_on),
+    E(T_GIC, E_OTHER, e_lpi_free), E(T_GIC, E_OTHER, e_lpi_set_config), E(T_GIC, E_OTHER, e_its_probe),
+    E(T_GIC, E_OTHER, e_its_init_on),
     E(T_GIC, E_OTHER, e_vm_init_on),
     E(T_ITS, E_INIT, e_its_init), E(T_ITS, E_DESTROY, e_its_destroy), E(T_ITS, E_OTHER, e_map_collection),
     E(T_ITS, E_OTHER, e_device_map_on),
