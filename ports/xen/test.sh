@@ -140,6 +140,7 @@ mkdir -p "$aptd/sources" "$aptd/lists/partial" "$aptd/cache/archives/partial" "$
 grep -q '^URIs:' "$aptd/sources/debian.sources.new" || die "no Debian '$suite' apt source on this machine"
 apt_opts=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$aptd/sources"
 	-o Dir::State::Lists="$aptd/lists" -o Dir::Cache="$aptd/cache"
+	-o Dir::Cache::pkgcache=pkgcache.bin -o Dir::Cache::srcpkgcache=srcpkgcache.bin # (off in container images)
 	-o Dir::State::status=/var/lib/dpkg/status -o APT::Sandbox::User=root
 	-o Acquire::Languages=none -o APT::Architectures::=amd64 -o APT::Architectures::=arm64 -q)
 apt_update() {
