@@ -234,7 +234,7 @@ static void posters_row(uint32_t p, unsigned long n)
 
 	bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_DOORBELL);
 	bench_posters(&b, p, n, &fresh, &coal);
-	virq_avic_vcpu_counters(&b.v[3], &c);
+	virq_avic_vcpu_counters_get(&b.v[3], &c);
 	printf("  %u posters x %lu rounds: %lu posts set a new bit, %lu coalesced; doorbells %lu "
 	       "(min %lu), kicks %lu (min 0)\n",
 	       p, n, fresh, coal, b.h.msr_wr, fresh, b.h.kicks);

@@ -19,7 +19,7 @@
  *    target and one doorbell per target running elsewhere; no MMIO;
  *  - AVIC load / put: no MSR, no MMIO (table entry in memory);
  *  - GICv4 map N vLPIs: N VMAPTI + one VSYNC per vPE, one GITS_CWRITER
- *    write and one GITS_CREADR read per queue-full batch (IHI 0069 §6.2);
+ *    write and one GITS_CREADR read per queue-full batch (IHI 0069H §5.2);
  *  - GICv4 schedule in + out: independent of the vLPI count (one
  *    GICR_VPENDBASER write each, + one read for PendingLast);
  *  - GICv4 move vPE: VMOVP + VSYNC, independent of the vLPI count;

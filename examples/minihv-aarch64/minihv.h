@@ -26,7 +26,7 @@
 #define sev() __asm__ volatile("sev" ::: "memory")
 #define cpu_relax() __asm__ volatile("yield" ::: "memory")
 
-/* GIC CPU interface registers by encoding (Arm IHI 0069 §12.2, §12.4, §12.5). */
+/* GIC CPU interface registers by encoding (Arm IHI 0069H §12.2, §12.4, §12.5). */
 #define ICC_IAR1_EL1 S3_0_C12_C12_0
 #define ICC_EOIR1_EL1 S3_0_C12_C12_1
 #define ICC_HPPIR1_EL1 S3_0_C12_C12_2

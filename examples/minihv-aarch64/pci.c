@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A minimal PCIe enumerator for a bare-metal hypervisor: the host bridge the
- * device tree describes (libvirq's virq_fdt_pci_host(): configuration
+ * device tree describes (libvirq's virq_fdt_discover_pci_host(): configuration
  * window, bus-range, ranges with CPU addresses), configuration space through
  * virq_fdt_pci_cfg_addr() (ECAM: bus << 20 | device << 15 | function << 12),
  * BAR sizing and assignment, and the MSI capability (PCI Local Bus
@@ -49,7 +49,7 @@ int pcie_host_from_dt(const void *fdt, size_t size, struct pcie_host *h)
 	virq_status st;
 
 	memset(h, 0, sizeof(*h));
-	st = virq_fdt_pci_host(fdt, size, 0, &h->dt, &why);
+	st = virq_fdt_discover_pci_host(fdt, size, 0, &h->dt, &why);
 	if (st != LIBVIRQ_OK) {
 		con_printf("minihv: no usable PCI host bridge: %s (%s)\n", why, virq_strerror(st));
 		return -1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * PCIe for minihv: the host bridge and the MSI topology come from libvirq's
- * device-tree calls (virq_fdt_pci_host(), virq_fdt_pci_cfg_addr(),
+ * device-tree calls (virq_fdt_discover_pci_host(), virq_fdt_pci_cfg_addr(),
  * virq_fdt_msi_map()); the bus scan, BAR assignment and MSI capability are
  * minihv's own.
  */
@@ -15,7 +15,7 @@
 #include <libvirq/fdt.h>
 
 struct pcie_host {
-	struct virq_fdt_pci_host dt; /* from virq_fdt_pci_host() */
+	struct virq_fdt_pci_host dt; /* from virq_fdt_discover_pci_host() */
 	uint64_t mem_pci;    /* the 32-bit non-prefetchable memory window: PCI address */
 	uint64_t mem_cpu;    /* ... and the CPU address it appears at */
 	uint64_t mem_size;

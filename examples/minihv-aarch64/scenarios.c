@@ -79,7 +79,7 @@ static void lr_write_(unsigned n, uint64_t v)
 	}
 }
 
-/* Emulated path: inject vINTID through a free list register (Arm IHI 0069 §12.4.8). */
+/* Emulated path: inject vINTID through a free list register (Arm IHI 0069H §12.4.8). */
 void inject_lr(uint32_t vintid)
 {
 	uint64_t elrsr = read_sysreg(ICH_ELRSR_EL2);
@@ -642,7 +642,7 @@ static void topology_(const struct virq_gic_desc *d)
 	for (uint32_t i = 0; i < nr_cpus; i++)
 		con_printf("  CPU %u: MPIDR 0x%lx, RD %u, vCPU %u: vPE %u, doorbell LPI %u\n", i,
 			   cpus[i].mpidr, cpus[i].rd, i, vcpus[i].vpe.vpeid, vcpus[i].doorbell);
-	con_printf("PCIe (virq_fdt_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
+	con_printf("PCIe (virq_fdt_discover_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
 		   "pci 0x%lx -> cpu 0x%lx size 0x%lx; %u function(s) on the bus\n",
 		   hv.host.dt.cfg_base, hv.host.dt.cfg_size, hv.host.dt.bus_start,
 		   hv.host.dt.bus_end, hv.host.mem_pci, hv.host.mem_cpu, hv.host.mem_size,

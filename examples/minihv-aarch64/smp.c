@@ -111,7 +111,7 @@ uint32_t hyp_timer_intid;
 /*
  * SGI 0 (minihv's kick) and the EL2 physical timer's PPI on one
  * redistributor: Group 1, enabled (GICR_IGROUPR0, GICR_IPRIORITYR<n>,
- * GICR_ISENABLER0 in the SGI_base frame, RD_base + 64 KiB; IHI 0069 §12.11).
+ * GICR_ISENABLER0 in the SGI_base frame, RD_base + 64 KiB; IHI 0069H §12.11).
  * They only wake a CPU from WFI: EL2 runs with IRQs masked and acknowledges
  * what is pending by polling (el2_poll_irqs()).
  */
@@ -144,7 +144,7 @@ void el2_sleep(uint64_t ticks)
 	isb();
 }
 
-/* ICC_SGI1R_EL1 (IHI 0069 §12.2.22): SGI 0 to one CPU by affinity (RS = Aff0 / 16). */
+/* ICC_SGI1R_EL1 (IHI 0069H §12.2.22): SGI 0 to one CPU by affinity (RS = Aff0 / 16). */
 void cpu_kick(uint32_t cpu)
 {
 	uint64_t m = cpus[cpu].mpidr;

@@ -2,7 +2,7 @@
 /*
  * The vCPU world switch around vcpu_enter() (start.S): the guest's EL1
  * system registers and its virtual CPU interface state (ICH_VMCR_EL2, the
- * active-priority registers and the list registers, Arm IHI 0069 §12.4) are
+ * active-priority registers and the list registers, Arm IHI 0069H §12.4) are
  * loaded on the CPU that runs it and saved when it stops, so a vCPU can stop
  * on one CPU and continue on another. The vPE's residency (libvirq) is the
  * caller's: it makes the vPE resident on this CPU's redistributor before

@@ -13,7 +13,7 @@ struct vcpu {
 	struct frame regs;       /* x0..x30, PC, PSTATE while not running */
 	/* EL1 system registers (the guest's own; switched with the vCPU). */
 	uint64_t sp_el1, elr_el1, spsr_el1, vbar_el1, tpidr_el1, sctlr_el1;
-	/* Virtual CPU interface (Arm IHI 0069 §12.4): switched with the vCPU. */
+	/* Virtual CPU interface (Arm IHI 0069H §12.4): switched with the vCPU. */
 	uint64_t ich_vmcr, ich_ap0r0, ich_ap1r0, ich_lr[NR_LR_MAX];
 	uint32_t id;
 	uint32_t doorbell;       /* its doorbell LPI (GICv4.0 per-vLPI doorbell) */

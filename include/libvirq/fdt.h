@@ -111,7 +111,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_gic(const void *fdt, size_t buf
 /** @name PCI host bridges and device MSI topology
  *
  * For a bare-metal embedder that enumerates a PCIe bus itself and passes a
- * device's MSIs through an ITS: virq_fdt_pci_host() gives the host bridge's
+ * device's MSIs through an ITS: virq_fdt_discover_pci_host() gives the host bridge's
  * configuration window, bus range and address windows;
  * virq_fdt_msi_map() turns a requester ID into (which ITS of a
  * ::virq_gic_desc, which DeviceID).
@@ -119,7 +119,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_gic(const void *fdt, size_t buf
  * A typical sequence (QEMU's virt machine, its @c edu device):
  * @code
  *   struct virq_gic_desc gic;           // virq_fdt_discover_gic(dtb, n, &gic, &why)
- *   struct virq_fdt_pci_host host;      // virq_fdt_pci_host(dtb, n, 0, &host, &why)
+ *   struct virq_fdt_pci_host host;      // virq_fdt_discover_pci_host(dtb, n, 0, &host, &why)
  *   // scan bus host.bus_start: config address of (bus, dev, fn, reg) from
  *   // virq_fdt_pci_cfg_addr(); find vendor:device 1234:11e8 at RID
  *   // bus << 8 | dev << 3 | fn; size BAR0 and place it in a
@@ -249,7 +249,7 @@ enum virq_fdt_pci_flag {
  * Spec: binding pci/host-generic-pci.yaml; IEEE Std 1275-1994 PCI bus
  * binding (phys.hi); Devicetree Specification v0.4 §2.3.8 (ranges).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_fdt_pci_host(const void *fdt, size_t bufsize, uint32_t index,
+LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t index,
 					      struct virq_fdt_pci_host *host, const char **reason);
 
 /**
@@ -259,7 +259,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_fdt_pci_host(const void *fdt, size_t bufsize
  * CAM: cfg_base + ((bus - bus_start) << 16 | device << 11 | function << 8 | reg)
  * (binding host-generic-pci.yaml; PCI Express Base Specification, ECAM).
  *
- * @param host     From virq_fdt_pci_host().
+ * @param host     From virq_fdt_discover_pci_host().
  * @param bus      host->bus_start..host->bus_end.
  * @param device   0..31.
  * @param function 0..7.

@@ -6,7 +6,7 @@
  * translates (DeviceID, EventID) to (vPE, vINTID) and the redistributor
  * delivers it while the vPE is resident; while it is not, the vLPI waits in
  * the vPE's pending table and the doorbell LPI wakes the hypervisor
- * (Arm IHI 0069 §5.1, §9.4). Steps:
+ * (Arm IHI 0069H §5.1, §9.4). Steps:
  *   1. a simulated QEMU-virt GICv4.0 (one redistributor, one ITS) and its
  *      virq_gic_desc from virq_sim_gic_new();
  *   2. the library brings it up: GIC, distributor, redistributor, ITS,

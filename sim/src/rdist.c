@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Offsets (own constants, from IHI 0069 chapter 12). */
+/* Offsets (own constants, from IHI 0069H chapter 12). */
 #define D_CTLR 0x0000
 #define D_TYPER 0x0004
 #define D_TYPER2 0x000C
@@ -371,7 +371,7 @@ static void rd_write_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v,
 		return;
 	case R_SETLPIR:
 	case R_CLRLPIR:
-		/* GICR_SETLPIR / GICR_CLRLPIR: pINTID in [31:0] (IHI 0069 §12.11). */
+		/* GICR_SETLPIR / GICR_CLRLPIR: pINTID in [31:0] (IHI 0069H §12.11). */
 		if (!m->cfg.direct_lpi) {
 			m->direct_misuse++;
 			return;

@@ -111,8 +111,12 @@ static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c,
 {
 	uint32_t mda = icr->dest;
 
-	if (mda == 0xFFu || mda == 0xFFFFFFFFu) {
-		scan_(vm, c, mda, icr->logical); /* a broadcast for some modes */
+	/* A broadcast for some modes; but a physical 0xFF in a VM without
+	 * xAPIC-mode vCPUs is only the x2APIC ID 0xFF: an exact lookup below. */
+	if (mda == 0xFFFFFFFFu ||
+	    (mda == 0xFFu &&
+	     (icr->logical || __atomic_load_n(&vm->n_xapic, __ATOMIC_ACQUIRE) != 0))) {
+		scan_(vm, c, mda, icr->logical);
 		return;
 	}
 	if (!icr->logical) {

@@ -8,7 +8,7 @@
  * exit code, a trap exit on a read, a bad backing page) are counted per VM
  * and logged at most LIBVIRQ_AVIC_LOG_BURST + 1 times per kind per VM: a
  * guest cannot flood the host log, and the counters still say how many there
- * were (virq_avic_vm_counters(); docs/rationale.md#avic-counted-events).
+ * were (virq_avic_vm_counters_get(); docs/rationale.md#avic-counted-events).
  * Which causes emulate the ICR: docs/rationale.md#avic-incomplete-ipi-causes;
  * whom TARGET_NOT_RUNNING wakes: docs/rationale.md#avic-tnr-wake.
  */
@@ -285,7 +285,7 @@ virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode
 	return LIBVIRQ_EUNKNOWN;
 }
 
-virq_status virq_avic_vm_counters(const struct virq_avic_vm *vm, struct virq_avic_vm_counters *out)
+virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm, struct virq_avic_vm_counters *out)
 {
 	if (!vm_live_(vm))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_counters: VM not initialised");

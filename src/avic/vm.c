@@ -446,7 +446,7 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	return LIBVIRQ_OK;
 }
 
-void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out)
+void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out)
 {
 	const struct virq_avic_vcpu_raw_counters *c;
 	uint64_t db, kick, failed, notes, other;

@@ -3,7 +3,7 @@
  * Devices (MAPD + ITT), physical LPI mappings (MAPTI), and the per-event
  * commands that work on physical and virtual mappings alike
  * (DISCARD, INT, CLEAR, INV followed by SYNC or VSYNC).
- * Spec: Arm IHI 0069 §6.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
+ * Spec: Arm IHI 0069H §5.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
  */
 #include "gicv4/device_priv.h"
 #include "gicv4/enc/its_fill.h"
@@ -466,12 +466,12 @@ virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event
 /* ---------------- batched unmap ----------------
  *
  * N DISCARDs written straight into the queue, then one SYNC per collection
- * and one VSYNC per vPE involved (IHI 0069 §6.3 DISCARD: the event's
+ * and one VSYNC per vPE involved (IHI 0069H §5.3 DISCARD: the event's
  * collection or vPE is where its pending state is dropped), published
  * with one GITS_CWRITER write per queue-full and one completion wait. The
  * DISCARDs occupy consecutive linear queue positions from @c base, so
  * after a stall the tracking stays exact: DISCARD k ran iff its slot was
- * consumed (IHI 0069 §6.2: no command after a stalled one is processed,
+ * consumed (IHI 0069H §5.2: no command after a stalled one is processed,
  * and the queue reset drops them). */
 
 /* Distinct-target marks: a fresh even generation per call; mark == gen:
@@ -656,7 +656,7 @@ static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event,
 	if (icid == e->icid)
 		return LIBVIRQ_OK;
 	/* MOVI, then SYNC to the collection the event leaves (where its pending
-	 * state was) and to the one it joins (IHI 0069 §6.3 MOVI, SYNC; the
+	 * state was) and to the one it joins (IHI 0069H §5.3 MOVI, SYNC; the
 	 * encoder reports both, see ::virq_its_sync). */
 	c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
 				       .DeviceID = dev->device_id,

@@ -13,7 +13,7 @@
  * that reserved its DeviceID (::virq_its_cfg::proxy_doorbells); those calls
  * report its allocation and queue failures.
  *
- * Spec: Arm IHI 0069 §6.3 (MAPTI, INV, INT, CLEAR, DISCARD, MOVI, INVDB),
+ * Spec: Arm IHI 0069H §5.3 (MAPTI, INV, INT, CLEAR, DISCARD, MOVI, INVDB),
  * §12.11 (GICR_SETLPIR, GICR_CLRLPIR, GICR_INVLPIR, GICR_SYNCR), chapter 9
  * (doorbells). The proxy design is Linux's ("irqchip/gic-v3-its: Add device
  * proxy for VPE management if !DirectLpi", its_vpe_db_proxy_*), described
@@ -338,7 +338,7 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 }
 
 /* GICR_SETLPIR / GICR_CLRLPIR (@reg) of @rd with @val, then a bounded
- * GICR_SYNCR wait (IHI 0069 §12.11: SYNCR covers the direct LPI writes). */
+ * GICR_SYNCR wait (IHI 0069H §12.11: SYNCR covers the direct LPI writes). */
 static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, uint64_t val)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, reg), val);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * PCI host bridges and device MSI topology from a flattened device tree
- * (optional archive virq_fdt): virq_fdt_pci_host(), virq_fdt_pci_cfg_addr(),
+ * (optional archive virq_fdt): virq_fdt_discover_pci_host(), virq_fdt_pci_cfg_addr(),
  * virq_fdt_msi_map().
  *
  * Bindings: pci/host-generic-pci.yaml (reg, bus-range, ranges),
@@ -196,7 +196,7 @@ static virq_status pci_host_(const void *fdt, size_t bufsize, uint32_t index,
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_fdt_pci_host(const void *fdt, size_t bufsize, uint32_t index,
+virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t index,
 			      struct virq_fdt_pci_host *host, const char **reason)
 {
 	const char *note = NULL;

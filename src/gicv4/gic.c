@@ -2,7 +2,7 @@
 /*
  * GIC object: distributor probe, redistributor walk, LPI/vPEID limits and
  * tables, distributor enable. Per-redistributor bring-up is in rdist.c.
- * Spec: Arm IHI 0069 §12.9 (GICD), §12.10-12.11 (GICR), §5.1 (LPIs).
+ * Spec: Arm IHI 0069H §12.9 (GICD), §12.10-12.11 (GICR), §5.1 (LPIs).
  */
 #include "gicv4/lpi_priv.h"
 #include "gicv4/rdist_priv.h"
@@ -92,7 +92,7 @@ static void lpi_limits_(struct virq_gic *gic, uint32_t lpi_bits)
 
 	gic->lpi_bits = lpi_bits < idbits ? lpi_bits : idbits;
 	gic->lpi_end = 1u << gic->lpi_bits;
-	/* num_LPIs != 0: only 2^(num_LPIs+1) LPIs exist (IHI 0069 §12.9.38). */
+	/* num_LPIs != 0: only 2^(num_LPIs+1) LPIs exist (IHI 0069H §12.9.38). */
 	if (num && num + 1 < 31 && LIBVIRQ_LPI_BASE + (1u << (num + 1)) < gic->lpi_end)
 		gic->lpi_end = LIBVIRQ_LPI_BASE + (1u << (num + 1));
 }

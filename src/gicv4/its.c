@@ -3,7 +3,7 @@
  * ITS probe, errata quirks (table in enc/quirks.c), enable/disable,
  * collections. Command batches are in its_exec.c, tables in its_table.c,
  * the GICv4.0 doorbell proxy device in doorbell.c (created lazily there).
- * Spec: Arm IHI 0069 §6 (ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
+ * Spec: Arm IHI 0069H chapter 5 (LPIs and the ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
  */
 #include "gicv4/doorbell_priv.h"
 #include "gicv4/its_exec_priv.h"
@@ -103,7 +103,7 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 	/* Direct vSGI needs GITS_SGIR (64-bit, ITS_base + 0x20020) inside the
 	 * register region the description gives: a 0x20000-byte region (two
 	 * 64 KiB frames) has no vSGI frame, whatever GITS_TYPER.VSGI says, and
-	 * the library never touches beyond the region (IHI 0069 §12.19,
+	 * the library never touches beyond the region (IHI 0069H §12.19,
 	 * GITS_SGIR in the third 64 KiB frame). */
 	its->size = desc->size;
 	its->direct_vsgi = its->lim.version == LIBVIRQ_ITS_V41 && its->lim.vsgi &&

@@ -5,7 +5,7 @@
  * GITS_TYPER.PTA; the SYNC or VSYNC an event's commands need; collection
  * lookups; the embedder's ITS lock. The layer every ITS-side file uses; it
  * calls only the command encoders and the queue.
- * Spec: Arm IHI 0069 §6.2 (command queue), §6.3 (SYNC, VSYNC, RDbase).
+ * Spec: Arm IHI 0069H §5.2 (command queue), §5.3 (SYNC, VSYNC, RDbase).
  */
 #include "gicv4/its_exec_priv.h"
 

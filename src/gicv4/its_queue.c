@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ITS command queue (Arm IHI 0069 §6.2; §12.19 GITS_CBASER, GITS_CWRITER,
+ * The ITS command queue (Arm IHI 0069H §5.2; §12.19 GITS_CBASER, GITS_CWRITER,
  * GITS_CREADR; docs/rationale.md#gic-its-queue-stall).
  *
  * Positions are kept twice: as byte offsets inside the queue (what

@@ -2,7 +2,7 @@
 /*
  * GITS_BASER<n> tables: page size and attribute negotiation with read-back,
  * flat or two-level (level-2 pages on demand), cleaning when not coherent.
- * Spec: Arm IHI 0069 §12.19.1 GITS_BASER<n>; attributes and cleaning per
+ * Spec: Arm IHI 0069H §12.19.1 GITS_BASER<n>; attributes and cleaning per
  * docs/rationale.md#gic-table-attributes.
  */
 #include "gicv4/its_table_priv.h"
@@ -282,7 +282,7 @@ virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti,
 		return st;
 	}
 	/* The level-1 entry's Valid 0->1 must be visible before a command
-	 * relies on it (IHI 0069 §5.2). */
+	 * relies on it (IHI 0069H §5.2). */
 	l1[i] = l2->pa | L1_VALID;
 	st = clean_if_(hal, t->noncoherent, &l1[i], sizeof(l1[i]));
 	virq_barrier_(hal, LIBVIRQ_BARRIER_DMA_WMB);

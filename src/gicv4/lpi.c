@@ -3,7 +3,7 @@
  * ID allocators of the GIC object: physical LPI INTIDs (with the LPI
  * configuration table and a count of the mappings that use each LPI), and
  * vPEIDs (a two-level bitmap: O(1) allocation whatever the number of vPEs).
- * Spec: Arm IHI 0069 §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte),
+ * Spec: Arm IHI 0069H §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte),
  * §9 (vPEIDs; GICD_TYPER2.VID on GICv4.1).
  */
 #include "gicv4/lpi_priv.h"

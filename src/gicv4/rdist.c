@@ -6,7 +6,7 @@
  * GICR_PENDBASER with attribute negotiation (docs/rationale.md#gic-table-attributes), EnableLPIs on and
  * visible before any MAPC; on GICv4.1 the redistributors' view of the vPE
  * table (GICR_VPROPBASER, 4.1 layout).
- * Spec: Arm IHI 0069 §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER,
+ * Spec: Arm IHI 0069H §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER,
  * GICR_PENDBASER, GICR_VPROPBASER, GICR_VPENDBASER).
  */
 #include "gicv4/enc/images.h"
@@ -125,7 +125,7 @@ static virq_status vpet_entry_(const struct virq_gic *gic, struct vpet_ *t, uint
 				    "virq_vpe_init: vPE table not coherent and no dcache_clean");
 	}
 	/* The level-1 Valid 0 -> 1 must be visible before a command relies on
-	 * it (IHI 0069 §5.2), as for the ITS tables. */
+	 * it (IHI 0069H §5.2), as for the ITS tables. */
 	l1[i] = l2->pa | LIBVIRQ_BIT(63);
 	st = clean_if_(hal, t->nc, &l1[i], sizeof(l1[i]));
 	virq_barrier_(hal, LIBVIRQ_BARRIER_DMA_WMB);
@@ -398,7 +398,7 @@ static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
 	if (!(ctlr & en))
 		return LIBVIRQ_OK;
 	/* Left enabled by a previous kernel (kexec). Clearing is IMPLEMENTATION
-	 * DEFINED (IHI 0069 §12.11.2); wait for RWP (bit 3) and check. */
+	 * DEFINED (IHI 0069H §12.11.2); wait for RWP (bit 3) and check. */
 	virq_wr32_(&gic->hal, a, ctlr & ~en);
 	st = rd_wait_rwp_(gic, idx, 0, 0);
 	if (st != LIBVIRQ_OK)

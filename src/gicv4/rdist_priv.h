@@ -19,7 +19,7 @@ void virq_rdist_vpe_tables_free_(struct virq_gic *gic);
 
 /* GICv4.1: makes the vPE-table entry of @vpeid usable in every table the
  * library allocated for redistributors itself (level-2 page on demand, in
- * every copy: IHI 0069 §5.6, Linux allocate_vpe_l2_table). No-op on 4.0. */
+ * every copy: IHI 0069H §5.6, Linux allocate_vpe_l2_table). No-op on 4.0. */
 virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid);
 
 #endif /* LIBVIRQ_SRC_GICV4_RDIST_PRIV_H */

@@ -4,7 +4,7 @@
  * GICv4.1 layouts (images built in enc/images.c), bounded Dirty polling,
  * PendingLast reporting, and the WFI/doorbell state machine (docs/rationale.md#gic-doorbell-wfi).
  * The residency registers' reset at bring-up is in rdist.c.
- * Spec: Arm IHI 0069 §9 (GICv4), §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
+ * Spec: Arm IHI 0069H §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
 #include "gicv4/doorbell_priv.h"
 #include "gicv4/enc/images.h"

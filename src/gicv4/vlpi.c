@@ -5,7 +5,7 @@
  * VMOVI, DISCARD + VMAPTI (remap), per-vLPI GICv4.0 doorbells (VMOVI with
  * D = 1), configuration + INV. Doorbell masking and the proxy device are in
  * doorbell.c; the batched DISCARD core is in device.c.
- * Spec: Arm IHI 0069 §6.3 (VMAPTI, VMOVI, DISCARD, INV, VSYNC), chapter 9.
+ * Spec: Arm IHI 0069H §5.3 (VMAPTI, VMOVI, DISCARD, INV, VSYNC), chapter 9.
  */
 #include "gicv4/device_priv.h"
 #include "gicv4/enc/its_fill.h"
@@ -156,7 +156,7 @@ virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct vi
  * configuration bytes in one pass with one clean, tracking in one pass, and
  * the VMAPTIs written straight into the queue slots, then one VSYNC and one
  * drain. After a stall the ITS ran exactly the commands before the stalled
- * one (IHI 0069 §6.2: no later command is processed; the queue reset then
+ * one (IHI 0069H §5.2: no later command is processed; the queue reset then
  * drops them): the events whose VMAPTI, at linear queue position
  * base + k * 32, it never reached are untracked, so that no DISCARD is ever
  * sent for them.
@@ -478,7 +478,7 @@ static virq_status vlpi_set_doorbell_locked_(struct virq_its_device *dev, uint32
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
 				    "virq_vlpi_set_doorbell: the vPE has no doorbell");
 	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
-	 * event is UNPREDICTABLE (IHI 0069 §6.3 VMAPTI; Linux
+	 * event is UNPREDICTABLE (IHI 0069H §5.3 VMAPTI; Linux
 	 * its_vlpi_set_doorbell). */
 	c[0].DeviceID = dev->device_id;
 	c[0].EventID = event;

@@ -2,7 +2,7 @@
 /*
  * VMs (vLPI configuration tables), vPE lifecycle (vPEID, VPT, VMAPP on every
  * GICv4 ITS, reverse teardown) and VMOVP.
- * Spec: Arm IHI 0069 chapter 9 (GICv4), §6.3 (VMAPP, VINVALL, VSYNC, VMOVP).
+ * Spec: Arm IHI 0069H §5.3 (VMAPP, VINVALL, VSYNC, VMOVP).
  * GICv4.1 VMAPP Alloc and the self-synchronising 4.1 unmap: Linux
  * its_build_vmapp_cmd() (vmapp_count; "Unmapping a VPE is self-synchronizing
  * on GICv4.1").

@@ -180,10 +180,10 @@ static void op_exit_(struct fz *z, struct fuzz_in *in, uint32_t i)
 	struct virq_avic_exit_result r;
 	virq_status st;
 
-	FUZZ_CHECK(virq_avic_vm_counters(&z->vm, &before) == LIBVIRQ_OK);
+	FUZZ_CHECK(virq_avic_vm_counters_get(&z->vm, &before) == LIBVIRQ_OK);
 	st = virq_avic_handle_exit(&z->v[i], code, info1, info2, &ops_, &r);
 	check_exit_(st, &r);
-	FUZZ_CHECK(virq_avic_vm_counters(&z->vm, &after) == LIBVIRQ_OK);
+	FUZZ_CHECK(virq_avic_vm_counters_get(&z->vm, &after) == LIBVIRQ_OK);
 	if (code != 0x401 && code != 0x402) {
 		FUZZ_CHECK(st == LIBVIRQ_EUNKNOWN && r.action == LIBVIRQ_AVIC_ACT_REPORT);
 		FUZZ_CHECK(after.unknown_exit == before.unknown_exit + 1);

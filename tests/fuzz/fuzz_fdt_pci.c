@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: PCI host bridges and device MSI topology from an
- * arbitrary device tree (virq_fdt_pci_host(), virq_fdt_pci_cfg_addr(),
+ * arbitrary device tree (virq_fdt_discover_pci_host(), virq_fdt_pci_cfg_addr(),
  * virq_fdt_msi_map(); bindings pci/host-generic-pci.yaml, pci/pci-msi.txt).
  *
  * Input: a DTB, optionally followed by bytes past its totalsize (the API
@@ -182,11 +182,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t idx = 0; idx < 4; idx++) {
 		struct virq_fdt_pci_host h, h2;
 		const char *why = NULL;
-		virq_status st = virq_fdt_pci_host(blob, size, idx, &h, &why);
+		virq_status st = virq_fdt_discover_pci_host(blob, size, idx, &h, &why);
 
 		FUZZ_CHECK(host_status_ok_(st));
 		FUZZ_CHECK(why != NULL && why[0] != '\0');
-		FUZZ_CHECK(virq_fdt_pci_host(blob, size, idx, &h2, NULL) == st);
+		FUZZ_CHECK(virq_fdt_discover_pci_host(blob, size, idx, &h2, NULL) == st);
 		FUZZ_CHECK(memcmp(&h, &h2, sizeof(h)) == 0);
 		if (st != LIBVIRQ_OK) {
 			FUZZ_CHECK(h.node == 0 && h.nr_ranges == 0 && h.cfg_size == 0);
@@ -204,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Trailing bytes: more RIDs against every host, and raw node offsets. */
 	if (have_gic) {
 		struct virq_fdt_pci_host h;
-		bool have_host = virq_fdt_pci_host(blob, size, 0, &h, NULL) == LIBVIRQ_OK;
+		bool have_host = virq_fdt_discover_pci_host(blob, size, 0, &h, NULL) == LIBVIRQ_OK;
 
 		ask_(blob, size, &d, have_host ? h.node : 0, 0x10000, LIBVIRQ_FDT_ANY_ITS, false);
 		for (unsigned k = 0; k < 8 && extra.n >= 2; k++) {
@@ -318,7 +318,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	 * ENOENT after the full check and node walk) goes to libfdt here:
 	 * libfdt 1.6.1 itself crashes or loops on some invalid ones. */
 	if ((rnd_(&s) & 1) || size > max_size ||
-	    virq_fdt_pci_host(data, size, 0xffffffffu, &h, NULL) != LIBVIRQ_ENOENT ||
+	    virq_fdt_discover_pci_host(data, size, 0xffffffffu, &h, NULL) != LIBVIRQ_ENOENT ||
 	    fdt_totalsize(data) > 1u << 20) {
 		return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the ITS command decoder and encoder (IHI 0069 §6.3).
+ * libFuzzer target: the ITS command decoder and encoder (IHI 0069H §5.3).
  *
  * Input: 32 command bytes, then optionally 8 bytes of GITS_TYPER.
  * Properties checked on every input:

@@ -13,7 +13,7 @@ struct subcmd_ {
 
 static const struct subcmd_ subcmds_[] = {
 #ifdef VIRQTOOL_HAVE_ITS
-	{ "its", virqtool_its, "encode, decode and list GICv3/v4 ITS commands (Arm IHI 0069 §5.3)" },
+	{ "its", virqtool_its, "encode, decode and list GICv3/v4 ITS commands (Arm IHI 0069H §5.3)" },
 #endif
 #ifdef VIRQTOOL_HAVE_DT
 	{ "dt", virqtool_dt, "GIC, PCI host and device MSI topology libvirq's discovery finds in a device tree blob" },

@@ -87,7 +87,7 @@ static int check_hosts_(const uint8_t *blob, size_t len, const char *path, uint3
 	for (uint32_t i = 0;; i++) {
 		struct virq_fdt_pci_host h;
 		const char *why = NULL;
-		virq_status st = virq_fdt_pci_host(blob, len, i, &h, &why);
+		virq_status st = virq_fdt_discover_pci_host(blob, len, i, &h, &why);
 
 		if (st == LIBVIRQ_ENOENT) {
 			*nr = i;
@@ -105,7 +105,7 @@ static void print_hosts_(const uint8_t *blob, size_t len, uint32_t nr)
 		struct virq_fdt_pci_host h;
 		const char *why = NULL;
 
-		if (virq_fdt_pci_host(blob, len, i, &h, &why) != LIBVIRQ_OK)
+		if (virq_fdt_discover_pci_host(blob, len, i, &h, &why) != LIBVIRQ_OK)
 			return; /* cannot happen: checked */
 		fprintf(vt_out, "pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
 		       "-0x%" PRIx32 "%s%s\n",
@@ -154,7 +154,7 @@ static int msi_(const uint8_t *blob, size_t len, const char *path, const struct 
 	extra = vt_kv_unused(kv, n);
 	if (extra)
 		return vt_fail("dt: unknown argument '%.*s'", (int)extra->name_len, extra->name);
-	st = virq_fdt_pci_host(blob, len, host, &h, &why);
+	st = virq_fdt_discover_pci_host(blob, len, host, &h, &why);
 	if (st != LIBVIRQ_OK)
 		return vt_fail("dt: %s: PCI host bridge %" PRIu32 ": %s (%s)", path, host, why,
 			       virq_strerror(st));

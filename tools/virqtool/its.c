@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * virqtool its: encode, decode and list GICv3/v4 ITS commands with
- * libvirq's encoder and decoder (Arm IHI 0069 §5.3).
+ * libvirq's encoder and decoder (Arm IHI 0069H §5.3).
  *
  *   virqtool its encode CMD Field=value ...   -> "0x<DW0> 0x<DW1> 0x<DW2> 0x<DW3>"
  *   virqtool its decode DW0 DW1 DW2 DW3       -> "CMD Field=0x... ..."
@@ -47,7 +47,7 @@ static const struct its_alias_ procnums_[] = {
 #define NALIASES_ (sizeof(aliases_) / sizeof(aliases_[0]))
 #define NPROCNUMS_ (sizeof(procnums_) / sizeof(procnums_[0]))
 
-/* Where a field sits and what it holds (IHI 0069 §5.3; the library's encoder). */
+/* Where a field sits and what it holds (IHI 0069H §5.3; the library's encoder). */
 static const char *field_help_(enum virq_its_opcode op, enum virq_its_field f)
 {
 	switch (f) {

@@ -76,7 +76,7 @@ struct virq_avic_vm_cfg {
 struct virq_avic_vcpu;
 struct virq_avic_registry;
 
-/** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters()). */
+/** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters_get()). */
 struct virq_avic_vm_raw_counters {
 	uint64_t ev[4];	   ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
 	uint64_t dropped; ///< Internal: log lines left out by the rate limit (atomic).
@@ -267,7 +267,7 @@ struct virq_avic_vcpu_counters {
 	uint64_t noaccel_write;	    ///< AVIC_NOACCEL exits that were writes.
 };
 
-/** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters()). */
+/** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters_get()). */
 struct virq_avic_vcpu_raw_counters {
 	uint64_t db;	    ///< Internal: doorbells written for this vCPU.
 	uint64_t kick;	    ///< Internal: kicks of this vCPU.
@@ -553,7 +553,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint3
  * Thread-safety: any context (statistical snapshot).
  * Spec: none.
  */
-void virq_avic_vcpu_counters(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out);
+void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out);
 /** @} */
 
 /* ------------------------------------------------------------------------- */
@@ -670,7 +670,7 @@ struct virq_avic_exit_result {
  * INVALID_TARGET: emulates the whole ICR (virq_avic_emulate_icr();
  * @ref avic-incomplete-ipi-causes). INVALID_VECTOR: counted, nothing else.
  * INVALID_BACKING_PAGE and unknown causes: counted in the VM's counters
- * (virq_avic_vm_counters()), logged at most ::LIBVIRQ_AVIC_LOG_BURST + 1
+ * (virq_avic_vm_counters_get()), logged at most ::LIBVIRQ_AVIC_LOG_BURST + 1
  * times per kind and VM, reported; no table is touched
  * (@ref avic-counted-events).
  * @param sender vCPU that exited (loaded on the calling CPU).
@@ -694,7 +694,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_
  * the backing page (virq_avic_ldr_write() etc.); an ICR trap write is emulated;
  * RRR is ignored; other trap writes return ::LIBVIRQ_AVIC_ACT_EMULATE_WRITE.
  * Faults return ::LIBVIRQ_AVIC_ACT_EMULATE_ACCESS. A trap read (impossible per
- * the APM) is counted (virq_avic_vm_counters(), logged at most
+ * the APM) is counted (virq_avic_vm_counters_get(), logged at most
  * ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM) and returns ::LIBVIRQ_EUNKNOWN with
  * ::LIBVIRQ_AVIC_ACT_REPORT. When a table update inhibited the
  * VM, @c res->inhibited is set: the embedder then makes every vCPU recompute
@@ -717,7 +717,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *v
  *        (virq_avic_handle_noaccel()).
  *
  * Any other @p exitcode is counted in the VM's counters
- * (virq_avic_vm_counters(), @c unknown_exit), logged at most
+ * (virq_avic_vm_counters_get(), @c unknown_exit), logged at most
  * ::LIBVIRQ_AVIC_LOG_BURST + 1 times per VM, reported with
  * ::LIBVIRQ_AVIC_ACT_REPORT and ::LIBVIRQ_EUNKNOWN; no table is touched.
  * @param vcpu vCPU that exited. @param exitcode EXITCODE (all 64 bits).
@@ -758,7 +758,7 @@ struct virq_avic_vm_counters {
  * Thread-safety: any context (relaxed atomic loads).
  * Spec: none.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_counters(const struct virq_avic_vm *vm,
+LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm,
 						     struct virq_avic_vm_counters *out);
 
 /**

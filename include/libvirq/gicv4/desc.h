@@ -34,7 +34,7 @@ enum virq_gic_platform {
 	LIBVIRQ_GIC_PLAT_RK3588 = 1u << 0,
 };
 
-/** @brief One contiguous redistributor region (Arm IHI 0069 §12.10). */
+/** @brief One contiguous redistributor region (Arm IHI 0069H §12.10). */
 struct virq_gic_redist_region {
 	uint64_t base;   /**< Address of the first redistributor's RD_base frame. */
 	uint64_t size;   /**< Region size in bytes; > 0. */
@@ -56,7 +56,7 @@ enum virq_gic_desc_skip {
 	LIBVIRQ_GIC_SKIP_CPUIF = 1u << 1,
 };
 
-/** @brief One ITS (Arm IHI 0069 §12.19). */
+/** @brief One ITS (Arm IHI 0069H §12.19). */
 struct virq_gic_its_desc {
 	uint64_t base;        /**< Address of the ITS control frame (GITS_CTLR at +0). */
 	uint64_t size;        /**< Size of the ITS register region in bytes; > 0. */

@@ -183,7 +183,7 @@ struct virq_gic {
  *         ::LIBVIRQ_ENOMEM when a table cannot be allocated (nothing is kept).
  *
  * Thread-safety: the caller serialises all calls on one ::virq_gic.
- * Spec: IHI 0069 §12.9.2 (GICD_TYPER), §12.11.34 (GICR_TYPER), §5.1.
+ * Spec: IHI 0069H §12.9.2 (GICD_TYPER), §12.11.34 (GICR_TYPER), §5.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 					  const struct virq_gic_desc *desc,
@@ -205,7 +205,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct 
  *
  * Thread-safety: the caller serialises all calls on @p gic.
  *
- * Spec: IHI 0069 §5.1 (the LPI tables it frees); writes no register.
+ * Spec: IHI 0069H §5.1 (the LPI tables it frees); writes no register.
  */
 virq_status virq_gic_destroy(struct virq_gic *gic);
 
@@ -220,7 +220,7 @@ virq_status virq_gic_destroy(struct virq_gic *gic);
  *         set.
  *
  * Thread-safety: the caller serialises calls on @p gic.
- * Spec: IHI 0069 §12.9.4 GICD_CTLR.
+ * Spec: IHI 0069H §12.9.4 GICD_CTLR.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
 
@@ -238,7 +238,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
  *
  * Thread-safety: read-only; safe concurrently with other readers.
  *
- * Spec: IHI 0069 §12.11.34 GICR_TYPER (Affinity_Value).
+ * Spec: IHI 0069H §12.11.34 GICR_TYPER (Affinity_Value).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff,
 						uint32_t *idx);
@@ -271,7 +271,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  *
  * Thread-safety: the caller serialises calls on @p gic (typically run on
  * the CPU owning the redistributor, but any CPU works).
- * Spec: IHI 0069 §5.1, §12.11.2 GICR_CTLR, §12.11.40 GICR_WAKER, §12.11.29/.30, §12.12.
+ * Spec: IHI 0069H §5.1, §12.11.2 GICR_CTLR, §12.11.40 GICR_WAKER, §12.11.29/.30, §12.12.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx);
 
@@ -292,7 +292,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
  *
- * Spec: IHI 0069 §5.1 (LPI INTIDs from 8192), §5.1.1 (configuration byte).
+ * Spec: IHI 0069H §5.1 (LPI INTIDs from 8192), §5.1.1 (configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first);
 
@@ -309,7 +309,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t cou
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
  *
- * Spec: IHI 0069 §5.1, §5.1.1.
+ * Spec: IHI 0069H §5.1, §5.1.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t first, uint32_t count);
 
@@ -331,7 +331,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t firs
  *         ::LIBVIRQ_ENOENT (not allocated).
  *
  * Thread-safety: concurrent calls for different INTIDs are safe.
- * Spec: IHI 0069 §5.1.1.
+ * Spec: IHI 0069H §5.1.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid,
 						uint8_t priority, bool enable);

@@ -16,7 +16,7 @@
 #include "../bitfield.h"
 
 /* ------------------------------------------------------------------ */
-/** @name Distributor (GICD), offsets from GICD base (IHI 0069 §12.9) */
+/** @name Distributor (GICD), offsets from GICD base (IHI 0069H §12.9) */
 /** @{ */
 #define LIBVIRQ_GICD_CTLR 0x0000u	 /**< Distributor Control Register (32). */
 #define LIBVIRQ_GICD_TYPER 0x0004u	 /**< Interrupt Controller Type Register (32). */
@@ -44,7 +44,7 @@
 /** @} */
 
 /* ------------------------------------------------------------------ */
-/** @name Redistributor RD_base frame (IHI 0069 §12.10) */
+/** @name Redistributor RD_base frame (IHI 0069H §12.10) */
 /** @{ */
 #define LIBVIRQ_GICR_CTLR 0x0000u	    /**< Redistributor Control Register (32). */
 #define LIBVIRQ_GICR_IIDR 0x0004u	    /**< Implementer Identification (32). */
@@ -111,7 +111,7 @@
 /** @} */
 
 /* ------------------------------------------------------------------ */
-/** @name GICR_VPROPBASER / GICR_VPENDBASER (IHI 0069 §12.11) */
+/** @name GICR_VPROPBASER / GICR_VPENDBASER (IHI 0069H §12.11) */
 /** @{ */
 #define LIBVIRQ_GICR_VPROPBASER_IDbits 4, 0	     /**< 4.0: vINTID bits - 1. */
 #define LIBVIRQ_GICR_VPROPBASER_InnerCache 9, 7	     /**< 4.0/4.1: inner cacheability. */
@@ -147,7 +147,7 @@
 /** @} */
 
 /* ------------------------------------------------------------------ */
-/** @name LPI configuration table byte (IHI 0069 §5.1.1) */
+/** @name LPI configuration table byte (IHI 0069H §5.1.1) */
 /** @{ */
 #define LIBVIRQ_LPI_CFG_Priority 7, 2 /**< Priority[7:2]. */
 #define LIBVIRQ_LPI_CFG_RES1 1, 1	   /**< RES1 (Linux: Group1). */

@@ -7,7 +7,7 @@
  * Built on the command encoders (gicv4/its_cmd.h) and the command queue
  * (gicv4/its_queue.h). Every operation encodes all of its commands first
  * (an encoding error queues nothing), then pushes them with the SYNC or
- * VSYNC each needs (IHI 0069 §6.2; @ref gic-its-command-sync), publishes with one
+ * VSYNC each needs (IHI 0069H §5.2; @ref gic-its-command-sync), publishes with one
  * GITS_CWRITER write and waits, bounded, for completion. When the queue
  * fails (::LIBVIRQ_ETIMEDOUT, ::LIBVIRQ_ESTALLED) the queue is reset
  * (virq_its_queue_reset()), the operation returns the error and the
@@ -25,7 +25,7 @@
  * event, a vPE) and those whose function comment says more. virq_its_init()
  * and virq_its_destroy() never run concurrently with any other call on the
  * ITS and take no lock.
- * Spec: Arm IHI 0069 chapter 6 (ITS), §12.19 (GITS_* registers).
+ * Spec: Arm IHI 0069H chapter 5 (LPIs and the ITS), §12.19 (GITS_* registers).
  */
 #ifndef LIBVIRQ_GICV4_ITS_H
 #define LIBVIRQ_GICV4_ITS_H
@@ -272,7 +272,7 @@ struct virq_its_device {
  *         and no dcache_clean). On failure nothing stays allocated and the
  *         ITS stays disabled.
  *
- * Spec: IHI 0069 §12.19.1 GITS_BASER, §6.2.
+ * Spec: IHI 0069H §12.19.1 GITS_BASER, §5.2.
  *
  * Thread-safety: the caller serialises this with every call on @p gic (the ITS registers
  * itself there) and uses @p its only after it returns, on any CPU (publishing @p its to
@@ -341,7 +341,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_probe(const struct virq_gic *gic,
  *
  * Thread-safety: as virq_its_init(); no other call may use @p its meanwhile or after (on
  * any CPU). Takes no ITS lock.
- * Spec: IHI 0069 §12.19 (GITS_CTLR Enabled, Quiescent), §12.11 (GICR_VPROPBASER, GICv4.1).
+ * Spec: IHI 0069H §12.19 (GITS_CTLR Enabled, Quiescent), §12.11 (GICR_VPROPBASER, GICv4.1).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
 
@@ -364,7 +364,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  * Thread-safety: with the ITS lock (::virq_its_lock) concurrent with every other call that
  * uses @p its, from any CPU, except the same collection's; without it the caller
  * serialises every call that uses @p its (docs/gicv4-core.md, "SMP").
- * Spec: IHI 0069 §6.3 (MAPC, SYNC).
+ * Spec: IHI 0069H §5.3 (MAPC, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uint32_t rd);
 
@@ -374,7 +374,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * ITS is not coherent) and sends MAPD.
  *
  * MAPD of a DeviceID that is already mapped would silently replace the
- * first device's ITT (IHI 0069 §6.3 MAPD), so the ITS keeps an index of its
+ * first device's ITT (IHI 0069H §5.3 MAPD), so the ITS keeps an index of its
  * mapped DeviceIDs (a hash table in a HAL page, O(1) per map and unmap;
  * grown by doubling, which is the one allocation here besides the ITT) and
  * refuses a duplicate before sending anything.
@@ -398,7 +398,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * devices and vPEs that use @p its (the duplicate check, the level-2 table page, MAPD and
  * the device list are one step under the lock); the caller serialises calls on @p dev.
  * Without the lock the caller serialises every call that uses @p its.
- * Spec: IHI 0069 §6.3 (MAPD, ITT_addr and Size).
+ * Spec: IHI 0069H §5.3 (MAPD, ITT_addr and Size).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
 						uint32_t device_id, uint32_t nr_events);
@@ -421,7 +421,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct 
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (MAPD with V = 0).
+ * Spec: IHI 0069H §5.3 (MAPD with V = 0).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev);
 
@@ -441,7 +441,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (MAPTI, SYNC).
+ * Spec: IHI 0069H §5.3 (MAPTI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event,
 					     uint32_t pintid, uint32_t icid);
@@ -460,7 +460,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC).
+ * Spec: IHI 0069H §5.3 (DISCARD, SYNC), §5.3 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event);
 
@@ -475,7 +475,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * Every argument is checked before anything is queued. If the queue fails
  * part-way the error is returned, the queue is reset (or the ITS marked
  * dead) and the tracking is exact after a stall (::LIBVIRQ_ESTALLED): the
- * ITS ran exactly the DISCARDs before the stalled command (IHI 0069 §6.2),
+ * ITS ran exactly the DISCARDs before the stalled command (IHI 0069H §5.2),
  * those events are unmapped, the others stay mapped (unmap them again).
  * After a timeout or a hardware error any queued DISCARD may have run:
  * those events are tracked as unmapped (as virq_its_unmap_event() does;
@@ -498,7 +498,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * marks its SYNC targets in GIC-wide scratch fields). With the ITS lock (::virq_its_lock)
  * otherwise concurrent with calls on other devices and vPEs of the ITS; without it the
  * caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (DISCARD, SYNC), chapter 9 (VSYNC), §6.2 (queue).
+ * Spec: IHI 0069H §5.3 (DISCARD, SYNC), §5.3 (VSYNC), §5.2 (queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
 						 uint32_t first_event, uint32_t count);
@@ -509,7 +509,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  *
  * The old redistributor may hold the interrupt's pending state until the
  * MOVI is complete there; waiting on the new collection alone could report
- * the move complete too early (IHI 0069 §6.3 MOVI, SYNC; Linux's
+ * the move complete too early (IHI 0069H §5.3 MOVI, SYNC; Linux's
  * its_build_movi_cmd() syncs the collection the event was mapped to before
  * the command). Moving to the current collection does nothing.
  *
@@ -525,7 +525,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (MOVI, SYNC).
+ * Spec: IHI 0069H §5.3 (MOVI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event,
 					      uint32_t icid);
@@ -542,7 +542,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, ui
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (INT, SYNC), chapter 9 (VSYNC).
+ * Spec: IHI 0069H §5.3 (INT, SYNC), §5.3 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_t event);
 
@@ -555,7 +555,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_int(struct virq_its_device *dev, uint32_
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (CLEAR, SYNC), chapter 9 (VSYNC).
+ * Spec: IHI 0069H §5.3 (CLEAR, SYNC), §5.3 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event);
 
@@ -568,7 +568,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint3
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
  * any CPU; without it the caller serialises every call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (INV, SYNC), chapter 9 (VSYNC).
+ * Spec: IHI 0069H §5.3 (INV, SYNC), §5.3 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event);
 

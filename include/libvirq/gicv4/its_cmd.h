@@ -4,7 +4,7 @@
  * @brief GICv3/v4.0/v4.1 ITS commands: typed description, encoder, decoder.
  *
  * Every ITS command is 32 bytes: four 64-bit little-endian doublewords
- * DW0..DW3, opcode in DW0[7:0], unused bits zero (IHI 0069 chapter 6 "ITS
+ * DW0..DW3, opcode in DW0[7:0], unused bits zero (IHI 0069H chapter 5 "ITS
  * commands"; the field layouts of IHI 0069H §5.3).
  *
  * The encoder is a pure function: it validates every field of the command
@@ -51,7 +51,7 @@ extern "C" {
 #define LIBVIRQ_ITS_LPI_BASE 8192u
 
 /**
- * @brief ITS command opcodes, DW0[7:0] (IHI 0069 §6.3; GICv4 opcodes are the
+ * @brief ITS command opcodes, DW0[7:0] (IHI 0069H §5.3; GICv4 opcodes are the
  * physical ones OR 0x20).
  */
 enum virq_its_opcode {
@@ -230,7 +230,7 @@ enum virq_its_sync_kind {
  * destination may believe the move complete while the old redistributor
  * (or vPE) still holds the interrupt's pending state: @ref src_kind names
  * that second synchronisation (an extra SYNC only waits; a missing one
- * loses ordering). The rule per command (IHI 0069 chapter 6: "in the
+ * loses ordering). The rule per command (IHI 0069H chapter 5: "in the
  * absence of a SYNC or VSYNC command the ordering of ITS commands and
  * translation requests is not defined"; the SYNC, VSYNC, MOVI, VMOVI,
  * MOVALL and VMOVP descriptions):
@@ -318,7 +318,7 @@ void virq_its_limits_prepare(struct virq_its_limits *lim);
  *   ITS, VSGI/INVDB on 4.0, VSGI without GITS_TYPER.VSGI give
  *   ::LIBVIRQ_ENOTSUP (field ::LIBVIRQ_ITS_F_opcode).
  *
- * Synchronisation reported in @p sync (IHI 0069 §6.2; Linux's command
+ * Synchronisation reported in @p sync (IHI 0069H §5.2; Linux's command
  * builders in drivers/irqchip/irq-gic-v3-its.c): MAPD, SYNC, VSYNC: none;
  * MAPC: SYNC(RDbase); MOVALL: SYNC(RDbase2) and, as the source,
  * SYNC(RDbase1); MAPTI, MAPI, INVALL: SYNC(collection ICID); MOVI:

@@ -5,7 +5,7 @@
  * batching, bounded completion, queue-full handling, stall reporting and
  * recovery.
  *
- * Model (IHI 0069 §6.2 "The ITS command queue"; §12.19 GITS_CBASER,
+ * Model (IHI 0069H §5.2 "The ITS command queue"; §12.19 GITS_CBASER,
  * GITS_CWRITER, GITS_CREADR):
  * - push() writes encoded commands into the queue memory at the local
  *   write offset without telling the ITS;

@@ -4,7 +4,7 @@
  * @brief GICv4.0/4.1 VMs, vPEs, vLPIs, residency, doorbells and VMOVP.
  *
  * A ::virq_gic_vm owns the vLPI configuration table shared by its vPEs
- * (IHI 0069 §5.1: same format as the LPI configuration table). A
+ * (IHI 0069H §5.1: same format as the LPI configuration table). A
  * ::virq_vpe is one virtual CPU: a vPEID, a 64 KiB-aligned zeroed virtual
  * pending table (VPT), and a mapping (VMAPP) on every GICv4 ITS of the GIC
  * (eager mapping, as Linux does on 4.1: VMOVP and vLPI mapping then work on
@@ -28,7 +28,7 @@
  * Doorbells and moves (GICv4.0): a doorbell is raised on the redistributor
  * the vPE is targeted at (VMAPP / VMOVP RDbase), and a VMOVP changes only the
  * target: a doorbell already pending on the old redistributor stays there
- * (IHI 0069 §6.3 VMOVP; seen on QEMU 7.2; Linux commit 958b90d162b4).
+ * (IHI 0069H §5.3 VMOVP; seen on QEMU 7.2; Linux commit 958b90d162b4).
  * virq_vpe_move() therefore clears it there - GICR_CLRLPIR when the old and
  * the new redistributor implement DirectLPI, else CLEAR through the proxy
  * device (::virq_its_cfg::proxy_doorbells) - and, for a vCPU in WFI, makes it
@@ -68,7 +68,7 @@
  * - vPE creation and teardown share the GIC's vPEID bitmap: the caller
  *   serialises them with each other; on GICv4.0 with GITS_TYPER.VMOVP = 0
  *   and several ITSes, VMOVPs must reach every ITS in the same order (IHI
- *   0069 §6.3 VMOVP, SequenceNumber): the caller serialises moves with each
+ *   0069 §5.3 VMOVP, SequenceNumber): the caller serialises moves with each
  *   other and with vPE creation and teardown;
  * - before another CPU touches a vPE that just moved: virq_vpe_move() has
  *   returned ::LIBVIRQ_OK (not ::LIBVIRQ_VPE_MOVE_PENDING), the moving CPU
@@ -77,7 +77,7 @@
  *   written after a DSB and read before one), and the next CPU makes it
  *   resident on the new ::virq_vpe::rd only. Every ITS then sends its vLPIs
  *   there (VMOVP + VSYNC completed before the return).
- * Spec: Arm IHI 0069 chapter 9 (GICv4), §6.3 (VMAPP, VMAPTI, VMOVI, VMOVP,
+ * Spec: Arm IHI 0069H §5.3 (VMAPP, VMAPTI, VMOVI, VMOVP,
  * VSYNC, VINVALL, INVDB), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
 #ifndef LIBVIRQ_GICV4_VPE_H
@@ -157,7 +157,7 @@ struct virq_vpe {
  *
  * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
  * concurrently.
- * Spec: IHI 0069 §5.1 (configuration table format, shared by vLPIs), §12.11
+ * Spec: IHI 0069H §5.1 (configuration table format, shared by vLPIs), §12.11
  * (GICR_VPROPBASER.IDbits).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic,
@@ -173,7 +173,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct v
  *         (vPEs still exist).
  *
  * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
- * Spec: IHI 0069 §5.1 (the table it frees); writes no register.
+ * Spec: IHI 0069H §5.1 (the table it frees); writes no register.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
 
@@ -191,7 +191,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
  *
  * Thread-safety: the caller serialises calls for the same vINTID; different vINTIDs may be
  * written concurrently.
- * Spec: IHI 0069 §5.1.1 (configuration byte).
+ * Spec: IHI 0069H §5.1.1 (configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid,
 						uint8_t priority, bool enable);
@@ -225,7 +225,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  * with calls on other devices and vPEs (it takes each ITS's lock in turn, never two at once);
  * without it the caller also serialises it with every call that sends commands to any ITS
  * of the GIC.
- * Spec: IHI 0069 §6.3 (VMAPP, VINVALL, VSYNC), chapter 9 (vPEs, VPT).
+ * Spec: IHI 0069H §5.3 (VMAPP, VINVALL, VSYNC), chapter 9 (vPEs, VPT).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd,
 					  uint32_t doorbell);
@@ -249,7 +249,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
  * with calls on other devices and vPEs (it takes each ITS's lock in turn, never two at once);
  * without it the caller also serialises it with every call that sends commands to any ITS
  * of the GIC.
- * Spec: IHI 0069 §6.3 (VMAPP with V = 0, VSYNC), chapter 9.
+ * Spec: IHI 0069H §5.3 (VMAPP with V = 0, VSYNC), chapter 9.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
 
@@ -312,7 +312,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_invall(struct virq_vpe *vpe);
  * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
  * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
  * it with every command sender of that ITS.
- * Spec: IHI 0069 chapter 9 (residency), §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
+ * Spec: IHI 0069H §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd);
 
@@ -340,7 +340,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
  * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
  * it with every command sender of that ITS.
- * Spec: IHI 0069 chapter 9 (residency, doorbells), §12.11 (GICR_VPENDBASER).
+ * Spec: IHI 0069H §12.11 (GICR_VPENDBASER).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell,
 						      bool *pending_last);
@@ -355,7 +355,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
  *
  * Thread-safety: the caller serialises calls on @p vpe.
- * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
+ * Spec: IHI 0069H §5.3 (VMAPTI, VMOVI Dbell_pINTID: the doorbell); no hardware access.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
 
@@ -368,7 +368,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
  *
  * Thread-safety: the caller serialises calls on @p vpe.
- * Spec: IHI 0069 chapter 9 (doorbells); no hardware access.
+ * Spec: IHI 0069H §5.3 (VMAPTI, VMOVI Dbell_pINTID: the doorbell); no hardware access.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe);
 
@@ -383,7 +383,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe);
  * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
  * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
  * it with every command sender of that ITS.
- * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_resident()).
+ * Spec: IHI 0069H §12.11 (as virq_vpe_make_resident()).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
 
@@ -402,7 +402,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd);
  * CPUs (no lock inside). GICv4.0 doorbell masking through the proxy device sends ITS
  * commands: under the ITS lock (::virq_its_lock) when installed, else the caller serialises
  * it with every command sender of that ITS.
- * Spec: IHI 0069 chapter 9, §12.11 (as virq_vpe_make_nonresident()).
+ * Spec: IHI 0069H §12.11 (as virq_vpe_make_nonresident()).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last);
 
@@ -454,7 +454,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * with calls on other devices and vPEs (it takes each ITS's lock in turn, never two at once);
  * without it the caller also serialises it with every call that sends commands to any ITS
  * of the GIC.
- * Spec: IHI 0069 §6.3 (VMOVP, VSYNC, MAPTI, CLEAR, MOVI, INT, DISCARD, SYNC), chapter 9,
+ * Spec: IHI 0069H §5.3 (VMOVP, VSYNC, MAPTI, CLEAR, MOVI, INT, DISCARD, SYNC), chapter 9,
  * §12.11 (GICR_CLRLPIR, GICR_SETLPIR, GICR_SYNCR; GICR_INVALLR for Hip09).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
@@ -476,7 +476,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
  * Thread-safety: the caller serialises calls on @p vpe; with the proxy device it takes the
  * proxy ITS's lock (::virq_its_lock), or without one the caller serialises it with every
  * command sender of that ITS.
- * Spec: IHI 0069 §5.1.1 (doorbell configuration byte), chapter 9 (doorbells).
+ * Spec: IHI 0069H §5.1.1 (doorbell configuration byte), chapter 9 (doorbells).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on);
 
@@ -497,7 +497,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, boo
  * Thread-safety: the caller serialises calls on @p vpe; the ITS paths take that ITS's lock
  * (::virq_its_lock), or without one the caller serialises them with every command sender of
  * that ITS.
- * Spec: IHI 0069 §6.3 (INVDB, MAPTI, DISCARD, INV, SYNC, VSYNC), §12.11 (GICR_INVLPIR,
+ * Spec: IHI 0069H §5.3 (INVDB, MAPTI, DISCARD, INV, SYNC, VSYNC), §12.11 (GICR_INVLPIR,
  * GICR_SYNCR), chapter 9.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe);
@@ -524,7 +524,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
+ * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
 					  struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
@@ -573,7 +573,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  * part-way the error is returned, the queue is reset (or the ITS marked
  * dead) and:
  * - after a stall (::LIBVIRQ_ESTALLED) the ITS ran exactly the VMAPTIs before
- *   the stalled command (no later command is processed, IHI 0069 §6.2, and
+ *   the stalled command (no later command is processed, IHI 0069H §5.2, and
  *   the reset drops them): those events are tracked as mapped, every other
  *   event of the batch as unmapped (no DISCARD is ever sent for them);
  * - after a timeout or a hardware error the ITS state is unknown for the
@@ -582,7 +582,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
  *   VMAPTI never ran, that DISCARD is a command error on an unmapped event,
  *   which the ITS may ignore or answer by stalling (CONSTRAINED
- *   UNPREDICTABLE, IHI 0069 §6.3; @ref gic-its-queue-stall): the stall is then returned as
+ *   UNPREDICTABLE, IHI 0069H §5.3; @ref gic-its-queue-stall): the stall is then returned as
  *   ::LIBVIRQ_ESTALLED after a queue reset (or the ITS becomes ::LIBVIRQ_EDEAD if
  *   the reset fails), and the event is forgotten either way.
  *
@@ -602,7 +602,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §6.2 (command queue).
+ * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.2 (command queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event,
 						uint32_t count, struct virq_vpe *vpe,
@@ -618,7 +618,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, 
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (DISCARD, VSYNC).
+ * Spec: IHI 0069H §5.3 (DISCARD, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
 
@@ -642,7 +642,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint
  * Thread-safety: as virq_its_unmap_range(): the caller serialises it with calls on @p dev,
  * on the vPEs involved and with every other unmap-range call on the GIC; with the ITS lock
  * (::virq_its_lock) otherwise concurrent with calls on other devices and vPEs of the ITS.
- * Spec: IHI 0069 §6.3 (DISCARD, VSYNC), §6.2 (command queue).
+ * Spec: IHI 0069H §5.3 (DISCARD, VSYNC), §5.2 (command queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev,
 						  uint32_t first_event, uint32_t count);
@@ -661,7 +661,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (DISCARD, VMAPTI, VSYNC).
+ * Spec: IHI 0069H §5.3 (DISCARD, VMAPTI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event,
 					    struct virq_vpe *vpe, uint32_t vintid);
@@ -681,7 +681,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (VMOVI, VSYNC).
+ * Spec: IHI 0069H §5.3 (VMOVI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event,
 					   struct virq_vpe *vpe);
@@ -700,7 +700,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §6.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
+ * Spec: IHI 0069H §5.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event,
 						   bool on);
@@ -719,7 +719,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
  * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
  * call that uses @p dev's ITS.
- * Spec: IHI 0069 §5.1.1, §6.3 (INV, VSYNC).
+ * Spec: IHI 0069H §5.1.1, §5.3 (INV, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
 						 uint8_t priority, bool enable);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Pure builders of redistributor register images; see enc/images.h.
- * Spec: Arm IHI 0069 §12.11 (GICR_VPROPBASER, GICR_VPENDBASER); the
+ * Spec: Arm IHI 0069H §12.11 (GICR_VPROPBASER, GICR_VPENDBASER); the
  * attribute choices follow Linux's its_vpe_schedule() and
  * its_vpe_4_1_schedule() (facts restated, no code copied).
  */

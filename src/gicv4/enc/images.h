@@ -3,7 +3,7 @@
  * Private: pure builders of redistributor register images (GICR_VPROPBASER,
  * GICR_VPENDBASER in the GICv4.0 and GICv4.1 layouts). Includes only public
  * headers and bitfield.h, like every file of src/gicv4/enc/.
- * Spec: Arm IHI 0069 §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
+ * Spec: Arm IHI 0069H §12.11 (GICR_VPROPBASER, GICR_VPENDBASER).
  */
 #ifndef LIBVIRQ_SRC_GICV4_ENC_IMAGES_H
 #define LIBVIRQ_SRC_GICV4_ENC_IMAGES_H
@@ -29,7 +29,7 @@ uint64_t virq_gic_vprop40_image_(uint64_t pa, uint32_t id_bits, bool noncoherent
 uint64_t virq_gic_vpend40_image_(uint64_t vpt_pa, bool idai, bool noncoherent);
 
 /* GICv4.1 GICR_VPENDBASER making vPE @p vpeid resident: vPEID, VGrp0En,
- * VGrp1En, Valid (IHI 0069 §12.11; the VPT comes from the vPE table). */
+ * VGrp1En, Valid (IHI 0069H §12.11; the VPT comes from the vPE table). */
 uint64_t virq_gic_vpend41_image_(uint32_t vpeid, bool vgrp0, bool vgrp1);
 
 /*

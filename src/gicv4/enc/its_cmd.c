@@ -2,7 +2,7 @@
 /*
  * ITS command encoders and decoders: pure functions, no I/O, no state.
  *
- * Layouts: Arm IHI 0069 chapter 6 (ITS commands; IHI 0069H §5.3);
+ * Layouts: Arm IHI 0069H §5.3 (ITS commands);
  * synchronisation rules docs/rationale.md#gic-its-command-sync (Linux's
  * command builders) and docs/rationale.md#gic-vmapp-unmap-no-vsync (GICv4.1
  * VMAPP unmap is self-synchronising, IHI 0069H §5.3.19).

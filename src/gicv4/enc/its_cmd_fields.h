@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private: ITS command field positions, per doubleword, in [hi:lo] notation.
- * Arm IHI 0069 chapter 6 (ITS commands; the field layouts of IHI 0069H §5.3).
+ * Arm IHI 0069H §5.3 (the field layouts of the ITS commands).
  * Shared by the encoder and decoder only
  * (sim/src/its.c has its own, independent copy on purpose).
  */

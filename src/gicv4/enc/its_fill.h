@@ -5,7 +5,7 @@
  * has validated the first and the last command of the run with
  * virq_its_cmd_encode() against the ITS's limits, and every field is
  * monotonic over the run, so every command in between is valid too.
- * Layouts: Arm IHI 0069 §6.3 (VMAPTI, DISCARD); the same words
+ * Layouts: Arm IHI 0069H §5.3 (VMAPTI, DISCARD); the same words
  * virq_its_cmd_encode() writes (tested against it).
  */
 #ifndef LIBVIRQ_SRC_GICV4_ENC_ITS_FILL_H

@@ -3,7 +3,7 @@
  * Pure register-value functions of the GICv4 module: GITS_CBASER encoding,
  * the memory-attribute rule, version names, the ITS errata table lookup.
  * No I/O, no state; includes only public headers and bitfield.h.
- * Spec: Arm IHI 0069 §12.19 (GITS_CBASER, GITS_BASER<n>, GITS_IIDR).
+ * Spec: Arm IHI 0069H §12.19 (GITS_CBASER, GITS_BASER<n>, GITS_IIDR).
  */
 #include <libvirq/bitfield.h>
 #include <libvirq/gicv4/gic.h>

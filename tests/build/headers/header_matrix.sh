@@ -23,13 +23,11 @@ esac
 # and common VMM builds add.
 flags=(-std="$std" -Wall -Wextra -Wpedantic -Werror -Wredundant-decls -Wundef -Wcast-qual
        -Wwrite-strings -Wconversion -Wsign-conversion -I"$inc")
+flags+=(-Wshadow)
 if [ $lang = c ]; then
-	flags+=(-Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wdeclaration-after-statement
+	flags+=(-Wstrict-prototypes -Wmissing-prototypes -Wdeclaration-after-statement
 		-Wnested-externs -Wold-style-definition)
 else
-	# Not -Wshadow: g++ flags the C idiom of a function named like the struct
-	# it fills (virq_avic_vcpu_counters), which C++ code reaches as
-	# `struct virq_avic_vcpu_counters`.
 	flags+=(-Wzero-as-null-pointer-constant)
 fi
 case $mode in

@@ -458,7 +458,7 @@ static void invalid_target_emulates_not_running_only_wakes(void **s)
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0, 0xFFFFFFFF00000FFFull, &ops, &res),
 	    LIBVIRQ_EUNKNOWN);
 	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
-	virq_avic_vcpu_counters(&t.v[0], &c);
+	virq_avic_vcpu_counters_get(&t.v[0], &c);
 	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_INVALID_TARGET], 2);
 	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING], 1);
 	assert_int_equal(c.incomplete_ipi[LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE], 2);

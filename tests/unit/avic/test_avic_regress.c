@@ -173,7 +173,7 @@ static void unknown_cause(void **s)
 	{
 		struct virq_avic_vm_counters c;
 
-		assert_int_equal(virq_avic_vm_counters(&t.vm, &c), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_vm_counters_get(&t.vm, &c), LIBVIRQ_OK);
 		assert_true(c.unknown_ipi_cause == 1000000u && c.unknown_exit == 1000000u);
 		assert_true(c.log_lines_dropped == 2u * (1000000u - LIBVIRQ_AVIC_LOG_BURST - 1u));
 	}

@@ -210,7 +210,7 @@ static void stress(void **s)
 				fail_msg("vCPU %u vector %u posted at %lu, last delivered %lu", i,
 					 v, last_post[i][v], last_deliv[i][v]);
 	for (uint32_t i = 0; i < NV; i++) {
-		virq_avic_vcpu_counters(&t.v[i], &c);
+		virq_avic_vcpu_counters_get(&t.v[i], &c);
 		sum.posts += c.posts;
 		sum.coalesced += c.coalesced;
 		sum.doorbells += c.doorbells;

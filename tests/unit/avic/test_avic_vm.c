@@ -377,7 +377,7 @@ static void post_paths(void **s)
 	/* Range. */
 	assert_int_equal(virq_avic_post(&t.v[1], 15, 0x10), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_avic_post(&t.v[1], 256, 0x10), LIBVIRQ_ERANGE);
-	virq_avic_vcpu_counters(&t.v[1], &c);
+	virq_avic_vcpu_counters_get(&t.v[1], &c);
 	assert_int_equal(c.posts, 3);
 	assert_int_equal(c.coalesced, 1);
 	assert_int_equal(c.doorbells, 2);
@@ -864,7 +864,7 @@ static void noaccel_exits(void **s)
 	assert_int_equal(res.targets, 1);
 	assert_true(at_irr(&t, 1, 0x66));
 	assert_int_equal(*at_reg(&t, 0, 0x300) & 0x1000, 0);
-	virq_avic_vcpu_counters(&t.v[0], &c);
+	virq_avic_vcpu_counters_get(&t.v[0], &c);
 	assert_int_equal(c.noaccel_fault, 1);
 	assert_int_equal(c.noaccel_trap, 5);
 	assert_int_equal(c.noaccel_write, 4);
@@ -1021,7 +1021,7 @@ static void counters_no_wrap(void **s)
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 1);
 	t.v[0].cnt.wakes = 1; /* wake counted, its notification not yet */
-	virq_avic_vcpu_counters(&t.v[0], &c);
+	virq_avic_vcpu_counters_get(&t.v[0], &c);
 	assert_true(c.posts == 0);
 	at_vm_free(&t);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * PCI host bridges and device MSI topology from device trees:
- * virq_fdt_pci_host(), virq_fdt_pci_cfg_addr(), virq_fdt_msi_map().
+ * virq_fdt_discover_pci_host(), virq_fdt_pci_cfg_addr(), virq_fdt_msi_map().
  *  - QEMU 7.2 virt dumps (tests/data/dtb/qemu72_*.dtb, and live dumps made at
  *    test time by gen_dtbs.sh): what QEMU's topology implies (PCIe ECAM at
  *    0x40_1000_0000, msi-map = <0 &its 0 0x10000>, so DeviceID = RID; the ITS
@@ -141,7 +141,7 @@ static uint32_t check_qemu_virt_(const uint8_t *b, size_t len)
 	assert_int_equal(d.gicv_size, 0);
 	assert_int_equal(d.skipped, 0);
 
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, &why), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, &why), LIBVIRQ_OK);
 	assert_string_equal(why, "ok");
 	assert_int_equal(h.node, node_(b, "/pcie@10000000"));
 	assert_int_equal(h.layout, LIBVIRQ_FDT_PCI_ECAM);
@@ -164,9 +164,9 @@ static uint32_t check_qemu_virt_(const uint8_t *b, size_t len)
 	assert_int_equal(h.ranges[2].pci_base, 0x8000000000ull);
 	assert_int_equal(h.ranges[2].cpu_base, 0x8000000000ull);
 	assert_int_equal(h.ranges[2].size, 0x8000000000ull);
-	assert_int_equal(virq_fdt_pci_host(b, len, 1, &h, &why), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 1, &h, &why), LIBVIRQ_ENOENT);
 
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
 	for (size_t i = 0; i < sizeof(rids) / sizeof(rids[0]); i++) {
 		assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, rids[i], LIBVIRQ_FDT_ANY_ITS, &t,
 						  &why),
@@ -273,7 +273,7 @@ static void test_live_qemu_edu(void **state)
 
 	(void)state;
 	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
 	for (size_t i = 0; i < 2; i++) {
 		struct virq_fdt_msi_target t;
 		int rid = edu_rid_(cases[i].pci);
@@ -315,7 +315,7 @@ static void test_qemu_phandle_rewritten(void **state)
 	put_be32_(map + 4, 0x12345);
 	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
 	assert_int_equal(d.its[0].phandle, 0x12345);
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_OK);
 	assert_int_equal(t.its_index, 0);
@@ -394,7 +394,7 @@ static void test_pci_msi_fixture(void **state)
 		struct virq_fdt_msi_target t;
 		virq_status st;
 
-		assert_int_equal(virq_fdt_pci_host(b, len, c->host, &h, NULL), LIBVIRQ_OK);
+		assert_int_equal(virq_fdt_discover_pci_host(b, len, c->host, &h, NULL), LIBVIRQ_OK);
 		memset(&t, 0xa5, sizeof(t));
 		st = virq_fdt_msi_map(b, len, &d, h.node, c->rid, c->filter, &t, &why);
 		if (st != c->st)
@@ -425,7 +425,7 @@ static void test_pci_host_fixture(void **state)
 
 	(void)state;
 	/* 0: below soc, whose ranges adds 0x40_0000_0000 to the low 4 GiB. */
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, &why), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, &why), LIBVIRQ_OK);
 	assert_non_null(strstr(why, "empty (size 0) PCI ranges entry was skipped"));
 	assert_int_equal(h.node, node_(b, "/soc/pcie@30000000"));
 	assert_int_equal(h.layout, LIBVIRQ_FDT_PCI_ECAM);
@@ -449,7 +449,7 @@ static void test_pci_host_fixture(void **state)
 	assert_int_equal(h.ranges[2].cpu_base, 0x8000000000ull);
 	assert_int_equal(h.ranges[2].size, 0x1000000000ull);
 	/* 1: CAM, bus-range 0..255 reduced to the 4 buses the window covers. */
-	assert_int_equal(virq_fdt_pci_host(b, len, 1, &h, &why), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 1, &h, &why), LIBVIRQ_OK);
 	assert_non_null(strstr(why, "bus-range was reduced"));
 	assert_int_equal(h.layout, LIBVIRQ_FDT_PCI_CAM);
 	assert_int_equal(h.cfg_base, 0x4031000000ull);
@@ -458,16 +458,16 @@ static void test_pci_host_fixture(void **state)
 	assert_int_equal(h.flags, LIBVIRQ_FDT_PCI_BUS_REDUCED | LIBVIRQ_FDT_PCI_HAS_MSI_MAP);
 	/* 2: msi-parent; no bus-range means 0..255 (binding), reduced to the
 	 * one bus its 1 MiB window covers. */
-	assert_int_equal(virq_fdt_pci_host(b, len, 2, &h, &why), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 2, &h, &why), LIBVIRQ_OK);
 	assert_non_null(strstr(why, "bus-range was reduced"));
 	assert_int_equal(h.bus_start, 0);
 	assert_int_equal(h.bus_end, 0);
 	assert_int_equal(h.flags, LIBVIRQ_FDT_PCI_HAS_MSI_PARENT | LIBVIRQ_FDT_PCI_BUS_REDUCED);
 	/* 7 is the last enabled one; the disabled pcie@38000000 is not counted. */
-	assert_int_equal(virq_fdt_pci_host(b, len, 7, &h, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 7, &h, NULL), LIBVIRQ_OK);
 	assert_int_equal(h.node, node_(b, "/soc/pcie@37000000"));
 	memset(&h, 0xa5, sizeof(h));
-	assert_int_equal(virq_fdt_pci_host(b, len, 8, &h, &why), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 8, &h, &why), LIBVIRQ_ENOENT);
 	assert_int_equal(h.node, 0);
 	assert_int_equal(h.nr_ranges, 0);
 	free(b);
@@ -557,7 +557,7 @@ static void test_hostile_maps(void **state)
 		struct virq_fdt_pci_host h;
 
 		/* The host itself is valid: only its MSI description is hostile. */
-		assert_int_equal(virq_fdt_pci_host(b, len, (uint32_t)i, &h, NULL), LIBVIRQ_OK);
+		assert_int_equal(virq_fdt_discover_pci_host(b, len, (uint32_t)i, &h, NULL), LIBVIRQ_OK);
 		assert_int_equal(h.node, node);
 		for (size_t r = 0; r < sizeof(rids) / sizeof(rids[0]); r++) {
 			struct virq_fdt_msi_target t;
@@ -608,13 +608,13 @@ static void test_hostile_hosts(void **state)
 		virq_status st;
 
 		memset(&h, 0xa5, sizeof(h));
-		st = virq_fdt_pci_host(b, len, i, &h, &why);
+		st = virq_fdt_discover_pci_host(b, len, i, &h, &why);
 		if (st != LIBVIRQ_EBADDT || !strstr(why, whys[i]))
 			fail_msg("host %u: %d (%s), want EBADDT (%s)", i, (int)st, why, whys[i]);
 		assert_int_equal(h.node, 0);
 		assert_int_equal(h.cfg_base, 0);
 	}
-	assert_int_equal(virq_fdt_pci_host(b, len, i, &h, &why), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, i, &h, &why), LIBVIRQ_ENOENT);
 	free(b);
 }
 
@@ -759,16 +759,16 @@ static void test_msi_misuse(void **state)
 	(void)state;
 	assert_int_equal(virq_fdt_discover_gic(b, len, &d, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_fdt_discover_gic(other, len2, &d1, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_fdt_msi_map(NULL, len, &d, h.node, 0, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_fdt_msi_map(b, len, NULL, h.node, 0, LIBVIRQ_FDT_ANY_ITS, &t, &why),
 			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, 0, LIBVIRQ_FDT_ANY_ITS, NULL, &why),
 			 LIBVIRQ_EINVAL);
-	assert_int_equal(virq_fdt_pci_host(NULL, len, 0, &h2, &why), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_fdt_discover_pci_host(NULL, len, 0, &h2, &why), LIBVIRQ_EINVAL);
 	assert_int_equal(h2.node, 0); /* zeroed on failure */
-	assert_int_equal(virq_fdt_pci_host(b, len, 0, NULL, &why), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, NULL, &why), LIBVIRQ_EINVAL);
 	/* Offsets that are not nodes: negative, unaligned, past the end, a property. */
 	for (size_t i = 0; i < sizeof(bad_nodes) / sizeof(bad_nodes[0]); i++)
 		assert_int_equal(virq_fdt_msi_map(b, len, &d, bad_nodes[i], 0x10, LIBVIRQ_FDT_ANY_ITS,
@@ -807,7 +807,7 @@ static void sweep_one_(const uint8_t *c, size_t n, unsigned *ok, unsigned *bad)
 	for (uint32_t i = 0; i < 9; i++) {
 		struct virq_fdt_pci_host h;
 		const char *why = NULL;
-		virq_status st = virq_fdt_pci_host(c, n, i, &h, &why);
+		virq_status st = virq_fdt_discover_pci_host(c, n, i, &h, &why);
 
 		assert_non_null(why);
 		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT ||

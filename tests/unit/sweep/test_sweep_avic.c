@@ -172,7 +172,7 @@ static void test_doorbell_fault(void **s)
 			assert_int_equal(virq_sim_kicks_of(e.fh, (void *)(uintptr_t)0x100), 1);
 	}
 	assert_true(virq_avic_vcpu_pending(&e.v[0], NULL));
-	virq_avic_vcpu_counters(&e.v[0], &c);
+	virq_avic_vcpu_counters_get(&e.v[0], &c);
 	assert_int_equal(c.posts, 1);
 	virq_sim_msr_fault(e.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	assert_int_equal(virq_avic_vcpu_put(&e.v[0]), LIBVIRQ_OK);

@@ -316,7 +316,7 @@ static void vcpu_voids_(struct virq_avic_vcpu *t, int s)
 		assert_null(virq_avic_vcpu_backing(t, &pa));
 		assert_true(pa == 0);
 	}
-	virq_avic_vcpu_counters(t, &c);
+	virq_avic_vcpu_counters_get(t, &c);
 	if (!live)
 		assert_true(c.posts == 0 && c.kicks == 0);
 	cases_ += 5;
@@ -415,7 +415,7 @@ static virq_status m_counters(struct w *w, struct virq_avic_vm *t)
 	struct virq_avic_vm_counters c;
 
 	(void)w;
-	return virq_avic_vm_counters(t, &c);
+	return virq_avic_vm_counters_get(t, &c);
 }
 static virq_status m_resolve(struct w *w, struct virq_avic_vm *t)
 {

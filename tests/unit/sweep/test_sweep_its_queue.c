@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fault-injection sweep of the ITS command queue (IHI 0069 §6.2): every
+ * Fault-injection sweep of the ITS command queue (IHI 0069H §5.2): every
  * allocation of virq_its_queue_init() fails in turn; every waiting operation
  * (wait, drain, submit, push on a full queue, reset) meets an ITS that never
  * consumes or never becomes quiescent. Afterwards: nothing leaked, the ITS

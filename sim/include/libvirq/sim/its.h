@@ -8,7 +8,7 @@
  * simulator's register file, so another model may hook GITS_BASER<n>).
  * When GITS_CWRITER is written it reads the queue memory (through the
  * simulator's PA → VA translation), decodes every command with its OWN
- * decoder (virq_sim_its_decode(), written from IHI 0069 §5.3 with plain
+ * decoder (virq_sim_its_decode(), written from IHI 0069H §5.3 with plain
  * shifts and masks, independently of libvirq's encoder), records it and
  * advances GITS_CREADR.
  *

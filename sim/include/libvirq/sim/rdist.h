@@ -39,7 +39,7 @@
  * the entry of every mapped vPE (virq_sim_rdist_vpe_entry_ok()).
  *
  * The register layouts are the model's own (bit positions written out from
- * IHI 0069 chapter 12), not the library's macros.
+ * IHI 0069H chapter 12), not the library's macros.
  *
  * Thread-safety: the model runs under the simulator's lock when the library
  * reaches it; the setters and observations are for the test's thread.
