@@ -95,8 +95,8 @@ enum virq_barrier {
  *
  * One exception makes the choice matter for the GICv4 module: an ITS with
  * GITS_TYPER.PTA = 1 takes redistributors by physical address in its
- * commands (the RDbase of MAPC, SYNC, VMAPP and VMOVP; IHI 0069
- * §12.19 GITS_TYPER.PTA, §6.3), and libvirq puts the redistributor
+ * commands (the RDbase of MAPC, SYNC, VMAPP and VMOVP; IHI 0069H
+ * §12.19 GITS_TYPER.PTA, §5.3), and libvirq puts the redistributor
  * addresses it was given there (::virq_gic_rdist::rd_base). On such an ITS
  * describe the GIC with physical addresses and translate them to the
  * embedder's mappings in these callbacks (ports/xen/hal.c does, with its

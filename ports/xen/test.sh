@@ -324,7 +324,7 @@ done
 if [ "$extra" = 1 ]; then
 	L=$work/boot-on-trap.log
 	log "booting gicv4=on, vwfi=trap, 3 dom0 vCPUs on 2 pCPUs (informational)"
-	boot "$L" "gicv4=on dom0_max_vcpus=3" trap "edu_cpu=-3"
+	boot "$L" "gicv4=on dom0_max_vcpus=3" trap "edu_cpu=-3 edu_timeout_us=2000000"
 	echo "extra=on-trap-3vcpu delivered=$(field "$L" delivered)/$N injected=$(field "$L" sw_injected_lpis)" \
 		"doorbells=$(field "$L" doorbells) pl_wakes=$(field "$L" pl_wakes) vmovp=$(field "$L" vmovp)" \
 		"its_cmds=$(field "$L" its_cmds) errors=$(field "$L" errors)"

@@ -17,7 +17,7 @@
  * RES1, Enable). */
 #define VCFG_ON_ 0xA3u
 
-/* The configuration byte for @priority and @enable (IHI 0069 §5.1.1:
+/* The configuration byte for @priority and @enable (IHI 0069H §5.1.1:
  * Priority[7:2], RES1, Enable), as virq_gic_vm_vlpi_config() writes it. */
 static uint8_t vcfg_byte_(uint8_t priority, bool enable)
 {
@@ -97,7 +97,7 @@ static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
 /* virq_vlpi_map_config() with the ITS lock held (the wrapper below takes
  * it). The configuration byte is written (and cleaned) before the VMAPTI is
  * queued: the redistributor reads it when it first caches the vLPI, so the
- * vLPI is never live with another priority or enable (IHI 0069 §5.1.1). */
+ * vLPI is never live with another priority or enable (IHI 0069H §5.1.1). */
 static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			  uint32_t vintid, bool doorbell, uint8_t cfg)
 {

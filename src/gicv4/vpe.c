@@ -345,7 +345,7 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 /*
  * VINVALL + VSYNC on the first live ITS (slot order) the vPE is mapped on.
  * One ITS is enough: VINVALL acts on the redistributors' cached vLPI
- * configuration of the vPE, which every ITS reaches (IHI 0069 §6.3 VINVALL;
+ * configuration of the vPE, which every ITS reaches (IHI 0069H §5.3 VINVALL;
  * Linux its_vpe_invall() sends it to a single ITS for the same reason). A
  * dead ITS is skipped for the next one.
  */

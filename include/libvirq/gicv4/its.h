@@ -318,7 +318,7 @@ struct virq_its_id {
  * Hardware accesses: three reads, no write. Thread-safety: reads @p gic
  * only; safe concurrently with other readers of @p gic and with any call on
  * another ITS (it takes no ITS lock: the ITS need not be initialised).
- * Spec: IHI 0069 §12.19 (GITS_PIDR2, GITS_TYPER, GITS_IIDR).
+ * Spec: IHI 0069H §12.19 (GITS_PIDR2, GITS_TYPER, GITS_IIDR).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_probe(const struct virq_gic *gic,
 					   const struct virq_gic_its_desc *desc,

@@ -279,7 +279,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the
  * ITS, from any CPU; without it the caller serialises this with every call
  * that sends commands to that ITS.
- * Spec: IHI 0069 §6.3 (VINVALL, VSYNC), §5.1.1 (configuration byte), chapter 9.
+ * Spec: IHI 0069H §5.3 (VINVALL, VSYNC), §5.1.1 (configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_invall(struct virq_vpe *vpe);
 
@@ -557,7 +557,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  * GITS_CWRITER write, 1 or more GITS_CREADR reads).
  *
  * Thread-safety: as virq_vlpi_map().
- * Spec: IHI 0069 §6.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
+ * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev, uint32_t event,
 						 struct virq_vpe *vpe, uint32_t vintid,

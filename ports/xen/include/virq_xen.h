@@ -19,7 +19,7 @@
  * physical addresses then. That is what a GICv4 embedder needs: with
  * GITS_TYPER.PTA = 1 libvirq puts the redistributors' addresses into ITS
  * commands (MAPC, VMAPP, VMOVP RDbase), which the ITS takes as physical
- * addresses (Arm IHI 0069 §12.19 GITS_TYPER.PTA, §6.3). An access outside
+ * addresses (Arm IHI 0069H §12.19 GITS_TYPER.PTA, §5.3). An access outside
  * every window is logged, reads all-ones and writes nothing. kick_vcpu's
  * cookie is a struct vcpu *.
  *

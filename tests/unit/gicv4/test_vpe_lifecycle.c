@@ -358,7 +358,7 @@ static void test_vlpi_map_config(void **state)
 	assert_int_equal(virq_its_event_get(&dev, 1, &ev), LIBVIRQ_OK);
 	assert_int_equal(ev.kind, LIBVIRQ_ITS_EV_VIRT);
 	assert_int_equal(a.nr_vlpis, 1);
-	/* Priority[1:0] are not part of the byte (IHI 0069 §5.1.1). */
+	/* Priority[1:0] are not part of the byte (IHI 0069H §5.1.1). */
 	assert_int_equal(virq_vlpi_map_config(&dev, 2, &a, 9001, false, 0xFF, true), LIBVIRQ_OK);
 	assert_int_equal(vprop[9001 - 8192], 0xFF);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 7, 2).db, 1023);
