@@ -162,6 +162,15 @@ struct virq_hal_ops {
 	 * Optional. Logs a fixed message with up to a few values. The library
 	 * never formats strings; @p msg is a constant, @p values (may be NULL
 	 * when @p nvalues is 0) are printed by the embedder as it likes.
+	 * A failed check of a driver function logs one ::LIBVIRQ_LOG_DEBUG line
+	 * whose @p msg is "<public function>: <what was wrong>" and whose
+	 * @p values[0] is the ::virq_status returned, as a sign-extended
+	 * 64-bit value (print it as @c (int64_t)values[0], or with
+	 * virq_status_name()), followed by up to four values the message
+	 * names. A NULL, never-initialised or destroyed object has no HAL to
+	 * log through: such calls fail silently with ::LIBVIRQ_EINVAL. May be
+	 * called from any CPU concurrently, in the contexts of the function
+	 * that fails (atomic context included): it must not sleep.
 	 */
 	void (*log)(void *ctx, enum virq_log_level level, const char *msg,
 		    const uint64_t *values, size_t nvalues);

@@ -277,8 +277,8 @@ static void test_proxy_lazy_creation(void **state)
 	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
 	assert_int_equal(virq_sim_its_ncmds(q), 1);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, 0xFFFF);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x08);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->dev, 0xFFFF);
 	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
@@ -635,26 +635,26 @@ static void test_proxy_doorbell(void **state)
 	assert_non_null(f.its[0].proxy);
 	assert_int_equal(f.its[0].proxy->nr_events, 2);
 	assert_int_equal(virq_sim_its_ncmds(q), 4);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08); /* the proxy's MAPD */
-	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, pdev);
-	c = virq_sim_its_cmd(q, 1);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x08); /* the proxy's MAPD */
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->dev, pdev);
+	c = virq_sim_its_cmd_at(q, 1);
 	assert_int_equal(c->op, 0x0A);
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, db[0]);
 	assert_int_equal(c->icid, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x0C);
-	assert_int_equal(virq_sim_its_cmd(q, 3)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 3)->op, 0x05);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0C);
 	/* Two slots: the third vPE evicts the first (DISCARD, MAPTI, INV, SYNC). */
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), LIBVIRQ_OK);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[2]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 4);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0F);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0A);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0F);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x0A);
 	assert_int_equal(v[0].proxy_event, -1);
 	assert_int_equal(v[2].proxy_event, 0);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 0).pintid, db[2]);
@@ -665,7 +665,7 @@ static void test_proxy_doorbell(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_make_resident(&v[2], 0), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0C);
 	assert_int_equal(virq_vpe_make_nonresident(&v[2], true, NULL), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 1);
 	for (int i = 0; i < 3; i++)
@@ -704,10 +704,10 @@ static void test_proxy_follows_vmovp(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
 	/* After VMOVP + VSYNC: CLEAR + SYNC on RD 0, then MOVI to collection 1. */
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x04);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->ev, (uint32_t)v.proxy_event);
-	assert_int_equal(virq_sim_its_cmd(q, 4)->op, 0x01);
-	assert_int_equal(virq_sim_its_cmd(q, 4)->icid, 1);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x04);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->ev, (uint32_t)v.proxy_event);
+	assert_int_equal(virq_sim_its_cmd_at(q, 4)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd_at(q, 4)->icid, 1);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
 	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
 	assert_int_equal(virq_vpe_move(&v, 2), LIBVIRQ_OK);
@@ -751,9 +751,9 @@ static void test_doorbell_direct_and_invdb(void **state)
 			assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 		} else {
 			assert_int_equal(virq_sim_its_ncmds(q), 2);
-			assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x2E);
-			assert_int_equal(virq_sim_its_cmd(q, 0)->vpe, v.vpeid);
-			assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+			assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x2E);
+			assert_int_equal(virq_sim_its_cmd_at(q, 0)->vpe, v.vpeid);
+			assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x25);
 			assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOTSUP);
 		}
 		assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
@@ -853,12 +853,12 @@ static void test_move_lpi_syncs_both_collections(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x01);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->icid, 1);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->rd, 0); /* processor 0: the old RD */
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->rd, 1ull << 16);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->icid, 1);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->rd, 0); /* processor 0: the old RD */
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->rd, 1ull << 16);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 4, 1).icid, 1);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK); /* already there */
@@ -893,11 +893,11 @@ static void test_vlpi_move_vsyncs_both_vpes(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vlpi_move(&d, 0, &b), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x21);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->vpe, a.vpeid);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x25);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->vpe, b.vpeid);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x21);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->vpe, a.vpeid);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->vpe, b.vpeid);
 	assert_int_equal(a.nr_vlpis, 0);
 	assert_int_equal(b.nr_vlpis, 1);
 	assert_int_equal(virq_vlpi_unmap(&d, 0), LIBVIRQ_OK);

@@ -20,7 +20,7 @@ static void setup_n(struct its_fx *f, uint64_t typer, unsigned nits, unsigned nr
 
 static const struct virq_sim_its_cmd *cmd_at(struct its_fx *f, unsigned its, size_t i)
 {
-	return virq_sim_its_cmd(virq_sim_its_state_queue(f->sm[its]), i);
+	return virq_sim_its_cmd_at(virq_sim_its_state_queue(f->sm[its]), i);
 }
 
 static size_t ncmds(struct its_fx *f, unsigned its)
