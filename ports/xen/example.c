@@ -24,7 +24,7 @@
 static int __init cf_check virq_xen_example_init(void)
 {
     const struct virq_hal hal = { &virq_xen_hal_ops, NULL };
-    virq_status st = virq_hal_validate(&hal, VIRQ_XEN_HAL_NEEDS);
+    virq_status st = virq_hal_validate(&hal, LIBVIRQ_XEN_HAL_NEEDS);
 
     if ( st != LIBVIRQ_OK )
     {

@@ -43,9 +43,9 @@ extern const struct virq_hal_ops virq_xen_hal_ops;
 
 /* What virq_hal_validate() must find in virq_xen_hal_ops on this architecture. */
 #ifdef CONFIG_X86
-#define VIRQ_XEN_HAL_NEEDS (LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK)
+#define LIBVIRQ_XEN_HAL_NEEDS (LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK)
 #else
-#define VIRQ_XEN_HAL_NEEDS LIBVIRQ_HAL_NEED_DCACHE
+#define LIBVIRQ_XEN_HAL_NEEDS LIBVIRQ_HAL_NEED_DCACHE
 #endif
 
 /* Most windows one map holds: a distributor, 16 redistributor regions and
