@@ -92,6 +92,17 @@ enum virq_barrier {
  * addresses when MMIO is identity-mapped, or virtual addresses of its own
  * mappings): the library only adds register offsets to the bases it was
  * given and passes the sums back here.
+ *
+ * One exception makes the choice matter for the GICv4 module: an ITS with
+ * GITS_TYPER.PTA = 1 takes redistributors by physical address in its
+ * commands (the RDbase of MAPC, SYNC, VMAPP and VMOVP; IHI 0069H
+ * §12.19 GITS_TYPER.PTA, §5.3), and libvirq puts the redistributor
+ * addresses it was given there (::virq_gic_rdist::rd_base). On such an ITS
+ * describe the GIC with physical addresses and translate them to the
+ * embedder's mappings in these callbacks (ports/xen/hal.c does, with its
+ * MMIO windows); a GIC described with virtual addresses works only with
+ * PTA = 0 (RDbase is then the processor number), or when MMIO is
+ * identity-mapped.
  */
 struct virq_hal_ops {
 	/** Must be ::LIBVIRQ_HAL_VERSION. */

@@ -35,6 +35,73 @@ static void test_quirk_table(void **state)
 	assert_int_equal(virq_its_quirks_for(0x43Bu, LIBVIRQ_GIC_PLAT_RK3588), 0);
 }
 
+/* virq_its_probe(): read-only identification before taking an ITS over. */
+static unsigned long mmio_writes(struct its_fx *f)
+{
+	return virq_sim_count(f->g.fh, LIBVIRQ_SIM_MMIO_W32) +
+	       virq_sim_count(f->g.fh, LIBVIRQ_SIM_MMIO_W64);
+}
+
+static void test_its_probe(void **state)
+{
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
+	struct virq_gic_its_desc bad;
+	struct virq_its_id id, keep;
+	struct virq_gic none;
+	struct its_fx f;
+	unsigned long w;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	/* GICv4.0 GIC, 4.0 ITS. */
+	setup1(&f, NULL, 1, 40, false);
+	w = mmio_writes(&f);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_OK);
+	assert_int_equal(mmio_writes(&f), w); /* nothing written */
+	assert_int_equal(id.version, LIBVIRQ_ITS_V40);
+	assert_int_equal(id.typer, QEMU_TYPER_40);
+	assert_int_equal(id.arch_rev, 4);
+	assert_int_equal(id.quirks, virq_its_quirks_for(id.iidr, 0));
+	/* The ITS can still be taken over afterwards, and reports the same. */
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(f.its[0].typer, id.typer);
+	assert_int_equal(f.its[0].lim.version, id.version);
+	/* Refusals: nothing read, out untouched. */
+	keep = id;
+	assert_int_equal(virq_its_probe(NULL, &f.g.desc.its[0], &id), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_probe(&none, &f.g.desc.its[0], &id), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_probe(&f.g.gic, NULL, &id), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_EINVAL);
+	bad = f.g.desc.its[0];
+	bad.size = 0;
+	assert_int_equal(virq_its_probe(&f.g.gic, &bad, &id), LIBVIRQ_EINVAL);
+	/* No ITS there (ArchRev 0). */
+	bad = f.g.desc.its[0];
+	bad.base = 0x7000000ull;
+	bad.size = 0x20000;
+	assert_int_equal(virq_its_probe(&f.g.gic, &bad, &id), LIBVIRQ_ENOTSUP);
+	assert_memory_equal(&id, &keep, sizeof(id));
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+
+	/* A GICv4.1 ITS on a GICv4.0 GIC is driven as 4.0; on a GICv3 GIC as v3. */
+	ic.typer = TYPER_41;
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_OK);
+	assert_int_equal(id.version, LIBVIRQ_ITS_V40);
+	assert_int_equal(id.typer, TYPER_41);
+	itsfx_teardown(&f, false);
+	setup1(&f, NULL, 1, 3, false);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_OK);
+	assert_int_equal(id.version, LIBVIRQ_ITS_V3);
+	itsfx_teardown(&f, false);
+	/* GITS_TYPER.Physical = 0 is refused as virq_its_init() refuses it. */
+	ic.typer = QEMU_TYPER_40 & ~1ull;
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_ENOTSUP);
+	itsfx_teardown(&f, false);
+}
+
 /* QEMU defaults: 64 KiB pages, device and vPE tables two-level, level-2 pages on demand. */
 static void test_tables_indirect_on_demand(void **state)
 {
@@ -881,6 +948,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_quirk_table),
+	    cmocka_unit_test(test_its_probe),
 	    cmocka_unit_test(test_tables_indirect_on_demand),
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),

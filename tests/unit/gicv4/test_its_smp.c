@@ -181,6 +181,8 @@ static void test_lock_around_every_command(void **state)
 	CALL(virq_vlpi_move(&dev, 1, &v));
 	CALL(virq_vlpi_set_doorbell(&dev, 1, false));
 	CALL(virq_vlpi_set_config(&dev, 1, 0x80, true));
+	CALL(virq_vlpi_map_config(&dev, 6, &v, 8300, true, 0x40, false));
+	CALL(virq_vpe_invall(&v));
 	CALL(virq_vlpi_map(&dev2, 0, &w, 8192, true));
 	/* Doorbell masking through the proxy (no DirectLPI): residency sends INVs. */
 	CALL(virq_vpe_set_db_masking(&v, true));
@@ -199,7 +201,7 @@ static void test_lock_around_every_command(void **state)
 	/* Reading the tracking takes no lock either. */
 	assert_int_equal(virq_its_event_get(&dev, 1, &ev), LIBVIRQ_OK);
 	assert_int_equal(x.lock.acquires, a0);
-	for (uint32_t e = 1; e < 6; e++)
+	for (uint32_t e = 1; e < 7; e++)
 		CALL(virq_vlpi_unmap(&dev, e));
 	CALL(virq_vlpi_unmap(&dev2, 0));
 	CALL(virq_its_device_unmap(&dev2));
