@@ -27,9 +27,11 @@ mkdir -p "$1"
 cache=$(cd "$1" && pwd)
 srcroot=$cache/src
 
-# Warm cache: an unpacked tree from an earlier run.
+# Warm cache: an unpacked tree from an earlier run. .done names it relative
+# to $srcroot, so the cache can be moved or copied (a file written before
+# that held an absolute path: only its last component is used).
 if [ -f "$srcroot/.done" ]; then
-	dir=$(cat "$srcroot/.done")
+	dir=$srcroot/$(basename "$(cat "$srcroot/.done")")
 	if [ -f "$dir/xen/Makefile" ]; then
 		echo "$dir"
 		exit 0
@@ -129,5 +131,5 @@ dir=$srcroot/xen-$ver
 mv "$top" "$dir"
 rmdir "$srcroot/unpack"
 cp "$apt/dl"/*.dsc "$srcroot/" 2>/dev/null || true
-echo "$dir" >"$srcroot/.done"
+basename "$dir" >"$srcroot/.done"
 echo "$dir"
