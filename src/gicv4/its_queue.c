@@ -607,6 +607,13 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 /* ---- reset ---- */
 virq_status virq_its_queue_reset(struct virq_its_queue *q)
 {
+	uint64_t consumed;
+
+	return virq_its_queue_reset_seen_(q, &consumed);
+}
+
+virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consumed_lin)
+{
 	const uint32_t en = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
 				       LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe));
 	const uint32_t quiescent = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Quiescent);
@@ -614,8 +621,10 @@ virq_status virq_its_queue_reset(struct virq_its_queue *q)
 	uint64_t rb;
 	virq_status st;
 
+	*consumed_lin = 0;
 	if (!q_live_(q))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_reset: queue not live");
+	*consumed_lin = q->rd_lin; /* a lower bound until the ITS is quiescent */
 	q->dead = true; /* until the end */
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
 	if (ctlr & en)
@@ -627,6 +636,15 @@ virq_status virq_its_queue_reset(struct virq_its_queue *q)
 		return LIBVIRQ_FAIL(&q->hal, st,
 				    "virq_its_queue_reset: GITS_CTLR.Quiescent never read 1");
 	}
+	/* Quiescent: the ITS processes no command, so GITS_CREADR now says
+	 * exactly which commands ran (IHI 0069H §5.2, §12 GITS_CTLR.Quiescent,
+	 * GITS_CREADR): read it once more rather than assume that nothing ran
+	 * since the last poll. The commands after it are dropped below. */
+	if (creadr_read_(q) == RD_BAD_)
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
+				     "virq_its_queue_reset: GITS_CREADR impossible once quiescent",
+				     q->creadr);
+	*consumed_lin = q->rd_lin;
 	/* Rewriting GITS_CBASER resets GITS_CREADR to 0 and clears Stalled. */
 	rb = cbaser_write_(q, q->cbaser);
 	if (rb != q->cbaser)

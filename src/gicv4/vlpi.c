@@ -84,6 +84,7 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	uint32_t db;
 	virq_status st;
 
@@ -104,10 +105,18 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, 2);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map: VMAPTI + VSYNC failed", event);
+	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0))
+		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map: VMAPTI + VSYNC failed (not mapped)",
+				     event);
+	/* Mapped, or the VMAPTI may have run: tracked, the vPE referenced
+	 * (docs/gicv4-core.md "Failures"). */
 	track_(dev, event, vpe, vintid, db);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_vlpi_map: VSYNC after the VMAPTI failed or the VMAPTI may "
+				     "have run (event tracked as mapped)",
+				     event);
 	return LIBVIRQ_OK;
 }
 
@@ -226,7 +235,8 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 	struct virq_its_event *e;
 	uint8_t vsync[LIBVIRQ_ITS_CMD_SIZE];
 	uint32_t db, done = 0;
-	uint64_t base;
+	uint64_t base, consumed;
+	bool exact;
 	virq_status st;
 
 	if (!dev_live_(dev))
@@ -261,15 +271,16 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 		its->cmds += (uint64_t)count + 1;
 		return LIBVIRQ_OK;
 	}
-	/* A queue failure: events never queued are untracked; after a stall
-	 * also those whose VMAPTI was not consumed; after a timeout or a
-	 * hardware error a queued VMAPTI may or may not have run and stays
-	 * tracked (a later DISCARD is then harmless or a reported stall). */
+	/* A queue failure: the reset reads GITS_CREADR once the ITS is
+	 * quiescent. Events never queued, and (reset done) those whose VMAPTI
+	 * GITS_CREADR did not pass, are untracked; a VMAPTI that ran, or that
+	 * may have run (the ITS is dead), stays tracked with its vPE
+	 * referenced. */
+	exact = virq_its_fail_seen_(its, st, &consumed);
 	for (uint32_t k = 0; k < count; k++)
-		if (k >= done || (st == LIBVIRQ_ESTALLED &&
-				  base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > its->q.rd_lin))
+		if (k >= done ||
+		    (exact && base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > consumed))
 			virq_its_event_forget_(dev, first_event + k);
-	virq_its_fail_(its, st);
 	return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map_range: the queue failed part-way",
 			     first_event, done);
 }
@@ -331,7 +342,8 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 					   "virq_vlpi_remap: event not mapped to a vLPI"};
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[4];
-	size_t n = 0;
+	struct virq_its_ran ran;
+	size_t n = 0, vmapti;
 	uint32_t db;
 	virq_status st;
 	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
@@ -350,18 +362,36 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
+	vmapti = n;
 	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, n);
-	if (st != LIBVIRQ_OK) {
-		virq_its_event_forget_(dev, event); /* DISCARD may have run */
+	st = virq_its_exec_seen_(dev->its, c, n, &ran);
+	if (st == LIBVIRQ_OK) {
+		track_(dev, event, vpe, vintid, db);
+		return LIBVIRQ_OK;
+	}
+	/* What GITS_CREADR showed (docs/gicv4-core.md "Failures"): the VMAPTI
+	 * ran: the new mapping; only the DISCARD ran: unmapped; nothing, or
+	 * unknown (the ITS is dead): the old mapping stays tracked, its vPE
+	 * referenced. */
+	if (ran.ran > vmapti) {
+		track_(dev, event, vpe, vintid, db);
 		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_remap: DISCARD + VMAPTI failed (event tracked as "
+				     "virq_vlpi_remap: VSYNC after the VMAPTI failed (event tracked "
+				     "with the new mapping)",
+				     event);
+	}
+	if (ran.ran >= 1 && ran.exact) {
+		virq_its_event_forget_(dev, event);
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_vlpi_remap: the DISCARD ran, the VMAPTI did not (event "
 				     "unmapped)",
 				     event);
 	}
-	track_(dev, event, vpe, vintid, db);
-	return LIBVIRQ_OK;
+	return LIBVIRQ_FAILV(hal, st,
+			     "virq_vlpi_remap: DISCARD or VMAPTI not seen to run (event still tracked with "
+			     "the old mapping)",
+			     event);
 }
 
 virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
@@ -385,6 +415,7 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 					   "virq_vlpi_move: event not mapped to a vLPI"};
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[3] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
+	struct virq_its_ran ran;
 	size_t n = 1;
 	virq_status st;
 	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
@@ -409,13 +440,16 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, n);
+	st = virq_its_exec_seen_(dev->its, c, n, &ran);
+	/* GITS_CREADR showed the VMOVI processed: the vLPI is on the new vPE
+	 * (referenced there); otherwise it stays tracked on the old one. */
+	if (st == LIBVIRQ_OK || ran.ran >= 1)
+		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_move: VMOVI + VSYNC(old) + VSYNC(new) failed (the "
-				     "vLPI may be on either vPE)",
+				     "virq_vlpi_move: VMOVI + VSYNC(old) + VSYNC(new) failed "
+				     "(tracked on the new vPE iff the VMOVI was seen to run)",
 				     event);
-	track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
 	return LIBVIRQ_OK;
 }
 

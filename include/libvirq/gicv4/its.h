@@ -10,10 +10,16 @@
  * VSYNC each needs (IHI 0069H §5.2; @ref gic-its-command-sync), publishes with one
  * GITS_CWRITER write and waits, bounded, for completion. When the queue
  * fails (::LIBVIRQ_ETIMEDOUT, ::LIBVIRQ_ESTALLED) the queue is reset
- * (virq_its_queue_reset()), the operation returns the error and the
- * library's tracking keeps the state from before the operation; if the
- * reset fails too, the ITS is marked dead and every later call returns
- * ::LIBVIRQ_EDEAD.
+ * (virq_its_queue_reset(): once the ITS is quiescent, GITS_CREADR says
+ * which commands ran; the later ones are dropped) and the operation
+ * returns the error. The tracking then follows what GITS_CREADR showed:
+ * a mapping command (MAPTI, VMAPTI, DISCARD, MOVI, VMOVI) it passed is
+ * tracked as done, one it did not pass as not done; when the reset fails
+ * too (the ITS is marked dead, every later call returns ::LIBVIRQ_EDEAD)
+ * the commands after it may or may not have run and the tracking keeps
+ * the mapping that may still be in the ITS (the old one; for a new map,
+ * the new one), its vPE and LPI referenced (docs/gicv4-core.md
+ * "Failures").
  *
  * Thread-safety (the SMP contract, docs/gicv4-core.md "SMP"): without a
  * lock hook the caller serialises every call that takes a given ::virq_its
@@ -394,7 +400,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event
  *         mapped);
- *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
+ *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors:
+ *         the event is tracked as mapped (the LPI referenced, so that virq_lpi_free()
+ *         refuses it) when GITS_CREADR passed the MAPTI or the ITS is dead, else as
+ *         unmapped; unmap a tracked event with virq_its_unmap_event().
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -411,9 +420,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  * @param event A mapped EventID.
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
- *         (the event is then tracked as unmapped: DISCARD may have run, and
- *         a later map re-issues the mapping).
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped);
+ *         ::LIBVIRQ_EDEAD (ITS dead: nothing sent, the tracking is released so that
+ *         the teardown can finish); queue errors: when GITS_CREADR passed the DISCARD
+ *         the event is unmapped (only its SYNC/VSYNC failed), otherwise it stays
+ *         tracked as mapped with its vPE's vLPI count and its LPI's reference kept
+ *         (virq_vpe_destroy() and virq_lpi_free() return ::LIBVIRQ_EBUSY): the ITS may
+ *         still map it; call again to finish.
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -431,14 +444,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * CREADR read per batch that fits the queue).
  *
  * Every argument is checked before anything is queued. If the queue fails
- * part-way the error is returned, the queue is reset (or the ITS marked
- * dead) and the tracking is exact after a stall (::LIBVIRQ_ESTALLED): the
- * ITS ran exactly the DISCARDs before the stalled command (IHI 0069H §5.2),
- * those events are unmapped, the others stay mapped (unmap them again).
- * After a timeout or a hardware error any queued DISCARD may have run:
- * those events are tracked as unmapped (as virq_its_unmap_event() does;
- * mapping them again is valid after a DISCARD); events never queued stay
- * mapped.
+ * part-way the error is returned and the queue is reset, which reads
+ * GITS_CREADR once the ITS is quiescent: the events whose DISCARD it
+ * passed are unmapped, every other event of the range stays tracked as
+ * mapped, its vPE or LPI referenced (the ITS may still map it; unmap it
+ * again). If the reset fails the ITS is marked dead and only the DISCARDs
+ * GITS_CREADR was seen to pass count as done (IHI 0069H §5.2).
  *
  * @param dev         A live device.
  * @param first_event First EventID.
@@ -477,8 +488,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live); ::LIBVIRQ_ERANGE;
  *         ::LIBVIRQ_ENOENT (event not a physical LPI, or collection not
- *         mapped); queue errors (the tracking keeps the old collection; the
- *         ITS may have moved it: move again).
+ *         mapped); queue errors (the event is tracked in the new collection when
+ *         GITS_CREADR passed the MOVI, else in the old one: move again).
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from

@@ -487,7 +487,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
  *         ::LIBVIRQ_ENOTSUP
- *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
+ *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down, or ITS dead: nothing sent); queue
+ *         errors: the event is tracked as mapped (counted in the vPE's vLPIs, so that
+ *         virq_vpe_destroy() refuses it) when GITS_CREADR passed the VMAPTI or the ITS is
+ *         dead, else as unmapped; unmap a tracked event with virq_vlpi_unmap().
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -505,13 +508,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  * when the batch fits) and one completion wait.
  *
  * Every argument is validated before anything is queued. If the queue fails
- * part-way the error is returned, the queue is reset (or the ITS marked
- * dead) and:
- * - after a stall (::LIBVIRQ_ESTALLED) the ITS ran exactly the VMAPTIs before
- *   the stalled command (no later command is processed, IHI 0069H §5.2, and
- *   the reset drops them): those events are tracked as mapped, every other
- *   event of the batch as unmapped (no DISCARD is ever sent for them);
- * - after a timeout or a hardware error the ITS state is unknown for the
+ * part-way the error is returned and the queue is reset, which reads
+ * GITS_CREADR once the ITS is quiescent:
+ * - reset done: the ITS ran exactly the VMAPTIs before that position (no
+ *   later command is processed, IHI 0069H §5.2, and the reset drops them):
+ *   those events are tracked as mapped, every other event of the batch as
+ *   unmapped (no DISCARD is ever sent for them);
+ * - reset failed (the ITS is marked dead): the ITS state is unknown for the
  *   batch: every event whose VMAPTI was queued stays tracked as mapped,
  *   although the ITS may not have executed it; events never queued stay
  *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
@@ -561,9 +564,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint
  * @brief Unmaps @p count consecutive vLPI events in one batch: @p count
  * DISCARDs, one VSYNC per vPE involved, one GITS_CWRITER write per
  * queue-full and one completion wait (the counterpart of
- * virq_vlpi_map_range()). Failure rules as virq_its_unmap_range(): after a
- * stall the tracking is exact (the DISCARDs the ITS ran are unmapped, the
- * others stay mapped).
+ * virq_vlpi_map_range()). Failure rules as virq_its_unmap_range(): the
+ * events whose DISCARD GITS_CREADR passed are unmapped, the others stay
+ * tracked as mapped with their vPE's vLPI count (virq_vpe_destroy()
+ * returns ::LIBVIRQ_EBUSY); unmap them again.
  *
  * @param dev         A live device.
  * @param first_event First EventID.
@@ -590,7 +594,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe Target vPE. @param vintid New vINTID.
  * @return As virq_vlpi_map(); ::LIBVIRQ_ENOENT (not a vLPI). On a queue failure
- *         the event is tracked as unmapped.
+ *         the tracking follows what GITS_CREADR showed once the queue was reset: the
+ *         VMAPTI ran: the new mapping; only the DISCARD ran: unmapped; neither, or
+ *         the ITS is dead (unknown): the old mapping, its vPE still referenced.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -610,7 +616,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue
- *         errors.
+ *         errors: the vLPI is tracked on (and counted in) the new vPE when GITS_CREADR
+ *         passed the VMOVI, else on the old one (also when the ITS is dead); move again.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
