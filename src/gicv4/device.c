@@ -300,9 +300,12 @@ static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, 
 				     pintid);
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
+	if (virq_lpi_is_doorbell_(dev->its->gic, pintid))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY, "virq_its_map_lpi: LPI is a vPE's doorbell",
+				     pintid);
 	if (!virq_lpi_ref_(dev->its->gic, pintid))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-				     "virq_its_map_lpi: 65535 mappings of this LPI already", pintid);
+				     "virq_its_map_lpi: 65534 mappings of this LPI already", pintid);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0)) {
 		virq_lpi_unref_(dev->its->gic, pintid);

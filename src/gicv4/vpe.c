@@ -217,7 +217,7 @@ static void vpe_free_(struct virq_vpe *vpe)
 	virq_page_free_(&gic->hal, &vpe->vpt);
 	virq_vpeid_free_(gic, vpe->vpeid);
 	if (vpe->doorbell != LIBVIRQ_ITS_NO_DOORBELL)
-		virq_lpi_unref_(gic, vpe->doorbell);
+		virq_lpi_doorbell_release_(gic, vpe->doorbell);
 }
 
 static virq_status vpe_check_init_(const struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
@@ -270,11 +270,13 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC, "virq_vpe_init: every vPEID is in use",
 				     gic->vpeid_bits);
 	}
-	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_ref_(gic, doorbell)) {
+	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_doorbell_take_(gic, doorbell)) {
 		virq_vpeid_free_(gic, vpe->vpeid);
 		vpe->vm = NULL;
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-				     "virq_vpe_init: 65535 users of the doorbell LPI already", doorbell);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_vpe_init: doorbell LPI already in use (another vPE's "
+				     "doorbell, or mapped by an ITS event)",
+				     doorbell);
 	}
 	vpe->doorbell = doorbell;
 	size = round_up_((1ull << vm->id_bits) / 8, 0x10000);

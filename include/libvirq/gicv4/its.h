@@ -400,7 +400,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event
  *         mapped);
- *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors:
+ *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); ::LIBVIRQ_EBUSY
+ *         (@p pintid is a vPE's doorbell, see virq_vpe_init()); ::LIBVIRQ_ENOSPC (65534
+ *         events map @p pintid already); queue errors:
  *         the event is tracked as mapped (the LPI referenced, so that virq_lpi_free()
  *         refuses it) when GITS_CREADR passed the MAPTI or the ITS is dead, else as
  *         unmapped; unmap a tracked event with virq_its_unmap_event().

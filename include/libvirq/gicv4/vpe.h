@@ -208,7 +208,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  * @param vpe      Storage (overwritten).
  * @param vm       An initialised VM.
  * @param rd       Target redistributor index (must have LPIs enabled).
- * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL.
+ * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL. The
+ *                 doorbell belongs to this vPE alone until virq_vpe_destroy(): it may
+ *                 be no other vPE's doorbell and no ITS event's LPI (one vPE's
+ *                 doorbell masking or a device's CLEAR would drop another's wake-up).
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p vpe is live: double init, nothing changed;
  *         gicv4/state.h);
@@ -216,7 +219,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
  *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead: nothing is kept);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
- *         ::LIBVIRQ_EBUSY (LPIs off on @p rd); ::LIBVIRQ_ENOMEM; queue errors.
+ *         ::LIBVIRQ_EBUSY (LPIs off on @p rd, or @p doorbell already in use: another
+ *         vPE's doorbell or mapped by an ITS event; nothing taken); ::LIBVIRQ_ENOMEM;
+ *         queue errors.
  *
  * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
  * creation, teardown and (GITS_TYPER.VMOVP = 0) move on the GIC (vPEID bitmap, VMOVP
