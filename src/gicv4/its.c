@@ -186,8 +186,22 @@ static void proxy_reserve_(struct virq_its *its)
 	its->proxy_ok = true;
 }
 
-/* Undoes a (partial) virq_its_init(): the ITS is quiescent, its memory
- * freed and it is unregistered. Used by init's failure path and destroy. */
+/* Unregisters @its and frees its memory; the ITS must not use it any
+ * more (quiescent, or never enabled since it was seen quiescent). */
+static void its_release_(struct virq_its *its)
+{
+	if (its->gic->its[its->slot] == its) {
+		its->gic->its[its->slot] = NULL;
+		its->gic->nr_its--;
+	}
+	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
+	virq_its_queue_fini_owned_(&its->q);
+	virq_its_tables_free_(its);
+	virq_page_free_(&its->gic->hal, &its->col_map);
+	virq_page_free_(&its->gic->hal, &its->dev_ht);
+}
+
+/* virq_its_destroy(): the ITS is made quiescent, then released. */
 static virq_status its_teardown_(struct virq_its *its)
 {
 	virq_status st;
@@ -199,15 +213,7 @@ static virq_status its_teardown_(struct virq_its *its)
 				     "virq_its_destroy: GITS_CTLR.Quiescent never read 1 (memory kept, "
 				     "ITS disabled; call again)",
 				     its->base);
-	if (its->gic->its[its->slot] == its) {
-		its->gic->its[its->slot] = NULL;
-		its->gic->nr_its--;
-	}
-	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
-	virq_its_queue_fini_owned_(&its->q);
-	virq_its_tables_free_(its);
-	virq_page_free_(&its->gic->hal, &its->col_map);
-	virq_page_free_(&its->gic->hal, &its->dev_ht);
+	its_release_(its);
 	return LIBVIRQ_OK;
 }
 
@@ -259,26 +265,28 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	its->q.owned = true;
 	its_number_(its, &ctlr);
 	st = its_number_unique_(its);
-	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
-	/* ImDe on GICv4 as Linux does (its_probe_one). */
-	if (its->lim.version != LIBVIRQ_ITS_V3)
-		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
-	if (st == LIBVIRQ_OK)
-		virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
 	gic->its[its->slot] = its; /* registered so that the failure path below can undo it */
 	gic->nr_its++;
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
 		st = virq_rdist_vpe_tables_attach_(gic);
-	if (st == LIBVIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
-	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
-		proxy_reserve_(its);
 	if (st != LIBVIRQ_OK) {
-		virq_status st2 = its_teardown_(its);
-
-		(void)st2; /* the first error is reported */
+		/* Every failure comes before GITS_CTLR.Enabled is set: the ITS,
+		 * quiescent and disabled since before it was given any memory,
+		 * reads none of it, so it is unregistered and everything freed
+		 * without waiting for Quiescent again (a wait that could fail and
+		 * keep the ITS registered with its pages). */
+		its_release_(its);
 		its->gic = NULL;
 		return st;
 	}
+	if (cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
+	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
+		proxy_reserve_(its);
+	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
+	/* ImDe on GICv4 as Linux does (its_probe_one). */
+	if (its->lim.version != LIBVIRQ_ITS_V3)
+		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
+	virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
 	its->state = LIVE_;
 	return LIBVIRQ_OK;
 }

@@ -257,8 +257,9 @@ struct virq_its_device {
  * when one level would exceed two pages and Indirect sticks, writes Inner
  * shareable + RaWaWb (or non-shareable + nC when not coherent), reads back,
  * and cleans tables the ITS does not snoop (@ref gic-table-attributes). Then the queue
- * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists) and
- * Enabled (+ ImDe on GICv4). Registers the ITS with the GIC.
+ * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists),
+ * registers the ITS with the GIC (GICv4.1: the RDs' vPE tables attached)
+ * and last sets Enabled (+ ImDe on GICv4).
  *
  * @param its  Storage (overwritten).
  * @param gic  An initialised GIC.
@@ -275,8 +276,11 @@ struct virq_its_device {
  *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
  *         GITS_CTLR.ITS_Number reads the same as another such ITS's, so
  *         the two could not be told apart in an ITSList); ::LIBVIRQ_ENOHAL (non-coherent
- *         and no dcache_clean). On failure nothing stays allocated and the
- *         ITS stays disabled.
+ *         and no dcache_clean). On failure nothing stays allocated (every page taken
+ *         is freed), the ITS is not registered with @p gic (a retry on the same
+ *         storage registers it once) and stays disabled: every check that can fail
+ *         runs before GITS_CTLR.Enabled is written, so no second Quiescent wait (which
+ *         could time out) is needed to release its memory.
  *
  * Spec: IHI 0069H §12.19.1 GITS_BASER, §5.2.
  *

@@ -877,6 +877,43 @@ static void test_device_index_many(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A failed virq_its_init() (two ITSList-mode ITSes read the same read-only
+ * ITS_Number; a short timeout and a slow Quiescent on the second) leaves
+ * the ITS unregistered and frees every page it took; a retry registers it
+ * at most once. */
+static void test_init_failure_releases(void **state)
+{
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
+	struct virq_its_cfg cfg = {0};
+	struct its_fx f;
+	size_t pages;
+	unsigned slots = 0;
+
+	(void)state;
+	ic.typer = QEMU_TYPER_40 & ~(1ull << 37); /* GITS_TYPER.VMOVP = 0: ITSList mode */
+	ic.its_number_ro = 1;
+	ic.quiescent_polls = 100;
+	itsfx_setup(&f, NULL, &ic, 2, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	pages = virq_sim_live_pages(f.g.fh);
+	cfg.timeout_ns = 5000;
+	assert_int_equal(virq_its_init(&f.its[1], &f.g.gic, &f.g.desc.its[1], &cfg), LIBVIRQ_EHW);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(f.g.gic.nr_its, 1);
+	for (unsigned i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
+		assert_true(f.g.gic.its[i] != &f.its[1]);
+	assert_int_equal(virq_its_init(&f.its[1], &f.g.gic, &f.g.desc.its[1], NULL), LIBVIRQ_EHW);
+	for (unsigned i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
+		slots += f.g.gic.its[i] == &f.its[1];
+	assert_int_equal(slots, 0);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_its_destroy(&f.its[1]), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_destroy(&f.g.gic), LIBVIRQ_OK);
+	f.nits = 0;
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -904,6 +941,7 @@ int main(void)
 	    cmocka_unit_test(test_no_masking_path),
 	    cmocka_unit_test(test_never_quiescent),
 	    cmocka_unit_test(test_quiescent_exact),
+	    cmocka_unit_test(test_init_failure_releases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
