@@ -232,6 +232,13 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	if (its->state == LIVE_)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
 				    "virq_its_init: its is live (virq_its_destroy() first)");
+	/* GITS_CTLR .. GITS_PIDR2 (0xFFE8) and the other ID registers
+	 * (0xFFD0 - 0xFFFC) fill the 64 KiB control frame (IHI 0069H §12.19,
+	 * Table 12-29): a smaller region is refused before any access. */
+	if (desc->size < LIBVIRQ_GIC_FRAME_SIZE)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_its_init: desc->size below the 64 KiB ITS control frame",
+				     desc->base, desc->size);
 	if (cfg && cfg->queue_bytes &&
 	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,

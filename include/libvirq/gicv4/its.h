@@ -270,7 +270,9 @@ struct virq_its_device {
  *         gicv4/state.h);
  *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
  *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
- *         only one of @c acquire and @c release); ::LIBVIRQ_ENOTSUP (not an
+ *         only one of @c acquire and @c release; a region, virq_gic_its_desc::size,
+ *         smaller than the 64 KiB control frame ::LIBVIRQ_GIC_FRAME_SIZE, whose ID
+ *         registers GITS_PIDR2 at 0xFFE8 is read: nothing read); ::LIBVIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::LIBVIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::LIBVIRQ_ETIMEDOUT (never quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW
  *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and

@@ -914,6 +914,46 @@ static void test_init_failure_releases(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A 4 KiB GICD or ITS region (a device tree's or a hand-filled
+ * description) is refused with EINVAL before any register access: the ID
+ * registers at 0xFFD0 - 0xFFFC lie outside it. */
+static void test_small_regions_refused(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_desc d;
+	struct virq_gic_its_desc small;
+	unsigned long mmio;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, false);
+	d = f.g.desc;
+	d.gicd_size = 0x1000;
+	{
+		struct virq_gic gic2;
+		struct virq_gic_rdist rds2[FX_MAX_RD];
+
+		memset(&gic2, 0, sizeof(gic2));
+		mmio = virq_sim_mmio_total(f.g.fh);
+		assert_int_equal(virq_gic_init(&gic2, &f.g.hal, &d, rds2, FX_MAX_RD, 16),
+				 LIBVIRQ_EINVAL);
+		assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+		assert_int_not_equal(gic2.state, LIBVIRQ_GICV4_LIVE);
+	}
+	small = f.g.desc.its[0];
+	small.size = 0x1000;
+	mmio = virq_sim_mmio_total(f.g.fh);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+	assert_int_equal(f.g.gic.nr_its, 0);
+	small.size = 0xFFFF;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_EINVAL);
+	small.size = 0x10000; /* the control frame alone is enough */
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
+	f.its[0].gic = NULL;
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -942,6 +982,7 @@ int main(void)
 	    cmocka_unit_test(test_never_quiescent),
 	    cmocka_unit_test(test_quiescent_exact),
 	    cmocka_unit_test(test_init_failure_releases),
+	    cmocka_unit_test(test_small_regions_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
