@@ -239,6 +239,18 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_its_init: desc->size below the 64 KiB ITS control frame",
 				     desc->base, desc->size);
+	/* A second driver of the same ITS would rewrite its GITS_BASER and
+	 * GITS_CBASER under the first one's devices: refused before any access. */
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		const struct virq_its *o = gic->its[i];
+
+		if (o && desc->base < o->base + (o->size ? o->size : LIBVIRQ_GIC_FRAME_SIZE) &&
+		    o->base < desc->base + desc->size)
+			return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+					     "virq_its_init: desc's region overlaps an ITS already "
+					     "initialised on this GIC",
+					     desc->base, o->base);
+	}
 	if (cfg && cfg->queue_bytes &&
 	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,

@@ -267,7 +267,9 @@ struct virq_its_device {
  * @param cfg  Optional settings, or NULL.
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p its is live: double init, nothing changed;
- *         gicv4/state.h);
+ *         gicv4/state.h; or @p desc's region overlaps an ITS already initialised on
+ *         @p gic, through other storage: nothing read or written, the first ITS
+ *         untouched);
  *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
  *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
  *         only one of @c acquire and @c release; a region, virq_gic_its_desc::size,

@@ -954,6 +954,37 @@ static void test_small_regions_refused(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A second virq_its_init() of the same ITS (another storage, same GIC)
+ * is refused (EBUSY) without a register access: the first ITS's tables
+ * and devices keep working. */
+static void test_same_its_twice_refused(void **state)
+{
+	struct its_fx f;
+	struct virq_its b;
+	struct virq_its_device dev;
+	uint64_t baser0;
+	unsigned long mmio;
+	uint32_t lpi;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 7, 4), LIBVIRQ_OK);
+	baser0 = virq_sim_its_state_baser(f.sm[0], 0);
+	memset(&b, 0, sizeof(b));
+	mmio = virq_sim_mmio_total(f.g.fh);
+	assert_int_equal(virq_its_init(&b, &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+	assert_int_equal(f.g.gic.nr_its, 1);
+	assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0), baser0);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&dev, 0, lpi, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 7, 0).pintid, lpi);
+	assert_int_equal(virq_its_unmap_event(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -983,6 +1014,7 @@ int main(void)
 	    cmocka_unit_test(test_quiescent_exact),
 	    cmocka_unit_test(test_init_failure_releases),
 	    cmocka_unit_test(test_small_regions_refused),
+	    cmocka_unit_test(test_same_its_twice_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
