@@ -297,9 +297,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * ::LIBVIRQ_VPE_DB_MASK the doorbell is unmasked after. GICv4.1: writes
  * DB = @p doorbell (PendingLast = 0) or PendingLast = 1. Then polls Dirty = 0
  * (bounded) and reads PendingLast (4.1 without doorbell: reported true).
+ * PendingLast says whether pending and enabled vLPIs were left (IHI 0069H
+ * §12.11); it promises a wake-up only together with a doorbell.
  *
  * @param vpe          A resident vPE.
- * @param doorbell     Request a doorbell (the vCPU is blocking).
+ * @param doorbell     Request a doorbell (the vCPU is blocking). Ignored for a vPE
+ *                     created with ::LIBVIRQ_ITS_NO_DOORBELL (it has none to
+ *                     request): made non-resident as with false, so @p pending_last
+ *                     is the hardware's PendingLast on 4.0 and true on 4.1.
  * @param pending_last Optional; receives true when a vLPI is pending (keep
  *                     the vCPU runnable), also when Dirty never cleared.
  * @return ::LIBVIRQ_OK;
@@ -324,9 +329,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
  * The next virq_vpe_put() requests a doorbell and virq_vpe_load() keeps the
  * vPE non-resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK;
+ * @param vpe A vPE with a doorbell. @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (the vPE was created with
+ *         ::LIBVIRQ_ITS_NO_DOORBELL: no doorbell could wake it, so blocking is
+ *         refused and nothing changes; such a vCPU polls: virq_vpe_put() outside
+ *         WFI reports PendingLast).
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069H §5.3 (VMAPTI, VMOVI Dbell_pINTID: the doorbell); no hardware access.
