@@ -217,6 +217,31 @@ static virq_status its_teardown_(struct virq_its *its)
 	return LIBVIRQ_OK;
 }
 
+/* The checks of @desc's region before any access: EINVAL, EBUSY. */
+static virq_status its_region_ok_(const struct virq_gic *gic, const struct virq_gic_its_desc *desc)
+{
+	/* GITS_CTLR .. GITS_PIDR2 (0xFFE8) and the other ID registers
+	 * (0xFFD0 - 0xFFFC) fill the 64 KiB control frame (IHI 0069H §12.19,
+	 * Table 12-29): a smaller region is refused before any access. */
+	if (desc->size < LIBVIRQ_GIC_FRAME_SIZE)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_its_init: desc->size below the 64 KiB ITS control frame",
+				     desc->base, desc->size);
+	/* A second driver of the same ITS would rewrite its GITS_BASER and
+	 * GITS_CBASER under the first one's devices: refused before any access. */
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		const struct virq_its *o = gic->its[i];
+
+		if (o && desc->base < o->base + (o->size ? o->size : LIBVIRQ_GIC_FRAME_SIZE) &&
+		    o->base < desc->base + desc->size)
+			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+					     "virq_its_init: desc's region overlaps an ITS already "
+					     "initialised on this GIC",
+					     desc->base, o->base);
+	}
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
 {
@@ -232,25 +257,9 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	if (its->state == LIVE_)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
 				    "virq_its_init: its is live (virq_its_destroy() first)");
-	/* GITS_CTLR .. GITS_PIDR2 (0xFFE8) and the other ID registers
-	 * (0xFFD0 - 0xFFFC) fill the 64 KiB control frame (IHI 0069H §12.19,
-	 * Table 12-29): a smaller region is refused before any access. */
-	if (desc->size < LIBVIRQ_GIC_FRAME_SIZE)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_its_init: desc->size below the 64 KiB ITS control frame",
-				     desc->base, desc->size);
-	/* A second driver of the same ITS would rewrite its GITS_BASER and
-	 * GITS_CBASER under the first one's devices: refused before any access. */
-	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
-		const struct virq_its *o = gic->its[i];
-
-		if (o && desc->base < o->base + (o->size ? o->size : LIBVIRQ_GIC_FRAME_SIZE) &&
-		    o->base < desc->base + desc->size)
-			return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-					     "virq_its_init: desc's region overlaps an ITS already "
-					     "initialised on this GIC",
-					     desc->base, o->base);
-	}
+	st = its_region_ok_(gic, desc);
+	if (st != LIBVIRQ_OK)
+		return st;
 	if (cfg && cfg->queue_bytes &&
 	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
