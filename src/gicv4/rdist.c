@@ -556,7 +556,7 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
 				     "virq_gic_rdist_init: redistributor index >= nr_rd", idx);
 	if (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
 				     "virq_gic_rdist_init: redistributor already initialised", idx);
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
 	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */

@@ -266,7 +266,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  * @param idx Redistributor index (< nr_rd).
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, bad index, already initialised);
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, bad index);
+ *         ::LIBVIRQ_EBUSY (the redistributor is already initialised: no register
+ *         touched, its tables not reprogrammed);
  *         ::LIBVIRQ_ETIMEDOUT (wake, RWP or Dirty never settled: the RD is left
  *         without LPIs and may be retried); ::LIBVIRQ_EBUSY (EnableLPIs stuck at 1);
  *         ::LIBVIRQ_ENOMEM (pending table); ::LIBVIRQ_ENOHAL (non-coherent tables

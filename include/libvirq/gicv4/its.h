@@ -357,13 +357,18 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * @param device_id DeviceID (< 2^Devbits; not the proxy's).
  * @param nr_events Events needed, 1 .. 2^ID_bits.
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EBUSY (@p dev is live: double init, nothing changed;
- *         gicv4/state.h);
+ *         ::LIBVIRQ_EBUSY: @p dev is live, i.e. mapped already (on @p its or on any
+ *         other ITS, whatever @p device_id): the storage of a live device; nothing
+ *         read beyond its state, nothing changed (gicv4/state.h);
+ *         ::LIBVIRQ_EEXIST: @p dev is not live but @p device_id is mapped on @p its by
+ *         another device, or is the DeviceID virq_its_init() reserved for the
+ *         doorbell proxy (::virq_its_cfg::proxy_doorbells); nothing changed;
  *         ::LIBVIRQ_EINVAL also when @p its is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
- *         ::LIBVIRQ_EEXIST (@p device_id is already mapped on @p its — also the
- *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
- *         is changed); ::LIBVIRQ_ENOMEM; queue errors.
+ *         destroyed; ::LIBVIRQ_EINVAL (@p dev NULL, @p nr_events 0);
+ *         ::LIBVIRQ_ERANGE (@p device_id beyond GITS_TYPER.Devbits or the device
+ *         table, @p nr_events beyond GITS_TYPER.ID_bits); ::LIBVIRQ_ENOMEM (DeviceID
+ *         index, level-2 table page, ITT or tracking); ::LIBVIRQ_ENOHAL (non-coherent
+ *         ITT and no dcache_clean); queue errors (MAPD).
  *         On failure nothing stays allocated or recorded.
  *
  * Thread-safety: with the ITS lock (::virq_its_lock) concurrent with calls on other
