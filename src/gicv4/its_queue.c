@@ -270,9 +270,25 @@ static LIBVIRQ_CF_CHECK_ bool wait_cond_(void *p)
  * Polls until rd_lin >= want_lin. Returns LIBVIRQ_OK, LIBVIRQ_ESTALLED,
  * LIBVIRQ_EHW or LIBVIRQ_ETIMEDOUT (the last two make the queue dead).
  */
+/* The messages of poll_consumed_(), by the public function that waited:
+ * [0] waiting for queue space (virq_its_queue_push() and the batch paths),
+ * [1] waiting for a ticket (virq_its_queue_wait(), _drain(), _submit()). */
+static const char *const poll_msg_[2][3] = {
+    {"virq_its_queue_push: GITS_CREADR impossible while waiting for queue space (outside "
+     "the queue, past GITS_CWRITER, or all ones)",
+     "virq_its_queue_push: the ITS stalled on a command while waiting for queue space",
+     "virq_its_queue_push: the ITS consumed nothing until the deadline (waiting for queue "
+     "space)"},
+    {"virq_its_queue_wait: GITS_CREADR impossible (outside the queue, past GITS_CWRITER, or "
+     "all ones)",
+     "virq_its_queue_wait: the ITS stalled on a command",
+     "virq_its_queue_wait: the ITS consumed nothing until the deadline"},
+};
+
 static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
-				  struct virq_its_queue_diag *diag)
+				  struct virq_its_queue_diag *diag, bool for_space)
 {
+	const char *const *msg = poll_msg_[for_space ? 0 : 1];
 	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_};
 	virq_status st = virq_poll_until(&q->hal, wait_cond_, &a, q->timeout_ns);
 	bool stalled_bit = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
@@ -282,10 +298,7 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, stalled_bit);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_push/wait: GITS_CREADR impossible (outside the "
-				     "queue, past GITS_CWRITER, or all ones)",
-				     q->creadr, (uint64_t)q->pub_off);
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW, msg[0], q->creadr, (uint64_t)q->pub_off);
 	}
 	if (st == LIBVIRQ_OK && q->rd_lin >= want_lin)
 		return LIBVIRQ_OK;
@@ -294,17 +307,14 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, true);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED,
-				     "virq_its_queue_push/wait: the ITS stalled on a command",
-				     q->creadr, (uint64_t)q->pub_off);
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED, msg[1], q->creadr,
+				     (uint64_t)q->pub_off);
 	}
 	q->dead = true;
 	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
 		  (uint64_t)q->pub_off);
 	diag_fill_(q, diag, false);
-	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT,
-			     "virq_its_queue_push/wait: the ITS consumed nothing until the deadline",
-			     q->creadr, (uint64_t)q->pub_off);
+	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT, msg[2], q->creadr, (uint64_t)q->pub_off);
 }
 
 /* ---- publishing ---- */
@@ -363,7 +373,7 @@ static virq_status make_space_(struct virq_its_queue *q)
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
 	/* Consumed up to wr_lin - limit + room leaves room / SLOT_ free slots. */
-	return poll_consumed_(q, q->wr_lin + room - limit, NULL);
+	return poll_consumed_(q, q->wr_lin + room - limit, NULL, true);
 }
 
 uint32_t virq_its_queue_room_(struct virq_its_queue *q, uint8_t **slots)
@@ -480,7 +490,7 @@ virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				     q->pub_lin);
 	if (q->rd_lin >= ticket)
 		return LIBVIRQ_OK;
-	return poll_consumed_(q, ticket, diag);
+	return poll_consumed_(q, ticket, diag, false);
 }
 
 virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue_diag *diag)

@@ -111,7 +111,9 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 			     0))
 		return resident_refused_(vpe, rd);
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK) {
-		st = virq_vpe_db_request_(vpe, false);
+		st = virq_vpe_db_request_(vpe, false,
+					  "virq_vpe_make_resident: doorbell byte not cleaned (no "
+					  "dcache_clean)");
 		if (st != LIBVIRQ_OK)
 			return st; /* logged by the doorbell path */
 	}
@@ -216,7 +218,9 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 				     vpe->vpeid);
 	}
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK)
-		return virq_vpe_db_request_(vpe, doorbell); /* logs its failure */
+		return virq_vpe_db_request_(vpe, doorbell,
+					    "virq_vpe_make_nonresident: doorbell byte not cleaned (no "
+					    "dcache_clean)");
 	return LIBVIRQ_OK;
 }
 

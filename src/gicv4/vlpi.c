@@ -16,30 +16,37 @@
  * RES1, Enable). */
 #define VCFG_ON_ 0xA3u
 
-/* Common checks for a vLPI target on @dev's ITS (shared by the map, remap
- * and move calls: the message names the family). */
+/* Common checks for a vLPI target on @dev's ITS, shared by the map, map
+ * range, remap and move calls; @msg is the caller's set of messages (each
+ * names that public function, docs/gicv4-core.md "Errors that say why"). */
+enum { TGT_LIVE_, TGT_GIC_, TGT_DYING_, TGT_V3_, TGT_ITS_, TGT_VINTID_, TGT_N_ };
+
+#define TGT_MSGS_(fn)                                                                     \
+	{fn ": vpe not live", fn ": vPE and device on different GICs",                    \
+	 fn ": vPE being torn down", fn ": GICv3 ITS (no vLPIs)",                         \
+	 fn ": vPE not mapped on the device's ITS", fn ": vINTID outside 8192 .. 2^id_bits - 1"}
+
+static const char *const tgt_map_[TGT_N_] = TGT_MSGS_("virq_vlpi_map");
+static const char *const tgt_range_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_range");
+static const char *const tgt_remap_[TGT_N_] = TGT_MSGS_("virq_vlpi_remap");
+static const char *const tgt_move_[TGT_N_] = TGT_MSGS_("virq_vlpi_move");
+
 static virq_status target_ok_(const struct virq_hal *hal, const struct virq_its_device *dev,
-			      const struct virq_vpe *vpe, uint32_t vintid)
+			      const struct virq_vpe *vpe, uint32_t vintid,
+			      const char *const msg[TGT_N_])
 {
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_vlpi_map/remap/move: vpe not live");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, msg[TGT_LIVE_]);
 	if (vpe->vm->gic != dev->its->gic)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
-				    "virq_vlpi_map/remap/move: vPE and device on different GICs");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, msg[TGT_GIC_]);
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD,
-				     "virq_vlpi_map/remap/move: vPE being torn down", vpe->vpeid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, msg[TGT_DYING_], vpe->vpeid);
 	if (dev->its->lim.version == LIBVIRQ_ITS_V3)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
-				    "virq_vlpi_map/remap/move: GICv3 ITS (no vLPIs)");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, msg[TGT_V3_]);
 	if (!(vpe->its_mask & (1u << dev->its->slot)))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_vlpi_map/remap/move: vPE not mapped on the device's ITS",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, msg[TGT_ITS_], vpe->vpeid);
 	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vpe->vm->id_bits))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_vlpi_map/remap/move: vINTID outside 8192 .. 2^id_bits - 1",
-				     vintid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg[TGT_VINTID_], vintid);
 	return LIBVIRQ_OK;
 }
 
@@ -91,7 +98,7 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 	if (!dev_live_(dev))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vlpi_map: dev not live");
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid);
+	st = target_ok_(hal, dev, vpe, vintid, tgt_map_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (event >= dev->nr_events)
@@ -160,13 +167,13 @@ static virq_status range_check_(const struct virq_hal *hal, struct virq_its_devi
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
 				     "virq_vlpi_map_range: events beyond nr_events", first_event,
 				     count);
-	st = target_ok_(hal, dev, vpe, first_vintid);
+	st = target_ok_(hal, dev, vpe, first_vintid, tgt_range_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (count - 1 > 0xFFFFFFFFu - first_vintid)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_vlpi_map_range: vINTID range wraps",
 				     first_vintid, count);
-	st = target_ok_(hal, dev, vpe, first_vintid + count - 1);
+	st = target_ok_(hal, dev, vpe, first_vintid + count - 1, tgt_range_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (its->dead)
@@ -351,7 +358,7 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 	if (!e)
 		return st;
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid);
+	st = target_ok_(hal, dev, vpe, vintid, tgt_remap_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vcfg_on_(vpe, vintid, 1) != LIBVIRQ_OK)
@@ -423,7 +430,7 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 	if (!e)
 		return st;
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, e->intid);
+	st = target_ok_(hal, dev, vpe, e->intid, tgt_move_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vpe->vm != e->vpe->vm)
