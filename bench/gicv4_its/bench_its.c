@@ -154,7 +154,7 @@ static struct counts run_model(enum path_ path, uint32_t qsize)
 	if (virq_sim_its_ncmds(m) != want)
 		die("model command count", LIBVIRQ_EHW);
 	for (size_t i = 0; i < virq_sim_its_ncmds(m); i++) {
-		const struct virq_sim_its_cmd *mc = virq_sim_its_cmd(m, i);
+		const struct virq_sim_its_cmd *mc = virq_sim_its_cmd_at(m, i);
 
 		if (mc->op == 0x05)
 			continue;

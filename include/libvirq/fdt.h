@@ -7,7 +7,7 @@
  * Fills a ::virq_gic_desc from a DTB using libfdt, describes generic PCI
  * host bridges and translates a PCI requester ID to an ITS and DeviceID. This is the only part of
  * libvirq that knows about device trees; it lives in its own archive
- * (@c libvirq_fdt.a, CMake target @c libvirq::fdt) so that embedders that use
+ * (@c libvirq_fdt.a, CMake target @c libvirq::virq_fdt) so that embedders that use
  * ACPI, or that have no libfdt, do not link it.
  *
  * Binding followed (Linux Documentation/devicetree/bindings/interrupt-controller/

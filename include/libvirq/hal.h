@@ -92,6 +92,17 @@ enum virq_barrier {
  * addresses when MMIO is identity-mapped, or virtual addresses of its own
  * mappings): the library only adds register offsets to the bases it was
  * given and passes the sums back here.
+ *
+ * One exception makes the choice matter for the GICv4 module: an ITS with
+ * GITS_TYPER.PTA = 1 takes redistributors by physical address in its
+ * commands (the RDbase of MAPC, SYNC, VMAPP and VMOVP; IHI 0069H
+ * §12.19 GITS_TYPER.PTA, §5.3), and libvirq puts the redistributor
+ * addresses it was given there (::virq_gic_rdist::rd_base). On such an ITS
+ * describe the GIC with physical addresses and translate them to the
+ * embedder's mappings in these callbacks (ports/xen/hal.c does, with its
+ * MMIO windows); a GIC described with virtual addresses works only with
+ * PTA = 0 (RDbase is then the processor number), or when MMIO is
+ * identity-mapped.
  */
 struct virq_hal_ops {
 	/** Must be ::LIBVIRQ_HAL_VERSION. */
@@ -151,6 +162,15 @@ struct virq_hal_ops {
 	 * Optional. Logs a fixed message with up to a few values. The library
 	 * never formats strings; @p msg is a constant, @p values (may be NULL
 	 * when @p nvalues is 0) are printed by the embedder as it likes.
+	 * A failed check of a driver function logs one ::LIBVIRQ_LOG_DEBUG line
+	 * whose @p msg is "<public function>: <what was wrong>" and whose
+	 * @p values[0] is the ::virq_status returned, as a sign-extended
+	 * 64-bit value (print it as @c (int64_t)values[0], or with
+	 * virq_status_name()), followed by up to four values the message
+	 * names. A NULL, never-initialised or destroyed object has no HAL to
+	 * log through: such calls fail silently with ::LIBVIRQ_EINVAL. May be
+	 * called from any CPU concurrently, in the contexts of the function
+	 * that fails (atomic context included): it must not sleep.
 	 */
 	void (*log)(void *ctx, enum virq_log_level level, const char *msg,
 		    const uint64_t *values, size_t nvalues);

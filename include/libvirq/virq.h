@@ -22,7 +22,7 @@ extern "C" {
 /** @brief Major version: incremented on incompatible API changes. */
 #define LIBVIRQ_VERSION_MAJOR 0
 /** @brief Minor version: incremented when features are added compatibly. */
-#define LIBVIRQ_VERSION_MINOR 1
+#define LIBVIRQ_VERSION_MINOR 2
 /** @brief Patch version: incremented for fixes. */
 #define LIBVIRQ_VERSION_PATCH 0
 

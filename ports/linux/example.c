@@ -23,7 +23,7 @@
 static int __init virq_example_init(void)
 {
 	const struct virq_hal hal = { &virq_linux_hal_ops, NULL };
-	virq_status st = virq_hal_validate(&hal, VIRQ_LINUX_HAL_NEEDS);
+	virq_status st = virq_hal_validate(&hal, LIBVIRQ_LINUX_HAL_NEEDS);
 
 	if (st != LIBVIRQ_OK) {
 		pr_err("libvirq: HAL incomplete: %s\n", virq_strerror(st));

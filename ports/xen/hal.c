@@ -3,14 +3,22 @@
  * libvirq's HAL on the Xen hypervisor's accessors: readl/readq/writel/writeq,
  * _xzalloc/xfree on the xenheap, NOW(), cpu_relax(), printk, and
  * clean_dcache_va_range (arm) or rdmsr_safe/wrmsr_safe, cpuid_count and
- * vcpu_kick (x86). Compiled by Xen's build (ports/xen/Makefile). Every
- * callback is an indirect-call target, hence cf_check (x86 CET-IBT builds).
+ * vcpu_kick (x86); spin_lock/spin_unlock for an ITS lock. Compiled by Xen's
+ * build (ports/xen/Makefile). Every callback is an indirect-call target,
+ * hence cf_check (x86 CET-IBT builds).
+ *
+ * MMIO addresses: with a NULL HAL context they are Xen virtual addresses;
+ * with a struct virq_xen_mmio_map as the context they are physical addresses,
+ * translated through the map's windows (see virq_xen.h).
  */
 #include <xen/event.h>
 #include <xen/init.h>
+#include <xen/irq.h>
 #include <xen/lib.h>
 #include <xen/mm.h>
 #include <xen/sched.h>
+#include <xen/smp.h>
+#include <xen/spinlock.h>
 #include <xen/time.h>
 #include <xen/xmalloc.h>
 #include <asm/io.h>
@@ -21,28 +29,87 @@
 
 #include <virq_xen.h>
 
+int virq_xen_mmio_map_add(struct virq_xen_mmio_map *map, uint64_t pa, uint64_t size,
+                          void __iomem *va)
+{
+    struct virq_xen_mmio_window *w;
+
+    if ( !map || !va || !size || pa + size < pa )
+        return -EINVAL;
+    if ( map->nr >= ARRAY_SIZE(map->win) )
+        return -ENOSPC;
+    w = &map->win[map->nr];
+    w->pa = pa;
+    w->size = size;
+    w->va = va;
+    map->nr++;
+    return 0;
+}
+
+/* The Xen VA of @len bytes at @addr: @addr itself without a map, else the
+ * window holding the whole access. NULL (logged) when no window holds it:
+ * libvirq only derives addresses from the description it was given, so this
+ * is an embedder's error (a frame described but not mapped). */
+static volatile void __iomem *xen_mmio_va(void *ctx, uint64_t addr, unsigned int len)
+{
+    const struct virq_xen_mmio_map *map = ctx;
+    unsigned int i;
+
+    if ( !map )
+        return (volatile void __iomem *)(uintptr_t)addr;
+    for ( i = 0; i < map->nr; i++ )
+    {
+        const struct virq_xen_mmio_window *w = &map->win[i];
+
+        if ( addr >= w->pa && w->size >= len && addr - w->pa <= w->size - len )
+            return (volatile void __iomem *)w->va + (addr - w->pa);
+    }
+    if ( printk_ratelimit() )
+        printk(XENLOG_ERR "libvirq: MMIO access to %#"PRIx64" (%u bytes) outside every mapped window\n",
+               addr, len);
+    return NULL;
+}
+
+/* An access outside the windows reads all-ones and writes nothing (what an
+ * absent device answers): libvirq then fails the operation (an ID register
+ * that does not match, a bounded poll that times out) instead of Xen
+ * faulting on a wild address. */
 static uint32_t cf_check xen_mmio_read32(void *ctx, uint64_t addr)
 {
-    (void)ctx;
-    return readl((const volatile void __iomem *)(uintptr_t)addr);
+    volatile void __iomem *va = xen_mmio_va(ctx, addr, 4);
+
+    return va ? readl(va) : ~0U;
 }
 
 static void cf_check xen_mmio_write32(void *ctx, uint64_t addr, uint32_t value)
 {
-    (void)ctx;
-    writel(value, (volatile void __iomem *)(uintptr_t)addr);
+    volatile void __iomem *va = xen_mmio_va(ctx, addr, 4);
+
+    if ( va )
+        writel(value, va);
 }
 
 static uint64_t cf_check xen_mmio_read64(void *ctx, uint64_t addr)
 {
-    (void)ctx;
-    return readq((const volatile void __iomem *)(uintptr_t)addr);
+    volatile void __iomem *va = xen_mmio_va(ctx, addr, 8);
+
+    return va ? readq(va) : ~0ULL;
 }
 
 static void cf_check xen_mmio_write64(void *ctx, uint64_t addr, uint64_t value)
 {
-    (void)ctx;
-    writeq(value, (volatile void __iomem *)(uintptr_t)addr);
+    volatile void __iomem *va = xen_mmio_va(ctx, addr, 8);
+
+    if ( va )
+        writeq(value, va);
+}
+
+/* Xen's allocator may only run where ASSERT_ALLOC_CONTEXT() allows it (not
+ * in an interrupt handler, interrupts enabled once secondary CPUs are up):
+ * its heap lock is IRQ-unsafe. */
+static bool xen_alloc_context_ok(void)
+{
+    return !in_irq() && (local_irq_is_enabled() || num_online_cpus() <= 1);
 }
 
 /* Zeroed, aligned, physically contiguous xenheap memory: _xzalloc takes
@@ -53,6 +120,14 @@ static virq_status cf_check xen_page_alloc(void *ctx, size_t size, size_t align,
     void *va;
 
     (void)ctx;
+    if ( !xen_alloc_context_ok() )
+    {
+        /* A libvirq call that allocates was made with interrupts off or
+         * from an interrupt handler (virq_xen.h): fail it, never deadlock. */
+        printk(XENLOG_ERR "libvirq: page_alloc(%zu) with interrupts off or in IRQ context: refused\n",
+               size);
+        return LIBVIRQ_ENOMEM;
+    }
     va = _xzalloc(size, align);
     if ( !va )
         return LIBVIRQ_ENOMEM;
@@ -65,7 +140,24 @@ static virq_status cf_check xen_page_alloc(void *ctx, size_t size, size_t align,
 static void cf_check xen_page_free(void *ctx, const struct virq_page *page)
 {
     (void)ctx;
+    if ( !xen_alloc_context_ok() )
+    {
+        /* Leaked rather than freed under a lock Xen does not allow here. */
+        printk(XENLOG_ERR "libvirq: page_free(%zu) with interrupts off or in IRQ context: leaked\n",
+               page->size);
+        return;
+    }
     xfree(page->va);
+}
+
+void cf_check virq_xen_spin_acquire(void *lock)
+{
+    spin_lock(lock);
+}
+
+void cf_check virq_xen_spin_release(void *lock)
+{
+    spin_unlock(lock);
 }
 
 static uint64_t cf_check xen_now_ns(void *ctx)

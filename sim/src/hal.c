@@ -143,7 +143,7 @@ struct virq_sim {
 	unsigned long alloc_calls, fail_at, bad_frees;
 	uint64_t clock, relax_step, now_step;
 	/* Clock fault (virq_sim_clock_fault): what now_ns() returns. */
-	enum virq_sim_clock_fault cf_kind;
+	enum virq_sim_clock_fault_kind cf_kind;
 	uint64_t cf_after, cf_ns, cf_offset, cf_held;
 	bool cf_active;
 	struct hookfn_ *relaxers;
@@ -534,7 +534,7 @@ static uint64_t cb_now_(void *ctx)
 	return t;
 }
 
-void virq_sim_clock_fault(struct virq_sim *fh, enum virq_sim_clock_fault kind, uint64_t after,
+void virq_sim_clock_fault(struct virq_sim *fh, enum virq_sim_clock_fault_kind kind, uint64_t after,
 			  uint64_t ns)
 {
 	LOCK(fh);

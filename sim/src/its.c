@@ -453,7 +453,7 @@ size_t virq_sim_its_ncmds(const struct virq_sim_its *m)
 	return m->nlog;
 }
 
-const struct virq_sim_its_cmd *virq_sim_its_cmd(const struct virq_sim_its *m, size_t i)
+const struct virq_sim_its_cmd *virq_sim_its_cmd_at(const struct virq_sim_its *m, size_t i)
 {
 	return i < m->nlog ? &m->log[i] : NULL;
 }

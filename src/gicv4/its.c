@@ -28,6 +28,47 @@ static virq_status its_quiesce_(struct virq_its *its)
 			   its->q.timeout_ns ? its->q.timeout_ns : its->gic->timeout_ns, NULL);
 }
 
+/* The level an ITS is driven at: GITS_TYPER's, lowered to the GIC's. */
+static enum virq_its_version its_level_(const struct virq_gic *gic, enum virq_its_version v)
+{
+	if (gic->version < LIBVIRQ_GIC_V4_0)
+		return LIBVIRQ_ITS_V3;
+	if (gic->version < LIBVIRQ_GIC_V4_1 && v == LIBVIRQ_ITS_V41)
+		return LIBVIRQ_ITS_V40;
+	return v;
+}
+
+virq_status virq_its_probe(const struct virq_gic *gic, const struct virq_gic_its_desc *desc,
+			   struct virq_its_id *out)
+{
+	const struct virq_hal *hal;
+	struct virq_its_limits lim;
+	struct virq_its_id id;
+
+	if (!gic_live_(gic))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_probe: gic not live");
+	hal = &gic->hal;
+	if (!desc || !out || !desc->size)
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_its_probe: NULL description or output, or size 0");
+	id.arch_rev = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_PIDR2_ArchRev,
+						  virq_rd32_(hal, desc->base + LIBVIRQ_GITS_PIDR2));
+	if (id.arch_rev != 3 && id.arch_rev != 4)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_its_probe: GITS_PIDR2.ArchRev is not 3 or 4", desc->base,
+				     id.arch_rev);
+	id.typer = virq_rd64_(hal, desc->base + LIBVIRQ_GITS_TYPER);
+	id.iidr = virq_rd32_(hal, desc->base + LIBVIRQ_GITS_IIDR);
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Physical, id.typer))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP, "virq_its_probe: GITS_TYPER.Physical = 0",
+				     id.typer);
+	virq_its_limits_from_typer(id.typer, &lim);
+	id.version = its_level_(gic, lim.version);
+	id.quirks = virq_its_quirks_for(id.iidr, gic->platform);
+	*out = id;
+	return LIBVIRQ_OK;
+}
+
 static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_desc *desc)
 {
 	const struct virq_hal *hal = &its->gic->hal;
@@ -44,10 +85,7 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 				     its->typer);
 	virq_its_limits_from_typer(its->typer, &its->lim);
 	/* The GIC as a whole may be less than the ITS claims. */
-	if (its->gic->version < LIBVIRQ_GIC_V4_0)
-		its->lim.version = LIBVIRQ_ITS_V3;
-	else if (its->gic->version < LIBVIRQ_GIC_V4_1 && its->lim.version == LIBVIRQ_ITS_V41)
-		its->lim.version = LIBVIRQ_ITS_V40;
+	its->lim.version = its_level_(its->gic, its->lim.version);
 	its->lim.vpeid_bits = (uint8_t)its->gic->vpeid_bits;
 	/* GICv4.1: the affinity GITS_TYPER.SVPET shares the vPE table at. */
 	if (its->lim.version == LIBVIRQ_ITS_V41)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vLPI mappings: VMAPTI (single and ranged), DISCARD (single and ranged),
+ * vLPI mappings: VMAPTI (single, with a configuration byte, and ranged),
+ * DISCARD (single and ranged),
  * VMOVI, DISCARD + VMAPTI (remap), per-vLPI GICv4.0 doorbells (VMOVI with
  * D = 1), configuration + INV. Doorbell masking and the proxy device are in
  * doorbell.c; the batched DISCARD core is in device.c.
@@ -11,10 +12,19 @@
 #include "gicv4/its_exec_priv.h"
 #include "gicv4/its_queue_priv.h"
 
-/* Configuration byte of a freshly mapped vLPI: what
+/* Configuration byte of a vLPI mapped by virq_vlpi_map(): what
  * virq_gic_vm_vlpi_config(vm, vintid, 0xA0, true) writes (priority 0xA0,
  * RES1, Enable). */
 #define VCFG_ON_ 0xA3u
+
+/* The configuration byte for @priority and @enable (IHI 0069H §5.1.1:
+ * Priority[7:2], RES1, Enable), as virq_gic_vm_vlpi_config() writes it. */
+static uint8_t vcfg_byte_(uint8_t priority, bool enable)
+{
+	return (uint8_t)((priority & LIBVIRQ_FIELD_MASK(LIBVIRQ_LPI_CFG_Priority)) |
+			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
+			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
+}
 
 /* Common checks for a vLPI target on @dev's ITS, shared by the map, map
  * range, remap and move calls; @msg is the caller's set of messages (each
@@ -75,19 +85,28 @@ static void track_(struct virq_its_device *dev, uint32_t event, struct virq_vpe 
 	vpe->nr_vlpis++;
 }
 
-/* Writes @n configuration bytes VCFG_ON_ from @vintid, one clean. */
-static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
+/* Writes @n configuration bytes @cfg from @vintid, one clean. */
+static virq_status vcfg_fill_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n, uint8_t cfg)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	uint8_t *b = (uint8_t *)vpe->vm->vprop.va + (vintid - LIBVIRQ_LPI_BASE);
 
-	memset(b, VCFG_ON_, n);
+	memset(b, cfg, n);
 	return clean_if_(&gic->hal, gic->rd_noncoherent, b, n);
 }
 
-/* virq_vlpi_map() with the ITS lock held (the wrapper below takes it). */
+/* Writes @n configuration bytes VCFG_ON_ from @vintid, one clean. */
+static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
+{
+	return vcfg_fill_(vpe, vintid, n, VCFG_ON_);
+}
+
+/* virq_vlpi_map_config() with the ITS lock held (the wrapper below takes
+ * it). The configuration byte is written (and cleaned) before the VMAPTI is
+ * queued: the redistributor reads it when it first caches the vLPI, so the
+ * vLPI is never live with another priority or enable (IHI 0069H §5.1.1). */
 static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			  uint32_t vintid, bool doorbell)
+			  uint32_t vintid, bool doorbell, uint8_t cfg)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
@@ -106,7 +125,7 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST, "virq_vlpi_map: event already mapped",
 				     event);
-	if (vcfg_on_(vpe, vintid, 1) != LIBVIRQ_OK)
+	if (vcfg_fill_(vpe, vintid, 1, cfg) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
 				    "virq_vlpi_map: vLPI table not coherent and no dcache_clean");
 	db = db_for_(dev, vpe, doorbell);
@@ -127,17 +146,24 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			  uint32_t vintid, bool doorbell)
+virq_status virq_vlpi_map_config(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+				 uint32_t vintid, bool doorbell, uint8_t priority, bool enable)
 {
+	uint8_t cfg = vcfg_byte_(priority, enable);
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return vlpi_map_locked_(dev, event, vpe, vintid, doorbell);
+		return vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg);
 	virq_its_lock_(dev->its);
-	st = vlpi_map_locked_(dev, event, vpe, vintid, doorbell);
+	st = vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg);
 	virq_its_unlock_(dev->its);
 	return st;
+}
+
+virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			  uint32_t vintid, bool doorbell)
+{
+	return virq_vlpi_map_config(dev, event, vpe, vintid, doorbell, 0xA0, true);
 }
 
 /*

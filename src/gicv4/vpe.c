@@ -343,6 +343,52 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 	return LIBVIRQ_OK;
 }
 
+/* ---------------- VINVALL ---------------- */
+
+/*
+ * VINVALL + VSYNC on the first live ITS (slot order) the vPE is mapped on.
+ * One ITS is enough: VINVALL acts on the redistributors' cached vLPI
+ * configuration of the vPE, which every ITS reaches (IHI 0069H §5.3 VINVALL;
+ * Linux its_vpe_invall() sends it to a single ITS for the same reason). A
+ * dead ITS is skipped for the next one.
+ */
+virq_status virq_vpe_invall(struct virq_vpe *vpe)
+{
+	const struct virq_hal *hal;
+	struct virq_gic *gic;
+	struct virq_its_cmd c[2];
+
+	if (!vpe_live_(vpe))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_invall: vpe not live");
+	gic = vpe->vm->gic;
+	hal = &gic->hal;
+	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_invall: vPE being torn down",
+				     vpe->vpeid);
+	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
+	c[1] = virq_its_vsync_cmd(vpe->vpeid);
+	for (uint32_t m = vpe->its_mask; m; m &= m - 1) {
+		struct virq_its *its = gic->its[__builtin_ctz(m)];
+		virq_status st;
+
+		if (!its)
+			continue;
+		virq_its_lock_(its);
+		if (its->dead) {
+			virq_its_unlock_(its);
+			continue;
+		}
+		st = virq_its_exec_(its, c, 2);
+		virq_its_unlock_(its);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV(hal, st, "virq_vpe_invall: VINVALL + VSYNC failed",
+					     its->base, vpe->vpeid);
+		return LIBVIRQ_OK;
+	}
+	return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD,
+			     "virq_vpe_invall: no live ITS maps the vPE", vpe->vpeid);
+}
+
 /* ---------------- VMOVP ---------------- */
 
 static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpeid)

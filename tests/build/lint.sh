@@ -6,6 +6,12 @@
 #   lint.sh spdx     SRC_DIR             every text file starts with an SPDX line (in its
 #                                        first 3 lines; JSON files use a FILE.license sidecar;
 #                                        fuzz seeds are exempt: their bytes are the input)
+#   lint.sh xen-names SRC_DIR [FILE]     no VIRQ_<UPPER> identifier anywhere (Xen's public
+#                                        ABI owns that namespace: public/xen.h VIRQ_TIMER ..
+#                                        VIRQ_ARCH_7); libvirq's are LIBVIRQ_*. Exempt: the
+#                                        files that name Xen's on purpose (CHANGELOG.md,
+#                                        host-macro and namespace fixtures, the Xen series).
+#                                        With FILE, checks only FILE (the self-test)
 #   lint.sh cppcheck SRC_DIR             cppcheck (warning, style, performance, portability;
 #                                        variableScope off: declarations at the top are house style)
 # Each first runs on tests/build/lint/bad.c and must report its defects, so a
@@ -78,6 +84,35 @@ spdx)
 	fi
 	echo "spdx: ${#all[@]} files ok"
 	;;
+xen-names)
+	if [ $# -ge 3 ]; then
+		all=("$3")
+	elif git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		mapfile -t all < <(git -C "$src" ls-files --cached --others --exclude-standard)
+	else
+		mapfile -t all < <(find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
+				   sed 's|^\./||')
+	fi
+	hits=0
+	for f in "${all[@]}"; do
+		[ -f "$f" ] || continue
+		if [ $# -lt 3 ]; then
+			case $f in
+			CHANGELOG.md | tests/build/hostmacros/* | tests/build/namespace/* | \
+			tests/build/lint/* | tests/build/lint.sh | tests/build/CMakeLists.txt | ports/xen/patches/*) continue ;;
+			esac
+		fi
+		grep -Iq . "$f" 2>/dev/null || continue
+		if grep -nHE '(^|[^A-Za-z0-9_])VIRQ_[A-Z0-9]' "$f"; then
+			hits=$((hits + 1))
+		fi
+	done
+	if [ $hits -ne 0 ]; then
+		echo "xen-names FAILED ($hits files use Xen's VIRQ_ namespace; libvirq's names are LIBVIRQ_*)"
+		exit 1
+	fi
+	echo "xen-names: ${#all[@]} files ok"
+	;;
 *)
-	echo "usage: lint.sh tidy|cppcheck|spdx SRC_DIR [BUILD_DIR]"; exit 2 ;;
+	echo "usage: lint.sh tidy|cppcheck|spdx|xen-names SRC_DIR [BUILD_DIR|FILE]"; exit 2 ;;
 esac

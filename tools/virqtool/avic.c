@@ -450,11 +450,11 @@ struct avic_sub_ {
 
 static const struct avic_sub_ subs_[] = {
     {"phys-entry", phys_entry_, phys_fields_, NF_(phys_fields_),
-     "a physical APIC ID table entry (APM Vol 2 §15.29.3.3)"},
+     "a physical APIC ID table entry (APM Vol 2 §15.29.3.2)"},
     {"logical-entry", logical_entry_, logical_fields_, NF_(logical_fields_),
-     "a logical APIC ID table entry (§15.29.3.4)"},
+     "a logical APIC ID table entry (§15.29.3.3)"},
     {"logical-index", logical_index_, index_fields_, NF_(index_fields_),
-     "the logical table index of an xAPIC LDR (§15.29.3.4)"},
+     "the logical table index of an xAPIC LDR (§15.29.3.3)"},
     {"exit", exit_, exit_fields_, NF_(exit_fields_),
      "decode an AVIC #VMEXIT (0x401, 0x402; §15.29.3.1, Table 15-29)"},
     {"targets", targets_, targets_fields_, NF_(targets_fields_),

@@ -291,7 +291,7 @@ struct virq_avic_vcpu_cfg {
 	    backing_pa; ///< Its host-physical address (4 KiB aligned) when @c backing_va is set.
 };
 
-/** @brief Caller storage for one IOMMU IRTE attached to a vCPU (see avic_iommu.h). */
+/** @brief Caller storage for one IOMMU IRTE attached to a vCPU (see libvirq/avic/iommu.h). */
 struct virq_avic_irte_ref {
 	uint32_t state;			 ///< Internal: attached or not (docs/avic.md "Object states").
 	struct virq_avic_vcpu *owner;	 ///< Internal: vCPU it is attached to, or NULL.

@@ -9,7 +9,9 @@
  * about device trees. The GIC version is not part of the description: it is
  * read from the hardware (GICD_PIDR2, GITS_TYPER, GICR_TYPER).
  *
- * Addresses are in the embedder's MMIO address space (see hal.h).
+ * Addresses are in the embedder's MMIO address space (see hal.h); with an
+ * ITS that has GITS_TYPER.PTA = 1 the redistributor addresses go into ITS
+ * commands and must be physical (hal.h, struct virq_hal_ops).
  * Thread-safety: plain data.
  */
 #ifndef LIBVIRQ_GICV4_DESC_H
@@ -77,7 +79,7 @@ struct virq_gic_its_desc {
  * @brief A whole GIC: distributor, redistributor regions, ITSes, and the
  *        optional GICv2-compatible CPU interface frames.
  *
- * Fields added in 0.3 (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
+ * Fields added in 0.2 (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
  * frames, virq_gic_its_desc::phandle and virq_gic_its_desc::fdt_node) are
  * zero in a zero-initialised hand-filled description, which means "absent".
  */

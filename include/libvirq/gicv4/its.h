@@ -296,6 +296,48 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_g
 					  const struct virq_gic_its_desc *desc,
 					  const struct virq_its_cfg *cfg);
 
+/** @brief What virq_its_probe() read from an ITS (plain data). */
+struct virq_its_id {
+	uint64_t typer;		       /**< GITS_TYPER. */
+	uint32_t iidr;		       /**< GITS_IIDR. */
+	uint32_t arch_rev;	       /**< GITS_PIDR2.ArchRev: 3 or 4. */
+	/** The level virq_its_init() would drive the ITS at: GITS_TYPER's
+	 *  (Virtual, VMAPP), lowered to the GIC's (::virq_gic::version): a
+	 *  GICv3 GIC makes every ITS ::LIBVIRQ_ITS_V3, a GICv4.0 one at most
+	 *  ::LIBVIRQ_ITS_V40. */
+	enum virq_its_version version;
+	uint32_t quirks;	       /**< ::virq_its_quirk bits virq_its_init() would apply. */
+};
+
+/**
+ * @brief Identifies an ITS without taking it over: reads GITS_PIDR2,
+ * GITS_TYPER and GITS_IIDR, writes nothing.
+ *
+ * For an embedder that must decide, before anything changes, whether to
+ * hand an ITS to libvirq (virq_its_init() disables it, reprograms every
+ * GITS_BASER\<n\> and the queue) or keep its own driver: e.g. a hypervisor
+ * that gives libvirq its ITSes only when they all implement virtual LPIs.
+ * With virq_gic_init() (which writes no register either) it tells the
+ * level libvirq would use, quirks included.
+ *
+ * @param gic  An initialised GIC (its HAL and version are used).
+ * @param desc The ITS's description (base, size > 0).
+ * @param out  Receives the identification (written only on success).
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL (@p gic NULL, never initialised or destroyed,
+ *         gicv4/state.h; NULL @p desc or @p out, size 0);
+ *         ::LIBVIRQ_ENOTSUP (GITS_PIDR2.ArchRev not 3 or 4: not an ITS; or
+ *         GITS_TYPER.Physical = 0).
+ *
+ * Hardware accesses: three reads, no write. Thread-safety: reads @p gic
+ * only; safe concurrently with other readers of @p gic and with any call on
+ * another ITS (it takes no ITS lock: the ITS need not be initialised).
+ * Spec: IHI 0069H §12.19 (GITS_PIDR2, GITS_TYPER, GITS_IIDR).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_probe(const struct virq_gic *gic,
+					   const struct virq_gic_its_desc *desc,
+					   struct virq_its_id *out);
+
 /**
  * @brief Disables the ITS (bounded Quiescent wait) and frees its tables and
  * queue. Devices and vPEs using it must be gone.

@@ -276,7 +276,7 @@ struct virq_its_sync {
  * @param typer GITS_TYPER as read (64-bit).
  * @param lim   Receives the limits; must not be NULL.
  *
- * Spec: IHI 0069 GITS_TYPER. Thread-safety: pure.
+ * Spec: IHI 0069H GITS_TYPER (chapter 12). Thread-safety: pure.
  */
 void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
 
@@ -292,7 +292,8 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim);
  * @param lim The limits; must not be NULL.
  *
  * Thread-safety: writes @p lim only; the caller must not encode with
- * @p lim concurrently.
+ * @p lim concurrently. Spec: IHI 0069H GITS_TYPER (chapter 12), whose
+ * fields the limits come from.
  */
 void virq_its_limits_prepare(struct virq_its_limits *lim);
 
@@ -433,7 +434,7 @@ const char *virq_its_field_name(enum virq_its_field field);
  * @param dw  DW0..DW3 as numbers.
  * @param out Receives 32 bytes, each word little-endian.
  *
- * Thread-safety: pure.
+ * Thread-safety: pure. Spec: IHI 0069H §5.2 (commands are 32 bytes, four little-endian doublewords).
  */
 void virq_its_cmd_from_words(const uint64_t dw[4], uint8_t out[LIBVIRQ_ITS_CMD_SIZE]);
 
@@ -443,7 +444,7 @@ void virq_its_cmd_from_words(const uint64_t dw[4], uint8_t out[LIBVIRQ_ITS_CMD_S
  * @param in 32 bytes, each word little-endian.
  * @param dw Receives DW0..DW3 as numbers.
  *
- * Thread-safety: pure.
+ * Thread-safety: pure. Spec: IHI 0069H §5.2 (commands are 32 bytes, four little-endian doublewords).
  */
 void virq_its_cmd_to_words(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], uint64_t dw[4]);
 
@@ -487,7 +488,7 @@ static inline struct virq_its_cmd virq_its_cmd_init_(enum virq_its_opcode op)
  * @brief MAPD: map (@p V) DeviceID @p dev to an ITT at @p itt with 2^(@p size+1) events.
  * @param dev DeviceID. @param size EventID bits minus one. @param itt ITT PA (256 B aligned).
  * @param V Map (true) or unmap.
- * @return The description. Thread-safety: pure.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, MAPD.
  */
 static inline struct virq_its_cmd virq_its_mapd(uint32_t dev, uint32_t size, uint64_t itt, bool V)
 {
@@ -503,7 +504,7 @@ static inline struct virq_its_cmd virq_its_mapd(uint32_t dev, uint32_t size, uin
 /**
  * @brief MAPC: map (@p V) collection @p icid to redistributor @p rdbase.
  * @param icid ICID. @param rdbase RDbase (see file doc). @param V Map or unmap.
- * @return The description. Thread-safety: pure.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, MAPC.
  */
 static inline struct virq_its_cmd virq_its_mapc(uint32_t icid, uint64_t rdbase, bool V)
 {
@@ -518,7 +519,7 @@ static inline struct virq_its_cmd virq_its_mapc(uint32_t icid, uint64_t rdbase, 
 /**
  * @brief MAPTI: map event @p ev of device @p dev to LPI @p pintid in collection @p icid.
  * @param dev DeviceID. @param ev EventID. @param pintid LPI INTID. @param icid ICID.
- * @return The description. Thread-safety: pure.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, MAPTI.
  */
 static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint32_t pintid,
 						 uint32_t icid)
@@ -535,7 +536,7 @@ static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint
 /**
  * @brief SYNC to redistributor @p rdbase.
  * @param rdbase RDbase (see file doc).
- * @return The description. Thread-safety: pure.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, SYNC.
  */
 static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
 {
@@ -548,7 +549,7 @@ static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
 /**
  * @brief VSYNC to vPE @p vpeid.
  * @param vpeid vPEID.
- * @return The description. Thread-safety: pure.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VSYNC.
  */
 static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
 {
@@ -562,7 +563,7 @@ static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
  * @brief VMAPTI: map event @p ev of @p dev to vINTID @p vintid of vPE @p vpeid.
  * @param dev DeviceID. @param ev EventID. @param vpeid vPEID. @param vintid vLPI INTID.
  * @param db Doorbell LPI, or ::LIBVIRQ_ITS_NO_DOORBELL.
- * @return The description. Thread-safety: pure.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMAPTI.
  */
 static inline struct virq_its_cmd virq_its_vmapti(uint32_t dev, uint32_t ev, uint32_t vpeid,
 						  uint32_t vintid, uint32_t db)

@@ -179,8 +179,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
 
 /**
  * @brief Writes a vLPI's configuration byte in the VM table (priority,
- * enable) and cleans it when not coherent. Takes effect after
- * virq_vlpi_set_config() style invalidation (INV + VSYNC) for a mapped vLPI.
+ * enable) and cleans it when not coherent. Takes effect after an
+ * invalidation for a mapped vLPI: virq_vlpi_set_config() does both for one
+ * vLPI (INV + VSYNC), virq_vpe_invall() invalidates every vLPI of a vPE.
  *
  * @param vm An initialised VM. @param vintid 8192 .. 2^id_bits - 1.
  * @param priority Priority (bits [7:2] used). @param enable Enable bit.
@@ -256,6 +257,36 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
  * Spec: IHI 0069H §5.3 (VMAPP with V = 0, VSYNC), chapter 9.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
+
+/**
+ * @brief Makes the redistributors re-read the configuration of every vLPI
+ * of a vPE: VINVALL + VSYNC on one ITS that maps the vPE (the first live
+ * one in slot order; a dead ITS is skipped).
+ *
+ * The bulk counterpart of virq_vlpi_set_config(): write any number of
+ * configuration bytes with virq_gic_vm_vlpi_config(), then invalidate them
+ * with one call per vPE instead of one INV + VSYNC per vLPI (a hypervisor
+ * emulating INVALL for its guest). One ITS suffices: VINVALL acts on the
+ * redistributors' cached configuration of the vPE, which every ITS reaches
+ * (Linux its_vpe_invall() sends it to a single ITS likewise).
+ *
+ * @param vpe A live vPE, not in teardown.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL (@p vpe NULL, never initialised or destroyed;
+ *         gicv4/state.h); ::LIBVIRQ_EDEAD (being torn down, or no live ITS
+ *         maps it); queue errors (the ITS is reset or marked dead; call
+ *         again).
+ *
+ * Hardware accesses: two commands, 1 GITS_CWRITER write, 1 or more
+ * GITS_CREADR reads.
+ *
+ * Thread-safety: the caller serialises calls on @p vpe. With the ITS lock
+ * (::virq_its_lock) concurrent with calls on other devices and vPEs of the
+ * ITS, from any CPU; without it the caller serialises this with every call
+ * that sends commands to that ITS.
+ * Spec: IHI 0069H §5.3 (VINVALL, VSYNC), §5.1.1 (configuration byte).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_invall(struct virq_vpe *vpe);
 
 /**
  * @brief Makes a vPE resident on redistributor @p rd.
@@ -513,6 +544,40 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
 					  struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
+
+/**
+ * @brief Maps an event to vINTID @p vintid of @p vpe with the guest's
+ * configuration for it: writes the vLPI's configuration byte (@p priority,
+ * @p enable) in the VM table (cleaned when not coherent), then VMAPTI
+ * (doorbell as virq_vlpi_map()) + VSYNC.
+ *
+ * The byte is in memory before the VMAPTI is queued, so the vLPI is never
+ * live with another configuration, and no INV is needed: what a hypervisor
+ * emulating an ITS for its guest wants when the guest maps an event whose
+ * LPI it has already configured (the guest's own configuration table says
+ * disabled, or another priority). virq_vlpi_map() is this call with
+ * priority 0xA0, enabled; virq_vlpi_map() followed by virq_vlpi_set_config()
+ * would enable the vLPI at 0xA0 until the INV and cost an INV + VSYNC more.
+ *
+ * @param dev      A mapped device on a GICv4 ITS.
+ * @param event    EventID, not mapped.
+ * @param vpe      A mapped vPE.
+ * @param vintid   8192 .. 2^vm->id_bits - 1 (@ref gic-vpe-residency-init).
+ * @param doorbell Use the vPE's doorbell (4.0).
+ * @param priority Priority (bits [7:2] used, as virq_gic_vm_vlpi_config()).
+ * @param enable   Enable bit.
+ * @return As virq_vlpi_map(). On any failure the VM table byte may hold the
+ *         new configuration but the event is not mapped.
+ *
+ * Hardware accesses: as virq_vlpi_map() (one VMAPTI and one VSYNC: 1
+ * GITS_CWRITER write, 1 or more GITS_CREADR reads).
+ *
+ * Thread-safety: as virq_vlpi_map().
+ * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev, uint32_t event,
+						 struct virq_vpe *vpe, uint32_t vintid,
+						 bool doorbell, uint8_t priority, bool enable);
 
 /**
  * @brief Maps @p count consecutive events to consecutive vINTIDs of one vPE

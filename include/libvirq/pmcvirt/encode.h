@@ -172,7 +172,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_field_info(enum virq_pmcvirt_field f
 						    uint32_t *width);
 
 /** @brief Decoded class of a 64-bit EXITCODE. */
-enum virq_pmcvirt_exit {
+enum virq_pmcvirt_exit_kind {
 	LIBVIRQ_PMCVIRT_EXIT_NORMAL = 0,      /**< An ordinary intercept code (0..0x7FFFFFFF). */
 	LIBVIRQ_PMCVIRT_EXIT_INVALID = 1,     /**< VMEXIT_INVALID (-1): invalid guest state. */
 	LIBVIRQ_PMCVIRT_EXIT_INVALID_PMC = 2, /**< VMEXIT_INVALID_PMC (-4): invalid PMC state. */
@@ -192,7 +192,7 @@ enum virq_pmcvirt_exit {
  * Thread-safety: pure. Spec: APM Vol 2 Table C-1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit_decode(uint64_t exitcode,
-						     enum virq_pmcvirt_exit *kind);
+						     enum virq_pmcvirt_exit_kind *kind);
 
 /* ------------------------------------------------------------------ */
 /** @brief Guest PMU state: the values the guest sees. */

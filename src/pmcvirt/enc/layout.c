@@ -48,7 +48,7 @@ virq_status virq_pmcvirt_field_info(enum virq_pmcvirt_field field, const char **
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_pmcvirt_exit_decode(uint64_t exitcode, enum virq_pmcvirt_exit *kind)
+virq_status virq_pmcvirt_exit_decode(uint64_t exitcode, enum virq_pmcvirt_exit_kind *kind)
 {
 	if (!kind)
 		return LIBVIRQ_EINVAL;

@@ -9,9 +9,11 @@
 # header (<string.h>, or <cstring> in C++) and the reverse order, so libvirq's
 # declarations never clash with the host's (-Wredundant-decls).
 #
-# usage: header_matrix.sh COMPILER STD hosted|freestanding INCLUDE_DIR WORK_DIR
+# usage: header_matrix.sh COMPILER STD hosted|freestanding INCLUDE_DIR WORK_DIR [MORE_INCLUDE_DIR]
+# (the headers checked are those under INCLUDE_DIR; MORE_INCLUDE_DIR, e.g. the
+# library's own include/ for the simulator's headers, is only searched)
 set -u
-cc=$1 std=$2 mode=$3 inc=$4 work=$5
+cc=$1 std=$2 mode=$3 inc=$4 work=$5 more=${6:-}
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -23,6 +25,7 @@ esac
 # and common VMM builds add.
 flags=(-std="$std" -Wall -Wextra -Wpedantic -Werror -Wredundant-decls -Wundef -Wcast-qual
        -Wwrite-strings -Wconversion -Wsign-conversion -I"$inc")
+[ -z "$more" ] || flags+=(-I"$more")
 flags+=(-Wshadow)
 if [ $lang = c ]; then
 	flags+=(-Wstrict-prototypes -Wmissing-prototypes -Wdeclaration-after-statement

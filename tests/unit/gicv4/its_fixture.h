@@ -72,7 +72,7 @@ static inline long itsfx_find_op(struct virq_sim_its_state *s, uint8_t op, size_
 	struct virq_sim_its *q = virq_sim_its_state_queue(s);
 
 	for (size_t i = from; i < virq_sim_its_ncmds(q); i++)
-		if (virq_sim_its_cmd(q, i)->op == op)
+		if (virq_sim_its_cmd_at(q, i)->op == op)
 			return (long)i;
 	return -1;
 }

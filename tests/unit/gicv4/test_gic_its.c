@@ -35,6 +35,73 @@ static void test_quirk_table(void **state)
 	assert_int_equal(virq_its_quirks_for(0x43Bu, LIBVIRQ_GIC_PLAT_RK3588), 0);
 }
 
+/* virq_its_probe(): read-only identification before taking an ITS over. */
+static unsigned long mmio_writes(struct its_fx *f)
+{
+	return virq_sim_count(f->g.fh, LIBVIRQ_SIM_MMIO_W32) +
+	       virq_sim_count(f->g.fh, LIBVIRQ_SIM_MMIO_W64);
+}
+
+static void test_its_probe(void **state)
+{
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
+	struct virq_gic_its_desc bad;
+	struct virq_its_id id, keep;
+	struct virq_gic none;
+	struct its_fx f;
+	unsigned long w;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	/* GICv4.0 GIC, 4.0 ITS. */
+	setup1(&f, NULL, 1, 40, false);
+	w = mmio_writes(&f);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_OK);
+	assert_int_equal(mmio_writes(&f), w); /* nothing written */
+	assert_int_equal(id.version, LIBVIRQ_ITS_V40);
+	assert_int_equal(id.typer, QEMU_TYPER_40);
+	assert_int_equal(id.arch_rev, 4);
+	assert_int_equal(id.quirks, virq_its_quirks_for(id.iidr, 0));
+	/* The ITS can still be taken over afterwards, and reports the same. */
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	assert_int_equal(f.its[0].typer, id.typer);
+	assert_int_equal(f.its[0].lim.version, id.version);
+	/* Refusals: nothing read, out untouched. */
+	keep = id;
+	assert_int_equal(virq_its_probe(NULL, &f.g.desc.its[0], &id), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_probe(&none, &f.g.desc.its[0], &id), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_probe(&f.g.gic, NULL, &id), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_EINVAL);
+	bad = f.g.desc.its[0];
+	bad.size = 0;
+	assert_int_equal(virq_its_probe(&f.g.gic, &bad, &id), LIBVIRQ_EINVAL);
+	/* No ITS there (ArchRev 0). */
+	bad = f.g.desc.its[0];
+	bad.base = 0x7000000ull;
+	bad.size = 0x20000;
+	assert_int_equal(virq_its_probe(&f.g.gic, &bad, &id), LIBVIRQ_ENOTSUP);
+	assert_memory_equal(&id, &keep, sizeof(id));
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+
+	/* A GICv4.1 ITS on a GICv4.0 GIC is driven as 4.0; on a GICv3 GIC as v3. */
+	ic.typer = TYPER_41;
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_OK);
+	assert_int_equal(id.version, LIBVIRQ_ITS_V40);
+	assert_int_equal(id.typer, TYPER_41);
+	itsfx_teardown(&f, false);
+	setup1(&f, NULL, 1, 3, false);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_OK);
+	assert_int_equal(id.version, LIBVIRQ_ITS_V3);
+	itsfx_teardown(&f, false);
+	/* GITS_TYPER.Physical = 0 is refused as virq_its_init() refuses it. */
+	ic.typer = QEMU_TYPER_40 & ~1ull;
+	setup1(&f, &ic, 1, 40, false);
+	assert_int_equal(virq_its_probe(&f.g.gic, &f.g.desc.its[0], &id), LIBVIRQ_ENOTSUP);
+	itsfx_teardown(&f, false);
+}
+
 /* QEMU defaults: 64 KiB pages, device and vPE tables two-level, level-2 pages on demand. */
 static void test_tables_indirect_on_demand(void **state)
 {
@@ -210,8 +277,8 @@ static void test_proxy_lazy_creation(void **state)
 	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
 	assert_int_equal(virq_sim_its_ncmds(q), 1);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, 0xFFFF);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x08);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->dev, 0xFFFF);
 	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
@@ -568,26 +635,26 @@ static void test_proxy_doorbell(void **state)
 	assert_non_null(f.its[0].proxy);
 	assert_int_equal(f.its[0].proxy->nr_events, 2);
 	assert_int_equal(virq_sim_its_ncmds(q), 4);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x08); /* the proxy's MAPD */
-	assert_int_equal(virq_sim_its_cmd(q, 0)->dev, pdev);
-	c = virq_sim_its_cmd(q, 1);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x08); /* the proxy's MAPD */
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->dev, pdev);
+	c = virq_sim_its_cmd_at(q, 1);
 	assert_int_equal(c->op, 0x0A);
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, db[0]);
 	assert_int_equal(c->icid, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x0C);
-	assert_int_equal(virq_sim_its_cmd(q, 3)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 3)->op, 0x05);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0C);
 	/* Two slots: the third vPE evicts the first (DISCARD, MAPTI, INV, SYNC). */
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), LIBVIRQ_OK);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[2]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 4);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0F);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x0A);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0F);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x0A);
 	assert_int_equal(v[0].proxy_event, -1);
 	assert_int_equal(v[2].proxy_event, 0);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 0).pintid, db[2]);
@@ -598,7 +665,7 @@ static void test_proxy_doorbell(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_make_resident(&v[2], 0), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 0);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0C);
 	assert_int_equal(virq_vpe_make_nonresident(&v[2], true, NULL), LIBVIRQ_OK);
 	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 1);
 	for (int i = 0; i < 3; i++)
@@ -637,10 +704,10 @@ static void test_proxy_follows_vmovp(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
 	/* After VMOVP + VSYNC: CLEAR + SYNC on RD 0, then MOVI to collection 1. */
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x04);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->ev, (uint32_t)v.proxy_event);
-	assert_int_equal(virq_sim_its_cmd(q, 4)->op, 0x01);
-	assert_int_equal(virq_sim_its_cmd(q, 4)->icid, 1);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x04);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->ev, (uint32_t)v.proxy_event);
+	assert_int_equal(virq_sim_its_cmd_at(q, 4)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd_at(q, 4)->icid, 1);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, (uint32_t)v.proxy_event).icid, 1);
 	/* RD 2 has LPIs but no collection on this ITS: the slot is released. */
 	assert_int_equal(virq_vpe_move(&v, 2), LIBVIRQ_OK);
@@ -684,9 +751,9 @@ static void test_doorbell_direct_and_invdb(void **state)
 			assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 		} else {
 			assert_int_equal(virq_sim_its_ncmds(q), 2);
-			assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x2E);
-			assert_int_equal(virq_sim_its_cmd(q, 0)->vpe, v.vpeid);
-			assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+			assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x2E);
+			assert_int_equal(virq_sim_its_cmd_at(q, 0)->vpe, v.vpeid);
+			assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x25);
 			assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOTSUP);
 		}
 		assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
@@ -786,12 +853,12 @@ static void test_move_lpi_syncs_both_collections(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x01);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->icid, 1);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->rd, 0); /* processor 0: the old RD */
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->rd, 1ull << 16);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x01);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->icid, 1);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->rd, 0); /* processor 0: the old RD */
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->rd, 1ull << 16);
 	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 4, 1).icid, 1);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_its_move_lpi(&d, 1, 1), LIBVIRQ_OK); /* already there */
@@ -826,11 +893,11 @@ static void test_vlpi_move_vsyncs_both_vpes(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vlpi_move(&d, 0, &b), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 3);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x21);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->vpe, a.vpeid);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->op, 0x25);
-	assert_int_equal(virq_sim_its_cmd(q, 2)->vpe, b.vpeid);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x21);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->vpe, a.vpeid);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->vpe, b.vpeid);
 	assert_int_equal(a.nr_vlpis, 0);
 	assert_int_equal(b.nr_vlpis, 1);
 	assert_int_equal(virq_vlpi_unmap(&d, 0), LIBVIRQ_OK);
@@ -989,6 +1056,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_quirk_table),
+	    cmocka_unit_test(test_its_probe),
 	    cmocka_unit_test(test_tables_indirect_on_demand),
 	    cmocka_unit_test(test_tables_flat_and_page_sizes),
 	    cmocka_unit_test(test_tables_capped),

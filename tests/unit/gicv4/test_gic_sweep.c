@@ -328,7 +328,7 @@ static void test_vpe_init_rollback_fails(void **state)
 	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), 0x29);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ESTALLED);
 	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), -1);
-	assert_int_equal(virq_sim_its_cmd(virq_sim_its_state_queue(f.sm[0]), 2)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(virq_sim_its_state_queue(f.sm[0]), 2)->op, 0x25);
 	assert_int_equal(virq_sim_its_stalls(virq_sim_its_state_queue(f.sm[0])), 1);
 	assert_true(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL)); /* still mapped on ITS 0 */
 	assert_true(v.flags & LIBVIRQ_VPE_DEAD);

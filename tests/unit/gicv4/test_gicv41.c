@@ -125,8 +125,8 @@ static void test_vsgi_config_send_read_clear(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_vsgi_config(&t.vpe[0], 5, 0xA0, true, true), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x23);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x23);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x25);
 	assert_true(virq_sim_rdist_vsgi_config(t.f.g.rm, t.vpe[0].vpeid, 5, &prio, &grp, &en));
 	assert_int_equal(prio, 0xA0);
 	assert_true(grp);
@@ -374,11 +374,11 @@ static void test_vmovp_kept_with_shared_table(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_move(&t.vpe[0], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
-	c = virq_sim_its_cmd(q, 0);
+	c = virq_sim_its_cmd_at(q, 0);
 	assert_int_equal(c->op, 0x22);
 	assert_true(c->db41);
 	assert_int_equal(c->defdb, t.db[0]);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x25);
 	assert_true(virq_sim_its_state_vpe(t.f.sm[0], t.vpe[0].vpeid, &rdb, NULL));
 	assert_int_equal(rdb, 1ull << 16);
 	v41_teardown(&t);

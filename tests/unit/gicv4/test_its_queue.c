@@ -70,7 +70,7 @@ static void check_model_seq(struct env *e, size_t from, uint32_t first, uint32_t
 {
 	assert_true(virq_sim_its_ncmds(e->m) >= from + n);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct virq_sim_its_cmd *c = virq_sim_its_cmd(e->m, from + i);
+		const struct virq_sim_its_cmd *c = virq_sim_its_cmd_at(e->m, from + i);
 		uint32_t k = first + i;
 
 		assert_int_equal(c->op, 0x0A);
@@ -569,9 +569,9 @@ static void test_stall_skip(void **s)
 	assert_int_equal(virq_its_queue_skip(&e.q, &nop, &lim), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 3);
-	assert_int_equal(virq_sim_its_cmd(e.m, 0)->op, 0x08);
-	assert_int_equal(virq_sim_its_cmd(e.m, 1)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(e.m, 2)->op, 0x03);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 0)->op, 0x08);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 2)->op, 0x03);
 	env_down(&e);
 }
 
@@ -593,7 +593,7 @@ static void test_skip_noncoherent_cleans(void **s)
 	assert_true(cl < wr && wr != SIZE_MAX);
 	assert_int_equal(virq_sim_trace_at(e.fh, wr)->value, 32 | 1);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_cmd(e.m, 0)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 0)->op, 0x05);
 	env_down(&e);
 }
 
@@ -712,7 +712,7 @@ static void test_push_encoder_error_queues_nothing(void **s)
 	uint8_t raw[32] = {0x05};
 	assert_int_equal(virq_its_queue_push_raw(&e.q, raw), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_cmd(e.m, 0)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 0)->op, 0x05);
 	/* NULL arguments. */
 	assert_int_equal(virq_its_queue_push(NULL, &c, NULL, NULL, NULL), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_its_queue_push(&e.q, NULL, NULL, NULL, NULL), LIBVIRQ_EINVAL);
@@ -742,8 +742,8 @@ static void test_submit_appends_sync(void **s)
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, &sy, NULL), LIBVIRQ_OK);
 	assert_int_equal(sy.kind, LIBVIRQ_ITS_SYNC_RDBASE);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 2);
-	assert_int_equal(virq_sim_its_cmd(e.m, 1)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(e.m, 1)->rd, 3 << 16);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->rd, 3 << 16);
 	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
 	/* MAPD -> no SYNC. */
 	c = virq_its_mapd(1, 4, 0x10000, true);
@@ -753,27 +753,27 @@ static void test_submit_appends_sync(void **s)
 	c = virq_its_vmapti(1, 0, 9, 8192, LIBVIRQ_ITS_NO_DOORBELL);
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, &l41, NULL, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 5);
-	assert_int_equal(virq_sim_its_cmd(e.m, 4)->op, 0x25);
-	assert_int_equal(virq_sim_its_cmd(e.m, 4)->vpe, 9);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 4)->op, 0x25);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 4)->vpe, 9);
 	/* docs/rationale.md#gic-vmapp-unmap-no-vsync: 4.1 VMAPP unmap -> exactly [VMAPP(V=0,
 	 * Alloc=1)], no VSYNC. */
 	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMAPP, .vPEID = 7, .Alloc = true};
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, &l41, &sy, NULL), LIBVIRQ_OK);
 	assert_int_equal(sy.kind, LIBVIRQ_ITS_SYNC_NONE);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 6);
-	assert_int_equal(virq_sim_its_cmd(e.m, 5)->op, 0x29);
-	assert_true(virq_sim_its_cmd(e.m, 5)->alloc);
-	assert_false(virq_sim_its_cmd(e.m, 5)->valid);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 5)->op, 0x29);
+	assert_true(virq_sim_its_cmd_at(e.m, 5)->alloc);
+	assert_false(virq_sim_its_cmd_at(e.m, 5)->valid);
 	/* MOVALL: SYNC to both redistributors, the source first. */
 	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVALL, .RDbase1 = 1ull << 16, .RDbase2 = 0};
 	virq_sim_its_clear_log(e.m);
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, &sy, NULL), LIBVIRQ_OK);
 	assert_int_equal(sy.src_kind, LIBVIRQ_ITS_SYNC_RDBASE);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 3);
-	assert_int_equal(virq_sim_its_cmd(e.m, 1)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(e.m, 1)->rd, 1ull << 16);
-	assert_int_equal(virq_sim_its_cmd(e.m, 2)->op, 0x05);
-	assert_int_equal(virq_sim_its_cmd(e.m, 2)->rd, 0);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->rd, 1ull << 16);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 2)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 2)->rd, 0);
 	virq_sim_its_clear_log(e.m);
 	/* INT: the sync target is the caller's business (reported, not sent). */
 	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_INT, .DeviceID = 1, .EventID = 0};
@@ -856,7 +856,7 @@ static void test_model_hook_stall_fix_retry(void **s)
 	assert_int_equal(virq_its_queue_retry(&e.q), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 3);
-	assert_int_equal(virq_sim_its_cmd(e.m, 1)->dev, 7);
+	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->dev, 7);
 	assert_int_equal(h.seen, 4); /* the stalled command was seen twice */
 	env_down(&e);
 }

@@ -181,6 +181,8 @@ static void test_lock_around_every_command(void **state)
 	CALL(virq_vlpi_move(&dev, 1, &v));
 	CALL(virq_vlpi_set_doorbell(&dev, 1, false));
 	CALL(virq_vlpi_set_config(&dev, 1, 0x80, true));
+	CALL(virq_vlpi_map_config(&dev, 6, &v, 8300, true, 0x40, false));
+	CALL(virq_vpe_invall(&v));
 	CALL(virq_vlpi_map(&dev2, 0, &w, 8192, true));
 	/* Doorbell masking through the proxy (no DirectLPI): residency sends INVs. */
 	CALL(virq_vpe_set_db_masking(&v, true));
@@ -199,7 +201,7 @@ static void test_lock_around_every_command(void **state)
 	/* Reading the tracking takes no lock either. */
 	assert_int_equal(virq_its_event_get(&dev, 1, &ev), LIBVIRQ_OK);
 	assert_int_equal(x.lock.acquires, a0);
-	for (uint32_t e = 1; e < 6; e++)
+	for (uint32_t e = 1; e < 7; e++)
 		CALL(virq_vlpi_unmap(&dev, e));
 	CALL(virq_vlpi_unmap(&dev2, 0));
 	CALL(virq_its_device_unmap(&dev2));
@@ -418,14 +420,14 @@ static void test_move_clears_stale_doorbell_proxy(void **state)
 	assert_false(virq_sim_rdist_lpi_pending(d.x.f.g.rm, 1, d.db)); /* not blocked: no wake */
 	/* VMOVP, VSYNC, [MAPD of the proxy], MAPTI(slot -> db, ICID 0), CLEAR, SYNC(RD 0),
 	 * MOVI(ICID 1), SYNC(RD 1). */
-	assert_int_equal(virq_sim_its_cmd(d.x.q, 0)->op, 0x22);
-	c = virq_sim_its_cmd(d.x.q, (size_t)itsfx_find_op(d.x.f.sm[0], 0x0A, 0));
+	assert_int_equal(virq_sim_its_cmd_at(d.x.q, 0)->op, 0x22);
+	c = virq_sim_its_cmd_at(d.x.q, (size_t)itsfx_find_op(d.x.f.sm[0], 0x0A, 0));
 	assert_int_equal(c->dev, pdev);
 	assert_int_equal(c->pintid, d.db);
 	assert_int_equal(c->icid, 0);
 	assert_true(itsfx_find_op(d.x.f.sm[0], 0x04, 0) > itsfx_find_op(d.x.f.sm[0], 0x0A, 0));
 	assert_true(itsfx_find_op(d.x.f.sm[0], 0x01, 0) > itsfx_find_op(d.x.f.sm[0], 0x04, 0));
-	assert_int_equal(virq_sim_its_cmd(d.x.q, (size_t)itsfx_find_op(d.x.f.sm[0], 0x01, 0))->icid,
+	assert_int_equal(virq_sim_its_cmd_at(d.x.q, (size_t)itsfx_find_op(d.x.f.sm[0], 0x01, 0))->icid,
 			 1);
 	assert_int_equal(itsfx_find_op(d.x.f.sm[0], 0x03, 0), -1); /* no INT: not in WFI */
 	assert_int_equal(virq_sim_its_state_lookup(d.x.f.sm[0], pdev, (uint32_t)d.v.proxy_event).icid,
@@ -543,8 +545,8 @@ static void test_move_41_no_cleanup(void **state)
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_move(&v, 1), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x22);
-	assert_true(virq_sim_its_cmd(q, 0)->db41);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x22);
+	assert_true(virq_sim_its_cmd_at(q, 0)->db41);
 	assert_int_equal(virq_sim_rdist_clrlpir_count(f.g.rm, 0), 0);
 	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);

@@ -32,8 +32,8 @@ static void test_demo_sequence(void **state)
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	assert_true(virq_sim_its_state_col(f.sm[0], 0, &rdb));
 	assert_int_equal(rdb, 0); /* processor 0 << 16 */
-	assert_int_equal(virq_sim_its_cmd(q, 0)->op, 0x09);
-	assert_int_equal(virq_sim_its_cmd(q, 1)->op, 0x05);
+	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x09);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x05);
 
 	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 0, 32), LIBVIRQ_OK);
 	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 0));
@@ -60,9 +60,9 @@ static void test_demo_sequence(void **state)
 		long i = itsfx_find_op(f.sm[0], 0x29, 0);
 
 		assert_true(i >= 0);
-		assert_int_equal(virq_sim_its_cmd(q, (size_t)i)->vpt_size, 15);
-		assert_int_equal(virq_sim_its_cmd(q, (size_t)i + 1)->op, 0x2D); /* VINVALL */
-		assert_int_equal(virq_sim_its_cmd(q, (size_t)i + 2)->op, 0x25); /* VSYNC */
+		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i)->vpt_size, 15);
+		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i + 1)->op, 0x2D); /* VINVALL */
+		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i + 2)->op, 0x25); /* VSYNC */
 	}
 
 	/* vLPI 8192 with doorbell on event 0. */

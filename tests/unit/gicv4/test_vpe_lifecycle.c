@@ -20,7 +20,7 @@ static void setup_n(struct its_fx *f, uint64_t typer, unsigned nits, unsigned nr
 
 static const struct virq_sim_its_cmd *cmd_at(struct its_fx *f, unsigned its, size_t i)
 {
-	return virq_sim_its_cmd(virq_sim_its_state_queue(f->sm[its]), i);
+	return virq_sim_its_cmd_at(virq_sim_its_state_queue(f->sm[its]), i);
 }
 
 static size_t ncmds(struct its_fx *f, unsigned its)
@@ -361,6 +361,116 @@ static void test_doorbell_exclusive(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* virq_vlpi_map_config(): the guest's byte is in the VM table when the VMAPTI
+ * runs and no INV follows (exactly VMAPTI + VSYNC); refusals leave the byte
+ * alone; virq_vlpi_map() still maps at 0xA0, enabled. Before this call an
+ * emulated MAPTI of a disabled LPI needed virq_vlpi_map() (byte 0xA3:
+ * enabled) then virq_vlpi_set_config() (INV + VSYNC). */
+static void test_vlpi_map_config(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_vm vm;
+	struct virq_vpe a;
+	struct virq_its_device dev;
+	struct virq_sim_its_ev es;
+	struct virq_its_event ev;
+	const uint8_t *vprop;
+	uint32_t db;
+
+	(void)state;
+	setup_n(&f, QEMU_TYPER_40, 1, 1, 40);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	vprop = vm.vprop.va;
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&a, &vm, 0, db), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 7, 8), LIBVIRQ_OK);
+	assert_int_equal(vprop[9000 - 8192], 0xA2); /* fresh VM table: disabled */
+	clear_logs(&f);
+	assert_int_equal(virq_vlpi_map_config(&dev, 1, &a, 9000, true, 0x40, false), LIBVIRQ_OK);
+	assert_int_equal(vprop[9000 - 8192], 0x42);
+	assert_int_equal(ncmds(&f, 0), 2);
+	assert_int_equal(cmd_at(&f, 0, 0)->op, 0x2A); /* VMAPTI */
+	assert_int_equal(cmd_at(&f, 0, 1)->op, 0x25); /* VSYNC */
+	es = virq_sim_its_state_lookup(f.sm[0], 7, 1);
+	assert_int_equal(es.vpe, a.vpeid);
+	assert_int_equal(es.vintid, 9000);
+	assert_int_equal(es.db, db);
+	assert_int_equal(virq_its_event_get(&dev, 1, &ev), LIBVIRQ_OK);
+	assert_int_equal(ev.kind, LIBVIRQ_ITS_EV_VIRT);
+	assert_int_equal(a.nr_vlpis, 1);
+	/* Priority[1:0] are not part of the byte (IHI 0069H §5.1.1). */
+	assert_int_equal(virq_vlpi_map_config(&dev, 2, &a, 9001, false, 0xFF, true), LIBVIRQ_OK);
+	assert_int_equal(vprop[9001 - 8192], 0xFF);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 7, 2).db, 1023);
+	/* Refused before anything is written: mapped event, vINTID range. */
+	clear_logs(&f);
+	assert_int_equal(virq_vlpi_map_config(&dev, 1, &a, 9002, true, 0x10, true), LIBVIRQ_EEXIST);
+	assert_int_equal(virq_vlpi_map_config(&dev, 3, &a, 70000, true, 0x10, true),
+			 LIBVIRQ_ERANGE);
+	assert_int_equal(vprop[9002 - 8192], 0xA2);
+	assert_int_equal(ncmds(&f, 0), 0);
+	/* virq_vlpi_map() is map_config(0xA0, enabled). */
+	assert_int_equal(virq_vlpi_map(&dev, 3, &a, 9003, true), LIBVIRQ_OK);
+	assert_int_equal(vprop[9003 - 8192], 0xA3);
+	for (uint32_t e = 1; e <= 3; e++)
+		assert_int_equal(virq_vlpi_unmap(&dev, e), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
+/* virq_vpe_invall(): VINVALL + VSYNC of the vPE on the first live ITS that
+ * maps it (one ITS reaches every redistributor), the next one when that ITS
+ * is dead; refused for a vPE in teardown and when no live ITS maps it. */
+static void test_vpe_invall(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_vm vm;
+	struct virq_vpe a, none;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	setup_n(&f, QEMU_TYPER_40, 2, 1, 40);
+	assert_int_equal(virq_vpe_invall(NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_vpe_invall(&none), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&a, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	/* Bulk configuration then one invalidation. */
+	for (uint32_t v = 8192; v < 8192 + 64; v++)
+		assert_int_equal(virq_gic_vm_vlpi_config(&vm, v, 0x60, true), LIBVIRQ_OK);
+	clear_logs(&f);
+	assert_int_equal(virq_vpe_invall(&a), LIBVIRQ_OK);
+	assert_int_equal(ncmds(&f, 0), 2);
+	assert_int_equal(cmd_at(&f, 0, 0)->op, 0x2D); /* VINVALL */
+	assert_int_equal(cmd_at(&f, 0, 0)->vpe, a.vpeid);
+	assert_int_equal(cmd_at(&f, 0, 1)->op, 0x25); /* VSYNC */
+	assert_int_equal(cmd_at(&f, 0, 1)->vpe, a.vpeid);
+	assert_int_equal(ncmds(&f, 1), 0);
+	/* ITS 0 dead: the next ITS that maps the vPE. */
+	clear_logs(&f);
+	f.its[0].dead = true;
+	assert_int_equal(virq_vpe_invall(&a), LIBVIRQ_OK);
+	assert_int_equal(ncmds(&f, 0), 0);
+	assert_int_equal(ncmds(&f, 1), 2);
+	assert_int_equal(cmd_at(&f, 1, 0)->op, 0x2D);
+	f.its[1].dead = true;
+	assert_int_equal(virq_vpe_invall(&a), LIBVIRQ_EDEAD);
+	f.its[0].dead = f.its[1].dead = false;
+	/* Teardown refuses it. */
+	a.flags |= LIBVIRQ_VPE_DYING;
+	clear_logs(&f);
+	assert_int_equal(virq_vpe_invall(&a), LIBVIRQ_EDEAD);
+	assert_int_equal(ncmds(&f, 0) + ncmds(&f, 1), 0);
+	a.flags &= ~(uint32_t)LIBVIRQ_VPE_DYING;
+	assert_int_equal(virq_vpe_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_invall(&a), LIBVIRQ_EINVAL); /* destroyed */
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* Thousands of vLPIs: map, move, remap, unmap; the model agrees at each step. */
 static void test_thousands_of_vlpis(void **state)
 {
@@ -613,6 +723,8 @@ int main(void)
 	    cmocka_unit_test(test_vmovp_refusals),
 	    cmocka_unit_test(test_vlpi_move_doorbell_config),
 	    cmocka_unit_test(test_doorbell_exclusive),
+	    cmocka_unit_test(test_vlpi_map_config),
+	    cmocka_unit_test(test_vpe_invall),
 	    cmocka_unit_test(test_thousands_of_vlpis),
 	    cmocka_unit_test(test_map_range),
 	    cmocka_unit_test(test_map_range_stall_then_unmap),

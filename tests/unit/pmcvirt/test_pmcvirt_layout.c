@@ -211,7 +211,7 @@ static void test_mode_check(void **s)
 /* ---- exit codes as 64-bit (docs/rationale.md#pmc-exitcode-64bit) ---- */
 static void test_exit_decode(void **s)
 {
-	enum virq_pmcvirt_exit k;
+	enum virq_pmcvirt_exit_kind k;
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_exit_decode(0xFFFFFFFFFFFFFFFCull, &k), LIBVIRQ_OK);

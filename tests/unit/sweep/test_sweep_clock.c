@@ -41,7 +41,7 @@
 #define MSG_DEADLINE "virq_poll: deadline passed (timeout_ns, rounds)"
 
 struct fault {
-	enum virq_sim_clock_fault kind;
+	enum virq_sim_clock_fault_kind kind;
 	uint64_t after, ns;
 	const char *name;
 };

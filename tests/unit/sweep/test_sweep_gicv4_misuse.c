@@ -268,6 +268,7 @@ static virq_status e_rdist_init(W_) { (void)w; return virq_gic_rdist_init(GIC_(t
 static virq_status e_lpi_alloc(W_) { uint32_t x; virq_status st = virq_lpi_alloc(GIC_(t), 1, &x); (void)w; if (st == LIBVIRQ_OK) st = virq_lpi_free(GIC_(t), x, 1); return st; }
 static virq_status e_lpi_free(W_) { (void)w; return virq_lpi_free(GIC_(t), 8192 + 4000, 1); }
 static virq_status e_lpi_set_config(W_) { (void)w; return virq_lpi_set_config(GIC_(t), 8192 + 4000, 0xA0, true); }
+static virq_status e_its_probe(W_) { struct virq_its_id id; return virq_its_probe(GIC_(t), &w->f.g.desc.its[1], &id); }
 static virq_status e_its_init_on(W_) { return virq_its_init(&w->its2, GIC_(t), &w->f.g.desc.its[1], NULL); }
 static virq_status e_vm_init_on(W_) { return virq_gic_vm_init(&w->vm2, GIC_(t), 16); }
 /* ---- ITS ---- */
@@ -287,6 +288,7 @@ static virq_status e_clear(W_) { (void)w; return virq_its_clear(DEV_(t), 1); }
 static virq_status e_inv(W_) { (void)w; return virq_its_inv(DEV_(t), 1); }
 static virq_status e_event_get(W_) { struct virq_its_event ev; (void)w; return virq_its_event_get(DEV_(t), 0, &ev); }
 static virq_status e_vlpi_map(W_) { return virq_vlpi_map(DEV_(t), 3, &w->vpe, 9000, true); }
+static virq_status e_vlpi_map_config(W_) { return virq_vlpi_map_config(DEV_(t), 5, &w->vpe, 9050, true, 0x40, false); }
 static virq_status e_vlpi_map_range(W_) { return virq_vlpi_map_range(DEV_(t), 4, 2, &w->vpe, 9100, false); }
 static virq_status e_vlpi_unmap(W_) { (void)w; return virq_vlpi_unmap(DEV_(t), 1); }
 static virq_status e_vlpi_unmap_range(W_) { (void)w; return virq_vlpi_unmap_range(DEV_(t), 1, 1); }
@@ -310,6 +312,7 @@ static virq_status e_load(W_) { (void)w; return virq_vpe_load(VPE_(t), 0); }
 static virq_status e_put(W_) { bool pl; (void)w; return virq_vpe_put(VPE_(t), &pl); }
 static virq_status e_vpe_move(W_) { (void)w; return virq_vpe_move(VPE_(t), 1); }
 static virq_status e_db_masking(W_) { (void)w; return virq_vpe_set_db_masking(VPE_(t), true); }
+static virq_status e_vpe_invall(W_) { (void)w; return virq_vpe_invall(VPE_(t)); }
 static virq_status e_db_invalidate(W_) { (void)w; return virq_vpe_doorbell_invalidate(VPE_(t)); }
 static virq_status e_vsgi_config(W_) { (void)w; return virq_vpe_vsgi_config(VPE_(t), 2, 0x80, true, true); }
 static virq_status e_vsgi_clear(W_) { (void)w; return virq_vpe_vsgi_clear(VPE_(t), 2); }
@@ -335,14 +338,16 @@ static virq_status e_q_capacity(W_) { (void)w; return virq_its_queue_capacity(Q_
 static const struct entry entries_[] = {
     E(T_GIC, E_INIT, e_gic_init), E(T_GIC, E_DESTROY, e_gic_destroy), E(T_GIC, E_OTHER, e_dist_enable),
     E(T_GIC, E_OTHER, e_find_rdist), E(T_GIC, E_OTHER, e_rdist_init), E(T_GIC, E_OTHER, e_lpi_alloc),
-    E(T_GIC, E_OTHER, e_lpi_free), E(T_GIC, E_OTHER, e_lpi_set_config), E(T_GIC, E_OTHER, e_its_init_on),
+    E(T_GIC, E_OTHER, e_lpi_free), E(T_GIC, E_OTHER, e_lpi_set_config), E(T_GIC, E_OTHER, e_its_probe),
+    E(T_GIC, E_OTHER, e_its_init_on),
     E(T_GIC, E_OTHER, e_vm_init_on),
     E(T_ITS, E_INIT, e_its_init), E(T_ITS, E_DESTROY, e_its_destroy), E(T_ITS, E_OTHER, e_map_collection),
     E(T_ITS, E_OTHER, e_device_map_on),
     E(T_DEV, E_INIT, e_device_map), E(T_DEV, E_DESTROY, e_device_unmap), E(T_DEV, E_OTHER, e_map_lpi),
     E(T_DEV, E_OTHER, e_unmap_event), E(T_DEV, E_OTHER, e_unmap_range), E(T_DEV, E_OTHER, e_move_lpi),
     E(T_DEV, E_OTHER, e_int), E(T_DEV, E_OTHER, e_clear), E(T_DEV, E_OTHER, e_inv),
-    E(T_DEV, E_OTHER, e_event_get), E(T_DEV, E_OTHER, e_vlpi_map), E(T_DEV, E_OTHER, e_vlpi_map_range),
+    E(T_DEV, E_OTHER, e_event_get), E(T_DEV, E_OTHER, e_vlpi_map), E(T_DEV, E_OTHER, e_vlpi_map_config),
+    E(T_DEV, E_OTHER, e_vlpi_map_range),
     E(T_DEV, E_OTHER, e_vlpi_unmap), E(T_DEV, E_OTHER, e_vlpi_unmap_range),
     E(T_DEV, E_OTHER, e_vlpi_remap), E(T_DEV, E_OTHER, e_vlpi_move),
     E(T_DEV, E_OTHER, e_vlpi_set_doorbell), E(T_DEV, E_OTHER, e_vlpi_set_config),
@@ -351,7 +356,7 @@ static const struct entry entries_[] = {
     E(T_VPE, E_INIT, e_vpe_init), E(T_VPE, E_DESTROY, e_vpe_destroy), E(T_VPE, E_OTHER, e_resident),
     E(T_VPE, E_OTHER, e_nonresident), E(T_VPE, E_OTHER, e_wfi_enter), E(T_VPE, E_OTHER, e_wfi_exit),
     E(T_VPE, E_OTHER, e_load), E(T_VPE, E_OTHER, e_put), E(T_VPE, E_OTHER, e_vpe_move),
-    E(T_VPE, E_OTHER, e_db_masking), E(T_VPE, E_OTHER, e_db_invalidate),
+    E(T_VPE, E_OTHER, e_db_masking), E(T_VPE, E_OTHER, e_db_invalidate), E(T_VPE, E_OTHER, e_vpe_invall),
     E(T_VPE, E_OTHER, e_vsgi_config), E(T_VPE, E_OTHER, e_vsgi_clear), E(T_VPE, E_OTHER, e_vsgi_send),
     E(T_VPE, E_OTHER, e_vsgi_pending), E(T_VPE, E_OTHER, e_vlpi_map_to),
     E(T_QUEUE, E_INIT, e_q_init), E(T_QUEUE, E_DESTROY, e_q_fini), E(T_QUEUE, E_OTHER, e_q_publish),

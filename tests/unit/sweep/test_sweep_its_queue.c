@@ -54,7 +54,7 @@ static struct virq_its_cmd cmd_(uint32_t k)
 static void model_saw_whole_(struct env *e, size_t from, uint32_t first)
 {
 	for (size_t i = from; i < virq_sim_its_ncmds(e->m); i++) {
-		const struct virq_sim_its_cmd *c = virq_sim_its_cmd(e->m, i);
+		const struct virq_sim_its_cmd *c = virq_sim_its_cmd_at(e->m, i);
 		uint32_t k = first + (uint32_t)(i - from);
 
 		assert_true(c->known);

@@ -115,7 +115,7 @@ virqtool_check(NAME vt_avic_targets_missing LABELS avic EXIT 2
 # Help at every level and the fields of each subcommand.
 virqtool_check(NAME vt_avic_help LABELS avic EXIT 0 STDOUT_REGEX "phys-entry.*targets.*fields" ARGS avic --help)
 virqtool_check(NAME vt_avic_sub_help LABELS avic EXIT 0
-  STDOUT "virqtool avic logical-entry: a logical APIC ID table entry (§15.29.3.4)
+  STDOUT "virqtool avic logical-entry: a logical APIC ID table entry (§15.29.3.3)
   guest_apic_id  required  bits [7:0]: guest physical APIC ID (0..0xFF)
   valid          required  bit 31: valid (0|1)"
   ARGS avic logical-entry --help)

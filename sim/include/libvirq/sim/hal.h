@@ -322,7 +322,7 @@ void virq_sim_set_now_step(struct virq_sim *sim, uint64_t ns);
 void virq_sim_on_relax(struct virq_sim *sim, virq_sim_relax_fn fn, void *arg);
 
 /** @brief Faults of the clock @c now_ns returns (virq_sim_clock_fault()). */
-enum virq_sim_clock_fault {
+enum virq_sim_clock_fault_kind {
 	LIBVIRQ_SIM_CLOCK_OK = 0,	    /**< A working clock (and no offset). */
 	LIBVIRQ_SIM_CLOCK_STOP,		    /**< Returns the same value for ever. */
 	LIBVIRQ_SIM_CLOCK_JUMP_FORWARD,	    /**< Jumps @c ns forward once, then runs normally. */
@@ -342,7 +342,7 @@ enum virq_sim_clock_fault {
  * @param after @c now_ns calls that still see the working clock.
  * @param ns    Size of the jump, or the step of a clock running backwards.
  */
-void virq_sim_clock_fault(struct virq_sim *sim, enum virq_sim_clock_fault kind, uint64_t after,
+void virq_sim_clock_fault(struct virq_sim *sim, enum virq_sim_clock_fault_kind kind, uint64_t after,
 			  uint64_t ns);
 
 /**

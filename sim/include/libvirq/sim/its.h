@@ -177,7 +177,7 @@ size_t virq_sim_its_ncmds(const struct virq_sim_its *m);
  * @param m The model. @param i 0 ≤ @p i < virq_sim_its_ncmds().
  * @return The command, or NULL when out of range.
  */
-const struct virq_sim_its_cmd *virq_sim_its_cmd(const struct virq_sim_its *m, size_t i);
+const struct virq_sim_its_cmd *virq_sim_its_cmd_at(const struct virq_sim_its *m, size_t i);
 /**
  * @brief Stalls entered. @param m The model. @return The count.
  */
