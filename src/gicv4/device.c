@@ -279,6 +279,7 @@ static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, 
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	virq_status st;
 
 	if (!dev_live_(dev))
@@ -299,20 +300,32 @@ static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, 
 				     pintid);
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
+	if (virq_lpi_is_doorbell_(dev->its->gic, pintid))
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY, "virq_its_map_lpi: LPI is a vPE's doorbell",
+				     pintid);
 	if (!virq_lpi_ref_(dev->its->gic, pintid))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-				     "virq_its_map_lpi: 65535 mappings of this LPI already", pintid);
-	st = virq_its_exec_(dev->its, c, 2);
-	if (st != LIBVIRQ_OK) {
+				     "virq_its_map_lpi: 65534 mappings of this LPI already", pintid);
+	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0)) {
 		virq_lpi_unref_(dev->its->gic, pintid);
-		return LIBVIRQ_FAILV(hal, st, "virq_its_map_lpi: MAPTI + SYNC failed", event);
+		return LIBVIRQ_FAILV(hal, st, "virq_its_map_lpi: MAPTI + SYNC failed (not mapped)",
+				     event);
 	}
+	/* Mapped, or the MAPTI may have run: tracked as mapped, the LPI
+	 * referenced, so that it cannot be freed while the ITS may translate
+	 * the event to it; virq_its_unmap_event() undoes it. */
 	e->kind = LIBVIRQ_ITS_EV_PHYS;
 	e->icid = icid;
 	e->intid = pintid;
 	e->db = LIBVIRQ_ITS_NO_DOORBELL;
 	e->vpe = NULL;
 	dev->nr_mapped++;
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_its_map_lpi: SYNC after the MAPTI failed or the MAPTI "
+				     "may have run (event tracked as mapped)",
+				     event);
 	return LIBVIRQ_OK;
 }
 
@@ -347,6 +360,7 @@ static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t eve
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	virq_status st;
 
 	if (!dev_live_(dev))
@@ -362,16 +376,34 @@ static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t eve
 	c[0] = (struct virq_its_cmd){
 	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	c[1] = virq_its_ev_sync_(dev->its, e);
-	st = virq_its_exec_(dev->its, c, 2);
-	/* Tracked as unmapped even on a queue failure: DISCARD may have run,
-	 * and mapping the event again is always valid after a DISCARD. */
-	virq_its_event_forget_(dev, event);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_unmap_event: DISCARD + SYNC/VSYNC failed (event "
-				     "tracked as unmapped)",
+	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	if (st == LIBVIRQ_OK) {
+		virq_its_event_forget_(dev, event);
+		return LIBVIRQ_OK;
+	}
+	/* A dead ITS takes no command: nothing was sent, and the tracking is
+	 * released so that the teardown can finish (docs/gicv4-core.md
+	 * "Failures"). */
+	if (st == LIBVIRQ_EDEAD && !ran.ran && ran.exact) {
+		virq_its_event_forget_(dev, event);
+		return LIBVIRQ_FAILV(hal, st, "virq_its_unmap_event: ITS dead (tracking released)",
 				     event);
-	return LIBVIRQ_OK;
+	}
+	/* GITS_CREADR showed the DISCARD processed: the event is unmapped
+	 * even though its SYNC/VSYNC did not complete. Otherwise (not run, or
+	 * unknown) the ITS may still map it: it stays tracked with its vPE or
+	 * LPI referenced, and the call can be retried. */
+	if (ran.ran >= 1) {
+		virq_its_event_forget_(dev, event);
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_its_unmap_event: SYNC/VSYNC after the DISCARD failed "
+				     "(event unmapped)",
+				     event);
+	}
+	return LIBVIRQ_FAILV(hal, st,
+			     "virq_its_unmap_event: DISCARD not seen to run (event still tracked "
+			     "as mapped; retry)",
+			     event);
 }
 
 virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
@@ -487,12 +519,12 @@ static const char *const run_msg_[2][6] = {
     {"virq_its_unmap_range: dev not live", "virq_its_unmap_range: count 0 or range beyond nr_events",
      "virq_its_unmap_range: an event of the range is not mapped",
      "virq_its_unmap_range: ITS dead", "virq_its_unmap_range: SYNC/VSYNC rejected by the encoder",
-     "virq_its_unmap_range: the queue failed (tracking exact after a stall)"},
+     "virq_its_unmap_range: the queue failed (events GITS_CREADR did not pass stay mapped)"},
     {"virq_vlpi_unmap_range: dev not live",
      "virq_vlpi_unmap_range: count 0 or range beyond nr_events",
      "virq_vlpi_unmap_range: an event of the range is not a vLPI",
      "virq_vlpi_unmap_range: ITS dead", "virq_vlpi_unmap_range: VSYNC rejected by the encoder",
-     "virq_vlpi_unmap_range: the queue failed (tracking exact after a stall)"},
+     "virq_vlpi_unmap_range: the queue failed (events GITS_CREADR did not pass stay mapped)"},
 };
 
 /* Writes @count DISCARDs from @first straight into the queue and marks each
@@ -562,7 +594,7 @@ static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first
 	const struct virq_hal *hal;
 	struct virq_its *its;
 	struct virq_its_event *e;
-	uint64_t gen, base;
+	uint64_t gen, base, consumed;
 	uint32_t done = 0, nsync = 0;
 	virq_status st;
 
@@ -599,16 +631,15 @@ static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first
 		its->cmds += (uint64_t)count + nsync;
 		return LIBVIRQ_OK;
 	}
-	/* A failure. After a stall exactly the consumed DISCARDs ran; after a
-	 * timeout or a hardware error any queued DISCARD may have run, and the
-	 * event is tracked as unmapped (mapping it again is valid after a
-	 * DISCARD, as for virq_its_unmap_event()); events never queued stay
-	 * mapped. */
+	/* A failure. The queue reset reads GITS_CREADR once the ITS is
+	 * quiescent: exactly the DISCARDs before it ran and are untracked.
+	 * Every other event (not run, or unknown because the ITS is dead) may
+	 * still be mapped by the ITS and stays tracked, its vPE or LPI
+	 * referenced (docs/gicv4-core.md "Failures"). */
+	(void)virq_its_fail_seen_(its, st, &consumed);
 	for (uint32_t k = 0; k < done; k++)
-		if (st != LIBVIRQ_ESTALLED ||
-		    base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE <= its->q.rd_lin)
+		if (base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE <= consumed)
 			virq_its_event_forget_(dev, first + k);
-	virq_its_fail_(its, st);
 	return LIBVIRQ_FAILV(hal, st, msg[5], first, done);
 }
 
@@ -637,6 +668,7 @@ static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event,
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[3];
+	struct virq_its_ran ran;
 	size_t n = 0;
 	virq_status st;
 
@@ -664,13 +696,16 @@ static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event,
 				       .ICID = icid};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, e->icid));
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
-	st = virq_its_exec_(dev->its, c, n);
+	st = virq_its_exec_seen_(dev->its, c, n, &ran);
+	/* GITS_CREADR showed the MOVI processed: the event is in the new
+	 * collection; otherwise it stays tracked in the old one. */
+	if (st == LIBVIRQ_OK || ran.ran >= 1)
+		e->icid = icid;
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_move_lpi: MOVI + SYNC(old) + SYNC(new) failed (the "
-				     "event may be in either collection)",
+				     "virq_its_move_lpi: MOVI + SYNC(old) + SYNC(new) failed "
+				     "(tracked in the new collection iff the MOVI was seen to run)",
 				     event);
-	e->icid = icid;
 	return LIBVIRQ_OK;
 }
 

@@ -45,7 +45,7 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 /* Creates the proxy device of @its (one event per redistributor) unless it
  * exists: one 4 KiB page holds the device and its page descriptor. The
  * ITS's lock held. */
-static virq_status proxy_create_(struct virq_its *its)
+static virq_status proxy_create_(struct virq_its *its, const char *alloc_failed)
 {
 	struct virq_page pg;
 	virq_status st;
@@ -54,9 +54,7 @@ static virq_status proxy_create_(struct virq_its *its)
 		return LIBVIRQ_OK;
 	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&its->gic->hal, st,
-				    "virq_vpe_set_db_masking/doorbell_invalidate: doorbell proxy "
-				    "allocation failed");
+		return LIBVIRQ_FAIL(&its->gic->hal, st, alloc_failed);
 	/* The device lives in the page; the page descriptor right after it.
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
@@ -113,7 +111,7 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	if (its->dead)
 		return LIBVIRQ_FAIL(&its->gic->hal, LIBVIRQ_ENOTSUP,
 				    "virq_vpe_doorbell_invalidate: the proxy's ITS is dead");
-	st = proxy_create_(its);
+	st = proxy_create_(its, "virq_vpe_doorbell_invalidate: doorbell proxy allocation failed");
 	if (st != LIBVIRQ_OK)
 		return st;
 	p = its->proxy;
@@ -258,7 +256,7 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
 					  "virq_vpe_set_db_masking: the proxy's ITS is dead");
 		else
-			st = proxy_create_(its);
+			st = proxy_create_(its, "virq_vpe_set_db_masking: doorbell proxy allocation failed");
 		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK)
 			return st;
@@ -271,7 +269,7 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
+virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *not_cleaned)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	uint8_t *cfg;
@@ -284,9 +282,7 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want)
 	*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(&gic->hal, st,
-				  "virq_vpe_make_resident/nonresident: doorbell byte not cleaned (no "
-				  "dcache_clean)");
+		st = LIBVIRQ_FAIL(&gic->hal, st, not_cleaned);
 	if (st == LIBVIRQ_OK)
 		st = virq_vpe_doorbell_invalidate(vpe); /* logs its failure */
 	if (st != LIBVIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
@@ -372,7 +368,7 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 		return LIBVIRQ_OK; /* nothing can reach the doorbell any more */
 	if (fresh && !virq_its_col_mapped_(its, from))
 		return LIBVIRQ_OK; /* no collection on @from: no event can name it */
-	st = proxy_create_(its);
+	st = proxy_create_(its, "virq_vpe_move: doorbell proxy allocation failed");
 	if (st != LIBVIRQ_OK)
 		return st;
 	p = its->proxy;

@@ -7,8 +7,9 @@
 #include <libvirq/gicv4/vpe.h>
 
 /* GICv4.0 doorbell masking: enable (@want) or disable the doorbell's config
- * byte and invalidate it, when the vPE asked for masking. No-op otherwise. */
-virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want);
+ * byte and invalidate it, when the vPE asked for masking. No-op otherwise.
+ * @not_cleaned: the caller's constant message for a failed clean. */
+virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *not_cleaned);
 
 /* GICv4.0 proxy doorbell slot: release (DISCARD). */
 void virq_vpe_proxy_release_(struct virq_vpe *vpe);

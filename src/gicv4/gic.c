@@ -159,6 +159,13 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16", max_rd,
 				     lpi_bits);
+	/* The GICD registers the library reads span the 64 KiB frame up to
+	 * GICD_PIDR2 at 0xFFE8 (IHI 0069H §12.9, Table 12-25): a smaller
+	 * region would be read outside what the description gives. */
+	if (desc->gicd_size < LIBVIRQ_GIC_FRAME_SIZE)
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_gic_init: desc->gicd_size below the 64 KiB GICD frame",
+				     desc->gicd_base, desc->gicd_size);
 	if (!desc->nr_redist_regions || desc->nr_redist_regions > LIBVIRQ_GIC_MAX_REDIST_REGIONS)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_gic_init: desc->nr_redist_regions not 1..16",

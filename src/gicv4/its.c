@@ -224,8 +224,22 @@ static void proxy_reserve_(struct virq_its *its)
 	its->proxy_ok = true;
 }
 
-/* Undoes a (partial) virq_its_init(): the ITS is quiescent, its memory
- * freed and it is unregistered. Used by init's failure path and destroy. */
+/* Unregisters @its and frees its memory; the ITS must not use it any
+ * more (quiescent, or never enabled since it was seen quiescent). */
+static void its_release_(struct virq_its *its)
+{
+	if (its->gic->its[its->slot] == its) {
+		its->gic->its[its->slot] = NULL;
+		its->gic->nr_its--;
+	}
+	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
+	virq_its_queue_fini_owned_(&its->q);
+	virq_its_tables_free_(its);
+	virq_page_free_(&its->gic->hal, &its->col_map);
+	virq_page_free_(&its->gic->hal, &its->dev_ht);
+}
+
+/* virq_its_destroy(): the ITS is made quiescent, then released. */
 static virq_status its_teardown_(struct virq_its *its)
 {
 	virq_status st;
@@ -237,15 +251,32 @@ static virq_status its_teardown_(struct virq_its *its)
 				     "virq_its_destroy: GITS_CTLR.Quiescent never read 1 (memory kept, "
 				     "ITS disabled; call again)",
 				     its->base);
-	if (its->gic->its[its->slot] == its) {
-		its->gic->its[its->slot] = NULL;
-		its->gic->nr_its--;
+	its_release_(its);
+	return LIBVIRQ_OK;
+}
+
+/* The checks of @desc's region before any access: EINVAL, EBUSY. */
+static virq_status its_region_ok_(const struct virq_gic *gic, const struct virq_gic_its_desc *desc)
+{
+	/* GITS_CTLR .. GITS_PIDR2 (0xFFE8) and the other ID registers
+	 * (0xFFD0 - 0xFFFC) fill the 64 KiB control frame (IHI 0069H §12.19,
+	 * Table 12-29): a smaller region is refused before any access. */
+	if (desc->size < LIBVIRQ_GIC_FRAME_SIZE)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+				     "virq_its_init: desc->size below the 64 KiB ITS control frame",
+				     desc->base, desc->size);
+	/* A second driver of the same ITS would rewrite its GITS_BASER and
+	 * GITS_CBASER under the first one's devices: refused before any access. */
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		const struct virq_its *o = gic->its[i];
+
+		if (o && desc->base < o->base + (o->size ? o->size : LIBVIRQ_GIC_FRAME_SIZE) &&
+		    o->base < desc->base + desc->size)
+			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
+					     "virq_its_init: desc's region overlaps an ITS already "
+					     "initialised on this GIC",
+					     desc->base, o->base);
 	}
-	virq_rdist_vpe_tables_detach_(its->gic, its); /* before the table is freed */
-	virq_its_queue_fini_owned_(&its->q);
-	virq_its_tables_free_(its);
-	virq_page_free_(&its->gic->hal, &its->col_map);
-	virq_page_free_(&its->gic->hal, &its->dev_ht);
 	return LIBVIRQ_OK;
 }
 
@@ -264,6 +295,9 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	if (its->state == LIVE_)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
 				    "virq_its_init: its is live (virq_its_destroy() first)");
+	st = its_region_ok_(gic, desc);
+	if (st != LIBVIRQ_OK)
+		return st;
 	if (cfg && cfg->queue_bytes &&
 	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
@@ -297,26 +331,28 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	its->q.owned = true;
 	its_number_(its, &ctlr);
 	st = its_number_unique_(its);
-	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
-	/* ImDe on GICv4 as Linux does (its_probe_one). */
-	if (its->lim.version != LIBVIRQ_ITS_V3)
-		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
-	if (st == LIBVIRQ_OK)
-		virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
 	gic->its[its->slot] = its; /* registered so that the failure path below can undo it */
 	gic->nr_its++;
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
 		st = virq_rdist_vpe_tables_attach_(gic);
-	if (st == LIBVIRQ_OK && cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
-	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
-		proxy_reserve_(its);
 	if (st != LIBVIRQ_OK) {
-		virq_status st2 = its_teardown_(its);
-
-		(void)st2; /* the first error is reported */
+		/* Every failure comes before GITS_CTLR.Enabled is set: the ITS,
+		 * quiescent and disabled since before it was given any memory,
+		 * reads none of it, so it is unregistered and everything freed
+		 * without waiting for Quiescent again (a wait that could fail and
+		 * keep the ITS registered with its pages). */
+		its_release_(its);
 		its->gic = NULL;
 		return st;
 	}
+	if (cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
+	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
+		proxy_reserve_(its);
+	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
+	/* ImDe on GICv4 as Linux does (its_probe_one). */
+	if (its->lim.version != LIBVIRQ_ITS_V3)
+		ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe);
+	virq_wr32_(hal, its->base + LIBVIRQ_GITS_CTLR, ctlr);
 	its->state = LIVE_;
 	return LIBVIRQ_OK;
 }

@@ -8,6 +8,7 @@
  * Spec: Arm IHI 0069H §5.2 (command queue), §5.3 (SYNC, VSYNC, RDbase).
  */
 #include "gicv4/its_exec_priv.h"
+#include "gicv4/its_queue_priv.h"
 
 void virq_its_lock_(struct virq_its *its)
 {
@@ -28,19 +29,45 @@ uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd)
 	return virq_its_rdbase_procnum(rd_procnum_(its->gic, rd));
 }
 
-void virq_its_fail_(struct virq_its *its, virq_status st)
+bool virq_its_fail_seen_(struct virq_its *its, virq_status st, uint64_t *consumed_lin)
 {
 	LIBVIRQ_LOGV(&its->gic->hal, LIBVIRQ_LOG_ERROR, "its: command queue failed", its->base,
 		     (uint64_t)(int64_t)st);
-	if (virq_its_queue_reset(&its->q) != LIBVIRQ_OK)
+	if (virq_its_queue_reset_seen_(&its->q, consumed_lin) != LIBVIRQ_OK) {
 		its->dead = true;
+		return false;
+	}
+	return true;
 }
 
-virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
+void virq_its_fail_(struct virq_its *its, virq_status st)
+{
+	uint64_t consumed;
+
+	(void)virq_its_fail_seen_(its, st, &consumed);
+}
+
+/* How many of @n commands queued from linear position @base ran, given
+ * the position GITS_CREADR reached. */
+static size_t ran_of_(uint64_t base, size_t n, uint64_t consumed_lin)
+{
+	uint64_t k;
+
+	if (consumed_lin <= base)
+		return 0;
+	k = (consumed_lin - base) / LIBVIRQ_ITS_CMD_SIZE;
+	return k < n ? (size_t)k : n;
+}
+
+virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n,
+				struct virq_its_ran *ran)
 {
 	uint8_t raw[ITS_BATCH_MAX][LIBVIRQ_ITS_CMD_SIZE];
+	uint64_t base, consumed;
 	virq_status st;
 
+	ran->ran = 0;
+	ran->exact = true; /* nothing sent yet */
 	if (its->dead)
 		return LIBVIRQ_EDEAD;
 	if (n > ITS_BATCH_MAX)
@@ -50,20 +77,27 @@ virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
-	for (size_t i = 0; i < n; i++) {
+	base = its->q.wr_lin; /* linear position of the first command */
+	st = LIBVIRQ_OK;
+	for (size_t i = 0; st == LIBVIRQ_OK && i < n; i++)
 		st = virq_its_queue_push_raw(&its->q, raw[i]);
-		if (st != LIBVIRQ_OK) {
-			virq_its_fail_(its, st);
-			return st;
-		}
-	}
-	st = virq_its_queue_drain(&its->q, NULL);
+	if (st == LIBVIRQ_OK)
+		st = virq_its_queue_drain(&its->q, NULL);
 	if (st != LIBVIRQ_OK) {
-		virq_its_fail_(its, st);
+		ran->exact = virq_its_fail_seen_(its, st, &consumed);
+		ran->ran = ran_of_(base, n, consumed);
 		return st;
 	}
+	ran->ran = n;
 	its->cmds += n;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
+{
+	struct virq_its_ran ran;
+
+	return virq_its_exec_seen_(its, cmds, n, &ran);
 }
 
 struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e)

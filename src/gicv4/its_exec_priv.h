@@ -25,6 +25,31 @@ void virq_its_unlock_(struct virq_its *its);
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n);
 /* After a queue failure: resets the queue, or marks the ITS dead. Lock held. */
 void virq_its_fail_(struct virq_its *its, virq_status st);
+/* virq_its_fail_() that says what ran: *consumed_lin gets the linear queue
+ * position GITS_CREADR reached (read once the ITS was quiescent). True:
+ * the reset worked, so exactly the commands before *consumed_lin ran and
+ * no later one will; false: the ITS is dead and *consumed_lin is a lower
+ * bound (later commands may or may not have run). Lock held. */
+bool virq_its_fail_seen_(struct virq_its *its, virq_status st, uint64_t *consumed_lin);
+
+/* What a failed batch did to the ITS (docs/gicv4-core.md "Failures"):
+ * commands [0, ran) ran; when @exact, commands [ran, n) did not and never
+ * will; otherwise each of them may or may not have run. */
+struct virq_its_ran {
+	size_t ran;
+	bool exact;
+};
+
+/* virq_its_exec_() that fills *ran on every return (on success: all ran;
+ * on a failure before anything was queued: none, exact). Lock held. */
+virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n,
+				struct virq_its_ran *ran);
+
+/* True when command @i of a failed batch may have run (ran, or unknown). */
+static inline bool its_may_have_run_(const struct virq_its_ran *r, size_t i)
+{
+	return i < r->ran || !r->exact;
+}
 
 /* RDbase of redistributor @rd as this ITS wants it (PTA). */
 uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);

@@ -270,9 +270,25 @@ static LIBVIRQ_CF_CHECK_ bool wait_cond_(void *p)
  * Polls until rd_lin >= want_lin. Returns LIBVIRQ_OK, LIBVIRQ_ESTALLED,
  * LIBVIRQ_EHW or LIBVIRQ_ETIMEDOUT (the last two make the queue dead).
  */
+/* The messages of poll_consumed_(), by the public function that waited:
+ * [0] waiting for queue space (virq_its_queue_push() and the batch paths),
+ * [1] waiting for a ticket (virq_its_queue_wait(), _drain(), _submit()). */
+static const char *const poll_msg_[2][3] = {
+    {"virq_its_queue_push: GITS_CREADR impossible while waiting for queue space (outside "
+     "the queue, past GITS_CWRITER, or all ones)",
+     "virq_its_queue_push: the ITS stalled on a command while waiting for queue space",
+     "virq_its_queue_push: the ITS consumed nothing until the deadline (waiting for queue "
+     "space)"},
+    {"virq_its_queue_wait: GITS_CREADR impossible (outside the queue, past GITS_CWRITER, or "
+     "all ones)",
+     "virq_its_queue_wait: the ITS stalled on a command",
+     "virq_its_queue_wait: the ITS consumed nothing until the deadline"},
+};
+
 static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
-				  struct virq_its_queue_diag *diag)
+				  struct virq_its_queue_diag *diag, bool for_space)
 {
+	const char *const *msg = poll_msg_[for_space ? 0 : 1];
 	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_};
 	virq_status st = virq_poll_until(&q->hal, wait_cond_, &a, q->timeout_ns);
 	bool stalled_bit = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
@@ -282,10 +298,7 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, stalled_bit);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_push/wait: GITS_CREADR impossible (outside the "
-				     "queue, past GITS_CWRITER, or all ones)",
-				     q->creadr, (uint64_t)q->pub_off);
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW, msg[0], q->creadr, (uint64_t)q->pub_off);
 	}
 	if (st == LIBVIRQ_OK && q->rd_lin >= want_lin)
 		return LIBVIRQ_OK;
@@ -294,17 +307,14 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
 			  (uint64_t)q->pub_off);
 		diag_fill_(q, diag, true);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED,
-				     "virq_its_queue_push/wait: the ITS stalled on a command",
-				     q->creadr, (uint64_t)q->pub_off);
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED, msg[1], q->creadr,
+				     (uint64_t)q->pub_off);
 	}
 	q->dead = true;
 	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
 		  (uint64_t)q->pub_off);
 	diag_fill_(q, diag, false);
-	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT,
-			     "virq_its_queue_push/wait: the ITS consumed nothing until the deadline",
-			     q->creadr, (uint64_t)q->pub_off);
+	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT, msg[2], q->creadr, (uint64_t)q->pub_off);
 }
 
 /* ---- publishing ---- */
@@ -363,7 +373,7 @@ static virq_status make_space_(struct virq_its_queue *q)
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
 	/* Consumed up to wr_lin - limit + room leaves room / SLOT_ free slots. */
-	return poll_consumed_(q, q->wr_lin + room - limit, NULL);
+	return poll_consumed_(q, q->wr_lin + room - limit, NULL, true);
 }
 
 uint32_t virq_its_queue_room_(struct virq_its_queue *q, uint8_t **slots)
@@ -480,7 +490,7 @@ virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				     q->pub_lin);
 	if (q->rd_lin >= ticket)
 		return LIBVIRQ_OK;
-	return poll_consumed_(q, ticket, diag);
+	return poll_consumed_(q, ticket, diag, false);
 }
 
 virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue_diag *diag)
@@ -607,6 +617,13 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 /* ---- reset ---- */
 virq_status virq_its_queue_reset(struct virq_its_queue *q)
 {
+	uint64_t consumed;
+
+	return virq_its_queue_reset_seen_(q, &consumed);
+}
+
+virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consumed_lin)
+{
 	const uint32_t en = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
 				       LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe));
 	const uint32_t quiescent = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Quiescent);
@@ -614,8 +631,10 @@ virq_status virq_its_queue_reset(struct virq_its_queue *q)
 	uint64_t rb;
 	virq_status st;
 
+	*consumed_lin = 0;
 	if (!q_live_(q))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_reset: queue not live");
+	*consumed_lin = q->rd_lin; /* a lower bound until the ITS is quiescent */
 	q->dead = true; /* until the end */
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
 	if (ctlr & en)
@@ -627,6 +646,15 @@ virq_status virq_its_queue_reset(struct virq_its_queue *q)
 		return LIBVIRQ_FAIL(&q->hal, st,
 				    "virq_its_queue_reset: GITS_CTLR.Quiescent never read 1");
 	}
+	/* Quiescent: the ITS processes no command, so GITS_CREADR now says
+	 * exactly which commands ran (IHI 0069H §5.2, §12 GITS_CTLR.Quiescent,
+	 * GITS_CREADR): read it once more rather than assume that nothing ran
+	 * since the last poll. The commands after it are dropped below. */
+	if (creadr_read_(q) == RD_BAD_)
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
+				     "virq_its_queue_reset: GITS_CREADR impossible once quiescent",
+				     q->creadr);
+	*consumed_lin = q->rd_lin;
 	/* Rewriting GITS_CBASER resets GITS_CREADR to 0 and clears Stalled. */
 	rb = cbaser_write_(q, q->cbaser);
 	if (rb != q->cbaser)

@@ -18,6 +18,13 @@ uint32_t virq_its_queue_room_(struct virq_its_queue *q, uint8_t **slots);
 void virq_its_queue_commit_(struct virq_its_queue *q, uint32_t n);
 virq_status virq_its_queue_make_room_(struct virq_its_queue *q);
 
+/* virq_its_queue_reset() that also says what ran: *consumed_lin gets the
+ * linear position GITS_CREADR reached. LIBVIRQ_OK: read once the ITS was
+ * quiescent, so exactly the commands before it ran and every later one was
+ * dropped. Any failure: a lower bound (commands after it may or may not
+ * run; the queue stays dead). */
+virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consumed_lin);
+
 /* Frees a live queue owned by an ITS (virq_its_destroy()). */
 void virq_its_queue_fini_owned_(struct virq_its_queue *q);
 

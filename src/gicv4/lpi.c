@@ -73,11 +73,37 @@ bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid)
 	       bm_test_(gic->lpi_map.va, intid - LIBVIRQ_LPI_BASE);
 }
 
+/* A doorbell's user count: the LPI belongs to one vPE alone. */
+#define LPI_DOORBELL_ 0xFFFFu
+
+bool virq_lpi_is_doorbell_(const struct virq_gic *gic, uint32_t intid)
+{
+	return lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE] == LPI_DOORBELL_;
+}
+
+bool virq_lpi_doorbell_take_(struct virq_gic *gic, uint32_t intid)
+{
+	uint16_t *r = &lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE];
+
+	if (*r)
+		return false;
+	*r = LPI_DOORBELL_;
+	return true;
+}
+
+void virq_lpi_doorbell_release_(struct virq_gic *gic, uint32_t intid)
+{
+	uint16_t *r = &lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE];
+
+	if (*r == LPI_DOORBELL_)
+		*r = 0;
+}
+
 bool virq_lpi_ref_(struct virq_gic *gic, uint32_t intid)
 {
 	uint16_t *r = &lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE];
 
-	if (*r == 0xFFFFu)
+	if (*r >= LPI_DOORBELL_ - 1)
 		return false;
 	(*r)++;
 	return true;
@@ -87,7 +113,7 @@ void virq_lpi_unref_(struct virq_gic *gic, uint32_t intid)
 {
 	uint16_t *r = &lpi_refs_(gic)[intid - LIBVIRQ_LPI_BASE];
 
-	if (*r)
+	if (*r && *r != LPI_DOORBELL_)
 		(*r)--;
 }
 

@@ -8,11 +8,18 @@
 /* True when @intid is an allocated LPI of @gic. */
 bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid);
 
-/* One more / one less ITS event mapping (or vPE doorbell) uses the
- * allocated LPI @intid; virq_lpi_free() refuses an LPI in use. ref fails
- * (false) only when 65535 users exist already. */
+/* One more / one less ITS event mapping uses the allocated LPI @intid;
+ * virq_lpi_free() refuses an LPI in use. ref fails (false) when 65534
+ * events map it already or when it is a vPE's doorbell. */
 bool virq_lpi_ref_(struct virq_gic *gic, uint32_t intid);
 void virq_lpi_unref_(struct virq_gic *gic, uint32_t intid);
+
+/* A vPE doorbell owns its LPI alone (no other vPE, no ITS event may use
+ * it: docs/gicv4-core.md "Doorbells"): take fails (false) when the LPI
+ * has any user; release gives it back; is_doorbell_ tells. */
+bool virq_lpi_doorbell_take_(struct virq_gic *gic, uint32_t intid);
+void virq_lpi_doorbell_release_(struct virq_gic *gic, uint32_t intid);
+bool virq_lpi_is_doorbell_(const struct virq_gic *gic, uint32_t intid);
 
 /* vPEID allocator over gic->vpeid_map (two-level bitmap, O(1)). */
 void virq_vpeid_map_init_(struct virq_gic *gic);

@@ -153,7 +153,23 @@ static void vpet_free_(const struct virq_gic *gic, struct virq_gic_rdist *r)
  * read-only Entry_Size, goes two-level when one page cannot hold every
  * vPEID, and programs Valid, Z (the GIC may zero it; it is zeroed anyway).
  * Then backs the entry of every vPE that exists already. */
-static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx)
+/* The messages of vpet_alloc_() and vpe_table_41_(), by the public
+ * function that reached them: [0] allocation failed, [1] an ITS vPE table
+ * too large for GICR_VPROPBASER.Size. */
+static const char *const vpet_msg_rdist_[2] = {
+    "virq_gic_rdist_init: redistributor vPE table allocation failed",
+    "virq_gic_rdist_init: ITS vPE table too large for GICR_VPROPBASER.Size"};
+static const char *const vpet_msg_its_[2] = {
+    "virq_its_init: redistributor vPE table allocation failed",
+    "virq_its_init: ITS vPE table too large for GICR_VPROPBASER.Size"};
+static const char *const vpet_msg_its_gone_[2] = {
+    "virq_its_destroy: redistributor vPE table allocation failed",
+    "virq_its_destroy: another ITS's vPE table too large for GICR_VPROPBASER.Size"};
+static const char *const vpet_msg_vpe_[2] = {
+    "virq_vpe_init: redistributor vPE table allocation failed",
+    "virq_vpe_init: ITS vPE table too large for GICR_VPROPBASER.Size"};
+
+static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *const msg[2])
 {
 	const struct virq_hal *hal = &gic->hal;
 	uint64_t va = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb, nids, v;
@@ -171,8 +187,7 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx)
 	nids = 1ull << gic->vpeid_bits;
 	st = virq_page_alloc_(hal, 4096, 4096, &r->vpet); /* descriptor; sized below */
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st,
-				    "virq_vpe_init/virq_gic_rdist_init: redistributor vPE table allocation failed");
+		return LIBVIRQ_FAIL(hal, st, msg[0]);
 	t = r->vpet.va;
 	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K ? 4096u : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u : 65536u;
 	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
@@ -208,8 +223,7 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx)
 		st = LIBVIRQ_ENOHAL;
 	if (st != LIBVIRQ_OK) {
 		vpet_free_(gic, r);
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vpe_init/virq_gic_rdist_init: redistributor vPE table allocation failed", idx);
+		return LIBVIRQ_FAILV(hal, st, msg[0], idx);
 	}
 	v = virq_gic_vprop41_image_(t->l1.pa, code, rb, t->indirect, npg, t->nc);
 	rd_vprop_set_(gic, idx, v);
@@ -224,7 +238,8 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx)
 
 /* Points redistributor @idx at the vPE table its affinity calls for;
  * with @own, allocates one for its group when nothing can be shared. */
-static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own)
+static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
+				  const char *const msg[2])
 {
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t key, v;
@@ -240,9 +255,7 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own)
 			continue;
 		st = virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(&gic->hal, st,
-					     "virq_gic_rdist_init/virq_its_init: ITS vPE table too "
-					     "large for GICR_VPROPBASER.Size",
+			return LIBVIRQ_FAILV(&gic->hal, st, msg[1],
 					     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
 		rd_vprop_set_(gic, idx, v);
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
@@ -256,7 +269,7 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own)
 		r->vpet_rd = gic->rd[j].vpet_rd;
 		return LIBVIRQ_OK;
 	}
-	return own ? vpet_alloc_(gic, idx) : LIBVIRQ_OK;
+	return own ? vpet_alloc_(gic, idx, msg) : LIBVIRQ_OK;
 }
 
 virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
@@ -279,7 +292,7 @@ virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
 						     gic->its[i]->base, r);
 	}
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
-		st = vpe_table_41_(gic, r, gic->vpet_own);
+		st = vpe_table_41_(gic, r, gic->vpet_own, vpet_msg_its_);
 	return st;
 }
 
@@ -288,7 +301,7 @@ virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
 static void reattach_(struct virq_gic *gic)
 {
 	for (uint32_t r = 0; r < gic->nr_rd; r++)
-		if (vpe_table_41_(gic, r, false) != LIBVIRQ_OK)
+		if (vpe_table_41_(gic, r, false, vpet_msg_its_gone_) != LIBVIRQ_OK)
 			break; /* leaves VPROPBASER invalid: no 4.1 vPE runs there */
 }
 
@@ -300,7 +313,7 @@ virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
 		return LIBVIRQ_OK;
 	gic->vpet_own = true; /* from the first vPE on, groups nobody shares with get a table */
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
-		st = vpe_table_41_(gic, r, true);
+		st = vpe_table_41_(gic, r, true, vpet_msg_vpe_);
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
 		if (gic->rd[r].vpet.va)
 			st = vpet_entry_(gic, gic->rd[r].vpet.va, vpeid);
@@ -367,7 +380,7 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
 		r->flags |= LIBVIRQ_RDIST_VPE_READY;
 		/* The vPE table its affinity calls for (an own one once vPEs exist). */
-		return vpe_table_41_(gic, idx, gic->vpet_own);
+		return vpe_table_41_(gic, idx, gic->vpet_own, vpet_msg_rdist_);
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
@@ -556,7 +569,7 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
 				     "virq_gic_rdist_init: redistributor index >= nr_rd", idx);
 	if (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
 				     "virq_gic_rdist_init: redistributor already initialised", idx);
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
 	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */

@@ -111,7 +111,9 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 			     0))
 		return resident_refused_(vpe, rd);
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK) {
-		st = virq_vpe_db_request_(vpe, false);
+		st = virq_vpe_db_request_(vpe, false,
+					  "virq_vpe_make_resident: doorbell byte not cleaned (no "
+					  "dcache_clean)");
 		if (st != LIBVIRQ_OK)
 			return st; /* logged by the doorbell path */
 	}
@@ -176,6 +178,13 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	if (__builtin_expect(!(vpe->flags & LIBVIRQ_VPE_RESIDENT), 0))
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
 				     "virq_vpe_make_nonresident: vPE not resident", vpe->vpeid);
+	/* A vPE without a doorbell has none to request (4.1: GICR_VPENDBASER.DB
+	 * asks for the VMAPP default doorbell, 1023 here; 4.0: its vLPIs carry
+	 * doorbell 1023): made non-resident as without one, so PendingLast is
+	 * what the hardware says (4.0) or reported true (4.1, UNKNOWN without
+	 * DB), never a promise of a wake-up (IHI 0069H §12.11). */
+	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		doorbell = false;
 	r = &gic->rd[vpe->resident_rd];
 	if (gic->version == LIBVIRQ_GIC_V4_1)
 		w = doorbell ? LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_DB, 1) : VPEND_PL;
@@ -209,7 +218,9 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 				     vpe->vpeid);
 	}
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK)
-		return virq_vpe_db_request_(vpe, doorbell); /* logs its failure */
+		return virq_vpe_db_request_(vpe, doorbell,
+					    "virq_vpe_make_nonresident: doorbell byte not cleaned (no "
+					    "dcache_clean)");
 	return LIBVIRQ_OK;
 }
 
@@ -219,6 +230,13 @@ virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe)
 {
 	if (!vpe_live_(vpe))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_wfi_enter: vpe not live");
+	/* Blocking waits for the doorbell: a vPE without one polls instead
+	 * (virq_vpe_put() outside WFI reports the hardware's PendingLast). */
+	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_FAILV(&vpe->vm->gic->hal, LIBVIRQ_EINVAL,
+				     "virq_vpe_wfi_enter: the vPE has no doorbell "
+				     "(LIBVIRQ_ITS_NO_DOORBELL) to wake it",
+				     vpe->vpeid);
 	vpe->flags |= LIBVIRQ_VPE_IN_WFI;
 	return LIBVIRQ_OK;
 }

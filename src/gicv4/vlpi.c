@@ -26,30 +26,37 @@ static uint8_t vcfg_byte_(uint8_t priority, bool enable)
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
 }
 
-/* Common checks for a vLPI target on @dev's ITS (shared by the map, remap
- * and move calls: the message names the family). */
+/* Common checks for a vLPI target on @dev's ITS, shared by the map, map
+ * range, remap and move calls; @msg is the caller's set of messages (each
+ * names that public function, docs/gicv4-core.md "Errors that say why"). */
+enum { TGT_LIVE_, TGT_GIC_, TGT_DYING_, TGT_V3_, TGT_ITS_, TGT_VINTID_, TGT_N_ };
+
+#define TGT_MSGS_(fn)                                                                     \
+	{fn ": vpe not live", fn ": vPE and device on different GICs",                    \
+	 fn ": vPE being torn down", fn ": GICv3 ITS (no vLPIs)",                         \
+	 fn ": vPE not mapped on the device's ITS", fn ": vINTID outside 8192 .. 2^id_bits - 1"}
+
+static const char *const tgt_map_[TGT_N_] = TGT_MSGS_("virq_vlpi_map");
+static const char *const tgt_range_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_range");
+static const char *const tgt_remap_[TGT_N_] = TGT_MSGS_("virq_vlpi_remap");
+static const char *const tgt_move_[TGT_N_] = TGT_MSGS_("virq_vlpi_move");
+
 static virq_status target_ok_(const struct virq_hal *hal, const struct virq_its_device *dev,
-			      const struct virq_vpe *vpe, uint32_t vintid)
+			      const struct virq_vpe *vpe, uint32_t vintid,
+			      const char *const msg[TGT_N_])
 {
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_vlpi_map/remap/move: vpe not live");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, msg[TGT_LIVE_]);
 	if (vpe->vm->gic != dev->its->gic)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
-				    "virq_vlpi_map/remap/move: vPE and device on different GICs");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, msg[TGT_GIC_]);
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD,
-				     "virq_vlpi_map/remap/move: vPE being torn down", vpe->vpeid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, msg[TGT_DYING_], vpe->vpeid);
 	if (dev->its->lim.version == LIBVIRQ_ITS_V3)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
-				    "virq_vlpi_map/remap/move: GICv3 ITS (no vLPIs)");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, msg[TGT_V3_]);
 	if (!(vpe->its_mask & (1u << dev->its->slot)))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_vlpi_map/remap/move: vPE not mapped on the device's ITS",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, msg[TGT_ITS_], vpe->vpeid);
 	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vpe->vm->id_bits))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_vlpi_map/remap/move: vINTID outside 8192 .. 2^id_bits - 1",
-				     vintid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg[TGT_VINTID_], vintid);
 	return LIBVIRQ_OK;
 }
 
@@ -103,13 +110,14 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	uint32_t db;
 	virq_status st;
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vlpi_map: dev not live");
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid);
+	st = target_ok_(hal, dev, vpe, vintid, tgt_map_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (event >= dev->nr_events)
@@ -123,10 +131,18 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, 2);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map: VMAPTI + VSYNC failed", event);
+	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0))
+		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map: VMAPTI + VSYNC failed (not mapped)",
+				     event);
+	/* Mapped, or the VMAPTI may have run: tracked, the vPE referenced
+	 * (docs/gicv4-core.md "Failures"). */
 	track_(dev, event, vpe, vintid, db);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_vlpi_map: VSYNC after the VMAPTI failed or the VMAPTI may "
+				     "have run (event tracked as mapped)",
+				     event);
 	return LIBVIRQ_OK;
 }
 
@@ -177,13 +193,13 @@ static virq_status range_check_(const struct virq_hal *hal, struct virq_its_devi
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
 				     "virq_vlpi_map_range: events beyond nr_events", first_event,
 				     count);
-	st = target_ok_(hal, dev, vpe, first_vintid);
+	st = target_ok_(hal, dev, vpe, first_vintid, tgt_range_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (count - 1 > 0xFFFFFFFFu - first_vintid)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_vlpi_map_range: vINTID range wraps",
 				     first_vintid, count);
-	st = target_ok_(hal, dev, vpe, first_vintid + count - 1);
+	st = target_ok_(hal, dev, vpe, first_vintid + count - 1, tgt_range_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (its->dead)
@@ -252,7 +268,8 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 	struct virq_its_event *e;
 	uint8_t vsync[LIBVIRQ_ITS_CMD_SIZE];
 	uint32_t db, done = 0;
-	uint64_t base;
+	uint64_t base, consumed;
+	bool exact;
 	virq_status st;
 
 	if (!dev_live_(dev))
@@ -287,15 +304,16 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 		its->cmds += (uint64_t)count + 1;
 		return LIBVIRQ_OK;
 	}
-	/* A queue failure: events never queued are untracked; after a stall
-	 * also those whose VMAPTI was not consumed; after a timeout or a
-	 * hardware error a queued VMAPTI may or may not have run and stays
-	 * tracked (a later DISCARD is then harmless or a reported stall). */
+	/* A queue failure: the reset reads GITS_CREADR once the ITS is
+	 * quiescent. Events never queued, and (reset done) those whose VMAPTI
+	 * GITS_CREADR did not pass, are untracked; a VMAPTI that ran, or that
+	 * may have run (the ITS is dead), stays tracked with its vPE
+	 * referenced. */
+	exact = virq_its_fail_seen_(its, st, &consumed);
 	for (uint32_t k = 0; k < count; k++)
-		if (k >= done || (st == LIBVIRQ_ESTALLED &&
-				  base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > its->q.rd_lin))
+		if (k >= done ||
+		    (exact && base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > consumed))
 			virq_its_event_forget_(dev, first_event + k);
-	virq_its_fail_(its, st);
 	return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map_range: the queue failed part-way",
 			     first_event, done);
 }
@@ -357,7 +375,8 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 					   "virq_vlpi_remap: event not mapped to a vLPI"};
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[4];
-	size_t n = 0;
+	struct virq_its_ran ran;
+	size_t n = 0, vmapti;
 	uint32_t db;
 	virq_status st;
 	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
@@ -365,7 +384,7 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 	if (!e)
 		return st;
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid);
+	st = target_ok_(hal, dev, vpe, vintid, tgt_remap_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vcfg_on_(vpe, vintid, 1) != LIBVIRQ_OK)
@@ -376,18 +395,36 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
+	vmapti = n;
 	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, n);
-	if (st != LIBVIRQ_OK) {
-		virq_its_event_forget_(dev, event); /* DISCARD may have run */
+	st = virq_its_exec_seen_(dev->its, c, n, &ran);
+	if (st == LIBVIRQ_OK) {
+		track_(dev, event, vpe, vintid, db);
+		return LIBVIRQ_OK;
+	}
+	/* What GITS_CREADR showed (docs/gicv4-core.md "Failures"): the VMAPTI
+	 * ran: the new mapping; only the DISCARD ran: unmapped; nothing, or
+	 * unknown (the ITS is dead): the old mapping stays tracked, its vPE
+	 * referenced. */
+	if (ran.ran > vmapti) {
+		track_(dev, event, vpe, vintid, db);
 		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_remap: DISCARD + VMAPTI failed (event tracked as "
+				     "virq_vlpi_remap: VSYNC after the VMAPTI failed (event tracked "
+				     "with the new mapping)",
+				     event);
+	}
+	if (ran.ran >= 1 && ran.exact) {
+		virq_its_event_forget_(dev, event);
+		return LIBVIRQ_FAILV(hal, st,
+				     "virq_vlpi_remap: the DISCARD ran, the VMAPTI did not (event "
 				     "unmapped)",
 				     event);
 	}
-	track_(dev, event, vpe, vintid, db);
-	return LIBVIRQ_OK;
+	return LIBVIRQ_FAILV(hal, st,
+			     "virq_vlpi_remap: DISCARD or VMAPTI not seen to run (event still tracked with "
+			     "the old mapping)",
+			     event);
 }
 
 virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
@@ -411,6 +448,7 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 					   "virq_vlpi_move: event not mapped to a vLPI"};
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[3] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
+	struct virq_its_ran ran;
 	size_t n = 1;
 	virq_status st;
 	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
@@ -418,7 +456,7 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 	if (!e)
 		return st;
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, e->intid);
+	st = target_ok_(hal, dev, vpe, e->intid, tgt_move_);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vpe->vm != e->vpe->vm)
@@ -435,13 +473,16 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, n);
+	st = virq_its_exec_seen_(dev->its, c, n, &ran);
+	/* GITS_CREADR showed the VMOVI processed: the vLPI is on the new vPE
+	 * (referenced there); otherwise it stays tracked on the old one. */
+	if (st == LIBVIRQ_OK || ran.ran >= 1)
+		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_move: VMOVI + VSYNC(old) + VSYNC(new) failed (the "
-				     "vLPI may be on either vPE)",
+				     "virq_vlpi_move: VMOVI + VSYNC(old) + VSYNC(new) failed "
+				     "(tracked on the new vPE iff the VMOVI was seen to run)",
 				     event);
-	track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
 	return LIBVIRQ_OK;
 }
 

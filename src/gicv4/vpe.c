@@ -157,7 +157,9 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 }
 
 /* VMAPP (V = 0) on one ITS, its lock held. */
-static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
+/* @failed: the caller's constant message (virq_vpe_destroy(), or the
+ * rollback of virq_vpe_init()). */
+static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, const char *failed)
 {
 	struct virq_its_cmd c[2];
 	size_t n = 1;
@@ -170,9 +172,7 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 		c[n++] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(its, c, n);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st,
-				     "virq_vpe_destroy/init: VMAPP (V = 0) failed on an ITS", its->base,
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV(&its->gic->hal, st, failed, its->base, vpe->vpeid);
 	vpe->its_mask &= ~(1u << its->slot);
 	vpe->vmapp_count--;
 	its->nr_vpes--;
@@ -180,7 +180,7 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe)
 }
 
 /* Unmaps from every ITS in reverse slot order; stops at the first error. */
-static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
+static virq_status vpe_unmap_all_(struct virq_vpe *vpe, const char *failed)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 
@@ -201,7 +201,7 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe)
 			gic->its[i]->nr_vpes--; /* so that the dead ITS can be destroyed */
 			st = LIBVIRQ_OK;
 		} else {
-			st = vpe_unmap_on_(gic->its[i], vpe);
+			st = vpe_unmap_on_(gic->its[i], vpe, failed);
 		}
 		virq_its_unlock_(gic->its[i]);
 		if (st != LIBVIRQ_OK)
@@ -217,7 +217,7 @@ static void vpe_free_(struct virq_vpe *vpe)
 	virq_page_free_(&gic->hal, &vpe->vpt);
 	virq_vpeid_free_(gic, vpe->vpeid);
 	if (vpe->doorbell != LIBVIRQ_ITS_NO_DOORBELL)
-		virq_lpi_unref_(gic, vpe->doorbell);
+		virq_lpi_doorbell_release_(gic, vpe->doorbell);
 }
 
 static virq_status vpe_check_init_(const struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
@@ -270,11 +270,13 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC, "virq_vpe_init: every vPEID is in use",
 				     gic->vpeid_bits);
 	}
-	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_ref_(gic, doorbell)) {
+	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_doorbell_take_(gic, doorbell)) {
 		virq_vpeid_free_(gic, vpe->vpeid);
 		vpe->vm = NULL;
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-				     "virq_vpe_init: 65535 users of the doorbell LPI already", doorbell);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_vpe_init: doorbell LPI already in use (another vPE's "
+				     "doorbell, or mapped by an ITS event)",
+				     doorbell);
 	}
 	vpe->doorbell = doorbell;
 	size = round_up_((1ull << vm->id_bits) / 8, 0x10000);
@@ -293,7 +295,8 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 	if (st == LIBVIRQ_OK && !vpe->its_mask)
 		st = LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, "virq_vpe_init: every GICv4 ITS is dead");
 	if (st != LIBVIRQ_OK) {
-		if (vpe_unmap_all_(vpe) != LIBVIRQ_OK) {
+		if (vpe_unmap_all_(vpe, "virq_vpe_init: rollback: VMAPP (V = 0) failed on an ITS") !=
+		    LIBVIRQ_OK) {
 			/* Still mapped on an ITS: its VPT and vPEID stay in use
 			 * (freeing them would let the ITS write freed memory and
 			 * hand the vPEID out twice). Left live and DEAD: destroy
@@ -327,7 +330,7 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 				     vpe->vpeid, vpe->nr_vlpis);
 	vpe->flags |= LIBVIRQ_VPE_DYING;
 	virq_vpe_proxy_release_(vpe);
-	st = vpe_unmap_all_(vpe);
+	st = vpe_unmap_all_(vpe, "virq_vpe_destroy: VMAPP (V = 0) failed on an ITS");
 	if (st != LIBVIRQ_OK) {
 		vpe->flags |= LIBVIRQ_VPE_DEAD;
 		return st; /* logged by vpe_unmap_on_() */

@@ -30,7 +30,7 @@ static struct virq_its *vsgi_its_(const struct virq_vpe *vpe, bool direct)
 }
 
 static virq_status vsgi_cmd_(struct virq_vpe *vpe, uint32_t vintid, uint8_t priority, bool group1,
-			     bool enable, bool clear, const char *const msg[4])
+			     bool enable, bool clear, const char *const msg[5])
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
@@ -46,9 +46,7 @@ static virq_status vsgi_cmd_(struct virq_vpe *vpe, uint32_t vintid, uint8_t prio
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, msg[2], vpe->vpeid);
 	its = vsgi_its_(vpe, false);
 	if (!its)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_vsgi_config/clear: no live GICv4.1 ITS with "
-				    "GITS_TYPER.VSGI maps the vPE");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, msg[4]);
 	/* VSGI + VSYNC (the encoder's rule for VSGI; Linux
 	 * its_send_single_vcommand). Clear = 1 clears the pending state and
 	 * leaves the configuration; Clear = 0 writes the configuration and
@@ -72,10 +70,10 @@ static virq_status vsgi_cmd_(struct virq_vpe *vpe, uint32_t vintid, uint8_t prio
 virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid, uint8_t priority,
 				 bool group1, bool enable)
 {
-	static const char *const msg[4] = {"virq_vpe_vsgi_config: vpe not live",
-					   "virq_vpe_vsgi_config: vINTID not 0..15",
-					   "virq_vpe_vsgi_config: vPE being torn down",
-					   "virq_vpe_vsgi_config: VSGI + VSYNC failed"};
+	static const char *const msg[5] = {
+	    "virq_vpe_vsgi_config: vpe not live", "virq_vpe_vsgi_config: vINTID not 0..15",
+	    "virq_vpe_vsgi_config: vPE being torn down", "virq_vpe_vsgi_config: VSGI + VSYNC failed",
+	    "virq_vpe_vsgi_config: no live GICv4.1 ITS with GITS_TYPER.VSGI maps the vPE"};
 
 	if (vpe_live_(vpe) && (priority & 0xF))
 		return LIBVIRQ_FAILV(&vpe->vm->gic->hal, LIBVIRQ_EALIGN,
@@ -87,10 +85,11 @@ virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid, uint8_t 
 
 virq_status virq_vpe_vsgi_clear(struct virq_vpe *vpe, uint32_t vintid)
 {
-	static const char *const msg[4] = {"virq_vpe_vsgi_clear: vpe not live",
-					   "virq_vpe_vsgi_clear: vINTID not 0..15",
-					   "virq_vpe_vsgi_clear: vPE being torn down",
-					   "virq_vpe_vsgi_clear: VSGI (Clear) + VSYNC failed"};
+	static const char *const msg[5] = {
+	    "virq_vpe_vsgi_clear: vpe not live", "virq_vpe_vsgi_clear: vINTID not 0..15",
+	    "virq_vpe_vsgi_clear: vPE being torn down",
+	    "virq_vpe_vsgi_clear: VSGI (Clear) + VSYNC failed",
+	    "virq_vpe_vsgi_clear: no live GICv4.1 ITS with GITS_TYPER.VSGI maps the vPE"};
 
 	return vsgi_cmd_(vpe, vintid, 0, false, false, true, msg);
 }

@@ -59,7 +59,8 @@ enum virq_gic_desc_skip {
 /** @brief One ITS (Arm IHI 0069H §12.19). */
 struct virq_gic_its_desc {
 	uint64_t base;        /**< Address of the ITS control frame (GITS_CTLR at +0). */
-	uint64_t size;        /**< Size of the ITS register region in bytes; > 0. */
+	uint64_t size;        /**< Size of the ITS register region in bytes; at least
+				   the 64 KiB control frame (::LIBVIRQ_GIC_FRAME_SIZE). */
 	bool dma_noncoherent; /**< Tables and queue are not coherent: force non-shareable,
 				   non-cacheable attributes and clean to PoC. */
 	/** The ITS node's device-tree phandle (what @c msi-map and @c msi-parent
@@ -84,7 +85,8 @@ struct virq_gic_its_desc {
  */
 struct virq_gic_desc {
 	uint64_t gicd_base;         /**< GICD frame address. */
-	uint64_t gicd_size;         /**< GICD region size in bytes; > 0. */
+	uint64_t gicd_size;         /**< GICD region size in bytes; at least 64 KiB
+					 (::LIBVIRQ_GIC_FRAME_SIZE). */
 	/** Number of valid entries in @ref redist (1..16). A hand-filled entry
 	    with size 0 is skipped by virq_gic_init() with a warning log line. */
 	uint32_t nr_redist_regions;

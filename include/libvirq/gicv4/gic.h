@@ -173,7 +173,10 @@ struct virq_gic {
  *         ::LIBVIRQ_EBUSY (@p gic is live: double init, nothing changed;
  *         gicv4/state.h);
  *         ::LIBVIRQ_EINVAL for NULL pointers, an empty description, a bad @p lpi_bits,
- *         a non-empty region smaller than 128 KiB or a stride not a multiple of 64 KiB;
+ *         a GICD region (virq_gic_desc::gicd_size) smaller than the 64 KiB frame
+ *         (::LIBVIRQ_GIC_FRAME_SIZE; GICD_PIDR2 is at 0xFFE8; nothing read),
+ *         a non-empty redistributor region smaller than 128 KiB or a stride not a
+ *         multiple of 64 KiB;
  *         ::LIBVIRQ_ENOHAL/::LIBVIRQ_EHALVER from virq_hal_validate();
  *         ::LIBVIRQ_ENOTSUP when the GIC is not v3/v4 or has no LPIs;
  *         ::LIBVIRQ_EHW when a frame after the first of a region has a
@@ -263,7 +266,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  * @param idx Redistributor index (< nr_rd).
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, bad index, already initialised);
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, bad index);
+ *         ::LIBVIRQ_EBUSY (the redistributor is already initialised: no register
+ *         touched, its tables not reprogrammed);
  *         ::LIBVIRQ_ETIMEDOUT (wake, RWP or Dirty never settled: the RD is left
  *         without LPIs and may be retried); ::LIBVIRQ_EBUSY (EnableLPIs stuck at 1);
  *         ::LIBVIRQ_ENOMEM (pending table); ::LIBVIRQ_ENOHAL (non-coherent tables

@@ -22,6 +22,10 @@
 #define LIBVIRQ_GICD_TYPER 0x0004u	 /**< Interrupt Controller Type Register (32). */
 #define LIBVIRQ_GICD_TYPER2 0x000Cu /**< Type Register 2 (32, GICv4.1). */
 #define LIBVIRQ_GICD_PIDR2 0xFFE8u	 /**< Peripheral ID2 (32): ArchRev. */
+/** Size of one GIC register frame (GICD, each GICR frame, the ITS control
+ * frame): 64 KiB, the ID registers at 0xFFD0 - 0xFFFC included. The least
+ * region virq_gic_init() accepts for the GICD and virq_its_init() for an ITS. */
+#define LIBVIRQ_GIC_FRAME_SIZE 0x10000u
 
 /** GICD_CTLR.RWP: register write pending (both security views). */
 #define LIBVIRQ_GICD_CTLR_RWP 31, 31

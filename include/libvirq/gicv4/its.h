@@ -10,10 +10,16 @@
  * VSYNC each needs (IHI 0069H §5.2; @ref gic-its-command-sync), publishes with one
  * GITS_CWRITER write and waits, bounded, for completion. When the queue
  * fails (::LIBVIRQ_ETIMEDOUT, ::LIBVIRQ_ESTALLED) the queue is reset
- * (virq_its_queue_reset()), the operation returns the error and the
- * library's tracking keeps the state from before the operation; if the
- * reset fails too, the ITS is marked dead and every later call returns
- * ::LIBVIRQ_EDEAD.
+ * (virq_its_queue_reset(): once the ITS is quiescent, GITS_CREADR says
+ * which commands ran; the later ones are dropped) and the operation
+ * returns the error. The tracking then follows what GITS_CREADR showed:
+ * a mapping command (MAPTI, VMAPTI, DISCARD, MOVI, VMOVI) it passed is
+ * tracked as done, one it did not pass as not done; when the reset fails
+ * too (the ITS is marked dead, every later call returns ::LIBVIRQ_EDEAD)
+ * the commands after it may or may not have run and the tracking keeps
+ * the mapping that may still be in the ITS (the old one; for a new map,
+ * the new one), its vPE and LPI referenced (docs/gicv4-core.md
+ * "Failures").
  *
  * Thread-safety (the SMP contract, docs/gicv4-core.md "SMP"): without a
  * lock hook the caller serialises every call that takes a given ::virq_its
@@ -251,8 +257,9 @@ struct virq_its_device {
  * when one level would exceed two pages and Indirect sticks, writes Inner
  * shareable + RaWaWb (or non-shareable + nC when not coherent), reads back,
  * and cleans tables the ITS does not snoop (@ref gic-table-attributes). Then the queue
- * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists) and
- * Enabled (+ ImDe on GICv4). Registers the ITS with the GIC.
+ * (virq_its_queue_init()), GITS_CTLR.ITS_Number (for VMOVP ITSLists),
+ * registers the ITS with the GIC (GICv4.1: the RDs' vPE tables attached)
+ * and last sets Enabled (+ ImDe on GICv4).
  *
  * @param its  Storage (overwritten).
  * @param gic  An initialised GIC.
@@ -260,17 +267,24 @@ struct virq_its_device {
  * @param cfg  Optional settings, or NULL.
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p its is live: double init, nothing changed;
- *         gicv4/state.h);
+ *         gicv4/state.h; or @p desc's region overlaps an ITS already initialised on
+ *         @p gic, through other storage: nothing read or written, the first ITS
+ *         untouched);
  *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
  *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
- *         only one of @c acquire and @c release); ::LIBVIRQ_ENOTSUP (not an
+ *         only one of @c acquire and @c release; a region, virq_gic_its_desc::size,
+ *         smaller than the 64 KiB control frame ::LIBVIRQ_GIC_FRAME_SIZE, whose ID
+ *         registers GITS_PIDR2 at 0xFFE8 is read: nothing read); ::LIBVIRQ_ENOTSUP (not an
  *         ITS, no physical LPIs); ::LIBVIRQ_ENOSPC (GIC has 16 ITSes);
  *         ::LIBVIRQ_ETIMEDOUT (never quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW
  *         (a BASER does not take its address, or GITS_TYPER.VMOVP = 0 and
  *         GITS_CTLR.ITS_Number reads the same as another such ITS's, so
  *         the two could not be told apart in an ITSList); ::LIBVIRQ_ENOHAL (non-coherent
- *         and no dcache_clean). On failure nothing stays allocated and the
- *         ITS stays disabled.
+ *         and no dcache_clean). On failure nothing stays allocated (every page taken
+ *         is freed), the ITS is not registered with @p gic (a retry on the same
+ *         storage registers it once) and stays disabled: every check that can fail
+ *         runs before GITS_CTLR.Enabled is written, so no second Quiescent wait (which
+ *         could time out) is needed to release its memory.
  *
  * Spec: IHI 0069H §12.19.1 GITS_BASER, §5.2.
  *
@@ -385,13 +399,18 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * @param device_id DeviceID (< 2^Devbits; not the proxy's).
  * @param nr_events Events needed, 1 .. 2^ID_bits.
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EBUSY (@p dev is live: double init, nothing changed;
- *         gicv4/state.h);
+ *         ::LIBVIRQ_EBUSY: @p dev is live, i.e. mapped already (on @p its or on any
+ *         other ITS, whatever @p device_id): the storage of a live device; nothing
+ *         read beyond its state, nothing changed (gicv4/state.h);
+ *         ::LIBVIRQ_EEXIST: @p dev is not live but @p device_id is mapped on @p its by
+ *         another device, or is the DeviceID virq_its_init() reserved for the
+ *         doorbell proxy (::virq_its_cfg::proxy_doorbells); nothing changed;
  *         ::LIBVIRQ_EINVAL also when @p its is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (ID or count too large);
- *         ::LIBVIRQ_EEXIST (@p device_id is already mapped on @p its — also the
- *         proxy device's ID — or @p dev itself is mapped on @p its: nothing
- *         is changed); ::LIBVIRQ_ENOMEM; queue errors.
+ *         destroyed; ::LIBVIRQ_EINVAL (@p dev NULL, @p nr_events 0);
+ *         ::LIBVIRQ_ERANGE (@p device_id beyond GITS_TYPER.Devbits or the device
+ *         table, @p nr_events beyond GITS_TYPER.ID_bits); ::LIBVIRQ_ENOMEM (DeviceID
+ *         index, level-2 table page, ITT or tracking); ::LIBVIRQ_ENOHAL (non-coherent
+ *         ITT and no dcache_clean); queue errors (MAPD).
  *         On failure nothing stays allocated or recorded.
  *
  * Thread-safety: with the ITS lock (::virq_its_lock) concurrent with calls on other
@@ -436,7 +455,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event
  *         mapped);
- *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); queue errors.
+ *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); ::LIBVIRQ_EBUSY
+ *         (@p pintid is a vPE's doorbell, see virq_vpe_init()); ::LIBVIRQ_ENOSPC (65534
+ *         events map @p pintid already); queue errors:
+ *         the event is tracked as mapped (the LPI referenced, so that virq_lpi_free()
+ *         refuses it) when GITS_CREADR passed the MAPTI or the ITS is dead, else as
+ *         unmapped; unmap a tracked event with virq_its_unmap_event().
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -453,9 +477,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  * @param event A mapped EventID.
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped); queue errors
- *         (the event is then tracked as unmapped: DISCARD may have run, and
- *         a later map re-issues the mapping).
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped);
+ *         ::LIBVIRQ_EDEAD (ITS dead: nothing sent, the tracking is released so that
+ *         the teardown can finish); queue errors: when GITS_CREADR passed the DISCARD
+ *         the event is unmapped (only its SYNC/VSYNC failed), otherwise it stays
+ *         tracked as mapped with its vPE's vLPI count and its LPI's reference kept
+ *         (virq_vpe_destroy() and virq_lpi_free() return ::LIBVIRQ_EBUSY): the ITS may
+ *         still map it; call again to finish.
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -473,14 +501,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * CREADR read per batch that fits the queue).
  *
  * Every argument is checked before anything is queued. If the queue fails
- * part-way the error is returned, the queue is reset (or the ITS marked
- * dead) and the tracking is exact after a stall (::LIBVIRQ_ESTALLED): the
- * ITS ran exactly the DISCARDs before the stalled command (IHI 0069H §5.2),
- * those events are unmapped, the others stay mapped (unmap them again).
- * After a timeout or a hardware error any queued DISCARD may have run:
- * those events are tracked as unmapped (as virq_its_unmap_event() does;
- * mapping them again is valid after a DISCARD); events never queued stay
- * mapped.
+ * part-way the error is returned and the queue is reset, which reads
+ * GITS_CREADR once the ITS is quiescent: the events whose DISCARD it
+ * passed are unmapped, every other event of the range stays tracked as
+ * mapped, its vPE or LPI referenced (the ITS may still map it; unmap it
+ * again). If the reset fails the ITS is marked dead and only the DISCARDs
+ * GITS_CREADR was seen to pass count as done (IHI 0069H §5.2).
  *
  * @param dev         A live device.
  * @param first_event First EventID.
@@ -519,8 +545,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live); ::LIBVIRQ_ERANGE;
  *         ::LIBVIRQ_ENOENT (event not a physical LPI, or collection not
- *         mapped); queue errors (the tracking keeps the old collection; the
- *         ITS may have moved it: move again).
+ *         mapped); queue errors (the event is tracked in the new collection when
+ *         GITS_CREADR passed the MOVI, else in the old one: move again).
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from

@@ -187,7 +187,9 @@ virq_status virq_its_queue_fini(struct virq_its_queue *q);
  * unrecoverable stall).
  *
  * If GITS_CTLR.Enabled is set, clears Enabled (and ImDe), polls
- * Quiescent with the deadline, then rewrites the negotiated GITS_CBASER
+ * Quiescent with the deadline, reads GITS_CREADR once more (quiescent, the
+ * ITS processes nothing, so the commands before it are exactly those that
+ * ran), then rewrites the negotiated GITS_CBASER
  * (which resets GITS_CREADR to 0 and clears Stalled), writes
  * GITS_CWRITER = 0, drops every pushed or published command that was not
  * consumed, and restores GITS_CTLR. Clears the dead state.
@@ -197,7 +199,8 @@ virq_status virq_its_queue_fini(struct virq_its_queue *q);
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ETIMEDOUT (never
  *         quiescent: the ITS is left disabled and the queue stays dead);
- *         ::LIBVIRQ_EHW (GITS_CBASER did not read back).
+ *         ::LIBVIRQ_EHW (GITS_CREADR impossible once quiescent, or GITS_CBASER did not
+ *         read back; the queue stays dead).
  *
  * Dropped commands are lost: the caller re-issues what it still needs.
  * Thread-safety: the caller serialises all access to this ITS.

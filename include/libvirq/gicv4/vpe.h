@@ -209,7 +209,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  * @param vpe      Storage (overwritten).
  * @param vm       An initialised VM.
  * @param rd       Target redistributor index (must have LPIs enabled).
- * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL.
+ * @param doorbell An allocated LPI for its doorbell, or ::LIBVIRQ_ITS_NO_DOORBELL. The
+ *                 doorbell belongs to this vPE alone until virq_vpe_destroy(): it may
+ *                 be no other vPE's doorbell and no ITS event's LPI (one vPE's
+ *                 doorbell masking or a device's CLEAR would drop another's wake-up).
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p vpe is live: double init, nothing changed;
  *         gicv4/state.h);
@@ -217,7 +220,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
  *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead: nothing is kept);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
- *         ::LIBVIRQ_EBUSY (LPIs off on @p rd); ::LIBVIRQ_ENOMEM; queue errors.
+ *         ::LIBVIRQ_EBUSY (LPIs off on @p rd, or @p doorbell already in use: another
+ *         vPE's doorbell or mapped by an ITS event; nothing taken); ::LIBVIRQ_ENOMEM;
+ *         queue errors.
  *
  * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
  * creation, teardown and (GITS_TYPER.VMOVP = 0) move on the GIC (vPEID bitmap, VMOVP
@@ -323,9 +328,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * ::LIBVIRQ_VPE_DB_MASK the doorbell is unmasked after. GICv4.1: writes
  * DB = @p doorbell (PendingLast = 0) or PendingLast = 1. Then polls Dirty = 0
  * (bounded) and reads PendingLast (4.1 without doorbell: reported true).
+ * PendingLast says whether pending and enabled vLPIs were left (IHI 0069H
+ * §12.11); it promises a wake-up only together with a doorbell.
  *
  * @param vpe          A resident vPE.
- * @param doorbell     Request a doorbell (the vCPU is blocking).
+ * @param doorbell     Request a doorbell (the vCPU is blocking). Ignored for a vPE
+ *                     created with ::LIBVIRQ_ITS_NO_DOORBELL (it has none to
+ *                     request): made non-resident as with false, so @p pending_last
+ *                     is the hardware's PendingLast on 4.0 and true on 4.1.
  * @param pending_last Optional; receives true when a vLPI is pending (keep
  *                     the vCPU runnable), also when Dirty never cleared.
  * @return ::LIBVIRQ_OK;
@@ -350,9 +360,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
  * The next virq_vpe_put() requests a doorbell and virq_vpe_load() keeps the
  * vPE non-resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK;
+ * @param vpe A vPE with a doorbell. @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
+ *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (the vPE was created with
+ *         ::LIBVIRQ_ITS_NO_DOORBELL: no doorbell could wake it, so blocking is
+ *         refused and nothing changes; such a vCPU polls: virq_vpe_put() outside
+ *         WFI reports PendingLast).
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069H §5.3 (VMAPTI, VMOVI Dbell_pINTID: the doorbell); no hardware access.
@@ -518,7 +531,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
  *         ::LIBVIRQ_ENOTSUP
- *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down); queue errors.
+ *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down, or ITS dead: nothing sent); queue
+ *         errors: the event is tracked as mapped (counted in the vPE's vLPIs, so that
+ *         virq_vpe_destroy() refuses it) when GITS_CREADR passed the VMAPTI or the ITS is
+ *         dead, else as unmapped; unmap a tracked event with virq_vlpi_unmap().
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -570,13 +586,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  * when the batch fits) and one completion wait.
  *
  * Every argument is validated before anything is queued. If the queue fails
- * part-way the error is returned, the queue is reset (or the ITS marked
- * dead) and:
- * - after a stall (::LIBVIRQ_ESTALLED) the ITS ran exactly the VMAPTIs before
- *   the stalled command (no later command is processed, IHI 0069H §5.2, and
- *   the reset drops them): those events are tracked as mapped, every other
- *   event of the batch as unmapped (no DISCARD is ever sent for them);
- * - after a timeout or a hardware error the ITS state is unknown for the
+ * part-way the error is returned and the queue is reset, which reads
+ * GITS_CREADR once the ITS is quiescent:
+ * - reset done: the ITS ran exactly the VMAPTIs before that position (no
+ *   later command is processed, IHI 0069H §5.2, and the reset drops them):
+ *   those events are tracked as mapped, every other event of the batch as
+ *   unmapped (no DISCARD is ever sent for them);
+ * - reset failed (the ITS is marked dead): the ITS state is unknown for the
  *   batch: every event whose VMAPTI was queued stays tracked as mapped,
  *   although the ITS may not have executed it; events never queued stay
  *   unmapped. virq_vlpi_unmap() on such an event sends DISCARD; if its
@@ -626,9 +642,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint
  * @brief Unmaps @p count consecutive vLPI events in one batch: @p count
  * DISCARDs, one VSYNC per vPE involved, one GITS_CWRITER write per
  * queue-full and one completion wait (the counterpart of
- * virq_vlpi_map_range()). Failure rules as virq_its_unmap_range(): after a
- * stall the tracking is exact (the DISCARDs the ITS ran are unmapped, the
- * others stay mapped).
+ * virq_vlpi_map_range()). Failure rules as virq_its_unmap_range(): the
+ * events whose DISCARD GITS_CREADR passed are unmapped, the others stay
+ * tracked as mapped with their vPE's vLPI count (virq_vpe_destroy()
+ * returns ::LIBVIRQ_EBUSY); unmap them again.
  *
  * @param dev         A live device.
  * @param first_event First EventID.
@@ -655,7 +672,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe Target vPE. @param vintid New vINTID.
  * @return As virq_vlpi_map(); ::LIBVIRQ_ENOENT (not a vLPI). On a queue failure
- *         the event is tracked as unmapped.
+ *         the tracking follows what GITS_CREADR showed once the queue was reset: the
+ *         VMAPTI ran: the new mapping; only the DISCARD ran: unmapped; neither, or
+ *         the ITS is dead (unknown): the old mapping, its vPE still referenced.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -675,7 +694,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue
- *         errors.
+ *         errors: the vLPI is tracked on (and counted in) the new vPE when GITS_CREADR
+ *         passed the VMOVI, else on the old one (also when the ITS is dead); move again.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on

@@ -944,6 +944,114 @@ static void test_device_index_many(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A failed virq_its_init() (two ITSList-mode ITSes read the same read-only
+ * ITS_Number; a short timeout and a slow Quiescent on the second) leaves
+ * the ITS unregistered and frees every page it took; a retry registers it
+ * at most once. */
+static void test_init_failure_releases(void **state)
+{
+	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
+	struct virq_its_cfg cfg = {0};
+	struct its_fx f;
+	size_t pages;
+	unsigned slots = 0;
+
+	(void)state;
+	ic.typer = QEMU_TYPER_40 & ~(1ull << 37); /* GITS_TYPER.VMOVP = 0: ITSList mode */
+	ic.its_number_ro = 1;
+	ic.quiescent_polls = 100;
+	itsfx_setup(&f, NULL, &ic, 2, false);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
+	pages = virq_sim_live_pages(f.g.fh);
+	cfg.timeout_ns = 5000;
+	assert_int_equal(virq_its_init(&f.its[1], &f.g.gic, &f.g.desc.its[1], &cfg), LIBVIRQ_EHW);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(f.g.gic.nr_its, 1);
+	for (unsigned i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
+		assert_true(f.g.gic.its[i] != &f.its[1]);
+	assert_int_equal(virq_its_init(&f.its[1], &f.g.gic, &f.g.desc.its[1], NULL), LIBVIRQ_EHW);
+	for (unsigned i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
+		slots += f.g.gic.its[i] == &f.its[1];
+	assert_int_equal(slots, 0);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_its_destroy(&f.its[1]), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_destroy(&f.g.gic), LIBVIRQ_OK);
+	f.nits = 0;
+	itsfx_teardown(&f, true);
+}
+
+/* A 4 KiB GICD or ITS region (a device tree's or a hand-filled
+ * description) is refused with EINVAL before any register access: the ID
+ * registers at 0xFFD0 - 0xFFFC lie outside it. */
+static void test_small_regions_refused(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_desc d;
+	struct virq_gic_its_desc small;
+	unsigned long mmio;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, false);
+	d = f.g.desc;
+	d.gicd_size = 0x1000;
+	{
+		struct virq_gic gic2;
+		struct virq_gic_rdist rds2[FX_MAX_RD];
+
+		memset(&gic2, 0, sizeof(gic2));
+		mmio = virq_sim_mmio_total(f.g.fh);
+		assert_int_equal(virq_gic_init(&gic2, &f.g.hal, &d, rds2, FX_MAX_RD, 16),
+				 LIBVIRQ_EINVAL);
+		assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+		assert_int_not_equal(gic2.state, LIBVIRQ_GICV4_LIVE);
+	}
+	small = f.g.desc.its[0];
+	small.size = 0x1000;
+	mmio = virq_sim_mmio_total(f.g.fh);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+	assert_int_equal(f.g.gic.nr_its, 0);
+	small.size = 0xFFFF;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_EINVAL);
+	small.size = 0x10000; /* the control frame alone is enough */
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
+	f.its[0].gic = NULL;
+	itsfx_teardown(&f, true);
+}
+
+/* A second virq_its_init() of the same ITS (another storage, same GIC)
+ * is refused (EBUSY) without a register access: the first ITS's tables
+ * and devices keep working. */
+static void test_same_its_twice_refused(void **state)
+{
+	struct its_fx f;
+	struct virq_its b;
+	struct virq_its_device dev;
+	uint64_t baser0;
+	unsigned long mmio;
+	uint32_t lpi;
+
+	(void)state;
+	itsfx_setup(&f, NULL, NULL, 1, true);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 7, 4), LIBVIRQ_OK);
+	baser0 = virq_sim_its_state_baser(f.sm[0], 0);
+	memset(&b, 0, sizeof(b));
+	mmio = virq_sim_mmio_total(f.g.fh);
+	assert_int_equal(virq_its_init(&b, &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+	assert_int_equal(f.g.gic.nr_its, 1);
+	assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0), baser0);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&dev, 0, lpi, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], 7, 0).pintid, lpi);
+	assert_int_equal(virq_its_unmap_event(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -972,6 +1080,9 @@ int main(void)
 	    cmocka_unit_test(test_no_masking_path),
 	    cmocka_unit_test(test_never_quiescent),
 	    cmocka_unit_test(test_quiescent_exact),
+	    cmocka_unit_test(test_init_failure_releases),
+	    cmocka_unit_test(test_small_regions_refused),
+	    cmocka_unit_test(test_same_its_twice_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

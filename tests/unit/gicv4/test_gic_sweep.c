@@ -40,7 +40,7 @@ static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
 	if (st)
 		return st;
 	r->dev_ok = true;
-	st = virq_lpi_alloc(&f->g.gic, 1, &r->db);
+	st = virq_lpi_alloc(&f->g.gic, 2, &r->db); /* one doorbell per vPE */
 	if (st)
 		return st;
 	r->db_ok = true;
@@ -49,7 +49,7 @@ static virq_status path_(struct its_fx *f, struct run *r, unsigned nits)
 		return st;
 	r->vm_ok = true;
 	for (unsigned i = 0; i < 2; i++) {
-		st = virq_vpe_init(&r->vpe[i], &r->vm, i, r->db);
+		st = virq_vpe_init(&r->vpe[i], &r->vm, i, r->db + i);
 		if (st)
 			return st;
 		r->vpe_ok[i] = true;
@@ -90,7 +90,7 @@ static void undo_(struct its_fx *f, struct run *r, unsigned nits)
 	if (r->vm_ok)
 		assert_int_equal(virq_gic_vm_destroy(&r->vm), LIBVIRQ_OK);
 	if (r->db_ok)
-		assert_int_equal(virq_lpi_free(&f->g.gic, r->db, 1), LIBVIRQ_OK);
+		assert_int_equal(virq_lpi_free(&f->g.gic, r->db, 2), LIBVIRQ_OK);
 	for (int i = (int)nits - 1; i >= 0; i--)
 		if (r->its_ok[i])
 			assert_int_equal(virq_its_destroy(&f->its[i]), LIBVIRQ_OK);

@@ -105,8 +105,17 @@ static void test_failures_say_why(void **state)
 		    "virq_vpe_init: vpe is live (virq_vpe_destroy() first)");
 	EXPECT_FAIL(&f, virq_vpe_init(&w, &vm, 0, 9999), LIBVIRQ_ENOENT,
 		    "virq_vpe_init: doorbell is not an allocated LPI");
+	/* A check shared by several calls names the one that was called. */
 	EXPECT_FAIL(&f, virq_vlpi_map(&dev, 0, &v, 100, false), LIBVIRQ_ERANGE,
-		    "virq_vlpi_map/remap/move: vINTID outside 8192 .. 2^id_bits - 1");
+		    "virq_vlpi_map: vINTID outside 8192 .. 2^id_bits - 1");
+	EXPECT_FAIL(&f, virq_vlpi_map_range(&dev, 0, 2, &v, 100, false), LIBVIRQ_ERANGE,
+		    "virq_vlpi_map_range: vINTID outside 8192 .. 2^id_bits - 1");
+	assert_int_equal(virq_vlpi_map(&dev, 1, &v, 8300, false), LIBVIRQ_OK);
+	EXPECT_FAIL(&f, virq_vlpi_remap(&dev, 1, &v, 100), LIBVIRQ_ERANGE,
+		    "virq_vlpi_remap: vINTID outside 8192 .. 2^id_bits - 1");
+	EXPECT_FAIL(&f, virq_vlpi_move(&dev, 1, &w), LIBVIRQ_EINVAL,
+		    "virq_vlpi_move: vpe not live");
+	assert_int_equal(virq_vlpi_unmap(&dev, 1), LIBVIRQ_OK);
 	EXPECT_FAIL(&f, virq_vlpi_map(&dev, 8, &v, 8192, false), LIBVIRQ_ERANGE,
 		    "virq_vlpi_map: event >= nr_events");
 	EXPECT_FAIL(&f, virq_vlpi_unmap_range(&dev, 0, 2), LIBVIRQ_ENOENT,
@@ -128,8 +137,8 @@ static void test_failures_say_why(void **state)
 	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), true);
 	assert_int_equal(virq_its_int(&dev, 5), LIBVIRQ_ETIMEDOUT);
 	assert_true(virq_sim_logged(f.g.fh, "virq_its_int: INT + SYNC/VSYNC failed"));
-	assert_true(virq_sim_logged(
-	    f.g.fh, "virq_its_queue_push/wait: the ITS consumed nothing until the deadline"));
+	assert_true(virq_sim_logged(f.g.fh,
+				    "virq_its_queue_wait: the ITS consumed nothing until the deadline"));
 	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), false);
 	assert_int_equal(virq_its_unmap_event(&dev, 5), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);

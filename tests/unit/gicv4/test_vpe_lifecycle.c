@@ -321,6 +321,46 @@ static void test_vlpi_move_doorbell_config(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* A doorbell LPI belongs to one vPE alone: a second vPE, or an ITS event
+ * mapping it as a physical LPI, is refused (EBUSY), nothing taken. */
+static void test_doorbell_exclusive(void **state)
+{
+	struct its_fx f;
+	struct virq_gic_vm vm;
+	struct virq_vpe a, b;
+	struct virq_its_device dev;
+	uint32_t db;
+	size_t pages;
+
+	(void)state;
+	setup_n(&f, QEMU_TYPER_40, 1, 2, 40);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 7, 4), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 2, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&a, &vm, 0, db), LIBVIRQ_OK);
+	pages = virq_sim_live_pages(f.g.fh);
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(virq_vpe_init(&b, &vm, 1, db), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_its_map_lpi(&dev, 0, db, 0), LIBVIRQ_EBUSY);
+	/* An LPI an event maps cannot become a doorbell either. */
+	assert_int_equal(virq_its_map_lpi(&dev, 0, db + 1, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&b, &vm, 1, db + 1), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_its_unmap_event(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&b, &vm, 1, db + 1), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.g.gic, db, 1), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_vpe_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(&dev, 0, db, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_unmap_event(&dev, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&b), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_free(&f.g.gic, db, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* virq_vlpi_map_config(): the guest's byte is in the VM table when the VMAPTI
  * runs and no INV follows (exactly VMAPTI + VSYNC); refusals leave the byte
  * alone; virq_vlpi_map() still maps at 0xA0, enabled. Before this call an
@@ -444,9 +484,9 @@ static void test_thousands_of_vlpis(void **state)
 	(void)state;
 	setup_n(&f, QEMU_TYPER_40, 1, 2, 40);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
-	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 2, &db), LIBVIRQ_OK); /* one doorbell each */
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(virq_vpe_init(&v[i], &vm, (uint32_t)i, db), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v[i], &vm, (uint32_t)i, db + (uint32_t)i), LIBVIRQ_OK);
 	for (uint32_t d = 0; d < NDEV; d++) {
 		assert_int_equal(virq_its_device_map(&f.its[0], &dev[d], 100u + (uint32_t)d, NEV),
 				 LIBVIRQ_OK);
@@ -682,6 +722,7 @@ int main(void)
 	    cmocka_unit_test(test_vmovp_single),
 	    cmocka_unit_test(test_vmovp_refusals),
 	    cmocka_unit_test(test_vlpi_move_doorbell_config),
+	    cmocka_unit_test(test_doorbell_exclusive),
 	    cmocka_unit_test(test_vlpi_map_config),
 	    cmocka_unit_test(test_vpe_invall),
 	    cmocka_unit_test(test_thousands_of_vlpis),

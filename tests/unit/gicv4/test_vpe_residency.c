@@ -258,6 +258,50 @@ static void test_nonresident_errors(void **state)
 	rfx_teardown(&r);
 }
 
+/* A vPE without a doorbell (LIBVIRQ_ITS_NO_DOORBELL) cannot block waiting
+ * for one: virq_vpe_wfi_enter() refuses (EINVAL), and a non-resident
+ * transition with a doorbell requested is made as without one, so
+ * PendingLast is what the hardware says on 4.0 (nothing pending: false)
+ * and reported true on 4.1 (DB not written: PendingLast UNKNOWN), never
+ * "nothing pending, a doorbell will come". */
+static void nodb_(int version)
+{
+	struct rfx r;
+	struct virq_vpe v;
+	bool pl = true;
+
+	rfx_setup(&r, version, 1, false, 0);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(virq_vpe_init(&v, &r.vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_wfi_enter(&v), LIBVIRQ_EINVAL);
+	assert_false(v.flags & LIBVIRQ_VPE_IN_WFI);
+	assert_int_equal(virq_vpe_put(&v, &pl), LIBVIRQ_OK);
+	assert_int_equal(pl, version == 41);
+	assert_int_equal(virq_vpe_make_resident(&v, 0), LIBVIRQ_OK);
+	pl = version != 41;
+	assert_int_equal(virq_vpe_make_nonresident(&v, true, &pl), LIBVIRQ_OK);
+	assert_int_equal(pl, version == 41);
+	if (version == 41) /* no doorbell request reached the redistributor */
+		assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPENDBASER_4_1_DB,
+						   virq_sim_rdist_vpendbaser(r.f.g.rm, 0)),
+				 0);
+	assert_int_equal(virq_vpe_destroy(&v), LIBVIRQ_OK);
+	rfx_teardown(&r);
+}
+
+static void test_no_doorbell_never_blocks_v40(void **state)
+{
+	(void)state;
+	nodb_(40);
+}
+
+static void test_no_doorbell_never_blocks_v41(void **state)
+{
+	(void)state;
+	nodb_(41);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +313,8 @@ int main(void)
 	    cmocka_unit_test(test_two_rdists),
 	    cmocka_unit_test(test_v41_delivery_and_default_doorbell),
 	    cmocka_unit_test(test_nonresident_errors),
+	    cmocka_unit_test(test_no_doorbell_never_blocks_v40),
+	    cmocka_unit_test(test_no_doorbell_never_blocks_v41),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,7 @@ static void threads_(int version)
 	struct virq_vpe v[NTHREADS];
 	struct worker w[NTHREADS];
 	pthread_t t[NTHREADS];
+	uint32_t db;
 
 	rc.nr = NTHREADS;
 	rc.version = version;
@@ -62,8 +63,10 @@ static void threads_(int version)
 		ic.typer = QEMU_TYPER_40 | (1ull << 40);
 	itsfx_setup(&f, &rc, &ic, 1, true);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	/* One doorbell each: the workers block in WFI (virq_vpe_wfi_enter()). */
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, NTHREADS, &db), LIBVIRQ_OK);
 	for (uint32_t i = 0; i < NTHREADS; i++) {
-		assert_int_equal(virq_vpe_init(&v[i], &vm, i, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v[i], &vm, i, db + i), LIBVIRQ_OK);
 		w[i] = (struct worker){&v[i], i, 0, LIBVIRQ_OK};
 	}
 	for (int i = 0; i < NTHREADS; i++)
