@@ -37,6 +37,7 @@ enum { TGT_LIVE_, TGT_GIC_, TGT_DYING_, TGT_V3_, TGT_ITS_, TGT_VINTID_, TGT_N_ }
 	 fn ": vPE not mapped on the device's ITS", fn ": vINTID outside 8192 .. 2^id_bits - 1"}
 
 static const char *const tgt_map_[TGT_N_] = TGT_MSGS_("virq_vlpi_map");
+static const char *const tgt_map_config_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_config");
 static const char *const tgt_range_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_range");
 static const char *const tgt_remap_[TGT_N_] = TGT_MSGS_("virq_vlpi_remap");
 static const char *const tgt_move_[TGT_N_] = TGT_MSGS_("virq_vlpi_move");
@@ -101,12 +102,32 @@ static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
 	return vcfg_fill_(vpe, vintid, n, VCFG_ON_);
 }
 
-/* virq_vlpi_map_config() with the ITS lock held (the wrapper below takes
+/* The messages of virq_vlpi_map() and virq_vlpi_map_config(), which share
+ * vlpi_map_locked_(): each names the public function called. */
+enum { MAP_DEV_, MAP_EVENT_, MAP_EXISTS_, MAP_CLEAN_, MAP_FAILED_, MAP_MAYBE_, MAP_N_ };
+
+#define MAP_MSGS_(fn)                                                                     \
+	{fn ": dev not live", fn ": event >= nr_events", fn ": event already mapped",      \
+	 fn ": vLPI table not coherent and no dcache_clean",                               \
+	 fn ": VMAPTI + VSYNC failed (not mapped)",                                         \
+	 fn ": VSYNC after the VMAPTI failed or the VMAPTI may have run (event tracked as "  \
+	    "mapped)"}
+
+struct map_msgs_ {
+	const char *const *tgt; /* target_ok_()'s set */
+	const char *m[MAP_N_];
+};
+
+static const struct map_msgs_ map_plain_ = {tgt_map_, MAP_MSGS_("virq_vlpi_map")};
+static const struct map_msgs_ map_config_ = {tgt_map_config_, MAP_MSGS_("virq_vlpi_map_config")};
+
+/* virq_vlpi_map_config() with the ITS lock held (the wrappers below take
  * it). The configuration byte is written (and cleaned) before the VMAPTI is
  * queued: the redistributor reads it when it first caches the vLPI, so the
  * vLPI is never live with another priority or enable (IHI 0069H §5.1.1). */
 static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			  uint32_t vintid, bool doorbell, uint8_t cfg)
+			  uint32_t vintid, bool doorbell, uint8_t cfg,
+			  const struct map_msgs_ *msg)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
@@ -115,55 +136,55 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vlpi_map: dev not live");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, msg->m[MAP_DEV_]);
 	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid, tgt_map_);
+	st = target_ok_(hal, dev, vpe, vintid, msg->tgt);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_vlpi_map: event >= nr_events", event);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg->m[MAP_EVENT_], event);
 	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST, "virq_vlpi_map: event already mapped",
-				     event);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST, msg->m[MAP_EXISTS_], event);
 	if (vcfg_fill_(vpe, vintid, 1, cfg) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				    "virq_vlpi_map: vLPI table not coherent and no dcache_clean");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL, msg->m[MAP_CLEAN_]);
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0))
-		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map: VMAPTI + VSYNC failed (not mapped)",
-				     event);
+		return LIBVIRQ_FAILV(hal, st, msg->m[MAP_FAILED_], event);
 	/* Mapped, or the VMAPTI may have run: tracked, the vPE referenced
 	 * (docs/gicv4-core.md "Failures"). */
 	track_(dev, event, vpe, vintid, db);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_map: VSYNC after the VMAPTI failed or the VMAPTI may "
-				     "have run (event tracked as mapped)",
-				     event);
+		return LIBVIRQ_FAILV(hal, st, msg->m[MAP_MAYBE_], event);
 	return LIBVIRQ_OK;
+}
+
+static virq_status vlpi_map_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			     uint32_t vintid, bool doorbell, uint8_t cfg, const struct map_msgs_ *msg)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg, msg);
+	virq_its_lock_(dev->its);
+	st = vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg, msg);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 virq_status virq_vlpi_map_config(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 				 uint32_t vintid, bool doorbell, uint8_t priority, bool enable)
 {
-	uint8_t cfg = vcfg_byte_(priority, enable);
-	virq_status st;
-
-	if (!dev_live_(dev))
-		return vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg);
-	virq_its_lock_(dev->its);
-	st = vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg);
-	virq_its_unlock_(dev->its);
-	return st;
+	return vlpi_map_(dev, event, vpe, vintid, doorbell, vcfg_byte_(priority, enable),
+			 &map_config_);
 }
 
 virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			  uint32_t vintid, bool doorbell)
 {
-	return virq_vlpi_map_config(dev, event, vpe, vintid, doorbell, 0xA0, true);
+	return vlpi_map_(dev, event, vpe, vintid, doorbell, VCFG_ON_, &map_plain_);
 }
 
 /*

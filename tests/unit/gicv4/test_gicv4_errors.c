@@ -118,6 +118,10 @@ static void test_failures_say_why(void **state)
 	assert_int_equal(virq_vlpi_unmap(&dev, 1), LIBVIRQ_OK);
 	EXPECT_FAIL(&f, virq_vlpi_map(&dev, 8, &v, 8192, false), LIBVIRQ_ERANGE,
 		    "virq_vlpi_map: event >= nr_events");
+	EXPECT_FAIL(&f, virq_vlpi_map_config(&dev, 8, &v, 8192, false, 0x80, true), LIBVIRQ_ERANGE,
+		    "virq_vlpi_map_config: event >= nr_events");
+	EXPECT_FAIL(&f, virq_vlpi_map_config(&dev, 0, &v, 100, false, 0x80, true), LIBVIRQ_ERANGE,
+		    "virq_vlpi_map_config: vINTID outside 8192 .. 2^id_bits - 1");
 	EXPECT_FAIL(&f, virq_vlpi_unmap_range(&dev, 0, 2), LIBVIRQ_ENOENT,
 		    "virq_vlpi_unmap_range: an event of the range is not a vLPI");
 	EXPECT_FAIL(&f, virq_vpe_make_resident(&v, 1), LIBVIRQ_EINVAL,
