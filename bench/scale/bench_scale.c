@@ -496,6 +496,7 @@ static int setup_row_(uint32_t n)
 	rm = virq_sim_rdist_new(fh, &rc);
 	virq_sim_add_region(fh, SETUP_ITS, 0x20000, iits_rd_, iits_wr_, &iits);
 	desc.gicd_base = rc.gicd_base;
+	desc.gicd_size = LIBVIRQ_GIC_FRAME_SIZE;
 	desc.nr_redist_regions = 1;
 	desc.redist[0] = (struct virq_gic_redist_region){ rc.rd_base, 0x40000, 0 };
 	desc.nr_its = 1;

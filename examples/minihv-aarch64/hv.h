@@ -95,6 +95,7 @@ struct mig_result {
 	uint64_t stale_after_move;     /* A's doorbell pending on the old RD after a move */
 	uint64_t stale_doorbells;      /* doorbells taken for a vPE that had moved away */
 	uint64_t doorbells;            /* doorbells taken on the vPE's own RD */
+	uint64_t doorbells_in_move;    /* of them: on the target RD while the move ran */
 	uint64_t move_cmds;            /* ITS commands of all virq_vpe_move() calls */
 	uint64_t el2_irq, el2_hvc;
 	struct virq_hist move_ticks;
@@ -153,6 +154,16 @@ void irq_main(struct vcpu *v, uint32_t intid);
 
 /* migrate.c */
 void run_migration(enum scen s, struct mig_result *m);
+/* The migration's state word (leg, owner, generator) now, for diagnostics. */
+uint64_t mig_state_now(void);
+/* The first stale doorbell of the run: where the vPE and the CPUs were. */
+struct stale_diag {
+	uint32_t taken;
+	volatile uint32_t valid;
+	uint32_t vcpu, cpu, cpu_rd, vpe_rd, flags, moving_to;
+	uint64_t state;
+};
+extern struct stale_diag stale_diag;
 void mig_report(enum scen s, const struct mig_result *m);
 int mig_verdict(enum scen s, const struct mig_result *m);
 

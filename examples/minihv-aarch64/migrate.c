@@ -259,9 +259,14 @@ static void own_(struct percpu *p, uint32_t leg)
 		return;
 	}
 	/* 4: move. */
+	a->moving_to = cpus[next].rd;
+	dsb(sy);
 	t0 = cntpct();
 	check(virq_vpe_move(&a->vpe, cpus[next].rd), "virq_vpe_move");
 	virq_hist_record(&m->move_ticks, cntpct() - t0);
+	dsb(sy);
+	a->moving_to = VCPU_NO_MOVE;
+	dsb(sy);
 	m->moves++;
 	m->blocked += blocked;
 	/* 5: anything of vCPU 0 still pending on this (old) CPU is stale. */
@@ -344,12 +349,19 @@ static void set_doorbells_(bool on)
 	cost_add("doorbell on/off, 61 vLPIs (virq_vlpi_set_doorbell)", hv.its.cmds - c);
 }
 
+uint64_t mig_state_now(void)
+{
+	dsb(sy);
+	return ctl_.state;
+}
+
 void run_migration(enum scen s, struct mig_result *m)
 {
 	struct vcpu *a = &vcpus[0];
 	struct gblock *g = a->g;
 	uint32_t owner = cpu_of_rd(a->vpe.rd);
 	uint64_t db0 = SUM(irq.doorbells), st0 = SUM(irq.stale_doorbells);
+	uint64_t dim0 = SUM(irq.doorbells_in_move);
 	uint64_t irq0 = SUM(el2.irq) - SUM(el2.irq_kick), hvc0 = SUM(el2.hvc), cmds0;
 
 	memset(m, 0, sizeof(*m));
@@ -390,6 +402,7 @@ void run_migration(enum scen s, struct mig_result *m)
 	m->bad = g->mig_bad + g->unexpected;
 	m->doorbells = SUM(irq.doorbells) - db0;
 	m->stale_doorbells = SUM(irq.stale_doorbells) - st0;
+	m->doorbells_in_move = SUM(irq.doorbells_in_move) - dim0;
 	m->el2_irq = SUM(el2.irq) - SUM(el2.irq_kick) - irq0;
 	m->el2_hvc = SUM(el2.hvc) - hvc0;
 	m->wakes_forwarded = (uint32_t)m->stale_doorbells;
@@ -449,9 +462,19 @@ static void details_(enum scen s, const struct mig_result *m)
 		con_printf("vCPU blocked at %u of %u moves, woken by its doorbell on the new "
 			   "CPU or forwarded: %u forwarded, %u timed out\n", m->blocked, m->moves,
 			   m->wakes_forwarded, m->wake_timeouts);
-	con_printf("  doorbells: %lu on the vPE's own CPU, %lu stale (the vPE had moved away; "
+	con_printf("  doorbells: %lu on the vPE's own CPU (%lu of them on the new one while "
+		   "virq_vpe_move() ran), %lu stale (the vPE had moved away; "
 		   "%lu found on the old CPU right after the move)\n",
-		   m->doorbells, m->stale_doorbells, m->stale_after_move);
+		   m->doorbells, m->doorbells_in_move, m->stale_doorbells, m->stale_after_move);
+	dsb(sy);
+	if (m->stale_doorbells && stale_diag.valid)
+		con_printf("  first stale doorbell: vCPU %u's, on CPU %u (RD %u), the vPE's rd %u, "
+			   "flags 0x%x, move target %d, leg %u (owner CPU %u, generator CPU %u)\n",
+			   stale_diag.vcpu, stale_diag.cpu, stale_diag.cpu_rd, stale_diag.vpe_rd,
+			   stale_diag.flags,
+			   stale_diag.moving_to == VCPU_NO_MOVE ? -1 : (int)stale_diag.moving_to,
+			   MIG_LEG(stale_diag.state), MIG_OWNER(stale_diag.state),
+			   MIG_GEN(stale_diag.state));
 }
 
 int mig_verdict(enum scen s, const struct mig_result *m)

@@ -83,6 +83,7 @@ struct el2_stats {
 struct irq_stats {
 	uint64_t doorbells;       /* doorbell LPIs of a vPE targeted at this CPU's RD */
 	uint64_t stale_doorbells; /* doorbell LPIs of a vPE that had moved to another RD */
+	uint64_t doorbells_in_move; /* of doorbells: taken here while a move to here ran */
 	uint64_t kicks;           /* SGI 0 from another CPU */
 	uint64_t lpis;            /* emulated-path physical LPIs */
 	uint64_t spurious;        /* anything else */

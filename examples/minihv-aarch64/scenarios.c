@@ -98,12 +98,21 @@ void inject_lr(uint32_t vintid)
  * A doorbell of vCPU @x taken on this CPU. The INTID names the vPE (one
  * doorbell LPI per vPE); where the vPE is now is libvirq's ::virq_vpe::rd. A
  * doorbell for a vPE that has moved to another redistributor is stale: it is
- * forwarded (wake the vCPU where it is now) and counted.
+ * forwarded (wake the vCPU where it is now) and counted. One that reaches
+ * the target of a virq_vpe_move() still in progress is not stale: the ITS
+ * routes to the new redistributor as soon as it executed the VMOVP, before
+ * the call has written ::virq_vpe::rd.
  */
+struct stale_diag stale_diag;
+
 void doorbell_irq(struct percpu *p, struct vcpu *x)
 {
-	if (x->vpe.rd == p->rd) {
+	uint32_t rd = x->vpe.rd, to = x->moving_to;
+
+	if (rd == p->rd || to == p->rd) {
 		p->irq.doorbells++;
+		if (rd != p->rd)
+			p->irq.doorbells_in_move++;
 		x->wake = 1;
 		dsb(sy);
 		if (hv.cur == SC_DOORBELL && !(x->vpe.flags & LIBVIRQ_VPE_RESIDENT)) {
@@ -115,6 +124,19 @@ void doorbell_irq(struct percpu *p, struct vcpu *x)
 		return;
 	}
 	p->irq.stale_doorbells++;
+	if (!__atomic_exchange_n(&stale_diag.taken, 1u, __ATOMIC_ACQ_REL)) {
+		/* The first one says where everything was (printed by the report:
+		 * no console lock in an interrupt handler). */
+		stale_diag.vcpu = x->id;
+		stale_diag.cpu = p->idx;
+		stale_diag.cpu_rd = p->rd;
+		stale_diag.vpe_rd = rd;
+		stale_diag.flags = x->vpe.flags;
+		stale_diag.moving_to = to;
+		stale_diag.state = mig_state_now();
+		dsb(sy);
+		stale_diag.valid = 1;
+	}
 	x->wake = 1;
 	dsb(sy);
 	cpu_kick(cpu_of_rd(x->vpe.rd));

@@ -26,6 +26,7 @@ void vcpu_setup(struct vcpu *v, uint32_t id, struct gblock *g, uint8_t *stack)
 	v->sp_el1 = (uint64_t)(uintptr_t)(stack + GUEST_STACK);
 	v->elr_el1 = v->spsr_el1 = v->vbar_el1 = v->tpidr_el1 = 0;
 	v->sctlr_el1 = SCTLR_EL1_INIT;
+	v->moving_to = VCPU_NO_MOVE;
 	/* VPMR = 0xff [31:24], VENG1 [1]: the guest's PMR/IGRPEN1 writes land here. */
 	v->ich_vmcr = (0xffull << 24) | (1u << 1);
 	v->ich_ap0r0 = v->ich_ap1r0 = 0;

@@ -19,10 +19,19 @@ struct vcpu {
 	uint32_t doorbell;       /* its doorbell LPI (GICv4.0 per-vLPI doorbell) */
 	volatile uint32_t wake;  /* set by a doorbell handler on any CPU */
 	volatile uint32_t where; /* CPU that last ran it (diagnostics) */
+	/*
+	 * While virq_vpe_move() runs: the target redistributor, else VCPU_NO_MOVE.
+	 * From the moment an ITS executes the VMOVP a doorbell can reach the
+	 * target's CPU, before the call returns (::virq_vpe::rd is written
+	 * once every ITS has taken the VMOVP): a doorbell there is not stale.
+	 */
+	volatile uint32_t moving_to;
 	struct virq_vpe vpe;
 	struct gblock *g;
 	uint8_t *stack;          /* GUEST_STACK bytes */
 };
+
+#define VCPU_NO_MOVE 0xffffffffu
 
 extern struct vcpu vcpus[MAX_VCPUS];
 extern uint32_t nr_vcpus;

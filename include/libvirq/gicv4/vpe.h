@@ -445,6 +445,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * VSYNC, CLEAR, SYNC, MOVI, SYNC; MAPTI too the first time, INT and SYNC too
  * for a vCPU in WFI.
  *
+ * A doorbell can reach @p rd's CPU before this call returns: the ITS routes
+ * to @p rd as soon as it has executed the VMOVP, and ::virq_vpe::rd names
+ * @p rd only once every ITS has taken it (after the VSYNC wait). A doorbell
+ * handler that compares ::virq_vpe::rd with its own redistributor to tell a
+ * stale doorbell from a current one must also accept the target of a move in
+ * progress (the embedder knows it: it made the call), or it forwards a
+ * current doorbell back to the CPU the vPE is leaving.
+ *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
  * @return ::LIBVIRQ_OK;
