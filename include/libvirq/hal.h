@@ -252,9 +252,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uin
  * No real polling round is this short (one uncached device-register read
  * alone takes longer), so the round limit never ends a wait of a working
  * clock before its deadline. With a stopped clock a wait of the GIC's
- * default budget (10 ms) ends after 10^6 rounds, one of the ITS command
- * queue's (1 s) after 10^8; an embedder whose @c relax spins for a known
- * time sets ::virq_hal_ops::poll_round_ns to that time to shorten this.
+ * default budget (::LIBVIRQ_GIC_DEFAULT_TIMEOUT_NS, 10 ms, which an ITS
+ * brought up by virq_its_init() inherits unless its configuration sets its
+ * own) ends after 10^6 rounds; one of a bare command queue set up with
+ * virq_its_queue_init() and no timeout (::LIBVIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS,
+ * 1 s) after 10^8. An embedder whose @c relax spins for a known time sets
+ * ::virq_hal_ops::poll_round_ns to that time to shorten this.
  */
 #define LIBVIRQ_POLL_ROUND_NS_DEFAULT 10u
 
