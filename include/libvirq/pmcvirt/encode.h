@@ -122,14 +122,16 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvir
  * @param guest Guest model (checked with virq_pmcvirt_guest_check()).
  * @param mode  Mode to check.
  * @param flags LIBVIRQ_PMCVIRT_F_* flags (::LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY,
- *              ::LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP) or 0.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL, an unknown mode or flag, or an
- *         inconsistent guest; ::LIBVIRQ_ERANGE when the guest has more counters
+ *              ::LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP, ::LIBVIRQ_PMCVIRT_F_LAZY) or 0.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL, an unknown mode or flag,
+ *         ::LIBVIRQ_PMCVIRT_F_LAZY with a mode other than
+ *         ::LIBVIRQ_PMCVIRT_MODE_SW, or an inconsistent guest; ::LIBVIRQ_ERANGE when the guest has more counters
  *         than the host; ::LIBVIRQ_ENOTSUP when the host lacks PerfCtrVirt,
  *         PerfMonV2, SVM, or VNMI (and AVIC is not accepted);
  *         ::LIBVIRQ_EINHIBITED for an SEV-ES/SEV-SNP guest in HW mode.
  *
- * Thread-safety: pure.
+ * Thread-safety: pure. Spec: APM Vol 2 §15.39 (what the hardware-switched
+ * mode requires); the capabilities are those virq_pmcvirt_probe() reads.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
 						    const struct virq_pmcvirt_guest *guest,
