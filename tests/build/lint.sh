@@ -19,6 +19,8 @@
 set -u
 mode=$1 src=$2
 cd "$src" || exit 1
+# shellcheck source=tests/build/lint/tree_files.sh
+. "$src/tests/build/lint/tree_files.sh"
 mapfile -t files < <(find src -name '*.c' | sort)
 bad=tests/build/lint/bad.c
 
@@ -58,12 +60,7 @@ cppcheck)
 	echo "cppcheck clean"
 	;;
 spdx)
-	if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		mapfile -t all < <(git -C "$src" ls-files --cached --others --exclude-standard)
-	else
-		mapfile -t all < <(find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
-				   sed 's|^\./||')
-	fi
+	mapfile -t all < <(lint_tree_files)
 	missing=()
 	for f in "${all[@]}"; do
 		[ -f "$f" ] || continue
@@ -87,11 +84,8 @@ spdx)
 xen-names)
 	if [ $# -ge 3 ]; then
 		all=("$3")
-	elif git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		mapfile -t all < <(git -C "$src" ls-files --cached --others --exclude-standard)
 	else
-		mapfile -t all < <(find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
-				   sed 's|^\./||')
+		mapfile -t all < <(lint_tree_files)
 	fi
 	hits=0
 	for f in "${all[@]}"; do

@@ -16,6 +16,8 @@ src=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$src" || exit 1
+# shellcheck source=tests/build/lint/tree_files.sh
+. "$here/tree_files.sh"
 
 # Anywhere in the tree.
 pat_any='CASE-[0-9]'
@@ -78,12 +80,7 @@ if [ $# -gt 0 ]; then
 	echo "clean: $# file(s)"
 	exit 0
 fi
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	mapfile -t all < <(git ls-files --cached --others --exclude-standard)
-else
-	mapfile -t all < <(find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
-			   sed 's|^\./||')
-fi
+mapfile -t all < <(lint_tree_files)
 files=()
 for f in "${all[@]}"; do
 	[ -f "$f" ] || continue
