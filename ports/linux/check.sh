@@ -52,14 +52,10 @@ fi
 [ -f "$mod/virq_example.ko" ] || bad "no virq_example.ko"
 
 modules="avic gicv4 pmcvirt"
-want=$("$lv/ports/cmake-sources.sh" $modules) || bad "cannot read CMake's source lists"
-have=$(cd "$work/libvirq/src" && find . -name '*.o' | sed 's|^\./||; s/\.o$//' | LC_ALL=C sort -u)
-if [ "$want" != "$have" ]; then
-	bad "compiled objects differ from CMake's source list for core + $modules:"
-	diff <(echo "$want") <(echo "$have") | sed 's/^/    /'
-else
-	echo "ok   $(echo "$have" | wc -l) library objects = CMake's sources for core + $modules"
-fi
+# shellcheck source=ports/check-objects.sh
+. "$lv/ports/check-objects.sh"
+# shellcheck disable=SC2086 # the module list is words
+objects_match_cmake "$work/libvirq/src" $modules
 for o in $have; do
 	cmd=$work/libvirq/src/$(dirname "$o")/.$(basename "$o").o.cmd
 	[ -f "$cmd" ] || { bad "no $cmd"; continue; }

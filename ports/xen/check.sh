@@ -68,14 +68,10 @@ syms=$out/xen-syms
 
 # --- the objects and their flags ---
 objdir=$out/drivers/libvirq/libvirq
-want=$("$lv/ports/cmake-sources.sh" $modules) || bad "cannot read CMake's source lists"
-have=$(cd "$objdir/src" && find . -name '*.o' | sed 's|^\./||; s/\.o$//' | LC_ALL=C sort -u)
-if [ "$want" != "$have" ]; then
-	bad "compiled objects differ from CMake's source list for core + $modules:"
-	diff <(echo "$want") <(echo "$have") | sed 's/^/    /'
-else
-	echo "ok   $(echo "$have" | wc -l) library objects = CMake's sources for core + $modules"
-fi
+# shellcheck source=ports/check-objects.sh
+. "$lv/ports/check-objects.sh"
+# shellcheck disable=SC2086 # the module list is words
+objects_match_cmake "$objdir/src" $modules
 for o in $have; do
 	cmd=$objdir/src/$(dirname "$o")/.$(basename "$o").o.cmd
 	[ -f "$cmd" ] || { bad "no $cmd"; continue; }
