@@ -51,6 +51,8 @@ else
 # 1. Host tools.
 need=()
 command -v qemu-system-aarch64 >/dev/null || need+=(qemu-system-arm)
+# The virt board's default NIC loads this option ROM (package ipxe-qemu).
+[ -e /usr/share/qemu/efi-virtio.rom ] || [ -e /usr/lib/ipxe/qemu/efi-virtio.rom ] || need+=(ipxe-qemu)
 command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
 [ -f /usr/aarch64-linux-gnu/include/stdlib.h ] || need+=(libc6-dev-arm64-cross)
 command -v cmake >/dev/null || need+=(cmake)
