@@ -254,8 +254,8 @@ static enum virq_avic_policy calib_pick(uint64_t db, uint64_t k, uint32_t exit_n
 {
 	struct bvm b;
 	struct virq_hal hal;
-	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 1,
-				       .kick_exit_ns = exit_ns};
+	struct virq_avic_vm_cfg cfg = {
+	    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 1, .kick_exit_ns = exit_ns};
 	enum virq_avic_policy p;
 
 	memset(&b, 0, sizeof(b));
@@ -277,8 +277,10 @@ static void crossover(bool quiet)
 	unsigned wrong = 0, wrong_fixed = 0, cases = 0;
 
 	if (!quiet) {
-		printf("doorbell vs kick per post to a running vCPU (cost model; kick = %llu ns for "
-		       "the poster):\n", (unsigned long long)k);
+		printf(
+		    "doorbell vs kick per post to a running vCPU (cost model; kick = %llu ns for "
+		    "the poster):\n",
+		    (unsigned long long)k);
 		printf("  %-8s %-9s %-12s %-12s %-8s %-22s %s\n", "doorbell", "exit(kick)",
 		       "doorbell cost", "kick cost", "cheaper", "calibrate (no exit)",
 		       "calibrate (kick_exit_ns)");
@@ -286,8 +288,8 @@ static void crossover(bool quiet)
 	for (size_t e = 0; e < sizeof(exits) / sizeof(exits[0]); e++) {
 		for (size_t d = 0; d < sizeof(dbs) / sizeof(dbs[0]); d++) {
 			uint64_t cd = dbs[d], ck = k + exits[e];
-			enum virq_avic_policy best = cd <= ck ? LIBVIRQ_AVIC_POLICY_DOORBELL
-							      : LIBVIRQ_AVIC_POLICY_KICK;
+			enum virq_avic_policy best =
+			    cd <= ck ? LIBVIRQ_AVIC_POLICY_DOORBELL : LIBVIRQ_AVIC_POLICY_KICK;
 			enum virq_avic_policy p0 = calib_pick(dbs[d], k, 0);
 			enum virq_avic_policy p1 = calib_pick(dbs[d], k, (uint32_t)exits[e]);
 
@@ -296,17 +298,18 @@ static void crossover(bool quiet)
 			wrong_fixed += p1 != best;
 			if (!quiet)
 				printf("  %-8llu %-9llu %-12llu %-12llu %-8s %-22s %s\n",
-			       (unsigned long long)cd, (unsigned long long)exits[e],
-			       (unsigned long long)cd, (unsigned long long)ck,
-			       best ? "kick" : "doorbell", p0 ? "kick" : "doorbell",
-			       p1 ? "kick" : "doorbell");
+				       (unsigned long long)cd, (unsigned long long)exits[e],
+				       (unsigned long long)cd, (unsigned long long)ck,
+				       best ? "kick" : "doorbell", p0 ? "kick" : "doorbell",
+				       p1 ? "kick" : "doorbell");
 		}
 	}
 	if (!quiet)
-		printf("  crossover: the doorbell is cheaper while doorbell <= kick + target exit;\n"
-		       "  calibration without kick_exit_ns picks wrong in %u of %u cases, with it "
-		       "in %u\n",
-		       wrong, cases, wrong_fixed);
+		printf(
+		    "  crossover: the doorbell is cheaper while doorbell <= kick + target exit;\n"
+		    "  calibration without kick_exit_ns picks wrong in %u of %u cases, with it "
+		    "in %u\n",
+		    wrong, cases, wrong_fixed);
 	if (quiet) {
 		printf("summary: avic.crossover.calibrate_wrong_no_exit %u 0\n", wrong);
 		printf("summary: avic.crossover.calibrate_wrong_with_exit %u 0\n", wrong_fixed);
@@ -414,8 +417,8 @@ int main(int argc, char **argv)
 		unsigned long fresh = 0, coal = 0;
 
 		bvm_new(&b, 4, LIBVIRQ_AVIC_POLICY_DOORBELL);
-		bench_posters(&b, (uint32_t)strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0), &fresh,
-			      &coal);
+		bench_posters(&b, (uint32_t)strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0),
+			      &fresh, &coal);
 	} else if (argc == 2 && !strcmp(argv[1], "crossover")) {
 		crossover(false);
 		return 0;

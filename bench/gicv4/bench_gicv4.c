@@ -166,8 +166,10 @@ static struct cnt stop(struct env *e)
 {
 	struct cnt c;
 
-	c.rd = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R32) + virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R64);
-	c.wr = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W32) + virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W64);
+	c.rd = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R32) +
+	       virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R64);
+	c.wr = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W32) +
+	       virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W64);
 	c.cmds = its_cmds(e);
 	return c;
 }
@@ -266,7 +268,8 @@ NOINLINE void bench_op_nonresident(struct virq_vpe *v)
 
 static void residency(const char *tag, int version, bool dirty)
 {
-	struct opts o = {version, dirty, false, false, version == 41 ? TYPER_41 : TYPER_40, 1, 2, 0};
+	struct opts o = {version, dirty, false, false, version == 41 ? TYPER_41 : TYPER_40,
+			 1,	  2,	 0};
 	struct env e;
 	struct cnt c, lx, in;
 	char name[64];
@@ -293,7 +296,8 @@ static void residency(const char *tag, int version, bool dirty)
 	snprintf(name, sizeof(name), "%s schedule out", tag);
 	row(name, c, 1, 1, 0, &lx);
 	if (version == 40 && !dirty)
-		summary("gicv4.residency40.mmio_in_out", (double)(in.rd + in.wr + c.rd + c.wr), "3");
+		summary("gicv4.residency40.mmio_in_out", (double)(in.rd + in.wr + c.rd + c.wr),
+			"3");
 	start(&e);
 	bench_op_resident(&e.vpe[1], 0);
 	c = stop(&e);
@@ -352,9 +356,10 @@ static void residency_churn(bool direct)
 		linux_deschedule(&e);
 		for (int m = 0; m < 2; m++) {
 			if (direct) {
-				(e.hal.ops->mmio_write64)(e.hal.ctx, rd_reg(&e, 0, LIBVIRQ_GICR_INVLPIR),
-							  e.db[k % 4]);
-				(void)(e.hal.ops->mmio_read32)(e.hal.ctx, rd_reg(&e, 0, LIBVIRQ_GICR_SYNCR));
+				(e.hal.ops->mmio_write64)(
+				    e.hal.ctx, rd_reg(&e, 0, LIBVIRQ_GICR_INVLPIR), e.db[k % 4]);
+				(void)(e.hal.ops->mmio_read32)(e.hal.ctx,
+							       rd_reg(&e, 0, LIBVIRQ_GICR_SYNCR));
 			} else {
 				inv.EventID = (uint32_t)e.vpe[k % 4].proxy_event;
 				inv.DeviceID = e.its[0].proxy_devid;
@@ -434,7 +439,8 @@ static struct cnt linux_maps(struct env *e, struct virq_its_device *d, uint32_t 
 
 	start(e);
 	for (uint32_t i = 0; i < n; i++) {
-		struct virq_its_cmd dis = {.opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = 2, .EventID = i};
+		struct virq_its_cmd dis = {
+		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = 2, .EventID = i};
 		struct virq_its_cmd vmapti =
 		    virq_its_vmapti(2, i, e->vpe[0].vpeid, 8192 + i, LIBVIRQ_ITS_NO_DOORBELL);
 
@@ -536,7 +542,8 @@ static void move(const char *name, uint64_t typer, int version, unsigned nits)
  * whatever the number of ITSes; Linux's one-after-the-other is N. */
 static void vmovp_latency(void)
 {
-	printf("\nVMOVP latency across ITSes (GITS_TYPER.VMOVP = 0; each ITS takes 1 us per command)\n");
+	printf("\nVMOVP latency across ITSes (GITS_TYPER.VMOVP = 0; each ITS takes 1 us per "
+	       "command)\n");
 	printf("%-8s %12s %14s %10s %10s %14s\n", "ITSes", "latency us", "round trips", "CWRITER",
 	       "CREADR", "Linux trips");
 	for (unsigned n = 1; n <= 16; n *= 2) {
@@ -573,8 +580,8 @@ static void vmovp_latency(void)
 			linux_single(&e.its[i], &c, &vs);
 		}
 		ltrips = (double)(virq_sim_now(e.fh) - t1) / 2000.0;
-		printf("%-8u %12.1f %14.2f %10lu %10lu %14.2f\n", n,
-		       (double)(t1 - t0) / 1000.0, trips, w, r, ltrips);
+		printf("%-8u %12.1f %14.2f %10lu %10lu %14.2f\n", n, (double)(t1 - t0) / 1000.0,
+		       trips, w, r, ltrips);
 		if (n == 16)
 			summary("gicv4.vmovp_16its.round_trips", trips, "1");
 		env_down(&e);
@@ -613,7 +620,8 @@ static void stream(uint32_t qbytes, bool one_slot)
 			uint64_t t;
 
 			check(virq_its_queue_publish(&q, &t), "publish");
-			check(virq_its_queue_wait(&q, q.wr_lin + 2 * LIBVIRQ_ITS_CMD_SIZE - q.size, NULL),
+			check(virq_its_queue_wait(&q, q.wr_lin + 2 * LIBVIRQ_ITS_CMD_SIZE - q.size,
+						  NULL),
 			      "wait one slot");
 		}
 		check(virq_its_queue_push(&q, &c, NULL, NULL, NULL), "push");
@@ -648,16 +656,17 @@ static void stream(uint32_t qbytes, bool one_slot)
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
-	static const char *const sections[] = {"residency",  "churn-direct", "churn-proxy",
-					       "maps",       "move-vmovp",   "move-itslist",
-					       "move-41",    "latency",      "stream"};
+	static const char *const sections[] = {"residency", "churn-direct", "churn-proxy",
+					       "maps",	    "move-vmovp",   "move-itslist",
+					       "move-41",   "latency",	    "stream"};
 	bool known = !only;
 
 	for (size_t i = 0; only && i < sizeof(sections) / sizeof(sections[0]); i++)
 		known |= strcmp(only, sections[i]) == 0;
 	if (!known) {
-		fprintf(stderr, "usage: bench_gicv4 [residency | churn-direct | churn-proxy | maps | "
-				"move-vmovp | move-itslist | move-41 | latency | stream]\n");
+		fprintf(stderr,
+			"usage: bench_gicv4 [residency | churn-direct | churn-proxy | maps | "
+			"move-vmovp | move-itslist | move-41 | latency | stream]\n");
 		return 2;
 	}
 #define RUN_(sec) (!only || strcmp(only, sec) == 0)
@@ -689,22 +698,26 @@ int main(int argc, char **argv)
 	if (RUN_("latency"))
 		vmovp_latency();
 	if (RUN_("stream")) {
-		printf("\nSustained throughput: 16,384 MAPTI through a full queue, ITS draining 8 per "
-		       "round\n");
-		printf("%-44s %8s %8s %10s %8s | %8s %8s %6s\n", "queue, policy", "CWRITER", "CREADR",
-		       "MMIO/cmd", "bubbles", "min wr", "min rd", "min b");
+		printf(
+		    "\nSustained throughput: 16,384 MAPTI through a full queue, ITS draining 8 per "
+		    "round\n");
+		printf("%-44s %8s %8s %10s %8s | %8s %8s %6s\n", "queue, policy", "CWRITER",
+		       "CREADR", "MMIO/cmd", "bubbles", "min wr", "min rd", "min b");
 		stream(4096, true);
 		stream(4096, false);
 		stream(65536, true);
 		stream(65536, false);
-		printf("(waiting for half the queue: about two CWRITER writes per queue-full, so the ITS\n"
-		       " always has work; one write per queue-full, the minimum, leaves it idle while\n"
+		printf("(waiting for half the queue: about two CWRITER writes per queue-full, so "
+		       "the ITS\n"
+		       " always has work; one write per queue-full, the minimum, leaves it idle "
+		       "while\n"
 		       " the CPU refills. CREADR reads are the polls while the ITS drains.)\n");
 	}
 #undef RUN_
 	if (only)
 		return 0;
-	printf("\nreads/writes are MMIO accesses; cmds are ITS commands (32 bytes each, in memory).\n");
+	printf("\nreads/writes are MMIO accesses; cmds are ITS commands (32 bytes each, in "
+	       "memory).\n");
 	printf("Non-resident reads include the PendingLast read; the residency/map/move models'\n");
 	printf("ITS is synchronous, so one GITS_CREADR read per batch sees completion.\n");
 	printf("Linux columns: Linux's access pattern for the operation (see the file comment),\n");

@@ -50,7 +50,7 @@ static void die(const char *what, virq_status st)
 #define CHECK(what, expr)                                                                          \
 	do {                                                                                       \
 		virq_status st_ = (expr);                                                          \
-		if (st_ != LIBVIRQ_OK)                                                                \
+		if (st_ != LIBVIRQ_OK)                                                             \
 			die(what, st_);                                                            \
 	} while (0)
 

@@ -39,7 +39,7 @@ struct bhal {
 static unsigned slot_(uint32_t msr)
 {
 	if (msr >= 0xC0010000u && msr < 0xC0010300u)
-		return msr - 0xC0010000u;        /* 0x000..0x2FF */
+		return msr - 0xC0010000u; /* 0x000..0x2FF */
 	if (msr >= 0xC0000300u && msr < 0xC0000304u)
 		return 0x300u + (msr - 0xC0000300u);
 	return 0x3FFu;
@@ -68,25 +68,62 @@ static virq_status b_wr(void *ctx, uint32_t msr, uint64_t v)
 	return LIBVIRQ_OK;
 }
 
-static uint32_t b_r32(void *c, uint64_t a) { (void)c; (void)a; return 0; }
-static void b_w32(void *c, uint64_t a, uint32_t v) { (void)c; (void)a; (void)v; }
-static uint64_t b_r64(void *c, uint64_t a) { (void)c; (void)a; return 0; }
-static void b_w64(void *c, uint64_t a, uint64_t v) { (void)c; (void)a; (void)v; }
+static uint32_t b_r32(void *c, uint64_t a)
+{
+	(void)c;
+	(void)a;
+	return 0;
+}
+static void b_w32(void *c, uint64_t a, uint32_t v)
+{
+	(void)c;
+	(void)a;
+	(void)v;
+}
+static uint64_t b_r64(void *c, uint64_t a)
+{
+	(void)c;
+	(void)a;
+	return 0;
+}
+static void b_w64(void *c, uint64_t a, uint64_t v)
+{
+	(void)c;
+	(void)a;
+	(void)v;
+}
 static virq_status b_alloc(void *c, size_t s, size_t a, struct virq_page *p)
 {
-	(void)c; (void)s; (void)a; (void)p;
+	(void)c;
+	(void)s;
+	(void)a;
+	(void)p;
 	return LIBVIRQ_ENOMEM;
 }
-static void b_free(void *c, const struct virq_page *p) { (void)c; (void)p; }
-static uint64_t b_now(void *c) { (void)c; return 0; }
+static void b_free(void *c, const struct virq_page *p)
+{
+	(void)c;
+	(void)p;
+}
+static uint64_t b_now(void *c)
+{
+	(void)c;
+	return 0;
+}
 
 static const struct virq_hal_ops bops = {
-	.version = LIBVIRQ_HAL_VERSION, .size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = b_r32, .mmio_write32 = b_w32, .mmio_read64 = b_r64,
-	.mmio_write64 = b_w64, .msr_read = b_rd, .msr_write = b_wr,
-	.page_alloc = b_alloc, .page_free = b_free, .now_ns = b_now,
+    .version = LIBVIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = b_r32,
+    .mmio_write32 = b_w32,
+    .mmio_read64 = b_r64,
+    .mmio_write64 = b_w64,
+    .msr_read = b_rd,
+    .msr_write = b_wr,
+    .page_alloc = b_alloc,
+    .page_free = b_free,
+    .now_ns = b_now,
 };
-
 
 struct bench {
 	struct bhal h;
@@ -141,7 +178,7 @@ static int setup(struct bench *b, const char *mode)
 		return -1;
 	}
 	b->hw = m == LIBVIRQ_PMCVIRT_MODE_HW;
-	b->hal = (struct virq_hal){ &bops, &b->h };
+	b->hal = (struct virq_hal){&bops, &b->h};
 	b->vmcb = aligned_alloc(4096, 4096);
 	if (!b->vmcb)
 		return -1;
@@ -159,8 +196,8 @@ static int setup(struct bench *b, const char *mode)
 	if (virq_pmcvirt_vcpu_init(&b->v, &b->hal, c, g, m, flags, b->vmcb) != LIBVIRQ_OK)
 		return -1;
 	/* The guest counts retired instructions on counter 0. */
-	if (virq_pmcvirt_msr_write(&b->v, g->ext_core ? 0xC0010200u : 0xC0010000u, LIBVIRQ_PMCVIRT_GUEST,
-				   0x4300C0) != LIBVIRQ_OK)
+	if (virq_pmcvirt_msr_write(&b->v, g->ext_core ? 0xC0010200u : 0xC0010000u,
+				   LIBVIRQ_PMCVIRT_GUEST, 0x4300C0) != LIBVIRQ_OK)
 		return -1;
 	if (g->perfmon_v2 &&
 	    virq_pmcvirt_msr_write(&b->v, 0xC0000301u, LIBVIRQ_PMCVIRT_GUEST, 0x1) != LIBVIRQ_OK)
@@ -245,8 +282,8 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof(sm) / sizeof(sm[0]); k++) {
 			if (run(sm[k].mode, sm[k].host, false, 1000, &r, &w))
 				return 1;
-			printf("summary: %s %lu.%02lu %s\n", sm[k].name, (r + w) / 100, (r + w) % 100,
-			       sm[k].min);
+			printf("summary: %s %lu.%02lu %s\n", sm[k].name, (r + w) / 100,
+			       (r + w) % 100, sm[k].min);
 		}
 		return 0;
 	}
@@ -286,7 +323,8 @@ int main(int argc, char **argv)
 	row("sw-k7", "with host PMU save+restore", 1, false);
 	row("sw-k7-lazy", "steady, host PMU idle (min 0)", 0, false);
 	row("sw-k7-lazy", "with host PMU save+restore", 1, false);
-	printf("(lazy: the guest PMU stays in the MSRs across #VMEXIT - its event selects are\n"
-	       " GuestOnly - and is saved only when the host needs the PMU or its state is read)\n");
+	printf(
+	    "(lazy: the guest PMU stays in the MSRs across #VMEXIT - its event selects are\n"
+	    " GuestOnly - and is saved only when the host needs the PMU or its state is read)\n");
 	return 0;
 }

@@ -94,8 +94,8 @@ __attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
 __attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
 						      struct virq_avic_vcpu *s, uint32_t dest)
 {
-	struct virq_avic_icr icr = { .vector = 0x40, .delivery_mode = LIBVIRQ_APIC_DM_FIXED,
-				     .dest = dest, .x2apic = true };
+	struct virq_avic_icr icr = {
+	    .vector = 0x40, .delivery_mode = LIBVIRQ_APIC_DM_FIXED, .dest = dest, .x2apic = true};
 	uint32_t count;
 
 	check_(virq_avic_resolve(vm, s, &icr, NULL, NULL, &count), "resolve");
@@ -108,11 +108,10 @@ __attribute__((noinline)) void bench_scale_op_loadput(struct virq_avic_vcpu *v, 
 	check_(virq_avic_vcpu_put(v), "put");
 }
 
-
 static int avic_row_(uint32_t n)
 {
 	struct avic_env e;
-	struct virq_avic_vm_cfg cfg = { .max_vcpus = n, .vm_id = 1 };
+	struct virq_avic_vm_cfg cfg = {.max_vcpus = n, .vm_id = 1};
 	size_t tables, total;
 	unsigned long db, kicks, msr;
 	uint32_t running = 0, count = 0;
@@ -120,8 +119,9 @@ static int avic_row_(uint32_t n)
 
 	memset(&e, 0, sizeof(e));
 	e.n = n;
-	cfg.mode = n <= 255 ? LIBVIRQ_AVIC_MODE_XAVIC
-		   : n <= 512 ? LIBVIRQ_AVIC_MODE_X2AVIC : LIBVIRQ_AVIC_MODE_X2AVIC_4K;
+	cfg.mode = n <= 255   ? LIBVIRQ_AVIC_MODE_XAVIC
+		   : n <= 512 ? LIBVIRQ_AVIC_MODE_X2AVIC
+			      : LIBVIRQ_AVIC_MODE_X2AVIC_4K;
 	e.fh = virq_sim_new();
 	e.hal = virq_sim_hal(e.fh);
 	virq_sim_cpu_apply(e.fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
@@ -132,8 +132,8 @@ static int avic_row_(uint32_t n)
 	if (!e.v)
 		return 1;
 	for (uint32_t i = 0; i < n; i++) {
-		struct virq_avic_vcpu_cfg vc = { .index = i, .apic_id = i,
-						 .cookie = (void *)(uintptr_t)(i + 1) };
+		struct virq_avic_vcpu_cfg vc = {
+		    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(i + 1)};
 
 		check_(virq_avic_vcpu_init(&e.vm, &e.v[i], &vc), "vcpu_init");
 		if (cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC)
@@ -161,8 +161,8 @@ static int avic_row_(uint32_t n)
 	/* unicast resolution of the last vCPU's x2APIC ID */
 	virq_sim_reset_counters(e.fh);
 	for (int k = 0; k < iters; k++)
-		bench_scale_op_unicast(&e.vm, &e.v[0],
-				       cfg.mode == LIBVIRQ_AVIC_MODE_XAVIC ? (n - 1) & 0xFF : n - 1);
+		bench_scale_op_unicast(
+		    &e.vm, &e.v[0], cfg.mode == LIBVIRQ_AVIC_MODE_XAVIC ? (n - 1) & 0xFF : n - 1);
 	printf("avic  %5u vCPUs  resolve unicast    MSR %6.2f (min 0)  MMIO 0\n", n,
 	       (double)virq_sim_msr_total(e.fh) / iters);
 	/* broadcast emulation */
@@ -170,8 +170,9 @@ static int avic_row_(uint32_t n)
 	bench_scale_op_bcast(&e.v[0], &count);
 	db = virq_sim_count(e.fh, LIBVIRQ_SIM_MSR_W);
 	kicks = virq_sim_count(e.fh, LIBVIRQ_SIM_KICK);
-	printf("avic  %5u vCPUs  broadcast IPI      targets %u  doorbells %lu (min %u)  kicks %lu\n",
-	       n, count, db, running, kicks);
+	printf(
+	    "avic  %5u vCPUs  broadcast IPI      targets %u  doorbells %lu (min %u)  kicks %lu\n",
+	    n, count, db, running, kicks);
 	/* load + put of the last vCPU */
 	check_(virq_avic_vcpu_put(&e.v[n - 1]), "put");
 	virq_sim_reset_counters(e.fh);
@@ -179,8 +180,9 @@ static int avic_row_(uint32_t n)
 		bench_scale_op_loadput(&e.v[n - 1], host7_); /* volatile: no constprop clone */
 	printf("avic  %5u vCPUs  load+put           MSR %6.2f (min 0)  MMIO %lu\n", n,
 	       (double)virq_sim_msr_total(e.fh) / iters, virq_sim_mmio_total(e.fh));
-	printf("avic  %5u vCPUs  memory             tables %zu B  backing pages %zu B  total %zu B\n",
-	       n, tables, total - tables, total);
+	printf(
+	    "avic  %5u vCPUs  memory             tables %zu B  backing pages %zu B  total %zu B\n",
+	    n, tables, total - tables, total);
 	for (uint32_t i = 0; i < n; i++) {
 		check_(virq_avic_vcpu_put(&e.v[i]), "put");
 		check_(virq_avic_vcpu_destroy(&e.v[i]), "destroy");
@@ -194,7 +196,7 @@ static int avic_row_(uint32_t n)
 
 #ifdef HAVE_GICV4_
 /* ----------------------------------------------------------------- GICv4 */
-#define PER_VPE 32768u                  /* vLPIs per vPE (16 vINTID bits) */
+#define PER_VPE 32768u /* vLPIs per vPE (16 vINTID bits) */
 
 static volatile uint32_t rd1_ = 1; /* as host7_ */
 
@@ -226,9 +228,9 @@ __attribute__((noinline)) void bench_scale_op_map(struct gic_env *e, uint32_t n,
 __attribute__((noinline)) void bench_scale_op_map(struct gic_env *e, uint32_t n, uint32_t nvpe)
 {
 	for (uint32_t p = 0; p < nvpe; p++)
-		check_(virq_vlpi_map_range(&e->dev, p * (n / nvpe), n / nvpe, &e->vpe[p], 8192,
-					   false),
-		       "map_range");
+		check_(
+		    virq_vlpi_map_range(&e->dev, p * (n / nvpe), n / nvpe, &e->vpe[p], 8192, false),
+		    "map_range");
 }
 
 #define GIC_ITERS 64 /* per-call figures: bench/run divides by this */
@@ -313,7 +315,8 @@ static int gicv4_row_(uint32_t n)
 	virq_sim_reset_counters(e.fh);
 	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
 	bench_scale_op_move(&e.vpe[0], rd1_, GIC_ITERS);
-	printf("gicv4 %5u vLPIs  move vPE          cmds %.2f (min 2)  MMIO rd %.2f wr %.2f (min 1 + 1) "
+	printf("gicv4 %5u vLPIs  move vPE          cmds %.2f (min 2)  MMIO rd %.2f wr %.2f (min 1 "
+	       "+ 1) "
 	       "per move\n",
 	       n, (double)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)) / GIC_ITERS,
 	       (double)mmio_rd_(e.fh) / GIC_ITERS, (double)mmio_wr_(e.fh) / GIC_ITERS);
@@ -323,9 +326,10 @@ static int gicv4_row_(uint32_t n)
 	{
 		unsigned long mincmd = n + nvpe;
 
-		printf("gicv4 %5u vLPIs  unmap             cmds %lu (min %lu)  MMIO rd %lu wr %lu\n", n,
-		       (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)), mincmd,
-		       mmio_rd_(e.fh), mmio_wr_(e.fh));
+		printf(
+		    "gicv4 %5u vLPIs  unmap             cmds %lu (min %lu)  MMIO rd %lu wr %lu\n",
+		    n, (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)), mincmd,
+		    mmio_rd_(e.fh), mmio_wr_(e.fh));
 	}
 	printf("gicv4 %5u vLPIs  memory            GIC+ITS %zu B  VM/vPE tables %zu B  "
 	       "ITT %zu B  total %zu B\n",
@@ -498,7 +502,7 @@ static int setup_row_(uint32_t n)
 	desc.gicd_base = rc.gicd_base;
 	desc.gicd_size = LIBVIRQ_GIC_FRAME_SIZE;
 	desc.nr_redist_regions = 1;
-	desc.redist[0] = (struct virq_gic_redist_region){ rc.rd_base, 0x40000, 0 };
+	desc.redist[0] = (struct virq_gic_redist_region){rc.rd_base, 0x40000, 0};
 	desc.nr_its = 1;
 	desc.its[0] = (struct virq_gic_its_desc){.base = SETUP_ITS, .size = 0x20000};
 	check_(virq_gic_init(&gic, &hal, &desc, rds, 1, 16), "gic_init");
@@ -510,16 +514,18 @@ static int setup_row_(uint32_t n)
 	bench_scale_op_vpes(&vm, v, n);
 	cmds_w = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
 	after_vpes = arena_live_;
-	printf("setup %5u vPEs     commands %lu (min %lu)  CWRITER writes %lu  memory %.1f KiB per vPE\n",
+	printf("setup %5u vPEs     commands %lu (min %lu)  CWRITER writes %lu  memory %.1f KiB per "
+	       "vPE\n",
 	       n, (unsigned long)its.cmds, 3ul * n, cmds_w,
 	       (double)(after_vpes - base) / n / 1024.0);
 	virq_sim_reset_counters(fh);
 	bench_scale_op_devs(&its, d, n);
 	wr = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
-	printf("setup %5u devices  MAPD %lu (min %u)  CWRITER writes %lu  memory %.1f KiB per device"
-	       "  device-table level-2 pages %u\n",
-	       n, wr, n, wr, (double)(arena_live_ - after_vpes) / n / 1024.0,
-	       l2_pages_(&its.tbl[LIBVIRQ_ITS_TBL_DEV]));
+	printf(
+	    "setup %5u devices  MAPD %lu (min %u)  CWRITER writes %lu  memory %.1f KiB per device"
+	    "  device-table level-2 pages %u\n",
+	    n, wr, n, wr, (double)(arena_live_ - after_vpes) / n / 1024.0,
+	    l2_pages_(&its.tbl[LIBVIRQ_ITS_TBL_DEV]));
 	for (uint32_t i = 0; i < n; i++)
 		check_(virq_its_device_unmap(&d[i]), "device_unmap");
 	for (uint32_t i = 0; i < n; i++)
@@ -565,7 +571,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[1], "setup") == 0 && n >= 1 && n <= 65536)
 		return setup_row_(n);
 #endif
-	fprintf(stderr,
-		"usage: bench_scale list | avic N (1..4096) | gicv4 N (1..65536) | setup N (1..65536)\n");
+	fprintf(stderr, "usage: bench_scale list | avic N (1..4096) | gicv4 N (1..65536) | setup N "
+			"(1..65536)\n");
 	return 2;
 }

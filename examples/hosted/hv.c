@@ -82,15 +82,21 @@ static uint64_t now_ns(void *ctx)
 }
 
 static const struct virq_hal_ops hv_ops = {
-	.version = LIBVIRQ_HAL_VERSION, .size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = rd32, .mmio_write32 = wr32, .mmio_read64 = rd64, .mmio_write64 = wr64,
-	.page_alloc = page_alloc, .page_free = page_free, .now_ns = now_ns,
+    .version = LIBVIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = rd32,
+    .mmio_write32 = wr32,
+    .mmio_read64 = rd64,
+    .mmio_write64 = wr64,
+    .page_alloc = page_alloc,
+    .page_free = page_free,
+    .now_ns = now_ns,
 };
 
 int main(void)
 {
-	struct fake_dev dev = { 0 };
-	struct virq_hal hal = { &hv_ops, &dev };
+	struct fake_dev dev = {0};
+	struct virq_hal hal = {&hv_ops, &dev};
 	uint32_t last = 0;
 	virq_status st;
 

@@ -21,7 +21,8 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace {
+namespace
+{
 
 struct fake_dev {
 	uint32_t status = 0;
@@ -64,7 +65,7 @@ virq_hal_ops make_ops()
 	ops.now_ns = [](void *) -> uint64_t {
 		using namespace std::chrono;
 		return static_cast<uint64_t>(
-			duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
+		    duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
 	};
 	return ops;
 }
@@ -76,7 +77,7 @@ const virq_hal_ops hv_ops = make_ops();
 int main()
 {
 	fake_dev dev;
-	virq_hal hal = { &hv_ops, &dev };
+	virq_hal hal = {&hv_ops, &dev};
 	uint32_t last = 0;
 
 	virq_status st = virq_hal_validate(&hal, LIBVIRQ_HAL_NEED_CORE);

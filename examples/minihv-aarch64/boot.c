@@ -17,7 +17,7 @@ static int first_reg_(const void *fdt, int node, uint64_t *base, uint64_t *size)
 	int parent = fdt_parent_offset(fdt, node), len = 0;
 	int ac, sc;
 	const uint8_t *p;
-	uint64_t v[2] = { 0, 0 };
+	uint64_t v[2] = {0, 0};
 
 	if (parent < 0)
 		return -1;

@@ -110,7 +110,8 @@ static void vprintf_(const char *fmt, va_list ap)
 		switch (*fmt) {
 		case 'd': {
 			int64_t v = lng ? va_arg(ap, int64_t) : va_arg(ap, int);
-			put_num_(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 10, width, pad, left, v < 0);
+			put_num_(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 10, width, pad, left,
+				 v < 0);
 			break;
 		}
 		case 'u':

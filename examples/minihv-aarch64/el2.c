@@ -9,7 +9,7 @@
 
 int el2_lower(struct frame *f, uint64_t kind);
 void el2_unexpected(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
-	__attribute__((noreturn));
+    __attribute__((noreturn));
 
 #define ESR_EC(esr) (((esr) >> 26) & 0x3f)
 #define EC_HVC64 0x16
@@ -91,6 +91,7 @@ void el2_unexpected(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
 
 	p->el2.total++;
 	con_printf("minihv: CPU %u: exception at EL2 itself: vector %lu ESR_EL2=0x%lx "
-		   "ELR_EL2=0x%lx FAR_EL2=0x%lx\n", p->idx, kind, esr, elr, far);
+		   "ELR_EL2=0x%lx FAR_EL2=0x%lx\n",
+		   p->idx, kind, esr, elr, far);
 	minihv_panic("EL2 exception");
 }

@@ -157,7 +157,7 @@ static void one_sample_(struct gblock *g, uint32_t i)
 	 * Wait for the interrupt (generous: QEMU's vCPU thread may be preempted by
 	 * a busy host), or, when none is expected, the whole silent window.
 	 */
-	deadline = g->cur_ts + (!g->expect[i]		     ? g->silent_ticks
+	deadline = g->cur_ts + (!g->expect[i]		  ? g->silent_ticks
 				: g->misses < MISS_BUDGET ? g->timeout_ticks
 							  : g->giveup_ticks);
 	/* Counter reads take QEMU's big lock: read it only every 64 polls. */

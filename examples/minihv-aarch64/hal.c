@@ -179,7 +179,7 @@ void minihv_set_log_level(int level)
 
 static void log_(void *ctx, enum virq_log_level lvl, const char *msg, const uint64_t *v, size_t n)
 {
-	static const char *const names[] = { "error", "warn", "info", "debug" };
+	static const char *const names[] = {"error", "warn", "info", "debug"};
 
 	(void)ctx;
 	if ((int)lvl > log_level_)
@@ -191,19 +191,19 @@ static void log_(void *ctx, enum virq_log_level lvl, const char *msg, const uint
 }
 
 static const struct virq_hal_ops ops_ = {
-	.version = LIBVIRQ_HAL_VERSION,
-	.size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = rd32_,
-	.mmio_write32 = wr32_,
-	.mmio_read64 = rd64_,
-	.mmio_write64 = wr64_,
-	.page_alloc = page_alloc_,
-	.page_free = page_free_,
-	.dcache_clean = dcache_clean_,
-	.barrier = barrier_,
-	.now_ns = now_ns_,
-	.relax = relax_,
-	.log = log_,
+    .version = LIBVIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = rd32_,
+    .mmio_write32 = wr32_,
+    .mmio_read64 = rd64_,
+    .mmio_write64 = wr64_,
+    .page_alloc = page_alloc_,
+    .page_free = page_free_,
+    .dcache_clean = dcache_clean_,
+    .barrier = barrier_,
+    .now_ns = now_ns_,
+    .relax = relax_,
+    .log = log_,
 };
 
-const struct virq_hal minihv_hal = { .ops = &ops_, .ctx = NULL };
+const struct virq_hal minihv_hal = {.ops = &ops_, .ctx = NULL};

@@ -39,46 +39,46 @@
 #define GITS_TRANSLATER 0x10040u
 #define EDU_VENDOR 0x1234u
 #define EDU_DEVICE 0x11e8u
-#define EDU_IDENT 0x00         /* reads 0x010000ed */
-#define EDU_RAISE 0x60         /* a write ORs into irq_status and sends the MSI */
+#define EDU_IDENT 0x00 /* reads 0x010000ed */
+#define EDU_RAISE 0x60 /* a write ORs into irq_status and sends the MSI */
 
-#define NR_VEV 16u             /* dev0 events 0..15: direct / doorbell / remap */
-#define SLOT_TR_N 40u          /* migration: slots 0..39 via GITS_TRANSLATER */
-#define SLOT_INT0 40u          /* migration: slots 40..43 via INT commands */
+#define NR_VEV 16u    /* dev0 events 0..15: direct / doorbell / remap */
+#define SLOT_TR_N 40u /* migration: slots 0..39 via GITS_TRANSLATER */
+#define SLOT_INT0 40u /* migration: slots 40..43 via INT commands */
 #define SLOT_INT_N 4u
-#define SLOT_EDU 44u           /* the edu's vLPI */
-#define SLOT_PROBE0 48u        /* migration probes 48..59 */
+#define SLOT_EDU 44u	/* the edu's vLPI */
+#define SLOT_PROBE0 48u /* migration probes 48..59 */
 #define SLOT_PROBE_N 12u
-#define DEV0_PHYS_EV0 64u      /* dev0 events 64..79: physical LPIs */
-#define DEV0_VCPU_EV0 80u      /* dev0 events of vCPUs 1..7 */
+#define DEV0_PHYS_EV0 64u /* dev0 events 64..79: physical LPIs */
+#define DEV0_VCPU_EV0 80u /* dev0 events of vCPUs 1..7 */
 #define DEV0_EVENTS 256u
 #define REMAP_VINTID0 (VINTID0 + 64u) /* remap targets 8256..8271 */
 #define EDU_EV_VIRT 0u
 #define EDU_EV_PHYS 1u
 
 enum scen {
-	SC_EMUL_TR,   /* CPU write -> physical LPI -> EL2 -> list register */
-	SC_DIRECT_TR, /* CPU write -> vLPI */
-	SC_EDU_EMUL,  /* edu MSI -> physical LPI -> EL2 -> list register */
-	SC_EDU_DIRECT,/* edu MSI (the guest writes the BAR) -> vLPI */
-	SC_EDU_HVC,   /* guest HVC -> EL2 writes the BAR -> MSI -> vLPI */
+	SC_EMUL_TR,    /* CPU write -> physical LPI -> EL2 -> list register */
+	SC_DIRECT_TR,  /* CPU write -> vLPI */
+	SC_EDU_EMUL,   /* edu MSI -> physical LPI -> EL2 -> list register */
+	SC_EDU_DIRECT, /* edu MSI (the guest writes the BAR) -> vLPI */
+	SC_EDU_HVC,    /* guest HVC -> EL2 writes the BAR -> MSI -> vLPI */
 	SC_DOORBELL,
 	SC_REMAP,
-	SC_NEG,       /* edu mapped under a wrong DeviceID: nothing may arrive */
-	SC_SMP,       /* every vCPU on its own CPU at once */
-	SC_MIG,       /* vCPU 0 moves between CPUs, no doorbells */
-	SC_MIG_DB,    /* ... with doorbells, blocked while it moves */
+	SC_NEG,	   /* edu mapped under a wrong DeviceID: nothing may arrive */
+	SC_SMP,	   /* every vCPU on its own CPU at once */
+	SC_MIG,	   /* vCPU 0 moves between CPUs, no doorbells */
+	SC_MIG_DB, /* ... with doorbells, blocked while it moves */
 	SC_COUNT
 };
 
 struct result {
-	uint32_t samples;        /* interrupts expected */
-	uint32_t silent;         /* windows where nothing may arrive */
-	uint64_t el2_delivery;   /* EL2 IRQ entries while it ran */
-	uint64_t el2_harness;    /* harness HVCs (requests, yields, final exit) */
+	uint32_t samples;      /* interrupts expected */
+	uint32_t silent;       /* windows where nothing may arrive */
+	uint64_t el2_delivery; /* EL2 IRQ entries while it ran */
+	uint64_t el2_harness;  /* harness HVCs (requests, yields, final exit) */
 	uint32_t ok, missing, wrong, dups, spurious;
-	uint32_t arrived;        /* expected interrupts with the right vINTID */
-	uint32_t quiet;          /* silent windows that stayed silent */
+	uint32_t arrived; /* expected interrupts with the right vINTID */
+	uint32_t quiet;	  /* silent windows that stayed silent */
 	struct virq_hist hist;
 	bool ran;
 };
@@ -86,20 +86,20 @@ struct result {
 /* What migration measured (one pass). */
 struct mig_result {
 	uint32_t legs, moves;
-	uint32_t sent, received;       /* interrupts */
+	uint32_t sent, received; /* interrupts */
 	uint32_t sent_dev, sent_int, sent_tr, sent_probe;
-	uint32_t missing_slots;        /* slots with fewer received than sent */
+	uint32_t missing_slots; /* slots with fewer received than sent */
 	uint32_t dups, bad;
 	uint32_t desched, pl_probed, pl_set; /* PendingLast after probes while resident */
 	uint32_t blocked, wakes_local, wakes_forwarded, wake_timeouts;
-	uint64_t stale_after_move;     /* A's doorbell pending on the old RD after a move */
-	uint64_t stale_doorbells;      /* doorbells taken for a vPE that had moved away */
-	uint64_t doorbells;            /* doorbells taken on the vPE's own RD */
-	uint64_t doorbells_in_move;    /* of them: on the target RD while the move ran */
-	uint64_t move_cmds;            /* ITS commands of all virq_vpe_move() calls */
+	uint64_t stale_after_move;  /* A's doorbell pending on the old RD after a move */
+	uint64_t stale_doorbells;   /* doorbells taken for a vPE that had moved away */
+	uint64_t doorbells;	    /* doorbells taken on the vPE's own RD */
+	uint64_t doorbells_in_move; /* of them: on the target RD while the move ran */
+	uint64_t move_cmds;	    /* ITS commands of all virq_vpe_move() calls */
 	uint64_t el2_irq, el2_hvc;
 	struct virq_hist move_ticks;
-	struct virq_hist lat;          /* send -> guest handler */
+	struct virq_hist lat; /* send -> guest handler */
 	bool final_pl;
 	bool drained;
 	bool harness_ok;
@@ -122,9 +122,9 @@ struct hv {
 	struct pcie_host host;
 	struct pci_fn edu;
 	uint32_t nr_pci_functions;
-	uint32_t edu_devid;        /* DeviceID from the msi-map */
+	uint32_t edu_devid;	   /* DeviceID from the msi-map */
 	uint32_t edu_mapped_devid; /* what minihv mapped (differs only in the negative build) */
-	uint32_t edu_its;          /* index into the GIC description's ITSes */
+	uint32_t edu_its;	   /* index into the GIC description's ITSes */
 	uint32_t edu_its_phandle;
 	bool remap_mapped;
 	/* The ITS lock libvirq takes around every use of the ITS's shared state
@@ -134,14 +134,13 @@ struct hv {
 	struct mig_result mig[2];
 	struct cost costs[16];
 	uint32_t nr_costs;
-	uint64_t doorbells_sc;     /* doorbells during the doorbell scenario */
+	uint64_t doorbells_sc; /* doorbells during the doorbell scenario */
 	volatile enum scen cur;
 	virq_status hook_err;
 	uint64_t timeout_ticks;
 };
 
 extern struct hv hv;
-
 
 void check(virq_status st, const char *what);
 void cost_add(const char *what, uint64_t cmds);

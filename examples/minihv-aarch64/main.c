@@ -39,7 +39,8 @@ void minihv_main(void)
 		semihost_exit(2);
 	if (rc < 2) {
 		con_printf("minihv: %d CPU in the device tree; the SMP demo needs at least 2 "
-			   "(run QEMU with -smp 2 or more)\n", rc);
+			   "(run QEMU with -smp 2 or more)\n",
+			   rc);
 		semihost_exit(8);
 	}
 	pool = (img_end + 0x1fffffu) & ~0x1fffffull;

@@ -51,7 +51,7 @@ static struct {
 	struct mig_result *m;
 	volatile uint32_t a_blocked; /* written by the owner before the handover */
 	volatile uint32_t finished;
-	uint32_t probe_next;         /* owner only */
+	uint32_t probe_next; /* owner only */
 } run_;
 
 static uint32_t sent_total_(uint32_t k)
@@ -244,8 +244,7 @@ static void own_(struct percpu *p, uint32_t leg)
 		check(virq_vpe_put(&a->vpe, &pl), "virq_vpe_put");
 		blocked = !pl;
 	} else {
-		check(virq_vpe_make_nonresident(&a->vpe, false, &pl),
-		      "virq_vpe_make_nonresident");
+		check(virq_vpe_make_nonresident(&a->vpe, false, &pl), "virq_vpe_make_nonresident");
 		if (n1) {
 			m->pl_probed++;
 			m->pl_set += pl;
@@ -413,8 +412,9 @@ void run_migration(enum scen s, struct mig_result *m)
 	for (uint32_t i = 0; i < g->mig_nlat; i++)
 		virq_hist_record(&m->lat, g->mig_lat[i]);
 	if (g->fault_kind) {
-		con_printf("minihv: guest fault in migration: vector %lu ESR_EL1 0x%lx ELR_EL1 0x%lx\n",
-			   g->fault_kind, g->fault_esr, g->fault_elr);
+		con_printf(
+		    "minihv: guest fault in migration: vector %lu ESR_EL1 0x%lx ELR_EL1 0x%lx\n",
+		    g->fault_kind, g->fault_esr, g->fault_elr);
 		semihost_exit(7);
 	}
 	if (m->moves)
@@ -436,8 +436,8 @@ void mig_report(enum scen s, const struct mig_result *m)
 	if (virq_hist_summarize(&m->lat, &sm) != LIBVIRQ_OK)
 		memset(&sm, 0, sizeof(sm));
 	con_printf("%-20s %7u %5lu.%02lu %6lu %6lu %6lu %6lu %6lu %6lu  %s\n", name_(s),
-		   m->received, per100 / 100, per100 % 100, sm.min, sm.avg, sm.p50, sm.p99,
-		   sm.p999, sm.max, mig_verdict(s, NULL) ? "FAIL" : "ok");
+		   m->received, per100 / 100, per100 % 100, sm.min, sm.avg, sm.p50, sm.p99, sm.p999,
+		   sm.max, mig_verdict(s, NULL) ? "FAIL" : "ok");
 }
 
 static void details_(enum scen s, const struct mig_result *m)
@@ -460,8 +460,8 @@ static void details_(enum scen s, const struct mig_result *m)
 			   m->pl_set, m->pl_probed);
 	else
 		con_printf("vCPU blocked at %u of %u moves, woken by its doorbell on the new "
-			   "CPU or forwarded: %u forwarded, %u timed out\n", m->blocked, m->moves,
-			   m->wakes_forwarded, m->wake_timeouts);
+			   "CPU or forwarded: %u forwarded, %u timed out\n",
+			   m->blocked, m->moves, m->wakes_forwarded, m->wake_timeouts);
 	con_printf("  doorbells: %lu on the vPE's own CPU (%lu of them on the new one while "
 		   "virq_vpe_move() ran), %lu stale (the vPE had moved away; "
 		   "%lu found on the old CPU right after the move)\n",
@@ -486,13 +486,13 @@ int mig_verdict(enum scen s, const struct mig_result *m)
 		m = &hv.mig[s == SC_MIG ? 0 : 1];
 	if (!quiet)
 		details_(s, m);
-#define MIG_FAIL(cond, ...)                                                                \
-	do {                                                                               \
-		if (cond) {                                                                \
-			if (!quiet)                                                        \
-				con_printf(__VA_ARGS__);                                   \
-			rc = 1;                                                            \
-		}                                                                          \
+#define MIG_FAIL(cond, ...)                                                                        \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			if (!quiet)                                                                \
+				con_printf(__VA_ARGS__);                                           \
+			rc = 1;                                                                    \
+		}                                                                                  \
 	} while (0)
 	MIG_FAIL(!m->harness_ok, "FAIL %s: the vCPU did not yield/exit as the protocol says\n",
 		 name_(s));
@@ -510,8 +510,8 @@ int mig_verdict(enum scen s, const struct mig_result *m)
 		 name_(s), m->stale_doorbells);
 	MIG_FAIL(m->wake_timeouts, "FAIL %s: %u blocked vCPUs never woke after the move\n",
 		 name_(s), m->wake_timeouts);
-	MIG_FAIL(s == SC_MIG && m->el2_irq,
-		 "FAIL %s: %lu EL2 IRQs without doorbells (want 0)\n", name_(s), m->el2_irq);
+	MIG_FAIL(s == SC_MIG && m->el2_irq, "FAIL %s: %lu EL2 IRQs without doorbells (want 0)\n",
+		 name_(s), m->el2_irq);
 	MIG_FAIL(s == SC_MIG && m->pl_set != m->pl_probed,
 		 "FAIL %s: PendingLast = 0 at %u deschedulings with vLPIs pending\n", name_(s),
 		 m->pl_probed - m->pl_set);

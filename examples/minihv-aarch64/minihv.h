@@ -19,7 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define read_sysreg(r) ({ uint64_t v_; __asm__ volatile("mrs %0, " #r : "=r"(v_)); v_; })
+#define read_sysreg(r)                                                                             \
+	({                                                                                         \
+		uint64_t v_;                                                                       \
+		__asm__ volatile("mrs %0, " #r : "=r"(v_));                                        \
+		v_;                                                                                \
+	})
 #define write_sysreg(r, v) __asm__ volatile("msr " #r ", %0" ::"r"((uint64_t)(v)) : "memory")
 #define isb() __asm__ volatile("isb" ::: "memory")
 #define dsb(opt) __asm__ volatile("dsb " #opt ::: "memory")
@@ -81,12 +86,12 @@ struct el2_stats {
 
 /* Interrupts a CPU's EL2 handled (from the IRQ vector or polled). */
 struct irq_stats {
-	uint64_t doorbells;       /* doorbell LPIs of a vPE targeted at this CPU's RD */
-	uint64_t stale_doorbells; /* doorbell LPIs of a vPE that had moved to another RD */
+	uint64_t doorbells;	    /* doorbell LPIs of a vPE targeted at this CPU's RD */
+	uint64_t stale_doorbells;   /* doorbell LPIs of a vPE that had moved to another RD */
 	uint64_t doorbells_in_move; /* of doorbells: taken here while a move to here ran */
-	uint64_t kicks;           /* SGI 0 from another CPU */
-	uint64_t lpis;            /* emulated-path physical LPIs */
-	uint64_t spurious;        /* anything else */
+	uint64_t kicks;		    /* SGI 0 from another CPU */
+	uint64_t lpis;		    /* emulated-path physical LPIs */
+	uint64_t spurious;	    /* anything else */
 };
 
 struct vcpu;
@@ -101,12 +106,12 @@ typedef void (*hvc_hook_fn)(struct vcpu *v, uint64_t arg);
  * smp.c.
  */
 struct percpu {
-	uint64_t host_ctx[13];   /* callee-saved host registers across vcpu_run() */
-	uint64_t stack_top;      /* EL2 stack of this CPU */
-	struct vcpu *cur;        /* vCPU running here, or NULL */
-	uint32_t idx;            /* index in cpus[] (device-tree order) */
-	uint32_t rd;             /* redistributor index (libvirq) */
-	uint64_t mpidr;          /* MPIDR_EL1 affinity (Aff3 at [39:32]) */
+	uint64_t host_ctx[13]; /* callee-saved host registers across vcpu_run() */
+	uint64_t stack_top;    /* EL2 stack of this CPU */
+	struct vcpu *cur;      /* vCPU running here, or NULL */
+	uint32_t idx;	       /* index in cpus[] (device-tree order) */
+	uint32_t rd;	       /* redistributor index (libvirq) */
+	uint64_t mpidr;	       /* MPIDR_EL1 affinity (Aff3 at [39:32]) */
 	volatile uint32_t online;
 	struct el2_stats el2;
 	struct irq_stats irq;
@@ -156,7 +161,7 @@ extern char __image_start[], __image_end[];
 
 /* el2.c: exit codes of vcpu_enter(). */
 enum vcpu_exit {
-	EXIT_DONE = 1,  /* the guest finished its command (GUEST_REQ_DONE) */
+	EXIT_DONE = 1,	/* the guest finished its command (GUEST_REQ_DONE) */
 	EXIT_YIELD = 2, /* the guest gives the CPU up (GUEST_REQ_YIELD): may move */
 };
 void irq_dispatch(struct percpu *p, uint32_t intid);
@@ -176,13 +181,13 @@ enum guest_req {
 
 enum trig_kind {
 	TRIG_TRANSLATER = 0, /* the guest writes event[i] to GITS_TRANSLATER */
-	TRIG_EDU = 1,        /* the guest writes 1 to the edu device's raise register */
-	TRIG_HVC = 2,        /* the guest asks EL2 (HOOK HVC); EL2 triggers */
-	TRIG_NONE = 3,       /* nothing: EL2 triggers in the HOOK before each sample */
+	TRIG_EDU = 1,	     /* the guest writes 1 to the edu device's raise register */
+	TRIG_HVC = 2,	     /* the guest asks EL2 (HOOK HVC); EL2 triggers */
+	TRIG_NONE = 3,	     /* nothing: EL2 triggers in the HOOK before each sample */
 };
 
 enum guest_cmd {
-	GCMD_BOOT = 0,    /* first entry: set up and report back */
+	GCMD_BOOT = 0,	  /* first entry: set up and report back */
 	GCMD_SAMPLES = 1, /* n samples, one interrupt each, in order */
 	GCMD_MIGRATE = 2, /* count mode under migration, until drained */
 };
@@ -193,25 +198,25 @@ struct gblock {
 	/* Set by EL2 before resuming the guest. */
 	uint32_t cmd;
 	uint32_t n;
-	uint32_t trig;             /* enum trig_kind */
-	uint32_t hvc_before;       /* HOOK HVC before each trigger (arg = sample) */
-	uint64_t translater;       /* GITS_TRANSLATER address */
-	uint64_t edu_raise;        /* edu BAR0 + 0x60 */
-	uint64_t timeout_ticks;    /* wait for an expected interrupt */
-	uint64_t silent_ticks;     /* watch a window where none may arrive */
-	uint64_t giveup_ticks;     /* wait for an expected one after MISS_BUDGET misses */
-	uint64_t grace_ticks;      /* keep watching after one arrived */
+	uint32_t trig;		/* enum trig_kind */
+	uint32_t hvc_before;	/* HOOK HVC before each trigger (arg = sample) */
+	uint64_t translater;	/* GITS_TRANSLATER address */
+	uint64_t edu_raise;	/* edu BAR0 + 0x60 */
+	uint64_t timeout_ticks; /* wait for an expected interrupt */
+	uint64_t silent_ticks;	/* watch a window where none may arrive */
+	uint64_t giveup_ticks;	/* wait for an expected one after MISS_BUDGET misses */
+	uint64_t grace_ticks;	/* keep watching after one arrived */
 	struct mig_ctl *mig;
 	uint32_t event[MAX_SAMPLES];
 	uint32_t expect[MAX_SAMPLES]; /* vINTID expected for sample i (0: nothing) */
 	/* Written by the guest. */
-	volatile uint32_t mode;       /* copy of cmd while running it */
+	volatile uint32_t mode; /* copy of cmd while running it */
 	volatile uint32_t irqs;
 	volatile uint32_t cur_sample;
 	volatile uint64_t cur_ts;
 	uint32_t misses;
 	uint64_t latency[MAX_SAMPLES];
-	uint32_t got[MAX_SAMPLES];    /* INTID received for sample i (1023: none) */
+	uint32_t got[MAX_SAMPLES]; /* INTID received for sample i (1023: none) */
 	uint32_t dup[MAX_SAMPLES];
 	volatile uint32_t unexpected;
 	volatile uint64_t fault_kind, fault_esr, fault_elr;
@@ -231,11 +236,12 @@ struct gblock {
 #define MIG_LEG(st) ((uint32_t)(st))
 #define MIG_OWNER(st) ((uint32_t)((st) >> 32) & 0xffffu)
 #define MIG_GEN(st) ((uint32_t)((st) >> 48))
-#define MIG_STATE(leg, owner, gen) ((uint64_t)(leg) | (uint64_t)(owner) << 32 | (uint64_t)(gen) << 48)
+#define MIG_STATE(leg, owner, gen)                                                                 \
+	((uint64_t)(leg) | (uint64_t)(owner) << 32 | (uint64_t)(gen) << 48)
 struct mig_ctl {
 	volatile uint64_t state;       /* leg | owner (runs vCPU 0) | gen (sends) */
 	volatile uint32_t stop_leg;    /* the generator of leg L writes L: "vCPU 0, yield" */
-	volatile uint32_t done;        /* no more legs: the generator stops */
+	volatile uint32_t done;	       /* no more legs: the generator stops */
 	volatile uint32_t gen_stopped; /* the generator of leg L writes L when it stopped */
 	volatile uint32_t drain;       /* guest: wait until everything sent arrived */
 	volatile uint64_t drain_deadline;

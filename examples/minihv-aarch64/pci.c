@@ -20,7 +20,7 @@
 #define PCI_COMMAND_MASTER (1u << 2)
 #define PCI_COMMAND_INTX_DISABLE (1u << 10)
 #define PCI_STATUS_CAP_LIST (1u << 20) /* in the dword at 0x04 */
-#define PCI_HEADER_TYPE 0x0c           /* byte 2 of the dword at 0x0c */
+#define PCI_HEADER_TYPE 0x0c	       /* byte 2 of the dword at 0x0c */
 #define PCI_BAR0 0x10
 #define PCI_CAP_PTR 0x34
 #define PCI_CAP_ID_MSI 0x05
@@ -116,8 +116,9 @@ int pci_assign_bar0(struct pcie_host *h, struct pci_fn *f)
 	uint32_t orig = pci_cfg_read32(f, PCI_BAR0), rb, size;
 	uint64_t a;
 
-	cfg_write32_(f, PCI_COMMAND, pci_cfg_read32(f, PCI_COMMAND) & 0xffffu &
-					 ~PCI_COMMAND_MEMORY); /* decode off while sizing */
+	cfg_write32_(f, PCI_COMMAND,
+		     pci_cfg_read32(f, PCI_COMMAND) & 0xffffu &
+			 ~PCI_COMMAND_MEMORY); /* decode off while sizing */
 	cfg_write32_(f, PCI_BAR0, 0xffffffffu);
 	rb = pci_cfg_read32(f, PCI_BAR0);
 	cfg_write32_(f, PCI_BAR0, orig);
@@ -145,8 +146,8 @@ int pci_assign_bar0(struct pcie_host *h, struct pci_fn *f)
 		return -1;
 	}
 	h->mem_next = a + size;
-	cfg_write32_(f, PCI_COMMAND, (pci_cfg_read32(f, PCI_COMMAND) & 0xffffu) |
-					 PCI_COMMAND_MEMORY);
+	cfg_write32_(f, PCI_COMMAND,
+		     (pci_cfg_read32(f, PCI_COMMAND) & 0xffffu) | PCI_COMMAND_MEMORY);
 	f->bar0 = h->mem_cpu + (a - h->mem_pci);
 	f->bar0_size = size;
 	return 0;
@@ -193,6 +194,6 @@ void pci_msi_enable(struct pci_fn *f, uint64_t addr, uint16_t data)
 	cfg_write32_(f, f->msi, (hdr & 0xffffu) | (ctrl | MSI_CTRL_ENABLE) << 16);
 	/* Memory decode for the BAR, bus mastering for the MSI write (an MSI is a
 	 * memory write by the device), legacy INTx off. Status half written 0 (W1C). */
-	cfg_write32_(f, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
-					 PCI_COMMAND_INTX_DISABLE);
+	cfg_write32_(f, PCI_COMMAND,
+		     PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | PCI_COMMAND_INTX_DISABLE);
 }

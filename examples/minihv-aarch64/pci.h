@@ -16,19 +16,19 @@
 
 struct pcie_host {
 	struct virq_fdt_pci_host dt; /* from virq_fdt_discover_pci_host() */
-	uint64_t mem_pci;    /* the 32-bit non-prefetchable memory window: PCI address */
-	uint64_t mem_cpu;    /* ... and the CPU address it appears at */
+	uint64_t mem_pci;	     /* the 32-bit non-prefetchable memory window: PCI address */
+	uint64_t mem_cpu;	     /* ... and the CPU address it appears at */
 	uint64_t mem_size;
-	uint64_t mem_next;   /* allocation cursor (PCI address) */
+	uint64_t mem_next; /* allocation cursor (PCI address) */
 };
 
 struct pci_fn {
-	uint32_t rid;        /* requester ID: bus << 8 | dev << 3 | fn */
-	uint64_t cfg;        /* its 4 KiB configuration space in the ECAM */
+	uint32_t rid; /* requester ID: bus << 8 | dev << 3 | fn */
+	uint64_t cfg; /* its 4 KiB configuration space in the ECAM */
 	uint16_t vendor, device;
-	uint64_t bar0;       /* BAR0: CPU address after pci_assign_bar0() */
+	uint64_t bar0; /* BAR0: CPU address after pci_assign_bar0() */
 	uint64_t bar0_size;
-	uint32_t msi;        /* offset of the MSI capability (0: none) */
+	uint32_t msi; /* offset of the MSI capability (0: none) */
 	bool msi64;
 };
 

@@ -27,9 +27,9 @@
 struct hv hv;
 
 static const char *const scen_name_[SC_COUNT] = {
-    "emulated: CPU write", "direct: CPU write", "emulated: edu MSI", "direct: edu MSI",
-    "direct: edu via HVC", "doorbell",          "remap/unmap",       "negative control",
-    "SMP: vCPUs at once",  "migration",         "migration+doorbell",
+    "emulated: CPU write", "direct: CPU write", "emulated: edu MSI",  "direct: edu MSI",
+    "direct: edu via HVC", "doorbell",		"remap/unmap",	      "negative control",
+    "SMP: vCPUs at once",  "migration",		"migration+doorbell",
 };
 
 void check(virq_status st, const char *what)
@@ -72,10 +72,18 @@ uint32_t cpu_of_rd(uint32_t rd)
 static void lr_write_(unsigned n, uint64_t v)
 {
 	switch (n) {
-	case 0: write_sysreg(S3_4_C12_C12_0, v); break;
-	case 1: write_sysreg(S3_4_C12_C12_1, v); break;
-	case 2: write_sysreg(S3_4_C12_C12_2, v); break;
-	default: write_sysreg(S3_4_C12_C12_3, v); break;
+	case 0:
+		write_sysreg(S3_4_C12_C12_0, v);
+		break;
+	case 1:
+		write_sysreg(S3_4_C12_C12_1, v);
+		break;
+	case 2:
+		write_sysreg(S3_4_C12_C12_2, v);
+		break;
+	default:
+		write_sysreg(S3_4_C12_C12_3, v);
+		break;
 	}
 }
 
@@ -297,7 +305,8 @@ static void devices_bring_up_(void)
 	/* Emulated baseline: physical LPIs owned by the hypervisor, on CPU 0's RD. */
 	check(virq_lpi_alloc(&hv.gic, NR_VEV, &hv.plpi0), "virq_lpi_alloc");
 	for (uint32_t k = 0; k < NR_VEV; k++) {
-		check(virq_lpi_set_config(&hv.gic, hv.plpi0 + k, 0xa0, true), "virq_lpi_set_config");
+		check(virq_lpi_set_config(&hv.gic, hv.plpi0 + k, 0xa0, true),
+		      "virq_lpi_set_config");
 		c = hv.its.cmds;
 		check(virq_its_map_lpi(&hv.dev0, DEV0_PHYS_EV0 + k, hv.plpi0 + k, cpus[0].rd),
 		      "virq_its_map_lpi");
@@ -322,7 +331,8 @@ static void edu_bring_up_(const void *fdt, const struct virq_gic_desc *desc)
 		semihost_exit(2);
 	if (pci_find(&hv.host, EDU_VENDOR, EDU_DEVICE, &hv.edu, &hv.nr_pci_functions) != 0) {
 		con_printf("minihv: no edu device (%x:%x) on the PCIe bus (run QEMU with -device "
-			   "edu)\n", EDU_VENDOR, EDU_DEVICE);
+			   "edu)\n",
+			   EDU_VENDOR, EDU_DEVICE);
 		semihost_exit(2);
 	}
 	/* Which ITS and DeviceID the device's MSIs carry: libvirq's msi-map look-up
@@ -612,8 +622,8 @@ static void smp_(void)
 static bool row_bad_(enum scen s)
 {
 	const struct result *r = &hv.res[s];
-	bool direct = s == SC_DIRECT_TR || s == SC_EDU_DIRECT || s == SC_REMAP || s == SC_SMP ||
-		      s == SC_NEG;
+	bool direct =
+	    s == SC_DIRECT_TR || s == SC_EDU_DIRECT || s == SC_REMAP || s == SC_SMP || s == SC_NEG;
 	uint64_t harness = s == SC_SMP ? nr_vcpus : 1;
 
 	return r->missing || r->wrong || r->dups || r->spurious ||
@@ -651,24 +661,27 @@ static void topology_(const struct virq_gic_desc *d)
 	for (uint32_t i = 0; i < d->nr_its; i++)
 		con_printf("  ITS %u: 0x%lx size 0x%lx%s\n", i, d->its[i].base, d->its[i].size,
 			   d->its[i].dma_noncoherent ? " (dma-noncoherent)" : "");
-	con_printf("GIC (registers): %s, %u redistributor(s), LPI bits %u, GICR_TYPER.DirectLPI %lu\n",
-		   virq_gic_version_name(hv.gic.version), hv.gic.nr_rd, hv.gic.lpi_bits,
-		   (hv.gic.rd[0].typer >> 3) & 1u);
+	con_printf(
+	    "GIC (registers): %s, %u redistributor(s), LPI bits %u, GICR_TYPER.DirectLPI %lu\n",
+	    virq_gic_version_name(hv.gic.version), hv.gic.nr_rd, hv.gic.lpi_bits,
+	    (hv.gic.rd[0].typer >> 3) & 1u);
 	con_printf("  ITS 0: GITS_TYPER 0x%lx GITS_IIDR 0x%x: %s, Devbits %u, ID_bits %u, "
-		   "PTA %u, VMOVP %u\n", hv.its.typer, hv.its.iidr,
-		   hv.its.lim.version == LIBVIRQ_ITS_V41 ? "GICv4.1 ITS" :
-		   hv.its.lim.version == LIBVIRQ_ITS_V40 ? "GICv4.0 ITS" : "GICv3 ITS (no vLPIs)",
+		   "PTA %u, VMOVP %u\n",
+		   hv.its.typer, hv.its.iidr,
+		   hv.its.lim.version == LIBVIRQ_ITS_V41   ? "GICv4.1 ITS"
+		   : hv.its.lim.version == LIBVIRQ_ITS_V40 ? "GICv4.0 ITS"
+							   : "GICv3 ITS (no vLPIs)",
 		   hv.its.lim.devid_bits, hv.its.lim.eventid_bits, hv.its.lim.pta,
 		   hv.its.lim.vmovp);
 	con_printf("CPUs (device tree, started with PSCI CPU_ON over SMC): %u\n", nr_cpus);
 	for (uint32_t i = 0; i < nr_cpus; i++)
 		con_printf("  CPU %u: MPIDR 0x%lx, RD %u, vCPU %u: vPE %u, doorbell LPI %u\n", i,
 			   cpus[i].mpidr, cpus[i].rd, i, vcpus[i].vpe.vpeid, vcpus[i].doorbell);
-	con_printf("PCIe (virq_fdt_discover_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
-		   "pci 0x%lx -> cpu 0x%lx size 0x%lx; %u function(s) on the bus\n",
-		   hv.host.dt.cfg_base, hv.host.dt.cfg_size, hv.host.dt.bus_start,
-		   hv.host.dt.bus_end, hv.host.mem_pci, hv.host.mem_cpu, hv.host.mem_size,
-		   hv.nr_pci_functions);
+	con_printf(
+	    "PCIe (virq_fdt_discover_pci_host): ECAM 0x%lx size 0x%lx, buses %u..%u, 32-bit window "
+	    "pci 0x%lx -> cpu 0x%lx size 0x%lx; %u function(s) on the bus\n",
+	    hv.host.dt.cfg_base, hv.host.dt.cfg_size, hv.host.dt.bus_start, hv.host.dt.bus_end,
+	    hv.host.mem_pci, hv.host.mem_cpu, hv.host.mem_size, hv.nr_pci_functions);
 	con_printf("  edu %02x:%02x.%x (RID 0x%x): BAR0 0x%lx size 0x%lx, MSI cap 0x%x (%s); "
 		   "virq_fdt_msi_map -> ITS %u (phandle 0x%x) DeviceID 0x%x%s\n",
 		   hv.edu.rid >> 8, (hv.edu.rid >> 3) & 0x1f, hv.edu.rid & 7, hv.edu.rid,
@@ -676,8 +689,9 @@ static void topology_(const struct virq_gic_desc *d)
 		   hv.edu_its, hv.edu_its_phandle, hv.edu_devid,
 		   hv.edu_mapped_devid != hv.edu_devid ? " (MAPPED UNDER A WRONG DeviceID)" : "");
 	con_printf("  MSI: address 0x%lx (GITS_TRANSLATER), data = EventID %u (vLPI %u of vPE %u) "
-		   "or %u (physical LPI %u)\n", hv.translater, EDU_EV_VIRT, VINTID0 + SLOT_EDU,
-		   vcpus[0].vpe.vpeid, EDU_EV_PHYS, hv.plpi_edu);
+		   "or %u (physical LPI %u)\n",
+		   hv.translater, EDU_EV_VIRT, VINTID0 + SLOT_EDU, vcpus[0].vpe.vpeid, EDU_EV_PHYS,
+		   hv.plpi_edu);
 }
 
 static int verdict_(void)
@@ -704,28 +718,31 @@ static int verdict_(void)
 	}
 	if (hv.res[SC_EDU_DIRECT].el2_delivery != 0 || hv.res[SC_EDU_DIRECT].el2_harness != 1) {
 		con_printf("FAIL edu direct: %lu EL2 entries during %u device MSIs (want 0)\n",
-			   hv.res[SC_EDU_DIRECT].el2_delivery + hv.res[SC_EDU_DIRECT].el2_harness - 1,
+			   hv.res[SC_EDU_DIRECT].el2_delivery + hv.res[SC_EDU_DIRECT].el2_harness -
+			       1,
 			   hv.res[SC_EDU_DIRECT].samples);
 		rc = 1;
 	}
 	if (hv.res[SC_SMP].el2_delivery != 0 || hv.res[SC_SMP].el2_harness != nr_vcpus) {
 		con_printf("FAIL SMP: %lu EL2 entries on %u CPUs during %u direct interrupts "
-			   "(want 0)\n", hv.res[SC_SMP].el2_delivery + hv.res[SC_SMP].el2_harness -
-			   nr_vcpus, nr_cpus, hv.res[SC_SMP].samples);
+			   "(want 0)\n",
+			   hv.res[SC_SMP].el2_delivery + hv.res[SC_SMP].el2_harness - nr_vcpus,
+			   nr_cpus, hv.res[SC_SMP].samples);
 		rc = 1;
 	}
 	for (enum scen s = SC_EMUL_TR; s <= SC_EDU_EMUL; s = (enum scen)(s + 2)) {
 		if (hv.res[s].el2_delivery != hv.res[s].samples) {
-			con_printf("FAIL %s: %lu EL2 IRQ entries for %u interrupts (want one each)\n",
-				   scen_name_[s], hv.res[s].el2_delivery, hv.res[s].samples);
+			con_printf(
+			    "FAIL %s: %lu EL2 IRQ entries for %u interrupts (want one each)\n",
+			    scen_name_[s], hv.res[s].el2_delivery, hv.res[s].samples);
 			rc = 1;
 		}
 	}
 	if (hv.res[SC_EDU_DIRECT].arrived == 0 && hv.res[SC_EDU_DIRECT].samples) {
 		con_printf("FAIL: no MSI of the edu device (RID 0x%x) reached the guest: it is "
 			   "mapped under DeviceID 0x%x, the msi-map gives 0x%x (an MSI from an "
-			   "unmapped DeviceID is dropped by the ITS)\n", hv.edu.rid,
-			   hv.edu_mapped_devid, hv.edu_devid);
+			   "unmapped DeviceID is dropped by the ITS)\n",
+			   hv.edu.rid, hv.edu_mapped_devid, hv.edu_devid);
 		rc = 1;
 	}
 	if (hv.res[SC_NEG].quiet != hv.res[SC_NEG].silent) {
@@ -774,7 +791,8 @@ static void tear_down_(void)
 
 static void costs_(void)
 {
-	con_puts("\nITS commands per operation (libvirq's command counter, GITS_CWRITER batches):\n");
+	con_puts(
+	    "\nITS commands per operation (libvirq's command counter, GITS_CWRITER batches):\n");
 	for (uint32_t i = 0; i < hv.nr_costs; i++) {
 		const struct cost *c = &hv.costs[i];
 		uint64_t per10 = c->times ? (c->cmds * 10 + c->times / 2) / c->times : 0;
@@ -845,11 +863,12 @@ int run_scenarios(const void *fdt, const struct virq_gic_desc *desc)
 	con_puts("\n==================== minihv: libvirq GICv4 SMP demo ====================\n");
 	topology_(desc);
 	con_printf("\nlatency: counter ticks (%lu Hz, %lu ns/tick) from the trigger to the "
-		   "guest's IRQ handler\n", f, (uint64_t)(1000000000ull / f));
+		   "guest's IRQ handler\n",
+		   f, (uint64_t)(1000000000ull / f));
 	con_puts("(QEMU TCG: tick values show the emulator's cost, not silicon; the EL2 entry "
 		 "counts are the architectural result)\n");
-	con_printf("%-20s %7s %8s %6s %6s %6s %6s %6s %6s  %s\n", "scenario", "samples",
-		   "EL2/irq", "min", "avg", "p50", "p99", "p99.9", "max", "result");
+	con_printf("%-20s %7s %8s %6s %6s %6s %6s %6s %6s  %s\n", "scenario", "samples", "EL2/irq",
+		   "min", "avg", "p50", "p99", "p99.9", "max", "result");
 	for (int s = 0; s < SC_MIG; s++)
 		row_((enum scen)s);
 	mig_report(SC_MIG, &hv.mig[0]);
@@ -857,13 +876,14 @@ int run_scenarios(const void *fdt, const struct virq_gic_desc *desc)
 	if (virq_hist_summarize(&hv.res[SC_DIRECT_TR].hist, &d) == LIBVIRQ_OK &&
 	    virq_hist_summarize(&hv.res[SC_EMUL_TR].hist, &e) == LIBVIRQ_OK && d.p50)
 		con_printf("CPU write, emulated vs direct: p50 %lu vs %lu ticks (x%lu.%lu); EL2 "
-			   "entries %lu vs %lu\n", e.p50, d.p50, e.p50 / d.p50,
-			   (e.p50 * 10 / d.p50) % 10, hv.res[SC_EMUL_TR].el2_delivery,
-			   hv.res[SC_DIRECT_TR].el2_delivery);
+			   "entries %lu vs %lu\n",
+			   e.p50, d.p50, e.p50 / d.p50, (e.p50 * 10 / d.p50) % 10,
+			   hv.res[SC_EMUL_TR].el2_delivery, hv.res[SC_DIRECT_TR].el2_delivery);
 	if (virq_hist_summarize(&hv.res[SC_EDU_DIRECT].hist, &ed) == LIBVIRQ_OK &&
 	    virq_hist_summarize(&hv.res[SC_EDU_EMUL].hist, &ee) == LIBVIRQ_OK && ed.p50 &&
 	    hv.res[SC_EDU_EMUL].samples) {
-		uint64_t em = hv.res[SC_EDU_EMUL].el2_delivery, di = hv.res[SC_EDU_DIRECT].el2_delivery;
+		uint64_t em = hv.res[SC_EDU_EMUL].el2_delivery,
+			 di = hv.res[SC_EDU_DIRECT].el2_delivery;
 		uint64_t ns = hv.res[SC_EDU_EMUL].samples, nd = hv.res[SC_EDU_DIRECT].samples;
 		/* EL2 entries per device interrupt, in thousandths. */
 		uint64_t pe = em * 1000 / ns, pd = nd ? di * 1000 / nd : 0;
@@ -871,16 +891,17 @@ int run_scenarios(const void *fdt, const struct virq_gic_desc *desc)
 
 		con_printf("device MSIs (edu): EL2 entries per interrupt fell from %lu.%03lu "
 			   "(emulated) to %lu.%03lu (direct): -%lu.%lu %%; p50 %lu vs %lu ticks\n",
-			   pe / 1000, pe % 1000, pd / 1000, pd % 1000, fell / 10, fell % 10,
-			   ee.p50, ed.p50);
+			   pe / 1000, pe % 1000, pd / 1000, pd % 1000, fell / 10, fell % 10, ee.p50,
+			   ed.p50);
 	}
 	con_printf("doorbell: %lu doorbell LPIs at EL2 for %u interrupts while not resident "
 		   "(the handler makes the vPE resident); %lu harness HVCs (vCPU blocks)\n",
 		   hv.doorbells_sc, hv.res[SC_DOORBELL].samples,
 		   hv.res[SC_DOORBELL].el2_harness - 1);
 	con_printf("remap: %u of %u interrupts after a remap arrived with the new vINTID, "
-		   "%u of %u unmapped windows silent\n", hv.res[SC_REMAP].arrived,
-		   hv.res[SC_REMAP].samples, hv.res[SC_REMAP].quiet, hv.res[SC_REMAP].silent);
+		   "%u of %u unmapped windows silent\n",
+		   hv.res[SC_REMAP].arrived, hv.res[SC_REMAP].samples, hv.res[SC_REMAP].quiet,
+		   hv.res[SC_REMAP].silent);
 	con_printf("negative control: edu mapped under DeviceID 0x%x (the msi-map gives 0x%x): "
 		   "%u of %u MSIs delivered (the ITS drops an MSI whose DeviceID is not mapped)\n",
 		   neg_devid_, hv.edu_devid, hv.res[SC_NEG].silent - hv.res[SC_NEG].quiet,

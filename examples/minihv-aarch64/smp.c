@@ -120,10 +120,10 @@ void rd_ppi_enable(uint64_t rd_base, uint32_t timer)
 	volatile uint32_t *sgi = (volatile uint32_t *)(uintptr_t)(rd_base + 0x10000);
 	uint32_t bits = 1u | 1u << timer;
 
-	sgi[0x0080 / 4] |= bits;                           /* GICR_IGROUPR0: Group 1 */
-	((volatile uint8_t *)sgi)[0x0400] = 0x80;          /* GICR_IPRIORITYR: SGI 0 */
-	((volatile uint8_t *)sgi)[0x0400 + timer] = 0x80;  /* ... and the timer */
-	sgi[0x0100 / 4] = bits;                            /* GICR_ISENABLER0 */
+	sgi[0x0080 / 4] |= bits;			  /* GICR_IGROUPR0: Group 1 */
+	((volatile uint8_t *)sgi)[0x0400] = 0x80;	  /* GICR_IPRIORITYR: SGI 0 */
+	((volatile uint8_t *)sgi)[0x0400 + timer] = 0x80; /* ... and the timer */
+	sgi[0x0100 / 4] = bits;				  /* GICR_ISENABLER0 */
 	dsb(sy);
 }
 
@@ -148,8 +148,8 @@ void el2_sleep(uint64_t ticks)
 void cpu_kick(uint32_t cpu)
 {
 	uint64_t m = cpus[cpu].mpidr;
-	uint64_t v = ((m >> 32) & 0xff) << 48 | ((m & 0xff) >> 4) << 44 |
-		     ((m >> 16) & 0xff) << 32 | ((m >> 8) & 0xff) << 16 | (1ull << (m & 0xf));
+	uint64_t v = ((m >> 32) & 0xff) << 48 | ((m & 0xff) >> 4) << 44 | ((m >> 16) & 0xff) << 32 |
+		     ((m >> 8) & 0xff) << 16 | (1ull << (m & 0xf));
 
 	dsb(sy);
 	write_sysreg(ICC_SGI1R_EL1, v);
@@ -262,7 +262,8 @@ int smp_discover(const void *fdt)
 		con_puts("minihv: /cpus #address-cells is not 1 or 2\n");
 		return -1;
 	}
-	fdt_for_each_subnode(node, fdt, cpus_node) {
+	fdt_for_each_subnode(node, fdt, cpus_node)
+	{
 		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
 
 		if (!type || strcmp(type, "cpu"))
@@ -334,15 +335,16 @@ int smp_start(const void *fdt)
 				  (uint64_t)(uintptr_t)&cpus[i]);
 		if (r != PSCI_SUCCESS) {
 			con_printf("minihv: PSCI CPU_ON(0x%lx) returned %ld%s\n", cpus[i].mpidr, r,
-				   r == PSCI_ALREADY_ON ? " (ALREADY_ON: not started by minihv)" : "");
+				   r == PSCI_ALREADY_ON ? " (ALREADY_ON: not started by minihv)"
+							: "");
 			return -1;
 		}
 		t0 = cntpct();
 		while (!cpus[i].online) {
 			dsb(sy);
 			if (cntpct() - t0 > 10 * read_sysreg(CNTFRQ_EL0)) {
-				con_printf("minihv: CPU %u (MPIDR 0x%lx) did not come up in 10 s\n", i,
-					   cpus[i].mpidr);
+				con_printf("minihv: CPU %u (MPIDR 0x%lx) did not come up in 10 s\n",
+					   i, cpus[i].mpidr);
 				return -1;
 			}
 		}

@@ -48,20 +48,32 @@ static uint32_t nr_lr_(void)
 static void lr_write_(uint32_t n, uint64_t v)
 {
 	switch (n) {
-	case 0: write_sysreg(S3_4_C12_C12_0, v); break;
-	case 1: write_sysreg(S3_4_C12_C12_1, v); break;
-	case 2: write_sysreg(S3_4_C12_C12_2, v); break;
-	default: write_sysreg(S3_4_C12_C12_3, v); break;
+	case 0:
+		write_sysreg(S3_4_C12_C12_0, v);
+		break;
+	case 1:
+		write_sysreg(S3_4_C12_C12_1, v);
+		break;
+	case 2:
+		write_sysreg(S3_4_C12_C12_2, v);
+		break;
+	default:
+		write_sysreg(S3_4_C12_C12_3, v);
+		break;
 	}
 }
 
 static uint64_t lr_read_(uint32_t n)
 {
 	switch (n) {
-	case 0: return read_sysreg(S3_4_C12_C12_0);
-	case 1: return read_sysreg(S3_4_C12_C12_1);
-	case 2: return read_sysreg(S3_4_C12_C12_2);
-	default: return read_sysreg(S3_4_C12_C12_3);
+	case 0:
+		return read_sysreg(S3_4_C12_C12_0);
+	case 1:
+		return read_sysreg(S3_4_C12_C12_1);
+	case 2:
+		return read_sysreg(S3_4_C12_C12_2);
+	default:
+		return read_sysreg(S3_4_C12_C12_3);
 	}
 }
 

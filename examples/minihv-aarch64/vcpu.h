@@ -10,14 +10,14 @@
 #define GUEST_STACK 0x4000u
 
 struct vcpu {
-	struct frame regs;       /* x0..x30, PC, PSTATE while not running */
+	struct frame regs; /* x0..x30, PC, PSTATE while not running */
 	/* EL1 system registers (the guest's own; switched with the vCPU). */
 	uint64_t sp_el1, elr_el1, spsr_el1, vbar_el1, tpidr_el1, sctlr_el1;
 	/* Virtual CPU interface (Arm IHI 0069H §12.4): switched with the vCPU. */
 	uint64_t ich_vmcr, ich_ap0r0, ich_ap1r0, ich_lr[NR_LR_MAX];
 	uint32_t id;
-	uint32_t doorbell;       /* its doorbell LPI (GICv4.0 per-vLPI doorbell) */
-	volatile uint32_t wake;  /* set by a doorbell handler on any CPU */
+	uint32_t doorbell;	 /* its doorbell LPI (GICv4.0 per-vLPI doorbell) */
+	volatile uint32_t wake;	 /* set by a doorbell handler on any CPU */
 	volatile uint32_t where; /* CPU that last ran it (diagnostics) */
 	/*
 	 * While virq_vpe_move() runs: the target redistributor, else VCPU_NO_MOVE.
@@ -28,7 +28,7 @@ struct vcpu {
 	volatile uint32_t moving_to;
 	struct virq_vpe vpe;
 	struct gblock *g;
-	uint8_t *stack;          /* GUEST_STACK bytes */
+	uint8_t *stack; /* GUEST_STACK bytes */
 };
 
 #define VCPU_NO_MOVE 0xffffffffu

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
- * @brief Front door of the AVIC module (include this one header). AMD AVIC / x2AVIC: capabilities, APIC ID tables, vCPU backing
- *        pages, load/put, interrupt posting with doorbells, \#VMEXIT handling,
- *        destination resolution, inhibits and x2APIC MSR interception.
+ * @brief Front door of the AVIC module (include this one header). AMD AVIC / x2AVIC: capabilities,
+ * APIC ID tables, vCPU backing pages, load/put, interrupt posting with doorbells, \#VMEXIT
+ * handling, destination resolution, inhibits and x2APIC MSR interception.
  *
  * Implements AMD64 APM Vol. 2 (pub. 24593) §15.29 "Advanced Virtual Interrupt
  * Controller" and the VMCB fields of Appendix B, Table B-1. The IOMMU guest

@@ -41,18 +41,18 @@ template <> struct virq_bad_bit_range_<true> {
 };
 }
 /** @endcond */
-#define LIBVIRQ_BITS_CHECK_(hi, lo) \
+#define LIBVIRQ_BITS_CHECK_(hi, lo)                                                                \
 	(virq_bad_bit_range_<!((lo) > (hi) || (hi) > 63 || (lo) < 0)>::value)
 #else
-#define LIBVIRQ_BITS_CHECK_(hi, lo)                                          \
-	(0 * sizeof(struct {                                              \
-		int virq_bad_bit_range_ : 1 - 2 * !!((lo) > (hi) || (hi) > 63 || (lo) < 0); \
-	}))
+#define LIBVIRQ_BITS_CHECK_(hi, lo)                                                                \
+	(0 * sizeof(struct {                                                                       \
+		 int virq_bad_bit_range_ : 1 - 2 * !!((lo) > (hi) || (hi) > 63 || (lo) < 0);       \
+	 }))
 #endif
 
 /** @brief Mask of bits [hi:lo] (inclusive) of a 64-bit word. */
-#define LIBVIRQ_GENMASK(hi, lo)                                              \
-	((uint64_t)(LIBVIRQ_BITS_CHECK_(hi, lo) +                            \
+#define LIBVIRQ_GENMASK(hi, lo)                                                                    \
+	((uint64_t)(LIBVIRQ_BITS_CHECK_(hi, lo) +                                                  \
 		    ((~(uint64_t)0 >> (63 - (hi))) & (~(uint64_t)0 << (lo)))))
 
 /** @brief Single bit @p n as a 64-bit mask; @p n must be 0..63. */
@@ -92,7 +92,7 @@ template <> struct virq_bad_bit_range_<true> {
  */
 #define LIBVIRQ_FIELD_SET(...) LIBVIRQ_FIELD_SET_(__VA_ARGS__)
 /** @brief Implementation of LIBVIRQ_FIELD_SET(). */
-#define LIBVIRQ_FIELD_SET_(hi, lo, w, v)                                     \
+#define LIBVIRQ_FIELD_SET_(hi, lo, w, v)                                                           \
 	((((uint64_t)(w)) & ~LIBVIRQ_GENMASK(hi, lo)) | LIBVIRQ_FIELD_PREP_(hi, lo, v))
 
 /**

@@ -105,7 +105,8 @@ extern "C" {
  * Specification v0.4 §2.3.5 (cells), §2.3.8 (ranges), §5 (FDT format).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_gic(const void *fdt, size_t bufsize,
-						  struct virq_gic_desc *desc, const char **reason);
+						     struct virq_gic_desc *desc,
+						     const char **reason);
 
 /* ------------------------------------------------------------------------ */
 /** @name PCI host bridges and device MSI topology
@@ -155,7 +156,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_gic(const void *fdt, size_t buf
  */
 enum virq_fdt_pci_space {
 	LIBVIRQ_FDT_PCI_CONFIG = 0, /**< Configuration space (unusual in @c ranges). */
-	LIBVIRQ_FDT_PCI_IO = 1,     /**< I/O space: PCI port addresses, reached at @c cpu_base. */
+	LIBVIRQ_FDT_PCI_IO = 1,	    /**< I/O space: PCI port addresses, reached at @c cpu_base. */
 	LIBVIRQ_FDT_PCI_MEM32 = 2,  /**< 32-bit memory space (for 32-bit BARs). */
 	LIBVIRQ_FDT_PCI_MEM64 = 3,  /**< 64-bit memory space (for 64-bit BARs). */
 };
@@ -170,17 +171,21 @@ enum virq_fdt_pci_cfg_layout {
 
 /** @brief One address window of a PCI host bridge (one @c ranges entry). */
 struct virq_fdt_pci_range {
-	uint32_t space;    /**< ::virq_fdt_pci_space. */
+	uint32_t space;	   /**< ::virq_fdt_pci_space. */
 	bool prefetchable; /**< The @c p bit (phys.hi bit 30): prefetchable memory. */
-	uint64_t pci_base; /**< First PCI bus address (phys.mid:phys.lo): what a BAR is programmed with. */
-	uint64_t cpu_base; /**< The CPU address it is reached at, translated through every ancestor's @c ranges. */
-	uint64_t size;     /**< Bytes; > 0; neither side wraps; a MEM32 or I/O window ends at or below 4 GiB. */
+	uint64_t pci_base; /**< First PCI bus address (phys.mid:phys.lo): what a BAR is programmed
+			      with. */
+	uint64_t cpu_base; /**< The CPU address it is reached at, translated through every
+			      ancestor's @c ranges. */
+	uint64_t size; /**< Bytes; > 0; neither side wraps; a MEM32 or I/O window ends at or below 4
+			  GiB. */
 };
 
 /** @brief A generic PCI host bridge (binding pci/host-generic-pci.yaml). */
 struct virq_fdt_pci_host {
-	int32_t node;     /**< Its node offset (for virq_fdt_msi_map()); valid for the same unmodified blob. */
-	uint32_t layout;  /**< ::virq_fdt_pci_cfg_layout of the configuration window. */
+	int32_t node; /**< Its node offset (for virq_fdt_msi_map()); valid for the same unmodified
+			 blob. */
+	uint32_t layout; /**< ::virq_fdt_pci_cfg_layout of the configuration window. */
 	/** CPU address of the configuration space of bus @ref bus_start (first
 	    @c reg entry, translated through every ancestor's @c ranges). */
 	uint64_t cfg_base;
@@ -190,7 +195,7 @@ struct virq_fdt_pci_host {
 	    configuration window covers: a larger @c bus-range is reduced to it,
 	    as Linux's ECAM driver does, with ::LIBVIRQ_FDT_PCI_BUS_REDUCED set. */
 	uint32_t bus_end;
-	uint32_t flags;     /**< Bit set of ::virq_fdt_pci_flag. */
+	uint32_t flags;	    /**< Bit set of ::virq_fdt_pci_flag. */
 	uint32_t nr_ranges; /**< Valid entries in @ref ranges (0..16). */
 	/** The usable windows, in @c ranges order; zero-size entries left out. */
 	struct virq_fdt_pci_range ranges[LIBVIRQ_FDT_PCI_MAX_RANGES];
@@ -198,10 +203,10 @@ struct virq_fdt_pci_host {
 
 /** @brief ::virq_fdt_pci_host flags. */
 enum virq_fdt_pci_flag {
-	LIBVIRQ_FDT_PCI_BUS_REDUCED = 1u << 0,  /**< @c bus-range was larger than the window. */
-	LIBVIRQ_FDT_PCI_RANGE_SKIPPED = 1u << 1, /**< A zero-size @c ranges entry was left out. */
-	LIBVIRQ_FDT_PCI_DMA_COHERENT = 1u << 2, /**< The node has @c dma-coherent. */
-	LIBVIRQ_FDT_PCI_HAS_MSI_MAP = 1u << 3,  /**< The node has @c msi-map. */
+	LIBVIRQ_FDT_PCI_BUS_REDUCED = 1u << 0,	  /**< @c bus-range was larger than the window. */
+	LIBVIRQ_FDT_PCI_RANGE_SKIPPED = 1u << 1,  /**< A zero-size @c ranges entry was left out. */
+	LIBVIRQ_FDT_PCI_DMA_COHERENT = 1u << 2,	  /**< The node has @c dma-coherent. */
+	LIBVIRQ_FDT_PCI_HAS_MSI_MAP = 1u << 3,	  /**< The node has @c msi-map. */
 	LIBVIRQ_FDT_PCI_HAS_MSI_PARENT = 1u << 4, /**< The node has @c msi-parent. */
 };
 
@@ -249,8 +254,10 @@ enum virq_fdt_pci_flag {
  * Spec: binding pci/host-generic-pci.yaml; IEEE Std 1275-1994 PCI bus
  * binding (phys.hi); Devicetree Specification v0.4 §2.3.8 (ranges).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t index,
-					      struct virq_fdt_pci_host *host, const char **reason);
+LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize,
+							  uint32_t index,
+							  struct virq_fdt_pci_host *host,
+							  const char **reason);
 
 /**
  * @brief CPU address of a configuration register of a host bridge's bus.
@@ -272,14 +279,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_pci_host(const void *fdt, size_
  * Thread-safety: pure function.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_fdt_pci_cfg_addr(const struct virq_fdt_pci_host *host,
-						  uint32_t bus, uint32_t device,
-						  uint32_t function, uint32_t reg,
-						  uint64_t *addr);
+						     uint32_t bus, uint32_t device,
+						     uint32_t function, uint32_t reg,
+						     uint64_t *addr);
 
 /** @brief Where a requester ID's MSIs go: virq_fdt_msi_map()'s result. */
 struct virq_fdt_msi_target {
 	uint32_t its_index;   /**< Index into the description's ::virq_gic_desc::its. */
-	uint32_t devid;       /**< The DeviceID the ITS sees for the requester (MAPD's DeviceID). */
+	uint32_t devid;	      /**< The DeviceID the ITS sees for the requester (MAPD's DeviceID). */
 	uint32_t its_phandle; /**< The ITS's phandle (== its[its_index].phandle). */
 	/** 1: through @c msi-map; 2: through the @c msi-parent fallback (DeviceID = RID). */
 	uint32_t via;
@@ -287,7 +294,7 @@ struct virq_fdt_msi_target {
 
 /** @brief virq_fdt_msi_target::via values. */
 enum virq_fdt_msi_via {
-	LIBVIRQ_FDT_MSI_VIA_MAP = 1,    /**< An @c msi-map entry matched. */
+	LIBVIRQ_FDT_MSI_VIA_MAP = 1,	/**< An @c msi-map entry matched. */
 	LIBVIRQ_FDT_MSI_VIA_PARENT = 2, /**< No @c msi-map; @c msi-parent names the ITS. */
 };
 
@@ -357,10 +364,10 @@ enum virq_fdt_msi_via {
  * @c \#msi-cells = 1: the DeviceID).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_fdt_msi_map(const void *fdt, size_t bufsize,
-					     const struct virq_gic_desc *desc, int32_t node,
-					     uint32_t rid, uint32_t its_filter,
-					     struct virq_fdt_msi_target *out,
-					     const char **reason);
+						const struct virq_gic_desc *desc, int32_t node,
+						uint32_t rid, uint32_t its_filter,
+						struct virq_fdt_msi_target *out,
+						const char **reason);
 
 /** @} */
 

@@ -56,9 +56,9 @@ extern "C" {
  * (identity-mapped hypervisors).
  */
 struct virq_page {
-	void *va;     /**< Virtual address for CPU access; NULL when empty. */
-	uint64_t pa;  /**< Physical (bus) address for the device. */
-	size_t size;  /**< Size in bytes, as requested. */
+	void *va;    /**< Virtual address for CPU access; NULL when empty. */
+	uint64_t pa; /**< Physical (bus) address for the device. */
+	size_t size; /**< Size in bytes, as requested. */
 };
 
 /** @brief Log levels for ::virq_hal_ops::log. */
@@ -172,8 +172,8 @@ struct virq_hal_ops {
 	 * called from any CPU concurrently, in the contexts of the function
 	 * that fails (atomic context included): it must not sleep.
 	 */
-	void (*log)(void *ctx, enum virq_log_level level, const char *msg,
-		    const uint64_t *values, size_t nvalues);
+	void (*log)(void *ctx, enum virq_log_level level, const char *msg, const uint64_t *values,
+		    size_t nvalues);
 
 	/**
 	 * Required for ::LIBVIRQ_HAL_NEED_KICK. Wakes or interrupts the vCPU
@@ -218,13 +218,13 @@ struct virq_hal_ops {
 /** @brief A HAL instance: the ops table and the embedder's context. */
 struct virq_hal {
 	const struct virq_hal_ops *ops; /**< Callbacks; must outlive every object using it. */
-	void *ctx;                      /**< Passed as the first argument of every callback. */
+	void *ctx;			/**< Passed as the first argument of every callback. */
 };
 
 /** @brief Feature flags for virq_hal_validate(): which optional groups must be present. */
 enum virq_hal_need {
-	LIBVIRQ_HAL_NEED_CORE = 0,         /**< Only the always-required callbacks. */
-	LIBVIRQ_HAL_NEED_MSR = 1u << 0,    /**< @c msr_read and @c msr_write. */
+	LIBVIRQ_HAL_NEED_CORE = 0,	   /**< Only the always-required callbacks. */
+	LIBVIRQ_HAL_NEED_MSR = 1u << 0,	   /**< @c msr_read and @c msr_write. */
 	LIBVIRQ_HAL_NEED_CPUID = 1u << 1,  /**< @c cpuid. */
 	LIBVIRQ_HAL_NEED_KICK = 1u << 2,   /**< @c kick_vcpu. */
 	LIBVIRQ_HAL_NEED_DCACHE = 1u << 3, /**< @c dcache_clean. */
@@ -318,7 +318,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uin
  * as the hardware requires.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask,
-					uint32_t want, uint64_t timeout_ns, uint32_t *last);
+					   uint32_t want, uint64_t timeout_ns, uint32_t *last);
 
 /**
  * @brief 64-bit variant of virq_poll32(): polls with single 64-bit reads.
@@ -340,7 +340,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_poll32(const struct virq_hal *hal, uint64_t 
  * as the hardware requires.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask,
-					uint64_t want, uint64_t timeout_ns, uint64_t *last);
+					   uint64_t want, uint64_t timeout_ns, uint64_t *last);
 
 /**
  * @brief Condition callback for virq_poll_until(): returns true when done.
@@ -365,7 +365,7 @@ typedef bool (*virq_poll_cond_fn)(void *arg);
  * Thread-safety: reentrant.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond,
-					    void *arg, uint64_t timeout_ns);
+					       void *arg, uint64_t timeout_ns);
 
 /** @} */
 

@@ -37,10 +37,10 @@ extern "C" {
 
 /** @brief A histogram. Initialise with virq_hist_init(); treat members as read-only. */
 struct virq_hist {
-	uint64_t count;     /**< Samples recorded. */
-	uint64_t min;       /**< Smallest sample (UINT64_MAX when empty). */
-	uint64_t max;       /**< Largest sample (0 when empty). */
-	uint64_t sum;       /**< Sum of samples, saturating at UINT64_MAX. */
+	uint64_t count;	    /**< Samples recorded. */
+	uint64_t min;	    /**< Smallest sample (UINT64_MAX when empty). */
+	uint64_t max;	    /**< Largest sample (0 when empty). */
+	uint64_t sum;	    /**< Sum of samples, saturating at UINT64_MAX. */
 	bool sum_saturated; /**< The sum overflowed; the average is then a lower bound. */
 	uint64_t buckets[LIBVIRQ_HIST_NR_BUCKETS]; /**< Per-bucket sample counts. */
 };
@@ -48,12 +48,12 @@ struct virq_hist {
 /** @brief The usual interrupt-latency summary of a histogram. */
 struct virq_hist_summary {
 	uint64_t count; /**< Samples. */
-	uint64_t min;   /**< Exact minimum (0 when empty). */
-	uint64_t avg;   /**< Integer mean, rounded down (0 when empty). */
-	uint64_t p50;   /**< Median (nearest rank), within 1/16 above the true value. */
-	uint64_t p99;   /**< 99th percentile, same accuracy. */
-	uint64_t p999;  /**< 99.9th percentile, same accuracy. */
-	uint64_t max;   /**< Exact maximum (0 when empty). */
+	uint64_t min;	/**< Exact minimum (0 when empty). */
+	uint64_t avg;	/**< Integer mean, rounded down (0 when empty). */
+	uint64_t p50;	/**< Median (nearest rank), within 1/16 above the true value. */
+	uint64_t p99;	/**< 99th percentile, same accuracy. */
+	uint64_t p999;	/**< 99.9th percentile, same accuracy. */
+	uint64_t max;	/**< Exact maximum (0 when empty). */
 };
 
 /**
@@ -96,7 +96,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_hist_merge(struct virq_hist *dst, const stru
  * Thread-safety: caller serialises against record/merge.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_hist_percentile(const struct virq_hist *h, uint32_t ppm,
-						 uint64_t *out);
+						    uint64_t *out);
 
 /**
  * @brief Fills count, min, avg, p50, p99, p99.9 and max.
@@ -106,7 +106,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_hist_percentile(const struct virq_hist *h, u
  * Thread-safety: caller serialises against record/merge.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_hist_summarize(const struct virq_hist *h,
-						struct virq_hist_summary *out);
+						   struct virq_hist_summary *out);
 
 /**
  * @brief Bucket index a value falls into (exposed for tests and exporters).

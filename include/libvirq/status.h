@@ -31,25 +31,25 @@ extern "C" {
  * never change; new codes are only appended.
  */
 typedef enum virq_status {
-	LIBVIRQ_OK = 0,             /**< Success. */
-	LIBVIRQ_EINVAL = -1,        /**< An argument is invalid (NULL, wrong state, bad combination). */
-	LIBVIRQ_ERANGE = -2,        /**< A value does not fit its field or exceeds a probed limit. */
-	LIBVIRQ_EALIGN = -3,        /**< An address or size is not aligned as the field requires. */
-	LIBVIRQ_ENOMEM = -4,        /**< The HAL page allocator failed. */
-	LIBVIRQ_ETIMEDOUT = -5,     /**< A bounded hardware wait reached its deadline. */
-	LIBVIRQ_EBUSY = -6,         /**< The object is in use (mapped, resident, running). */
-	LIBVIRQ_ENOTSUP = -7,       /**< The hardware or configuration lacks the feature. */
-	LIBVIRQ_EHW = -8,           /**< Hardware reported an error or an impossible value. */
-	LIBVIRQ_ESTALLED = -9,      /**< The ITS command queue stalled on a command. */
-	LIBVIRQ_ENOENT = -10,       /**< No such object (unmapped ID, missing node). */
-	LIBVIRQ_EEXIST = -11,       /**< The object already exists (ID already mapped). */
-	LIBVIRQ_ENOSPC = -12,       /**< An ID space or table is full. */
-	LIBVIRQ_EBADDT = -13,       /**< A device tree blob is malformed or inconsistent. */
-	LIBVIRQ_EHALVER = -14,      /**< The HAL ops version or size is not supported. */
-	LIBVIRQ_ENOHAL = -15,       /**< A HAL callback required for this operation is missing. */
-	LIBVIRQ_EINHIBITED = -16,   /**< Acceleration is inhibited; the caller must emulate. */
-	LIBVIRQ_EDEAD = -17,        /**< The object failed earlier and must be reset or destroyed. */
-	LIBVIRQ_EUNKNOWN = -18,     /**< An unknown encoding (opcode, exit code, cause) was given. */
+	LIBVIRQ_OK = 0,		/**< Success. */
+	LIBVIRQ_EINVAL = -1,	/**< An argument is invalid (NULL, wrong state, bad combination). */
+	LIBVIRQ_ERANGE = -2,	/**< A value does not fit its field or exceeds a probed limit. */
+	LIBVIRQ_EALIGN = -3,	/**< An address or size is not aligned as the field requires. */
+	LIBVIRQ_ENOMEM = -4,	/**< The HAL page allocator failed. */
+	LIBVIRQ_ETIMEDOUT = -5, /**< A bounded hardware wait reached its deadline. */
+	LIBVIRQ_EBUSY = -6,	/**< The object is in use (mapped, resident, running). */
+	LIBVIRQ_ENOTSUP = -7,	/**< The hardware or configuration lacks the feature. */
+	LIBVIRQ_EHW = -8,	/**< Hardware reported an error or an impossible value. */
+	LIBVIRQ_ESTALLED = -9,	/**< The ITS command queue stalled on a command. */
+	LIBVIRQ_ENOENT = -10,	/**< No such object (unmapped ID, missing node). */
+	LIBVIRQ_EEXIST = -11,	/**< The object already exists (ID already mapped). */
+	LIBVIRQ_ENOSPC = -12,	/**< An ID space or table is full. */
+	LIBVIRQ_EBADDT = -13,	/**< A device tree blob is malformed or inconsistent. */
+	LIBVIRQ_EHALVER = -14,	/**< The HAL ops version or size is not supported. */
+	LIBVIRQ_ENOHAL = -15,	/**< A HAL callback required for this operation is missing. */
+	LIBVIRQ_EINHIBITED = -16, /**< Acceleration is inhibited; the caller must emulate. */
+	LIBVIRQ_EDEAD = -17,	  /**< The object failed earlier and must be reset or destroyed. */
+	LIBVIRQ_EUNKNOWN = -18,	  /**< An unknown encoding (opcode, exit code, cause) was given. */
 } virq_status;
 
 /** @brief Number of distinct status codes (for table sizing in tests). */

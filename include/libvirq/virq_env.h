@@ -27,8 +27,8 @@
  * - declarations of @c memcpy, @c memset, @c memmove and @c memcmp with their
  *   standard C meaning.
  *
- * Nothing else is needed (no @c <stdarg.h>, no @c *_C() macros). ports/xen/include/virq_env_xen.h and
- * ports/linux/include/virq_env_linux.h are such headers for Xen and Linux;
+ * Nothing else is needed (no @c <stdarg.h>, no @c *_C() macros). ports/xen/include/virq_env_xen.h
+ * and ports/linux/include/virq_env_linux.h are such headers for Xen and Linux;
  * tests/build/env/virq_test_env.h provides exactly the list above from
  * compiler-predefined macros alone, and the freestanding check compiles the
  * whole library with it under @c -nostdinc, so this list cannot drift from
@@ -77,7 +77,7 @@ int memcmp(const void *a, const void *b, size_t n);
 #elif defined(__GNUC__)
 #define LIBVIRQ_STATIC_ASSERT_(expr, msg) __extension__ _Static_assert(expr, msg)
 #else
-#define LIBVIRQ_STATIC_ASSERT_(expr, msg) \
+#define LIBVIRQ_STATIC_ASSERT_(expr, msg)                                                          \
 	typedef char LIBVIRQ_STATIC_ASSERT_CAT_(virq_static_assert_, __LINE__)[(expr) ? 1 : -1]
 #define LIBVIRQ_STATIC_ASSERT_CAT_(a, b) LIBVIRQ_STATIC_ASSERT_CAT2_(a, b)
 #define LIBVIRQ_STATIC_ASSERT_CAT2_(a, b) a##b

@@ -22,7 +22,7 @@
 
 static int __init virq_example_init(void)
 {
-	const struct virq_hal hal = { &virq_linux_hal_ops, NULL };
+	const struct virq_hal hal = {&virq_linux_hal_ops, NULL};
 	virq_status st = virq_hal_validate(&hal, LIBVIRQ_LINUX_HAL_NEEDS);
 
 	if (st != LIBVIRQ_OK) {

@@ -77,10 +77,10 @@ static void linux_relax(void *ctx)
 	cpu_relax();
 }
 
-static void linux_log(void *ctx, enum virq_log_level level, const char *msg,
-		      const uint64_t *values, size_t nvalues)
+static void linux_log(void *ctx, enum virq_log_level level, const char *msg, const uint64_t *values,
+		      size_t nvalues)
 {
-	uint64_t v[4] = { 0 };
+	uint64_t v[4] = {0};
 	size_t i;
 
 	for (i = 0; i < nvalues && i < ARRAY_SIZE(v); i++)
@@ -125,21 +125,21 @@ static void linux_dcache_clean(void *ctx, const void *va, size_t len)
 #endif
 
 const struct virq_hal_ops virq_linux_hal_ops = {
-	.version = LIBVIRQ_HAL_VERSION,
-	.size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = linux_mmio_read32,
-	.mmio_write32 = linux_mmio_write32,
-	.mmio_read64 = linux_mmio_read64,
-	.mmio_write64 = linux_mmio_write64,
-	.page_alloc = linux_page_alloc,
-	.page_free = linux_page_free,
-	.now_ns = linux_now_ns,
-	.relax = linux_relax,
-	.log = linux_log,
+    .version = LIBVIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = linux_mmio_read32,
+    .mmio_write32 = linux_mmio_write32,
+    .mmio_read64 = linux_mmio_read64,
+    .mmio_write64 = linux_mmio_write64,
+    .page_alloc = linux_page_alloc,
+    .page_free = linux_page_free,
+    .now_ns = linux_now_ns,
+    .relax = linux_relax,
+    .log = linux_log,
 #ifdef CONFIG_X86
-	.msr_read = linux_msr_read,
-	.msr_write = linux_msr_write,
-	.cpuid = linux_cpuid,
-	.dcache_clean = linux_dcache_clean,
+    .msr_read = linux_msr_read,
+    .msr_write = linux_msr_write,
+    .cpuid = linux_cpuid,
+    .dcache_clean = linux_dcache_clean,
 #endif
 };

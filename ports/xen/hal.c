@@ -30,20 +30,20 @@
 #include <virq_xen.h>
 
 int virq_xen_mmio_map_add(struct virq_xen_mmio_map *map, uint64_t pa, uint64_t size,
-                          void __iomem *va)
+			  void __iomem *va)
 {
-    struct virq_xen_mmio_window *w;
+	struct virq_xen_mmio_window *w;
 
-    if ( !map || !va || !size || pa + size < pa )
-        return -EINVAL;
-    if ( map->nr >= ARRAY_SIZE(map->win) )
-        return -ENOSPC;
-    w = &map->win[map->nr];
-    w->pa = pa;
-    w->size = size;
-    w->va = va;
-    map->nr++;
-    return 0;
+	if (!map || !va || !size || pa + size < pa)
+		return -EINVAL;
+	if (map->nr >= ARRAY_SIZE(map->win))
+		return -ENOSPC;
+	w = &map->win[map->nr];
+	w->pa = pa;
+	w->size = size;
+	w->va = va;
+	map->nr++;
+	return 0;
 }
 
 /* The Xen VA of @len bytes at @addr: @addr itself without a map, else the
@@ -52,22 +52,22 @@ int virq_xen_mmio_map_add(struct virq_xen_mmio_map *map, uint64_t pa, uint64_t s
  * is an embedder's error (a frame described but not mapped). */
 static volatile void __iomem *xen_mmio_va(void *ctx, uint64_t addr, unsigned int len)
 {
-    const struct virq_xen_mmio_map *map = ctx;
-    unsigned int i;
+	const struct virq_xen_mmio_map *map = ctx;
+	unsigned int i;
 
-    if ( !map )
-        return (volatile void __iomem *)(uintptr_t)addr;
-    for ( i = 0; i < map->nr; i++ )
-    {
-        const struct virq_xen_mmio_window *w = &map->win[i];
+	if (!map)
+		return (volatile void __iomem *)(uintptr_t)addr;
+	for (i = 0; i < map->nr; i++) {
+		const struct virq_xen_mmio_window *w = &map->win[i];
 
-        if ( addr >= w->pa && w->size >= len && addr - w->pa <= w->size - len )
-            return (volatile void __iomem *)w->va + (addr - w->pa);
-    }
-    if ( printk_ratelimit() )
-        printk(XENLOG_ERR "libvirq: MMIO access to %#"PRIx64" (%u bytes) outside every mapped window\n",
-               addr, len);
-    return NULL;
+		if (addr >= w->pa && w->size >= len && addr - w->pa <= w->size - len)
+			return (volatile void __iomem *)w->va + (addr - w->pa);
+	}
+	if (printk_ratelimit())
+		printk(XENLOG_ERR "libvirq: MMIO access to %#" PRIx64
+				  " (%u bytes) outside every mapped window\n",
+		       addr, len);
+	return NULL;
 }
 
 /* An access outside the windows reads all-ones and writes nothing (what an
@@ -76,32 +76,32 @@ static volatile void __iomem *xen_mmio_va(void *ctx, uint64_t addr, unsigned int
  * faulting on a wild address. */
 static uint32_t cf_check xen_mmio_read32(void *ctx, uint64_t addr)
 {
-    volatile void __iomem *va = xen_mmio_va(ctx, addr, 4);
+	volatile void __iomem *va = xen_mmio_va(ctx, addr, 4);
 
-    return va ? readl(va) : ~0U;
+	return va ? readl(va) : ~0U;
 }
 
 static void cf_check xen_mmio_write32(void *ctx, uint64_t addr, uint32_t value)
 {
-    volatile void __iomem *va = xen_mmio_va(ctx, addr, 4);
+	volatile void __iomem *va = xen_mmio_va(ctx, addr, 4);
 
-    if ( va )
-        writel(value, va);
+	if (va)
+		writel(value, va);
 }
 
 static uint64_t cf_check xen_mmio_read64(void *ctx, uint64_t addr)
 {
-    volatile void __iomem *va = xen_mmio_va(ctx, addr, 8);
+	volatile void __iomem *va = xen_mmio_va(ctx, addr, 8);
 
-    return va ? readq(va) : ~0ULL;
+	return va ? readq(va) : ~0ULL;
 }
 
 static void cf_check xen_mmio_write64(void *ctx, uint64_t addr, uint64_t value)
 {
-    volatile void __iomem *va = xen_mmio_va(ctx, addr, 8);
+	volatile void __iomem *va = xen_mmio_va(ctx, addr, 8);
 
-    if ( va )
-        writeq(value, va);
+	if (va)
+		writeq(value, va);
 }
 
 /* Xen's allocator may only run where ASSERT_ALLOC_CONTEXT() allows it (not
@@ -109,139 +109,142 @@ static void cf_check xen_mmio_write64(void *ctx, uint64_t addr, uint64_t value)
  * its heap lock is IRQ-unsafe. */
 static bool xen_alloc_context_ok(void)
 {
-    return !in_irq() && (local_irq_is_enabled() || num_online_cpus() <= 1);
+	return !in_irq() && (local_irq_is_enabled() || num_online_cpus() <= 1);
 }
 
 /* Zeroed, aligned, physically contiguous xenheap memory: _xzalloc takes
  * whole pages for large sizes and honours any power-of-two alignment. */
 static virq_status cf_check xen_page_alloc(void *ctx, size_t size, size_t align,
-                                           struct virq_page *page)
+					   struct virq_page *page)
 {
-    void *va;
+	void *va;
 
-    (void)ctx;
-    if ( !xen_alloc_context_ok() )
-    {
-        /* A libvirq call that allocates was made with interrupts off or
-         * from an interrupt handler (virq_xen.h): fail it, never deadlock. */
-        printk(XENLOG_ERR "libvirq: page_alloc(%zu) with interrupts off or in IRQ context: refused\n",
-               size);
-        return LIBVIRQ_ENOMEM;
-    }
-    va = _xzalloc(size, align);
-    if ( !va )
-        return LIBVIRQ_ENOMEM;
-    page->va = va;
-    page->pa = virt_to_maddr(va);
-    page->size = size;
-    return LIBVIRQ_OK;
+	(void)ctx;
+	if (!xen_alloc_context_ok()) {
+		/* A libvirq call that allocates was made with interrupts off or
+		 * from an interrupt handler (virq_xen.h): fail it, never deadlock. */
+		printk(XENLOG_ERR
+		       "libvirq: page_alloc(%zu) with interrupts off or in IRQ context: refused\n",
+		       size);
+		return LIBVIRQ_ENOMEM;
+	}
+	va = _xzalloc(size, align);
+	if (!va)
+		return LIBVIRQ_ENOMEM;
+	page->va = va;
+	page->pa = virt_to_maddr(va);
+	page->size = size;
+	return LIBVIRQ_OK;
 }
 
 static void cf_check xen_page_free(void *ctx, const struct virq_page *page)
 {
-    (void)ctx;
-    if ( !xen_alloc_context_ok() )
-    {
-        /* Leaked rather than freed under a lock Xen does not allow here. */
-        printk(XENLOG_ERR "libvirq: page_free(%zu) with interrupts off or in IRQ context: leaked\n",
-               page->size);
-        return;
-    }
-    xfree(page->va);
+	(void)ctx;
+	if (!xen_alloc_context_ok()) {
+		/* Leaked rather than freed under a lock Xen does not allow here. */
+		printk(XENLOG_ERR
+		       "libvirq: page_free(%zu) with interrupts off or in IRQ context: leaked\n",
+		       page->size);
+		return;
+	}
+	xfree(page->va);
 }
 
 void cf_check virq_xen_spin_acquire(void *lock)
 {
-    spin_lock(lock);
+	spin_lock(lock);
 }
 
 void cf_check virq_xen_spin_release(void *lock)
 {
-    spin_unlock(lock);
+	spin_unlock(lock);
 }
 
 static uint64_t cf_check xen_now_ns(void *ctx)
 {
-    (void)ctx;
-    return (uint64_t)NOW();
+	(void)ctx;
+	return (uint64_t)NOW();
 }
 
 static void cf_check xen_relax(void *ctx)
 {
-    (void)ctx;
-    cpu_relax();
+	(void)ctx;
+	cpu_relax();
 }
 
 static void cf_check xen_log(void *ctx, enum virq_log_level level, const char *msg,
-                             const uint64_t *values, size_t nvalues)
+			     const uint64_t *values, size_t nvalues)
 {
-    uint64_t v[4] = { 0 };
-    size_t i;
+	uint64_t v[4] = {0};
+	size_t i;
 
-    (void)ctx;
-    for ( i = 0; i < nvalues && i < ARRAY_SIZE(v); i++ )
-        v[i] = values[i];
-    switch ( level )
-    {
-    case LIBVIRQ_LOG_ERROR:
-        printk(XENLOG_ERR "libvirq: %s [%#"PRIx64" %#"PRIx64" %#"PRIx64" %#"PRIx64"]\n",
-               msg, v[0], v[1], v[2], v[3]);
-        break;
-    case LIBVIRQ_LOG_WARN:
-        printk(XENLOG_WARNING "libvirq: %s [%#"PRIx64" %#"PRIx64" %#"PRIx64" %#"PRIx64"]\n",
-               msg, v[0], v[1], v[2], v[3]);
-        break;
-    case LIBVIRQ_LOG_INFO:
-        printk(XENLOG_INFO "libvirq: %s [%#"PRIx64" %#"PRIx64" %#"PRIx64" %#"PRIx64"]\n",
-               msg, v[0], v[1], v[2], v[3]);
-        break;
-    default:
-        printk(XENLOG_DEBUG "libvirq: %s [%#"PRIx64" %#"PRIx64" %#"PRIx64" %#"PRIx64"]\n",
-               msg, v[0], v[1], v[2], v[3]);
-        break;
-    }
+	(void)ctx;
+	for (i = 0; i < nvalues && i < ARRAY_SIZE(v); i++)
+		v[i] = values[i];
+	switch (level) {
+	case LIBVIRQ_LOG_ERROR:
+		printk(XENLOG_ERR "libvirq: %s [%#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
+				  "]\n",
+		       msg, v[0], v[1], v[2], v[3]);
+		break;
+	case LIBVIRQ_LOG_WARN:
+		printk(XENLOG_WARNING "libvirq: %s [%#" PRIx64 " %#" PRIx64 " %#" PRIx64
+				      " %#" PRIx64 "]\n",
+		       msg, v[0], v[1], v[2], v[3]);
+		break;
+	case LIBVIRQ_LOG_INFO:
+		printk(XENLOG_INFO "libvirq: %s [%#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
+				   "]\n",
+		       msg, v[0], v[1], v[2], v[3]);
+		break;
+	default:
+		printk(XENLOG_DEBUG "libvirq: %s [%#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
+				    "]\n",
+		       msg, v[0], v[1], v[2], v[3]);
+		break;
+	}
 }
 
 #ifdef CONFIG_ARM
 static void cf_check xen_dcache_clean(void *ctx, const void *va, size_t len)
 {
-    (void)ctx;
-    clean_dcache_va_range(va, len);
+	(void)ctx;
+	clean_dcache_va_range(va, len);
 }
 #endif
 
 #ifdef CONFIG_X86
 static virq_status cf_check xen_msr_read(void *ctx, uint32_t msr, uint64_t *value)
 {
-    int rc;
+	int rc;
 
-    (void)ctx;
+	(void)ctx;
 #ifdef rdmsr_safe
-    /* Xen 4.17 to 4.20: a macro that assigns its second argument. */
-    rc = rdmsr_safe(msr, *value);
+	/* Xen 4.17 to 4.20: a macro that assigns its second argument. */
+	rc = rdmsr_safe(msr, *value);
 #else
-    /* Xen 4.21 and later: int rdmsr_safe(unsigned int msr, uint64_t *val). */
-    rc = rdmsr_safe(msr, value);
+	/* Xen 4.21 and later: int rdmsr_safe(unsigned int msr, uint64_t *val). */
+	rc = rdmsr_safe(msr, value);
 #endif
-    return rc ? LIBVIRQ_EHW : LIBVIRQ_OK;
+	return rc ? LIBVIRQ_EHW : LIBVIRQ_OK;
 }
 
 static virq_status cf_check xen_msr_write(void *ctx, uint32_t msr, uint64_t value)
 {
-    (void)ctx;
-    return wrmsr_safe(msr, value) ? LIBVIRQ_EHW : LIBVIRQ_OK;
+	(void)ctx;
+	return wrmsr_safe(msr, value) ? LIBVIRQ_EHW : LIBVIRQ_OK;
 }
 
 static void cf_check xen_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
-    (void)ctx;
-    cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]);
+	(void)ctx;
+	cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]);
 }
 
 static void cf_check xen_kick_vcpu(void *ctx, void *vcpu_cookie)
 {
-    (void)ctx;
-    vcpu_kick(vcpu_cookie);
+	(void)ctx;
+	vcpu_kick(vcpu_cookie);
 }
 #endif
 

@@ -27,20 +27,20 @@
 #include <libvirq/sim/cpu.h>
 #include <libvirq/sim/hal.h>
 
-#define CHECK(call)                                                                      \
-	do {                                                                             \
-		virq_status st_ = (call);                                                \
-		if (st_ != LIBVIRQ_OK) {                                                 \
-			fprintf(stderr, "avic_ipi: %s: %s\n", #call, virq_strerror(st_)); \
-			exit(1);                                                         \
-		}                                                                        \
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		virq_status st_ = (call);                                                          \
+		if (st_ != LIBVIRQ_OK) {                                                           \
+			fprintf(stderr, "avic_ipi: %s: %s\n", #call, virq_strerror(st_));          \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
-#define EXPECT(cond)                                                                     \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "avic_ipi: expected %s\n", #cond);               \
-			exit(1);                                                         \
-		}                                                                        \
+#define EXPECT(cond)                                                                               \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "avic_ipi: expected %s\n", #cond);                         \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static uint8_t vmcb_[2][4096];
@@ -74,8 +74,8 @@ int main(void)
 	virq_sim_cpu_apply(sim, &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4]);
 	CHECK(virq_avic_caps_probe(&hal, &caps));
 	EXPECT(caps.avic);
-	printf("CPU family %xh model %xh: AVIC%s%s\n", (unsigned)caps.family,
-	       (unsigned)caps.model, caps.x2avic ? ", x2AVIC" : "", caps.vnmi ? ", VNMI" : "");
+	printf("CPU family %xh model %xh: AVIC%s%s\n", (unsigned)caps.family, (unsigned)caps.model,
+	       caps.x2avic ? ", x2AVIC" : "", caps.vnmi ? ", VNMI" : "");
 
 	/* 2. The VM and its two vCPUs, running on host CPUs 2 and 3. */
 	CHECK(virq_avic_vm_init(&vm, &hal, &caps, &cfg));

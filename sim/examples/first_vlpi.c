@@ -24,20 +24,20 @@
 #include <libvirq/sim/gic.h>
 #include <libvirq/sim/hal.h>
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		virq_status st_ = (call);                                                  \
-		if (st_ != LIBVIRQ_OK) {                                                   \
-			fprintf(stderr, "first_vlpi: %s: %s\n", #call, virq_strerror(st_)); \
-			exit(1);                                                           \
-		}                                                                          \
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		virq_status st_ = (call);                                                          \
+		if (st_ != LIBVIRQ_OK) {                                                           \
+			fprintf(stderr, "first_vlpi: %s: %s\n", #call, virq_strerror(st_));        \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
-#define EXPECT(cond)                                                                       \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "first_vlpi: expected %s\n", #cond);               \
-			exit(1);                                                           \
-		}                                                                          \
+#define EXPECT(cond)                                                                               \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "first_vlpi: expected %s\n", #cond);                       \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 int main(void)

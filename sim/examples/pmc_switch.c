@@ -29,20 +29,20 @@
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/pmc.h>
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		virq_status st_ = (call);                                                  \
-		if (st_ != LIBVIRQ_OK) {                                                   \
-			fprintf(stderr, "pmc_switch: %s: %s\n", #call, virq_strerror(st_)); \
-			exit(1);                                                           \
-		}                                                                          \
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		virq_status st_ = (call);                                                          \
+		if (st_ != LIBVIRQ_OK) {                                                           \
+			fprintf(stderr, "pmc_switch: %s: %s\n", #call, virq_strerror(st_));        \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
-#define EXPECT(cond)                                                                       \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "pmc_switch: expected %s\n", #cond);               \
-			exit(1);                                                           \
-		}                                                                          \
+#define EXPECT(cond)                                                                               \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "pmc_switch: expected %s\n", #cond);                       \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 /* AMD APM Vol 2 §13.2: PerfEvtSel / PerfCtr pairs from C001_0200h, and the

@@ -185,8 +185,8 @@ static void logical_xapic(struct m_ctx *c, uint32_t mda, uint32_t dfr)
 }
 
 int virq_sim_avic_icr_write(struct virq_sim *fh, const void *vmcb, uint32_t host_apic_id,
-			 uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
-			 struct virq_sim_avic_result *r)
+			    uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
+			    struct virq_sim_avic_result *r)
 {
 	const uint8_t *b = vmcb;
 	uint32_t ctl = (uint32_t)rd_le(b + M_VMCB_INT_CTL, 4);

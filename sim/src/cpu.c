@@ -6,58 +6,58 @@
 #include <string.h>
 
 /* Capabilities the probes derive, written from the same feature bits. */
-#define AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI)                                     \
-	{                                                                                       \
-		.avic = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV),                     \
-		.x2avic = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV) && (X2),           \
-		.x2avic_4k = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV) && (X2) && (X2EXT), \
-		.vnmi = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (VNMI),                   \
-		.hygon = (VEN) == LIBVIRQ_SIM_VENDOR_HYGON,                                     \
-		.family = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL ? (FAM) : 0,                        \
-		.model = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL ? (MOD) : 0,                         \
-		.erratum_1235 = ((VEN) == LIBVIRQ_SIM_VENDOR_AMD && (FAM) == 0x17) ||           \
-				((VEN) == LIBVIRQ_SIM_VENDOR_HYGON && (FAM) == 0x18),           \
-		.max_index = (VEN) == LIBVIRQ_SIM_VENDOR_INTEL || !(SVM) || !(AV) ? 0u          \
-			     : (X2) && (X2EXT)				       ? 0xFFFu         \
-			     : (X2)					       ? 0x1FFu         \
-									       : 0xFEu,         \
+#define AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI)                                        \
+	{                                                                                          \
+		.avic = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV),                        \
+		.x2avic = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV) && (X2),              \
+		.x2avic_4k =                                                                       \
+		    (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV) && (X2) && (X2EXT),         \
+		.vnmi = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (VNMI),                      \
+		.hygon = (VEN) == LIBVIRQ_SIM_VENDOR_HYGON,                                        \
+		.family = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL ? (FAM) : 0,                           \
+		.model = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL ? (MOD) : 0,                            \
+		.erratum_1235 = ((VEN) == LIBVIRQ_SIM_VENDOR_AMD && (FAM) == 0x17) ||              \
+				((VEN) == LIBVIRQ_SIM_VENDOR_HYGON && (FAM) == 0x18),              \
+		.max_index = (VEN) == LIBVIRQ_SIM_VENDOR_INTEL || !(SVM) || !(AV) ? 0u             \
+			     : (X2) && (X2EXT)					  ? 0xFFFu         \
+			     : (X2)						  ? 0x1FFu         \
+										  : 0xFEu,                                                       \
 	}
 
-#define PMC_NCTR_(EXT, V2, N) ((V2) ? ((N) > ((EXT) ? 6u : 4u) ? ((EXT) ? 6u : 4u) : (N)) \
-				    : (EXT) ? 6u : 4u)
-#define PMC_CAPS_(SVM, EXT, IRP, PCV, AV, VNMI, V2, N)                                           \
-	{                                                                                       \
-		.svm = (SVM), .perfctr_virt = (SVM) && (PCV), .avic = (SVM) && (AV),            \
-		.vnmi = (SVM) && (VNMI), .perfctr_ext_core = (EXT), .perfmon_v2 = (V2),         \
-		.irperf = (IRP), .num_core_ctrs = PMC_NCTR_(EXT, V2, N),                        \
-		.num_core_ctrs_raw = (V2) ? (N) : 0u,                                           \
+#define PMC_NCTR_(EXT, V2, N)                                                                      \
+	((V2) ? ((N) > ((EXT) ? 6u : 4u) ? ((EXT) ? 6u : 4u) : (N)) : (EXT) ? 6u : 4u)
+#define PMC_CAPS_(SVM, EXT, IRP, PCV, AV, VNMI, V2, N)                                             \
+	{                                                                                          \
+		.svm = (SVM), .perfctr_virt = (SVM) && (PCV), .avic = (SVM) && (AV),               \
+		.vnmi = (SVM) && (VNMI), .perfctr_ext_core = (EXT), .perfmon_v2 = (V2),            \
+		.irperf = (IRP), .num_core_ctrs = PMC_NCTR_(EXT, V2, N),                           \
+		.num_core_ctrs_raw = (V2) ? (N) : 0u,                                              \
 	}
 
-#define CPU_(NAME, VEN, FAM, MOD, SVM, EXT, IRP, PCV, AV, X2, VNMI, X2EXT, V2, N)               \
-	{                                                                                       \
-		.name = (NAME), .vendor = (VEN), .family = (FAM), .model = (MOD), .svm = (SVM), \
-		.perfctr_ext_core = (EXT), .irperf = (IRP), .perfctr_virt = (PCV), .avic = (AV),\
-		.x2avic = (X2), .vnmi = (VNMI), .x2avic_ext = (X2EXT), .perfmon_v2 = (V2),      \
-		.num_perf_ctr_core = (N),                                                       \
-		.avic_caps = AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI),               \
-		.pmcvirt_caps = PMC_CAPS_(SVM, EXT, IRP, PCV, AV, VNMI, V2, N),                 \
+#define CPU_(NAME, VEN, FAM, MOD, SVM, EXT, IRP, PCV, AV, X2, VNMI, X2EXT, V2, N)                  \
+	{                                                                                          \
+		.name = (NAME), .vendor = (VEN), .family = (FAM), .model = (MOD), .svm = (SVM),    \
+		.perfctr_ext_core = (EXT), .irperf = (IRP), .perfctr_virt = (PCV), .avic = (AV),   \
+		.x2avic = (X2), .vnmi = (VNMI), .x2avic_ext = (X2EXT), .perfmon_v2 = (V2),         \
+		.num_perf_ctr_core = (N),                                                          \
+		.avic_caps = AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI),                  \
+		.pmcvirt_caps = PMC_CAPS_(SVM, EXT, IRP, PCV, AV, VNMI, V2, N),                    \
 	}
 
 #define AMD_ LIBVIRQ_SIM_VENDOR_AMD
 #define HYG_ LIBVIRQ_SIM_VENDOR_HYGON
 #define INT_ LIBVIRQ_SIM_VENDOR_INTEL
 
-/* name vendor family model | SVM ExtCore IRPerf PerfCtrVirt AVIC x2AVIC VNMI X2AVIC_EXT PerfMonV2 N */
+/* name vendor family model | SVM ExtCore IRPerf PerfCtrVirt AVIC x2AVIC VNMI X2AVIC_EXT PerfMonV2 N
+ */
 const struct virq_sim_cpu virq_sim_cpus[LIBVIRQ_SIM_CPU_COUNT] = {
     [LIBVIRQ_SIM_CPU_ZEN2] = CPU_("zen2", AMD_, 0x17, 0x31, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
     [LIBVIRQ_SIM_CPU_ZEN3] = CPU_("zen3", AMD_, 0x19, 0x01, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
     [LIBVIRQ_SIM_CPU_ZEN4] = CPU_("zen4", AMD_, 0x19, 0x11, 1, 1, 1, 0, 1, 1, 1, 0, 1, 6),
     [LIBVIRQ_SIM_CPU_ZEN5] = CPU_("zen5", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 0, 1, 6),
-    [LIBVIRQ_SIM_CPU_X2AVIC_4K] =
-	CPU_("x2avic-4k", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6),
+    [LIBVIRQ_SIM_CPU_X2AVIC_4K] = CPU_("x2avic-4k", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6),
     [LIBVIRQ_SIM_CPU_FAM10H] = CPU_("fam10h", AMD_, 0x10, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-    [LIBVIRQ_SIM_CPU_HYGON18H] =
-	CPU_("hygon18h", HYG_, 0x18, 0x00, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_HYGON18H] = CPU_("hygon18h", HYG_, 0x18, 0x00, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
     [LIBVIRQ_SIM_CPU_INTEL] = CPU_("intel", INT_, 0x06, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
 };
 
@@ -100,10 +100,9 @@ void virq_sim_cpu_apply(struct virq_sim *sim, const struct virq_sim_cpu *c)
 	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0, B_(c->svm, 2) | B_(c->perfctr_ext_core, 23),
 			   0);
 	virq_sim_cpuid_set(sim, 0x80000008u, 0, 0, B_(c->irperf, 1), 0, 0);
-	virq_sim_cpuid_set(sim, 0x8000000Au, 0, c->svm ? 1 : 0, c->svm ? 0x8000 : 0,
-			   B_(c->x2avic_ext, 6),
-			   B_(c->perfctr_virt, 8) | B_(c->avic, 13) | B_(c->x2avic, 18) |
-			       B_(c->vnmi, 25));
+	virq_sim_cpuid_set(
+	    sim, 0x8000000Au, 0, c->svm ? 1 : 0, c->svm ? 0x8000 : 0, B_(c->x2avic_ext, 6),
+	    B_(c->perfctr_virt, 8) | B_(c->avic, 13) | B_(c->x2avic, 18) | B_(c->vnmi, 25));
 	virq_sim_cpuid_set(sim, 0x80000022u, 0, B_(c->perfmon_v2, 0),
 			   c->perfmon_v2 ? (c->num_perf_ctr_core & 0xF) : 0, 0, 0);
 }

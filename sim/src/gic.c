@@ -55,7 +55,8 @@ struct virq_sim_gic *virq_sim_gic_new(struct virq_sim *sim, const struct virq_si
 	desc->gicd_size = LIBVIRQ_SIM_GIC_GICD_SIZE;
 	desc->nr_redist_regions = 1;
 	desc->redist[0].base = c.rdist.rd_base;
-	desc->redist[0].size = span > LIBVIRQ_SIM_GIC_REDIST_SIZE ? span : LIBVIRQ_SIM_GIC_REDIST_SIZE;
+	desc->redist[0].size =
+	    span > LIBVIRQ_SIM_GIC_REDIST_SIZE ? span : LIBVIRQ_SIM_GIC_REDIST_SIZE;
 	g->nits = c.nr_its;
 	desc->nr_its = c.nr_its;
 	for (unsigned i = 0; i < c.nr_its; i++) {

@@ -175,7 +175,7 @@ static void record_(struct virq_sim *fh, enum virq_sim_kind kind, uint64_t addr,
 			if (!fh->trace)
 				abort();
 		}
-		fh->trace[fh->ntrace++] = (struct virq_sim_trace_ev){ kind, addr, value };
+		fh->trace[fh->ntrace++] = (struct virq_sim_trace_ev){kind, addr, value};
 	}
 }
 
@@ -240,14 +240,14 @@ void virq_sim_reg_stick32(struct virq_sim *fh, uint64_t addr, uint32_t v)
 	UNLOCK(fh);
 }
 
-void virq_sim_add_region(struct virq_sim *fh, uint64_t base, uint64_t size, virq_sim_mmio_read_fn rd,
-			 virq_sim_mmio_write_fn wr, void *arg)
+void virq_sim_add_region(struct virq_sim *fh, uint64_t base, uint64_t size,
+			 virq_sim_mmio_read_fn rd, virq_sim_mmio_write_fn wr, void *arg)
 {
 	LOCK(fh);
 	fh->regions = realloc(fh->regions, (fh->nregions + 1) * sizeof(*fh->regions));
 	if (!fh->regions)
 		abort();
-	fh->regions[fh->nregions++] = (struct region_){ base, size, rd, wr, arg };
+	fh->regions[fh->nregions++] = (struct region_){base, size, rd, wr, arg};
 	UNLOCK(fh);
 }
 
@@ -444,7 +444,7 @@ static virq_status cb_alloc_(void *ctx, size_t size, size_t align, struct virq_p
 		if (!fh->allocs)
 			abort();
 	}
-	fh->allocs[fh->nallocs++] = (struct alloc_){ va, page->pa, size };
+	fh->allocs[fh->nallocs++] = (struct alloc_){va, page->pa, size};
 	record_(fh, LIBVIRQ_SIM_ALLOC, page->pa, size);
 	UNLOCK(fh);
 	return LIBVIRQ_OK;
@@ -595,23 +595,23 @@ static void cb_kick_(void *ctx, void *cookie)
 }
 
 static const struct virq_hal_ops fake_ops_ = {
-	.version = LIBVIRQ_HAL_VERSION,
-	.size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = cb_rd32_,
-	.mmio_write32 = cb_wr32_,
-	.mmio_read64 = cb_rd64_,
-	.mmio_write64 = cb_wr64_,
-	.msr_read = cb_msr_rd_,
-	.msr_write = cb_msr_wr_,
-	.cpuid = cb_cpuid_,
-	.page_alloc = cb_alloc_,
-	.page_free = cb_free_,
-	.dcache_clean = cb_clean_,
-	.barrier = cb_barrier_,
-	.now_ns = cb_now_,
-	.relax = cb_relax_,
-	.log = cb_log_,
-	.kick_vcpu = cb_kick_,
+    .version = LIBVIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = cb_rd32_,
+    .mmio_write32 = cb_wr32_,
+    .mmio_read64 = cb_rd64_,
+    .mmio_write64 = cb_wr64_,
+    .msr_read = cb_msr_rd_,
+    .msr_write = cb_msr_wr_,
+    .cpuid = cb_cpuid_,
+    .page_alloc = cb_alloc_,
+    .page_free = cb_free_,
+    .dcache_clean = cb_clean_,
+    .barrier = cb_barrier_,
+    .now_ns = cb_now_,
+    .relax = cb_relax_,
+    .log = cb_log_,
+    .kick_vcpu = cb_kick_,
 };
 
 const struct virq_hal_ops *virq_sim_hal_ops(void)
@@ -661,7 +661,7 @@ void virq_sim_free(struct virq_sim *fh)
 
 struct virq_hal virq_sim_hal(struct virq_sim *fh)
 {
-	return (struct virq_hal){ &fake_ops_, fh };
+	return (struct virq_hal){&fake_ops_, fh};
 }
 
 void virq_sim_msr_set(struct virq_sim *fh, uint32_t msr, uint64_t v)
@@ -706,7 +706,7 @@ void virq_sim_msr_hook(struct virq_sim *fh, uint32_t msr, virq_sim_msr_read_fn r
 	fh->msrhooks = realloc(fh->msrhooks, (fh->nmsrhooks + 1) * sizeof(*fh->msrhooks));
 	if (!fh->msrhooks)
 		abort();
-	fh->msrhooks[fh->nmsrhooks++] = (struct msrhook_){ msr, rd, wr, arg };
+	fh->msrhooks[fh->nmsrhooks++] = (struct msrhook_){msr, rd, wr, arg};
 	UNLOCK(fh);
 }
 
@@ -716,7 +716,7 @@ void virq_sim_cpuid_set(struct virq_sim *fh, uint32_t leaf, uint32_t subleaf, ui
 	LOCK(fh);
 	for (size_t i = 0; i < fh->ncpuids; i++) {
 		if (fh->cpuids[i].leaf == leaf && fh->cpuids[i].sub == subleaf) {
-			fh->cpuids[i] = (struct cpuid_){ leaf, subleaf, { eax, ebx, ecx, edx } };
+			fh->cpuids[i] = (struct cpuid_){leaf, subleaf, {eax, ebx, ecx, edx}};
 			UNLOCK(fh);
 			return;
 		}
@@ -724,7 +724,7 @@ void virq_sim_cpuid_set(struct virq_sim *fh, uint32_t leaf, uint32_t subleaf, ui
 	fh->cpuids = realloc(fh->cpuids, (fh->ncpuids + 1) * sizeof(*fh->cpuids));
 	if (!fh->cpuids)
 		abort();
-	fh->cpuids[fh->ncpuids++] = (struct cpuid_){ leaf, subleaf, { eax, ebx, ecx, edx } };
+	fh->cpuids[fh->ncpuids++] = (struct cpuid_){leaf, subleaf, {eax, ebx, ecx, edx}};
 	UNLOCK(fh);
 }
 
@@ -849,7 +849,7 @@ void virq_sim_on_relax(struct virq_sim *fh, virq_sim_relax_fn fn, void *arg)
 	fh->relaxers = realloc(fh->relaxers, (fh->nrelaxers + 1) * sizeof(*fh->relaxers));
 	if (!fh->relaxers)
 		abort();
-	fh->relaxers[fh->nrelaxers++] = (struct hookfn_){ (void (*)(void))fn, arg };
+	fh->relaxers[fh->nrelaxers++] = (struct hookfn_){(void (*)(void))fn, arg};
 	UNLOCK(fh);
 }
 

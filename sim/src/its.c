@@ -387,7 +387,8 @@ struct virq_sim_its_cfg virq_sim_its_default_cfg(void)
 	return c;
 }
 
-struct virq_sim_its *virq_sim_its_new(struct virq_sim *fh, uint64_t base, const struct virq_sim_its_cfg *cfg)
+struct virq_sim_its *virq_sim_its_new(struct virq_sim *fh, uint64_t base,
+				      const struct virq_sim_its_cfg *cfg)
 {
 	struct virq_sim_its *m = calloc(1, sizeof(*m));
 

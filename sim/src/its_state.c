@@ -342,7 +342,8 @@ static void do_int_(struct virq_sim_its_state *s, struct virq_sim_its_ev *e)
 	int rd = rd_index_(s, v->rd);
 	bool v41 = (s->cfg.typer >> 40) & 1;
 
-	if (s->cfg.rm && rd >= 0 && virq_sim_rdist_resident(s->cfg.rm, (unsigned)rd, v->vpt, e->vpe)) {
+	if (s->cfg.rm && rd >= 0 &&
+	    virq_sim_rdist_resident(s->cfg.rm, (unsigned)rd, v->vpt, e->vpe)) {
 		bump_(s, K_VDEL(e->vpe, e->vintid));
 		return;
 	}
@@ -392,9 +393,13 @@ static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cm
 			int t = rd_index_(s, c->rd);
 
 			for (unsigned r = 0; r < virq_sim_rdist_count(s->cfg.rm); r++)
-				if ((virq_sim_rdist_vpropbaser(s->cfg.rm, r) >> 63 || (int)r == t) &&
+				if ((virq_sim_rdist_vpropbaser(s->cfg.rm, r) >> 63 ||
+				     (int)r == t) &&
 				    !virq_sim_rdist_vpe_entry_ok(s->cfg.rm, r, c->vpe))
-					err_(s, "VMAPP: a redistributor's vPE table does not back the entry", r);
+					err_(s,
+					     "VMAPP: a redistributor's vPE table does not back the "
+					     "entry",
+					     r);
 		}
 	}
 }
@@ -413,8 +418,10 @@ static void do_virt_map_(struct virq_sim_its_state *s, const struct virq_sim_its
 		err_(s, "VMAPTI on a mapped event (UNPREDICTABLE)", c->ev);
 		return;
 	}
-	*e = (struct virq_sim_its_ev){
-	    .kind = LIBVIRQ_SIM_ITS_EV_VIRT, .vpe = c->vpe, .vintid = vmapi ? c->ev : c->vintid, .db = c->db};
+	*e = (struct virq_sim_its_ev){.kind = LIBVIRQ_SIM_ITS_EV_VIRT,
+				      .vpe = c->vpe,
+				      .vintid = vmapi ? c->ev : c->vintid,
+				      .db = c->db};
 }
 
 static void do_vmovi_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
@@ -447,8 +454,8 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 		if (e->kind != LIBVIRQ_SIM_ITS_EV_NONE)
 			err_(s, "MAPTI on a mapped event", c->ev);
 		*e = (struct virq_sim_its_ev){.kind = LIBVIRQ_SIM_ITS_EV_PHYS,
-					   .icid = c->icid,
-					   .pintid = c->op == 0x0B ? c->ev : c->pintid};
+					      .icid = c->icid,
+					      .pintid = c->op == 0x0B ? c->ev : c->pintid};
 		return;
 	case 0x01: /* MOVI: a pending LPI stays pending where it is (the model
 		    * does not move pending state; the library CLEARs first) */
@@ -479,7 +486,8 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 	}
 }
 
-static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m, const struct virq_sim_its_cmd *c)
+static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m,
+				       const struct virq_sim_its_cmd *c)
 {
 	struct virq_sim_its_state *s = arg;
 	int rd;
@@ -518,15 +526,16 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m, const 
 		} else {
 			s->vpes[c->vpe].rd = c->rd;
 			if (s->cfg.rm)
-				virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe, rd_index_(s, c->rd));
+				virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe,
+							      rd_index_(s, c->rd));
 		}
 		break;
 	case 0x23: /* VSGI (4.1) */
 		if (!s->vpes[c->vpe].mapped)
 			err_(s, "VSGI: vPE not mapped", c->vpe);
 		else if (s->cfg.rm)
-			virq_sim_rdist_vsgi_command(s->cfg.rm, c->vpe, c->vintid, c->prio, c->grp, c->en,
-						    c->clr);
+			virq_sim_rdist_vsgi_command(s->cfg.rm, c->vpe, c->vintid, c->prio, c->grp,
+						    c->en, c->clr);
 		break;
 	case 0x25: /* VSYNC: after a 4.0 VMAPP unmap it is required; on 4.1 it
 		    * may raise an SError for an unmapped vPE
@@ -559,7 +568,8 @@ struct virq_sim_its_state_cfg virq_sim_its_state_default_cfg(uint64_t base)
 	return c;
 }
 
-struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh, const struct virq_sim_its_state_cfg *cfg)
+struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh,
+						  const struct virq_sim_its_state_cfg *cfg)
 {
 	struct virq_sim_its_state *s = calloc(1, sizeof(*s));
 	struct virq_sim_its_cfg qc = virq_sim_its_default_cfg();
@@ -618,7 +628,8 @@ struct virq_sim_its *virq_sim_its_state_queue(struct virq_sim_its_state *s)
 	return s->q;
 }
 
-struct virq_sim_its_ev virq_sim_its_state_lookup(const struct virq_sim_its_state *s, uint32_t dev, uint32_t ev)
+struct virq_sim_its_ev virq_sim_its_state_lookup(const struct virq_sim_its_state *s, uint32_t dev,
+						 uint32_t ev)
 {
 	struct virq_sim_its_ev none = {0};
 
@@ -636,7 +647,8 @@ bool virq_sim_its_state_dev_mapped(const struct virq_sim_its_state *s, uint32_t 
 	return false;
 }
 
-bool virq_sim_its_state_vpe(const struct virq_sim_its_state *s, uint32_t vpeid, uint64_t *rdbase, uint64_t *vpt)
+bool virq_sim_its_state_vpe(const struct virq_sim_its_state *s, uint32_t vpeid, uint64_t *rdbase,
+			    uint64_t *vpt)
 {
 	const struct vpe_ *v = &s->vpes[vpeid & 0xFFFF];
 
@@ -663,7 +675,8 @@ const char *virq_sim_its_state_last_error(const struct virq_sim_its_state *s)
 	return s->last_err;
 }
 
-unsigned long virq_sim_its_state_vdelivered(const struct virq_sim_its_state *s, uint32_t vpeid, uint32_t vintid)
+unsigned long virq_sim_its_state_vdelivered(const struct virq_sim_its_state *s, uint32_t vpeid,
+					    uint32_t vintid)
 {
 	return cnt_(s, K_VDEL(vpeid, vintid));
 }

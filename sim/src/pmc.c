@@ -53,7 +53,7 @@ static virq_status m_sts_rd(void *arg, struct virq_sim *fh, uint32_t msr, uint64
 }
 
 void virq_sim_pmc_init(struct virq_sim_pmc *m, struct virq_sim *fh, uint8_t *vmcb, uint32_t nctr,
-		    bool ext_core, bool v2)
+		       bool ext_core, bool v2)
 {
 	memset(m, 0, sizeof(*m));
 	m->fh = fh;
@@ -136,7 +136,7 @@ static uint64_t m_vmrun_hw(struct virq_sim_pmc *m)
 
 static uint64_t m_vmrun_sw(struct virq_sim_pmc *m)
 {
-	uint64_t ctl[6] = { 0 }, ctr[6] = { 0 }, gctl, sts;
+	uint64_t ctl[6] = {0}, ctr[6] = {0}, gctl, sts;
 
 	m_guest_writes(m);
 	for (unsigned i = 0; i < m->nctr && i < 6; i++) {
@@ -167,7 +167,7 @@ uint64_t virq_sim_pmc_vmrun(struct virq_sim_pmc *m)
 
 void virq_sim_pmc_host_run(struct virq_sim_pmc *m)
 {
-	uint64_t ctl[6] = { 0 }, ctr[6] = { 0 }, gctl, sts;
+	uint64_t ctl[6] = {0}, ctr[6] = {0}, gctl, sts;
 
 	for (unsigned i = 0; i < m->nctr && i < 6; i++) {
 		ctl[i] = virq_sim_msr_get(m->fh, m_ctl_msr(m, i));

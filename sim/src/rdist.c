@@ -42,8 +42,8 @@ struct rd_ {
 	uint64_t last_invlpir, last_invallr;
 	uint8_t *lpi_pend; /* one bit per INTID below 2^(IDbits + 1) */
 	unsigned long setlpirs, clrlpirs;
-	uint32_t vsgi_vpe;	/* vPEID of the running GICR_VSGIR query */
-	unsigned vsgi_left;	/* Busy reads left */
+	uint32_t vsgi_vpe;  /* vPEID of the running GICR_VSGIR query */
+	unsigned vsgi_left; /* Busy reads left */
 	bool vsgi_query;
 	unsigned long vsgi_queries;
 };
@@ -57,9 +57,10 @@ struct virq_sim_rdist {
 	uint32_t nr_intids;
 	unsigned long direct_misuse;
 	/* GICv4.1 vSGI state per vPEID */
-	int32_t *vpe_rd;	/* target redistributor, -1 none */
-	uint16_t *vsgi_pend;	/* pending bits */
-	uint8_t *vsgi_cfg;	/* [vpe * 16 + intid]: bit7 set, bit6 enable, bit5 group1, [3:0] prio[7:4] */
+	int32_t *vpe_rd;     /* target redistributor, -1 none */
+	uint16_t *vsgi_pend; /* pending bits */
+	uint8_t
+	    *vsgi_cfg; /* [vpe * 16 + intid]: bit7 set, bit6 enable, bit5 group1, [3:0] prio[7:4] */
 	unsigned long wrong_rd;
 };
 
@@ -470,7 +471,7 @@ void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pend
 }
 
 void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,
-			uint64_t vpend)
+			   uint64_t vpend)
 {
 	m->rd[rd].ctlr = (uint32_t)ctlr;
 	m->rd[rd].vprop = vprop;
@@ -532,7 +533,8 @@ uint32_t virq_sim_rdist_gicd_ctlr(const struct virq_sim_rdist *m)
 	return m->gicd_ctlr;
 }
 
-bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64_t vpt_pa, uint32_t vpeid)
+bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64_t vpt_pa,
+			     uint32_t vpeid)
 {
 	uint64_t v = m->rd[rd].vpend;
 
@@ -543,7 +545,8 @@ bool virq_sim_rdist_resident(const struct virq_sim_rdist *m, unsigned rd, uint64
 	return (v & 0x000FFFFFFFFF0000ull) == vpt_pa;
 }
 
-void virq_sim_rdist_lpi_set_pending(struct virq_sim_rdist *m, unsigned rd, uint32_t intid, bool pending)
+void virq_sim_rdist_lpi_set_pending(struct virq_sim_rdist *m, unsigned rd, uint32_t intid,
+				    bool pending)
 {
 	if (rd < m->cfg.nr)
 		lpi_pend_(m, &m->rd[rd], intid, pending);
@@ -586,7 +589,8 @@ int virq_sim_rdist_vpe_target(const struct virq_sim_rdist *m, uint32_t vpeid)
 void virq_sim_rdist_vsgi_set_pending(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid)
 {
 	if (m->vsgi_pend)
-		m->vsgi_pend[vpeid & 0xFFFF] = (uint16_t)(m->vsgi_pend[vpeid & 0xFFFF] | (1u << (vintid & 15)));
+		m->vsgi_pend[vpeid & 0xFFFF] =
+		    (uint16_t)(m->vsgi_pend[vpeid & 0xFFFF] | (1u << (vintid & 15)));
 }
 
 void virq_sim_rdist_vsgi_command(struct virq_sim_rdist *m, uint32_t vpeid, uint32_t vintid,
@@ -600,8 +604,8 @@ void virq_sim_rdist_vsgi_command(struct virq_sim_rdist *m, uint32_t vpeid, uint3
 		m->vsgi_pend[v] = (uint16_t)(m->vsgi_pend[v] & ~(1u << i));
 		return;
 	}
-	m->vsgi_cfg[v * 16 + i] = (uint8_t)(0x80 | (enable ? 0x40 : 0) | (group1 ? 0x20 : 0) |
-					    ((prio >> 4) & 0xF));
+	m->vsgi_cfg[v * 16 + i] =
+	    (uint8_t)(0x80 | (enable ? 0x40 : 0) | (group1 ? 0x20 : 0) | ((prio >> 4) & 0xF));
 }
 
 uint16_t virq_sim_rdist_vsgi_pending(const struct virq_sim_rdist *m, uint32_t vpeid)

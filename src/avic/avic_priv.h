@@ -42,8 +42,8 @@
 #define LIBVIRQ_AVIC_RUN_HOST 0x00000FFFu
 
 /* Lifecycle states of the objects (docs/avic.md "Object states"). */
-#define LIBVIRQ_AVIC_ST_LIVE_ 0x4C495645u /* "LIVE" */
-#define LIBVIRQ_AVIC_ST_DEAD_ 0x44454144u /* "DEAD" */
+#define LIBVIRQ_AVIC_ST_LIVE_ 0x4C495645u     /* "LIVE" */
+#define LIBVIRQ_AVIC_ST_DEAD_ 0x44454144u     /* "DEAD" */
 #define LIBVIRQ_AVIC_ST_ATTACHED_ 0x41545448u /* IRTE reference attached */
 
 /* Relaxed atomic accessors for fields read concurrently. */

@@ -162,7 +162,8 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	if (sender && (!vcpu_live_(sender) || sender->vm != vm))
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
 				    "virq_avic_resolve: sender is not a vCPU of this VM");
-	if ((icr->shorthand == LIBVIRQ_APIC_SH_SELF || icr->shorthand == LIBVIRQ_APIC_SH_ALL_BUT_SELF) &&
+	if ((icr->shorthand == LIBVIRQ_APIC_SH_SELF ||
+	     icr->shorthand == LIBVIRQ_APIC_SH_ALL_BUT_SELF) &&
 	    !sender)
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
 				    "virq_avic_resolve: self shorthand without a sender");

@@ -17,7 +17,8 @@
 /* Indexes of struct virq_avic_vm_raw_counters::ev, in struct virq_avic_vm_counters order. */
 enum { EV_UNKNOWN_CAUSE_, EV_UNKNOWN_EXIT_, EV_BAD_BACKING_, EV_TRAP_READ_ };
 
-/* Counts an event; logs the first LIBVIRQ_AVIC_LOG_BURST, then one line saying the rest is counted. */
+/* Counts an event; logs the first LIBVIRQ_AVIC_LOG_BURST, then one line saying the rest is counted.
+ */
 static LIBVIRQ_COLD_ void event_(struct virq_avic_vm *vm, unsigned k, enum virq_log_level lvl,
 				 const char *msg, uint64_t v1, uint64_t v2)
 {
@@ -26,9 +27,10 @@ static LIBVIRQ_COLD_ void event_(struct virq_avic_vm *vm, unsigned k, enum virq_
 	if (n <= LIBVIRQ_AVIC_LOG_BURST)
 		LIBVIRQ_LOGV(&vm->hal, lvl, msg, v1, v2);
 	else if (n == LIBVIRQ_AVIC_LOG_BURST + 1u)
-		LIBVIRQ_LOGV(&vm->hal, lvl,
-			     "avic: more events of this kind are only counted (virq_avic_vm_counters)",
-			     (uint64_t)k);
+		LIBVIRQ_LOGV(
+		    &vm->hal, lvl,
+		    "avic: more events of this kind are only counted (virq_avic_vm_counters)",
+		    (uint64_t)k);
 	else
 		__atomic_add_fetch(&vm->cnt.dropped, 1, __ATOMIC_RELAXED);
 }
@@ -98,7 +100,8 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 		st = virq_avic_resolve(sender->vm, sender, &icr, emu_deliver_, &e, NULL);
 	/* The write completed: clear delivery status (BUSY) in the sender's ICR. */
 	__atomic_fetch_and(apic_reg_(sender, LIBVIRQ_APIC_ICR),
-			   ~(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_ICR_DeliveryStatus), __ATOMIC_SEQ_CST);
+			   ~(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_ICR_DeliveryStatus),
+			   __ATOMIC_SEQ_CST);
 	if (count)
 		*count = e.reached;
 	if (st == LIBVIRQ_OK && e.missing)
@@ -155,7 +158,8 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 	if (!res)
 		return LIBVIRQ_FAIL(&sender->vm->hal, LIBVIRQ_EINVAL,
 				    "virq_avic_handle_incomplete_ipi: res is NULL");
-	IGNORE_(virq_avic_exit_ipi_decode(info1, info2, LD_(&sender->x2apic), &x)); /* cannot fail */
+	IGNORE_(
+	    virq_avic_exit_ipi_decode(info1, info2, LD_(&sender->x2apic), &x)); /* cannot fail */
 	res->cause = (uint32_t)x.cause;
 	res->index = x.index;
 	CNT_(&sender->cnt.incomplete_ipi[x.cause]);
@@ -180,8 +184,8 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 		return LIBVIRQ_EHW;
 	default:
 		event_(sender->vm, EV_UNKNOWN_CAUSE_, LIBVIRQ_LOG_WARN,
-		       "avic: AVIC_INCOMPLETE_IPI with an unknown cause (cause, sender)", x.raw_cause,
-		       sender->index);
+		       "avic: AVIC_INCOMPLETE_IPI with an unknown cause (cause, sender)",
+		       x.raw_cause, sender->index);
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
 		return LIBVIRQ_EUNKNOWN;
 	}
@@ -210,9 +214,9 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 	case LIBVIRQ_APIC_RRR:
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_ICR:
-		icr =
-		    val | (uint64_t)__atomic_load_n(apic_reg_(v, LIBVIRQ_APIC_ICR2), __ATOMIC_RELAXED)
-			      << 32;
+		icr = val |
+		      (uint64_t)__atomic_load_n(apic_reg_(v, LIBVIRQ_APIC_ICR2), __ATOMIC_RELAXED)
+			  << 32;
 		/* ENOTSUP: a special IPI without a delivery callback; the caller must know. */
 		return virq_avic_emulate_icr(v, icr, ops, &res->targets);
 	default:
@@ -277,7 +281,8 @@ virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode
 		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
 				    "virq_avic_handle_exit: vCPU not initialised");
 	if (!res)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL, "virq_avic_handle_exit: res is NULL");
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_handle_exit: res is NULL");
 	event_(vcpu->vm, EV_UNKNOWN_EXIT_, LIBVIRQ_LOG_WARN,
 	       "avic: virq_avic_handle_exit given an exit code it does not handle (code, vCPU)",
 	       exitcode, vcpu->index);
@@ -285,10 +290,12 @@ virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode
 	return LIBVIRQ_EUNKNOWN;
 }
 
-virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm, struct virq_avic_vm_counters *out)
+virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm,
+				      struct virq_avic_vm_counters *out)
 {
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_counters: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_vm_counters: VM not initialised");
 	if (!out)
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vm_counters: out is NULL");
 	out->unknown_ipi_cause = __atomic_load_n(&vm->cnt.ev[EV_UNKNOWN_CAUSE_], __ATOMIC_RELAXED);

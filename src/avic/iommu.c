@@ -19,13 +19,14 @@ virq_status virq_avic_registry_init(struct virq_avic_registry *reg, struct virq_
 				    uint32_t nslots)
 {
 	if (!reg || !slots)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_registry_init: reg or slots is NULL");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_registry_init: reg or slots is NULL");
 	if (reg_live_(reg))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EBUSY,
 				    "virq_avic_registry_init: registry already initialised");
 	if (nslots < 2 || nslots > LIBVIRQ_GATAG_VM_MAX + 1u)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ERANGE, "virq_avic_registry_init: nslots not 2..2^20",
-				     nslots);
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ERANGE,
+				     "virq_avic_registry_init: nslots not 2..2^20", nslots);
 	for (uint32_t i = 0; i < nslots; i++)
 		slots[i] = NULL;
 	reg->slots = slots;
@@ -43,8 +44,8 @@ virq_status virq_avic_registry_destroy(struct virq_avic_registry *reg)
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
 				    "virq_avic_registry_destroy: registry not initialised");
 	if (reg->count)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EBUSY, "virq_avic_registry_destroy: VMs registered",
-				     reg->count);
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EBUSY,
+				     "virq_avic_registry_destroy: VMs registered", reg->count);
 	__atomic_store_n(&reg->state, LIBVIRQ_AVIC_ST_DEAD_, __ATOMIC_RELEASE);
 	reg->slots = NULL;
 	reg->nslots = 0;
@@ -56,13 +57,16 @@ virq_status virq_avic_registry_add(struct virq_avic_registry *reg, struct virq_a
 	uint32_t id;
 
 	if (!reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_registry_add: registry not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_registry_add: registry not initialised");
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_registry_add: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_registry_add: VM not initialised");
 	id = vm->cfg.vm_id;
 	if (id == 0 || id >= reg->nslots)
 		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_registry_add: vm_id 0 or beyond the slots", id, reg->nslots);
+				     "virq_avic_registry_add: vm_id 0 or beyond the slots", id,
+				     reg->nslots);
 	if (vm->registry || __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE))
 		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EEXIST,
 				     "virq_avic_registry_add: VM or vm_id already registered", id);
@@ -80,7 +84,8 @@ virq_status virq_avic_registry_remove(struct virq_avic_registry *reg, struct vir
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
 				    "virq_avic_registry_remove: registry not initialised");
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_registry_remove: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_registry_remove: VM not initialised");
 	id = vm->cfg.vm_id;
 	if (vm->registry != reg || id == 0 || id >= reg->nslots ||
 	    __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE) != vm)
@@ -105,13 +110,16 @@ virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg, uint
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
 				    "virq_avic_registry_lookup: registry not initialised");
 	if (!vcpu)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_registry_lookup: vcpu is NULL");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_registry_lookup: vcpu is NULL");
 	IGNORE_(virq_avic_gatag_decode(tag, &id, &idx)); /* cannot fail */
 	if (id == 0 || id >= reg->nslots)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ENOENT, "virq_avic_registry_lookup: no such VM id", tag);
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ENOENT,
+				     "virq_avic_registry_lookup: no such VM id", tag);
 	v = __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE);
 	if (!v)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ENOENT, "virq_avic_registry_lookup: no such VM id", tag);
+		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ENOENT,
+				     "virq_avic_registry_lookup: no such VM id", tag);
 	c = idx < v->cfg.max_vcpus ? __atomic_load_n(&v->by_index[idx], __ATOMIC_ACQUIRE) : NULL;
 	if (!c)
 		return LIBVIRQ_FAILV(&v->hal, LIBVIRQ_ENOENT,
@@ -238,7 +246,8 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 				    "virq_avic_irte_attach: vCPU not initialised");
 	hal = &vcpu->vm->hal;
 	if (!ref || !irte)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_irte_attach: ref or irte is NULL");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_avic_irte_attach: ref or irte is NULL");
 	/* vm_id 0 cannot be registered: its GA log entries would wake nobody. */
 	if (vcpu->vm->cfg.vm_id == 0)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_irte_attach: VM has vm_id 0");
@@ -251,7 +260,8 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 	 * from the second and a free would turn into a use after free.
 	 */
 	if (ref_attached_(ref))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EEXIST, "virq_avic_irte_attach: ref already attached");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EEXIST,
+				    "virq_avic_irte_attach: ref already attached");
 	if (irte_in_vm_(vcpu->vm, irte))
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EEXIST,
 				    "virq_avic_irte_attach: IRTE already attached in this VM");
@@ -282,7 +292,8 @@ virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
 				    "virq_avic_irte_detach: vCPU not initialised");
 	if (!ref)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL, "virq_avic_irte_detach: ref is NULL");
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_irte_detach: ref is NULL");
 	if (!ref_attached_(ref) || ref->owner != vcpu)
 		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ENOENT,
 				    "virq_avic_irte_detach: ref not attached to this vCPU");

@@ -85,7 +85,8 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 		}
 		if (run & LIBVIRQ_AVIC_RUN_DOORBELL) {
 			CNT_(&t->cnt.db);
-			if ((hal->ops->msr_write)(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) != LIBVIRQ_OK)
+			if ((hal->ops->msr_write)(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) !=
+			    LIBVIRQ_OK)
 				return doorbell_failed_(t);
 			return LIBVIRQ_OK;
 		}
@@ -101,11 +102,14 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 
 	/* One load and compare: a NULL, destroyed or never-created target is refused. */
 	if (!vcpu || __atomic_load_n(&vcpu->state, __ATOMIC_RELAXED) != LIBVIRQ_AVIC_ST_LIVE_)
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL, "virq_avic_post: vCPU not initialised");
+		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
+				    "virq_avic_post: vCPU not initialised");
 	if (vector - 16u > 255u - 16u)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ERANGE, "virq_avic_post: vector below 16 or above 255");
+		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ERANGE,
+				    "virq_avic_post: vector below 16 or above 255");
 	bit = 1u << (vector & 31u);
-	old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit, __ATOMIC_SEQ_CST);
+	old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit,
+				__ATOMIC_SEQ_CST);
 	if (old & bit) {
 		CNT_(&vcpu->cnt.coalesced);
 		return LIBVIRQ_OK;
@@ -211,7 +215,8 @@ virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu, uint32_t host_ap
 				    "virq_avic_vcpu_unblock: vCPU not initialised");
 	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
 		return LIBVIRQ_FAILV(&vcpu->vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vcpu_unblock: host APIC ID above 0xFFF", host_apic_id);
+				     "virq_avic_vcpu_unblock: host APIC ID above 0xFFF",
+				     host_apic_id);
 	vcpu->blocking = false;
 	vcpu->loaded = false;
 	return virq_avic_vcpu_load(vcpu, host_apic_id);

@@ -69,7 +69,8 @@ static void map_remove_(struct virq_avic_vm *vm, uint32_t id)
 		if (s == 0)
 			return;
 		if (s != LIBVIRQ_AVIC_MAP_TOMB_ && (s & 0xFFFF0000u) == key) {
-			__atomic_store_n(&vm->apic_map[h], LIBVIRQ_AVIC_MAP_TOMB_, __ATOMIC_RELEASE);
+			__atomic_store_n(&vm->apic_map[h], LIBVIRQ_AVIC_MAP_TOMB_,
+					 __ATOMIC_RELEASE);
 			return;
 		}
 	}
@@ -218,8 +219,7 @@ static void recheck_(struct virq_avic_vm *vm)
 	 * hardware, and the broadcast for an xAPIC-mode vCPU: one with an ID
 	 * above 7 would miss it.
 	 */
-	if (modes > 1 || vm->log_multi || vm->log_aliased ||
-	    (LD_(&vm->n_x2apic) && vm->xapic_high))
+	if (modes > 1 || vm->log_multi || vm->log_aliased || (LD_(&vm->n_x2apic) && vm->xapic_high))
 		a |= 1u << LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED;
 	__atomic_store_n(&vm->auto_inhibits, a, __ATOMIC_SEQ_CST);
 }

@@ -26,14 +26,15 @@ static virq_status vm_check_cfg_(const struct virq_hal *hal, const struct virq_a
 				     (uint64_t)cfg->mode);
 	if (cfg->max_vcpus == 0 || cfg->max_vcpus > cap + 1u)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vm_init: max_vcpus is 0 or above the table", cfg->max_vcpus,
-				     cap + 1u);
+				     "virq_avic_vm_init: max_vcpus is 0 or above the table",
+				     cfg->max_vcpus, cap + 1u);
 	if (cfg->vm_id > LIBVIRQ_GATAG_VM_MAX)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_init: vm_id above 0xFFFFF",
 				     cfg->vm_id);
 	if (cfg->apic_bar & 0xFFFu)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EALIGN,
-				     "virq_avic_vm_init: apic_bar not 4 KiB aligned", cfg->apic_bar);
+				     "virq_avic_vm_init: apic_bar not 4 KiB aligned",
+				     cfg->apic_bar);
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_VMCB_Addr, cfg->apic_bar))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_init: apic_bar above 2^52",
 				     cfg->apic_bar);
@@ -55,10 +56,12 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 	uint32_t slots;
 
 	if (!vm || !caps || !cfg)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_vm_init: vm, caps or cfg is NULL");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
+				    "virq_avic_vm_init: vm, caps or cfg is NULL");
 	/* A live VM keeps its tables: re-initialising it would leak them. */
 	if (vm_live_(vm))
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vm_init: VM already initialised");
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
+				    "virq_avic_vm_init: VM already initialised");
 	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_KICK);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(hal, st, "virq_avic_vm_init: HAL lacks MSR or kick callbacks");
@@ -100,7 +103,8 @@ virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 	if (!vm)
 		return LIBVIRQ_OK;
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_destroy: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_vm_destroy: VM not initialised");
 	if (vm->nr_vcpus)
 		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vm_destroy: vCPUs remain",
 				     vm->nr_vcpus);
@@ -117,10 +121,11 @@ virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm, enum virq_avic_policy policy)
 {
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_set_policy: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_vm_set_policy: VM not initialised");
 	if ((unsigned)policy > LIBVIRQ_AVIC_POLICY_KICK)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vm_set_policy: unknown policy",
-				     (uint64_t)policy);
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EINVAL,
+				     "virq_avic_vm_set_policy: unknown policy", (uint64_t)policy);
 	ST_(&vm->policy, (uint32_t)policy);
 	return LIBVIRQ_OK;
 }
@@ -138,14 +143,16 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	virq_status st = LIBVIRQ_OK;
 
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vm_calibrate: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_vm_calibrate: VM not initialised");
 	hal = &vm->hal;
 	if (self_host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vm_calibrate: host APIC ID above 0xFFF", self_host_apic_id);
+				     "virq_avic_vm_calibrate: host APIC ID above 0xFFF",
+				     self_host_apic_id);
 	if (rounds == 0 || rounds > 64)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_calibrate: rounds not 1..64",
-				     rounds);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vm_calibrate: rounds not 1..64", rounds);
 	t0 = virq_now_(hal);
 	for (uint32_t i = 0; i < rounds && st == LIBVIRQ_OK; i++)
 		st = virq_msr_wr_(hal, LIBVIRQ_AVIC_DOORBELL_MSR, self_host_apic_id);
@@ -158,15 +165,16 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 	vm->doorbell_ns = virq_clock_delta_(t0, t1) / rounds;
 	vm->kick_ns = virq_clock_delta_(t1, t2) / rounds + vm->cfg.kick_exit_ns;
 	if (st != LIBVIRQ_OK) {
-		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN, "avic: doorbell MSR faulted during calibration");
+		LIBVIRQ_LOG0(hal, LIBVIRQ_LOG_WARN,
+			     "avic: doorbell MSR faulted during calibration");
 		ST_(&vm->policy, (uint32_t)LIBVIRQ_AVIC_POLICY_KICK);
 	} else {
 		ST_(&vm->policy,
 		    (uint32_t)(vm->doorbell_ns <= vm->kick_ns ? LIBVIRQ_AVIC_POLICY_DOORBELL
 							      : LIBVIRQ_AVIC_POLICY_KICK));
 	}
-	LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "avic: calibration doorbell_ns kick_ns", vm->doorbell_ns,
-		     vm->kick_ns);
+	LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_INFO, "avic: calibration doorbell_ns kick_ns",
+		     vm->doorbell_ns, vm->kick_ns);
 	if (chosen)
 		*chosen = virq_avic_vm_policy(vm);
 	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(hal, LIBVIRQ_EHW,
@@ -266,7 +274,8 @@ void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested)
 
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why)
 {
-	uint32_t w = vcpu_live_(vcpu) ? vm_inhibits_(vcpu->vm) : 1u << LIBVIRQ_AVIC_INHIBIT_DISABLED;
+	uint32_t w =
+	    vcpu_live_(vcpu) ? vm_inhibits_(vcpu->vm) : 1u << LIBVIRQ_AVIC_INHIBIT_DISABLED;
 
 	if (vcpu_live_(vcpu) && LD_(&vcpu->nested))
 		w |= 1u << LIBVIRQ_AVIC_INHIBIT_NESTED;
@@ -289,7 +298,8 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 					     cfg->backing_pa);
 		if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, cfg->backing_pa))
 			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
-					     "virq_avic_vcpu_init: backing_pa above 2^52", cfg->backing_pa);
+					     "virq_avic_vcpu_init: backing_pa above 2^52",
+					     cfg->backing_pa);
 		v->backing.va = cfg->backing_va;
 		v->backing.pa = cfg->backing_pa;
 		v->backing.size = LIBVIRQ_AVIC_PAGE_SIZE;
@@ -297,7 +307,8 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 	}
 	st = virq_page_alloc_(&vm->hal, LIBVIRQ_AVIC_PAGE_SIZE, 4096, &v->backing);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&vm->hal, st, "virq_avic_vcpu_init: backing page allocation failed");
+		return LIBVIRQ_FAIL(&vm->hal, st,
+				    "virq_avic_vcpu_init: backing page allocation failed");
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, v->backing.pa)) {
 		virq_page_free_(&vm->hal, &v->backing);
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_ERANGE,
@@ -316,24 +327,27 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 	virq_status st;
 
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vcpu_init: VM not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_init: VM not initialised");
 	if (!vcpu || !cfg)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vcpu_init: vcpu or cfg is NULL");
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_init: vcpu or cfg is NULL");
 	if (vcpu_live_(vcpu))
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
 				    "virq_avic_vcpu_init: vCPU already initialised");
 	/* An ID beyond the table is refused before anything is written. */
 	if (cfg->index >= vm->cfg.max_vcpus)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE, "virq_avic_vcpu_init: index >= max_vcpus",
-				     cfg->index, vm->cfg.max_vcpus);
+		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
+				     "virq_avic_vcpu_init: index >= max_vcpus", cfg->index,
+				     vm->cfg.max_vcpus);
 	if (cfg->apic_id > vm->max_index)
 		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
 				     "virq_avic_vcpu_init: APIC ID above the table", cfg->apic_id,
 				     vm->max_index);
 	if (vm->by_index[cfg->index] || by_apic_(vm, cfg->apic_id))
 		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EEXIST,
-				     "virq_avic_vcpu_init: index or APIC ID already used", cfg->index,
-				     cfg->apic_id);
+				     "virq_avic_vcpu_init: index or APIC ID already used",
+				     cfg->index, cfg->apic_id);
 	memset(vcpu, 0, sizeof(*vcpu));
 	vcpu->vm = vm;
 	st = vcpu_backing_(vm, vcpu, cfg);
@@ -362,10 +376,12 @@ virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu)
 	if (!vcpu)
 		return LIBVIRQ_OK;
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_vcpu_destroy: vCPU not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_avic_vcpu_destroy: vCPU not initialised");
 	vm = vcpu->vm;
 	if (vcpu->loaded)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vcpu_destroy: vCPU is loaded");
+		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
+				    "virq_avic_vcpu_destroy: vCPU is loaded");
 	if (vcpu->irtes)
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
 				    "virq_avic_vcpu_destroy: IRTEs are attached");
@@ -423,8 +439,9 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	out->int_ctl_clear = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_AVIC_ENABLE) |
 					LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_X2APIC_MODE));
 	if (active)
-		out->int_ctl_set = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_AVIC_ENABLE) |
-					      (x2 ? LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_X2APIC_MODE) : 0u));
+		out->int_ctl_set =
+		    (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_AVIC_ENABLE) |
+			       (x2 ? LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_X2APIC_MODE) : 0u));
 	out->apic_bar = vm->cfg.apic_bar;
 	out->backing_page = vcpu->backing.pa;
 	out->logical_table = vm->log_table.pa;
@@ -446,7 +463,8 @@ virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 	return LIBVIRQ_OK;
 }
 
-void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out)
+void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu,
+				 struct virq_avic_vcpu_counters *out)
 {
 	const struct virq_avic_vcpu_raw_counters *c;
 	uint64_t db, kick, failed, notes, other;

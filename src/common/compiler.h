@@ -20,7 +20,9 @@
 #define LIBVIRQ_COLD_
 #define LIBVIRQ_ALWAYS_INLINE_ inline
 #define LIBVIRQ_UNUSED_
-#define LIBVIRQ_FALLTHROUGH_ do { } while (0)
+#define LIBVIRQ_FALLTHROUGH_                                                                       \
+	do {                                                                                       \
+	} while (0)
 #endif
 
 /*
@@ -31,8 +33,8 @@
  * __CET__ (bit 0: branch protection) under -fcf-protection; Clang has no
  * -mmanual-endbr and marks every such function itself.
  */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__CET__) && \
-	(__CET__ & 1)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__CET__) &&         \
+    (__CET__ & 1)
 #define LIBVIRQ_CF_CHECK_ __attribute__((__cf_check__))
 #else
 #define LIBVIRQ_CF_CHECK_

@@ -30,7 +30,8 @@ uint64_t virq_hist_bucket_high(uint32_t index)
 	shift = index / LIBVIRQ_HIST_SUB_BUCKETS - 1u;
 	sub = index % LIBVIRQ_HIST_SUB_BUCKETS;
 	/* ((17 + sub) << shift) - 1, computed without overflowing at the top bucket. */
-	return (((uint64_t)(LIBVIRQ_HIST_SUB_BUCKETS + sub) << shift) - 1u) + ((uint64_t)1 << shift);
+	return (((uint64_t)(LIBVIRQ_HIST_SUB_BUCKETS + sub) << shift) - 1u) +
+	       ((uint64_t)1 << shift);
 }
 
 void virq_hist_init(struct virq_hist *h)

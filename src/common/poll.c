@@ -71,10 +71,11 @@ static LIBVIRQ_COLD_ virq_status poll_wait_(const struct virq_hal *hal, virq_pol
 			return LIBVIRQ_ETIMEDOUT;
 		}
 		if (rounds >= max) {
-			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN,
-				     "virq_poll: HAL clock did not advance; wait ended by its round "
-				     "limit (timeout_ns, rounds, elapsed_ns, backward steps)",
-				     timeout_ns, rounds, elapsed, back);
+			LIBVIRQ_LOGV(
+			    hal, LIBVIRQ_LOG_WARN,
+			    "virq_poll: HAL clock did not advance; wait ended by its round "
+			    "limit (timeout_ns, rounds, elapsed_ns, backward steps)",
+			    timeout_ns, rounds, elapsed, back);
 			return LIBVIRQ_ETIMEDOUT;
 		}
 	}
@@ -121,7 +122,7 @@ virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask
 			*last = v;
 		return LIBVIRQ_OK;
 	}
-	a = (struct poll_reg_){ hal, addr, mask, want, v, false };
+	a = (struct poll_reg_){hal, addr, mask, want, v, false};
 	st = poll_reg_wait_(&a, timeout_ns);
 	if (last)
 		*last = (uint32_t)a.last;
@@ -140,7 +141,7 @@ virq_status virq_poll64(const struct virq_hal *hal, uint64_t addr, uint64_t mask
 			*last = v;
 		return LIBVIRQ_OK;
 	}
-	a = (struct poll_reg_){ hal, addr, mask, want, v, true };
+	a = (struct poll_reg_){hal, addr, mask, want, v, true};
 	st = poll_reg_wait_(&a, timeout_ns);
 	if (last)
 		*last = a.last;

@@ -138,8 +138,9 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 	/* Before dev is read further: a live object must not be overwritten
 	 * (it is linked into an ITS's list, maybe another ITS's). */
 	if (dev->state == LIVE_)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
-				    "virq_its_device_map: dev is live (virq_its_device_unmap() first)");
+		return LIBVIRQ_FAIL(
+		    hal, LIBVIRQ_EBUSY,
+		    "virq_its_device_map: dev is live (virq_its_device_unmap() first)");
 	if (!nr_events)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_device_map: nr_events is 0");
 	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
@@ -157,9 +158,9 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 				     device_id);
 	/* The doorbell proxy's DeviceID is reserved before the proxy exists. */
 	if (its->proxy_ok && device_id == its->proxy_devid && dev != its->proxy)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST,
-				     "virq_its_device_map: DeviceID reserved for the doorbell proxy",
-				     device_id);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EEXIST,
+		    "virq_its_device_map: DeviceID reserved for the doorbell proxy", device_id);
 	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
 	if (ht_reserve_(its) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOMEM,
@@ -179,7 +180,8 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
 				      4096, &dev->ev);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(hal, st, "virq_its_device_map: ITT or tracking allocation failed");
+		st =
+		    LIBVIRQ_FAIL(hal, st, "virq_its_device_map: ITT or tracking allocation failed");
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
 	 * (docs/rationale.md#gic-table-attributes: Xen a1f8b32af0). */
 	if (st == LIBVIRQ_OK &&
@@ -274,7 +276,7 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 
 /* virq_its_map_lpi() with the ITS lock held (the wrapper below takes it). */
 static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
-			     uint32_t icid)
+				   uint32_t icid)
 {
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
@@ -301,11 +303,12 @@ static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, 
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	if (virq_lpi_is_doorbell_(dev->its->gic, pintid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY, "virq_its_map_lpi: LPI is a vPE's doorbell",
-				     pintid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
+				     "virq_its_map_lpi: LPI is a vPE's doorbell", pintid);
 	if (!virq_lpi_ref_(dev->its->gic, pintid))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-				     "virq_its_map_lpi: 65534 mappings of this LPI already", pintid);
+				     "virq_its_map_lpi: 65534 mappings of this LPI already",
+				     pintid);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0)) {
 		virq_lpi_unref_(dev->its->gic, pintid);
@@ -367,8 +370,8 @@ static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t eve
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_unmap_event: dev not live");
 	hal = &dev->its->gic->hal;
 	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_its_unmap_event: event >= nr_events",
-				     event);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
+				     "virq_its_unmap_event: event >= nr_events", event);
 	e = ev_at_(dev, event);
 	if (e->kind == LIBVIRQ_ITS_EV_NONE || e->kind == LIBVIRQ_ITS_EV_PROXY)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_unmap_event: event not mapped",
@@ -419,9 +422,9 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 }
 
 /* ev_cmd_() with the ITS lock held (the wrapper below takes it). */
-static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
-			   const char *bad_dev, const char *bad_event, const char *unmapped,
-			   const char *failed)
+static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event,
+				  enum virq_its_opcode op, const char *bad_dev,
+				  const char *bad_event, const char *unmapped, const char *failed)
 {
 	const struct virq_hal *hal;
 	struct virq_its_event *e;
@@ -516,9 +519,10 @@ static uint64_t *target_mark_(struct virq_its_device *dev, const struct virq_its
 }
 
 static const char *const run_msg_[2][6] = {
-    {"virq_its_unmap_range: dev not live", "virq_its_unmap_range: count 0 or range beyond nr_events",
-     "virq_its_unmap_range: an event of the range is not mapped",
-     "virq_its_unmap_range: ITS dead", "virq_its_unmap_range: SYNC/VSYNC rejected by the encoder",
+    {"virq_its_unmap_range: dev not live",
+     "virq_its_unmap_range: count 0 or range beyond nr_events",
+     "virq_its_unmap_range: an event of the range is not mapped", "virq_its_unmap_range: ITS dead",
+     "virq_its_unmap_range: SYNC/VSYNC rejected by the encoder",
      "virq_its_unmap_range: the queue failed (events GITS_CREADR did not pass stay mapped)"},
     {"virq_vlpi_unmap_range: dev not live",
      "virq_vlpi_unmap_range: count 0 or range beyond nr_events",
@@ -588,7 +592,7 @@ static virq_status queue_syncs_(struct virq_its_device *dev, uint32_t first, uin
 
 /* virq_its_unmap_run_() with the ITS lock held (the wrapper below takes it). */
 static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first, uint32_t count,
-				bool vlpi_only)
+				     bool vlpi_only)
 {
 	const char *const *msg = run_msg_[vlpi_only ? 1 : 0];
 	const struct virq_hal *hal;
@@ -656,8 +660,7 @@ virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uin
 	return st;
 }
 
-virq_status virq_its_unmap_range(struct virq_its_device *dev, uint32_t first_event,
-				 uint32_t count)
+virq_status virq_its_unmap_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count)
 {
 	return virq_its_unmap_run_(dev, first_event, count, false);
 }
@@ -681,19 +684,18 @@ static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event,
 	e = ev_at_(dev, event);
 	if (e->kind != LIBVIRQ_ITS_EV_PHYS)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT,
-				     "virq_its_move_lpi: event not mapped to a physical LPI", event);
+				     "virq_its_move_lpi: event not mapped to a physical LPI",
+				     event);
 	if (!virq_its_col_mapped_(dev->its, icid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_move_lpi: collection not mapped",
-				     icid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT,
+				     "virq_its_move_lpi: collection not mapped", icid);
 	if (icid == e->icid)
 		return LIBVIRQ_OK;
 	/* MOVI, then SYNC to the collection the event leaves (where its pending
 	 * state was) and to the one it joins (IHI 0069H §5.3 MOVI, SYNC; the
 	 * encoder reports both, see ::virq_its_sync). */
-	c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-				       .DeviceID = dev->device_id,
-				       .EventID = event,
-				       .ICID = icid};
+	c[n++] = (struct virq_its_cmd){
+	    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = dev->device_id, .EventID = event, .ICID = icid};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, e->icid));
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	st = virq_its_exec_seen_(dev->its, c, n, &ran);

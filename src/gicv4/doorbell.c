@@ -122,16 +122,17 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
 		st = virq_its_exec_(its, c, n);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(&its->gic->hal, st,
-					     "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed",
-					     vpe->vpeid);
+			return LIBVIRQ_FAILV(
+			    &its->gic->hal, st,
+			    "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed", vpe->vpeid);
 		return LIBVIRQ_OK;
 	}
 	if (!virq_its_col_mapped_(its, vpe->rd))
-		return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_ENOENT,
-				     "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
-				     "on the proxy's ITS",
-				     vpe->rd);
+		return LIBVIRQ_FAILV(
+		    &its->gic->hal, LIBVIRQ_ENOENT,
+		    "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
+		    "on the proxy's ITS",
+		    vpe->rd);
 	slot = its->proxy_next;
 	e = ev_at_(p, slot);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
@@ -186,7 +187,8 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_doorbell_invalidate: vpe not live");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_vpe_doorbell_invalidate: vpe not live");
 	gic = vpe->vm->gic;
 	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
@@ -204,10 +206,11 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 				st = virq_its_exec_(gic->its[i], c, 2);
 				virq_its_unlock_(gic->its[i]);
 				if (st != LIBVIRQ_OK)
-					return LIBVIRQ_FAILV(&gic->hal, st,
-							     "virq_vpe_doorbell_invalidate: INVDB + "
-							     "VSYNC failed",
-							     vpe->vpeid);
+					return LIBVIRQ_FAILV(
+					    &gic->hal, st,
+					    "virq_vpe_doorbell_invalidate: INVDB + "
+					    "VSYNC failed",
+					    vpe->vpeid);
 				return LIBVIRQ_OK;
 			}
 		}
@@ -218,9 +221,10 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 		return direct_inv_(gic, vpe->rd, vpe->doorbell);
 	its = proxy_owner_(gic);
 	if (!its)
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
-				    "proxy ITS (virq_its_cfg::proxy_doorbells)");
+		return LIBVIRQ_FAIL(
+		    &gic->hal, LIBVIRQ_ENOTSUP,
+		    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
+		    "proxy ITS (virq_its_cfg::proxy_doorbells)");
 	virq_its_lock_(its);
 	st = proxy_inv_(its, vpe);
 	virq_its_unlock_(its);
@@ -241,14 +245,16 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 		return LIBVIRQ_OK;
 	}
 	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
+		return LIBVIRQ_FAIL(
+		    &gic->hal, LIBVIRQ_ENOTSUP,
+		    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
 	if (!direct_lpi_(gic, vpe->rd)) {
 		its = proxy_owner_(gic);
 		if (!its)
-			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-					    "virq_vpe_set_db_masking: no DirectLPI and no proxy ITS "
-					    "(virq_its_cfg::proxy_doorbells)");
+			return LIBVIRQ_FAIL(
+			    &gic->hal, LIBVIRQ_ENOTSUP,
+			    "virq_vpe_set_db_masking: no DirectLPI and no proxy ITS "
+			    "(virq_its_cfg::proxy_doorbells)");
 		/* Masking will need the proxy: create it now, so that its
 		 * allocation failure surfaces here and not at the next schedule. */
 		virq_its_lock_(its);
@@ -256,7 +262,8 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
 					  "virq_vpe_set_db_masking: the proxy's ITS is dead");
 		else
-			st = proxy_create_(its, "virq_vpe_set_db_masking: doorbell proxy allocation failed");
+			st = proxy_create_(
+			    its, "virq_vpe_set_db_masking: doorbell proxy allocation failed");
 		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK)
 			return st;
@@ -341,9 +348,9 @@ static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, 
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_vpe_move: GICR_CLRLPIR/SETLPIR: GICR_SYNCR.Busy stayed set",
-				     rd, reg);
+		return LIBVIRQ_FAILV(
+		    &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "virq_vpe_move: GICR_CLRLPIR/SETLPIR: GICR_SYNCR.Busy stayed set", rd, reg);
 	return LIBVIRQ_OK;
 }
 
@@ -378,8 +385,9 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 		e = ev_at_(p, slot);
 		evict = e->kind == LIBVIRQ_ITS_EV_PROXY;
 		if (evict) /* the slot's previous owner */
-			c[n++] = (struct virq_its_cmd){
-			    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+			c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_DISCARD,
+						       .DeviceID = p->device_id,
+						       .EventID = slot};
 		c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, from);
 		at = from;
 	} else {
@@ -399,8 +407,10 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 	    .opcode = LIBVIRQ_ITS_CLEAR, .DeviceID = p->device_id, .EventID = slot};
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
 	if (follow) {
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = p->device_id, .EventID = slot, .ICID = to};
+		c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
+					       .DeviceID = p->device_id,
+					       .EventID = slot,
+					       .ICID = to};
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
 		if (wake) {
 			c[n++] = (struct virq_its_cmd){
@@ -415,7 +425,8 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 	st = virq_its_exec_(its, c, n);
 	if (st != LIBVIRQ_OK)
 		st = LIBVIRQ_FAILV(&its->gic->hal, st,
-				   "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed", vpe->vpeid);
+				   "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed",
+				   vpe->vpeid);
 	if (evict) { /* DISCARD was sent (or may have been) */
 		if (e->vpe)
 			e->vpe->proxy_event = -1;
@@ -506,8 +517,9 @@ virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
 		st = direct_set_(gic, from, LIBVIRQ_GICR_CLRLPIR,
 				 LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_CLRLPIR_pINTID, vpe->doorbell));
 		if (st == LIBVIRQ_OK && wake)
-			st = direct_set_(gic, to, LIBVIRQ_GICR_SETLPIR,
-					 LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_SETLPIR_pINTID, vpe->doorbell));
+			st = direct_set_(
+			    gic, to, LIBVIRQ_GICR_SETLPIR,
+			    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_SETLPIR_pINTID, vpe->doorbell));
 		if (st == LIBVIRQ_OK && its) {
 			virq_its_lock_(its);
 			st = proxy_follow_(its, vpe, to);

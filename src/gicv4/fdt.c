@@ -109,7 +109,8 @@ static virq_status ranges_lookup_(const uint8_t *rg, int len, struct virq_fdt_ce
 		/* The parent side of an entry may wrap where the child side does
 		 * not (found by fuzz_fdt_pci): the translated region must not. */
 		if (size && *addr + (size - 1) < *addr)
-			return virq_fdt_bad_(why, "ranges translation wraps past the end of the address space");
+			return virq_fdt_bad_(
+			    why, "ranges translation wraps past the end of the address space");
 		return LIBVIRQ_OK;
 	}
 	return virq_fdt_bad_(why, "a region lies outside its parent bus ranges");
@@ -135,7 +136,8 @@ virq_status virq_fdt_translate_(const void *fdt, int bus, uint64_t *addr, uint64
 			return virq_fdt_bad_(why, "cannot find the parent of a bus node");
 		rg = fdt_getprop(fdt, bus, "ranges", &len);
 		if (!rg)
-			return virq_fdt_bad_(why, "a bus above the node has no ranges (not memory-mapped)");
+			return virq_fdt_bad_(
+			    why, "a bus above the node has no ranges (not memory-mapped)");
 		if (len > 0) {
 			virq_status st = virq_fdt_bus_cells_(fdt, bus, &child, why);
 
@@ -201,29 +203,34 @@ static uint32_t be32_at_(const uint8_t *p)
 static virq_status struct_walk_(const void *fdt, const char **why)
 {
 	const uint8_t *p = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
-	uint64_t size = fdt_version(fdt) >= 17 ? fdt_size_dt_struct(fdt)
-					       : (uint64_t)fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);
+	uint64_t size = fdt_version(fdt) >= 17
+			    ? fdt_size_dt_struct(fdt)
+			    : (uint64_t)fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);
 	uint64_t off = 0, len;
 
 	for (;;) {
 		if (size - off < 4)
-			return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
+			return virq_fdt_bad_(
+			    why, "blob truncated: a tag or property runs past its block");
 		off += 4;
 		switch (be32_at_(p + off - 4)) {
 		case FDT_BEGIN_NODE:
 			while (off < size && p[off] != 0)
 				off++;
 			if (off == size)
-				return virq_fdt_bad_(why, "blob truncated: a node name runs past its block");
+				return virq_fdt_bad_(
+				    why, "blob truncated: a node name runs past its block");
 			off = (off + 4) & ~(uint64_t)3; /* the NUL, then 4-byte alignment */
 			break;
 		case FDT_PROP:
 			if (size - off < 8)
-				return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
+				return virq_fdt_bad_(
+				    why, "blob truncated: a tag or property runs past its block");
 			len = be32_at_(p + off);
 			off += 8;
 			if (len > size - off)
-				return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
+				return virq_fdt_bad_(
+				    why, "blob truncated: a tag or property runs past its block");
 			off = (off + len + 3) & ~(uint64_t)3;
 			break;
 		case FDT_END_NODE:
@@ -232,10 +239,12 @@ static virq_status struct_walk_(const void *fdt, const char **why)
 		case FDT_END:
 			return LIBVIRQ_OK;
 		default:
-			return virq_fdt_bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
+			return virq_fdt_bad_(
+			    why, "bad FDT structure block (tags, nesting, lengths or names)");
 		}
 		if (off > size)
-			return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
+			return virq_fdt_bad_(
+			    why, "blob truncated: a tag or property runs past its block");
 	}
 }
 
@@ -277,9 +286,11 @@ static virq_status check_header_(const void *fdt, const char **why)
 	if (version < 16)
 		return virq_fdt_bad_(why, "unsupported FDT version (below 16)");
 	if (last_comp > 17 || last_comp > version)
-		return virq_fdt_bad_(why, "unsupported FDT version (last_comp_version above 17 or above version)");
+		return virq_fdt_bad_(
+		    why, "unsupported FDT version (last_comp_version above 17 or above version)");
 	if ((hdr_(fdt, 16) & 7u) != 0)
-		return virq_fdt_bad_(why, "bad FDT header: memory reservation block not 8-byte aligned");
+		return virq_fdt_bad_(why,
+				     "bad FDT header: memory reservation block not 8-byte aligned");
 	if ((hdr_(fdt, 8) & 3u) != 0)
 		return virq_fdt_bad_(why, "bad FDT header: structure block not 4-byte aligned");
 	return LIBVIRQ_OK;
@@ -312,7 +323,8 @@ virq_status virq_fdt_check_blob_(const void *fdt, size_t bufsize, const char **w
 	if (rc == -FDT_ERR_TRUNCATED)
 		return virq_fdt_bad_(why, "blob truncated: a tag or property runs past its block");
 	if (rc < 0)
-		return virq_fdt_bad_(why, "bad FDT structure block (tags, nesting, lengths or names)");
+		return virq_fdt_bad_(why,
+				     "bad FDT structure block (tags, nesting, lengths or names)");
 	return LIBVIRQ_OK;
 }
 
@@ -321,7 +333,7 @@ virq_status virq_fdt_check_blob_(const void *fdt, size_t bufsize, const char **w
 /* A node's reg property as whole (address, size) entries of @p c. */
 struct reg_prop_ {
 	const uint8_t *p;
-	uint32_t n;     /* number of entries */
+	uint32_t n;	/* number of entries */
 	uint32_t entry; /* bytes per entry */
 	struct virq_fdt_cells_ c;
 };
@@ -337,7 +349,8 @@ static virq_status reg_prop_(const void *fdt, int node, struct virq_fdt_cells_ c
 	if (!r->p)
 		return virq_fdt_bad_(why, "a GIC or ITS node has no reg property");
 	if (len <= 0 || (uint32_t)len % r->entry != 0)
-		return virq_fdt_bad_(why, "reg length is not a whole number of (address, size) entries");
+		return virq_fdt_bad_(why,
+				     "reg length is not a whole number of (address, size) entries");
 	r->n = (uint32_t)len / r->entry;
 	return LIBVIRQ_OK;
 }
@@ -408,10 +421,12 @@ static virq_status redist_(const void *fdt, int gic, int bus, const struct reg_p
 	sp = fdt_getprop(fdt, gic, "redistributor-stride", &len);
 	if (sp) {
 		if (len != 8)
-			return virq_fdt_bad_(why, "redistributor-stride is not a 64-bit value (2 cells)");
+			return virq_fdt_bad_(
+			    why, "redistributor-stride is not a 64-bit value (2 cells)");
 		stride = virq_fdt_cells_at_(sp, 2);
 		if (stride == 0 || (stride & 0xffffu) != 0)
-			return virq_fdt_bad_(why, "redistributor-stride is not a non-zero multiple of 64 KiB");
+			return virq_fdt_bad_(
+			    why, "redistributor-stride is not a non-zero multiple of 64 KiB");
 	} else if (len != -FDT_ERR_NOTFOUND) {
 		return virq_fdt_bad_(why, "cannot read redistributor-stride");
 	}
@@ -457,9 +472,9 @@ static virq_status cpuif_(const void *fdt, int bus, const struct reg_prop_ *reg,
 			  struct virq_gic_desc *d, const char **note, const char **why)
 {
 	uint64_t *const dst[3][2] = {
-		{ &d->gicc_base, &d->gicc_size },
-		{ &d->gich_base, &d->gich_size },
-		{ &d->gicv_base, &d->gicv_size },
+	    {&d->gicc_base, &d->gicc_size},
+	    {&d->gich_base, &d->gich_size},
+	    {&d->gicv_base, &d->gicv_size},
 	};
 
 	for (uint32_t k = 0; k < 3 && first + k < reg->n; k++) {
@@ -487,7 +502,8 @@ static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const
 	bool have_cells = false;
 	int child;
 
-	fdt_for_each_subnode(child, fdt, gic) {
+	fdt_for_each_subnode(child, fdt, gic)
+	{
 		struct virq_gic_its_desc *its;
 		struct reg_prop_ reg;
 		uint32_t ph;
@@ -495,7 +511,8 @@ static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const
 
 		if (fdt_node_check_compatible(fdt, child, "arm,gic-v3-its") != 0)
 			continue;
-		if (!virq_fdt_enabled_(fdt, child) || !fdt_getprop(fdt, child, "msi-controller", NULL))
+		if (!virq_fdt_enabled_(fdt, child) ||
+		    !fdt_getprop(fdt, child, "msi-controller", NULL))
 			continue;
 		if (!have_cells) {
 			st = virq_fdt_bus_cells_(fdt, gic, &c, why);

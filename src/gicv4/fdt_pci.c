@@ -68,7 +68,8 @@ static virq_status host_cfg_(const void *fdt, int node, int bus, struct virq_fdt
 	if (!p)
 		return virq_fdt_bad_(why, "the PCI host bridge has no reg (configuration window)");
 	if (len <= 0 || (uint32_t)len % entry != 0)
-		return virq_fdt_bad_(why, "reg length is not a whole number of (address, size) entries");
+		return virq_fdt_bad_(why,
+				     "reg length is not a whole number of (address, size) entries");
 	h->cfg_base = virq_fdt_cells_at_(p, pc.ac);
 	h->cfg_size = virq_fdt_cells_at_(p + pc.ac * 4u, pc.sc);
 	st = virq_fdt_region_ok_(h->cfg_base, h->cfg_size, why);
@@ -101,7 +102,8 @@ static virq_status host_cfg_(const void *fdt, int node, int bus, struct virq_fdt
 		h->bus_end = h->bus_start + (uint32_t)fit - 1;
 		h->flags |= LIBVIRQ_FDT_PCI_BUS_REDUCED;
 		if (!*note)
-			*note = "ok, but bus-range was reduced to the buses the configuration window covers";
+			*note = "ok, but bus-range was reduced to the buses the configuration "
+				"window covers";
 	}
 	return LIBVIRQ_OK;
 }
@@ -135,10 +137,12 @@ static virq_status host_ranges_(const void *fdt, int node, int bus, struct virq_
 			continue;
 		}
 		if (pci + (size - 1) < pci)
-			return virq_fdt_bad_(why, "a PCI window wraps past the end of the PCI address space");
+			return virq_fdt_bad_(
+			    why, "a PCI window wraps past the end of the PCI address space");
 		if ((space == LIBVIRQ_FDT_PCI_MEM32 || space == LIBVIRQ_FDT_PCI_IO) &&
 		    pci + (size - 1) > 0xffffffffull)
-			return virq_fdt_bad_(why, "a 32-bit memory or I/O window ends above 4 GiB on the PCI side");
+			return virq_fdt_bad_(
+			    why, "a 32-bit memory or I/O window ends above 4 GiB on the PCI side");
 		st = virq_fdt_region_ok_(cpu, size, why);
 		if (st == LIBVIRQ_OK)
 			st = virq_fdt_translate_(fdt, bus, &cpu, size, why);
@@ -179,7 +183,8 @@ static virq_status pci_host_(const void *fdt, size_t bufsize, uint32_t index,
 	/* pci-bus.yaml: #address-cells = <3>, #size-cells = <2>, exactly. */
 	if (virq_fdt_u32_(fdt, node, "#address-cells", &ac) != 1 || ac != 3 ||
 	    virq_fdt_u32_(fdt, node, "#size-cells", &sc) != 1 || sc != 2)
-		return virq_fdt_bad_(why, "the PCI host bridge's #address-cells/#size-cells are not 3/2");
+		return virq_fdt_bad_(
+		    why, "the PCI host bridge's #address-cells/#size-cells are not 3/2");
 	st = virq_fdt_bus_cells_(fdt, bus, &pc, why);
 	if (st == LIBVIRQ_OK)
 		st = host_cfg_(fdt, node, bus, pc, h, note, why);
@@ -197,7 +202,7 @@ static virq_status pci_host_(const void *fdt, size_t bufsize, uint32_t index,
 }
 
 virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t index,
-			      struct virq_fdt_pci_host *host, const char **reason)
+				       struct virq_fdt_pci_host *host, const char **reason)
 {
 	const char *note = NULL;
 	virq_status st;
@@ -250,7 +255,7 @@ struct msi_ctl_ {
 	uint32_t phandle;
 	int node;
 	uint32_t cells; /* #msi-cells */
-	int32_t its;    /* index in the description, or -1: not one of its ITSes */
+	int32_t its;	/* index in the description, or -1: not one of its ITSes */
 };
 
 struct msi_ctx_ {
@@ -272,8 +277,8 @@ static const struct msi_ctl_ *ctl_fail_(virq_status *st, const char **why, virq_
  * Resolves @p ph (cached) to a controller; @p need_one: #msi-cells must be 1.
  * NULL (with *st and *why set) when it cannot.
  */
-static const struct msi_ctl_ *ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_one,
-				   virq_status *st, const char **why)
+static const struct msi_ctl_ *ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_one, virq_status *st,
+				   const char **why)
 {
 	struct msi_ctl_ *c;
 	uint32_t cells = 0;
@@ -289,13 +294,15 @@ static const struct msi_ctl_ *ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_on
 	}
 	/* Devicetree Specification v0.4 §2.3.3: 0 and 0xffffffff are not phandles. */
 	if (ph == 0 || ph == 0xffffffffu)
-		return ctl_fail_(st, why, LIBVIRQ_EBADDT, "an MSI controller phandle is 0 or 0xffffffff");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+				 "an MSI controller phandle is 0 or 0xffffffff");
 	if (x->nr_ctl == LIBVIRQ_FDT_MSI_MAX_CTL_)
 		return ctl_fail_(st, why, LIBVIRQ_ENOSPC,
 				 "more distinct MSI controllers than libvirq resolves (32)");
 	node = fdt_node_offset_by_phandle(x->fdt, ph);
 	if (node < 0)
-		return ctl_fail_(st, why, LIBVIRQ_EBADDT, "an MSI controller phandle names no node");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+				 "an MSI controller phandle names no node");
 	if (!fdt_getprop(x->fdt, node, "msi-controller", NULL))
 		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
 				 "an MSI controller phandle names a node without msi-controller");
@@ -307,7 +314,8 @@ static const struct msi_ctl_ *ctl_(struct msi_ctx_ *x, uint32_t ph, bool need_on
 		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
 				 "an MSI controller's #msi-cells is absurd (above 8)");
 	if (need_one && (r == 0 || cells != 1))
-		return ctl_fail_(st, why, LIBVIRQ_EBADDT, "an msi-map controller's #msi-cells is not 1");
+		return ctl_fail_(st, why, LIBVIRQ_EBADDT,
+				 "an msi-map controller's #msi-cells is not 1");
 	c = &x->ctl[x->nr_ctl++];
 	c->phandle = ph;
 	c->node = node;
@@ -356,9 +364,8 @@ static virq_status map_entry_(struct msi_ctx_ *x, const uint8_t *map, uint32_t i
 	return e->ctl ? LIBVIRQ_OK : st;
 }
 
-static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int node,
-			    uint32_t rid, uint32_t filter, struct virq_fdt_msi_target *out,
-			    const char **why)
+static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int node, uint32_t rid,
+			    uint32_t filter, struct virq_fdt_msi_target *out, const char **why)
 {
 	uint32_t mask = 0xffffffffu, n, masked;
 	bool matched = false, matched_its = false;
@@ -390,7 +397,8 @@ static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int
 
 			if (be32_(f + 4) == e.ctl->phandle && e.rid_base < fb + fl &&
 			    fb < (uint64_t)e.rid_base + e.len)
-				return virq_fdt_bad_(why, "two msi-map entries for one controller overlap");
+				return virq_fdt_bad_(
+				    why, "two msi-map entries for one controller overlap");
 		}
 	}
 	masked = rid & mask;
@@ -418,8 +426,9 @@ static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int
 		return virq_fdt_fail_(why, LIBVIRQ_ENOENT,
 				      "no msi-map entry maps the RID to the requested ITS");
 	if (matched)
-		return virq_fdt_fail_(why, LIBVIRQ_ENOTSUP,
-				      "the RID maps only to MSI controllers that are not ITSes of the description");
+		return virq_fdt_fail_(
+		    why, LIBVIRQ_ENOTSUP,
+		    "the RID maps only to MSI controllers that are not ITSes of the description");
 	return virq_fdt_fail_(why, LIBVIRQ_ENOENT, "no msi-map entry matches the RID");
 }
 
@@ -458,7 +467,8 @@ static virq_status via_parent_(struct msi_ctx_ *x, int node, uint32_t rid, uint3
 	if (!p) {
 		if (len != -FDT_ERR_NOTFOUND)
 			return virq_fdt_bad_(why, "cannot read msi-parent");
-		return virq_fdt_fail_(why, LIBVIRQ_ENOENT, "the node has neither msi-map nor msi-parent");
+		return virq_fdt_fail_(why, LIBVIRQ_ENOENT,
+				      "the node has neither msi-map nor msi-parent");
 	}
 	if (len <= 0 || len % 4 != 0)
 		return virq_fdt_bad_(why, "msi-parent is not a whole number of cells");
@@ -484,7 +494,8 @@ static virq_status via_parent_(struct msi_ctx_ *x, int node, uint32_t rid, uint3
 		return LIBVIRQ_OK;
 	}
 	if (its_seen)
-		return virq_fdt_fail_(why, LIBVIRQ_ENOENT, "msi-parent does not name the requested ITS");
+		return virq_fdt_fail_(why, LIBVIRQ_ENOENT,
+				      "msi-parent does not name the requested ITS");
 	return virq_fdt_fail_(why, LIBVIRQ_ENOTSUP, "msi-parent names no ITS of the description");
 }
 
@@ -498,7 +509,8 @@ static virq_status msi_map_(struct msi_ctx_ *x, size_t bufsize, int32_t node, ui
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (!virq_fdt_node_ok_(x->fdt, node))
-		return virq_fdt_fail_(why, LIBVIRQ_EINVAL, "the node offset names no node of this blob");
+		return virq_fdt_fail_(why, LIBVIRQ_EINVAL,
+				      "the node offset names no node of this blob");
 	map = fdt_getprop(x->fdt, node, "msi-map", &len);
 	if (map)
 		return via_map_(x, map, len, node, rid, filter, out, why);

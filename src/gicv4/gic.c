@@ -24,26 +24,27 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		return LIBVIRQ_OK;
 	}
 	if (r->size < 0x20000u || (r->stride & 0xFFFFu))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_gic_init: redistributor region below 128 KiB or stride not "
-				     "a multiple of 64 KiB",
-				     r->base, r->size, r->stride);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EINVAL,
+		    "virq_gic_init: redistributor region below 128 KiB or stride not "
+		    "a multiple of 64 KiB",
+		    r->base, r->size, r->stride);
 	while (off + 0x20000u <= r->size) {
 		uint64_t base = r->base + off;
-		uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GIC_PIDR2_ArchRev,
-							 virq_rd32_(hal, base + LIBVIRQ_GICR_PIDR2));
+		uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(
+		    LIBVIRQ_GIC_PIDR2_ArchRev, virq_rd32_(hal, base + LIBVIRQ_GICR_PIDR2));
 		uint64_t typer, stride;
 
 		if ((arch != 3 && arch != 4) && off == 0) {
-			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN, "gicr: no redistributor in region, skipped",
-				     base, arch);
+			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN,
+				     "gicr: no redistributor in region, skipped", base, arch);
 			return LIBVIRQ_OK;
 		}
 		if (arch != 3 && arch != 4) {
 			LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR, "gicr: bad PIDR2.ArchRev", base, arch);
 			return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
-					     "virq_gic_init: GICR_PIDR2.ArchRev is not 3 or 4", base,
-					     arch);
+					     "virq_gic_init: GICR_PIDR2.ArchRev is not 3 or 4",
+					     base, arch);
 		}
 		typer = virq_rd64_(hal, base + LIBVIRQ_GICR_TYPER);
 		/* A GICv4 RD's VLPI_base frame (+0x20000) must be in the region
@@ -53,7 +54,8 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 			break;
 		if (gic->nr_rd >= max_rd)
 			return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-					     "virq_gic_init: more redistributors than max_rd", max_rd);
+					     "virq_gic_init: more redistributors than max_rd",
+					     max_rd);
 		gic->rd[gic->nr_rd].rd_base = base;
 		gic->rd[gic->nr_rd].typer = typer;
 		gic->rd[gic->nr_rd].resident_vpe = LIBVIRQ_VPEID_NONE;
@@ -61,10 +63,10 @@ static virq_status walk_region_(struct virq_gic *gic, const struct virq_gic_redi
 		gic->nr_rd++;
 		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Last, typer))
 			return LIBVIRQ_OK;
-		stride = r->stride
-			     ? r->stride
-			     : (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_VLPIS, typer) ? LIBVIRQ_GICR_STRIDE_V4
-									     : LIBVIRQ_GICR_STRIDE_V3);
+		stride = r->stride ? r->stride
+				   : (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_VLPIS, typer)
+					  ? LIBVIRQ_GICR_STRIDE_V4
+					  : LIBVIRQ_GICR_STRIDE_V3);
 		off += stride;
 	}
 	/* Ran off the region without GICR_TYPER.Last: the description and the
@@ -87,7 +89,8 @@ static enum virq_gic_version detect_version_(const struct virq_gic *gic, uint32_
 
 static void lpi_limits_(struct virq_gic *gic, uint32_t lpi_bits)
 {
-	uint32_t idbits = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_IDbits, gic->gicd_typer) + 1;
+	uint32_t idbits =
+	    (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_IDbits, gic->gicd_typer) + 1;
 	uint32_t num = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_num_LPIs, gic->gicd_typer);
 
 	gic->lpi_bits = lpi_bits < idbits ? lpi_bits : idbits;
@@ -126,7 +129,8 @@ static virq_status alloc_tables_(struct virq_gic *gic)
 	/* The vPEID allocator's page is never 0 bytes, even for a GICv4.1 with
 	 * 1 or 2 vPEID bits (GICD_TYPER2.VID = 0 or 1). */
 	if (st == LIBVIRQ_OK && gic->version >= LIBVIRQ_GIC_V4_0)
-		st = virq_page_alloc_(hal, vpeid_map_bytes_(gic->vpeid_bits), 4096, &gic->vpeid_map);
+		st =
+		    virq_page_alloc_(hal, vpeid_map_bytes_(gic->vpeid_bits), 4096, &gic->vpeid_map);
 	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, &gic->lpi_refs);
 		virq_page_free_(hal, &gic->lpi_map);
@@ -157,8 +161,8 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 				    "virq_gic_init: gic is live (destroy it first)");
 	if (!max_rd || max_rd > 65536u || lpi_bits < 14 || lpi_bits > 16)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16", max_rd,
-				     lpi_bits);
+				     "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16",
+				     max_rd, lpi_bits);
 	/* The GICD registers the library reads span the 64 KiB frame up to
 	 * GICD_PIDR2 at 0xFFE8 (IHI 0069H §12.9, Table 12-25): a smaller
 	 * region would be read outside what the description gives. */
@@ -179,12 +183,14 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 	gic->platform = desc->platform;
 	gic->rd_forced_nc = desc->dma_noncoherent;
 	arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GIC_PIDR2_ArchRev,
-					virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_PIDR2));
+					   virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_PIDR2));
 	gic->gicd_typer = virq_rd32_(hal, gic->gicd_base + LIBVIRQ_GICD_TYPER);
-	if ((arch != 3 && arch != 4) || !LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_LPIS, gic->gicd_typer))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
-				     "virq_gic_init: GICD_PIDR2.ArchRev not 3/4 or GICD_TYPER.LPIS = 0",
-				     arch, gic->gicd_typer);
+	if ((arch != 3 && arch != 4) ||
+	    !LIBVIRQ_FIELD_GET(LIBVIRQ_GICD_TYPER_LPIS, gic->gicd_typer))
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_ENOTSUP,
+		    "virq_gic_init: GICD_PIDR2.ArchRev not 3/4 or GICD_TYPER.LPIS = 0", arch,
+		    gic->gicd_typer);
 	for (uint32_t i = 0; i < desc->nr_redist_regions; i++) {
 		st = walk_region_(gic, &desc->redist[i], max_rd);
 		if (st != LIBVIRQ_OK)
@@ -195,9 +201,10 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 	gic->version = detect_version_(gic, arch);
 	lpi_limits_(gic, lpi_bits);
 	if (gic->lpi_bits < 14)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
-				     "virq_gic_init: GICD_TYPER.IDbits gives fewer than 14 INTID bits",
-				     gic->lpi_bits);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_ENOTSUP,
+		    "virq_gic_init: GICD_TYPER.IDbits gives fewer than 14 INTID bits",
+		    gic->lpi_bits);
 	vpeid_limits_(gic);
 	st = alloc_tables_(gic);
 	if (st == LIBVIRQ_OK)
@@ -242,11 +249,13 @@ virq_status virq_gic_dist_enable(struct virq_gic *gic)
 			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICD_CTLR_EnableGrp0, 1));
 	v &= (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP);
 	virq_wr32_(&gic->hal, a, v);
-	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: docs/rationale.md#gic-rd-bringup-order). */
+	/* GICD_CTLR.RWP is bit 31 (GICR_CTLR.RWP is bit 3: docs/rationale.md#gic-rd-bringup-order).
+	 */
 	st = virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICD_CTLR_RWP), 0,
 			 gic->timeout_ns, NULL);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&gic->hal, st, "virq_gic_dist_enable: GICD_CTLR.RWP stayed set");
+		return LIBVIRQ_FAIL(&gic->hal, st,
+				    "virq_gic_dist_enable: GICD_CTLR.RWP stayed set");
 	return LIBVIRQ_OK;
 }
 

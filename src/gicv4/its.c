@@ -19,7 +19,8 @@ static virq_status its_quiesce_(struct virq_its *its)
 	uint64_t a = its->base + LIBVIRQ_GITS_CTLR;
 	uint32_t c = virq_rd32_(hal, a);
 
-	if (c & (LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) | LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe)))
+	if (c & (LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
+		 LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe)))
 		virq_wr32_(hal, a,
 			   c & (uint32_t) ~(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
 					    LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe)));
@@ -60,8 +61,8 @@ virq_status virq_its_probe(const struct virq_gic *gic, const struct virq_gic_its
 	id.typer = virq_rd64_(hal, desc->base + LIBVIRQ_GITS_TYPER);
 	id.iidr = virq_rd32_(hal, desc->base + LIBVIRQ_GITS_IIDR);
 	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Physical, id.typer))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP, "virq_its_probe: GITS_TYPER.Physical = 0",
-				     id.typer);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
+				     "virq_its_probe: GITS_TYPER.Physical = 0", id.typer);
 	virq_its_limits_from_typer(id.typer, &lim);
 	id.version = its_level_(gic, lim.version);
 	id.quirks = virq_its_quirks_for(id.iidr, gic->platform);
@@ -72,12 +73,13 @@ virq_status virq_its_probe(const struct virq_gic *gic, const struct virq_gic_its
 static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_desc *desc)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_PIDR2_ArchRev,
-						 virq_rd32_(hal, its->base + LIBVIRQ_GITS_PIDR2));
+	uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(
+	    LIBVIRQ_GITS_PIDR2_ArchRev, virq_rd32_(hal, its->base + LIBVIRQ_GITS_PIDR2));
 
 	if (arch != 3 && arch != 4)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
-				     "virq_its_init: GITS_PIDR2.ArchRev is not 3 or 4", its->base, arch);
+				     "virq_its_init: GITS_PIDR2.ArchRev is not 3 or 4", its->base,
+				     arch);
 	its->typer = virq_rd64_(hal, its->base + LIBVIRQ_GITS_TYPER);
 	its->iidr = virq_rd32_(hal, its->base + LIBVIRQ_GITS_IIDR);
 	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Physical, its->typer))
@@ -96,10 +98,12 @@ static virq_status its_probe_(struct virq_its *its, const struct virq_gic_its_de
 	its->quirks = virq_its_quirks_for(its->iidr, its->gic->platform);
 	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_22375) && its->lim.devid_bits > 20)
 		its->lim.devid_bits = 20;
-	its->itt_esz = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_ITT_entry_size, its->typer) + 1;
+	its->itt_esz =
+	    (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_ITT_entry_size, its->typer) + 1;
 	if (its->quirks & LIBVIRQ_ITS_QUIRK_QDF2400_E0065)
 		its->itt_esz = 16;
-	its->noncoherent = desc->dma_noncoherent || (its->quirks & LIBVIRQ_ITS_QUIRK_RK3588_3588001);
+	its->noncoherent =
+	    desc->dma_noncoherent || (its->quirks & LIBVIRQ_ITS_QUIRK_RK3588_3588001);
 	/* Direct vSGI needs GITS_SGIR (64-bit, ITS_base + 0x20020) inside the
 	 * register region the description gives: a 0x20000-byte region (two
 	 * 64 KiB frames) has no vSGI frame, whatever GITS_TYPER.VSGI says, and
@@ -130,8 +134,8 @@ static void its_number_(struct virq_its *its, uint32_t *ctlr)
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	uint64_t a = its->base + LIBVIRQ_GITS_CTLR;
-	uint32_t c =
-	    (uint32_t)LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a), its->slot);
+	uint32_t c = (uint32_t)LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CTLR_ITS_Number, virq_rd32_(hal, a),
+						 its->slot);
 
 	if (itslist_mode_(its)) {
 		virq_wr32_(hal, a, c);
@@ -154,8 +158,8 @@ static virq_status its_number_unique_(const struct virq_its *its)
 		const struct virq_its *o = gic->its[i];
 
 		if (o && o != its && itslist_mode_(o) && o->its_number == its->its_number) {
-			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "its: duplicate ITS_Number", its->base,
-				  its->its_number);
+			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "its: duplicate ITS_Number",
+				     its->base, its->its_number);
 			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EHW,
 					     "virq_its_init: GITS_CTLR.ITS_Number equals another "
 					     "ITSList-mode ITS's (read-only)",
@@ -175,7 +179,8 @@ static virq_status its_slot_(struct virq_its *its)
 			return LIBVIRQ_OK;
 		}
 	}
-	return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOSPC, "virq_its_init: the GIC has 16 ITSes already");
+	return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOSPC,
+			    "virq_its_init: the GIC has 16 ITSes already");
 }
 
 static virq_status its_setup_(struct virq_its *its, const struct virq_its_cfg *cfg)
@@ -247,10 +252,11 @@ static virq_status its_teardown_(struct virq_its *its)
 	virq_its_proxy_free_(its);
 	st = its_quiesce_(its);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st,
-				     "virq_its_destroy: GITS_CTLR.Quiescent never read 1 (memory kept, "
-				     "ITS disabled; call again)",
-				     its->base);
+		return LIBVIRQ_FAILV(
+		    &its->gic->hal, st,
+		    "virq_its_destroy: GITS_CTLR.Quiescent never read 1 (memory kept, "
+		    "ITS disabled; call again)",
+		    its->base);
 	its_release_(its);
 	return LIBVIRQ_OK;
 }
@@ -300,9 +306,10 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 		return st;
 	if (cfg && cfg->queue_bytes &&
 	    ((cfg->queue_bytes & 0xFFF) || cfg->queue_bytes > LIBVIRQ_ITS_QUEUE_MAX_BYTES))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_its_init: cfg->queue_bytes not a 4 KiB multiple up to 1 MiB",
-				     cfg->queue_bytes);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EINVAL,
+		    "virq_its_init: cfg->queue_bytes not a 4 KiB multiple up to 1 MiB",
+		    cfg->queue_bytes);
 	if (cfg && !cfg->lock.acquire != !cfg->lock.release)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
 				    "virq_its_init: cfg->lock needs both acquire and release");
@@ -319,8 +326,8 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	if (st == LIBVIRQ_OK) {
 		st = its_quiesce_(its);
 		if (st != LIBVIRQ_OK)
-			st = LIBVIRQ_FAILV(hal, st,
-					   "virq_its_init: GITS_CTLR.Quiescent never read 1", its->base);
+			st = LIBVIRQ_FAILV(
+			    hal, st, "virq_its_init: GITS_CTLR.Quiescent never read 1", its->base);
 	}
 	if (st == LIBVIRQ_OK)
 		st = its_setup_(its, cfg);
@@ -365,8 +372,8 @@ virq_status virq_its_destroy(struct virq_its *its)
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_destroy: its not live");
 	if (its->nr_devices || its->nr_vpes)
 		return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_EBUSY,
-				     "virq_its_destroy: devices or vPEs still mapped", its->nr_devices,
-				     its->nr_vpes);
+				     "virq_its_destroy: devices or vPEs still mapped",
+				     its->nr_devices, its->nr_vpes);
 	st = its_teardown_(its);
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -390,17 +397,21 @@ static virq_status map_collection_locked_(struct virq_its *its, uint32_t rd)
 	if (rd >= its->gic->nr_rd)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
 				     "virq_its_map_collection: redistributor index >= nr_rd", rd);
-	if (!(its->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON)) /* EnableLPIs before MAPC (docs/rationale.md#gic-rd-bringup-order) */
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_its_map_collection: LPIs not enabled on the redistributor "
-				     "(virq_gic_rdist_init() first)",
-				     rd);
+	if (!(its->gic->rd[rd].flags &
+	      LIBVIRQ_RDIST_LPIS_ON)) /* EnableLPIs before MAPC
+					 (docs/rationale.md#gic-rd-bringup-order) */
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EBUSY,
+		    "virq_its_map_collection: LPIs not enabled on the redistributor "
+		    "(virq_gic_rdist_init() first)",
+		    rd);
 	if ((its->quirks & LIBVIRQ_ITS_QUIRK_CAVIUM_23144) && its->rd_node && its->numa_node >= 0 &&
 	    its->rd_node[rd] != its->numa_node)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_its_map_collection: Cavium 23144: redistributor on another "
-				     "NUMA node than the ITS",
-				     rd);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EINVAL,
+		    "virq_its_map_collection: Cavium 23144: redistributor on another "
+		    "NUMA node than the ITS",
+		    rd);
 	if (rd >= (1u << its->lim.icid_bits))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
 				     "virq_its_map_collection: ICID beyond GITS_TYPER.CIDbits", rd);

@@ -42,8 +42,8 @@ static inline uint8_t *slot_(const struct virq_its_queue *q, uint32_t off)
 
 /* The fields of GITS_CBASER that must read back exactly as written. */
 #define CBASER_FIXED_                                                                              \
-	(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Valid) |                                                 \
-	 LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Physical_Address) |                                      \
+	(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Valid) |                                           \
+	 LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Physical_Address) |                                \
 	 LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Size))
 
 /* Writes @v to GITS_CBASER and returns what reads back. */
@@ -73,8 +73,10 @@ static virq_status cbaser_negotiate_(struct virq_its_queue *q, uint64_t *rb)
 		return LIBVIRQ_EHW;
 	if (!q->noncoherent && LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, *rb) == 0) {
 		/* Non-shareable stuck: the ITS does not snoop; use nC and clean. */
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CBASER_Shareability, *rb, LIBVIRQ_GIC_SH_NONE);
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CBASER_InnerCache, want, LIBVIRQ_GIC_CACHE_nC);
+		want =
+		    LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CBASER_Shareability, *rb, LIBVIRQ_GIC_SH_NONE);
+		want =
+		    LIBVIRQ_FIELD_SET(LIBVIRQ_GITS_CBASER_InnerCache, want, LIBVIRQ_GIC_CACHE_nC);
 		*rb = cbaser_write_(q, want);
 		if ((*rb ^ want) & CBASER_FIXED_)
 			return LIBVIRQ_EHW;
@@ -106,8 +108,9 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 	if (!q)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_queue_init: NULL queue");
 	if (q->state == LIVE_)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
-				    "virq_its_queue_init: queue is live (virq_its_queue_fini() first)");
+		return LIBVIRQ_FAIL(
+		    hal, LIBVIRQ_EBUSY,
+		    "virq_its_queue_init: queue is live (virq_its_queue_fini() first)");
 	memset(q, 0, sizeof(*q));
 	if (size & 0xFFF)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EALIGN,
@@ -134,9 +137,10 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 		return LIBVIRQ_FAIL(hal, st, "virq_its_queue_init: queue allocation failed");
 	st = cbaser_negotiate_(q, &rb);
 	if (st == LIBVIRQ_OK) {
-		q->clean = q->noncoherent || virq_gic_attr_needs_clean(
-						 LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
-						 LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb));
+		q->clean =
+		    q->noncoherent || virq_gic_attr_needs_clean(
+					  LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
+					  LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb));
 		if (q->clean && !q->hal.ops->dcache_clean)
 			st = LIBVIRQ_ENOHAL;
 	}
@@ -144,14 +148,15 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 		/* Leave no queue pointing at memory we free. */
 		virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER), 0);
 		virq_page_free_(&q->hal, &q->mem);
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_queue_init: GITS_CBASER did not take the queue, or it "
-				     "needs cleaning and the HAL has no dcache_clean",
-				     rb);
+		return LIBVIRQ_FAILV(
+		    hal, st,
+		    "virq_its_queue_init: GITS_CBASER did not take the queue, or it "
+		    "needs cleaning and the HAL has no dcache_clean",
+		    rb);
 	}
 	q->cbaser = rb;
 	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_INFO, "its: command queue GITS_CBASER, clean", rb,
-		  (uint64_t)q->clean);
+		     (uint64_t)q->clean);
 	/* Writing GITS_CBASER reset GITS_CREADR to 0; match it (Linux, QEMU). */
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
 	positions_reset_(q);
@@ -296,7 +301,7 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 	if (a.res == RD_BAD_) {
 		q->dead = true;
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
-			  (uint64_t)q->pub_off);
+			     (uint64_t)q->pub_off);
 		diag_fill_(q, diag, stalled_bit);
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW, msg[0], q->creadr, (uint64_t)q->pub_off);
 	}
@@ -305,14 +310,14 @@ static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 	if (a.res == RD_STALLED_ || stalled_bit) {
 		/* Trusted bit, or (sticky / retried) bit with no progress until the deadline. */
 		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
-			  (uint64_t)q->pub_off);
+			     (uint64_t)q->pub_off);
 		diag_fill_(q, diag, true);
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED, msg[1], q->creadr,
 				     (uint64_t)q->pub_off);
 	}
 	q->dead = true;
 	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
-		  (uint64_t)q->pub_off);
+		     (uint64_t)q->pub_off);
 	diag_fill_(q, diag, false);
 	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT, msg[2], q->creadr, (uint64_t)q->pub_off);
 }
@@ -452,21 +457,25 @@ virq_status virq_its_queue_push(struct virq_its_queue *q, const struct virq_its_
 	/* The encoder writes the slot only on success: a rejected command leaves no trace. */
 	st = virq_its_cmd_encode(cmd, lim, slot, sync, bad);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&q->hal, st, "virq_its_queue_push: the encoder rejected the command",
+		return LIBVIRQ_FAILV(&q->hal, st,
+				     "virq_its_queue_push: the encoder rejected the command",
 				     (uint64_t)cmd->opcode);
 	advance_(q);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_queue_push_raw(struct virq_its_queue *q, const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
+virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
+				    const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
 {
 	uint8_t *slot;
 	virq_status st;
 
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_push_raw: queue not live");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_its_queue_push_raw: queue not live");
 	if (!raw)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_push_raw: NULL command");
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL,
+				    "virq_its_queue_push_raw: NULL command");
 	st = next_slot_(q, &slot);
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -486,8 +495,8 @@ virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				    "virq_its_queue_wait: queue dead (virq_its_queue_reset())");
 	if (ticket > q->pub_lin)
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
-				     "virq_its_queue_wait: ticket beyond what was published", ticket,
-				     q->pub_lin);
+				     "virq_its_queue_wait: ticket beyond what was published",
+				     ticket, q->pub_lin);
 	if (q->rd_lin >= ticket)
 		return LIBVIRQ_OK;
 	return poll_consumed_(q, ticket, diag, false);
@@ -535,8 +544,9 @@ virq_status virq_its_queue_submit(struct virq_its_queue *q, const struct virq_it
 	for (size_t i = 0; i < n; i++) {
 		st = virq_its_cmd_encode(&sc[i], lim, raw[i + 1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(&q->hal, st,
-					    "virq_its_queue_submit: the encoder rejected the SYNC/VSYNC");
+			return LIBVIRQ_FAIL(
+			    &q->hal, st,
+			    "virq_its_queue_submit: the encoder rejected the SYNC/VSYNC");
 	}
 	for (size_t i = 0; i <= n && st == LIBVIRQ_OK; i++)
 		st = virq_its_queue_push_raw(q, raw[i]);
@@ -551,15 +561,18 @@ virq_status virq_its_queue_stall_info(struct virq_its_queue *q, struct virq_its_
 	enum rd_result_ r;
 
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_stall_info: queue not live");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_its_queue_stall_info: queue not live");
 	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD, "virq_its_queue_stall_info: queue dead");
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
+				    "virq_its_queue_stall_info: queue dead");
 	r = creadr_read_(q);
 	if (r == RD_BAD_) {
 		q->dead = true;
 		diag_fill_(q, diag, false);
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_stall_info: GITS_CREADR impossible", q->creadr);
+				     "virq_its_queue_stall_info: GITS_CREADR impossible",
+				     q->creadr);
 	}
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) && q->rd_lin < q->pub_lin) {
 		diag_fill_(q, diag, true);
@@ -600,8 +613,8 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 				    "virq_its_queue_skip: the encoder rejected the replacement");
 	if (creadr_read_(q) == RD_BAD_) {
 		q->dead = true;
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW, "virq_its_queue_skip: GITS_CREADR impossible",
-				     q->creadr);
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
+				     "virq_its_queue_skip: GITS_CREADR impossible", q->creadr);
 	}
 	/* Only a stalled ITS leaves the slot at CREADR alone while we rewrite it. */
 	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) || q->rd_lin >= q->pub_lin)
@@ -635,7 +648,7 @@ virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consu
 	if (!q_live_(q))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_reset: queue not live");
 	*consumed_lin = q->rd_lin; /* a lower bound until the ITS is quiescent */
-	q->dead = true; /* until the end */
+	q->dead = true;		   /* until the end */
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
 	if (ctlr & en)
 		virq_wr32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), ctlr & ~en);
@@ -658,9 +671,9 @@ virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consu
 	/* Rewriting GITS_CBASER resets GITS_CREADR to 0 and clears Stalled. */
 	rb = cbaser_write_(q, q->cbaser);
 	if (rb != q->cbaser)
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_reset: GITS_CBASER did not read back as before",
-				     rb, q->cbaser);
+		return LIBVIRQ_FAILV(
+		    &q->hal, LIBVIRQ_EHW,
+		    "virq_its_queue_reset: GITS_CBASER did not read back as before", rb, q->cbaser);
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
 	positions_reset_(q);
 	if (ctlr & en)

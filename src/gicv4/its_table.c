@@ -46,7 +46,7 @@ static uint32_t probe_psz_(struct virq_its *its, uint32_t n, uint64_t *pszf)
 		virq_wr64_(hal, baser_addr_(its, n),
 			   LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, codes[i]));
 		if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Page_Size,
-				   virq_rd64_(hal, baser_addr_(its, n))) == codes[i]) {
+				      virq_rd64_(hal, baser_addr_(its, n))) == codes[i]) {
 			*pszf = codes[i];
 			return sizes[i];
 		}
@@ -62,7 +62,8 @@ static bool probe_indirect_(struct virq_its *its, uint32_t n, uint64_t pszf)
 		     LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Indirect, 1);
 
 	virq_wr64_(hal, baser_addr_(its, n), v);
-	return LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Indirect, virq_rd64_(hal, baser_addr_(its, n))) != 0;
+	return LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Indirect,
+				 virq_rd64_(hal, baser_addr_(its, n))) != 0;
 }
 
 static uint32_t wanted_bits_(const struct virq_its *its, uint32_t type)
@@ -134,10 +135,11 @@ static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint
 	if (t->page_size != 65536u)
 		keep &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
 	if ((rb & keep) != (want & keep))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
-				     "virq_its_init: GITS_BASER<n> did not take the table (address, "
-				     "Valid or Size)",
-				     t->n, want, rb);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EHW,
+		    "virq_its_init: GITS_BASER<n> did not take the table (address, "
+		    "Valid or Size)",
+		    t->n, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
 	if (!its->noncoherent && sh == LIBVIRQ_GIC_SH_NONE && ic > LIBVIRQ_GIC_CACHE_nC) {
@@ -211,12 +213,13 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 					   t->l1.pa);
 	}
 	if (st == LIBVIRQ_OK) {
-		uint64_t want = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Valid, 1) |
-				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) |
-				want_attrs_(its) | (rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Type)) |
-				(rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Entry_Size)) | paf |
-				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, pszf) |
-				LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Size, pages - 1);
+		uint64_t want =
+		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Valid, 1) |
+		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Indirect, t->indirect ? 1 : 0) |
+		    want_attrs_(its) | (rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Type)) |
+		    (rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Entry_Size)) | paf |
+		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, pszf) |
+		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Size, pages - 1);
 		st = program_(its, t, want);
 	}
 	if (st != LIBVIRQ_OK) {

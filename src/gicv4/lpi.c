@@ -56,15 +56,16 @@ virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first
 			 * config bytes are the free value 0xA2 already). */
 			for (uint32_t i = 0; i < count; i++)
 				bm_clr_(bm, n + i);
-			return LIBVIRQ_FAIL(&gic->hal, st,
-					    "virq_lpi_alloc: configuration table needs cleaning and "
-					    "the HAL has no dcache_clean");
+			return LIBVIRQ_FAIL(
+			    &gic->hal, st,
+			    "virq_lpi_alloc: configuration table needs cleaning and "
+			    "the HAL has no dcache_clean");
 		}
 		*first = LIBVIRQ_LPI_BASE + n;
 		return LIBVIRQ_OK;
 	}
-	return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOSPC,
-			     "virq_lpi_alloc: no free run of count LPIs", count);
+	return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOSPC, "virq_lpi_alloc: no free run of count LPIs",
+			     count);
 }
 
 bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid)
@@ -166,9 +167,10 @@ virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid, uint8_t pr
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
 	if (clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
-				    "virq_lpi_set_config: byte written, but it could not be cleaned "
-				    "(no dcache_clean)");
+		return LIBVIRQ_FAIL(
+		    &gic->hal, LIBVIRQ_ENOHAL,
+		    "virq_lpi_set_config: byte written, but it could not be cleaned "
+		    "(no dcache_clean)");
 	return LIBVIRQ_OK;
 }
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Redistributor bring-up, all in one place: the vPE residency registers'
- * reset (docs/rationale.md#gic-vpe-residency-init: even when a previous kernel left LPIs on), EnableLPIs off
- * with RWP on bit 3 (docs/rationale.md#gic-rd-bringup-order), wake (GICR_WAKER), GICR_PROPBASER /
- * GICR_PENDBASER with attribute negotiation (docs/rationale.md#gic-table-attributes), EnableLPIs on and
- * visible before any MAPC; on GICv4.1 the redistributors' view of the vPE
- * table (GICR_VPROPBASER, 4.1 layout).
- * Spec: Arm IHI 0069H §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER,
- * GICR_PENDBASER, GICR_VPROPBASER, GICR_VPENDBASER).
+ * reset (docs/rationale.md#gic-vpe-residency-init: even when a previous kernel left LPIs on),
+ * EnableLPIs off with RWP on bit 3 (docs/rationale.md#gic-rd-bringup-order), wake (GICR_WAKER),
+ * GICR_PROPBASER / GICR_PENDBASER with attribute negotiation
+ * (docs/rationale.md#gic-table-attributes), EnableLPIs on and visible before any MAPC; on GICv4.1
+ * the redistributors' view of the vPE table (GICR_VPROPBASER, 4.1 layout). Spec: Arm IHI 0069H
+ * §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER, GICR_PENDBASER, GICR_VPROPBASER,
+ * GICR_VPENDBASER).
  */
 #include "gicv4/enc/images.h"
 #include "gicv4/lpi_priv.h"
@@ -178,8 +178,9 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 	struct vpet_ *t;
 	virq_status st;
 
-	virq_wr64_(hal, va,
-		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K));
+	virq_wr64_(
+	    hal, va,
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K));
 	rb = virq_rd64_(hal, va);
 	code = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb);
 	if (code > LIBVIRQ_GITS_BASER_PAGE_64K)
@@ -189,7 +190,9 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(hal, st, msg[0]);
 	t = r->vpet.va;
-	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K ? 4096u : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u : 65536u;
+	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K    ? 4096u
+		 : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u
+						       : 65536u;
 	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
 	t->epp = t->psz / t->esz;
 	t->nc = gic->rd_noncoherent;
@@ -204,10 +207,9 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 	if (sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page) > r->vpet.size) {
 		struct virq_page big;
 
-		st = virq_page_alloc_(hal,
-				      round_up_(sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page),
-						4096),
-				      4096, &big);
+		st = virq_page_alloc_(
+		    hal, round_up_(sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page), 4096),
+		    4096, &big);
 		if (st == LIBVIRQ_OK) {
 			memcpy(big.va, t, sizeof(*t));
 			virq_page_free_(hal, &r->vpet);
@@ -239,7 +241,7 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 /* Points redistributor @idx at the vPE table its affinity calls for;
  * with @own, allocates one for its group when nothing can be shared. */
 static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
-				  const char *const msg[2])
+				 const char *const msg[2])
 {
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t key, v;
@@ -285,11 +287,12 @@ virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
 			continue;
 		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 			if (its_shares_(gic->its[i], rd))
-				return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
-						     "virq_its_init: a GICv4.1 ITS that shares its vPE "
-						     "table came up after vPEs exist (initialise every "
-						     "ITS before the first vPE)",
-						     gic->its[i]->base, r);
+				return LIBVIRQ_FAILV(
+				    &gic->hal, LIBVIRQ_EBUSY,
+				    "virq_its_init: a GICv4.1 ITS that shares its vPE "
+				    "table came up after vPEs exist (initialise every "
+				    "ITS before the first vPE)",
+				    gic->its[i]->base, r);
 	}
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
 		st = vpe_table_41_(gic, r, gic->vpet_own, vpet_msg_its_);
@@ -343,7 +346,8 @@ void virq_rdist_vpe_tables_free_(struct virq_gic *gic)
 		vpet_free_(gic, &gic->rd[r]);
 }
 
-/* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ---------------- */
+/* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ----------------
+ */
 
 static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 {
@@ -352,17 +356,18 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	uint64_t v = virq_rd64_(&gic->hal, va);
 
 	if (v & VPEND_VALID) {
-		/* A stale resident vPE (kexec, docs/rationale.md#gic-vpe-residency-init): clear Valid and wait for
-		 * the VPT parse to finish. On 4.1 write PendingLast only. */
-		uint64_t w =
-		    gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL : (v & ~(VPEND_VALID | VPEND_DIRTY));
+		/* A stale resident vPE (kexec, docs/rationale.md#gic-vpe-residency-init): clear
+		 * Valid and wait for the VPT parse to finish. On 4.1 write PendingLast only. */
+		uint64_t w = gic->version == LIBVIRQ_GIC_V4_1 ? VPEND_PL
+							      : (v & ~(VPEND_VALID | VPEND_DIRTY));
 
 		virq_status st;
 
 		virq_wr64_(&gic->hal, va, w);
 		st = dirty_wait_(gic, idx);
 		if (st != LIBVIRQ_OK) {
-			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck", idx);
+			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck",
+				     idx);
 			return LIBVIRQ_FAILV(&gic->hal, st,
 					     "virq_gic_rdist_init: stale VPENDBASER.Valid cleared, "
 					     "Dirty never cleared",
@@ -374,7 +379,8 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
 		uint64_t pa = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
 
-		if (virq_rd64_(&gic->hal, pa) & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
+		if (virq_rd64_(&gic->hal, pa) &
+		    LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
 			virq_wr64_(&gic->hal, pa, 0);
 		r->vprop_cache = 0;
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
@@ -384,7 +390,8 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	} else {
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
-		r->vprop_cache = LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
+		r->vprop_cache =
+		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_IDbits, gic->lpi_bits - 1);
 		virq_wr64_(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), r->vprop_cache);
 	}
 	r->flags |= LIBVIRQ_RDIST_VPE_READY;
@@ -397,8 +404,8 @@ static virq_status rd_wait_rwp_(struct virq_gic *gic, uint32_t idx, uint32_t wan
 				uint32_t want)
 {
 	return virq_poll32(&gic->hal, rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR),
-			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_RWP) | want_ctlr_mask, want,
-			   gic->timeout_ns, NULL);
+			   (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_RWP) | want_ctlr_mask,
+			   want, gic->timeout_ns, NULL);
 }
 
 static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
@@ -434,18 +441,21 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_WAKER);
 	uint32_t w = virq_rd32_(&gic->hal, a);
 
-	virq_wr32_(&gic->hal, a, w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
+	virq_wr32_(&gic->hal, a,
+		   w & (uint32_t)~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ProcessorSleep));
 	/* A real bounded poll (docs/rationale.md#gic-rd-bringup-order: Xen's loop ran once). */
-	if (virq_poll32(&gic->hal, a, (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep),
-			0, gic->timeout_ns, NULL) != LIBVIRQ_OK)
+	if (virq_poll32(&gic->hal, a,
+			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep), 0,
+			gic->timeout_ns, NULL) != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_gic_rdist_init: GICR_WAKER.ChildrenAsleep stayed set", idx);
+				     "virq_gic_rdist_init: GICR_WAKER.ChildrenAsleep stayed set",
+				     idx);
 	return LIBVIRQ_OK;
 }
 
 /* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
- * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the final value in *out and
- * whether the table needs cleaning in *nc. */
+ * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the final value in *out
+ * and whether the table needs cleaning in *nc. */
 static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint64_t want,
 				       uint64_t pa_mask, uint64_t *out, bool *nc)
 {
@@ -453,25 +463,29 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	uint64_t rb, sh, ic;
 
 	if (gic->rd_forced_nc) {
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_Shareability, want, LIBVIRQ_GIC_SH_NONE);
-		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, want, LIBVIRQ_GIC_CACHE_nC);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_Shareability, want,
+					 LIBVIRQ_GIC_SH_NONE);
+		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, want,
+					 LIBVIRQ_GIC_CACHE_nC);
 		want = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_OuterCache, want, 0);
 	}
 	virq_wr64_(hal, addr, want);
 	rb = virq_rd64_(hal, addr);
 	if ((rb & pa_mask) != (want & pa_mask))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EHW,
-				     "virq_gic_rdist_init: PROPBASER/PENDBASER address or IDbits did "
-				     "not stick",
-				     addr, want, rb);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EHW,
+		    "virq_gic_rdist_init: PROPBASER/PENDBASER address or IDbits did "
+		    "not stick",
+		    addr, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	if (!gic->rd_forced_nc && sh == LIBVIRQ_GIC_SH_NONE && ic != LIBVIRQ_GIC_CACHE_nC) {
 		/* Not shareable: make it non-cacheable too; only InnerCache changes.
 		 * PENDBASER.PTZ is write-only (reads as 0): keep what was written
 		 * (bit 62 is RES0 in PROPBASER, and @want has it clear there). */
-		rb = LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb, LIBVIRQ_GIC_CACHE_nC) |
-		     (want & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_PTZ));
+		rb =
+		    LIBVIRQ_FIELD_SET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb, LIBVIRQ_GIC_CACHE_nC) |
+		    (want & LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_PTZ));
 		virq_wr64_(hal, addr, rb);
 		rb = virq_rd64_(hal, addr);
 		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
@@ -542,13 +556,15 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 	}
 	want = r->pend.pa | rd_attr_default_() | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PENDBASER_PTZ, 1);
 	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PENDBASER), want,
-				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got, &nc);
+				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got,
+				 &nc);
 	if (st == LIBVIRQ_OK && nc) {
 		gic->rd_noncoherent = true;
 		if (clean_if_(&gic->hal, true, r->pend.va, r->pend.size) != LIBVIRQ_OK)
-			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
-					  "virq_gic_rdist_init: tables not coherent and the HAL has "
-					  "no dcache_clean");
+			st =
+			    LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+					 "virq_gic_rdist_init: tables not coherent and the HAL has "
+					 "no dcache_clean");
 	}
 	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
@@ -602,4 +618,3 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	gic->rd[idx].flags |= LIBVIRQ_RDIST_LPIS_ON;
 	return LIBVIRQ_OK;
 }
-

@@ -65,13 +65,14 @@ static LIBVIRQ_COLD_ virq_status resident_refused_(const struct virq_vpe *vpe, u
 	const struct virq_hal *hal = &gic->hal;
 
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_make_resident: vPE being torn down",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD,
+				     "virq_vpe_make_resident: vPE being torn down", vpe->vpeid);
 	if (rd != vpe->rd)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_make_resident: rd is not the vPE's target (virq_vpe_move() "
-				     "first)",
-				     rd, vpe->rd);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EINVAL,
+		    "virq_vpe_make_resident: rd is not the vPE's target (virq_vpe_move() "
+		    "first)",
+		    rd, vpe->rd);
 	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY, "virq_vpe_make_resident: already resident",
 				     vpe->vpeid);
@@ -84,10 +85,11 @@ static LIBVIRQ_COLD_ virq_status resident_refused_(const struct virq_vpe *vpe, u
 				     "(move again first)",
 				     vpe->vpeid);
 	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_VPE_READY))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_make_resident: redistributor residency registers not "
-				     "initialised",
-				     rd);
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EINVAL,
+		    "virq_vpe_make_resident: redistributor residency registers not "
+		    "initialised",
+		    rd);
 	return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
 			     "virq_vpe_make_resident: another vPE is resident on the redistributor",
 			     rd, gic->rd[rd].resident_vpe);
@@ -137,10 +139,11 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	/* Commit: wait for the VPT parse only where Dirty is implemented. */
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Dirty, r->typer) &&
 	    dirty_wait_(gic, rd, NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_vpe_make_resident: VPENDBASER.Dirty stayed set (the vPE IS "
-				     "resident)",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV(
+		    &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "virq_vpe_make_resident: VPENDBASER.Dirty stayed set (the vPE IS "
+		    "resident)",
+		    vpe->vpeid);
 	return LIBVIRQ_OK;
 }
 
@@ -154,15 +157,15 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
  *   cover the window: PendingLast = 1 means an enabled vLPI was pending at
  *   descheduling, so the caller keeps the vCPU runnable instead of blocking.
  * - GICv4.1: with DB = 1 and PendingLast = 0 the GIC guarantees a doorbell
- *   for any later vLPI (docs/rationale.md#gic-vpe-residency-sequence); without DB we report PendingLast = 1
- *   (the GIC does not tell), so a caller never blocks on an unknown state.
+ *   for any later vLPI (docs/rationale.md#gic-vpe-residency-sequence); without DB we report
+ * PendingLast = 1 (the GIC does not tell), so a caller never blocks on an unknown state.
  * - GICv4.0 with doorbell masking: the doorbell is unmasked only after
  *   Valid = 0. A doorbell raised while it was still masked stays pending
  *   in the LPI pending table and is taken once the INV makes it enabled, so
  *   it is late, never lost. Without masking it is always enabled.
  * - The doorbell is requested exactly when the vCPU blocks (IN_WFI), and a
- *   vPE in WFI is never made resident by a load (docs/rationale.md#gic-doorbell-wfi), so a preempted
- *   blocker keeps its doorbell.
+ *   vPE in WFI is never made resident by a load (docs/rationale.md#gic-doorbell-wfi), so a
+ * preempted blocker keeps its doorbell.
  */
 
 virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool *pending_last)
@@ -173,7 +176,8 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	virq_status st;
 
 	if (__builtin_expect(!vpe_live_(vpe), 0))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_make_nonresident: vpe not live");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_vpe_make_nonresident: vpe not live");
 	gic = vpe->vm->gic;
 	if (__builtin_expect(!(vpe->flags & LIBVIRQ_VPE_RESIDENT), 0))
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
@@ -198,7 +202,8 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	/* PendingLast is meaningful once Dirty is 0; if Dirty stays set,
 	 * assume something is pending (Linux does the same). On 4.1 without
 	 * a doorbell request the GIC does not report it: assume pending. */
-	if (st != LIBVIRQ_OK || (gic->version == LIBVIRQ_GIC_V4_1 && !doorbell) || (last & VPEND_PL))
+	if (st != LIBVIRQ_OK || (gic->version == LIBVIRQ_GIC_V4_1 && !doorbell) ||
+	    (last & VPEND_PL))
 		vpe->flags |= LIBVIRQ_VPE_PENDING_LAST;
 	else
 		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_PENDING_LAST;
@@ -211,16 +216,18 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	if (pending_last)
 		*pending_last = (vpe->flags & LIBVIRQ_VPE_PENDING_LAST) != 0;
 	if (st != LIBVIRQ_OK) {
-		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "vpe: VPENDBASER.Dirty stuck", vpe->vpeid);
+		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "vpe: VPENDBASER.Dirty stuck",
+			     vpe->vpeid);
 		return LIBVIRQ_FAILV(&gic->hal, st,
 				     "virq_vpe_make_nonresident: VPENDBASER.Dirty stayed set (vPE "
 				     "non-resident, PendingLast reported true)",
 				     vpe->vpeid);
 	}
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK)
-		return virq_vpe_db_request_(vpe, doorbell,
-					    "virq_vpe_make_nonresident: doorbell byte not cleaned (no "
-					    "dcache_clean)");
+		return virq_vpe_db_request_(
+		    vpe, doorbell,
+		    "virq_vpe_make_nonresident: doorbell byte not cleaned (no "
+		    "dcache_clean)");
 	return LIBVIRQ_OK;
 }
 

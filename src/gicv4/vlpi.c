@@ -31,10 +31,13 @@ static uint8_t vcfg_byte_(uint8_t priority, bool enable)
  * names that public function, docs/gicv4-core.md "Errors that say why"). */
 enum { TGT_LIVE_, TGT_GIC_, TGT_DYING_, TGT_V3_, TGT_ITS_, TGT_VINTID_, TGT_N_ };
 
-#define TGT_MSGS_(fn)                                                                     \
-	{fn ": vpe not live", fn ": vPE and device on different GICs",                    \
-	 fn ": vPE being torn down", fn ": GICv3 ITS (no vLPIs)",                         \
-	 fn ": vPE not mapped on the device's ITS", fn ": vINTID outside 8192 .. 2^id_bits - 1"}
+#define TGT_MSGS_(fn)                                                                              \
+	{                                                                                          \
+		fn ": vpe not live", fn ": vPE and device on different GICs",                      \
+		    fn ": vPE being torn down", fn ": GICv3 ITS (no vLPIs)",                       \
+		    fn ": vPE not mapped on the device's ITS",                                     \
+		    fn ": vINTID outside 8192 .. 2^id_bits - 1"                                    \
+	}
 
 static const char *const tgt_map_[TGT_N_] = TGT_MSGS_("virq_vlpi_map");
 static const char *const tgt_map_config_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_config");
@@ -106,12 +109,15 @@ static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
  * vlpi_map_locked_(): each names the public function called. */
 enum { MAP_DEV_, MAP_EVENT_, MAP_EXISTS_, MAP_CLEAN_, MAP_FAILED_, MAP_MAYBE_, MAP_N_ };
 
-#define MAP_MSGS_(fn)                                                                     \
-	{fn ": dev not live", fn ": event >= nr_events", fn ": event already mapped",      \
-	 fn ": vLPI table not coherent and no dcache_clean",                               \
-	 fn ": VMAPTI + VSYNC failed (not mapped)",                                         \
-	 fn ": VSYNC after the VMAPTI failed or the VMAPTI may have run (event tracked as "  \
-	    "mapped)"}
+#define MAP_MSGS_(fn)                                                                              \
+	{                                                                                          \
+		fn ": dev not live", fn ": event >= nr_events", fn ": event already mapped",       \
+		    fn ": vLPI table not coherent and no dcache_clean",                            \
+		    fn ": VMAPTI + VSYNC failed (not mapped)",                                     \
+		    fn ": VSYNC after the VMAPTI failed or the VMAPTI may have run (event "        \
+		       "tracked as "                                                               \
+		       "mapped)"                                                                   \
+	}
 
 struct map_msgs_ {
 	const char *const *tgt; /* target_ok_()'s set */
@@ -125,9 +131,9 @@ static const struct map_msgs_ map_config_ = {tgt_map_config_, MAP_MSGS_("virq_vl
  * it). The configuration byte is written (and cleaned) before the VMAPTI is
  * queued: the redistributor reads it when it first caches the vLPI, so the
  * vLPI is never live with another priority or enable (IHI 0069H §5.1.1). */
-static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			  uint32_t vintid, bool doorbell, uint8_t cfg,
-			  const struct map_msgs_ *msg)
+static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
+				    struct virq_vpe *vpe, uint32_t vintid, bool doorbell,
+				    uint8_t cfg, const struct map_msgs_ *msg)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c[2];
@@ -162,7 +168,8 @@ static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
 }
 
 static virq_status vlpi_map_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			     uint32_t vintid, bool doorbell, uint8_t cfg, const struct map_msgs_ *msg)
+			     uint32_t vintid, bool doorbell, uint8_t cfg,
+			     const struct map_msgs_ *msg)
 {
 	virq_status st;
 
@@ -241,9 +248,8 @@ static virq_status range_check_(const struct virq_hal *hal, struct virq_its_devi
 		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 	}
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_map_range: VMAPTI rejected by the ITS limits",
-				     c.EventID);
+		return LIBVIRQ_FAILV(
+		    hal, st, "virq_vlpi_map_range: VMAPTI rejected by the ITS limits", c.EventID);
 	c = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 	if (st != LIBVIRQ_OK)
@@ -252,9 +258,9 @@ static virq_status range_check_(const struct virq_hal *hal, struct virq_its_devi
 }
 
 /* Writes the VMAPTIs straight into the queue; *done gets how many. */
-static virq_status queue_vmaptis_(struct virq_its_device *dev, uint32_t first_event,
-				  uint32_t count, const struct virq_vpe *vpe,
-				  uint32_t first_vintid, uint32_t db, uint32_t *done)
+static virq_status queue_vmaptis_(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
+				  const struct virq_vpe *vpe, uint32_t first_vintid, uint32_t db,
+				  uint32_t *done)
 {
 	struct virq_its_queue *q = &dev->its->q;
 
@@ -281,8 +287,9 @@ static virq_status queue_vmaptis_(struct virq_its_device *dev, uint32_t first_ev
 }
 
 /* virq_vlpi_map_range() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
-				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
+static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t first_event,
+					  uint32_t count, struct virq_vpe *vpe,
+					  uint32_t first_vintid, bool doorbell)
 {
 	const struct virq_hal *hal;
 	struct virq_its *its;
@@ -335,8 +342,8 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 		if (k >= done ||
 		    (exact && base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > consumed))
 			virq_its_event_forget_(dev, first_event + k);
-	return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map_range: the queue failed part-way",
-			     first_event, done);
+	return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map_range: the queue failed part-way", first_event,
+			     done);
 }
 
 virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
@@ -357,8 +364,7 @@ virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event)
 	return virq_its_unmap_event(dev, event);
 }
 
-virq_status virq_vlpi_unmap_range(struct virq_its_device *dev, uint32_t first_event,
-				  uint32_t count)
+virq_status virq_vlpi_unmap_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count)
 {
 	return virq_its_unmap_run_(dev, first_event, count, true);
 }
@@ -388,8 +394,8 @@ static struct virq_its_event *virt_event_(struct virq_its_device *dev, uint32_t 
 }
 
 /* virq_vlpi_remap() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			    uint32_t vintid)
+static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t event,
+				      struct virq_vpe *vpe, uint32_t vintid)
 {
 	static const char *const msg[3] = {"virq_vlpi_remap: dev not live",
 					   "virq_vlpi_remap: event >= nr_events",
@@ -430,10 +436,11 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 	 * referenced. */
 	if (ran.ran > vmapti) {
 		track_(dev, event, vpe, vintid, db);
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_remap: VSYNC after the VMAPTI failed (event tracked "
-				     "with the new mapping)",
-				     event);
+		return LIBVIRQ_FAILV(
+		    hal, st,
+		    "virq_vlpi_remap: VSYNC after the VMAPTI failed (event tracked "
+		    "with the new mapping)",
+		    event);
 	}
 	if (ran.ran >= 1 && ran.exact) {
 		virq_its_event_forget_(dev, event);
@@ -442,10 +449,11 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 				     "unmapped)",
 				     event);
 	}
-	return LIBVIRQ_FAILV(hal, st,
-			     "virq_vlpi_remap: DISCARD or VMAPTI not seen to run (event still tracked with "
-			     "the old mapping)",
-			     event);
+	return LIBVIRQ_FAILV(
+	    hal, st,
+	    "virq_vlpi_remap: DISCARD or VMAPTI not seen to run (event still tracked with "
+	    "the old mapping)",
+	    event);
 }
 
 virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
@@ -462,7 +470,8 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 }
 
 /* virq_vlpi_move() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
+static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event,
+				     struct virq_vpe *vpe)
 {
 	static const char *const msg[3] = {"virq_vlpi_move: dev not live",
 					   "virq_vlpi_move: event >= nr_events",
@@ -550,7 +559,8 @@ static virq_status vlpi_set_doorbell_locked_(struct virq_its_device *dev, uint32
 	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_set_doorbell: VMOVI + VSYNC failed", event);
+		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_set_doorbell: VMOVI + VSYNC failed",
+				     event);
 	e->db = c[0].Dbell_pINTID;
 	return LIBVIRQ_OK;
 }
@@ -580,5 +590,5 @@ virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, ui
 		st = virq_gic_vm_vlpi_config(e->vpe->vm, e->intid, priority, enable);
 	if (st == LIBVIRQ_OK)
 		st = virq_its_inv(dev, event); /* INV + VSYNC */
-	return st; /* each step logs its own failure */
+	return st;			       /* each step logs its own failure */
 }

@@ -33,8 +33,8 @@ virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic, uint3
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, "virq_gic_vm_init: not a GICv4");
 	if (id_bits < 14 || id_bits > gic->lpi_bits)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_gic_vm_init: id_bits not 14 .. the GIC's lpi_bits", id_bits,
-				     gic->lpi_bits);
+				     "virq_gic_vm_init: id_bits not 14 .. the GIC's lpi_bits",
+				     id_bits, gic->lpi_bits);
 	memset(vm, 0, sizeof(*vm));
 	size = round_up_((1ull << id_bits) - LIBVIRQ_LPI_BASE, 0x10000);
 	st = virq_page_alloc_(hal, size, 0x10000, &vm->vprop);
@@ -67,16 +67,17 @@ virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm)
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid, uint8_t priority, bool enable)
+virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid, uint8_t priority,
+				    bool enable)
 {
 	uint8_t *b;
 
 	if (!vm_live_(vm))
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_vm_vlpi_config: vm not live");
 	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vm->id_bits))
-		return LIBVIRQ_FAILV(&vm->gic->hal, LIBVIRQ_ERANGE,
-				     "virq_gic_vm_vlpi_config: vINTID outside 8192 .. 2^id_bits - 1",
-				     vintid);
+		return LIBVIRQ_FAILV(
+		    &vm->gic->hal, LIBVIRQ_ERANGE,
+		    "virq_gic_vm_vlpi_config: vINTID outside 8192 .. 2^id_bits - 1", vintid);
 	b = (uint8_t *)vm->vprop.va + (vintid - LIBVIRQ_LPI_BASE);
 	*b = (uint8_t)((priority & LIBVIRQ_FIELD_MASK(LIBVIRQ_LPI_CFG_Priority)) |
 		       LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
@@ -239,7 +240,8 @@ static virq_status vpe_check_init_(const struct virq_gic_vm *vm, uint32_t rd, ui
 	return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, "virq_vpe_init: no live GICv4 ITS");
 }
 
-virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
+virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd,
+			  uint32_t doorbell)
 {
 	const struct virq_hal *hal;
 	struct virq_gic *gic;
@@ -295,7 +297,8 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 	if (st == LIBVIRQ_OK && !vpe->its_mask)
 		st = LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, "virq_vpe_init: every GICv4 ITS is dead");
 	if (st != LIBVIRQ_OK) {
-		if (vpe_unmap_all_(vpe, "virq_vpe_init: rollback: VMAPP (V = 0) failed on an ITS") !=
+		if (vpe_unmap_all_(vpe,
+				   "virq_vpe_init: rollback: VMAPP (V = 0) failed on an ITS") !=
 		    LIBVIRQ_OK) {
 			/* Still mapped on an ITS: its VPT and vPEID stay in use
 			 * (freeing them would let the ITS write freed memory and
@@ -385,8 +388,8 @@ virq_status virq_vpe_invall(struct virq_vpe *vpe)
 					     its->base, vpe->vpeid);
 		return LIBVIRQ_OK;
 	}
-	return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD,
-			     "virq_vpe_invall: no live ITS maps the vPE", vpe->vpeid);
+	return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_invall: no live ITS maps the vPE",
+			     vpe->vpeid);
 }
 
 /* ---------------- VMOVP ---------------- */
@@ -399,9 +402,9 @@ static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpe
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_vpe_move: Hip09 GICR_INVALLR: GICR_SYNCR.Busy stayed set",
-				     rd, vpeid);
+		return LIBVIRQ_FAILV(
+		    &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "virq_vpe_move: Hip09 GICR_INVALLR: GICR_SYNCR.Busy stayed set", rd, vpeid);
 	return LIBVIRQ_OK;
 }
 
@@ -480,7 +483,8 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		if (st == LIBVIRQ_OK)
 			st = virq_its_cmd_encode(&c[1], &its->lim, raw[i][1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(hal, st, "virq_vpe_move: VMOVP rejected by an ITS's limits",
+			return LIBVIRQ_FAILV(hal, st,
+					     "virq_vpe_move: VMOVP rejected by an ITS's limits",
 					     its->base, rd);
 	}
 	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
@@ -491,7 +495,8 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		virq_its_lock_(its);
 		if (its->dead) {
 			virq_its_unlock_(its);
-			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead", its->base);
+			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead",
+					   its->base);
 			break;
 		}
 		st = virq_its_queue_push_raw(&its->q, raw[i][0]);
@@ -503,7 +508,8 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 			virq_its_fail_(its, st);
 		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK) {
-			st = LIBVIRQ_FAILV(hal, st, "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
+			st = LIBVIRQ_FAILV(hal, st,
+					   "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
 					   its->base);
 			break;
 		}
@@ -527,7 +533,8 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		virq_its_unlock_(its);
 		if (w != LIBVIRQ_OK) {
 			if (st == LIBVIRQ_OK)
-				st = LIBVIRQ_FAILV(hal, w, "virq_vpe_move: VMOVP + VSYNC failed on an ITS",
+				st = LIBVIRQ_FAILV(hal, w,
+						   "virq_vpe_move: VMOVP + VSYNC failed on an ITS",
 						   its->base);
 			continue;
 		}
@@ -551,8 +558,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: vPE being torn down",
 				     vpe->vpeid);
 	if (rd >= gic->nr_rd)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, "virq_vpe_move: redistributor index >= nr_rd",
-				     rd);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
+				     "virq_vpe_move: redistributor index >= nr_rd", rd);
 	/* Whether VMOVP may target a resident vPE is not stated in the
 	 * manual sections the library follows: keep it non-resident, as KVM
 	 * does (it moves the vPE before making it resident on the new CPU). */
@@ -562,7 +569,8 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 				     vpe->vpeid);
 	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_move: LPIs not enabled on the target redistributor", rd);
+				     "virq_vpe_move: LPIs not enabled on the target redistributor",
+				     rd);
 	/* Same target: nothing to do, unless an earlier move stopped half-way
 	 * (some ITSes may still point at the old RD). VMOVP is sent on GICv4.1
 	 * too even when both redistributors share a vPE table: skipping it
@@ -590,10 +598,11 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	/* The doorbell: cleared where the vPE left, raised here for a vCPU in WFI. */
 	st = virq_vpe_db_move_(vpe, vpe->move_from, rd);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vpe_move: the doorbell clean-up after VMOVP failed (retry the "
-				     "move)",
-				     vpe->vpeid, vpe->move_from);
+		return LIBVIRQ_FAILV(
+		    hal, st,
+		    "virq_vpe_move: the doorbell clean-up after VMOVP failed (retry the "
+		    "move)",
+		    vpe->vpeid, vpe->move_from);
 	vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_MOVE_PENDING;
 	return LIBVIRQ_OK;
 }

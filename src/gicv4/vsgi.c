@@ -72,7 +72,8 @@ virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid, uint8_t 
 {
 	static const char *const msg[5] = {
 	    "virq_vpe_vsgi_config: vpe not live", "virq_vpe_vsgi_config: vINTID not 0..15",
-	    "virq_vpe_vsgi_config: vPE being torn down", "virq_vpe_vsgi_config: VSGI + VSYNC failed",
+	    "virq_vpe_vsgi_config: vPE being torn down",
+	    "virq_vpe_vsgi_config: VSGI + VSYNC failed",
 	    "virq_vpe_vsgi_config: no live GICv4.1 ITS with GITS_TYPER.VSGI maps the vPE"};
 
 	if (vpe_live_(vpe) && (priority & 0xF))
@@ -111,9 +112,10 @@ virq_status virq_vpe_vsgi_send(struct virq_vpe *vpe, uint32_t vintid)
 				     vpe->vpeid);
 	its = vsgi_its_(vpe, true);
 	if (!its)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_vsgi_send: no direct vSGI (no ITS mapping the vPE has "
-				    "GITS_TYPER.VSGI and GITS_SGIR inside its register region)");
+		return LIBVIRQ_FAIL(
+		    hal, LIBVIRQ_ENOTSUP,
+		    "virq_vpe_vsgi_send: no direct vSGI (no ITS mapping the vPE has "
+		    "GITS_TYPER.VSGI and GITS_SGIR inside its register region)");
 	/* One 64-bit write; the vSGI becomes pending at the vPE's
 	 * redistributor (IHI 0069H §12.19 GITS_SGIR). */
 	virq_wr64_(hal, its->base + LIBVIRQ_GITS_SGIR, v);
@@ -146,8 +148,8 @@ virq_status virq_vpe_vsgi_pending(struct virq_vpe *vpe, uint16_t *pending)
 	virq_wr32_(hal, rd_addr_(gic, vpe->rd, LIBVIRQ_GICR_VSGIR),
 		   (uint32_t)LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VSGIR_vPEID, vpe->vpeid));
 	if (virq_poll32(hal, rd_addr_(gic, vpe->rd, LIBVIRQ_GICR_VSGIPENDR),
-			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VSGIPENDR_Busy), 0, gic->timeout_ns,
-			&last) != LIBVIRQ_OK)
+			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VSGIPENDR_Busy), 0,
+			gic->timeout_ns, &last) != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ETIMEDOUT,
 				     "virq_vpe_vsgi_pending: GICR_VSGIPENDR.Busy stayed set",
 				     vpe->vpeid, vpe->rd);

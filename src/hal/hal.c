@@ -14,9 +14,11 @@ virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs)
 		return LIBVIRQ_EHALVER;
 	if (!o->mmio_read32 || !o->mmio_write32 || !o->mmio_read64 || !o->mmio_write64 ||
 	    !o->page_alloc || !o->page_free || !o->now_ns)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL, "virq_hal_validate: a required callback is NULL");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
+				    "virq_hal_validate: a required callback is NULL");
 	if ((needs & LIBVIRQ_HAL_NEED_MSR) && (!o->msr_read || !o->msr_write))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL, "virq_hal_validate: msr_read/msr_write missing");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
+				    "virq_hal_validate: msr_read/msr_write missing");
 	if ((needs & LIBVIRQ_HAL_NEED_CPUID) && !o->cpuid)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL, "virq_hal_validate: cpuid missing");
 	if ((needs & LIBVIRQ_HAL_NEED_KICK) && !o->kick_vcpu)

@@ -125,7 +125,7 @@ static inline void virq_page_free_(const struct virq_hal *hal, struct virq_page 
  * An extension member of the ops table (after kick_vcpu) is present: the
  * embedder's ops size covers it and it is not NULL.
  */
-#define LIBVIRQ_HAL_HAS_(hal, member)                                                          \
+#define LIBVIRQ_HAL_HAS_(hal, member)                                                              \
 	((hal)->ops->size >= offsetof(struct virq_hal_ops, member) + sizeof((hal)->ops->member) && \
 	 (hal)->ops->member)
 
@@ -148,11 +148,11 @@ static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl
 /* Logs a message with no values. */
 #define LIBVIRQ_LOG0(hal, lvl, msg) virq_log_((hal), (lvl), (msg), NULL, 0)
 /* Logs a message with the given uint64_t values. */
-#define LIBVIRQ_LOGV(hal, lvl, msg, ...)                                                   \
-	do {                                                                            \
-		const uint64_t virq_log_vals_[] = { __VA_ARGS__ };                      \
-		virq_log_((hal), (lvl), (msg), virq_log_vals_,                          \
-			  sizeof(virq_log_vals_) / sizeof(virq_log_vals_[0]));          \
+#define LIBVIRQ_LOGV(hal, lvl, msg, ...)                                                           \
+	do {                                                                                       \
+		const uint64_t virq_log_vals_[] = {__VA_ARGS__};                                   \
+		virq_log_((hal), (lvl), (msg), virq_log_vals_,                                     \
+			  sizeof(virq_log_vals_) / sizeof(virq_log_vals_[0]));                     \
 	} while (0)
 
 /*
@@ -170,8 +170,8 @@ static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl
 LIBVIRQ_COLD_ virq_status virq_fail_(const struct virq_hal *hal, virq_status st, const char *check,
 				     const uint64_t *vals, size_t n);
 #define LIBVIRQ_FAIL(hal, st, check) virq_fail_((hal), (st), (check), NULL, 0)
-#define LIBVIRQ_FAILV(hal, st, check, ...)                                                    \
-	virq_fail_((hal), (st), (check), (const uint64_t[]){ __VA_ARGS__ },                   \
-		   sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
+#define LIBVIRQ_FAILV(hal, st, check, ...)                                                         \
+	virq_fail_((hal), (st), (check), (const uint64_t[]){__VA_ARGS__},                          \
+		   sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
 
 #endif /* LIBVIRQ_SRC_HAL_PRIV_H */

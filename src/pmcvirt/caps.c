@@ -35,17 +35,19 @@ virq_status virq_pmcvirt_probe(const struct virq_hal *hal, struct virq_pmcvirt_c
 	max = pmcv_cpuid_reg_(hal, UINT32_MAX, LIBVIRQ_PMCVIRT_CPUID_EXT_MAX, PMCV_EAX_);
 	ecx1 = pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_EXT_FEAT, PMCV_ECX_);
 	caps->svm = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_ECX_SVM, ecx1) != 0;
-	caps->perfctr_ext_core = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_ECX_PerfCtrExtCore, ecx1) != 0;
-	caps->irperf =
-	    LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EBX_IRPerf,
-			   pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_EXT_SIZE, PMCV_EBX_)) != 0;
+	caps->perfctr_ext_core =
+	    LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_ECX_PerfCtrExtCore, ecx1) != 0;
+	caps->irperf = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EBX_IRPerf,
+					 pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_EXT_SIZE,
+							 PMCV_EBX_)) != 0;
 	edxa = caps->svm ? pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_SVM, PMCV_EDX_) : 0;
 	caps->perfctr_virt = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EDX_PerfCtrVirt, edxa) != 0;
 	caps->avic = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EDX_AVIC, edxa) != 0;
 	caps->vnmi = LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EDX_VNMI, edxa) != 0;
 	caps->perfmon_v2 =
-	    LIBVIRQ_FIELD_GET(LIBVIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
-			   pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
+	    LIBVIRQ_FIELD_GET(
+		LIBVIRQ_PMCVIRT_CPUID_EAX_PerfMonV2,
+		pmcv_cpuid_reg_(hal, max, LIBVIRQ_PMCVIRT_CPUID_PERFMON, PMCV_EAX_)) != 0;
 	if (caps->perfmon_v2) {
 		uint32_t lim;
 		uint32_t raw = (uint32_t)LIBVIRQ_FIELD_GET(
@@ -99,29 +101,34 @@ virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
 		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: unknown flags",
 				     flags);
 	if ((flags & LIBVIRQ_PMCVIRT_F_LAZY) && mode != LIBVIRQ_PMCVIRT_MODE_SW)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_mode_check: F_LAZY is for the software-switched mode");
+		return LIBVIRQ_FAIL(
+		    NULL, LIBVIRQ_EINVAL,
+		    "virq_pmcvirt_mode_check: F_LAZY is for the software-switched mode");
 	st = virq_pmcvirt_guest_check(guest);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: inconsistent guest");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_mode_check: inconsistent guest");
 	if (mode == LIBVIRQ_PMCVIRT_MODE_HW) {
 		st = pmcv_hw_check_(caps, guest, flags);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(NULL, st,
-					    "virq_pmcvirt_mode_check: host or guest unfit for HW mode");
+			return LIBVIRQ_FAIL(
+			    NULL, st, "virq_pmcvirt_mode_check: host or guest unfit for HW mode");
 	} else if (mode != LIBVIRQ_PMCVIRT_MODE_SW) {
 		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_mode_check: unknown mode",
 				     (uint64_t)mode);
 	}
 	if (guest->ncounters > caps->num_core_ctrs)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ERANGE,
-				     "virq_pmcvirt_mode_check: more guest counters than the host has",
-				     guest->ncounters, caps->num_core_ctrs);
+		return LIBVIRQ_FAILV(
+		    NULL, LIBVIRQ_ERANGE,
+		    "virq_pmcvirt_mode_check: more guest counters than the host has",
+		    guest->ncounters, caps->num_core_ctrs);
 	if (guest->ext_core && !caps->perfctr_ext_core && guest->ncounters > 4)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_ERANGE,
-				    "virq_pmcvirt_mode_check: over 4 counters need host PerfCtrExtCore");
+		return LIBVIRQ_FAIL(
+		    NULL, LIBVIRQ_ERANGE,
+		    "virq_pmcvirt_mode_check: over 4 counters need host PerfCtrExtCore");
 	if (guest->perfmon_v2 && !caps->perfmon_v2 && mode == LIBVIRQ_PMCVIRT_MODE_SW)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_ENOTSUP,
-				    "virq_pmcvirt_mode_check: PerfMonV2 guest on a host without it");
+		return LIBVIRQ_FAIL(
+		    NULL, LIBVIRQ_ENOTSUP,
+		    "virq_pmcvirt_mode_check: PerfMonV2 guest on a host without it");
 	return LIBVIRQ_OK;
 }

@@ -19,12 +19,15 @@ static void pmcv_copy_slots_(void *dst, const void *src, bool ctl)
 			pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i),
 				   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i)));
 		pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i),
-			   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & LIBVIRQ_PMCVIRT_CTR_MASK);
+			   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) &
+			       LIBVIRQ_PMCVIRT_CTR_MASK);
 	}
 	pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
-		   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & LIBVIRQ_PMCVIRT_CTR_MASK);
+		   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) &
+		       LIBVIRQ_PMCVIRT_CTR_MASK);
 	pmcv_wr64_(dst, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
-		   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & LIBVIRQ_GENMASK(5, 0));
+		   pmcv_rd64_(src, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) &
+		       LIBVIRQ_GENMASK(5, 0));
 	pmcv_wr_gctl_(dst, pmcv_rd_gctl_(src) & LIBVIRQ_GENMASK(5, 0));
 }
 
@@ -52,7 +55,8 @@ static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, cons
 		pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), have ? r : 0);
 	}
 	pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR,
-		   pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) & LIBVIRQ_PMCVIRT_CTR_MASK);
+		   pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR) &
+		       LIBVIRQ_PMCVIRT_CTR_MASK);
 	pmcv_wr64_(vmcb02, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS,
 		   pmcv_rd64_(vmcb12, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS) & bits);
 	pmcv_wr_gctl_(vmcb02, pmcv_rd_gctl_(vmcb12) & bits);
@@ -60,7 +64,7 @@ static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, cons
 
 /* @fn: the public function's name (a string literal). */
 #define PMCV_NESTED_CHECK_(v, a, b, fn)                                                            \
-	pmcv_nested_check_((v), (a), (b), fn ": vCPU not initialised", fn ": NULL VMCB",         \
+	pmcv_nested_check_((v), (a), (b), fn ": vCPU not initialised", fn ": NULL VMCB",           \
 			   fn ": not HW mode", fn ": vCPU in the guest")
 
 static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const void *a,
@@ -81,7 +85,7 @@ static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const v
 static bool pmcv_l2_pmc_(const void *vmcb12)
 {
 	return LIBVIRQ_FIELD_GET(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE,
-			      pmcv_rd64_(vmcb12, LIBVIRQ_VMCB_VIRT_EXT)) != 0;
+				 pmcv_rd64_(vmcb12, LIBVIRQ_VMCB_VIRT_EXT)) != 0;
 }
 
 virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_has_pmc_virt,
@@ -93,7 +97,8 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (!fail)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_nested_vmrun: fail is NULL");
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_nested_vmrun: fail is NULL");
 	*fail = false;
 	own = pmcv_l2_pmc_(vmcb12);
 	if (own && !l1_has_pmc_virt) {

@@ -112,7 +112,8 @@ static uint32_t pmcv_guest_ran_(const struct virq_pmcvirt_vcpu *v)
 static uint32_t pmcv_clobbered_(const struct virq_pmcvirt_vcpu *v)
 {
 	if (v->mode == LIBVIRQ_PMCVIRT_MODE_HW)
-		return v->host_nctr < LIBVIRQ_PMCVIRT_NR_SLOTS ? v->host_nctr : LIBVIRQ_PMCVIRT_NR_SLOTS;
+		return v->host_nctr < LIBVIRQ_PMCVIRT_NR_SLOTS ? v->host_nctr
+							       : LIBVIRQ_PMCVIRT_NR_SLOTS;
 	return v->guest.ncounters;
 }
 
@@ -159,17 +160,20 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 	virq_status st = LIBVIRQ_OK;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_host_save: vCPU not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_host_save: vCPU not initialised");
 	if (vcpu->host.saved)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY, "virq_pmcvirt_host_save: host already saved");
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_host_save: host already saved");
 	if (vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY, "virq_pmcvirt_host_save: vCPU in the guest");
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_host_save: vCPU in the guest");
 	h = &vcpu->host;
 	memset(h, 0, sizeof(*h));
 	h->n = pmcv_clobbered_(vcpu);
 	if (vcpu->host_v2) {
-		st = pmcv_rd_(vcpu, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &vcpu->hw.global_ctl, PMCV_V_GCTL,
-			      &h->global_ctl);
+		st = pmcv_rd_(vcpu, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, &vcpu->hw.global_ctl,
+			      PMCV_V_GCTL, &h->global_ctl);
 		h->have_global_ctl = st == LIBVIRQ_OK;
 		if (st == LIBVIRQ_OK)
 			st = pmcv_wr_gctl_msr_(vcpu, 0);
@@ -183,7 +187,8 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 	h->saved = true;
 	if (st != LIBVIRQ_OK) {
 		if (virq_pmcvirt_host_restore(vcpu) != LIBVIRQ_OK)
-			LIBVIRQ_LOG0(&vcpu->hal, LIBVIRQ_LOG_ERROR, "pmcvirt: host PMU restore failed");
+			LIBVIRQ_LOG0(&vcpu->hal, LIBVIRQ_LOG_ERROR,
+				     "pmcvirt: host PMU restore failed");
 		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EHW,
 				    "virq_pmcvirt_host_save: a PMU MSR access faulted");
 	}
@@ -227,9 +232,10 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != LIBVIRQ_OK)
 		st = LIBVIRQ_EHW;
 	h->saved = false;
-	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(&vcpu->hal, st,
-					       "virq_pmcvirt_host_restore: a PMU MSR access faulted")
-				: LIBVIRQ_OK;
+	return st != LIBVIRQ_OK
+		   ? LIBVIRQ_FAIL(&vcpu->hal, st,
+				  "virq_pmcvirt_host_restore: a PMU MSR access faulted")
+		   : LIBVIRQ_OK;
 }
 
 /* ---- world switch ---- */
@@ -256,11 +262,14 @@ virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 	virq_status st;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_enter: vCPU not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_enter: vCPU not initialised");
 	if (!vcpu->host.saved)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_enter: host PMU not saved");
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_enter: host PMU not saved");
 	if (vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY, "virq_pmcvirt_enter: already entered");
+		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_enter: already entered");
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_HW)
 		st = pmcv_wr_gctl_msr_(vcpu, 0); /* else VMEXIT_INVALID_PMC */
 	else if (vcpu->live)
@@ -311,9 +320,9 @@ virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *v)
 		return LIBVIRQ_OK;
 	v->live = false;
 	st = pmcv_sw_save_(v);
-	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(&v->hal, st,
-					       "pmcvirt: lazy save of the guest PMU faulted")
-				: LIBVIRQ_OK;
+	return st != LIBVIRQ_OK
+		   ? LIBVIRQ_FAIL(&v->hal, st, "pmcvirt: lazy save of the guest PMU faulted")
+		   : LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
@@ -321,7 +330,8 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 	virq_status st;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_exit: vCPU not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_exit: vCPU not initialised");
 	if (!vcpu->in_guest)
 		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_exit: not entered");
 	vcpu->in_guest = false;
@@ -339,9 +349,10 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 	}
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW) {
 		st = pmcv_sw_save_(vcpu);
-		return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(&vcpu->hal, st,
-						       "virq_pmcvirt_exit: a PMU MSR access faulted")
-					: LIBVIRQ_OK;
+		return st != LIBVIRQ_OK
+			   ? LIBVIRQ_FAIL(&vcpu->hal, st,
+					  "virq_pmcvirt_exit: a PMU MSR access faulted")
+			   : LIBVIRQ_OK;
 	}
 	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.
 	 * UNCERTAIN which exactly (0x3F for GlobalCtl on six-counter parts), so

@@ -22,7 +22,8 @@ static bool pmcv_hw_(const struct virq_pmcvirt_vcpu *v)
 static uint64_t pmcv_get_ctr_(const struct virq_pmcvirt_vcpu *v, uint32_t i)
 {
 	if (pmcv_hw_(v))
-		return pmcv_rd64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) & LIBVIRQ_PMCVIRT_CTR_MASK;
+		return pmcv_rd64_(v->vmcb, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i)) &
+		       LIBVIRQ_PMCVIRT_CTR_MASK;
 	return v->st.perf_ctr[i];
 }
 
@@ -132,7 +133,8 @@ static virq_status pmcv_init_check_(const struct virq_pmcvirt_vcpu *vcpu,
 				    "virq_pmcvirt_vcpu_init: vcpu, caps or guest is NULL");
 	/* A live vCPU is refused: its state (host PMU saved, in the guest) would be lost. */
 	if (pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY, "virq_pmcvirt_vcpu_init: vCPU already initialised");
+		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
+				    "virq_pmcvirt_vcpu_init: vCPU already initialised");
 	if (mode == LIBVIRQ_PMCVIRT_MODE_HW && (!vmcb || ((uintptr_t)vmcb & 7u)))
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
 				    "virq_pmcvirt_vcpu_init: HW mode needs an 8-byte aligned VMCB");
@@ -141,8 +143,8 @@ static virq_status pmcv_init_check_(const struct virq_pmcvirt_vcpu *vcpu,
 		return LIBVIRQ_FAIL(hal, st, "virq_pmcvirt_vcpu_init: HAL lacks MSR callbacks");
 	st = virq_pmcvirt_mode_check(caps, guest, mode, flags);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st,
-				    "virq_pmcvirt_vcpu_init: mode, flags or guest refused (mode_check)");
+		return LIBVIRQ_FAIL(
+		    hal, st, "virq_pmcvirt_vcpu_init: mode, flags or guest refused (mode_check)");
 	return LIBVIRQ_OK;
 }
 
@@ -222,7 +224,7 @@ virq_status virq_pmcvirt_vcpu_destroy(struct virq_pmcvirt_vcpu *vcpu)
  * @fn is the public function's name (a string literal).
  */
 #define PMCV_ACCESS_(v, out, fn)                                                                   \
-	pmcv_access_check_((v), (out), fn ": vCPU not initialised", fn ": NULL argument",        \
+	pmcv_access_check_((v), (out), fn ": vCPU not initialised", fn ": NULL argument",          \
 			   fn ": vCPU in the guest", fn ": lazy save of the guest PMU faulted")
 
 static virq_status pmcv_access_check_(struct virq_pmcvirt_vcpu *v, const void *out,
@@ -265,11 +267,13 @@ virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 	virq_status st;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_pmcvirt_set_filter: vCPU not initialised");
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_set_filter: vCPU not initialised");
 	if (filter) {
 		st = virq_pmcvirt_filter_check(filter);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(&vcpu->hal, st, "virq_pmcvirt_set_filter: filter refused");
+			return LIBVIRQ_FAIL(&vcpu->hal, st,
+					    "virq_pmcvirt_set_filter: filter refused");
 	}
 	st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_set_filter");
 	if (st != LIBVIRQ_OK)
@@ -291,8 +295,8 @@ virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 		return st;
 	st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&vcpu->hal, st, "virq_pmcvirt_msr_read: MSR not in the guest's PMU",
-				     msr);
+		return LIBVIRQ_FAILV(&vcpu->hal, st,
+				     "virq_pmcvirt_msr_read: MSR not in the guest's PMU", msr);
 	switch (s.kind) {
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		*value = vcpu->st.perf_ctl[s.idx];
@@ -355,13 +359,13 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 		return st;
 	st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&vcpu->hal, st, "virq_pmcvirt_msr_write: MSR not in the guest's PMU",
-				     msr);
+		return LIBVIRQ_FAILV(&vcpu->hal, st,
+				     "virq_pmcvirt_msr_write: MSR not in the guest's PMU", msr);
 	st = pmcv_write_value_(vcpu, &s, origin, &value);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(&vcpu->hal, st,
-				     "virq_pmcvirt_msr_write: reserved bits, or a read-only MSR", msr,
-				     value);
+				     "virq_pmcvirt_msr_write: reserved bits, or a read-only MSR",
+				     msr, value);
 	switch (s.kind) {
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		pmcv_set_ctl_(vcpu, s.idx, value);
@@ -507,8 +511,9 @@ virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 		return st;
 	st = pmcv_restore_check_(vcpu, state);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&vcpu->hal, st,
-				    "virq_pmcvirt_restore_state: reserved bits or values out of range");
+		return LIBVIRQ_FAIL(
+		    &vcpu->hal, st,
+		    "virq_pmcvirt_restore_state: reserved bits or values out of range");
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
 		pmcv_set_ctl_(vcpu, i, state->perf_ctl[i]);
 		pmcv_set_ctr_(vcpu, i, state->perf_ctr[i]);

@@ -76,7 +76,7 @@ static void deliver_(void *arg, struct virq_avic_vcpu *t, enum virq_avic_apic_dm
 	FUZZ_CHECK(mode != LIBVIRQ_APIC_DM_FIXED && mode != LIBVIRQ_APIC_DM_LOWEST);
 }
 
-static const struct virq_avic_deliver_ops ops_ = { .deliver = deliver_ };
+static const struct virq_avic_deliver_ops ops_ = {.deliver = deliver_};
 
 static void check_tables_(struct fz *z)
 {
@@ -189,16 +189,16 @@ static void op_exit_(struct fz *z, struct fuzz_in *in, uint32_t i)
 		FUZZ_CHECK(after.unknown_exit == before.unknown_exit + 1);
 	}
 	/* Each kind logs at most LIBVIRQ_AVIC_LOG_BURST + 1 lines per VM, then only counts. */
-	FUZZ_CHECK(virq_sim_log_count(z->fh, LIBVIRQ_LOG_WARN) + virq_sim_log_count(z->fh, LIBVIRQ_LOG_ERROR) <=
+	FUZZ_CHECK(virq_sim_log_count(z->fh, LIBVIRQ_LOG_WARN) +
+		       virq_sim_log_count(z->fh, LIBVIRQ_LOG_ERROR) <=
 		   4 * (LIBVIRQ_AVIC_LOG_BURST + 1));
 }
 
 static void op_post_(struct fz *z, uint32_t i, uint32_t vec, uint32_t self)
 {
 	virq_status st = virq_avic_post(&z->v[i], vec, self);
-	const uint32_t *irr = (const uint32_t *)((const uint8_t *)virq_avic_vcpu_backing(&z->v[i],
-											 NULL) +
-						 0x200);
+	const uint32_t *irr =
+	    (const uint32_t *)((const uint8_t *)virq_avic_vcpu_backing(&z->v[i], NULL) + 0x200);
 
 	if (vec < 16 || vec > 255) {
 		FUZZ_CHECK(st == LIBVIRQ_ERANGE);
@@ -284,11 +284,13 @@ static void run_ops_(struct fz *z, struct fuzz_in *in)
 			break;
 		case 3:
 			raw = fuzz_u64(in);
-			st = virq_avic_emulate_icr(&z->v[i], raw, (op & 0x80) ? &ops_ : NULL, &count);
+			st = virq_avic_emulate_icr(&z->v[i], raw, (op & 0x80) ? &ops_ : NULL,
+						   &count);
 			FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_ENOTSUP);
 			break;
 		case 4:
-			op_post_(z, i, fuzz_u8(in) | (op & 0x80 ? 0x100u : 0), fuzz_u16(in) & 0xFFF);
+			op_post_(z, i, fuzz_u8(in) | (op & 0x80 ? 0x100u : 0),
+				 fuzz_u16(in) & 0xFFF);
 			break;
 		case 5:
 			op_run_(z, i, op >> 3, fuzz_u16(in) & ((op & 0x80) ? 0xFFFF : 0xFFF));
@@ -301,7 +303,8 @@ static void run_ops_(struct fz *z, struct fuzz_in *in)
 				op_exit_(z, in, i);
 				break;
 			}
-			st = virq_avic_vm_set_policy(&z->vm, (enum virq_avic_policy)((op >> 3) & 1));
+			st =
+			    virq_avic_vm_set_policy(&z->vm, (enum virq_avic_policy)((op >> 3) & 1));
 			FUZZ_CHECK(st == LIBVIRQ_OK);
 			break;
 		}
@@ -311,12 +314,12 @@ static void run_ops_(struct fz *z, struct fuzz_in *in)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_in in = { data, size };
+	struct fuzz_in in = {data, size};
 	struct fz *z = calloc(1, sizeof(*z));
 	uint8_t shape = fuzz_u8(&in);
-	struct virq_avic_vm_cfg cfg = { .mode = (enum virq_avic_mode)(shape % 3),
-					.vm_id = 7,
-					.policy = (enum virq_avic_policy)((shape >> 2) & 1) };
+	struct virq_avic_vm_cfg cfg = {.mode = (enum virq_avic_mode)(shape % 3),
+				       .vm_id = 7,
+				       .policy = (enum virq_avic_policy)((shape >> 2) & 1)};
 
 	FUZZ_CHECK(z != NULL);
 	cur_ = z;
@@ -330,7 +333,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t i = 0; i < z->n; i++) {
 		/* APIC IDs: the index, or an input byte (duplicates are refused). */
 		uint8_t idb = fuzz_u8(&in);
-		struct virq_avic_vcpu_cfg vc = { .index = i, .apic_id = (idb & 0x80) ? (idb & 0x7F) : i };
+		struct virq_avic_vcpu_cfg vc = {.index = i,
+						.apic_id = (idb & 0x80) ? (idb & 0x7F) : i};
 		virq_status st = virq_avic_vcpu_init(&z->vm, &z->v[i], &vc);
 
 		if (st != LIBVIRQ_OK) {

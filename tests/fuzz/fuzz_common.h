@@ -14,13 +14,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)                                                                  \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                                   \
-			abort();                                                          \
-		}                                                                         \
+#define FUZZ_CHECK(cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__,        \
+				#cond);                                                            \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 /* Consumes the input front to back; past the end every read gives zeros. */
@@ -45,9 +45,21 @@ static inline uint64_t fuzz_take(struct fuzz_in *in, unsigned bytes)
 	return v;
 }
 
-static inline uint8_t fuzz_u8(struct fuzz_in *in) { return (uint8_t)fuzz_take(in, 1); }
-static inline uint16_t fuzz_u16(struct fuzz_in *in) { return (uint16_t)fuzz_take(in, 2); }
-static inline uint32_t fuzz_u32(struct fuzz_in *in) { return (uint32_t)fuzz_take(in, 4); }
-static inline uint64_t fuzz_u64(struct fuzz_in *in) { return fuzz_take(in, 8); }
+static inline uint8_t fuzz_u8(struct fuzz_in *in)
+{
+	return (uint8_t)fuzz_take(in, 1);
+}
+static inline uint16_t fuzz_u16(struct fuzz_in *in)
+{
+	return (uint16_t)fuzz_take(in, 2);
+}
+static inline uint32_t fuzz_u32(struct fuzz_in *in)
+{
+	return (uint32_t)fuzz_take(in, 4);
+}
+static inline uint64_t fuzz_u64(struct fuzz_in *in)
+{
+	return fuzz_take(in, 8);
+}
 
 #endif /* LIBVIRQ_FUZZ_COMMON_H */

@@ -42,13 +42,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(blob, data, size);
 	memset(&d, 0x5A, sizeof(d));
 	st = virq_fdt_discover_gic(blob, size, &d, &reason);
-	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT || st == LIBVIRQ_ENOSPC);
+	FUZZ_CHECK(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT ||
+		   st == LIBVIRQ_ENOSPC);
 	FUZZ_CHECK(reason != NULL && reason[0] != '\0');
 	memset(&zero, 0, sizeof(zero));
 	if (st != LIBVIRQ_OK) {
 		FUZZ_CHECK(memcmp(&d, &zero, sizeof(d)) == 0);
 	} else {
-		FUZZ_CHECK(d.nr_redist_regions >= 1 && d.nr_redist_regions <= LIBVIRQ_GIC_MAX_REDIST_REGIONS);
+		FUZZ_CHECK(d.nr_redist_regions >= 1 &&
+			   d.nr_redist_regions <= LIBVIRQ_GIC_MAX_REDIST_REGIONS);
 		FUZZ_CHECK(d.nr_its <= LIBVIRQ_GIC_MAX_ITS);
 		FUZZ_CHECK(!wraps_(d.gicd_base, d.gicd_size));
 		for (uint32_t i = 0; i < d.nr_redist_regions; i++)
@@ -58,13 +60,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(d.its[i].fdt_node > 0);
 			FUZZ_CHECK(d.its[i].phandle != 0xffffffffu);
 			if (d.its[i].phandle)
-				FUZZ_CHECK(fdt_get_phandle(blob, d.its[i].fdt_node) == d.its[i].phandle);
+				FUZZ_CHECK(fdt_get_phandle(blob, d.its[i].fdt_node) ==
+					   d.its[i].phandle);
 		}
 		FUZZ_CHECK(d.gicc_size == 0 ? d.gicc_base == 0 : !wraps_(d.gicc_base, d.gicc_size));
 		FUZZ_CHECK(d.gich_size == 0 ? d.gich_base == 0 : !wraps_(d.gich_base, d.gich_size));
 		FUZZ_CHECK(d.gicv_size == 0 ? d.gicv_base == 0 : !wraps_(d.gicv_base, d.gicv_size));
-		FUZZ_CHECK((d.nr_redist_skipped != 0) == ((d.skipped & LIBVIRQ_GIC_SKIP_REDIST) != 0));
-		FUZZ_CHECK((d.skipped & ~(uint32_t)(LIBVIRQ_GIC_SKIP_REDIST | LIBVIRQ_GIC_SKIP_CPUIF)) == 0);
+		FUZZ_CHECK((d.nr_redist_skipped != 0) ==
+			   ((d.skipped & LIBVIRQ_GIC_SKIP_REDIST) != 0));
+		FUZZ_CHECK((d.skipped &
+			    ~(uint32_t)(LIBVIRQ_GIC_SKIP_REDIST | LIBVIRQ_GIC_SKIP_CPUIF)) == 0);
 		FUZZ_CHECK((d.skipped == 0) == (strcmp(reason, "ok") == 0));
 	}
 	memset(&d2, 0x5A, sizeof(d2));

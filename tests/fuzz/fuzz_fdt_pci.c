@@ -106,7 +106,8 @@ static void oracle_(const uint8_t *blob, const struct virq_gic_desc *d, int node
 
 	FUZZ_CHECK(t->its_index < d->nr_its);
 	FUZZ_CHECK(t->its_phandle == d->its[t->its_index].phandle && t->its_phandle != 0);
-	FUZZ_CHECK(fdt_node_offset_by_phandle(blob, t->its_phandle) == d->its[t->its_index].fdt_node);
+	FUZZ_CHECK(fdt_node_offset_by_phandle(blob, t->its_phandle) ==
+		   d->its[t->its_index].fdt_node);
 	FUZZ_CHECK(filter == LIBVIRQ_FDT_ANY_ITS || filter == t->its_index);
 	if (map) {
 		uint32_t mask = 0xffffffffu, masked;
@@ -166,10 +167,10 @@ static void ask_(const uint8_t *blob, size_t size, const struct virq_gic_desc *d
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t fixed_rids[] = { 0x10, 0x8010, 0xffff };
+	static const uint32_t fixed_rids[] = {0x10, 0x8010, 0xffff};
 	uint8_t *blob = malloc(size ? size : 1); /* exact size: ASan sees over-reads */
 	struct virq_gic_desc d;
-	struct fuzz_in extra = { NULL, 0 };
+	struct fuzz_in extra = {NULL, 0};
 	bool have_gic;
 
 	FUZZ_CHECK(blob != NULL);
@@ -212,7 +213,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (have_host)
 				ask_(blob, size, &d, h.node, v, LIBVIRQ_FDT_ANY_ITS, false);
-			ask_(blob, size, &d, (int32_t)(v & 0xfffcu), 0x10, LIBVIRQ_FDT_ANY_ITS, false);
+			ask_(blob, size, &d, (int32_t)(v & 0xfffcu), 0x10, LIBVIRQ_FDT_ANY_ITS,
+			     false);
 		}
 	}
 	free(blob);
@@ -228,9 +230,13 @@ static uint32_t rnd_(uint32_t *s)
 }
 
 static const char *const props_[] = {
-	"msi-map", "msi-map-mask", "msi-parent", "#msi-cells", "phandle", "reg", "ranges",
-	"bus-range", "#address-cells", "#size-cells", "status", "compatible", "msi-controller",
-	"#redistributor-regions",
+    "msi-map",	      "msi-map-mask",
+    "msi-parent",     "#msi-cells",
+    "phandle",	      "reg",
+    "ranges",	      "bus-range",
+    "#address-cells", "#size-cells",
+    "status",	      "compatible",
+    "msi-controller", "#redistributor-regions",
 };
 
 /* A phandle that exists in the tree (or 0x8004 when none does). */
@@ -244,16 +250,26 @@ static uint32_t some_phandle_(const void *fdt, uint32_t *s)
 static uint32_t interesting_(const void *fdt, uint32_t old, uint32_t *s)
 {
 	switch (rnd_(s) % 10) {
-	case 0: return 0;
-	case 1: return 1;
-	case 2: return 0xffffffffu;
-	case 3: return some_phandle_(fdt, s);
-	case 4: return old + 1;
-	case 5: return old - 1;
-	case 6: return old ^ (1u << (rnd_(s) % 32));
-	case 7: return 0x10000;
-	case 8: return 0x8000;
-	default: return rnd_(s);
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 2:
+		return 0xffffffffu;
+	case 3:
+		return some_phandle_(fdt, s);
+	case 4:
+		return old + 1;
+	case 5:
+		return old - 1;
+	case 6:
+		return old ^ (1u << (rnd_(s) % 32));
+	case 7:
+		return 0x10000;
+	case 8:
+		return 0x8000;
+	default:
+		return rnd_(s);
 	}
 }
 
@@ -327,7 +343,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		free(work);
 		return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
 	}
-	for (node = fdt_next_node(work, -1, NULL); node >= 0; node = fdt_next_node(work, node, NULL))
+	for (node = fdt_next_node(work, -1, NULL); node >= 0;
+	     node = fdt_next_node(work, node, NULL))
 		nodes++;
 	for (unsigned m = 0, rounds = 1 + rnd_(&s) % 3; m < rounds && nodes > 0; m++) {
 		pick = (int)(rnd_(&s) % (uint32_t)nodes);

@@ -83,7 +83,8 @@ static void check_galog_(uint64_t e)
 	FUZZ_CHECK(virq_avic_gatag_encode(vm, idx, &t2) == LIBVIRQ_OK && t2 == tag);
 	FUZZ_CHECK(virq_avic_gatag_encode((uint32_t)(e >> 32) | 0x100000u, idx, &t2) ==
 		   LIBVIRQ_ERANGE);
-	FUZZ_CHECK(virq_avic_gatag_encode(vm, (uint32_t)(e >> 48) | 0x1000u, &t2) == LIBVIRQ_ERANGE);
+	FUZZ_CHECK(virq_avic_gatag_encode(vm, (uint32_t)(e >> 48) | 0x1000u, &t2) ==
+		   LIBVIRQ_ERANGE);
 }
 
 /* ---- the IRTE driver ---- */
@@ -96,8 +97,9 @@ struct fz {
 	struct virq_avic_registry reg;
 	struct virq_avic_vm *slots[8];
 	struct virq_avic_vcpu v[NV];
-	struct virq_avic_irte_ref *ref[NR]; /* heap: a freed reference is an ASan error if touched */
-	int owner[NR];			    /* vCPU index, or -1 */
+	struct virq_avic_irte_ref
+	    *ref[NR];  /* heap: a freed reference is an ASan error if touched */
+	int owner[NR]; /* vCPU index, or -1 */
 	uint64_t irte[NR][2];
 	uint8_t vec[NR];
 	bool loaded[NV], blocking[NV], nested[NV], active[NV];
@@ -249,7 +251,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_in in = {data, size};
 	uint64_t w[2][2];
 	struct fz *z;
-	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = NV, .vm_id = 7};
+	struct virq_avic_vm_cfg cfg = {
+	    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = NV, .vm_id = 7};
 	virq_status st;
 
 	for (int k = 0; k < 2; k++) {
@@ -263,14 +266,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(z != NULL);
 	z->fh = virq_sim_new();
 	z->hal = virq_sim_hal(z->fh);
-	z->caps = (struct virq_avic_caps){.avic = true, .x2avic = true, .family = 0x19,
+	z->caps = (struct virq_avic_caps){.avic = true,
+					  .x2avic = true,
+					  .family = 0x19,
 					  .max_index = LIBVIRQ_AVIC_MAX_INDEX_X2AVIC};
 	FUZZ_CHECK(virq_avic_vm_init(&z->vm, &z->hal, &z->caps, &cfg) == LIBVIRQ_OK);
 	FUZZ_CHECK(virq_avic_registry_init(&z->reg, z->slots, 8) == LIBVIRQ_OK);
 	FUZZ_CHECK(virq_avic_registry_add(&z->reg, &z->vm) == LIBVIRQ_OK);
 	for (uint32_t i = 0; i < NV; i++) {
-		struct virq_avic_vcpu_cfg vc = {.index = i, .apic_id = i,
-						.cookie = (void *)(uintptr_t)(0x100 + i)};
+		struct virq_avic_vcpu_cfg vc = {
+		    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(0x100 + i)};
 
 		FUZZ_CHECK(virq_avic_vcpu_init(&z->vm, &z->v[i], &vc) == LIBVIRQ_OK);
 		st = virq_avic_vcpu_set_x2apic(&z->v[i], true);
@@ -283,7 +288,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Teardown: detach and free every reference, then everything else. */
 	for (int r = 0; r < NR; r++) {
 		if (z->owner[r] >= 0)
-			FUZZ_CHECK(virq_avic_irte_detach(&z->v[z->owner[r]], z->ref[r]) == LIBVIRQ_OK);
+			FUZZ_CHECK(virq_avic_irte_detach(&z->v[z->owner[r]], z->ref[r]) ==
+				   LIBVIRQ_OK);
 		free(z->ref[r]);
 	}
 	for (uint32_t i = 0; i < NV; i++) {

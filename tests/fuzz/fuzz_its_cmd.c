@@ -31,34 +31,62 @@
 static uint64_t model_field_(const struct virq_sim_its_cmd *m, enum virq_its_field f)
 {
 	switch (f) {
-	case LIBVIRQ_ITS_F_DeviceID: return m->dev;
-	case LIBVIRQ_ITS_F_EventID: return m->ev;
-	case LIBVIRQ_ITS_F_pINTID: return m->pintid;
-	case LIBVIRQ_ITS_F_vINTID: return m->vintid;
-	case LIBVIRQ_ITS_F_ICID: return m->icid;
-	case LIBVIRQ_ITS_F_vPEID: return m->vpe;
-	case LIBVIRQ_ITS_F_Size: return m->size;
-	case LIBVIRQ_ITS_F_ITT_addr: return m->itt;
-	case LIBVIRQ_ITS_F_V: return m->valid;
-	case LIBVIRQ_ITS_F_RDbase: return m->rd;
-	case LIBVIRQ_ITS_F_RDbase1: return m->rd;
-	case LIBVIRQ_ITS_F_RDbase2: return m->rd2;
-	case LIBVIRQ_ITS_F_D: return m->dbvalid;
-	case LIBVIRQ_ITS_F_Dbell_pINTID: return m->db;
-	case LIBVIRQ_ITS_F_SequenceNumber: return m->seq;
-	case LIBVIRQ_ITS_F_ITSList: return m->itslist;
-	case LIBVIRQ_ITS_F_VPT_addr: return m->vpt;
-	case LIBVIRQ_ITS_F_VPT_size: return m->vpt_size;
-	case LIBVIRQ_ITS_F_Alloc: return m->alloc;
-	case LIBVIRQ_ITS_F_PTZ: return m->ptz;
-	case LIBVIRQ_ITS_F_VCONF_addr: return m->vconf;
-	case LIBVIRQ_ITS_F_Default_Doorbell: return m->defdb;
-	case LIBVIRQ_ITS_F_DB: return m->db41;
-	case LIBVIRQ_ITS_F_Enable: return m->en;
-	case LIBVIRQ_ITS_F_Clear: return m->clr;
-	case LIBVIRQ_ITS_F_Group: return m->grp;
-	case LIBVIRQ_ITS_F_Priority: return m->prio;
-	default: return NO_MODEL;
+	case LIBVIRQ_ITS_F_DeviceID:
+		return m->dev;
+	case LIBVIRQ_ITS_F_EventID:
+		return m->ev;
+	case LIBVIRQ_ITS_F_pINTID:
+		return m->pintid;
+	case LIBVIRQ_ITS_F_vINTID:
+		return m->vintid;
+	case LIBVIRQ_ITS_F_ICID:
+		return m->icid;
+	case LIBVIRQ_ITS_F_vPEID:
+		return m->vpe;
+	case LIBVIRQ_ITS_F_Size:
+		return m->size;
+	case LIBVIRQ_ITS_F_ITT_addr:
+		return m->itt;
+	case LIBVIRQ_ITS_F_V:
+		return m->valid;
+	case LIBVIRQ_ITS_F_RDbase:
+		return m->rd;
+	case LIBVIRQ_ITS_F_RDbase1:
+		return m->rd;
+	case LIBVIRQ_ITS_F_RDbase2:
+		return m->rd2;
+	case LIBVIRQ_ITS_F_D:
+		return m->dbvalid;
+	case LIBVIRQ_ITS_F_Dbell_pINTID:
+		return m->db;
+	case LIBVIRQ_ITS_F_SequenceNumber:
+		return m->seq;
+	case LIBVIRQ_ITS_F_ITSList:
+		return m->itslist;
+	case LIBVIRQ_ITS_F_VPT_addr:
+		return m->vpt;
+	case LIBVIRQ_ITS_F_VPT_size:
+		return m->vpt_size;
+	case LIBVIRQ_ITS_F_Alloc:
+		return m->alloc;
+	case LIBVIRQ_ITS_F_PTZ:
+		return m->ptz;
+	case LIBVIRQ_ITS_F_VCONF_addr:
+		return m->vconf;
+	case LIBVIRQ_ITS_F_Default_Doorbell:
+		return m->defdb;
+	case LIBVIRQ_ITS_F_DB:
+		return m->db41;
+	case LIBVIRQ_ITS_F_Enable:
+		return m->en;
+	case LIBVIRQ_ITS_F_Clear:
+		return m->clr;
+	case LIBVIRQ_ITS_F_Group:
+		return m->grp;
+	case LIBVIRQ_ITS_F_Priority:
+		return m->prio;
+	default:
+		return NO_MODEL;
 	}
 }
 
@@ -97,7 +125,7 @@ static void check_model_(const uint8_t in[32], const struct virq_its_cmd *c)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t in[32] = { 0 }, out[32], out2[32], out3[32];
+	uint8_t in[32] = {0}, out[32], out2[32], out3[32];
 	struct virq_its_cmd c, c2;
 	struct virq_its_limits lim;
 	enum virq_its_field bad = LIBVIRQ_ITS_F_NONE;

@@ -28,11 +28,10 @@
 #include "fuzz_common.h"
 
 static const uint32_t msr_pool_[] = {
-	0xC0010000u, 0xC0010001u, 0xC0010002u, 0xC0010003u, 0xC0010004u, 0xC0010005u,
-	0xC0010006u, 0xC0010007u, 0xC0010008u, 0xC0010200u, 0xC0010201u, 0xC0010202u,
-	0xC0010205u, 0xC001020Au, 0xC001020Bu, 0xC001020Cu, 0xC00101FFu, 0xC0000300u,
-	0xC0000301u, 0xC0000302u, 0xC0000303u, 0xC0000304u, 0xC00000E9u, 0xC00000E8u,
-	0x00000010u, 0xFFFFFFFFu,
+    0xC0010000u, 0xC0010001u, 0xC0010002u, 0xC0010003u, 0xC0010004u, 0xC0010005u, 0xC0010006u,
+    0xC0010007u, 0xC0010008u, 0xC0010200u, 0xC0010201u, 0xC0010202u, 0xC0010205u, 0xC001020Au,
+    0xC001020Bu, 0xC001020Cu, 0xC00101FFu, 0xC0000300u, 0xC0000301u, 0xC0000302u, 0xC0000303u,
+    0xC0000304u, 0xC00000E9u, 0xC00000E8u, 0x00000010u, 0xFFFFFFFFu,
 };
 
 static uint32_t pick_msr_(struct fuzz_in *in)
@@ -50,8 +49,7 @@ static void state_(struct virq_pmcvirt_vcpu *v, struct virq_pmcvirt_state *s)
 	FUZZ_CHECK(virq_pmcvirt_save_state(v, s) == LIBVIRQ_OK);
 }
 
-static void check_map_(const struct virq_pmcvirt_guest *g, uint32_t msr,
-		       enum virq_pmcvirt_origin o)
+static void check_map_(const struct virq_pmcvirt_guest *g, uint32_t msr, enum virq_pmcvirt_origin o)
 {
 	struct virq_pmcvirt_slot slot;
 	virq_status st = virq_pmcvirt_msr_map(g, msr, o, &slot);
@@ -62,14 +60,15 @@ static void check_map_(const struct virq_pmcvirt_guest *g, uint32_t msr,
 	FUZZ_CHECK(slot.kind <= LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED);
 	if (slot.kind == LIBVIRQ_PMCVIRT_KIND_CTL || slot.kind == LIBVIRQ_PMCVIRT_KIND_CTR)
 		FUZZ_CHECK(slot.idx < g->ncounters);
-	if (slot.kind >= LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL && slot.kind <= LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET)
+	if (slot.kind >= LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL &&
+	    slot.kind <= LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET)
 		FUZZ_CHECK(g->perfmon_v2);
 	if (slot.kind == LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED)
 		FUZZ_CHECK(g->irperf);
 }
 
-static void op_write_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g,
-		      uint32_t msr, uint64_t val, enum virq_pmcvirt_origin o)
+static void op_write_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g, uint32_t msr,
+		      uint64_t val, enum virq_pmcvirt_origin o)
 {
 	struct virq_pmcvirt_state before, after;
 	struct virq_pmcvirt_slot slot;
@@ -95,8 +94,8 @@ static void op_write_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_gue
 		FUZZ_CHECK(back == (val & LIBVIRQ_PMCVIRT_CTR_MASK));
 }
 
-static void op_read_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g,
-		     uint32_t msr, enum virq_pmcvirt_origin o)
+static void op_read_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g, uint32_t msr,
+		     enum virq_pmcvirt_origin o)
 {
 	struct virq_pmcvirt_slot slot;
 	virq_status ms = virq_pmcvirt_msr_map(g, msr, o, &slot);
@@ -108,8 +107,7 @@ static void op_read_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_gues
 		FUZZ_CHECK((val & ~LIBVIRQ_PMCVIRT_CTR_MASK) == 0);
 }
 
-static void op_rdpmc_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g,
-		      uint32_t ecx)
+static void op_rdpmc_(struct virq_pmcvirt_vcpu *v, const struct virq_pmcvirt_guest *g, uint32_t ecx)
 {
 	uint64_t val = 0, viamsr = 0;
 	virq_status st = virq_pmcvirt_rdpmc(v, ecx, &val);
@@ -150,7 +148,8 @@ static void run_ops_(struct fuzz_in *in, struct virq_pmcvirt_vcpu *v,
 {
 	for (int n = 0; n < 64 && in->n; n++) {
 		uint8_t op = fuzz_u8(in);
-		enum virq_pmcvirt_origin o = (op & 0x80) ? LIBVIRQ_PMCVIRT_HOST : LIBVIRQ_PMCVIRT_GUEST;
+		enum virq_pmcvirt_origin o =
+		    (op & 0x80) ? LIBVIRQ_PMCVIRT_HOST : LIBVIRQ_PMCVIRT_GUEST;
 		uint32_t msr;
 
 		switch (op & 7) {
@@ -180,8 +179,8 @@ static void run_ops_(struct fuzz_in *in, struct virq_pmcvirt_vcpu *v,
 		default: {
 			uint32_t mask = 0;
 			uint16_t ev = fuzz_u16(in);
-			virq_status st = virq_pmcvirt_emulated_event(v, ev, fuzz_u8(in), op & 0x40,
-								     &mask);
+			virq_status st =
+			    virq_pmcvirt_emulated_event(v, ev, fuzz_u8(in), op & 0x40, &mask);
 			FUZZ_CHECK(st == (ev <= 0xFFF ? LIBVIRQ_OK : LIBVIRQ_ERANGE));
 			FUZZ_CHECK((mask >> g->ncounters) == 0);
 			break;
@@ -192,25 +191,26 @@ static void run_ops_(struct fuzz_in *in, struct virq_pmcvirt_vcpu *v,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_in in = { data, size };
+	struct fuzz_in in = {data, size};
 	uint8_t cb = fuzz_u8(&in), gb = fuzz_u8(&in);
 	struct virq_pmcvirt_caps caps = {
-		.svm = true,
-		.perfctr_virt = cb & 1,
-		.vnmi = (cb >> 1) & 1,
-		.avic = (cb >> 2) & 1,
-		.perfctr_ext_core = (cb >> 3) & 1,
-		.perfmon_v2 = (cb >> 4) & 1,
-		.irperf = (cb >> 5) & 1,
+	    .svm = true,
+	    .perfctr_virt = cb & 1,
+	    .vnmi = (cb >> 1) & 1,
+	    .avic = (cb >> 2) & 1,
+	    .perfctr_ext_core = (cb >> 3) & 1,
+	    .perfmon_v2 = (cb >> 4) & 1,
+	    .irperf = (cb >> 5) & 1,
 	};
 	struct virq_pmcvirt_guest g = {
-		.ncounters = gb & 7,
-		.ext_core = (gb >> 3) & 1,
-		.perfmon_v2 = (gb >> 4) & 1,
-		.irperf = (gb >> 5) & 1,
-		.allow_hg = (gb >> 6) & 1,
+	    .ncounters = gb & 7,
+	    .ext_core = (gb >> 3) & 1,
+	    .perfmon_v2 = (gb >> 4) & 1,
+	    .irperf = (gb >> 5) & 1,
+	    .allow_hg = (gb >> 6) & 1,
 	};
-	enum virq_pmcvirt_mode mode = (cb & 0x80) ? LIBVIRQ_PMCVIRT_MODE_HW : LIBVIRQ_PMCVIRT_MODE_SW;
+	enum virq_pmcvirt_mode mode =
+	    (cb & 0x80) ? LIBVIRQ_PMCVIRT_MODE_HW : LIBVIRQ_PMCVIRT_MODE_SW;
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	struct virq_pmcvirt_vcpu v;
 	struct virq_sim *fh;
@@ -227,7 +227,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st = virq_pmcvirt_guest_check(&g);
 	if (st != LIBVIRQ_OK) {
 		struct virq_pmcvirt_slot slot;
-		virq_status ms = virq_pmcvirt_msr_map(&g, pick_msr_(&in), LIBVIRQ_PMCVIRT_GUEST, &slot);
+		virq_status ms =
+		    virq_pmcvirt_msr_map(&g, pick_msr_(&in), LIBVIRQ_PMCVIRT_GUEST, &slot);
 
 		FUZZ_CHECK(ms == LIBVIRQ_EINVAL || ms == LIBVIRQ_ENOENT);
 		return 0;

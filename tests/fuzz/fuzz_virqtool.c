@@ -124,8 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		its_again_("encode", r.out, &e);
 		/* A decoded field encode refuses is a value out of range, never a
 		 * field name or syntax encode cannot parse. */
-		FUZZ_CHECK(e.rc == 0 || strstr(e.err, "out of range") || strstr(e.err, "misaligned") ||
-			   strstr(e.err, "cannot encode"));
+		FUZZ_CHECK(e.rc == 0 || strstr(e.err, "out of range") ||
+			   strstr(e.err, "misaligned") || strstr(e.err, "cannot encode"));
 		if (e.rc == 0) {
 			its_again_("decode", e.out, &d);
 			FUZZ_CHECK(d.rc == 0 && d.nout == r.nout && !memcmp(d.out, r.out, r.nout));

@@ -23,7 +23,8 @@ struct args_ {
 
 /* Fields of each subcommand (names are the library's; aliases the APM's). */
 static const struct vt_field phys_fields_[] = {
-    {"host_apic_id", NULL, true, "bits [11:0]: host APIC ID of the CPU the vCPU runs on (0..0xFFF)"},
+    {"host_apic_id", NULL, true,
+     "bits [11:0]: host APIC ID of the CPU the vCPU runs on (0..0xFFF)"},
     {"backing", "backing_pa", true, "bits [51:12]: vAPIC backing page address (4 KiB aligned)"},
     {"running", "IsRunning", true, "bit 62: IsRunning (0|1)"},
     {"valid", "V", true, "bit 63: valid (0|1)"},
@@ -123,9 +124,8 @@ static int phys_entry_(struct args_ *a)
 	virq_status st;
 
 	if (!num_(a, "host_apic_id", 0, UINT32_MAX, &id) ||
-	    !num_(a, "backing", 0, UINT64_MAX, &bp) ||
-	    !num_(a, "running", 0, 1, &run) || !num_(a, "valid", 0, 1, &valid) ||
-	    !done_(a))
+	    !num_(a, "backing", 0, UINT64_MAX, &bp) || !num_(a, "running", 0, 1, &run) ||
+	    !num_(a, "valid", 0, 1, &valid) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	f = (struct virq_avic_phys_entry){(uint32_t)id, bp, run != 0, valid != 0};
 	st = virq_avic_phys_entry_encode(&f, &e);
@@ -141,8 +141,8 @@ static int logical_entry_(struct args_ *a)
 	uint32_t e;
 	virq_status st;
 
-	if (!num_(a, "guest_apic_id", 0, UINT32_MAX, &id) ||
-	    !num_(a, "valid", 0, 1, &valid) || !done_(a))
+	if (!num_(a, "guest_apic_id", 0, UINT32_MAX, &id) || !num_(a, "valid", 0, 1, &valid) ||
+	    !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	st = virq_avic_logical_entry_encode((uint32_t)id, valid != 0, &e);
 	if (st != LIBVIRQ_OK)
@@ -178,22 +178,21 @@ static int exit_(struct args_ *a)
 {
 	uint64_t code, i1, i2, x2;
 
-	if (!num_(a, "code", 0, UINT64_MAX, &code) ||
-	    !num_(a, "info1", 0, UINT64_MAX, &i1) ||
-	    !num_(a, "info2", 0, UINT64_MAX, &i2) || !num_(a, "x2apic", 0, 1, &x2) ||
-	    !done_(a))
+	if (!num_(a, "code", 0, UINT64_MAX, &code) || !num_(a, "info1", 0, UINT64_MAX, &i1) ||
+	    !num_(a, "info2", 0, UINT64_MAX, &i2) || !num_(a, "x2apic", 0, 1, &x2) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	if (code == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI) {
 		struct virq_avic_exit_ipi x;
 
 		if (virq_avic_exit_ipi_decode(i1, i2, x2 != 0, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
-		fprintf(vt_out, "AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
-		       "shorthand=%s dest=0x%02" PRIx32 " cause=%s index=0x%02" PRIx32 "\n",
-		       x.icr.vector, dm_names_[x.icr.delivery_mode],
-		       x.icr.logical ? "logical" : "physical",
-		       x.icr.level_trigger ? "level" : "edge", sh_names_[x.icr.shorthand],
-		       x.icr.dest, cause_names_[x.cause], x.index);
+		fprintf(
+		    vt_out,
+		    "AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
+		    "shorthand=%s dest=0x%02" PRIx32 " cause=%s index=0x%02" PRIx32 "\n",
+		    x.icr.vector, dm_names_[x.icr.delivery_mode],
+		    x.icr.logical ? "logical" : "physical", x.icr.level_trigger ? "level" : "edge",
+		    sh_names_[x.icr.shorthand], x.icr.dest, cause_names_[x.cause], x.index);
 		return 0;
 	}
 	if (code == LIBVIRQ_VMCB_EXIT_AVIC_NOACCEL) {
@@ -201,8 +200,8 @@ static int exit_(struct args_ *a)
 
 		if (virq_avic_exit_noaccel_decode(i1, i2, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
-		fprintf(vt_out, "AVIC_NOACCEL offset=0x%02" PRIx32 " write=%d kind=%s\n", x.offset, x.write,
-		       x.trap ? "trap" : "fault");
+		fprintf(vt_out, "AVIC_NOACCEL offset=0x%02" PRIx32 " write=%d kind=%s\n", x.offset,
+			x.write, x.trap ? "trap" : "fault");
 		return 0;
 	}
 	return vt_fail("exit: code 0x%" PRIx64 " is not an AVIC exit (0x401|0x402)", code);
@@ -464,8 +463,9 @@ static const struct avic_sub_ subs_[] = {
 
 static void usage_(void)
 {
-	fputs("usage: virqtool avic SUBCOMMAND field=value ...   (virqtool avic SUBCOMMAND --help)\n",
-	      vt_out);
+	fputs(
+	    "usage: virqtool avic SUBCOMMAND field=value ...   (virqtool avic SUBCOMMAND --help)\n",
+	    vt_out);
 	for (size_t i = 0; i < NSUBS_; i++)
 		fprintf(vt_out, "  %-13s %s\n", subs_[i].name, subs_[i].help);
 	fputs("  fields        the fields of each subcommand (virqtool avic fields [SUBCOMMAND])\n",
@@ -514,7 +514,8 @@ int virqtool_avic(int argc, char **argv)
 	}
 	s = sub_by_name_(argv[0]);
 	if (!s)
-		return vt_fail("avic: unknown subcommand '%s' (try 'virqtool avic --help')", argv[0]);
+		return vt_fail("avic: unknown subcommand '%s' (try 'virqtool avic --help')",
+			       argv[0]);
 	if (argc == 2 && vt_is_help(argv[1])) {
 		sub_help_(s);
 		return 0;

@@ -13,18 +13,20 @@ struct subcmd_ {
 
 static const struct subcmd_ subcmds_[] = {
 #ifdef VIRQTOOL_HAVE_ITS
-	{ "its", virqtool_its, "encode, decode and list GICv3/v4 ITS commands (Arm IHI 0069H §5.3)" },
+    {"its", virqtool_its, "encode, decode and list GICv3/v4 ITS commands (Arm IHI 0069H §5.3)"},
 #endif
 #ifdef VIRQTOOL_HAVE_DT
-	{ "dt", virqtool_dt, "GIC, PCI host and device MSI topology libvirq's discovery finds in a device tree blob" },
+    {"dt", virqtool_dt,
+     "GIC, PCI host and device MSI topology libvirq's discovery finds in a device tree blob"},
 #endif
 #ifdef VIRQTOOL_HAVE_AVIC
-	{ "avic", virqtool_avic, "AVIC table entries, logical index, exits and IPI targets (APM Vol 2 §15.29)" },
+    {"avic", virqtool_avic,
+     "AVIC table entries, logical index, exits and IPI targets (APM Vol 2 §15.29)"},
 #endif
 #ifdef VIRQTOOL_HAVE_PMC
-	{ "pmc", virqtool_pmc, "the PMC-virtualization VMCB layout and MSR mapping (APM Vol 2 §15.39)" },
+    {"pmc", virqtool_pmc, "the PMC-virtualization VMCB layout and MSR mapping (APM Vol 2 §15.39)"},
 #endif
-	{ NULL, NULL, NULL },
+    {NULL, NULL, NULL},
 };
 
 static void usage_(void)

@@ -75,11 +75,12 @@ int vt_kv_parse(int argc, char **argv, struct vt_kv *kv, int max)
 			vt_fail("too many arguments");
 			return -1;
 		}
-		kv[n] = (struct vt_kv){ argv[i], (size_t)(eq - argv[i]), eq + 1, false };
+		kv[n] = (struct vt_kv){argv[i], (size_t)(eq - argv[i]), eq + 1, false};
 		for (int j = 0; j < n; j++) {
 			if (kv[j].name_len == kv[n].name_len &&
 			    !strncasecmp(kv[j].name, kv[n].name, kv[n].name_len)) {
-				vt_fail("field '%.*s' given twice", (int)kv[n].name_len, kv[n].name);
+				vt_fail("field '%.*s' given twice", (int)kv[n].name_len,
+					kv[n].name);
 				return -1;
 			}
 		}
@@ -128,6 +129,6 @@ int vt_missing(const char *name, const struct vt_field *f, size_t n)
 void vt_print_fields(const struct vt_field *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fprintf(vt_out, "  %-14s %-9s %s\n", f[i].name, f[i].required ? "required" : "optional",
-			f[i].help);
+		fprintf(vt_out, "  %-14s %-9s %s\n", f[i].name,
+			f[i].required ? "required" : "optional", f[i].help);
 }

@@ -58,7 +58,7 @@ static void print_gic_(const struct virq_gic_desc *d, const char *why)
 	fprintf(vt_out, "gicd base=0x%" PRIx64 " size=0x%" PRIx64 "\n", d->gicd_base, d->gicd_size);
 	for (uint32_t i = 0; i < d->nr_redist_regions; i++)
 		fprintf(vt_out, "gicr base=0x%" PRIx64 " size=0x%" PRIx64 " stride=0x%" PRIx64 "\n",
-		       d->redist[i].base, d->redist[i].size, d->redist[i].stride);
+			d->redist[i].base, d->redist[i].size, d->redist[i].stride);
 	if (d->nr_redist_skipped)
 		fprintf(vt_out, "gicr skipped=%" PRIu32 " (empty regions)\n", d->nr_redist_skipped);
 	frame_("gicc", d->gicc_base, d->gicc_size);
@@ -66,14 +66,14 @@ static void print_gic_(const struct virq_gic_desc *d, const char *why)
 	frame_("gicv", d->gicv_base, d->gicv_size);
 	for (uint32_t i = 0; i < d->nr_its; i++)
 		fprintf(vt_out, "its base=0x%" PRIx64 " size=0x%" PRIx64 " phandle=0x%" PRIx32 "\n",
-		       d->its[i].base, d->its[i].size, d->its[i].phandle);
+			d->its[i].base, d->its[i].size, d->its[i].phandle);
 	if (strcmp(why, "ok") != 0)
 		fprintf(vt_out, "note: %s\n", why);
 }
 
 static const char *space_(uint32_t s)
 {
-	static const char *const names[] = { "config", "io", "mem32", "mem64" };
+	static const char *const names[] = {"config", "io", "mem32", "mem64"};
 
 	return s < 4 ? names[s] : "?";
 }
@@ -107,16 +107,20 @@ static void print_hosts_(const uint8_t *blob, size_t len, uint32_t nr)
 
 		if (virq_fdt_discover_pci_host(blob, len, i, &h, &why) != LIBVIRQ_OK)
 			return; /* cannot happen: checked */
-		fprintf(vt_out, "pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
-		       "-0x%" PRIx32 "%s%s\n",
-		       i, h.layout == LIBVIRQ_FDT_PCI_ECAM ? "ecam" : "cam", h.cfg_base, h.cfg_size,
-		       h.bus_start, h.bus_end, h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_MAP ? " msi-map" : "",
-		       h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_PARENT ? " msi-parent" : "");
+		fprintf(vt_out,
+			"pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
+			"-0x%" PRIx32 "%s%s\n",
+			i, h.layout == LIBVIRQ_FDT_PCI_ECAM ? "ecam" : "cam", h.cfg_base,
+			h.cfg_size, h.bus_start, h.bus_end,
+			h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_MAP ? " msi-map" : "",
+			h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_PARENT ? " msi-parent" : "");
 		for (uint32_t r = 0; r < h.nr_ranges; r++)
-			fprintf(vt_out, "pci %" PRIu32 " %s%s pci=0x%" PRIx64 " cpu=0x%" PRIx64 " size=0x%" PRIx64
-			       "\n",
-			       i, space_(h.ranges[r].space), h.ranges[r].prefetchable ? " pref" : "",
-			       h.ranges[r].pci_base, h.ranges[r].cpu_base, h.ranges[r].size);
+			fprintf(vt_out,
+				"pci %" PRIu32 " %s%s pci=0x%" PRIx64 " cpu=0x%" PRIx64
+				" size=0x%" PRIx64 "\n",
+				i, space_(h.ranges[r].space),
+				h.ranges[r].prefetchable ? " pref" : "", h.ranges[r].pci_base,
+				h.ranges[r].cpu_base, h.ranges[r].size);
 		if (strcmp(why, "ok") != 0)
 			fprintf(vt_out, "note: pci %" PRIu32 ": %s\n", i, why);
 	}
@@ -148,8 +152,8 @@ static int msi_(const uint8_t *blob, size_t len, const char *path, const struct 
 	const char *why = NULL;
 	virq_status st;
 
-	if (arg_u32_(kv, n, "rid", 0xffff, &rid) < 0 || arg_u32_(kv, n, "host", 0xffff, &host) < 0 ||
-	    arg_u32_(kv, n, "its", 15, &its) < 0)
+	if (arg_u32_(kv, n, "rid", 0xffff, &rid) < 0 ||
+	    arg_u32_(kv, n, "host", 0xffff, &host) < 0 || arg_u32_(kv, n, "its", 15, &its) < 0)
 		return VIRQTOOL_EBADINPUT;
 	extra = vt_kv_unused(kv, n);
 	if (extra)
@@ -160,11 +164,13 @@ static int msi_(const uint8_t *blob, size_t len, const char *path, const struct 
 			       virq_strerror(st));
 	st = virq_fdt_msi_map(blob, len, d, h.node, rid, its, &t, &why);
 	if (st != LIBVIRQ_OK)
-		return vt_fail("dt: %s: rid 0x%" PRIx32 ": %s (%s)", path, rid, why, virq_strerror(st));
-	fprintf(vt_out, "rid=0x%" PRIx32 " its=%" PRIu32 " base=0x%" PRIx64 " phandle=0x%" PRIx32
-	       " devid=0x%" PRIx32 " via=%s\n",
-	       rid, t.its_index, d->its[t.its_index].base, t.its_phandle, t.devid,
-	       t.via == LIBVIRQ_FDT_MSI_VIA_MAP ? "msi-map" : "msi-parent");
+		return vt_fail("dt: %s: rid 0x%" PRIx32 ": %s (%s)", path, rid, why,
+			       virq_strerror(st));
+	fprintf(vt_out,
+		"rid=0x%" PRIx32 " its=%" PRIu32 " base=0x%" PRIx64 " phandle=0x%" PRIx32
+		" devid=0x%" PRIx32 " via=%s\n",
+		rid, t.its_index, d->its[t.its_index].base, t.its_phandle, t.devid,
+		t.via == LIBVIRQ_FDT_MSI_VIA_MAP ? "msi-map" : "msi-parent");
 	return 0;
 }
 
@@ -179,15 +185,18 @@ int virqtool_dt(int argc, char **argv)
 	int rc, n = 0;
 
 	if (argc == 1 && vt_is_help(argv[0])) {
-		fputs("usage: virqtool dt FILE.dtb [rid=N [host=N] [its=N]]\n"
-		      "  without rid=: what libvirq's discovery (libvirq/fdt.h) finds in a flattened\n"
-		      "  device tree: gicd, gicr (and skipped empty regions), gicc/gich/gicv, its\n"
-		      "  lines with base, size and phandle, and every generic PCI host bridge\n"
-		      "  (configuration window, bus range, I/O and memory windows)\n"
-		      "  rid=N: where requester ID N (bus << 8 | device << 3 | function) sends its\n"
-		      "  MSIs through host bridge host= (default 0)'s msi-map or msi-parent: the ITS\n"
-		      "  (only ITS its= when given) and the DeviceID\n",
-		      vt_out);
+		fputs(
+		    "usage: virqtool dt FILE.dtb [rid=N [host=N] [its=N]]\n"
+		    "  without rid=: what libvirq's discovery (libvirq/fdt.h) finds in a "
+		    "flattened\n"
+		    "  device tree: gicd, gicr (and skipped empty regions), gicc/gich/gicv, its\n"
+		    "  lines with base, size and phandle, and every generic PCI host bridge\n"
+		    "  (configuration window, bus range, I/O and memory windows)\n"
+		    "  rid=N: where requester ID N (bus << 8 | device << 3 | function) sends its\n"
+		    "  MSIs through host bridge host= (default 0)'s msi-map or msi-parent: the "
+		    "ITS\n"
+		    "  (only ITS its= when given) and the DeviceID\n",
+		    vt_out);
 		return 0;
 	}
 	if (argc < 1)

@@ -31,9 +31,12 @@ struct its_alias_ {
 
 /* virqtool 0.1's names, kept as aliases. */
 static const struct its_alias_ aliases_[] = {
-    {"device", LIBVIRQ_ITS_F_DeviceID},	     {"event", LIBVIRQ_ITS_F_EventID},
-    {"valid", LIBVIRQ_ITS_F_V},		     {"db_valid", LIBVIRQ_ITS_F_D},
-    {"db_pintid", LIBVIRQ_ITS_F_Dbell_pINTID}, {"seqnum", LIBVIRQ_ITS_F_SequenceNumber},
+    {"device", LIBVIRQ_ITS_F_DeviceID},
+    {"event", LIBVIRQ_ITS_F_EventID},
+    {"valid", LIBVIRQ_ITS_F_V},
+    {"db_valid", LIBVIRQ_ITS_F_D},
+    {"db_pintid", LIBVIRQ_ITS_F_Dbell_pINTID},
+    {"seqnum", LIBVIRQ_ITS_F_SequenceNumber},
     {"default_db", LIBVIRQ_ITS_F_Default_Doorbell},
 };
 
@@ -51,39 +54,64 @@ static const struct its_alias_ procnums_[] = {
 static const char *field_help_(enum virq_its_opcode op, enum virq_its_field f)
 {
 	switch (f) {
-	case LIBVIRQ_ITS_F_DeviceID: return "DW0[63:32]  device";
-	case LIBVIRQ_ITS_F_EventID: return "DW1[31:0]   event of the device";
-	case LIBVIRQ_ITS_F_pINTID: return "DW1[63:32]  physical LPI (>= 8192)";
+	case LIBVIRQ_ITS_F_DeviceID:
+		return "DW0[63:32]  device";
+	case LIBVIRQ_ITS_F_EventID:
+		return "DW1[31:0]   event of the device";
+	case LIBVIRQ_ITS_F_pINTID:
+		return "DW1[63:32]  physical LPI (>= 8192)";
 	case LIBVIRQ_ITS_F_vINTID:
 		return op == LIBVIRQ_ITS_VSGI ? "DW0[35:32]  vSGI number (0..15)"
 					      : "DW2[31:0]   virtual LPI (>= 8192)";
-	case LIBVIRQ_ITS_F_ICID: return "DW2[15:0]   collection";
-	case LIBVIRQ_ITS_F_vPEID: return "DW1[47:32]  vPE";
-	case LIBVIRQ_ITS_F_Size: return "DW1[4:0]    EventID bits minus one (0..31)";
-	case LIBVIRQ_ITS_F_ITT_addr: return "DW2[51:8]   ITT address (256-byte aligned)";
-	case LIBVIRQ_ITS_F_V: return "DW2[63]     1: map, 0: unmap";
+	case LIBVIRQ_ITS_F_ICID:
+		return "DW2[15:0]   collection";
+	case LIBVIRQ_ITS_F_vPEID:
+		return "DW1[47:32]  vPE";
+	case LIBVIRQ_ITS_F_Size:
+		return "DW1[4:0]    EventID bits minus one (0..31)";
+	case LIBVIRQ_ITS_F_ITT_addr:
+		return "DW2[51:8]   ITT address (256-byte aligned)";
+	case LIBVIRQ_ITS_F_V:
+		return "DW2[63]     1: map, 0: unmap";
 	case LIBVIRQ_ITS_F_RDbase:
 		return "DW2[51:16]  redistributor address (64 KiB aligned; procnum=N for PTA = 0)";
-	case LIBVIRQ_ITS_F_RDbase1: return "DW2[51:16]  source redistributor (procnum1=N)";
-	case LIBVIRQ_ITS_F_RDbase2: return "DW3[51:16]  target redistributor (procnum2=N)";
-	case LIBVIRQ_ITS_F_D: return "DW2[0]      Dbell_pINTID is valid";
-	case LIBVIRQ_ITS_F_Dbell_pINTID: return "DW2[63:32]  doorbell LPI (>= 8192) or 1023 (none)";
-	case LIBVIRQ_ITS_F_SequenceNumber: return "DW0[47:32]  VMOVP sequence number";
-	case LIBVIRQ_ITS_F_ITSList: return "DW1[15:0]   ITSes taking part in the move";
-	case LIBVIRQ_ITS_F_VPT_addr: return "DW3[51:16]  vPE pending table (64 KiB aligned)";
-	case LIBVIRQ_ITS_F_VPT_size: return "DW3[4:0]    vINTID bits minus one";
-	case LIBVIRQ_ITS_F_Alloc: return "DW0[8]      4.1: allocate the vPE";
-	case LIBVIRQ_ITS_F_PTZ: return "DW0[9]      4.1: pending table is zero";
-	case LIBVIRQ_ITS_F_VCONF_addr: return "DW0[51:16]  4.1: vLPI configuration table";
+	case LIBVIRQ_ITS_F_RDbase1:
+		return "DW2[51:16]  source redistributor (procnum1=N)";
+	case LIBVIRQ_ITS_F_RDbase2:
+		return "DW3[51:16]  target redistributor (procnum2=N)";
+	case LIBVIRQ_ITS_F_D:
+		return "DW2[0]      Dbell_pINTID is valid";
+	case LIBVIRQ_ITS_F_Dbell_pINTID:
+		return "DW2[63:32]  doorbell LPI (>= 8192) or 1023 (none)";
+	case LIBVIRQ_ITS_F_SequenceNumber:
+		return "DW0[47:32]  VMOVP sequence number";
+	case LIBVIRQ_ITS_F_ITSList:
+		return "DW1[15:0]   ITSes taking part in the move";
+	case LIBVIRQ_ITS_F_VPT_addr:
+		return "DW3[51:16]  vPE pending table (64 KiB aligned)";
+	case LIBVIRQ_ITS_F_VPT_size:
+		return "DW3[4:0]    vINTID bits minus one";
+	case LIBVIRQ_ITS_F_Alloc:
+		return "DW0[8]      4.1: allocate the vPE";
+	case LIBVIRQ_ITS_F_PTZ:
+		return "DW0[9]      4.1: pending table is zero";
+	case LIBVIRQ_ITS_F_VCONF_addr:
+		return "DW0[51:16]  4.1: vLPI configuration table";
 	case LIBVIRQ_ITS_F_Default_Doorbell:
 		return op == LIBVIRQ_ITS_VMOVP ? "DW3[31:0]   4.1: default doorbell LPI"
 					       : "DW1[31:0]   4.1: default doorbell LPI";
-	case LIBVIRQ_ITS_F_DB: return "DW2[63]     4.1: Default_Doorbell is valid";
-	case LIBVIRQ_ITS_F_Enable: return "DW0[8]      vSGI enabled";
-	case LIBVIRQ_ITS_F_Clear: return "DW0[9]      clear the vSGI's pending state";
-	case LIBVIRQ_ITS_F_Group: return "DW0[10]     vSGI group";
-	case LIBVIRQ_ITS_F_Priority: return "DW0[23:20]  vSGI priority (multiple of 16)";
-	default: return "";
+	case LIBVIRQ_ITS_F_DB:
+		return "DW2[63]     4.1: Default_Doorbell is valid";
+	case LIBVIRQ_ITS_F_Enable:
+		return "DW0[8]      vSGI enabled";
+	case LIBVIRQ_ITS_F_Clear:
+		return "DW0[9]      clear the vSGI's pending state";
+	case LIBVIRQ_ITS_F_Group:
+		return "DW0[10]     vSGI group";
+	case LIBVIRQ_ITS_F_Priority:
+		return "DW0[23:20]  vSGI priority (multiple of 16)";
+	default:
+		return "";
 	}
 }
 
@@ -164,7 +192,8 @@ static void print_cmd_fields_(enum virq_its_opcode op)
 	fprintf(vt_out, "%s (opcode 0x%02x)\n", virq_its_opcode_name(op), (unsigned)op);
 	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
 		if (fields >> f & 1)
-			fprintf(vt_out, "  %-17s %-9s %s\n", virq_its_field_name((enum virq_its_field)f),
+			fprintf(vt_out, "  %-17s %-9s %s\n",
+				virq_its_field_name((enum virq_its_field)f),
 				(req >> f & 1) ? "required" : "optional",
 				field_help_(op, (enum virq_its_field)f));
 }
@@ -177,14 +206,16 @@ static int fields_(int argc, char **argv)
 		return vt_fail("its fields: expected at most one command name, got %d", argc);
 	if (argc == 1) {
 		if (vt_is_help(argv[0])) {
-			fputs("usage: virqtool its fields [CMD]\n"
-			      "  the fields of CMD (or of every command), where each sits, and which "
-			      "must be given\n",
-			      vt_out);
+			fputs(
+			    "usage: virqtool its fields [CMD]\n"
+			    "  the fields of CMD (or of every command), where each sits, and which "
+			    "must be given\n",
+			    vt_out);
 			return 0;
 		}
 		if (!opcode_by_name_(argv[0], &op))
-			return vt_fail("unknown ITS command '%s' (try 'virqtool its fields')", argv[0]);
+			return vt_fail("unknown ITS command '%s' (try 'virqtool its fields')",
+				       argv[0]);
 		print_cmd_fields_(op);
 		return 0;
 	}
@@ -200,7 +231,8 @@ static int fields_(int argc, char **argv)
 		fprintf(vt_out, "%-8s", n);
 		for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
 			if (fields >> f & 1)
-				fprintf(vt_out, " %s%s", virq_its_field_name((enum virq_its_field)f),
+				fprintf(vt_out, " %s%s",
+					virq_its_field_name((enum virq_its_field)f),
 					(req >> f & 1) ? "*" : "");
 		fputc('\n', vt_out);
 	}
@@ -258,8 +290,8 @@ static int parse_kv_(struct virq_its_cmd *c, struct vt_kv *kv, int n, struct giv
 				rc = set_field_(c, fields, g, &kv[i], procnums_[j].field,
 						procnums_[j].name);
 		if (rc < 0)
-			return vt_fail("unknown field '%.*s' (try 'virqtool its fields %s')", (int)len,
-				       nm, virq_its_opcode_name(c->opcode));
+			return vt_fail("unknown field '%.*s' (try 'virqtool its fields %s')",
+				       (int)len, nm, virq_its_opcode_name(c->opcode));
 		if (rc)
 			return rc;
 	}
@@ -280,11 +312,12 @@ static int encode_(int argc, char **argv)
 	if (argc < 1)
 		return vt_fail("its encode: missing command name (try 'virqtool its fields')");
 	if (vt_is_help(argv[0])) {
-		fputs("usage: virqtool its encode CMD Field=value ...\n"
-		      "  encodes one ITS command; prints its four doublewords\n"
-		      "  CMD: an ITS command (MAPD, MAPTI, VMAPP, ...); fields: 'virqtool its fields "
-		      "[CMD]'\n",
-		      vt_out);
+		fputs(
+		    "usage: virqtool its encode CMD Field=value ...\n"
+		    "  encodes one ITS command; prints its four doublewords\n"
+		    "  CMD: an ITS command (MAPD, MAPTI, VMAPP, ...); fields: 'virqtool its fields "
+		    "[CMD]'\n",
+		    vt_out);
 		return 0;
 	}
 	memset(&c, 0, sizeof(c));
@@ -304,8 +337,8 @@ static int encode_(int argc, char **argv)
 	st = virq_its_cmd_encode(&c, NULL, raw, NULL, &bad);
 	if (st != LIBVIRQ_OK) {
 		const char *name = bad < LIBVIRQ_ITS_F_COUNT && g.name[bad]
-					   ? g.name[bad]
-					   : virq_its_field_name(bad);
+				       ? g.name[bad]
+				       : virq_its_field_name(bad);
 
 		if (bad > LIBVIRQ_ITS_F_opcode && bad < LIBVIRQ_ITS_F_COUNT && !g.name[bad]) {
 			char req[256];
@@ -352,7 +385,8 @@ static int decode_(int argc, char **argv)
 	fprintf(vt_out, "%s", virq_its_opcode_name(c.opcode));
 	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
 		if (fields >> f & 1)
-			fprintf(vt_out, " %s=0x%" PRIx64, virq_its_field_name((enum virq_its_field)f),
+			fprintf(vt_out, " %s=0x%" PRIx64,
+				virq_its_field_name((enum virq_its_field)f),
 				virq_its_cmd_get(&c, (enum virq_its_field)f));
 	fputc('\n', vt_out);
 	return 0;
@@ -361,13 +395,15 @@ static int decode_(int argc, char **argv)
 int virqtool_its(int argc, char **argv)
 {
 	if (argc < 1)
-		return vt_fail("its: expected 'encode', 'decode' or 'fields' (try 'virqtool its --help')");
+		return vt_fail(
+		    "its: expected 'encode', 'decode' or 'fields' (try 'virqtool its --help')");
 	if (vt_is_help(argv[0])) {
-		fputs("usage: virqtool its encode CMD Field=value ...   encode one command\n"
-		      "       virqtool its decode DW0 DW1 DW2 DW3       decode one command\n"
-		      "       virqtool its fields [CMD]                 the fields of each command\n"
-		      "Field names as in Arm IHI 0069 (DeviceID, pINTID, ...), any letter case.\n",
-		      vt_out);
+		fputs(
+		    "usage: virqtool its encode CMD Field=value ...   encode one command\n"
+		    "       virqtool its decode DW0 DW1 DW2 DW3       decode one command\n"
+		    "       virqtool its fields [CMD]                 the fields of each command\n"
+		    "Field names as in Arm IHI 0069 (DeviceID, pINTID, ...), any letter case.\n",
+		    vt_out);
 		return 0;
 	}
 	if (!strcmp(argv[0], "encode"))

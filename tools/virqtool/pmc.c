@@ -21,9 +21,10 @@
 static int pmc_layout_(int argc, char **argv)
 {
 	if (argc == 1 && vt_is_help(argv[0])) {
-		fputs("usage: virqtool pmc layout\n"
-		      "  one line per VMCB PMU field: NAME OFFSET WIDTH (absolute offsets, bytes)\n",
-		      vt_out);
+		fputs(
+		    "usage: virqtool pmc layout\n"
+		    "  one line per VMCB PMU field: NAME OFFSET WIDTH (absolute offsets, bytes)\n",
+		    vt_out);
 		return 0;
 	}
 	if (argc != 0)

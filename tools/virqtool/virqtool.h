@@ -41,7 +41,7 @@ bool vt_parse_u64(const char *s, uint64_t *out);
 
 /* A parsed name=value argument list. */
 struct vt_kv {
-	const char *name;  /* points into argv */
+	const char *name; /* points into argv */
 	size_t name_len;
 	const char *value; /* after '=' */
 	bool used;

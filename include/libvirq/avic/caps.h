@@ -43,12 +43,13 @@ struct virq_avic_caps {
  *
  * @param hal  HAL with @c cpuid (::LIBVIRQ_HAL_NEED_CPUID).
  * @param caps Filled on success.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_EHALVER / ::LIBVIRQ_ENOHAL from the HAL check.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_EHALVER / ::LIBVIRQ_ENOHAL from the HAL
+ * check.
  *
  * Thread-safety: reentrant. Spec: APM Vol 2 §15.29.1, Vol 3 CPUID Fn8000_000A.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_caps_probe(const struct virq_hal *hal,
-						 struct virq_avic_caps *caps);
+						    struct virq_avic_caps *caps);
 /** @} */
 
 #ifdef __cplusplus

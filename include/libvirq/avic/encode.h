@@ -38,7 +38,7 @@ struct virq_avic_phys_entry {
  * documented 7:0; how many bits older parts consume is UNCERTAIN).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_phys_entry_encode(const struct virq_avic_phys_entry *f,
-							uint64_t *out);
+							   uint64_t *out);
 /**
  * @brief Decodes a physical APIC ID table entry.
  * @param e Entry. @param f Receives the fields.
@@ -46,7 +46,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_phys_entry_encode(const struct virq_avi
  *         (fields are still filled).
  * Thread-safety: pure. Spec: APM §15.29.3.2.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_phys_entry_decode(uint64_t e, struct virq_avic_phys_entry *f);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_phys_entry_decode(uint64_t e,
+							   struct virq_avic_phys_entry *f);
 
 /**
  * @brief Encodes a logical APIC ID table entry (32 bits: 7:0 guest physical APIC ID, 31 Valid).
@@ -55,7 +56,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_phys_entry_decode(uint64_t e, struct vi
  * Thread-safety: pure. Spec: APM §15.29.3.3.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_logical_entry_encode(uint32_t guest_apic_id, bool valid,
-							   uint32_t *out);
+							      uint32_t *out);
 /**
  * @brief Decodes a logical APIC ID table entry.
  * @param e Entry. @param guest_apic_id Receives bits 7:0. @param valid Receives bit 31.
@@ -63,7 +64,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_logical_entry_encode(uint32_t guest_api
  * Thread-safety: pure. Spec: APM §15.29.3.3.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_logical_entry_decode(uint32_t e, uint32_t *guest_apic_id,
-							   bool *valid);
+							      bool *valid);
 
 /** @brief xAPIC DFR value for the flat model. */
 #define LIBVIRQ_APIC_DFR_FLAT 0xFFFFFFFFu
@@ -98,35 +99,35 @@ uint32_t virq_avic_x2apic_ldr(uint32_t x2apic_id);
 
 /** @brief ICR delivery modes (ICR[10:8]). */
 enum virq_avic_apic_dm {
-	LIBVIRQ_APIC_DM_FIXED = 0,	 ///< Fixed.
+	LIBVIRQ_APIC_DM_FIXED = 0,  ///< Fixed.
 	LIBVIRQ_APIC_DM_LOWEST = 1, ///< Lowest priority.
-	LIBVIRQ_APIC_DM_SMI = 2,	 ///< SMI.
-	LIBVIRQ_APIC_DM_RSVD3 = 3,	 ///< Reserved.
-	LIBVIRQ_APIC_DM_NMI = 4,	 ///< NMI.
-	LIBVIRQ_APIC_DM_INIT = 5,	 ///< INIT.
-	LIBVIRQ_APIC_DM_SIPI = 6,	 ///< Start-up.
+	LIBVIRQ_APIC_DM_SMI = 2,    ///< SMI.
+	LIBVIRQ_APIC_DM_RSVD3 = 3,  ///< Reserved.
+	LIBVIRQ_APIC_DM_NMI = 4,    ///< NMI.
+	LIBVIRQ_APIC_DM_INIT = 5,   ///< INIT.
+	LIBVIRQ_APIC_DM_SIPI = 6,   ///< Start-up.
 	LIBVIRQ_APIC_DM_EXTINT = 7, ///< ExtINT.
 };
 
 /** @brief ICR destination shorthands (ICR[19:18]). */
 enum virq_avic_apic_shorthand {
-	LIBVIRQ_APIC_SH_NONE = 0,	       ///< Use the destination field.
-	LIBVIRQ_APIC_SH_SELF = 1,	       ///< Self.
-	LIBVIRQ_APIC_SH_ALL = 2,	       ///< All including self.
+	LIBVIRQ_APIC_SH_NONE = 0,	  ///< Use the destination field.
+	LIBVIRQ_APIC_SH_SELF = 1,	  ///< Self.
+	LIBVIRQ_APIC_SH_ALL = 2,	  ///< All including self.
 	LIBVIRQ_APIC_SH_ALL_BUT_SELF = 3, ///< All excluding self.
 };
 
 /** @brief A decoded ICR (64 bits: low dword = ICR, high dword = ICR2 / x2APIC destination). */
 struct virq_avic_icr {
-	uint8_t vector;			    ///< ICR[7:0].
-	enum virq_avic_apic_dm delivery_mode;    ///< ICR[10:8].
-	bool logical;			    ///< ICR[11]: destination mode, 1 = logical.
-	bool busy;			    ///< ICR[12]: delivery status.
-	bool level_assert;		    ///< ICR[14]: level, 1 = assert.
-	bool level_trigger;		    ///< ICR[15]: trigger mode, 1 = level.
+	uint8_t vector;				 ///< ICR[7:0].
+	enum virq_avic_apic_dm delivery_mode;	 ///< ICR[10:8].
+	bool logical;				 ///< ICR[11]: destination mode, 1 = logical.
+	bool busy;				 ///< ICR[12]: delivery status.
+	bool level_assert;			 ///< ICR[14]: level, 1 = assert.
+	bool level_trigger;			 ///< ICR[15]: trigger mode, 1 = level.
 	enum virq_avic_apic_shorthand shorthand; ///< ICR[19:18].
-	uint32_t dest;			    ///< xAPIC: ICR[63:56]; x2APIC: ICR[63:32].
-	bool x2apic;			    ///< The sender's mode used for @c dest.
+	uint32_t dest;				 ///< xAPIC: ICR[63:56]; x2APIC: ICR[63:32].
+	bool x2apic;				 ///< The sender's mode used for @c dest.
 };
 
 /**
@@ -139,7 +140,7 @@ struct virq_avic_icr {
  * Thread-safety: pure. Spec: APM Vol 2 §16.5 (ICR), §15.29.3.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_icr_decode(uint64_t icr, bool sender_x2apic,
-						 struct virq_avic_icr *out);
+						    struct virq_avic_icr *out);
 /**
  * @brief Encodes an ICR (inverse of virq_avic_icr_decode()).
  * @param f Fields (@c x2apic selects the destination layout). @param out Receives the ICR.
@@ -152,12 +153,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_icr_encode(const struct virq_avic_icr *
 
 /** @brief AVIC_INCOMPLETE_IPI failure causes (EXITINFO2[63:32]). */
 enum virq_avic_ipi_cause {
-	LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE = 0,	///< Not a fixed edge IPI: emulate.
-	LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING = 1,	///< IRR already set: wake targets.
-	LIBVIRQ_AVIC_IPI_INVALID_TARGET = 2,	///< Some target invalid: emulate whole IPI.
+	LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE = 0,	   ///< Not a fixed edge IPI: emulate.
+	LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING = 1,   ///< IRR already set: wake targets.
+	LIBVIRQ_AVIC_IPI_INVALID_TARGET = 2,	   ///< Some target invalid: emulate whole IPI.
 	LIBVIRQ_AVIC_IPI_INVALID_BACKING_PAGE = 3, ///< Bad backing page: report.
-	LIBVIRQ_AVIC_IPI_INVALID_VECTOR = 4,	///< Vector < 16: ignore.
-	LIBVIRQ_AVIC_IPI_UNKNOWN = 5,		///< Any other value: report.
+	LIBVIRQ_AVIC_IPI_INVALID_VECTOR = 4,	   ///< Vector < 16: ignore.
+	LIBVIRQ_AVIC_IPI_UNKNOWN = 5,		   ///< Any other value: report.
 };
 
 /** @brief Decoded AVIC_INCOMPLETE_IPI exit information. */
@@ -177,8 +178,8 @@ struct virq_avic_exit_ipi {
  * Thread-safety: pure. Spec: APM §15.29.3.3 / Table 15-29 (\#VMEXIT 0x401).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2,
-						      bool sender_x2apic,
-						      struct virq_avic_exit_ipi *out);
+							 bool sender_x2apic,
+							 struct virq_avic_exit_ipi *out);
 
 /** @brief Decoded AVIC_NOACCEL exit information. */
 struct virq_avic_exit_noaccel {
@@ -207,15 +208,15 @@ bool virq_avic_noaccel_is_trap(uint32_t offset);
  * Thread-safety: pure. Spec: APM Table 15-29 (\#VMEXIT 0x402).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_exit_noaccel_decode(uint64_t info1, uint64_t info2,
-							  struct virq_avic_exit_noaccel *out);
+							     struct virq_avic_exit_noaccel *out);
 
 /** @brief What the embedder does with an x2APIC MSR under x2AVIC. */
 enum virq_avic_msr_access {
-	LIBVIRQ_AVIC_MSR_INTERCEPT = 0,	   ///< Intercept reads and writes.
-	LIBVIRQ_AVIC_MSR_PASS_READ = 1,	   ///< Pass reads through, intercept writes.
+	LIBVIRQ_AVIC_MSR_INTERCEPT = 0,	      ///< Intercept reads and writes.
+	LIBVIRQ_AVIC_MSR_PASS_READ = 1,	      ///< Pass reads through, intercept writes.
 	LIBVIRQ_AVIC_MSR_PASS_READ_WRITE = 2, ///< Pass reads and writes through.
-	LIBVIRQ_AVIC_MSR_PASS_WRITE = 3, ///< Pass writes through, intercept reads (write-only
-				      ///< register: the embedder injects \#GP on a read).
+	LIBVIRQ_AVIC_MSR_PASS_WRITE = 3,      ///< Pass writes through, intercept reads (write-only
+					      ///< register: the embedder injects \#GP on a read).
 };
 
 /**

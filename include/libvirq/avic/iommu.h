@@ -49,7 +49,8 @@ struct virq_avic_irte_ga {
  * Thread-safety: pure.
  * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GAEn=1), Linux layout (UNCERTAIN).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t out[2]);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f,
+							uint64_t out[2]);
 /**
  * @brief Decodes a 128-bit IRTE.
  * @param in The two words. @param f Receives the fields of the mode in lo[7].
@@ -60,7 +61,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_i
  * Thread-safety: pure.
  * Spec: as virq_avic_irte_ga_encode().
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_decode(const uint64_t in[2], struct virq_avic_irte_ga *f);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_decode(const uint64_t in[2],
+							struct virq_avic_irte_ga *f);
 
 /** @brief GA log event code "guest not running" (GA_GUEST_NR). */
 #define LIBVIRQ_GA_LOG_GUEST_NR 1u
@@ -74,7 +76,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_decode(const uint64_t in[2], st
  * Spec: IOMMU spec pub. 48882, Guest Virtual APIC Log entry (Linux layout, UNCERTAIN).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid,
-					       uint8_t *code);
+						       uint8_t *code);
 
 /** @brief Bits of the GA tag that hold the vCPU index (12: up to 4,096 vCPUs;
  *  @ref avic-ga-tag-width). */
@@ -90,7 +92,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag
  * Spec: none (the GA tag is opaque to the IOMMU; its layout is the library's,
  * @ref avic-ga-tag-width).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index,
+						      uint32_t *tag);
 /**
  * @brief Splits a GA tag.
  * @param tag Tag. @param vm_id Receives bits 31:12. @param vcpu_index Receives 11:0.
@@ -98,7 +101,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t v
  * Thread-safety: pure.
  * Spec: as virq_avic_gatag_encode().
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_decode(uint32_t tag, uint32_t *vm_id, uint32_t *vcpu_index);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_gatag_decode(uint32_t tag, uint32_t *vm_id,
+						      uint32_t *vcpu_index);
 
 /** @brief Maps VM ids to VMs for GA log dispatch (caller storage; members internal). */
 struct virq_avic_registry {
@@ -119,7 +123,8 @@ struct virq_avic_registry {
  * Spec: none (software).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_init(struct virq_avic_registry *reg,
-						    struct virq_avic_vm **slots, uint32_t nslots);
+						       struct virq_avic_vm **slots,
+						       uint32_t nslots);
 /**
  * @brief Ends a registry (its slots may then be freed).
  * @param reg Registry (NULL ignored).
@@ -140,7 +145,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_destroy(struct virq_avic_regis
  * Spec: none (software).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry *reg,
-						   struct virq_avic_vm *vm);
+						      struct virq_avic_vm *vm);
 /**
  * @brief Removes a VM. The caller waits for lookups in flight before freeing it.
  * @param reg Registry. @param vm VM.
@@ -150,7 +155,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_add(struct virq_avic_registry 
  * Spec: none (software).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_registry *reg,
-						      struct virq_avic_vm *vm);
+							 struct virq_avic_vm *vm);
 /**
  * @brief Finds the (VM, vCPU) of a GA tag; constant time, range-checked.
  * @param reg Registry. @param tag GA tag. @param vm Optional; receives the VM.
@@ -161,8 +166,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_remove(struct virq_avic_regist
  * Spec: none (software).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg,
-						      uint32_t tag, struct virq_avic_vm **vm,
-						      struct virq_avic_vcpu **vcpu);
+							 uint32_t tag, struct virq_avic_vm **vm,
+							 struct virq_avic_vcpu **vcpu);
 /**
  * @brief Handles one GA log entry: for GA_GUEST_NR kicks the tagged vCPU (the
  *        IOMMU already set its IRR bit); other codes are ignored.
@@ -173,7 +178,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_registry_lookup(const struct virq_avic_
  * Spec: IOMMU spec pub. 48882, GA log event GA_GUEST_NR.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg,
-						    uint64_t entry, struct virq_avic_vcpu **vcpu);
+						       uint64_t entry,
+						       struct virq_avic_vcpu **vcpu);
 
 /**
  * @brief Attaches a GA-mode IRTE to a vCPU and writes it: RemapEn, GuestMode,
@@ -203,8 +209,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_handle(const struct virq_avic_re
  * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GuestMode, IsRun, GALogIntr).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu,
-						  struct virq_avic_irte_ref *ref, uint64_t *irte,
-						  uint8_t vector);
+						     struct virq_avic_irte_ref *ref, uint64_t *irte,
+						     uint8_t vector);
 /**
  * @brief Detaches an IRTE (the library stops updating it; contents unchanged).
  *        Afterwards @p ref may be freed or attached again.
@@ -215,7 +221,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu
  * Spec: none (software).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu,
-						  struct virq_avic_irte_ref *ref);
+						     struct virq_avic_irte_ref *ref);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
- * @brief AMD AVIC VMs and vCPUs: tables, backing pages, load/put, posting, exits, destination resolution.
+ * @brief AMD AVIC VMs and vCPUs: tables, backing pages, load/put, posting, exits, destination
+ * resolution.
  *
  * Spec: APM Vol. 2 §15.29. Part of the AVIC module; include libvirq/avic.h.
  */
@@ -32,26 +33,27 @@ enum virq_avic_mode {
 
 /** @brief How a post notifies a target that is running on another CPU. */
 enum virq_avic_policy {
-	LIBVIRQ_AVIC_POLICY_DOORBELL = 0, ///< Write the doorbell MSR with the target's host APIC ID.
-	LIBVIRQ_AVIC_POLICY_KICK = 1,     ///< Call the HAL @c kick_vcpu.
+	LIBVIRQ_AVIC_POLICY_DOORBELL =
+	    0,			      ///< Write the doorbell MSR with the target's host APIC ID.
+	LIBVIRQ_AVIC_POLICY_KICK = 1, ///< Call the HAL @c kick_vcpu.
 };
 
 /** @brief Inhibit reasons (bit n of the inhibit set); AVIC is active only when the set is empty. */
 enum virq_avic_inhibit {
 	LIBVIRQ_AVIC_INHIBIT_DISABLED = 0, ///< Disabled by the embedder.
-	LIBVIRQ_AVIC_INHIBIT_HYPERV = 1,	///< Guest needs EOI interception (SynIC AutoEOI).
-	LIBVIRQ_AVIC_INHIBIT_ABSENT = 2,	///< No in-hypervisor APIC yet.
+	LIBVIRQ_AVIC_INHIBIT_HYPERV = 1,   ///< Guest needs EOI interception (SynIC AutoEOI).
+	LIBVIRQ_AVIC_INHIBIT_ABSENT = 2,   ///< No in-hypervisor APIC yet.
 	LIBVIRQ_AVIC_INHIBIT_BLOCKIRQ = 3, ///< Debugger blocks interrupts.
 	LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED = 4,  ///< APIC IDs alias (8-bit xAPIC view).
-	LIBVIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED = 5,	    ///< Guest changed an APIC ID.
+	LIBVIRQ_AVIC_INHIBIT_APIC_ID_MODIFIED = 5,     ///< Guest changed an APIC ID.
 	LIBVIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED = 6,   ///< Guest moved the APIC base.
-	LIBVIRQ_AVIC_INHIBIT_NESTED = 7,		    ///< vCPU runs a nested guest (per vCPU).
-	LIBVIRQ_AVIC_INHIBIT_IRQWIN = 8,		    ///< Waiting for an IRQ window (V_IRQ).
-	LIBVIRQ_AVIC_INHIBIT_PIT_REINJ = 9,	    ///< PIT reinjection needs EOI exits.
-	LIBVIRQ_AVIC_INHIBIT_SEV = 10,		    ///< SEV guest.
+	LIBVIRQ_AVIC_INHIBIT_NESTED = 7,	       ///< vCPU runs a nested guest (per vCPU).
+	LIBVIRQ_AVIC_INHIBIT_IRQWIN = 8,	       ///< Waiting for an IRQ window (V_IRQ).
+	LIBVIRQ_AVIC_INHIBIT_PIT_REINJ = 9,	       ///< PIT reinjection needs EOI exits.
+	LIBVIRQ_AVIC_INHIBIT_SEV = 10,		       ///< SEV guest.
 	LIBVIRQ_AVIC_INHIBIT_LOGICAL_ID_ALIASED = 11,  ///< Two vCPUs share a logical ID.
 	LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG = 12, ///< An APIC ID exceeds the table.
-	LIBVIRQ_AVIC_INHIBIT_COUNT = 13,		    ///< Number of reasons.
+	LIBVIRQ_AVIC_INHIBIT_COUNT = 13,	       ///< Number of reasons.
 };
 
 /** @brief VM creation parameters. */
@@ -78,44 +80,44 @@ struct virq_avic_registry;
 
 /** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters_get()). */
 struct virq_avic_vm_raw_counters {
-	uint64_t ev[4];	   ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
+	uint64_t ev[4];	  ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
 	uint64_t dropped; ///< Internal: log lines left out by the rate limit (atomic).
 };
 
 /** @brief A VM's AVIC state (caller storage; members internal). */
 struct virq_avic_vm {
-	uint32_t state;			  ///< Internal: lifecycle state (docs/avic.md "Object states").
-	struct virq_hal hal;		  ///< Internal: HAL copy.
-	struct virq_avic_caps caps;	  ///< Internal: caps copy.
-	struct virq_avic_vm_cfg cfg;	  ///< Internal: configuration.
-	uint32_t max_index;		  ///< Internal: table capacity (highest index).
-	uint32_t highest;		  ///< Internal: highest APIC ID in use.
-	bool ipiv;			  ///< Internal: IsRunning may be set.
-	struct virq_page phys_table;	  ///< Internal: physical APIC ID table.
-	struct virq_page log_table;	  ///< Internal: logical APIC ID table.
-	struct virq_page maps;		  ///< Internal: vCPU-by-index array and APIC-ID map.
+	uint32_t state;		     ///< Internal: lifecycle state (docs/avic.md "Object states").
+	struct virq_hal hal;	     ///< Internal: HAL copy.
+	struct virq_avic_caps caps;  ///< Internal: caps copy.
+	struct virq_avic_vm_cfg cfg; ///< Internal: configuration.
+	uint32_t max_index;	     ///< Internal: table capacity (highest index).
+	uint32_t highest;	     ///< Internal: highest APIC ID in use.
+	bool ipiv;		     ///< Internal: IsRunning may be set.
+	struct virq_page phys_table; ///< Internal: physical APIC ID table.
+	struct virq_page log_table;  ///< Internal: logical APIC ID table.
+	struct virq_page maps;	     ///< Internal: vCPU-by-index array and APIC-ID map.
 	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU (max_vcpus entries).
 	uint32_t *apic_map;		  ///< Internal: APIC ID -> vCPU index (open addressing).
 	uint32_t apic_map_mask;		  ///< Internal: number of map slots - 1.
 	uint32_t inhibits;		  ///< Internal: inhibits set by the embedder (atomic).
 	uint32_t auto_inhibits;		  ///< Internal: inhibits the tables require (atomic).
 	uint32_t policy;		  ///< Internal: current policy (atomic).
-	uint32_t slow;	   ///< Internal: xAPIC-mode vCPUs whose xAPIC ID is not their APIC ID (atomic).
-	uint32_t n_xapic;  ///< Internal: vCPUs in xAPIC mode (atomic).
-	uint32_t n_x2apic; ///< Internal: vCPUs in x2APIC mode (atomic).
-	uint32_t too_big;  ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
-	uint32_t xapic_high; ///< Internal: xAPIC-mode vCPUs with an APIC ID > 7.
-	uint32_t id_modified;		  ///< Internal: xAPIC-mode vCPUs whose xAPIC ID was changed.
-	uint32_t log_flat;		  ///< Internal: xAPIC-mode vCPUs with an LDR, flat model.
-	uint32_t log_cluster;		  ///< Internal: xAPIC-mode vCPUs with an LDR, cluster model.
-	uint32_t log_multi;		  ///< Internal: LDRs naming several logical IDs.
-	uint32_t log_aliased;		  ///< Internal: logical indexes claimed by several vCPUs.
-	uint16_t log_claims[64];	  ///< Internal: claimants per logical table index.
-	uint32_t nr_vcpus;		  ///< Internal: vCPUs created.
-	struct virq_avic_registry *registry; ///< Internal: registry holding the VM, or NULL.
+	uint32_t slow; ///< Internal: xAPIC-mode vCPUs whose xAPIC ID is not their APIC ID (atomic).
+	uint32_t n_xapic;	 ///< Internal: vCPUs in xAPIC mode (atomic).
+	uint32_t n_x2apic;	 ///< Internal: vCPUs in x2APIC mode (atomic).
+	uint32_t too_big;	 ///< Internal: xAPIC-mode vCPUs with an APIC ID > 0xFE.
+	uint32_t xapic_high;	 ///< Internal: xAPIC-mode vCPUs with an APIC ID > 7.
+	uint32_t id_modified;	 ///< Internal: xAPIC-mode vCPUs whose xAPIC ID was changed.
+	uint32_t log_flat;	 ///< Internal: xAPIC-mode vCPUs with an LDR, flat model.
+	uint32_t log_cluster;	 ///< Internal: xAPIC-mode vCPUs with an LDR, cluster model.
+	uint32_t log_multi;	 ///< Internal: LDRs naming several logical IDs.
+	uint32_t log_aliased;	 ///< Internal: logical indexes claimed by several vCPUs.
+	uint16_t log_claims[64]; ///< Internal: claimants per logical table index.
+	uint32_t nr_vcpus;	 ///< Internal: vCPUs created.
+	struct virq_avic_registry *registry;  ///< Internal: registry holding the VM, or NULL.
 	struct virq_avic_vm_raw_counters cnt; ///< Internal: VM-wide counters.
-	uint64_t doorbell_ns;		  ///< Internal: calibrated doorbell cost.
-	uint64_t kick_ns;		  ///< Internal: calibrated kick cost.
+	uint64_t doorbell_ns;		      ///< Internal: calibrated doorbell cost.
+	uint64_t kick_ns;		      ///< Internal: calibrated kick cost.
 };
 
 /**
@@ -142,9 +144,10 @@ struct virq_avic_vm {
  * 4-byte slots (16 KiB for 1,024 vCPUs in any mode).
  * Thread-safety: the caller owns @p vm exclusively. Spec: APM §15.29.2.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *hal,
-					      const struct virq_avic_caps *caps,
-					      const struct virq_avic_vm_cfg *cfg);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm,
+						 const struct virq_hal *hal,
+						 const struct virq_avic_caps *caps,
+						 const struct virq_avic_vm_cfg *cfg);
 /**
  * @brief Frees a VM's tables. All its vCPUs must have been destroyed.
  * @param vm The VM (NULL ignored).
@@ -164,7 +167,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm);
  * Spec: none (software policy; doorbell MSR per APM §15.29.2.3).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm,
-						    enum virq_avic_policy policy);
+						       enum virq_avic_policy policy);
 /**
  * @brief Returns the current policy.
  * @param vm VM. @return The policy.
@@ -193,8 +196,9 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
  * Spec: none (software policy; doorbell MSR per APM §15.29.2.3).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm,
-						   uint32_t self_host_apic_id, void *cookie,
-						   uint32_t rounds, enum virq_avic_policy *chosen);
+						      uint32_t self_host_apic_id, void *cookie,
+						      uint32_t rounds,
+						      enum virq_avic_policy *chosen);
 /**
  * @brief Returns the last calibration's mean costs in ns (0 before any calibration).
  * @param vm VM. @param doorbell_ns Receives doorbell cost. @param kick_ns Receives kick cost.
@@ -223,7 +227,7 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
  * (@ref avic-inhibit-reasons).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm,
-						 enum virq_avic_inhibit reason);
+						    enum virq_avic_inhibit reason);
 /**
  * @brief Clears an inhibit reason (idempotent). Same rules as virq_avic_vm_inhibit().
  * @param vm VM. @param reason Reason.
@@ -232,7 +236,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm,
  * Spec: as virq_avic_vm_inhibit().
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm,
-						   enum virq_avic_inhibit reason);
+						      enum virq_avic_inhibit reason);
 /**
  * @brief The VM's inhibit set: bit n set = reason n (::virq_avic_inhibit); 0 = active.
  *        The union of the embedder's reasons and those the library sets from its tables.
@@ -267,7 +271,8 @@ struct virq_avic_vcpu_counters {
 	uint64_t noaccel_write;	    ///< AVIC_NOACCEL exits that were writes.
 };
 
-/** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters_get()). */
+/** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters_get()).
+ */
 struct virq_avic_vcpu_raw_counters {
 	uint64_t db;	    ///< Internal: doorbells written for this vCPU.
 	uint64_t kick;	    ///< Internal: kicks of this vCPU.
@@ -293,43 +298,43 @@ struct virq_avic_vcpu_cfg {
 
 /** @brief Caller storage for one IOMMU IRTE attached to a vCPU (see libvirq/avic/iommu.h). */
 struct virq_avic_irte_ref {
-	uint32_t state;			 ///< Internal: attached or not (docs/avic.md "Object states").
-	struct virq_avic_vcpu *owner;	 ///< Internal: vCPU it is attached to, or NULL.
-	uint64_t *irte;			 ///< Internal: the 128-bit IRTE (two 64-bit words).
+	uint32_t state;		      ///< Internal: attached or not (docs/avic.md "Object states").
+	struct virq_avic_vcpu *owner; ///< Internal: vCPU it is attached to, or NULL.
+	uint64_t *irte;		      ///< Internal: the 128-bit IRTE (two 64-bit words).
 	struct virq_avic_irte_ref *next; ///< Internal: list link.
 };
 
 /** @brief A vCPU's AVIC state (caller storage, may be embedded; members internal). */
 struct virq_avic_vcpu {
-	uint32_t state;			   ///< Internal: lifecycle state (docs/avic.md "Object states").
-	struct virq_avic_vm *vm;	   ///< Internal: owning VM.
-	uint32_t index;			   ///< Internal: vCPU index.
-	uint32_t apic_id;		   ///< Internal: table index (initial APIC ID).
-	uint32_t cur_apic_id;		   ///< Internal: APIC ID the guest programmed (atomic).
-	void *cookie;			   ///< Internal: kick cookie.
-	struct virq_page backing;	   ///< Internal: backing page.
-	bool own_backing;		   ///< Internal: library allocated the backing page.
-	uint64_t entry;			   ///< Internal: shadow of the physical table entry.
-	uint32_t run;			   ///< Internal: run word read by posters (atomic).
-	uint32_t host_apic_id;		   ///< Internal: last host APIC ID.
-	bool loaded;			   ///< Internal: loaded on a CPU.
-	bool blocking;			   ///< Internal: blocked (HLT).
-	bool x2apic;			   ///< Internal: APIC in x2APIC mode (atomic).
-	bool nested;			   ///< Internal: per-vCPU NESTED inhibit.
-	bool last_active;		   ///< Internal: AVIC state of the last VMCB values.
-	bool last_x2;			   ///< Internal: x2AVIC state of the last VMCB values.
-	bool have_last;			   ///< Internal: VMCB values computed at least once.
-	bool slow;			   ///< Internal: counted in the VM's slow count.
-	bool too_big;			   ///< Internal: counted in the VM's too_big count.
-	bool modified;			   ///< Internal: counted in the VM's id_modified count.
-	bool xapic_high;		   ///< Internal: counted in the VM's xapic_high count.
-	bool log_owner;			   ///< Internal: owns the logical table entry it claims.
-	bool log_multi;			   ///< Internal: counted in the VM's log_multi count.
-	uint8_t log_class;		   ///< Internal: 0 no LDR, 1 flat, 2 cluster (counted).
-	uint32_t ldr;			   ///< Internal: xAPIC LDR (atomic).
-	uint32_t dfr;			   ///< Internal: xAPIC DFR (atomic).
-	int32_t log_index;		   ///< Internal: logical table index claimed, or -1.
-	struct virq_avic_irte_ref *irtes;  ///< Internal: attached IRTEs.
+	uint32_t state;		  ///< Internal: lifecycle state (docs/avic.md "Object states").
+	struct virq_avic_vm *vm;  ///< Internal: owning VM.
+	uint32_t index;		  ///< Internal: vCPU index.
+	uint32_t apic_id;	  ///< Internal: table index (initial APIC ID).
+	uint32_t cur_apic_id;	  ///< Internal: APIC ID the guest programmed (atomic).
+	void *cookie;		  ///< Internal: kick cookie.
+	struct virq_page backing; ///< Internal: backing page.
+	bool own_backing;	  ///< Internal: library allocated the backing page.
+	uint64_t entry;		  ///< Internal: shadow of the physical table entry.
+	uint32_t run;		  ///< Internal: run word read by posters (atomic).
+	uint32_t host_apic_id;	  ///< Internal: last host APIC ID.
+	bool loaded;		  ///< Internal: loaded on a CPU.
+	bool blocking;		  ///< Internal: blocked (HLT).
+	bool x2apic;		  ///< Internal: APIC in x2APIC mode (atomic).
+	bool nested;		  ///< Internal: per-vCPU NESTED inhibit.
+	bool last_active;	  ///< Internal: AVIC state of the last VMCB values.
+	bool last_x2;		  ///< Internal: x2AVIC state of the last VMCB values.
+	bool have_last;		  ///< Internal: VMCB values computed at least once.
+	bool slow;		  ///< Internal: counted in the VM's slow count.
+	bool too_big;		  ///< Internal: counted in the VM's too_big count.
+	bool modified;		  ///< Internal: counted in the VM's id_modified count.
+	bool xapic_high;	  ///< Internal: counted in the VM's xapic_high count.
+	bool log_owner;		  ///< Internal: owns the logical table entry it claims.
+	bool log_multi;		  ///< Internal: counted in the VM's log_multi count.
+	uint8_t log_class;	  ///< Internal: 0 no LDR, 1 flat, 2 cluster (counted).
+	uint32_t ldr;		  ///< Internal: xAPIC LDR (atomic).
+	uint32_t dfr;		  ///< Internal: xAPIC DFR (atomic).
+	int32_t log_index;	  ///< Internal: logical table index claimed, or -1.
+	struct virq_avic_irte_ref *irtes;	///< Internal: attached IRTEs.
 	struct virq_avic_vcpu_raw_counters cnt; ///< Internal: counters.
 };
 
@@ -355,8 +360,8 @@ struct virq_avic_vcpu {
  * Spec: APM §15.29.3.2 (physical APIC ID table entry), §15.29.2 (backing page).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm,
-						struct virq_avic_vcpu *vcpu,
-						const struct virq_avic_vcpu_cfg *cfg);
+						   struct virq_avic_vcpu *vcpu,
+						   const struct virq_avic_vcpu_cfg *cfg);
 /**
  * @brief Destroys a vCPU: invalidates its table entries and frees a library backing page.
  * @param vcpu vCPU (NULL ignored).
@@ -385,9 +390,9 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  * to the backing page, 0xD0 and 0x20). Leaving: LDR is reset to 0 and the ID
  * register holds ID[7:0] << 24. Either way the vCPU gets its initial APIC ID back:
  * the x2APIC ID is read-only and equals it, and leaving x2APIC mode goes
- * through the disabled state (DFR back to flat). An xAPIC-mode vCPU with APIC ID > 0xFE inhibits the VM
- * (PHYSICAL_ID_TOO_BIG; it cannot be addressed in xAPIC form) and is
- * resolved by its 8-bit alias in emulation (@ref avic-apic-id-bounds).
+ * through the disabled state (DFR back to flat). An xAPIC-mode vCPU with APIC ID > 0xFE inhibits
+ * the VM (PHYSICAL_ID_TOO_BIG; it cannot be addressed in xAPIC form) and is resolved by its 8-bit
+ * alias in emulation (@ref avic-apic-id-bounds).
  * @param vcpu vCPU. @param x2apic New mode.
  * On a VM without x2AVIC (xAVIC mode) an x2APIC-mode vCPU runs "hybrid": AVIC stays
  * enabled for IRR posting and doorbells, X2APIC_MODE is not set and the embedder
@@ -457,7 +462,7 @@ struct virq_avic_vmcb_values {
  * Thread-safety: vCPU owner. Spec: APM §15.29.2, App. B.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
-						       struct virq_avic_vmcb_values *out);
+							  struct virq_avic_vmcb_values *out);
 /**
  * @brief Writes VMCB values at their architectural offsets into a raw 4 KiB VMCB
  *        (little endian): read-modify-write of int_ctl, the four pointers, and the
@@ -466,7 +471,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu 
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
  * Thread-safety: the caller owns the VMCB. Spec: APM App. B Table B-1.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb, const struct virq_avic_vmcb_values *v);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb,
+						    const struct virq_avic_vmcb_values *v);
 
 /**
  * @brief Loads the vCPU on the calling CPU (schedule-in).
@@ -482,7 +488,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb, const struct vir
  * Thread-safety: vCPU owner; concurrent with posts.
  * Spec: APM §15.29.3.2 (IsRunning, host physical APIC ID).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu,
+						   uint32_t host_apic_id);
 /**
  * @brief Puts the vCPU (schedule-out): not running for posters, IRTEs IsRun = 0,
  *        IsRunning cleared (host APIC ID kept). Idempotent.
@@ -511,7 +518,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
  * Spec: APM §15.29.3.2 (IsRunning).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu,
-						   uint32_t host_apic_id);
+						      uint32_t host_apic_id);
 /**
  * @brief True when the backing page holds a deliverable interrupt: the highest
  *        IRR vector's priority class exceeds max(TPR class, highest ISR class).
@@ -539,13 +546,13 @@ bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
  *        caller must stay on that CPU until the call returns (no migration): a
  *        target found running on it is not notified (that CPU is in the host
  *        and re-enters through VMRUN).
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU); ::LIBVIRQ_ERANGE (vector < 16); ::LIBVIRQ_EHW when the doorbell
- *         write faulted (the vCPU was kicked instead; the interrupt is pending).
- * Thread-safety: lock-free, any CPU, concurrent with everything but the target's destruction.
- * Spec: APM §15.29.2.3 (doorbell), §15.29.3.2 (IsRunning).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU); ::LIBVIRQ_ERANGE (vector < 16);
+ * ::LIBVIRQ_EHW when the doorbell write faulted (the vCPU was kicked instead; the interrupt is
+ * pending). Thread-safety: lock-free, any CPU, concurrent with everything but the target's
+ * destruction. Spec: APM §15.29.2.3 (doorbell), §15.29.3.2 (IsRunning).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector,
-					   uint32_t self_host_apic_id);
+					      uint32_t self_host_apic_id);
 
 /**
  * @brief Copies the vCPU's counters.
@@ -553,7 +560,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint3
  * Thread-safety: any context (statistical snapshot).
  * Spec: none.
  */
-void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu, struct virq_avic_vcpu_counters *out);
+void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu,
+				 struct virq_avic_vcpu_counters *out);
 /** @} */
 
 /* ------------------------------------------------------------------------- */
@@ -599,9 +607,10 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  * Spec: APM Vol 2 §16.6 (interprocessor interrupts), §15.29.3.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_resolve(struct virq_avic_vm *vm,
-					      struct virq_avic_vcpu *sender,
-					      const struct virq_avic_icr *icr,
-					      virq_avic_target_fn fn, void *arg, uint32_t *count);
+						 struct virq_avic_vcpu *sender,
+						 const struct virq_avic_icr *icr,
+						 virq_avic_target_fn fn, void *arg,
+						 uint32_t *count);
 
 /** @brief Embedder callbacks for interrupts the library cannot post into an IRR. */
 struct virq_avic_deliver_ops {
@@ -630,9 +639,10 @@ struct virq_avic_deliver_ops {
  * Thread-safety: sender's owner; concurrent with posts and other senders.
  * Spec: APM Vol 2 §16.5 (ICR), §16.6.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_raw,
-						  const struct virq_avic_deliver_ops *ops,
-						  uint32_t *count);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender,
+						     uint64_t icr_raw,
+						     const struct virq_avic_deliver_ops *ops,
+						     uint32_t *count);
 
 /** @brief What an exit handler did and what remains for the embedder. */
 enum virq_avic_action {
@@ -656,8 +666,8 @@ struct virq_avic_exit_result {
 	bool trap;		      ///< NOACCEL: trap (else fault).
 	bool inhibited; ///< NOACCEL: this exit newly inhibited AVIC for the VM (LDR alias, APIC ID
 			///< change): have every vCPU recompute its VMCB values
-			///< (virq_avic_vcpu_vmcb_values()) before its next VMRUN, kicking the running
-			///< ones.
+			///< (virq_avic_vcpu_vmcb_values()) before its next VMRUN, kicking the
+			///< running ones.
 };
 
 /**
@@ -682,10 +692,9 @@ struct virq_avic_exit_result {
  *         vCPU, NULL @p res); errors of virq_avic_emulate_icr().
  * Thread-safety: sender's owner. Spec: APM §15.29.3.1, Table 15-29.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender,
-							    uint64_t info1, uint64_t info2,
-							    const struct virq_avic_deliver_ops *ops,
-							    struct virq_avic_exit_result *res);
+LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(
+    struct virq_avic_vcpu *sender, uint64_t info1, uint64_t info2,
+    const struct virq_avic_deliver_ops *ops, struct virq_avic_exit_result *res);
 
 /**
  * @brief Handles \#VMEXIT AVIC_NOACCEL taken by @p vcpu.
@@ -707,9 +716,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_
  * Thread-safety: the vCPU's owner holding the VM lock (it may change tables).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1,
-						     uint64_t info2,
-						     const struct virq_avic_deliver_ops *ops,
-						     struct virq_avic_exit_result *res);
+							uint64_t info2,
+							const struct virq_avic_deliver_ops *ops,
+							struct virq_avic_exit_result *res);
 
 /**
  * @brief Handles any \#VMEXIT code the embedder routes to AVIC: 0x401
@@ -741,11 +750,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu
  * bounded number of lines.
  */
 struct virq_avic_vm_counters {
-	uint64_t unknown_ipi_cause;    ///< AVIC_INCOMPLETE_IPI with a cause above 4 (::LIBVIRQ_EUNKNOWN).
-	uint64_t unknown_exit;	       ///< virq_avic_handle_exit() given another exit code.
-	uint64_t invalid_backing_page; ///< AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (::LIBVIRQ_EHW).
-	uint64_t noaccel_trap_read;    ///< AVIC_NOACCEL trap exits on a read (::LIBVIRQ_EUNKNOWN).
-	uint64_t log_lines_dropped;    ///< Events of these kinds not logged (rate limit).
+	uint64_t
+	    unknown_ipi_cause; ///< AVIC_INCOMPLETE_IPI with a cause above 4 (::LIBVIRQ_EUNKNOWN).
+	uint64_t unknown_exit; ///< virq_avic_handle_exit() given another exit code.
+	uint64_t
+	    invalid_backing_page;   ///< AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (::LIBVIRQ_EHW).
+	uint64_t noaccel_trap_read; ///< AVIC_NOACCEL trap exits on a read (::LIBVIRQ_EUNKNOWN).
+	uint64_t log_lines_dropped; ///< Events of these kinds not logged (rate limit).
 };
 
 /** @brief Lines logged per kind of counted event and VM before only counting (then one more). */
@@ -759,7 +770,7 @@ struct virq_avic_vm_counters {
  * Spec: none.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm,
-						     struct virq_avic_vm_counters *out);
+							 struct virq_avic_vm_counters *out);
 
 /**
  * @brief Guest wrote LDR (xAPIC): invalidates the entry of the old LDR, writes

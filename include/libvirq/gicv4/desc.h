@@ -36,8 +36,8 @@ enum virq_gic_platform {
 
 /** @brief One contiguous redistributor region (Arm IHI 0069H §12.10). */
 struct virq_gic_redist_region {
-	uint64_t base;   /**< Address of the first redistributor's RD_base frame. */
-	uint64_t size;   /**< Region size in bytes; > 0. */
+	uint64_t base;	 /**< Address of the first redistributor's RD_base frame. */
+	uint64_t size;	 /**< Region size in bytes; > 0. */
 	uint64_t stride; /**< Distance between redistributors in bytes, or 0 to use the
 			      architectural 128 KiB (GICv3) / 256 KiB (GICv4, VLPIS=1). */
 };
@@ -58,8 +58,8 @@ enum virq_gic_desc_skip {
 
 /** @brief One ITS (Arm IHI 0069H §12.19). */
 struct virq_gic_its_desc {
-	uint64_t base;        /**< Address of the ITS control frame (GITS_CTLR at +0). */
-	uint64_t size;        /**< Size of the ITS register region in bytes; at least
+	uint64_t base;	      /**< Address of the ITS control frame (GITS_CTLR at +0). */
+	uint64_t size;	      /**< Size of the ITS register region in bytes; at least
 				   the 64 KiB control frame (::LIBVIRQ_GIC_FRAME_SIZE). */
 	bool dma_noncoherent; /**< Tables and queue are not coherent: force non-shareable,
 				   non-cacheable attributes and clean to PoC. */
@@ -84,23 +84,23 @@ struct virq_gic_its_desc {
  * zero in a zero-initialised hand-filled description, which means "absent".
  */
 struct virq_gic_desc {
-	uint64_t gicd_base;         /**< GICD frame address. */
-	uint64_t gicd_size;         /**< GICD region size in bytes; at least 64 KiB
-					 (::LIBVIRQ_GIC_FRAME_SIZE). */
+	uint64_t gicd_base; /**< GICD frame address. */
+	uint64_t gicd_size; /**< GICD region size in bytes; at least 64 KiB
+				 (::LIBVIRQ_GIC_FRAME_SIZE). */
 	/** Number of valid entries in @ref redist (1..16). A hand-filled entry
 	    with size 0 is skipped by virq_gic_init() with a warning log line. */
 	uint32_t nr_redist_regions;
 	/** Redistributor regions in tree (or MADT) order. */
 	struct virq_gic_redist_region redist[LIBVIRQ_GIC_MAX_REDIST_REGIONS];
-	uint32_t nr_its;            /**< Number of valid entries in @ref its (0..16). */
+	uint32_t nr_its; /**< Number of valid entries in @ref its (0..16). */
 	/** Enabled ITSes in tree order. */
 	struct virq_gic_its_desc its[LIBVIRQ_GIC_MAX_ITS];
-	bool dma_noncoherent;       /**< Redistributor tables (PROPBASER/PENDBASER) are not coherent. */
-	uint32_t platform;          /**< Bit set of ::virq_gic_platform. */
+	bool dma_noncoherent; /**< Redistributor tables (PROPBASER/PENDBASER) are not coherent. */
+	uint32_t platform;    /**< Bit set of ::virq_gic_platform. */
 	/** Empty (size 0) redistributor regions the source published and
 	    discovery left out of @ref redist (0..4096). */
 	uint32_t nr_redist_skipped;
-	uint32_t skipped;           /**< Bit set of ::virq_gic_desc_skip. */
+	uint32_t skipped; /**< Bit set of ::virq_gic_desc_skip. */
 	/** GICC: the memory-mapped, GICv2-compatible CPU interface (GICC_CTLR at
 	    +0); 0/0 when absent. Device tree: the @c reg entry after the
 	    redistributor regions (binding arm,gic-v3.yaml); ACPI: MADT GICC

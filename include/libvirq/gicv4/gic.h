@@ -84,7 +84,7 @@ enum virq_gic_version {
 
 /** @brief State flags of a redistributor (::virq_gic_rdist::flags). */
 enum virq_gic_rdist_flag {
-	LIBVIRQ_RDIST_LPIS_ON = 1u << 0,	/**< LPIs enabled by libvirq (tables are ours). */
+	LIBVIRQ_RDIST_LPIS_ON = 1u << 0,   /**< LPIs enabled by libvirq (tables are ours). */
 	LIBVIRQ_RDIST_VPE_READY = 1u << 1, /**< Residency registers initialised. */
 };
 
@@ -138,10 +138,11 @@ struct virq_gic {
 	uint32_t vpeid_hint;	       /**< Private: no free vPEID below summary word vpeid_hint. */
 	uint16_t vmovp_seq;	       /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
 	uint64_t sync_gen;	       /**< Private: generation of the batched unmaps' marks. */
-	bool vpet_own;		       /**< Private: GICv4.1 RD groups get own vPE tables (vPEs exist). */
-	uint32_t nr_its;	       /**< ITSes registered by virq_its_init(). */
-	uint32_t nr_vms;	       /**< VMs created by virq_gic_vm_init(). */
-	struct virq_page lpi_refs;     /**< Mappings per LPI (uint16_t each): ITS events, vPE doorbells. */
+	bool vpet_own;	 /**< Private: GICv4.1 RD groups get own vPE tables (vPEs exist). */
+	uint32_t nr_its; /**< ITSes registered by virq_its_init(). */
+	uint32_t nr_vms; /**< VMs created by virq_gic_vm_init(). */
+	struct virq_page
+	    lpi_refs; /**< Mappings per LPI (uint16_t each): ITS events, vPE doorbells. */
 	struct virq_its *its[LIBVIRQ_GIC_ITS_SLOTS]; /**< Registered ITSes (NULL when free). */
 	uint32_t platform; /**< ::virq_gic_platform bits from the description. */
 };
@@ -189,9 +190,9 @@ struct virq_gic {
  * Spec: IHI 0069H §12.9.2 (GICD_TYPER), §12.11.34 (GICR_TYPER), §5.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
-					  const struct virq_gic_desc *desc,
-					  struct virq_gic_rdist *rd, uint32_t max_rd,
-					  uint32_t lpi_bits);
+					     const struct virq_gic_desc *desc,
+					     struct virq_gic_rdist *rd, uint32_t max_rd,
+					     uint32_t lpi_bits);
 
 /**
  * @brief Frees the memory of a GIC object (configuration table, bitmaps,
@@ -244,7 +245,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
  * Spec: IHI 0069H §12.11.34 GICR_TYPER (Affinity_Value).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff,
-						uint32_t *idx);
+						   uint32_t *idx);
 
 /**
  * @brief Brings up one redistributor for LPIs and vLPIs.
@@ -299,7 +300,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_
  *
  * Spec: IHI 0069H §5.1 (LPI INTIDs from 8192), §5.1.1 (configuration byte).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first);
+LIBVIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count,
+					      uint32_t *first);
 
 /**
  * @brief Frees LPI INTIDs from virq_lpi_alloc() and disables their configuration.
@@ -339,7 +341,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t firs
  * Spec: IHI 0069H §5.1.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid,
-						uint8_t priority, bool enable);
+						   uint8_t priority, bool enable);
 
 /**
  * @brief Name of a ::virq_gic_version ("GICv3", "GICv4.0", "GICv4.1", "?").

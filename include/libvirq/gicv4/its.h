@@ -165,41 +165,41 @@ struct virq_its_device;
 
 /** @brief One ITS. Caller storage; members are read-only for the embedder. */
 struct virq_its {
-	uint32_t state;		    /**< ::virq_gicv4_state (see gicv4/state.h). */
-	struct virq_gic *gic;	    /**< The GIC it belongs to. */
-	uint64_t base;		    /**< Control frame address. */
-	uint64_t size;		    /**< Register region size from the description (bytes). */
-	bool direct_vsgi;	    /**< GICv4.1 direct vSGI usable: GITS_TYPER.VSGI and GITS_SGIR
-					 inside the region (size >= 0x20028). */
-	uint64_t typer;		    /**< GITS_TYPER. */
-	uint32_t iidr;		    /**< GITS_IIDR. */
-	uint32_t mpidr;		    /**< GITS_MPIDR (GICv4.1; 0 otherwise): affinity of SVPET sharing. */
-	uint32_t quirks;	    /**< ::virq_its_quirk bits applied. */
-	uint32_t slot;		    /**< Index in ::virq_gic::its. */
-	uint32_t its_number;	    /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
-	uint32_t itt_esz;	    /**< ITT entry size in bytes (after quirks). */
-	bool noncoherent;	    /**< Tables forced non-shareable/non-cacheable. */
-	bool dead;		    /**< A queue failure could not be recovered. */
-	int32_t numa_node;	    /**< From the configuration. */
-	const int8_t *rd_node;	    /**< From the configuration. */
+	uint32_t state;	       /**< ::virq_gicv4_state (see gicv4/state.h). */
+	struct virq_gic *gic;  /**< The GIC it belongs to. */
+	uint64_t base;	       /**< Control frame address. */
+	uint64_t size;	       /**< Register region size from the description (bytes). */
+	bool direct_vsgi;      /**< GICv4.1 direct vSGI usable: GITS_TYPER.VSGI and GITS_SGIR
+				    inside the region (size >= 0x20028). */
+	uint64_t typer;	       /**< GITS_TYPER. */
+	uint32_t iidr;	       /**< GITS_IIDR. */
+	uint32_t mpidr;	       /**< GITS_MPIDR (GICv4.1; 0 otherwise): affinity of SVPET sharing. */
+	uint32_t quirks;       /**< ::virq_its_quirk bits applied. */
+	uint32_t slot;	       /**< Index in ::virq_gic::its. */
+	uint32_t its_number;   /**< GITS_CTLR.ITS_Number (VMOVP ITSList bit). */
+	uint32_t itt_esz;      /**< ITT entry size in bytes (after quirks). */
+	bool noncoherent;      /**< Tables forced non-shareable/non-cacheable. */
+	bool dead;	       /**< A queue failure could not be recovered. */
+	int32_t numa_node;     /**< From the configuration. */
+	const int8_t *rd_node; /**< From the configuration. */
 	struct virq_its_limits lim; /**< Limits for the encoders. */
 	struct virq_its_queue q;    /**< The command queue. */
 	struct virq_its_table
 	    tbl[3];		  /**< Device, collection, vPE tables (index ::virq_its_tbl_idx). */
 	struct virq_page col_map; /**< Bitmap of mapped collections (ICID = RD index). */
 	struct virq_its_device *proxy; /**< GICv4.0 doorbell proxy device once created, or NULL. */
-	bool proxy_ok;		       /**< This ITS holds the GIC's proxy (::virq_its_cfg::proxy_doorbells). */
-	uint32_t proxy_devid;	       /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
-	uint32_t proxy_next;	       /**< Next proxy slot to use (round robin). */
-	uint64_t cmds;		       /**< Commands sent (statistics). */
-	uint32_t nr_devices;	       /**< Devices mapped (the proxy device excluded). */
-	uint32_t nr_vpes;	       /**< vPEs mapped (VMAPP) on this ITS. */
+	bool proxy_ok; /**< This ITS holds the GIC's proxy (::virq_its_cfg::proxy_doorbells). */
+	uint32_t proxy_devid; /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
+	uint32_t proxy_next;  /**< Next proxy slot to use (round robin). */
+	uint64_t cmds;	      /**< Commands sent (statistics). */
+	uint32_t nr_devices;  /**< Devices mapped (the proxy device excluded). */
+	uint32_t nr_vpes;     /**< vPEs mapped (VMAPP) on this ITS. */
 	/** Devices mapped on this ITS (the proxy device included), linked
 	 *  through ::virq_its_device::next. */
 	struct virq_its_device *devices;
 	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
-	struct virq_page dev_ht; /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
-	uint32_t dev_ht_used;	 /**< Private: devices in @ref dev_ht. */
+	struct virq_page dev_ht;   /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
+	uint32_t dev_ht_used;	   /**< Private: devices in @ref dev_ht. */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -293,20 +293,20 @@ struct virq_its_device {
  * the others with its own release/acquire ordering). Takes no ITS lock.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
-					  const struct virq_gic_its_desc *desc,
-					  const struct virq_its_cfg *cfg);
+					     const struct virq_gic_its_desc *desc,
+					     const struct virq_its_cfg *cfg);
 
 /** @brief What virq_its_probe() read from an ITS (plain data). */
 struct virq_its_id {
-	uint64_t typer;		       /**< GITS_TYPER. */
-	uint32_t iidr;		       /**< GITS_IIDR. */
-	uint32_t arch_rev;	       /**< GITS_PIDR2.ArchRev: 3 or 4. */
+	uint64_t typer;	   /**< GITS_TYPER. */
+	uint32_t iidr;	   /**< GITS_IIDR. */
+	uint32_t arch_rev; /**< GITS_PIDR2.ArchRev: 3 or 4. */
 	/** The level virq_its_init() would drive the ITS at: GITS_TYPER's
 	 *  (Virtual, VMAPP), lowered to the GIC's (::virq_gic::version): a
 	 *  GICv3 GIC makes every ITS ::LIBVIRQ_ITS_V3, a GICv4.0 one at most
 	 *  ::LIBVIRQ_ITS_V40. */
 	enum virq_its_version version;
-	uint32_t quirks;	       /**< ::virq_its_quirk bits virq_its_init() would apply. */
+	uint32_t quirks; /**< ::virq_its_quirk bits virq_its_init() would apply. */
 };
 
 /**
@@ -335,8 +335,8 @@ struct virq_its_id {
  * Spec: IHI 0069H §12.19 (GITS_PIDR2, GITS_TYPER, GITS_IIDR).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_probe(const struct virq_gic *gic,
-					   const struct virq_gic_its_desc *desc,
-					   struct virq_its_id *out);
+					      const struct virq_gic_its_desc *desc,
+					      struct virq_its_id *out);
 
 /**
  * @brief Disables the ITS (bounded Quiescent wait) and frees its tables and
@@ -419,8 +419,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * Without the lock the caller serialises every call that uses @p its.
  * Spec: IHI 0069H §5.3 (MAPD, ITT_addr and Size).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
-						uint32_t device_id, uint32_t nr_events);
+LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its,
+						   struct virq_its_device *dev, uint32_t device_id,
+						   uint32_t nr_events);
 
 /**
  * @brief Unmaps a device (MAPD V=0) and frees its ITT.
@@ -468,7 +469,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  * Spec: IHI 0069H §5.3 (MAPTI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event,
-					     uint32_t pintid, uint32_t icid);
+						uint32_t pintid, uint32_t icid);
 
 /**
  * @brief Unmaps an event (physical or virtual): DISCARD + SYNC/VSYNC.
@@ -527,7 +528,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * Spec: IHI 0069H §5.3 (DISCARD, SYNC), §5.3 (VSYNC), §5.2 (queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
-						 uint32_t first_event, uint32_t count);
+						    uint32_t first_event, uint32_t count);
 
 /**
  * @brief Moves a physical LPI to another collection: MOVI, then SYNC to the
@@ -554,7 +555,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  * Spec: IHI 0069H §5.3 (MOVI, SYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event,
-					      uint32_t icid);
+						 uint32_t icid);
 
 /**
  * @brief Makes an event's interrupt pending: INT + SYNC (physical) or
@@ -613,7 +614,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  * Spec: not applicable (library tracking; no hardware access).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
-					       struct virq_its_event *out);
+						  struct virq_its_event *out);
 
 #ifdef __cplusplus
 }

@@ -55,27 +55,27 @@ extern "C" {
  * physical ones OR 0x20).
  */
 enum virq_its_opcode {
-	LIBVIRQ_ITS_MOVI = 0x01,	 /**< Move an event to another collection. */
-	LIBVIRQ_ITS_INT = 0x03,	 /**< Make an event's interrupt pending. */
-	LIBVIRQ_ITS_CLEAR = 0x04,	 /**< Clear an event's pending interrupt. */
-	LIBVIRQ_ITS_SYNC = 0x05,	 /**< Wait for earlier physical commands' effects at RDbase. */
-	LIBVIRQ_ITS_MAPD = 0x08,	 /**< Map (V=1) or unmap a DeviceID to an ITT. */
-	LIBVIRQ_ITS_MAPC = 0x09,	 /**< Map (V=1) or unmap a collection to a redistributor. */
-	LIBVIRQ_ITS_MAPTI = 0x0A,	 /**< Map an event to a pINTID and collection. */
-	LIBVIRQ_ITS_MAPI = 0x0B,	 /**< Map an event to pINTID = EventID and a collection. */
-	LIBVIRQ_ITS_INV = 0x0C,	 /**< Re-read an event's LPI configuration. */
-	LIBVIRQ_ITS_INVALL = 0x0D,	 /**< Re-read the configuration of every LPI of a collection. */
-	LIBVIRQ_ITS_MOVALL = 0x0E,	 /**< Move all pending LPIs from RDbase1 to RDbase2. */
+	LIBVIRQ_ITS_MOVI = 0x01,    /**< Move an event to another collection. */
+	LIBVIRQ_ITS_INT = 0x03,	    /**< Make an event's interrupt pending. */
+	LIBVIRQ_ITS_CLEAR = 0x04,   /**< Clear an event's pending interrupt. */
+	LIBVIRQ_ITS_SYNC = 0x05,    /**< Wait for earlier physical commands' effects at RDbase. */
+	LIBVIRQ_ITS_MAPD = 0x08,    /**< Map (V=1) or unmap a DeviceID to an ITT. */
+	LIBVIRQ_ITS_MAPC = 0x09,    /**< Map (V=1) or unmap a collection to a redistributor. */
+	LIBVIRQ_ITS_MAPTI = 0x0A,   /**< Map an event to a pINTID and collection. */
+	LIBVIRQ_ITS_MAPI = 0x0B,    /**< Map an event to pINTID = EventID and a collection. */
+	LIBVIRQ_ITS_INV = 0x0C,	    /**< Re-read an event's LPI configuration. */
+	LIBVIRQ_ITS_INVALL = 0x0D,  /**< Re-read the configuration of every LPI of a collection. */
+	LIBVIRQ_ITS_MOVALL = 0x0E,  /**< Move all pending LPIs from RDbase1 to RDbase2. */
 	LIBVIRQ_ITS_DISCARD = 0x0F, /**< Unmap an event and drop its pending state. */
-	LIBVIRQ_ITS_VMOVI = 0x21,	 /**< GICv4: move a vLPI to another vPE / change its doorbell. */
-	LIBVIRQ_ITS_VMOVP = 0x22,	 /**< GICv4: move a vPE to another redistributor. */
-	LIBVIRQ_ITS_VSGI = 0x23,	 /**< GICv4.1: configure or clear a vSGI. */
-	LIBVIRQ_ITS_VSYNC = 0x25,	 /**< GICv4: wait for earlier commands on a vPE. */
-	LIBVIRQ_ITS_VMAPP = 0x29,	 /**< GICv4: map (V=1) or unmap a vPE (4.1 adds Alloc etc.). */
-	LIBVIRQ_ITS_VMAPTI = 0x2A,	 /**< GICv4: map an event to a vINTID of a vPE. */
-	LIBVIRQ_ITS_VMAPI = 0x2B,	 /**< GICv4: map an event to vINTID = EventID of a vPE. */
+	LIBVIRQ_ITS_VMOVI = 0x21,   /**< GICv4: move a vLPI to another vPE / change its doorbell. */
+	LIBVIRQ_ITS_VMOVP = 0x22,   /**< GICv4: move a vPE to another redistributor. */
+	LIBVIRQ_ITS_VSGI = 0x23,    /**< GICv4.1: configure or clear a vSGI. */
+	LIBVIRQ_ITS_VSYNC = 0x25,   /**< GICv4: wait for earlier commands on a vPE. */
+	LIBVIRQ_ITS_VMAPP = 0x29,   /**< GICv4: map (V=1) or unmap a vPE (4.1 adds Alloc etc.). */
+	LIBVIRQ_ITS_VMAPTI = 0x2A,  /**< GICv4: map an event to a vINTID of a vPE. */
+	LIBVIRQ_ITS_VMAPI = 0x2B,   /**< GICv4: map an event to vINTID = EventID of a vPE. */
 	LIBVIRQ_ITS_VINVALL = 0x2D, /**< GICv4: re-read every vLPI configuration of a vPE. */
-	LIBVIRQ_ITS_INVDB = 0x2E,	 /**< GICv4.1: invalidate a vPE's doorbell configuration. */
+	LIBVIRQ_ITS_INVDB = 0x2E,   /**< GICv4.1: invalidate a vPE's doorbell configuration. */
 };
 
 /**
@@ -85,36 +85,36 @@ enum virq_its_opcode {
  * generically (virq_its_cmd_get(), virq_its_cmd_set()).
  */
 enum virq_its_field {
-	LIBVIRQ_ITS_F_NONE = 0,	     /**< No field (success). */
-	LIBVIRQ_ITS_F_opcode,	     /**< The opcode itself (unknown or unsupported). */
-	LIBVIRQ_ITS_F_DeviceID,	     /**< DW0[63:32]. */
-	LIBVIRQ_ITS_F_EventID,	     /**< DW1[31:0]. */
-	LIBVIRQ_ITS_F_pINTID,	     /**< MAPTI DW1[63:32]. */
-	LIBVIRQ_ITS_F_vINTID,	     /**< VMAPTI DW2[31:0]; VSGI DW0[35:32]. */
-	LIBVIRQ_ITS_F_ICID,	     /**< DW2[15:0]. */
-	LIBVIRQ_ITS_F_vPEID,	     /**< DW1[47:32]. */
-	LIBVIRQ_ITS_F_Size,	     /**< MAPD DW1[4:0]: EventID bits minus one. */
-	LIBVIRQ_ITS_F_ITT_addr,	     /**< MAPD DW2[51:8]. */
-	LIBVIRQ_ITS_F_V,		     /**< DW2[63]: valid (map) / invalid (unmap). */
-	LIBVIRQ_ITS_F_RDbase,	     /**< DW2[51:16]. */
-	LIBVIRQ_ITS_F_RDbase1,	     /**< MOVALL DW2[51:16] (source). */
-	LIBVIRQ_ITS_F_RDbase2,	     /**< MOVALL DW3[51:16] (target). */
-	LIBVIRQ_ITS_F_D,		     /**< VMOVI DW2[0]: Dbell_pINTID valid. */
-	LIBVIRQ_ITS_F_Dbell_pINTID,     /**< DW2[63:32]: doorbell LPI or 1023. */
-	LIBVIRQ_ITS_F_SequenceNumber,   /**< VMOVP DW0[47:32]. */
-	LIBVIRQ_ITS_F_ITSList,	     /**< VMOVP DW1[15:0]. */
-	LIBVIRQ_ITS_F_VPT_addr,	     /**< VMAPP DW3[51:16]. */
-	LIBVIRQ_ITS_F_VPT_size,	     /**< VMAPP DW3[4:0]: vINTID bits minus one. */
-	LIBVIRQ_ITS_F_Alloc,	     /**< VMAPP DW0[8] (4.1). */
-	LIBVIRQ_ITS_F_PTZ,		     /**< VMAPP DW0[9] (4.1). */
-	LIBVIRQ_ITS_F_VCONF_addr,	     /**< VMAPP DW0[51:16] (4.1). */
+	LIBVIRQ_ITS_F_NONE = 0,		/**< No field (success). */
+	LIBVIRQ_ITS_F_opcode,		/**< The opcode itself (unknown or unsupported). */
+	LIBVIRQ_ITS_F_DeviceID,		/**< DW0[63:32]. */
+	LIBVIRQ_ITS_F_EventID,		/**< DW1[31:0]. */
+	LIBVIRQ_ITS_F_pINTID,		/**< MAPTI DW1[63:32]. */
+	LIBVIRQ_ITS_F_vINTID,		/**< VMAPTI DW2[31:0]; VSGI DW0[35:32]. */
+	LIBVIRQ_ITS_F_ICID,		/**< DW2[15:0]. */
+	LIBVIRQ_ITS_F_vPEID,		/**< DW1[47:32]. */
+	LIBVIRQ_ITS_F_Size,		/**< MAPD DW1[4:0]: EventID bits minus one. */
+	LIBVIRQ_ITS_F_ITT_addr,		/**< MAPD DW2[51:8]. */
+	LIBVIRQ_ITS_F_V,		/**< DW2[63]: valid (map) / invalid (unmap). */
+	LIBVIRQ_ITS_F_RDbase,		/**< DW2[51:16]. */
+	LIBVIRQ_ITS_F_RDbase1,		/**< MOVALL DW2[51:16] (source). */
+	LIBVIRQ_ITS_F_RDbase2,		/**< MOVALL DW3[51:16] (target). */
+	LIBVIRQ_ITS_F_D,		/**< VMOVI DW2[0]: Dbell_pINTID valid. */
+	LIBVIRQ_ITS_F_Dbell_pINTID,	/**< DW2[63:32]: doorbell LPI or 1023. */
+	LIBVIRQ_ITS_F_SequenceNumber,	/**< VMOVP DW0[47:32]. */
+	LIBVIRQ_ITS_F_ITSList,		/**< VMOVP DW1[15:0]. */
+	LIBVIRQ_ITS_F_VPT_addr,		/**< VMAPP DW3[51:16]. */
+	LIBVIRQ_ITS_F_VPT_size,		/**< VMAPP DW3[4:0]: vINTID bits minus one. */
+	LIBVIRQ_ITS_F_Alloc,		/**< VMAPP DW0[8] (4.1). */
+	LIBVIRQ_ITS_F_PTZ,		/**< VMAPP DW0[9] (4.1). */
+	LIBVIRQ_ITS_F_VCONF_addr,	/**< VMAPP DW0[51:16] (4.1). */
 	LIBVIRQ_ITS_F_Default_Doorbell, /**< VMAPP / VMOVP default doorbell pINTID (4.1). */
-	LIBVIRQ_ITS_F_DB,		     /**< VMOVP DW2[63] (4.1). */
-	LIBVIRQ_ITS_F_Enable,	     /**< VSGI DW0[8]. */
-	LIBVIRQ_ITS_F_Clear,	     /**< VSGI DW0[9]. */
-	LIBVIRQ_ITS_F_Group,	     /**< VSGI DW0[10]. */
-	LIBVIRQ_ITS_F_Priority,	     /**< VSGI DW0[23:20] = Priority[7:4]. */
-	LIBVIRQ_ITS_F_COUNT	     /**< Number of fields (not a field). */
+	LIBVIRQ_ITS_F_DB,		/**< VMOVP DW2[63] (4.1). */
+	LIBVIRQ_ITS_F_Enable,		/**< VSGI DW0[8]. */
+	LIBVIRQ_ITS_F_Clear,		/**< VSGI DW0[9]. */
+	LIBVIRQ_ITS_F_Group,		/**< VSGI DW0[10]. */
+	LIBVIRQ_ITS_F_Priority,		/**< VSGI DW0[23:20] = Priority[7:4]. */
+	LIBVIRQ_ITS_F_COUNT		/**< Number of fields (not a field). */
 };
 
 /**
@@ -197,21 +197,21 @@ struct virq_its_limits {
 	 * virq_its_limits_prepare() again loses only speed, never a check.
 	 */
 	struct virq_its_limits_cache {
-		uint32_t key_bits;	///< devid/eventid/icid/vpeid_bits, one byte each, when derived.
+		uint32_t key_bits; ///< devid/eventid/icid/vpeid_bits, one byte each, when derived.
 		uint32_t key_nr_icids;	///< nr_icids when derived.
 		uint32_t key_nr_vpeids; ///< nr_vpeids when derived.
 		uint32_t max_DeviceID;	///< Largest DeviceID accepted.
 		uint32_t max_EventID;	///< Largest EventID accepted.
 		uint32_t max_ICID;	///< Largest ICID accepted (width and nr_icids).
 		uint32_t max_vPEID;	///< Largest vPEID accepted (width and nr_vpeids).
-	} cache; ///< Private: see struct virq_its_limits_cache.
+	} cache;			///< Private: see struct virq_its_limits_cache.
 };
 
 /** @brief Which synchronisation command must follow a command. */
 enum virq_its_sync_kind {
 	LIBVIRQ_ITS_SYNC_NONE = 0, /**< None (MAPD, SYNC, VSYNC, GICv4.1 VMAPP unmap). */
-	LIBVIRQ_ITS_SYNC_RDBASE,	/**< SYNC to @c RDbase (MAPC, MOVALL). */
-	LIBVIRQ_ITS_SYNC_ICID,	/**< SYNC to the RDbase collection @c ICID maps to. */
+	LIBVIRQ_ITS_SYNC_RDBASE,   /**< SYNC to @c RDbase (MAPC, MOVALL). */
+	LIBVIRQ_ITS_SYNC_ICID,	   /**< SYNC to the RDbase collection @c ICID maps to. */
 	/**
 	 * SYNC to the RDbase of the collection that @c DeviceID / @c EventID
 	 * maps to, or VSYNC to its vPE when it is mapped to a vLPI ("virtual"
@@ -259,9 +259,10 @@ struct virq_its_sync {
 	uint32_t DeviceID;	      /**< For ::LIBVIRQ_ITS_SYNC_EVENT (either kind). */
 	uint32_t EventID;	      /**< For ::LIBVIRQ_ITS_SYNC_EVENT (either kind). */
 	uint32_t vPEID;		      /**< For ::LIBVIRQ_ITS_SYNC_VPEID. */
-	enum virq_its_sync_kind src_kind; /**< Second synchronisation: the source of a move
-					       (MOVI, VMOVI, MOVALL), else ::LIBVIRQ_ITS_SYNC_NONE. */
-	uint64_t src_RDbase;	      /**< For @ref src_kind ::LIBVIRQ_ITS_SYNC_RDBASE (MOVALL RDbase1). */
+	enum virq_its_sync_kind
+	    src_kind;	     /**< Second synchronisation: the source of a move
+				  (MOVI, VMOVI, MOVALL), else ::LIBVIRQ_ITS_SYNC_NONE. */
+	uint64_t src_RDbase; /**< For @ref src_kind ::LIBVIRQ_ITS_SYNC_RDBASE (MOVALL RDbase1). */
 };
 
 /**
@@ -348,10 +349,10 @@ void virq_its_limits_prepare(struct virq_its_limits *lim);
  * Thread-safety: pure, reentrant.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_cmd_encode(const struct virq_its_cmd *cmd,
-						const struct virq_its_limits *lim,
-						uint8_t out[LIBVIRQ_ITS_CMD_SIZE],
-						struct virq_its_sync *sync,
-						enum virq_its_field *bad);
+						   const struct virq_its_limits *lim,
+						   uint8_t out[LIBVIRQ_ITS_CMD_SIZE],
+						   struct virq_its_sync *sync,
+						   enum virq_its_field *bad);
 
 /**
  * @brief Decodes 32 command bytes into the typed description.
@@ -368,7 +369,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_cmd_encode(const struct virq_its_cmd *cm
  * Thread-safety: pure, reentrant.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_cmd_decode(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE],
-						struct virq_its_cmd *cmd);
+						   struct virq_its_cmd *cmd);
 
 /**
  * @brief Bit set (bit = 1 << ::virq_its_field) of the fields a command uses.
@@ -406,7 +407,7 @@ uint64_t virq_its_cmd_get(const struct virq_its_cmd *cmd, enum virq_its_field fi
  * Thread-safety: reentrant (writes @p cmd only).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_cmd_set(struct virq_its_cmd *cmd, enum virq_its_field field,
-					     uint64_t value);
+						uint64_t value);
 
 /**
  * @brief The spec name of a command, e.g. "VMAPTI".
@@ -434,7 +435,8 @@ const char *virq_its_field_name(enum virq_its_field field);
  * @param dw  DW0..DW3 as numbers.
  * @param out Receives 32 bytes, each word little-endian.
  *
- * Thread-safety: pure. Spec: IHI 0069H §5.2 (commands are 32 bytes, four little-endian doublewords).
+ * Thread-safety: pure. Spec: IHI 0069H §5.2 (commands are 32 bytes, four little-endian
+ * doublewords).
  */
 void virq_its_cmd_from_words(const uint64_t dw[4], uint8_t out[LIBVIRQ_ITS_CMD_SIZE]);
 
@@ -444,7 +446,8 @@ void virq_its_cmd_from_words(const uint64_t dw[4], uint8_t out[LIBVIRQ_ITS_CMD_S
  * @param in 32 bytes, each word little-endian.
  * @param dw Receives DW0..DW3 as numbers.
  *
- * Thread-safety: pure. Spec: IHI 0069H §5.2 (commands are 32 bytes, four little-endian doublewords).
+ * Thread-safety: pure. Spec: IHI 0069H §5.2 (commands are 32 bytes, four little-endian
+ * doublewords).
  */
 void virq_its_cmd_to_words(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], uint64_t dw[4]);
 
@@ -480,7 +483,10 @@ static inline struct virq_its_cmd virq_its_cmd_init_(enum virq_its_opcode op)
 }
 #define LIBVIRQ_ITS_CMD_INIT_(op) virq_its_cmd_init_(op)
 #else
-#define LIBVIRQ_ITS_CMD_INIT_(op) {.opcode = (op)}
+#define LIBVIRQ_ITS_CMD_INIT_(op)                                                                  \
+	{                                                                                          \
+		.opcode = (op)                                                                     \
+	}
 #endif
 /** @endcond */
 

@@ -73,10 +73,10 @@ struct virq_its_queue_cfg {
 
 /** @brief Snapshot for a timeout or a stall. */
 struct virq_its_queue_diag {
-	uint64_t creadr;		/**< GITS_CREADR as last read (64-bit view). */
-	uint64_t cwriter;		/**< GITS_CWRITER value last written by the library. */
-	uint32_t offset;		/**< Byte offset of the command at CREADR. */
-	bool stalled;			/**< GITS_CREADR.Stalled was set (and trusted). */
+	uint64_t creadr;		   /**< GITS_CREADR as last read (64-bit view). */
+	uint64_t cwriter;		   /**< GITS_CWRITER value last written by the library. */
+	uint32_t offset;		   /**< Byte offset of the command at CREADR. */
+	bool stalled;			   /**< GITS_CREADR.Stalled was set (and trusted). */
 	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE]; /**< The 32 bytes at CREADR. */
 	struct virq_its_cmd cmd;   /**< Their decoding (valid when @ref decode_status is OK). */
 	virq_status decode_status; /**< Result of decoding @ref raw. */
@@ -126,9 +126,9 @@ struct virq_its_queue {
  *
  * Spec: IHI 0069 GITS_CBASER. Thread-safety: pure.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size, uint32_t inner_cache,
-						   uint32_t outer_cache, uint32_t shareability,
-						   uint64_t *out);
+LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size,
+						      uint32_t inner_cache, uint32_t outer_cache,
+						      uint32_t shareability, uint64_t *out);
 
 /**
  * @brief Allocates the queue and programs GITS_CBASER and GITS_CWRITER.
@@ -162,9 +162,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size
  * this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_init(struct virq_its_queue *q,
-						const struct virq_hal *hal, uint64_t its_base,
-						uint32_t size,
-						const struct virq_its_queue_cfg *cfg);
+						   const struct virq_hal *hal, uint64_t its_base,
+						   uint32_t size,
+						   const struct virq_its_queue_cfg *cfg);
 
 /**
  * @brief Frees the queue memory. The caller must have disabled the ITS
@@ -241,10 +241,10 @@ uint32_t virq_its_queue_capacity(const struct virq_its_queue *q);
  * Thread-safety: the caller serialises all access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_push(struct virq_its_queue *q,
-						const struct virq_its_cmd *cmd,
-						const struct virq_its_limits *lim,
-						struct virq_its_sync *sync,
-						enum virq_its_field *bad);
+						   const struct virq_its_cmd *cmd,
+						   const struct virq_its_limits *lim,
+						   struct virq_its_sync *sync,
+						   enum virq_its_field *bad);
 
 /**
  * @brief Like virq_its_queue_push() for an already encoded command (copied
@@ -257,7 +257,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_push(struct virq_its_queue *q,
  * Thread-safety: the caller serialises all access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
-						    const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE]);
+						       const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE]);
 
 /**
  * @brief Publishes every pushed command with one GITS_CWRITER write.
@@ -306,7 +306,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, 
  * Thread-safety: the caller serialises all access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
-						struct virq_its_queue_diag *diag);
+						   struct virq_its_queue_diag *diag);
 
 /**
  * @brief Publishes what is pending and waits for all of it.
@@ -318,7 +318,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_wait(struct virq_its_queue *q, uin
  * Thread-safety: the caller serialises all access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_drain(struct virq_its_queue *q,
-						 struct virq_its_queue_diag *diag);
+						    struct virq_its_queue_diag *diag);
 
 /**
  * @brief Single-command convenience: push @p cmd, then the SYNC or VSYNC it
@@ -343,10 +343,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_drain(struct virq_its_queue *q,
  * Thread-safety: the caller serialises all access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_submit(struct virq_its_queue *q,
-						  const struct virq_its_cmd *cmd,
-						  const struct virq_its_limits *lim,
-						  struct virq_its_sync *sync,
-						  struct virq_its_queue_diag *diag);
+						     const struct virq_its_cmd *cmd,
+						     const struct virq_its_limits *lim,
+						     struct virq_its_sync *sync,
+						     struct virq_its_queue_diag *diag);
 
 /**
  * @brief Reads GITS_CREADR once and reports whether the ITS is stalled.
@@ -365,7 +365,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_submit(struct virq_its_queue *q,
  * access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_stall_info(struct virq_its_queue *q,
-						      struct virq_its_queue_diag *diag);
+							 struct virq_its_queue_diag *diag);
 
 /**
  * @brief Restarts a stalled ITS at the stalled command: writes
@@ -399,8 +399,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_retry(struct virq_its_queue *q);
  * caller serialises all access to this ITS.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_queue_skip(struct virq_its_queue *q,
-						const struct virq_its_cmd *nop,
-						const struct virq_its_limits *lim);
+						   const struct virq_its_cmd *nop,
+						   const struct virq_its_limits *lim);
 
 #ifdef __cplusplus
 }

@@ -92,15 +92,15 @@ extern "C" {
 
 /** @brief State bits of a vPE (::virq_vpe::flags). */
 enum virq_vpe_flag {
-	LIBVIRQ_VPE_MAPPED = 1u << 0,	 /**< Has a vPEID and VPT, mapped on the ITSes. */
-	LIBVIRQ_VPE_RESIDENT = 1u << 1,	 /**< Resident on ::virq_vpe::resident_rd. */
-	LIBVIRQ_VPE_IN_WFI = 1u << 2,	 /**< The vCPU is blocked in WFI. */
-	LIBVIRQ_VPE_DYING = 1u << 3,	 /**< Being torn down: no VMOVP, no residency. */
-	LIBVIRQ_VPE_DEAD = 1u << 4,	 /**< Teardown failed half-way; destroy again. */
+	LIBVIRQ_VPE_MAPPED = 1u << 0,	    /**< Has a vPEID and VPT, mapped on the ITSes. */
+	LIBVIRQ_VPE_RESIDENT = 1u << 1,	    /**< Resident on ::virq_vpe::resident_rd. */
+	LIBVIRQ_VPE_IN_WFI = 1u << 2,	    /**< The vCPU is blocked in WFI. */
+	LIBVIRQ_VPE_DYING = 1u << 3,	    /**< Being torn down: no VMOVP, no residency. */
+	LIBVIRQ_VPE_DEAD = 1u << 4,	    /**< Teardown failed half-way; destroy again. */
 	LIBVIRQ_VPE_PENDING_LAST = 1u << 5, /**< PendingLast at the last descheduling. */
-	LIBVIRQ_VPE_IDAI = 1u << 6,	 /**< GICv4.0 IDAI saved at the last descheduling. */
-	LIBVIRQ_VPE_DB_MASK = 1u << 7,	 /**< GICv4.0: mask the doorbell while not blocked. */
-	LIBVIRQ_VPE_DB_ON = 1u << 8,	 /**< GICv4.0: the doorbell's config byte is enabled. */
+	LIBVIRQ_VPE_IDAI = 1u << 6,	    /**< GICv4.0 IDAI saved at the last descheduling. */
+	LIBVIRQ_VPE_DB_MASK = 1u << 7,	    /**< GICv4.0: mask the doorbell while not blocked. */
+	LIBVIRQ_VPE_DB_ON = 1u << 8,	    /**< GICv4.0: the doorbell's config byte is enabled. */
 	/** virq_vpe_move() failed after at least one ITS executed the VMOVP: the
 	 *  ITSes may disagree on ::virq_vpe::rd; move again to finish (the vPE
 	 *  cannot be made resident meanwhile). */
@@ -118,27 +118,27 @@ struct virq_gic_vm {
 
 /** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
 struct virq_vpe {
-	uint32_t state;	      /**< ::virq_gicv4_state (see gicv4/state.h). */
-	struct virq_gic_vm *vm;   /**< Its VM. */
-	uint32_t vpeid;	      /**< vPEID. */
-	struct virq_page vpt; /**< Virtual pending table (64 KiB aligned, zeroed). */
-	uint32_t doorbell;    /**< Doorbell LPI (4.0 per-vLPI value, 4.1 default), or 1023. */
-	uint32_t rd;	      /**< Target redistributor index (VMAPP / VMOVP RDbase). */
-	uint32_t resident_rd; /**< Where it is resident (valid with ::LIBVIRQ_VPE_RESIDENT). */
-	uint32_t its_mask;    /**< Bit n: VMAPP'd on the GIC's ITS slot n. */
-	uint32_t vmapp_count; /**< Number of ITSes it is mapped on (4.1 Alloc). */
-	uint32_t flags;	      /**< ::virq_vpe_flag bits. */
-	uint32_t nr_vlpis;    /**< vLPIs mapped to it. */
-	int32_t proxy_event;  /**< GICv4.0 proxy slot holding its doorbell, or -1. */
-	uint32_t move_from;   /**< The redistributor the last virq_vpe_move() left (its
-				   doorbell is cleared there); with ::LIBVIRQ_VPE_MOVE_PENDING,
-				   the one a retry still has to clean up. */
-	bool vgrp0;	      /**< GICv4.1: VPENDBASER.VGrp0En when resident. */
-	bool vgrp1;	      /**< GICv4.1: VPENDBASER.VGrp1En when resident. */
-	uint64_t sync_mark;   /**< Private: scratch of the batched unmaps (one VSYNC per vPE). */
-	uint64_t vprop_img;   /**< Private: GICR_VPROPBASER image (4.0), valid with @ref img_key. */
-	uint64_t vpend_img;   /**< Private: GICR_VPENDBASER image making it resident. */
-	uint32_t img_key;     /**< Private: what the images encode (0: not built yet). */
+	uint32_t state;		/**< ::virq_gicv4_state (see gicv4/state.h). */
+	struct virq_gic_vm *vm; /**< Its VM. */
+	uint32_t vpeid;		/**< vPEID. */
+	struct virq_page vpt;	/**< Virtual pending table (64 KiB aligned, zeroed). */
+	uint32_t doorbell;	/**< Doorbell LPI (4.0 per-vLPI value, 4.1 default), or 1023. */
+	uint32_t rd;		/**< Target redistributor index (VMAPP / VMOVP RDbase). */
+	uint32_t resident_rd;	/**< Where it is resident (valid with ::LIBVIRQ_VPE_RESIDENT). */
+	uint32_t its_mask;	/**< Bit n: VMAPP'd on the GIC's ITS slot n. */
+	uint32_t vmapp_count;	/**< Number of ITSes it is mapped on (4.1 Alloc). */
+	uint32_t flags;		/**< ::virq_vpe_flag bits. */
+	uint32_t nr_vlpis;	/**< vLPIs mapped to it. */
+	int32_t proxy_event;	/**< GICv4.0 proxy slot holding its doorbell, or -1. */
+	uint32_t move_from;	/**< The redistributor the last virq_vpe_move() left (its
+				     doorbell is cleared there); with ::LIBVIRQ_VPE_MOVE_PENDING,
+				     the one a retry still has to clean up. */
+	bool vgrp0;		/**< GICv4.1: VPENDBASER.VGrp0En when resident. */
+	bool vgrp1;		/**< GICv4.1: VPENDBASER.VGrp1En when resident. */
+	uint64_t sync_mark;	/**< Private: scratch of the batched unmaps (one VSYNC per vPE). */
+	uint64_t vprop_img; /**< Private: GICR_VPROPBASER image (4.0), valid with @ref img_key. */
+	uint64_t vpend_img; /**< Private: GICR_VPENDBASER image making it resident. */
+	uint32_t img_key;   /**< Private: what the images encode (0: not built yet). */
 };
 
 /**
@@ -161,7 +161,7 @@ struct virq_vpe {
  * (GICR_VPROPBASER.IDbits).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic,
-					 uint32_t id_bits);
+						uint32_t id_bits);
 
 /**
  * @brief Frees a VM's table.
@@ -194,7 +194,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
  * Spec: IHI 0069H §5.1.1 (configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid,
-						uint8_t priority, bool enable);
+						       uint8_t priority, bool enable);
 
 /**
  * @brief Creates a vPE: allocates a vPEID and a zeroed VPT (2^id_bits / 8
@@ -232,8 +232,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  * of the GIC.
  * Spec: IHI 0069H §5.3 (VMAPP, VINVALL, VSYNC), chapter 9 (vPEs, VPT).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd,
-					  uint32_t doorbell);
+LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm,
+					     uint32_t rd, uint32_t doorbell);
 
 /**
  * @brief Tears a vPE down in reverse order: VMAPP(V=0) on every ITS in
@@ -353,7 +353,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  * Spec: IHI 0069H §12.11 (GICR_VPENDBASER).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell,
-						      bool *pending_last);
+							 bool *pending_last);
 
 /**
  * @brief Marks the vCPU as blocked in WFI (@ref gic-doorbell-wfi).
@@ -551,7 +551,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
-					  struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
+					     struct virq_vpe *vpe, uint32_t vintid, bool doorbell);
 
 /**
  * @brief Maps an event to vINTID @p vintid of @p vpe with the guest's
@@ -584,8 +584,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32
  * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev, uint32_t event,
-						 struct virq_vpe *vpe, uint32_t vintid,
-						 bool doorbell, uint8_t priority, bool enable);
+						    struct virq_vpe *vpe, uint32_t vintid,
+						    bool doorbell, uint8_t priority, bool enable);
 
 /**
  * @brief Maps @p count consecutive events to consecutive vINTIDs of one vPE
@@ -628,9 +628,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  * call that uses @p dev's ITS.
  * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.2 (command queue).
  */
-LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event,
-						uint32_t count, struct virq_vpe *vpe,
-						uint32_t first_vintid, bool doorbell);
+LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev,
+						   uint32_t first_event, uint32_t count,
+						   struct virq_vpe *vpe, uint32_t first_vintid,
+						   bool doorbell);
 
 /**
  * @brief Unmaps a vLPI: DISCARD + VSYNC (same as virq_its_unmap_event()).
@@ -670,7 +671,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint
  * Spec: IHI 0069H §5.3 (DISCARD, VSYNC), §5.2 (command queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev,
-						  uint32_t first_event, uint32_t count);
+						     uint32_t first_event, uint32_t count);
 
 /**
  * @brief Changes the vINTID (and possibly vPE) of a mapped vLPI: DISCARD,
@@ -691,7 +692,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  * Spec: IHI 0069H §5.3 (DISCARD, VMAPTI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event,
-					    struct virq_vpe *vpe, uint32_t vintid);
+					       struct virq_vpe *vpe, uint32_t vintid);
 
 /**
  * @brief Moves a vLPI to another vPE of the same VM, keeping its vINTID:
@@ -712,7 +713,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  * Spec: IHI 0069H §5.3 (VMOVI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event,
-					   struct virq_vpe *vpe);
+					      struct virq_vpe *vpe);
 
 /**
  * @brief GICv4.0: turns a vLPI's doorbell on (the vPE's doorbell) or off
@@ -731,7 +732,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  * Spec: IHI 0069H §5.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event,
-						   bool on);
+						      bool on);
 
 /**
  * @brief Changes a mapped vLPI's priority/enable: config byte, then
@@ -750,7 +751,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  * Spec: IHI 0069H §5.1.1, §5.3 (INV, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
-						 uint8_t priority, bool enable);
+						    uint8_t priority, bool enable);
 
 /* ---------------- GICv4.1 direct vSGIs ---------------- */
 
@@ -776,7 +777,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev,
  * Spec: IHI 0069H §5.3 (VSGI, VSYNC), §12.19 (GITS_TYPER.VSGI).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vpe_vsgi_config(struct virq_vpe *vpe, uint32_t vintid,
-						 uint8_t priority, bool group1, bool enable);
+						    uint8_t priority, bool group1, bool enable);
 
 /**
  * @brief GICv4.1: clears the pending state of vSGI @p vintid of a vPE: VSGI

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
- * @brief AMD PMC virtualization: capabilities, the guest PMU state, VMCB slot encoders, MSR mapping, event filter, MSR permission map.
+ * @brief AMD PMC virtualization: capabilities, the guest PMU state, VMCB slot encoders, MSR
+ * mapping, event filter, MSR permission map.
  *
  * Everything but virq_pmcvirt_probe() is pure (no HAL, no state).
  * Spec: APM Vol. 2 §15.39. Part of the PMC module; include libvirq/pmcvirt.h.
@@ -20,13 +21,13 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /** @brief Host capabilities read through the HAL's CPUID. */
 struct virq_pmcvirt_caps {
-	bool svm;              /**< Fn8000_0001 ECX[2]. */
+	bool svm;	       /**< Fn8000_0001 ECX[2]. */
 	bool perfctr_virt;     /**< Fn8000_000A EDX[8] PerfCtrVirt. */
-	bool avic;             /**< Fn8000_000A EDX[13] AVIC. */
-	bool vnmi;             /**< Fn8000_000A EDX[25] VNMI. */
+	bool avic;	       /**< Fn8000_000A EDX[13] AVIC. */
+	bool vnmi;	       /**< Fn8000_000A EDX[25] VNMI. */
 	bool perfctr_ext_core; /**< Fn8000_0001 ECX[23] PerfCtrExtCore. */
 	bool perfmon_v2;       /**< Fn8000_0022 EAX[0] PerfMonV2. */
-	bool irperf;           /**< Fn8000_0008 EBX[1] IRPerf. */
+	bool irperf;	       /**< Fn8000_0008 EBX[1] IRPerf. */
 	/**
 	 * Core counters usable by libvirq, 1..6: NumPerfCtrCore with PerfMonV2,
 	 * else 6 with PerfCtrExtCore, else 4 (K7). Capped at 6 (VMCB slots), and
@@ -53,7 +54,7 @@ struct virq_pmcvirt_caps {
  * Thread-safety: reentrant; executes CPUID only.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_probe(const struct virq_hal *hal,
-					       struct virq_pmcvirt_caps *caps);
+						  struct virq_pmcvirt_caps *caps);
 
 /** @brief Guest PMU model (what the guest's CPUID advertises). */
 struct virq_pmcvirt_guest {
@@ -125,37 +126,37 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvir
  *              ::LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP, ::LIBVIRQ_PMCVIRT_F_LAZY) or 0.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL, an unknown mode or flag,
  *         ::LIBVIRQ_PMCVIRT_F_LAZY with a mode other than
- *         ::LIBVIRQ_PMCVIRT_MODE_SW, or an inconsistent guest; ::LIBVIRQ_ERANGE when the guest has more counters
- *         than the host; ::LIBVIRQ_ENOTSUP when the host lacks PerfCtrVirt,
- *         PerfMonV2, SVM, or VNMI (and AVIC is not accepted);
+ *         ::LIBVIRQ_PMCVIRT_MODE_SW, or an inconsistent guest; ::LIBVIRQ_ERANGE when the guest has
+ * more counters than the host; ::LIBVIRQ_ENOTSUP when the host lacks PerfCtrVirt, PerfMonV2, SVM,
+ * or VNMI (and AVIC is not accepted);
  *         ::LIBVIRQ_EINHIBITED for an SEV-ES/SEV-SNP guest in HW mode.
  *
  * Thread-safety: pure. Spec: APM Vol 2 §15.39 (what the hardware-switched
  * mode requires); the capabilities are those virq_pmcvirt_probe() reads.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
-						    const struct virq_pmcvirt_guest *guest,
-						    enum virq_pmcvirt_mode mode, uint32_t flags);
+						       const struct virq_pmcvirt_guest *guest,
+						       enum virq_pmcvirt_mode mode, uint32_t flags);
 
 /* ------------------------------------------------------------------ */
 /** @brief The VMCB PMU fields, in offset order. */
 enum virq_pmcvirt_field {
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL0 = 0,     /**< 0x4E0. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR0,         /**< 0x4E8. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL1,         /**< 0x4F0. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR1,         /**< 0x4F8. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL2,         /**< 0x500. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR2,         /**< 0x508. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL3,         /**< 0x510. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR3,         /**< 0x518. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL4,         /**< 0x520. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR4,         /**< 0x528. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL5,         /**< 0x530. */
-	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5,         /**< 0x538. */
-	LIBVIRQ_PMCVIRT_FIELD_INSTR_RETIRED_CTR, /**< 0x5C0. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL0 = 0,	   /**< 0x4E0. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR0,	   /**< 0x4E8. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL1,	   /**< 0x4F0. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR1,	   /**< 0x4F8. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL2,	   /**< 0x500. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR2,	   /**< 0x508. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL3,	   /**< 0x510. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR3,	   /**< 0x518. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL4,	   /**< 0x520. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR4,	   /**< 0x528. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTL5,	   /**< 0x530. */
+	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5,	   /**< 0x538. */
+	LIBVIRQ_PMCVIRT_FIELD_INSTR_RETIRED_CTR,   /**< 0x5C0. */
 	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_STS, /**< 0x5C8. */
 	LIBVIRQ_PMCVIRT_FIELD_PERF_CTR_GLOBAL_CTL, /**< 0x5D0. */
-	LIBVIRQ_PMCVIRT_FIELD_COUNT              /**< Number of fields. */
+	LIBVIRQ_PMCVIRT_FIELD_COUNT		   /**< Number of fields. */
 };
 
 /**
@@ -170,8 +171,8 @@ enum virq_pmcvirt_field {
  * Thread-safety: pure.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_field_info(enum virq_pmcvirt_field field,
-						    const char **name, uint32_t *offset,
-						    uint32_t *width);
+						       const char **name, uint32_t *offset,
+						       uint32_t *width);
 
 /** @brief Decoded class of a 64-bit EXITCODE. */
 enum virq_pmcvirt_exit_kind {
@@ -194,15 +195,15 @@ enum virq_pmcvirt_exit_kind {
  * Thread-safety: pure. Spec: APM Vol 2 Table C-1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit_decode(uint64_t exitcode,
-						     enum virq_pmcvirt_exit_kind *kind);
+							enum virq_pmcvirt_exit_kind *kind);
 
 /* ------------------------------------------------------------------ */
 /** @brief Guest PMU state: the values the guest sees. */
 struct virq_pmcvirt_state {
 	uint64_t perf_ctl[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Event selects as the guest wrote them. */
 	uint64_t perf_ctr[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Counters, 48 bits. */
-	uint64_t global_ctl;    /**< PerfCntrGlobalCtl (PerfMonV2 guests; bits < ncounters). */
-	uint64_t global_sts;    /**< PerfCntrGlobalStatus (bits < ncounters). */
+	uint64_t global_ctl;	/**< PerfCntrGlobalCtl (PerfMonV2 guests; bits < ncounters). */
+	uint64_t global_sts;	/**< PerfCntrGlobalStatus (bits < ncounters). */
 	uint64_t instr_retired; /**< IRPerfCount, 48 bits. */
 };
 
@@ -225,8 +226,8 @@ struct virq_pmcvirt_state {
  * (swap types).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
-							 const struct virq_pmcvirt_guest *guest,
-							 struct virq_pmcvirt_state *state);
+							    const struct virq_pmcvirt_guest *guest,
+							    struct virq_pmcvirt_state *state);
 
 /**
  * @brief Writes a whole guest PMU state to a raw VMCB page.
@@ -256,9 +257,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  * Spec: APM Vol 2 Appendix B Table B-2; GLOBAL_CTL width per
  * @ref pmc-globalctl-width.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(void *vmcb,
-							  const struct virq_pmcvirt_guest *guest,
-							  const struct virq_pmcvirt_state *state);
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(
+    void *vmcb, const struct virq_pmcvirt_guest *guest, const struct virq_pmcvirt_state *state);
 
 /**
  * @brief Sets or clears PMC Virtualization Enable (control 0x0B8 bit 3).
@@ -305,19 +305,21 @@ enum virq_pmcvirt_origin {
 
 /** @brief What an MSR index refers to. */
 enum virq_pmcvirt_kind {
-	LIBVIRQ_PMCVIRT_KIND_CTL = 0,        /**< Event select of counter @c idx. */
-	LIBVIRQ_PMCVIRT_KIND_CTR = 1,        /**< Counter @c idx. */
+	LIBVIRQ_PMCVIRT_KIND_CTL = 0,	     /**< Event select of counter @c idx. */
+	LIBVIRQ_PMCVIRT_KIND_CTR = 1,	     /**< Counter @c idx. */
 	LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL = 2, /**< PerfCntrGlobalCtl. */
 	LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS = 3, /**< PerfCntrGlobalStatus (read-only to the guest). */
-	LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR = 4, /**< PerfCntrGlobalStatusClr (writes clear status bits). */
-	LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET = 5, /**< PerfCntrGlobalStatusSet (writes set status bits). */
-	LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED = 6,  /**< IRPerfCount. */
+	LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR =
+	    4, /**< PerfCntrGlobalStatusClr (writes clear status bits). */
+	LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET =
+	    5, /**< PerfCntrGlobalStatusSet (writes set status bits). */
+	LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED = 6, /**< IRPerfCount. */
 };
 
 /** @brief Result of virq_pmcvirt_msr_map(). */
 struct virq_pmcvirt_slot {
-	enum virq_pmcvirt_kind kind;  /**< What the MSR is. */
-	uint32_t idx;                 /**< Counter index for CTL/CTR, else 0. */
+	enum virq_pmcvirt_kind kind;   /**< What the MSR is. */
+	uint32_t idx;		       /**< Counter index for CTL/CTR, else 0. */
 	enum virq_pmcvirt_field field; /**< The VMCB field holding the state. */
 };
 
@@ -345,8 +347,8 @@ struct virq_pmcvirt_slot {
  * Thread-safety: pure.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_guest *guest,
-						 uint32_t msr, enum virq_pmcvirt_origin origin,
-						 struct virq_pmcvirt_slot *slot);
+						    uint32_t msr, enum virq_pmcvirt_origin origin,
+						    struct virq_pmcvirt_slot *slot);
 
 /**
  * @brief Lists the MSRs to save and restore for migration, in restore order
@@ -368,14 +370,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_gu
  * @ref pmc-sync-points.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest,
-						  uint32_t *msrs, size_t cap, size_t *n);
+						     uint32_t *msrs, size_t cap, size_t *n);
 
 /* ------------------------------------------------------------------ */
 /** @brief One event-filter entry. */
 struct virq_pmcvirt_filter_ent {
-	uint16_t event;       /**< 12-bit EventSelect (EventSelect[11:8] << 8 | [7:0]). */
-	uint8_t umask_mask;   /**< UnitMask bits compared (0: any unit mask). */
-	uint8_t umask_match;  /**< Required value of those bits (subset of @c umask_mask). */
+	uint16_t event;	     /**< 12-bit EventSelect (EventSelect[11:8] << 8 | [7:0]). */
+	uint8_t umask_mask;  /**< UnitMask bits compared (0: any unit mask). */
+	uint8_t umask_match; /**< Required value of those bits (subset of @c umask_mask). */
 };
 
 /** @brief Filter action. */
@@ -389,8 +391,8 @@ enum virq_pmcvirt_filter_action {
  * event keeps the guest's value visible but runs with EN cleared.
  */
 struct virq_pmcvirt_filter {
-	enum virq_pmcvirt_filter_action action; /**< Allow list or deny list. */
-	uint32_t nents;                         /**< Entries in @c ents, 0..256. */
+	enum virq_pmcvirt_filter_action action;	    /**< Allow list or deny list. */
+	uint32_t nents;				    /**< Entries in @c ents, 0..256. */
 	const struct virq_pmcvirt_filter_ent *ents; /**< Entries; must outlive the filter's use. */
 };
 
@@ -450,8 +452,8 @@ struct virq_pmcvirt_msrpm_policy {
  * the guest's counter count and PerfMonV2 match the host's (KVM's mediated
  * PMU policy; the host count is @c num_core_ctrs_raw when PerfMonV2 reports
  * it, so a host with more than six counters never matches: its extra
- * counters are neither swapped nor saved); IRPerf reads pass through only in HW mode (the VMCB swaps
- * INSTR_RETIRED_CTR, type A) for guests with IRPerf.
+ * counters are neither swapped nor saved); IRPerf reads pass through only in HW mode (the VMCB
+ * swaps INSTR_RETIRED_CTR, type A) for guests with IRPerf.
  *
  * @param caps   Host capabilities.
  * @param guest  Guest model.
@@ -462,10 +464,9 @@ struct virq_pmcvirt_msrpm_policy {
  *
  * Thread-safety: pure.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_recommend(const struct virq_pmcvirt_caps *caps,
-							 const struct virq_pmcvirt_guest *guest,
-							 enum virq_pmcvirt_mode mode,
-							 struct virq_pmcvirt_msrpm_policy *policy);
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_recommend(
+    const struct virq_pmcvirt_caps *caps, const struct virq_pmcvirt_guest *guest,
+    enum virq_pmcvirt_mode mode, struct virq_pmcvirt_msrpm_policy *policy);
 
 /**
  * @brief Position of an MSR's read-intercept bit in an 8 KiB MSRPM (the
@@ -502,9 +503,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *by
  * Spec: APM Vol 2 §15.11 (MSR permission map); policy per
  * @ref pmc-msr-interception.
  */
-LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm,
-						     const struct virq_pmcvirt_guest *guest,
-						     const struct virq_pmcvirt_msrpm_policy *policy);
+LIBVIRQ_MUST_CHECK virq_status
+virq_pmcvirt_msrpm_apply(uint8_t *msrpm, const struct virq_pmcvirt_guest *guest,
+			 const struct virq_pmcvirt_msrpm_policy *policy);
 
 #ifdef __cplusplus
 }

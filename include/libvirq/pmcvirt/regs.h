@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
- * @brief AMD PMC virtualization constants: CPUID bits, PMU MSRs, event-select fields, save-area PMU slots.
+ * @brief AMD PMC virtualization constants: CPUID bits, PMU MSRs, event-select fields, save-area PMU
+ * slots.
  *
  * Spec: APM Vol. 2 §15.39, Appendix B Table B-2; APM Vol. 3 Appendix E.
  * Part of the PMC module; include libvirq/pmcvirt.h.
@@ -80,13 +81,13 @@ extern "C" {
 /** Absolute VMCB offset of PERF_CTRi. */
 #define LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i) (LIBVIRQ_VMCB_SAVE_AREA + LIBVIRQ_PMCVIRT_SA_PERF_CTR(i))
 /** Absolute VMCB offset of INSTR_RETIRED_CTR. */
-#define LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR \
+#define LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR                                                     \
 	(LIBVIRQ_VMCB_SAVE_AREA + LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR)
 /** Absolute VMCB offset of PERF_CTR_GLOBAL_STS. */
-#define LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS \
+#define LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS                                                   \
 	(LIBVIRQ_VMCB_SAVE_AREA + LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS)
 /** Absolute VMCB offset of PERF_CTR_GLOBAL_CTL. */
-#define LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL \
+#define LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL                                                   \
 	(LIBVIRQ_VMCB_SAVE_AREA + LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL)
 /** @} */
 
@@ -95,13 +96,15 @@ extern "C" {
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTL(0) == 0x0E0u, "PERF_CTL0 at SA 0x0E0");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(3) == 0x518u, "PERF_CTR3 at VMCB 0x518");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u == 0x140u, "PMC block ends at SA 0x140");
-LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u <= LIBVIRQ_PMCVIRT_SA_CR4, "PMC block below CR4");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u <= LIBVIRQ_PMCVIRT_SA_CR4,
+		       "PMC block below CR4");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS == 0x5C8u, "GLOBAL_STS at 0x5C8");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL == 0x5D0u, "GLOBAL_CTL at 0x5D0");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL + 8u == LIBVIRQ_PMCVIRT_SA_RSP,
-	       "GLOBAL_CTL (incl. reserved half) ends at RSP");
-LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS,
-	       "INSTR_RETIRED_CTR directly below GLOBAL_STS");
+		       "GLOBAL_CTL (incl. reserved half) ends at RSP");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u ==
+			   LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS,
+		       "INSTR_RETIRED_CTR directly below GLOBAL_STS");
 /** @endcond */
 
 /* ------------------------------------------------------------------ */
@@ -130,17 +133,17 @@ LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u == LIBVIRQ_PMCV
 /** @name PerfEvtSel / PERF_CTLn fields (APM Vol 2 §13.2)
  * @{ */
 #define LIBVIRQ_PMCVIRT_EVTSEL_EventSelectLo 7, 0   /**< EventSelect[7:0]. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_UnitMask 15, 8       /**< UnitMask. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_USR 16, 16           /**< Count at CPL > 0. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_OS 17, 17            /**< Count at CPL 0. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_Edge 18, 18          /**< Edge detect. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_INT 20, 20           /**< APIC interrupt on overflow. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_EN 22, 22            /**< Counter enable. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_INV 23, 23           /**< Invert CntMask comparison. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_CntMask 31, 24       /**< Counter mask. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_UnitMask 15, 8	    /**< UnitMask. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_USR 16, 16	    /**< Count at CPL > 0. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_OS 17, 17	    /**< Count at CPL 0. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_Edge 18, 18	    /**< Edge detect. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_INT 20, 20	    /**< APIC interrupt on overflow. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_EN 22, 22	    /**< Counter enable. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_INV 23, 23	    /**< Invert CntMask comparison. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_CntMask 31, 24	    /**< Counter mask. */
 #define LIBVIRQ_PMCVIRT_EVTSEL_EventSelectHi 35, 32 /**< EventSelect[11:8]. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly 40, 40     /**< Count only in guest mode. */
-#define LIBVIRQ_PMCVIRT_EVTSEL_HostOnly 41, 41      /**< Count only in host mode. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly 40, 40	    /**< Count only in guest mode. */
+#define LIBVIRQ_PMCVIRT_EVTSEL_HostOnly 41, 41	    /**< Count only in host mode. */
 /** Reserved bits for a guest without SVM (KVM: 19, 21, 36..63, incl. HG). */
 #define LIBVIRQ_PMCVIRT_EVTSEL_RSVD 0xFFFFFFF000280000ull
 /** Reserved bits for a guest allowed the Host/Guest-only bits (Xen's mask). */

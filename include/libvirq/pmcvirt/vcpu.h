@@ -36,8 +36,8 @@ extern "C" {
 struct virq_pmcvirt_hwcache {
 	uint64_t ctl[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< PERF_CTLi. */
 	uint64_t ctr[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< PERF_CTRi. */
-	uint64_t global_ctl;                 /**< PerfCntrGlobalCtl. */
-	uint64_t global_sts;                 /**< PerfCntrGlobalStatus. */
+	uint64_t global_ctl;			/**< PerfCntrGlobalCtl. */
+	uint64_t global_sts;			/**< PerfCntrGlobalStatus. */
 	/** Valid bits: i = ctl[i], 6+i = ctr[i], 12 = global_ctl, 13 = global_sts. */
 	uint32_t valid;
 };
@@ -46,12 +46,12 @@ struct virq_pmcvirt_hwcache {
 struct virq_pmcvirt_host {
 	uint64_t ctl[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Host PERF_CTLi. */
 	uint64_t ctr[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Host PERF_CTRi. */
-	uint64_t global_ctl;                 /**< Host PerfCntrGlobalCtl. */
-	uint64_t global_sts;                 /**< Host PerfCntrGlobalStatus (SW mode only). */
-	uint32_t n;                          /**< Counters saved. */
-	bool have_global_ctl;                /**< @ref global_ctl was read (restore writes it). */
-	bool have_global_sts;                /**< @ref global_sts was read (restore writes it). */
-	bool saved;                          /**< Between host_save and host_restore. */
+	uint64_t global_ctl;			/**< Host PerfCntrGlobalCtl. */
+	uint64_t global_sts;			/**< Host PerfCntrGlobalStatus (SW mode only). */
+	uint32_t n;				/**< Counters saved. */
+	bool have_global_ctl; /**< @ref global_ctl was read (restore writes it). */
+	bool have_global_sts; /**< @ref global_sts was read (restore writes it). */
+	bool saved;	      /**< Between host_save and host_restore. */
 };
 
 /**
@@ -59,26 +59,26 @@ struct virq_pmcvirt_host {
  * members as private (they are public only so it can be embedded).
  */
 struct virq_pmcvirt_vcpu {
-	uint32_t state;                 /**< Lifecycle state (docs/pmcvirt.md "Object states"). */
-	struct virq_hal hal;            /**< HAL copy. */
+	uint32_t state;			 /**< Lifecycle state (docs/pmcvirt.md "Object states"). */
+	struct virq_hal hal;		 /**< HAL copy. */
 	struct virq_pmcvirt_guest guest; /**< Guest model. */
-	enum virq_pmcvirt_mode mode;    /**< Switching mode. */
-	uint32_t flags;                 /**< LIBVIRQ_PMCVIRT_F_* given at init. */
-	uint8_t *vmcb;                  /**< VMCB (HW mode; NULL in SW mode). */
-	uint32_t host_nctr;             /**< Host core counters. */
-	bool host_ext_core;             /**< Host uses F15h MSR indices. */
-	bool host_v2;                   /**< Host has the global MSRs. */
-	bool global_passthrough;        /**< Guest accesses the global MSRs directly. */
-	bool in_guest;                  /**< Between enter and exit. */
-	bool lazy;                      /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
-	bool live;                      /**< Lazy: the guest PMU is still in the MSRs (not saved). */
-	bool use_rdpmc;                 /**< The HAL has the rdpmc extension (checked at init). */
-	uint32_t invalid_pmc;           /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
+	enum virq_pmcvirt_mode mode;	 /**< Switching mode. */
+	uint32_t flags;			 /**< LIBVIRQ_PMCVIRT_F_* given at init. */
+	uint8_t *vmcb;			 /**< VMCB (HW mode; NULL in SW mode). */
+	uint32_t host_nctr;		 /**< Host core counters. */
+	bool host_ext_core;		 /**< Host uses F15h MSR indices. */
+	bool host_v2;			 /**< Host has the global MSRs. */
+	bool global_passthrough;	 /**< Guest accesses the global MSRs directly. */
+	bool in_guest;			 /**< Between enter and exit. */
+	bool lazy;			 /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
+	bool live;	      /**< Lazy: the guest PMU is still in the MSRs (not saved). */
+	bool use_rdpmc;	      /**< The HAL has the rdpmc extension (checked at init). */
+	uint32_t invalid_pmc; /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 	const struct virq_pmcvirt_filter *filter; /**< Event filter or NULL. */
-	struct virq_pmcvirt_state st;   /**< Guest-visible state (SW: all; HW: event selects). */
+	struct virq_pmcvirt_state st; /**< Guest-visible state (SW: all; HW: event selects). */
 	uint64_t ctl_hw[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Event selects as given to the hardware. */
-	struct virq_pmcvirt_hwcache hw; /**< What the PMU MSRs hold. */
-	struct virq_pmcvirt_host host;  /**< Saved host PMU. */
+	struct virq_pmcvirt_hwcache hw;		   /**< What the PMU MSRs hold. */
+	struct virq_pmcvirt_host host;		   /**< Saved host PMU. */
 };
 
 /**
@@ -114,11 +114,11 @@ struct virq_pmcvirt_vcpu {
  * Spec: APM Vol 2 §15.39, Table B-1 (0x0B8 bit 3; int_ctl bit 26 V_NMI_ENABLE).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu,
-						   const struct virq_hal *hal,
-						   const struct virq_pmcvirt_caps *caps,
-						   const struct virq_pmcvirt_guest *guest,
-						   enum virq_pmcvirt_mode mode, uint32_t flags,
-						   void *vmcb);
+						      const struct virq_hal *hal,
+						      const struct virq_pmcvirt_caps *caps,
+						      const struct virq_pmcvirt_guest *guest,
+						      enum virq_pmcvirt_mode mode, uint32_t flags,
+						      void *vmcb);
 
 /**
  * @brief Ends a vCPU's PMC virtualization (the storage may then be reused).
@@ -159,7 +159,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu 
  * Spec: @ref pmc-eventsel, @ref pmc-sync-points (filter refresh).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
-						    const struct virq_pmcvirt_filter *filter);
+						       const struct virq_pmcvirt_filter *filter);
 
 /**
  * @brief Emulates an intercepted RDMSR, or reads for migration (host).
@@ -181,7 +181,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu 
  * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; @ref pmc-legacy-msr-index.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
-						  enum virq_pmcvirt_origin origin, uint64_t *value);
+						     enum virq_pmcvirt_origin origin,
+						     uint64_t *value);
 
 /**
  * @brief Emulates an intercepted WRMSR, or restores for migration (host).
@@ -208,7 +209,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *v
  * @ref pmc-legacy-msr-index.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
-						      enum virq_pmcvirt_origin origin, uint64_t value);
+						      enum virq_pmcvirt_origin origin,
+						      uint64_t value);
 
 /**
  * @brief Emulates an intercepted RDPMC.
@@ -224,7 +226,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *
  * Spec: RDPMC (APM Vol 3); @ref pmc-sync-points (intercepted RDPMC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx,
-					       uint64_t *value);
+						  uint64_t *value);
 
 /**
  * @brief Counts one event of an emulated instruction
@@ -247,8 +249,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu
  * Thread-safety: the caller serialises all calls on one vCPU.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu,
-							uint16_t event, uint8_t umask, bool cpl0,
-							uint32_t *pmi_mask);
+							   uint16_t event, uint8_t umask, bool cpl0,
+							   uint32_t *pmi_mask);
 
 /**
  * @brief Saves the whole guest-visible PMU state (migration source).
@@ -262,7 +264,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_v
  * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 Table B-2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
-						    struct virq_pmcvirt_state *state);
+						       struct virq_pmcvirt_state *state);
 
 /**
  * @brief Restores a whole guest PMU state (migration target).
@@ -280,7 +282,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu 
  * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 Table B-2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
-						       const struct virq_pmcvirt_state *state);
+							  const struct virq_pmcvirt_state *state);
 
 /**
  * @brief Saves and stops the host PMU before the guest owns it.
@@ -410,8 +412,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu,
  * Thread-safety: the caller serialises all calls on one vCPU.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu,
-						      bool l1_has_pmc_virt, void *vmcb12,
-						      void *vmcb02, bool *fail);
+							 bool l1_has_pmc_virt, void *vmcb12,
+							 void *vmcb02, bool *fail);
 
 /**
  * @brief Emulates the PMC part of a nested \#VMEXIT from L2 to L1.
@@ -435,7 +437,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcp
  * Spec: none published (@ref pmc-nested); swap types of APM Vol 2 Table B-3.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu,
-						       void *vmcb12, const void *vmcb02);
+							  void *vmcb12, const void *vmcb02);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,8 @@ extern const struct virq_hal_ops virq_linux_hal_ops;
 
 /* What virq_hal_validate() must find in virq_linux_hal_ops here. */
 #ifdef CONFIG_X86
-#define LIBVIRQ_LINUX_HAL_NEEDS (LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_DCACHE)
+#define LIBVIRQ_LINUX_HAL_NEEDS                                                                    \
+	(LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_DCACHE)
 #else
 #define LIBVIRQ_LINUX_HAL_NEEDS LIBVIRQ_HAL_NEED_CORE
 #endif

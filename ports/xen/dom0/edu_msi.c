@@ -34,8 +34,8 @@
 #include <linux/delay.h>
 #include <linux/workqueue.h>
 
-#define EDU_RAISE	0x60
-#define EDU_ACK		0x64
+#define EDU_RAISE 0x60
+#define EDU_ACK 0x64
 
 static unsigned int n = 1000;
 module_param(n, uint, 0444);
@@ -55,7 +55,8 @@ MODULE_PARM_DESC(moves, "affinity changes in the moving phase");
 
 static bool mask = true;
 module_param(mask, bool, 0444);
-MODULE_PARM_DESC(mask, "raise the last MSI while the IRQ is masked (0: all N timed, no masked phase)");
+MODULE_PARM_DESC(mask,
+		 "raise the last MSI while the IRQ is masked (0: all N timed, no masked phase)");
 
 static void __iomem *bar;
 static int handler_cpu = -1;
@@ -178,11 +179,11 @@ static long edu_run(void *arg)
 	if (t1 >= nr_cpu_ids)
 		t1 = loop_cpu;
 	t2 = loop_cpu;
-	for_each_online_cpu(cpu)
-		if (cpu != loop_cpu && cpu != t1) {
-			t2 = cpu;
-			break;
-		}
+	for_each_online_cpu(cpu) if (cpu != loop_cpu && cpu != t1)
+	{
+		t2 = cpu;
+		break;
+	}
 	pr_info("EDU-MSI: id %08x irq %d, raising %u MSIs from CPU%d, IRQ on CPU%d and CPU%d\n",
 		readl(bar), irq, n, smp_processor_id(), t1, t2);
 
@@ -214,13 +215,18 @@ static long edu_run(void *arg)
 
 	if (got) {
 		sort(lat, got, sizeof(*lat), cmp_u64, NULL);
-		pr_info("EDU-MSI: n=%u delivered=%u lost=%u wrong_cpu=%u moves=%u masked_ok=%s irqs=%d min_ns=%llu median_ns=%llu max_ns=%llu loop_cpu=%d irq_cpus=%d,%d\n",
-			n, got + delivered_masked, lost, wrong_cpu, moved,
-			!mask ? "skipped" : masked_ok ? "1" : "0", atomic_read(&irqs),
-			lat[0], lat[got / 2], lat[got - 1], smp_processor_id(), t1, t2);
+		pr_info(
+		    "EDU-MSI: n=%u delivered=%u lost=%u wrong_cpu=%u moves=%u masked_ok=%s irqs=%d "
+		    "min_ns=%llu median_ns=%llu max_ns=%llu loop_cpu=%d irq_cpus=%d,%d\n",
+		    n, got + delivered_masked, lost, wrong_cpu, moved,
+		    !mask	? "skipped"
+		    : masked_ok ? "1"
+				: "0",
+		    atomic_read(&irqs), lat[0], lat[got / 2], lat[got - 1], smp_processor_id(), t1,
+		    t2);
 	} else {
-		pr_info("EDU-MSI: n=%u delivered=%u lost=%u irqs=%d\n", n,
-			delivered_masked, lost, atomic_read(&irqs));
+		pr_info("EDU-MSI: n=%u delivered=%u lost=%u irqs=%d\n", n, delivered_masked, lost,
+			atomic_read(&irqs));
 	}
 	return 0;
 }
@@ -269,17 +275,14 @@ static void edu_remove(struct pci_dev *pdev)
 {
 }
 
-static const struct pci_device_id edu_ids[] = {
-	{ PCI_DEVICE(0x1234, 0x11e8) },
-	{ }
-};
+static const struct pci_device_id edu_ids[] = {{PCI_DEVICE(0x1234, 0x11e8)}, {}};
 MODULE_DEVICE_TABLE(pci, edu_ids);
 
 static struct pci_driver edu_driver = {
-	.name = "edu_msi",
-	.id_table = edu_ids,
-	.probe = edu_probe,
-	.remove = edu_remove,
+    .name = "edu_msi",
+    .id_table = edu_ids,
+    .probe = edu_probe,
+    .remove = edu_remove,
 };
 module_pci_driver(edu_driver);
 

@@ -43,7 +43,8 @@ extern const struct virq_hal_ops virq_xen_hal_ops;
 
 /* What virq_hal_validate() must find in virq_xen_hal_ops on this architecture. */
 #ifdef CONFIG_X86
-#define LIBVIRQ_XEN_HAL_NEEDS (LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK)
+#define LIBVIRQ_XEN_HAL_NEEDS                                                                      \
+	(LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK)
 #else
 #define LIBVIRQ_XEN_HAL_NEEDS LIBVIRQ_HAL_NEED_DCACHE
 #endif
@@ -54,9 +55,9 @@ extern const struct virq_hal_ops virq_xen_hal_ops;
 
 /* One mapped MMIO range: physical [pa, pa + size) is at Xen VA va. */
 struct virq_xen_mmio_window {
-    uint64_t pa;
-    uint64_t size;
-    void __iomem *va;
+	uint64_t pa;
+	uint64_t size;
+	void __iomem *va;
 };
 
 /* Physical-to-virtual MMIO windows: the HAL context that makes libvirq's
@@ -65,15 +66,15 @@ struct virq_xen_mmio_window {
  * libvirq object using that HAL and is not changed afterwards (lookups take
  * no lock; a lookup walks the windows in the order they were added). */
 struct virq_xen_mmio_map {
-    unsigned int nr;
-    struct virq_xen_mmio_window win[LIBVIRQ_XEN_MMIO_WINDOWS];
+	unsigned int nr;
+	struct virq_xen_mmio_window win[LIBVIRQ_XEN_MMIO_WINDOWS];
 };
 
 /* Adds a window (e.g. what ioremap_nocache(pa, size) returned as va).
  * Returns 0, -EINVAL (NULL map or va, empty or wrapping range) or -ENOSPC
  * (map full). Call before the map is in use; not thread-safe. */
 int virq_xen_mmio_map_add(struct virq_xen_mmio_map *map, uint64_t pa, uint64_t size,
-                          void __iomem *va);
+			  void __iomem *va);
 
 /* The two halves of an ITS lock on a Xen spinlock_t (arg: the spinlock_t *):
  * spin_lock() and spin_unlock(). See above for the interrupt rule. */

@@ -89,12 +89,14 @@ virq_status virq_avic_icr_decode(uint64_t icr, bool sender_x2apic, struct virq_a
 	if (!out)
 		return LIBVIRQ_EINVAL;
 	out->vector = (uint8_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Vector, icr);
-	out->delivery_mode = (enum virq_avic_apic_dm)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DeliveryMode, icr);
+	out->delivery_mode =
+	    (enum virq_avic_apic_dm)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DeliveryMode, icr);
 	out->logical = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DestMode, icr) != 0;
 	out->busy = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DeliveryStatus, icr) != 0;
 	out->level_assert = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Level, icr) != 0;
 	out->level_trigger = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_TriggerMode, icr) != 0;
-	out->shorthand = (enum virq_avic_apic_shorthand)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Shorthand, icr);
+	out->shorthand =
+	    (enum virq_avic_apic_shorthand)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Shorthand, icr);
 	/* The format of the destination is the SENDER's mode
 	 * (docs/rationale.md#avic-icr-sender-mode). */
 	out->dest = sender_x2apic ? (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_X2apicDest, icr)

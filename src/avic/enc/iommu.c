@@ -91,8 +91,10 @@ virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid, 
 	return LIBVIRQ_OK;
 }
 
-_Static_assert(LIBVIRQ_FIELD_WIDTH(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_GATAG_VCPU_BITS, "GA tag vCPU width");
-_Static_assert((LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vcpu) | LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vm)) == 0xFFFFFFFFu,
+_Static_assert(LIBVIRQ_FIELD_WIDTH(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_GATAG_VCPU_BITS,
+	       "GA tag vCPU width");
+_Static_assert((LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vcpu) | LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vm)) ==
+		   0xFFFFFFFFu,
 	       "GA tag fields fill 32 bits");
 _Static_assert(LIBVIRQ_FIELD_MAX(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K,
 	       "GA tag holds every vCPU index");
@@ -101,7 +103,8 @@ virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t
 {
 	if (!tag)
 		return LIBVIRQ_EINVAL;
-	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_GATAG_Vm, vm_id) || !LIBVIRQ_FIELD_FITS(LIBVIRQ_GATAG_Vcpu, vcpu_index))
+	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_GATAG_Vm, vm_id) ||
+	    !LIBVIRQ_FIELD_FITS(LIBVIRQ_GATAG_Vcpu, vcpu_index))
 		return LIBVIRQ_ERANGE;
 	*tag = (uint32_t)(LIBVIRQ_FIELD_PREP(LIBVIRQ_GATAG_Vm, vm_id) |
 			  LIBVIRQ_FIELD_PREP(LIBVIRQ_GATAG_Vcpu, vcpu_index));

@@ -34,7 +34,8 @@ uint64_t virq_gic_vpend41_image_(uint32_t vpeid, bool vgrp0, bool vgrp1)
 {
 	return LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_vPEID, vpeid) |
 	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp1En, vgrp1 ? 1 : 0) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp0En, vgrp0 ? 1 : 0) | VPEND_VALID_;
+	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPENDBASER_4_1_VGrp0En, vgrp0 ? 1 : 0) |
+	       VPEND_VALID_;
 }
 
 virq_status virq_gic_vprop41_from_baser_(uint64_t baser, uint64_t *out)

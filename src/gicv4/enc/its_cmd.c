@@ -56,7 +56,8 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 	lim->devid_bits = (uint8_t)(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Devbits, typer) + 1);
 	lim->eventid_bits = (uint8_t)(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_ID_bits, typer) + 1);
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_CIL, typer))
-		lim->icid_bits = (uint8_t)(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_CIDbits, typer) + 1);
+		lim->icid_bits =
+		    (uint8_t)(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_CIDbits, typer) + 1);
 	else
 		lim->icid_bits = 16;
 	lim->vpeid_bits = 16;
@@ -212,8 +213,8 @@ static inline virq_status rdbase_chk_(const struct virq_its_limits *lim, uint64_
 }
 
 /* Cold path: name the field and return the error. */
-static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad,
-							 enum virq_its_field f, virq_status st)
+static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad, enum virq_its_field f,
+				       virq_status st)
 {
 	if (bad)
 		*bad = f;
@@ -223,13 +224,13 @@ static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad,
 #define CHK_(cond, fld, err)                                                                       \
 	do {                                                                                       \
 		if (UNLIKELY_(cond))                                                               \
-			return fail_(bad, LIBVIRQ_ITS_F_##fld, (err));                                \
+			return fail_(bad, LIBVIRQ_ITS_F_##fld, (err));                             \
 	} while (0)
 #define CHKST_(expr, fld)                                                                          \
 	do {                                                                                       \
 		virq_status st_ = (expr);                                                          \
-		if (UNLIKELY_(st_ != LIBVIRQ_OK))                                                     \
-			return fail_(bad, LIBVIRQ_ITS_F_##fld, st_);                                  \
+		if (UNLIKELY_(st_ != LIBVIRQ_OK))                                                  \
+			return fail_(bad, LIBVIRQ_ITS_F_##fld, st_);                               \
 	} while (0)
 
 /*
@@ -342,8 +343,8 @@ static LIBVIRQ_CF_CHECK_ LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_(ENC_ARGS_
 static LIBVIRQ_CF_CHECK_ virq_status enc_mapd_(ENC_ARGS_)
 {
 	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
-	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) || (lim && c->Size >= lim->eventid_bits), Size,
-	     LIBVIRQ_ERANGE);
+	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) || (lim && c->Size >= lim->eventid_bits),
+	     Size, LIBVIRQ_ERANGE);
 	CHKST_(addr_chk_(c->ITT_addr, 0xFF), ITT_addr);
 	sync_none_(s); /* MAPD needs no SYNC (Linux its_build_mapd_cmd) */
 	return emit_(out, op_dev_(c), c->Size, c->ITT_addr | ((uint64_t)c->V << 63), 0);
@@ -389,8 +390,8 @@ static LIBVIRQ_CF_CHECK_ virq_status enc_movall_(ENC_ARGS_)
 /* Common part of the virtual commands: version and vPEID. */
 #define VIRT_CHK_()                                                                                \
 	do {                                                                                       \
-		CHK_(lim && lim->version == LIBVIRQ_ITS_V3, opcode, LIBVIRQ_ENOTSUP);                    \
-		CHK_(vpe_bad_(L, c->vPEID), vPEID, LIBVIRQ_ERANGE);                                   \
+		CHK_(lim && lim->version == LIBVIRQ_ITS_V3, opcode, LIBVIRQ_ENOTSUP);              \
+		CHK_(vpe_bad_(L, c->vPEID), vPEID, LIBVIRQ_ERANGE);                                \
 	} while (0)
 
 /* VMAPTI, VMAPI, VMOVI. */
@@ -498,23 +499,23 @@ static LIBVIRQ_CF_CHECK_ virq_status enc_vpe_only_(ENC_ARGS_)
 #define OPS_ 0x30u
 static const enc_fn_ enc_tbl_[OPS_] = {
     [LIBVIRQ_ITS_MOVI] = enc_dev_ev_icid_, [LIBVIRQ_ITS_INT] = enc_dev_ev_,
-    [LIBVIRQ_ITS_CLEAR] = enc_dev_ev_,	[LIBVIRQ_ITS_SYNC] = enc_sync_,
-    [LIBVIRQ_ITS_MAPD] = enc_mapd_,	[LIBVIRQ_ITS_MAPC] = enc_mapc_,
-    [LIBVIRQ_ITS_MAPTI] = enc_mapti_,	[LIBVIRQ_ITS_MAPI] = enc_dev_ev_icid_,
-    [LIBVIRQ_ITS_INV] = enc_dev_ev_,	[LIBVIRQ_ITS_INVALL] = enc_invall_,
-    [LIBVIRQ_ITS_MOVALL] = enc_movall_,	[LIBVIRQ_ITS_DISCARD] = enc_dev_ev_,
-    [LIBVIRQ_ITS_VMOVI] = enc_vmap_,	[LIBVIRQ_ITS_VMOVP] = enc_vmovp_,
-    [LIBVIRQ_ITS_VSGI] = enc_vsgi_,	[LIBVIRQ_ITS_VSYNC] = enc_vpe_only_,
-    [LIBVIRQ_ITS_VMAPP] = enc_vmapp_,	[LIBVIRQ_ITS_VMAPTI] = enc_vmap_,
-    [LIBVIRQ_ITS_VMAPI] = enc_vmap_,	[LIBVIRQ_ITS_VINVALL] = enc_vpe_only_,
+    [LIBVIRQ_ITS_CLEAR] = enc_dev_ev_,	   [LIBVIRQ_ITS_SYNC] = enc_sync_,
+    [LIBVIRQ_ITS_MAPD] = enc_mapd_,	   [LIBVIRQ_ITS_MAPC] = enc_mapc_,
+    [LIBVIRQ_ITS_MAPTI] = enc_mapti_,	   [LIBVIRQ_ITS_MAPI] = enc_dev_ev_icid_,
+    [LIBVIRQ_ITS_INV] = enc_dev_ev_,	   [LIBVIRQ_ITS_INVALL] = enc_invall_,
+    [LIBVIRQ_ITS_MOVALL] = enc_movall_,	   [LIBVIRQ_ITS_DISCARD] = enc_dev_ev_,
+    [LIBVIRQ_ITS_VMOVI] = enc_vmap_,	   [LIBVIRQ_ITS_VMOVP] = enc_vmovp_,
+    [LIBVIRQ_ITS_VSGI] = enc_vsgi_,	   [LIBVIRQ_ITS_VSYNC] = enc_vpe_only_,
+    [LIBVIRQ_ITS_VMAPP] = enc_vmapp_,	   [LIBVIRQ_ITS_VMAPTI] = enc_vmap_,
+    [LIBVIRQ_ITS_VMAPI] = enc_vmap_,	   [LIBVIRQ_ITS_VINVALL] = enc_vpe_only_,
     [LIBVIRQ_ITS_INVDB] = enc_vpe_only_,
 };
 
 /* Every command through the table (NULL checks included). */
 static LIBVIRQ_NOINLINE_ virq_status enc_generic_(const struct virq_its_cmd *c,
-							  const struct virq_its_limits *lim,
-							  uint8_t *out, struct virq_its_sync *sync,
-							  enum virq_its_field *bad)
+						  const struct virq_its_limits *lim, uint8_t *out,
+						  struct virq_its_sync *sync,
+						  enum virq_its_field *bad)
 {
 	unsigned op;
 
@@ -531,9 +532,10 @@ static LIBVIRQ_NOINLINE_ virq_status enc_generic_(const struct virq_its_cmd *c,
  * a precomputed maximum. Anything out of range goes to the generic path,
  * which checks again in order and names the field.
  */
-static LIBVIRQ_ALWAYS_INLINE_ virq_status
-enc_mapti_fast_(const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint8_t *out,
-		struct virq_its_sync *s, enum virq_its_field *bad)
+static LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_fast_(const struct virq_its_cmd *c,
+							  const struct virq_its_limits *lim,
+							  uint8_t *out, struct virq_its_sync *s,
+							  enum virq_its_field *bad)
 {
 	const struct virq_its_limits_cache *k = &lim->cache;
 

@@ -12,9 +12,9 @@ struct pmcv_field_desc_ {
 };
 
 #define PMCV_PAIR_(i)                                                                              \
-	{"PERF_CTL" #i, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i), 8},                                         \
+	{"PERF_CTL" #i, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i), 8},                                      \
 	{                                                                                          \
-		"PERF_CTR" #i, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), 8                                    \
+		"PERF_CTR" #i, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), 8                                 \
 	}
 
 static const struct pmcv_field_desc_ pmcv_fields_[LIBVIRQ_PMCVIRT_FIELD_COUNT] = {
@@ -26,7 +26,8 @@ static const struct pmcv_field_desc_ pmcv_fields_[LIBVIRQ_PMCVIRT_FIELD_COUNT] =
     PMCV_PAIR_(5),
     {"INSTR_RETIRED_CTR", LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR, 8},
     {"PERF_CTR_GLOBAL_STS", LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS, 8},
-    {"PERF_CTR_GLOBAL_CTL", LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL, LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH},
+    {"PERF_CTR_GLOBAL_CTL", LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL,
+     LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH},
 };
 
 _Static_assert(LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");

@@ -70,7 +70,8 @@ virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_guest *guest, uint32_
 		return LIBVIRQ_EINVAL;
 	if (origin != LIBVIRQ_PMCVIRT_GUEST && origin != LIBVIRQ_PMCVIRT_HOST)
 		return LIBVIRQ_EINVAL;
-	if (msr >= LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS && msr <= LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET)
+	if (msr >= LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS &&
+	    msr <= LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET)
 		return pmcv_map_global_(guest, msr, slot);
 	if (msr == LIBVIRQ_PMCVIRT_MSR_IRPERF) {
 		if (!guest->irperf)
@@ -227,8 +228,8 @@ virq_status virq_pmcvirt_msrpm_apply(uint8_t *msrpm, const struct virq_pmcvirt_g
 		pmcv_msrpm_set_(msrpm, LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(i), !pass, !pass);
 	}
 	glob = policy->passthrough_global && guest->perfmon_v2;
-	for (uint32_t m = LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS; m <= LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET;
-	     m++)
+	for (uint32_t m = LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS;
+	     m <= LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS_SET; m++)
 		pmcv_msrpm_set_(msrpm, m, !glob, !glob);
 	pmcv_msrpm_set_(msrpm, LIBVIRQ_PMCVIRT_MSR_IRPERF,
 			!(policy->passthrough_irperf_read && guest->irperf), true);

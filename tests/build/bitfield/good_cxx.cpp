@@ -9,8 +9,8 @@
 #define F_ALL 63, 0
 
 enum { E_MASK = static_cast<int>(LIBVIRQ_FIELD_MASK(F_LOW)) };
-static const uint64_t table_[] = { LIBVIRQ_GENMASK(63, 0), LIBVIRQ_GENMASK(0, 0), LIBVIRQ_BIT(63),
-				   LIBVIRQ_FIELD_PREP(F_TOP, 1) };
+static const uint64_t table_[] = {LIBVIRQ_GENMASK(63, 0), LIBVIRQ_GENMASK(0, 0), LIBVIRQ_BIT(63),
+				  LIBVIRQ_FIELD_PREP(F_TOP, 1)};
 static_assert(LIBVIRQ_GENMASK(3, 1) == 0xeu, "GENMASK(3,1)");
 static_assert(LIBVIRQ_FIELD_WIDTH(F_ALL) == 64, "width of [63:0]");
 static_assert(LIBVIRQ_FIELD_MAX(F_ALL) == ~static_cast<uint64_t>(0), "max of [63:0]");

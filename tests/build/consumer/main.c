@@ -58,20 +58,20 @@ static uint64_t now_(void *ctx)
 }
 
 static const struct virq_hal_ops ops_ = {
-	.version = LIBVIRQ_HAL_VERSION,
-	.size = sizeof(struct virq_hal_ops),
-	.mmio_read32 = rd32_,
-	.mmio_write32 = wr32_,
-	.mmio_read64 = rd64_,
-	.mmio_write64 = wr64_,
-	.page_alloc = alloc_,
-	.page_free = free_,
-	.now_ns = now_,
+    .version = LIBVIRQ_HAL_VERSION,
+    .size = sizeof(struct virq_hal_ops),
+    .mmio_read32 = rd32_,
+    .mmio_write32 = wr32_,
+    .mmio_read64 = rd64_,
+    .mmio_write64 = wr64_,
+    .page_alloc = alloc_,
+    .page_free = free_,
+    .now_ns = now_,
 };
 
 int main(void)
 {
-	struct virq_hal hal = { &ops_, NULL };
+	struct virq_hal hal = {&ops_, NULL};
 	uint32_t last = 0;
 	virq_status st;
 

@@ -50,7 +50,8 @@ int main(void)
 
 		if (desc.its[0].base != LIBVIRQ_SIM_GIC_ITS0_BASE ||
 		    virq_gic_init(&gic, &hal, &desc, rds, 1, 16) != LIBVIRQ_OK ||
-		    virq_gic_dist_enable(&gic) != LIBVIRQ_OK || virq_gic_rdist_init(&gic, 0) != LIBVIRQ_OK)
+		    virq_gic_dist_enable(&gic) != LIBVIRQ_OK ||
+		    virq_gic_rdist_init(&gic, 0) != LIBVIRQ_OK)
 			return 4;
 		virq_gic_destroy(&gic);
 		virq_sim_gic_free(g);

@@ -53,7 +53,9 @@
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 7
 #define fallthrough __attribute__((__fallthrough__))
 #else
-#define fallthrough do { } while (0)
+#define fallthrough                                                                                \
+	do {                                                                                       \
+	} while (0)
 #endif
 #define unreachable() __builtin_unreachable()
 
@@ -86,7 +88,12 @@
 #define min_t(t, x, y) min((t)(x), (t)(y))
 #define max_t(t, x, y) max((t)(x), (t)(y))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
-#define swap(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+#define swap(a, b)                                                                                 \
+	do {                                                                                       \
+		__typeof__(a) t_ = (a);                                                            \
+		(a) = (b);                                                                         \
+		(b) = t_;                                                                          \
+	} while (0)
 #define BIT(n) (1UL << (n))
 #define BIT_ULL(n) (1ULL << (n))
 #define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
@@ -96,10 +103,10 @@
 #define BITS_PER_LONG 64
 #define BITS_PER_BYTE 8
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
-#define ROUNDUP(x, a) (((x) + (a) - 1) & ~((a) - 1))
-#define ALIGN(x, a) (((x) + (a) - 1) & ~((a) - 1))
-#define IS_ALIGNED(x, a) (((x) & ((a) - 1)) == 0)
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
+#define ROUNDUP(x, a) (((x) + (a)-1) & ~((a)-1))
+#define ALIGN(x, a) (((x) + (a)-1) & ~((a)-1))
+#define IS_ALIGNED(x, a) (((x) & ((a)-1)) == 0)
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
 #define PAGE_MASK (~(PAGE_SIZE - 1))
@@ -111,9 +118,8 @@
 
 /* Structure helpers and the host's own offsetof / NULL (Xen defines both). */
 #define offsetof(a, b) __builtin_offsetof(a, b)
-#define NULL ((void*)0)
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+#define NULL ((void *)0)
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 #define sizeof_field(t, m) sizeof(((t *)0)->m)
 #define typeof __typeof__
 #if !defined(__STDC_VERSION__) || __STDC_VERSION__ < 202311L
@@ -121,9 +127,17 @@
 #endif
 
 /* Assertions and errors. */
-#define ASSERT(p) do { if (!(p)) host_assert_failed_(#p); } while (0)
+#define ASSERT(p)                                                                                  \
+	do {                                                                                       \
+		if (!(p))                                                                          \
+			host_assert_failed_(#p);                                                   \
+	} while (0)
 #define BUG() __builtin_trap()
-#define BUG_ON(p) do { if (p) BUG(); } while (0)
+#define BUG_ON(p)                                                                                  \
+	do {                                                                                       \
+		if (p)                                                                             \
+			BUG();                                                                     \
+	} while (0)
 #define WARN_ON(p) (p)
 #define BUILD_BUG_ON(c) ((void)sizeof(char[1 - 2 * !!(c)]))
 #define EINVAL 22

@@ -16,7 +16,7 @@ int lint_bad_null_(int *p)
 uint32_t lint_bad_index_(void);
 uint32_t lint_bad_index_(void)
 {
-	uint32_t a[4] = { 0 };
+	uint32_t a[4] = {0};
 
 	return a[4]; /* out of bounds: cppcheck arrayIndexOutOfBounds */
 }

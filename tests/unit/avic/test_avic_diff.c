@@ -23,10 +23,10 @@
 
 struct ref_vcpu {
 	bool x2;
-	uint32_t id0;	 /* initial APIC ID = x2APIC ID */
-	uint32_t xid;	 /* xAPIC ID register [31:24] */
-	uint32_t ldr;	 /* xAPIC LDR as written */
-	uint32_t dfr;	 /* xAPIC DFR as written */
+	uint32_t id0; /* initial APIC ID = x2APIC ID */
+	uint32_t xid; /* xAPIC ID register [31:24] */
+	uint32_t ldr; /* xAPIC LDR as written */
+	uint32_t dfr; /* xAPIC DFR as written */
 	uint32_t tpr;
 };
 
@@ -182,7 +182,8 @@ static uint32_t pick_dest(const struct ref_vcpu *r, uint32_t n, bool x2, bool lo
 
 static void vm_random(struct at_vm *t, struct ref_vcpu *r, uint32_t n)
 {
-	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = n, .vm_id = 5};
+	struct virq_avic_vm_cfg cfg = {
+	    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = n, .vm_id = 5};
 	static uint8_t used[512];
 	bool dense = below(2) == 0;
 
@@ -197,8 +198,8 @@ static void vm_random(struct at_vm *t, struct ref_vcpu *r, uint32_t n)
 	t->v = calloc(n, sizeof(*t->v));
 	t->vmcb = calloc(n, sizeof(*t->vmcb));
 	for (uint32_t i = 0; i < n; i++) {
-		struct virq_avic_vcpu_cfg vc = {.index = i, .apic_id = i,
-						.cookie = (void *)(uintptr_t)(0x1000 + i)};
+		struct virq_avic_vcpu_cfg vc = {
+		    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(0x1000 + i)};
 		struct ref_vcpu *v = &r[i];
 		virq_status st;
 
@@ -254,7 +255,8 @@ static void resolve_matches_reference(void **s)
 			bool logical = below(2), x2 = r[si].x2;
 			uint32_t sh = below(6) == 0 ? 1 + below(3) : 0;
 			uint32_t dest = pick_dest(r, n, x2, logical);
-			uint64_t icr = 0x30u | (dm << 8) | ((uint64_t)logical << 11) | ((uint64_t)sh << 18);
+			uint64_t icr =
+			    0x30u | (dm << 8) | ((uint64_t)logical << 11) | ((uint64_t)sh << 18);
 			struct virq_avic_icr d;
 			struct got g = {seen, 0, false};
 			uint32_t cnt, want_n;
@@ -274,9 +276,11 @@ static void resolve_matches_reference(void **s)
 				differ++;
 				if (differ <= 5)
 					fprintf(stderr,
-						"differ: vm %d n %u sender %u (x2 %d) icr %016llx: lib %u, "
+						"differ: vm %d n %u sender %u (x2 %d) icr %016llx: "
+						"lib %u, "
 						"ref %u targets\n",
-						vm, n, si, x2, (unsigned long long)icr, cnt, want_n);
+						vm, n, si, x2, (unsigned long long)icr, cnt,
+						want_n);
 			}
 		}
 		at_vm_free(&t);
@@ -290,7 +294,8 @@ static void resolve_matches_reference(void **s)
 /* A random VM of a kind the library runs with AVIC on (checked: no inhibit). */
 static bool vm_accelerated(struct at_vm *t, struct ref_vcpu *r, uint32_t n, int kind)
 {
-	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = n, .vm_id = 5};
+	struct virq_avic_vm_cfg cfg = {
+	    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = n, .vm_id = 5};
 	uint8_t used_ldr[64];
 
 	memset(t, 0, sizeof(*t));
@@ -304,8 +309,8 @@ static bool vm_accelerated(struct at_vm *t, struct ref_vcpu *r, uint32_t n, int 
 	t->v = calloc(n, sizeof(*t->v));
 	t->vmcb = calloc(n, sizeof(*t->vmcb));
 	for (uint32_t i = 0; i < n; i++) {
-		struct virq_avic_vcpu_cfg vc = {.index = i, .apic_id = i,
-						.cookie = (void *)(uintptr_t)(0x1000 + i)};
+		struct virq_avic_vcpu_cfg vc = {
+		    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(0x1000 + i)};
 		struct ref_vcpu *v = &r[i];
 		virq_status st;
 
@@ -323,7 +328,8 @@ static bool vm_accelerated(struct at_vm *t, struct ref_vcpu *r, uint32_t n, int 
 		} else if (kind == 1 || kind == 2) {
 			uint32_t idx = kind == 1 ? below(8) : below(60), ldr;
 
-			ldr = kind == 1 ? (1u << idx) << 24 : (((idx / 4) << 4) | (1u << (idx % 4))) << 24;
+			ldr = kind == 1 ? (1u << idx) << 24
+					: (((idx / 4) << 4) | (1u << (idx % 4))) << 24;
 			if (used_ldr[idx] || below(4) == 0)
 				ldr = 0;
 			used_ldr[idx] |= ldr != 0;
@@ -381,12 +387,12 @@ static void hardware_agrees_with_reference(void **s)
 			for (uint32_t i = 0; i < n; i++)
 				virq_sim_avic_irr_clear(virq_avic_vcpu_backing(&t.v[i], NULL), vec);
 			virq_sim_reset_counters(t.fh);
-			assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[si], 0x100 + si, lo, hi, NULL,
-								 &hw),
+			assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[si], 0x100 + si, lo,
+								 hi, NULL, &hw),
 					 0);
 			if (hw.exited) {
-				virq_status st = virq_avic_handle_incomplete_ipi(&t.v[si], hw.info1,
-										 hw.info2, NULL, &res);
+				virq_status st = virq_avic_handle_incomplete_ipi(
+				    &t.v[si], hw.info1, hw.info2, NULL, &res);
 
 				exits++;
 				assert_true(st == LIBVIRQ_OK);
@@ -397,27 +403,33 @@ static void hardware_agrees_with_reference(void **s)
 
 				if (want[i]) {
 					if (!got)
-						fprintf(stderr,
-							"missed: kind %d n %u sender %u (x2 %d) icr %016llx "
-							"target %u (x2 %d ldr %08x dfr %08x) exited %d "
-							"info2 %016llx\n",
-							kind, n, si, x2, (unsigned long long)icr, i,
-							r[i].x2, r[i].ldr, r[i].dfr, hw.exited,
-							(unsigned long long)hw.info2);
+						fprintf(
+						    stderr,
+						    "missed: kind %d n %u sender %u (x2 %d) icr "
+						    "%016llx "
+						    "target %u (x2 %d ldr %08x dfr %08x) exited %d "
+						    "info2 %016llx\n",
+						    kind, n, si, x2, (unsigned long long)icr, i,
+						    r[i].x2, r[i].ldr, r[i].dfr, hw.exited,
+						    (unsigned long long)hw.info2);
 					assert_true(got);
 					/* A target that was not running has been woken. */
 					if (!running[i] && i != si)
 						nw += virq_sim_kicks_of(t.fh, t.v[i].cookie) == 0;
 				} else if (got) {
 					/* The documented corners: the hardware delivers more. */
-					bool corner = (!x2 && sh == 0 && (dest & 0xFFu) == 0xFFu && r[i].x2) ||
-						      (x2 && sh == 0 && dest == 0xFFFFFFFFu && !r[i].x2) ||
-						      (x2 && logical && sh == 0 && !r[i].x2 && r[i].ldr == 0);
+					bool corner =
+					    (!x2 && sh == 0 && (dest & 0xFFu) == 0xFFu &&
+					     r[i].x2) ||
+					    (x2 && sh == 0 && dest == 0xFFFFFFFFu && !r[i].x2) ||
+					    (x2 && logical && sh == 0 && !r[i].x2 && r[i].ldr == 0);
 
 					if (!corner)
 						fprintf(stderr,
-							"extra: kind %d n %u sender %u (x2 %d) icr %016llx "
-							"target %u (x2 %d ldr %08x) exited %d info2 %016llx\n",
+							"extra: kind %d n %u sender %u (x2 %d) icr "
+							"%016llx "
+							"target %u (x2 %d ldr %08x) exited %d "
+							"info2 %016llx\n",
 							kind, n, si, x2, (unsigned long long)icr, i,
 							r[i].x2, r[i].ldr, hw.exited,
 							(unsigned long long)hw.info2);

@@ -94,7 +94,8 @@ static void logical_index_flat_and_cluster(void **s)
 			 LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x00000000u, &idx),
 			 LIBVIRQ_ENOENT);
-	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x80000000u, &idx), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_logical_index(LIBVIRQ_APIC_DFR_FLAT, 0x80000000u, &idx),
+			 LIBVIRQ_OK);
 	assert_int_equal(idx, 7);
 	/* Cluster (docs/rationale.md#avic-logical-id-single-bit): 0x21 -> 8, 0x28 -> 11, 0x2A ->
 	 * none, 0xF1 -> none. */
@@ -216,7 +217,8 @@ static void noaccel(void **s)
 	for (size_t i = 0; i < sizeof(traps) / sizeof(traps[0]); i++)
 		assert_true(virq_avic_noaccel_is_trap(traps[i]));
 	assert_false(virq_avic_noaccel_is_trap(0x390)); /* TMCCT read faults */
-	assert_int_equal(virq_avic_exit_noaccel_decode(0x00000001000000D0ull, 0x31, &x), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_exit_noaccel_decode(0x00000001000000D0ull, 0x31, &x),
+			 LIBVIRQ_OK);
 	assert_int_equal(x.offset, 0xD0);
 	assert_true(x.write && x.trap);
 	assert_int_equal(x.vector, 0x31);
@@ -251,13 +253,13 @@ static void x2apic_msrs(void **s)
 static void irte_vectors(void **s)
 {
 	struct virq_avic_irte_ga f = {.remap_en = true,
-				 .guest_mode = true,
-				 .is_run = true,
-				 .dest = 0x05,
-				 .ga_tag = 0x105,
-				 .vector = 0x31,
-				 .ga_root_pa = 0x123456000ull},
-			    g;
+				      .guest_mode = true,
+				      .is_run = true,
+				      .dest = 0x05,
+				      .ga_tag = 0x105,
+				      .vector = 0x31,
+				      .ga_root_pa = 0x123456000ull},
+				 g;
 	uint64_t w[2];
 
 	(void)s;
@@ -280,11 +282,11 @@ static void irte_vectors(void **s)
 	assert_int_equal(virq_avic_irte_ga_decode(w, &g), LIBVIRQ_OK);
 	assert_memory_equal(&f, &g, sizeof(f));
 	f = (struct virq_avic_irte_ga){.guest_mode = true,
-				  .ga_log_intr = true,
-				  .dest = 2,
-				  .ga_tag = 0x201,
-				  .vector = 0x50,
-				  .ga_root_pa = 0xABCDE000ull};
+				       .ga_log_intr = true,
+				       .dest = 2,
+				       .ga_tag = 0x201,
+				       .vector = 0x50,
+				       .ga_root_pa = 0xABCDE000ull};
 	assert_int_equal(virq_avic_irte_ga_encode(&f, w), LIBVIRQ_OK);
 	assert_true(w[0] == 0x0000020100000284ull && w[1] == 0x00000000ABCDE050ull);
 	/* 32-bit destination splits lo[31:8] / hi[63:56]. */
@@ -325,7 +327,8 @@ static void ga_log_and_tag(void **s)
 	uint8_t code;
 
 	(void)s;
-	assert_int_equal(virq_avic_ga_log_decode(0x1000001000000105ull, &tag, &dev, &code), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_ga_log_decode(0x1000001000000105ull, &tag, &dev, &code),
+			 LIBVIRQ_OK);
 	assert_int_equal(tag, 0x105);
 	assert_int_equal(dev, 0x0010);
 	assert_int_equal(code, 1);
@@ -375,7 +378,7 @@ static void caps_probe(void **s)
 	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
 	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, 0,
 			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
-				   LIBVIRQ_AVIC_CPUID_EDX_VNMI | 0x40);
+			       LIBVIRQ_AVIC_CPUID_EDX_VNMI | 0x40);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_int_equal(c.max_index, 0x1FF);
 	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN2);

@@ -16,7 +16,8 @@ struct special {
 	enum virq_avic_apic_dm mode;
 };
 
-static void special_cb(void *arg, struct virq_avic_vcpu *t, enum virq_avic_apic_dm mode, uint8_t vec)
+static void special_cb(void *arg, struct virq_avic_vcpu *t, enum virq_avic_apic_dm mode,
+		       uint8_t vec)
 {
 	struct special *sp = arg;
 
@@ -103,7 +104,8 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	assert_int_equal(virq_avic_resolve(&t->vm, s, &d, mark_cb, sc->lib, &n), LIBVIRQ_OK);
 
 	assert_int_equal(
-	    virq_sim_avic_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r), 0);
+	    virq_sim_avic_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r),
+	    0);
 	if (!sc->r.exited || (sc->r.info2 >> 32) == LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING) {
 		/* What the hardware delivered is exactly the library's resolution. */
 		uint8_t *m = calloc(t->n, 1);
@@ -367,14 +369,16 @@ static void mixed_modes_dest_by_sender_mode(void **s)
 		    LIBVIRQ_OK);
 		assert_int_equal(icr.dest, 3);
 		memset(m, 0, sizeof(m));
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n),
+				 LIBVIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_int_equal(m[3], 1);
 		/* Same result whatever the other targets' modes are. */
 		for (uint32_t i = 1; i < 3; i++)
 			assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[i], pass == 0), LIBVIRQ_OK);
 		memset(m, 0, sizeof(m));
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, mark_cb, m, &n),
+				 LIBVIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_int_equal(m[3], 1);
 	}
@@ -452,8 +456,8 @@ static void invalid_target_emulates_not_running_only_wakes(void **s)
 							 0x0000000300000002ull, &ops, &res),
 			 LIBVIRQ_EHW);
 	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
-	assert_true(
-	    virq_sim_logged(t.fh, "avic: AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (index, sender)"));
+	assert_true(virq_sim_logged(
+	    t.fh, "avic: AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (index, sender)"));
 	assert_int_equal(
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0, 0xFFFFFFFF00000FFFull, &ops, &res),
 	    LIBVIRQ_EUNKNOWN);
@@ -546,8 +550,8 @@ static void ipiv_off_running_target_exits_not_running(void **s)
 	virq_sim_avic_watch_doorbells(t.fh, &db);
 	at_run(&t, 0, 0x20);
 	at_run(&t, 1, 0x21);
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r),
-			 0);
+	assert_int_equal(
+	    virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r), 0);
 	assert_true(r->exited);
 	assert_int_equal(r->info2 >> 32, LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_true(at_irr(&t, 1, 0xF3));
@@ -672,15 +676,20 @@ static void hostile_inputs(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(n1_xavic),		  cmocka_unit_test(n2_xavic),
-	    cmocka_unit_test(n255_xavic),	  cmocka_unit_test(n1_x2avic),
-	    cmocka_unit_test(n2_x2avic),	  cmocka_unit_test(n255_x2avic),
-	    cmocka_unit_test(n511_x2avic),	  cmocka_unit_test(n4096_x2avic_4k),
+	    cmocka_unit_test(n1_xavic),
+	    cmocka_unit_test(n2_xavic),
+	    cmocka_unit_test(n255_xavic),
+	    cmocka_unit_test(n1_x2avic),
+	    cmocka_unit_test(n2_x2avic),
+	    cmocka_unit_test(n255_x2avic),
+	    cmocka_unit_test(n511_x2avic),
+	    cmocka_unit_test(n4096_x2avic_4k),
 	    cmocka_unit_test(mixed_modes_dest_by_sender_mode),
 	    cmocka_unit_test(invalid_target_emulates_not_running_only_wakes),
 	    cmocka_unit_test(ipiv_off_running_target_exits_not_running),
 	    cmocka_unit_test(x2apic_logical_needs_cluster_ff_not_broadcast),
-	    cmocka_unit_test(hostile_inputs),	  cmocka_unit_test(model_exit_info),
+	    cmocka_unit_test(hostile_inputs),
+	    cmocka_unit_test(model_exit_info),
 	    cmocka_unit_test(lowest_priority),
 	};
 

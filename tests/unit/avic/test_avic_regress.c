@@ -84,7 +84,8 @@ static void hotplug(void **s)
 	assert_int_equal(virq_avic_emulate_icr(&t.v[0], (0x23ull << 32) | 0x4500u, &ops, &n),
 			 LIBVIRQ_OK);
 	assert_int_equal(n, 2);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_true(virq_avic_vm_inhibits(&t.vm) &
+		    (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
 	at_vm_free(&t);
 }
 
@@ -131,7 +132,8 @@ static void irte_uaf(void **s)
 static void vm_reinit(void **s)
 {
 	struct at_vm t;
-	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 4, .vm_id = 5};
+	struct virq_avic_vm_cfg cfg = {
+	    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 4, .vm_id = 5};
 	size_t live;
 
 	(void)s;
@@ -157,15 +159,16 @@ static void unknown_cause(void **s)
 	memcpy(logt, t.vm.log_table.va, 4096);
 	for (uint32_t k = 0; k < 1000000u; k++) {
 		virq_status st = virq_avic_handle_incomplete_ipi(
-		    &t.v[0], 0x00000001000040F1ull, ((uint64_t)(5u + k % 1000u) << 32) | 1u, NULL, &r);
+		    &t.v[0], 0x00000001000040F1ull, ((uint64_t)(5u + k % 1000u) << 32) | 1u, NULL,
+		    &r);
 
 		assert_int_equal(st, LIBVIRQ_EUNKNOWN);
 		assert_int_equal(r.action, LIBVIRQ_AVIC_ACT_REPORT);
 	}
 	/* And a million exit codes the AVIC dispatcher does not handle. */
 	for (uint32_t k = 0; k < 1000000u; k++) {
-		virq_status st = virq_avic_handle_exit(&t.v[k & 1], 0x60u + (k % 0x300u) + (k & 0x400u),
-						       k, k, NULL, &r);
+		virq_status st = virq_avic_handle_exit(
+		    &t.v[k & 1], 0x60u + (k % 0x300u) + (k & 0x400u), k, k, NULL, &r);
 
 		assert_int_equal(st, LIBVIRQ_EUNKNOWN);
 		assert_int_equal(r.action, LIBVIRQ_AVIC_ACT_REPORT);
@@ -178,7 +181,8 @@ static void unknown_cause(void **s)
 		assert_true(c.log_lines_dropped == 2u * (1000000u - LIBVIRQ_AVIC_LOG_BURST - 1u));
 	}
 	/* Two kinds: at most 2 x (burst + 1) lines for two million events. */
-	lines = virq_sim_log_count(t.fh, LIBVIRQ_LOG_ERROR) + virq_sim_log_count(t.fh, LIBVIRQ_LOG_WARN);
+	lines = virq_sim_log_count(t.fh, LIBVIRQ_LOG_ERROR) +
+		virq_sim_log_count(t.fh, LIBVIRQ_LOG_WARN);
 	assert_true(lines <= 2u * (LIBVIRQ_AVIC_LOG_BURST + 1u));
 	/* No table touched, no target woken. */
 	assert_memory_equal(phys, t.vm.phys_table.va, 4096);
@@ -206,9 +210,9 @@ static void tnr_running(void **s)
 	virq_sim_avic_watch_doorbells(t.fh, &db);
 	virq_sim_reset_counters(t.fh);
 	/* x2APIC broadcast (all including self), TARGET_NOT_RUNNING. */
-	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0xFFFFFFFF00004050ull, 1ull << 32,
-							 NULL, &r),
-			 LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_avic_handle_incomplete_ipi(&t.v[0], 0xFFFFFFFF00004050ull, 1ull << 32, NULL, &r),
+	    LIBVIRQ_OK);
 	/* The hardware notified the 84 running targets; the 170 others are kicked. */
 	assert_int_equal(db.n, 0);
 	assert_int_equal(virq_sim_count(t.fh, LIBVIRQ_SIM_KICK), 170);
@@ -256,10 +260,11 @@ static void fail_says_why(void **s)
 	assert_int_equal(virq_avic_vcpu_put(&t.v[5]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_post(&t.v[3], 0x40, 0x20), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_post(&t.v[5], 0x41, 0x20), LIBVIRQ_OK);
-	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0xFFFFFFFF00004050ull, 1ull << 32,
-							 NULL, &r),
+	assert_int_equal(
+	    virq_avic_handle_incomplete_ipi(&t.v[0], 0xFFFFFFFF00004050ull, 1ull << 32, NULL, &r),
+	    LIBVIRQ_OK);
+	assert_int_equal(virq_avic_emulate_icr(&t.v[0], (2ull << 32) | 0x4060u, NULL, &n),
 			 LIBVIRQ_OK);
-	assert_int_equal(virq_avic_emulate_icr(&t.v[0], (2ull << 32) | 0x4060u, NULL, &n), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 0x50), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_block(&t.v[1]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_unblock(&t.v[1], 0x21), LIBVIRQ_OK);
@@ -269,7 +274,8 @@ static void fail_says_why(void **s)
 	assert_int_equal(virq_avic_vcpu_load(&t.v[5], 0x1000), LIBVIRQ_ERANGE);
 	assert_int_equal(logs_(&t), 1);
 	assert_int_equal(virq_sim_log_count(t.fh, LIBVIRQ_LOG_DEBUG), 1);
-	assert_string_equal(virq_sim_last_log(t.fh), "virq_avic_vcpu_load: host APIC ID above 0xFFF");
+	assert_string_equal(virq_sim_last_log(t.fh),
+			    "virq_avic_vcpu_load: host APIC ID above 0xFFF");
 	assert_int_equal(virq_avic_vcpu_load(&t.v[4], 0x30), LIBVIRQ_EBUSY);
 	assert_true(virq_sim_logged(t.fh, "virq_avic_vcpu_load: vCPU already loaded"));
 	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 3), LIBVIRQ_ERANGE);

@@ -158,14 +158,16 @@ static void xapic_alias_reaches_every_aliased_vcpu(void **s)
 	assert_int_equal(virq_avic_vcpu_init(&t.vm, &a, &ca), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_init(&t.vm, &b, &cb), LIBVIRQ_OK);
 	/* Both in xAPIC mode (reset). B cannot be addressed by AVIC: inhibit. */
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_true(virq_avic_vm_inhibits(&t.vm) &
+		    (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
 	assert_int_equal(virq_avic_icr_decode(0x23000000000000F0ull, false, &icr), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 2);
 	assert_true(mask[0] == ((1ull << 2) | (1ull << 3)));
 	/* B enters x2APIC mode: no alias, inhibit lifted, unicast again. */
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), LIBVIRQ_OK);
-	assert_false(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_false(virq_avic_vm_inhibits(&t.vm) &
+		     (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
 	mask[0] = 0;
 	assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n), LIBVIRQ_OK);
 	assert_int_equal(n, 1);
@@ -210,7 +212,8 @@ static void vmcb_values(void **s)
 	/* xAPIC-mode vCPU: max index capped at 0xFE, X2APIC_MODE clear (xAVIC). Without
 	 * vCPU 0xFF: an x2APIC ID 0xFF would alias the xAPIC broadcast (PHYSICAL_ID_ALIASED). */
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[3], false), LIBVIRQ_EINHIBITED);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED));
+	assert_true(virq_avic_vm_inhibits(&t.vm) &
+		    (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_ALIASED));
 	assert_int_equal(virq_avic_vcpu_destroy(&t.v[0xFF]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
 	assert_int_equal(virq_avic_vcpu_vmcb_values(&t.v[3], &v), LIBVIRQ_OK);
@@ -481,8 +484,8 @@ static void calibration_counts_kick_exit(void **s)
 {
 	struct at_vm t;
 	struct virq_avic_vm vm;
-	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 1,
-				       .kick_exit_ns = 1600};
+	struct virq_avic_vm_cfg cfg = {
+	    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 1, .kick_exit_ns = 1600};
 	enum virq_avic_policy p;
 	uint64_t dns, kns;
 
@@ -509,7 +512,8 @@ static void erratum_1235_never_sets_isrunning(void **s)
 
 	(void)s;
 	for (int fam = 0; fam < 2; fam++) {
-		at_vm_new_cpu(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4, fam ? LIBVIRQ_SIM_CPU_ZEN4 : LIBVIRQ_SIM_CPU_ZEN2);
+		at_vm_new_cpu(&t, LIBVIRQ_AVIC_MODE_XAVIC, 4,
+			      fam ? LIBVIRQ_SIM_CPU_ZEN4 : LIBVIRQ_SIM_CPU_ZEN2);
 		assert_int_equal(t.caps.erratum_1235, fam == 0);
 		virq_avic_vcpu_backing(&t.v[2], &pa);
 		at_run(&t, 2, 0x10);
@@ -662,13 +666,16 @@ static void apic_id_write(void **s)
 		uint64_t mask[1] = {0};
 		uint32_t n;
 
-		assert_int_equal(virq_avic_icr_decode(0x09000000000000F0ull, false, &icr), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_icr_decode(0x09000000000000F0ull, false, &icr),
+				 LIBVIRQ_OK);
 		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, count_cb, mask, &n),
 				 LIBVIRQ_OK);
 		assert_int_equal(n, 1);
 		assert_true(mask[0] == 4);
-		assert_int_equal(virq_avic_icr_decode(0x02000000000000F0ull, false, &icr), LIBVIRQ_OK);
-		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_icr_decode(0x02000000000000F0ull, false, &icr),
+				 LIBVIRQ_OK);
+		assert_int_equal(virq_avic_resolve(&t.vm, &t.v[0], &icr, NULL, NULL, &n),
+				 LIBVIRQ_OK);
 		assert_int_equal(n, 0);
 	}
 	at_vm_free(&t);
@@ -783,7 +790,8 @@ static void ga_log_tag_wakes_right_vcpu_up_to_4095(void **s)
 	/* Other event codes ignored; unknown VM / vCPU -> ENOENT. */
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (2ull << 60) | tag, &v), LIBVIRQ_OK);
 	assert_null(v);
-	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (6u << 12), &v), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (6u << 12), &v),
+			 LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | 0xFFFFFFFFu, &v),
 			 LIBVIRQ_ENOENT);
 	assert_int_equal(virq_avic_registry_remove(&reg, &t.vm), LIBVIRQ_OK);
@@ -798,7 +806,8 @@ static void ga_log_tag_wakes_right_vcpu_up_to_4095(void **s)
 	assert_int_equal(virq_avic_registry_init(&reg, slots, 8), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_registry_add(&reg, &t.vm), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 3, &vm, &v), LIBVIRQ_ENOENT);
-	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 0xFFF, &vm, &v), LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_registry_lookup(&reg, (5u << 12) | 0xFFF, &vm, &v),
+			 LIBVIRQ_ENOENT);
 	/* Neither a registered VM nor a registry holding VMs can be destroyed. */
 	assert_int_equal(virq_avic_vm_destroy(&t.vm), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_avic_registry_destroy(&reg), LIBVIRQ_EBUSY);
@@ -1002,9 +1011,9 @@ static void noaccel_icr_special_unsupported(void **s)
 	*at_reg(&t, 0, 0x300) = 0x00000400u; /* NMI, physical, dest 1 */
 	assert_int_equal(virq_avic_handle_noaccel(&t.v[0], (1ull << 32) | 0x300, 0, NULL, &res),
 			 LIBVIRQ_ENOTSUP);
-	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x0100000000000400ull, 0, NULL,
-							 &res),
-			 LIBVIRQ_ENOTSUP);
+	assert_int_equal(
+	    virq_avic_handle_incomplete_ipi(&t.v[0], 0x0100000000000400ull, 0, NULL, &res),
+	    LIBVIRQ_ENOTSUP);
 	at_vm_free(&t);
 }
 
@@ -1095,7 +1104,8 @@ static void set_x2apic_reports_inhibit(void **s)
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, true), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_inhibits(&t.vm), 0);
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&b, false), LIBVIRQ_EINHIBITED);
-	assert_true(virq_avic_vm_inhibits(&t.vm) & (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
+	assert_true(virq_avic_vm_inhibits(&t.vm) &
+		    (1u << LIBVIRQ_AVIC_INHIBIT_PHYSICAL_ID_TOO_BIG));
 	/* A vCPU whose ID fits leaves x2APIC mode without inhibiting. */
 	assert_int_equal(virq_avic_vcpu_set_x2apic(&t.v[1], false), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_destroy(&b), LIBVIRQ_OK);

@@ -23,11 +23,11 @@ static uint64_t ref_mask(unsigned hi, unsigned lo)
 	return m;
 }
 
-#define CHECK_MASK(hi, lo)                                                        \
-	do {                                                                      \
-		assert_int_equal(LIBVIRQ_GENMASK(hi, lo), ref_mask(hi, lo));         \
-		assert_int_equal(LIBVIRQ_FIELD_WIDTH(hi, lo), (hi) - (lo) + 1);      \
-		assert_int_equal(LIBVIRQ_FIELD_MAX(hi, lo), ref_mask(hi, lo) >> (lo)); \
+#define CHECK_MASK(hi, lo)                                                                         \
+	do {                                                                                       \
+		assert_int_equal(LIBVIRQ_GENMASK(hi, lo), ref_mask(hi, lo));                       \
+		assert_int_equal(LIBVIRQ_FIELD_WIDTH(hi, lo), (hi) - (lo) + 1);                    \
+		assert_int_equal(LIBVIRQ_FIELD_MAX(hi, lo), ref_mask(hi, lo) >> (lo));             \
 	} while (0)
 
 static void test_genmask_values(void **state)
@@ -56,15 +56,27 @@ static void test_bit_every_position(void **state)
 {
 	(void)state;
 #define B(n) assert_int_equal(LIBVIRQ_BIT(n), (uint64_t)1 << (n))
-	B(0); B(1); B(2); B(7); B(8); B(15); B(16); B(31); B(32); B(33);
-	B(47); B(48); B(62); B(63);
+	B(0);
+	B(1);
+	B(2);
+	B(7);
+	B(8);
+	B(15);
+	B(16);
+	B(31);
+	B(32);
+	B(33);
+	B(47);
+	B(48);
+	B(62);
+	B(63);
 #undef B
 }
 
 /* Named fields, as encoders declare them. */
-#define F_SIZE 7, 0       /* e.g. GITS_CBASER.Size */
-#define F_PA 51, 12       /* e.g. GITS_CBASER.Physical_Address */
-#define F_TOP 63, 63      /* e.g. GITS_CBASER.Valid */
+#define F_SIZE 7, 0  /* e.g. GITS_CBASER.Size */
+#define F_PA 51, 12  /* e.g. GITS_CBASER.Physical_Address */
+#define F_TOP 63, 63 /* e.g. GITS_CBASER.Valid */
 #define F_ALL 63, 0
 #define F_LOW 0, 0
 
@@ -114,8 +126,10 @@ static void test_field_fits(void **state)
 static void test_field_set(void **state)
 {
 	(void)state;
-	assert_int_equal(LIBVIRQ_FIELD_SET(F_SIZE, 0xffffffffffffff00ull, 0x12), 0xffffffffffffff12ull);
-	assert_int_equal(LIBVIRQ_FIELD_SET(F_SIZE, 0xffffffffffffffffull, 0), 0xffffffffffffff00ull);
+	assert_int_equal(LIBVIRQ_FIELD_SET(F_SIZE, 0xffffffffffffff00ull, 0x12),
+			 0xffffffffffffff12ull);
+	assert_int_equal(LIBVIRQ_FIELD_SET(F_SIZE, 0xffffffffffffffffull, 0),
+			 0xffffffffffffff00ull);
 	assert_int_equal(LIBVIRQ_FIELD_SET(F_TOP, 0, 1), 0x8000000000000000ull);
 	assert_int_equal(LIBVIRQ_FIELD_SET(F_TOP, UINT64_MAX, 0), 0x7fffffffffffffffull);
 	assert_int_equal(LIBVIRQ_FIELD_SET(F_ALL, 0x1234, 0x5678), 0x5678);
@@ -130,9 +144,9 @@ static void test_addr_fits(void **state)
 	assert_true(LIBVIRQ_ADDR_FITS(F_PA, 0));
 	assert_true(LIBVIRQ_ADDR_FITS(F_PA, 0x1000));
 	assert_true(LIBVIRQ_ADDR_FITS(F_PA, 0x000ffffffffff000ull));
-	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0x1800));                 /* misaligned */
-	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0xfff));                  /* misaligned */
-	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0x0010000000000000ull));  /* above PA[51] */
+	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0x1800));		      /* misaligned */
+	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0xfff));		      /* misaligned */
+	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0x0010000000000000ull)); /* above PA[51] */
 	assert_false(LIBVIRQ_ADDR_FITS(F_PA, 0x8000000000000000ull));
 	assert_true(LIBVIRQ_ADDR_FITS(F_ALL, UINT64_MAX));
 	assert_true(LIBVIRQ_ADDR_FITS(F_LOW, 1));
@@ -164,7 +178,7 @@ _Static_assert(LIBVIRQ_FIELD_PREP(F_TOP, 1) == 0x8000000000000000ull, "constant 
 
 static void test_constant_expressions(void **state)
 {
-	static const uint64_t table[] = { LIBVIRQ_GENMASK(3, 0), LIBVIRQ_FIELD_PREP(F_SIZE, 3) };
+	static const uint64_t table[] = {LIBVIRQ_GENMASK(3, 0), LIBVIRQ_FIELD_PREP(F_SIZE, 3)};
 
 	(void)state;
 	assert_int_equal(table[0], 0xf);
@@ -180,14 +194,14 @@ static void test_constant_expressions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_genmask_values),
-		cmocka_unit_test(test_bit_every_position),
-		cmocka_unit_test(test_field_prep_get),
-		cmocka_unit_test(test_field_fits),
-		cmocka_unit_test(test_field_set),
-		cmocka_unit_test(test_addr_fits),
-		cmocka_unit_test(test_arguments_evaluated_once),
-		cmocka_unit_test(test_constant_expressions),
+	    cmocka_unit_test(test_genmask_values),
+	    cmocka_unit_test(test_bit_every_position),
+	    cmocka_unit_test(test_field_prep_get),
+	    cmocka_unit_test(test_field_fits),
+	    cmocka_unit_test(test_field_set),
+	    cmocka_unit_test(test_addr_fits),
+	    cmocka_unit_test(test_arguments_evaluated_once),
+	    cmocka_unit_test(test_constant_expressions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,7 +40,8 @@ static void test_is_a_complete_hal(void **state)
 	assert_ptr_equal(hal_.ctx, fh_);
 	assert_ptr_equal(hal_.ops, virq_sim_hal_ops());
 	assert_int_equal(virq_hal_validate(&hal_, LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID |
-							  LIBVIRQ_HAL_NEED_KICK | LIBVIRQ_HAL_NEED_DCACHE),
+						      LIBVIRQ_HAL_NEED_KICK |
+						      LIBVIRQ_HAL_NEED_DCACHE),
 			 LIBVIRQ_OK);
 	assert_non_null(OPS->barrier);
 	assert_non_null(OPS->relax);
@@ -120,7 +121,7 @@ static void hook_wr(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, u
 
 static void test_region_hooks(void **state)
 {
-	struct hook_log a = { .ret = 0xaaaa }, b = { .ret = 0xbbbbbbbbbbbbull };
+	struct hook_log a = {.ret = 0xaaaa}, b = {.ret = 0xbbbbbbbbbbbbull};
 
 	(void)state;
 	virq_sim_add_region(fh_, 0x10000, 0x1000, hook_rd, hook_wr, &a);
@@ -149,7 +150,7 @@ static void test_region_hooks(void **state)
 
 static void test_region_null_fn_uses_register_file(void **state)
 {
-	struct hook_log a = { .ret = 7 };
+	struct hook_log a = {.ret = 7};
 
 	(void)state;
 	virq_sim_on_reg(fh_, 0x5000, hook_rd, NULL, &a); /* read hook only */
@@ -197,7 +198,8 @@ static void test_msrs(void **state)
 	virq_sim_msr_fault(fh_, 0x1c, true);
 	assert_int_equal(OPS->msr_read(CTX, 0x1b, &v), LIBVIRQ_EHW);
 	assert_int_equal(OPS->msr_write(CTX, 0x1b, 0), LIBVIRQ_EHW);
-	assert_int_equal(virq_sim_msr_get(fh_, 0x1b), 0xfee00900); /* a faulting write changes nothing */
+	assert_int_equal(virq_sim_msr_get(fh_, 0x1b),
+			 0xfee00900); /* a faulting write changes nothing */
 	virq_sim_msr_fault(fh_, 0x1b, false);
 	assert_int_equal(OPS->msr_read(CTX, 0x1b, &v), LIBVIRQ_OK);
 	assert_int_equal(OPS->msr_read(CTX, 0x1c, &v), LIBVIRQ_EHW); /* the other fault stays */
@@ -221,7 +223,7 @@ static void test_msrs(void **state)
 
 static void test_cpuid(void **state)
 {
-	uint32_t r[4] = { 1, 1, 1, 1 };
+	uint32_t r[4] = {1, 1, 1, 1};
 
 	(void)state;
 	virq_sim_cpuid_set(fh_, 0x8000000a, 0, 1, 2, 3, 4);
@@ -251,7 +253,7 @@ static bool all_zero(const void *p, size_t n)
 
 static void test_pages_alignment_and_translation(void **state)
 {
-	static const size_t aligns[] = { 4096, 8192, 65536, 1u << 20 };
+	static const size_t aligns[] = {4096, 8192, 65536, 1u << 20};
 	struct virq_page p[4];
 
 	(void)state;
@@ -270,7 +272,8 @@ static void test_pages_alignment_and_translation(void **state)
 	/* Blocks do not overlap in PA space. */
 	for (size_t i = 0; i < 4; i++)
 		for (size_t j = 0; j < i; j++)
-			assert_true(p[i].pa >= p[j].pa + p[j].size || p[j].pa >= p[i].pa + p[i].size);
+			assert_true(p[i].pa >= p[j].pa + p[j].size ||
+				    p[j].pa >= p[i].pa + p[i].size);
 	/* PA -> VA inside a block, up to its last byte; nothing outside. */
 	assert_ptr_equal(virq_sim_pa_to_va(fh_, p[1].pa, 8), p[1].va);
 	assert_ptr_equal(virq_sim_pa_to_va(fh_, p[1].pa + 100, 8), (char *)p[1].va + 100);
@@ -296,10 +299,10 @@ static void test_pages_alignment_and_translation(void **state)
 
 static void test_pages_bad_requests_and_bad_frees(void **state)
 {
-	struct virq_page p = { 0 }, bogus = { (void *)&p, 0x1234000, 4096 };
+	struct virq_page p = {0}, bogus = {(void *)&p, 0x1234000, 4096};
 
 	(void)state;
-	assert_int_equal(OPS->page_alloc(CTX, 4096, 2048, &p), LIBVIRQ_EINVAL); /* align < 4 KiB */
+	assert_int_equal(OPS->page_alloc(CTX, 4096, 2048, &p), LIBVIRQ_EINVAL);	 /* align < 4 KiB */
 	assert_int_equal(OPS->page_alloc(CTX, 4096, 12288, &p), LIBVIRQ_EINVAL); /* not 2^n */
 	assert_int_equal(OPS->page_alloc(CTX, 0, 4096, &p), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_sim_live_pages(fh_), 0);
@@ -330,7 +333,8 @@ static void test_fail_nth_allocation(void **state)
 	for (size_t i = 0; i < 5; i++)
 		OPS->page_free(CTX, &p[i]);
 	assert_int_equal(virq_sim_live_pages(fh_), 0);
-	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_ALLOC), 5); /* the failed one is not an alloc */
+	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_ALLOC),
+			 5); /* the failed one is not an alloc */
 }
 
 static unsigned relax_calls_;
@@ -475,7 +479,7 @@ static void test_trace_grows(void **state)
 
 static void test_logging(void **state)
 {
-	const uint64_t vals[2] = { 1, 2 };
+	const uint64_t vals[2] = {1, 2};
 
 	(void)state;
 	assert_null(virq_sim_last_log(fh_));
@@ -515,23 +519,23 @@ static void test_free_releases_live_pages(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_is_a_complete_hal),
-		T(test_register_file_32_64),
-		T(test_stuck_register),
-		T(test_region_hooks),
-		T(test_region_null_fn_uses_register_file),
-		T(test_msrs),
-		T(test_cpuid),
-		T(test_pages_alignment_and_translation),
-		T(test_pages_bad_requests_and_bad_frees),
-		T(test_fail_nth_allocation),
-		T(test_clock_and_relax),
-		T(test_kicks),
-		T(test_counters_reset),
-		T(test_trace),
-		T(test_trace_grows),
-		T(test_logging),
-		T(test_free_releases_live_pages),
+	    T(test_is_a_complete_hal),
+	    T(test_register_file_32_64),
+	    T(test_stuck_register),
+	    T(test_region_hooks),
+	    T(test_region_null_fn_uses_register_file),
+	    T(test_msrs),
+	    T(test_cpuid),
+	    T(test_pages_alignment_and_translation),
+	    T(test_pages_bad_requests_and_bad_frees),
+	    T(test_fail_nth_allocation),
+	    T(test_clock_and_relax),
+	    T(test_kicks),
+	    T(test_counters_reset),
+	    T(test_trace),
+	    T(test_trace_grows),
+	    T(test_logging),
+	    T(test_free_releases_live_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,7 @@ static void test_parallel_accesses_are_exact(void **state)
 	virq_sim_on_reg(fh, 0x10, counter_rd, NULL, &shared);
 	virq_sim_trace(fh, true);
 	for (unsigned i = 0; i < THREADS; i++) {
-		w[i] = (struct worker){ fh, i, 0 };
+		w[i] = (struct worker){fh, i, 0};
 		assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
 	}
 	for (unsigned i = 0; i < THREADS; i++)
@@ -91,7 +91,7 @@ static void test_parallel_accesses_are_exact(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parallel_accesses_are_exact),
+	    cmocka_unit_test(test_parallel_accesses_are_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,7 @@ static int setup(void **state)
 	(void)state;
 	fh_ = virq_sim_new();
 	ops_ = *virq_sim_hal_ops();
-	hal_ = (struct virq_hal){ &ops_, fh_ };
+	hal_ = (struct virq_hal){&ops_, fh_};
 	return 0;
 }
 
@@ -55,7 +55,7 @@ static void test_page_alloc_ok_and_free(void **state)
 
 static void test_page_alloc_failure_leaves_page_empty(void **state)
 {
-	struct virq_page p = { (void *)&p, 0x1234, 99 };
+	struct virq_page p = {(void *)&p, 0x1234, 99};
 
 	(void)state;
 	virq_sim_fail_alloc_nth(fh_, 1);
@@ -183,11 +183,9 @@ static void test_wrappers_reach_callbacks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_page_alloc_ok_and_free),
-		T(test_page_alloc_failure_leaves_page_empty),
-		T(test_page_alloc_contract_violations),
-		T(test_optional_defaults),
-		T(test_wrappers_reach_callbacks),
+	    T(test_page_alloc_ok_and_free),	    T(test_page_alloc_failure_leaves_page_empty),
+	    T(test_page_alloc_contract_violations), T(test_optional_defaults),
+	    T(test_wrappers_reach_callbacks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@ static struct virq_hal_ops ops_;
 
 static struct virq_hal hal_of(const struct virq_hal_ops *ops)
 {
-	return (struct virq_hal){ ops, NULL };
+	return (struct virq_hal){ops, NULL};
 }
 
 static int reset(void **state)
@@ -26,8 +26,8 @@ static int reset(void **state)
 	return 0;
 }
 
-static const uint32_t all_needs_ = LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK |
-				   LIBVIRQ_HAL_NEED_DCACHE;
+static const uint32_t all_needs_ =
+    LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_CPUID | LIBVIRQ_HAL_NEED_KICK | LIBVIRQ_HAL_NEED_DCACHE;
 
 static void test_complete_hal_ok(void **state)
 {
@@ -84,10 +84,10 @@ static void clear_at(size_t off)
 static void test_each_required_callback(void **state)
 {
 	static const size_t required[] = {
-		offsetof(struct virq_hal_ops, mmio_read32), offsetof(struct virq_hal_ops, mmio_write32),
-		offsetof(struct virq_hal_ops, mmio_read64), offsetof(struct virq_hal_ops, mmio_write64),
-		offsetof(struct virq_hal_ops, page_alloc),  offsetof(struct virq_hal_ops, page_free),
-		offsetof(struct virq_hal_ops, now_ns),
+	    offsetof(struct virq_hal_ops, mmio_read32), offsetof(struct virq_hal_ops, mmio_write32),
+	    offsetof(struct virq_hal_ops, mmio_read64), offsetof(struct virq_hal_ops, mmio_write64),
+	    offsetof(struct virq_hal_ops, page_alloc),	offsetof(struct virq_hal_ops, page_free),
+	    offsetof(struct virq_hal_ops, now_ns),
 	};
 	struct virq_hal h = hal_of(&ops_);
 
@@ -124,11 +124,11 @@ struct need_case {
 static void test_each_need_flag(void **state)
 {
 	static const struct need_case cases[] = {
-		{ offsetof(struct virq_hal_ops, msr_read), LIBVIRQ_HAL_NEED_MSR },
-		{ offsetof(struct virq_hal_ops, msr_write), LIBVIRQ_HAL_NEED_MSR },
-		{ offsetof(struct virq_hal_ops, cpuid), LIBVIRQ_HAL_NEED_CPUID },
-		{ offsetof(struct virq_hal_ops, kick_vcpu), LIBVIRQ_HAL_NEED_KICK },
-		{ offsetof(struct virq_hal_ops, dcache_clean), LIBVIRQ_HAL_NEED_DCACHE },
+	    {offsetof(struct virq_hal_ops, msr_read), LIBVIRQ_HAL_NEED_MSR},
+	    {offsetof(struct virq_hal_ops, msr_write), LIBVIRQ_HAL_NEED_MSR},
+	    {offsetof(struct virq_hal_ops, cpuid), LIBVIRQ_HAL_NEED_CPUID},
+	    {offsetof(struct virq_hal_ops, kick_vcpu), LIBVIRQ_HAL_NEED_KICK},
+	    {offsetof(struct virq_hal_ops, dcache_clean), LIBVIRQ_HAL_NEED_DCACHE},
 	};
 	struct virq_hal h = hal_of(&ops_);
 
@@ -179,14 +179,14 @@ static void test_failure_says_why(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_complete_hal_ok, reset),
-		cmocka_unit_test_setup(test_null, reset),
-		cmocka_unit_test_setup(test_version_and_size, reset),
-		cmocka_unit_test_setup(test_each_required_callback, reset),
-		cmocka_unit_test_setup(test_optional_callbacks, reset),
-		cmocka_unit_test_setup(test_each_need_flag, reset),
-		cmocka_unit_test_setup(test_validate_makes_no_calls, reset),
-		cmocka_unit_test_setup(test_failure_says_why, reset),
+	    cmocka_unit_test_setup(test_complete_hal_ok, reset),
+	    cmocka_unit_test_setup(test_null, reset),
+	    cmocka_unit_test_setup(test_version_and_size, reset),
+	    cmocka_unit_test_setup(test_each_required_callback, reset),
+	    cmocka_unit_test_setup(test_optional_callbacks, reset),
+	    cmocka_unit_test_setup(test_each_need_flag, reset),
+	    cmocka_unit_test_setup(test_validate_makes_no_calls, reset),
+	    cmocka_unit_test_setup(test_failure_says_why, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

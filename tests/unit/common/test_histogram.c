@@ -91,7 +91,7 @@ static void test_percentiles_vs_reference(void **state)
 {
 	enum { N = 20000 };
 	static uint64_t ref[N];
-	static const uint32_t ppms[] = { 0, 1, 500000, 900000, 990000, 999000, 999999, 1000000 };
+	static const uint32_t ppms[] = {0, 1, 500000, 900000, 990000, 999000, 999999, 1000000};
 	uint32_t rng = 1;
 	uint64_t sum = 0;
 
@@ -147,11 +147,11 @@ static void test_merge_and_saturation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bucket_geometry),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_small_values_exact),
-		cmocka_unit_test(test_percentiles_vs_reference),
-		cmocka_unit_test(test_merge_and_saturation),
+	    cmocka_unit_test(test_bucket_geometry),
+	    cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_small_values_exact),
+	    cmocka_unit_test(test_percentiles_vs_reference),
+	    cmocka_unit_test(test_merge_and_saturation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

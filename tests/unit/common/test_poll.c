@@ -67,7 +67,7 @@ static void test_match_after_k_reads(void **state)
 {
 	(void)state;
 	for (unsigned long k = 1; k <= 20; k++) {
-		struct settle s = { 0, k, 0x80000001u, 0x1u };
+		struct settle s = {0, k, 0x80000001u, 0x1u};
 		uint32_t last = 0;
 
 		teardown(NULL);
@@ -138,21 +138,22 @@ static void test_last_is_optional(void **state)
 
 static void test_poll64_high_bits(void **state)
 {
-	struct settle s = { 0, 3, 0x8000000000000000ull, 0x00000000ffffffffull };
+	struct settle s = {0, 3, 0x8000000000000000ull, 0x00000000ffffffffull};
 	uint64_t last = 0;
 
 	(void)state;
 	virq_sim_add_region(fh_, REG64, 8, settle_rd, NULL, &s);
-	assert_int_equal(virq_poll64(&hal_, REG64, 0x8000000000000000ull, 0x8000000000000000ull,
-				     100000, &last),
-			 LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_poll64(&hal_, REG64, 0x8000000000000000ull, 0x8000000000000000ull, 100000, &last),
+	    LIBVIRQ_OK);
 	assert_int_equal(last, 0x8000000000000000ull);
 	assert_int_equal(virq_sim_count_at(fh_, LIBVIRQ_SIM_MMIO_R64, REG64), 3);
 	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_MMIO_R32), 0); /* single 64-bit reads */
 
 	/* Timeout path of the 64-bit variant keeps the full last value. */
 	virq_sim_reg_set64(fh_, 0x30000, 0x123456789abcdef0ull);
-	assert_int_equal(virq_poll64(&hal_, 0x30000, UINT64_MAX, 0, 3000, &last), LIBVIRQ_ETIMEDOUT);
+	assert_int_equal(virq_poll64(&hal_, 0x30000, UINT64_MAX, 0, 3000, &last),
+			 LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(last, 0x123456789abcdef0ull);
 }
 
@@ -171,7 +172,7 @@ static void later_relax(void *arg, struct virq_sim *fh)
 
 static void test_relax_hook_progress(void **state)
 {
-	struct later l = { 0, 7 };
+	struct later l = {0, 7};
 
 	(void)state;
 	virq_sim_on_relax(fh_, later_relax, &l);
@@ -194,7 +195,7 @@ static void test_deadline_from_entry_and_wrap(void **state)
 static void test_no_relax_callback(void **state)
 {
 	struct virq_hal_ops ops = *virq_sim_hal_ops();
-	struct virq_hal h = { &ops, fh_ };
+	struct virq_hal h = {&ops, fh_};
 
 	(void)state;
 	ops.relax = NULL;
@@ -220,18 +221,18 @@ static bool cond_fn(void *p)
 
 static void test_poll_until(void **state)
 {
-	struct cond_arg c = { 0, 4 };
+	struct cond_arg c = {0, 4};
 
 	(void)state;
 	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 1000000), LIBVIRQ_OK);
 	assert_int_equal(c.calls, 4);
 	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_RELAX), 3);
 
-	c = (struct cond_arg){ 0, 1000 };
+	c = (struct cond_arg){0, 1000};
 	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 3000), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(c.calls, 4); /* t = 0, 1, 2, 3 us: the last one after the deadline */
 
-	c = (struct cond_arg){ 0, 1000 };
+	c = (struct cond_arg){0, 1000};
 	assert_int_equal(virq_poll_until(&hal_, cond_fn, &c, 0), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(c.calls, 1);
 }
@@ -256,7 +257,7 @@ static void test_fast_path_no_clock(void **state)
 {
 	uint32_t last = 0;
 	uint64_t last64 = 0;
-	struct cond_arg c = { 0, 1 };
+	struct cond_arg c = {0, 1};
 
 	(void)state;
 	virq_sim_reg_set32(fh_, REG, 0x80000000u);
@@ -287,7 +288,7 @@ static bool warned(void)
 static void test_stopped_clock_round_limit(void **state)
 {
 	uint32_t last = 0;
-	struct cond_arg c = { 0, UINT32_MAX };
+	struct cond_arg c = {0, UINT32_MAX};
 
 	(void)state;
 	virq_sim_reg_set32(fh_, REG, 0x5a);
@@ -310,7 +311,7 @@ static void test_stopped_clock_round_limit(void **state)
 static void test_embedder_round_ns(void **state)
 {
 	struct virq_hal_ops ops = *virq_sim_hal_ops();
-	struct virq_hal h = { &ops, fh_ };
+	struct virq_hal h = {&ops, fh_};
 
 	(void)state;
 	ops.poll_round_ns = 1000; /* relax spins at least 1 us */
@@ -341,7 +342,7 @@ static void test_clock_running_backwards(void **state)
 
 static void test_clock_jump_back_not_early(void **state)
 {
-	struct later l = { 0, 30 };
+	struct later l = {0, 30};
 
 	(void)state;
 	virq_sim_clock_advance(fh_, 1000000000ull);
@@ -378,23 +379,23 @@ static void test_clock_jump_forward(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_match_after_k_reads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_timeout_bounded_with_last_value, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_register_times_out, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zero_timeout_single_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_last_is_optional, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_poll64_high_bits, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_relax_hook_progress, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_deadline_from_entry_and_wrap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_relax_callback, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_poll_until, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_settles_at_deadline, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fast_path_no_clock, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stopped_clock_round_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_embedder_round_ns, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock_running_backwards, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock_jump_back_not_early, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock_jump_forward, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_match_after_k_reads, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_timeout_bounded_with_last_value, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stuck_register_times_out, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_zero_timeout_single_read, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_last_is_optional, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_poll64_high_bits, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_relax_hook_progress, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_deadline_from_entry_and_wrap, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_relax_callback, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_poll_until, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_settles_at_deadline, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fast_path_no_clock, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stopped_clock_round_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_embedder_round_ns, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_running_backwards, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_jump_back_not_early, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_jump_forward, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,12 +46,13 @@ static void test_profiles_match_probes(void **state)
 
 			assert_int_equal(virq_avic_caps_probe(&hal, &a), LIBVIRQ_OK);
 			if (memcmp(&a, &c->avic_caps, sizeof(a)) != 0)
-				fail_msg("profile %s: AVIC probe differs (avic %d/%d x2 %d/%d 4k %d/%d "
-					 "vnmi %d/%d fam %x/%x max %x/%x)",
-					 c->name, a.avic, c->avic_caps.avic, a.x2avic,
-					 c->avic_caps.x2avic, a.x2avic_4k, c->avic_caps.x2avic_4k,
-					 a.vnmi, c->avic_caps.vnmi, a.family, c->avic_caps.family,
-					 a.max_index, c->avic_caps.max_index);
+				fail_msg(
+				    "profile %s: AVIC probe differs (avic %d/%d x2 %d/%d 4k %d/%d "
+				    "vnmi %d/%d fam %x/%x max %x/%x)",
+				    c->name, a.avic, c->avic_caps.avic, a.x2avic,
+				    c->avic_caps.x2avic, a.x2avic_4k, c->avic_caps.x2avic_4k,
+				    a.vnmi, c->avic_caps.vnmi, a.family, c->avic_caps.family,
+				    a.max_index, c->avic_caps.max_index);
 		}
 #endif
 #ifdef LIBVIRQ_HAVE_PMCVIRT
@@ -60,7 +61,8 @@ static void test_profiles_match_probes(void **state)
 
 			assert_int_equal(virq_pmcvirt_probe(&hal, &p), LIBVIRQ_OK);
 			if (memcmp(&p, &c->pmcvirt_caps, sizeof(p)) != 0)
-				fail_msg("profile %s: PMC probe differs (ctrs %u/%u v2 %d/%d virt %d/%d)",
+				fail_msg("profile %s: PMC probe differs (ctrs %u/%u v2 %d/%d virt "
+					 "%d/%d)",
 					 c->name, p.num_core_ctrs, c->pmcvirt_caps.num_core_ctrs,
 					 p.perfmon_v2, c->pmcvirt_caps.perfmon_v2, p.perfctr_virt,
 					 c->pmcvirt_caps.perfctr_virt);
@@ -142,7 +144,8 @@ static void bring_up(int version, unsigned nits, unsigned nrd)
 		assert_int_equal(virq_gic_rdist_init(&gic, r), LIBVIRQ_OK);
 	for (unsigned i = 0; i < nits; i++) {
 		assert_int_equal(virq_its_init(&its[i], &gic, &d.its[i], NULL), LIBVIRQ_OK);
-		assert_int_equal(its[i].lim.version, version == 41 ? LIBVIRQ_ITS_V41 : LIBVIRQ_ITS_V40);
+		assert_int_equal(its[i].lim.version,
+				 version == 41 ? LIBVIRQ_ITS_V41 : LIBVIRQ_ITS_V40);
 		for (unsigned r = 0; r < nrd; r++)
 			assert_int_equal(virq_its_map_collection(&its[i], r), LIBVIRQ_OK);
 	}
@@ -174,10 +177,10 @@ static void test_gic_brought_up_by_library(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_profiles_match_probes),
-		cmocka_unit_test(test_gic_address_map),
+	    cmocka_unit_test(test_profiles_match_probes),
+	    cmocka_unit_test(test_gic_address_map),
 #ifdef LIBVIRQ_HAVE_GICV4
-		cmocka_unit_test(test_gic_brought_up_by_library),
+	    cmocka_unit_test(test_gic_brought_up_by_library),
 #endif
 	};
 

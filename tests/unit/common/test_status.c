@@ -39,9 +39,11 @@ static void test_unknown_codes(void **state)
 static void test_codes_are_distinct_and_negative(void **state)
 {
 	static const int codes[] = {
-		LIBVIRQ_EINVAL, LIBVIRQ_ERANGE, LIBVIRQ_EALIGN, LIBVIRQ_ENOMEM, LIBVIRQ_ETIMEDOUT, LIBVIRQ_EBUSY,
-		LIBVIRQ_ENOTSUP, LIBVIRQ_EHW, LIBVIRQ_ESTALLED, LIBVIRQ_ENOENT, LIBVIRQ_EEXIST, LIBVIRQ_ENOSPC,
-		LIBVIRQ_EBADDT, LIBVIRQ_EHALVER, LIBVIRQ_ENOHAL, LIBVIRQ_EINHIBITED, LIBVIRQ_EDEAD, LIBVIRQ_EUNKNOWN,
+	    LIBVIRQ_EINVAL,    LIBVIRQ_ERANGE,	 LIBVIRQ_EALIGN,  LIBVIRQ_ENOMEM,
+	    LIBVIRQ_ETIMEDOUT, LIBVIRQ_EBUSY,	 LIBVIRQ_ENOTSUP, LIBVIRQ_EHW,
+	    LIBVIRQ_ESTALLED,  LIBVIRQ_ENOENT,	 LIBVIRQ_EEXIST,  LIBVIRQ_ENOSPC,
+	    LIBVIRQ_EBADDT,    LIBVIRQ_EHALVER,	 LIBVIRQ_ENOHAL,  LIBVIRQ_EINHIBITED,
+	    LIBVIRQ_EDEAD,     LIBVIRQ_EUNKNOWN,
 	};
 
 	(void)state;
@@ -56,18 +58,18 @@ static void test_version_matches_header(void **state)
 {
 	(void)state;
 	assert_int_equal(virq_version(), ((uint32_t)LIBVIRQ_VERSION_MAJOR << 16) |
-						 ((uint32_t)LIBVIRQ_VERSION_MINOR << 8) |
-						 (uint32_t)LIBVIRQ_VERSION_PATCH);
+					     ((uint32_t)LIBVIRQ_VERSION_MINOR << 8) |
+					     (uint32_t)LIBVIRQ_VERSION_PATCH);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_code_has_distinct_text),
-		cmocka_unit_test(test_names_match_enumerators),
-		cmocka_unit_test(test_unknown_codes),
-		cmocka_unit_test(test_codes_are_distinct_and_negative),
-		cmocka_unit_test(test_version_matches_header),
+	    cmocka_unit_test(test_every_code_has_distinct_text),
+	    cmocka_unit_test(test_names_match_enumerators),
+	    cmocka_unit_test(test_unknown_codes),
+	    cmocka_unit_test(test_codes_are_distinct_and_negative),
+	    cmocka_unit_test(test_version_matches_header),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,9 +111,9 @@ static void test_qemu_dumps(void **state)
 		const char *name;
 		uint32_t regions, its;
 	} cases[] = {
-		{ "qemu_v3_smp1", 1, 1 },  { "qemu_v3_smp8", 1, 1 }, { "qemu_v3_smp128", 2, 1 },
-		{ "qemu_v3_noits", 1, 0 }, { "qemu_v4_smp1", 1, 1 }, { "qemu_v4_smp4", 1, 1 },
-		{ "qemu_v4_smp64", 2, 1 }, { "qemu_v4_noits", 1, 0 },
+	    {"qemu_v3_smp1", 1, 1},  {"qemu_v3_smp8", 1, 1},  {"qemu_v3_smp128", 2, 1},
+	    {"qemu_v3_noits", 1, 0}, {"qemu_v4_smp1", 1, 1},  {"qemu_v4_smp4", 1, 1},
+	    {"qemu_v4_smp64", 2, 1}, {"qemu_v4_noits", 1, 0},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -129,8 +129,8 @@ static void test_qemu_dumps(void **state)
 
 static void test_committed_seeds(void **state)
 {
-	static const char *const seeds[] = { "qemu_v4_smp1", "qemu_v3_smp128", "qemu_v4_noits",
-					     "good_two_regions" };
+	static const char *const seeds[] = {"qemu_v4_smp1", "qemu_v3_smp128", "qemu_v4_noits",
+					    "good_two_regions"};
 	(void)state;
 	for (size_t i = 0; i < 4; i++) {
 		char path[512];
@@ -238,8 +238,9 @@ static void test_empty_redist_region_and_cpuif(void **state)
 	assert_non_null(mp);
 	assert_int_equal(d.its[0].phandle, be32_(mp));
 	assert_int_not_equal(d.its[0].phandle, 0);
-	assert_int_equal(d.its[0].fdt_node,
-			 fdt_path_offset(b, "/soc/interrupt-controller@1000000/msi-controller@1080000"));
+	assert_int_equal(
+	    d.its[0].fdt_node,
+	    fdt_path_offset(b, "/soc/interrupt-controller@1000000/msi-controller@1080000"));
 	free(b);
 
 	assert_int_equal(discover_named_("good_cpuif_placeholder", &d, &why), LIBVIRQ_OK);
@@ -401,7 +402,6 @@ static void put_be32_(uint8_t *p, uint32_t v)
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
 }
-
 
 static virq_status run_(const uint8_t *b, size_t n, const char **why)
 {
@@ -594,17 +594,17 @@ static size_t prop_len_off_(const uint8_t *b, const char *path, const char *prop
  * not overflow it. */
 static void test_forged_property_lengths(void **state)
 {
-	static const uint32_t forged[] = { 0xfffffff8u, 0xffffffffu, 0x7ffffffcu, 0x10000000u, 4096 };
+	static const uint32_t forged[] = {0xfffffff8u, 0xffffffffu, 0x7ffffffcu, 0x10000000u, 4096};
 	size_t len;
 	uint8_t *b = load_("qemu_v4_smp1", &len);
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
 		static const char *const props[][2] = {
-			{ "/intc@8000000", "reg" },
-			{ "/intc@8000000", "#redistributor-regions" },
-			{ "/intc@8000000/its@8080000", "reg" },
-			{ "/", "#address-cells" },
+		    {"/intc@8000000", "reg"},
+		    {"/intc@8000000", "#redistributor-regions"},
+		    {"/intc@8000000/its@8080000", "reg"},
+		    {"/", "#address-cells"},
 		};
 		for (size_t j = 0; j < 4; j++) {
 			uint8_t *c = dup_(b, len);
@@ -621,7 +621,7 @@ static void test_forged_property_lengths(void **state)
 /* Every prefix of a blob: with the real totalsize and with totalsize forged to fit. */
 static void test_truncation_sweep(void **state)
 {
-	static const char *const names[] = { "good_two_regions", "qemu_v4_smp1" };
+	static const char *const names[] = {"good_two_regions", "qemu_v4_smp1"};
 
 	(void)state;
 	for (size_t k = 0; k < 2; k++) {
@@ -652,7 +652,7 @@ static void test_truncation_sweep(void **state)
  */
 static void test_mutation_sweep(void **state)
 {
-	static const uint8_t flips[] = { 0x01, 0x80, 0xff };
+	static const uint8_t flips[] = {0x01, 0x80, 0xff};
 	size_t len, qlen;
 	uint8_t *b = load_("good_two_regions", &len);
 	uint8_t *q = load_("qemu_v4_smp64", &qlen);
@@ -695,22 +695,22 @@ static void test_mutation_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_qemu_dumps),
-		cmocka_unit_test(test_committed_seeds),
-		cmocka_unit_test(test_two_regions_stride_noncoherent_rk3588),
-		cmocka_unit_test(test_one_cell_and_extra_reg_entries),
-		cmocka_unit_test(test_empty_redist_region_and_cpuif),
-		cmocka_unit_test(test_ranges_translation),
-		cmocka_unit_test(test_unfollowed_phandle_and_cells_shapes_ignored),
-		cmocka_unit_test(test_hand_built_bad_trees),
-		cmocka_unit_test(test_null_and_tiny),
-		cmocka_unit_test(test_header_corruptions),
-		cmocka_unit_test(test_old_versions_rejected),
-		cmocka_unit_test(test_misaligned_blocks),
-		cmocka_unit_test(test_replay_fuzz_seeds),
-		cmocka_unit_test(test_forged_property_lengths),
-		cmocka_unit_test(test_truncation_sweep),
-		cmocka_unit_test(test_mutation_sweep),
+	    cmocka_unit_test(test_qemu_dumps),
+	    cmocka_unit_test(test_committed_seeds),
+	    cmocka_unit_test(test_two_regions_stride_noncoherent_rk3588),
+	    cmocka_unit_test(test_one_cell_and_extra_reg_entries),
+	    cmocka_unit_test(test_empty_redist_region_and_cpuif),
+	    cmocka_unit_test(test_ranges_translation),
+	    cmocka_unit_test(test_unfollowed_phandle_and_cells_shapes_ignored),
+	    cmocka_unit_test(test_hand_built_bad_trees),
+	    cmocka_unit_test(test_null_and_tiny),
+	    cmocka_unit_test(test_header_corruptions),
+	    cmocka_unit_test(test_old_versions_rejected),
+	    cmocka_unit_test(test_misaligned_blocks),
+	    cmocka_unit_test(test_replay_fuzz_seeds),
+	    cmocka_unit_test(test_forged_property_lengths),
+	    cmocka_unit_test(test_truncation_sweep),
+	    cmocka_unit_test(test_mutation_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,7 +125,7 @@ static uint32_t check_qemu_virt_(const uint8_t *b, size_t len)
 	struct virq_fdt_pci_host h;
 	struct virq_fdt_msi_target t;
 	const char *why = NULL;
-	static const uint32_t rids[] = { 0x0, 0x8, 0x10, 0x18, 0x100, 0xfff8, 0xffff };
+	static const uint32_t rids[] = {0x0, 0x8, 0x10, 0x18, 0x100, 0xfff8, 0xffff};
 
 	assert_int_equal(virq_fdt_discover_gic(b, len, &d, &why), LIBVIRQ_OK);
 	assert_string_equal(why, "ok");
@@ -168,9 +168,9 @@ static uint32_t check_qemu_virt_(const uint8_t *b, size_t len)
 
 	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, &h, NULL), LIBVIRQ_OK);
 	for (size_t i = 0; i < sizeof(rids) / sizeof(rids[0]); i++) {
-		assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, rids[i], LIBVIRQ_FDT_ANY_ITS, &t,
-						  &why),
-				 LIBVIRQ_OK);
+		assert_int_equal(
+		    virq_fdt_msi_map(b, len, &d, h.node, rids[i], LIBVIRQ_FDT_ANY_ITS, &t, &why),
+		    LIBVIRQ_OK);
 		assert_string_equal(why, "ok");
 		assert_int_equal(t.its_index, 0);
 		assert_int_equal(t.devid, rids[i]);
@@ -180,8 +180,9 @@ static uint32_t check_qemu_virt_(const uint8_t *b, size_t len)
 				 LIBVIRQ_OK);
 		assert_int_equal(t.devid, rids[i]);
 	}
-	assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, 0x10000, LIBVIRQ_FDT_ANY_ITS, &t, &why),
-			 LIBVIRQ_ERANGE);
+	assert_int_equal(
+	    virq_fdt_msi_map(b, len, &d, h.node, 0x10000, LIBVIRQ_FDT_ANY_ITS, &t, &why),
+	    LIBVIRQ_ERANGE);
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, h.node, 0x10, 1, &t, &why), LIBVIRQ_EINVAL);
 	return d.its[0].phandle;
 }
@@ -191,10 +192,10 @@ static uint32_t check_qemu_virt_(const uint8_t *b, size_t len)
 static void test_qemu72_dumps(void **state)
 {
 	static const char *const names[] = {
-		"qemu72_v4_smp1", "qemu72_v4_smp1_edu",    "qemu72_v4_smp2",
-		"qemu72_v4_smp2_edu", "qemu72_v4_smp2_edu_nonic", "qemu72_v4_smp4",
-		"qemu72_v4_smp4_edu", "qemu72_v4_secure_smp2", "qemu72_v3_smp1",
-		"qemu72_v3_smp2_edu", "qemu72_v3_smp2_virt",
+	    "qemu72_v4_smp1",	  "qemu72_v4_smp1_edu",	      "qemu72_v4_smp2",
+	    "qemu72_v4_smp2_edu", "qemu72_v4_smp2_edu_nonic", "qemu72_v4_smp4",
+	    "qemu72_v4_smp4_edu", "qemu72_v4_secure_smp2",    "qemu72_v3_smp1",
+	    "qemu72_v3_smp2_edu", "qemu72_v3_smp2_virt",
 	};
 	uint32_t ph[sizeof(names) / sizeof(names[0])];
 
@@ -219,8 +220,8 @@ static void test_qemu72_dumps(void **state)
 /* The QEMU installed here, dumped at test time (gen_dtbs.sh). */
 static void test_live_qemu_dumps(void **state)
 {
-	static const char *const names[] = { "qemu_v4_smp1", "qemu_v4_smp2", "qemu_v4_smp4",
-					      "qemu_v3_smp8" };
+	static const char *const names[] = {"qemu_v4_smp1", "qemu_v4_smp2", "qemu_v4_smp4",
+					    "qemu_v3_smp8"};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -265,7 +266,7 @@ static void test_live_qemu_edu(void **state)
 	static const struct {
 		const char *pci;
 		int rid;
-	} cases[] = { { "qemu_v4_smp2_edu", 0x10 }, { "qemu_v4_smp2_edu_nonic", 0x08 } };
+	} cases[] = {{"qemu_v4_smp2_edu", 0x10}, {"qemu_v4_smp2_edu_nonic", 0x08}};
 	size_t len;
 	uint8_t *b = load_gen_("qemu_v4_smp2", &len);
 	struct virq_gic_desc d;
@@ -348,34 +349,34 @@ static void test_pci_msi_fixture(void **state)
 {
 	/* its0 = its[0] (0x8080000), its1 = its[1] (0x8100000); the disabled one is not listed. */
 	static const struct msi_case_ cases[] = {
-		/* 0: binding example 5: its0 with the bus high bit negated, its1 identity. */
-		{ 0, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x8010, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 0, 0x8010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x0010, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 0, 0x7fff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0xffff, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 0, 0xffff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x7fff, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 0, 0x0010, 0, LIBVIRQ_OK, 0, 0x8010, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 0, 0x0010, 1, LIBVIRQ_OK, 1, 0x0010, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 0, 0x8010, 1, LIBVIRQ_OK, 1, 0x8010, LIBVIRQ_FDT_MSI_VIA_MAP },
-		/* 1: msi-map-mask 0xff: bus bits dropped; msi-base 0x100. */
-		{ 1, 0x0312, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 1, 0x0112, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 1, 0x00ff, 1, LIBVIRQ_OK, 1, 0x01ff, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 1, 0x0312, 0, LIBVIRQ_ENOENT, 0, 0, 0 },
-		/* 2: msi-parent = <&its1>: DeviceID = RID. */
-		{ 2, 0x0123, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 1, 0x0123, LIBVIRQ_FDT_MSI_VIA_PARENT },
-		{ 2, 0x0123, 0, LIBVIRQ_ENOENT, 0, 0, 0 },
-		/* 3: msi-parent = <&frame &its0 9>: the non-ITS frame is passed over. */
-		{ 3, 0x0042, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x0042, LIBVIRQ_FDT_MSI_VIA_PARENT },
-		/* 4: only a non-ITS controller; 5: only the disabled ITS. */
-		{ 4, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOTSUP, 0, 0, 0 },
-		{ 5, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOTSUP, 0, 0, 0 },
-		/* 6: neither property. */
-		{ 6, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0 },
-		/* 7: a hole in the map (0x100..0x1ff) and past its end. */
-		{ 7, 0x00ff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x00ff, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 7, 0x0100, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0 },
-		{ 7, 0x01ff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0 },
-		{ 7, 0x0200, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x0200, LIBVIRQ_FDT_MSI_VIA_MAP },
-		{ 7, 0x0300, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0 },
+	    /* 0: binding example 5: its0 with the bus high bit negated, its1 identity. */
+	    {0, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x8010, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {0, 0x8010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x0010, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {0, 0x7fff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0xffff, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {0, 0xffff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x7fff, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {0, 0x0010, 0, LIBVIRQ_OK, 0, 0x8010, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {0, 0x0010, 1, LIBVIRQ_OK, 1, 0x0010, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {0, 0x8010, 1, LIBVIRQ_OK, 1, 0x8010, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    /* 1: msi-map-mask 0xff: bus bits dropped; msi-base 0x100. */
+	    {1, 0x0312, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 1, 0x0112, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {1, 0x00ff, 1, LIBVIRQ_OK, 1, 0x01ff, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {1, 0x0312, 0, LIBVIRQ_ENOENT, 0, 0, 0},
+	    /* 2: msi-parent = <&its1>: DeviceID = RID. */
+	    {2, 0x0123, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 1, 0x0123, LIBVIRQ_FDT_MSI_VIA_PARENT},
+	    {2, 0x0123, 0, LIBVIRQ_ENOENT, 0, 0, 0},
+	    /* 3: msi-parent = <&frame &its0 9>: the non-ITS frame is passed over. */
+	    {3, 0x0042, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x0042, LIBVIRQ_FDT_MSI_VIA_PARENT},
+	    /* 4: only a non-ITS controller; 5: only the disabled ITS. */
+	    {4, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOTSUP, 0, 0, 0},
+	    {5, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOTSUP, 0, 0, 0},
+	    /* 6: neither property. */
+	    {6, 0x0010, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0},
+	    /* 7: a hole in the map (0x100..0x1ff) and past its end. */
+	    {7, 0x00ff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x00ff, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {7, 0x0100, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0},
+	    {7, 0x01ff, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0},
+	    {7, 0x0200, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_OK, 0, 0x0200, LIBVIRQ_FDT_MSI_VIA_MAP},
+	    {7, 0x0300, LIBVIRQ_FDT_ANY_ITS, LIBVIRQ_ENOENT, 0, 0, 0},
 	};
 	size_t len;
 	uint8_t *b = load_gen_("pci_msi", &len);
@@ -398,8 +399,8 @@ static void test_pci_msi_fixture(void **state)
 		memset(&t, 0xa5, sizeof(t));
 		st = virq_fdt_msi_map(b, len, &d, h.node, c->rid, c->filter, &t, &why);
 		if (st != c->st)
-			fail_msg("case %zu (host %u rid 0x%x): %d (%s), want %d", i, c->host, c->rid,
-				 (int)st, why, (int)c->st);
+			fail_msg("case %zu (host %u rid 0x%x): %d (%s), want %d", i, c->host,
+				 c->rid, (int)st, why, (int)c->st);
 		if (st != LIBVIRQ_OK) {
 			struct virq_fdt_msi_target z;
 
@@ -409,8 +410,9 @@ static void test_pci_msi_fixture(void **state)
 		}
 		assert_string_equal(why, "ok");
 		if (t.its_index != c->its || t.devid != c->devid || t.via != c->via)
-			fail_msg("case %zu: its %u devid 0x%x via %u, want its %u devid 0x%x via %u", i,
-				 t.its_index, t.devid, t.via, c->its, c->devid, c->via);
+			fail_msg(
+			    "case %zu: its %u devid 0x%x via %u, want its %u devid 0x%x via %u", i,
+			    t.its_index, t.devid, t.via, c->its, c->devid, c->via);
 		assert_int_equal(t.its_phandle, d.its[c->its].phandle);
 	}
 	free(b);
@@ -434,7 +436,7 @@ static void test_pci_host_fixture(void **state)
 	assert_int_equal(h.bus_start, 0x10);
 	assert_int_equal(h.bus_end, 0x1f);
 	assert_int_equal(h.flags, LIBVIRQ_FDT_PCI_RANGE_SKIPPED | LIBVIRQ_FDT_PCI_DMA_COHERENT |
-					  LIBVIRQ_FDT_PCI_HAS_MSI_MAP);
+				      LIBVIRQ_FDT_PCI_HAS_MSI_MAP);
 	assert_int_equal(h.nr_ranges, 3);
 	assert_int_equal(h.ranges[0].space, LIBVIRQ_FDT_PCI_IO);
 	assert_int_equal(h.ranges[0].cpu_base, 0x403eff0000ull);
@@ -522,29 +524,29 @@ static void test_hostile_maps(void **state)
 	static const struct {
 		const char *path, *why;
 	} cases[] = {
-		{ "/pcie@30000000", "overlap" },
-		{ "/pcie@30100000", "length 0" },
-		{ "/pcie@30200000", "RID range passes 2^32" },
-		{ "/pcie@30300000", "DeviceID range passes 2^32" },
-		{ "/pcie@30400000", "names no node" },
-		{ "/pcie@30500000", "0 or 0xffffffff" },
-		{ "/pcie@30600000", "0 or 0xffffffff" },
-		{ "/pcie@30700000", "without msi-controller" },
-		{ "/pcie@30800000", "msi-map-mask is 0" },
-		{ "/pcie@30900000", "msi-map-mask is not a single cell" },
-		{ "/pcie@30a00000", "outside msi-map-mask" },
-		{ "/pcie@30b00000", "#msi-cells is not 1" },
-		{ "/pcie@30c00000", "#msi-cells is absurd" },
-		{ "/pcie@30d00000", "#msi-cells is not 1" },
-		{ "/pcie@30e00000", "whole number of 4-cell entries" },
-		{ "/pcie@30f00000", "whole number of 4-cell entries" },
-		{ "/pcie@31000000", "names no node" },
-		{ "/pcie@31100000", "msi-parent ends inside" },
-		{ "/pcie@31200000", "0 or 0xffffffff" },
-		{ "/pcie@31300000", "#msi-cells is absurd" },
-		{ "/pcie@31400000", "whole number of cells" },
+	    {"/pcie@30000000", "overlap"},
+	    {"/pcie@30100000", "length 0"},
+	    {"/pcie@30200000", "RID range passes 2^32"},
+	    {"/pcie@30300000", "DeviceID range passes 2^32"},
+	    {"/pcie@30400000", "names no node"},
+	    {"/pcie@30500000", "0 or 0xffffffff"},
+	    {"/pcie@30600000", "0 or 0xffffffff"},
+	    {"/pcie@30700000", "without msi-controller"},
+	    {"/pcie@30800000", "msi-map-mask is 0"},
+	    {"/pcie@30900000", "msi-map-mask is not a single cell"},
+	    {"/pcie@30a00000", "outside msi-map-mask"},
+	    {"/pcie@30b00000", "#msi-cells is not 1"},
+	    {"/pcie@30c00000", "#msi-cells is absurd"},
+	    {"/pcie@30d00000", "#msi-cells is not 1"},
+	    {"/pcie@30e00000", "whole number of 4-cell entries"},
+	    {"/pcie@30f00000", "whole number of 4-cell entries"},
+	    {"/pcie@31000000", "names no node"},
+	    {"/pcie@31100000", "msi-parent ends inside"},
+	    {"/pcie@31200000", "0 or 0xffffffff"},
+	    {"/pcie@31300000", "#msi-cells is absurd"},
+	    {"/pcie@31400000", "whole number of cells"},
 	};
-	static const uint32_t rids[] = { 0x0, 0x10, 0x80, 0x100, 0xffff };
+	static const uint32_t rids[] = {0x0, 0x10, 0x80, 0x100, 0xffff};
 	size_t len;
 	uint8_t *b = load_gen_("pci_msi_bad", &len);
 	struct virq_gic_desc d;
@@ -557,7 +559,8 @@ static void test_hostile_maps(void **state)
 		struct virq_fdt_pci_host h;
 
 		/* The host itself is valid: only its MSI description is hostile. */
-		assert_int_equal(virq_fdt_discover_pci_host(b, len, (uint32_t)i, &h, NULL), LIBVIRQ_OK);
+		assert_int_equal(virq_fdt_discover_pci_host(b, len, (uint32_t)i, &h, NULL),
+				 LIBVIRQ_OK);
 		assert_int_equal(h.node, node);
 		for (size_t r = 0; r < sizeof(rids) / sizeof(rids[0]); r++) {
 			struct virq_fdt_msi_target t;
@@ -576,26 +579,26 @@ static void test_hostile_maps(void **state)
 static void test_hostile_hosts(void **state)
 {
 	static const char *const whys[] = {
-		"#address-cells/#size-cells are not 3/2",
-		"has no reg",
-		"reg length",
-		"smaller than one bus",
-		"size 0",
-		"wraps",
-		"bus-range is not two cells",
-		"first <= last <= 255",
-		"first <= last <= 255",
-		"has no ranges",
-		"ranges length",
-		"ranges length",
-		"above 4 GiB",
-		"above 4 GiB",
-		"wraps past the end of the PCI",
-		"wraps",
-		"outside its parent bus ranges",
-		"outside its parent bus ranges",
-		"ranges translation wraps",
-		"ranges translation wraps",
+	    "#address-cells/#size-cells are not 3/2",
+	    "has no reg",
+	    "reg length",
+	    "smaller than one bus",
+	    "size 0",
+	    "wraps",
+	    "bus-range is not two cells",
+	    "first <= last <= 255",
+	    "first <= last <= 255",
+	    "has no ranges",
+	    "ranges length",
+	    "ranges length",
+	    "above 4 GiB",
+	    "above 4 GiB",
+	    "wraps past the end of the PCI",
+	    "wraps",
+	    "outside its parent bus ranges",
+	    "outside its parent bus ranges",
+	    "ranges translation wraps",
+	    "ranges translation wraps",
 	};
 	size_t len;
 	uint8_t *b = load_gen_("pci_host_bad", &len);
@@ -717,8 +720,8 @@ static void test_map_limits(void **state)
  */
 static void forged_node_in_value_(const uint8_t *b, size_t len, const struct virq_gic_desc *d)
 {
-	static const uint8_t forged[] = { 0, 0, 0, 1, 'x', 0, 0, 0, 0, 0, 0, 3,
-					  0xff, 0xff, 0xff, 0xf4, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t forged[] = {0,    0,    0,	   1,	 'x', 0, 0, 0, 0, 0, 0, 3,
+					 0xff, 0xff, 0xff, 0xf4, 0,   0, 0, 0, 0, 0, 0, 0};
 	size_t room = len + 256;
 	uint8_t *c = malloc(room);
 	struct virq_fdt_msi_target t;
@@ -753,7 +756,7 @@ static void test_msi_misuse(void **state)
 	struct virq_fdt_pci_host h, h2;
 	struct virq_fdt_msi_target t;
 	const char *why = NULL;
-	static const int32_t bad_nodes[] = { -1, 1, 2, 3, 7, 0x7ffffff0, -2147483647 - 1 };
+	static const int32_t bad_nodes[] = {-1, 1, 2, 3, 7, 0x7ffffff0, -2147483647 - 1};
 	int prop;
 
 	(void)state;
@@ -771,9 +774,9 @@ static void test_msi_misuse(void **state)
 	assert_int_equal(virq_fdt_discover_pci_host(b, len, 0, NULL, &why), LIBVIRQ_EINVAL);
 	/* Offsets that are not nodes: negative, unaligned, past the end, a property. */
 	for (size_t i = 0; i < sizeof(bad_nodes) / sizeof(bad_nodes[0]); i++)
-		assert_int_equal(virq_fdt_msi_map(b, len, &d, bad_nodes[i], 0x10, LIBVIRQ_FDT_ANY_ITS,
-						  &t, &why),
-				 LIBVIRQ_EINVAL);
+		assert_int_equal(
+		    virq_fdt_msi_map(b, len, &d, bad_nodes[i], 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
+		    LIBVIRQ_EINVAL);
 	prop = fdt_first_property_offset(b, h.node);
 	assert_true(prop > 0);
 	assert_int_equal(virq_fdt_msi_map(b, len, &d, prop, 0x10, LIBVIRQ_FDT_ANY_ITS, &t, &why),
@@ -800,7 +803,7 @@ static void test_msi_misuse(void **state)
  */
 static void sweep_one_(const uint8_t *c, size_t n, unsigned *ok, unsigned *bad)
 {
-	static const uint32_t rids[] = { 0x0, 0x10, 0x0312, 0x8010, 0xffff };
+	static const uint32_t rids[] = {0x0, 0x10, 0x0312, 0x8010, 0xffff};
 	struct virq_gic_desc d;
 	bool have_gic = virq_fdt_discover_gic(c, n, &d, NULL) == LIBVIRQ_OK;
 
@@ -821,15 +824,18 @@ static void sweep_one_(const uint8_t *c, size_t n, unsigned *ok, unsigned *bad)
 		assert_true(h.cfg_size > 0 && h.nr_ranges <= LIBVIRQ_FDT_PCI_MAX_RANGES);
 		for (uint32_t r = 0; r < h.nr_ranges; r++)
 			assert_true(h.ranges[r].size > 0 &&
-				    h.ranges[r].cpu_base + h.ranges[r].size - 1 >= h.ranges[r].cpu_base);
+				    h.ranges[r].cpu_base + h.ranges[r].size - 1 >=
+					h.ranges[r].cpu_base);
 		if (!have_gic)
 			continue;
 		for (size_t k = 0; k < sizeof(rids) / sizeof(rids[0]); k++) {
 			struct virq_fdt_msi_target t;
 
-			st = virq_fdt_msi_map(c, n, &d, h.node, rids[k], LIBVIRQ_FDT_ANY_ITS, &t, &why);
-			assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT || st == LIBVIRQ_ENOENT ||
-				    st == LIBVIRQ_ENOTSUP || st == LIBVIRQ_ENOSPC);
+			st = virq_fdt_msi_map(c, n, &d, h.node, rids[k], LIBVIRQ_FDT_ANY_ITS, &t,
+					      &why);
+			assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EBADDT ||
+				    st == LIBVIRQ_ENOENT || st == LIBVIRQ_ENOTSUP ||
+				    st == LIBVIRQ_ENOSPC);
 			if (st == LIBVIRQ_OK) {
 				assert_true(t.its_index < d.nr_its);
 				assert_int_equal(t.its_phandle, d.its[t.its_index].phandle);
@@ -896,7 +902,7 @@ static void test_replay_fuzz_seeds(void **state)
 
 static void test_mutation_sweep(void **state)
 {
-	static const char *const names[] = { "pci_msi", "pci_msi_bad" };
+	static const char *const names[] = {"pci_msi", "pci_msi_bad"};
 	uint32_t rng = 0x9e3779b9u;
 	unsigned ok = 0, bad = 0;
 
@@ -926,19 +932,13 @@ static void test_mutation_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_qemu72_dumps),
-		cmocka_unit_test(test_live_qemu_dumps),
-		cmocka_unit_test(test_live_qemu_edu),
-		cmocka_unit_test(test_qemu_phandle_rewritten),
-		cmocka_unit_test(test_pci_msi_fixture),
-		cmocka_unit_test(test_pci_host_fixture),
-		cmocka_unit_test(test_cfg_addr),
-		cmocka_unit_test(test_hostile_maps),
-		cmocka_unit_test(test_hostile_hosts),
-		cmocka_unit_test(test_map_limits),
-		cmocka_unit_test(test_msi_misuse),
-		cmocka_unit_test(test_replay_fuzz_seeds),
-		cmocka_unit_test(test_mutation_sweep),
+	    cmocka_unit_test(test_qemu72_dumps),    cmocka_unit_test(test_live_qemu_dumps),
+	    cmocka_unit_test(test_live_qemu_edu),   cmocka_unit_test(test_qemu_phandle_rewritten),
+	    cmocka_unit_test(test_pci_msi_fixture), cmocka_unit_test(test_pci_host_fixture),
+	    cmocka_unit_test(test_cfg_addr),	    cmocka_unit_test(test_hostile_maps),
+	    cmocka_unit_test(test_hostile_hosts),   cmocka_unit_test(test_map_limits),
+	    cmocka_unit_test(test_msi_misuse),	    cmocka_unit_test(test_replay_fuzz_seeds),
+	    cmocka_unit_test(test_mutation_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

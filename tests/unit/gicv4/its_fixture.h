@@ -20,7 +20,8 @@ struct its_fx {
 
 /* Brings up GIC (dist + every RD), the ITS models, and optionally the ITSes. */
 static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
-			       const struct virq_sim_its_state_cfg *ic, unsigned nits, bool init_its)
+			       const struct virq_sim_its_state_cfg *ic, unsigned nits,
+			       bool init_its)
 {
 	struct virq_sim_its_state_cfg c = ic ? *ic : virq_sim_its_state_default_cfg(0);
 
@@ -62,7 +63,8 @@ static inline void itsfx_no_errors(const struct its_fx *f)
 {
 	for (unsigned i = 0; i < f->nits; i++) {
 		if (virq_sim_its_state_errors(f->sm[i]))
-			fail_msg("ITS %u model error: %s", i, virq_sim_its_state_last_error(f->sm[i]));
+			fail_msg("ITS %u model error: %s", i,
+				 virq_sim_its_state_last_error(f->sm[i]));
 	}
 }
 

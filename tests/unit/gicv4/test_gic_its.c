@@ -6,8 +6,8 @@
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40))
 
-static void setup1(struct its_fx *f, const struct virq_sim_its_state_cfg *ic, unsigned nr_rd, int version,
-		   bool dirty_direct)
+static void setup1(struct its_fx *f, const struct virq_sim_its_state_cfg *ic, unsigned nr_rd,
+		   int version, bool dirty_direct)
 {
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 
@@ -166,9 +166,9 @@ static void test_tables_flat_and_page_sizes(void **state)
 		assert_int_equal(t->id_bits, 16);
 		assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0) & 0xFF,
 				 (8u * 65536u) / want_psz[i] - 1);
-		assert_int_equal((virq_sim_its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0	  ? 2
-									 : i == 1 ? 0
-										  : 1);
+		assert_int_equal((virq_sim_its_state_baser(f.sm[0], 0) >> 8) & 3, i == 0   ? 2
+										  : i == 1 ? 0
+											   : 1);
 		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 		assert_int_equal(virq_its_device_map(&f.its[0], &d, 0x7FFF, 2), LIBVIRQ_OK);
 		assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
@@ -825,7 +825,8 @@ static void test_quiescent_exact(void **state)
 		}
 		assert_int_equal(reads, k + 1); /* k reads with Quiescent = 0 (the first is the
 						 * read-modify-write one), then one with 1 */
-		assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK); /* ITS enabled */
+		assert_int_equal(virq_its_map_collection(&f.its[0], 0),
+				 LIBVIRQ_OK); /* ITS enabled */
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 	}

@@ -6,7 +6,8 @@
 
 static void init_ok(struct gic_fx *f)
 {
-	assert_int_equal(virq_gic_init(&f->gic, &f->hal, &f->desc, f->rds, FX_MAX_RD, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_init(&f->gic, &f->hal, &f->desc, f->rds, FX_MAX_RD, 16),
+			 LIBVIRQ_OK);
 }
 
 static void test_probe_qemu_v40(void **state)
@@ -23,7 +24,8 @@ static void test_probe_qemu_v40(void **state)
 	assert_int_equal(f.gic.vpeid_bits, 16);
 	assert_string_equal(virq_gic_version_name(f.gic.version), "GICv4.0");
 	/* Probing writes nothing. */
-	assert_int_equal(virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W32) + virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W64),
+	assert_int_equal(virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W32) +
+			     virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W64),
 			 0);
 	virq_gic_destroy(&f.gic);
 	assert_int_equal(virq_sim_live_pages(f.fh), 0);
@@ -123,10 +125,12 @@ static void test_bad_args(void **state)
 
 	(void)state;
 	fx_setup(&f, NULL);
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 13), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 13),
+			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, 0, 16), LIBVIRQ_EINVAL);
 	f.desc.nr_redist_regions = 0;
-	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16),
+			 LIBVIRQ_EINVAL);
 	f.desc.nr_redist_regions = 1;
 	f.desc.redist[0].base = 0x1000000; /* nothing there: PIDR2 reads 0 */
 	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EHW);
@@ -261,17 +265,21 @@ static void test_rdist_init_order(void **state)
 	virq_sim_trace(f.fh, true);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 	assert_true(virq_sim_rdist_awake(f.rm, 0));
-	assert_true(virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)) >= 3);
+	assert_true(
+	    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)) >= 3);
 	iw = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER));
-	ip = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64, fx_rd(&f, 0, LIBVIRQ_GICR_PROPBASER));
-	ipd = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64, fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER));
+	ip = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64,
+				 fx_rd(&f, 0, LIBVIRQ_GICR_PROPBASER));
+	ipd = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64,
+				  fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER));
 	ie = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR));
 	assert_true(iw < ip && ip < ipd && ipd < ie && ie != SIZE_MAX);
 	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 1);
 	/* PROPBASER: table PA, IDbits 15, Inner-shareable RaWaWb. */
 	assert_int_equal(virq_sim_rdist_propbaser(f.rm, 0),
 			 f.gic.prop.pa | 15 | (7u << 7) | (1u << 10));
-	assert_int_equal(virq_sim_rdist_pendbaser(f.rm, 0), f.rds[0].pend.pa | (7u << 7) | (1u << 10));
+	assert_int_equal(virq_sim_rdist_pendbaser(f.rm, 0),
+			 f.rds[0].pend.pa | (7u << 7) | (1u << 10));
 	assert_int_equal(f.rds[0].pend.pa & 0xFFFF, 0);
 	assert_true(f.rds[0].flags & LIBVIRQ_RDIST_LPIS_ON);
 	assert_false(f.gic.rd_noncoherent);
@@ -304,10 +312,12 @@ static void test_exact_poll_counts(void **state)
 		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 		/* 1 read for read-modify-write + k busy reads + 1 settled read */
 		assert_int_equal(
-		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)), k + 2);
+		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)),
+		    k + 2);
 		/* CTLR: 1 read (LPIs already on?) + 1 read-modify-write + k + 1 polls */
 		assert_int_equal(
-		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR)), k + 3);
+		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR)),
+		    k + 3);
 		virq_gic_destroy(&f.gic);
 		fx_teardown(&f);
 	}

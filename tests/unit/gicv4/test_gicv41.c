@@ -70,7 +70,8 @@ static void v41_setup(struct v41 *t, unsigned nr_rd, int cla, const uint32_t *af
 	t->nvpe = nvpe;
 	for (unsigned i = 0; i < nvpe; i++) {
 		assert_int_equal(virq_lpi_alloc(&f->g.gic, 1, &t->db[i]), LIBVIRQ_OK);
-		assert_int_equal(virq_vpe_init(&t->vpe[i], &t->vm, i % nr_rd, t->db[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&t->vpe[i], &t->vm, i % nr_rd, t->db[i]),
+				 LIBVIRQ_OK);
 	}
 }
 
@@ -138,8 +139,8 @@ static void test_vsgi_config_send_read_clear(void **state)
 	assert_int_equal(virq_vpe_vsgi_send(&t.vpe[0], 5), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_vsgi_send(&t.vpe[0], 16), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_sim_mmio_total(t.f.g.fh), 1);
-	assert_int_equal(virq_sim_count_at(t.f.g.fh, LIBVIRQ_SIM_MMIO_W64,
-					   V41_ITS_BASE + LIBVIRQ_GITS_SGIR), 1);
+	assert_int_equal(
+	    virq_sim_count_at(t.f.g.fh, LIBVIRQ_SIM_MMIO_W64, V41_ITS_BASE + LIBVIRQ_GITS_SGIR), 1);
 	assert_int_equal(virq_sim_its_state_sgir_writes(t.f.sm[0]), 1);
 	/* Read at the vPE's redistributor: VSGIR write, VSGIPENDR read. */
 	virq_sim_reset_counters(t.f.g.fh);
@@ -306,7 +307,8 @@ static void test_late_rd_backs_existing_vpes(void **state)
 {
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(V41_ITS_BASE);
-	struct virq_sim_its_state_cfg c2 = virq_sim_its_state_default_cfg(V41_ITS_BASE + V41_ITS_STRIDE);
+	struct virq_sim_its_state_cfg c2 =
+	    virq_sim_its_state_default_cfg(V41_ITS_BASE + V41_ITS_STRIDE);
 	struct virq_gic_its_desc d2 = {.base = V41_ITS_BASE + V41_ITS_STRIDE, .size = 0x20000};
 	struct its_fx f;
 	struct virq_gic_vm vm = {0};

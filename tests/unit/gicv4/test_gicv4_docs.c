@@ -62,8 +62,8 @@ static int has_param(const char *doc, size_t len, const char *name)
 			p = strchr(p, ']') + 1;
 		while (*p == ' ')
 			p++;
-		if (!strncmp(p, name, strlen(name)) && !(isalnum((unsigned char)p[strlen(name)]) ||
-							   p[strlen(name)] == '_'))
+		if (!strncmp(p, name, strlen(name)) &&
+		    !(isalnum((unsigned char)p[strlen(name)]) || p[strlen(name)] == '_'))
 			return 1;
 	}
 	return 0;

@@ -141,8 +141,8 @@ static void test_failures_say_why(void **state)
 	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), true);
 	assert_int_equal(virq_its_int(&dev, 5), LIBVIRQ_ETIMEDOUT);
 	assert_true(virq_sim_logged(f.g.fh, "virq_its_int: INT + SYNC/VSYNC failed"));
-	assert_true(virq_sim_logged(f.g.fh,
-				    "virq_its_queue_wait: the ITS consumed nothing until the deadline"));
+	assert_true(virq_sim_logged(
+	    f.g.fh, "virq_its_queue_wait: the ITS consumed nothing until the deadline"));
 	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), false);
 	assert_int_equal(virq_its_unmap_event(&dev, 5), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
@@ -169,7 +169,8 @@ static void test_failure_without_log_callback(void **state)
 	hal.ops = &ops;
 	assert_int_equal(virq_gic_init(&gic, &hal, &g.desc, g.rds, FX_MAX_RD, 13), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_sim_log_count(g.fh, LIBVIRQ_LOG_DEBUG), 0);
-	assert_int_equal(virq_gic_init(&gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 13), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 13),
+			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_sim_log_count(g.fh, LIBVIRQ_LOG_DEBUG), 1);
 	assert_string_equal(virq_sim_last_log(g.fh),
 			    "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16");

@@ -247,7 +247,8 @@ static void test_tiny_vpeid_space(void **state)
 					 LIBVIRQ_OK);
 			assert_int_equal(v[i].vpeid, i);
 		}
-		assert_int_equal(virq_vpe_init(&v[n], &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ENOSPC);
+		assert_int_equal(virq_vpe_init(&v[n], &vm, 0, LIBVIRQ_ITS_NO_DOORBELL),
+				 LIBVIRQ_ENOSPC);
 		/* a freed vPEID is handed out again */
 		assert_int_equal(virq_vpe_destroy(&v[0]), LIBVIRQ_OK);
 		assert_int_equal(virq_vpe_init(&v[n], &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
@@ -311,9 +312,12 @@ static void test_vpeid_allocator_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_gic_policy),	  cmocka_unit_test(test_its_policy),
-	    cmocka_unit_test(test_device_policy),	  cmocka_unit_test(test_vm_vpe_policy),
-	    cmocka_unit_test(test_queue_policy),	  cmocka_unit_test(test_tiny_vpeid_space),
+	    cmocka_unit_test(test_gic_policy),
+	    cmocka_unit_test(test_its_policy),
+	    cmocka_unit_test(test_device_policy),
+	    cmocka_unit_test(test_vm_vpe_policy),
+	    cmocka_unit_test(test_queue_policy),
+	    cmocka_unit_test(test_tiny_vpeid_space),
 	    cmocka_unit_test(test_vpeid_allocator_order),
 	};
 

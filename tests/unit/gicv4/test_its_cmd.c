@@ -83,7 +83,8 @@ static void test_v3_mapti(void **s)
 static void test_v4_movi(void **s)
 {
 	(void)s;
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
+	struct virq_its_cmd c = {
+	    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
 
 	check_golden(&c, 0x0000000500000001ull, 9, 1, 0);
 }
@@ -191,11 +192,13 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Shareability, LIBVIRQ_GIC_SH_INNER) |
 	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K);
 	assert_int_equal(v, 0xB907000041010600ull);
-	v = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vPEID, 0x2A) | LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vINTID, 5);
+	v = LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vPEID, 0x2A) |
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_SGIR_vINTID, 5);
 	assert_int_equal(v, 0x0000002A00000005ull);
 	/* CBASER encoder errors. */
 	assert_int_equal(virq_its_cbaser_encode(0x41000800, 4096, 7, 0, 1, &v), LIBVIRQ_EALIGN);
-	assert_int_equal(virq_its_cbaser_encode(0x41000000, 4096 + 512, 7, 0, 1, &v), LIBVIRQ_EALIGN);
+	assert_int_equal(virq_its_cbaser_encode(0x41000000, 4096 + 512, 7, 0, 1, &v),
+			 LIBVIRQ_EALIGN);
 	assert_int_equal(virq_its_cbaser_encode(1ull << 52, 4096, 7, 0, 1, &v), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_its_cbaser_encode(0, 257 * 4096, 7, 0, 1, &v), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_its_cbaser_encode(0, 0, 7, 0, 1, &v), LIBVIRQ_ERANGE);
@@ -209,14 +212,16 @@ static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
 static void test_needs_clean_decoded_device_or_nc(void **s)
 {
 	(void)s;
-	assert_true(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_nC, LIBVIRQ_GIC_SH_INNER)); /* 0b001 */
+	assert_true(
+	    virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_nC, LIBVIRQ_GIC_SH_INNER)); /* 0b001 */
 	assert_true(
 	    virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_DnGnRnE, LIBVIRQ_GIC_SH_INNER)); /* 0b000 */
 	assert_false(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_RaWaWb, LIBVIRQ_GIC_SH_INNER));
 	assert_false(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_RaWb, LIBVIRQ_GIC_SH_OUTER));
 	assert_true(virq_gic_attr_needs_clean(LIBVIRQ_GIC_CACHE_RaWaWb, LIBVIRQ_GIC_SH_NONE));
 	/* Decoded from shifted register bits, not compared shifted (the Xen bug). */
-	uint64_t cbaser = 0xB80000004100040Full & ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_InnerCache);
+	uint64_t cbaser =
+	    0xB80000004100040Full & ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_InnerCache);
 	cbaser |= LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CBASER_InnerCache, 1);
 	assert_true(
 	    virq_gic_attr_needs_clean(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cbaser),
@@ -324,10 +329,11 @@ static void test_sync_rules(void **st)
 
 /* ---- random valid commands ---- */
 static const enum virq_its_opcode all_ops[] = {
-    LIBVIRQ_ITS_MOVI,   LIBVIRQ_ITS_INT,     LIBVIRQ_ITS_CLEAR,	LIBVIRQ_ITS_SYNC,	LIBVIRQ_ITS_MAPD,
-    LIBVIRQ_ITS_MAPC,   LIBVIRQ_ITS_MAPTI,   LIBVIRQ_ITS_MAPI,	LIBVIRQ_ITS_INV,	LIBVIRQ_ITS_INVALL,
-    LIBVIRQ_ITS_MOVALL, LIBVIRQ_ITS_DISCARD, LIBVIRQ_ITS_VMOVI,	LIBVIRQ_ITS_VMOVP, LIBVIRQ_ITS_VSGI,
-    LIBVIRQ_ITS_VSYNC,  LIBVIRQ_ITS_VMAPP,   LIBVIRQ_ITS_VMAPTI, LIBVIRQ_ITS_VMAPI, LIBVIRQ_ITS_VINVALL,
+    LIBVIRQ_ITS_MOVI,  LIBVIRQ_ITS_INT,	   LIBVIRQ_ITS_CLEAR,  LIBVIRQ_ITS_SYNC,
+    LIBVIRQ_ITS_MAPD,  LIBVIRQ_ITS_MAPC,   LIBVIRQ_ITS_MAPTI,  LIBVIRQ_ITS_MAPI,
+    LIBVIRQ_ITS_INV,   LIBVIRQ_ITS_INVALL, LIBVIRQ_ITS_MOVALL, LIBVIRQ_ITS_DISCARD,
+    LIBVIRQ_ITS_VMOVI, LIBVIRQ_ITS_VMOVP,  LIBVIRQ_ITS_VSGI,   LIBVIRQ_ITS_VSYNC,
+    LIBVIRQ_ITS_VMAPP, LIBVIRQ_ITS_VMAPTI, LIBVIRQ_ITS_VMAPI,  LIBVIRQ_ITS_VINVALL,
     LIBVIRQ_ITS_INVDB,
 };
 #define NOPS (sizeof(all_ops) / sizeof(all_ops[0]))
@@ -358,7 +364,7 @@ static struct virq_its_cmd rnd_cmd(enum virq_its_opcode op)
 	c.EventID = (uint32_t)rnd();
 	c.pINTID = (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
 	c.vINTID = op == LIBVIRQ_ITS_VSGI ? (uint32_t)(rnd() & 15)
-				       : (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
+					  : (uint32_t)(8192 + rnd() % (0xFFFFFFFFull - 8192));
 	c.ICID = (uint32_t)(rnd() & 0xFFFF);
 	c.vPEID = (uint32_t)(rnd() & 0xFFFF);
 	c.Size = (uint32_t)(rnd() & 31);
@@ -395,7 +401,7 @@ static void check_model_decode(const struct virq_its_cmd *c, const uint8_t raw[3
 	assert_true(m.known);
 	assert_int_equal(m.op, c->opcode);
 #define X_(bit, mval, cval)                                                                        \
-	if (f & (1ull << LIBVIRQ_ITS_F_##bit))                                                        \
+	if (f & (1ull << LIBVIRQ_ITS_F_##bit))                                                     \
 	assert_int_equal((uint64_t)(mval), (uint64_t)(cval))
 	X_(DeviceID, m.dev, c->DeviceID);
 	X_(EventID, m.ev, c->EventID);
@@ -436,7 +442,8 @@ static void test_random_round_trip(void **s)
 			uint8_t raw[32], raw2[32];
 			uint64_t fields = virq_its_cmd_fields(c.opcode);
 
-			assert_int_equal(virq_its_cmd_encode(&c, NULL, raw, NULL, NULL), LIBVIRQ_OK);
+			assert_int_equal(virq_its_cmd_encode(&c, NULL, raw, NULL, NULL),
+					 LIBVIRQ_OK);
 			assert_int_equal(virq_its_cmd_decode(raw, &back), LIBVIRQ_OK);
 			memset(&zeroed, 0, sizeof(zeroed));
 			zeroed.opcode = c.opcode;
@@ -593,7 +600,8 @@ static void test_unknown_opcode_and_nulls(void **s)
 		bool known = virq_its_opcode_name((enum virq_its_opcode)op) != NULL;
 
 		raw[0] = (uint8_t)op;
-		assert_int_equal(virq_its_cmd_decode(raw, &d), known ? LIBVIRQ_OK : LIBVIRQ_EUNKNOWN);
+		assert_int_equal(virq_its_cmd_decode(raw, &d),
+				 known ? LIBVIRQ_OK : LIBVIRQ_EUNKNOWN);
 		assert_int_equal(d.opcode, op);
 		assert_int_equal(virq_its_cmd_fields((enum virq_its_opcode)op) != 0, known);
 	}
@@ -755,8 +763,11 @@ static void test_limits_versions(void **s)
 	expect_bad(&c, &l40, LIBVIRQ_ENOTSUP, LIBVIRQ_ITS_F_opcode);
 	ok_with(&c, &l41nosgi);
 	/* 4.1-only VMAPP/VMOVP fields on a 4.0 ITS. */
-	c = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_VMAPP, .vPEID = 1, .V = true, .VPT_addr = 0x10000, .VPT_size = 15};
+	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMAPP,
+				  .vPEID = 1,
+				  .V = true,
+				  .VPT_addr = 0x10000,
+				  .VPT_size = 15};
 	ok_with(&c, &l40);
 	c.Alloc = true;
 	expect_bad(&c, &l40, LIBVIRQ_ERANGE, LIBVIRQ_ITS_F_Alloc);
@@ -809,7 +820,8 @@ static void test_limits_cache_equivalence(void **s)
 		stale = l;
 		stale.cache.key_bits ^= 0x01010101u; /* forces the generic checks */
 		/* IDs near the limits: random, just below, at, or above each maximum. */
-		c = virq_its_mapti((uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd());
+		c = virq_its_mapti((uint32_t)rnd(), (uint32_t)rnd(), (uint32_t)rnd(),
+				   (uint32_t)rnd());
 		if (r & 16)
 			c.DeviceID = l.cache.max_DeviceID + (uint32_t)(rnd() % 3) - 1u;
 		if (r & 32)
@@ -930,7 +942,8 @@ static void test_move_sync_names_source(void **st)
 	(void)st;
 	virq_its_limits_from_typer(0x0000003F0001EFB3ull, &l40);
 	memset(&s, 0xA5, sizeof(s));
-	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
+	c = (struct virq_its_cmd){
+	    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = 5, .EventID = 9, .ICID = 1};
 	assert_int_equal(virq_its_cmd_encode(&c, &l40, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
 	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_ICID);
 	assert_int_equal(s.ICID, 1);
@@ -938,7 +951,8 @@ static void test_move_sync_names_source(void **st)
 	assert_int_equal(s.DeviceID, 5);
 	assert_int_equal(s.EventID, 9);
 	/* VMOVI: VSYNC the new vPE and the vPE the event leaves. */
-	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VMOVI, .DeviceID = 5, .EventID = 9, .vPEID = 3};
+	c = (struct virq_its_cmd){
+	    .opcode = LIBVIRQ_ITS_VMOVI, .DeviceID = 5, .EventID = 9, .vPEID = 3};
 	assert_int_equal(virq_its_cmd_encode(&c, &l40, (uint8_t[32]){0}, &s, NULL), LIBVIRQ_OK);
 	assert_int_equal(s.kind, LIBVIRQ_ITS_SYNC_VPEID);
 	assert_int_equal(s.vPEID, 3);
@@ -981,14 +995,16 @@ static void test_fill_matches_encoder(void **st)
 	(void)st;
 	virq_its_vmapti_fill_(run[0], 40, 0x1234, 0xFFFFFFF0u - 39, 77, 9000, 8300);
 	for (uint32_t i = 0; i < 40; i++) {
-		struct virq_its_cmd c = virq_its_vmapti(0x1234, 0xFFFFFFF0u - 39 + i, 77, 9000 + i, 8300);
+		struct virq_its_cmd c =
+		    virq_its_vmapti(0x1234, 0xFFFFFFF0u - 39 + i, 77, 9000 + i, 8300);
 
 		assert_int_equal(virq_its_cmd_encode(&c, NULL, one, NULL, NULL), LIBVIRQ_OK);
 		assert_memory_equal(run[i], one, 32);
 	}
 	virq_its_discard_fill_(run[0], 40, 0xFFFFFFFFu, 0xFFFFFFFFu - 39);
 	for (uint32_t i = 0; i < 40; i++) {
-		struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = 0xFFFFFFFFu,
+		struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_DISCARD,
+					 .DeviceID = 0xFFFFFFFFu,
 					 .EventID = 0xFFFFFFFFu - 39 + i};
 
 		assert_int_equal(virq_its_cmd_encode(&c, NULL, one, NULL, NULL), LIBVIRQ_OK);

@@ -96,9 +96,11 @@ static void test_init_programs_cbaser(void **s)
 	assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 65536, NULL), LIBVIRQ_OK);
 	cb = virq_sim_its_cbaser(e.m);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Valid, cb), 1);
-	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cb), LIBVIRQ_GIC_CACHE_RaWaWb);
+	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cb),
+			 LIBVIRQ_GIC_CACHE_RaWaWb);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_OuterCache, cb), 0);
-	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, cb), LIBVIRQ_GIC_SH_INNER);
+	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, cb),
+			 LIBVIRQ_GIC_SH_INNER);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Size, cb), 15);
 	assert_int_equal(cb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CBASER_Physical_Address), e.q.mem.pa);
 	assert_int_equal(e.q.mem.pa % 65536, 0);
@@ -106,9 +108,12 @@ static void test_init_programs_cbaser(void **s)
 	assert_int_equal(virq_its_queue_capacity(&e.q), 2047);
 	/* One CTLR read, one CBASER write + read, one CWRITER write. */
 	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CTLR), 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER), 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R64, ITS + LIBVIRQ_GITS_CBASER), 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER),
+			 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R64, ITS + LIBVIRQ_GITS_CBASER),
+			 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+			 1);
 	assert_int_equal(virq_sim_mmio_total(e.fh), 4);
 	env_down(&e);
 }
@@ -124,7 +129,8 @@ static void test_init_nonshareable_readback(void **s)
 	env_up(&e, &mc, 4096, false);
 	cb = virq_sim_its_cbaser(e.m);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, cb), 0);
-	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cb), LIBVIRQ_GIC_CACHE_nC);
+	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cb),
+			 LIBVIRQ_GIC_CACHE_nC);
 	assert_true(e.q.clean);
 	/* Publishing cleans the new commands, before the CWRITER write. */
 	virq_sim_trace(e.fh, true);
@@ -133,7 +139,8 @@ static void test_init_nonshareable_readback(void **s)
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
-	size_t cl = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
+	size_t cl =
+	    virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
 	size_t bar = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_BARRIER, 0);
 	size_t wr = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER);
 	assert_true(cl < bar && bar < wr && wr != SIZE_MAX);
@@ -167,7 +174,8 @@ static void test_init_dma_noncoherent(void **s)
 	env_up(&e, &mc, 8192, true);
 	cb = virq_sim_its_cbaser(e.m);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, cb), 0);
-	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cb), LIBVIRQ_GIC_CACHE_nC);
+	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, cb),
+			 LIBVIRQ_GIC_CACHE_nC);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Size, cb), 1);
 	assert_true(e.q.clean);
 	env_down(&e);
@@ -259,9 +267,10 @@ static void test_batch_exact_mmio(void **s)
 		assert_int_equal(virq_its_queue_publish(&e.q, &t), LIBVIRQ_OK);
 		assert_int_equal(virq_its_queue_wait(&e.q, t, NULL), LIBVIRQ_OK);
 		/* One CWRITER write, one CREADR read; nothing else. */
-		assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
-				 1);
-		assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR), 1);
+		assert_int_equal(
+		    virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
+		assert_int_equal(
+		    virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR), 1);
 		assert_int_equal(virq_sim_mmio_total(e.fh), 2);
 		assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_BARRIER), 1);
 		assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_CLEAN), 0);
@@ -313,7 +322,8 @@ static void test_big_batch_cwriter_writes(void **s)
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	/* ceil(1000 / 127) = 8 doorbells. */
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 8);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+			 8);
 	check_model_seq(&e, 0, 0, 1000);
 	assert_true(virq_sim_its_max_pending(e.m) <= 4096 - 32);
 	env_down(&e);
@@ -334,7 +344,8 @@ static void test_slow_its(void **s)
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR), 11);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR),
+			 11);
 	assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_RELAX), 10);
 	k = 30;
 	/* Batches across wraps with a slow ITS; queue-full pushes wait for space. */
@@ -389,7 +400,8 @@ static void test_dead_its_timeout_and_reset(void **s)
 	virq_sim_its_set_dead(e.m, false);
 	virq_sim_reset_counters(e.fh);
 	assert_int_equal(virq_its_queue_reset(&e.q), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER), 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER),
+			 1);
 	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W32, ITS + LIBVIRQ_GITS_CTLR), 2);
 	assert_int_equal(virq_sim_its_creadr(e.m), 0);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 0); /* the dropped commands never ran */
@@ -435,7 +447,8 @@ static void test_queue_full_never_overwrites(void **s)
 	struct virq_its_cmd c = mapti_n(999);
 	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_ETIMEDOUT);
 	/* It published what was pending (once), waited, and wrote nothing. */
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+			 1);
 	assert_int_equal(virq_sim_its_cwriter(e.m), 127 * 32);
 	assert_memory_equal(snap, e.q.mem.va, sizeof(snap));
 	env_down(&e);
@@ -490,10 +503,12 @@ static void stall_and_retry(bool sticky)
 	/* Retry (the model's one-shot stall is "fixed"). */
 	virq_sim_reset_counters(e.fh);
 	assert_int_equal(virq_its_queue_retry(&e.q), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+			 1);
 	assert_int_equal(virq_its_queue_wait(&e.q, t, &d), LIBVIRQ_OK);
 	check_model_seq(&e, 0, 0, 5);
-	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, virq_sim_its_creadr(e.m)), sticky);
+	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, virq_sim_its_creadr(e.m)),
+			 sticky);
 	/* Later batches complete although Stalled may still read 1 (QEMU 7.2). */
 	for (int b = 0; b < 5; b++) {
 		for (uint32_t i = 0; i < 100; i++) {
@@ -588,7 +603,8 @@ static void test_skip_noncoherent_cleans(void **s)
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_ESTALLED);
 	virq_sim_trace(e.fh, true);
 	assert_int_equal(virq_its_queue_skip(&e.q, &nop, NULL), LIBVIRQ_OK);
-	size_t cl = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
+	size_t cl =
+	    virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
 	size_t wr = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER);
 	assert_true(cl < wr && wr != SIZE_MAX);
 	assert_int_equal(virq_sim_trace_at(e.fh, wr)->value, 32 | 1);
@@ -744,7 +760,8 @@ static void test_submit_appends_sync(void **s)
 	assert_int_equal(virq_sim_its_ncmds(e.m), 2);
 	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->op, 0x05);
 	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->rd, 3 << 16);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
+	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+			 1);
 	/* MAPD -> no SYNC. */
 	c = virq_its_mapd(1, 4, 0x10000, true);
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_OK);
@@ -765,7 +782,8 @@ static void test_submit_appends_sync(void **s)
 	assert_true(virq_sim_its_cmd_at(e.m, 5)->alloc);
 	assert_false(virq_sim_its_cmd_at(e.m, 5)->valid);
 	/* MOVALL: SYNC to both redistributors, the source first. */
-	c = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVALL, .RDbase1 = 1ull << 16, .RDbase2 = 0};
+	c = (struct virq_its_cmd){
+	    .opcode = LIBVIRQ_ITS_MOVALL, .RDbase1 = 1ull << 16, .RDbase2 = 0};
 	virq_sim_its_clear_log(e.m);
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, NULL, &sy, NULL), LIBVIRQ_OK);
 	assert_int_equal(sy.src_kind, LIBVIRQ_ITS_SYNC_RDBASE);
@@ -825,7 +843,7 @@ struct hook_state {
 };
 
 static enum virq_sim_its_verdict hook_bad_dev(void *arg, struct virq_sim_its *m,
-					   const struct virq_sim_its_cmd *c)
+					      const struct virq_sim_its_cmd *c)
 {
 	struct hook_state *h = arg;
 
@@ -872,7 +890,7 @@ struct hook_devs {
 };
 
 static enum virq_sim_its_verdict hook_bad_devs(void *arg, struct virq_sim_its *m,
-					    const struct virq_sim_its_cmd *c)
+					       const struct virq_sim_its_cmd *c)
 {
 	struct hook_devs *h = arg;
 
@@ -935,7 +953,8 @@ static void test_model_rejects_cwriter_beyond_queue(void **s)
 	assert_int_equal(virq_sim_its_ncmds(e.m), 0);
 	h->ops->mmio_write64(h->ctx, ITS + LIBVIRQ_GITS_CWRITER, 0xFE0); /* offset 127: fine */
 	assert_int_equal(virq_sim_its_bad_cwriter(e.m), 1);
-	assert_int_equal(virq_sim_its_ncmds(e.m), 127); /* zeroed slots: unknown opcode 0, skipped */
+	assert_int_equal(virq_sim_its_ncmds(e.m),
+			 127); /* zeroed slots: unknown opcode 0, skipped */
 	assert_int_equal(virq_sim_its_unknown(e.m), 127);
 	env_down(&e);
 }

@@ -18,12 +18,12 @@
 struct tlock {
 	int held;
 	unsigned long acquires, releases;
-	unsigned long nested;	    /* acquire while held */
-	unsigned long stray;	    /* release while not held */
+	unsigned long nested;	     /* acquire while held */
+	unsigned long stray;	     /* release while not held */
 	unsigned long cmds_unlocked; /* commands the ITS executed with the lock free */
 	unsigned long cmds;
-	int *global_held;	    /* shared by the locks of several ITSes */
-	unsigned long two_held;	    /* acquire while another ITS's lock was held */
+	int *global_held;	/* shared by the locks of several ITSes */
+	unsigned long two_held; /* acquire while another ITS's lock was held */
 };
 
 static void tl_acquire_(void *arg)
@@ -66,12 +66,12 @@ static enum virq_sim_its_verdict tl_cmd_hook_(void *arg, struct virq_sim_its *m,
 }
 
 /* After every public call: balanced, free. */
-#define LOCK_FREE(l)                                                                       \
-	do {                                                                               \
-		assert_int_equal((l)->held, 0);                                            \
-		assert_int_equal((l)->acquires, (l)->releases);                            \
-		assert_int_equal((l)->nested, 0);                                          \
-		assert_int_equal((l)->stray, 0);                                           \
+#define LOCK_FREE(l)                                                                               \
+	do {                                                                                       \
+		assert_int_equal((l)->held, 0);                                                    \
+		assert_int_equal((l)->acquires, (l)->releases);                                    \
+		assert_int_equal((l)->nested, 0);                                                  \
+		assert_int_equal((l)->stray, 0);                                                   \
 	} while (0)
 
 struct smp_fx {
@@ -127,10 +127,12 @@ static void test_lock_cfg_needs_both(void **state)
 	cfg.numa_node = -1;
 	cfg.lock.acquire = tl_acquire_;
 	cfg.lock.arg = &l;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg),
+			 LIBVIRQ_EINVAL);
 	cfg.lock.acquire = NULL;
 	cfg.lock.release = tl_release_;
-	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg),
+			 LIBVIRQ_EINVAL);
 	assert_int_equal(l.acquires + l.releases, 0);
 	itsfx_teardown(&f, false);
 }
@@ -159,12 +161,12 @@ static void test_lock_around_every_command(void **state)
 	assert_int_equal(virq_lpi_alloc(&x.f.g.gic, 1, &db2), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&x.f.g.gic, 1, &lpi), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_set_config(&x.f.g.gic, db, 0xA0, true), LIBVIRQ_OK);
-#define CALL(expr)                                                                         \
-	do {                                                                               \
-		a0 = x.lock.acquires;                                                      \
-		assert_int_equal((expr), LIBVIRQ_OK);                                      \
-		LOCK_FREE(&x.lock);                                                        \
-		assert_true(x.lock.acquires > a0);                                         \
+#define CALL(expr)                                                                                 \
+	do {                                                                                       \
+		a0 = x.lock.acquires;                                                              \
+		assert_int_equal((expr), LIBVIRQ_OK);                                              \
+		LOCK_FREE(&x.lock);                                                                \
+		assert_true(x.lock.acquires > a0);                                                 \
 	} while (0)
 	CALL(virq_vpe_init(&v, &vm, 0, db));
 	CALL(virq_vpe_init(&w, &vm, 1, db2));
@@ -427,11 +429,11 @@ static void test_move_clears_stale_doorbell_proxy(void **state)
 	assert_int_equal(c->icid, 0);
 	assert_true(itsfx_find_op(d.x.f.sm[0], 0x04, 0) > itsfx_find_op(d.x.f.sm[0], 0x0A, 0));
 	assert_true(itsfx_find_op(d.x.f.sm[0], 0x01, 0) > itsfx_find_op(d.x.f.sm[0], 0x04, 0));
-	assert_int_equal(virq_sim_its_cmd_at(d.x.q, (size_t)itsfx_find_op(d.x.f.sm[0], 0x01, 0))->icid,
-			 1);
+	assert_int_equal(
+	    virq_sim_its_cmd_at(d.x.q, (size_t)itsfx_find_op(d.x.f.sm[0], 0x01, 0))->icid, 1);
 	assert_int_equal(itsfx_find_op(d.x.f.sm[0], 0x03, 0), -1); /* no INT: not in WFI */
-	assert_int_equal(virq_sim_its_state_lookup(d.x.f.sm[0], pdev, (uint32_t)d.v.proxy_event).icid,
-			 1);
+	assert_int_equal(
+	    virq_sim_its_state_lookup(d.x.f.sm[0], pdev, (uint32_t)d.v.proxy_event).icid, 1);
 	/* Back to RD 0 with a doorbell pending on RD 1: the slot exists now,
 	 * CLEAR on RD 1 then MOVI; nothing is left behind. */
 	assert_int_equal(virq_its_int(&d.dev, 0), LIBVIRQ_OK);

@@ -37,14 +37,14 @@ static void mutex_release_(void *arg)
 	(void)pthread_mutex_unlock(arg);
 }
 
-#define TRY(w, expr)                                                                       \
-	do {                                                                               \
-		virq_status st_ = (expr);                                                  \
-		if (st_ != LIBVIRQ_OK) {                                                   \
-			(w)->bad = st_;                                                    \
-			(w)->what = #expr;                                                 \
-			return NULL;                                                       \
-		}                                                                          \
+#define TRY(w, expr)                                                                               \
+	do {                                                                                       \
+		virq_status st_ = (expr);                                                          \
+		if (st_ != LIBVIRQ_OK) {                                                           \
+			(w)->bad = st_;                                                            \
+			(w)->what = #expr;                                                         \
+			return NULL;                                                               \
+		}                                                                                  \
 	} while (0)
 
 static void *run_(void *p)
@@ -117,7 +117,8 @@ static void test_its_commands_from_threads(void **state)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 	for (int i = 0; i < NTHREADS; i++)
 		if (w[i].bad != LIBVIRQ_OK)
-			fail_msg("thread %d: %s returned %s", i, w[i].what, virq_strerror(w[i].bad));
+			fail_msg("thread %d: %s returned %s", i, w[i].what,
+				 virq_strerror(w[i].bad));
 	/* Every command the library counted reached the ITS, nothing else. */
 	assert_int_equal(virq_sim_its_ncmds(q), f.its[0].cmds - cmds0);
 	assert_true(f.its[0].cmds - cmds0 > (uint64_t)NTHREADS * ROUNDS * 10);

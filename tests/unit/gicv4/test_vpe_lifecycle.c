@@ -486,7 +486,8 @@ static void test_thousands_of_vlpis(void **state)
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 2, &db), LIBVIRQ_OK); /* one doorbell each */
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(virq_vpe_init(&v[i], &vm, (uint32_t)i, db + (uint32_t)i), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v[i], &vm, (uint32_t)i, db + (uint32_t)i),
+				 LIBVIRQ_OK);
 	for (uint32_t d = 0; d < NDEV; d++) {
 		assert_int_equal(virq_its_device_map(&f.its[0], &dev[d], 100u + (uint32_t)d, NEV),
 				 LIBVIRQ_OK);
@@ -505,7 +506,8 @@ static void test_thousands_of_vlpis(void **state)
 	}
 	for (uint32_t d = 0; d < NDEV; d++) {
 		for (uint32_t e = 0; e < NEV; e++) {
-			struct virq_sim_its_ev es = virq_sim_its_state_lookup(f.sm[0], 100u + (uint32_t)d, e);
+			struct virq_sim_its_ev es =
+			    virq_sim_its_state_lookup(f.sm[0], 100u + (uint32_t)d, e);
 			struct virq_its_event le;
 
 			assert_int_equal(virq_its_event_get(&dev[d], e, &le), LIBVIRQ_OK);
@@ -585,7 +587,8 @@ static void test_map_range_stall_then_unmap(void **state)
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 9, 8), LIBVIRQ_OK);
-	virq_sim_its_stall_nth(virq_sim_its_state_queue(f.sm[0]), ncmds(&f, 0) + 3); /* 3rd VMAPTI */
+	virq_sim_its_stall_nth(virq_sim_its_state_queue(f.sm[0]),
+			       ncmds(&f, 0) + 3); /* 3rd VMAPTI */
 	assert_int_equal(virq_vlpi_map_range(&dev, 0, 8, &v, 9000, false), LIBVIRQ_ESTALLED);
 	assert_false(f.its[0].dead);
 	for (uint32_t e = 0; e < 8; e++) {
@@ -694,7 +697,8 @@ static void test_lpi_config_inv(void **state)
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_lpi(&dev, 20, lpi, 1), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_lpi(&dev, 20, lpi, 1), LIBVIRQ_EEXIST);
-	assert_int_equal(virq_its_map_lpi(&dev, 21, lpi + 1, 1), LIBVIRQ_ENOENT); /* not allocated */
+	assert_int_equal(virq_its_map_lpi(&dev, 21, lpi + 1, 1),
+			 LIBVIRQ_ENOENT); /* not allocated */
 	clear_logs(&f);
 	assert_int_equal(virq_lpi_set_config(&f.g.gic, lpi, 0x80, false), LIBVIRQ_OK);
 	assert_int_equal(virq_its_inv(&dev, 20), LIBVIRQ_OK);

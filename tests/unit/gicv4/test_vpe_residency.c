@@ -29,7 +29,8 @@ static void rfx_setup(struct rfx *r, int version, unsigned nr_rd, bool dirty, un
 	assert_int_equal(virq_gic_vm_init(&r->vm, &r->f.g.gic, 16), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 2; i++) {
 		assert_int_equal(virq_lpi_alloc(&r->f.g.gic, 1, &r->db[i]), LIBVIRQ_OK);
-		assert_int_equal(virq_vpe_init(&r->vpe[i], &r->vm, i % nr_rd, r->db[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&r->vpe[i], &r->vm, i % nr_rd, r->db[i]),
+				 LIBVIRQ_OK);
 	}
 }
 
@@ -64,8 +65,8 @@ static void test_v40_accesses(void **state)
 	/* First time: VPROPBASER (VM table) + VPENDBASER; no read (no Dirty). */
 	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
 	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0), r.vpe[0].vpt.pa | (7u << 7) |
-								  (1u << 10) | (1ull << 61) |
-								  (1ull << 62) | (1ull << 63));
+								     (1u << 10) | (1ull << 61) |
+								     (1ull << 62) | (1ull << 63));
 	virq_sim_reset_counters(r.f.g.fh);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_false(pl);

@@ -17,22 +17,24 @@
 #include <libvirq/sim/pmc.h>
 
 /* Guests: virq_sim_guest_pmc6 / _pmc4 (libvirq/sim/cpu.h) and two variants. */
-static const struct virq_pmcvirt_guest g6x = { .ncounters = 6, .ext_core = true };
-static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
-					       .perfmon_v2 = true };
+static const struct virq_pmcvirt_guest g6x = {.ncounters = 6, .ext_core = true};
+static const struct virq_pmcvirt_guest g4x = {.ncounters = 4, .ext_core = true, .perfmon_v2 = true};
 
 /* ---- offsets and bits (APM Vol 2 Tables B-1, B-2) ---- */
 static void test_offsets(void **s)
 {
-	static const struct { const char *name; uint32_t off, width; } want[] = {
-		{ "PERF_CTL0", 0x4E0, 8 }, { "PERF_CTR0", 0x4E8, 8 },
-		{ "PERF_CTL1", 0x4F0, 8 }, { "PERF_CTR1", 0x4F8, 8 },
-		{ "PERF_CTL2", 0x500, 8 }, { "PERF_CTR2", 0x508, 8 },
-		{ "PERF_CTL3", 0x510, 8 }, { "PERF_CTR3", 0x518, 8 },
-		{ "PERF_CTL4", 0x520, 8 }, { "PERF_CTR4", 0x528, 8 },
-		{ "PERF_CTL5", 0x530, 8 }, { "PERF_CTR5", 0x538, 8 },
-		{ "INSTR_RETIRED_CTR", 0x5C0, 8 }, { "PERF_CTR_GLOBAL_STS", 0x5C8, 8 },
-		{ "PERF_CTR_GLOBAL_CTL", 0x5D0, 4 },
+	static const struct {
+		const char *name;
+		uint32_t off, width;
+	} want[] = {
+	    {"PERF_CTL0", 0x4E0, 8},	       {"PERF_CTR0", 0x4E8, 8},
+	    {"PERF_CTL1", 0x4F0, 8},	       {"PERF_CTR1", 0x4F8, 8},
+	    {"PERF_CTL2", 0x500, 8},	       {"PERF_CTR2", 0x508, 8},
+	    {"PERF_CTL3", 0x510, 8},	       {"PERF_CTR3", 0x518, 8},
+	    {"PERF_CTL4", 0x520, 8},	       {"PERF_CTR4", 0x528, 8},
+	    {"PERF_CTL5", 0x530, 8},	       {"PERF_CTR5", 0x538, 8},
+	    {"INSTR_RETIRED_CTR", 0x5C0, 8},   {"PERF_CTR_GLOBAL_STS", 0x5C8, 8},
+	    {"PERF_CTR_GLOBAL_CTL", 0x5D0, 4},
 	};
 	(void)s;
 	assert_int_equal(LIBVIRQ_PMCVIRT_FIELD_COUNT, 15);
@@ -59,7 +61,8 @@ static void test_offsets(void **s)
 	assert_int_equal(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_V_NMI_ENABLE) | (1u << 24),
 			 0x05000000);
 	assert_int_equal(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_V_NMI) |
-				 LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_V_NMI_MASK), 0x1800);
+			     LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INT_CTL_V_NMI_MASK),
+			 0x1800);
 	assert_int_equal(LIBVIRQ_VMCB_EXITCODE, 0x070);
 	assert_int_equal(LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_INTERCEPT3_RDPMC), 1u << 15);
 	assert_true(LIBVIRQ_VMCB_EXIT_INVALID_PMC == 0xFFFFFFFFFFFFFFFCull);
@@ -69,7 +72,8 @@ static void test_offsets(void **s)
 		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_OS) |
 		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_EN) |
 		     LIBVIRQ_FIELD_PREP(LIBVIRQ_PMCVIRT_EVTSEL_EventSelectHi, 1) |
-		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly)) == 0x00000101004201C0ull);
+		     LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly)) ==
+		    0x00000101004201C0ull);
 	/* MSRs (APM Vol 2 §13.2) */
 	assert_int_equal(LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(5), 0xC001020B);
 	assert_int_equal(LIBVIRQ_PMCVIRT_MSR_K7_PERFCTR(3), 0xC0010007);
@@ -143,7 +147,7 @@ static void test_probe(void **s)
 	/* No cpuid callback: ENOHAL. */
 	{
 		struct virq_hal_ops ops = *virq_sim_hal_ops();
-		struct virq_hal h2 = { &ops, fh };
+		struct virq_hal h2 = {&ops, fh};
 
 		ops.cpuid = NULL;
 		assert_int_equal(virq_pmcvirt_probe(&h2, &c), LIBVIRQ_ENOHAL);
@@ -154,9 +158,12 @@ static void test_probe(void **s)
 /* ---- refusal paths ---- */
 static void test_mode_check(void **s)
 {
-	struct virq_pmcvirt_caps c = { .svm = true, .perfctr_virt = true, .vnmi = true,
-				       .perfctr_ext_core = true, .perfmon_v2 = true,
-				       .num_core_ctrs = 6 };
+	struct virq_pmcvirt_caps c = {.svm = true,
+				      .perfctr_virt = true,
+				      .vnmi = true,
+				      .perfctr_ext_core = true,
+				      .perfmon_v2 = true,
+				      .num_core_ctrs = 6};
 	struct virq_pmcvirt_guest g = virq_sim_guest_pmc6;
 	enum virq_pmcvirt_mode hw = LIBVIRQ_PMCVIRT_MODE_HW, sw = LIBVIRQ_PMCVIRT_MODE_SW;
 
@@ -191,20 +198,21 @@ static void test_mode_check(void **s)
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, 0x8), LIBVIRQ_EINVAL);
 	/* Lazy switching is a software-switched mode option. */
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, LIBVIRQ_PMCVIRT_F_LAZY), LIBVIRQ_OK);
-	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, hw, LIBVIRQ_PMCVIRT_F_LAZY), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, hw, LIBVIRQ_PMCVIRT_F_LAZY),
+			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, hw, 0x80000000u), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_pmcvirt_mode_check(&c, &g, sw, LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_mode_check(NULL, &g, sw, 0), LIBVIRQ_EINVAL);
 	/* guest model consistency */
-	g = (struct virq_pmcvirt_guest){ .ncounters = 5 };
+	g = (struct virq_pmcvirt_guest){.ncounters = 5};
 	assert_int_equal(virq_pmcvirt_guest_check(&g), LIBVIRQ_ERANGE);
 	g.ncounters = 7;
 	g.ext_core = true;
 	assert_int_equal(virq_pmcvirt_guest_check(&g), LIBVIRQ_ERANGE);
 	g.ncounters = 0;
 	assert_int_equal(virq_pmcvirt_guest_check(&g), LIBVIRQ_ERANGE);
-	g = (struct virq_pmcvirt_guest){ .ncounters = 4, .perfmon_v2 = true };
+	g = (struct virq_pmcvirt_guest){.ncounters = 4, .perfmon_v2 = true};
 	assert_int_equal(virq_pmcvirt_guest_check(&g), LIBVIRQ_EINVAL);
 }
 
@@ -227,23 +235,41 @@ static void test_exit_decode(void **s)
 }
 
 /* ---- every MSR index mapping ---- */
-struct map_want { uint32_t msr; int st; int kind; uint32_t idx; int field; };
-#define OKC(m, i) { m, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_CTL, i, 2 * (i) }
-#define OKR(m, i) { m, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_CTR, i, 2 * (i) + 1 }
-#define BAD(m) { m, LIBVIRQ_EINVAL, 0, 0, 0 }
-#define NONE(m) { m, LIBVIRQ_ENOENT, 0, 0, 0 }
+struct map_want {
+	uint32_t msr;
+	int st;
+	int kind;
+	uint32_t idx;
+	int field;
+};
+#define OKC(m, i)                                                                                  \
+	{                                                                                          \
+		m, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_CTL, i, 2 * (i)                                \
+	}
+#define OKR(m, i)                                                                                  \
+	{                                                                                          \
+		m, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_CTR, i, 2 * (i) + 1                            \
+	}
+#define BAD(m)                                                                                     \
+	{                                                                                          \
+		m, LIBVIRQ_EINVAL, 0, 0, 0                                                         \
+	}
+#define NONE(m)                                                                                    \
+	{                                                                                          \
+		m, LIBVIRQ_ENOENT, 0, 0, 0                                                         \
+	}
 
 static void check_map_(const struct virq_pmcvirt_guest *g, enum virq_pmcvirt_origin o,
 		       const struct map_want *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct virq_pmcvirt_slot sl = { 99, 99, 99 };
+		struct virq_pmcvirt_slot sl = {99, 99, 99};
 		int st = virq_pmcvirt_msr_map(g, w[i].msr, o, &sl);
 
 		if (st != w[i].st)
 			fail_msg("msr %#x origin %d: status %d want %d", w[i].msr, o, st, w[i].st);
 		if (st == LIBVIRQ_OK && ((int)sl.kind != w[i].kind || sl.idx != w[i].idx ||
-				      (int)sl.field != w[i].field))
+					 (int)sl.field != w[i].field))
 			fail_msg("msr %#x: kind %d idx %u field %d", w[i].msr, sl.kind, sl.idx,
 				 sl.field);
 	}
@@ -252,18 +278,39 @@ static void check_map_(const struct virq_pmcvirt_guest *g, enum virq_pmcvirt_ori
 static void test_msr_map_6(void **s)
 {
 	static const struct map_want w[] = {
-		OKC(0xC0010000, 0), OKC(0xC0010001, 1), OKC(0xC0010002, 2), OKC(0xC0010003, 3),
-		OKR(0xC0010004, 0), OKR(0xC0010005, 1), OKR(0xC0010006, 2), OKR(0xC0010007, 3),
-		OKC(0xC0010200, 0), OKR(0xC0010201, 0), OKC(0xC0010202, 1), OKR(0xC0010203, 1),
-		OKC(0xC0010204, 2), OKR(0xC0010205, 2), OKC(0xC0010206, 3), OKR(0xC0010207, 3),
-		OKC(0xC0010208, 4), OKR(0xC0010209, 4), OKC(0xC001020A, 5), OKR(0xC001020B, 5),
-		{ 0xC0000300, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS, 0, 13 },
-		{ 0xC0000301, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL, 0, 14 },
-		{ 0xC0000302, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR, 0, 13 },
-		{ 0xC0000303, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET, 0, 13 },
-		{ 0xC00000E9, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED, 0, 12 },
-		NONE(0xC0010008), NONE(0xC001020C), NONE(0xC00101FF), NONE(0xC0000304),
-		NONE(0xC00002FF), NONE(0xC0010015), NONE(0x00000010), NONE(0xFFFFFFFF),
+	    OKC(0xC0010000, 0),
+	    OKC(0xC0010001, 1),
+	    OKC(0xC0010002, 2),
+	    OKC(0xC0010003, 3),
+	    OKR(0xC0010004, 0),
+	    OKR(0xC0010005, 1),
+	    OKR(0xC0010006, 2),
+	    OKR(0xC0010007, 3),
+	    OKC(0xC0010200, 0),
+	    OKR(0xC0010201, 0),
+	    OKC(0xC0010202, 1),
+	    OKR(0xC0010203, 1),
+	    OKC(0xC0010204, 2),
+	    OKR(0xC0010205, 2),
+	    OKC(0xC0010206, 3),
+	    OKR(0xC0010207, 3),
+	    OKC(0xC0010208, 4),
+	    OKR(0xC0010209, 4),
+	    OKC(0xC001020A, 5),
+	    OKR(0xC001020B, 5),
+	    {0xC0000300, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS, 0, 13},
+	    {0xC0000301, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL, 0, 14},
+	    {0xC0000302, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR, 0, 13},
+	    {0xC0000303, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET, 0, 13},
+	    {0xC00000E9, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED, 0, 12},
+	    NONE(0xC0010008),
+	    NONE(0xC001020C),
+	    NONE(0xC00101FF),
+	    NONE(0xC0000304),
+	    NONE(0xC00002FF),
+	    NONE(0xC0010015),
+	    NONE(0x00000010),
+	    NONE(0xFFFFFFFF),
 	};
 	(void)s;
 	check_map_(&virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_GUEST, w, sizeof(w) / sizeof(w[0]));
@@ -273,18 +320,20 @@ static void test_msr_map_6(void **s)
 		struct virq_pmcvirt_slot sl;
 		uint32_t off;
 
-		assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc6, 0xC001020B, 0, &sl), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc6, 0xC001020B, 0, &sl),
+				 LIBVIRQ_OK);
 		assert_int_equal(virq_pmcvirt_field_info(sl.field, NULL, &off, NULL), LIBVIRQ_OK);
 		assert_int_equal(off, 0x538);
-		assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc6, 0xC0010206, 0, &sl), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc6, 0xC0010206, 0, &sl),
+				 LIBVIRQ_OK);
 		assert_int_equal(virq_pmcvirt_field_info(sl.field, NULL, &off, NULL), LIBVIRQ_OK);
 		assert_int_equal(off, 0x510);
 	}
 	/* 6 counters without PerfMonV2 / IRPerf: globals and IRPerf rejected */
 	{
 		static const struct map_want w2[] = {
-			BAD(0xC0000300), BAD(0xC0000301), BAD(0xC0000302), BAD(0xC0000303),
-			BAD(0xC00000E9), OKR(0xC001020B, 5),
+		    BAD(0xC0000300), BAD(0xC0000301), BAD(0xC0000302),
+		    BAD(0xC0000303), BAD(0xC00000E9), OKR(0xC001020B, 5),
 		};
 		check_map_(&g6x, LIBVIRQ_PMCVIRT_GUEST, w2, 6);
 	}
@@ -294,29 +343,30 @@ static void test_msr_map_4(void **s)
 {
 	/* Legacy K7 guest, guest-initiated: only the K7 MSRs exist. */
 	static const struct map_want wg[] = {
-		OKC(0xC0010000, 0), OKC(0xC0010003, 3), OKR(0xC0010004, 0), OKR(0xC0010007, 3),
-		BAD(0xC0010200), BAD(0xC0010203), BAD(0xC0010208), BAD(0xC001020B),
-		BAD(0xC0000300), BAD(0xC0000301), BAD(0xC0000302), BAD(0xC0000303),
-		NONE(0xC0010008), NONE(0xC001020C),
+	    OKC(0xC0010000, 0), OKC(0xC0010003, 3), OKR(0xC0010004, 0), OKR(0xC0010007, 3),
+	    BAD(0xC0010200),	BAD(0xC0010203),    BAD(0xC0010208),	BAD(0xC001020B),
+	    BAD(0xC0000300),	BAD(0xC0000301),    BAD(0xC0000302),	BAD(0xC0000303),
+	    NONE(0xC0010008),	NONE(0xC001020C),
 	};
 	/* Host-initiated (docs/rationale.md#pmc-legacy-msr-index): F15h indices translated, but
 	 * never past counter 3. */
 	static const struct map_want wh[] = {
-		OKC(0xC0010200, 0), OKR(0xC0010201, 0), OKC(0xC0010202, 1), OKR(0xC0010203, 1),
-		OKC(0xC0010206, 3), OKR(0xC0010207, 3),
-		BAD(0xC0010208), BAD(0xC0010209), BAD(0xC001020A), BAD(0xC001020B),
-		OKC(0xC0010001, 1), OKR(0xC0010005, 1), BAD(0xC0000301),
+	    OKC(0xC0010200, 0), OKR(0xC0010201, 0), OKC(0xC0010202, 1), OKR(0xC0010203, 1),
+	    OKC(0xC0010206, 3), OKR(0xC0010207, 3), BAD(0xC0010208),	BAD(0xC0010209),
+	    BAD(0xC001020A),	BAD(0xC001020B),    OKC(0xC0010001, 1), OKR(0xC0010005, 1),
+	    BAD(0xC0000301),
 	};
 	/* 4-counter guest with F15h MSRs and PerfMonV2: counters 4, 5 rejected. */
 	static const struct map_want w4x[] = {
-		OKC(0xC0010206, 3), OKR(0xC0010207, 3), BAD(0xC0010208), BAD(0xC0010209),
-		BAD(0xC001020A), BAD(0xC001020B), OKC(0xC0010003, 3),
-		{ 0xC0000301, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL, 0, 14 },
+	    OKC(0xC0010206, 3), OKR(0xC0010207, 3),
+	    BAD(0xC0010208),	BAD(0xC0010209),
+	    BAD(0xC001020A),	BAD(0xC001020B),
+	    OKC(0xC0010003, 3), {0xC0000301, LIBVIRQ_OK, LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL, 0, 14},
 	};
-	struct virq_pmcvirt_guest g2 = { .ncounters = 2 };
+	struct virq_pmcvirt_guest g2 = {.ncounters = 2};
 	static const struct map_want w2[] = {
-		OKC(0xC0010001, 1), BAD(0xC0010002), BAD(0xC0010003), OKR(0xC0010005, 1),
-		BAD(0xC0010006), BAD(0xC0010007),
+	    OKC(0xC0010001, 1), BAD(0xC0010002), BAD(0xC0010003),
+	    OKR(0xC0010005, 1), BAD(0xC0010006), BAD(0xC0010007),
 	};
 	struct virq_pmcvirt_slot sl;
 
@@ -325,20 +375,22 @@ static void test_msr_map_4(void **s)
 	check_map_(&virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_HOST, wh, sizeof(wh) / sizeof(wh[0]));
 	check_map_(&g4x, LIBVIRQ_PMCVIRT_GUEST, w4x, sizeof(w4x) / sizeof(w4x[0]));
 	check_map_(&g2, LIBVIRQ_PMCVIRT_GUEST, w2, sizeof(w2) / sizeof(w2[0]));
-	assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc4, 0xC0010000, 2, &sl), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc4, 0xC0010000, 0, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc4, 0xC0010000, 2, &sl),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_map(&virq_sim_guest_pmc4, 0xC0010000, 0, NULL),
+			 LIBVIRQ_EINVAL);
 }
 
 static void test_msr_list(void **s)
 {
 	uint32_t m[15];
 	size_t n;
-	static const uint32_t want6[] = { 0xC0010200, 0xC0010202, 0xC0010204, 0xC0010206,
-					  0xC0010208, 0xC001020A, 0xC0010201, 0xC0010203,
-					  0xC0010205, 0xC0010207, 0xC0010209, 0xC001020B,
-					  0xC00000E9, 0xC0000300, 0xC0000301 };
-	static const uint32_t want4[] = { 0xC0010000, 0xC0010001, 0xC0010002, 0xC0010003,
-					  0xC0010004, 0xC0010005, 0xC0010006, 0xC0010007 };
+	static const uint32_t want6[] = {0xC0010200, 0xC0010202, 0xC0010204, 0xC0010206,
+					 0xC0010208, 0xC001020A, 0xC0010201, 0xC0010203,
+					 0xC0010205, 0xC0010207, 0xC0010209, 0xC001020B,
+					 0xC00000E9, 0xC0000300, 0xC0000301};
+	static const uint32_t want4[] = {0xC0010000, 0xC0010001, 0xC0010002, 0xC0010003,
+					 0xC0010004, 0xC0010005, 0xC0010006, 0xC0010007};
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_msr_list(&virq_sim_guest_pmc6, m, 15, &n), LIBVIRQ_OK);
@@ -355,14 +407,14 @@ static void test_msr_list(void **s)
 static void test_filter(void **s)
 {
 	static const struct virq_pmcvirt_filter_ent ents[] = {
-		{ 0x0C0, 0, 0 },       /* retired instructions, any umask */
-		{ 0x1C0, 0xFF, 0x01 }, /* 12-bit event, umask exactly 1 */
-		{ 0x076, 0x0F, 0x02 },
+	    {0x0C0, 0, 0},	 /* retired instructions, any umask */
+	    {0x1C0, 0xFF, 0x01}, /* 12-bit event, umask exactly 1 */
+	    {0x076, 0x0F, 0x02},
 	};
-	struct virq_pmcvirt_filter allow = { LIBVIRQ_PMCVIRT_FILTER_ALLOW, 3, ents };
-	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 3, ents };
-	struct virq_pmcvirt_filter_ent bad = { 0x1000, 0, 0 };
-	struct virq_pmcvirt_filter f = { LIBVIRQ_PMCVIRT_FILTER_ALLOW, 1, &bad };
+	struct virq_pmcvirt_filter allow = {LIBVIRQ_PMCVIRT_FILTER_ALLOW, 3, ents};
+	struct virq_pmcvirt_filter deny = {LIBVIRQ_PMCVIRT_FILTER_DENY, 3, ents};
+	struct virq_pmcvirt_filter_ent bad = {0x1000, 0, 0};
+	struct virq_pmcvirt_filter f = {LIBVIRQ_PMCVIRT_FILTER_ALLOW, 1, &bad};
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_filter_check(&allow), LIBVIRQ_OK);
@@ -371,19 +423,19 @@ static void test_filter(void **s)
 	assert_true(virq_pmcvirt_filter_allows(&allow, 0x00000101004201C0ull));
 	assert_false(virq_pmcvirt_filter_allows(&allow, 0x00000101004202C0ull)); /* umask 2 */
 	assert_false(virq_pmcvirt_filter_allows(&allow, 0x4300C2));
-	assert_true(virq_pmcvirt_filter_allows(&allow, 0x43F276));  /* umask low nibble 2 */
+	assert_true(virq_pmcvirt_filter_allows(&allow, 0x43F276)); /* umask low nibble 2 */
 	assert_false(virq_pmcvirt_filter_allows(&allow, 0x43F376));
 	assert_false(virq_pmcvirt_filter_allows(&deny, 0x4300C0));
 	assert_true(virq_pmcvirt_filter_allows(&deny, 0x4300C2));
 	assert_true(virq_pmcvirt_filter_allows(NULL, 0x4300C2));
 	assert_int_equal(virq_pmcvirt_filter_check(&f), LIBVIRQ_ERANGE);
-	bad = (struct virq_pmcvirt_filter_ent){ 0xC0, 0x0F, 0x10 };
+	bad = (struct virq_pmcvirt_filter_ent){0xC0, 0x0F, 0x10};
 	assert_int_equal(virq_pmcvirt_filter_check(&f), LIBVIRQ_EINVAL);
 	f.nents = LIBVIRQ_PMCVIRT_FILTER_MAX + 1;
 	assert_int_equal(virq_pmcvirt_filter_check(&f), LIBVIRQ_ERANGE);
-	f = (struct virq_pmcvirt_filter){ 7, 0, NULL };
+	f = (struct virq_pmcvirt_filter){7, 0, NULL};
 	assert_int_equal(virq_pmcvirt_filter_check(&f), LIBVIRQ_EINVAL);
-	f = (struct virq_pmcvirt_filter){ LIBVIRQ_PMCVIRT_FILTER_DENY, 2, NULL };
+	f = (struct virq_pmcvirt_filter){LIBVIRQ_PMCVIRT_FILTER_DENY, 2, NULL};
 	assert_int_equal(virq_pmcvirt_filter_check(&f), LIBVIRQ_EINVAL);
 }
 
@@ -400,9 +452,12 @@ static void test_msrpm(void **s)
 {
 	uint32_t byte, bit;
 	static uint8_t pm[8192];
-	struct virq_pmcvirt_caps c = { .svm = true, .perfctr_virt = true, .vnmi = true,
-				       .perfctr_ext_core = true, .perfmon_v2 = true,
-				       .num_core_ctrs = 6 };
+	struct virq_pmcvirt_caps c = {.svm = true,
+				      .perfctr_virt = true,
+				      .vnmi = true,
+				      .perfctr_ext_core = true,
+				      .perfmon_v2 = true,
+				      .num_core_ctrs = 6};
 	struct virq_pmcvirt_msrpm_policy p;
 
 	(void)s;
@@ -425,13 +480,16 @@ static void test_msrpm(void **s)
 	assert_int_equal(virq_pmcvirt_msrpm_bit(0xC0012000, &byte, &bit), LIBVIRQ_ERANGE);
 
 	/* Guest matches host: counters and globals passed through, selects intercepted. */
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p),
+	    LIBVIRQ_OK);
 	assert_true(p.intercept_ctl && p.passthrough_ctr && p.passthrough_global &&
 		    p.passthrough_irperf_read && !p.intercept_rdpmc);
 	memset(pm, 0xA5, sizeof(pm));
 	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &virq_sim_guest_pmc6, &p), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(pm_bit_(pm, 0xC0010200 + 2 * i, 0) && pm_bit_(pm, 0xC0010200 + 2 * i, 1));
+		assert_true(pm_bit_(pm, 0xC0010200 + 2 * i, 0) &&
+			    pm_bit_(pm, 0xC0010200 + 2 * i, 1));
 		assert_false(pm_bit_(pm, 0xC0010201 + 2 * i, 0) ||
 			     pm_bit_(pm, 0xC0010201 + 2 * i, 1));
 	}
@@ -444,7 +502,9 @@ static void test_msrpm(void **s)
 	assert_int_equal(pm[0x1000 + 0x41], 0xA5); /* C001_0104..0107 */
 
 	/* Legacy 4-counter guest in SW mode: RDPMC and globals intercepted, F15h too. */
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, &p), LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, &p),
+	    LIBVIRQ_OK);
 	assert_true(p.intercept_rdpmc && !p.passthrough_global && !p.passthrough_irperf_read);
 	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &virq_sim_guest_pmc4, &p), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 4; i++) {
@@ -452,11 +512,13 @@ static void test_msrpm(void **s)
 		assert_true(pm_bit_(pm, 0xC0010000 + i, 0) && pm_bit_(pm, 0xC0010000 + i, 1));
 	}
 	for (unsigned i = 0; i < 6; i++)
-		assert_true(pm_bit_(pm, 0xC0010201 + 2 * i, 0) && pm_bit_(pm, 0xC0010201 + 2 * i, 1));
+		assert_true(pm_bit_(pm, 0xC0010201 + 2 * i, 0) &&
+			    pm_bit_(pm, 0xC0010201 + 2 * i, 1));
 	for (unsigned m = 0xC0000300; m <= 0xC0000303; m++)
 		assert_true(pm_bit_(pm, m, 0) && pm_bit_(pm, m, 1));
 	/* 4-counter F15h guest on a 6-counter host: counters 4, 5 intercepted. */
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, &p),
+			 LIBVIRQ_OK);
 	assert_true(p.intercept_rdpmc && !p.passthrough_global);
 	assert_int_equal(virq_pmcvirt_msrpm_apply(pm, &g4x, &p), LIBVIRQ_OK);
 	assert_false(pm_bit_(pm, 0xC0010207, 0));
@@ -491,21 +553,27 @@ static void test_msrpm_host_more_than_six(void **s)
 	assert_int_equal(c.num_core_ctrs, 6);
 	assert_int_equal(c.num_core_ctrs_raw, 8);
 	for (int m = LIBVIRQ_PMCVIRT_MODE_HW; m <= LIBVIRQ_PMCVIRT_MODE_SW; m++) {
-		assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, m, &p), LIBVIRQ_OK);
+		assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, m, &p),
+				 LIBVIRQ_OK);
 		assert_false(p.passthrough_global);
 		assert_true(p.intercept_rdpmc);
 		assert_true(p.passthrough_ctr);
 		{
-			virq_status dst = virq_pmcvirt_vcpu_destroy(&v); /* live from the last round */
+			virq_status dst =
+			    virq_pmcvirt_vcpu_destroy(&v); /* live from the last round */
 
 			(void)dst;
 		}
-		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &virq_sim_guest_pmc6, m, 0, vmcb), LIBVIRQ_OK);
+		assert_int_equal(
+		    virq_pmcvirt_vcpu_init(&v, &hal, &c, &virq_sim_guest_pmc6, m, 0, vmcb),
+		    LIBVIRQ_OK);
 		assert_false(v.global_passthrough);
 	}
 	/* Exactly six host counters: the same guest matches. */
 	c.num_core_ctrs_raw = 6;
-	assert_int_equal(virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p), LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p),
+	    LIBVIRQ_OK);
 	assert_true(p.passthrough_global && !p.intercept_rdpmc);
 	virq_sim_free(fh);
 }
@@ -514,7 +582,7 @@ static void test_msrpm_host_more_than_six(void **s)
 static void test_vmcb_roundtrip(void **s)
 {
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
-	struct virq_pmcvirt_state a = { 0 }, b;
+	struct virq_pmcvirt_state a = {0}, b;
 
 	(void)s;
 	memset(vmcb, 0xEE, sizeof(vmcb));
@@ -558,22 +626,28 @@ static void test_vmcb_roundtrip(void **s)
 	/* Out of range: nothing written. */
 	memcpy(&b, &a, sizeof(a));
 	b.perf_ctr[2] = 1ull << 48;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &b),
+			 LIBVIRQ_ERANGE);
 	b.perf_ctr[2] = 0;
 	b.global_ctl = 0x40;
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc6, &b),
+			 LIBVIRQ_ERANGE);
 	b.global_ctl = 0;
 	b.global_sts = 0x10; /* bit 4 for a 4-counter guest */
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b),
+			 LIBVIRQ_ERANGE);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5C8) == 0x3);
 	/* Reserved event-select bits never reach the VMCB (the hardware loads it). */
 	b.global_sts = 0;
 	b.perf_ctl[1] = 0x4300C0 | (1ull << 19);
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b),
+			 LIBVIRQ_ERANGE);
 	b.perf_ctl[1] = 0x4300C0 | (1ull << 42);
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b),
+			 LIBVIRQ_ERANGE);
 	b.perf_ctl[1] = 0x4300C0 | (1ull << 40); /* GuestOnly: only with allow_hg */
-	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_vmcb_store_state(vmcb, &virq_sim_guest_pmc4, &b),
+			 LIBVIRQ_ERANGE);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4F0) == a.perf_ctl[1]);
 	{
 		struct virq_pmcvirt_guest hg = virq_sim_guest_pmc4;
@@ -604,12 +678,12 @@ static void test_vmcb_roundtrip(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_offsets),     cmocka_unit_test(test_probe),
-		cmocka_unit_test(test_mode_check),  cmocka_unit_test(test_exit_decode),
-		cmocka_unit_test(test_msr_map_6),   cmocka_unit_test(test_msr_map_4),
-		cmocka_unit_test(test_msr_list),    cmocka_unit_test(test_filter),
-		cmocka_unit_test(test_msrpm),
-		cmocka_unit_test(test_msrpm_host_more_than_six),       cmocka_unit_test(test_vmcb_roundtrip),
+	    cmocka_unit_test(test_offsets),	   cmocka_unit_test(test_probe),
+	    cmocka_unit_test(test_mode_check),	   cmocka_unit_test(test_exit_decode),
+	    cmocka_unit_test(test_msr_map_6),	   cmocka_unit_test(test_msr_map_4),
+	    cmocka_unit_test(test_msr_list),	   cmocka_unit_test(test_filter),
+	    cmocka_unit_test(test_msrpm),	   cmocka_unit_test(test_msrpm_host_more_than_six),
+	    cmocka_unit_test(test_vmcb_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,6 @@
 #define GCTL 0xC0000301u
 #define GSTS 0xC0000300u
 
-
 struct env {
 	struct virq_sim *fh;
 	struct virq_hal hal;
@@ -72,9 +71,8 @@ static void host_pmu_(struct env *e, const struct virq_pmcvirt_caps *c)
 	}
 }
 
-static struct env *env_new_(const struct virq_pmcvirt_caps *c,
-			    const struct virq_pmcvirt_guest *g, enum virq_pmcvirt_mode mode,
-			    uint32_t flags)
+static struct env *env_new_(const struct virq_pmcvirt_caps *c, const struct virq_pmcvirt_guest *g,
+			    enum virq_pmcvirt_mode mode, uint32_t flags)
 {
 	struct env *e = calloc(1, sizeof(*e));
 
@@ -85,7 +83,7 @@ static struct env *env_new_(const struct virq_pmcvirt_caps *c,
 	assert_non_null(e->vmcb);
 	memset(e->vmcb, 0, 4096);
 	virq_sim_pmc_init(&e->m, e->fh, e->vmcb, c->num_core_ctrs, c->perfctr_ext_core,
-		       c->perfmon_v2);
+			  c->perfmon_v2);
 	host_pmu_(e, c);
 	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, c, g, mode, flags, e->vmcb),
 			 LIBVIRQ_OK);
@@ -162,22 +160,25 @@ static void test_init_hw(void **s)
 	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, NULL),
 			 LIBVIRQ_EINVAL);
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0,
-						vmcb + 4), LIBVIRQ_EINVAL);
+	assert_int_equal(
+	    virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb + 4),
+	    LIBVIRQ_EINVAL);
 	{
 		struct virq_hal_ops ops = *virq_sim_hal_ops();
-		struct virq_hal h2 = { &ops, fh };
+		struct virq_hal h2 = {&ops, fh};
 
 		ops.msr_write = NULL;
 		forget_(&v); /* a live vCPU is not initialised again */
-		assert_int_equal(virq_pmcvirt_vcpu_init(&v, &h2, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0,
-							vmcb), LIBVIRQ_ENOHAL);
+		assert_int_equal(
+		    virq_pmcvirt_vcpu_init(&v, &h2, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb),
+		    LIBVIRQ_ENOHAL);
 	}
 	assert_memory_equal(vmcb, copy, sizeof(vmcb));
 	c.vnmi = false;
 	forget_(&v); /* a live vCPU is not initialised again */
 	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW,
-						LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY, vmcb), LIBVIRQ_OK);
+						LIBVIRQ_PMCVIRT_F_AVIC_DELIVERY, vmcb),
+			 LIBVIRQ_OK);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0xB8) == 0x9);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x01000000); /* no VNMI to enable */
 	/* With VNMI: 0x0B8 bit 3 and int_ctl V_NMI_ENABLE; slots reset; no MSR access. */
@@ -191,7 +192,8 @@ static void test_init_hw(void **s)
 		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E0 + 16 * i) == 0);
 		assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x4E8 + 16 * i) == 0);
 	}
-	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5C0) == 0 && virq_sim_pmc_vmcb_rd(vmcb, 0x5C8) == 0);
+	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5C0) == 0 &&
+		    virq_sim_pmc_vmcb_rd(vmcb, 0x5C8) == 0);
 	/* New PerfMonV2 vCPU: its counters globally enabled (RESET value), dword. */
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D0) == 0x3F);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
@@ -200,17 +202,21 @@ static void test_init_hw(void **s)
 	virq_sim_pmc_vmcb_wr(vmcb, 0x60, 0x01000000);
 	forget_(&v); /* a live vCPU is not initialised again */
 	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, &c, &g, LIBVIRQ_PMCVIRT_MODE_HW,
-						LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP, vmcb), LIBVIRQ_OK);
+						LIBVIRQ_PMCVIRT_F_NO_VNMI_SETUP, vmcb),
+			 LIBVIRQ_OK);
 	assert_true((uint32_t)virq_sim_pmc_vmcb_rd(vmcb, 0x60) == 0x01000000);
 	/* SW mode needs no VMCB and works without PerfCtrVirt. */
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0,
-						NULL), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
+			 LIBVIRQ_OK);
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0,
-						vmcb), LIBVIRQ_ENOTSUP);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_HW, 0, vmcb),
+			 LIBVIRQ_ENOTSUP);
 	forget_(&v); /* a live vCPU is not initialised again */
-	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, FAM10H_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, FAM10H_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
 			 LIBVIRQ_ERANGE);
 	virq_sim_free(fh);
 }
@@ -225,8 +231,9 @@ static void test_hw_world_switch(void **s)
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL); /* host not saved */
 	virq_sim_reset_counters(e->fh);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 13); /* GlobalCtl + 6 CTL + 6 CTR */
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1);  /* GlobalCtl = 0 */
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R),
+			 13); /* GlobalCtl + 6 CTL + 6 CTR */
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1); /* GlobalCtl = 0 */
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EBUSY);
 
 	gwr_(e, 0xC0010200, 0x4300C0); /* retired instructions, EN, OS, USR */
@@ -302,7 +309,8 @@ static void test_hw_invalid_pmc(void **s)
 	virq_sim_msr_set(e->fh, GCTL, 0x1);
 	code = virq_sim_pmc_vmrun(&e->m);
 	assert_int_equal(virq_pmcvirt_exit(&e->v, code), LIBVIRQ_EHW);
-	assert_true(virq_sim_logged(e->fh, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC (exit code, count)"));
+	assert_true(
+	    virq_sim_logged(e->fh, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC (exit code, count)"));
 	assert_int_equal(e->v.invalid_pmc, 1);
 	/* The guest never ran; a retry clears the control again and succeeds. */
 	virq_sim_reset_counters(e->fh);
@@ -320,8 +328,8 @@ static void test_hw_invalid_pmc(void **s)
 static void test_hw_emulation(void **s)
 {
 	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
-	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
-	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	static const struct virq_pmcvirt_filter_ent ent = {0xC0, 0, 0};
+	struct virq_pmcvirt_filter deny = {LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent};
 	uint32_t pmi = 99;
 	uint64_t v;
 
@@ -329,8 +337,8 @@ static void test_hw_emulation(void **s)
 	assert_int_equal(virq_pmcvirt_set_filter(&e->v, &deny), LIBVIRQ_OK);
 	gwr_(e, 0xC0010200, 0x4300C0);
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4E0) == 0x0300C0); /* EN cleared */
-	assert_true(grd_(e, 0xC0010200) == 0x4300C0);                 /* guest view kept */
-	assert_true(grd_(e, 0xC0010000) == 0x4300C0);                 /* K7 alias */
+	assert_true(grd_(e, 0xC0010200) == 0x4300C0);		       /* guest view kept */
+	assert_true(grd_(e, 0xC0010000) == 0x4300C0);		       /* K7 alias */
 	gwr_(e, GCTL, 0x3F);
 	e->m.events[0] = 77;
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
@@ -344,7 +352,7 @@ static void test_hw_emulation(void **s)
 	/* Emulated branch: counter 1 wraps, status bit 1, PMI because INT. */
 	gwr_(e, 0xC0010202, 0xC2 | EN | OS | INTB);
 	gwr_(e, 0xC0010203, 0xFFFFFFFFFFFFull);
-	gwr_(e, 0xC0010204, 0xC2 | EN | USR); /* user only: not at CPL 0 */
+	gwr_(e, 0xC0010204, 0xC2 | EN | USR);		     /* user only: not at CPL 0 */
 	gwr_(e, 0xC0010206, 0xC2 | EN | OS | (0x4ull << 8)); /* umask 4 only */
 	assert_int_equal(virq_pmcvirt_emulated_event(&e->v, 0xC2, 0x1, true, &pmi), LIBVIRQ_OK);
 	assert_int_equal(pmi, 0x2);
@@ -369,7 +377,8 @@ static void test_hw_emulation(void **s)
 	gwr_(e, 0xC0000302, 0x3);
 	assert_true(grd_(e, GSTS) == 0x4);
 	assert_true(grd_(e, 0xC0000302) == 0 && grd_(e, 0xC0000303) == 0);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GSTS, LIBVIRQ_PMCVIRT_GUEST, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GSTS, LIBVIRQ_PMCVIRT_GUEST, 0),
+			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0000303, LIBVIRQ_PMCVIRT_GUEST, 0x40),
 			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, 0x40),
@@ -377,9 +386,11 @@ static void test_hw_emulation(void **s)
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0x3D);
 	/* Reserved event-select bits: #GP for the guest (incl. HG without SVM). */
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010200, LIBVIRQ_PMCVIRT_GUEST,
-						0x4300C0 | (1ull << 19)), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010200, LIBVIRQ_PMCVIRT_GUEST,
-						0x4300C0 | GO), LIBVIRQ_EINVAL);
+						0x4300C0 | (1ull << 19)),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(
+	    virq_pmcvirt_msr_write(&e->v, 0xC0010200, LIBVIRQ_PMCVIRT_GUEST, 0x4300C0 | GO),
+	    LIBVIRQ_EINVAL);
 	assert_true(grd_(e, 0xC0010200) == 0x4300C0);
 	/* Counter writes are 48 bits; IRPerf through the VMCB. */
 	gwr_(e, 0xC001020B, 0xFFFF800000000001ull);
@@ -389,8 +400,10 @@ static void test_hw_emulation(void **s)
 	assert_int_equal(virq_pmcvirt_msr_read(&e->v, 0xC0010008, 0, &v), LIBVIRQ_ENOENT);
 	/* Nothing while the guest runs. */
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, &v), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, 0), LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, &v),
+			 LIBVIRQ_EBUSY);
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, 0),
+			 LIBVIRQ_EBUSY);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_pmcvirt_set_filter(&e->v, NULL), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_pmcvirt_vcpu_reset(&e->v), LIBVIRQ_EBUSY);
@@ -411,16 +424,18 @@ static void test_legacy_host_msrs_no_alias_and_reset(void **s)
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x5D0) == 0xF);
 	virq_sim_pmc_vmcb_wr(e->vmcb, 0x4E0, 0x1111);
 	virq_sim_pmc_vmcb_wr(e->vmcb, 0x4E8, 0x2222);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010203, LIBVIRQ_PMCVIRT_HOST,
-						0xFFFF123456789ABCull), LIBVIRQ_OK);
-	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F8) == 0x123456789ABCull); /* pmc[1].perf_ctr */
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010202,
-						LIBVIRQ_PMCVIRT_HOST,
-						0x4300C0 | (1ull << 19) | (1ull << 21) | GO |
-							(0xFull << 36)), LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_pmcvirt_msr_write(&e->v, 0xC0010203, LIBVIRQ_PMCVIRT_HOST, 0xFFFF123456789ABCull),
+	    LIBVIRQ_OK);
+	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F8) ==
+		    0x123456789ABCull); /* pmc[1].perf_ctr */
+	assert_int_equal(
+	    virq_pmcvirt_msr_write(&e->v, 0xC0010202, LIBVIRQ_PMCVIRT_HOST,
+				   0x4300C0 | (1ull << 19) | (1ull << 21) | GO | (0xFull << 36)),
+	    LIBVIRQ_OK);
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x4F0) == 0x4300C0); /* reserved bits cleared */
-	assert_true(grd_(e, 0xC0010001) == 0x4300C0);                 /* K7 EVNTSEL1 */
-	assert_true(grd_(e, 0xC0010005) == 0x123456789ABCull);        /* K7 PERFCTR1 */
+	assert_true(grd_(e, 0xC0010001) == 0x4300C0);		       /* K7 EVNTSEL1 */
+	assert_true(grd_(e, 0xC0010005) == 0x123456789ABCull);	       /* K7 PERFCTR1 */
 	/* F15h CTL4 would be K7 0xC0010004 = PERFCTR0 after translation: rejected first. */
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010208, LIBVIRQ_PMCVIRT_HOST, 5),
 			 LIBVIRQ_EINVAL);
@@ -431,7 +446,8 @@ static void test_legacy_host_msrs_no_alias_and_reset(void **s)
 	/* The guest itself has no F15h MSRs. */
 	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010203, LIBVIRQ_PMCVIRT_GUEST, 1),
 			 LIBVIRQ_EINVAL);
-	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, &v), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_msr_read(&e->v, GCTL, LIBVIRQ_PMCVIRT_GUEST, &v),
+			 LIBVIRQ_EINVAL);
 	env_free_(e);
 
 	/* vCPU reset: all six ctl/ctr slots and global status/control = 0. */
@@ -499,7 +515,8 @@ static void test_sw_world_switch(void **s)
 	gwr_(e, 0xC0010207, 0xFFFFFFFFFFFFull);
 	virq_sim_reset_counters(e->fh);
 	run_(e);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 3); /* CTR3, GlobalCtl, GlobalCtl=0 */
+	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W),
+			 3); /* CTR3, GlobalCtl, GlobalCtl=0 */
 	assert_true(grd_(e, 0xC0010207) == 8);
 	assert_true(grd_(e, GSTS) == 0x8); /* overflow seen in hardware status */
 	/* Guest clears the status through the intercepted CLR: loaded via STATUS_CLR. */
@@ -668,11 +685,12 @@ static void test_msr_faults(void **s)
  * exactly as they were (regression: status was cleared, GlobalCtl zeroed). */
 static void test_host_save_fault_keeps_globals(void **s)
 {
-	static const uint32_t fault_at[] = { GCTL, 0xC0010200, 0xC0010205, 0xC0000300u };
+	static const uint32_t fault_at[] = {GCTL, 0xC0010200, 0xC0010205, 0xC0000300u};
 
 	(void)s;
 	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
-		struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+		struct env *e =
+		    env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 		uint64_t gctl = virq_sim_msr_get(e->fh, GCTL);
 
 		virq_sim_msr_set(e->fh, 0xC0000300u, 0x5);
@@ -714,8 +732,8 @@ static void test_sw_exit_fault_cache(void **s)
 static void test_nested(void **s)
 {
 	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
-	static const struct virq_pmcvirt_filter_ent ent = { 0x76, 0, 0 };
-	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	static const struct virq_pmcvirt_filter_ent ent = {0x76, 0, 0};
+	struct virq_pmcvirt_filter deny = {LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent};
 	static uint8_t v12[4096], v02[4096];
 	bool fail;
 
@@ -778,8 +796,8 @@ static void test_nested(void **s)
 static void test_nested_filter_survives_vmexit(void **s)
 {
 	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
-	static const struct virq_pmcvirt_filter_ent ent = { 0xC0, 0, 0 };
-	struct virq_pmcvirt_filter deny = { LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent };
+	static const struct virq_pmcvirt_filter_ent ent = {0xC0, 0, 0};
+	struct virq_pmcvirt_filter deny = {LIBVIRQ_PMCVIRT_FILTER_DENY, 1, &ent};
 	static uint8_t v12[4096], v02[4096];
 	uint8_t *v01 = e->vmcb;
 	bool fail;
@@ -818,8 +836,8 @@ static void test_nested_filter_survives_vmexit(void **s)
  * beyond L1's counter count, global control/status only for those counters. */
 static void test_nested_vmcb12_sanitised(void **s)
 {
-	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
-						       .perfmon_v2 = true };
+	static const struct virq_pmcvirt_guest g4x = {
+	    .ncounters = 4, .ext_core = true, .perfmon_v2 = true};
 	struct env *e = env_new_(ZEN5_CAPS, &g4x, LIBVIRQ_PMCVIRT_MODE_HW, 0);
 	static uint8_t v12[4096], v02[4096];
 	bool fail;
@@ -861,8 +879,9 @@ static void test_mode_change_hw_to_sw(void **s)
 	(void)s;
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
 	forget_(&e->v);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
-						0, e->vmcb), LIBVIRQ_OK);
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, ZEN5_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, 0, e->vmcb),
+			 LIBVIRQ_OK);
 	assert_false(virq_sim_pmc_vmcb_rd(e->vmcb, 0xB8) & 0x8);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	gwr_(e, 0xC0010200, 0x4300C0);
@@ -883,14 +902,15 @@ static void test_mode_change_hw_to_sw(void **s)
  * software written for v1 PMUs programs only PERF_CTL and must count. */
 static void test_init_global_ctl_enabled(void **s)
 {
-	static const struct virq_pmcvirt_guest g4x = { .ncounters = 4, .ext_core = true,
-						       .perfmon_v2 = true };
-	enum virq_pmcvirt_mode modes[2] = { LIBVIRQ_PMCVIRT_MODE_HW, LIBVIRQ_PMCVIRT_MODE_SW };
+	static const struct virq_pmcvirt_guest g4x = {
+	    .ncounters = 4, .ext_core = true, .perfmon_v2 = true};
+	enum virq_pmcvirt_mode modes[2] = {LIBVIRQ_PMCVIRT_MODE_HW, LIBVIRQ_PMCVIRT_MODE_SW};
 	uint64_t v;
 
 	(void)s;
 	for (unsigned k = 0; k < 2; k++) {
-		struct env *e = env_new_(k ? ZEN4_CAPS : ZEN5_CAPS, &virq_sim_guest_pmc6, modes[k], 0);
+		struct env *e =
+		    env_new_(k ? ZEN4_CAPS : ZEN5_CAPS, &virq_sim_guest_pmc6, modes[k], 0);
 
 		assert_true(grd_(e, GCTL) == 0x3F);
 		if (!k)
@@ -921,7 +941,8 @@ static void test_init_global_ctl_enabled(void **s)
 /* Steady state: no MSR access per world switch; state and host PMU as in eager mode. */
 static void test_lazy_steady_state(void **s)
 {
-	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
+				 LIBVIRQ_PMCVIRT_F_LAZY);
 	uint64_t v;
 
 	(void)s;
@@ -934,7 +955,8 @@ static void test_lazy_steady_state(void **s)
 	for (int i = 0; i < 10; i++) {
 		assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
 		assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
-		/* The host runs between exits without using the PMU: GuestOnly stops the counter. */
+		/* The host runs between exits without using the PMU: GuestOnly stops the counter.
+		 */
 		virq_sim_pmc_host_run(&e->m);
 	}
 	assert_int_equal(virq_sim_msr_total(e->fh), 0);
@@ -986,12 +1008,13 @@ static void test_lazy_matches_eager(void **s)
 
 	(void)s;
 	e[0] = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
-	e[1] = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
+	e[1] = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
+			LIBVIRQ_PMCVIRT_F_LAZY);
 	for (int k = 0; k < 4000; k++) {
 		uint32_t op = rnd_() % 8, msr = msrs[rnd_() % 14], r = rnd_();
-		uint64_t val = (r & 1) ? ((uint64_t)rnd_() << 32 | rnd_()) & 0xFFFFFFFFFFFFull
-				       : (r & 2) ? 0x4300C0ull | ((uint64_t)(r & 0x30) << 4)
-						 : r & 0x3F;
+		uint64_t val = (r & 1)	 ? ((uint64_t)rnd_() << 32 | rnd_()) & 0xFFFFFFFFFFFFull
+			       : (r & 2) ? 0x4300C0ull | ((uint64_t)(r & 0x30) << 4)
+					 : r & 0x3F;
 		uint64_t ev[6];
 		virq_status st[2];
 		uint64_t out[2] = {0, 0};
@@ -1016,10 +1039,12 @@ static void test_lazy_matches_eager(void **s)
 				st[j] = LIBVIRQ_OK;
 				break;
 			case 2:
-				st[j] = virq_pmcvirt_msr_write(&e[j]->v, msr, LIBVIRQ_PMCVIRT_GUEST, val);
+				st[j] = virq_pmcvirt_msr_write(&e[j]->v, msr, LIBVIRQ_PMCVIRT_GUEST,
+							       val);
 				break;
 			case 3:
-				st[j] = virq_pmcvirt_msr_read(&e[j]->v, msr, LIBVIRQ_PMCVIRT_GUEST, &out[j]);
+				st[j] = virq_pmcvirt_msr_read(&e[j]->v, msr, LIBVIRQ_PMCVIRT_GUEST,
+							      &out[j]);
 				break;
 			case 4:
 				st[j] = virq_pmcvirt_emulated_event(&e[j]->v, 0xC0, 0, r & 8, NULL);
@@ -1078,7 +1103,8 @@ static virq_status rdpmc_(void *ctx, uint32_t counter, uint64_t *value)
 
 static void test_rdpmc_hook(void **s)
 {
-	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY);
+	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
+				 LIBVIRQ_PMCVIRT_F_LAZY);
 	struct virq_hal_ops ops = *virq_sim_hal_ops();
 	struct virq_hal hal = e->hal;
 	uint64_t v;
@@ -1088,8 +1114,9 @@ static void test_rdpmc_hook(void **s)
 	hal.ops = &ops;
 	rdpmc_fh_ = e->fh;
 	forget_(&e->v);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
-						LIBVIRQ_PMCVIRT_F_LAZY, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY,
+						NULL),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	gwr_(e, 0xC0010204, 0x4300C0);
@@ -1103,14 +1130,16 @@ static void test_rdpmc_hook(void **s)
 	assert_true(v == 14);
 	assert_int_equal(rdpmc_calls_, 6);
 	for (unsigned i = 0; i < 6; i++)
-		assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_R, 0xC0010201u + 2 * i), 0);
+		assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_R, 0xC0010201u + 2 * i),
+				 0);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	/* An ops table compiled before the hook existed (size up to kick_vcpu) is valid
 	 * and its bytes beyond the size are never read: counters are read with RDMSR. */
 	ops.size = (uint32_t)LIBVIRQ_HAL_OPS_SIZE_V1;
 	forget_(&e->v);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
-						LIBVIRQ_PMCVIRT_F_LAZY, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY,
+						NULL),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	gwr_(e, 0xC0010204, 0x4300C0);
@@ -1154,27 +1183,27 @@ static void test_fail_says_why(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_hw),
-		cmocka_unit_test(test_hw_world_switch),
-		cmocka_unit_test(test_hw_invalid_pmc),
-		cmocka_unit_test(test_hw_emulation),
-		cmocka_unit_test(test_legacy_host_msrs_no_alias_and_reset),
-		cmocka_unit_test(test_sw_world_switch),
-		cmocka_unit_test(test_sw_k7_host),
-		cmocka_unit_test(test_sw_legacy_on_v2),
-		cmocka_unit_test(test_migration),
-		cmocka_unit_test(test_msr_faults),
-		cmocka_unit_test(test_host_save_fault_keeps_globals),
-		cmocka_unit_test(test_sw_exit_fault_cache),
-		cmocka_unit_test(test_nested),
-		cmocka_unit_test(test_nested_filter_survives_vmexit),
-		cmocka_unit_test(test_nested_vmcb12_sanitised),
-		cmocka_unit_test(test_mode_change_hw_to_sw),
-		cmocka_unit_test(test_init_global_ctl_enabled),
-		cmocka_unit_test(test_lazy_steady_state),
-		cmocka_unit_test(test_lazy_matches_eager),
-		cmocka_unit_test(test_rdpmc_hook),
-		cmocka_unit_test(test_fail_says_why),
+	    cmocka_unit_test(test_init_hw),
+	    cmocka_unit_test(test_hw_world_switch),
+	    cmocka_unit_test(test_hw_invalid_pmc),
+	    cmocka_unit_test(test_hw_emulation),
+	    cmocka_unit_test(test_legacy_host_msrs_no_alias_and_reset),
+	    cmocka_unit_test(test_sw_world_switch),
+	    cmocka_unit_test(test_sw_k7_host),
+	    cmocka_unit_test(test_sw_legacy_on_v2),
+	    cmocka_unit_test(test_migration),
+	    cmocka_unit_test(test_msr_faults),
+	    cmocka_unit_test(test_host_save_fault_keeps_globals),
+	    cmocka_unit_test(test_sw_exit_fault_cache),
+	    cmocka_unit_test(test_nested),
+	    cmocka_unit_test(test_nested_filter_survives_vmexit),
+	    cmocka_unit_test(test_nested_vmcb12_sanitised),
+	    cmocka_unit_test(test_mode_change_hw_to_sw),
+	    cmocka_unit_test(test_init_global_ctl_enabled),
+	    cmocka_unit_test(test_lazy_steady_state),
+	    cmocka_unit_test(test_lazy_matches_eager),
+	    cmocka_unit_test(test_rdpmc_hook),
+	    cmocka_unit_test(test_fail_says_why),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

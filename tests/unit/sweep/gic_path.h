@@ -22,21 +22,27 @@
 
 enum gp_wait {
 	GP_NONE,
-	GP_GICD_RWP,	      /* GICD_CTLR.RWP (distributor enable) */
-	GP_GICR_RWP,	      /* GICR_CTLR.RWP (redistributor init) */
-	GP_WAKER,	      /* GICR_WAKER.ChildrenAsleep (redistributor init) */
-	GP_DIRTY,	      /* GICR_VPENDBASER.Dirty (schedule in/out) */
-	GP_SYNCR_INVLPI,      /* GICR_SYNCR.Busy after GICR_INVLPIR (DirectLPI doorbell inval.) */
-	GP_SYNCR_HIP09,	      /* GICR_SYNCR.Busy after GICR_INVALLR (HIP09 vPE move) */
-	GP_ITS_QUEUE,	      /* GITS_CREADR: the ITS consumes commands (every ITS command) */
-	GP_ITS_QUIESCENT,     /* GITS_CTLR.Quiescent (ITS init) */
+	GP_GICD_RWP,	  /* GICD_CTLR.RWP (distributor enable) */
+	GP_GICR_RWP,	  /* GICR_CTLR.RWP (redistributor init) */
+	GP_WAKER,	  /* GICR_WAKER.ChildrenAsleep (redistributor init) */
+	GP_DIRTY,	  /* GICR_VPENDBASER.Dirty (schedule in/out) */
+	GP_SYNCR_INVLPI,  /* GICR_SYNCR.Busy after GICR_INVLPIR (DirectLPI doorbell inval.) */
+	GP_SYNCR_HIP09,	  /* GICR_SYNCR.Busy after GICR_INVALLR (HIP09 vPE move) */
+	GP_ITS_QUEUE,	  /* GITS_CREADR: the ITS consumes commands (every ITS command) */
+	GP_ITS_QUIESCENT, /* GITS_CTLR.Quiescent (ITS init) */
 	GP_COUNT
 };
 
 static const char *const gp_wait_name[GP_COUNT] = {
-	"none",		       "GICD_CTLR.RWP",		"GICR_CTLR.RWP",
-	"GICR_WAKER.ChildrenAsleep", "GICR_VPENDBASER.Dirty", "GICR_SYNCR (INVLPIR)",
-	"GICR_SYNCR (HIP09 INVALLR)", "ITS command queue",	"GITS_CTLR.Quiescent",
+    "none",
+    "GICD_CTLR.RWP",
+    "GICR_CTLR.RWP",
+    "GICR_WAKER.ChildrenAsleep",
+    "GICR_VPENDBASER.Dirty",
+    "GICR_SYNCR (INVLPIR)",
+    "GICR_SYNCR (HIP09 INVALLR)",
+    "ITS command queue",
+    "GITS_CTLR.Quiescent",
 };
 
 /* How a wait behaves: settles at once, after a few reads, or never. */
@@ -76,10 +82,18 @@ static inline void gp_new(struct gic_path *p, enum gp_wait k, enum gp_settle s, 
 	gc.rdist.version = version;
 	gc.rdist.dirty = true;
 	switch (k) {
-	case GP_GICD_RWP: gc.rdist.gicd_rwp_polls = polls; break;
-	case GP_GICR_RWP: gc.rdist.rwp_polls = polls; break;
-	case GP_WAKER: gc.rdist.wake_polls = polls; break;
-	case GP_DIRTY: gc.rdist.dirty_polls = polls; break;
+	case GP_GICD_RWP:
+		gc.rdist.gicd_rwp_polls = polls;
+		break;
+	case GP_GICR_RWP:
+		gc.rdist.rwp_polls = polls;
+		break;
+	case GP_WAKER:
+		gc.rdist.wake_polls = polls;
+		break;
+	case GP_DIRTY:
+		gc.rdist.dirty_polls = polls;
+		break;
 	case GP_SYNCR_INVLPI:
 		gc.rdist.direct_lpi = true;
 		gc.rdist.syncr_polls = polls;
@@ -94,7 +108,8 @@ static inline void gp_new(struct gic_path *p, enum gp_wait k, enum gp_settle s, 
 		else
 			gc.its.quiescent_polls = polls;
 		break;
-	default: break;
+	default:
+		break;
 	}
 	p->fh = virq_sim_new();
 	p->hal = virq_sim_hal(p->fh);
@@ -104,12 +119,12 @@ static inline void gp_new(struct gic_path *p, enum gp_wait k, enum gp_settle s, 
 		virq_sim_its_set_per_relax(virq_sim_its_state_queue(p->sm), 1);
 }
 
-#define GP_CHK(x)                           \
-	do {                                \
-		virq_status s_ = (x);       \
-		if (s_ != LIBVIRQ_OK)       \
-			return s_;          \
-		p->step++;                  \
+#define GP_CHK(x)                                                                                  \
+	do {                                                                                       \
+		virq_status s_ = (x);                                                              \
+		if (s_ != LIBVIRQ_OK)                                                              \
+			return s_;                                                                 \
+		p->step++;                                                                         \
 	} while (0)
 
 /* Runs the path; stops at the first failure and returns it. */

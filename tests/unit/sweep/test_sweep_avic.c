@@ -18,7 +18,6 @@
 
 #define NV 4
 
-
 struct env {
 	struct virq_sim *fh;
 	struct virq_hal hal;
@@ -29,7 +28,7 @@ struct env {
 
 static virq_status vm_up_(struct env *e, enum virq_avic_mode mode)
 {
-	struct virq_avic_vm_cfg cfg = { .mode = mode, .max_vcpus = NV, .vm_id = 3 };
+	struct virq_avic_vm_cfg cfg = {.mode = mode, .max_vcpus = NV, .vm_id = 3};
 
 	return virq_avic_vm_init(&e->vm, &e->hal, &e->caps, &cfg);
 }
@@ -50,8 +49,8 @@ static uint64_t phys_entry_(struct env *e, uint32_t apic_id)
 
 static virq_status vcpu_up_(struct env *e, uint32_t i)
 {
-	struct virq_avic_vcpu_cfg vc = { .index = i, .apic_id = i,
-					 .cookie = (void *)(uintptr_t)(0x100 + i) };
+	struct virq_avic_vcpu_cfg vc = {
+	    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(0x100 + i)};
 
 	return virq_avic_vcpu_init(&e->vm, &e->v[i], &vc);
 }
@@ -183,9 +182,9 @@ static void test_doorbell_fault(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vm_init_alloc_fail_every_n),
-		cmocka_unit_test(test_vcpu_init_alloc_fail),
-		cmocka_unit_test(test_doorbell_fault),
+	    cmocka_unit_test(test_vm_init_alloc_fail_every_n),
+	    cmocka_unit_test(test_vcpu_init_alloc_fail),
+	    cmocka_unit_test(test_doorbell_fault),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,12 +53,13 @@ static void cpuid_(struct virq_sim *fh)
 			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC);
 }
 
-static const struct virq_avic_vm_cfg cfg_ = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 4,
-					     .vm_id = 3};
+static const struct virq_avic_vm_cfg cfg_ = {
+    .mode = LIBVIRQ_AVIC_MODE_X2AVIC, .max_vcpus = 4, .vm_id = 3};
 
 static void vcpu_up_(struct w *w, struct virq_avic_vcpu *v, uint32_t i)
 {
-	struct virq_avic_vcpu_cfg vc = {.index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(i + 1)};
+	struct virq_avic_vcpu_cfg vc = {
+	    .index = i, .apic_id = i, .cookie = (void *)(uintptr_t)(i + 1)};
 
 	assert_int_equal(virq_avic_vcpu_init(&w->vm, v, &vc), LIBVIRQ_OK);
 }
@@ -98,8 +99,8 @@ static struct w *w_new_(void)
 /* Tears down whatever exists (statuses ignored: the sweep already checked them). */
 static void w_free_(struct w *w)
 {
-	struct virq_avic_vcpu *all[] = {&w->v[0], &w->v[1], &w->v[2], &w->v[3], &w->v_zero,
-					&w->v_dead, &w->v_new};
+	struct virq_avic_vcpu *all[] = {&w->v[0],   &w->v[1],	&w->v[2], &w->v[3],
+					&w->v_zero, &w->v_dead, &w->v_new};
 	struct virq_avic_vm *vms[] = {&w->vm, &w->vm_zero, &w->vm_dead};
 	struct virq_avic_registry *regs[] = {&w->reg, &w->reg_zero, &w->reg_dead};
 	virq_status st;
@@ -129,8 +130,8 @@ static void check_(const char *what, int state, virq_status st, uint32_t allowed
 {
 	cases_++;
 	if (st > 0 || st < -31 || !(allowed & B_(st))) {
-		fprintf(stderr, "misuse sweep: %s with a %s object returned %s\n", what, sname[state],
-			virq_status_name(st));
+		fprintf(stderr, "misuse sweep: %s with a %s object returned %s\n", what,
+			sname[state], virq_status_name(st));
 		fail();
 	}
 }
@@ -148,7 +149,8 @@ static struct virq_avic_vcpu *vcpu_in_(struct w *w, int s)
 		run_(&w->v[1], 8);
 		return &w->v[1];
 	case S_BUSY2: /* an IRTE attached */
-		assert_int_equal(virq_avic_irte_attach(&w->v[1], &w->ref, w->irte, 0x40), LIBVIRQ_OK);
+		assert_int_equal(virq_avic_irte_attach(&w->v[1], &w->ref, w->irte, 0x40),
+				 LIBVIRQ_OK);
 		return &w->v[1];
 	case S_DEAD:
 		return &w->v_dead;
@@ -258,8 +260,8 @@ static virq_status c_detach(struct w *w, struct virq_avic_vcpu *t)
 }
 static virq_status c_resolve(struct w *w, struct virq_avic_vcpu *t)
 {
-	struct virq_avic_icr icr = {.vector = 0x40, .shorthand = LIBVIRQ_APIC_SH_ALL_BUT_SELF,
-				    .x2apic = true};
+	struct virq_avic_icr icr = {
+	    .vector = 0x40, .shorthand = LIBVIRQ_APIC_SH_ALL_BUT_SELF, .x2apic = true};
 	uint32_t n;
 
 	return virq_avic_resolve(&w->vm, t, &icr, NULL, NULL, &n);
@@ -288,8 +290,10 @@ static const struct vcase vcases[] = {
     {"handle_incomplete_ipi", c_tnr, OK_, OK_, OK_, 0},
     {"handle_noaccel", c_noaccel, OK_, OK_, OK_, 0},
     {"handle_exit", c_exit, EUNK_, EUNK_, EUNK_, 0},
-    {"ldr_write", c_ldr, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_, 0},
-    {"dfr_write", c_dfr, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_, 0},
+    {"ldr_write", c_ldr, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_,
+     0},
+    {"dfr_write", c_dfr, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_, OK_ | ENOENT_ | EEXIST_,
+     0},
     {"apic_id_write", c_apic_id, OK_ | EINHIB_, OK_ | EINHIB_, OK_ | EINHIB_, 0},
     {"irte_attach (new ref)", c_attach_new, OK_, OK_, OK_, 0},
     {"irte_attach (same ref)", c_attach_same, OK_, OK_, EEXIST_, 0},
@@ -330,14 +334,16 @@ static void test_vcpu_states(void **s)
 			struct w *w = w_new_();
 			struct virq_avic_vcpu *t = vcpu_in_(w, st);
 			const struct vcase *c = &vcases[k];
-			uint32_t allowed = st == S_LIVE ? c->live : st == S_BUSY ? c->busy
-					   : st == S_BUSY2  ? c->busy2
-					   : c->dead       ? c->dead
+			uint32_t allowed = st == S_LIVE	   ? c->live
+					   : st == S_BUSY  ? c->busy
+					   : st == S_BUSY2 ? c->busy2
+					   : c->dead	   ? c->dead
 							   : EINVAL_;
 
 			if (k == 0)
 				vcpu_voids_(t, st);
-			/* init of never-initialised or destroyed storage succeeds; of NULL fails. */
+			/* init of never-initialised or destroyed storage succeeds; of NULL fails.
+			 */
 			if (c->call == c_init && st == S_NULL)
 				allowed = EINVAL_;
 			if (c->call == c_destroy && st == S_NULL)
@@ -464,8 +470,9 @@ static void test_vm_states(void **s)
 			struct w *w = w_new_();
 			struct virq_avic_vm *t = vm_in_(w, st);
 			const struct mcase *c = &mcases[k];
-			uint32_t allowed = st == S_LIVE ? c->live : st == S_BUSY ? c->busy
-					   : st == S_BUSY2  ? c->busy2
+			uint32_t allowed = st == S_LIVE		     ? c->live
+					   : st == S_BUSY	     ? c->busy
+					   : st == S_BUSY2	     ? c->busy2
 					   : c->dead && st != S_NULL ? c->dead
 								     : EINVAL_;
 
@@ -564,10 +571,10 @@ static void test_registry_states(void **s)
 			struct w *w = w_new_();
 			struct virq_avic_registry *t = reg_in_(w, st);
 			const struct rcase *c = &rcases[k];
-			uint32_t allowed = st == S_LIVE				  ? c->live
-					   : st == S_BUSY || st == S_BUSY2	  ? c->busy
-					   : c->dead && st != S_NULL ? c->dead
-								     : EINVAL_;
+			uint32_t allowed = st == S_LIVE			   ? c->live
+					   : st == S_BUSY || st == S_BUSY2 ? c->busy
+					   : c->dead && st != S_NULL	   ? c->dead
+									   : EINVAL_;
 
 			if (c->call == r_destroy && st == S_NULL)
 				allowed = OK_;
@@ -591,13 +598,16 @@ static void test_irte_ref_states(void **s)
 			virq_status r;
 
 			if (st == 1 || st == 3)
-				assert_int_equal(virq_avic_irte_attach(&w->v[1], &w->ref, w->irte, 0x40),
-						 LIBVIRQ_OK);
+				assert_int_equal(
+				    virq_avic_irte_attach(&w->v[1], &w->ref, w->irte, 0x40),
+				    LIBVIRQ_OK);
 			if (st == 2)
-				assert_int_equal(virq_avic_irte_attach(&w->v[0], &w->ref, w->irte, 0x40),
-						 LIBVIRQ_OK);
+				assert_int_equal(
+				    virq_avic_irte_attach(&w->v[0], &w->ref, w->irte, 0x40),
+				    LIBVIRQ_OK);
 			if (st == 3)
-				assert_int_equal(virq_avic_irte_detach(&w->v[1], &w->ref), LIBVIRQ_OK);
+				assert_int_equal(virq_avic_irte_detach(&w->v[1], &w->ref),
+						 LIBVIRQ_OK);
 			switch (k) {
 			case 0: /* attach to vCPU 1 */
 				r = virq_avic_irte_attach(&w->v[1], &w->ref, w->irte2, 0x41);

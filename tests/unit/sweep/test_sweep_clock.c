@@ -34,10 +34,12 @@
 #define MAX_ROUNDS (TIMEOUT_NS / LIBVIRQ_POLL_ROUND_NS_DEFAULT + 1)
 #define WATCHDOG (64 * MAX_ROUNDS)
 
-#define MSG_ROUNDS                                                                                \
-	"virq_poll: HAL clock did not advance; wait ended by its round limit (timeout_ns, rounds, " \
+#define MSG_ROUNDS                                                                                 \
+	"virq_poll: HAL clock did not advance; wait ended by its round limit (timeout_ns, "        \
+	"rounds, "                                                                                 \
 	"elapsed_ns, backward steps)"
-#define MSG_BACK "virq_poll: HAL clock ran backwards during a wait (timeout_ns, rounds, backward steps)"
+#define MSG_BACK                                                                                   \
+	"virq_poll: HAL clock ran backwards during a wait (timeout_ns, rounds, backward steps)"
 #define MSG_DEADLINE "virq_poll: deadline passed (timeout_ns, rounds)"
 
 struct fault {
@@ -47,11 +49,11 @@ struct fault {
 };
 
 static const struct fault faults_[] = {
-	{LIBVIRQ_SIM_CLOCK_OK, 0, 0, "working clock"},
-	{LIBVIRQ_SIM_CLOCK_STOP, 0, 0, "clock stops"},
-	{LIBVIRQ_SIM_CLOCK_JUMP_FORWARD, 1, 1000000000ull, "jumps 1 s forward"},
-	{LIBVIRQ_SIM_CLOCK_JUMP_BACK, 1, 1000000000ull, "jumps 1 s back"},
-	{LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS, 0, 700, "runs backwards"},
+    {LIBVIRQ_SIM_CLOCK_OK, 0, 0, "working clock"},
+    {LIBVIRQ_SIM_CLOCK_STOP, 0, 0, "clock stops"},
+    {LIBVIRQ_SIM_CLOCK_JUMP_FORWARD, 1, 1000000000ull, "jumps 1 s forward"},
+    {LIBVIRQ_SIM_CLOCK_JUMP_BACK, 1, 1000000000ull, "jumps 1 s back"},
+    {LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS, 0, 700, "runs backwards"},
 };
 #define NFAULTS (sizeof(faults_) / sizeof(faults_[0]))
 
@@ -133,8 +135,8 @@ static void test_gic_waits_every_clock_fault(void **state)
 						continue; /* 4.1 uses INVDB */
 					if (k == GP_NONE && s == GP_NEVER)
 						continue;
-					gic_case_((enum gp_wait)k, (enum gp_settle)s, v, &faults_[f],
-						  &cases);
+					gic_case_((enum gp_wait)k, (enum gp_settle)s, v,
+						  &faults_[f], &cases);
 				}
 	SWEEP_REPORT("every GICv4 wait x settle (slow, never) x clock fault", cases);
 }
@@ -302,11 +304,11 @@ static void test_avic_calibration_every_clock_fault(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gic_waits_every_clock_fault),
-		cmocka_unit_test(test_gic_embedder_round),
-		cmocka_unit_test(test_its_queue_waits_every_clock_fault),
+	    cmocka_unit_test(test_gic_waits_every_clock_fault),
+	    cmocka_unit_test(test_gic_embedder_round),
+	    cmocka_unit_test(test_its_queue_waits_every_clock_fault),
 #ifdef LIBVIRQ_HAVE_AVIC
-		cmocka_unit_test(test_avic_calibration_every_clock_fault),
+	    cmocka_unit_test(test_avic_calibration_every_clock_fault),
 #endif
 	};
 

@@ -66,7 +66,7 @@ static void test_every_wait_never_finishes(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_wait_never_finishes),
+	    cmocka_unit_test(test_every_wait_never_finishes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

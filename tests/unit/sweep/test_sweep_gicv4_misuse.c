@@ -18,8 +18,8 @@
 
 enum ty { T_GIC, T_ITS, T_DEV, T_VM, T_VPE, T_QUEUE, T_COUNT };
 enum sstate { S_NULL, S_ZERO, S_GARBAGE, S_LIVE, S_BUSY, S_GONE, S_COUNT };
-static const char *const sname_[S_COUNT] = {"NULL", "zeroed", "garbage", "live", "busy",
-					    "destroyed"};
+static const char *const sname_[S_COUNT] = {"NULL", "zeroed", "garbage",
+					    "live", "busy",   "destroyed"};
 
 /* What kind of entry point: init (creates the target), destroy, other. */
 enum ek { E_OTHER, E_INIT, E_DESTROY };
@@ -43,13 +43,13 @@ struct world {
 	} t;
 	void *tp;
 	struct virq_gic_rdist trds[FX_MAX_RD];
-	struct virq_gic_vm tvm;	    /* busy GIC: a VM on it */
+	struct virq_gic_vm tvm;	     /* busy GIC: a VM on it */
 	struct virq_its_device tdev; /* busy ITS: a device on it */
-	struct virq_vpe tvpe;	    /* busy VM: a vPE in it */
-	struct virq_its its2;	    /* created by virq_its_init(storage, target gic) */
+	struct virq_vpe tvpe;	     /* busy VM: a vPE in it */
+	struct virq_its its2;	     /* created by virq_its_init(storage, target gic) */
 	struct virq_its_device dev2; /* created by virq_its_device_map(target its, storage) */
-	struct virq_gic_vm vm2;	    /* created by virq_gic_vm_init(storage, target gic) */
-	struct virq_vpe vpe2;	    /* created by virq_vpe_init(storage, target vm) */
+	struct virq_gic_vm vm2;	     /* created by virq_gic_vm_init(storage, target gic) */
+	struct virq_vpe vpe2;	     /* created by virq_vpe_init(storage, target vm) */
 };
 
 #define TYPER_41 (QEMU_TYPER_40 | (1ull << 40) | (1ull << 39) | (1ull << 41))
@@ -260,109 +260,425 @@ struct entry {
 #define Q_(t) ((struct virq_its_queue *)(t))
 
 /* ---- GIC ---- */
-static virq_status e_gic_init(W_) { return virq_gic_init(GIC_(t), &w->f.g.hal, &w->f.g.desc, w->trds, FX_MAX_RD, 16); }
-static virq_status e_gic_destroy(W_) { (void)w; return virq_gic_destroy(GIC_(t)); }
-static virq_status e_dist_enable(W_) { (void)w; return virq_gic_dist_enable(GIC_(t)); }
-static virq_status e_find_rdist(W_) { uint32_t i; (void)w; return virq_gic_find_rdist(GIC_(t), 0, &i); }
-static virq_status e_rdist_init(W_) { (void)w; return virq_gic_rdist_init(GIC_(t), 1); }
-static virq_status e_lpi_alloc(W_) { uint32_t x; virq_status st = virq_lpi_alloc(GIC_(t), 1, &x); (void)w; if (st == LIBVIRQ_OK) st = virq_lpi_free(GIC_(t), x, 1); return st; }
-static virq_status e_lpi_free(W_) { (void)w; return virq_lpi_free(GIC_(t), 8192 + 4000, 1); }
-static virq_status e_lpi_set_config(W_) { (void)w; return virq_lpi_set_config(GIC_(t), 8192 + 4000, 0xA0, true); }
-static virq_status e_its_probe(W_) { struct virq_its_id id; return virq_its_probe(GIC_(t), &w->f.g.desc.its[1], &id); }
-static virq_status e_its_init_on(W_) { return virq_its_init(&w->its2, GIC_(t), &w->f.g.desc.its[1], NULL); }
-static virq_status e_vm_init_on(W_) { return virq_gic_vm_init(&w->vm2, GIC_(t), 16); }
+static virq_status e_gic_init(W_)
+{
+	return virq_gic_init(GIC_(t), &w->f.g.hal, &w->f.g.desc, w->trds, FX_MAX_RD, 16);
+}
+static virq_status e_gic_destroy(W_)
+{
+	(void)w;
+	return virq_gic_destroy(GIC_(t));
+}
+static virq_status e_dist_enable(W_)
+{
+	(void)w;
+	return virq_gic_dist_enable(GIC_(t));
+}
+static virq_status e_find_rdist(W_)
+{
+	uint32_t i;
+	(void)w;
+	return virq_gic_find_rdist(GIC_(t), 0, &i);
+}
+static virq_status e_rdist_init(W_)
+{
+	(void)w;
+	return virq_gic_rdist_init(GIC_(t), 1);
+}
+static virq_status e_lpi_alloc(W_)
+{
+	uint32_t x;
+	virq_status st = virq_lpi_alloc(GIC_(t), 1, &x);
+	(void)w;
+	if (st == LIBVIRQ_OK)
+		st = virq_lpi_free(GIC_(t), x, 1);
+	return st;
+}
+static virq_status e_lpi_free(W_)
+{
+	(void)w;
+	return virq_lpi_free(GIC_(t), 8192 + 4000, 1);
+}
+static virq_status e_lpi_set_config(W_)
+{
+	(void)w;
+	return virq_lpi_set_config(GIC_(t), 8192 + 4000, 0xA0, true);
+}
+static virq_status e_its_probe(W_)
+{
+	struct virq_its_id id;
+	return virq_its_probe(GIC_(t), &w->f.g.desc.its[1], &id);
+}
+static virq_status e_its_init_on(W_)
+{
+	return virq_its_init(&w->its2, GIC_(t), &w->f.g.desc.its[1], NULL);
+}
+static virq_status e_vm_init_on(W_)
+{
+	return virq_gic_vm_init(&w->vm2, GIC_(t), 16);
+}
 /* ---- ITS ---- */
-static virq_status e_its_init(W_) { return virq_its_init(ITS_(t), &w->f.g.gic, &w->f.g.desc.its[1], NULL); }
-static virq_status e_its_destroy(W_) { (void)w; return virq_its_destroy(ITS_(t)); }
-static virq_status e_map_collection(W_) { (void)w; return virq_its_map_collection(ITS_(t), 0); }
-static virq_status e_device_map_on(W_) { return virq_its_device_map(ITS_(t), &w->dev2, 3, 4); }
+static virq_status e_its_init(W_)
+{
+	return virq_its_init(ITS_(t), &w->f.g.gic, &w->f.g.desc.its[1], NULL);
+}
+static virq_status e_its_destroy(W_)
+{
+	(void)w;
+	return virq_its_destroy(ITS_(t));
+}
+static virq_status e_map_collection(W_)
+{
+	(void)w;
+	return virq_its_map_collection(ITS_(t), 0);
+}
+static virq_status e_device_map_on(W_)
+{
+	return virq_its_device_map(ITS_(t), &w->dev2, 3, 4);
+}
 /* ---- device ---- */
-static virq_status e_device_map(W_) { return virq_its_device_map(&w->f.its[0], DEV_(t), 2, 8); }
-static virq_status e_device_unmap(W_) { (void)w; return virq_its_device_unmap(DEV_(t)); }
-static virq_status e_map_lpi(W_) { return virq_its_map_lpi(DEV_(t), 2, w->lpi[1], 0); }
-static virq_status e_unmap_event(W_) { (void)w; return virq_its_unmap_event(DEV_(t), 0); }
-static virq_status e_unmap_range(W_) { (void)w; return virq_its_unmap_range(DEV_(t), 0, 2); }
-static virq_status e_move_lpi(W_) { (void)w; return virq_its_move_lpi(DEV_(t), 0, 1); }
-static virq_status e_int(W_) { (void)w; return virq_its_int(DEV_(t), 0); }
-static virq_status e_clear(W_) { (void)w; return virq_its_clear(DEV_(t), 1); }
-static virq_status e_inv(W_) { (void)w; return virq_its_inv(DEV_(t), 1); }
-static virq_status e_event_get(W_) { struct virq_its_event ev; (void)w; return virq_its_event_get(DEV_(t), 0, &ev); }
-static virq_status e_vlpi_map(W_) { return virq_vlpi_map(DEV_(t), 3, &w->vpe, 9000, true); }
-static virq_status e_vlpi_map_config(W_) { return virq_vlpi_map_config(DEV_(t), 5, &w->vpe, 9050, true, 0x40, false); }
-static virq_status e_vlpi_map_range(W_) { return virq_vlpi_map_range(DEV_(t), 4, 2, &w->vpe, 9100, false); }
-static virq_status e_vlpi_unmap(W_) { (void)w; return virq_vlpi_unmap(DEV_(t), 1); }
-static virq_status e_vlpi_unmap_range(W_) { (void)w; return virq_vlpi_unmap_range(DEV_(t), 1, 1); }
-static virq_status e_vlpi_remap(W_) { return virq_vlpi_remap(DEV_(t), 1, &w->vpe, 9200); }
-static virq_status e_vlpi_move(W_) { return virq_vlpi_move(DEV_(t), 1, &w->vpe); }
-static virq_status e_vlpi_set_doorbell(W_) { (void)w; return virq_vlpi_set_doorbell(DEV_(t), 1, false); }
-static virq_status e_vlpi_set_config(W_) { (void)w; return virq_vlpi_set_config(DEV_(t), 1, 0x80, true); }
+static virq_status e_device_map(W_)
+{
+	return virq_its_device_map(&w->f.its[0], DEV_(t), 2, 8);
+}
+static virq_status e_device_unmap(W_)
+{
+	(void)w;
+	return virq_its_device_unmap(DEV_(t));
+}
+static virq_status e_map_lpi(W_)
+{
+	return virq_its_map_lpi(DEV_(t), 2, w->lpi[1], 0);
+}
+static virq_status e_unmap_event(W_)
+{
+	(void)w;
+	return virq_its_unmap_event(DEV_(t), 0);
+}
+static virq_status e_unmap_range(W_)
+{
+	(void)w;
+	return virq_its_unmap_range(DEV_(t), 0, 2);
+}
+static virq_status e_move_lpi(W_)
+{
+	(void)w;
+	return virq_its_move_lpi(DEV_(t), 0, 1);
+}
+static virq_status e_int(W_)
+{
+	(void)w;
+	return virq_its_int(DEV_(t), 0);
+}
+static virq_status e_clear(W_)
+{
+	(void)w;
+	return virq_its_clear(DEV_(t), 1);
+}
+static virq_status e_inv(W_)
+{
+	(void)w;
+	return virq_its_inv(DEV_(t), 1);
+}
+static virq_status e_event_get(W_)
+{
+	struct virq_its_event ev;
+	(void)w;
+	return virq_its_event_get(DEV_(t), 0, &ev);
+}
+static virq_status e_vlpi_map(W_)
+{
+	return virq_vlpi_map(DEV_(t), 3, &w->vpe, 9000, true);
+}
+static virq_status e_vlpi_map_config(W_)
+{
+	return virq_vlpi_map_config(DEV_(t), 5, &w->vpe, 9050, true, 0x40, false);
+}
+static virq_status e_vlpi_map_range(W_)
+{
+	return virq_vlpi_map_range(DEV_(t), 4, 2, &w->vpe, 9100, false);
+}
+static virq_status e_vlpi_unmap(W_)
+{
+	(void)w;
+	return virq_vlpi_unmap(DEV_(t), 1);
+}
+static virq_status e_vlpi_unmap_range(W_)
+{
+	(void)w;
+	return virq_vlpi_unmap_range(DEV_(t), 1, 1);
+}
+static virq_status e_vlpi_remap(W_)
+{
+	return virq_vlpi_remap(DEV_(t), 1, &w->vpe, 9200);
+}
+static virq_status e_vlpi_move(W_)
+{
+	return virq_vlpi_move(DEV_(t), 1, &w->vpe);
+}
+static virq_status e_vlpi_set_doorbell(W_)
+{
+	(void)w;
+	return virq_vlpi_set_doorbell(DEV_(t), 1, false);
+}
+static virq_status e_vlpi_set_config(W_)
+{
+	(void)w;
+	return virq_vlpi_set_config(DEV_(t), 1, 0x80, true);
+}
 /* ---- VM ---- */
-static virq_status e_vm_init(W_) { return virq_gic_vm_init(VM_(t), &w->f.g.gic, 16); }
-static virq_status e_vm_destroy(W_) { (void)w; return virq_gic_vm_destroy(VM_(t)); }
-static virq_status e_vm_vlpi_config(W_) { (void)w; return virq_gic_vm_vlpi_config(VM_(t), 8192, 0xA0, true); }
-static virq_status e_vpe_init_in(W_) { return virq_vpe_init(&w->vpe2, VM_(t), 1, LIBVIRQ_ITS_NO_DOORBELL); }
+static virq_status e_vm_init(W_)
+{
+	return virq_gic_vm_init(VM_(t), &w->f.g.gic, 16);
+}
+static virq_status e_vm_destroy(W_)
+{
+	(void)w;
+	return virq_gic_vm_destroy(VM_(t));
+}
+static virq_status e_vm_vlpi_config(W_)
+{
+	(void)w;
+	return virq_gic_vm_vlpi_config(VM_(t), 8192, 0xA0, true);
+}
+static virq_status e_vpe_init_in(W_)
+{
+	return virq_vpe_init(&w->vpe2, VM_(t), 1, LIBVIRQ_ITS_NO_DOORBELL);
+}
 /* ---- vPE ---- */
-static virq_status e_vpe_init(W_) { return virq_vpe_init(VPE_(t), &w->vm, 0, w->db[1]); }
-static virq_status e_vpe_destroy(W_) { (void)w; return virq_vpe_destroy(VPE_(t)); }
-static virq_status e_resident(W_) { (void)w; return virq_vpe_make_resident(VPE_(t), 0); }
-static virq_status e_nonresident(W_) { bool pl; (void)w; return virq_vpe_make_nonresident(VPE_(t), true, &pl); }
-static virq_status e_wfi_enter(W_) { (void)w; return virq_vpe_wfi_enter(VPE_(t)); }
-static virq_status e_wfi_exit(W_) { (void)w; return virq_vpe_wfi_exit(VPE_(t)); }
-static virq_status e_load(W_) { (void)w; return virq_vpe_load(VPE_(t), 0); }
-static virq_status e_put(W_) { bool pl; (void)w; return virq_vpe_put(VPE_(t), &pl); }
-static virq_status e_vpe_move(W_) { (void)w; return virq_vpe_move(VPE_(t), 1); }
-static virq_status e_db_masking(W_) { (void)w; return virq_vpe_set_db_masking(VPE_(t), true); }
-static virq_status e_vpe_invall(W_) { (void)w; return virq_vpe_invall(VPE_(t)); }
-static virq_status e_db_invalidate(W_) { (void)w; return virq_vpe_doorbell_invalidate(VPE_(t)); }
-static virq_status e_vsgi_config(W_) { (void)w; return virq_vpe_vsgi_config(VPE_(t), 2, 0x80, true, true); }
-static virq_status e_vsgi_clear(W_) { (void)w; return virq_vpe_vsgi_clear(VPE_(t), 2); }
-static virq_status e_vsgi_send(W_) { (void)w; return virq_vpe_vsgi_send(VPE_(t), 2); }
-static virq_status e_vsgi_pending(W_) { uint16_t p; (void)w; return virq_vpe_vsgi_pending(VPE_(t), &p); }
-static virq_status e_vlpi_map_to(W_) { return virq_vlpi_map(&w->dev, 6, VPE_(t), 9300, true); }
+static virq_status e_vpe_init(W_)
+{
+	return virq_vpe_init(VPE_(t), &w->vm, 0, w->db[1]);
+}
+static virq_status e_vpe_destroy(W_)
+{
+	(void)w;
+	return virq_vpe_destroy(VPE_(t));
+}
+static virq_status e_resident(W_)
+{
+	(void)w;
+	return virq_vpe_make_resident(VPE_(t), 0);
+}
+static virq_status e_nonresident(W_)
+{
+	bool pl;
+	(void)w;
+	return virq_vpe_make_nonresident(VPE_(t), true, &pl);
+}
+static virq_status e_wfi_enter(W_)
+{
+	(void)w;
+	return virq_vpe_wfi_enter(VPE_(t));
+}
+static virq_status e_wfi_exit(W_)
+{
+	(void)w;
+	return virq_vpe_wfi_exit(VPE_(t));
+}
+static virq_status e_load(W_)
+{
+	(void)w;
+	return virq_vpe_load(VPE_(t), 0);
+}
+static virq_status e_put(W_)
+{
+	bool pl;
+	(void)w;
+	return virq_vpe_put(VPE_(t), &pl);
+}
+static virq_status e_vpe_move(W_)
+{
+	(void)w;
+	return virq_vpe_move(VPE_(t), 1);
+}
+static virq_status e_db_masking(W_)
+{
+	(void)w;
+	return virq_vpe_set_db_masking(VPE_(t), true);
+}
+static virq_status e_vpe_invall(W_)
+{
+	(void)w;
+	return virq_vpe_invall(VPE_(t));
+}
+static virq_status e_db_invalidate(W_)
+{
+	(void)w;
+	return virq_vpe_doorbell_invalidate(VPE_(t));
+}
+static virq_status e_vsgi_config(W_)
+{
+	(void)w;
+	return virq_vpe_vsgi_config(VPE_(t), 2, 0x80, true, true);
+}
+static virq_status e_vsgi_clear(W_)
+{
+	(void)w;
+	return virq_vpe_vsgi_clear(VPE_(t), 2);
+}
+static virq_status e_vsgi_send(W_)
+{
+	(void)w;
+	return virq_vpe_vsgi_send(VPE_(t), 2);
+}
+static virq_status e_vsgi_pending(W_)
+{
+	uint16_t p;
+	(void)w;
+	return virq_vpe_vsgi_pending(VPE_(t), &p);
+}
+static virq_status e_vlpi_map_to(W_)
+{
+	return virq_vlpi_map(&w->dev, 6, VPE_(t), 9300, true);
+}
 /* ---- queue ---- */
-static virq_status e_q_init(W_) { virq_status st = virq_its_queue_init(Q_(t), &w->f.g.hal, Q_BASE, 4096, NULL); if (st == LIBVIRQ_OK) virq_sim_its_enable(w->qm, true); return st; }
-static virq_status e_q_fini(W_) { (void)w; return virq_its_queue_fini(Q_(t)); }
-static virq_status e_q_publish(W_) { uint64_t x; (void)w; return virq_its_queue_publish(Q_(t), &x); }
-static virq_status e_q_push(W_) { struct virq_its_cmd c = virq_its_sync_cmd(0); (void)w; return virq_its_queue_push(Q_(t), &c, NULL, NULL, NULL); }
-static virq_status e_q_push_raw(W_) { uint8_t raw[32] = {LIBVIRQ_ITS_SYNC}; (void)w; return virq_its_queue_push_raw(Q_(t), raw); }
-static virq_status e_q_wait(W_) { (void)w; return virq_its_queue_wait(Q_(t), 0, NULL); }
-static virq_status e_q_drain(W_) { (void)w; return virq_its_queue_drain(Q_(t), NULL); }
-static virq_status e_q_submit(W_) { struct virq_its_cmd c = virq_its_sync_cmd(0); (void)w; return virq_its_queue_submit(Q_(t), &c, NULL, NULL, NULL); }
-static virq_status e_q_stall_info(W_) { struct virq_its_queue_diag d; (void)w; return virq_its_queue_stall_info(Q_(t), &d); }
-static virq_status e_q_retry(W_) { (void)w; return virq_its_queue_retry(Q_(t)); }
-static virq_status e_q_skip(W_) { struct virq_its_cmd c = virq_its_sync_cmd(0); (void)w; return virq_its_queue_skip(Q_(t), &c, NULL); }
-static virq_status e_q_reset(W_) { (void)w; return virq_its_queue_reset(Q_(t)); }
-static virq_status e_q_capacity(W_) { (void)w; return virq_its_queue_capacity(Q_(t)) ? LIBVIRQ_OK : LIBVIRQ_EINVAL; }
+static virq_status e_q_init(W_)
+{
+	virq_status st = virq_its_queue_init(Q_(t), &w->f.g.hal, Q_BASE, 4096, NULL);
+	if (st == LIBVIRQ_OK)
+		virq_sim_its_enable(w->qm, true);
+	return st;
+}
+static virq_status e_q_fini(W_)
+{
+	(void)w;
+	return virq_its_queue_fini(Q_(t));
+}
+static virq_status e_q_publish(W_)
+{
+	uint64_t x;
+	(void)w;
+	return virq_its_queue_publish(Q_(t), &x);
+}
+static virq_status e_q_push(W_)
+{
+	struct virq_its_cmd c = virq_its_sync_cmd(0);
+	(void)w;
+	return virq_its_queue_push(Q_(t), &c, NULL, NULL, NULL);
+}
+static virq_status e_q_push_raw(W_)
+{
+	uint8_t raw[32] = {LIBVIRQ_ITS_SYNC};
+	(void)w;
+	return virq_its_queue_push_raw(Q_(t), raw);
+}
+static virq_status e_q_wait(W_)
+{
+	(void)w;
+	return virq_its_queue_wait(Q_(t), 0, NULL);
+}
+static virq_status e_q_drain(W_)
+{
+	(void)w;
+	return virq_its_queue_drain(Q_(t), NULL);
+}
+static virq_status e_q_submit(W_)
+{
+	struct virq_its_cmd c = virq_its_sync_cmd(0);
+	(void)w;
+	return virq_its_queue_submit(Q_(t), &c, NULL, NULL, NULL);
+}
+static virq_status e_q_stall_info(W_)
+{
+	struct virq_its_queue_diag d;
+	(void)w;
+	return virq_its_queue_stall_info(Q_(t), &d);
+}
+static virq_status e_q_retry(W_)
+{
+	(void)w;
+	return virq_its_queue_retry(Q_(t));
+}
+static virq_status e_q_skip(W_)
+{
+	struct virq_its_cmd c = virq_its_sync_cmd(0);
+	(void)w;
+	return virq_its_queue_skip(Q_(t), &c, NULL);
+}
+static virq_status e_q_reset(W_)
+{
+	(void)w;
+	return virq_its_queue_reset(Q_(t));
+}
+static virq_status e_q_capacity(W_)
+{
+	(void)w;
+	return virq_its_queue_capacity(Q_(t)) ? LIBVIRQ_OK : LIBVIRQ_EINVAL;
+}
 
-#define E(t, k, f) {#f, t, k, f}
+#define E(t, k, f)                                                                                 \
+	{                                                                                          \
+#f, t, k, f                                                                        \
+	}
 static const struct entry entries_[] = {
-    E(T_GIC, E_INIT, e_gic_init), E(T_GIC, E_DESTROY, e_gic_destroy), E(T_GIC, E_OTHER, e_dist_enable),
-    E(T_GIC, E_OTHER, e_find_rdist), E(T_GIC, E_OTHER, e_rdist_init), E(T_GIC, E_OTHER, e_lpi_alloc),
-    E(T_GIC, E_OTHER, e_lpi_free), E(T_GIC, E_OTHER, e_lpi_set_config), E(T_GIC, E_OTHER, e_its_probe),
+    E(T_GIC, E_INIT, e_gic_init),
+    E(T_GIC, E_DESTROY, e_gic_destroy),
+    E(T_GIC, E_OTHER, e_dist_enable),
+    E(T_GIC, E_OTHER, e_find_rdist),
+    E(T_GIC, E_OTHER, e_rdist_init),
+    E(T_GIC, E_OTHER, e_lpi_alloc),
+    E(T_GIC, E_OTHER, e_lpi_free),
+    E(T_GIC, E_OTHER, e_lpi_set_config),
+    E(T_GIC, E_OTHER, e_its_probe),
     E(T_GIC, E_OTHER, e_its_init_on),
     E(T_GIC, E_OTHER, e_vm_init_on),
-    E(T_ITS, E_INIT, e_its_init), E(T_ITS, E_DESTROY, e_its_destroy), E(T_ITS, E_OTHER, e_map_collection),
+    E(T_ITS, E_INIT, e_its_init),
+    E(T_ITS, E_DESTROY, e_its_destroy),
+    E(T_ITS, E_OTHER, e_map_collection),
     E(T_ITS, E_OTHER, e_device_map_on),
-    E(T_DEV, E_INIT, e_device_map), E(T_DEV, E_DESTROY, e_device_unmap), E(T_DEV, E_OTHER, e_map_lpi),
-    E(T_DEV, E_OTHER, e_unmap_event), E(T_DEV, E_OTHER, e_unmap_range), E(T_DEV, E_OTHER, e_move_lpi),
-    E(T_DEV, E_OTHER, e_int), E(T_DEV, E_OTHER, e_clear), E(T_DEV, E_OTHER, e_inv),
-    E(T_DEV, E_OTHER, e_event_get), E(T_DEV, E_OTHER, e_vlpi_map), E(T_DEV, E_OTHER, e_vlpi_map_config),
+    E(T_DEV, E_INIT, e_device_map),
+    E(T_DEV, E_DESTROY, e_device_unmap),
+    E(T_DEV, E_OTHER, e_map_lpi),
+    E(T_DEV, E_OTHER, e_unmap_event),
+    E(T_DEV, E_OTHER, e_unmap_range),
+    E(T_DEV, E_OTHER, e_move_lpi),
+    E(T_DEV, E_OTHER, e_int),
+    E(T_DEV, E_OTHER, e_clear),
+    E(T_DEV, E_OTHER, e_inv),
+    E(T_DEV, E_OTHER, e_event_get),
+    E(T_DEV, E_OTHER, e_vlpi_map),
+    E(T_DEV, E_OTHER, e_vlpi_map_config),
     E(T_DEV, E_OTHER, e_vlpi_map_range),
-    E(T_DEV, E_OTHER, e_vlpi_unmap), E(T_DEV, E_OTHER, e_vlpi_unmap_range),
-    E(T_DEV, E_OTHER, e_vlpi_remap), E(T_DEV, E_OTHER, e_vlpi_move),
-    E(T_DEV, E_OTHER, e_vlpi_set_doorbell), E(T_DEV, E_OTHER, e_vlpi_set_config),
-    E(T_VM, E_INIT, e_vm_init), E(T_VM, E_DESTROY, e_vm_destroy), E(T_VM, E_OTHER, e_vm_vlpi_config),
+    E(T_DEV, E_OTHER, e_vlpi_unmap),
+    E(T_DEV, E_OTHER, e_vlpi_unmap_range),
+    E(T_DEV, E_OTHER, e_vlpi_remap),
+    E(T_DEV, E_OTHER, e_vlpi_move),
+    E(T_DEV, E_OTHER, e_vlpi_set_doorbell),
+    E(T_DEV, E_OTHER, e_vlpi_set_config),
+    E(T_VM, E_INIT, e_vm_init),
+    E(T_VM, E_DESTROY, e_vm_destroy),
+    E(T_VM, E_OTHER, e_vm_vlpi_config),
     E(T_VM, E_OTHER, e_vpe_init_in),
-    E(T_VPE, E_INIT, e_vpe_init), E(T_VPE, E_DESTROY, e_vpe_destroy), E(T_VPE, E_OTHER, e_resident),
-    E(T_VPE, E_OTHER, e_nonresident), E(T_VPE, E_OTHER, e_wfi_enter), E(T_VPE, E_OTHER, e_wfi_exit),
-    E(T_VPE, E_OTHER, e_load), E(T_VPE, E_OTHER, e_put), E(T_VPE, E_OTHER, e_vpe_move),
-    E(T_VPE, E_OTHER, e_db_masking), E(T_VPE, E_OTHER, e_db_invalidate), E(T_VPE, E_OTHER, e_vpe_invall),
-    E(T_VPE, E_OTHER, e_vsgi_config), E(T_VPE, E_OTHER, e_vsgi_clear), E(T_VPE, E_OTHER, e_vsgi_send),
-    E(T_VPE, E_OTHER, e_vsgi_pending), E(T_VPE, E_OTHER, e_vlpi_map_to),
-    E(T_QUEUE, E_INIT, e_q_init), E(T_QUEUE, E_DESTROY, e_q_fini), E(T_QUEUE, E_OTHER, e_q_publish),
-    E(T_QUEUE, E_OTHER, e_q_push), E(T_QUEUE, E_OTHER, e_q_push_raw), E(T_QUEUE, E_OTHER, e_q_wait),
-    E(T_QUEUE, E_OTHER, e_q_drain), E(T_QUEUE, E_OTHER, e_q_submit), E(T_QUEUE, E_OTHER, e_q_stall_info),
-    E(T_QUEUE, E_OTHER, e_q_retry), E(T_QUEUE, E_OTHER, e_q_skip), E(T_QUEUE, E_OTHER, e_q_reset),
+    E(T_VPE, E_INIT, e_vpe_init),
+    E(T_VPE, E_DESTROY, e_vpe_destroy),
+    E(T_VPE, E_OTHER, e_resident),
+    E(T_VPE, E_OTHER, e_nonresident),
+    E(T_VPE, E_OTHER, e_wfi_enter),
+    E(T_VPE, E_OTHER, e_wfi_exit),
+    E(T_VPE, E_OTHER, e_load),
+    E(T_VPE, E_OTHER, e_put),
+    E(T_VPE, E_OTHER, e_vpe_move),
+    E(T_VPE, E_OTHER, e_db_masking),
+    E(T_VPE, E_OTHER, e_db_invalidate),
+    E(T_VPE, E_OTHER, e_vpe_invall),
+    E(T_VPE, E_OTHER, e_vsgi_config),
+    E(T_VPE, E_OTHER, e_vsgi_clear),
+    E(T_VPE, E_OTHER, e_vsgi_send),
+    E(T_VPE, E_OTHER, e_vsgi_pending),
+    E(T_VPE, E_OTHER, e_vlpi_map_to),
+    E(T_QUEUE, E_INIT, e_q_init),
+    E(T_QUEUE, E_DESTROY, e_q_fini),
+    E(T_QUEUE, E_OTHER, e_q_publish),
+    E(T_QUEUE, E_OTHER, e_q_push),
+    E(T_QUEUE, E_OTHER, e_q_push_raw),
+    E(T_QUEUE, E_OTHER, e_q_wait),
+    E(T_QUEUE, E_OTHER, e_q_drain),
+    E(T_QUEUE, E_OTHER, e_q_submit),
+    E(T_QUEUE, E_OTHER, e_q_stall_info),
+    E(T_QUEUE, E_OTHER, e_q_retry),
+    E(T_QUEUE, E_OTHER, e_q_skip),
+    E(T_QUEUE, E_OTHER, e_q_reset),
     E(T_QUEUE, E_OTHER, e_q_capacity),
 };
 
@@ -379,7 +695,8 @@ static void check_(const struct entry *e, enum sstate s, virq_status st)
 		fail_msg("%s on a %s object (double init): %s, documented EBUSY", e->name,
 			 sname_[s], virq_status_name(st));
 	if (s == S_BUSY && e->kind == E_DESTROY && st != LIBVIRQ_EBUSY)
-		fail_msg("%s on a busy object: %s, documented EBUSY", e->name, virq_status_name(st));
+		fail_msg("%s on a busy object: %s, documented EBUSY", e->name,
+			 virq_status_name(st));
 	if (s == S_LIVE && e->kind == E_DESTROY && st != LIBVIRQ_OK)
 		fail_msg("%s on a live, unused object: %s", e->name, virq_status_name(st));
 }

@@ -103,7 +103,8 @@ static void test_init_alloc_fail_every_n(void **s)
 		assert_int_equal(virq_sim_its_cbaser(e.m) >> 63, 0);
 		/* Cleanly failed: a new init on the same storage succeeds. */
 		virq_sim_fail_alloc_nth(e.fh, 0);
-		assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg), LIBVIRQ_OK);
+		assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg),
+				 LIBVIRQ_OK);
 		virq_sim_its_enable(e.m, true);
 		usable_(&e, 2);
 		env_free_(&e);
@@ -114,7 +115,7 @@ static void test_init_alloc_fail_every_n(void **s)
 
 enum wait_op { OP_WAIT, OP_DRAIN, OP_SUBMIT, OP_PUSH_FULL, OP_COUNT };
 
-static const char *const op_name_[OP_COUNT] = { "wait", "drain", "submit", "push-full" };
+static const char *const op_name_[OP_COUNT] = {"wait", "drain", "submit", "push-full"};
 
 /* Runs @op against a dead ITS; returns its status. */
 static virq_status dead_op_(struct env *e, enum wait_op op, uint32_t *pushed)
@@ -178,7 +179,8 @@ static void test_every_wait_times_out(void **s)
 			/* Bounded: the deadline plus one poll interval. */
 			assert_true(virq_sim_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
 			/* Cleanly dead until reset. */
-			assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
+			assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL),
+					 LIBVIRQ_EDEAD);
 			assert_int_equal(virq_its_queue_publish(&e.q, NULL), LIBVIRQ_EDEAD);
 			assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_EDEAD);
 			/* The ITS consumed nothing half-written (the model, now alive, sees
@@ -235,9 +237,9 @@ static void test_reset_times_out_stays_dead(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_alloc_fail_every_n),
-		cmocka_unit_test(test_every_wait_times_out),
-		cmocka_unit_test(test_reset_times_out_stays_dead),
+	    cmocka_unit_test(test_init_alloc_fail_every_n),
+	    cmocka_unit_test(test_every_wait_times_out),
+	    cmocka_unit_test(test_reset_times_out_stays_dead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

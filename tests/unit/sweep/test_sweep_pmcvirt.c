@@ -39,7 +39,6 @@
 #define SWEEP_STRICT 0
 #endif
 
-
 struct cfg {
 	const char *name;
 	const struct virq_pmcvirt_caps *caps;
@@ -48,14 +47,14 @@ struct cfg {
 };
 
 static const struct cfg cfgs_[] = {
-	{ "SW zen4 g6", ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW },
-	{ "SW k7 g4", FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW },
-	{ "HW zen5 g6", ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW },
+    {"SW zen4 g6", ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW},
+    {"SW k7 g4", FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW},
+    {"HW zen5 g6", ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW},
 };
 
 enum phase { PH_SAVE, PH_ENTER, PH_EXIT, PH_RESTORE, PH_COUNT };
 
-static const char *const phase_name_[PH_COUNT] = { "host_save", "enter", "exit", "host_restore" };
+static const char *const phase_name_[PH_COUNT] = {"host_save", "enter", "exit", "host_restore"};
 
 struct env {
 	struct virq_sim *fh;
@@ -88,7 +87,7 @@ static void env_new_(struct env *e, const struct cfg *c)
 	assert_non_null(e->vmcb);
 	memset(e->vmcb, 0, 4096);
 	virq_sim_pmc_init(&e->m, e->fh, e->vmcb, caps->num_core_ctrs, caps->perfctr_ext_core,
-		       caps->perfmon_v2);
+			  caps->perfmon_v2);
 	/* A host PMU in use: distinct values everywhere. */
 	for (unsigned i = 0; i < caps->num_core_ctrs; i++) {
 		virq_sim_msr_set(e->fh, hctl_(caps, i), 0x130076ull + (i << 8) + (1ull << 22));
@@ -98,14 +97,16 @@ static void env_new_(struct env *e, const struct cfg *c)
 		virq_sim_msr_set(e->fh, 0xC0000301u, 0x3E);
 		virq_sim_msr_set(e->fh, 0xC0000300u, 0x20);
 	}
-	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, caps, c->guest, c->mode, 0,
-						e->vmcb),
-			 LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_pmcvirt_vcpu_init(&e->v, &e->hal, caps, c->guest, c->mode, 0, e->vmcb),
+	    LIBVIRQ_OK);
 	/* A guest PMU in use: counter 0 counts retired instructions, counter 1 set. */
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, c->guest->ext_core ? 0xC0010200u : 0xC0010000u,
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v,
+						c->guest->ext_core ? 0xC0010200u : 0xC0010000u,
 						LIBVIRQ_PMCVIRT_GUEST, 0x4300C0ull),
 			 LIBVIRQ_OK);
-	assert_int_equal(virq_pmcvirt_msr_write(&e->v, c->guest->ext_core ? 0xC0010203u : 0xC0010005u,
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v,
+						c->guest->ext_core ? 0xC0010203u : 0xC0010005u,
 						LIBVIRQ_PMCVIRT_GUEST, 0x123456ull),
 			 LIBVIRQ_OK);
 }
@@ -125,8 +126,8 @@ static virq_status phase_(struct env *e, enum phase p)
 		return virq_pmcvirt_enter(&e->v);
 	case PH_EXIT:
 		return virq_pmcvirt_exit(&e->v, e->c->mode == LIBVIRQ_PMCVIRT_MODE_HW
-							 ? virq_sim_pmc_vmrun(&e->m)
-							 : 0x60);
+						    ? virq_sim_pmc_vmrun(&e->m)
+						    : 0x60);
 	default:
 		return virq_pmcvirt_host_restore(&e->v);
 	}
@@ -204,11 +205,12 @@ static void host_same_except_(struct env *e, const struct msrset *snap, uint32_t
 			continue;
 		if (SWEEP_STRICT) { /* count, keep going: no longjmp, nothing leaks */
 			violations_++;
-			print_message("VIOLATION: %s, %s with MSR %#x faulting: host MSR %#x = %#llx, "
-				      "was %#llx\n",
-				      e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
-				      (unsigned long long)virq_sim_msr_get(e->fh, snap->msr[i]),
-				      (unsigned long long)snap->val[i]);
+			print_message(
+			    "VIOLATION: %s, %s with MSR %#x faulting: host MSR %#x = %#llx, "
+			    "was %#llx\n",
+			    e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
+			    (unsigned long long)virq_sim_msr_get(e->fh, snap->msr[i]),
+			    (unsigned long long)snap->val[i]);
 		} else {
 			fail_msg("%s, %s with MSR %#x faulting: host MSR %#x = %#llx, was %#llx",
 				 e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
@@ -297,7 +299,7 @@ static void test_msr_fault_every_access(void **s)
 	(void)s;
 	for (size_t ci = 0; ci < sizeof(cfgs_) / sizeof(cfgs_[0]); ci++) {
 		for (int p = 0; p < PH_COUNT; p++) {
-			struct msrset t = { .n = 0 };
+			struct msrset t = {.n = 0};
 
 			touched_(&cfgs_[ci], (enum phase)p, &t);
 			print_message("%s %s: %u MSRs\n", cfgs_[ci].name, phase_name_[p], t.n);
@@ -313,7 +315,7 @@ static void test_msr_fault_every_access(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_msr_fault_every_access),
+	    cmocka_unit_test(test_msr_fault_every_access),
 	};
 
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,9 +19,9 @@
 #include "sweep.h"
 
 enum { S_NULL, S_ZERO, S_LIVE, S_HW, S_SAVED, S_GUEST, S_LAZY, S_DEAD, S_COUNT };
-static const char *const sname[S_COUNT] = {"NULL",	     "zeroed",	      "live (SW)",
-					   "live (HW)",	     "host saved",    "in the guest",
-					   "lazy, guest live", "destroyed"};
+static const char *const sname[S_COUNT] = {
+    "NULL",	  "zeroed",	  "live (SW)",	      "live (HW)",
+    "host saved", "in the guest", "lazy, guest live", "destroyed"};
 
 #define B_(st) (1u << (unsigned)-(st))
 #define OK_ B_(LIBVIRQ_OK)
@@ -51,8 +51,8 @@ static struct w *w_new_(void)
 	memset(w->vmcb12, 0, 4096);
 	memset(w->vmcb02, 0, 4096);
 	virq_sim_pmc_init(&w->m, w->fh, w->vmcb, 6, true, true);
-	assert_int_equal(virq_pmcvirt_vcpu_init(&w->dead, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
-						0, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&w->dead, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
 			 LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_vcpu_destroy(&w->dead), LIBVIRQ_OK);
 	return w;
@@ -90,15 +90,16 @@ static struct virq_pmcvirt_vcpu *in_(struct w *w, int s)
 	case S_DEAD:
 		return &w->dead;
 	case S_HW:
-		assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, ZEN5_CAPS, &virq_sim_guest_pmc6,
+		assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, ZEN5_CAPS,
+							&virq_sim_guest_pmc6,
 							LIBVIRQ_PMCVIRT_MODE_HW, 0, w->vmcb),
 				 LIBVIRQ_OK);
 		return &w->v;
 	default:
 		break;
 	}
-	assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
-						flags, NULL),
+	assert_int_equal(virq_pmcvirt_vcpu_init(&w->v, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+						LIBVIRQ_PMCVIRT_MODE_SW, flags, NULL),
 			 LIBVIRQ_OK);
 	if (s == S_LIVE)
 		return &w->v;
@@ -120,7 +121,8 @@ struct pcase {
 
 static virq_status p_init(struct w *w, struct virq_pmcvirt_vcpu *t)
 {
-	return virq_pmcvirt_vcpu_init(t, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL);
+	return virq_pmcvirt_vcpu_init(t, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
+				      LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL);
 }
 static virq_status p_destroy(struct w *w, struct virq_pmcvirt_vcpu *t)
 {
@@ -209,7 +211,10 @@ static virq_status p_nexit(struct w *w, struct virq_pmcvirt_vcpu *t)
 }
 
 /*                                      NULL ZERO LIVE  HW    SAVED GUEST LAZY  DEAD */
-#define ALL_OK_NOT_GUEST {0, 0, OK_, OK_, OK_, EBUSY_, OK_, 0}
+#define ALL_OK_NOT_GUEST                                                                           \
+	{                                                                                          \
+		0, 0, OK_, OK_, OK_, EBUSY_, OK_, 0                                                \
+	}
 static const struct pcase pcases[] = {
     {"vcpu_init (as storage)", p_init, {0, OK_, EBUSY_, EBUSY_, EBUSY_, EBUSY_, EBUSY_, OK_}},
     {"vcpu_destroy", p_destroy, {OK_, 0, OK_, OK_, EBUSY_, EBUSY_, EBUSY_, 0}},

@@ -35,13 +35,13 @@ extern "C" {
 
 /** @brief What one ICR write did. */
 struct virq_sim_avic_result {
-	bool exited;		       /**< A \#VMEXIT was taken. */
-	uint64_t exit_code;	       /**< 0x401 (AVIC_INCOMPLETE_IPI) when @c exited. */
-	uint64_t info1;		       /**< EXITINFO1 (the ICR). */
-	uint64_t info2;		       /**< EXITINFO2 (cause [63:32], index). */
-	uint32_t nirr;		       /**< Entries of @c irr used. */
+	bool exited;			    /**< A \#VMEXIT was taken. */
+	uint64_t exit_code;		    /**< 0x401 (AVIC_INCOMPLETE_IPI) when @c exited. */
+	uint64_t info1;			    /**< EXITINFO1 (the ICR). */
+	uint64_t info2;			    /**< EXITINFO2 (cause [63:32], index). */
+	uint32_t nirr;			    /**< Entries of @c irr used. */
 	uint32_t irr[LIBVIRQ_SIM_AVIC_MAX]; /**< Physical-table indexes whose IRR bit was set. */
-	uint32_t ndoorbell;	       /**< Entries of @c doorbell used. */
+	uint32_t ndoorbell;		    /**< Entries of @c doorbell used. */
 	uint32_t doorbell[LIBVIRQ_SIM_AVIC_MAX]; /**< Host APIC IDs signalled. */
 };
 
@@ -85,9 +85,9 @@ void virq_sim_avic_irr_clear(void *backing_va, uint8_t vector);
 
 /** @brief Doorbell MSR (C001_011Bh) writes the library made. */
 struct virq_sim_avic_doorbells {
-	uint32_t n;		   /**< Writes. */
-	uint64_t last;		   /**< The last value written (a host APIC ID). */
-	uint32_t per_host[4096];   /**< Writes per host APIC ID. */
+	uint32_t n;		 /**< Writes. */
+	uint64_t last;		 /**< The last value written (a host APIC ID). */
+	uint32_t per_host[4096]; /**< Writes per host APIC ID. */
 };
 /**
  * @brief Records the library's doorbell MSR writes into @p d (zeroed first).

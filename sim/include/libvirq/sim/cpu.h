@@ -93,20 +93,20 @@ enum virq_sim_cpu_id {
 
 /** @brief One CPU profile. */
 struct virq_sim_cpu {
-	const char *name;		  /**< Short name: "zen2", "zen4", "x2avic-4k", ... */
-	enum virq_sim_cpu_vendor vendor;  /**< CPUID leaf 0 vendor string. */
-	uint32_t family;		  /**< Display family (base + extended). */
-	uint32_t model;			  /**< Display model. */
-	bool svm;			  /**< Fn8000_0001 ECX[2]. */
-	bool perfctr_ext_core;		  /**< Fn8000_0001 ECX[23]. */
-	bool irperf;			  /**< Fn8000_0008 EBX[1]. */
-	bool perfctr_virt;		  /**< Fn8000_000A EDX[8]. */
-	bool avic;			  /**< Fn8000_000A EDX[13]. */
-	bool x2avic;			  /**< Fn8000_000A EDX[18]. */
-	bool vnmi;			  /**< Fn8000_000A EDX[25]. */
-	bool x2avic_ext;		  /**< Fn8000_000A ECX[6] (4K x2AVIC). */
-	bool perfmon_v2;		  /**< Fn8000_0022 EAX[0]. */
-	uint32_t num_perf_ctr_core;	  /**< Fn8000_0022 EBX[3:0] (with PerfMonV2). */
+	const char *name;		 /**< Short name: "zen2", "zen4", "x2avic-4k", ... */
+	enum virq_sim_cpu_vendor vendor; /**< CPUID leaf 0 vendor string. */
+	uint32_t family;		 /**< Display family (base + extended). */
+	uint32_t model;			 /**< Display model. */
+	bool svm;			 /**< Fn8000_0001 ECX[2]. */
+	bool perfctr_ext_core;		 /**< Fn8000_0001 ECX[23]. */
+	bool irperf;			 /**< Fn8000_0008 EBX[1]. */
+	bool perfctr_virt;		 /**< Fn8000_000A EDX[8]. */
+	bool avic;			 /**< Fn8000_000A EDX[13]. */
+	bool x2avic;			 /**< Fn8000_000A EDX[18]. */
+	bool vnmi;			 /**< Fn8000_000A EDX[25]. */
+	bool x2avic_ext;		 /**< Fn8000_000A ECX[6] (4K x2AVIC). */
+	bool perfmon_v2;		 /**< Fn8000_0022 EAX[0]. */
+	uint32_t num_perf_ctr_core;	 /**< Fn8000_0022 EBX[3:0] (with PerfMonV2). */
 	/** What virq_avic_caps_probe() finds on this CPU. */
 	struct virq_avic_caps avic_caps;
 	/** What virq_pmcvirt_probe() finds on this CPU. */

@@ -24,8 +24,9 @@
  * |---|---|---|
  * | GICD | ::LIBVIRQ_SIM_GIC_GICD_BASE (0x0800_0000) | 0x1_0000 |
  * | ITS 0 | ::LIBVIRQ_SIM_GIC_ITS0_BASE (0x0808_0000) | 0x2_0000 |
- * | redistributors | ::LIBVIRQ_SIM_GIC_REDIST_BASE (0x080A_0000), one frame per RD, stride 0x4_0000 (GICv4) | 0xF6_0000 (room for 61 RDs), or @c nr × stride when larger |
- * | ITS @e i, 1 ≤ @e i < 16 | ::LIBVIRQ_SIM_GIC_ITSN_BASE (0x0C00_0000) + (@e i − 1) × 0x2_0000 | 0x2_0000 |
+ * | redistributors | ::LIBVIRQ_SIM_GIC_REDIST_BASE (0x080A_0000), one frame per RD, stride 0x4_0000
+ * (GICv4) | 0xF6_0000 (room for 61 RDs), or @c nr × stride when larger | | ITS @e i, 1 ≤ @e i < 16
+ * | ::LIBVIRQ_SIM_GIC_ITSN_BASE (0x0C00_0000) + (@e i − 1) × 0x2_0000 | 0x2_0000 |
  *
  * ITS @e i for @e i ≥ 1 lies outside QEMU's map (QEMU has one ITS), in a
  * range no QEMU @c virt device uses below 4 GiB, so no frame overlaps.
@@ -73,7 +74,7 @@ extern "C" {
 /** @brief Address of ITS @p i (0 ≤ @p i < ::LIBVIRQ_SIM_GIC_MAX_ITS). */
 #define LIBVIRQ_SIM_GIC_ITS_BASE(i)                                                                \
 	((i) == 0 ? LIBVIRQ_SIM_GIC_ITS0_BASE                                                      \
-		  : LIBVIRQ_SIM_GIC_ITSN_BASE + (uint64_t)((i) - 1) * LIBVIRQ_SIM_GIC_ITS_SIZE)
+		  : LIBVIRQ_SIM_GIC_ITSN_BASE + (uint64_t)((i)-1) * LIBVIRQ_SIM_GIC_ITS_SIZE)
 
 /**
  * @brief GITS_TYPER of QEMU 7.2's ITS with @c gic-version=4 (the ITS models' default).

@@ -67,21 +67,21 @@ struct virq_sim;
 
 /** @brief Access kinds, for counters and traces. */
 enum virq_sim_kind {
-	LIBVIRQ_SIM_MMIO_R32,	/**< @c mmio_read32 (address). */
-	LIBVIRQ_SIM_MMIO_W32,	/**< @c mmio_write32 (address, value). */
-	LIBVIRQ_SIM_MMIO_R64,	/**< @c mmio_read64. */
-	LIBVIRQ_SIM_MMIO_W64,	/**< @c mmio_write64. */
-	LIBVIRQ_SIM_MSR_R,	/**< @c msr_read (MSR index, value read). */
-	LIBVIRQ_SIM_MSR_W,	/**< @c msr_write (MSR index, value). */
-	LIBVIRQ_SIM_CPUID,	/**< @c cpuid (leaf, subleaf). */
-	LIBVIRQ_SIM_CLEAN,	/**< @c dcache_clean (VA, length). */
-	LIBVIRQ_SIM_BARRIER,	/**< @c barrier (0, kind). */
-	LIBVIRQ_SIM_KICK,	/**< @c kick_vcpu (cookie). */
-	LIBVIRQ_SIM_ALLOC,	/**< @c page_alloc that succeeded (PA, size). */
-	LIBVIRQ_SIM_FREE,	/**< @c page_free (PA, size). */
-	LIBVIRQ_SIM_RELAX,	/**< @c relax. */
-	LIBVIRQ_SIM_NOW,	/**< @c now_ns (counted only, never traced). */
-	LIBVIRQ_SIM_KIND_COUNT	/**< Number of kinds (not a kind). */
+	LIBVIRQ_SIM_MMIO_R32,  /**< @c mmio_read32 (address). */
+	LIBVIRQ_SIM_MMIO_W32,  /**< @c mmio_write32 (address, value). */
+	LIBVIRQ_SIM_MMIO_R64,  /**< @c mmio_read64. */
+	LIBVIRQ_SIM_MMIO_W64,  /**< @c mmio_write64. */
+	LIBVIRQ_SIM_MSR_R,     /**< @c msr_read (MSR index, value read). */
+	LIBVIRQ_SIM_MSR_W,     /**< @c msr_write (MSR index, value). */
+	LIBVIRQ_SIM_CPUID,     /**< @c cpuid (leaf, subleaf). */
+	LIBVIRQ_SIM_CLEAN,     /**< @c dcache_clean (VA, length). */
+	LIBVIRQ_SIM_BARRIER,   /**< @c barrier (0, kind). */
+	LIBVIRQ_SIM_KICK,      /**< @c kick_vcpu (cookie). */
+	LIBVIRQ_SIM_ALLOC,     /**< @c page_alloc that succeeded (PA, size). */
+	LIBVIRQ_SIM_FREE,      /**< @c page_free (PA, size). */
+	LIBVIRQ_SIM_RELAX,     /**< @c relax. */
+	LIBVIRQ_SIM_NOW,       /**< @c now_ns (counted only, never traced). */
+	LIBVIRQ_SIM_KIND_COUNT /**< Number of kinds (not a kind). */
 };
 
 /**
@@ -93,7 +93,7 @@ enum virq_sim_kind {
  * @return The value read.
  */
 typedef uint64_t (*virq_sim_mmio_read_fn)(void *arg, struct virq_sim *sim, uint64_t addr,
-					   unsigned width);
+					  unsigned width);
 /**
  * @brief MMIO write hook of a region.
  * @param arg   The hook's argument.
@@ -142,7 +142,7 @@ typedef void (*virq_sim_kick_fn)(void *arg, struct virq_sim *sim, void *cookie);
 /** @brief One traced event. */
 struct virq_sim_trace_ev {
 	enum virq_sim_kind kind; /**< What happened. */
-	uint64_t addr;  /**< MMIO address, MSR index, CPUID leaf, VA of a clean, PA of an alloc. */
+	uint64_t addr;	/**< MMIO address, MSR index, CPUID leaf, VA of a clean, PA of an alloc. */
 	uint64_t value; /**< Value read or written, length of a clean, size of an alloc. */
 };
 
@@ -238,7 +238,8 @@ void virq_sim_msr_set(struct virq_sim *sim, uint32_t msr, uint64_t v);
  */
 uint64_t virq_sim_msr_get(struct virq_sim *sim, uint32_t msr);
 /**
- * @brief Makes every access to @p msr fault (\#GP: the HAL returns ::LIBVIRQ_EHW), or stop faulting.
+ * @brief Makes every access to @p msr fault (\#GP: the HAL returns ::LIBVIRQ_EHW), or stop
+ * faulting.
  * @param sim The simulator. @param msr Index. @param fault True to fault.
  */
 void virq_sim_msr_fault(struct virq_sim *sim, uint32_t msr, bool fault);
@@ -323,11 +324,11 @@ void virq_sim_on_relax(struct virq_sim *sim, virq_sim_relax_fn fn, void *arg);
 
 /** @brief Faults of the clock @c now_ns returns (virq_sim_clock_fault()). */
 enum virq_sim_clock_fault_kind {
-	LIBVIRQ_SIM_CLOCK_OK = 0,	    /**< A working clock (and no offset). */
-	LIBVIRQ_SIM_CLOCK_STOP,		    /**< Returns the same value for ever. */
-	LIBVIRQ_SIM_CLOCK_JUMP_FORWARD,	    /**< Jumps @c ns forward once, then runs normally. */
-	LIBVIRQ_SIM_CLOCK_JUMP_BACK,	    /**< Jumps @c ns back once, then runs normally. */
-	LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS,    /**< Each read returns @c ns less than the one before. */
+	LIBVIRQ_SIM_CLOCK_OK = 0,	 /**< A working clock (and no offset). */
+	LIBVIRQ_SIM_CLOCK_STOP,		 /**< Returns the same value for ever. */
+	LIBVIRQ_SIM_CLOCK_JUMP_FORWARD,	 /**< Jumps @c ns forward once, then runs normally. */
+	LIBVIRQ_SIM_CLOCK_JUMP_BACK,	 /**< Jumps @c ns back once, then runs normally. */
+	LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS, /**< Each read returns @c ns less than the one before. */
 };
 /**
  * @brief Injects a fault into the clock the HAL's @c now_ns returns.

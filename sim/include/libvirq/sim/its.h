@@ -56,23 +56,23 @@ struct virq_sim_its_cmd {
 	bool known;	 /**< @c op is a GICv3/v4/v4.1 command. */
 	/** @name Decoded fields (only those of @c op are meaningful)
 	 * @{ */
-	uint32_t dev;	   /**< DeviceID. */
-	uint32_t ev;	   /**< EventID. */
-	uint32_t pintid;   /**< pINTID. */
-	uint32_t vintid;   /**< vINTID. */
-	uint32_t icid;	   /**< ICID. */
-	uint32_t vpe;	   /**< vPEID. */
-	uint32_t size;	   /**< MAPD Size. */
-	uint32_t db;	   /**< Dbell_pINTID. */
-	uint32_t defdb;	   /**< Default_Doorbell (4.1). */
-	uint32_t seq;	   /**< VMOVP SequenceNumber. */
-	uint32_t itslist;  /**< VMOVP ITSList. */
-	uint32_t prio;	   /**< VSGI Priority. */
-	uint64_t itt;	   /**< ITT_addr (byte address). */
-	uint64_t rd;	   /**< DW2[51:16] in place: RD address (PTA = 1) or processor number << 16. */
-	uint64_t rd2;	   /**< MOVALL DW3[51:16] in place (RDbase2). */
-	uint64_t vpt;	   /**< VPT_addr (byte address). */
-	uint64_t vconf;	   /**< VCONF_addr (4.1, byte address). */
+	uint32_t dev;	  /**< DeviceID. */
+	uint32_t ev;	  /**< EventID. */
+	uint32_t pintid;  /**< pINTID. */
+	uint32_t vintid;  /**< vINTID. */
+	uint32_t icid;	  /**< ICID. */
+	uint32_t vpe;	  /**< vPEID. */
+	uint32_t size;	  /**< MAPD Size. */
+	uint32_t db;	  /**< Dbell_pINTID. */
+	uint32_t defdb;	  /**< Default_Doorbell (4.1). */
+	uint32_t seq;	  /**< VMOVP SequenceNumber. */
+	uint32_t itslist; /**< VMOVP ITSList. */
+	uint32_t prio;	  /**< VSGI Priority. */
+	uint64_t itt;	  /**< ITT_addr (byte address). */
+	uint64_t rd;	/**< DW2[51:16] in place: RD address (PTA = 1) or processor number << 16. */
+	uint64_t rd2;	/**< MOVALL DW3[51:16] in place (RDbase2). */
+	uint64_t vpt;	/**< VPT_addr (byte address). */
+	uint64_t vconf; /**< VCONF_addr (4.1, byte address). */
 	uint32_t vpt_size; /**< VPT_size. */
 	bool valid;	   /**< V. */
 	bool dbvalid;	   /**< VMOVI D. */
@@ -82,7 +82,7 @@ struct virq_sim_its_cmd {
 	bool en;	   /**< VSGI Enable. */
 	bool clr;	   /**< VSGI Clear. */
 	bool grp;	   /**< VSGI Group. */
-	/** @} */
+			   /** @} */
 };
 
 /** @brief What a per-command hook decides. */
@@ -109,8 +109,8 @@ struct virq_sim_its_cfg {
 	bool dead;		/**< Never consume. */
 	bool qemu_sticky_stall; /**< QEMU 7.2: Stalled stays set; any CWRITER write restarts. */
 	bool never_quiescent;	/**< GITS_CTLR.Quiescent reads 0. */
-	int force_sh;		/**< -1: GITS_CBASER.Shareability sticks; else the value read back. */
-	int force_inner;	/**< -1: GITS_CBASER.InnerCache sticks; else the value read back. */
+	int force_sh;	 /**< -1: GITS_CBASER.Shareability sticks; else the value read back. */
+	int force_inner; /**< -1: GITS_CBASER.InnerCache sticks; else the value read back. */
 };
 
 /**

@@ -53,17 +53,17 @@ extern "C" {
 
 /** @brief Model options (virq_sim_its_state_default_cfg()). */
 struct virq_sim_its_state_cfg {
-	uint64_t base;		  /**< ITS_base (the control frame). */
-	uint64_t typer;		  /**< GITS_TYPER (0: QEMU 7.2 gic-version=4). */
-	uint32_t iidr;		  /**< GITS_IIDR (default 0x43B: Arm). */
-	uint32_t pidr2;		  /**< GITS_PIDR2 (default 0x4B: GICv4). */
-	bool no_vpe_table;	  /**< No GITS_BASER<n> of type vPE. */
-	uint32_t psz_mask;	  /**< Page sizes that stick: bit 0 4K, 1 16K, 2 64K (0: all). */
-	bool no_indirect;	  /**< GITS_BASER<n>.Indirect is RAZ/WI. */
-	uint8_t esz;		  /**< Table entry size in bytes (default 8). */
-	int force_sh;		  /**< -1, or the Shareability BASERs and CBASER read back. */
-	int force_ic;		  /**< -1, or the InnerCache they read back. */
-	bool never_quiescent;	  /**< GITS_CTLR.Quiescent never reads 1. */
+	uint64_t base;	      /**< ITS_base (the control frame). */
+	uint64_t typer;	      /**< GITS_TYPER (0: QEMU 7.2 gic-version=4). */
+	uint32_t iidr;	      /**< GITS_IIDR (default 0x43B: Arm). */
+	uint32_t pidr2;	      /**< GITS_PIDR2 (default 0x4B: GICv4). */
+	bool no_vpe_table;    /**< No GITS_BASER<n> of type vPE. */
+	uint32_t psz_mask;    /**< Page sizes that stick: bit 0 4K, 1 16K, 2 64K (0: all). */
+	bool no_indirect;     /**< GITS_BASER<n>.Indirect is RAZ/WI. */
+	uint8_t esz;	      /**< Table entry size in bytes (default 8). */
+	int force_sh;	      /**< -1, or the Shareability BASERs and CBASER read back. */
+	int force_ic;	      /**< -1, or the InnerCache they read back. */
+	bool never_quiescent; /**< GITS_CTLR.Quiescent never reads 1. */
 	/** 0: GITS_CTLR.ITS_Number writable; n: it reads n - 1 and is read-only. */
 	unsigned its_number_ro;
 	/**

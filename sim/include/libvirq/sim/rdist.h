@@ -77,12 +77,12 @@ struct virq_sim_rdist_cfg {
 	unsigned gicd_rwp_polls; /**< Reads of GICD_CTLR with RWP = 1 after a write. */
 	unsigned rwp_polls;	 /**< Reads of GICR_CTLR with RWP = 1 after a write. */
 	unsigned wake_polls;	 /**< Reads of GICR_WAKER with ChildrenAsleep = 1 after waking. */
-	unsigned dirty_polls;	 /**< Reads of GICR_VPENDBASER with Dirty = 1 after a Valid change. */
-	unsigned syncr_polls;	 /**< Reads of GICR_SYNCR with Busy = 1 after INVLPIR / INVALLR. */
-	int force_sh;		 /**< -1: Shareability sticks; else the value read back. */
-	int force_ic;		 /**< -1: InnerCache sticks; else the value read back. */
-	bool uwp;		 /**< GICR_CTLR bit 31 (UWP) always reads 1. */
-	int common_lpi_aff;	 /**< GICR_TYPER.CommonLPIAff (0..3; default 1). */
+	unsigned dirty_polls; /**< Reads of GICR_VPENDBASER with Dirty = 1 after a Valid change. */
+	unsigned syncr_polls; /**< Reads of GICR_SYNCR with Busy = 1 after INVLPIR / INVALLR. */
+	int force_sh;	      /**< -1: Shareability sticks; else the value read back. */
+	int force_ic;	      /**< -1: InnerCache sticks; else the value read back. */
+	bool uwp;	      /**< GICR_CTLR bit 31 (UWP) always reads 1. */
+	int common_lpi_aff;   /**< GICR_TYPER.CommonLPIAff (0..3; default 1). */
 	/** Reads of GICR_VSGIPENDR with Busy = 1 after a GICR_VSGIR write. */
 	unsigned vsgi_busy_polls;
 	/** 4.1 GICR_VPROPBASER page sizes that stick: bit 0 4K, 1 16K, 2 64K (0: all). */
@@ -124,7 +124,8 @@ void virq_sim_rdist_set_typer_aff(struct virq_sim_rdist *m, unsigned rd, uint32_
 void virq_sim_rdist_enable_lpis_sticky(struct virq_sim_rdist *m, unsigned rd, bool sticky);
 /**
  * @brief Changes @c dirty_polls for RD @p rd from now on.
- * @param m The model. @param rd Index. @param polls Reads with Dirty = 1 (::LIBVIRQ_SIM_RDIST_NEVER).
+ * @param m The model. @param rd Index. @param polls Reads with Dirty = 1
+ * (::LIBVIRQ_SIM_RDIST_NEVER).
  */
 void virq_sim_rdist_set_dirty_polls(struct virq_sim_rdist *m, unsigned rd, unsigned polls);
 /**
