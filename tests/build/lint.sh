@@ -12,6 +12,9 @@
 #                                        files that name Xen's on purpose (CHANGELOG.md,
 #                                        host-macro and namespace fixtures, the Xen series).
 #                                        With FILE, checks only FILE (the self-test)
+#   lint.sh format   SRC_DIR [FILE]      every C/C++ file git tracks is formatted as SRC_DIR/.clang-format
+#                                        says (clang-format 14, Debian 12's); with FILE, checks only
+#                                        FILE (the self-test: tests/build/lint/format_bad.c must fail)
 #   lint.sh cppcheck SRC_DIR             cppcheck (warning, style, performance, portability;
 #                                        variableScope off: declarations at the top are house style)
 # Each first runs on tests/build/lint/bad.c and must report its defects, so a
@@ -80,6 +83,28 @@ spdx)
 		exit 1
 	fi
 	echo "spdx: ${#all[@]} files ok"
+	;;
+format)
+	fmt=$(command -v clang-format || command -v clang-format-14) || { echo "clang-format missing"; exit 1; }
+	if [ $# -ge 3 ]; then
+		all=("$3")
+	else
+		mapfile -t all < <(lint_tree_files | grep -E '\.(c|h|cc|cpp|hpp)$' |
+			grep -v '^tests/build/lint/format_bad\.c$')
+	fi
+	[ ${#all[@]} -gt 0 ] || { echo "format FAILED: no C/C++ files found"; exit 1; }
+	# One clang-format run over every file; it names each file it would change.
+	mapfile -t bad_files < <("$fmt" --dry-run --Werror "${all[@]}" 2>&1 |
+		sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
+	if [ ${#bad_files[@]} -eq 0 ] && ! "$fmt" --dry-run --Werror "${all[@]}" >/dev/null 2>&1; then
+		bad_files=("(clang-format failed)")
+	fi
+	if [ ${#bad_files[@]} -ne 0 ]; then
+		printf 'not formatted (run: clang-format -i FILE): %s\n' "${bad_files[@]}"
+		echo "format FAILED (${#bad_files[@]} of ${#all[@]} files)"
+		exit 1
+	fi
+	echo "format: ${#all[@]} files as .clang-format says ($("$fmt" --version | sed 's/.*version //'))"
 	;;
 xen-names)
 	if [ $# -ge 3 ]; then
