@@ -63,7 +63,7 @@
 #define NOINLINE __attribute__((noinline))
 
 struct env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_sim_gic *sg;
 	struct virq_sim_its_state *sm[MAX_ITS];
@@ -105,15 +105,15 @@ static void env_up(struct env *e, const struct opts *o)
 	struct virq_its_cfg cfg = {0};
 
 	memset(e, 0, sizeof(*e));
-	e->fh = virq_sim_new();
-	e->hal = virq_sim_hal(e->fh);
+	e->sim = virq_sim_new();
+	e->hal = virq_sim_hal(e->sim);
 	gc.rdist.version = o->version;
 	gc.rdist.dirty = o->dirty;
 	gc.rdist.direct_lpi = o->direct_lpi;
 	gc.rdist.nr = o->nr_rd ? o->nr_rd : 2;
 	gc.nr_its = o->nits;
 	gc.its.typer = o->typer;
-	e->sg = virq_sim_gic_new(e->fh, &gc, &e->desc);
+	e->sg = virq_sim_gic_new(e->sim, &gc, &e->desc);
 	e->nits = o->nits;
 	for (unsigned i = 0; i < o->nits; i++)
 		e->sm[i] = virq_sim_gic_its(e->sg, i);
@@ -138,7 +138,7 @@ static void env_up(struct env *e, const struct opts *o)
 
 static void env_down(struct env *e)
 {
-	virq_sim_free(e->fh);
+	virq_sim_free(e->sim);
 	virq_sim_gic_free(e->sg);
 }
 
@@ -157,7 +157,7 @@ static unsigned long its_cmds(struct env *e)
 
 static void start(struct env *e)
 {
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	for (unsigned i = 0; i < e->nits; i++)
 		virq_sim_its_clear_log(virq_sim_its_state_queue(e->sm[i]));
 }
@@ -166,10 +166,10 @@ static struct cnt stop(struct env *e)
 {
 	struct cnt c;
 
-	c.rd = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R32) +
-	       virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_R64);
-	c.wr = virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W32) +
-	       virq_sim_count(e->fh, LIBVIRQ_SIM_MMIO_W64);
+	c.rd = virq_sim_count(e->sim, LIBVIRQ_SIM_MMIO_R32) +
+	       virq_sim_count(e->sim, LIBVIRQ_SIM_MMIO_R64);
+	c.wr = virq_sim_count(e->sim, LIBVIRQ_SIM_MMIO_W32) +
+	       virq_sim_count(e->sim, LIBVIRQ_SIM_MMIO_W64);
 	c.cmds = its_cmds(e);
 	return c;
 }
@@ -557,18 +557,18 @@ static void vmovp_latency(void)
 		for (unsigned i = 0; i < n; i++)
 			virq_sim_its_set_per_relax(virq_sim_its_state_queue(e.sm[i]), 1);
 		start(&e);
-		t0 = virq_sim_now(e.fh);
+		t0 = virq_sim_now(e.sim);
 		bench_op_move(&e.vpe[0], 1);
-		trips = (double)(virq_sim_now(e.fh) - t0) / 2000.0; /* 2 commands of 1 us */
+		trips = (double)(virq_sim_now(e.sim) - t0) / 2000.0; /* 2 commands of 1 us */
 		for (unsigned i = 0; i < n; i++) {
-			w += virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64,
+			w += virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64,
 					       e.its[i].base + LIBVIRQ_GITS_CWRITER);
-			r += virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32,
+			r += virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R32,
 					       e.its[i].base + LIBVIRQ_GITS_CREADR);
 		}
 		/* Linux (its_send_vmovp()): the VMOVP + VSYNC as a single command
 		 * on each ITS of the list in turn, each waited for. */
-		t1 = virq_sim_now(e.fh);
+		t1 = virq_sim_now(e.sim);
 		for (unsigned i = 0; i < n; i++) {
 			struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMOVP,
 						 .vPEID = e.vpe[0].vpeid,
@@ -579,7 +579,7 @@ static void vmovp_latency(void)
 
 			linux_single(&e.its[i], &c, &vs);
 		}
-		ltrips = (double)(virq_sim_now(e.fh) - t1) / 2000.0;
+		ltrips = (double)(virq_sim_now(e.sim) - t1) / 2000.0;
 		printf("%-8u %12.1f %14.2f %10lu %10lu %14.2f\n", n, (double)(t1 - t0) / 1000.0,
 		       trips, w, r, ltrips);
 		if (n == 16)
@@ -598,9 +598,9 @@ static void vmovp_latency(void)
  * is run through the same API for comparison. */
 static void stream(uint32_t qbytes, bool one_slot)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_sim_its *m = virq_sim_its_new(fh, ITS_BASE, NULL);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_sim_its *m = virq_sim_its_new(sim, ITS_BASE, NULL);
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_its_queue q = {0};
 	const uint32_t n = 16384;
 	uint32_t cap;
@@ -611,7 +611,7 @@ static void stream(uint32_t qbytes, bool one_slot)
 	virq_sim_its_enable(m, true);
 	virq_sim_its_set_per_relax(m, 8);
 	cap = virq_its_queue_capacity(&q);
-	virq_sim_reset_counters(fh);
+	virq_sim_reset_counters(sim);
 	virq_sim_its_reset_idle(m);
 	for (uint32_t i = 0; i < n; i++) {
 		struct virq_its_cmd c = virq_its_mapti(1, i, 8192 + (i & 1023), 0);
@@ -628,8 +628,8 @@ static void stream(uint32_t qbytes, bool one_slot)
 	}
 	idle = virq_sim_its_idle_slots(m);
 	check(virq_its_queue_drain(&q, NULL), "drain");
-	w = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, ITS_BASE + LIBVIRQ_GITS_CWRITER);
-	r = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_R32, ITS_BASE + LIBVIRQ_GITS_CREADR);
+	w = virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_W64, ITS_BASE + LIBVIRQ_GITS_CWRITER);
+	r = virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_R32, ITS_BASE + LIBVIRQ_GITS_CREADR);
 	snprintf(name, sizeof(name), "%u KiB queue, %s", qbytes / 1024,
 		 one_slot ? "wait for 1 slot (0.1)" : "wait for half the queue");
 	printf("%-44s %8lu %8lu %10.4f %8lu | %8u %8u %6d\n", name, w, r, (double)(w + r) / n, idle,
@@ -646,7 +646,7 @@ static void stream(uint32_t qbytes, bool one_slot)
 		summary(key, (double)idle, "0");
 	}
 	virq_its_queue_fini(&q);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 	virq_sim_its_free(m);
 }
 

@@ -131,25 +131,25 @@ struct counts {
 
 static struct counts run_model(enum path_ path, uint32_t qsize)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_sim_its *m = virq_sim_its_new(fh, ITS_BASE, NULL);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_sim_its *m = virq_sim_its_new(sim, ITS_BASE, NULL);
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_its_queue q;
 	struct counts c;
 	size_t want = path == PATH_B_ ? N_EVENTS + 1 : 2 * N_EVENTS, seen = 0;
 
 	CHECK("init", virq_its_queue_init(&q, &hal, ITS_BASE, qsize, NULL));
 	virq_sim_its_enable(m, true);
-	virq_sim_reset_counters(fh);
+	virq_sim_reset_counters(sim);
 	if (path == PATH_B_)
 		bench_path_b(&q);
 	else if (path == PATH_A_)
 		bench_path_a(&q);
 	else
 		bench_path_linux(&q, &hal);
-	c.mmio = virq_sim_mmio_total(fh);
-	c.cwriter = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, ITS_BASE + LIBVIRQ_GITS_CWRITER);
-	c.creadr = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_R32, ITS_BASE + LIBVIRQ_GITS_CREADR);
+	c.mmio = virq_sim_mmio_total(sim);
+	c.cwriter = virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_W64, ITS_BASE + LIBVIRQ_GITS_CWRITER);
+	c.creadr = virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_R32, ITS_BASE + LIBVIRQ_GITS_CREADR);
 	/* The model decoded every MAPTI exactly, in order. */
 	if (virq_sim_its_ncmds(m) != want)
 		die("model command count", LIBVIRQ_EHW);
@@ -166,7 +166,7 @@ static struct counts run_model(enum path_ path, uint32_t qsize)
 	if (seen != N_EVENTS)
 		die("model MAPTI count", LIBVIRQ_EHW);
 	virq_its_queue_fini(&q);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 	virq_sim_its_free(m);
 	return c;
 }

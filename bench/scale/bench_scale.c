@@ -68,7 +68,7 @@ static __attribute__((unused)) void check_(virq_status st, const char *what)
 static volatile uint32_t host7_ = 7;
 
 struct avic_env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -122,12 +122,12 @@ static int avic_row_(uint32_t n)
 	cfg.mode = n <= 255   ? LIBVIRQ_AVIC_MODE_XAVIC
 		   : n <= 512 ? LIBVIRQ_AVIC_MODE_X2AVIC
 			      : LIBVIRQ_AVIC_MODE_X2AVIC_4K;
-	e.fh = virq_sim_new();
-	e.hal = virq_sim_hal(e.fh);
-	virq_sim_cpu_apply(e.fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
+	e.sim = virq_sim_new();
+	e.hal = virq_sim_hal(e.sim);
+	virq_sim_cpu_apply(e.sim, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
 	check_(virq_avic_caps_probe(&e.hal, &e.caps), "caps");
 	check_(virq_avic_vm_init(&e.vm, &e.hal, &e.caps, &cfg), "vm_init");
-	tables = virq_sim_live_bytes(e.fh);
+	tables = virq_sim_live_bytes(e.sim);
 	e.v = calloc(n, sizeof(*e.v));
 	if (!e.v)
 		return 1;
@@ -139,7 +139,7 @@ static int avic_row_(uint32_t n)
 		if (cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC)
 			check_(virq_avic_vcpu_set_x2apic(&e.v[i], true), "x2apic");
 	}
-	total = virq_sim_live_bytes(e.fh);
+	total = virq_sim_live_bytes(e.sim);
 	/* vCPU 0 sends from host CPU 0; every other vCPU runs on its own CPU. */
 	check_(virq_avic_vcpu_load(&e.v[0], 0), "load0");
 	for (uint32_t i = 1; i < n; i++) {
@@ -152,34 +152,34 @@ static int avic_row_(uint32_t n)
 		check_(virq_avic_vcpu_vmcb_values(&e.v[i], &vv), "vmcb_values");
 	}
 	/* post: to the last vCPU (running elsewhere, or vCPU 0 itself when n = 1) */
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	for (int k = 0; k < iters; k++)
 		bench_scale_op_post(&e.v[n - 1], (uint32_t)k);
-	msr = virq_sim_msr_total(e.fh);
+	msr = virq_sim_msr_total(e.sim);
 	printf("avic  %5u vCPUs  post               MSR %6.2f (min %u)  MMIO 0\n", n,
 	       (double)msr / iters, n > 1 ? 1 : 0);
 	/* unicast resolution of the last vCPU's x2APIC ID */
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	for (int k = 0; k < iters; k++)
 		bench_scale_op_unicast(
 		    &e.vm, &e.v[0], cfg.mode == LIBVIRQ_AVIC_MODE_XAVIC ? (n - 1) & 0xFF : n - 1);
 	printf("avic  %5u vCPUs  resolve unicast    MSR %6.2f (min 0)  MMIO 0\n", n,
-	       (double)virq_sim_msr_total(e.fh) / iters);
+	       (double)virq_sim_msr_total(e.sim) / iters);
 	/* broadcast emulation */
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	bench_scale_op_bcast(&e.v[0], &count);
-	db = virq_sim_count(e.fh, LIBVIRQ_SIM_MSR_W);
-	kicks = virq_sim_count(e.fh, LIBVIRQ_SIM_KICK);
+	db = virq_sim_count(e.sim, LIBVIRQ_SIM_MSR_W);
+	kicks = virq_sim_count(e.sim, LIBVIRQ_SIM_KICK);
 	printf(
 	    "avic  %5u vCPUs  broadcast IPI      targets %u  doorbells %lu (min %u)  kicks %lu\n",
 	    n, count, db, running, kicks);
 	/* load + put of the last vCPU */
 	check_(virq_avic_vcpu_put(&e.v[n - 1]), "put");
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	for (int k = 0; k < iters; k++)
 		bench_scale_op_loadput(&e.v[n - 1], host7_); /* volatile: no constprop clone */
 	printf("avic  %5u vCPUs  load+put           MSR %6.2f (min 0)  MMIO %lu\n", n,
-	       (double)virq_sim_msr_total(e.fh) / iters, virq_sim_mmio_total(e.fh));
+	       (double)virq_sim_msr_total(e.sim) / iters, virq_sim_mmio_total(e.sim));
 	printf(
 	    "avic  %5u vCPUs  memory             tables %zu B  backing pages %zu B  total %zu B\n",
 	    n, tables, total - tables, total);
@@ -189,7 +189,7 @@ static int avic_row_(uint32_t n)
 	}
 	check_(virq_avic_vm_destroy(&e.vm), "vm_destroy");
 	free(e.v);
-	virq_sim_free(e.fh);
+	virq_sim_free(e.sim);
 	return 0;
 }
 #endif
@@ -200,18 +200,20 @@ static int avic_row_(uint32_t n)
 
 static volatile uint32_t rd1_ = 1; /* as host7_ */
 
-static unsigned long mmio_rd_(struct virq_sim *fh)
+static unsigned long mmio_rd_(struct virq_sim *sim)
 {
-	return virq_sim_count(fh, LIBVIRQ_SIM_MMIO_R32) + virq_sim_count(fh, LIBVIRQ_SIM_MMIO_R64);
+	return virq_sim_count(sim, LIBVIRQ_SIM_MMIO_R32) +
+	       virq_sim_count(sim, LIBVIRQ_SIM_MMIO_R64);
 }
 
-static unsigned long mmio_wr_(struct virq_sim *fh)
+static unsigned long mmio_wr_(struct virq_sim *sim)
 {
-	return virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W32) + virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W64);
+	return virq_sim_count(sim, LIBVIRQ_SIM_MMIO_W32) +
+	       virq_sim_count(sim, LIBVIRQ_SIM_MMIO_W64);
 }
 
 struct gic_env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_sim_gic *sg;
 	struct virq_sim_its_state *sm;
@@ -270,10 +272,10 @@ static int gicv4_row_(uint32_t n)
 	while ((1u << bits) < 8192 + per)
 		bits++;
 	memset(&e, 0, sizeof(e));
-	e.fh = virq_sim_new();
-	e.hal = virq_sim_hal(e.fh);
+	e.sim = virq_sim_new();
+	e.hal = virq_sim_hal(e.sim);
 	gc.rdist.nr = 2;
-	e.sg = virq_sim_gic_new(e.fh, &gc, &e.desc);
+	e.sg = virq_sim_gic_new(e.sim, &gc, &e.desc);
 	e.sm = virq_sim_gic_its(e.sg, 0);
 	check_(virq_gic_init(&e.gic, &e.hal, &e.desc, e.rds, 2, 16), "gic_init");
 	check_(virq_gic_dist_enable(&e.gic), "dist_enable");
@@ -282,20 +284,20 @@ static int gicv4_row_(uint32_t n)
 	check_(virq_its_init(&e.its, &e.gic, &e.desc.its[0], NULL), "its_init");
 	for (uint32_t r = 0; r < e.gic.nr_rd; r++)
 		check_(virq_its_map_collection(&e.its, r), "mapc");
-	base = virq_sim_live_bytes(e.fh);
+	base = virq_sim_live_bytes(e.sim);
 	for (uint32_t p = 0; p < nvpe; p++) {
 		check_(virq_gic_vm_init(&e.vm[p], &e.gic, bits), "vm_init");
 		check_(virq_vpe_init(&e.vpe[p], &e.vm[p], 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe_init");
 	}
-	vmb = virq_sim_live_bytes(e.fh) - base;
+	vmb = virq_sim_live_bytes(e.sim) - base;
 	check_(virq_its_device_map(&e.its, &e.dev, 1, n), "device_map");
-	devb = virq_sim_live_bytes(e.fh) - base - vmb;
+	devb = virq_sim_live_bytes(e.sim) - base - vmb;
 
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
 	bench_scale_op_map(&e, n, nvpe);
-	rd = mmio_rd_(e.fh);
-	wr = mmio_wr_(e.fh);
+	rd = mmio_rd_(e.sim);
+	wr = mmio_wr_(e.sim);
 	cmds = (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm));
 	cap = 65536 / 32 - 1; /* default 64 KiB queue */
 	{
@@ -307,20 +309,20 @@ static int gicv4_row_(uint32_t n)
 		       "(min %lu + %lu)\n",
 		       n, cmds, mincmd, rd, wr, minb, minb);
 	}
-	total = virq_sim_live_bytes(e.fh);
-	virq_sim_reset_counters(e.fh);
+	total = virq_sim_live_bytes(e.sim);
+	virq_sim_reset_counters(e.sim);
 	bench_scale_op_sched(&e.vpe[0], GIC_ITERS); /* the first writes GICR_VPROPBASER */
 	printf("gicv4 %5u vLPIs  schedule in+out   MMIO rd %.2f wr %.2f (min 1 + 2) per cycle\n", n,
-	       (double)mmio_rd_(e.fh) / GIC_ITERS, (double)(mmio_wr_(e.fh) - 1) / GIC_ITERS);
-	virq_sim_reset_counters(e.fh);
+	       (double)mmio_rd_(e.sim) / GIC_ITERS, (double)(mmio_wr_(e.sim) - 1) / GIC_ITERS);
+	virq_sim_reset_counters(e.sim);
 	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
 	bench_scale_op_move(&e.vpe[0], rd1_, GIC_ITERS);
 	printf("gicv4 %5u vLPIs  move vPE          cmds %.2f (min 2)  MMIO rd %.2f wr %.2f (min 1 "
 	       "+ 1) "
 	       "per move\n",
 	       n, (double)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)) / GIC_ITERS,
-	       (double)mmio_rd_(e.fh) / GIC_ITERS, (double)mmio_wr_(e.fh) / GIC_ITERS);
-	virq_sim_reset_counters(e.fh);
+	       (double)mmio_rd_(e.sim) / GIC_ITERS, (double)mmio_wr_(e.sim) / GIC_ITERS);
+	virq_sim_reset_counters(e.sim);
 	virq_sim_its_clear_log(virq_sim_its_state_queue(e.sm));
 	bench_scale_op_unmap(&e, n, nvpe);
 	{
@@ -329,12 +331,12 @@ static int gicv4_row_(uint32_t n)
 		printf(
 		    "gicv4 %5u vLPIs  unmap             cmds %lu (min %lu)  MMIO rd %lu wr %lu\n",
 		    n, (unsigned long)virq_sim_its_ncmds(virq_sim_its_state_queue(e.sm)), mincmd,
-		    mmio_rd_(e.fh), mmio_wr_(e.fh));
+		    mmio_rd_(e.sim), mmio_wr_(e.sim));
 	}
 	printf("gicv4 %5u vLPIs  memory            GIC+ITS %zu B  VM/vPE tables %zu B  "
 	       "ITT %zu B  total %zu B\n",
 	       n, base, vmb, devb, total);
-	virq_sim_free(e.fh);
+	virq_sim_free(e.sim);
 	virq_sim_gic_free(e.sg);
 	return 0;
 }
@@ -385,13 +387,13 @@ struct iits_ {
 	uint64_t cbaser, cwriter, baser[8];
 };
 
-static uint64_t iits_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t iits_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct iits_ *m = arg;
 	uint64_t off = addr - SETUP_ITS;
 	static const uint64_t type[8] = {1, 4, 2, 0, 0, 0, 0, 0};
 
-	(void)fh;
+	(void)sim;
 	(void)width;
 	if (off == 0x00)
 		return m->ctlr | 0x80000000u; /* always quiescent */
@@ -412,12 +414,12 @@ static uint64_t iits_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 	return 0;
 }
 
-static void iits_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+static void iits_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct iits_ *m = arg;
 	uint64_t off = addr - SETUP_ITS;
 
-	(void)fh;
+	(void)sim;
 	(void)width;
 	if (off == 0x00)
 		m->ctlr = (uint32_t)v & 0xF3u;
@@ -466,7 +468,7 @@ static unsigned l2_pages_(const struct virq_its_table *t)
 
 static int setup_row_(uint32_t n)
 {
-	struct virq_sim *fh = virq_sim_new();
+	struct virq_sim *sim = virq_sim_new();
 	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
 	struct virq_sim_rdist *rm;
 	static struct virq_hal_ops ops;
@@ -494,11 +496,11 @@ static int setup_row_(uint32_t n)
 	ops = *sim_ops_;
 	ops.page_alloc = arena_alloc_;
 	ops.page_free = arena_free_;
-	hal = virq_sim_hal(fh);
+	hal = virq_sim_hal(sim);
 	hal.ops = &ops;
 	rc.nr = 1;
-	rm = virq_sim_rdist_new(fh, &rc);
-	virq_sim_add_region(fh, SETUP_ITS, 0x20000, iits_rd_, iits_wr_, &iits);
+	rm = virq_sim_rdist_new(sim, &rc);
+	virq_sim_add_region(sim, SETUP_ITS, 0x20000, iits_rd_, iits_wr_, &iits);
 	desc.gicd_base = rc.gicd_base;
 	desc.gicd_size = LIBVIRQ_GIC_FRAME_SIZE;
 	desc.nr_redist_regions = 1;
@@ -510,17 +512,17 @@ static int setup_row_(uint32_t n)
 	check_(virq_its_init(&its, &gic, &desc.its[0], NULL), "its_init");
 	check_(virq_gic_vm_init(&vm, &gic, 14), "vm_init");
 	base = arena_live_;
-	virq_sim_reset_counters(fh);
+	virq_sim_reset_counters(sim);
 	bench_scale_op_vpes(&vm, v, n);
-	cmds_w = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
+	cmds_w = virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
 	after_vpes = arena_live_;
 	printf("setup %5u vPEs     commands %lu (min %lu)  CWRITER writes %lu  memory %.1f KiB per "
 	       "vPE\n",
 	       n, (unsigned long)its.cmds, 3ul * n, cmds_w,
 	       (double)(after_vpes - base) / n / 1024.0);
-	virq_sim_reset_counters(fh);
+	virq_sim_reset_counters(sim);
 	bench_scale_op_devs(&its, d, n);
-	wr = virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
+	wr = virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_W64, SETUP_ITS + LIBVIRQ_GITS_CWRITER);
 	printf(
 	    "setup %5u devices  MAPD %lu (min %u)  CWRITER writes %lu  memory %.1f KiB per device"
 	    "  device-table level-2 pages %u\n",
@@ -537,7 +539,7 @@ static int setup_row_(uint32_t n)
 		fprintf(stderr, "bench_scale: setup leaked %zu bytes\n", arena_live_);
 	free(v);
 	free(d);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 	virq_sim_rdist_free(rm);
 	munmap(arena_, arena_bytes_);
 	return arena_live_ ? 1 : 0;

@@ -32,7 +32,7 @@ enum {
 };
 
 struct m_ctx {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	uint64_t *phys;
 	uint32_t *logical;
 	uint32_t max_index;
@@ -119,7 +119,7 @@ static void deliver(struct m_ctx *c, bool skip_invalid)
 			vmexit(c, M_INVALID_TARGET, idx);
 			return;
 		}
-		if (!virq_sim_pa_to_va(c->fh, M_PE_BACKING(e), 4096)) {
+		if (!virq_sim_pa_to_va(c->sim, M_PE_BACKING(e), 4096)) {
 			vmexit(c, M_BAD_BACKING, idx);
 			return;
 		}
@@ -130,7 +130,7 @@ static void deliver(struct m_ctx *c, bool skip_invalid)
 		uint32_t idx = c->targets[i];
 		uint64_t e = c->phys[idx];
 
-		set_irr(virq_sim_pa_to_va(c->fh, M_PE_BACKING(e), 4096), c->vector);
+		set_irr(virq_sim_pa_to_va(c->sim, M_PE_BACKING(e), 4096), c->vector);
 		c->r->irr[c->r->nirr++] = idx;
 		if (M_PE_BACKING(e) == c->self_backing)
 			continue; /* the sender's own APIC evaluates at once */
@@ -184,7 +184,7 @@ static void logical_xapic(struct m_ctx *c, uint32_t mda, uint32_t dfr)
 	deliver(c, false);
 }
 
-int virq_sim_avic_icr_write(struct virq_sim *fh, const void *vmcb, uint32_t host_apic_id,
+int virq_sim_avic_icr_write(struct virq_sim *sim, const void *vmcb, uint32_t host_apic_id,
 			    uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
 			    struct virq_sim_avic_result *r)
 {
@@ -200,14 +200,14 @@ int virq_sim_avic_icr_write(struct virq_sim *fh, const void *vmcb, uint32_t host
 	memset(&c, 0, sizeof(c));
 	if (!(ctl & M_AVIC_ENABLE))
 		return -1;
-	c.fh = fh;
+	c.sim = sim;
 	c.r = r;
 	c.x2 = (ctl & M_X2AVIC_ENABLE) != 0;
 	c.max_index = (uint32_t)(phys_ptr & 0xFFF);
-	c.phys = virq_sim_pa_to_va(fh, phys_ptr & M_ADDR_MASK, (c.max_index + 1) * 8);
-	c.logical = virq_sim_pa_to_va(fh, rd_le(b + M_VMCB_LOGICAL, 8) & M_ADDR_MASK, 4096);
+	c.phys = virq_sim_pa_to_va(sim, phys_ptr & M_ADDR_MASK, (c.max_index + 1) * 8);
+	c.logical = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_LOGICAL, 8) & M_ADDR_MASK, 4096);
 	c.self_backing = rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK;
-	self = virq_sim_pa_to_va(fh, c.self_backing, 4096);
+	self = virq_sim_pa_to_va(sim, c.self_backing, 4096);
 	if (!c.phys || !c.logical || !self)
 		return -1;
 	c.self_host = host_apic_id;
@@ -256,11 +256,11 @@ int virq_sim_avic_icr_write(struct virq_sim *fh, const void *vmcb, uint32_t host
 	return 0;
 }
 
-static virq_status db_hook(void *arg, struct virq_sim *fh, uint32_t msr, uint64_t value)
+static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t value)
 {
 	struct virq_sim_avic_doorbells *d = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)msr;
 	d->n++;
 	d->last = value;
@@ -269,8 +269,8 @@ static virq_status db_hook(void *arg, struct virq_sim *fh, uint32_t msr, uint64_
 	return LIBVIRQ_OK;
 }
 
-void virq_sim_avic_watch_doorbells(struct virq_sim *fh, struct virq_sim_avic_doorbells *d)
+void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d)
 {
 	memset(d, 0, sizeof(*d));
-	virq_sim_msr_hook(fh, 0xC001011Bu, NULL, db_hook, d);
+	virq_sim_msr_hook(sim, 0xC001011Bu, NULL, db_hook, d);
 }

@@ -26,7 +26,7 @@
 #define MAX_HOOKS 8
 
 struct virq_sim_its {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	uint64_t base;
 	struct virq_sim_its_cfg cfg;
 	uint32_t ctlr;
@@ -210,7 +210,7 @@ static bool step_(struct virq_sim_its *m)
 
 	if (m->halted || !enabled_(m) || m->creadr_off == m->cwriter)
 		return false;
-	raw = virq_sim_pa_to_va(m->fh, qpa_(m) + m->creadr_off, 32);
+	raw = virq_sim_pa_to_va(m->sim, qpa_(m) + m->creadr_off, 32);
 	if (!raw) { /* memory error: stall (QEMU, docs/rationale.md#gic-its-bounds) */
 		stall_(m);
 		return false;
@@ -336,25 +336,25 @@ static void reg_write_(struct virq_sim_its *m, uint64_t off, uint64_t v)
 	}
 }
 
-static uint64_t mmio_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t mmio_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_its *m = arg;
 	uint64_t off = addr - m->base;
 	uint64_t v = reg_read_(m, off & ~7ull);
 
-	(void)fh;
+	(void)sim;
 	if (width == 32)
 		return (off & 4) ? v >> 32 : (v & 0xffffffffu);
 	return v;
 }
 
-static void mmio_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t value, unsigned width)
+static void mmio_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t value, unsigned width)
 {
 	struct virq_sim_its *m = arg;
 	uint64_t off = addr - m->base;
 	uint64_t reg = off & ~7ull;
 
-	(void)fh;
+	(void)sim;
 	if (width == 32 && reg != M_CTLR) {
 		uint64_t cur = reg_read_(m, reg);
 
@@ -368,11 +368,11 @@ static void mmio_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t val
 	reg_write_(m, reg, value);
 }
 
-static void relax_(void *arg, struct virq_sim *fh)
+static void relax_(void *arg, struct virq_sim *sim)
 {
 	struct virq_sim_its *m = arg;
 
-	(void)fh;
+	(void)sim;
 	if (!m->cfg.dead && m->cfg.per_relax)
 		run_(m, m->cfg.per_relax);
 }
@@ -387,21 +387,21 @@ struct virq_sim_its_cfg virq_sim_its_default_cfg(void)
 	return c;
 }
 
-struct virq_sim_its *virq_sim_its_new(struct virq_sim *fh, uint64_t base,
+struct virq_sim_its *virq_sim_its_new(struct virq_sim *sim, uint64_t base,
 				      const struct virq_sim_its_cfg *cfg)
 {
 	struct virq_sim_its *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		abort();
-	m->fh = fh;
+	m->sim = sim;
 	m->base = base;
 	m->cfg = cfg ? *cfg : virq_sim_its_default_cfg();
 	if (!m->cfg.typer)
 		m->cfg.typer = M_QEMU_TYPER;
 	m->stall_op = -1;
-	virq_sim_add_region(fh, base, M_SPAN, mmio_rd_, mmio_wr_, m);
-	virq_sim_on_relax(fh, relax_, m);
+	virq_sim_add_region(sim, base, M_SPAN, mmio_rd_, mmio_wr_, m);
+	virq_sim_on_relax(sim, relax_, m);
 	return m;
 }
 

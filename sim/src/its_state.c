@@ -28,7 +28,7 @@ struct cnt_ {
 };
 
 struct virq_sim_its_state {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_sim_its *q;
 	struct virq_sim_its_state_cfg cfg;
 	uint64_t baser[8];
@@ -101,19 +101,19 @@ static uint64_t baser_ro_(const struct virq_sim_its_state *s, unsigned n)
 	return ((uint64_t)t << 56) | ((uint64_t)(s->cfg.esz - 1) << 48);
 }
 
-static uint64_t baser_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t baser_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 	uint64_t off = addr - (s->cfg.base + 0x100);
 	uint64_t v = s->baser[off / 8] | baser_ro_(s, (unsigned)(off / 8));
 
-	(void)fh;
+	(void)sim;
 	if (width == 32)
 		return (off & 4) ? v >> 32 : (uint32_t)v;
 	return v;
 }
 
-static void baser_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+static void baser_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 	uint64_t off = addr - (s->cfg.base + 0x100);
@@ -121,7 +121,7 @@ static void baser_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v,
 	uint32_t psz;
 	uint32_t mask = s->cfg.psz_mask ? s->cfg.psz_mask : 7;
 
-	(void)fh;
+	(void)sim;
 	if (width == 32) {
 		uint64_t cur = s->baser[n];
 
@@ -148,42 +148,42 @@ static void baser_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v,
 	s->baser[n] = v;
 }
 
-static uint64_t iidr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t iidr_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	return s->cfg.iidr;
 }
 
-static uint64_t mpidr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t mpidr_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	return s->cfg.mpidr & 0xFFFFFF00u;
 }
 
 /* The vSGI frame: only GITS_SGIR (+0x20 in the frame, 64-bit, write-only). */
-static uint64_t sgi_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t sgi_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	(void)arg;
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	return 0;
 }
 
-static void sgi_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+static void sgi_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 	uint32_t vpe = (uint32_t)((v >> 32) & 0xFFFF), vint = (uint32_t)(v & 0xF);
 
-	(void)fh;
+	(void)sim;
 	if (addr - s->cfg.base != 0x20020 || width != 64) {
 		err_(s, "vSGI frame: write other than 64-bit GITS_SGIR", addr);
 		return;
@@ -202,11 +202,11 @@ static void sgi_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, u
 }
 
 /* Optional GITS_CTLR override with a Quiescent countdown. */
-static uint64_t ctlr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t ctlr_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	if (s->quiesce_left) {
@@ -216,11 +216,11 @@ static uint64_t ctlr_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 	return s->ctlr | 0x80000000u;
 }
 
-static void ctlr_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+static void ctlr_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	s->ctlr = (uint32_t)v & 0xF3u;
@@ -246,9 +246,9 @@ static bool table_ok_(struct virq_sim_its_state *s, unsigned n, uint64_t id)
 		return id < pages * per;
 	if (id / per >= pages * psz / 8)
 		return false;
-	const uint64_t *l1 = virq_sim_pa_to_va(s->fh, pa + (id / per) * 8, 8);
+	const uint64_t *l1 = virq_sim_pa_to_va(s->sim, pa + (id / per) * 8, 8);
 
-	return l1 && (*l1 >> 63) && virq_sim_pa_to_va(s->fh, *l1 & 0x000FFFFFFFFFF000ull, psz);
+	return l1 && (*l1 >> 63) && virq_sim_pa_to_va(s->sim, *l1 & 0x000FFFFFFFFFF000ull, psz);
 }
 
 /* ---- state ---- */
@@ -315,7 +315,7 @@ static void do_mapd_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 	d->valid = true;
 	d->nev = 1u << (c->size + 1);
 	d->ev = calloc(d->nev, sizeof(*d->ev));
-	if (!virq_sim_pa_to_va(s->fh, c->itt, 256))
+	if (!virq_sim_pa_to_va(s->sim, c->itt, 256))
 		err_(s, "MAPD: ITT not in memory", c->itt);
 }
 
@@ -347,7 +347,7 @@ static void do_int_(struct virq_sim_its_state *s, struct virq_sim_its_ev *e)
 		bump_(s, K_VDEL(e->vpe, e->vintid));
 		return;
 	}
-	uint8_t *vpt = virq_sim_pa_to_va(s->fh, v->vpt + e->vintid / 8, 1);
+	uint8_t *vpt = virq_sim_pa_to_va(s->sim, v->vpt + e->vintid / 8, 1);
 
 	if (vpt)
 		*vpt = (uint8_t)(*vpt | (1u << (e->vintid % 8)));
@@ -378,7 +378,7 @@ static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cm
 		err_(s, "VMAPP: no vPE table entry", c->vpe);
 		return;
 	}
-	if (c->vpt & 0xFFFF || !virq_sim_pa_to_va(s->fh, c->vpt, 1u << 13))
+	if (c->vpt & 0xFFFF || !virq_sim_pa_to_va(s->sim, c->vpt, 1u << 13))
 		err_(s, "VMAPP: bad VPT", c->vpt);
 	v->mapped = true;
 	v->rd = c->rd;
@@ -568,7 +568,7 @@ struct virq_sim_its_state_cfg virq_sim_its_state_default_cfg(uint64_t base)
 	return c;
 }
 
-struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh,
+struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *sim,
 						  const struct virq_sim_its_state_cfg *cfg)
 {
 	struct virq_sim_its_state *s = calloc(1, sizeof(*s));
@@ -576,7 +576,7 @@ struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh,
 
 	if (!s)
 		abort();
-	s->fh = fh;
+	s->sim = sim;
 	s->cfg = *cfg;
 	if (cfg->typer)
 		qc.typer = cfg->typer;
@@ -586,24 +586,24 @@ struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *fh,
 	qc.force_sh = cfg->force_sh;
 	qc.force_inner = cfg->force_ic;
 	qc.never_quiescent = cfg->never_quiescent;
-	s->q = virq_sim_its_new(fh, cfg->base, &qc);
+	s->q = virq_sim_its_new(sim, cfg->base, &qc);
 	s->vpes = calloc(MAX_IDS, sizeof(*s->vpes));
 	s->col_valid = calloc(MAX_IDS, sizeof(bool));
 	s->col_rd = calloc(MAX_IDS, sizeof(uint64_t));
 	if (!s->vpes || !s->col_valid || !s->col_rd)
 		abort();
-	virq_sim_add_region(fh, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
-	virq_sim_add_region(fh, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
-	virq_sim_add_region(fh, cfg->base + 0x18, 4, mpidr_rd_, NULL, s);
+	virq_sim_add_region(sim, cfg->base + 0x100, 0x40, baser_rd_, baser_wr_, s);
+	virq_sim_add_region(sim, cfg->base + 0x4, 4, iidr_rd_, NULL, s);
+	virq_sim_add_region(sim, cfg->base + 0x18, 4, mpidr_rd_, NULL, s);
 	if (cfg->vsgi_frame)
-		virq_sim_add_region(fh, cfg->base + 0x20000, 0x10000, sgi_rd_, sgi_wr_, s);
+		virq_sim_add_region(sim, cfg->base + 0x20000, 0x10000, sgi_rd_, sgi_wr_, s);
 	if (cfg->quiescent_polls || cfg->its_number_ro) {
 		s->quiesce_left = cfg->quiescent_polls;
 		if (cfg->its_number_ro)
 			s->ctlr = ((cfg->its_number_ro - 1) & 0xF) << 4;
-		virq_sim_add_region(fh, cfg->base, 4, ctlr_rd_, ctlr_wr_, s);
+		virq_sim_add_region(sim, cfg->base, 4, ctlr_rd_, ctlr_wr_, s);
 	}
-	virq_sim_reg_set32(fh, cfg->base + 0xFFE8, cfg->pidr2 ? cfg->pidr2 : 0x4B);
+	virq_sim_reg_set32(sim, cfg->base + 0xFFE8, cfg->pidr2 ? cfg->pidr2 : 0x4B);
 	virq_sim_its_add_hook(s->q, hook_, s);
 	return s;
 }

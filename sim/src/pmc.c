@@ -33,37 +33,37 @@ static uint32_t m_ctr_msr(const struct virq_sim_pmc *m, unsigned i)
 	return m->ext_core ? 0xC0010201u + 2 * i : 0xC0010004u + i;
 }
 
-static virq_status m_sts_wr(void *arg, struct virq_sim *fh, uint32_t msr, uint64_t value)
+static virq_status m_sts_wr(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t value)
 {
-	uint64_t s = virq_sim_msr_get(fh, 0xC0000300u);
+	uint64_t s = virq_sim_msr_get(sim, 0xC0000300u);
 
 	(void)arg;
 	s = msr == 0xC0000302u ? (s & ~value) : (s | value);
-	virq_sim_msr_set(fh, 0xC0000300u, s);
+	virq_sim_msr_set(sim, 0xC0000300u, s);
 	return LIBVIRQ_OK;
 }
 
-static virq_status m_sts_rd(void *arg, struct virq_sim *fh, uint32_t msr, uint64_t *value)
+static virq_status m_sts_rd(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t *value)
 {
 	(void)arg;
-	(void)fh;
+	(void)sim;
 	(void)msr;
 	*value = 0;
 	return LIBVIRQ_OK;
 }
 
-void virq_sim_pmc_init(struct virq_sim_pmc *m, struct virq_sim *fh, uint8_t *vmcb, uint32_t nctr,
+void virq_sim_pmc_init(struct virq_sim_pmc *m, struct virq_sim *sim, uint8_t *vmcb, uint32_t nctr,
 		       bool ext_core, bool v2)
 {
 	memset(m, 0, sizeof(*m));
-	m->fh = fh;
+	m->sim = sim;
 	m->vmcb = vmcb;
 	m->nctr = nctr;
 	m->ext_core = ext_core;
 	m->v2 = v2;
 	m->exit_code = 0x72; /* CPUID intercept */
-	virq_sim_msr_hook(fh, 0xC0000302u, m_sts_rd, m_sts_wr, m);
-	virq_sim_msr_hook(fh, 0xC0000303u, m_sts_rd, m_sts_wr, m);
+	virq_sim_msr_hook(sim, 0xC0000302u, m_sts_rd, m_sts_wr, m);
+	virq_sim_msr_hook(sim, 0xC0000303u, m_sts_rd, m_sts_wr, m);
 }
 
 void virq_sim_pmc_guest_wrmsr(struct virq_sim_pmc *m, uint32_t msr, uint64_t val)
@@ -96,7 +96,7 @@ static uint64_t m_count(const struct virq_sim_pmc *m, const uint64_t *ctl, uint6
 static void m_guest_writes(struct virq_sim_pmc *m)
 {
 	for (unsigned k = 0; k < m->gw_n; k++)
-		virq_sim_msr_set(m->fh, m->gw_msr[k], m->gw_val[k]);
+		virq_sim_msr_set(m->sim, m->gw_msr[k], m->gw_val[k]);
 	m->gw_n = 0;
 }
 
@@ -104,7 +104,7 @@ static uint64_t m_vmrun_hw(struct virq_sim_pmc *m)
 {
 	uint64_t ctl[6], ctr[6], gctl, sts, host_sts;
 
-	if (virq_sim_msr_get(m->fh, 0xC0000301u) != 0) {
+	if (virq_sim_msr_get(m->sim, 0xC0000301u) != 0) {
 		m->failed++;
 		virq_sim_pmc_vmcb_wr(m->vmcb, 0x70, 0xFFFFFFFFFFFFFFFCull);
 		return 0xFFFFFFFFFFFFFFFCull;
@@ -115,21 +115,21 @@ static uint64_t m_vmrun_hw(struct virq_sim_pmc *m)
 	}
 	gctl = virq_sim_pmc_vmcb_rd(m->vmcb, 0x5D0) & 0xFFFFFFFFull;
 	sts = virq_sim_pmc_vmcb_rd(m->vmcb, 0x5C8);
-	host_sts = virq_sim_msr_get(m->fh, 0xC0000300u);
+	host_sts = virq_sim_msr_get(m->sim, 0xC0000300u);
 	sts |= m_count(m, ctl, ctr, gctl, true);
 	for (unsigned i = 0; i < 6; i++) {
 		virq_sim_pmc_vmcb_wr(m->vmcb, 0x4E0 + 16 * i, ctl[i]);
 		virq_sim_pmc_vmcb_wr(m->vmcb, 0x4E8 + 16 * i, ctr[i]);
 		/* swap type C: host state initialised to reset values */
-		virq_sim_msr_set(m->fh, m_ctl_msr(m, i), 0);
-		virq_sim_msr_set(m->fh, m_ctr_msr(m, i), 0);
+		virq_sim_msr_set(m->sim, m_ctl_msr(m, i), 0);
+		virq_sim_msr_set(m->sim, m_ctr_msr(m, i), 0);
 	}
 	/* 32-bit store: the upper dword at 0x5D4 is reserved */
 	for (unsigned b = 0; b < 4; b++)
 		m->vmcb[0x5D0 + b] = (uint8_t)(gctl >> (8 * b));
 	virq_sim_pmc_vmcb_wr(m->vmcb, 0x5C8, sts);
-	virq_sim_msr_set(m->fh, 0xC0000301u, 0x3F);
-	virq_sim_msr_set(m->fh, 0xC0000300u, host_sts); /* type A */
+	virq_sim_msr_set(m->sim, 0xC0000301u, 0x3F);
+	virq_sim_msr_set(m->sim, 0xC0000300u, host_sts); /* type A */
 	virq_sim_pmc_vmcb_wr(m->vmcb, 0x70, m->exit_code);
 	return m->exit_code;
 }
@@ -140,16 +140,16 @@ static uint64_t m_vmrun_sw(struct virq_sim_pmc *m)
 
 	m_guest_writes(m);
 	for (unsigned i = 0; i < m->nctr && i < 6; i++) {
-		ctl[i] = virq_sim_msr_get(m->fh, m_ctl_msr(m, i));
-		ctr[i] = virq_sim_msr_get(m->fh, m_ctr_msr(m, i));
+		ctl[i] = virq_sim_msr_get(m->sim, m_ctl_msr(m, i));
+		ctr[i] = virq_sim_msr_get(m->sim, m_ctr_msr(m, i));
 	}
-	gctl = virq_sim_msr_get(m->fh, 0xC0000301u);
-	sts = virq_sim_msr_get(m->fh, 0xC0000300u);
+	gctl = virq_sim_msr_get(m->sim, 0xC0000301u);
+	sts = virq_sim_msr_get(m->sim, 0xC0000300u);
 	sts |= m_count(m, ctl, ctr, gctl, true);
 	for (unsigned i = 0; i < m->nctr && i < 6; i++)
-		virq_sim_msr_set(m->fh, m_ctr_msr(m, i), ctr[i]);
+		virq_sim_msr_set(m->sim, m_ctr_msr(m, i), ctr[i]);
 	if (m->v2)
-		virq_sim_msr_set(m->fh, 0xC0000300u, sts);
+		virq_sim_msr_set(m->sim, 0xC0000300u, sts);
 	if (m->vmcb)
 		virq_sim_pmc_vmcb_wr(m->vmcb, 0x70, m->exit_code);
 	return m->exit_code;
@@ -170,14 +170,14 @@ void virq_sim_pmc_host_run(struct virq_sim_pmc *m)
 	uint64_t ctl[6] = {0}, ctr[6] = {0}, gctl, sts;
 
 	for (unsigned i = 0; i < m->nctr && i < 6; i++) {
-		ctl[i] = virq_sim_msr_get(m->fh, m_ctl_msr(m, i));
-		ctr[i] = virq_sim_msr_get(m->fh, m_ctr_msr(m, i));
+		ctl[i] = virq_sim_msr_get(m->sim, m_ctl_msr(m, i));
+		ctr[i] = virq_sim_msr_get(m->sim, m_ctr_msr(m, i));
 	}
-	gctl = virq_sim_msr_get(m->fh, 0xC0000301u);
-	sts = virq_sim_msr_get(m->fh, 0xC0000300u);
+	gctl = virq_sim_msr_get(m->sim, 0xC0000301u);
+	sts = virq_sim_msr_get(m->sim, 0xC0000300u);
 	sts |= m_count(m, ctl, ctr, gctl, false);
 	for (unsigned i = 0; i < m->nctr && i < 6; i++)
-		virq_sim_msr_set(m->fh, m_ctr_msr(m, i), ctr[i]);
+		virq_sim_msr_set(m->sim, m_ctr_msr(m, i), ctr[i]);
 	if (m->v2)
-		virq_sim_msr_set(m->fh, 0xC0000300u, sts);
+		virq_sim_msr_set(m->sim, 0xC0000300u, sts);
 }

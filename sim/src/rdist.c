@@ -49,7 +49,7 @@ struct rd_ {
 };
 
 struct virq_sim_rdist {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_sim_rdist_cfg cfg;
 	uint32_t gicd_ctlr;
 	unsigned gicd_rwp_left;
@@ -90,7 +90,7 @@ struct virq_sim_rdist_cfg virq_sim_rdist_default_cfg(void)
 }
 
 /* ---- GICD ---- */
-static uint64_t gicd_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t gicd_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_rdist *m = arg;
 	uint64_t off = addr - m->cfg.gicd_base;
@@ -114,11 +114,11 @@ static uint64_t gicd_rd_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 	case D_PIDR2:
 		return m->cfg.version >= 40 ? 0x4B : 0x3B;
 	default:
-		return virq_sim_reg_get32(fh, addr);
+		return virq_sim_reg_get32(sim, addr);
 	}
 }
 
-static void gicd_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+static void gicd_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_rdist *m = arg;
 
@@ -128,7 +128,7 @@ static void gicd_wr_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, 
 		m->gicd_rwp_left = m->cfg.gicd_rwp_polls;
 		return;
 	}
-	virq_sim_reg_set32(fh, addr, (uint32_t)v);
+	virq_sim_reg_set32(sim, addr, (uint32_t)v);
 }
 
 /* ---- RD ---- */
@@ -234,7 +234,7 @@ static uint64_t vprop41_(const struct virq_sim_rdist *m, uint64_t v)
 	return v;
 }
 
-static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t rd_read_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	struct virq_sim_rdist *m = arg;
 	uint64_t off, v;
@@ -285,7 +285,7 @@ static uint64_t rd_read_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned
 		v = reg64_(r, off);
 		return width == 64 ? v : ((off & 4) ? v >> 32 : (uint32_t)v);
 	}
-	return virq_sim_reg_get32(fh, addr);
+	return virq_sim_reg_get32(sim, addr);
 }
 
 /* PendingLast at Valid 1 -> 0: any bit set in the VPT above the first 1 KiB. */
@@ -294,7 +294,7 @@ static bool vpt_pending_(struct virq_sim_rdist *m, struct rd_ *r)
 	if (m->cfg.version == 41)
 		return r->pending41;
 	uint64_t pa = r->vpend & 0x000FFFFFFFFF0000ull;
-	const uint8_t *vpt = virq_sim_pa_to_va(m->fh, pa, 8192);
+	const uint8_t *vpt = virq_sim_pa_to_va(m->sim, pa, 8192);
 
 	if (!vpt)
 		return false;
@@ -321,7 +321,7 @@ static void vpend_write_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t v)
 	r->vpend = v;
 }
 
-static void rd_write_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v, unsigned width)
+static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_rdist *m = arg;
 	uint64_t off;
@@ -385,18 +385,19 @@ static void rd_write_(void *arg, struct virq_sim *fh, uint64_t addr, uint64_t v,
 		r->syncr_left = m->cfg.syncr_polls;
 		return;
 	}
-	virq_sim_reg_set32(fh, addr, (uint32_t)v);
+	virq_sim_reg_set32(sim, addr, (uint32_t)v);
 	if (width == 64)
-		virq_sim_reg_set32(fh, addr + 4, (uint32_t)(v >> 32));
+		virq_sim_reg_set32(sim, addr + 4, (uint32_t)(v >> 32));
 }
 
-struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *fh, const struct virq_sim_rdist_cfg *cfg)
+struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *sim,
+					  const struct virq_sim_rdist_cfg *cfg)
 {
 	struct virq_sim_rdist *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		abort();
-	m->fh = fh;
+	m->sim = sim;
 	m->cfg = *cfg;
 	if (!m->cfg.stride)
 		m->cfg.stride = m->cfg.version >= 40 ? 0x40000 : 0x20000;
@@ -425,8 +426,8 @@ struct virq_sim_rdist *virq_sim_rdist_new(struct virq_sim *fh, const struct virq
 		for (unsigned v = 0; v < NVPE; v++)
 			m->vpe_rd[v] = -1;
 	}
-	virq_sim_add_region(fh, m->cfg.gicd_base, 0x10000, gicd_rd_, gicd_wr_, m);
-	virq_sim_add_region(fh, m->cfg.rd_base, (uint64_t)m->cfg.nr * m->cfg.stride, rd_read_,
+	virq_sim_add_region(sim, m->cfg.gicd_base, 0x10000, gicd_rd_, gicd_wr_, m);
+	virq_sim_add_region(sim, m->cfg.rd_base, (uint64_t)m->cfg.nr * m->cfg.stride, rd_read_,
 			    rd_write_, m);
 	return m;
 }
@@ -658,12 +659,12 @@ bool virq_sim_rdist_vpe_entry_ok(const struct virq_sim_rdist *m, unsigned rd, ui
 	if (!(v >> 63))
 		return false;
 	if (!((v >> 55) & 1))
-		return vpeid < pages * per && virq_sim_pa_to_va(m->fh, pa, (size_t)(pages * psz));
+		return vpeid < pages * per && virq_sim_pa_to_va(m->sim, pa, (size_t)(pages * psz));
 	if (vpeid / per >= pages * psz / 8)
 		return false;
-	l1 = virq_sim_pa_to_va(m->fh, pa + (vpeid / per) * 8, 8);
+	l1 = virq_sim_pa_to_va(m->sim, pa + (vpeid / per) * 8, 8);
 	return l1 && (*l1 >> 63) &&
-	       virq_sim_pa_to_va(m->fh, *l1 & 0x000FFFFFFFFFF000ull, (size_t)psz);
+	       virq_sim_pa_to_va(m->sim, *l1 & 0x000FFFFFFFFFF000ull, (size_t)psz);
 }
 
 uint64_t virq_sim_rdist_group_key(const struct virq_sim_rdist *m, unsigned rd)

@@ -35,7 +35,7 @@
 #define MAXV 64
 
 struct fz {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -189,8 +189,8 @@ static void op_exit_(struct fz *z, struct fuzz_in *in, uint32_t i)
 		FUZZ_CHECK(after.unknown_exit == before.unknown_exit + 1);
 	}
 	/* Each kind logs at most LIBVIRQ_AVIC_LOG_BURST + 1 lines per VM, then only counts. */
-	FUZZ_CHECK(virq_sim_log_count(z->fh, LIBVIRQ_LOG_WARN) +
-		       virq_sim_log_count(z->fh, LIBVIRQ_LOG_ERROR) <=
+	FUZZ_CHECK(virq_sim_log_count(z->sim, LIBVIRQ_LOG_WARN) +
+		       virq_sim_log_count(z->sim, LIBVIRQ_LOG_ERROR) <=
 		   4 * (LIBVIRQ_AVIC_LOG_BURST + 1));
 }
 
@@ -325,9 +325,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cur_ = z;
 	z->n = 1 + fuzz_u8(&in) % MAXV;
 	cfg.max_vcpus = z->n;
-	z->fh = virq_sim_new();
-	z->hal = virq_sim_hal(z->fh);
-	virq_sim_cpu_apply(z->fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
+	z->sim = virq_sim_new();
+	z->hal = virq_sim_hal(z->sim);
+	virq_sim_cpu_apply(z->sim, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
 	FUZZ_CHECK(virq_avic_caps_probe(&z->hal, &z->caps) == LIBVIRQ_OK);
 	FUZZ_CHECK(virq_avic_vm_init(&z->vm, &z->hal, &z->caps, &cfg) == LIBVIRQ_OK);
 	for (uint32_t i = 0; i < z->n; i++) {
@@ -355,9 +355,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(virq_avic_vcpu_destroy(&z->v[i]) == LIBVIRQ_OK);
 	}
 	FUZZ_CHECK(virq_avic_vm_destroy(&z->vm) == LIBVIRQ_OK);
-	FUZZ_CHECK(virq_sim_live_pages(z->fh) == 0);
-	FUZZ_CHECK(virq_sim_bad_frees(z->fh) == 0);
-	virq_sim_free(z->fh);
+	FUZZ_CHECK(virq_sim_live_pages(z->sim) == 0);
+	FUZZ_CHECK(virq_sim_bad_frees(z->sim) == 0);
+	virq_sim_free(z->sim);
 	free(z);
 	return 0;
 }

@@ -90,7 +90,7 @@ static void check_galog_(uint64_t e)
 /* ---- the IRTE driver ---- */
 
 struct fz {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -228,7 +228,7 @@ static void op_(struct fz *z, struct fuzz_in *in)
 			FUZZ_CHECK(virq_avic_gatag_encode(7, i, &tag) == LIBVIRQ_OK);
 			e = (1ull << 60) | (e & 0x0000FFFF00000000ull) | tag;
 		}
-		before = virq_sim_kicks_of(z->fh, (void *)(uintptr_t)(0x100 + i));
+		before = virq_sim_kicks_of(z->sim, (void *)(uintptr_t)(0x100 + i));
 		st = virq_avic_ga_log_handle(&z->reg, e, &woke);
 		if ((e >> 60) != LIBVIRQ_GA_LOG_GUEST_NR) {
 			FUZZ_CHECK(st == LIBVIRQ_OK && woke == NULL);
@@ -238,7 +238,7 @@ static void op_(struct fz *z, struct fuzz_in *in)
 			FUZZ_CHECK(st == LIBVIRQ_ENOENT && woke == NULL);
 		}
 		if (op & 0x10)
-			FUZZ_CHECK(virq_sim_kicks_of(z->fh, (void *)(uintptr_t)(0x100 + i)) ==
+			FUZZ_CHECK(virq_sim_kicks_of(z->sim, (void *)(uintptr_t)(0x100 + i)) ==
 				   before + 1);
 		break;
 	}
@@ -264,8 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	z = calloc(1, sizeof(*z));
 	FUZZ_CHECK(z != NULL);
-	z->fh = virq_sim_new();
-	z->hal = virq_sim_hal(z->fh);
+	z->sim = virq_sim_new();
+	z->hal = virq_sim_hal(z->sim);
 	z->caps = (struct virq_avic_caps){.avic = true,
 					  .x2avic = true,
 					  .family = 0x19,
@@ -300,9 +300,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(virq_avic_registry_remove(&z->reg, &z->vm) == LIBVIRQ_OK);
 	FUZZ_CHECK(virq_avic_registry_destroy(&z->reg) == LIBVIRQ_OK);
 	FUZZ_CHECK(virq_avic_vm_destroy(&z->vm) == LIBVIRQ_OK);
-	FUZZ_CHECK(virq_sim_live_pages(z->fh) == 0);
-	FUZZ_CHECK(virq_sim_bad_frees(z->fh) == 0);
-	virq_sim_free(z->fh);
+	FUZZ_CHECK(virq_sim_live_pages(z->sim) == 0);
+	FUZZ_CHECK(virq_sim_bad_frees(z->sim) == 0);
+	virq_sim_free(z->sim);
 	free(z);
 	return 0;
 }

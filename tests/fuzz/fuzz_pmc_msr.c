@@ -213,7 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (cb & 0x80) ? LIBVIRQ_PMCVIRT_MODE_HW : LIBVIRQ_PMCVIRT_MODE_SW;
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	struct virq_pmcvirt_vcpu v;
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	virq_status st;
 
@@ -233,12 +233,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(ms == LIBVIRQ_EINVAL || ms == LIBVIRQ_ENOENT);
 		return 0;
 	}
-	fh = virq_sim_new();
-	hal = virq_sim_hal(fh);
+	sim = virq_sim_new();
+	hal = virq_sim_hal(sim);
 	memset(vmcb, 0, sizeof(vmcb));
 	st = virq_pmcvirt_vcpu_init(&v, &hal, &caps, &g, mode, 0, vmcb);
 	if (st == LIBVIRQ_OK)
 		run_ops_(&in, &v, &g);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 	return 0;
 }

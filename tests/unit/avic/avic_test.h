@@ -18,15 +18,15 @@
 #include <libvirq/sim/cpu.h>
 
 /* CPU profiles: libvirq/sim/cpu.h (one table for the AVIC and PMC suites). */
-static inline void at_cpu(struct virq_sim *fh, enum virq_sim_cpu_id id)
+static inline void at_cpu(struct virq_sim *sim, enum virq_sim_cpu_id id)
 {
-	virq_sim_cpu_apply(fh, &virq_sim_cpus[id]);
+	virq_sim_cpu_apply(sim, &virq_sim_cpus[id]);
 }
 
 /* A test VM: simulator, caps of CPU profile @cpu (default: x2AVIC with the 4K
  * extension), VM with @n vCPUs (APIC ID = index). */
 struct at_vm {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -41,9 +41,9 @@ static inline void at_vm_new_cpu(struct at_vm *t, enum virq_avic_mode mode, uint
 	struct virq_avic_vm_cfg cfg = {.mode = mode, .max_vcpus = n, .vm_id = 5};
 
 	memset(t, 0, sizeof(*t));
-	t->fh = virq_sim_new();
-	t->hal = virq_sim_hal(t->fh);
-	at_cpu(t->fh, cpu);
+	t->sim = virq_sim_new();
+	t->hal = virq_sim_hal(t->sim);
+	at_cpu(t->sim, cpu);
 	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;
@@ -90,11 +90,11 @@ static inline void at_vm_free(struct at_vm *t)
 		assert_int_equal(virq_avic_vcpu_destroy(&t->v[i]), LIBVIRQ_OK);
 	}
 	assert_int_equal(virq_avic_vm_destroy(&t->vm), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_live_pages(t->fh), 0);
-	assert_int_equal(virq_sim_bad_frees(t->fh), 0);
+	assert_int_equal(virq_sim_live_pages(t->sim), 0);
+	assert_int_equal(virq_sim_bad_frees(t->sim), 0);
 	free(t->v);
 	free(t->vmcb);
-	virq_sim_free(t->fh);
+	virq_sim_free(t->sim);
 }
 
 static inline bool at_irr(struct at_vm *t, uint32_t i, uint8_t vec)

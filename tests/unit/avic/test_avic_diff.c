@@ -189,9 +189,9 @@ static void vm_random(struct at_vm *t, struct ref_vcpu *r, uint32_t n)
 
 	memset(t, 0, sizeof(*t));
 	memset(used, 0, sizeof(used));
-	t->fh = virq_sim_new();
-	t->hal = virq_sim_hal(t->fh);
-	at_cpu(t->fh, LIBVIRQ_SIM_CPU_ZEN4);
+	t->sim = virq_sim_new();
+	t->hal = virq_sim_hal(t->sim);
+	at_cpu(t->sim, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;
@@ -300,9 +300,9 @@ static bool vm_accelerated(struct at_vm *t, struct ref_vcpu *r, uint32_t n, int 
 
 	memset(t, 0, sizeof(*t));
 	memset(used_ldr, 0, sizeof(used_ldr));
-	t->fh = virq_sim_new();
-	t->hal = virq_sim_hal(t->fh);
-	at_cpu(t->fh, LIBVIRQ_SIM_CPU_ZEN4);
+	t->sim = virq_sim_new();
+	t->hal = virq_sim_hal(t->sim);
+	at_cpu(t->sim, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&t->hal, &t->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&t->vm, &t->hal, &t->caps, &cfg), LIBVIRQ_OK);
 	t->n = n;
@@ -386,8 +386,8 @@ static void hardware_agrees_with_reference(void **s)
 			(void)ref_resolve(r, n, si, icr, want);
 			for (uint32_t i = 0; i < n; i++)
 				virq_sim_avic_irr_clear(virq_avic_vcpu_backing(&t.v[i], NULL), vec);
-			virq_sim_reset_counters(t.fh);
-			assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[si], 0x100 + si, lo,
+			virq_sim_reset_counters(t.sim);
+			assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[si], 0x100 + si, lo,
 								 hi, NULL, &hw),
 					 0);
 			if (hw.exited) {
@@ -415,7 +415,7 @@ static void hardware_agrees_with_reference(void **s)
 					assert_true(got);
 					/* A target that was not running has been woken. */
 					if (!running[i] && i != si)
-						nw += virq_sim_kicks_of(t.fh, t.v[i].cookie) == 0;
+						nw += virq_sim_kicks_of(t.sim, t.v[i].cookie) == 0;
 				} else if (got) {
 					/* The documented corners: the hardware delivers more. */
 					bool corner =

@@ -360,14 +360,14 @@ static void ga_log_and_tag(void **s)
 
 static void caps_probe(void **s)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_avic_caps c;
 	struct virq_sim_cpu cpu = virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4];
 
 	(void)s;
 	cpu.x2avic_ext = true; /* a Zen 4 profile with the 4K extension */
-	virq_sim_cpu_apply(fh, &cpu);
+	virq_sim_cpu_apply(sim, &cpu);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.avic && c.x2avic && c.x2avic_4k && c.vnmi);
 	assert_int_equal(c.family, 0x19);
@@ -375,31 +375,31 @@ static void caps_probe(void **s)
 	assert_false(c.erratum_1235);
 	assert_int_equal(c.max_index, 0xFFF);
 	/* X2AVIC_EXT lives in ECX: the same bit in EDX means nothing. */
-	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
-	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, 0,
+	at_cpu(sim, LIBVIRQ_SIM_CPU_ZEN4);
+	virq_sim_cpuid_set(sim, 0x8000000Au, 0, 1, 0x8000, 0,
 			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC |
 			       LIBVIRQ_AVIC_CPUID_EDX_VNMI | 0x40);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_int_equal(c.max_index, 0x1FF);
-	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN2);
+	at_cpu(sim, LIBVIRQ_SIM_CPU_ZEN2);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.erratum_1235 && c.avic && !c.x2avic);
 	assert_int_equal(c.max_index, 0xFE);
 	/* Hygon family 18h. */
-	at_cpu(fh, LIBVIRQ_SIM_CPU_HYGON18H);
+	at_cpu(sim, LIBVIRQ_SIM_CPU_HYGON18H);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.hygon && c.erratum_1235);
 	/* Not AMD: no AVIC. */
-	at_cpu(fh, LIBVIRQ_SIM_CPU_INTEL);
+	at_cpu(sim, LIBVIRQ_SIM_CPU_INTEL);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.avic);
 	/* No SVM. */
-	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
-	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0, 0);
+	at_cpu(sim, LIBVIRQ_SIM_CPU_ZEN4);
+	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0, 0, 0);
 	assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.avic);
 	assert_int_equal(virq_avic_caps_probe(&hal, NULL), LIBVIRQ_EINVAL);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 }
 
 int main(void)

@@ -67,7 +67,7 @@ static void scen_init(struct scen *sc, struct at_vm *t)
 		assert_int_equal(virq_avic_vcpu_put(&t->v[i]), LIBVIRQ_OK);
 		sc->running[i] = 0;
 	}
-	virq_sim_avic_watch_doorbells(t->fh, &sc->db);
+	virq_sim_avic_watch_doorbells(t->sim, &sc->db);
 }
 
 static void scen_free(struct scen *sc)
@@ -95,7 +95,7 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	sc->cases++;
 	for (uint32_t i = 0; i < t->n; i++) {
 		virq_sim_avic_irr_clear(virq_avic_vcpu_backing(&t->v[i], NULL), vec);
-		sc->kicks[i] = virq_sim_kicks_of(t->fh, t->v[i].cookie);
+		sc->kicks[i] = virq_sim_kicks_of(t->sim, t->v[i].cookie);
 	}
 	memset(sc->lib, 0, t->n);
 	memset(sc->special, 0, t->n);
@@ -104,7 +104,7 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 	assert_int_equal(virq_avic_resolve(&t->vm, s, &d, mark_cb, sc->lib, &n), LIBVIRQ_OK);
 
 	assert_int_equal(
-	    virq_sim_avic_icr_write(t->fh, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r),
+	    virq_sim_avic_icr_write(t->sim, t->vmcb[sender], host_of(sender), lo, hi, NULL, &sc->r),
 	    0);
 	if (!sc->r.exited || (sc->r.info2 >> 32) == LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING) {
 		/* What the hardware delivered is exactly the library's resolution. */
@@ -157,10 +157,10 @@ static void run_icr(struct scen *sc, uint32_t sender, uint32_t lo, uint32_t hi)
 				for (uint32_t k = 0; k < sc->r.ndoorbell; k++)
 					hw |= sc->r.doorbell[k] == host_of(i);
 				if (!hw && !sc->db.per_host[host_of(i)] &&
-				    virq_sim_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i])
+				    virq_sim_kicks_of(t->sim, t->v[i].cookie) == sc->kicks[i])
 					fail_msg("ICR %08x:%08x: running vCPU %u not notified", hi,
 						 lo, i);
-			} else if (virq_sim_kicks_of(t->fh, t->v[i].cookie) == sc->kicks[i]) {
+			} else if (virq_sim_kicks_of(t->sim, t->v[i].cookie) == sc->kicks[i]) {
 				fail_msg("ICR %08x:%08x sender %u: blocked vCPU %u not kicked "
 					 "(exit %d %llx)",
 					 hi, lo, sender, i, sc->r.exited,
@@ -404,8 +404,8 @@ static void invalid_target_emulates_not_running_only_wakes(void **s)
 	/* Flat: A = vCPU1 bit 0, B = vCPU2 bit 1, bits 2/3 no entry. */
 	assert_int_equal(virq_avic_ldr_write(&t.v[1], 0x01000000u), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_ldr_write(&t.v[2], 0x02000000u), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r),
-			 0);
+	assert_int_equal(
+	    virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x8F0, 0x0F000000, NULL, r), 0);
 	assert_true(r->exited);
 	assert_true(r->info1 == 0x0F000000000008F0ull);
 	assert_true(r->info2 == 0x0000000200000002ull);		  /* cause 2, logical index 2 */
@@ -427,13 +427,13 @@ static void invalid_target_emulates_not_running_only_wakes(void **s)
 	assert_int_equal(virq_avic_vcpu_block(&t.v[2]), LIBVIRQ_OK);
 	virq_sim_avic_irr_clear(virq_avic_vcpu_backing(&t.v[2], NULL), 0xF2);
 	{
-		unsigned long k0 = virq_sim_kicks_of(t.fh, t.v[2].cookie);
+		unsigned long k0 = virq_sim_kicks_of(t.sim, t.v[2].cookie);
 
 		assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], 0x02000000000040F2ull,
 								 0x0000000100000002ull, &ops, &res),
 				 LIBVIRQ_OK);
 		assert_int_equal(res.targets, 1);
-		assert_int_equal(virq_sim_kicks_of(t.fh, t.v[2].cookie) - k0, 1);
+		assert_int_equal(virq_sim_kicks_of(t.sim, t.v[2].cookie) - k0, 1);
 		assert_false(at_irr(&t, 2, 0xF2));
 	}
 	/* INVALID_INT_TYPE, all-but-self NMI: NMI on every vCPU but the sender. */
@@ -457,7 +457,7 @@ static void invalid_target_emulates_not_running_only_wakes(void **s)
 			 LIBVIRQ_EHW);
 	assert_int_equal(res.action, LIBVIRQ_AVIC_ACT_REPORT);
 	assert_true(virq_sim_logged(
-	    t.fh, "avic: AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (index, sender)"));
+	    t.sim, "avic: AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (index, sender)"));
 	assert_int_equal(
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0, 0xFFFFFFFF00000FFFull, &ops, &res),
 	    LIBVIRQ_EUNKNOWN);
@@ -485,26 +485,28 @@ static void model_exit_info(void **s)
 	at_run(&t, 0, 0x10);
 	at_vmcb(&t, 0);
 	/* x2APIC physical 0x123, not running -> IRR set, cause 1, index 0x123. */
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x40F1, 0x123, NULL, r),
+			 0);
 	assert_true(r->exited && r->info1 == 0x00000123000040F1ull &&
 		    r->info2 == 0x0000000100000123ull);
 	assert_true(at_irr(&t, 0x123, 0xF1));
 	/* Beyond the max index (299): INVALID_TARGET with that index, nothing set. */
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F2, 0x1F0, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x40F2, 0x1F0, NULL, r),
+			 0);
 	assert_true(r->exited && r->info2 == 0x00000002000001F0ull && r->nirr == 0);
 	/* Vector < 16 with a checking CPU: INVALID_VECTOR. */
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x4005, 1, &o, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x4005, 1, &o, r), 0);
 	assert_true(r->exited && (r->info2 >> 32) == LIBVIRQ_AVIC_IPI_INVALID_VECTOR);
 	/* Running target: no exit, one doorbell to its host. */
 	at_run(&t, 7, 0x77);
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), 0);
 	assert_false(r->exited);
 	assert_int_equal(r->ndoorbell, 1);
 	assert_int_equal(r->doorbell[0], 0x77);
 	/* AVIC off in the VMCB: the model refuses (test setup error). */
 	assert_int_equal(virq_avic_vm_inhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_DISABLED), LIBVIRQ_OK);
 	at_vmcb(&t, 0);
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), -1);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x40F3, 7, NULL, r), -1);
 	free(r);
 	at_vm_free(&t);
 }
@@ -547,11 +549,11 @@ static void ipiv_off_running_target_exits_not_running(void **s)
 
 	(void)s;
 	at_vm_new_cpu(&t, LIBVIRQ_AVIC_MODE_XAVIC, 2, LIBVIRQ_SIM_CPU_ZEN2);
-	virq_sim_avic_watch_doorbells(t.fh, &db);
+	virq_sim_avic_watch_doorbells(t.sim, &db);
 	at_run(&t, 0, 0x20);
 	at_run(&t, 1, 0x21);
 	assert_int_equal(
-	    virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r), 0);
+	    virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x20, 0x40F3, 0x01000000, NULL, r), 0);
 	assert_true(r->exited);
 	assert_int_equal(r->info2 >> 32, LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_true(at_irr(&t, 1, 0xF3));
@@ -561,7 +563,7 @@ static void ipiv_off_running_target_exits_not_running(void **s)
 	assert_int_equal(db.n, 1);
 	assert_true(db.last == 0x21);
 	/* Self-IPI (shorthand 01b) needs no exit. */
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x20, 0x440F4, 0, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x20, 0x440F4, 0, NULL, r), 0);
 	assert_false(r->exited);
 	assert_true(at_irr(&t, 0, 0xF4));
 	free(r);

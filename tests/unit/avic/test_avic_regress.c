@@ -138,9 +138,9 @@ static void vm_reinit(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
-	live = virq_sim_live_pages(t.fh);
+	live = virq_sim_live_pages(t.sim);
 	assert_int_equal(virq_avic_vm_init(&t.vm, &t.hal, &t.caps, &cfg), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(t.fh), live);
+	assert_int_equal(virq_sim_live_pages(t.sim), live);
 	at_vm_free(&t);
 }
 
@@ -181,13 +181,13 @@ static void unknown_cause(void **s)
 		assert_true(c.log_lines_dropped == 2u * (1000000u - LIBVIRQ_AVIC_LOG_BURST - 1u));
 	}
 	/* Two kinds: at most 2 x (burst + 1) lines for two million events. */
-	lines = virq_sim_log_count(t.fh, LIBVIRQ_LOG_ERROR) +
-		virq_sim_log_count(t.fh, LIBVIRQ_LOG_WARN);
+	lines = virq_sim_log_count(t.sim, LIBVIRQ_LOG_ERROR) +
+		virq_sim_log_count(t.sim, LIBVIRQ_LOG_WARN);
 	assert_true(lines <= 2u * (LIBVIRQ_AVIC_LOG_BURST + 1u));
 	/* No table touched, no target woken. */
 	assert_memory_equal(phys, t.vm.phys_table.va, 4096);
 	assert_memory_equal(logt, t.vm.log_table.va, 4096);
-	assert_int_equal(virq_sim_count(t.fh, LIBVIRQ_SIM_KICK), 0);
+	assert_int_equal(virq_sim_count(t.sim, LIBVIRQ_SIM_KICK), 0);
 	free(phys);
 	free(logt);
 	at_vm_free(&t);
@@ -207,15 +207,15 @@ static void tnr_running(void **s)
 		if (i % 3 != 0)
 			assert_int_equal(virq_avic_vcpu_put(&t.v[i]), LIBVIRQ_OK);
 	}
-	virq_sim_avic_watch_doorbells(t.fh, &db);
-	virq_sim_reset_counters(t.fh);
+	virq_sim_avic_watch_doorbells(t.sim, &db);
+	virq_sim_reset_counters(t.sim);
 	/* x2APIC broadcast (all including self), TARGET_NOT_RUNNING. */
 	assert_int_equal(
 	    virq_avic_handle_incomplete_ipi(&t.v[0], 0xFFFFFFFF00004050ull, 1ull << 32, NULL, &r),
 	    LIBVIRQ_OK);
 	/* The hardware notified the 84 running targets; the 170 others are kicked. */
 	assert_int_equal(db.n, 0);
-	assert_int_equal(virq_sim_count(t.fh, LIBVIRQ_SIM_KICK), 170);
+	assert_int_equal(virq_sim_count(t.sim, LIBVIRQ_SIM_KICK), 170);
 	assert_int_equal(r.targets, 170);
 	at_vm_free(&t);
 }
@@ -239,7 +239,7 @@ static unsigned long logs_(struct at_vm *t)
 	unsigned long n = 0;
 
 	for (int l = LIBVIRQ_LOG_ERROR; l <= LIBVIRQ_LOG_DEBUG; l++)
-		n += virq_sim_log_count(t->fh, (enum virq_log_level)l);
+		n += virq_sim_log_count(t->sim, (enum virq_log_level)l);
 	return n;
 }
 
@@ -273,14 +273,14 @@ static void fail_says_why(void **s)
 	/* A failure: one debug line naming the function and the check, status first. */
 	assert_int_equal(virq_avic_vcpu_load(&t.v[5], 0x1000), LIBVIRQ_ERANGE);
 	assert_int_equal(logs_(&t), 1);
-	assert_int_equal(virq_sim_log_count(t.fh, LIBVIRQ_LOG_DEBUG), 1);
-	assert_string_equal(virq_sim_last_log(t.fh),
+	assert_int_equal(virq_sim_log_count(t.sim, LIBVIRQ_LOG_DEBUG), 1);
+	assert_string_equal(virq_sim_last_log(t.sim),
 			    "virq_avic_vcpu_load: host APIC ID above 0xFFF");
 	assert_int_equal(virq_avic_vcpu_load(&t.v[4], 0x30), LIBVIRQ_EBUSY);
-	assert_true(virq_sim_logged(t.fh, "virq_avic_vcpu_load: vCPU already loaded"));
+	assert_true(virq_sim_logged(t.sim, "virq_avic_vcpu_load: vCPU already loaded"));
 	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 3), LIBVIRQ_ERANGE);
-	assert_true(virq_sim_logged(t.fh, "virq_avic_irte_attach: vector below 16"));
-	assert_int_equal(virq_sim_log_count(t.fh, LIBVIRQ_LOG_DEBUG), 3);
+	assert_true(virq_sim_logged(t.sim, "virq_avic_irte_attach: vector below 16"));
+	assert_int_equal(virq_sim_log_count(t.sim, LIBVIRQ_LOG_DEBUG), 3);
 	at_vm_free(&t);
 }
 

@@ -43,12 +43,12 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-static void kick_hook(void *arg, struct virq_sim *fh, void *cookie)
+static void kick_hook(void *arg, struct virq_sim *sim, void *cookie)
 {
 	uint32_t i = (uint32_t)((uintptr_t)cookie - 0x1000);
 
 	(void)arg;
-	(void)fh;
+	(void)sim;
 	pthread_mutex_lock(&vt[i].mu);
 	vt[i].gen++;
 	pthread_cond_signal(&vt[i].cv);
@@ -179,7 +179,7 @@ static void stress(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, NV);
-	virq_sim_on_kick(t.fh, kick_hook, NULL);
+	virq_sim_on_kick(t.sim, kick_hook, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	for (uint32_t i = 0; i < NV; i++) {
@@ -198,7 +198,7 @@ static void stress(void **s)
 		pthread_join(pt[p], NULL);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	for (uint32_t i = 0; i < NV; i++) {
-		kick_hook(NULL, t.fh, t.v[i].cookie);
+		kick_hook(NULL, t.sim, t.v[i].cookie);
 		pthread_join(vt[i].th, NULL);
 	}
 	/* Next entry: whatever is still in the IRR is delivered now. */

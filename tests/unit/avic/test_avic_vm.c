@@ -8,12 +8,12 @@
 
 static uint64_t *phys_table(struct at_vm *t)
 {
-	return virq_sim_pa_to_va(t->fh, t->vm.phys_table.pa, 8);
+	return virq_sim_pa_to_va(t->sim, t->vm.phys_table.pa, 8);
 }
 
 static uint32_t *log_table(struct at_vm *t)
 {
-	return virq_sim_pa_to_va(t->fh, t->vm.log_table.pa, 4096);
+	return virq_sim_pa_to_va(t->sim, t->vm.log_table.pa, 4096);
 }
 
 static void lifecycle_tables(void **s)
@@ -24,7 +24,7 @@ static void lifecycle_tables(void **s)
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC_4K, 4096);
 	/* 4K table: 32 KiB, contiguous (the fake HAL maps PA -> VA for the whole block). */
-	assert_non_null(virq_sim_pa_to_va(t.fh, t.vm.phys_table.pa, 32768));
+	assert_non_null(virq_sim_pa_to_va(t.sim, t.vm.phys_table.pa, 32768));
 	for (uint32_t i = 0; i < 4096; i += 511) {
 		virq_avic_vcpu_backing(&t.v[i], &pa);
 		/* Valid at creation, not running, host ID 0. */
@@ -41,14 +41,14 @@ static void lifecycle_tables(void **s)
 
 static void vm_init_errors(void **s)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
 	struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_X2AVIC_4K, .max_vcpus = 4096};
 
 	(void)s;
-	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
+	at_cpu(sim, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ENOTSUP);
 	cfg.mode = LIBVIRQ_AVIC_MODE_X2AVIC;
@@ -62,17 +62,17 @@ static void vm_init_errors(void **s)
 	cfg.vm_id = 1;
 	/* Every allocation failure leaves nothing allocated. */
 	for (unsigned long n = 1; n <= 3; n++) {
-		virq_sim_fail_alloc_nth(fh, n);
+		virq_sim_fail_alloc_nth(sim, n);
 		assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_ENOMEM);
-		assert_int_equal(virq_sim_live_pages(fh), 0);
+		assert_int_equal(virq_sim_live_pages(sim), 0);
 	}
-	virq_sim_fail_alloc_nth(fh, 0);
+	virq_sim_fail_alloc_nth(sim, 0);
 	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_OK);
 	{
 		struct virq_avic_vcpu v, w;
 		struct virq_avic_vcpu_cfg vc = {.index = 0, .apic_id = 0};
 
-		virq_sim_fail_alloc_nth(fh, 1);
+		virq_sim_fail_alloc_nth(sim, 1);
 		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_ENOMEM);
 		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_EEXIST);
@@ -87,14 +87,14 @@ static void vm_init_errors(void **s)
 		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_EALIGN);
 		vc.backing_pa = 0x123456000ull;
 		assert_int_equal(virq_avic_vcpu_init(&vm, &w, &vc), LIBVIRQ_OK);
-		assert_true(*((uint64_t *)virq_sim_pa_to_va(fh, vm.phys_table.pa, 16) + 1) ==
+		assert_true(*((uint64_t *)virq_sim_pa_to_va(sim, vm.phys_table.pa, 16) + 1) ==
 			    (0x123456000ull | (1ull << 63)));
 		assert_int_equal(virq_avic_vcpu_destroy(&w), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vcpu_destroy(&v), LIBVIRQ_OK);
 	}
 	assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_live_pages(fh), 0);
-	virq_sim_free(fh);
+	assert_int_equal(virq_sim_live_pages(sim), 0);
+	virq_sim_free(sim);
 }
 
 /* docs/rationale.md#avic-apic-id-bounds: table sized for max ID 511; ID 600 is refused, nothing
@@ -276,7 +276,7 @@ static void inhibit_keeps_irr(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
-	virq_sim_avic_watch_doorbells(t.fh, &db);
+	virq_sim_avic_watch_doorbells(t.sim, &db);
 	at_run(&t, 1, 0x11);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
@@ -287,7 +287,7 @@ static void inhibit_keeps_irr(void **s)
 	/* Without AVIC in its VMCB a running target is kicked, never doorbelled. */
 	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 1);
 	assert_int_equal(virq_avic_vm_uninhibit(&t.vm, LIBVIRQ_AVIC_INHIBIT_APIC_BASE_MODIFIED),
 			 LIBVIRQ_OK);
 	at_vmcb(&t, 1);
@@ -309,7 +309,7 @@ static void nested_stops_doorbell(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
-	virq_sim_avic_watch_doorbells(t.fh, &db);
+	virq_sim_avic_watch_doorbells(t.sim, &db);
 	at_run(&t, 1, 0x11);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x40, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
@@ -317,13 +317,13 @@ static void nested_stops_doorbell(void **s)
 	virq_avic_vcpu_set_nested(&t.v[1], true);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x41, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 1);
 	/* Preempted in L2 and loaded again (still in L2): still kicked. */
 	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x44, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 1);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 2);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 2);
 	/* Back in L1 with AVIC: doorbells again once the values enable AVIC. */
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vmcb(&t, 1);
@@ -333,7 +333,7 @@ static void nested_stops_doorbell(void **s)
 	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
 	virq_avic_vcpu_set_nested(&t.v[1], true);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x43, 0x10), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 3);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 3);
 	virq_avic_vcpu_set_nested(&t.v[1], false);
 	at_vm_free(&t);
 }
@@ -347,36 +347,36 @@ static void post_paths(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 4);
-	virq_sim_avic_watch_doorbells(t.fh, &db);
+	virq_sim_avic_watch_doorbells(t.sim, &db);
 	/* Not running: IRR + kick, no MSR access. */
-	virq_sim_reset_counters(t.fh);
+	virq_sim_reset_counters(t.sim);
 	assert_int_equal(virq_avic_post(&t.v[2], 0x30, 0x10), LIBVIRQ_OK);
 	assert_true(at_irr(&t, 2, 0x30));
-	assert_int_equal(virq_sim_msr_total(t.fh), 0);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[2].cookie), 1);
+	assert_int_equal(virq_sim_msr_total(t.sim), 0);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[2].cookie), 1);
 	assert_true(virq_avic_vcpu_pending(&t.v[2], &vec));
 	assert_int_equal(vec, 0x30);
 	/* Running elsewhere: doorbell WRMSR 0xC001011B EAX = 0x1A3, no kick. */
 	at_run(&t, 1, 0x1A3);
-	virq_sim_reset_counters(t.fh);
+	virq_sim_reset_counters(t.sim);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(t.fh, LIBVIRQ_SIM_MSR_W, LIBVIRQ_AVIC_DOORBELL_MSR), 1);
-	assert_int_equal(virq_sim_msr_total(t.fh), 1);
+	assert_int_equal(virq_sim_count_at(t.sim, LIBVIRQ_SIM_MSR_W, LIBVIRQ_AVIC_DOORBELL_MSR), 1);
+	assert_int_equal(virq_sim_msr_total(t.sim), 1);
 	assert_true(db.last == 0x1A3);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 0);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 0);
 	/* Coalesced: the bit is pending, nothing more to do. */
 	assert_int_equal(virq_avic_post(&t.v[1], 0x31, 0x10), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_msr_total(t.fh), 1);
+	assert_int_equal(virq_sim_msr_total(t.sim), 1);
 	/* Running on the poster's own CPU: no doorbell, no kick. */
 	assert_int_equal(virq_avic_post(&t.v[1], 0x32, 0x1A3), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_msr_total(t.fh), 1);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 0);
+	assert_int_equal(virq_sim_msr_total(t.sim), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 0);
 	/* Doorbell #GP: the vCPU is kicked instead, interrupt still pending. */
-	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, true);
+	virq_sim_msr_fault(t.sim, LIBVIRQ_AVIC_DOORBELL_MSR, true);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x33, 0x10), LIBVIRQ_EHW);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 1);
 	assert_true(at_irr(&t, 1, 0x33));
-	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
+	virq_sim_msr_fault(t.sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	/* Range. */
 	assert_int_equal(virq_avic_post(&t.v[1], 15, 0x10), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_avic_post(&t.v[1], 256, 0x10), LIBVIRQ_ERANGE);
@@ -388,7 +388,7 @@ static void post_paths(void **s)
 	/* Put: kicked again. */
 	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x34, 0x10), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 2);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 2);
 	at_vm_free(&t);
 }
 
@@ -419,16 +419,16 @@ static void policy_and_calibration(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
-	virq_sim_avic_watch_doorbells(t.fh, &db);
+	virq_sim_avic_watch_doorbells(t.sim, &db);
 	assert_int_equal(virq_avic_vm_set_policy(&t.vm, LIBVIRQ_AVIC_POLICY_KICK), LIBVIRQ_OK);
 	at_run(&t, 1, 0x20);
 	assert_int_equal(virq_avic_post(&t.v[1], 0x50, 0x10), LIBVIRQ_OK);
 	assert_int_equal(db.n, 0);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 1);
 	/* Calibration: every HAL call advances the fake clock by 100 ns; a doorbell
 	 * is one call, a kick one call plus the kick hook's 3 ns... make the doorbell
 	 * dearer with an MSR hook that advances the clock. */
-	virq_sim_set_now_step(t.fh, 0);
+	virq_sim_set_now_step(t.sim, 0);
 	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 8, &p), LIBVIRQ_OK);
 	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_DOORBELL); /* tie (0 ns each): doorbell */
 	assert_int_equal(db.n, 8);
@@ -437,28 +437,28 @@ static void policy_and_calibration(void **s)
 	assert_true(dns == 0 && kns == 0);
 	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x1000, NULL, 8, &p), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 1, NULL, 0, &p), LIBVIRQ_ERANGE);
-	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, true);
+	virq_sim_msr_fault(t.sim, LIBVIRQ_AVIC_DOORBELL_MSR, true);
 	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 4, &p), LIBVIRQ_EHW);
 	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_KICK);
-	virq_sim_msr_fault(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
+	virq_sim_msr_fault(t.sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	at_vm_free(&t);
 }
 
 /* Calibration picks the kick when the doorbell write is slower (Zen5). */
-static virq_status slow_doorbell(void *arg, struct virq_sim *fh, uint32_t msr, uint64_t v)
+static virq_status slow_doorbell(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t v)
 {
 	(void)arg;
 	(void)msr;
 	(void)v;
-	virq_sim_clock_advance(fh, 2000);
+	virq_sim_clock_advance(sim, 2000);
 	return LIBVIRQ_OK;
 }
 
-static void slow_kick(void *arg, struct virq_sim *fh, void *cookie)
+static void slow_kick(void *arg, struct virq_sim *sim, void *cookie)
 {
 	(void)arg;
 	(void)cookie;
-	virq_sim_clock_advance(fh, 500);
+	virq_sim_clock_advance(sim, 500);
 }
 
 static void calibration_chooses_kick(void **s)
@@ -469,8 +469,8 @@ static void calibration_chooses_kick(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
-	virq_sim_msr_hook(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
-	virq_sim_on_kick(t.fh, slow_kick, NULL);
+	virq_sim_msr_hook(t.sim, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
+	virq_sim_on_kick(t.sim, slow_kick, NULL);
 	assert_int_equal(virq_avic_vm_calibrate(&t.vm, 0x10, t.v[0].cookie, 16, &p), LIBVIRQ_OK);
 	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_KICK);
 	virq_avic_vm_calibration(&t.vm, &dns, &kns);
@@ -493,8 +493,8 @@ static void calibration_counts_kick_exit(void **s)
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 1);
 	memset(&vm, 0, sizeof(vm));
 	assert_int_equal(virq_avic_vm_init(&vm, &t.hal, &t.caps, &cfg), LIBVIRQ_OK);
-	virq_sim_msr_hook(t.fh, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
-	virq_sim_on_kick(t.fh, slow_kick, NULL);
+	virq_sim_msr_hook(t.sim, LIBVIRQ_AVIC_DOORBELL_MSR, NULL, slow_doorbell, NULL);
+	virq_sim_on_kick(t.sim, slow_kick, NULL);
 	/* Doorbell 2000 ns against a 500 ns kick + 1600 ns forced exit: doorbell. */
 	assert_int_equal(virq_avic_vm_calibrate(&vm, 0x10, t.v[0].cookie, 16, &p), LIBVIRQ_OK);
 	assert_int_equal(p, LIBVIRQ_AVIC_POLICY_DOORBELL);
@@ -526,19 +526,19 @@ static void erratum_1235_never_sets_isrunning(void **s)
 	}
 	/* Hygon family 18h too. */
 	{
-		struct virq_sim *fh = virq_sim_new();
-		struct virq_hal hal = virq_sim_hal(fh);
+		struct virq_sim *sim = virq_sim_new();
+		struct virq_hal hal = virq_sim_hal(sim);
 		struct virq_avic_caps c;
 
-		at_cpu(fh, LIBVIRQ_SIM_CPU_HYGON18H);
+		at_cpu(sim, LIBVIRQ_SIM_CPU_HYGON18H);
 		assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 		assert_true(c.erratum_1235);
-		virq_sim_free(fh);
+		virq_sim_free(sim);
 	}
 	/* disable_ipiv on a good part behaves the same. */
 	{
-		struct virq_sim *fh = virq_sim_new();
-		struct virq_hal hal = virq_sim_hal(fh);
+		struct virq_sim *sim = virq_sim_new();
+		struct virq_hal hal = virq_sim_hal(sim);
 		struct virq_avic_caps c;
 		struct virq_avic_vm vm;
 		struct virq_avic_vcpu v;
@@ -546,7 +546,7 @@ static void erratum_1235_never_sets_isrunning(void **s)
 		    .mode = LIBVIRQ_AVIC_MODE_XAVIC, .max_vcpus = 1, .disable_ipiv = true};
 		struct virq_avic_vcpu_cfg vc = {0};
 
-		at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
+		at_cpu(sim, LIBVIRQ_SIM_CPU_ZEN4);
 		assert_int_equal(virq_avic_caps_probe(&hal, &c), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vm_init(&vm, &hal, &c, &cfg), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
@@ -557,7 +557,7 @@ static void erratum_1235_never_sets_isrunning(void **s)
 		assert_int_equal(virq_avic_vcpu_put(&v), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vcpu_destroy(&v), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
-		virq_sim_free(fh);
+		virq_sim_free(sim);
 	}
 }
 
@@ -785,8 +785,8 @@ static void ga_log_tag_wakes_right_vcpu_up_to_4095(void **s)
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (1ull << 60) | (0x10ull << 32) | tag, &v),
 			 LIBVIRQ_OK);
 	assert_ptr_equal(v, &t.v[300]);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[300].cookie), 1);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[44].cookie), 0);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[300].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[44].cookie), 0);
 	/* Other event codes ignored; unknown VM / vCPU -> ENOENT. */
 	assert_int_equal(virq_avic_ga_log_handle(&reg, (2ull << 60) | tag, &v), LIBVIRQ_OK);
 	assert_null(v);
@@ -922,8 +922,8 @@ static void noaccel_reports_inhibit(void **s)
  */
 static void irte_needs_vm_id(void **s)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
 	struct virq_avic_vcpu v;
@@ -933,7 +933,7 @@ static void irte_needs_vm_id(void **s)
 	uint64_t irte[2] = {0x1111, 0x2222};
 
 	(void)s;
-	at_cpu(fh, LIBVIRQ_SIM_CPU_ZEN4);
+	at_cpu(sim, LIBVIRQ_SIM_CPU_ZEN4);
 	assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_init(&vm, &v, &vc), LIBVIRQ_OK);
@@ -941,7 +941,7 @@ static void irte_needs_vm_id(void **s)
 	assert_true(irte[0] == 0x1111 && irte[1] == 0x2222);
 	assert_int_equal(virq_avic_vcpu_destroy(&v), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 }
 
 /*
@@ -1061,12 +1061,12 @@ static void isrunning_follows_avic_state(void **s)
 	virq_avic_vcpu_set_nested(&t.v[1], true);
 	assert_true(pt[1] == (pa | (1ull << 63) | 0x11));
 	/* vCPU 0 (AVIC on) sends to it: the hardware exits, the library kicks. */
-	assert_int_equal(virq_sim_avic_icr_write(t.fh, t.vmcb[0], 0x10, 0x40F1, 1, NULL, r), 0);
+	assert_int_equal(virq_sim_avic_icr_write(t.sim, t.vmcb[0], 0x10, 0x40F1, 1, NULL, r), 0);
 	assert_true(r->exited && (r->info2 >> 32) == LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING);
 	assert_int_equal(r->ndoorbell, 0);
 	assert_int_equal(virq_avic_handle_incomplete_ipi(&t.v[0], r->info1, r->info2, NULL, &res),
 			 LIBVIRQ_OK);
-	assert_int_equal(virq_sim_kicks_of(t.fh, t.v[1].cookie), 1);
+	assert_int_equal(virq_sim_kicks_of(t.sim, t.v[1].cookie), 1);
 	/* Preempted in L2 and loaded again: still not running for senders. */
 	assert_int_equal(virq_avic_vcpu_put(&t.v[1]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vcpu_load(&t.v[1], 0x12), LIBVIRQ_OK);

@@ -18,16 +18,16 @@
 #define ITERS 2000
 
 struct worker {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	unsigned id;
 	int cookie;
 };
 
-static uint64_t counter_rd(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t counter_rd(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	unsigned long *n = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	return ++*n; /* runs under the fake HAL's lock */
@@ -36,7 +36,7 @@ static uint64_t counter_rd(void *arg, struct virq_sim *fh, uint64_t addr, unsign
 static void *work(void *p)
 {
 	struct worker *w = p;
-	struct virq_hal h = virq_sim_hal(w->fh);
+	struct virq_hal h = virq_sim_hal(w->sim);
 	uint64_t base = 0x100000ull * (w->id + 1);
 
 	for (unsigned i = 0; i < ITERS; i++) {
@@ -55,37 +55,37 @@ static void *work(void *p)
 
 static void test_parallel_accesses_are_exact(void **state)
 {
-	struct virq_sim *fh = virq_sim_new();
+	struct virq_sim *sim = virq_sim_new();
 	struct worker w[THREADS];
 	pthread_t t[THREADS];
 	unsigned long shared = 0;
 
 	(void)state;
-	virq_sim_on_reg(fh, 0x10, counter_rd, NULL, &shared);
-	virq_sim_trace(fh, true);
+	virq_sim_on_reg(sim, 0x10, counter_rd, NULL, &shared);
+	virq_sim_trace(sim, true);
 	for (unsigned i = 0; i < THREADS; i++) {
-		w[i] = (struct worker){fh, i, 0};
+		w[i] = (struct worker){sim, i, 0};
 		assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
 	}
 	for (unsigned i = 0; i < THREADS; i++)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 
 	assert_int_equal(shared, THREADS * ITERS); /* the hook's counter saw every read */
-	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W32), THREADS * ITERS);
-	assert_int_equal(virq_sim_count_at(fh, LIBVIRQ_SIM_MMIO_R32, 0x10), THREADS * ITERS);
-	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_MSR_W), THREADS * ITERS);
-	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_RELAX), THREADS * ITERS);
-	assert_int_equal(virq_sim_now(fh), 1000ull * THREADS * ITERS);
-	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_ALLOC), THREADS * (ITERS / 50));
-	assert_int_equal(virq_sim_live_pages(fh), 0);
+	assert_int_equal(virq_sim_count(sim, LIBVIRQ_SIM_MMIO_W32), THREADS * ITERS);
+	assert_int_equal(virq_sim_count_at(sim, LIBVIRQ_SIM_MMIO_R32, 0x10), THREADS * ITERS);
+	assert_int_equal(virq_sim_count(sim, LIBVIRQ_SIM_MSR_W), THREADS * ITERS);
+	assert_int_equal(virq_sim_count(sim, LIBVIRQ_SIM_RELAX), THREADS * ITERS);
+	assert_int_equal(virq_sim_now(sim), 1000ull * THREADS * ITERS);
+	assert_int_equal(virq_sim_count(sim, LIBVIRQ_SIM_ALLOC), THREADS * (ITERS / 50));
+	assert_int_equal(virq_sim_live_pages(sim), 0);
 	for (unsigned i = 0; i < THREADS; i++) {
-		assert_int_equal(virq_sim_kicks_of(fh, &w[i].cookie), ITERS);
-		assert_int_equal(virq_sim_msr_get(fh, 0x1000 + i), ITERS - 1);
-		assert_int_equal(virq_sim_reg_get32(fh, 0x100000ull * (i + 1) + 4 * 63),
+		assert_int_equal(virq_sim_kicks_of(sim, &w[i].cookie), ITERS);
+		assert_int_equal(virq_sim_msr_get(sim, 0x1000 + i), ITERS - 1);
+		assert_int_equal(virq_sim_reg_get32(sim, 0x100000ull * (i + 1) + 4 * 63),
 				 (ITERS - 64) / 64 * 64 + 63); /* last i with i % 64 == 63 */
 	}
-	assert_int_equal(virq_sim_trace_len(fh), THREADS * (5 * ITERS + 2 * (ITERS / 50)));
-	virq_sim_free(fh);
+	assert_int_equal(virq_sim_trace_len(sim), THREADS * (5 * ITERS + 2 * (ITERS / 50)));
+	virq_sim_free(sim);
 }
 
 int main(void)

@@ -14,25 +14,25 @@
 #include "hal/hal_priv.h"
 #include <libvirq/sim/hal.h>
 
-static struct virq_sim *fh_;
+static struct virq_sim *sim_;
 static struct virq_hal_ops ops_;
 static struct virq_hal hal_;
 
 static int setup(void **state)
 {
 	(void)state;
-	fh_ = virq_sim_new();
+	sim_ = virq_sim_new();
 	ops_ = *virq_sim_hal_ops();
-	hal_ = (struct virq_hal){&ops_, fh_};
+	hal_ = (struct virq_hal){&ops_, sim_};
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	assert_int_equal(virq_sim_live_pages(fh_), 0);
-	assert_int_equal(virq_sim_bad_frees(fh_), 0);
-	virq_sim_free(fh_);
+	assert_int_equal(virq_sim_live_pages(sim_), 0);
+	assert_int_equal(virq_sim_bad_frees(sim_), 0);
+	virq_sim_free(sim_);
 	return 0;
 }
 
@@ -50,7 +50,7 @@ static void test_page_alloc_ok_and_free(void **state)
 	assert_int_equal(p.pa, 0);
 	assert_int_equal(p.size, 0);
 	virq_page_free_(&hal_, &p); /* empty page: no call */
-	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_FREE), 1);
+	assert_int_equal(virq_sim_count(sim_, LIBVIRQ_SIM_FREE), 1);
 }
 
 static void test_page_alloc_failure_leaves_page_empty(void **state)
@@ -58,7 +58,7 @@ static void test_page_alloc_failure_leaves_page_empty(void **state)
 	struct virq_page p = {(void *)&p, 0x1234, 99};
 
 	(void)state;
-	virq_sim_fail_alloc_nth(fh_, 1);
+	virq_sim_fail_alloc_nth(sim_, 1);
 	assert_int_equal(virq_page_alloc_(&hal_, 4096, 4096, &p), LIBVIRQ_ENOMEM);
 	assert_null(p.va);
 	assert_int_equal(p.pa, 0);
@@ -143,9 +143,9 @@ static void test_optional_defaults(void **state)
 	virq_barrier_(&hal_, LIBVIRQ_BARRIER_FULL);
 	LIBVIRQ_LOG0(&hal_, LIBVIRQ_LOG_ERROR, "nobody hears this");
 	assert_false(virq_dcache_clean_(&hal_, &x, sizeof(x)));
-	assert_int_equal(virq_sim_now(fh_), 0); /* relax did not advance the clock */
-	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_BARRIER), 0);
-	assert_null(virq_sim_last_log(fh_));
+	assert_int_equal(virq_sim_now(sim_), 0); /* relax did not advance the clock */
+	assert_int_equal(virq_sim_count(sim_, LIBVIRQ_SIM_BARRIER), 0);
+	assert_null(virq_sim_last_log(sim_));
 }
 
 static void test_wrappers_reach_callbacks(void **state)
@@ -162,7 +162,7 @@ static void test_wrappers_reach_callbacks(void **state)
 	assert_int_equal(virq_msr_wr_(&hal_, 0x10, 3), LIBVIRQ_OK);
 	assert_int_equal(virq_msr_rd_(&hal_, 0x10, &v), LIBVIRQ_OK);
 	assert_int_equal(v, 3);
-	virq_sim_cpuid_set(fh_, 1, 0, 1, 2, 3, 4);
+	virq_sim_cpuid_set(sim_, 1, 0, 1, 2, 3, 4);
 	virq_cpuid_(&hal_, 1, 0, regs);
 	assert_int_equal(regs[2], 3);
 	virq_relax_(&hal_);
@@ -171,11 +171,11 @@ static void test_wrappers_reach_callbacks(void **state)
 	assert_true(virq_dcache_clean_(&hal_, &x, sizeof(x)));
 	LIBVIRQ_LOGV(&hal_, LIBVIRQ_LOG_INFO, "values", 1, 2, 3);
 	LIBVIRQ_LOG0(&hal_, LIBVIRQ_LOG_DEBUG, "plain");
-	assert_true(virq_sim_logged(fh_, "values"));
-	assert_string_equal(virq_sim_last_log(fh_), "plain");
-	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_BARRIER), 1);
-	assert_int_equal(virq_sim_count(fh_, LIBVIRQ_SIM_CLEAN), 1);
-	assert_int_equal(virq_sim_log_count(fh_, LIBVIRQ_LOG_INFO), 1);
+	assert_true(virq_sim_logged(sim_, "values"));
+	assert_string_equal(virq_sim_last_log(sim_), "plain");
+	assert_int_equal(virq_sim_count(sim_, LIBVIRQ_SIM_BARRIER), 1);
+	assert_int_equal(virq_sim_count(sim_, LIBVIRQ_SIM_CLEAN), 1);
+	assert_int_equal(virq_sim_log_count(sim_, LIBVIRQ_LOG_INFO), 1);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

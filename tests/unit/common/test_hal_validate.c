@@ -146,34 +146,34 @@ static void test_each_need_flag(void **state)
 
 static void test_validate_makes_no_calls(void **state)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal h = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal h = virq_sim_hal(sim);
 
 	(void)state;
-	virq_sim_trace(fh, true);
+	virq_sim_trace(sim, true);
 	assert_int_equal(virq_hal_validate(&h, all_needs_), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_trace_len(fh), 0);
-	assert_int_equal(virq_sim_now(fh), 0);
-	virq_sim_free(fh);
+	assert_int_equal(virq_sim_trace_len(sim), 0);
+	assert_int_equal(virq_sim_now(sim), 0);
+	virq_sim_free(sim);
 }
 
 /* A failed check says which one, at debug level, with the status as value 0. */
 static void test_failure_says_why(void **state)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal h = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal h = virq_sim_hal(sim);
 	struct virq_hal_ops o = *virq_sim_hal_ops();
 
 	(void)state;
 	o.cpuid = NULL;
 	h.ops = &o;
 	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CPUID), LIBVIRQ_ENOHAL);
-	assert_int_equal(virq_sim_log_count(fh, LIBVIRQ_LOG_DEBUG), 1);
-	assert_true(virq_sim_logged(fh, "virq_hal_validate: cpuid missing"));
+	assert_int_equal(virq_sim_log_count(sim, LIBVIRQ_LOG_DEBUG), 1);
+	assert_true(virq_sim_logged(sim, "virq_hal_validate: cpuid missing"));
 	/* success paths log nothing */
 	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_log_count(fh, LIBVIRQ_LOG_DEBUG), 1);
-	virq_sim_free(fh);
+	assert_int_equal(virq_sim_log_count(sim, LIBVIRQ_LOG_DEBUG), 1);
+	virq_sim_free(sim);
 }
 
 int main(void)

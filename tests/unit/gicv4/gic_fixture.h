@@ -21,7 +21,7 @@
 /* The simulator and its GIC (libvirq/sim/gic.h); @rm / @desc are the
  * simulated GIC's model and descriptor. */
 struct gic_fx {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_sim_gic *sg;
 	struct virq_sim_rdist *rm;
@@ -38,15 +38,15 @@ static inline void fx_setup_its(struct gic_fx *f, const struct virq_sim_rdist_cf
 	struct virq_sim_gic_cfg gc = virq_sim_gic_default_cfg();
 
 	memset(f, 0, sizeof(*f));
-	f->fh = virq_sim_new();
-	f->hal = virq_sim_hal(f->fh);
+	f->sim = virq_sim_new();
+	f->hal = virq_sim_hal(f->sim);
 	if (cfg)
 		gc.rdist = *cfg;
 	if (ic)
 		gc.its = *ic;
 	gc.nr_its = nits;
 	f->rcfg = gc.rdist;
-	f->sg = virq_sim_gic_new(f->fh, &gc, &f->desc);
+	f->sg = virq_sim_gic_new(f->sim, &gc, &f->desc);
 	f->rm = virq_sim_gic_rdist(f->sg);
 }
 
@@ -57,7 +57,7 @@ static inline void fx_setup(struct gic_fx *f, const struct virq_sim_rdist_cfg *c
 
 static inline void fx_teardown(struct gic_fx *f)
 {
-	virq_sim_free(f->fh);
+	virq_sim_free(f->sim);
 	virq_sim_gic_free(f->sg);
 }
 

@@ -55,7 +55,7 @@ static inline void itsfx_teardown(struct its_fx *f, bool destroy_its)
 			assert_int_equal(virq_its_destroy(&f->its[i]), LIBVIRQ_OK);
 	virq_gic_destroy(&f->g.gic);
 	if (destroy_its)
-		assert_int_equal(virq_sim_live_pages(f->g.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f->g.sim), 0);
 	fx_teardown(&f->g);
 }
 

@@ -38,8 +38,8 @@ static void test_quirk_table(void **state)
 /* virq_its_probe(): read-only identification before taking an ITS over. */
 static unsigned long mmio_writes(struct its_fx *f)
 {
-	return virq_sim_count(f->g.fh, LIBVIRQ_SIM_MMIO_W32) +
-	       virq_sim_count(f->g.fh, LIBVIRQ_SIM_MMIO_W64);
+	return virq_sim_count(f->g.sim, LIBVIRQ_SIM_MMIO_W32) +
+	       virq_sim_count(f->g.sim, LIBVIRQ_SIM_MMIO_W64);
 }
 
 static void test_its_probe(void **state)
@@ -121,14 +121,14 @@ static void test_tables_indirect_on_demand(void **state)
 	assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0) & 0xFF, 0); /* one L1 page */
 	assert_true((virq_sim_its_state_baser(f.sm[0], 0) >> 62) & 1);
 	assert_int_equal(virq_its_map_collection(its, 0), LIBVIRQ_OK);
-	live = virq_sim_live_pages(f.g.fh);
+	live = virq_sim_live_pages(f.g.sim);
 	assert_int_equal(virq_its_device_map(its, &d1, 0x1234, 8), LIBVIRQ_OK); /* L1[0] */
 	/* DeviceID index (first map) + L2 + ITT + events */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 4);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), live + 4);
 	assert_int_equal(virq_its_device_map(its, &d2, 0x9000, 8), LIBVIRQ_OK); /* L1[4] */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 7);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), live + 7);
 	assert_int_equal(virq_its_device_map(its, &d3, 0x9001, 8), LIBVIRQ_OK); /* L1[4] again */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 9);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), live + 9);
 	assert_true(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[4] >> 63);
 	assert_false(((uint64_t *)its->tbl[LIBVIRQ_ITS_TBL_DEV].l1.va)[3] >> 63);
 	assert_int_equal(virq_its_device_map(its, &d4, 0x10000, 8), LIBVIRQ_ERANGE);
@@ -253,7 +253,7 @@ static void test_proxy_lazy_creation(void **state)
 	(void)state;
 	setup1(&g, NULL, 1, 40, false); /* the same ITS without proxy_doorbells */
 	assert_int_equal(virq_its_init(&g.its[0], &g.g.gic, &g.g.desc.its[0], NULL), LIBVIRQ_OK);
-	pages_plain = virq_sim_live_pages(g.g.fh);
+	pages_plain = virq_sim_live_pages(g.g.sim);
 	itsfx_teardown(&g, true);
 
 	setup1(&f, NULL, 1, 40, false);
@@ -261,18 +261,18 @@ static void test_proxy_lazy_creation(void **state)
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	q = virq_sim_its_state_queue(f.sm[0]);
 	assert_int_equal(itsfx_find_op(f.sm[0], 0x08, 0), -1); /* no MAPD at init */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages_plain);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages_plain);
 	assert_null(f.its[0].proxy);
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
-	pages = virq_sim_live_pages(f.g.fh);
-	virq_sim_fail_alloc_nth(f.g.fh, 1); /* the next allocation */
+	pages = virq_sim_live_pages(f.g.sim);
+	virq_sim_fail_alloc_nth(f.g.sim, 1); /* the next allocation */
 	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_ENOMEM);
 	assert_int_equal(v.flags & LIBVIRQ_VPE_DB_MASK, 0);
 	assert_null(f.its[0].proxy);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_set_db_masking(&v, true), LIBVIRQ_OK);
 	assert_non_null(f.its[0].proxy);
@@ -319,7 +319,7 @@ static void test_device_id_duplicate(void **state)
 	assert_int_equal(virq_its_device_unmap(&b), LIBVIRQ_EINVAL);
 	assert_true(virq_sim_its_state_dev_mapped(f.sm[0], 5));
 	/* A failed map leaves no record: the same ID maps afterwards. */
-	virq_sim_fail_alloc_nth(f.g.fh, 1);
+	virq_sim_fail_alloc_nth(f.g.sim, 1);
 	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_ENOMEM);
 	assert_int_equal(virq_its_device_map(&f.its[0], &c, 7, 4), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &b, 6, 4), LIBVIRQ_OK);
@@ -355,18 +355,18 @@ static void test_its_noncoherent(void **state)
 		assert_int_equal((f.its[0].tbl[t].baser >> 59) & 7, 1); /* InnerCache nC */
 	}
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
-	virq_sim_trace(f.g.fh, true);
+	virq_sim_trace(f.g.sim, true);
 	assert_int_equal(virq_its_device_map(&f.its[0], &d, 3, 32), LIBVIRQ_OK);
 	iclean = SIZE_MAX;
-	for (size_t i = 0; i < virq_sim_trace_len(f.g.fh); i++) {
-		const struct virq_sim_trace_ev *e = virq_sim_trace_at(f.g.fh, i);
+	for (size_t i = 0; i < virq_sim_trace_len(f.g.sim); i++) {
+		const struct virq_sim_trace_ev *e = virq_sim_trace_at(f.g.sim, i);
 
 		if (e->kind == LIBVIRQ_SIM_CLEAN && e->addr == (uint64_t)(uintptr_t)d.itt.va) {
 			iclean = i;
 			break;
 		}
 	}
-	iwr = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
+	iwr = virq_sim_trace_find(f.g.sim, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
 	assert_true(iclean < iwr && iwr != SIZE_MAX);
 	assert_int_equal(virq_its_device_unmap(&d), LIBVIRQ_OK);
 	itsfx_no_errors(&f);
@@ -386,12 +386,12 @@ static void test_its_inner_readback(void **state)
 
 		ic.force_ic = ics[i];
 		setup1(&f, &ic, 1, 40, false);
-		virq_sim_reset_counters(f.g.fh);
+		virq_sim_reset_counters(f.g.sim);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
 				 LIBVIRQ_OK);
 		for (int t = 0; t < 3; t++)
 			assert_int_equal(f.its[0].tbl[t].noncoherent, ics[i] != 7);
-		assert_int_equal(virq_sim_count(f.g.fh, LIBVIRQ_SIM_CLEAN) > 0, ics[i] != 7);
+		assert_int_equal(virq_sim_count(f.g.sim, LIBVIRQ_SIM_CLEAN) > 0, ics[i] != 7);
 		itsfx_teardown(&f, true);
 	}
 }
@@ -492,17 +492,17 @@ static void test_hip09(void **state)
 		itsfx_setup(&f, &rc, &ic, 1, true);
 		assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 		assert_int_equal(virq_vpe_init(&vpe, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
-		virq_sim_trace(f.g.fh, true);
-		virq_sim_reset_counters(f.g.fh);
+		virq_sim_trace(f.g.sim, true);
+		virq_sim_reset_counters(f.g.sim);
 		assert_int_equal(virq_vpe_move(&vpe, 1), never ? LIBVIRQ_ETIMEDOUT : LIBVIRQ_OK);
-		ivm = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
-		iinv = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64,
+		ivm = virq_sim_trace_find(f.g.sim, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
+		iinv = virq_sim_trace_find(f.g.sim, 0, LIBVIRQ_SIM_MMIO_W64,
 					   fx_rd(&f.g, 1, LIBVIRQ_GICR_INVALLR));
 		assert_true(ivm < iinv && iinv != SIZE_MAX);
 		assert_int_equal(virq_sim_rdist_last_invallr(f.g.rm, 1),
 				 (1ull << 63) | ((uint64_t)vpe.vpeid << 32));
 		if (!never)
-			assert_int_equal(virq_sim_count_at(f.g.fh, LIBVIRQ_SIM_MMIO_R32,
+			assert_int_equal(virq_sim_count_at(f.g.sim, LIBVIRQ_SIM_MMIO_R32,
 							   fx_rd(&f.g, 1, LIBVIRQ_GICR_SYNCR)),
 					 3);
 		assert_int_equal(vpe.rd, 1);
@@ -793,10 +793,10 @@ static void test_never_quiescent(void **state)
 	(void)state;
 	ic.never_quiescent = true;
 	setup1(&f, &ic, 1, 40, false);
-	live = virq_sim_live_pages(f.g.fh);
+	live = virq_sim_live_pages(f.g.sim);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
 			 LIBVIRQ_ETIMEDOUT);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), live);
 	assert_null(f.g.gic.its[0]);
 	itsfx_teardown(&f, true);
 }
@@ -813,12 +813,12 @@ static void test_quiescent_exact(void **state)
 
 		ic.quiescent_polls = k;
 		setup1(&f, &ic, 1, 40, false);
-		virq_sim_trace(f.g.fh, true);
+		virq_sim_trace(f.g.sim, true);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
 				 LIBVIRQ_OK);
-		ib = virq_sim_trace_find(f.g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x100);
+		ib = virq_sim_trace_find(f.g.sim, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x100);
 		for (size_t i = 0; i < ib; i++) {
-			const struct virq_sim_trace_ev *e = virq_sim_trace_at(f.g.fh, i);
+			const struct virq_sim_trace_ev *e = virq_sim_trace_at(f.g.sim, i);
 
 			if (e->kind == LIBVIRQ_SIM_MMIO_R32 && e->addr == FX_ITS_BASE)
 				reads++;
@@ -963,10 +963,10 @@ static void test_init_failure_releases(void **state)
 	ic.quiescent_polls = 100;
 	itsfx_setup(&f, NULL, &ic, 2, false);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
-	pages = virq_sim_live_pages(f.g.fh);
+	pages = virq_sim_live_pages(f.g.sim);
 	cfg.timeout_ns = 5000;
 	assert_int_equal(virq_its_init(&f.its[1], &f.g.gic, &f.g.desc.its[1], &cfg), LIBVIRQ_EHW);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	assert_int_equal(f.g.gic.nr_its, 1);
 	for (unsigned i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		assert_true(f.g.gic.its[i] != &f.its[1]);
@@ -974,7 +974,7 @@ static void test_init_failure_releases(void **state)
 	for (unsigned i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		slots += f.g.gic.its[i] == &f.its[1];
 	assert_int_equal(slots, 0);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	assert_int_equal(virq_its_destroy(&f.its[1]), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_its_destroy(&f.its[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_destroy(&f.g.gic), LIBVIRQ_OK);
@@ -1001,17 +1001,17 @@ static void test_small_regions_refused(void **state)
 		struct virq_gic_rdist rds2[FX_MAX_RD];
 
 		memset(&gic2, 0, sizeof(gic2));
-		mmio = virq_sim_mmio_total(f.g.fh);
+		mmio = virq_sim_mmio_total(f.g.sim);
 		assert_int_equal(virq_gic_init(&gic2, &f.g.hal, &d, rds2, FX_MAX_RD, 16),
 				 LIBVIRQ_EINVAL);
-		assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+		assert_int_equal(virq_sim_mmio_total(f.g.sim), mmio);
 		assert_int_not_equal(gic2.state, LIBVIRQ_GICV4_LIVE);
 	}
 	small = f.g.desc.its[0];
 	small.size = 0x1000;
-	mmio = virq_sim_mmio_total(f.g.fh);
+	mmio = virq_sim_mmio_total(f.g.sim);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+	assert_int_equal(virq_sim_mmio_total(f.g.sim), mmio);
 	assert_int_equal(f.g.gic.nr_its, 0);
 	small.size = 0xFFFF;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &small, NULL), LIBVIRQ_EINVAL);
@@ -1039,9 +1039,9 @@ static void test_same_its_twice_refused(void **state)
 	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 7, 4), LIBVIRQ_OK);
 	baser0 = virq_sim_its_state_baser(f.sm[0], 0);
 	memset(&b, 0, sizeof(b));
-	mmio = virq_sim_mmio_total(f.g.fh);
+	mmio = virq_sim_mmio_total(f.g.sim);
 	assert_int_equal(virq_its_init(&b, &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_mmio_total(f.g.fh), mmio);
+	assert_int_equal(virq_sim_mmio_total(f.g.sim), mmio);
 	assert_int_equal(f.g.gic.nr_its, 1);
 	assert_int_equal(virq_sim_its_state_baser(f.sm[0], 0), baser0);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);

@@ -24,11 +24,11 @@ static void test_probe_qemu_v40(void **state)
 	assert_int_equal(f.gic.vpeid_bits, 16);
 	assert_string_equal(virq_gic_version_name(f.gic.version), "GICv4.0");
 	/* Probing writes nothing. */
-	assert_int_equal(virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W32) +
-			     virq_sim_count(f.fh, LIBVIRQ_SIM_MMIO_W64),
+	assert_int_equal(virq_sim_count(f.sim, LIBVIRQ_SIM_MMIO_W32) +
+			     virq_sim_count(f.sim, LIBVIRQ_SIM_MMIO_W64),
 			 0);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -114,7 +114,7 @@ static void test_vpeid_bits(void **state)
 		init_ok(&f);
 		assert_int_equal(f.gic.vpeid_bits, want[i]);
 		virq_gic_destroy(&f.gic);
-		assert_int_equal(virq_sim_live_pages(f.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f.sim), 0);
 		fx_teardown(&f);
 	}
 }
@@ -134,7 +134,7 @@ static void test_bad_args(void **state)
 	f.desc.nr_redist_regions = 1;
 	f.desc.redist[0].base = 0x1000000; /* nothing there: PIDR2 reads 0 */
 	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EHW);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -162,12 +162,12 @@ static void test_empty_regions_skipped(void **state)
 	init_ok(&f);
 	assert_int_equal(f.gic.nr_rd, 2);
 	assert_int_equal(f.gic.rd[0].rd_base, c.rd_base);
-	assert_true(virq_sim_log_count(f.fh, LIBVIRQ_LOG_WARN) >= 2);
+	assert_true(virq_sim_log_count(f.sim, LIBVIRQ_LOG_WARN) >= 2);
 	virq_gic_destroy(&f.gic);
 	/* Only empty regions: nothing to bring up. */
 	f.desc.nr_redist_regions = 2;
 	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_EHW);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -183,7 +183,7 @@ static void test_region_without_last(void **state)
 	f.desc.redist[0].size = 2 * 0x40000;
 	init_ok(&f);
 	assert_int_equal(f.gic.nr_rd, 2);
-	assert_true(virq_sim_log_count(f.fh, LIBVIRQ_LOG_WARN) >= 1);
+	assert_true(virq_sim_log_count(f.sim, LIBVIRQ_LOG_WARN) >= 1);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -204,7 +204,7 @@ static void test_region_vlpi_frame_outside(void **state)
 	f.desc.redist[0].size = 0x60000;
 	init_ok(&f);
 	assert_int_equal(f.gic.nr_rd, 1);
-	assert_true(virq_sim_log_count(f.fh, LIBVIRQ_LOG_WARN) >= 1);
+	assert_true(virq_sim_log_count(f.sim, LIBVIRQ_LOG_WARN) >= 1);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -218,7 +218,7 @@ static void test_too_many_rds(void **state)
 	c.nr = 4;
 	fx_setup(&f, &c);
 	assert_int_equal(virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, 3, 16), LIBVIRQ_ENOSPC);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -232,11 +232,11 @@ static void test_dist_enable_rwp(void **state)
 	c.gicd_rwp_polls = 3;
 	fx_setup(&f, &c);
 	init_ok(&f);
-	virq_sim_reset_counters(f.fh);
+	virq_sim_reset_counters(f.sim);
 	assert_int_equal(virq_gic_dist_enable(&f.gic), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_rdist_gicd_ctlr(f.rm) & 0x13, 0x13);
 	/* 1 read-modify + 3 reads with RWP set + 1 clear read */
-	assert_int_equal(virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, 0x08000000), 5);
+	assert_int_equal(virq_sim_count_at(f.sim, LIBVIRQ_SIM_MMIO_R32, 0x08000000), 5);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 
@@ -262,17 +262,17 @@ static void test_rdist_init_order(void **state)
 	c.uwp = true; /* bit 31 set forever: the wait must key on bit 3 only */
 	fx_setup(&f, &c);
 	init_ok(&f);
-	virq_sim_trace(f.fh, true);
+	virq_sim_trace(f.sim, true);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 	assert_true(virq_sim_rdist_awake(f.rm, 0));
 	assert_true(
-	    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)) >= 3);
-	iw = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER));
-	ip = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64,
+	    virq_sim_count_at(f.sim, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)) >= 3);
+	iw = virq_sim_trace_find(f.sim, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER));
+	ip = virq_sim_trace_find(f.sim, 0, LIBVIRQ_SIM_MMIO_W64,
 				 fx_rd(&f, 0, LIBVIRQ_GICR_PROPBASER));
-	ipd = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64,
+	ipd = virq_sim_trace_find(f.sim, 0, LIBVIRQ_SIM_MMIO_W64,
 				  fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER));
-	ie = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR));
+	ie = virq_sim_trace_find(f.sim, 0, LIBVIRQ_SIM_MMIO_W32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR));
 	assert_true(iw < ip && ip < ipd && ipd < ie && ie != SIZE_MAX);
 	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 1);
 	/* PROPBASER: table PA, IDbits 15, Inner-shareable RaWaWb. */
@@ -286,13 +286,13 @@ static void test_rdist_init_order(void **state)
 	/* Second init of the same RD is refused (EBUSY, like every init of a
 	 * live object), without a register access. */
 	{
-		unsigned long mmio = virq_sim_mmio_total(f.fh);
+		unsigned long mmio = virq_sim_mmio_total(f.sim);
 
 		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_EBUSY);
-		assert_int_equal(virq_sim_mmio_total(f.fh), mmio);
+		assert_int_equal(virq_sim_mmio_total(f.sim), mmio);
 	}
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -308,15 +308,15 @@ static void test_exact_poll_counts(void **state)
 		c.rwp_polls = k;
 		fx_setup(&f, &c);
 		init_ok(&f);
-		virq_sim_reset_counters(f.fh);
+		virq_sim_reset_counters(f.sim);
 		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 		/* 1 read for read-modify-write + k busy reads + 1 settled read */
-		assert_int_equal(
-		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)),
-		    k + 2);
+		assert_int_equal(virq_sim_count_at(f.sim, LIBVIRQ_SIM_MMIO_R32,
+						   fx_rd(&f, 0, LIBVIRQ_GICR_WAKER)),
+				 k + 2);
 		/* CTLR: 1 read (LPIs already on?) + 1 read-modify-write + k + 1 polls */
 		assert_int_equal(
-		    virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR)),
+		    virq_sim_count_at(f.sim, LIBVIRQ_SIM_MMIO_R32, fx_rd(&f, 0, LIBVIRQ_GICR_CTLR)),
 		    k + 3);
 		virq_gic_destroy(&f.gic);
 		fx_teardown(&f);
@@ -336,7 +336,7 @@ static void test_wake_never(void **state)
 	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 0);
 	assert_false(f.rds[0].flags & LIBVIRQ_RDIST_LPIS_ON);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -352,7 +352,7 @@ static void test_rwp_never(void **state)
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ETIMEDOUT);
 	assert_false(f.rds[0].flags & LIBVIRQ_RDIST_LPIS_ON);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -374,7 +374,7 @@ static void test_kexec_residency_reset(void **state)
 	assert_int_equal(virq_sim_rdist_vpropbaser(f.rm, 0) & 0x1F, 15);
 	assert_int_equal(virq_sim_rdist_vpendbaser(f.rm, 0) >> 63, 0);
 	/* 1 read to see Valid, then 3 reads with Dirty and 1 clean read. */
-	assert_int_equal(virq_sim_count_at(f.fh, LIBVIRQ_SIM_MMIO_R64, va), 5);
+	assert_int_equal(virq_sim_count_at(f.sim, LIBVIRQ_SIM_MMIO_R64, va), 5);
 	assert_int_equal(virq_sim_rdist_ctlr(f.rm, 0) & 1, 1);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
@@ -430,7 +430,7 @@ static void test_noncoherent_readback(void **state)
 	assert_int_equal((virq_sim_rdist_propbaser(f.rm, 0) >> 7) & 7, 1);
 	/* PENDBASER: only InnerCache changed; PA and OuterCache untouched. */
 	assert_int_equal(virq_sim_rdist_pendbaser(f.rm, 0), f.rds[0].pend.pa | (1u << 7));
-	assert_true(virq_sim_count(f.fh, LIBVIRQ_SIM_CLEAN) >= 2);
+	assert_true(virq_sim_count(f.sim, LIBVIRQ_SIM_CLEAN) >= 2);
 	virq_gic_destroy(&f.gic);
 	fx_teardown(&f);
 }
@@ -450,11 +450,11 @@ static void test_nc_rewrite_keeps_ptz(void **state)
 	fx_setup(&f, &c);
 	init_ok(&f);
 	a = fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER);
-	virq_sim_trace(f.fh, true);
+	virq_sim_trace(f.sim, true);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
-	for (i = virq_sim_trace_find(f.fh, 0, LIBVIRQ_SIM_MMIO_W64, a); i != SIZE_MAX;
-	     i = virq_sim_trace_find(f.fh, i + 1, LIBVIRQ_SIM_MMIO_W64, a)) {
-		uint64_t v = virq_sim_trace_at(f.fh, i)->value;
+	for (i = virq_sim_trace_find(f.sim, 0, LIBVIRQ_SIM_MMIO_W64, a); i != SIZE_MAX;
+	     i = virq_sim_trace_find(f.sim, i + 1, LIBVIRQ_SIM_MMIO_W64, a)) {
+		uint64_t v = virq_sim_trace_at(f.sim, i)->value;
 
 		assert_true(v & (1ull << 62)); /* PTZ */
 		n++;
@@ -480,7 +480,7 @@ static void test_nc_inner_readback(void **state)
 		init_ok(&f);
 		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
 		assert_int_equal(f.gic.rd_noncoherent, want[i]);
-		assert_int_equal(virq_sim_count(f.fh, LIBVIRQ_SIM_CLEAN) > 0, want[i]);
+		assert_int_equal(virq_sim_count(f.sim, LIBVIRQ_SIM_CLEAN) > 0, want[i]);
 		virq_gic_destroy(&f.gic);
 		fx_teardown(&f);
 	}
@@ -510,7 +510,7 @@ static void test_dma_noncoherent_desc(void **state)
 	assert_int_equal(virq_gic_init(&f.gic, &hal, &f.desc, f.rds, FX_MAX_RD, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_ENOHAL);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -538,7 +538,7 @@ static void test_lpi_alloc_enohal_frees(void **state)
 	assert_int_equal(b, 8192);
 	assert_int_equal(virq_lpi_free(&f.gic, b, 4), LIBVIRQ_OK);
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -577,7 +577,7 @@ static void test_lpi_allocator(void **state)
 		assert_int_equal(virq_lpi_alloc(&f.gic, 1, &x), LIBVIRQ_ENOSPC);
 	}
 	virq_gic_destroy(&f.gic);
-	assert_int_equal(virq_sim_live_pages(f.fh), 0);
+	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
 
@@ -592,7 +592,7 @@ static void test_alloc_failure_sweep(void **state)
 
 		c.nr = 2;
 		fx_setup(&f, &c);
-		virq_sim_fail_alloc_nth(f.fh, n);
+		virq_sim_fail_alloc_nth(f.sim, n);
 		st = virq_gic_init(&f.gic, &f.hal, &f.desc, f.rds, FX_MAX_RD, 16);
 		if (st == LIBVIRQ_OK)
 			st = virq_gic_rdist_init(&f.gic, 0);
@@ -602,8 +602,8 @@ static void test_alloc_failure_sweep(void **state)
 			if (f.gic.hal.ops)
 				virq_gic_destroy(&f.gic);
 		}
-		assert_int_equal(virq_sim_live_pages(f.fh), 0);
-		assert_int_equal(virq_sim_bad_frees(f.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f.sim), 0);
+		assert_int_equal(virq_sim_bad_frees(f.sim), 0);
 		fx_teardown(&f);
 		if (st == LIBVIRQ_OK)
 			break;

@@ -114,15 +114,15 @@ static void sweep_(uint64_t typer, int version, unsigned nits, bool no_indirect)
 		ic.no_indirect = no_indirect;
 		itsfx_setup(&f, &rc, &ic, nits, false);
 		memset(&r, 0, sizeof(r));
-		base = virq_sim_live_pages(f.g.fh);
-		virq_sim_fail_alloc_nth(f.g.fh, n);
+		base = virq_sim_live_pages(f.g.sim);
+		virq_sim_fail_alloc_nth(f.g.sim, n);
 		st = path_(&f, &r, nits);
-		virq_sim_fail_alloc_nth(f.g.fh, 0);
+		virq_sim_fail_alloc_nth(f.g.sim, 0);
 		if (st != LIBVIRQ_OK && st != LIBVIRQ_ENOMEM)
 			fail_msg("step failed with %s at allocation %lu", virq_status_name(st), n);
 		undo_(&f, &r, nits);
-		assert_int_equal(virq_sim_live_pages(f.g.fh), base);
-		assert_int_equal(virq_sim_bad_frees(f.g.fh), 0);
+		assert_int_equal(virq_sim_live_pages(f.g.sim), base);
+		assert_int_equal(virq_sim_bad_frees(f.g.sim), 0);
 		itsfx_no_errors(&f);
 		itsfx_teardown(&f, true);
 		if (st == LIBVIRQ_OK)
@@ -212,7 +212,7 @@ static void test_vpe_rollback_and_dead(void **state)
 	(void)state;
 	itsfx_setup(&f, &rc, NULL, 2, true);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
-	live = virq_sim_live_pages(f.g.fh);
+	live = virq_sim_live_pages(f.g.sim);
 	virq_sim_its_stall_opcode(virq_sim_its_state_queue(f.sm[1]), 0x29);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ESTALLED);
 	assert_false(virq_sim_its_state_vpe(f.sm[0], 0, NULL, NULL)); /* rolled back on ITS 0 */
@@ -235,7 +235,7 @@ static void test_vpe_rollback_and_dead(void **state)
 	assert_false(virq_sim_its_state_vpe(f.sm[1], 0, NULL, NULL));
 	/* Only the two level-2 vPE-table pages stay (one per ITS, kept until the
 	 * ITS is destroyed; itsfx_teardown checks that everything goes then). */
-	assert_int_equal(virq_sim_live_pages(f.g.fh), live + 2);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), live + 2);
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	itsfx_teardown(&f, true);
 }

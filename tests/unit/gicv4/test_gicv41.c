@@ -51,7 +51,7 @@ static void v41_setup(struct v41 *t, unsigned nr_rd, int cla, const uint32_t *af
 		c.typer = typer;
 		c.mpidr = mpidr ? mpidr[i] : 0;
 		c.vsgi_frame = its_size >= 0x30000;
-		f->sm[i] = virq_sim_its_state_new(f->g.fh, &c);
+		f->sm[i] = virq_sim_its_state_new(f->g.sim, &c);
 		f->g.desc.its[i].base = c.base;
 		f->g.desc.its[i].size = its_size;
 	}
@@ -135,18 +135,19 @@ static void test_vsgi_config_send_read_clear(void **state)
 	assert_int_equal(virq_vpe_vsgi_config(&t.vpe[0], 16, 0xA0, true, true), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_vpe_vsgi_config(&t.vpe[0], 1, 0xA8, true, true), LIBVIRQ_EALIGN);
 	/* Send: one 64-bit GITS_SGIR write. */
-	virq_sim_reset_counters(t.f.g.fh);
+	virq_sim_reset_counters(t.f.g.sim);
 	assert_int_equal(virq_vpe_vsgi_send(&t.vpe[0], 5), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_vsgi_send(&t.vpe[0], 16), LIBVIRQ_ERANGE);
-	assert_int_equal(virq_sim_mmio_total(t.f.g.fh), 1);
+	assert_int_equal(virq_sim_mmio_total(t.f.g.sim), 1);
 	assert_int_equal(
-	    virq_sim_count_at(t.f.g.fh, LIBVIRQ_SIM_MMIO_W64, V41_ITS_BASE + LIBVIRQ_GITS_SGIR), 1);
+	    virq_sim_count_at(t.f.g.sim, LIBVIRQ_SIM_MMIO_W64, V41_ITS_BASE + LIBVIRQ_GITS_SGIR),
+	    1);
 	assert_int_equal(virq_sim_its_state_sgir_writes(t.f.sm[0]), 1);
 	/* Read at the vPE's redistributor: VSGIR write, VSGIPENDR read. */
-	virq_sim_reset_counters(t.f.g.fh);
+	virq_sim_reset_counters(t.f.g.sim);
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_OK);
 	assert_int_equal(pend, 1u << 5);
-	assert_int_equal(virq_sim_mmio_total(t.f.g.fh), 2);
+	assert_int_equal(virq_sim_mmio_total(t.f.g.sim), 2);
 	assert_int_equal(virq_sim_rdist_vsgi_queries(t.f.g.rm, t.vpe[0].rd), 1);
 	/* Clear leaves the configuration. */
 	assert_int_equal(virq_vpe_vsgi_clear(&t.vpe[0], 5), LIBVIRQ_OK);
@@ -166,9 +167,9 @@ static void test_vsgi_pending_busy_wait(void **state)
 	(void)state;
 	v41_setup(&t, 1, 1, NULL, 1, TYPER_41 | TYPER_VSGI | SVPET(1), NULL, 0x40000, 1);
 	virq_sim_rdist_set_vsgi_busy_polls(t.f.g.rm, 3);
-	virq_sim_reset_counters(t.f.g.fh);
+	virq_sim_reset_counters(t.f.g.sim);
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count(t.f.g.fh, LIBVIRQ_SIM_MMIO_R32), 4);
+	assert_int_equal(virq_sim_count(t.f.g.sim, LIBVIRQ_SIM_MMIO_R32), 4);
 	virq_sim_rdist_set_vsgi_busy_polls(t.f.g.rm, LIBVIRQ_SIM_RDIST_NEVER);
 	pend = 0x5A5A;
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_ETIMEDOUT);
@@ -193,9 +194,9 @@ static void test_vsgi_pending_races_vmovp(void **state)
 	assert_int_equal(virq_vpe_move(&t.vpe[0], 1), LIBVIRQ_ESTALLED);
 	virq_sim_its_stall_opcode(virq_sim_its_state_queue(t.f.sm[1]), -1);
 	assert_true(t.vpe[0].flags & LIBVIRQ_VPE_MOVE_PENDING);
-	virq_sim_reset_counters(t.f.g.fh);
+	virq_sim_reset_counters(t.f.g.sim);
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_mmio_total(t.f.g.fh), 0);
+	assert_int_equal(virq_sim_mmio_total(t.f.g.sim), 0);
 	assert_int_equal(virq_vpe_move(&t.vpe[0], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_vsgi_pending(&t.vpe[0], &pend), LIBVIRQ_OK);
 	assert_int_equal(pend, 1u << 3);
@@ -213,9 +214,9 @@ static void test_vsgi_no_frame_in_region(void **state)
 	(void)state;
 	v41_setup(&t, 1, 1, NULL, 1, TYPER_41 | TYPER_VSGI | SVPET(1), NULL, 0x20000, 1);
 	assert_false(t.f.its[0].direct_vsgi);
-	virq_sim_reset_counters(t.f.g.fh);
+	virq_sim_reset_counters(t.f.g.sim);
 	assert_int_equal(virq_vpe_vsgi_send(&t.vpe[0], 1), LIBVIRQ_ENOTSUP);
-	assert_int_equal(virq_sim_mmio_total(t.f.g.fh), 0);
+	assert_int_equal(virq_sim_mmio_total(t.f.g.sim), 0);
 	/* The VSGI command still works (it needs no frame). */
 	assert_int_equal(virq_vpe_vsgi_config(&t.vpe[0], 1, 0x80, false, true), LIBVIRQ_OK);
 	v41_teardown(&t);
@@ -288,12 +289,12 @@ static void test_tables_not_shared_two_level(void **state)
 	assert_int_not_equal(vprop_pa_(&t, 0), t.f.its[0].tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa);
 	assert_int_equal(vprop_pa_(&t, 0), vprop_pa_(&t, 1));
 	assert_int_equal(virq_sim_rdist_vpe_tables_inconsistent(t.f.g.rm), 0);
-	pages = virq_sim_live_pages(t.f.g.fh);
+	pages = virq_sim_live_pages(t.f.g.sim);
 	for (unsigned i = 0; i < 62; i++)
 		assert_int_equal(virq_vpe_init(&more[i], &t.vm, 0, LIBVIRQ_ITS_NO_DOORBELL),
 				 LIBVIRQ_OK);
 	itsfx_no_errors(&t.f); /* every VMAPP found its entry backed in the RD copy */
-	assert_true(virq_sim_live_pages(t.f.g.fh) > pages);
+	assert_true(virq_sim_live_pages(t.f.g.sim) > pages);
 	for (unsigned i = 0; i < 62; i++)
 		assert_int_equal(virq_vpe_destroy(&more[i]), LIBVIRQ_OK);
 	v41_teardown(&t);
@@ -325,7 +326,7 @@ static void test_late_rd_backs_existing_vpes(void **state)
 	virq_sim_rdist_set_typer_aff(f.g.rm, 1, 0x00000100); /* Aff1 = 1: another group */
 	ic.rm = f.g.rm;
 	ic.typer = TYPER_41; /* SVPET = 0 */
-	f.sm[0] = virq_sim_its_state_new(f.g.fh, &ic);
+	f.sm[0] = virq_sim_its_state_new(f.g.sim, &ic);
 	f.nits = 1;
 	f.g.desc.nr_its = 1;
 	f.g.desc.its[0] = (struct virq_gic_its_desc){.base = V41_ITS_BASE, .size = 0x20000};
@@ -345,7 +346,7 @@ static void test_late_rd_backs_existing_vpes(void **state)
 	assert_int_equal(f.g.rds[1].vpet_rd, 1);
 	c2.rm = f.g.rm;
 	c2.typer = TYPER_41 | SVPET(3);
-	s2 = virq_sim_its_state_new(f.g.fh, &c2);
+	s2 = virq_sim_its_state_new(f.g.sim, &c2);
 	assert_int_equal(virq_its_init(&its2, &f.g.gic, &d2, NULL), LIBVIRQ_EBUSY);
 	assert_false(its2.state == LIBVIRQ_GICV4_LIVE);
 	assert_int_equal(f.g.gic.nr_its, 1);

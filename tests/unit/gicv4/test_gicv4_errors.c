@@ -12,7 +12,7 @@
 
 static unsigned long dbg_(const struct its_fx *f)
 {
-	return virq_sim_log_count(f->g.fh, LIBVIRQ_LOG_DEBUG);
+	return virq_sim_log_count(f->g.sim, LIBVIRQ_LOG_DEBUG);
 }
 
 static unsigned long all_logs_(const struct its_fx *f)
@@ -20,7 +20,7 @@ static unsigned long all_logs_(const struct its_fx *f)
 	unsigned long n = 0;
 
 	for (int l = 0; l < 4; l++)
-		n += virq_sim_log_count(f->g.fh, (enum virq_log_level)l);
+		n += virq_sim_log_count(f->g.sim, (enum virq_log_level)l);
 	return n;
 }
 
@@ -75,7 +75,7 @@ static void test_success_logs_nothing(void **state)
 		unsigned long n0_ = dbg_(f);                                                       \
 		assert_int_equal((call), (status));                                                \
 		assert_int_equal(dbg_(f), n0_ + 1);                                                \
-		assert_string_equal(virq_sim_last_log((f)->g.fh), (text));                         \
+		assert_string_equal(virq_sim_last_log((f)->g.sim), (text));                        \
 	} while (0)
 
 static void test_failures_say_why(void **state)
@@ -140,9 +140,9 @@ static void test_failures_say_why(void **state)
 	/* The queue: an ITS that consumes nothing times out, the message names it. */
 	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), true);
 	assert_int_equal(virq_its_int(&dev, 5), LIBVIRQ_ETIMEDOUT);
-	assert_true(virq_sim_logged(f.g.fh, "virq_its_int: INT + SYNC/VSYNC failed"));
+	assert_true(virq_sim_logged(f.g.sim, "virq_its_int: INT + SYNC/VSYNC failed"));
 	assert_true(virq_sim_logged(
-	    f.g.fh, "virq_its_queue_wait: the ITS consumed nothing until the deadline"));
+	    f.g.sim, "virq_its_queue_wait: the ITS consumed nothing until the deadline"));
 	virq_sim_its_set_dead(virq_sim_its_state_queue(f.sm[0]), false);
 	assert_int_equal(virq_its_unmap_event(&dev, 5), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_unmap(&dev), LIBVIRQ_OK);
@@ -168,11 +168,11 @@ static void test_failure_without_log_callback(void **state)
 	hal = g.hal;
 	hal.ops = &ops;
 	assert_int_equal(virq_gic_init(&gic, &hal, &g.desc, g.rds, FX_MAX_RD, 13), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_log_count(g.fh, LIBVIRQ_LOG_DEBUG), 0);
+	assert_int_equal(virq_sim_log_count(g.sim, LIBVIRQ_LOG_DEBUG), 0);
 	assert_int_equal(virq_gic_init(&gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 13),
 			 LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_log_count(g.fh, LIBVIRQ_LOG_DEBUG), 1);
-	assert_string_equal(virq_sim_last_log(g.fh),
+	assert_int_equal(virq_sim_log_count(g.sim, LIBVIRQ_LOG_DEBUG), 1);
+	assert_string_equal(virq_sim_last_log(g.sim),
 			    "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16");
 	fx_teardown(&g);
 }

@@ -30,10 +30,10 @@ static void test_gic_policy(void **state)
 	memset(&gic, 0, sizeof(gic));
 	assert_int_equal(virq_gic_init(&gic, &g.hal, &g.desc, rds, FX_MAX_RD, 16), LIBVIRQ_OK);
 	assert_int_equal(gic.state, LIVE);
-	pages = virq_sim_live_pages(g.fh);
+	pages = virq_sim_live_pages(g.sim);
 	/* double init: refused, nothing leaked */
 	assert_int_equal(virq_gic_init(&gic, &g.hal, &g.desc, rds, FX_MAX_RD, 16), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(g.sim), pages);
 	/* NULL and never initialised */
 	garbage_(&junk, sizeof(junk));
 	assert_int_equal(virq_gic_dist_enable(NULL), LIBVIRQ_EINVAL);
@@ -47,17 +47,17 @@ static void test_gic_policy(void **state)
 
 		assert_int_equal(virq_gic_vm_init(&vm, &gic, 16), LIBVIRQ_OK);
 		assert_int_equal(virq_gic_destroy(&gic), LIBVIRQ_EBUSY);
-		assert_int_equal(virq_sim_live_pages(g.fh), pages + 1);
+		assert_int_equal(virq_sim_live_pages(g.sim), pages + 1);
 		assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
 	}
 	assert_int_equal(virq_gic_destroy(&gic), LIBVIRQ_OK);
 	assert_int_equal(gic.state, GONE);
-	assert_int_equal(virq_sim_live_pages(g.fh), 0);
+	assert_int_equal(virq_sim_live_pages(g.sim), 0);
 	/* use after destroy, destroy twice */
 	assert_int_equal(virq_gic_dist_enable(&gic), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_lpi_alloc(&gic, 1, &(uint32_t){0}), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_gic_destroy(&gic), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_bad_frees(g.fh), 0);
+	assert_int_equal(virq_sim_bad_frees(g.sim), 0);
 	/* a destroyed object may be initialised again */
 	assert_int_equal(virq_gic_init(&gic, &g.hal, &g.desc, rds, FX_MAX_RD, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_destroy(&gic), LIBVIRQ_OK);
@@ -73,10 +73,10 @@ static void test_its_policy(void **state)
 
 	(void)state;
 	itsfx_setup(&f, NULL, NULL, 1, true);
-	pages = virq_sim_live_pages(f.g.fh);
+	pages = virq_sim_live_pages(f.g.sim);
 	/* double init: used to leak every table and register the ITS twice */
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	assert_int_equal(f.g.gic.nr_its, 1);
 	assert_ptr_equal(f.g.gic.its[0], &f.its[0]);
 	assert_null(f.g.gic.its[1]);
@@ -109,9 +109,9 @@ static void test_device_policy(void **state)
 	itsfx_setup(&f, NULL, NULL, 1, true);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &lpi), LIBVIRQ_OK);
 	assert_int_equal(virq_its_device_map(&f.its[0], &d, 1, 2), LIBVIRQ_OK);
-	pages = virq_sim_live_pages(f.g.fh);
+	pages = virq_sim_live_pages(f.g.sim);
 	assert_int_equal(virq_its_device_map(&f.its[0], &d, 2, 2), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	garbage_(&junk, sizeof(junk));
 	assert_int_equal(virq_its_map_lpi(&junk, 0, lpi, 0), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_its_int(&junk, 0), LIBVIRQ_EINVAL);
@@ -147,11 +147,11 @@ static void test_vm_vpe_policy(void **state)
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_OK);
-	pages = virq_sim_live_pages(f.g.fh);
+	pages = virq_sim_live_pages(f.g.sim);
 	/* double init of each: used to leak the VPT / table and a vPEID */
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_vpe_init(&v, &vm, 0, db), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	assert_int_equal(vm.nr_vpes, 1);
 	garbage_(&junk, sizeof(junk));
 	garbage_(&junkvm, sizeof(junkvm));
@@ -190,9 +190,9 @@ static void test_vm_vpe_policy(void **state)
 
 static void test_queue_policy(void **state)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_sim_its *m = virq_sim_its_new(fh, FX_ITS_BASE, NULL);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_sim_its *m = virq_sim_its_new(sim, FX_ITS_BASE, NULL);
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_its_queue q, junk;
 	struct virq_its_cmd c = virq_its_sync_cmd(0);
 	uint64_t t;
@@ -201,7 +201,7 @@ static void test_queue_policy(void **state)
 	memset(&q, 0, sizeof(q));
 	assert_int_equal(virq_its_queue_init(&q, &hal, FX_ITS_BASE, 4096, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_init(&q, &hal, FX_ITS_BASE, 4096, NULL), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(fh), 1);
+	assert_int_equal(virq_sim_live_pages(sim), 1);
 	garbage_(&junk, sizeof(junk));
 	assert_int_equal(virq_its_queue_push(&junk, &c, NULL, NULL, NULL), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_its_queue_publish(&junk, &t), LIBVIRQ_EINVAL);
@@ -214,9 +214,9 @@ static void test_queue_policy(void **state)
 	assert_int_equal(virq_its_queue_push(&q, &c, NULL, NULL, NULL), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_its_queue_drain(&q, NULL), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_its_queue_fini(&q), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_live_pages(fh), 0);
-	assert_int_equal(virq_sim_bad_frees(fh), 0);
-	virq_sim_free(fh);
+	assert_int_equal(virq_sim_live_pages(sim), 0);
+	assert_int_equal(virq_sim_bad_frees(sim), 0);
+	virq_sim_free(sim);
 	virq_sim_its_free(m);
 }
 

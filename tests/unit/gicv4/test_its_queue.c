@@ -27,7 +27,7 @@
 #define TIMEOUT_NS 1000000ull /* 1 ms of fake time = 1000 relax() calls */
 
 struct env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_sim_its *m;
 	struct virq_hal hal;
 	struct virq_its_queue q;
@@ -37,22 +37,22 @@ struct env {
 static void env_up(struct env *e, const struct virq_sim_its_cfg *mc, uint32_t size, bool noncoh)
 {
 	memset(e, 0, sizeof(*e));
-	e->fh = virq_sim_new();
-	e->m = virq_sim_its_new(e->fh, ITS, mc);
-	e->hal = virq_sim_hal(e->fh);
+	e->sim = virq_sim_new();
+	e->m = virq_sim_its_new(e->sim, ITS, mc);
+	e->hal = virq_sim_hal(e->sim);
 	e->cfg.timeout_ns = TIMEOUT_NS;
 	e->cfg.dma_noncoherent = noncoh;
 	assert_int_equal(virq_its_queue_init(&e->q, &e->hal, ITS, size, &e->cfg), LIBVIRQ_OK);
 	virq_sim_its_enable(e->m, true);
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 }
 
 static void env_down(struct env *e)
 {
 	virq_its_queue_fini(&e->q);
-	assert_int_equal(virq_sim_live_pages(e->fh), 0);
-	assert_int_equal(virq_sim_bad_frees(e->fh), 0);
-	virq_sim_free(e->fh);
+	assert_int_equal(virq_sim_live_pages(e->sim), 0);
+	assert_int_equal(virq_sim_bad_frees(e->sim), 0);
+	virq_sim_free(e->sim);
 	virq_sim_its_free(e->m);
 }
 
@@ -90,9 +90,9 @@ static void test_init_programs_cbaser(void **s)
 	uint64_t cb;
 
 	memset(&e, 0, sizeof(e));
-	e.fh = virq_sim_new();
-	e.m = virq_sim_its_new(e.fh, ITS, &mc);
-	e.hal = virq_sim_hal(e.fh);
+	e.sim = virq_sim_new();
+	e.m = virq_sim_its_new(e.sim, ITS, &mc);
+	e.hal = virq_sim_hal(e.sim);
 	assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 65536, NULL), LIBVIRQ_OK);
 	cb = virq_sim_its_cbaser(e.m);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Valid, cb), 1);
@@ -107,14 +107,15 @@ static void test_init_programs_cbaser(void **s)
 	assert_false(e.q.clean);
 	assert_int_equal(virq_its_queue_capacity(&e.q), 2047);
 	/* One CTLR read, one CBASER write + read, one CWRITER write. */
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CTLR), 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CTLR),
 			 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R64, ITS + LIBVIRQ_GITS_CBASER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER),
 			 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R64, ITS + LIBVIRQ_GITS_CBASER),
 			 1);
-	assert_int_equal(virq_sim_mmio_total(e.fh), 4);
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+			 1);
+	assert_int_equal(virq_sim_mmio_total(e.sim), 4);
 	env_down(&e);
 }
 
@@ -133,18 +134,18 @@ static void test_init_nonshareable_readback(void **s)
 			 LIBVIRQ_GIC_CACHE_nC);
 	assert_true(e.q.clean);
 	/* Publishing cleans the new commands, before the CWRITER write. */
-	virq_sim_trace(e.fh, true);
+	virq_sim_trace(e.sim, true);
 	for (uint32_t i = 0; i < 3; i++) {
 		struct virq_its_cmd c = mapti_n(i);
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	size_t cl =
-	    virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
-	size_t bar = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_BARRIER, 0);
-	size_t wr = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER);
+	    virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
+	size_t bar = virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_BARRIER, 0);
+	size_t wr = virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER);
 	assert_true(cl < bar && bar < wr && wr != SIZE_MAX);
-	assert_int_equal(virq_sim_trace_at(e.fh, cl)->value, 96);
+	assert_int_equal(virq_sim_trace_at(e.sim, cl)->value, 96);
 	env_down(&e);
 }
 
@@ -184,10 +185,10 @@ static void test_init_dma_noncoherent(void **s)
 static void test_init_errors(void **s)
 {
 	(void)s;
-	struct virq_sim *fh = virq_sim_new();
+	struct virq_sim *sim = virq_sim_new();
 	struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
-	struct virq_sim_its *m = virq_sim_its_new(fh, ITS, &mc);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim_its *m = virq_sim_its_new(sim, ITS, &mc);
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_its_queue q;
 	struct virq_hal_ops noclean = *virq_sim_hal_ops();
 	struct virq_hal hal2 = {&noclean, hal.ctx};
@@ -205,29 +206,29 @@ static void test_init_errors(void **s)
 	virq_its_queue_fini(&q);
 	/* Enabled ITS: CBASER must not be written. */
 	virq_sim_its_enable(m, true);
-	virq_sim_reset_counters(fh);
+	virq_sim_reset_counters(sim);
 	assert_int_equal(virq_its_queue_init(&q, &hal, ITS, 4096, NULL), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_count(fh, LIBVIRQ_SIM_MMIO_W64), 0);
+	assert_int_equal(virq_sim_count(sim, LIBVIRQ_SIM_MMIO_W64), 0);
 	virq_sim_its_enable(m, false);
 	/* Allocation failure. */
-	virq_sim_fail_alloc_nth(fh, 1);
+	virq_sim_fail_alloc_nth(sim, 1);
 	assert_int_equal(virq_its_queue_init(&q, &hal, ITS, 4096, NULL), LIBVIRQ_ENOMEM);
 	/* Cleaning needed but the HAL cannot clean: nothing leaks, CBASER cleared. */
 	noclean.dcache_clean = NULL;
 	assert_int_equal(virq_its_queue_init(&q, &hal2, ITS, 4096, &nc), LIBVIRQ_ENOHAL);
 	assert_int_equal(virq_sim_its_cbaser(m), 0);
-	assert_int_equal(virq_sim_live_pages(fh), 0);
+	assert_int_equal(virq_sim_live_pages(sim), 0);
 	/* Bad HAL version. */
 	noclean.version = 99;
 	assert_int_equal(virq_its_queue_init(&q, &hal2, ITS, 4096, NULL), LIBVIRQ_EHALVER);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 	virq_sim_its_free(m);
 }
 
-static uint64_t cbaser_drop_valid_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned w)
+static uint64_t cbaser_drop_valid_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned w)
 {
 	(void)arg;
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)w;
 	return 0; /* Valid never sticks */
@@ -236,15 +237,15 @@ static uint64_t cbaser_drop_valid_(void *arg, struct virq_sim *fh, uint64_t addr
 static void test_init_cbaser_not_sticking(void **s)
 {
 	(void)s;
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_sim_its *m = virq_sim_its_new(fh, ITS, NULL);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_sim_its *m = virq_sim_its_new(sim, ITS, NULL);
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_its_queue q;
 
-	virq_sim_add_region(fh, ITS + LIBVIRQ_GITS_CBASER, 8, cbaser_drop_valid_, NULL, NULL);
+	virq_sim_add_region(sim, ITS + LIBVIRQ_GITS_CBASER, 8, cbaser_drop_valid_, NULL, NULL);
 	assert_int_equal(virq_its_queue_init(&q, &hal, ITS, 4096, NULL), LIBVIRQ_EHW);
-	assert_int_equal(virq_sim_live_pages(fh), 0);
-	virq_sim_free(fh);
+	assert_int_equal(virq_sim_live_pages(sim), 0);
+	virq_sim_free(sim);
 	virq_sim_its_free(m);
 }
 
@@ -257,28 +258,28 @@ static void test_batch_exact_mmio(void **s)
 
 	env_up(&e, NULL, 4096, false);
 	for (uint32_t n = 1; n <= 100; n += 33) {
-		virq_sim_reset_counters(e.fh);
+		virq_sim_reset_counters(e.sim);
 		size_t before = virq_sim_its_ncmds(e.m);
 		for (uint32_t i = 0; i < n; i++) {
 			struct virq_its_cmd c = mapti_n(i);
 			push_ok(&e, &c);
 		}
-		assert_int_equal(virq_sim_mmio_total(e.fh), 0); /* pushing touches no register */
+		assert_int_equal(virq_sim_mmio_total(e.sim), 0); /* pushing touches no register */
 		assert_int_equal(virq_its_queue_publish(&e.q, &t), LIBVIRQ_OK);
 		assert_int_equal(virq_its_queue_wait(&e.q, t, NULL), LIBVIRQ_OK);
 		/* One CWRITER write, one CREADR read; nothing else. */
 		assert_int_equal(
-		    virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
+		    virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER), 1);
 		assert_int_equal(
-		    virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR), 1);
-		assert_int_equal(virq_sim_mmio_total(e.fh), 2);
-		assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_BARRIER), 1);
-		assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_CLEAN), 0);
+		    virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR), 1);
+		assert_int_equal(virq_sim_mmio_total(e.sim), 2);
+		assert_int_equal(virq_sim_count(e.sim, LIBVIRQ_SIM_BARRIER), 1);
+		assert_int_equal(virq_sim_count(e.sim, LIBVIRQ_SIM_CLEAN), 0);
 		check_model_seq(&e, before, 0, n);
 		/* Waiting again for a consumed ticket, or publishing nothing: no MMIO. */
 		assert_int_equal(virq_its_queue_wait(&e.q, t, NULL), LIBVIRQ_OK);
 		assert_int_equal(virq_its_queue_publish(&e.q, NULL), LIBVIRQ_OK);
-		assert_int_equal(virq_sim_mmio_total(e.fh), 2);
+		assert_int_equal(virq_sim_mmio_total(e.sim), 2);
 	}
 	assert_int_equal(virq_its_queue_wait(&e.q, t + 32, NULL), LIBVIRQ_EINVAL);
 	env_down(&e);
@@ -322,7 +323,7 @@ static void test_big_batch_cwriter_writes(void **s)
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	/* ceil(1000 / 127) = 8 doorbells. */
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
 			 8);
 	check_model_seq(&e, 0, 0, 1000);
 	assert_true(virq_sim_its_max_pending(e.m) <= 4096 - 32);
@@ -344,9 +345,9 @@ static void test_slow_its(void **s)
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR),
 			 11);
-	assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_RELAX), 10);
+	assert_int_equal(virq_sim_count(e.sim, LIBVIRQ_SIM_RELAX), 10);
 	k = 30;
 	/* Batches across wraps with a slow ITS; queue-full pushes wait for space. */
 	for (int b = 0; b < 10; b++) {
@@ -376,12 +377,12 @@ static void test_dead_its_timeout_and_reset(void **s)
 	push_ok(&e, &c);
 	c = mapti_n(1);
 	push_ok(&e, &c);
-	t0 = virq_sim_now(e.fh);
+	t0 = virq_sim_now(e.sim);
 	assert_int_equal(virq_its_queue_drain(&e.q, &d), LIBVIRQ_ETIMEDOUT);
 	/* Bounded: about the deadline of fake time, one relax per poll. */
-	assert_true(virq_sim_now(e.fh) - t0 >= TIMEOUT_NS);
-	assert_true(virq_sim_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
-	assert_true(virq_sim_count(e.fh, LIBVIRQ_SIM_RELAX) <= TIMEOUT_NS / 1000 + 1);
+	assert_true(virq_sim_now(e.sim) - t0 >= TIMEOUT_NS);
+	assert_true(virq_sim_now(e.sim) - t0 <= TIMEOUT_NS + 2000);
+	assert_true(virq_sim_count(e.sim, LIBVIRQ_SIM_RELAX) <= TIMEOUT_NS / 1000 + 1);
 	/* Snapshot: CREADR 0, CWRITER 64, the MAPD decoded. */
 	assert_int_equal(d.creadr, 0);
 	assert_int_equal(d.cwriter, 64);
@@ -391,18 +392,19 @@ static void test_dead_its_timeout_and_reset(void **s)
 	assert_int_equal(d.cmd.opcode, LIBVIRQ_ITS_MAPD);
 	assert_int_equal(d.cmd.DeviceID, 9);
 	assert_int_equal(d.cmd.ITT_addr, 0x41040000);
-	assert_true(virq_sim_logged(e.fh, "its: command queue timeout"));
+	assert_true(virq_sim_logged(e.sim, "its: command queue timeout"));
 	/* Dead until reset. */
 	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
 	assert_int_equal(virq_its_queue_publish(&e.q, NULL), LIBVIRQ_EDEAD);
 	assert_int_equal(virq_its_queue_wait(&e.q, 0, NULL), LIBVIRQ_EDEAD);
 	/* The ITS comes back; reset disables it, rewrites CBASER, re-enables. */
 	virq_sim_its_set_dead(e.m, false);
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	assert_int_equal(virq_its_queue_reset(&e.q), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CBASER),
 			 1);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W32, ITS + LIBVIRQ_GITS_CTLR), 2);
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W32, ITS + LIBVIRQ_GITS_CTLR),
+			 2);
 	assert_int_equal(virq_sim_its_creadr(e.m), 0);
 	assert_int_equal(virq_sim_its_ncmds(e.m), 0); /* the dropped commands never ran */
 	for (uint32_t i = 0; i < 300; i++) {
@@ -422,7 +424,7 @@ static void test_reset_never_quiescent(void **s)
 
 	env_up(&e, &mc, 4096, false);
 	/* Simulate a wedged ITS: Quiescent never sets. */
-	virq_sim_add_region(e.fh, ITS + LIBVIRQ_GITS_CTLR, 4, cbaser_drop_valid_, NULL, NULL);
+	virq_sim_add_region(e.sim, ITS + LIBVIRQ_GITS_CTLR, 4, cbaser_drop_valid_, NULL, NULL);
 	assert_int_equal(virq_its_queue_reset(&e.q), LIBVIRQ_ETIMEDOUT);
 	struct virq_its_cmd c = mapti_n(0);
 	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
@@ -442,12 +444,12 @@ static void test_queue_full_never_overwrites(void **s)
 		struct virq_its_cmd c = mapti_n(i);
 		push_ok(&e, &c);
 	}
-	assert_int_equal(virq_sim_mmio_total(e.fh), 0);
+	assert_int_equal(virq_sim_mmio_total(e.sim), 0);
 	memcpy(snap, e.q.mem.va, sizeof(snap));
 	struct virq_its_cmd c = mapti_n(999);
 	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_ETIMEDOUT);
 	/* It published what was pending (once), waited, and wrote nothing. */
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
 			 1);
 	assert_int_equal(virq_sim_its_cwriter(e.m), 127 * 32);
 	assert_memory_equal(snap, e.q.mem.va, sizeof(snap));
@@ -487,9 +489,9 @@ static void stall_and_retry(bool sticky)
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_publish(&e.q, &t), LIBVIRQ_OK);
-	uint64_t t0 = virq_sim_now(e.fh);
+	uint64_t t0 = virq_sim_now(e.sim);
 	assert_int_equal(virq_its_queue_wait(&e.q, t, &d), LIBVIRQ_ESTALLED);
-	assert_int_equal(virq_sim_now(e.fh), t0); /* reported at once, no deadline spent */
+	assert_int_equal(virq_sim_now(e.sim), t0); /* reported at once, no deadline spent */
 	assert_true(d.stalled);
 	assert_int_equal(d.offset, 64);
 	assert_int_equal(d.cwriter, 160);
@@ -501,9 +503,9 @@ static void stall_and_retry(bool sticky)
 	assert_int_equal(virq_its_queue_stall_info(&e.q, &d), LIBVIRQ_ESTALLED);
 	assert_int_equal(d.cmd.pINTID, 8194);
 	/* Retry (the model's one-shot stall is "fixed"). */
-	virq_sim_reset_counters(e.fh);
+	virq_sim_reset_counters(e.sim);
 	assert_int_equal(virq_its_queue_retry(&e.q), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
 			 1);
 	assert_int_equal(virq_its_queue_wait(&e.q, t, &d), LIBVIRQ_OK);
 	check_model_seq(&e, 0, 0, 5);
@@ -524,13 +526,13 @@ static void stall_and_retry(bool sticky)
 		struct virq_its_cmd c = mapti_n(505 + i);
 		push_ok(&e, &c);
 	}
-	t0 = virq_sim_now(e.fh);
+	t0 = virq_sim_now(e.sim);
 	assert_int_equal(virq_its_queue_drain(&e.q, &d), LIBVIRQ_ESTALLED);
 	assert_int_equal(d.cmd.EventID, 506);
 	if (sticky)
-		assert_true(virq_sim_now(e.fh) - t0 >= TIMEOUT_NS);
+		assert_true(virq_sim_now(e.sim) - t0 >= TIMEOUT_NS);
 	else
-		assert_int_equal(virq_sim_now(e.fh), t0);
+		assert_int_equal(virq_sim_now(e.sim), t0);
 	/* A stall is not death: retry and finish. */
 	assert_int_equal(virq_its_queue_retry(&e.q), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
@@ -601,13 +603,13 @@ static void test_skip_noncoherent_cleans(void **s)
 	virq_sim_its_stall_nth(e.m, 1);
 	push_ok(&e, &c);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_ESTALLED);
-	virq_sim_trace(e.fh, true);
+	virq_sim_trace(e.sim, true);
 	assert_int_equal(virq_its_queue_skip(&e.q, &nop, NULL), LIBVIRQ_OK);
 	size_t cl =
-	    virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
-	size_t wr = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER);
+	    virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_CLEAN, (uint64_t)(uintptr_t)e.q.mem.va);
+	size_t wr = virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER);
 	assert_true(cl < wr && wr != SIZE_MAX);
-	assert_int_equal(virq_sim_trace_at(e.fh, wr)->value, 32 | 1);
+	assert_int_equal(virq_sim_trace_at(e.sim, wr)->value, 32 | 1);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_cmd_at(e.m, 0)->op, 0x05);
 	env_down(&e);
@@ -625,29 +627,29 @@ static void test_noncoherent_wrap_cleans_two_ranges(void **s)
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
-	virq_sim_trace(e.fh, true);
-	virq_sim_reset_counters(e.fh);
+	virq_sim_trace(e.sim, true);
+	virq_sim_reset_counters(e.sim);
 	for (uint32_t i = 0; i < 20; i++) { /* slots 120..127 then 0..11 */
 		struct virq_its_cmd c = mapti_n(120 + i);
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	uint64_t va = (uint64_t)(uintptr_t)e.q.mem.va;
-	size_t a = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, va + 120 * 32);
-	size_t b = virq_sim_trace_find(e.fh, 0, LIBVIRQ_SIM_CLEAN, va);
+	size_t a = virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_CLEAN, va + 120 * 32);
+	size_t b = virq_sim_trace_find(e.sim, 0, LIBVIRQ_SIM_CLEAN, va);
 	assert_true(a != SIZE_MAX && b != SIZE_MAX);
-	assert_int_equal(virq_sim_trace_at(e.fh, a)->value, 8 * 32);
-	assert_int_equal(virq_sim_trace_at(e.fh, b)->value, 12 * 32);
-	assert_int_equal(virq_sim_count(e.fh, LIBVIRQ_SIM_CLEAN), 2);
+	assert_int_equal(virq_sim_trace_at(e.sim, a)->value, 8 * 32);
+	assert_int_equal(virq_sim_trace_at(e.sim, b)->value, 12 * 32);
+	assert_int_equal(virq_sim_count(e.sim, LIBVIRQ_SIM_CLEAN), 2);
 	check_model_seq(&e, 0, 0, 140);
 	env_down(&e);
 }
 
 /* CREADR returning an offset beyond the queue (docs/rationale.md#gic-its-bounds): hardware error,
  * no OOB read. */
-static uint64_t creadr_bogus_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned w)
+static uint64_t creadr_bogus_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned w)
 {
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)w;
 	return *(uint64_t *)arg;
@@ -663,7 +665,7 @@ static void test_impossible_creadr(void **s)
 
 	mc.dead = true;
 	env_up(&e, &mc, 4096, false);
-	virq_sim_add_region(e.fh, ITS + LIBVIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
+	virq_sim_add_region(e.sim, ITS + LIBVIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
 	struct virq_its_cmd c = mapti_n(0);
 	push_ok(&e, &c);
 	assert_int_equal(virq_its_queue_drain(&e.q, &d), LIBVIRQ_EHW);
@@ -673,7 +675,7 @@ static void test_impossible_creadr(void **s)
 	/* Beyond CWRITER (the ITS cannot pass it) is impossible too. */
 	env_up(&e, &mc, 4096, false);
 	val = 0x40;
-	virq_sim_add_region(e.fh, ITS + LIBVIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
+	virq_sim_add_region(e.sim, ITS + LIBVIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
 	push_ok(&e, &c);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_EHW);
 	env_down(&e);
@@ -699,7 +701,7 @@ static void test_creadr_all_ones_is_not_progress(void **s)
 		struct virq_its_cmd c = mapti_n(i);
 		push_ok(&e, &c);
 	}
-	virq_sim_add_region(e.fh, ITS + LIBVIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
+	virq_sim_add_region(e.sim, ITS + LIBVIRQ_GITS_CREADR, 8, creadr_bogus_, NULL, &val);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_EHW);
 	assert_int_equal(virq_sim_its_cwriter(e.m), 0xFFFE0);
 	env_down(&e);
@@ -722,7 +724,7 @@ static void test_push_encoder_error_queues_nothing(void **s)
 	assert_int_equal(bad, LIBVIRQ_ITS_F_DeviceID);
 	assert_int_equal(virq_its_queue_submit(&e.q, &c, &lim, NULL, NULL), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_its_queue_publish(&e.q, NULL), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_mmio_total(e.fh), 0);
+	assert_int_equal(virq_sim_mmio_total(e.sim), 0);
 	assert_int_equal(e.q.wr_lin, 0);
 	/* push_raw copies verbatim. */
 	uint8_t raw[32] = {0x05};
@@ -760,7 +762,7 @@ static void test_submit_appends_sync(void **s)
 	assert_int_equal(virq_sim_its_ncmds(e.m), 2);
 	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->op, 0x05);
 	assert_int_equal(virq_sim_its_cmd_at(e.m, 1)->rd, 3 << 16);
-	assert_int_equal(virq_sim_count_at(e.fh, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
+	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_W64, ITS + LIBVIRQ_GITS_CWRITER),
 			 1);
 	/* MAPD -> no SYNC. */
 	c = virq_its_mapd(1, 4, 0x10000, true);
@@ -918,11 +920,11 @@ static void test_retry_into_new_stall_arch(void **s)
 	assert_int_equal(d.cmd.DeviceID, 7);
 	h.bad[0] = 999; /* device 7 fixed; device 8 is still broken */
 	assert_int_equal(virq_its_queue_retry(&e.q), LIBVIRQ_OK);
-	t0 = virq_sim_now(e.fh);
+	t0 = virq_sim_now(e.sim);
 	assert_int_equal(virq_its_queue_drain(&e.q, &d), LIBVIRQ_ESTALLED);
 	assert_int_equal(d.cmd.DeviceID, 8);
 	assert_int_equal(d.offset, 64);
-	assert_int_equal(virq_sim_now(e.fh), t0); /* a trusted bit: at once */
+	assert_int_equal(virq_sim_now(e.sim), t0); /* a trusted bit: at once */
 	h.bad[1] = 999;
 	assert_int_equal(virq_its_queue_retry(&e.q), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
@@ -931,10 +933,10 @@ static void test_retry_into_new_stall_arch(void **s)
 	h.bad[0] = 9;
 	struct virq_its_cmd c = virq_its_mapti(9, 0, 8192, 0);
 	push_ok(&e, &c);
-	t0 = virq_sim_now(e.fh);
+	t0 = virq_sim_now(e.sim);
 	assert_int_equal(virq_its_queue_drain(&e.q, &d), LIBVIRQ_ESTALLED);
 	assert_int_equal(d.cmd.DeviceID, 9);
-	assert_int_equal(virq_sim_now(e.fh), t0);
+	assert_int_equal(virq_sim_now(e.sim), t0);
 	env_down(&e);
 }
 

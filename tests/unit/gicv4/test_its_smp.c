@@ -251,7 +251,7 @@ static void test_lock_released_on_errors(void **state)
 	assert_int_equal(virq_its_map_lpi(&dev, 0, lpi, 7), LIBVIRQ_ENOENT); /* no collection */
 	LOCK_FREE(&x.lock);
 	/* Allocation failure under the lock. */
-	virq_sim_fail_alloc_nth(x.f.g.fh, 1);
+	virq_sim_fail_alloc_nth(x.f.g.sim, 1);
 	assert_int_equal(virq_its_device_map(its, &dev2, 2, 8), LIBVIRQ_ENOMEM);
 	LOCK_FREE(&x.lock);
 	/* Queue stalls: the command fails, the queue is reset, the lock freed. */
@@ -480,7 +480,7 @@ static void test_move_clears_stale_doorbell_direct(void **state)
 		n = virq_sim_its_ncmds(d.x.q);
 		assert_int_equal(n, 2); /* VMOVP + VSYNC only */
 		assert_null(d.x.f.its[0].proxy);
-		assert_true(virq_sim_count_at(d.x.f.g.fh, LIBVIRQ_SIM_MMIO_R32,
+		assert_true(virq_sim_count_at(d.x.f.g.sim, LIBVIRQ_SIM_MMIO_R32,
 					      fx_rd(&d.x.f.g, 0, LIBVIRQ_GICR_SYNCR)) > 0);
 		db_teardown_(&d);
 	}

@@ -143,15 +143,16 @@ static void test_mapc_requires_lpis(void **state)
 	assert_int_equal(virq_its_init(&its, &g.gic, &g.desc.its[0], NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_collection(&its, 0), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_sim_its_ncmds(virq_sim_its_state_queue(sm)), 0);
-	virq_sim_trace(g.fh, true);
+	virq_sim_trace(g.sim, true);
 	assert_int_equal(virq_gic_rdist_init(&g.gic, 0), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_collection(&its, 0), LIBVIRQ_OK);
 	/* EnableLPIs write precedes the CWRITER write carrying MAPC. */
 	{
-		size_t ie = virq_sim_trace_find(g.fh, 0, LIBVIRQ_SIM_MMIO_W32, g.rds[0].rd_base);
-		size_t ic2 = virq_sim_trace_find(g.fh, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
+		size_t ie = virq_sim_trace_find(g.sim, 0, LIBVIRQ_SIM_MMIO_W32, g.rds[0].rd_base);
+		size_t ic2 =
+		    virq_sim_trace_find(g.sim, 0, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88);
 
-		size_t ib = virq_sim_trace_find(g.fh, ie, LIBVIRQ_SIM_BARRIER, 0);
+		size_t ib = virq_sim_trace_find(g.sim, ie, LIBVIRQ_SIM_BARRIER, 0);
 
 		assert_true(ie < ic2 && ic2 != SIZE_MAX);
 		assert_true(ie < ib && ib < ic2); /* a barrier between EnableLPIs and MAPC */
@@ -159,7 +160,7 @@ static void test_mapc_requires_lpis(void **state)
 	assert_int_equal(virq_sim_its_state_errors(sm), 0);
 	assert_int_equal(virq_its_destroy(&its), LIBVIRQ_OK);
 	virq_gic_destroy(&g.gic);
-	assert_int_equal(virq_sim_live_pages(g.fh), 0);
+	assert_int_equal(virq_sim_live_pages(g.sim), 0);
 	fx_teardown(&g);
 }
 

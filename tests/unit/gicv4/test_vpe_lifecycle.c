@@ -338,15 +338,15 @@ static void test_doorbell_exclusive(void **state)
 	assert_int_equal(virq_its_device_map(&f.its[0], &dev, 7, 4), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 2, &db), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&a, &vm, 0, db), LIBVIRQ_OK);
-	pages = virq_sim_live_pages(f.g.fh);
+	pages = virq_sim_live_pages(f.g.sim);
 	memset(&b, 0, sizeof(b));
 	assert_int_equal(virq_vpe_init(&b, &vm, 1, db), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	assert_int_equal(virq_its_map_lpi(&dev, 0, db, 0), LIBVIRQ_EBUSY);
 	/* An LPI an event maps cannot become a doorbell either. */
 	assert_int_equal(virq_its_map_lpi(&dev, 0, db + 1, 0), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&b, &vm, 1, db + 1), LIBVIRQ_EBUSY);
-	assert_int_equal(virq_sim_live_pages(f.g.fh), pages);
+	assert_int_equal(virq_sim_live_pages(f.g.sim), pages);
 	assert_int_equal(virq_its_unmap_event(&dev, 0), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&b, &vm, 1, db + 1), LIBVIRQ_OK);
 	assert_int_equal(virq_lpi_free(&f.g.gic, db, 1), LIBVIRQ_EBUSY);
@@ -553,9 +553,9 @@ static void test_map_range(void **state)
 	assert_int_equal(virq_vlpi_map_range(&dev, 6, 10, &v, 65530, false), LIBVIRQ_ERANGE);
 	assert_int_equal(virq_vlpi_unmap(&dev, 5), LIBVIRQ_OK);
 	clear_logs(&f);
-	virq_sim_reset_counters(f.g.fh);
+	virq_sim_reset_counters(f.g.sim);
 	assert_int_equal(virq_vlpi_map_range(&dev, 0, 1024, &v, 9000, false), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(f.g.fh, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88), 1);
+	assert_int_equal(virq_sim_count_at(f.g.sim, LIBVIRQ_SIM_MMIO_W64, FX_ITS_BASE + 0x88), 1);
 	assert_int_equal(ncmds(&f, 0), 1025);
 	assert_int_equal(cmd_at(&f, 0, 1024)->op, 0x25);
 	for (uint32_t e = 0; e < 1024; e++)
@@ -637,11 +637,12 @@ static void test_resident_refused_while_move_pending(void **state)
 	assert_true(v.flags & LIBVIRQ_VPE_MOVE_PENDING);
 	assert_true(virq_sim_its_state_vpe(f.sm[1], v.vpeid, &rdb, NULL));
 	assert_int_equal(rdb, 0); /* ITS 1 (stalled on the VMOVP) still routes to RD 0 */
-	virq_sim_reset_counters(f.g.fh);
+	virq_sim_reset_counters(f.g.sim);
 	assert_int_equal(virq_vpe_make_resident(&v, 1), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_vpe_load(&v, 1), LIBVIRQ_EBUSY);
 	assert_int_equal(virq_vpe_make_resident(&v, 0), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_count(f.g.fh, LIBVIRQ_SIM_MMIO_W64), 0); /* no register written */
+	assert_int_equal(virq_sim_count(f.g.sim, LIBVIRQ_SIM_MMIO_W64),
+			 0); /* no register written */
 	assert_false(v.flags & LIBVIRQ_VPE_RESIDENT);
 	assert_int_equal(f.g.rds[1].resident_vpe, LIBVIRQ_VPEID_NONE);
 	/* The repeated move reaches every ITS; then residency is allowed. */

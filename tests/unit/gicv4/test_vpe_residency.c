@@ -50,7 +50,7 @@ static void rfx_teardown(struct rfx *r)
 
 static unsigned long cnt(struct rfx *r, enum virq_sim_kind k, unsigned rd, uint32_t off)
 {
-	return virq_sim_count_at(r->f.g.fh, k, fx_rd(&r->f.g, rd, off));
+	return virq_sim_count_at(r->f.g.sim, k, fx_rd(&r->f.g, rd, off));
 }
 
 static void test_v40_accesses(void **state)
@@ -60,23 +60,23 @@ static void test_v40_accesses(void **state)
 
 	(void)state;
 	rfx_setup(&r, 40, 1, false, 0);
-	virq_sim_reset_counters(r.f.g.fh);
+	virq_sim_reset_counters(r.f.g.sim);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
 	/* First time: VPROPBASER (VM table) + VPENDBASER; no read (no Dirty). */
-	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.sim), 2);
 	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0), r.vpe[0].vpt.pa | (7u << 7) |
 								     (1u << 10) | (1ull << 61) |
 								     (1ull << 62) | (1ull << 63));
-	virq_sim_reset_counters(r.f.g.fh);
+	virq_sim_reset_counters(r.f.g.sim);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_false(pl);
 	assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_W64, 0, LIBVIRQ_GICR_VPENDBASER), 1);
 	assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_R64, 0, LIBVIRQ_GICR_VPENDBASER), 1);
-	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.sim), 2);
 	/* Same VM again: the VPROPBASER write is skipped. */
-	virq_sim_reset_counters(r.f.g.fh);
+	virq_sim_reset_counters(r.f.g.sim);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 1);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.sim), 1);
 	rfx_teardown(&r);
 }
 
@@ -89,10 +89,10 @@ static void test_v40_dirty_polls(void **state)
 
 		(void)state;
 		rfx_setup(&r, 40, 1, true, k);
-		virq_sim_reset_counters(r.f.g.fh);
+		virq_sim_reset_counters(r.f.g.sim);
 		assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
 		assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_R64, 0, LIBVIRQ_GICR_VPENDBASER), k + 1);
-		virq_sim_reset_counters(r.f.g.fh);
+		virq_sim_reset_counters(r.f.g.sim);
 		assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), LIBVIRQ_OK);
 		assert_int_equal(cnt(&r, LIBVIRQ_SIM_MMIO_R64, 0, LIBVIRQ_GICR_VPENDBASER), k + 1);
 		rfx_teardown(&r);
@@ -129,18 +129,18 @@ static void test_v41_layout(void **state)
 	assert_true(virq_sim_rdist_vpropbaser(r.f.g.rm, 0) >> 63);
 	assert_int_equal(virq_sim_rdist_vpropbaser(r.f.g.rm, 0) & 0x000FFFFFFFFFF000ull,
 			 r.f.its[0].tbl[LIBVIRQ_ITS_TBL_VPE].l1.pa);
-	virq_sim_reset_counters(r.f.g.fh);
+	virq_sim_reset_counters(r.f.g.sim);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) & ~(1ull << 61),
 			 (1ull << 63) | (1ull << 59) | (1ull << 58) | r.vpe[0].vpeid);
 	/* 1 write + 1 Dirty read */
-	assert_int_equal(virq_sim_mmio_total(r.f.g.fh), 2);
-	virq_sim_reset_counters(r.f.g.fh);
-	virq_sim_trace(r.f.g.fh, true);
+	assert_int_equal(virq_sim_mmio_total(r.f.g.sim), 2);
+	virq_sim_reset_counters(r.f.g.sim);
+	virq_sim_trace(r.f.g.sim, true);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
 	assert_false(pl);
 	/* 4.1 make-non-resident while blocking: DB only. */
-	assert_int_equal(virq_sim_trace_at(r.f.g.fh, 0)->value, 0x4000000000000000ull);
+	assert_int_equal(virq_sim_trace_at(r.f.g.sim, 0)->value, 0x4000000000000000ull);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
 	virq_sim_rdist_set_pending(r.f.g.rm, 0, true);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], true, &pl), LIBVIRQ_OK);
@@ -148,9 +148,9 @@ static void test_v41_layout(void **state)
 	/* Without a doorbell request: PendingLast written, reported true. */
 	virq_sim_rdist_set_pending(r.f.g.rm, 0, false);
 	assert_int_equal(virq_vpe_make_resident(&r.vpe[0], 0), LIBVIRQ_OK);
-	virq_sim_trace_clear(r.f.g.fh);
+	virq_sim_trace_clear(r.f.g.sim);
 	assert_int_equal(virq_vpe_make_nonresident(&r.vpe[0], false, &pl), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_trace_at(r.f.g.fh, 0)->value, 1ull << 61);
+	assert_int_equal(virq_sim_trace_at(r.f.g.sim, 0)->value, 1ull << 61);
 	assert_true(pl);
 	rfx_teardown(&r);
 }
@@ -174,13 +174,13 @@ static void test_wfi_doorbell_state_machine(void **state)
 	assert_int_equal(virq_vpe_put(v, &pl), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) >> 62, 1); /* DB set, Valid clear */
 	/* 2. Preempted: load while in WFI makes nothing resident. */
-	virq_sim_reset_counters(r.f.g.fh);
+	virq_sim_reset_counters(r.f.g.sim);
 	assert_int_equal(virq_vpe_load(v, 0), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(r.f.g.fh, LIBVIRQ_SIM_MMIO_W64, va), 0);
+	assert_int_equal(virq_sim_count_at(r.f.g.sim, LIBVIRQ_SIM_MMIO_W64, va), 0);
 	assert_false(v->flags & LIBVIRQ_VPE_RESIDENT);
 	/* 3. put again: still non-resident, doorbell still requested, no write. */
 	assert_int_equal(virq_vpe_put(v, &pl), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(r.f.g.fh, LIBVIRQ_SIM_MMIO_W64, va), 0);
+	assert_int_equal(virq_sim_count_at(r.f.g.sim, LIBVIRQ_SIM_MMIO_W64, va), 0);
 	assert_int_equal(virq_sim_rdist_vpendbaser(r.f.g.rm, 0) >> 62, 1);
 	/* 4. Woken: load makes it resident without a doorbell request. */
 	assert_int_equal(virq_vpe_wfi_exit(v), LIBVIRQ_OK);

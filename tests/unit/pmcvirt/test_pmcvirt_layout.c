@@ -84,75 +84,75 @@ static void test_offsets(void **s)
 static struct virq_sim *cpu_(uint32_t edxa, uint32_t ecx1, uint32_t eax22, uint32_t ebx22,
 			     uint32_t maxleaf)
 {
-	struct virq_sim *fh = virq_sim_new();
+	struct virq_sim *sim = virq_sim_new();
 
-	virq_sim_cpuid_set(fh, 0x80000000u, 0, maxleaf, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, ecx1, 0);
-	virq_sim_cpuid_set(fh, 0x80000008u, 0, 0, 0x2, 0, 0);
-	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 0, 0, 0, edxa);
-	virq_sim_cpuid_set(fh, 0x80000022u, 0, eax22, ebx22, 0, 0);
-	return fh;
+	virq_sim_cpuid_set(sim, 0x80000000u, 0, maxleaf, 0, 0, 0);
+	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0, ecx1, 0);
+	virq_sim_cpuid_set(sim, 0x80000008u, 0, 0, 0x2, 0, 0);
+	virq_sim_cpuid_set(sim, 0x8000000Au, 0, 0, 0, 0, edxa);
+	virq_sim_cpuid_set(sim, 0x80000022u, 0, eax22, ebx22, 0, 0);
+	return sim;
 }
 
 static void test_probe(void **s)
 {
 	struct virq_pmcvirt_caps c;
-	struct virq_sim *fh = cpu_(0xFEBFBDFFu, (1u << 23) | (1u << 2), 1, 0x4106, 0x80000028u);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = cpu_(0xFEBFBDFFu, (1u << 23) | (1u << 2), 1, 0x4106, 0x80000028u);
+	struct virq_hal hal = virq_sim_hal(sim);
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.svm && c.perfctr_virt && c.avic && c.vnmi && c.perfctr_ext_core &&
 		    c.perfmon_v2 && c.irperf);
 	assert_int_equal(c.num_core_ctrs, 6);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 
 	/* Max leaf below 0x80000022: no PerfMonV2, PerfCtrExtCore gives 6. */
-	fh = cpu_(0x100u, (1u << 23) | 4u, 1, 0x4106, 0x80000021u);
-	hal = virq_sim_hal(fh);
+	sim = cpu_(0x100u, (1u << 23) | 4u, 1, 0x4106, 0x80000021u);
+	hal = virq_sim_hal(sim);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.perfctr_virt && !c.vnmi && !c.avic && !c.perfmon_v2);
 	assert_int_equal(c.num_core_ctrs, 6);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 
 	/* Legacy: 4 counters; no SVM bit means leaf 0x8000000A is not trusted. */
-	fh = cpu_(0xFFFFFFFFu, 0, 0, 0, 0x80000022u);
-	hal = virq_sim_hal(fh);
+	sim = cpu_(0xFFFFFFFFu, 0, 0, 0, 0x80000022u);
+	hal = virq_sim_hal(sim);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), LIBVIRQ_OK);
 	assert_false(c.perfctr_virt || c.vnmi);
 	assert_int_equal(c.num_core_ctrs, 4);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 
 	/* NumPerfCtrCore 15 is capped at the six VMCB slots; 0 is a hardware error. */
-	fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0xF, 0x80000022u);
-	hal = virq_sim_hal(fh);
+	sim = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0xF, 0x80000022u);
+	hal = virq_sim_hal(sim);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), LIBVIRQ_OK);
 	assert_int_equal(c.num_core_ctrs, 6);
 	assert_int_equal(c.num_core_ctrs_raw, 15);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 	/* PerfMonV2 without PerfCtrExtCore (e.g. a hypervisor's synthetic CPUID):
 	 * only the K7 MSRs exist, which address 4 counters; a 5th would be
 	 * "EVNTSEL4" = C001_0004 = PERFCTR0. Capped at 4, as Linux perf does. */
-	fh = cpu_(0x2000100u, 4u, 1, 0x6, 0x80000022u);
-	hal = virq_sim_hal(fh);
+	sim = cpu_(0x2000100u, 4u, 1, 0x6, 0x80000022u);
+	hal = virq_sim_hal(sim);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), LIBVIRQ_OK);
 	assert_true(c.perfmon_v2 && !c.perfctr_ext_core);
 	assert_int_equal(c.num_core_ctrs, 4);
 	assert_int_equal(c.num_core_ctrs_raw, 6);
-	virq_sim_free(fh);
-	fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x4100, 0x80000022u);
-	hal = virq_sim_hal(fh);
+	virq_sim_free(sim);
+	sim = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x4100, 0x80000022u);
+	hal = virq_sim_hal(sim);
 	assert_int_equal(virq_pmcvirt_probe(&hal, &c), LIBVIRQ_EHW);
 	assert_false(c.perfctr_virt);
 	/* No cpuid callback: ENOHAL. */
 	{
 		struct virq_hal_ops ops = *virq_sim_hal_ops();
-		struct virq_hal h2 = {&ops, fh};
+		struct virq_hal h2 = {&ops, sim};
 
 		ops.cpuid = NULL;
 		assert_int_equal(virq_pmcvirt_probe(&h2, &c), LIBVIRQ_ENOHAL);
 	}
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 }
 
 /* ---- refusal paths ---- */
@@ -541,8 +541,8 @@ static void test_msrpm(void **s)
  * stay intercepted. */
 static void test_msrpm_host_more_than_six(void **s)
 {
-	struct virq_sim *fh = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x8, 0x80000022u);
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = cpu_(0x2000100u, (1u << 23) | 4u, 1, 0x8, 0x80000022u);
+	struct virq_hal hal = virq_sim_hal(sim);
 	struct virq_pmcvirt_caps c;
 	struct virq_pmcvirt_msrpm_policy p;
 	struct virq_pmcvirt_vcpu v;
@@ -575,7 +575,7 @@ static void test_msrpm_host_more_than_six(void **s)
 	    virq_pmcvirt_msrpm_recommend(&c, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, &p),
 	    LIBVIRQ_OK);
 	assert_true(p.passthrough_global && !p.intercept_rdpmc);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 }
 
 /* ---- VMCB round-trip ---- */

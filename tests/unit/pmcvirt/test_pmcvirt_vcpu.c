@@ -33,7 +33,7 @@
 #define GSTS 0xC0000300u
 
 struct env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	uint8_t *vmcb;
 	struct virq_sim_pmc m;
@@ -62,12 +62,12 @@ static uint32_t hctr_(const struct virq_pmcvirt_caps *c, unsigned i)
 static void host_pmu_(struct env *e, const struct virq_pmcvirt_caps *c)
 {
 	for (unsigned i = 0; i < c->num_core_ctrs; i++) {
-		virq_sim_msr_set(e->fh, hctl_(c, i), 0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		virq_sim_msr_set(e->fh, hctr_(c, i), 0x1000ull * (i + 1));
+		virq_sim_msr_set(e->sim, hctl_(c, i), 0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
+		virq_sim_msr_set(e->sim, hctr_(c, i), 0x1000ull * (i + 1));
 	}
 	if (c->perfmon_v2) {
-		virq_sim_msr_set(e->fh, GCTL, 0x3E);
-		virq_sim_msr_set(e->fh, GSTS, 0x20);
+		virq_sim_msr_set(e->sim, GCTL, 0x3E);
+		virq_sim_msr_set(e->sim, GSTS, 0x20);
 	}
 }
 
@@ -77,12 +77,12 @@ static struct env *env_new_(const struct virq_pmcvirt_caps *c, const struct virq
 	struct env *e = calloc(1, sizeof(*e));
 
 	assert_non_null(e);
-	e->fh = virq_sim_new();
-	e->hal = virq_sim_hal(e->fh);
+	e->sim = virq_sim_new();
+	e->hal = virq_sim_hal(e->sim);
 	e->vmcb = aligned_alloc(4096, 4096);
 	assert_non_null(e->vmcb);
 	memset(e->vmcb, 0, 4096);
-	virq_sim_pmc_init(&e->m, e->fh, e->vmcb, c->num_core_ctrs, c->perfctr_ext_core,
+	virq_sim_pmc_init(&e->m, e->sim, e->vmcb, c->num_core_ctrs, c->perfctr_ext_core,
 			  c->perfmon_v2);
 	host_pmu_(e, c);
 	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &e->hal, c, g, mode, flags, e->vmcb),
@@ -92,7 +92,7 @@ static struct env *env_new_(const struct virq_pmcvirt_caps *c, const struct virq
 
 static void env_free_(struct env *e)
 {
-	virq_sim_free(e->fh);
+	virq_sim_free(e->sim);
 	free(e->vmcb);
 	free(e);
 }
@@ -123,8 +123,8 @@ static uint64_t grd_(struct env *e, uint32_t msr)
 /* ---- init, refusal (docs/rationale.md#pmc-vnmi-required) ---- */
 static void test_init_hw(void **s)
 {
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal hal = virq_sim_hal(fh);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(sim);
 	static uint8_t vmcb[4096] __attribute__((aligned(4096)));
 	static uint8_t copy[4096];
 	struct virq_pmcvirt_vcpu v;
@@ -165,7 +165,7 @@ static void test_init_hw(void **s)
 	    LIBVIRQ_EINVAL);
 	{
 		struct virq_hal_ops ops = *virq_sim_hal_ops();
-		struct virq_hal h2 = {&ops, fh};
+		struct virq_hal h2 = {&ops, sim};
 
 		ops.msr_write = NULL;
 		forget_(&v); /* a live vCPU is not initialised again */
@@ -197,7 +197,7 @@ static void test_init_hw(void **s)
 	/* New PerfMonV2 vCPU: its counters globally enabled (RESET value), dword. */
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D0) == 0x3F);
 	assert_true(virq_sim_pmc_vmcb_rd(vmcb, 0x5D8) == 0xEEEEEEEEEEEEEEEEull);
-	assert_int_equal(virq_sim_msr_total(fh), 0);
+	assert_int_equal(virq_sim_msr_total(sim), 0);
 	/* The embedder may own int_ctl. */
 	virq_sim_pmc_vmcb_wr(vmcb, 0x60, 0x01000000);
 	forget_(&v); /* a live vCPU is not initialised again */
@@ -218,7 +218,7 @@ static void test_init_hw(void **s)
 	assert_int_equal(virq_pmcvirt_vcpu_init(&v, &hal, FAM10H_CAPS, &virq_sim_guest_pmc6,
 						LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
 			 LIBVIRQ_ERANGE);
-	virq_sim_free(fh);
+	virq_sim_free(sim);
 }
 
 /* ---- HW mode: one MSR write per world switch; host PMU save/restore ---- */
@@ -229,11 +229,11 @@ static void test_hw_world_switch(void **s)
 
 	(void)s;
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL); /* host not saved */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R),
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R),
 			 13); /* GlobalCtl + 6 CTL + 6 CTR */
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1); /* GlobalCtl = 0 */
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 1); /* GlobalCtl = 0 */
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EBUSY);
 
 	gwr_(e, 0xC0010200, 0x4300C0); /* retired instructions, EN, OS, USR */
@@ -242,19 +242,19 @@ static void test_hw_world_switch(void **s)
 	gwr_(e, GCTL, 0x3);
 	e->m.events[0] = 1000;
 	e->m.events[1] = 0x2000;
-	virq_sim_reset_counters(e->fh);
-	virq_sim_trace(e->fh, true);
+	virq_sim_reset_counters(e->sim);
+	virq_sim_trace(e->sim, true);
 	/* First entry: GlobalCtl is known to be 0 already. */
 	run_(e);
-	assert_int_equal(virq_sim_msr_total(e->fh), 0);
+	assert_int_equal(virq_sim_msr_total(e->sim), 0);
 	for (int i = 0; i < 10; i++)
 		run_(e);
 	assert_int_equal(e->m.failed, 0);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 10);
-	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, GCTL), 10);
-	for (size_t i = 0; i < virq_sim_trace_len(e->fh); i++)
-		assert_true(virq_sim_trace_at(e->fh, i)->value == 0);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 0);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 10);
+	assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_W, GCTL), 10);
+	for (size_t i = 0; i < virq_sim_trace_len(e->sim); i++)
+		assert_true(virq_sim_trace_at(e->sim, i)->value == 0);
 	/* The guest's counts are in the VMCB: RDPMC / RDMSR read them. */
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_true(v == 11000);
@@ -266,19 +266,19 @@ static void test_hw_world_switch(void **s)
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 6, &v), LIBVIRQ_EINVAL);
 
 	/* Host restore: everything written (reset values are not trusted). */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 14);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 0);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 14);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN5_CAPS, i)) ==
+		assert_true(virq_sim_msr_get(e->sim, hctl_(ZEN5_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN5_CAPS, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->sim, hctr_(ZEN5_CAPS, i)) == 0x1000ull * (i + 1));
 	}
-	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
-	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20); /* type A, untouched */
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3E);
+	assert_true(virq_sim_msr_get(e->sim, GSTS) == 0x20); /* type A, untouched */
 	/* GlobalCtl was written last. */
-	assert_true(virq_sim_trace_at(e->fh, virq_sim_trace_len(e->fh) - 1)->addr == GCTL);
+	assert_true(virq_sim_trace_at(e->sim, virq_sim_trace_len(e->sim) - 1)->addr == GCTL);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_EINVAL);
 	env_free_(e);
 }
@@ -292,7 +292,7 @@ static void test_hw_invalid_pmc(void **s)
 
 	(void)s;
 	/* The model itself: VMRUN with the host's GlobalCtl set fails. */
-	virq_sim_msr_set(e->fh, GCTL, 0x3F);
+	virq_sim_msr_set(e->sim, GCTL, 0x3F);
 	code = virq_sim_pmc_vmrun(&e->m);
 	assert_true(code == 0xFFFFFFFFFFFFFFFCull);
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x70) == 0xFFFFFFFFFFFFFFFCull);
@@ -301,21 +301,21 @@ static void test_hw_invalid_pmc(void **s)
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	for (int i = 0; i < 5; i++) {
 		run_(e);
-		assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3F);
+		assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3F);
 	}
 	assert_int_equal(e->m.failed, 1);
 	/* Something re-enables host counters between the hook and VMRUN. */
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	virq_sim_msr_set(e->fh, GCTL, 0x1);
+	virq_sim_msr_set(e->sim, GCTL, 0x1);
 	code = virq_sim_pmc_vmrun(&e->m);
 	assert_int_equal(virq_pmcvirt_exit(&e->v, code), LIBVIRQ_EHW);
-	assert_true(
-	    virq_sim_logged(e->fh, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC (exit code, count)"));
+	assert_true(virq_sim_logged(
+	    e->sim, "pmcvirt: VMRUN failed, VMEXIT_INVALID_PMC (exit code, count)"));
 	assert_int_equal(e->v.invalid_pmc, 1);
 	/* The guest never ran; a retry clears the control again and succeeds. */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	run_(e);
-	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, GCTL), 1);
+	assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_W, GCTL), 1);
 	assert_int_equal(e->m.failed, 2);
 	/* A 32-bit-truncated code is not INVALID_PMC. */
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
@@ -476,32 +476,32 @@ static void test_sw_world_switch(void **s)
 	uint64_t v;
 
 	(void)s;
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
 	/* GlobalCtl, 6 CTL, 6 CTR, GlobalStatus read; GlobalCtl = 0 written. */
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 14);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 14);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 1);
 
 	gwr_(e, 0xC0010200, 0x4300C0);
 	gwr_(e, GCTL, 0x1);
 	e->m.events[0] = 500;
 	e->m.events[3] = 9; /* counter 3 not enabled by the guest */
 	/* Cold entry: 6 CTL + 6 CTR differ from the host's; status CLR 0x20; GlobalCtl. */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 14);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 0);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 14);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 0);
 	for (unsigned i = 0; i < 6; i++) /* HostOnly cleared, GuestOnly forced */
-		assert_true((virq_sim_msr_get(e->fh, 0xC0010200 + 2 * i) & (GO | HO)) == GO);
-	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0);
+		assert_true((virq_sim_msr_get(e->sim, 0xC0010200 + 2 * i) & (GO | HO)) == GO);
+	assert_true(virq_sim_msr_get(e->sim, GSTS) == 0);
 	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
 	/* Steady state: enter 1 write; exit GlobalCtl rd + wr, status rd, 6 CTR rd. */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	for (int i = 0; i < 10; i++)
 		run_(e);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 20);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 80);
-	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, GCTL), 20);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 20);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 80);
+	assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_W, GCTL), 20);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_true(v == 5500);
 	assert_true(grd_(e, 0xC0010207) == 0);
@@ -513,29 +513,29 @@ static void test_sw_world_switch(void **s)
 	assert_true(grd_(e, 0xC0010207) == 9);
 	/* Intercepted write of a counter goes to the hardware at the next entry. */
 	gwr_(e, 0xC0010207, 0xFFFFFFFFFFFFull);
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	run_(e);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W),
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W),
 			 3); /* CTR3, GlobalCtl, GlobalCtl=0 */
 	assert_true(grd_(e, 0xC0010207) == 8);
 	assert_true(grd_(e, GSTS) == 0x8); /* overflow seen in hardware status */
 	/* Guest clears the status through the intercepted CLR: loaded via STATUS_CLR. */
 	gwr_(e, 0xC0000302, 0x8);
 	e->m.events[3] = 0;
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_W, 0xC0000302), 1);
-	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0);
+	assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_W, 0xC0000302), 1);
+	assert_true(virq_sim_msr_get(e->sim, GSTS) == 0);
 	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
 	/* Host restore: every value back, status via CLR/SET, GlobalCtl last. */
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN4_CAPS, i)) ==
+		assert_true(virq_sim_msr_get(e->sim, hctl_(ZEN4_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->sim, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
 	}
-	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
-	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20);
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3E);
+	assert_true(virq_sim_msr_get(e->sim, GSTS) == 0x20);
 	env_free_(e);
 }
 
@@ -545,25 +545,25 @@ static void test_sw_k7_host(void **s)
 	struct env *e = env_new_(FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 8);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 3); /* stop counters 1..3 */
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 8);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 3); /* stop counters 1..3 */
 	for (unsigned i = 0; i < 4; i++)
-		assert_false(virq_sim_msr_get(e->fh, 0xC0010000 + i) & EN);
-	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_R, 0xC0000301), 0);
+		assert_false(virq_sim_msr_get(e->sim, 0xC0010000 + i) & EN);
+	assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_R, 0xC0000301), 0);
 	gwr_(e, 0xC0010002, 0x4300C0);
 	e->m.events[2] = 42;
 	run_(e);
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	for (int i = 0; i < 5; i++)
 		run_(e);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 0);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 20); /* 4 counters per exit */
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 0);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 20); /* 4 counters per exit */
 	assert_true(grd_(e, 0xC0010006) == 252);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
-	assert_true(virq_sim_msr_get(e->fh, 0xC0010001) == (0x130176ull | EN));
-	assert_true(virq_sim_msr_get(e->fh, 0xC0010006) == 0x3000);
+	assert_true(virq_sim_msr_get(e->sim, 0xC0010001) == (0x130176ull | EN));
+	assert_true(virq_sim_msr_get(e->sim, 0xC0010006) == 0x3000);
 	env_free_(e);
 }
 
@@ -579,21 +579,21 @@ static void test_sw_legacy_on_v2(void **s)
 	e->m.events[3] = 7;
 	e->m.events[4] = 100; /* host counter 4 is stopped by GlobalCtl bit 4 = 0 */
 	run_(e);
-	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0); /* stopped after exit */
-	virq_sim_reset_counters(e->fh);
-	virq_sim_trace(e->fh, true);
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0); /* stopped after exit */
+	virq_sim_reset_counters(e->sim);
+	virq_sim_trace(e->sim, true);
 	run_(e);
 	/* enter: GlobalCtl = 0xF; exit: GlobalCtl = 0, status, 4 counters (no passthrough). */
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 2);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 5);
-	assert_true(virq_sim_trace_at(e->fh, 0)->addr == GCTL &&
-		    virq_sim_trace_at(e->fh, 0)->value == 0xF);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 2);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 5);
+	assert_true(virq_sim_trace_at(e->sim, 0)->addr == GCTL &&
+		    virq_sim_trace_at(e->sim, 0)->value == 0xF);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 3, &v), LIBVIRQ_OK);
 	assert_true(v == 14);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 4, &v), LIBVIRQ_EINVAL);
-	assert_true(virq_sim_msr_get(e->fh, 0xC0010209) == 0x5000); /* host CTR4 untouched */
+	assert_true(virq_sim_msr_get(e->sim, 0xC0010209) == 0x5000); /* host CTR4 untouched */
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
-	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3E);
 	env_free_(e);
 }
 
@@ -659,23 +659,23 @@ static void test_msr_faults(void **s)
 	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
 
 	(void)s;
-	virq_sim_msr_fault(e->fh, 0xC0010205, true);
+	virq_sim_msr_fault(e->sim, 0xC0010205, true);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EHW);
 	assert_false(e->v.host.saved);
-	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E); /* host counting again */
-	assert_true(virq_sim_msr_get(e->fh, 0xC0010203) == 0x2000);
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3E); /* host counting again */
+	assert_true(virq_sim_msr_get(e->sim, 0xC0010203) == 0x2000);
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL);
-	virq_sim_msr_fault(e->fh, 0xC0010205, false);
+	virq_sim_msr_fault(e->sim, 0xC0010205, false);
 	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
-	virq_sim_msr_fault(e->fh, GCTL, true);
+	virq_sim_msr_fault(e->sim, GCTL, true);
 	gwr_(e, GCTL, 1);
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EHW);
 	assert_false(e->v.in_guest);
-	virq_sim_msr_fault(e->fh, GCTL, false);
+	virq_sim_msr_fault(e->sim, GCTL, false);
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	virq_sim_msr_fault(e->fh, 0xC0010201, true);
+	virq_sim_msr_fault(e->sim, 0xC0010201, true);
 	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_EHW);
-	virq_sim_msr_fault(e->fh, 0xC0010201, false);
+	virq_sim_msr_fault(e->sim, 0xC0010201, false);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	env_free_(e);
 }
@@ -691,15 +691,15 @@ static void test_host_save_fault_keeps_globals(void **s)
 	for (unsigned k = 0; k < sizeof(fault_at) / sizeof(fault_at[0]); k++) {
 		struct env *e =
 		    env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
-		uint64_t gctl = virq_sim_msr_get(e->fh, GCTL);
+		uint64_t gctl = virq_sim_msr_get(e->sim, GCTL);
 
-		virq_sim_msr_set(e->fh, 0xC0000300u, 0x5);
-		virq_sim_msr_fault(e->fh, fault_at[k], true);
+		virq_sim_msr_set(e->sim, 0xC0000300u, 0x5);
+		virq_sim_msr_fault(e->sim, fault_at[k], true);
 		assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_EHW);
-		virq_sim_msr_fault(e->fh, fault_at[k], false);
+		virq_sim_msr_fault(e->sim, fault_at[k], false);
 		assert_false(e->v.host.saved);
-		assert_true(virq_sim_msr_get(e->fh, 0xC0000300u) == 0x5);
-		assert_true(virq_sim_msr_get(e->fh, GCTL) == gctl);
+		assert_true(virq_sim_msr_get(e->sim, 0xC0000300u) == 0x5);
+		assert_true(virq_sim_msr_get(e->sim, GCTL) == gctl);
 		env_free_(e);
 	}
 }
@@ -718,13 +718,13 @@ static void test_sw_exit_fault_cache(void **s)
 	gwr_(e, GCTL, 0x20);
 	e->m.events[5] = 7;
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
-	assert_true(virq_sim_msr_get(e->fh, 0xC001020B) == 0x6000);
-	virq_sim_msr_fault(e->fh, 0xC0010201, true); /* CTR0 read faults at exit */
+	assert_true(virq_sim_msr_get(e->sim, 0xC001020B) == 0x6000);
+	virq_sim_msr_fault(e->sim, 0xC0010201, true); /* CTR0 read faults at exit */
 	assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_EHW);
-	assert_true(virq_sim_msr_get(e->fh, 0xC001020B) == 0x6007);
-	virq_sim_msr_fault(e->fh, 0xC0010201, false);
+	assert_true(virq_sim_msr_get(e->sim, 0xC001020B) == 0x6007);
+	virq_sim_msr_fault(e->sim, 0xC0010201, false);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
-	assert_true(virq_sim_msr_get(e->fh, 0xC001020B) == 0x6000); /* host value back */
+	assert_true(virq_sim_msr_get(e->sim, 0xC001020B) == 0x6000); /* host value back */
 	env_free_(e);
 }
 
@@ -951,7 +951,7 @@ static void test_lazy_steady_state(void **s)
 	gwr_(e, GCTL, 0x1);
 	e->m.events[0] = 500;
 	run_(e); /* cold entry loads the guest PMU as in eager mode */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	for (int i = 0; i < 10; i++) {
 		assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_OK);
 		assert_int_equal(virq_pmcvirt_exit(&e->v, virq_sim_pmc_vmrun(&e->m)), LIBVIRQ_OK);
@@ -959,25 +959,25 @@ static void test_lazy_steady_state(void **s)
 		 */
 		virq_sim_pmc_host_run(&e->m);
 	}
-	assert_int_equal(virq_sim_msr_total(e->fh), 0);
+	assert_int_equal(virq_sim_msr_total(e->sim), 0);
 	/* Reading guest state saves it first (exit's work of eager mode, once). */
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_true(v == 5500);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_R), 8);
-	assert_int_equal(virq_sim_count(e->fh, LIBVIRQ_SIM_MSR_W), 1);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 8);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 1);
 	/* Next entry loads what the save stopped (GlobalCtl), then steady again. */
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	run_(e);
-	assert_int_equal(virq_sim_msr_total(e->fh), 1);
+	assert_int_equal(virq_sim_msr_total(e->sim), 1);
 	/* Host needs the PMU: the restore saves the guest first, then the host's values. */
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (unsigned i = 0; i < 6; i++) {
-		assert_true(virq_sim_msr_get(e->fh, hctl_(ZEN4_CAPS, i)) ==
+		assert_true(virq_sim_msr_get(e->sim, hctl_(ZEN4_CAPS, i)) ==
 			    0x130076ull + (i << 8) + (i == 0 ? 0 : EN));
-		assert_true(virq_sim_msr_get(e->fh, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
+		assert_true(virq_sim_msr_get(e->sim, hctr_(ZEN4_CAPS, i)) == 0x1000ull * (i + 1));
 	}
-	assert_true(virq_sim_msr_get(e->fh, GCTL) == 0x3E);
-	assert_true(virq_sim_msr_get(e->fh, GSTS) == 0x20);
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3E);
+	assert_true(virq_sim_msr_get(e->sim, GSTS) == 0x20);
 	assert_true(grd_(e, 0xC0010201) == 6000);
 	env_free_(e);
 }
@@ -1073,9 +1073,9 @@ static void test_lazy_matches_eager(void **s)
 		if (saved)
 			assert_int_equal(virq_pmcvirt_host_restore(&e[j]->v), LIBVIRQ_OK);
 	for (uint32_t m = 0xC0010200; m <= 0xC001020B; m++)
-		assert_true(virq_sim_msr_get(e[0]->fh, m) == virq_sim_msr_get(e[1]->fh, m));
-	assert_true(virq_sim_msr_get(e[0]->fh, GCTL) == virq_sim_msr_get(e[1]->fh, GCTL));
-	assert_true(virq_sim_msr_get(e[0]->fh, GSTS) == virq_sim_msr_get(e[1]->fh, GSTS));
+		assert_true(virq_sim_msr_get(e[0]->sim, m) == virq_sim_msr_get(e[1]->sim, m));
+	assert_true(virq_sim_msr_get(e[0]->sim, GCTL) == virq_sim_msr_get(e[1]->sim, GCTL));
+	assert_true(virq_sim_msr_get(e[0]->sim, GSTS) == virq_sim_msr_get(e[1]->sim, GSTS));
 	{
 		struct virq_pmcvirt_state a, b;
 
@@ -1088,7 +1088,7 @@ static void test_lazy_matches_eager(void **s)
 }
 
 /* With the HAL's optional rdpmc hook, guest counters are read with RDPMC, not RDMSR. */
-static struct virq_sim *rdpmc_fh_;
+static struct virq_sim *rdpmc_sim_;
 static unsigned long rdpmc_calls_;
 
 static virq_status rdpmc_(void *ctx, uint32_t counter, uint64_t *value)
@@ -1097,7 +1097,7 @@ static virq_status rdpmc_(void *ctx, uint32_t counter, uint64_t *value)
 	rdpmc_calls_++;
 	if (counter > 5)
 		return LIBVIRQ_EHW;
-	*value = virq_sim_msr_get(rdpmc_fh_, 0xC0010201u + 2 * counter);
+	*value = virq_sim_msr_get(rdpmc_sim_, 0xC0010201u + 2 * counter);
 	return LIBVIRQ_OK;
 }
 
@@ -1112,7 +1112,7 @@ static void test_rdpmc_hook(void **s)
 	(void)s;
 	ops.rdpmc = rdpmc_;
 	hal.ops = &ops;
-	rdpmc_fh_ = e->fh;
+	rdpmc_sim_ = e->sim;
 	forget_(&e->v);
 	assert_int_equal(virq_pmcvirt_vcpu_init(&e->v, &hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
 						LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY,
@@ -1124,13 +1124,13 @@ static void test_rdpmc_hook(void **s)
 	e->m.events[2] = 7;
 	run_(e);
 	run_(e);
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	rdpmc_calls_ = 0;
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 2, &v), LIBVIRQ_OK);
 	assert_true(v == 14);
 	assert_int_equal(rdpmc_calls_, 6);
 	for (unsigned i = 0; i < 6; i++)
-		assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_R, 0xC0010201u + 2 * i),
+		assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_R, 0xC0010201u + 2 * i),
 				 0);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	/* An ops table compiled before the hook existed (size up to kick_vcpu) is valid
@@ -1146,11 +1146,11 @@ static void test_rdpmc_hook(void **s)
 	gwr_(e, GCTL, 0x4);
 	run_(e);
 	rdpmc_calls_ = 0;
-	virq_sim_reset_counters(e->fh);
+	virq_sim_reset_counters(e->sim);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 2, &v), LIBVIRQ_OK);
 	assert_true(v == 7);
 	assert_int_equal(rdpmc_calls_, 0);
-	assert_int_equal(virq_sim_count_at(e->fh, LIBVIRQ_SIM_MSR_R, 0xC0010205u), 1);
+	assert_int_equal(virq_sim_count_at(e->sim, LIBVIRQ_SIM_MSR_R, 0xC0010205u), 1);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	env_free_(e);
 }
@@ -1169,14 +1169,14 @@ static void test_fail_says_why(void **s)
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 0, &v), LIBVIRQ_OK);
 	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
 	for (int l = LIBVIRQ_LOG_ERROR; l <= LIBVIRQ_LOG_DEBUG; l++)
-		assert_int_equal(virq_sim_log_count(e->fh, (enum virq_log_level)l), 0);
+		assert_int_equal(virq_sim_log_count(e->sim, (enum virq_log_level)l), 0);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 6, &v), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_sim_log_count(e->fh, LIBVIRQ_LOG_DEBUG), 1);
-	assert_string_equal(virq_sim_last_log(e->fh),
+	assert_int_equal(virq_sim_log_count(e->sim, LIBVIRQ_LOG_DEBUG), 1);
+	assert_string_equal(virq_sim_last_log(e->sim),
 			    "virq_pmcvirt_rdpmc: counter beyond the guest's count");
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL);
-	assert_true(virq_sim_logged(e->fh, "virq_pmcvirt_enter: host PMU not saved"));
-	assert_int_equal(virq_sim_log_count(e->fh, LIBVIRQ_LOG_DEBUG), 2);
+	assert_true(virq_sim_logged(e->sim, "virq_pmcvirt_enter: host PMU not saved"));
+	assert_int_equal(virq_sim_log_count(e->sim, LIBVIRQ_LOG_DEBUG), 2);
 	env_free_(e);
 }
 

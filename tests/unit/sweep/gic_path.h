@@ -50,7 +50,7 @@ enum gp_settle { GP_FAST, GP_SLOW, GP_NEVER };
 #define GP_SLOW_POLLS 3u
 
 struct gic_path {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_sim_gic *sg;
 	struct virq_sim_its_state *sm;
@@ -111,9 +111,9 @@ static inline void gp_new(struct gic_path *p, enum gp_wait k, enum gp_settle s, 
 	default:
 		break;
 	}
-	p->fh = virq_sim_new();
-	p->hal = virq_sim_hal(p->fh);
-	p->sg = virq_sim_gic_new(p->fh, &gc, &p->desc);
+	p->sim = virq_sim_new();
+	p->hal = virq_sim_hal(p->sim);
+	p->sg = virq_sim_gic_new(p->sim, &gc, &p->desc);
 	p->sm = virq_sim_gic_its(p->sg, 0);
 	if (k == GP_ITS_QUEUE && s == GP_SLOW)
 		virq_sim_its_set_per_relax(virq_sim_its_state_queue(p->sm), 1);
@@ -195,10 +195,10 @@ static inline bool gp_undo(struct gic_path *p)
 /* Checks the teardown left nothing freed twice and, when clean, nothing live. */
 static inline void gp_free(struct gic_path *p, bool clean)
 {
-	assert_int_equal(virq_sim_bad_frees(p->fh), 0);
+	assert_int_equal(virq_sim_bad_frees(p->sim), 0);
 	if (clean)
-		assert_int_equal(virq_sim_live_pages(p->fh), 0);
-	virq_sim_free(p->fh);
+		assert_int_equal(virq_sim_live_pages(p->sim), 0);
+	virq_sim_free(p->sim);
 	virq_sim_gic_free(p->sg);
 }
 

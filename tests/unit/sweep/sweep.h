@@ -18,10 +18,10 @@
 #define SWEEP_REPORT(what, n) printf("sweep: %s: %lu cases\n", (what), (unsigned long)(n))
 
 /* Nothing leaked and nothing freed twice or unknown. */
-static inline void sweep_no_leak(struct virq_sim *fh, size_t baseline)
+static inline void sweep_no_leak(struct virq_sim *sim, size_t baseline)
 {
-	assert_int_equal(virq_sim_live_pages(fh), baseline);
-	assert_int_equal(virq_sim_bad_frees(fh), 0);
+	assert_int_equal(virq_sim_live_pages(sim), baseline);
+	assert_int_equal(virq_sim_bad_frees(sim), 0);
 }
 
 #endif /* LIBVIRQ_SWEEP_H */

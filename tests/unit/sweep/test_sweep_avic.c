@@ -19,7 +19,7 @@
 #define NV 4
 
 struct env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm;
@@ -36,9 +36,9 @@ static virq_status vm_up_(struct env *e, enum virq_avic_mode mode)
 static void env_new_(struct env *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->fh = virq_sim_new();
-	e->hal = virq_sim_hal(e->fh);
-	virq_sim_cpu_apply(e->fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
+	e->sim = virq_sim_new();
+	e->hal = virq_sim_hal(e->sim);
+	virq_sim_cpu_apply(e->sim, &virq_sim_cpus[LIBVIRQ_SIM_CPU_X2AVIC_4K]);
 	assert_int_equal(virq_avic_caps_probe(&e->hal, &e->caps), LIBVIRQ_OK);
 }
 
@@ -72,8 +72,8 @@ static void teardown_(struct env *e, uint32_t nv)
 	for (uint32_t i = 0; i < nv; i++)
 		assert_int_equal(virq_avic_vcpu_destroy(&e->v[i]), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_destroy(&e->vm), LIBVIRQ_OK);
-	sweep_no_leak(e->fh, 0);
-	virq_sim_free(e->fh);
+	sweep_no_leak(e->sim, 0);
+	virq_sim_free(e->sim);
 }
 
 static void test_vm_init_alloc_fail_every_n(void **s)
@@ -87,21 +87,21 @@ static void test_vm_init_alloc_fail_every_n(void **s)
 			virq_status st;
 
 			env_new_(&e);
-			virq_sim_fail_alloc_nth(e.fh, n);
+			virq_sim_fail_alloc_nth(e.sim, n);
 			st = vm_up_(&e, (enum virq_avic_mode)mode);
 			cases++;
 			if (st == LIBVIRQ_OK) {
 				assert_true(n >= 4); /* three allocations were swept */
-				virq_sim_fail_alloc_nth(e.fh, 0);
+				virq_sim_fail_alloc_nth(e.sim, 0);
 				assert_int_equal(vcpu_up_(&e, 0), LIBVIRQ_OK);
 				post_ok_(&e, 0);
 				teardown_(&e, 1);
 				break;
 			}
 			assert_int_equal(st, LIBVIRQ_ENOMEM);
-			sweep_no_leak(e.fh, 0);
+			sweep_no_leak(e.sim, 0);
 			/* Cleanly failed: the same storage initialises afterwards. */
-			virq_sim_fail_alloc_nth(e.fh, 0);
+			virq_sim_fail_alloc_nth(e.sim, 0);
 			assert_int_equal(vm_up_(&e, (enum virq_avic_mode)mode), LIBVIRQ_OK);
 			assert_int_equal(vcpu_up_(&e, 0), LIBVIRQ_OK);
 			post_ok_(&e, 0);
@@ -129,13 +129,13 @@ static void test_vcpu_init_alloc_fail(void **s)
 			}
 			for (uint32_t i = 0; i < NV; i++)
 				before[i] = phys_entry_(&e, i);
-			virq_sim_fail_alloc_nth(e.fh, 1);
+			virq_sim_fail_alloc_nth(e.sim, 1);
 			assert_int_equal(vcpu_up_(&e, k), LIBVIRQ_ENOMEM);
 			cases++;
-			sweep_no_leak(e.fh, 3 + k);
+			sweep_no_leak(e.sim, 3 + k);
 			for (uint32_t i = 0; i < NV; i++)
 				assert_int_equal(phys_entry_(&e, i), before[i]);
-			virq_sim_fail_alloc_nth(e.fh, 0);
+			virq_sim_fail_alloc_nth(e.sim, 0);
 			assert_int_equal(vcpu_up_(&e, k), LIBVIRQ_OK);
 			post_ok_(&e, k);
 			for (uint32_t i = 0; i < k; i++)
@@ -162,18 +162,18 @@ static void test_doorbell_fault(void **s)
 
 		assert_int_equal(virq_avic_vcpu_vmcb_values(&e.v[0], &vv), LIBVIRQ_OK);
 	}
-	virq_sim_msr_fault(e.fh, LIBVIRQ_AVIC_DOORBELL_MSR, true);
+	virq_sim_msr_fault(e.sim, LIBVIRQ_AVIC_DOORBELL_MSR, true);
 	{
 		virq_status st = virq_avic_post(&e.v[0], 0x55, 3);
 
 		assert_true(st == LIBVIRQ_EHW || st == LIBVIRQ_OK);
 		if (st == LIBVIRQ_EHW)
-			assert_int_equal(virq_sim_kicks_of(e.fh, (void *)(uintptr_t)0x100), 1);
+			assert_int_equal(virq_sim_kicks_of(e.sim, (void *)(uintptr_t)0x100), 1);
 	}
 	assert_true(virq_avic_vcpu_pending(&e.v[0], NULL));
 	virq_avic_vcpu_counters_get(&e.v[0], &c);
 	assert_int_equal(c.posts, 1);
-	virq_sim_msr_fault(e.fh, LIBVIRQ_AVIC_DOORBELL_MSR, false);
+	virq_sim_msr_fault(e.sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	assert_int_equal(virq_avic_vcpu_put(&e.v[0]), LIBVIRQ_OK);
 	teardown_(&e, 1);
 	SWEEP_REPORT("avic doorbell MSR fault", 1);

@@ -30,7 +30,7 @@ static const char *const sname[S_COUNT] = {"NULL", "zeroed", "live", "busy", "bu
 #define EUNK_ B_(LIBVIRQ_EUNKNOWN)
 
 struct w {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	struct virq_avic_caps caps;
 	struct virq_avic_vm vm, vm_zero, vm_dead;
@@ -43,13 +43,13 @@ struct w {
 	uint64_t irte2[2] __attribute__((aligned(16)));
 };
 
-static void cpuid_(struct virq_sim *fh)
+static void cpuid_(struct virq_sim *sim)
 {
-	virq_sim_cpuid_set(fh, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
-	virq_sim_cpuid_set(fh, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
-	virq_sim_cpuid_set(fh, 0x80000001u, 0, 0, 0, 0x4, 0);
-	virq_sim_cpuid_set(fh, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
+	virq_sim_cpuid_set(sim, 0, 0, 0x10, 0x68747541u, 0x444d4163u, 0x69746e65u);
+	virq_sim_cpuid_set(sim, 1, 0, (0xAu << 20) | (0xFu << 8) | 0x10, 0, 0, 0);
+	virq_sim_cpuid_set(sim, 0x80000000u, 0, 0x80000021u, 0, 0, 0);
+	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0, 0x4, 0);
+	virq_sim_cpuid_set(sim, 0x8000000Au, 0, 1, 0x8000, LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT,
 			   LIBVIRQ_AVIC_CPUID_EDX_AVIC | LIBVIRQ_AVIC_CPUID_EDX_X2AVIC);
 }
 
@@ -78,9 +78,9 @@ static struct w *w_new_(void)
 	struct w *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
-	w->fh = virq_sim_new();
-	w->hal = virq_sim_hal(w->fh);
-	cpuid_(w->fh);
+	w->sim = virq_sim_new();
+	w->hal = virq_sim_hal(w->sim);
+	cpuid_(w->sim);
 	assert_int_equal(virq_avic_caps_probe(&w->hal, &w->caps), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&w->vm, &w->hal, &w->caps, &cfg_), LIBVIRQ_OK);
 	assert_int_equal(virq_avic_vm_init(&w->vm_dead, &w->hal, &w->caps, &cfg_), LIBVIRQ_OK);
@@ -119,8 +119,8 @@ static void w_free_(struct w *w)
 		st = virq_avic_vm_destroy(vms[i]);
 	}
 	(void)st;
-	sweep_no_leak(w->fh, 0);
-	virq_sim_free(w->fh);
+	sweep_no_leak(w->sim, 0);
+	virq_sim_free(w->sim);
 	free(w);
 }
 

@@ -57,11 +57,11 @@ static const struct fault faults_[] = {
 };
 #define NFAULTS (sizeof(faults_) / sizeof(faults_[0]))
 
-static void watchdog_(void *arg, struct virq_sim *fh)
+static void watchdog_(void *arg, struct virq_sim *sim)
 {
 	unsigned long *n = arg;
 
-	(void)fh;
+	(void)sim;
 	if (++*n > WATCHDOG) {
 		fprintf(stderr, "test_sweep_clock: a wait outran its round limit (hang)\n");
 		abort();
@@ -69,16 +69,16 @@ static void watchdog_(void *arg, struct virq_sim *fh)
 }
 
 /* The log line a wait that ended without success leaves for @f. */
-static bool wait_logged_(struct virq_sim *fh, const struct fault *f)
+static bool wait_logged_(struct virq_sim *sim, const struct fault *f)
 {
 	switch (f->kind) {
 	case LIBVIRQ_SIM_CLOCK_STOP:
 	case LIBVIRQ_SIM_CLOCK_RUN_BACKWARDS:
-		return virq_sim_logged(fh, MSG_ROUNDS);
+		return virq_sim_logged(sim, MSG_ROUNDS);
 	case LIBVIRQ_SIM_CLOCK_JUMP_BACK:
-		return virq_sim_logged(fh, MSG_BACK);
+		return virq_sim_logged(sim, MSG_BACK);
 	default:
-		return virq_sim_logged(fh, MSG_DEADLINE);
+		return virq_sim_logged(sim, MSG_DEADLINE);
 	}
 }
 
@@ -91,9 +91,9 @@ static void gic_case_(enum gp_wait k, enum gp_settle s, int version, const struc
 
 	gp_new(&p, k, s, version);
 	p.timeout_ns = TIMEOUT_NS;
-	virq_sim_on_relax(p.fh, watchdog_, &relaxes);
-	virq_sim_clock_advance(p.fh, 10000000000ull); /* 10 s: room to run backwards */
-	virq_sim_clock_fault(p.fh, f->kind, f->after, f->ns);
+	virq_sim_on_relax(p.sim, watchdog_, &relaxes);
+	virq_sim_clock_advance(p.sim, 10000000000ull); /* 10 s: room to run backwards */
+	virq_sim_clock_fault(p.sim, f->kind, f->after, f->ns);
 	st = gp_run(&p, k == GP_ITS_QUEUE && s == GP_NEVER);
 	print_message("GICv%d.%d %-26s %-5s %-17s: step %2d -> %s (%lu rounds)\n", version / 10,
 		      version % 10, gp_wait_name[k], s == GP_NEVER ? "never" : "slow", f->name,
@@ -101,20 +101,20 @@ static void gic_case_(enum gp_wait k, enum gp_settle s, int version, const struc
 	if (k == GP_NONE) {
 		/* Nothing to wait for: the clock is never read. */
 		assert_int_equal(st, LIBVIRQ_OK);
-		assert_int_equal(virq_sim_count(p.fh, LIBVIRQ_SIM_NOW), 0);
+		assert_int_equal(virq_sim_count(p.sim, LIBVIRQ_SIM_NOW), 0);
 	} else if (s == GP_SLOW && f->kind != LIBVIRQ_SIM_CLOCK_JUMP_FORWARD) {
 		/* Settles after a few reads: found whatever the clock does. */
 		assert_int_equal(st, LIBVIRQ_OK);
-		assert_true(virq_sim_count(p.fh, LIBVIRQ_SIM_NOW) > 0); /* the wait did run */
+		assert_true(virq_sim_count(p.sim, LIBVIRQ_SIM_NOW) > 0); /* the wait did run */
 	} else if (s == GP_SLOW) {
 		/* The clock says 1 s passed: the wait may end before the register
 		 * settles; then it is a timeout, and the wait logged it. */
 		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_ETIMEDOUT);
 		if (st != LIBVIRQ_OK)
-			assert_true(wait_logged_(p.fh, f));
+			assert_true(wait_logged_(p.sim, f));
 	} else {
 		assert_int_equal(st, LIBVIRQ_ETIMEDOUT);
-		assert_true(wait_logged_(p.fh, f));
+		assert_true(wait_logged_(p.sim, f));
 	}
 	/* Bounded: the path's own waits and the teardown's, each at most its limit. */
 	assert_true(relaxes <= 16 * MAX_ROUNDS);
@@ -152,11 +152,11 @@ static void test_gic_embedder_round(void **state)
 	ops.poll_round_ns = 1000;
 	gp_new(&p, GP_DIRTY, GP_NEVER, 40);
 	p.hal.ops = &ops; /* default timeouts (10 ms): 10^4 rounds per wait */
-	virq_sim_on_relax(p.fh, watchdog_, &relaxes);
-	virq_sim_clock_fault(p.fh, LIBVIRQ_SIM_CLOCK_STOP, 0, 0);
+	virq_sim_on_relax(p.sim, watchdog_, &relaxes);
+	virq_sim_clock_fault(p.sim, LIBVIRQ_SIM_CLOCK_STOP, 0, 0);
 	assert_int_equal(gp_run(&p, false), LIBVIRQ_ETIMEDOUT);
 	assert_int_equal(relaxes, LIBVIRQ_GIC_DEFAULT_TIMEOUT_NS / 1000 + 1);
-	assert_true(virq_sim_logged(p.fh, MSG_ROUNDS));
+	assert_true(virq_sim_logged(p.sim, MSG_ROUNDS));
 	gp_free(&p, false);
 	SWEEP_REPORT("GICv4 wait, stopped clock, embedder's poll_round_ns", 1);
 }
@@ -169,11 +169,11 @@ static const char *const qop_name_[Q_COUNT] = {"submit", "drain", "reset"};
 /* GITS_CTLR of an ITS that is slow to (or never does) become quiescent:
  * Enabled and not Quiescent for @left reads (UINT32_MAX: forever), then
  * Quiescent and disabled. */
-static uint64_t slow_ctlr_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t slow_ctlr_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	unsigned *left = arg;
 
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	if (*left == UINT32_MAX)
@@ -188,9 +188,9 @@ static uint64_t slow_ctlr_(void *arg, struct virq_sim *fh, uint64_t addr, unsign
 static void queue_case_(enum qop op, enum gp_settle s, const struct fault *f, unsigned long *cases)
 {
 	const uint64_t its = LIBVIRQ_SIM_GIC_ITS0_BASE;
-	struct virq_sim *fh = virq_sim_new();
-	struct virq_hal hal = virq_sim_hal(fh);
-	struct virq_sim_its *m = virq_sim_its_new(fh, its, NULL);
+	struct virq_sim *sim = virq_sim_new();
+	struct virq_hal hal = virq_sim_hal(sim);
+	struct virq_sim_its *m = virq_sim_its_new(sim, its, NULL);
 	struct virq_its_queue_cfg qc = {TIMEOUT_NS, false};
 	struct virq_its_queue q;
 	struct virq_its_cmd c = virq_its_mapti(1, 2, 8192, 0);
@@ -198,17 +198,17 @@ static void queue_case_(enum qop op, enum gp_settle s, const struct fault *f, un
 	unsigned ctlr_left = s == GP_SLOW ? 1 + GP_SLOW_POLLS : UINT32_MAX;
 	virq_status st;
 
-	virq_sim_on_relax(fh, watchdog_, &relaxes);
+	virq_sim_on_relax(sim, watchdog_, &relaxes);
 	assert_int_equal(virq_its_queue_init(&q, &hal, its, 4096, &qc), LIBVIRQ_OK);
 	virq_sim_its_enable(m, true);
 	if (op == Q_RESET) /* a later region overrides the model's GITS_CTLR */
-		virq_sim_add_region(fh, its + LIBVIRQ_GITS_CTLR, 4, slow_ctlr_, NULL, &ctlr_left);
+		virq_sim_add_region(sim, its + LIBVIRQ_GITS_CTLR, 4, slow_ctlr_, NULL, &ctlr_left);
 	else if (s == GP_SLOW)
 		virq_sim_its_set_per_relax(m, 1);
 	else
 		virq_sim_its_set_dead(m, true);
-	virq_sim_clock_advance(fh, 10000000000ull);
-	virq_sim_clock_fault(fh, f->kind, f->after, f->ns);
+	virq_sim_clock_advance(sim, 10000000000ull);
+	virq_sim_clock_fault(sim, f->kind, f->after, f->ns);
 	switch (op) {
 	case Q_SUBMIT:
 		st = virq_its_queue_submit(&q, &c, NULL, NULL, NULL);
@@ -229,17 +229,17 @@ static void queue_case_(enum qop op, enum gp_settle s, const struct fault *f, un
 	} else if (s == GP_SLOW) {
 		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_ETIMEDOUT);
 		if (st != LIBVIRQ_OK)
-			assert_true(wait_logged_(fh, f));
+			assert_true(wait_logged_(sim, f));
 	} else {
 		assert_int_equal(st, LIBVIRQ_ETIMEDOUT);
-		assert_true(wait_logged_(fh, f));
+		assert_true(wait_logged_(sim, f));
 		/* A timed-out queue is dead until reset. */
 		assert_int_equal(virq_its_queue_push(&q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
 	}
 	assert_true(relaxes <= 2 * MAX_ROUNDS);
 	virq_its_queue_fini(&q);
-	sweep_no_leak(fh, 0);
-	virq_sim_free(fh);
+	sweep_no_leak(sim, 0);
+	virq_sim_free(sim);
 	virq_sim_its_free(m);
 	(*cases)++;
 }
@@ -265,8 +265,8 @@ static void test_avic_calibration_every_clock_fault(void **state)
 
 	(void)state;
 	for (size_t f = 0; f < NFAULTS; f++) {
-		struct virq_sim *fh = virq_sim_new();
-		struct virq_hal hal = virq_sim_hal(fh);
+		struct virq_sim *sim = virq_sim_new();
+		struct virq_hal hal = virq_sim_hal(sim);
 		struct virq_avic_caps caps;
 		struct virq_avic_vm vm;
 		struct virq_avic_vm_cfg cfg = {.mode = LIBVIRQ_AVIC_MODE_XAVIC, .max_vcpus = 2};
@@ -274,12 +274,12 @@ static void test_avic_calibration_every_clock_fault(void **state)
 		uint64_t db_ns = 0, kick_ns = 0;
 		virq_status st;
 
-		virq_sim_cpu_apply(fh, &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4]);
+		virq_sim_cpu_apply(sim, &virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4]);
 		assert_int_equal(virq_avic_caps_probe(&hal, &caps), LIBVIRQ_OK);
 		assert_int_equal(virq_avic_vm_init(&vm, &hal, &caps, &cfg), LIBVIRQ_OK);
-		virq_sim_clock_advance(fh, 10000000000ull);
-		virq_sim_set_now_step(fh, 50); /* every clock read advances 50 ns */
-		virq_sim_clock_fault(fh, faults_[f].kind, 1, faults_[f].ns);
+		virq_sim_clock_advance(sim, 10000000000ull);
+		virq_sim_set_now_step(sim, 50); /* every clock read advances 50 ns */
+		virq_sim_clock_fault(sim, faults_[f].kind, 1, faults_[f].ns);
 		st = virq_avic_vm_calibrate(&vm, 0, NULL, 8, &chosen);
 		virq_avic_vm_calibration(&vm, &db_ns, &kick_ns);
 		print_message("avic calibration, %-17s: %s doorbell %llu ns kick %llu ns\n",
@@ -293,8 +293,8 @@ static void test_avic_calibration_every_clock_fault(void **state)
 		assert_true(db_ns <= 1000000000ull / 8 + 1000);
 		assert_true(kick_ns <= 1000000000ull / 8 + 1000);
 		assert_int_equal(virq_avic_vm_destroy(&vm), LIBVIRQ_OK);
-		sweep_no_leak(fh, 0);
-		virq_sim_free(fh);
+		sweep_no_leak(sim, 0);
+		virq_sim_free(sim);
 		cases++;
 	}
 	SWEEP_REPORT("AVIC calibration x clock fault", cases);

@@ -25,9 +25,9 @@ static void one_(enum gp_wait k, int version, unsigned long *reached)
 	bool clean;
 
 	gp_new(&p, k, GP_NEVER, version);
-	t0 = virq_sim_now(p.fh);
+	t0 = virq_sim_now(p.sim);
 	st = gp_run(&p, k == GP_ITS_QUEUE);
-	spent = virq_sim_now(p.fh) - t0;
+	spent = virq_sim_now(p.sim) - t0;
 	print_message("GICv%d.%d %-26s: step %2d -> %-9s after %8llu ns of fake time\n",
 		      version / 10, version % 10, gp_wait_name[k], p.step, virq_status_name(st),
 		      (unsigned long long)spent);
@@ -42,7 +42,7 @@ static void one_(enum gp_wait k, int version, unsigned long *reached)
 	clean = gp_undo(&p);
 	if (!clean)
 		print_message("  teardown reported an error (hardware dead): %zu pages kept\n",
-			      virq_sim_live_pages(p.fh));
+			      virq_sim_live_pages(p.sim));
 	gp_free(&p, clean);
 }
 

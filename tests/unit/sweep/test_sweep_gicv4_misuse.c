@@ -81,7 +81,7 @@ static void world_up_(struct world *w, int version)
 	OK_(virq_vpe_init(&w->vpe, &w->vm, 0, w->db[0]));
 	OK_(virq_its_device_map(&w->f.its[0], &w->dev, 1, 8));
 	OK_(virq_vlpi_map(&w->dev, 0, &w->vpe, 8192, true));
-	w->qm = virq_sim_its_new(w->f.g.fh, Q_BASE, NULL);
+	w->qm = virq_sim_its_new(w->f.g.sim, Q_BASE, NULL);
 	hal = w->f.g.hal;
 	(void)hal;
 }
@@ -167,9 +167,9 @@ static void world_down_(struct world *w, enum ty ty)
 		OK_(virq_lpi_free(&w->f.g.gic, w->db[i], 1));
 	OK_(virq_its_destroy(&w->f.its[0]));
 	OK_(virq_gic_destroy(&w->f.g.gic));
-	assert_int_equal(virq_sim_live_pages(w->f.g.fh), 0);
-	assert_int_equal(virq_sim_bad_frees(w->f.g.fh), 0);
-	virq_sim_free(w->f.g.fh);
+	assert_int_equal(virq_sim_live_pages(w->f.g.sim), 0);
+	assert_int_equal(virq_sim_bad_frees(w->f.g.sim), 0);
+	virq_sim_free(w->f.g.sim);
 	virq_sim_gic_free(w->f.g.sg); /* the redistributor and ITS models */
 	virq_sim_its_free(w->qm);
 }

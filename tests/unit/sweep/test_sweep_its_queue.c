@@ -21,7 +21,7 @@
 #define TIMEOUT_NS 200000ull
 
 struct env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_sim_its *m;
 	struct virq_hal hal;
 	struct virq_its_queue q;
@@ -31,17 +31,17 @@ struct env {
 static void env_new_(struct env *e, const struct virq_sim_its_cfg *mc)
 {
 	memset(e, 0, sizeof(*e));
-	e->fh = virq_sim_new();
-	e->m = virq_sim_its_new(e->fh, ITS, mc);
-	e->hal = virq_sim_hal(e->fh);
+	e->sim = virq_sim_new();
+	e->m = virq_sim_its_new(e->sim, ITS, mc);
+	e->hal = virq_sim_hal(e->sim);
 	e->cfg.timeout_ns = TIMEOUT_NS;
 }
 
 static void env_free_(struct env *e)
 {
 	virq_its_queue_fini(&e->q);
-	sweep_no_leak(e->fh, 0);
-	virq_sim_free(e->fh); /* before the model: the fake HAL holds its hooks */
+	sweep_no_leak(e->sim, 0);
+	virq_sim_free(e->sim); /* before the model: the fake HAL holds its hooks */
 	virq_sim_its_free(e->m);
 }
 
@@ -88,7 +88,7 @@ static void test_init_alloc_fail_every_n(void **s)
 		virq_status st;
 
 		env_new_(&e, &mc);
-		virq_sim_fail_alloc_nth(e.fh, n);
+		virq_sim_fail_alloc_nth(e.sim, n);
 		st = virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg);
 		cases++;
 		if (st == LIBVIRQ_OK) {
@@ -98,11 +98,11 @@ static void test_init_alloc_fail_every_n(void **s)
 			break;
 		}
 		assert_int_equal(st, LIBVIRQ_ENOMEM);
-		sweep_no_leak(e.fh, 0);
+		sweep_no_leak(e.sim, 0);
 		/* GITS_CBASER untouched: no half-programmed queue. */
 		assert_int_equal(virq_sim_its_cbaser(e.m) >> 63, 0);
 		/* Cleanly failed: a new init on the same storage succeeds. */
-		virq_sim_fail_alloc_nth(e.fh, 0);
+		virq_sim_fail_alloc_nth(e.sim, 0);
 		assert_int_equal(virq_its_queue_init(&e.q, &e.hal, ITS, 64 * 1024, &e.cfg),
 				 LIBVIRQ_OK);
 		virq_sim_its_enable(e.m, true);
@@ -170,14 +170,14 @@ static void test_every_wait_times_out(void **s)
 			virq_sim_its_enable(e.m, true);
 			usable_(&e, 1);
 			virq_sim_its_set_dead(e.m, true);
-			t0 = virq_sim_now(e.fh);
+			t0 = virq_sim_now(e.sim);
 			st = dead_op_(&e, (enum wait_op)op, &pushed);
 			print_message("%s (%d KiB): %s after %llu ns\n", op_name_[op], size_kb,
 				      virq_strerror(st),
-				      (unsigned long long)(virq_sim_now(e.fh) - t0));
+				      (unsigned long long)(virq_sim_now(e.sim) - t0));
 			assert_int_equal(st, LIBVIRQ_ETIMEDOUT);
 			/* Bounded: the deadline plus one poll interval. */
-			assert_true(virq_sim_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
+			assert_true(virq_sim_now(e.sim) - t0 <= TIMEOUT_NS + 2000);
 			/* Cleanly dead until reset. */
 			assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL),
 					 LIBVIRQ_EDEAD);
@@ -198,10 +198,10 @@ static void test_every_wait_times_out(void **s)
 }
 
 /* GITS_CTLR read as Enabled and never Quiescent (a wedged ITS). */
-static uint64_t wedged_ctlr_(void *arg, struct virq_sim *fh, uint64_t addr, unsigned width)
+static uint64_t wedged_ctlr_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
 {
 	(void)arg;
-	(void)fh;
+	(void)sim;
 	(void)addr;
 	(void)width;
 	return 0x1;
@@ -224,10 +224,10 @@ static void test_reset_times_out_stays_dead(void **s)
 	virq_sim_its_set_dead(e.m, true);
 	assert_int_equal(dead_op_(&e, OP_SUBMIT, &pushed), LIBVIRQ_ETIMEDOUT);
 	/* A later region overrides the model's GITS_CTLR. */
-	virq_sim_add_region(e.fh, ITS + LIBVIRQ_GITS_CTLR, 4, wedged_ctlr_, NULL, NULL);
-	t0 = virq_sim_now(e.fh);
+	virq_sim_add_region(e.sim, ITS + LIBVIRQ_GITS_CTLR, 4, wedged_ctlr_, NULL, NULL);
+	t0 = virq_sim_now(e.sim);
 	assert_int_equal(virq_its_queue_reset(&e.q), LIBVIRQ_ETIMEDOUT);
-	assert_true(virq_sim_now(e.fh) - t0 <= TIMEOUT_NS + 2000);
+	assert_true(virq_sim_now(e.sim) - t0 <= TIMEOUT_NS + 2000);
 	assert_int_equal(virq_its_queue_push(&e.q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_EDEAD);
 	env_free_(&e);

@@ -57,7 +57,7 @@ enum phase { PH_SAVE, PH_ENTER, PH_EXIT, PH_RESTORE, PH_COUNT };
 static const char *const phase_name_[PH_COUNT] = {"host_save", "enter", "exit", "host_restore"};
 
 struct env {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	uint8_t *vmcb;
 	struct virq_sim_pmc m;
@@ -81,21 +81,21 @@ static void env_new_(struct env *e, const struct cfg *c)
 
 	memset(e, 0, sizeof(*e));
 	e->c = c;
-	e->fh = virq_sim_new();
-	e->hal = virq_sim_hal(e->fh);
+	e->sim = virq_sim_new();
+	e->hal = virq_sim_hal(e->sim);
 	e->vmcb = aligned_alloc(4096, 4096);
 	assert_non_null(e->vmcb);
 	memset(e->vmcb, 0, 4096);
-	virq_sim_pmc_init(&e->m, e->fh, e->vmcb, caps->num_core_ctrs, caps->perfctr_ext_core,
+	virq_sim_pmc_init(&e->m, e->sim, e->vmcb, caps->num_core_ctrs, caps->perfctr_ext_core,
 			  caps->perfmon_v2);
 	/* A host PMU in use: distinct values everywhere. */
 	for (unsigned i = 0; i < caps->num_core_ctrs; i++) {
-		virq_sim_msr_set(e->fh, hctl_(caps, i), 0x130076ull + (i << 8) + (1ull << 22));
-		virq_sim_msr_set(e->fh, hctr_(caps, i), 0x1000ull * (i + 1));
+		virq_sim_msr_set(e->sim, hctl_(caps, i), 0x130076ull + (i << 8) + (1ull << 22));
+		virq_sim_msr_set(e->sim, hctr_(caps, i), 0x1000ull * (i + 1));
 	}
 	if (caps->perfmon_v2) {
-		virq_sim_msr_set(e->fh, 0xC0000301u, 0x3E);
-		virq_sim_msr_set(e->fh, 0xC0000300u, 0x20);
+		virq_sim_msr_set(e->sim, 0xC0000301u, 0x3E);
+		virq_sim_msr_set(e->sim, 0xC0000300u, 0x20);
 	}
 	assert_int_equal(
 	    virq_pmcvirt_vcpu_init(&e->v, &e->hal, caps, c->guest, c->mode, 0, e->vmcb),
@@ -113,7 +113,7 @@ static void env_new_(struct env *e, const struct cfg *c)
 
 static void env_free_(struct env *e)
 {
-	virq_sim_free(e->fh);
+	virq_sim_free(e->sim);
 	free(e->vmcb);
 }
 
@@ -156,10 +156,10 @@ static void touched_(const struct cfg *c, enum phase p, struct msrset *s)
 	env_new_(&e, c);
 	for (int q = 0; q < (int)p; q++)
 		assert_int_equal(phase_(&e, (enum phase)q), LIBVIRQ_OK);
-	virq_sim_trace(e.fh, true);
+	virq_sim_trace(e.sim, true);
 	assert_int_equal(phase_(&e, p), LIBVIRQ_OK);
-	for (size_t i = 0; i < virq_sim_trace_len(e.fh); i++) {
-		const struct virq_sim_trace_ev *ev = virq_sim_trace_at(e.fh, i);
+	for (size_t i = 0; i < virq_sim_trace_len(e.sim); i++) {
+		const struct virq_sim_trace_ev *ev = virq_sim_trace_at(e.sim, i);
 
 		if (ev->kind == LIBVIRQ_SIM_MSR_R || ev->kind == LIBVIRQ_SIM_MSR_W)
 			add_(s, (uint32_t)ev->addr);
@@ -182,7 +182,7 @@ static void host_msrs_(struct env *e, struct msrset *s)
 		add_(s, 0xC0000301u);
 	}
 	for (unsigned i = 0; i < s->n; i++)
-		s->val[i] = virq_sim_msr_get(e->fh, s->msr[i]);
+		s->val[i] = virq_sim_msr_get(e->sim, s->msr[i]);
 }
 
 /* The host MSR whose value a write to @msr sets (STATUS_CLR/SET act on the status). */
@@ -201,7 +201,7 @@ static void host_same_except_(struct env *e, const struct msrset *snap, uint32_t
 	for (unsigned i = 0; i < snap->n; i++) {
 		if (snap->msr[i] == except || snap->msr[i] == except2)
 			continue;
-		if (virq_sim_msr_get(e->fh, snap->msr[i]) == snap->val[i])
+		if (virq_sim_msr_get(e->sim, snap->msr[i]) == snap->val[i])
 			continue;
 		if (SWEEP_STRICT) { /* count, keep going: no longjmp, nothing leaks */
 			violations_++;
@@ -209,12 +209,12 @@ static void host_same_except_(struct env *e, const struct msrset *snap, uint32_t
 			    "VIOLATION: %s, %s with MSR %#x faulting: host MSR %#x = %#llx, "
 			    "was %#llx\n",
 			    e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
-			    (unsigned long long)virq_sim_msr_get(e->fh, snap->msr[i]),
+			    (unsigned long long)virq_sim_msr_get(e->sim, snap->msr[i]),
 			    (unsigned long long)snap->val[i]);
 		} else {
 			fail_msg("%s, %s with MSR %#x faulting: host MSR %#x = %#llx, was %#llx",
 				 e->c->name, phase_name_[cur_phase_], cur_msr_, snap->msr[i],
-				 (unsigned long long)virq_sim_msr_get(e->fh, snap->msr[i]),
+				 (unsigned long long)virq_sim_msr_get(e->sim, snap->msr[i]),
 				 (unsigned long long)snap->val[i]);
 		}
 	}
@@ -242,9 +242,9 @@ static void one_(const struct cfg *c, enum phase p, uint32_t msr)
 		assert_int_equal(phase_(&e, (enum phase)q), LIBVIRQ_OK);
 	if (p != PH_EXIT)
 		assert_int_equal(virq_pmcvirt_save_state(&e.v, &before), LIBVIRQ_OK);
-	virq_sim_msr_fault(e.fh, msr, true);
+	virq_sim_msr_fault(e.sim, msr, true);
 	st = phase_(&e, p);
-	virq_sim_msr_fault(e.fh, msr, false);
+	virq_sim_msr_fault(e.sim, msr, false);
 	assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EHW);
 	if (st == LIBVIRQ_EHW) {
 		switch (p) {
@@ -267,7 +267,7 @@ static void one_(const struct cfg *c, enum phase p, uint32_t msr)
 	if (p == PH_SAVE && st == LIBVIRQ_EHW && !SWEEP_STRICT) /* known issue: accept the loss */
 		for (unsigned i = 0; i < snap.n; i++)
 			if (snap.msr[i] == GSTS)
-				snap.val[i] = virq_sim_msr_get(e.fh, GSTS);
+				snap.val[i] = virq_sim_msr_get(e.sim, GSTS);
 	/* Recover to "host saved, outside the guest" or "nothing saved". */
 	if (p == PH_SAVE && st != LIBVIRQ_OK) {
 		clean_cycle_(&e, &snap);
@@ -286,7 +286,7 @@ static void one_(const struct cfg *c, enum phase p, uint32_t msr)
 		 * above); put that one back as the host would, then cycle. */
 		for (unsigned i = 0; i < snap.n; i++)
 			if (snap.msr[i] == affected_(msr))
-				virq_sim_msr_set(e.fh, snap.msr[i], snap.val[i]);
+				virq_sim_msr_set(e.sim, snap.msr[i], snap.val[i]);
 		clean_cycle_(&e, &snap);
 	}
 	env_free_(&e);

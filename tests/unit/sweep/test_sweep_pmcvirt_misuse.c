@@ -29,7 +29,7 @@ static const char *const sname[S_COUNT] = {
 #define EBUSY_ B_(LIBVIRQ_EBUSY)
 
 struct w {
-	struct virq_sim *fh;
+	struct virq_sim *sim;
 	struct virq_hal hal;
 	uint8_t *vmcb, *vmcb12, *vmcb02;
 	struct virq_sim_pmc m;
@@ -41,8 +41,8 @@ static struct w *w_new_(void)
 	struct w *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
-	w->fh = virq_sim_new();
-	w->hal = virq_sim_hal(w->fh);
+	w->sim = virq_sim_new();
+	w->hal = virq_sim_hal(w->sim);
 	w->vmcb = aligned_alloc(4096, 4096);
 	w->vmcb12 = aligned_alloc(4096, 4096);
 	w->vmcb02 = aligned_alloc(4096, 4096);
@@ -50,7 +50,7 @@ static struct w *w_new_(void)
 	memset(w->vmcb, 0, 4096);
 	memset(w->vmcb12, 0, 4096);
 	memset(w->vmcb02, 0, 4096);
-	virq_sim_pmc_init(&w->m, w->fh, w->vmcb, 6, true, true);
+	virq_sim_pmc_init(&w->m, w->sim, w->vmcb, 6, true, true);
 	assert_int_equal(virq_pmcvirt_vcpu_init(&w->dead, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6,
 						LIBVIRQ_PMCVIRT_MODE_SW, 0, NULL),
 			 LIBVIRQ_OK);
@@ -70,8 +70,8 @@ static void w_free_(struct w *w)
 		st = virq_pmcvirt_vcpu_destroy(all[i]);
 	}
 	(void)st;
-	sweep_no_leak(w->fh, 0);
-	virq_sim_free(w->fh);
+	sweep_no_leak(w->sim, 0);
+	virq_sim_free(w->sim);
 	free(w->vmcb);
 	free(w->vmcb12);
 	free(w->vmcb02);

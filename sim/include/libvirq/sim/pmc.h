@@ -40,18 +40,18 @@ extern "C" {
 
 /** @brief The PMU model (caller storage; virq_sim_pmc_init()). */
 struct virq_sim_pmc {
-	struct virq_sim *fh; /**< The simulator. */
-	uint8_t *vmcb;	     /**< The VMCB given to VMRUN. */
-	bool ext_core;	     /**< Host counters at C001_020xh (PerfCtrExtCore), else K7 MSRs. */
-	bool v2;	     /**< Host PerfMonV2 (global control and status). */
-	uint32_t nctr;	     /**< Host counters. */
-	uint64_t events[6];  /**< Events each counter sees during one guest run. */
-	uint64_t exit_code;  /**< EXITCODE of a successful run's \#VMEXIT. */
-	uint32_t gw_msr[4];  /**< Guest WRMSRs to passed-through MSRs during the next run: MSRs. */
-	uint64_t gw_val[4];  /**< ... and values. */
-	unsigned gw_n;	     /**< Entries of @c gw_msr / @c gw_val used. */
-	unsigned vmruns;     /**< VMRUN attempts. */
-	unsigned failed;     /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
+	struct virq_sim *sim; /**< The simulator. */
+	uint8_t *vmcb;	      /**< The VMCB given to VMRUN. */
+	bool ext_core;	      /**< Host counters at C001_020xh (PerfCtrExtCore), else K7 MSRs. */
+	bool v2;	      /**< Host PerfMonV2 (global control and status). */
+	uint32_t nctr;	      /**< Host counters. */
+	uint64_t events[6];   /**< Events each counter sees during one guest run. */
+	uint64_t exit_code;   /**< EXITCODE of a successful run's \#VMEXIT. */
+	uint32_t gw_msr[4];   /**< Guest WRMSRs to passed-through MSRs during the next run: MSRs. */
+	uint64_t gw_val[4];   /**< ... and values. */
+	unsigned gw_n;	      /**< Entries of @c gw_msr / @c gw_val used. */
+	unsigned vmruns;      /**< VMRUN attempts. */
+	unsigned failed;      /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 };
 
 /**
