@@ -53,7 +53,7 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 {
 	virq_status st;
 	size_t entries, tsize;
-	uint32_t slots;
+	uint32_t slots = 0;
 
 	if (!vm || !caps || !cfg)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,

@@ -25,8 +25,8 @@
 #include "gicv4/doorbell_priv.h"
 #include "gicv4/its_exec_priv.h"
 
-_Static_assert(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
-	       "proxy device fits one page");
+LIBVIRQ_STATIC_ASSERT_(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
+		       "proxy device fits one page");
 
 /* The ITS that holds the GIC's proxy (created or not), even when dead. */
 static struct virq_its *proxy_owner_(const struct virq_gic *gic)

@@ -498,7 +498,7 @@ static virq_status cpuif_(const void *fdt, int bus, const struct reg_prop_ *reg,
 
 static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const char **why)
 {
-	struct virq_fdt_cells_ c;
+	struct virq_fdt_cells_ c = {0};
 	bool have_cells = false;
 	int child;
 

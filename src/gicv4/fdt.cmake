@@ -61,3 +61,10 @@ target_compile_options(virq_fdt PRIVATE -ffreestanding -fno-common)
 # consumers link the system's libfdt by name (-lfdt).
 target_link_libraries(virq_fdt PUBLIC $<BUILD_INTERFACE:${LIBVIRQ_LIBFDT_TARGET}>
                       $<INSTALL_INTERFACE:fdt> PRIVATE $<BUILD_INTERFACE:virq_warnings> $<BUILD_INTERFACE:virq_host_warnings>)
+# libfdt's include directories, for checks that compile the sources themselves
+# (the imported target is visible in this directory only).
+get_target_property(_virq_fdt_inc ${LIBVIRQ_LIBFDT_TARGET} INTERFACE_INCLUDE_DIRECTORIES)
+if(NOT _virq_fdt_inc)
+  set(_virq_fdt_inc "")
+endif()
+set_target_properties(virq_fdt PROPERTIES LIBVIRQ_LIBFDT_INCLUDE_DIRS "${_virq_fdt_inc}")

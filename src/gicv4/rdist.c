@@ -64,8 +64,6 @@ static struct virq_page *vpet_l2_(struct vpet_ *t)
 	return (struct virq_page *)(t + 1);
 }
 
-#define VPROP41_VALID_ LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid)
-
 /* (level, affinity above the level): the group key of CommonLPIAff / SVPET. */
 static uint64_t aff_key_(uint32_t level, uint32_t aff)
 {
