@@ -14,8 +14,8 @@
 #ifndef LIBVIRQ_SRC_AVIC_PRIV_H
 #define LIBVIRQ_SRC_AVIC_PRIV_H
 
-#include "avic/enc/fields.h"
-#include "hal/hal_priv.h"
+#include "enc/fields.h"
+#include "../hal/hal_priv.h"
 
 /* Backing page (vAPIC) register offsets. */
 #define LIBVIRQ_APIC_ID 0x020u

@@ -19,7 +19,7 @@
  * no vCPU is in xAPIC mode); otherwise, and for broadcasts, every vCPU is
  * matched. Every guest value is range-checked before it indexes anything.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 struct rctx_ {
 	virq_avic_target_fn fn;

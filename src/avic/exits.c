@@ -12,7 +12,7 @@
  * Which causes emulate the ICR: docs/rationale.md#avic-incomplete-ipi-causes;
  * whom TARGET_NOT_RUNNING wakes: docs/rationale.md#avic-tnr-wake.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 /* Indexes of struct virq_avic_vm_raw_counters::ev, in struct virq_avic_vm_counters order. */
 enum { EV_UNKNOWN_CAUSE_, EV_UNKNOWN_EXIT_, EV_BAD_BACKING_, EV_TRAP_READ_ };

@@ -15,7 +15,7 @@
  * docs/rationale.md#avic-logical-id-single-bit, #avic-apic-id-bounds and
  * docs/rationale.md#avic-mixed-mode-destinations.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
 {

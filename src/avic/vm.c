@@ -4,7 +4,7 @@
  * inhibits, policy and calibration, and the VMCB control values (APM Vol 2
  * §15.29.2, App. B). The APIC-ID tables themselves are kept by tables.c.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 static virq_status vm_check_cfg_(const struct virq_hal *hal, const struct virq_avic_caps *caps,
 				 const struct virq_avic_vm_cfg *cfg)

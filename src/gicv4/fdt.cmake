@@ -54,8 +54,7 @@ add_library(libvirq::virq_fdt ALIAS virq_fdt)
 # Installed as libvirq::virq_fdt (cmake/VirqInstall.cmake, component "fdt").
 set_target_properties(virq_fdt PROPERTIES OUTPUT_NAME virq_fdt EXPORT_NAME virq_fdt)
 target_include_directories(virq_fdt
-  PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
-  PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
 target_compile_options(virq_fdt PRIVATE -ffreestanding -fno-common)
 # In the build tree libfdt is the target found above; an installed package's
 # consumers link the system's libfdt by name (-lfdt).

@@ -13,7 +13,7 @@
 #include <libvirq/gicv4.h>
 #include <libvirq/gicv4/gic_regs.h>
 #include <libvirq/gicv4/its_regs.h>
-#include "hal/hal_priv.h"
+#include "../hal/hal_priv.h"
 
 /* Bitmap helpers over HAL pages (bit n of byte n/8). */
 static inline bool bm_test_(const uint8_t *bm, uint32_t n)

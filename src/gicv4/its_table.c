@@ -5,7 +5,7 @@
  * Spec: Arm IHI 0069H §12.19.1 GITS_BASER<n>; attributes and cleaning per
  * docs/rationale.md#gic-table-attributes.
  */
-#include "gicv4/its_table_priv.h"
+#include "its_table_priv.h"
 
 #define L1_VALID LIBVIRQ_BIT(63)
 #define BASER_MAX_PAGES 256u

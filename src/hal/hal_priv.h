@@ -7,7 +7,7 @@
 #define LIBVIRQ_SRC_HAL_PRIV_H
 
 #include <libvirq/hal.h>
-#include "common/compiler.h"
+#include "../common/compiler.h"
 
 static inline uint32_t virq_rd32_(const struct virq_hal *hal, uint64_t addr)
 {

@@ -10,7 +10,7 @@
  * - SW mode: everything in st (saved from the MSRs at exit); ctl_hw[] is
  *   what the next enter loads.
  */
-#include "pmcvirt/pmcv_priv.h"
+#include "pmcv_priv.h"
 
 static bool pmcv_hw_(const struct virq_pmcvirt_vcpu *v)
 {

@@ -6,7 +6,7 @@
  * (drivers/iommu/amd/amd_iommu_types.h, union irte_ga_lo/hi); the spec
  * tables themselves were not checked (docs/avic.md). No state, no I/O.
  */
-#include "avic/enc/fields.h"
+#include "fields.h"
 
 virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t out[2])
 {

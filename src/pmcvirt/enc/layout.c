@@ -3,7 +3,7 @@
  * VMCB PMU layout (APM Vol 2 Appendix B, Tables B-1/B-2) and pure
  * whole-state sync between struct virq_pmcvirt_state and a raw VMCB.
  */
-#include "pmcvirt/enc/pmcv_enc.h"
+#include "pmcv_enc.h"
 
 struct pmcv_field_desc_ {
 	const char *name;
