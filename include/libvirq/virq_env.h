@@ -90,8 +90,10 @@ int memcmp(const void *a, const void *b, size_t n);
 #define LIBVIRQ_STATIC_ASSERT_(expr, msg)                                                          \
 	typedef char LIBVIRQ_STATIC_ASSERT_CAT_(virq_static_assert_, __LINE__)[(expr) ? 1 : -1]
 #endif
+/** @cond LIBVIRQ_INTERNAL */
 #define LIBVIRQ_STATIC_ASSERT_CAT_(a, b) LIBVIRQ_STATIC_ASSERT_CAT2_(a, b)
 #define LIBVIRQ_STATIC_ASSERT_CAT2_(a, b) a##b
+/** @endcond */
 #endif
 
 #endif /* LIBVIRQ_VIRQ_ENV_H */
