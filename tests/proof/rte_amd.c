@@ -79,7 +79,8 @@ static void iommu_(void)
 	f.dm_logical = any_bool_();
 	(void)virq_avic_irte_ga_encode(OR_NULL_(&f), OR_NULL_(e));
 	(void)virq_avic_irte_ga_decode(OR_NULL_(e), OR_NULL_(&f));
-	(void)virq_avic_ga_log_decode(any_u64_(), OR_NULL_(&tag), OR_NULL_(&devid), OR_NULL_(&code));
+	(void)virq_avic_ga_log_decode(any_u64_(), OR_NULL_(&tag), OR_NULL_(&devid),
+				      OR_NULL_(&code));
 	(void)virq_avic_gatag_encode(any_u32_(), any_u32_(), OR_NULL_(&tag));
 	(void)virq_avic_gatag_decode(any_u32_(), OR_NULL_(&vm), OR_NULL_(&vcpu));
 }
@@ -109,8 +110,8 @@ static void pmc_(void)
 	(void)virq_pmcvirt_vmcb_store_state(OR_NULL_(vmcb_), OR_NULL_(&g), OR_NULL_(&s));
 	(void)virq_pmcvirt_vmcb_enable(OR_NULL_(vmcb_), any_bool_());
 	(void)virq_pmcvirt_vmcb_set_exitcode(OR_NULL_(vmcb_), any_u64_());
-	(void)virq_pmcvirt_msr_map(OR_NULL_(&g), any_u32_(),
-				   (enum virq_pmcvirt_origin)any_u32_(), OR_NULL_(&slot));
+	(void)virq_pmcvirt_msr_map(OR_NULL_(&g), any_u32_(), (enum virq_pmcvirt_origin)any_u32_(),
+				   OR_NULL_(&slot));
 	(void)virq_pmcvirt_msr_list(OR_NULL_(&g), NULL, 0, OR_NULL_(&n));
 	(void)virq_pmcvirt_msr_list(OR_NULL_(&g), msrs, Frama_C_unsigned_int_interval(0, 16),
 				    OR_NULL_(&n));
