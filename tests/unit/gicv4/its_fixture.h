@@ -91,6 +91,8 @@ static inline void itsfx_no_errors(const struct its_fx *f)
 			fail_msg("ITS %u model error: %s", i,
 				 virq_sim_its_state_last_error(f->sm[i]));
 	}
+	if (virq_sim_rdist_errors(f->g.rm))
+		fail_msg("redistributor model error: %s", virq_sim_rdist_last_error(f->g.rm));
 }
 
 /* Index of the last command with opcode @op in the model's log, or -1. */
