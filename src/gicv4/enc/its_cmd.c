@@ -58,8 +58,8 @@ enum its_pos_ { LIBVIRQ_ITS_COMMANDS_(POS_CMD_) ITS_POS_END_ };
 #define WIDTH_OK_(cmd, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(WIDTH_OK_, cmd, dw, hi, lo, name)
 #define TABLE_OK_(cmd)                                                                             \
 	NO_OVERLAP_(cmd, 0)                                                                        \
-	NO_OVERLAP_(cmd, 1) NO_OVERLAP_(cmd, 2) NO_OVERLAP_(cmd, 3)                                \
-	    LIBVIRQ_ITS_FIELDS_OF_(cmd, WIDTH_OK_, cmd)
+	NO_OVERLAP_(cmd, 1)                                                                        \
+	NO_OVERLAP_(cmd, 2) NO_OVERLAP_(cmd, 3) LIBVIRQ_ITS_FIELDS_OF_(cmd, WIDTH_OK_, cmd)
 enum { ID_BITS_DeviceID_ = 32, ID_BITS_EventID_ = 32, ID_BITS_ICID_ = 16, ID_BITS_vPEID_ = 16 };
 LIBVIRQ_ITS_COMMANDS_(TABLE_OK_)
 
@@ -237,30 +237,12 @@ static inline bool too_wide_(uint64_t v, uint64_t max)
 	return v > max;
 }
 
-/* An address field holding PA[hi:lo] in place (kind ADDR): EALIGN for bits
- * below lo, ERANGE above hi. */
-static inline virq_status addr_chk_(uint64_t a, uint64_t field_mask, uint64_t low_mask)
-{
-	if (UNLIKELY_(a & low_mask))
-		return LIBVIRQ_EALIGN;
-	if (UNLIKELY_(a & ~(field_mask | low_mask)))
-		return LIBVIRQ_ERANGE;
-	return LIBVIRQ_OK;
-}
-
-/* The VSGI priority (kind PRIO): 8 bits, of which the field holds [7:4]. */
-static inline virq_status prio_chk_(uint32_t prio, unsigned field_bits)
-{
-	if (UNLIKELY_(prio >> (4 + field_bits)))
-		return LIBVIRQ_ERANGE;
-	if (UNLIKELY_(prio & 0xFu))
-		return LIBVIRQ_EALIGN;
-	return LIBVIRQ_OK;
-}
-
-/* Cold path: name the field and return the error. */
-static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad, enum virq_its_field f,
-				       virq_status st)
+/*
+ * Name the field and return the error. Inline, behind UNLIKELY_: a call
+ * (even a tail call) would make every check set up its arguments and keep
+ * the command's pointers in callee-saved registers on the path that passes.
+ */
+static inline virq_status fail_(enum virq_its_field *bad, enum virq_its_field f, virq_status st)
 {
 	if (bad)
 		*bad = f;
@@ -272,12 +254,6 @@ static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad, enum virq_its_f
 		if (UNLIKELY_(cond))                                                               \
 			return fail_(bad, LIBVIRQ_ITS_F_##fld, (err));                             \
 	} while (0)
-#define CHKST_(expr, fld)                                                                          \
-	do {                                                                                       \
-		virq_status st_ = (expr);                                                          \
-		if (UNLIKELY_(st_ != LIBVIRQ_OK))                                                  \
-			return fail_(bad, LIBVIRQ_ITS_F_##fld, st_);                               \
-	} while (0)
 
 /* ---- per command, from its table: field checks, words, decoder ---- */
 
@@ -287,19 +263,31 @@ static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad, enum virq_its_f
 #define CHK_VAL(a, dw, hi, lo, name)                                                               \
 	CHK_(too_wide_(c->name, LIBVIRQ_FIELD_MAX_(hi, lo)), name, LIBVIRQ_ERANGE);
 #define CHK_FLAG(a, dw, hi, lo, name)
+/* An address holding PA[hi:lo] in place: bits below lo misaligned, bits above hi too wide. */
 #define CHK_ADDR(a, dw, hi, lo, name)                                                              \
-	CHKST_(addr_chk_(c->name, LIBVIRQ_GENMASK(hi, lo), LIBVIRQ_GENMASK(lo, 0) >> 1), name);
-#define CHK_PRIO(a, dw, hi, lo, name) CHKST_(prio_chk_(c->name, (hi) - (lo) + 1), name);
+	CHK_((c->name & (LIBVIRQ_GENMASK(lo, 0) >> 1)) != 0, name, LIBVIRQ_EALIGN);                \
+	CHK_((c->name & ~LIBVIRQ_GENMASK(hi, 0)) != 0, name, LIBVIRQ_ERANGE);
+/* The 8-bit priority, whose bits [7:4] the field holds. */
+#define CHK_PRIO(a, dw, hi, lo, name)                                                              \
+	CHK_((c->name >> (4 + (hi) - (lo) + 1)) != 0, name, LIBVIRQ_ERANGE);                       \
+	CHK_((c->name & 0xFu) != 0, name, LIBVIRQ_EALIGN);
 #define CHK_FIELD_(a, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(CHK_, a, dw, hi, lo, name)
 
-/* words_<CMD>_(): each field's value shifted into place (checked before). */
-#define PUT_OP(w, dw, hi, lo, name) w[dw] |= (uint64_t)c->opcode;
-#define PUT_ID(w, dw, hi, lo, name) w[dw] |= (uint64_t)c->name << (lo);
-#define PUT_VAL(w, dw, hi, lo, name) w[dw] |= (uint64_t)c->name << (lo);
-#define PUT_FLAG(w, dw, hi, lo, name) w[dw] |= (uint64_t)c->name << (lo);
-#define PUT_ADDR(w, dw, hi, lo, name) w[dw] |= c->name;
-#define PUT_PRIO(w, dw, hi, lo, name) w[dw] |= (uint64_t)(c->name >> 4) << (lo);
-#define PUT_FIELD_(w, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(PUT_, w, dw, hi, lo, name)
+/*
+ * WORD_(cmd, n): doubleword @n of command @cmd, each field's value shifted
+ * into place (checked before), as one expression: written straight into
+ * the store, gcc keeps the words in general registers (and merges loads of
+ * adjacent members) instead of pairing them through vector registers.
+ */
+#define PUT_OP(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->opcode : (uint64_t)0)
+#define PUT_ID(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->name << (lo) : (uint64_t)0)
+#define PUT_VAL(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->name << (lo) : (uint64_t)0)
+#define PUT_FLAG(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->name << (lo) : (uint64_t)0)
+#define PUT_ADDR(a, dw, hi, lo, name) | ((dw) == (a) ? c->name : (uint64_t)0)
+#define PUT_PRIO(a, dw, hi, lo, name)                                                              \
+	| ((dw) == (a) ? (uint64_t)(c->name >> 4) << (lo) : (uint64_t)0)
+#define PUT_FIELD_(a, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(PUT_, a, dw, hi, lo, name)
+#define WORD_(cmd, n) ((uint64_t)0 LIBVIRQ_ITS_FIELDS_OF_(cmd, PUT_FIELD_, n))
 
 /* dec_<CMD>_(): each field read back into its member's unit. */
 #define DEC_OP(w, dw, hi, lo, name)
@@ -312,22 +300,20 @@ static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad, enum virq_its_f
 
 #define GEN_CMD_(cmd)                                                                              \
 	static inline virq_status chk_##cmd##_(const struct virq_its_cmd *c,                       \
-					       const struct virq_its_limits *L LIBVIRQ_UNUSED_,    \
+					       const struct virq_its_limits *L,                    \
 					       enum virq_its_field *bad)                           \
 	{                                                                                          \
+		(void)L; /* SYNC and MOVALL have no ID field */                                    \
 		LIBVIRQ_ITS_FIELDS_OF_(cmd, CHK_FIELD_, 0)                                         \
 		return LIBVIRQ_OK;                                                                 \
 	}                                                                                          \
-	static inline void words_##cmd##_(const struct virq_its_cmd *c, uint64_t w[4])             \
-	{                                                                                          \
-		w[0] = w[1] = w[2] = w[3] = 0;                                                     \
-		LIBVIRQ_ITS_FIELDS_OF_(cmd, PUT_FIELD_, w)                                         \
-	}                                                                                          \
 	static inline virq_status put_##cmd##_(const struct virq_its_cmd *c, uint8_t *out)         \
 	{                                                                                          \
-		uint64_t w[4];                                                                     \
-		words_##cmd##_(c, w);                                                              \
-		return emit_(out, w);                                                              \
+		st_le64_(out + 24, WORD_(cmd, 3));                                                 \
+		st_le64_(out + 16, WORD_(cmd, 2));                                                 \
+		st_le64_(out + 8, WORD_(cmd, 1));                                                  \
+		st_le64_(out, WORD_(cmd, 0));                                                      \
+		return LIBVIRQ_OK;                                                                 \
 	}                                                                                          \
 	static void dec_##cmd##_(struct virq_its_cmd *c, const uint64_t w[4])                      \
 	{                                                                                          \
@@ -428,13 +414,24 @@ static inline void src_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev
 }
 
 /*
+ * Each per-command encoder is a function of its own, called with the same
+ * arguments as the others: the dispatch below is then one indirect jump.
+ * GCC would clone them with reordered arguments (IPA-SRA), costing register
+ * moves in the dispatch on every command; noipa (GCC 8) keeps them whole.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define ENC_FN_ __attribute__((__noipa__))
+#else
+#define ENC_FN_ LIBVIRQ_NOINLINE_
+#endif
+
+/*
  * Every per-command encoder validates first, then writes the four words
  * (so a rejected command writes nothing) and the sync (when @s is not NULL).
  * @lim is the caller's limits or NULL; @L is never NULL (nolim_ stands in).
  */
-#define UNUSED_OK_ LIBVIRQ_UNUSED_
 #define ENC_ARGS_                                                                                  \
-	const struct virq_its_cmd *c, const struct virq_its_limits *lim UNUSED_OK_, uint8_t *out,  \
+	const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint8_t *out,             \
 	    struct virq_its_sync *s, enum virq_its_field *bad, const struct virq_its_limits *L
 #define FIELDS_OK_(cmd)                                                                            \
 	do {                                                                                       \
@@ -445,29 +442,32 @@ static inline void src_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev
 /* The virtual commands need a GICv4 ITS. */
 #define VIRTUAL_OK_() CHK_(lim && lim->version == LIBVIRQ_ITS_V3, opcode, LIBVIRQ_ENOTSUP)
 
-static virq_status enc_MOVI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MOVI_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(MOVI);
 	sync_icid_(s, c->ICID);
 	src_event_(s, c->DeviceID, c->EventID); /* and the collection it leaves */
 	return put_MOVI_(c, out);
 }
 
-static virq_status enc_INT_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_INT_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(INT);
 	sync_event_(s, c->DeviceID, c->EventID);
 	return put_INT_(c, out);
 }
 
-static virq_status enc_CLEAR_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_CLEAR_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(CLEAR);
 	sync_event_(s, c->DeviceID, c->EventID);
 	return put_CLEAR_(c, out);
 }
 
-static virq_status enc_SYNC_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_SYNC_(ENC_ARGS_)
 {
 	FIELDS_OK_(SYNC);
 	CHK_(rd_proc_bad_(lim, c->RDbase), RDbase, LIBVIRQ_ERANGE);
@@ -475,7 +475,7 @@ static virq_status enc_SYNC_(ENC_ARGS_)
 	return put_SYNC_(c, out);
 }
 
-static virq_status enc_MAPD_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MAPD_(ENC_ARGS_)
 {
 	FIELDS_OK_(MAPD);
 	CHK_(lim && c->Size >= lim->eventid_bits, Size, LIBVIRQ_ERANGE);
@@ -483,7 +483,7 @@ static virq_status enc_MAPD_(ENC_ARGS_)
 	return put_MAPD_(c, out);
 }
 
-static virq_status enc_MAPC_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MAPC_(ENC_ARGS_)
 {
 	FIELDS_OK_(MAPC);
 	/* With V = 0 the ITS ignores RDbase (docs/rationale.md#gic-its-bounds):
@@ -494,36 +494,40 @@ static virq_status enc_MAPC_(ENC_ARGS_)
 }
 
 /* The generic MAPTI; the hot path is enc_mapti_fast_() below. */
-static virq_status enc_MAPTI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MAPTI_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(MAPTI);
 	CHK_(c->pINTID < LIBVIRQ_ITS_LPI_BASE, pINTID, LIBVIRQ_ERANGE);
 	sync_icid_(s, c->ICID);
 	return put_MAPTI_(c, out);
 }
 
-static virq_status enc_MAPI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MAPI_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(MAPI);
 	sync_icid_(s, c->ICID);
 	return put_MAPI_(c, out);
 }
 
-static virq_status enc_INV_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_INV_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(INV);
 	sync_event_(s, c->DeviceID, c->EventID);
 	return put_INV_(c, out);
 }
 
-static virq_status enc_INVALL_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_INVALL_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(INVALL);
 	sync_icid_(s, c->ICID);
 	return put_INVALL_(c, out);
 }
 
-static virq_status enc_MOVALL_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MOVALL_(ENC_ARGS_)
 {
 	FIELDS_OK_(MOVALL);
 	CHK_(rd_proc_bad_(lim, c->RDbase1), RDbase1, LIBVIRQ_ERANGE);
@@ -537,14 +541,15 @@ static virq_status enc_MOVALL_(ENC_ARGS_)
 	return put_MOVALL_(c, out);
 }
 
-static virq_status enc_DISCARD_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_DISCARD_(ENC_ARGS_)
 {
+	(void)lim; /* only the ID limits, through L */
 	FIELDS_OK_(DISCARD);
 	sync_event_(s, c->DeviceID, c->EventID);
 	return put_DISCARD_(c, out);
 }
 
-static virq_status enc_VMOVI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMOVI_(ENC_ARGS_)
 {
 	VIRTUAL_OK_();
 	FIELDS_OK_(VMOVI);
@@ -554,7 +559,7 @@ static virq_status enc_VMOVI_(ENC_ARGS_)
 	return put_VMOVI_(c, out);
 }
 
-static virq_status enc_VMOVP_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMOVP_(ENC_ARGS_)
 {
 	VIRTUAL_OK_();
 	FIELDS_OK_(VMOVP);
@@ -569,7 +574,7 @@ static virq_status enc_VMOVP_(ENC_ARGS_)
 	return put_VMOVP_(c, out);
 }
 
-static virq_status enc_VSGI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VSGI_(ENC_ARGS_)
 {
 	CHK_(lim && (lim->version != LIBVIRQ_ITS_V41 || !lim->vsgi), opcode, LIBVIRQ_ENOTSUP);
 	FIELDS_OK_(VSGI);
@@ -577,7 +582,7 @@ static virq_status enc_VSGI_(ENC_ARGS_)
 	return put_VSGI_(c, out);
 }
 
-static virq_status enc_VSYNC_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VSYNC_(ENC_ARGS_)
 {
 	VIRTUAL_OK_();
 	FIELDS_OK_(VSYNC);
@@ -585,7 +590,7 @@ static virq_status enc_VSYNC_(ENC_ARGS_)
 	return put_VSYNC_(c, out);
 }
 
-static virq_status enc_VMAPP_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMAPP_(ENC_ARGS_)
 {
 	bool v41;
 
@@ -610,7 +615,7 @@ static virq_status enc_VMAPP_(ENC_ARGS_)
 	return put_VMAPP_(c, out);
 }
 
-static virq_status enc_VMAPTI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMAPTI_(ENC_ARGS_)
 {
 	VIRTUAL_OK_();
 	FIELDS_OK_(VMAPTI);
@@ -620,7 +625,7 @@ static virq_status enc_VMAPTI_(ENC_ARGS_)
 	return put_VMAPTI_(c, out);
 }
 
-static virq_status enc_VMAPI_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMAPI_(ENC_ARGS_)
 {
 	VIRTUAL_OK_();
 	FIELDS_OK_(VMAPI);
@@ -629,7 +634,7 @@ static virq_status enc_VMAPI_(ENC_ARGS_)
 	return put_VMAPI_(c, out);
 }
 
-static virq_status enc_VINVALL_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VINVALL_(ENC_ARGS_)
 {
 	VIRTUAL_OK_();
 	FIELDS_OK_(VINVALL);
@@ -637,7 +642,7 @@ static virq_status enc_VINVALL_(ENC_ARGS_)
 	return put_VINVALL_(c, out);
 }
 
-static virq_status enc_INVDB_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_INVDB_(ENC_ARGS_)
 {
 	CHK_(v41_only_(lim), opcode, LIBVIRQ_ENOTSUP);
 	FIELDS_OK_(INVDB);
@@ -651,10 +656,9 @@ static virq_status enc_INVDB_(ENC_ARGS_)
 #define ENC_CASE_(cmd)                                                                             \
 	case LIBVIRQ_ITS_##cmd:                                                                    \
 		return enc_##cmd##_(c, lim, out, sync, bad, L);
-static LIBVIRQ_NOINLINE_ virq_status enc_generic_(const struct virq_its_cmd *c,
-						  const struct virq_its_limits *lim, uint8_t *out,
-						  struct virq_its_sync *sync,
-						  enum virq_its_field *bad)
+static ENC_FN_ virq_status enc_generic_(const struct virq_its_cmd *c,
+					const struct virq_its_limits *lim, uint8_t *out,
+					struct virq_its_sync *sync, enum virq_its_field *bad)
 {
 	const struct virq_its_limits *L = lim ? lim : &nolim_;
 
@@ -702,6 +706,18 @@ virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_
 }
 
 /* ---- runs written in place (enc/its_fill.h) ---- */
+
+/* words_<CMD>_(): the four words of a command of a run, to be stepped. */
+#define GEN_WORDS_(cmd)                                                                            \
+	static inline void words_##cmd##_(const struct virq_its_cmd *c, uint64_t w[4])             \
+	{                                                                                          \
+		w[0] = WORD_(cmd, 0);                                                              \
+		w[1] = WORD_(cmd, 1);                                                              \
+		w[2] = WORD_(cmd, 2);                                                              \
+		w[3] = WORD_(cmd, 3);                                                              \
+	}
+GEN_WORDS_(VMAPTI)
+GEN_WORDS_(DISCARD)
 
 /* The runs step EventID (and vINTID) by adding 1 << lo to their doubleword. */
 LIBVIRQ_STATIC_ASSERT_(ITS_HI_VMAPTI_EventID_ - ITS_LO_VMAPTI_EventID_ == 31 &&
