@@ -64,9 +64,9 @@ enum { ID_BITS_DeviceID_ = 32, ID_BITS_EventID_ = 32, ID_BITS_ICID_ = 16, ID_BIT
 LIBVIRQ_ITS_COMMANDS_(TABLE_OK_)
 
 /* Every field name once, and one per enum virq_its_field constant after NONE. */
-#define COUNT_(n) +1
-LIBVIRQ_STATIC_ASSERT_(0 LIBVIRQ_ITS_FIELD_NAMES_(COUNT_) == LIBVIRQ_ITS_F_COUNT - 1,
-		       "one name per field");
+#define COUNT_(n) ITS_NAME_##n##_,
+enum its_names_ { LIBVIRQ_ITS_FIELD_NAMES_(COUNT_) ITS_NAMES_ };
+LIBVIRQ_STATIC_ASSERT_(ITS_NAMES_ == LIBVIRQ_ITS_F_COUNT - 1, "one name per field");
 
 /* ---- little-endian words, independent of host endianness ---- */
 static inline void st_le64_(uint8_t *p, uint64_t v)
@@ -291,11 +291,11 @@ static inline virq_status fail_(enum virq_its_field *bad, enum virq_its_field f,
 
 /* dec_<CMD>_(): each field read back into its member's unit. */
 #define DEC_OP(w, dw, hi, lo, name)
-#define DEC_ID(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, w[dw]);
-#define DEC_VAL(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, w[dw]);
-#define DEC_FLAG(w, dw, hi, lo, name) c->name = LIBVIRQ_FIELD_GET_(hi, lo, w[dw]) != 0;
-#define DEC_ADDR(w, dw, hi, lo, name) c->name = w[dw] & LIBVIRQ_GENMASK(hi, lo);
-#define DEC_PRIO(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, w[dw]) << 4;
+#define DEC_ID(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]);
+#define DEC_VAL(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]);
+#define DEC_FLAG(w, dw, hi, lo, name) c->name = LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]) != 0;
+#define DEC_ADDR(w, dw, hi, lo, name) c->name = (w)[dw] & LIBVIRQ_GENMASK(hi, lo);
+#define DEC_PRIO(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]) << 4;
 #define DEC_FIELD_(w, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(DEC_, w, dw, hi, lo, name)
 
 #define GEN_CMD_(cmd)                                                                              \

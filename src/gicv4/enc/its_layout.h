@@ -299,9 +299,12 @@
 /* Mask of the bits of doubleword @a that a table names: (0 TABLE(..._USED_IN_, a)). */
 #define LIBVIRQ_ITS_USED_IN_(a, dw, hi, lo, name)                                                  \
 	| ((dw) == (a) ? LIBVIRQ_GENMASK(hi, lo) : (uint64_t)0)
-/* The sum of those masks: equal to their union exactly when no two overlap. */
+/* The sum of those masks: equal to their union exactly when no two overlap
+ * (each expansion is a term of a sum, so it cannot be parenthesised). */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define LIBVIRQ_ITS_SUM_IN_(a, dw, hi, lo, name)                                                   \
 	+((dw) == (a) ? LIBVIRQ_GENMASK(hi, lo) : (uint64_t)0)
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /* The RES0 bits of doubleword @dw of command @cmd: every bit no field names. */
 #define LIBVIRQ_ITS_RES0_(cmd, dw)                                                                 \
