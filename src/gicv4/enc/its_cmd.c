@@ -16,9 +16,9 @@
 #include <libvirq/gicv4/its_regs.h>
 #include <libvirq/bitfield.h>
 
-#include "gicv4/enc/its_layout.h"
-#include "gicv4/enc/its_fill.h"
-#include "common/compiler.h"
+#include "its_layout.h"
+#include "its_fill.h"
+#include "../../common/compiler.h"
 
 #define UNLIKELY_(x) __builtin_expect(!!(x), 0)
 #define NELEM_(a) (sizeof(a) / sizeof((a)[0]))
