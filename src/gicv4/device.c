@@ -376,8 +376,7 @@ static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t eve
 	if (e->kind == LIBVIRQ_ITS_EV_NONE || e->kind == LIBVIRQ_ITS_EV_PROXY)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_unmap_event: event not mapped",
 				     event);
-	c[0] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	c[0] = virq_its_discard(dev->device_id, event);
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st == LIBVIRQ_OK) {
@@ -421,6 +420,16 @@ virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 	return st;
 }
 
+/* INT, CLEAR or INV of (@dev, @ev): the builder of @op. */
+static struct virq_its_cmd dev_ev_cmd_(enum virq_its_opcode op, uint32_t dev, uint32_t ev)
+{
+	if (op == LIBVIRQ_ITS_INT)
+		return virq_its_int_cmd(dev, ev);
+	if (op == LIBVIRQ_ITS_CLEAR)
+		return virq_its_clear_cmd(dev, ev);
+	return virq_its_inv_cmd(dev, ev);
+}
+
 /* ev_cmd_() with the ITS lock held (the wrapper below takes it). */
 static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event,
 				  enum virq_its_opcode op, const char *bad_dev,
@@ -439,7 +448,7 @@ static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event,
 	e = ev_at_(dev, event);
 	if (e->kind != LIBVIRQ_ITS_EV_PHYS && e->kind != LIBVIRQ_ITS_EV_VIRT)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, unmapped, event);
-	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
+	c[0] = dev_ev_cmd_(op, dev->device_id, event);
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st != LIBVIRQ_OK)
@@ -694,8 +703,7 @@ static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event,
 	/* MOVI, then SYNC to the collection the event leaves (where its pending
 	 * state was) and to the one it joins (IHI 0069H §5.3 MOVI, SYNC; the
 	 * encoder reports both, see ::virq_its_sync). */
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = dev->device_id, .EventID = event, .ICID = icid};
+	c[n++] = virq_its_movi(dev->device_id, event, icid);
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, e->icid));
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	st = virq_its_exec_seen_(dev->its, c, n, &ran);

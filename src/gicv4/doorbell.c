@@ -117,8 +117,7 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	p = its->proxy;
 	if (vpe->proxy_event >= 0) {
 		slot = (uint32_t)vpe->proxy_event;
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
+		c[n++] = virq_its_inv_cmd(p->device_id, slot);
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
 		st = virq_its_exec_(its, c, n);
 		if (st != LIBVIRQ_OK)
@@ -136,11 +135,9 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	slot = its->proxy_next;
 	e = ev_at_(p, slot);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+		c[n++] = virq_its_discard(p->device_id, slot);
 	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
+	c[n++] = virq_its_inv_cmd(p->device_id, slot);
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
 	st = virq_its_exec_(its, c, n);
 	if (st != LIBVIRQ_OK)
@@ -198,7 +195,7 @@ virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
 		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
 			if (vpe->its_mask & (1u << i)) {
 				struct virq_its_cmd c[2] = {
-				    {.opcode = LIBVIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
+				    virq_its_invdb(vpe->vpeid),
 				    virq_its_vsync_cmd(vpe->vpeid),
 				};
 
@@ -306,9 +303,7 @@ static void proxy_release_locked_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
 	struct virq_its_cmd c[2] = {
-	    {.opcode = LIBVIRQ_ITS_DISCARD,
-	     .DeviceID = its->proxy->device_id,
-	     .EventID = (uint32_t)vpe->proxy_event},
+	    virq_its_discard(its->proxy->device_id, (uint32_t)vpe->proxy_event),
 	    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 	};
 
@@ -385,9 +380,7 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 		e = ev_at_(p, slot);
 		evict = e->kind == LIBVIRQ_ITS_EV_PROXY;
 		if (evict) /* the slot's previous owner */
-			c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_DISCARD,
-						       .DeviceID = p->device_id,
-						       .EventID = slot};
+			c[n++] = virq_its_discard(p->device_id, slot);
 		c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, from);
 		at = from;
 	} else {
@@ -396,30 +389,21 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 		at = e->icid;
 		if (at != from && virq_its_col_mapped_(its, from)) {
 			/* The slot did not follow an earlier move: bring it back first. */
-			c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-						       .DeviceID = p->device_id,
-						       .EventID = slot,
-						       .ICID = from};
+			c[n++] = virq_its_movi(p->device_id, slot, from);
 			at = from;
 		}
 	}
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_CLEAR, .DeviceID = p->device_id, .EventID = slot};
+	c[n++] = virq_its_clear_cmd(p->device_id, slot);
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
 	if (follow) {
-		c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-					       .DeviceID = p->device_id,
-					       .EventID = slot,
-					       .ICID = to};
+		c[n++] = virq_its_movi(p->device_id, slot, to);
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
 		if (wake) {
-			c[n++] = (struct virq_its_cmd){
-			    .opcode = LIBVIRQ_ITS_INT, .DeviceID = p->device_id, .EventID = slot};
+			c[n++] = virq_its_int_cmd(p->device_id, slot);
 			c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
 		}
 	} else {
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
+		c[n++] = virq_its_discard(p->device_id, slot);
 		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
 	}
 	st = virq_its_exec_(its, c, n);
@@ -482,10 +466,7 @@ static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uin
 		return LIBVIRQ_OK;
 	}
 	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
-	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-				     .DeviceID = its->proxy->device_id,
-				     .EventID = (uint32_t)vpe->proxy_event,
-				     .ICID = rd};
+	c[0] = virq_its_movi(its->proxy->device_id, (uint32_t)vpe->proxy_event, rd);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
 	st = virq_its_exec_(its, c, 2);
 	if (st != LIBVIRQ_OK)

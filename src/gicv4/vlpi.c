@@ -418,8 +418,7 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
 				    "virq_vlpi_remap: vLPI table not coherent and no dcache_clean");
 	db = db_for_(dev, vpe, e->db != LIBVIRQ_ITS_NO_DOORBELL);
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	c[n++] = virq_its_discard(dev->device_id, event);
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	vmapti = n;
@@ -477,9 +476,10 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 					   "virq_vlpi_move: event >= nr_events",
 					   "virq_vlpi_move: event not mapped to a vLPI"};
 	const struct virq_hal *hal;
-	struct virq_its_cmd c[3] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
+	struct virq_its_cmd c[3];
 	struct virq_its_ran ran;
 	size_t n = 1;
+	bool db;
 	virq_status st;
 	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
 
@@ -491,13 +491,9 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 		return st;
 	if (vpe->vm != e->vpe->vm)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_vlpi_move: vPE of another VM");
-	c[0].DeviceID = dev->device_id;
-	c[0].EventID = event;
-	c[0].vPEID = vpe->vpeid;
-	if (dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL) {
-		c[0].D = true; /* the doorbell follows the vLPI to its new vPE */
-		c[0].Dbell_pINTID = vpe->doorbell;
-	}
+	/* GICv4.0: the doorbell follows the vLPI to its new vPE (D = 1). */
+	db = dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL;
+	c[0] = virq_its_vmovi(dev->device_id, event, vpe->vpeid, db, db ? vpe->doorbell : 0);
 	/* VSYNC to the vPE the vLPI leaves (where its pending state was) and
 	 * to the one it joins: the encoder reports both (::virq_its_sync). */
 	if (e->vpe != vpe)
@@ -535,7 +531,7 @@ static virq_status vlpi_set_doorbell_locked_(struct virq_its_device *dev, uint32
 					   "virq_vlpi_set_doorbell: event >= nr_events",
 					   "virq_vlpi_set_doorbell: event not mapped to a vLPI"};
 	const struct virq_hal *hal;
-	struct virq_its_cmd c[2] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
+	struct virq_its_cmd c[2];
 	virq_status st;
 	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
 
@@ -551,11 +547,8 @@ static virq_status vlpi_set_doorbell_locked_(struct virq_its_device *dev, uint32
 	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
 	 * event is UNPREDICTABLE (IHI 0069H §5.3 VMAPTI; Linux
 	 * its_vlpi_set_doorbell). */
-	c[0].DeviceID = dev->device_id;
-	c[0].EventID = event;
-	c[0].vPEID = e->vpe->vpeid;
-	c[0].D = true;
-	c[0].Dbell_pINTID = on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL;
+	c[0] = virq_its_vmovi(dev->device_id, event, e->vpe->vpeid, true,
+			      on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL);
 	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st != LIBVIRQ_OK)

@@ -100,24 +100,19 @@ static bool its_v4_(const struct virq_its *its)
 
 static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_vpe *vpe, bool map)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPP};
-	bool v41 = its->lim.version == LIBVIRQ_ITS_V41;
-
-	c.vPEID = vpe->vpeid;
-	c.V = map;
 	/* 4.1: Alloc on the first map and on the last unmap (Linux vmapp_count). */
-	if (v41)
-		c.Alloc = map ? vpe->vmapp_count == 0 : vpe->vmapp_count == 1;
-	if (!map)
-		return c;
-	c.RDbase = virq_its_rdbase_(its, vpe->rd);
-	c.VPT_addr = vpe->vpt.pa;
-	c.VPT_size = vpe->vm->id_bits - 1;
-	if (v41) {
-		c.VCONF_addr = vpe->vm->vprop.pa;
-		c.Default_Doorbell = vpe->doorbell;
-	}
-	return c;
+	bool alloc = map ? vpe->vmapp_count == 0 : vpe->vmapp_count == 1;
+
+	if (!map) /* an unmap names only the vPE (and Alloc on 4.1) */
+		return its->lim.version == LIBVIRQ_ITS_V41
+			   ? virq_its_vmapp_v41(vpe->vpeid, 0, 0, 0, false, alloc, false, 0, 0)
+			   : virq_its_vmapp(vpe->vpeid, 0, 0, 0, false);
+	if (its->lim.version == LIBVIRQ_ITS_V41)
+		return virq_its_vmapp_v41(vpe->vpeid, virq_its_rdbase_(its, vpe->rd), vpe->vpt.pa,
+					  vpe->vm->id_bits - 1, true, alloc, false,
+					  vpe->vm->vprop.pa, vpe->doorbell);
+	return virq_its_vmapp(vpe->vpeid, virq_its_rdbase_(its, vpe->rd), vpe->vpt.pa,
+			      vpe->vm->id_bits - 1, true);
 }
 
 /* VMAPP + VINVALL + VSYNC on one ITS, its lock held. */
@@ -133,7 +128,7 @@ static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe
 				     "(level-2 page, or beyond the table)",
 				     its->base, vpe->vpeid);
 	c[0] = vmapp_(its, vpe, true);
-	c[1] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
+	c[1] = virq_its_vinvall(vpe->vpeid);
 	c[2] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_(its, c, 3);
 	if (st != LIBVIRQ_OK)
@@ -368,7 +363,7 @@ virq_status virq_vpe_invall(struct virq_vpe *vpe)
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_invall: vPE being torn down",
 				     vpe->vpeid);
-	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
+	c[0] = virq_its_vinvall(vpe->vpeid);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	for (uint32_t m = vpe->its_mask; m; m &= m - 1) {
 		struct virq_its *its = gic->its[__builtin_ctz(m)];
@@ -457,20 +452,19 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 	const struct virq_hal *hal = &gic->hal;
 	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
 	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS];
-	uint32_t list, targets, published = 0;
+	uint32_t list, targets, published = 0, seq = 0;
 	struct virq_its_cmd c[2];
 	bool single;
 	virq_status st = LIBVIRQ_OK;
 
 	targets = vmovp_targets_(vpe, &list, &single);
-	memset(&c[0], 0, sizeof(c[0]));
-	c[0].opcode = LIBVIRQ_ITS_VMOVP;
-	c[0].vPEID = vpe->vpeid;
+	if (single)
+		list = 0; /* SequenceNumber and ITSList only for an ITSList VMOVP */
+	else
+		seq = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
+	/* Per ITS below: its RDbase and, on GICv4.1, DB = 1 with the default doorbell. */
+	c[0] = virq_its_vmovp_v41(vpe->vpeid, 0, seq, list, false, 0);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
-	if (!single) {
-		c[0].SequenceNumber = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
-		c[0].ITSList = list;
-	}
 	for (uint32_t m = targets; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];

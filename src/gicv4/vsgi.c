@@ -51,13 +51,8 @@ static virq_status vsgi_cmd_(struct virq_vpe *vpe, uint32_t vintid, uint8_t prio
 	 * its_send_single_vcommand). Clear = 1 clears the pending state and
 	 * leaves the configuration; Clear = 0 writes the configuration and
 	 * leaves the pending state. */
-	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VSGI,
-				     .vPEID = vpe->vpeid,
-				     .vINTID = vintid,
-				     .Priority = clear ? 0 : priority,
-				     .Group = !clear && group1,
-				     .Enable = !clear && enable,
-				     .Clear = clear};
+	c[0] = virq_its_vsgi(vpe->vpeid, vintid, clear ? 0u : priority, !clear && group1,
+			     !clear && enable, clear);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	virq_its_lock_(its); /* the embedder's ITS lock (virq_its_cfg::lock) */
 	st = virq_its_exec_(its, c, 2);
