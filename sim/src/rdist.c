@@ -509,6 +509,14 @@ void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pend
 	m->rd[rd].pending41 = pending;
 }
 
+void virq_sim_rdist_set_latitude(struct virq_sim_rdist *m, const struct virq_sim_rdist_cfg *cfg)
+{
+	m->cfg.prop = cfg->prop;
+	m->cfg.pend = cfg->pend;
+	m->cfg.vpend = cfg->vpend;
+	m->cfg.vprop = cfg->vprop;
+}
+
 void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,
 			   uint64_t vpend)
 {
