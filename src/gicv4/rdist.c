@@ -480,11 +480,11 @@ static virq_status vlpi_attrs_probe_(struct virq_gic *gic, uint32_t idx)
 	virq_status st;
 
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
-		virq_wr64_(
-		    hal, prop,
-		    virq_gic_vprop41_image_(0, LIBVIRQ_GITS_BASER_PAGE_64K, 0, false, 1,
-					    gic->rd_noncoherent) &
-			~(VPROP41_VALID_ | LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z)));
+		virq_wr64_(hal, prop,
+			   virq_gic_vprop41_image_(0, LIBVIRQ_GITS_BASER_PAGE_64K, 0, false, 1,
+						   gic->rd_noncoherent) &
+			       ~(LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
+				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z)));
 		rb = virq_rd64_(hal, prop);
 		virq_wr64_(hal, prop, 0);
 		return rd_nc_if_(gic, idx, rb, RD_NC_VMS_("GICR_VPROPBASER"));
