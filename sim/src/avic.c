@@ -17,7 +17,7 @@
 #define M_ADDR_MASK 0x000FFFFFFFFFF000ull
 
 /* Physical table entry. */
-#define M_PE_HOST(e) ((uint32_t)((e)&0xFFFu))
+#define M_PE_HOST(e, bits) ((uint32_t)((e) & ((1u << (bits)) - 1u)))
 #define M_PE_BACKING(e) ((e)&M_ADDR_MASK)
 #define M_PE_RUNNING(e) (((e) >> 62) & 1u)
 #define M_PE_VALID(e) (((e) >> 63) & 1u)
@@ -39,6 +39,7 @@ struct m_ctx {
 	bool x2;
 	uint64_t self_backing;
 	uint32_t self_host;
+	unsigned host_bits; /* host physical APIC ID bits consumed */
 	uint8_t vector;
 	uint32_t targets[LIBVIRQ_SIM_AVIC_MAX];
 	uint32_t ntargets;
@@ -135,8 +136,8 @@ static void deliver(struct m_ctx *c, bool skip_invalid)
 		if (M_PE_BACKING(e) == c->self_backing)
 			continue; /* the sender's own APIC evaluates at once */
 		if (M_PE_RUNNING(e)) {
-			if (M_PE_HOST(e) != c->self_host)
-				c->r->doorbell[c->r->ndoorbell++] = M_PE_HOST(e);
+			if (M_PE_HOST(e, c->host_bits) != c->self_host)
+				c->r->doorbell[c->r->ndoorbell++] = M_PE_HOST(e, c->host_bits);
 		} else if (first_nr == UINT32_MAX) {
 			first_nr = idx;
 		}
@@ -211,6 +212,8 @@ int virq_sim_avic_icr_write(struct virq_sim *sim, const void *vmcb, uint32_t hos
 	if (!c.phys || !c.logical || !self)
 		return -1;
 	c.self_host = host_apic_id;
+	c.host_bits =
+	    opts && opts->host_id_bits && opts->host_id_bits < 12 ? opts->host_id_bits : 12;
 	/* The write lands in the backing page (ICR2 first for xAPIC). */
 	*(uint32_t *)(self + 0x310) = icr_hi;
 	*(uint32_t *)(self + 0x300) = icr_lo;
@@ -273,4 +276,122 @@ void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_do
 {
 	memset(d, 0, sizeof(*d));
 	virq_sim_msr_hook(sim, 0xC001011Bu, NULL, db_hook, d);
+}
+
+/* ---- guest vAPIC register accesses (APM Vol 2 §15.29.3.1, Table 15-22) ---- */
+
+enum { M_ACC_ = 0, M_TRAP_, M_FAULT_ };
+
+/* How a read of @off behaves. */
+static int m_read_class(uint32_t off, bool extlvt)
+{
+	if (off >= 0x500 && off <= 0x530)
+		return extlvt ? M_ACC_ : M_FAULT_;
+	switch (off) {
+	case 0x020:
+	case 0x030:
+	case 0x080:
+	case 0x090:
+	case 0x0A0:
+	case 0x0B0:
+	case 0x0C0:
+	case 0x0D0:
+	case 0x0E0:
+	case 0x0F0:
+	case 0x280:
+	case 0x300:
+	case 0x310:
+	case 0x380:
+	case 0x3E0:
+		return M_ACC_;
+	default:
+		break;
+	}
+	if ((off >= 0x100 && off <= 0x270) || (off >= 0x320 && off <= 0x370))
+		return M_ACC_; /* ISR, TMR, IRR; the LVTs */
+	return M_FAULT_;
+}
+
+/* How a write of @off behaves (EOI and ICR low are decided by the caller). */
+static int m_write_class(uint32_t off, bool extlvt)
+{
+	if (off >= 0x500 && off <= 0x530)
+		return extlvt ? M_TRAP_ : M_FAULT_;
+	switch (off) {
+	case 0x080:
+	case 0x310:
+		return M_ACC_;
+	case 0x020:
+	case 0x0C0:
+	case 0x0D0:
+	case 0x0E0:
+	case 0x0F0:
+	case 0x280:
+	case 0x380:
+	case 0x3E0:
+		return M_TRAP_;
+	default:
+		return off >= 0x320 && off <= 0x370 ? M_TRAP_ : M_FAULT_;
+	}
+}
+
+/* Highest vector in service (ISR), or -1. */
+static int m_isr_top(const uint8_t *page)
+{
+	for (int w = 7; w >= 0; w--) {
+		uint32_t isr = *(const uint32_t *)(page + 0x100 + w * 0x10);
+
+		if (isr)
+			return w * 32 + 31 - __builtin_clz(isr);
+	}
+	return -1;
+}
+
+/* An EOI write: accelerated (the top ISR bit cleared) unless that vector is level-triggered. */
+static int m_eoi(uint8_t *page, struct virq_sim_avic_access *a)
+{
+	int v = m_isr_top(page);
+
+	if (v >= 0 && ((*(uint32_t *)(page + 0x180 + (v / 32) * 0x10) >> (v % 32)) & 1u))
+		return M_TRAP_;
+	if (v >= 0) {
+		*(uint32_t *)(page + 0x100 + (v / 32) * 0x10) &= ~(1u << (v % 32));
+		a->eoi_done = true;
+		a->eoi_vec = (uint8_t)v;
+	}
+	return M_ACC_;
+}
+
+int virq_sim_avic_apic_access(struct virq_sim *sim, const void *vmcb, uint32_t offset, bool write,
+			      uint32_t value, const struct virq_sim_avic_opts *opts,
+			      struct virq_sim_avic_access *a)
+{
+	const uint8_t *b = vmcb;
+	bool extlvt = opts && opts->extlvt;
+	uint8_t *page;
+	int cls;
+
+	memset(a, 0, sizeof(*a));
+	if ((offset & 0xF) || offset > 0xFF0 || (write && offset == 0x300) ||
+	    !((uint32_t)rd_le(b + M_VMCB_INT_CTL, 4) & M_AVIC_ENABLE))
+		return -1;
+	page = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK, 4096);
+	if (!page)
+		return -1;
+	if (!write)
+		cls = m_read_class(offset, extlvt);
+	else if (offset == 0x0B0)
+		cls = m_eoi(page, a);
+	else
+		cls = m_write_class(offset, extlvt);
+	if (cls != M_FAULT_ && write && offset != 0x0B0)
+		*(uint32_t *)(page + offset) = value; /* accelerated, or the trap's write landed */
+	else if (cls == M_ACC_ && !write)
+		a->value = *(const uint32_t *)(page + offset);
+	if (cls != M_ACC_) {
+		a->exited = true;
+		a->trap = cls == M_TRAP_;
+		a->info1 = (offset & 0xFF0u) | (write ? 1ull << 32 : 0);
+	}
+	return 0;
 }

@@ -39,7 +39,7 @@
 		.name = (NAME), .vendor = (VEN), .family = (FAM), .model = (MOD), .svm = (SVM),    \
 		.perfctr_ext_core = (EXT), .irperf = (IRP), .perfctr_virt = (PCV), .avic = (AV),   \
 		.x2avic = (X2), .vnmi = (VNMI), .x2avic_ext = (X2EXT), .perfmon_v2 = (V2),         \
-		.num_perf_ctr_core = (N),                                                          \
+		.num_perf_ctr_core = (N), .ext_apic_space = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL,     \
 		.avic_caps = AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI),                  \
 		.pmcvirt_caps = PMC_CAPS_(SVM, EXT, IRP, PCV, AV, VNMI, V2, N),                    \
 	}
@@ -97,12 +97,14 @@ void virq_sim_cpu_apply(struct virq_sim *sim, const struct virq_sim_cpu *c)
 	virq_sim_cpuid_set(sim, 0, 0, 0x10, v[0], v[2], v[1]);
 	virq_sim_cpuid_set(sim, 1, 0, virq_sim_cpu_fms(c->family, c->model), 0, 0, 0);
 	virq_sim_cpuid_set(sim, 0x80000000u, 0, 0x80000022u, 0, 0, 0);
-	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0, B_(c->svm, 2) | B_(c->perfctr_ext_core, 23),
+	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0,
+			   B_(c->svm, 2) | B_(c->ext_apic_space, 3) | B_(c->perfctr_ext_core, 23),
 			   0);
 	virq_sim_cpuid_set(sim, 0x80000008u, 0, 0, B_(c->irperf, 1), 0, 0);
-	virq_sim_cpuid_set(
-	    sim, 0x8000000Au, 0, c->svm ? 1 : 0, c->svm ? 0x8000 : 0, B_(c->x2avic_ext, 6),
-	    B_(c->perfctr_virt, 8) | B_(c->avic, 13) | B_(c->x2avic, 18) | B_(c->vnmi, 25));
+	virq_sim_cpuid_set(sim, 0x8000000Au, 0, c->svm ? 1 : 0, c->svm ? 0x8000 : 0,
+			   B_(c->x2avic_ext, 6),
+			   B_(c->perfctr_virt, 8) | B_(c->avic, 13) | B_(c->x2avic, 18) |
+			       B_(c->vnmi, 25) | B_(c->avic_extlvt, 27));
 	virq_sim_cpuid_set(sim, 0x80000022u, 0, B_(c->perfmon_v2, 0),
 			   c->perfmon_v2 ? (c->num_perf_ctr_core & 0xF) : 0, 0, 0);
 }

@@ -50,10 +50,12 @@ static inline uint32_t log2_(uint64_t v)
 }
 
 /* True when memory with these read-back attributes is not coherent with the
- * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields). */
-static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
+ * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields):
+ * Non-shareable, InnerCache Device or non-cacheable, or OuterCache
+ * non-cacheable (0 is "as InnerCache"). */
+static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic, uint64_t oc)
 {
-	return virq_gic_attr_needs_clean(ic, sh);
+	return virq_gic_attr_needs_clean(ic, sh) || oc == LIBVIRQ_GIC_CACHE_nC;
 }
 
 /* Cleans a table to PoC when @nc; LIBVIRQ_ENOHAL when it cannot. */

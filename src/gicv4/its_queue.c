@@ -137,10 +137,13 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 		return LIBVIRQ_FAIL(hal, st, "virq_its_queue_init: queue allocation failed");
 	st = cbaser_negotiate_(q, &rb);
 	if (st == LIBVIRQ_OK) {
+		/* OuterCache non-cacheable: the ITS reads past the caches too. */
 		q->clean =
-		    q->noncoherent || virq_gic_attr_needs_clean(
-					  LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
-					  LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb));
+		    q->noncoherent ||
+		    virq_gic_attr_needs_clean(
+			LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
+			LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb)) ||
+		    LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_OuterCache, rb) == LIBVIRQ_GIC_CACHE_nC;
 		if (q->clean && !q->hal.ops->dcache_clean)
 			st = LIBVIRQ_ENOHAL;
 	}

@@ -120,25 +120,36 @@ static uint64_t want_attrs_(const struct virq_its *its)
 	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Shareability, sh);
 }
 
-/* Writes the BASER and adapts to what stuck. */
+/* Writes the BASER and adapts to what stuck (docs/rationale.md#gic-register-latitude):
+ * the address, Valid, Size, Indirect and Page_Size must stick (the table was
+ * shaped for them); Non-shareable makes InnerCache non-cacheable; the table
+ * is cleaned to PoC when the attributes are not coherent. */
 static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint64_t want)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address) |
-			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48) |
-			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Valid) |
-			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Size);
+	uint64_t pa = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address) |
+		      LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
+	uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Valid) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Size) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Indirect) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Page_Size);
 	uint64_t rb, sh, ic;
 
 	virq_wr64_(hal, baser_addr_(its, t->n), want);
 	rb = virq_rd64_(hal, baser_addr_(its, t->n));
 	if (t->page_size != 65536u)
-		keep &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
-	if ((rb & keep) != (want & keep))
+		pa &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
+	if ((rb ^ want) & pa)
 		return LIBVIRQ_FAILV(
 		    hal, LIBVIRQ_EHW,
-		    "virq_its_init: GITS_BASER<n> did not take the table (address, "
-		    "Valid or Size)",
+		    "virq_its_init: GITS_BASER<n>.Physical_Address did not keep the "
+		    "table's address (fewer address bits implemented)",
+		    t->n, want, rb);
+	if ((rb ^ want) & keep)
+		return LIBVIRQ_FAILV(
+		    hal, LIBVIRQ_EHW,
+		    "virq_its_init: GITS_BASER<n> did not keep Valid, Size, Indirect "
+		    "or Page_Size as written",
 		    t->n, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
@@ -149,7 +160,9 @@ static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint
 		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
 	}
 	t->baser = rb;
-	t->noncoherent = its->noncoherent || virq_gic_attr_needs_clean(ic, sh);
+	t->noncoherent =
+	    its->noncoherent ||
+	    attr_noncoherent_(sh, ic, LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_OuterCache, rb));
 	if (clean_if_(hal, t->noncoherent, t->l1.va, t->l1.size) != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOHAL,
 				     "virq_its_init: table not coherent and the HAL has no "
@@ -254,6 +267,23 @@ void virq_its_tables_free_(struct virq_its *its)
 		table_free_(its, t);
 		memset(t, 0, sizeof(*t));
 	}
+}
+
+virq_status virq_its_tbl_noncoherent_(struct virq_its *its, enum virq_its_tbl_idx ti)
+{
+	const struct virq_hal *hal = &its->gic->hal;
+	struct virq_its_table *t = &its->tbl[ti];
+	const struct virq_page *l2 = t->l2.va;
+
+	if (!t->baser || t->noncoherent)
+		return LIBVIRQ_OK;
+	if (!virq_dcache_clean_(hal, t->l1.va, t->l1.size))
+		return LIBVIRQ_ENOHAL;
+	for (uint32_t i = 0; t->indirect && i < t->nr_l1; i++)
+		if (l2[i].va && !virq_dcache_clean_(hal, l2[i].va, l2[i].size))
+			return LIBVIRQ_ENOHAL;
+	t->noncoherent = true;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti, uint32_t id)

@@ -9,6 +9,11 @@
 /* Makes the table entry for @id usable (level-2 page on demand). */
 virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx t, uint32_t id);
 
+/* From now on table @t is cleaned to PoC on every change, and all of it
+ * is cleaned now (another reader of it, a GICv4.1 redistributor sharing
+ * the vPE table, is not coherent). LIBVIRQ_ENOHAL without dcache_clean. */
+virq_status virq_its_tbl_noncoherent_(struct virq_its *its, enum virq_its_tbl_idx t);
+
 /* Sets up every GITS_BASER<n>; frees everything on failure. */
 virq_status virq_its_tables_init_(struct virq_its *its);
 void virq_its_tables_free_(struct virq_its *its);

@@ -10,6 +10,7 @@
  * GICR_VPENDBASER).
  */
 #include "enc/images.h"
+#include "its_table_priv.h"
 #include "lpi_priv.h"
 #include "rdist_priv.h"
 
@@ -238,10 +239,11 @@ static virq_status vpet_mem_(const struct virq_gic *gic, struct virq_gic_rdist *
 	return st;
 }
 
-/* Writes @v (Valid = 1) and reads it back: Valid, the address, Indirect,
- * Page_Size and Size must have stuck (the attributes may differ). */
-static virq_status vpet_program_(struct virq_gic *gic, uint32_t idx, uint64_t v,
-				 const char *const msg[4])
+/* Writes @v (4.1 layout, Valid = 1) to @idx's GICR_VPROPBASER and reads it
+ * back: Valid, the address, Indirect, Page_Size and Size must have stuck
+ * (the attributes may differ: vlpi_attrs_probe_() went by them). */
+static virq_status vprop_set_checked_(struct virq_gic *gic, uint32_t idx, uint64_t v,
+				      const char *const msg[4])
 {
 	const uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
 			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address) |
@@ -253,10 +255,10 @@ static virq_status vpet_program_(struct virq_gic *gic, uint32_t idx, uint64_t v,
 	virq_wr64_(&gic->hal, a, v);
 	rb = virq_rd64_(&gic->hal, a);
 	if ((rb ^ v) & keep) {
-		virq_wr64_(&gic->hal, a, 0);
+		rd_vprop_set_(gic, idx, 0);
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EHW, msg[2], idx, v, rb);
 	}
-	gic->rd[idx].vprop_cache = rb;
+	gic->rd[idx].vprop_cache = v;
 	return LIBVIRQ_OK;
 }
 
@@ -290,7 +292,7 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 		return LIBVIRQ_FAILV(hal, st, msg[0], idx);
 	}
 	t = r->vpet.va; /* vpet_mem_() may have moved it */
-	st = vpet_program_(
+	st = vprop_set_checked_(
 	    gic, idx,
 	    virq_gic_vprop41_image_(
 		t->l1.pa, (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb),
@@ -330,9 +332,16 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
 		if (st != LIBVIRQ_OK)
 			return LIBVIRQ_FAILV(&gic->hal, st, msg[1],
 					     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
-		rd_vprop_set_(gic, idx, v);
+		/* A redistributor that reads the table past the caches: the
+		 * ITS cleans it from now on (and all of it now). */
+		if (gic->rd_noncoherent &&
+		    virq_its_tbl_noncoherent_(gic->its[i], LIBVIRQ_ITS_TBL_VPE) != LIBVIRQ_OK)
+			return LIBVIRQ_FAIL(
+			    &gic->hal, LIBVIRQ_ENOHAL,
+			    "virq_gic_rdist_init: redistributors not coherent, "
+			    "an ITS vPE table shared with them, and no dcache_clean");
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
-		return LIBVIRQ_OK;
+		return vprop_set_checked_(gic, idx, v, msg);
 	}
 	key = rd_key_(r);
 	for (uint32_t j = 0; j < gic->nr_rd; j++) {
@@ -340,11 +349,11 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
 			continue;
 		/* The group's copy, live: Z = 0 (Z = 1 would tell the GIC it is
 		 * zero; Linux clears it when it inherits a table too). */
-		rd_vprop_set_(gic, idx,
-			      gic->rd[j].vprop_cache &
-				  ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z));
 		r->vpet_rd = gic->rd[j].vpet_rd;
-		return LIBVIRQ_OK;
+		return vprop_set_checked_(gic, idx,
+					  gic->rd[j].vprop_cache &
+					      ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z),
+					  msg);
 	}
 	return own ? vpet_alloc_(gic, idx, msg) : LIBVIRQ_OK;
 }
@@ -421,6 +430,77 @@ void virq_rdist_vpe_tables_free_(struct virq_gic *gic)
 		vpet_free_(gic, &gic->rd[r]);
 }
 
+/* ---------------- coherence of the redistributors' tables ---------------- */
+
+/* From now on every table a redistributor reads is cleaned to PoC
+ * (virq_gic::rd_noncoherent): the LPI configuration table is cleaned now.
+ * Refused (EBUSY, @msg) when VMs exist: their tables were not cleaned. */
+static virq_status rd_nc_now_(struct virq_gic *gic, uint32_t idx, uint64_t rb, const char *msg)
+{
+	if (gic->rd_noncoherent)
+		return LIBVIRQ_OK;
+	if (gic->nr_vms)
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY, msg, idx, rb);
+	gic->rd_noncoherent = true;
+	if (clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
+				    "virq_gic_rdist_init: tables not coherent and the HAL has no "
+				    "dcache_clean");
+	return LIBVIRQ_OK;
+}
+
+/* rd_nc_now_() when the attributes of a GICR_*BASER read back as @rb are
+ * not coherent (Shareability [11:10], InnerCache [9:7] and OuterCache
+ * [58:56] in every one of them). */
+static virq_status rd_nc_if_(struct virq_gic *gic, uint32_t idx, uint64_t rb, const char *msg)
+{
+	if (!attr_noncoherent_(LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb),
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb),
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_OuterCache, rb)))
+		return LIBVIRQ_OK;
+	return rd_nc_now_(gic, idx, rb, msg);
+}
+
+#define RD_NC_VMS_(reg)                                                                            \
+	"virq_gic_rdist_init: " reg " reads Non-shareable or non-cacheable (tables need cleaning " \
+	"to PoC) while VMs exist whose tables were not cleaned (bring every redistributor up "     \
+	"before the first VM)"
+
+/* The attributes a redistributor keeps in the registers that name vLPI
+ * tables, written as the library programs them (Valid = 0): on GICv4.0
+ * GICR_VPROPBASER (a VM's vLPI configuration table) and GICR_VPENDBASER (a
+ * VPT), on GICv4.1 GICR_VPROPBASER (the vPE table). Each may be fixed
+ * (IHI 0069H §12.11): not coherent, every redistributor table is cleaned
+ * from now on, and the residency images say Non-shareable, non-cacheable. */
+static virq_status vlpi_attrs_probe_(struct virq_gic *gic, uint32_t idx)
+{
+	const struct virq_hal *hal = &gic->hal;
+	uint64_t prop = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb;
+	uint64_t pend = vpend_addr_(gic, idx);
+	virq_status st;
+
+	if (gic->version == LIBVIRQ_GIC_V4_1) {
+		virq_wr64_(hal, prop,
+			   virq_gic_vprop41_image_(0, LIBVIRQ_GITS_BASER_PAGE_64K, 0, false, 1,
+						   gic->rd_noncoherent) &
+			       ~(LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
+				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z)));
+		rb = virq_rd64_(hal, prop);
+		virq_wr64_(hal, prop, 0);
+		return rd_nc_if_(gic, idx, rb, RD_NC_VMS_("GICR_VPROPBASER"));
+	}
+	virq_wr64_(hal, prop, virq_gic_vprop40_image_(0, gic->lpi_bits, gic->rd_noncoherent));
+	st = rd_nc_if_(gic, idx, virq_rd64_(hal, prop), RD_NC_VMS_("GICR_VPROPBASER"));
+	if (st != LIBVIRQ_OK)
+		return st;
+	virq_wr64_(hal, pend,
+		   virq_gic_vpend40_image_(0, false, gic->rd_noncoherent) &
+		       ~(VPEND_VALID | VPEND_PL));
+	rb = virq_rd64_(hal, pend);
+	virq_wr64_(hal, pend, 0);
+	return rd_nc_if_(gic, idx, rb, RD_NC_VMS_("GICR_VPENDBASER"));
+}
+
 /* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ----------------
  */
 
@@ -453,16 +533,24 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 	r->resident_vpe = LIBVIRQ_VPEID_NONE;
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
 		uint64_t pa = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
+		virq_status st;
 
 		if (virq_rd64_(&gic->hal, pa) &
 		    LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
 			virq_wr64_(&gic->hal, pa, 0);
+		st = vlpi_attrs_probe_(gic, idx);
+		if (st != LIBVIRQ_OK)
+			return st;
 		r->vprop_cache = 0;
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
 		r->flags |= LIBVIRQ_RDIST_VPE_READY;
 		/* The vPE table its affinity calls for (an own one once vPEs exist). */
 		return vpe_table_41_(gic, idx, gic->vpet_own, vpet_msg_rdist_);
 	} else {
+		virq_status st = vlpi_attrs_probe_(gic, idx);
+
+		if (st != LIBVIRQ_OK)
+			return st;
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
 		r->vprop_cache =
@@ -566,7 +654,8 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	}
 	*out = rb;
-	*nc = gic->rd_forced_nc || attr_noncoherent_(sh, ic);
+	*nc = gic->rd_forced_nc ||
+	      attr_noncoherent_(sh, ic, LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_OuterCache, rb));
 	return LIBVIRQ_OK;
 }
 
@@ -595,14 +684,7 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 				 &gic->propbaser, &nc);
 	if (st != LIBVIRQ_OK)
 		return st;
-	if (nc && !gic->rd_noncoherent) {
-		gic->rd_noncoherent = true;
-		if (clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size) != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
-					    "virq_gic_rdist_init: tables not coherent and the HAL "
-					    "has no dcache_clean");
-	}
-	return LIBVIRQ_OK;
+	return nc ? rd_nc_now_(gic, idx, gic->propbaser, RD_NC_VMS_("GICR_PROPBASER")) : LIBVIRQ_OK;
 }
 
 static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
@@ -633,8 +715,9 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PENDBASER), want,
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got,
 				 &nc);
+	if (st == LIBVIRQ_OK && nc)
+		st = rd_nc_now_(gic, idx, got, RD_NC_VMS_("GICR_PENDBASER"));
 	if (st == LIBVIRQ_OK && nc) {
-		gic->rd_noncoherent = true;
 		if (clean_if_(&gic->hal, true, r->pend.va, r->pend.size) != LIBVIRQ_OK)
 			st =
 			    LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,

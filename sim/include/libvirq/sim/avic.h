@@ -49,6 +49,19 @@ struct virq_sim_avic_result {
 struct virq_sim_avic_opts {
 	/** Vectors < 16 exit with INVALID_VECTOR (newer CPUs; older ones deliver them). */
 	bool check_vector;
+	/**
+	 * CPUID Fn8000_000A EDX[27] (ExtLvtAvicAccessChg, ::virq_sim_cpu::avic_extlvt):
+	 * reads of the extended LVT registers (0x500 .. 0x530) are accelerated
+	 * and writes trap; without it both fault (virq_sim_avic_apic_access()).
+	 */
+	bool extlvt;
+	/**
+	 * Bits of the physical APIC ID table entry's host physical APIC ID
+	 * [11:0] the CPU consumes (0: 12). The APM documented 8 bits up to
+	 * revision 3.37 and 12 later, and no CPUID bit tells which (a doorbell
+	 * for host APIC ID 0x1FF goes to 0xFF on an 8-bit part).
+	 */
+	uint8_t host_id_bits;
 };
 
 /**
@@ -70,6 +83,44 @@ struct virq_sim_avic_opts {
 int virq_sim_avic_icr_write(struct virq_sim *sim, const void *vmcb, uint32_t host_apic_id,
 			    uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
 			    struct virq_sim_avic_result *r);
+
+/** @brief What one guest access to a vAPIC register did. */
+struct virq_sim_avic_access {
+	bool exited;	 /**< \#VMEXIT AVIC_NOACCEL (0x402) was taken. */
+	bool trap;	 /**< A trap exit: the write landed in the backing page first. */
+	uint64_t info1;	 /**< EXITINFO1: the offset in [11:4], bit 32 set for a write. */
+	uint32_t value;	 /**< A read that did not exit: the register (from the backing page). */
+	bool eoi_done;	 /**< An accelerated EOI cleared this ISR bit ... */
+	uint8_t eoi_vec; /**< ... of this vector. */
+};
+
+/**
+ * @brief The guest on VMCB @p vmcb reads or writes the vAPIC register at
+ *        @p offset (xAPIC MMIO, or the x2APIC MSR 0x800 + offset / 16).
+ *
+ * The register classes of APM Vol 2 §15.29.3.1, Table 15-22 "Guest vAPIC
+ * Register Access Behavior", written from the manual as the Linux and Xen
+ * AVIC_NOACCEL handlers use it: reads of every register but Current Count
+ * (ID, Version, TPR, APR, PPR, EOI, RRR, LDR, DFR, SPIV, ISR, TMR, IRR, ESR,
+ * ICR, the LVTs, Initial Count, Divide Config) are accelerated (from the
+ * backing page); writes of TPR
+ * and ICR high are accelerated, of EOI too unless the highest in-service
+ * vector is level-triggered (TMR set: trap); writes of ID, RRR, LDR, DFR,
+ * SPIV, ESR, the LVTs, Initial Count and Divide Config trap (the value lands
+ * first); the extended LVT registers 0x500 .. 0x530 as @c opts->extlvt says;
+ * every other access faults (nothing changes). A write of ICR low is not
+ * modelled here (virq_sim_avic_icr_write()).
+ *
+ * @param sim The simulator. @param vmcb The guest's VMCB (AVIC enabled).
+ * @param offset Register offset, 16-byte aligned, 0 .. 0xFF0.
+ * @param write True for a write. @param value The value written.
+ * @param opts CPU options (NULL: none). @param a Filled.
+ * @return 0, or -1 for an offset not 16-byte aligned, ICR low written, or a
+ *         VMCB without AVIC or backing page (a test setup error).
+ */
+int virq_sim_avic_apic_access(struct virq_sim *sim, const void *vmcb, uint32_t offset, bool write,
+			      uint32_t value, const struct virq_sim_avic_opts *opts,
+			      struct virq_sim_avic_access *a);
 
 /**
  * @brief Whether @p vector is pending in a backing page's IRR (the model's own offsets).
