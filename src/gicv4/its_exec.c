@@ -93,6 +93,25 @@ virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd 
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_wait_seen_(struct virq_its *its, uint64_t base, size_t n, uint64_t ticket,
+				struct virq_its_ran *ran)
+{
+	uint64_t seen;
+	virq_status st;
+
+	ran->ran = 0;
+	ran->exact = false; /* published: they may have run */
+	if (its->dead)
+		return LIBVIRQ_EDEAD;
+	st = virq_its_queue_wait_seen_(&its->q, ticket, NULL, &seen, &ran->exact);
+	if (st == LIBVIRQ_OK)
+		its->cmds += n;
+	else if (st != LIBVIRQ_ECANCELED && st != LIBVIRQ_EINVAL)
+		ran->exact = virq_its_fail_seen_(its, st, &seen); /* this wait failed */
+	ran->ran = ran_of_(base, n, seen);
+	return st;
+}
+
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
 {
 	struct virq_its_ran ran;

@@ -408,17 +408,6 @@ static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpe
 	return LIBVIRQ_OK;
 }
 
-/*
- * VMOVP on every ITS that must see it, latency one round trip: the
- * commands are encoded for every ITS first (all or nothing), pushed and
- * published on every ITS (one GITS_CWRITER write each), and only then
- * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
- * ITS before publishing on the next made the latency N round trips for N
- * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
- * serialisation of every VMOVP on the GIC keeps every ITS receiving the
- * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
- * same reason, its_send_vmovp).
- */
 /* The ITSes that must receive the VMOVP (bit per slot), and its ITSList:
  * with GITS_TYPER.VMOVP = 1 on any of them one such ITS is enough. */
 static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool *single)
@@ -440,29 +429,19 @@ static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool 
 	return *single ? first_vmovp : vpe->its_mask;
 }
 
-/*
- * VMOVP on every ITS that must see it, latency one round trip: the
- * commands are encoded for every ITS first (all or nothing), pushed and
- * published on every ITS (one GITS_CWRITER write each), and only then
- * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
- * ITS before publishing on the next made the latency N round trips for N
- * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
- * serialisation of every VMOVP on the GIC keeps every ITS receiving the
- * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
- * same reason, its_send_vmovp).
- */
-static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
+/* Encodes VMOVP (SequenceNumber and ITSList when every ITS needs one) +
+ * VSYNC for each ITS in *targets (all or nothing). */
+static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd,
+				 uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE],
+				 uint32_t *targets)
 {
 	struct virq_gic *gic = vpe->vm->gic;
-	const struct virq_hal *hal = &gic->hal;
-	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
-	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS];
-	uint32_t list, targets, published = 0;
 	struct virq_its_cmd c[2];
+	uint32_t list;
 	bool single;
-	virq_status st = LIBVIRQ_OK;
+	virq_status st;
 
-	targets = vmovp_targets_(vpe, &list, &single);
+	*targets = vmovp_targets_(vpe, &list, &single);
 	memset(&c[0], 0, sizeof(c[0]));
 	c[0].opcode = LIBVIRQ_ITS_VMOVP;
 	c[0].vPEID = vpe->vpeid;
@@ -471,7 +450,7 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		c[0].SequenceNumber = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
 		c[0].ITSList = list;
 	}
-	for (uint32_t m = targets; m; m &= m - 1) {
+	for (uint32_t m = *targets; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
 		bool v41 = its->lim.version == LIBVIRQ_ITS_V41;
@@ -483,62 +462,108 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		if (st == LIBVIRQ_OK)
 			st = virq_its_cmd_encode(&c[1], &its->lim, raw[i][1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(hal, st,
+			return LIBVIRQ_FAILV(&gic->hal, st,
 					     "virq_vpe_move: VMOVP rejected by an ITS's limits",
 					     its->base, rd);
 	}
+	return LIBVIRQ_OK;
+}
+
+/* Pushes and publishes the encoded VMOVP + VSYNC on @its under its lock:
+ * *base gets the VMOVP's linear queue position, *ticket the position after
+ * the VSYNC. On a failure the queue is reset, and *ran says whether the
+ * VMOVP may have run (a full queue publishes what it holds before waiting
+ * for space). */
+static virq_status vmovp_publish_(struct virq_its *its, const uint8_t raw[2][LIBVIRQ_ITS_CMD_SIZE],
+				  uint64_t *base, uint64_t *ticket, bool *ran)
+{
+	uint64_t consumed;
+	bool exact;
+	virq_status st;
+
+	*ran = false;
+	virq_its_lock_(its);
+	if (its->dead) {
+		virq_its_unlock_(its);
+		return LIBVIRQ_EDEAD;
+	}
+	*base = its->q.wr_lin;
+	st = virq_its_queue_push_raw(&its->q, raw[0]);
+	if (st == LIBVIRQ_OK)
+		st = virq_its_queue_push_raw(&its->q, raw[1]);
+	if (st == LIBVIRQ_OK)
+		st = virq_its_queue_publish(&its->q, ticket);
+	if (st != LIBVIRQ_OK) {
+		exact = virq_its_fail_seen_(its, st, &consumed);
+		*ran = !exact || consumed >= *base + LIBVIRQ_ITS_CMD_SIZE;
+	}
+	virq_its_unlock_(its);
+	return st;
+}
+
+/*
+ * VMOVP on every ITS that must see it, latency one round trip: the
+ * commands are encoded for every ITS first (all or nothing), pushed and
+ * published on every ITS (one GITS_CWRITER write each), and only then
+ * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
+ * ITS before publishing on the next made the latency N round trips for N
+ * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
+ * serialisation of every VMOVP on the GIC keeps every ITS receiving the
+ * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
+ * same reason, its_send_vmovp).
+ *
+ * Each ITS's lock is released between the publish and the wait, so other
+ * CPUs may use that ITS meanwhile, and a failure of theirs resets its queue:
+ * the wait then learns from that reset whether the VMOVP ran
+ * (virq_its_wait_seen_()). *any: some ITS executed (or may have executed)
+ * the VMOVP.
+ */
+static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	const struct virq_hal *hal = &gic->hal;
+	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
+	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS], base[LIBVIRQ_GIC_ITS_SLOTS];
+	uint32_t targets, published = 0;
+	struct virq_its_ran ran;
+	bool ran_pub;
+	virq_status st = vmovp_encode_(vpe, rd, raw, &targets);
+
 	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
-		struct virq_its *its = gic->its[i];
 
 		/* Each ITS's lock around its own publish, one at a time. */
-		virq_its_lock_(its);
-		if (its->dead) {
-			virq_its_unlock_(its);
-			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead",
-					   its->base);
-			break;
-		}
-		st = virq_its_queue_push_raw(&its->q, raw[i][0]);
-		if (st == LIBVIRQ_OK)
-			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
-		if (st == LIBVIRQ_OK)
-			st = virq_its_queue_publish(&its->q, &ticket[i]);
-		if (st != LIBVIRQ_OK)
-			virq_its_fail_(its, st);
-		virq_its_unlock_(its);
-		if (st != LIBVIRQ_OK) {
+		st = vmovp_publish_(gic->its[i], raw[i], &base[i], &ticket[i], &ran_pub);
+		*any = *any || ran_pub;
+		if (st == LIBVIRQ_EDEAD)
+			st = LIBVIRQ_FAILV(hal, st, "virq_vpe_move: an ITS is dead",
+					   gic->its[i]->base);
+		else if (st != LIBVIRQ_OK)
 			st = LIBVIRQ_FAILV(hal, st,
 					   "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
-					   its->base);
-			break;
-		}
-		published |= 1u << i;
+					   gic->its[i]->base);
+		else
+			published |= 1u << i;
 	}
 	/* Wait for every ITS that has it, also after a failure on a later one
 	 * (those VMOVPs are published and will run). */
 	for (uint32_t m = published; m; m &= m - 1) {
-		uint32_t i = (uint32_t)__builtin_ctz(m);
-		struct virq_its *its = gic->its[i];
+		struct virq_its *its = gic->its[__builtin_ctz(m)];
 		virq_status w;
 
 		/* Each ITS's lock for its own wait (never two held): commands
 		 * other CPUs queue meanwhile go after the VMOVP. */
 		virq_its_lock_(its);
-		w = virq_its_queue_wait(&its->q, ticket[i], NULL);
-		if (w != LIBVIRQ_OK)
-			virq_its_fail_(its, w);
-		else
-			its->cmds += 2;
+		w = virq_its_wait_seen_(its, base[__builtin_ctz(m)], 2, ticket[__builtin_ctz(m)],
+					&ran);
 		virq_its_unlock_(its);
-		if (w != LIBVIRQ_OK) {
-			if (st == LIBVIRQ_OK)
-				st = LIBVIRQ_FAILV(hal, w,
-						   "virq_vpe_move: VMOVP + VSYNC failed on an ITS",
-						   its->base);
-			continue;
-		}
-		*any = true;
+		*any = *any || its_may_have_run_(&ran, 0);
+		if (w != LIBVIRQ_OK && st == LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV(
+			    hal, w,
+			    "virq_vpe_move: VMOVP + VSYNC failed on an ITS, or a queue "
+			    "reset after another caller's failure dropped them",
+			    its->base);
 	}
 	return st;
 }

@@ -458,7 +458,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
- *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors (the vPE
+ *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors, and
+ *         ::LIBVIRQ_ECANCELED (between the publish and the wait, with the lock
+ *         released, another CPU's failed command reset an ITS's queue and
+ *         dropped this VMOVP or its VSYNC). For each, what GITS_CREADR showed
+ *         decides, also across that other CPU's reset (the vPE
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
  *         calling again with the same @p rd re-sends the VMOVP to every ITS
