@@ -515,61 +515,51 @@ static const struct virq_its_queue_reset *overtook_(const struct virq_its_queue 
 }
 
 /* A ticket of an earlier epoch: decided by the reset that ended it. */
-static LIBVIRQ_COLD_ virq_status old_ticket_(const struct virq_its_queue *q, uint64_t ticket,
-					     uint64_t *seen, bool *exact)
+static LIBVIRQ_COLD_ virq_status old_ticket_(const struct virq_its_queue *q, uint64_t ticket)
 {
 	const struct virq_its_queue_reset *r = overtook_(q, ticket);
 
-	if (!r) {
-		*seen = 0;
-		*exact = false;
+	if (!r)
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
 				     "virq_its_queue_wait: ticket older than the resets kept",
 				     ticket, q->epoch);
-	}
-	*exact = true;
-	if (r->seen >= ticket) {
-		*seen = ticket;
+	if (r->seen >= ticket)
 		return LIBVIRQ_OK;
-	}
-	*seen = r->seen;
 	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ECANCELED,
 			     "virq_its_queue_wait: a queue reset dropped the commands before the "
 			     "ticket",
 			     ticket, r->seen);
 }
 
-virq_status virq_its_queue_wait_seen_(struct virq_its_queue *q, uint64_t ticket,
-				      struct virq_its_queue_diag *diag, uint64_t *seen, bool *exact)
+uint64_t virq_its_queue_seen_(const struct virq_its_queue *q, uint64_t ticket)
 {
-	virq_status st;
+	const struct virq_its_queue_reset *r;
 
-	*seen = 0;
-	*exact = false;
-	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_wait: queue not live");
-	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
-				    "virq_its_queue_wait: queue dead (virq_its_queue_reset())");
-	if (__builtin_expect(ticket <= q->last_end, 0) && q->epoch)
-		return old_ticket_(q, ticket, seen, exact);
-	if (ticket > q->pub_lin)
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
-				     "virq_its_queue_wait: ticket beyond what was published",
-				     ticket, q->pub_lin);
-	st = q->rd_lin >= ticket ? LIBVIRQ_OK : poll_consumed_(q, ticket, diag, false);
-	*exact = st == LIBVIRQ_OK;
-	*seen = st == LIBVIRQ_OK ? ticket : q->rd_lin;
-	return st;
+	if (ticket > q->last_end || !q->epoch)
+		return q->rd_lin < ticket ? q->rd_lin : ticket;
+	r = overtook_(q, ticket);
+	if (!r)
+		return 0;
+	return r->seen < ticket ? r->seen : ticket;
 }
 
 virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				struct virq_its_queue_diag *diag)
 {
-	uint64_t seen;
-	bool exact;
-
-	return virq_its_queue_wait_seen_(q, ticket, diag, &seen, &exact);
+	if (!q_live_(q))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_wait: queue not live");
+	if (q->dead)
+		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
+				    "virq_its_queue_wait: queue dead (virq_its_queue_reset())");
+	if (ticket > q->pub_lin)
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
+				     "virq_its_queue_wait: ticket beyond what was published",
+				     ticket, q->pub_lin);
+	if (q->rd_lin < ticket) /* of this epoch: earlier ones are behind rd_lin */
+		return poll_consumed_(q, ticket, diag, false);
+	if (__builtin_expect(ticket <= q->last_end, 0) && q->epoch)
+		return old_ticket_(q, ticket);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue_diag *diag)

@@ -25,14 +25,11 @@ virq_status virq_its_queue_make_room_(struct virq_its_queue *q);
  * run; the queue stays dead). */
 virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consumed_lin);
 
-/* virq_its_queue_wait() that also says what ran: *seen gets a linear
- * position every command before which ran. *exact: that is all that ran
- * and ever will (OK: *seen = ticket; ECANCELED: a reset after the ticket
- * dropped the rest). Not exact (a failure of this wait, EDEAD, a ticket no
- * longer decidable): a lower bound (0 when undecidable). */
-virq_status virq_its_queue_wait_seen_(struct virq_its_queue *q, uint64_t ticket,
-				      struct virq_its_queue_diag *diag, uint64_t *seen,
-				      bool *exact);
+/* After virq_its_queue_wait(q, ticket) failed: a linear position every
+ * command before which ran. A ticket of an earlier epoch: what the reset
+ * that ended it showed (exact for ECANCELED; 0 when no longer kept); one of
+ * this epoch: GITS_CREADR as last read (a lower bound). */
+uint64_t virq_its_queue_seen_(const struct virq_its_queue *q, uint64_t ticket);
 
 /* Frees a live queue owned by an ITS (virq_its_destroy()). */
 void virq_its_queue_fini_owned_(struct virq_its_queue *q);

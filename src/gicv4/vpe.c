@@ -430,18 +430,15 @@ static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool 
 }
 
 /* Encodes VMOVP (SequenceNumber and ITSList when every ITS needs one) +
- * VSYNC for each ITS in *targets (all or nothing). */
-static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd,
-				 uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE],
-				 uint32_t *targets)
+ * VSYNC for each ITS in @targets (all or nothing). */
+static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd, uint32_t targets, uint32_t list,
+				 bool single,
+				 uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE])
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	struct virq_its_cmd c[2];
-	uint32_t list;
-	bool single;
 	virq_status st;
 
-	*targets = vmovp_targets_(vpe, &list, &single);
 	memset(&c[0], 0, sizeof(c[0]));
 	c[0].opcode = LIBVIRQ_ITS_VMOVP;
 	c[0].vPEID = vpe->vpeid;
@@ -450,7 +447,7 @@ static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd,
 		c[0].SequenceNumber = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
 		c[0].ITSList = list;
 	}
-	for (uint32_t m = *targets; m; m &= m - 1) {
+	for (uint32_t m = targets; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
 		bool v41 = its->lim.version == LIBVIRQ_ITS_V41;
@@ -469,36 +466,28 @@ static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd,
 	return LIBVIRQ_OK;
 }
 
-/* Pushes and publishes the encoded VMOVP + VSYNC on @its under its lock:
- * *base gets the VMOVP's linear queue position, *ticket the position after
- * the VSYNC. On a failure the queue is reset, and *ran says whether the
- * VMOVP may have run (a full queue publishes what it holds before waiting
- * for space). */
-static virq_status vmovp_publish_(struct virq_its *its, const uint8_t raw[2][LIBVIRQ_ITS_CMD_SIZE],
-				  uint64_t *base, uint64_t *ticket, bool *ran)
+/* A publish of VMOVP (at linear position @base) + VSYNC failed on @its
+ * (lock held): the queue is reset; true when the VMOVP may have run (a full
+ * queue publishes what it holds before it waits for space). */
+static LIBVIRQ_COLD_ bool vmovp_publish_failed_(struct virq_its *its, virq_status st, uint64_t base)
 {
 	uint64_t consumed;
-	bool exact;
-	virq_status st;
 
-	*ran = false;
-	virq_its_lock_(its);
-	if (its->dead) {
-		virq_its_unlock_(its);
-		return LIBVIRQ_EDEAD;
-	}
-	*base = its->q.wr_lin;
-	st = virq_its_queue_push_raw(&its->q, raw[0]);
-	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_push_raw(&its->q, raw[1]);
-	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_publish(&its->q, ticket);
-	if (st != LIBVIRQ_OK) {
-		exact = virq_its_fail_seen_(its, st, &consumed);
-		*ran = !exact || consumed >= *base + LIBVIRQ_ITS_CMD_SIZE;
-	}
-	virq_its_unlock_(its);
-	return st;
+	if (st == LIBVIRQ_EDEAD)
+		return false; /* the ITS was dead before: nothing was pushed */
+	return !virq_its_fail_seen_(its, st, &consumed) || consumed >= base + LIBVIRQ_ITS_CMD_SIZE;
+}
+
+/* The wait for VMOVP (at @base) + VSYNC failed with @st on @its (lock held):
+ * true when the VMOVP ran or may have (virq_its_wait_failed_()). */
+static LIBVIRQ_COLD_ bool vmovp_wait_failed_(struct virq_its *its, virq_status st, uint64_t base,
+					     uint64_t ticket)
+{
+	struct virq_its_ran ran = {0, false};
+
+	if (st != LIBVIRQ_EDEAD)
+		(void)virq_its_wait_failed_(its, st, base, 2, ticket, &ran);
+	return its_may_have_run_(&ran, 0);
 }
 
 /*
@@ -514,53 +503,67 @@ static virq_status vmovp_publish_(struct virq_its *its, const uint8_t raw[2][LIB
  *
  * Each ITS's lock is released between the publish and the wait, so other
  * CPUs may use that ITS meanwhile, and a failure of theirs resets its queue:
- * the wait then learns from that reset whether the VMOVP ran
- * (virq_its_wait_seen_()). *any: some ITS executed (or may have executed)
- * the VMOVP.
+ * the wait then learns from that reset whether the VMOVP ran (the queue's
+ * reset records, gicv4/its_queue.h). *any: some ITS executed (or may have
+ * executed) the VMOVP.
  */
 static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 {
 	struct virq_gic *gic = vpe->vm->gic;
-	const struct virq_hal *hal = &gic->hal;
 	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
 	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS], base[LIBVIRQ_GIC_ITS_SLOTS];
-	uint32_t targets, published = 0;
-	struct virq_its_ran ran;
-	bool ran_pub;
-	virq_status st = vmovp_encode_(vpe, rd, raw, &targets);
+	uint32_t list, targets, published = 0;
+	bool single;
+	virq_status st;
 
+	targets = vmovp_targets_(vpe, &list, &single);
+	st = vmovp_encode_(vpe, rd, targets, list, single, raw);
 	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
+		struct virq_its *its = gic->its[i];
 
 		/* Each ITS's lock around its own publish, one at a time. */
-		st = vmovp_publish_(gic->its[i], raw[i], &base[i], &ticket[i], &ran_pub);
-		*any = *any || ran_pub;
-		if (st == LIBVIRQ_EDEAD)
-			st = LIBVIRQ_FAILV(hal, st, "virq_vpe_move: an ITS is dead",
-					   gic->its[i]->base);
-		else if (st != LIBVIRQ_OK)
-			st = LIBVIRQ_FAILV(hal, st,
-					   "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
-					   gic->its[i]->base);
-		else
+		virq_its_lock_(its);
+		st = its->dead ? LIBVIRQ_EDEAD : LIBVIRQ_OK;
+		base[i] = its->q.wr_lin;
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_push_raw(&its->q, raw[i][0]);
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_publish(&its->q, &ticket[i]);
+		if (st != LIBVIRQ_OK && vmovp_publish_failed_(its, st, base[i]))
+			*any = true;
+		virq_its_unlock_(its);
+		if (st == LIBVIRQ_OK)
 			published |= 1u << i;
+		else
+			st =
+			    LIBVIRQ_FAILV(&gic->hal, st,
+					  st == LIBVIRQ_EDEAD
+					      ? "virq_vpe_move: an ITS is dead"
+					      : "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
+					  its->base);
 	}
 	/* Wait for every ITS that has it, also after a failure on a later one
 	 * (those VMOVPs are published and will run). */
 	for (uint32_t m = published; m; m &= m - 1) {
-		struct virq_its *its = gic->its[__builtin_ctz(m)];
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		struct virq_its *its = gic->its[i];
 		virq_status w;
 
 		/* Each ITS's lock for its own wait (never two held): commands
 		 * other CPUs queue meanwhile go after the VMOVP. */
 		virq_its_lock_(its);
-		w = virq_its_wait_seen_(its, base[__builtin_ctz(m)], 2, ticket[__builtin_ctz(m)],
-					&ran);
+		w = its->dead ? LIBVIRQ_EDEAD : virq_its_queue_wait(&its->q, ticket[i], NULL);
+		if (w == LIBVIRQ_OK)
+			its->cmds += 2;
+		if (w == LIBVIRQ_OK || vmovp_wait_failed_(its, w, base[i], ticket[i]))
+			*any = true;
 		virq_its_unlock_(its);
-		*any = *any || its_may_have_run_(&ran, 0);
 		if (w != LIBVIRQ_OK && st == LIBVIRQ_OK)
 			st = LIBVIRQ_FAILV(
-			    hal, w,
+			    &gic->hal, w,
 			    "virq_vpe_move: VMOVP + VSYNC failed on an ITS, or a queue "
 			    "reset after another caller's failure dropped them",
 			    its->base);
