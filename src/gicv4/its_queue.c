@@ -497,14 +497,15 @@ virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
 /* The reset that ended the epoch of @ticket (ticket <= last_end, so at least
  * one reset was done): the oldest kept reset whose end is at or past it.
  * NULL when that reset is no longer kept. */
-static const struct virq_its_queue_reset *overtook_(const struct virq_its_queue *q, uint64_t ticket)
+static const struct virq_its_queue_reset_rec *overtook_(const struct virq_its_queue *q,
+							uint64_t ticket)
 {
 	const uint64_t kept =
 	    q->epoch < LIBVIRQ_ITS_QUEUE_RESETS_KEPT ? q->epoch : LIBVIRQ_ITS_QUEUE_RESETS_KEPT;
-	const struct virq_its_queue_reset *r = NULL;
+	const struct virq_its_queue_reset_rec *r = NULL;
 
 	for (uint64_t i = 1; i <= kept; i++) {
-		const struct virq_its_queue_reset *c =
+		const struct virq_its_queue_reset_rec *c =
 		    &q->resets[(q->epoch - i) % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
 
 		if (c->end < ticket)
@@ -517,7 +518,7 @@ static const struct virq_its_queue_reset *overtook_(const struct virq_its_queue 
 /* A ticket of an earlier epoch: decided by the reset that ended it. */
 static LIBVIRQ_COLD_ virq_status old_ticket_(const struct virq_its_queue *q, uint64_t ticket)
 {
-	const struct virq_its_queue_reset *r = overtook_(q, ticket);
+	const struct virq_its_queue_reset_rec *r = overtook_(q, ticket);
 
 	if (!r)
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
@@ -533,7 +534,7 @@ static LIBVIRQ_COLD_ virq_status old_ticket_(const struct virq_its_queue *q, uin
 
 uint64_t virq_its_queue_seen_(const struct virq_its_queue *q, uint64_t ticket)
 {
-	const struct virq_its_queue_reset *r;
+	const struct virq_its_queue_reset_rec *r;
 
 	if (ticket > q->last_end || !q->epoch)
 		return q->rd_lin < ticket ? q->rd_lin : ticket;
@@ -692,7 +693,7 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
  * pushed) and starts the next epoch one slot past it. */
 static void reset_record_(struct virq_its_queue *q)
 {
-	struct virq_its_queue_reset *r = &q->resets[q->epoch % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
+	struct virq_its_queue_reset_rec *r = &q->resets[q->epoch % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
 
 	r->seen = q->rd_lin;
 	r->end = q->wr_lin;

@@ -99,7 +99,7 @@ struct virq_its_queue_diag {
 };
 
 /** @brief Private: one reset as the queue remembers it (linear positions). */
-struct virq_its_queue_reset {
+struct virq_its_queue_reset_rec {
 	uint64_t seen; /**< GITS_CREADR once quiescent: every command before it ran. */
 	uint64_t end;  /**< Everything pushed: the commands from @ref seen to here were dropped. */
 };
@@ -123,7 +123,7 @@ struct virq_its_queue {
 	uint64_t epoch;	      /**< Private: resets done (each starts an epoch). */
 	uint64_t last_end;    /**< Private: @c end of the last reset (tickets up to it are old). */
 	/** Private: the last resets, reset k (1-based) at index (k - 1) % size. */
-	struct virq_its_queue_reset resets[LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
+	struct virq_its_queue_reset_rec resets[LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
 	uint64_t creadr;     /**< Private: GITS_CREADR as last read. */
 	uint32_t size;	     /**< Private: queue size in bytes. */
 	uint32_t wr_off;     /**< Private: byte offset of the next free slot. */
