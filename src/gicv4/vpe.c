@@ -125,6 +125,7 @@ static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	struct virq_its_cmd c[3];
+	struct virq_its_ran ran;
 	virq_status st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_VPE, vpe->vpeid);
 
 	if (st != LIBVIRQ_OK)
@@ -135,13 +136,17 @@ static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe
 	c[0] = vmapp_(its, vpe, true);
 	c[1] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
 	c[2] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(its, c, 3);
+	st = virq_its_exec_seen_(its, c, 3, &ran);
+	/* The VMAPP ran (or may have: a dead ITS) even if what follows failed:
+	 * the ITS maps the vPE, so it is recorded, and a rollback unmaps it. */
+	if (st == LIBVIRQ_OK || its_may_have_run_(&ran, 0)) {
+		vpe->its_mask |= 1u << its->slot;
+		vpe->vmapp_count++;
+		its->nr_vpes++;
+	}
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st, "virq_vpe_init: VMAPP + VINVALL + VSYNC failed",
 				     its->base, vpe->vpeid);
-	vpe->its_mask |= 1u << its->slot;
-	vpe->vmapp_count++;
-	its->nr_vpes++;
 	return LIBVIRQ_OK;
 }
 
@@ -163,6 +168,7 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, const char *failed)
 {
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	size_t n = 1;
 	virq_status st;
 
@@ -171,12 +177,16 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, con
 	 * the unmapped vPE may raise an SError (Linux its_send_vmapp on 4.1). */
 	if (its->lim.version != LIBVIRQ_ITS_V41)
 		c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(its, c, n);
+	st = virq_its_exec_seen_(its, c, n, &ran);
+	/* GITS_CREADR passed the VMAPP (V = 0): the ITS no longer maps the vPE,
+	 * even if its VSYNC failed (a retry must not unmap it again). */
+	if (st == LIBVIRQ_OK || (ran.exact && ran.ran >= 1)) {
+		vpe->its_mask &= ~(1u << its->slot);
+		vpe->vmapp_count--;
+		its->nr_vpes--;
+	}
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(&its->gic->hal, st, failed, its->base, vpe->vpeid);
-	vpe->its_mask &= ~(1u << its->slot);
-	vpe->vmapp_count--;
-	its->nr_vpes--;
 	return LIBVIRQ_OK;
 }
 
