@@ -22,7 +22,7 @@ OPS = ["nop", "dev_map", "dev_unmap", "map_lpi", "unmap_event", "int", "clear", 
        "move_lpi", "vlpi_map", "vlpi_map_range", "vlpi_unmap_range", "unmap_range",
        "vlpi_remap", "vlpi_move", "vlpi_set_doorbell", "vlpi_set_config", "vpe_invall",
        "vpe_move", "vpe_load", "vpe_put", "vpe_wfi", "vpe_db_masking", "vpe_db_invalidate",
-       "vsgi_config", "vsgi_send", "vpe_init", "vpe_destroy"]
+       "vsgi_config", "vsgi_send", "vpe_init", "vpe_destroy", "map_collection"]
 
 
 def world(v41=False, ncpu=2, two_its=False, direct=False, itslist=False, slow=0,
@@ -43,7 +43,7 @@ def stream(rng, n, focus, stall_rate=0.1, msi_rate=0.2):
             out.append(200)
         out.append(rng.randrange(256))            # pick
         name = rng.choice(focus) if rng.random() < 0.8 else rng.choice(OPS[1:])
-        out.append(OPS.index(name) - 1)           # op byte: 1 + b % 27
+        out.append(OPS.index(name) - 1)           # op byte: 1 + b % (len(OPS) - 1)
         out += struct.pack("<I", rng.randrange(1 << 32) & ~1)  # a valid call mostly
         out.append(rng.randrange(24) if rng.random() < stall_rate else 255)
     return bytes(out)
@@ -58,7 +58,7 @@ SEEDS = {
                          "vlpi_remap", "vlpi_move"]),
     "itslist_two_its": (world(two_its=True, direct=True, ncpu=4),
                         ["vpe_move", "vlpi_map", "dev_map", "dev_unmap", "vpe_init",
-                         "vpe_destroy"]),
+                         "vpe_destroy", "map_collection"]),
     "v41_vsgi": (world(v41=True, ncpu=3), ["vsgi_config", "vsgi_send", "vpe_move",
                                           "vpe_load", "vpe_put", "vlpi_map"]),
     "slow_its_small_queue": (world(slow=2, small_queue=True),

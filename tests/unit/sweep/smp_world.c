@@ -558,6 +558,8 @@ static virq_status exec_(struct world *w, struct w_cpu *c)
 		return virq_vpe_init(&p->v, &w->vm[p->vm], c->id, p->db);
 	case W_VPE_DESTROY:
 		return virq_vpe_destroy(&p->v);
+	case W_MAPC:
+		return virq_its_map_collection(&w->its[op->n % w->cfg.nits], c->id);
 	default:
 		return exec_dev_(w, c);
 	}
@@ -571,7 +573,8 @@ static bool op_has_dev_(enum w_opk k)
 
 static bool op_has_vpe_(enum w_opk k)
 {
-	return k == W_VMAP || k == W_VMAP_RANGE || k == W_REMAP || k == W_VMOVI || k >= W_INVALL;
+	return k == W_VMAP || k == W_VMAP_RANGE || k == W_REMAP || k == W_VMOVI ||
+	       (k >= W_INVALL && k <= W_VPE_DESTROY);
 }
 
 static unsigned op_tokens_(const struct world *w, enum w_opk k)
@@ -822,6 +825,9 @@ static void vpe_effect_(struct world *w, struct w_cpu *c)
 		break;
 	case W_VPE_DESTROY:
 		W_CHECK(w, !vpe_live_(p));
+		break;
+	case W_MAPC:
+		W_CHECK(w, virq_sim_its_state_col(w->sm[op->n % w->cfg.nits], c->id, NULL));
 		break;
 	default:
 		break;
@@ -1223,6 +1229,7 @@ bool w_make_op(struct world *w, unsigned cpu, enum w_opk k, unsigned sel, struct
 	op->n = sel >> 12;
 	switch (k) {
 	case W_NOP:
+	case W_MAPC:
 		return true;
 	case W_DEV_MAP:
 	case W_DEV_UNMAP:

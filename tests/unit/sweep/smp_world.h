@@ -95,6 +95,7 @@ enum w_opk {
 	W_VSGI,
 	W_VPE_INIT,
 	W_VPE_DESTROY,
+	W_MAPC, /* the CPU's collection on ITS n (again) */
 	W_OPK_COUNT
 };
 

@@ -105,6 +105,8 @@ static int its_of_(const struct world *w, const struct w_op *op)
 {
 	if (op->k >= W_DEV_MAP && op->k <= W_SETCFG)
 		return (int)w->dev[op->dev].its;
+	if (op->k == W_MAPC)
+		return (int)(op->n % w->cfg.nits);
 	return 0;
 }
 
