@@ -477,15 +477,21 @@ static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd, uint32_t tar
 }
 
 /* A publish of VMOVP (at linear position @base) + VSYNC failed on @its
- * (lock held): the queue is reset; true when the VMOVP may have run (a full
- * queue publishes what it holds before it waits for space). */
-static LIBVIRQ_COLD_ bool vmovp_publish_failed_(struct virq_its *its, virq_status st, uint64_t base)
+ * with @st (lock held): the queue is reset; *any set when the VMOVP may
+ * have run (a full queue publishes what it holds before it waits for
+ * space). Returns @st, logged. */
+static LIBVIRQ_COLD_ virq_status vmovp_publish_failed_(struct virq_its *its, virq_status st,
+						       uint64_t base, bool *any)
 {
 	uint64_t consumed;
 
-	if (st == LIBVIRQ_EDEAD)
-		return false; /* the ITS was dead before: nothing was pushed */
-	return !virq_its_fail_seen_(its, st, &consumed) || consumed >= base + LIBVIRQ_ITS_CMD_SIZE;
+	if (st == LIBVIRQ_EDEAD) /* the ITS was dead before: nothing was pushed */
+		return LIBVIRQ_FAILV(&its->gic->hal, st, "virq_vpe_move: an ITS is dead",
+				     its->base);
+	if (!virq_its_fail_seen_(its, st, &consumed) || consumed >= base + LIBVIRQ_ITS_CMD_SIZE)
+		*any = true;
+	return LIBVIRQ_FAILV(&its->gic->hal, st,
+			     "virq_vpe_move: VMOVP + VSYNC not queued on an ITS", its->base);
 }
 
 /* The wait for VMOVP (at @base) + VSYNC failed with @st on @its (lock held):
@@ -542,18 +548,11 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
 		if (st == LIBVIRQ_OK)
 			st = virq_its_queue_publish(&its->q, &ticket[i]);
-		if (st != LIBVIRQ_OK && vmovp_publish_failed_(its, st, base[i]))
-			*any = true;
+		if (st != LIBVIRQ_OK)
+			st = vmovp_publish_failed_(its, st, base[i], any);
 		virq_its_unlock_(its);
 		if (st == LIBVIRQ_OK)
 			published |= 1u << i;
-		else
-			st =
-			    LIBVIRQ_FAILV(&gic->hal, st,
-					  st == LIBVIRQ_EDEAD
-					      ? "virq_vpe_move: an ITS is dead"
-					      : "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
-					  its->base);
 	}
 	/* Wait for every ITS that has it, also after a failure on a later one
 	 * (those VMOVPs are published and will run). */
