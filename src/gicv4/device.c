@@ -229,7 +229,7 @@ virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *de
 }
 
 /* virq_its_device_unmap() with the ITS lock held (the wrapper below takes it). */
-static virq_status device_unmap_locked_(struct virq_its_device *dev)
+virq_status virq_its_device_unmap_locked_(struct virq_its_device *dev)
 {
 	const struct virq_hal *hal;
 	struct virq_its_cmd c;
@@ -266,10 +266,10 @@ virq_status virq_its_device_unmap(struct virq_its_device *dev)
 	struct virq_its *its_;
 
 	if (!dev_live_(dev))
-		return device_unmap_locked_(dev);
+		return virq_its_device_unmap_locked_(dev);
 	its_ = dev->its;
 	virq_its_lock_(its_);
-	st = device_unmap_locked_(dev);
+	st = virq_its_device_unmap_locked_(dev);
 	virq_its_unlock_(its_);
 	return st;
 }

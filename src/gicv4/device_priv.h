@@ -13,6 +13,10 @@ void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event);
 virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
 					uint32_t device_id, uint32_t nr_events);
 
+/* virq_its_device_unmap() without taking the ITS lock: the caller holds
+ * it, or (virq_its_destroy()) nothing else may use the ITS. */
+virq_status virq_its_device_unmap_locked_(struct virq_its_device *dev);
+
 /* Removes @dev from @its's list of mapped devices (no-op when absent). */
 void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev);
 

@@ -85,7 +85,10 @@ void virq_its_proxy_free_(struct virq_its *its)
 		memset(e, 0, sizeof(*e));
 	}
 	p->nr_mapped = 0;
-	st = virq_its_device_unmap(p);
+	/* From virq_its_destroy(), which takes no lock (nothing else may use
+	 * the ITS; the embedder may hold its lock across the teardown or have
+	 * torn it down): the unmap without the lock. */
+	st = virq_its_device_unmap_locked_(p);
 	if (st != LIBVIRQ_OK) { /* ITS dead: free the memory anyway */
 		virq_its_dev_unlink_(its, p);
 		virq_page_free_(&its->gic->hal, &p->ev);
@@ -96,16 +99,88 @@ void virq_its_proxy_free_(struct virq_its *its)
 	virq_page_free_(&its->gic->hal, &pg);
 }
 
+/* Slot @slot of the proxy now maps @vpe's doorbell on @icid (or may: @vpe
+ * NULL, taken by nobody, so that a reuse DISCARDs it first). */
+static void proxy_slot_take_(struct virq_its *its, uint32_t slot, struct virq_vpe *vpe,
+			     uint32_t doorbell, uint32_t icid)
+{
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
+
+	if (e->kind != LIBVIRQ_ITS_EV_PROXY)
+		its->proxy->nr_mapped++;
+	e->kind = LIBVIRQ_ITS_EV_PROXY;
+	e->icid = icid;
+	e->intid = doorbell;
+	e->db = LIBVIRQ_ITS_NO_DOORBELL;
+	e->vpe = vpe;
+	if (vpe)
+		vpe->proxy_event = (int32_t)slot;
+	its->proxy_next = (slot + 1) % its->proxy->nr_events;
+}
+
+/* Slot @slot of the proxy maps nothing any more (its DISCARD ran). */
+static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
+{
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
+
+	if (e->kind != LIBVIRQ_ITS_EV_PROXY)
+		return;
+	if (e->vpe)
+		e->vpe->proxy_event = -1;
+	memset(e, 0, sizeof(*e));
+	its->proxy->nr_mapped--;
+}
+
+/* A doorbell of @vpe on a fresh proxy slot: [DISCARD of the slot's previous
+ * owner,] MAPTI on @vpe's collection, INV, SYNC. The tracking follows what
+ * GITS_CREADR showed (docs/gicv4-core.md "Failures"): a DISCARD that did not
+ * run leaves the previous owner its slot; a MAPTI that ran gives the slot to
+ * @vpe even when its INV failed (the retry sends INV alone); when it is not
+ * known how far the batch got (the ITS is dead) the slot is taken by nobody.
+ * Lock held. */
+static virq_status proxy_map_inv_(struct virq_its *its, struct virq_vpe *vpe)
+{
+	struct virq_its_device *p = its->proxy;
+	uint32_t slot = its->proxy_next;
+	bool evict = ev_at_(p, slot)->kind == LIBVIRQ_ITS_EV_PROXY;
+	size_t n = 0, mapti;
+	struct virq_its_cmd c[4];
+	struct virq_its_ran ran;
+	virq_status st;
+
+	if (evict)
+		c[n++] = virq_its_discard(p->device_id, slot);
+	mapti = n;
+	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
+	c[n++] = virq_its_inv_cmd(p->device_id, slot);
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
+	st = virq_its_exec_seen_(its, c, n, &ran);
+	if (st == LIBVIRQ_OK || (ran.exact && ran.ran > mapti)) {
+		proxy_slot_free_(its, slot); /* evicted (no-op for a free slot) */
+		proxy_slot_take_(its, slot, vpe, vpe->doorbell, vpe->rd);
+	} else if (!ran.exact) {
+		proxy_slot_free_(its, slot);
+		proxy_slot_take_(its, slot, NULL, vpe->doorbell, vpe->rd);
+	} else if (evict && ran.ran > 0) {
+		proxy_slot_free_(its, slot); /* DISCARD ran, MAPTI did not */
+	}
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV(
+		    &its->gic->hal, st,
+		    "virq_vpe_doorbell_invalidate: proxy [DISCARD +] MAPTI + INV + "
+		    "SYNC failed (the slot tracked as GITS_CREADR showed)",
+		    vpe->vpeid);
+	return LIBVIRQ_OK;
+}
+
 /* Proxy path: create the proxy if needed, map the doorbell on a slot if
  * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). The
  * ITS's lock held; whether it is dead is read under it. */
 static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p;
-	struct virq_its_cmd c[4];
-	struct virq_its_event *e;
+	struct virq_its_cmd c[2];
 	uint32_t slot;
-	size_t n = 0;
 	virq_status st;
 
 	if (its->dead)
@@ -115,51 +190,23 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	if (st != LIBVIRQ_OK)
 		return st;
 	p = its->proxy;
-	if (vpe->proxy_event >= 0) {
-		slot = (uint32_t)vpe->proxy_event;
-		c[n++] = virq_its_inv_cmd(p->device_id, slot);
-		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
-		st = virq_its_exec_(its, c, n);
-		if (st != LIBVIRQ_OK)
+	if (vpe->proxy_event < 0) {
+		if (!virq_its_col_mapped_(its, vpe->rd))
 			return LIBVIRQ_FAILV(
-			    &its->gic->hal, st,
-			    "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed", vpe->vpeid);
-		return LIBVIRQ_OK;
+			    &its->gic->hal, LIBVIRQ_ENOENT,
+			    "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
+			    "on the proxy's ITS",
+			    vpe->rd);
+		return proxy_map_inv_(its, vpe);
 	}
-	if (!virq_its_col_mapped_(its, vpe->rd))
-		return LIBVIRQ_FAILV(
-		    &its->gic->hal, LIBVIRQ_ENOENT,
-		    "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
-		    "on the proxy's ITS",
-		    vpe->rd);
-	slot = its->proxy_next;
-	e = ev_at_(p, slot);
-	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
-		c[n++] = virq_its_discard(p->device_id, slot);
-	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
-	c[n++] = virq_its_inv_cmd(p->device_id, slot);
-	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
-	st = virq_its_exec_(its, c, n);
+	slot = (uint32_t)vpe->proxy_event;
+	c[0] = virq_its_inv_cmd(p->device_id, slot);
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
+	st = virq_its_exec_(its, c, 2);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAILV(&its->gic->hal, st,
-				   "virq_vpe_doorbell_invalidate: proxy MAPTI + INV + SYNC failed",
-				   vpe->vpeid);
-	if (e->kind == LIBVIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
-		if (e->vpe)
-			e->vpe->proxy_event = -1;
-		memset(e, 0, sizeof(*e));
-		p->nr_mapped--;
-	}
-	if (st != LIBVIRQ_OK)
-		return st;
-	e->kind = LIBVIRQ_ITS_EV_PROXY;
-	e->icid = vpe->rd;
-	e->intid = vpe->doorbell;
-	e->db = LIBVIRQ_ITS_NO_DOORBELL;
-	e->vpe = vpe;
-	p->nr_mapped++;
-	vpe->proxy_event = (int32_t)slot;
-	its->proxy_next = (slot + 1) % p->nr_events;
+		return LIBVIRQ_FAILV(&its->gic->hal, st,
+				     "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed",
+				     vpe->vpeid);
 	return LIBVIRQ_OK;
 }
 
@@ -298,21 +345,25 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *no
 	return st;
 }
 
-/* Releases @vpe's proxy slot on @its (DISCARD + SYNC), lock held. */
+/* Releases @vpe's proxy slot on @its (DISCARD + SYNC), lock held. A
+ * DISCARD that did not run, or may not have, leaves the slot taken by
+ * nobody (the vPE's storage may be reused; a reuse DISCARDs it first). */
 static void proxy_release_locked_(struct virq_its *its, struct virq_vpe *vpe)
 {
-	struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
+	uint32_t slot = (uint32_t)vpe->proxy_event;
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
 	struct virq_its_cmd c[2] = {
-	    virq_its_discard(its->proxy->device_id, (uint32_t)vpe->proxy_event),
+	    virq_its_discard(its->proxy->device_id, slot),
 	    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 	};
+	struct virq_its_ran ran = {0, false};
 
-	if (!its->dead && virq_its_exec_(its, c, 2) == LIBVIRQ_OK) {
-		memset(e, 0, sizeof(*e));
-		its->proxy->nr_mapped--;
-	} else {
-		e->vpe = NULL; /* may still be mapped: a reuse DISCARDs it first */
-	}
+	if (!its->dead)
+		(void)virq_its_exec_seen_(its, c, 2, &ran);
+	if (ran.exact && ran.ran >= 1)
+		proxy_slot_free_(its, slot);
+	else
+		e->vpe = NULL;
 	vpe->proxy_event = -1;
 }
 
@@ -349,21 +400,70 @@ static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, 
 	return LIBVIRQ_OK;
 }
 
+/* A batch of commands on one proxy slot and what each does to the slot,
+ * so that the tracking can follow a batch that failed part-way. */
+enum slot_fx_ {
+	FX_NONE_ = 0, /* CLEAR, INT, SYNC */
+	FX_EVICT_,    /* DISCARD of the slot's previous owner */
+	FX_MAP_,      /* MAPTI of the vPE's doorbell on icid[] */
+	FX_AT_,	      /* MOVI to icid[] */
+	FX_FREE_,     /* DISCARD of the vPE's own mapping */
+};
+
+struct slot_batch_ {
+	struct virq_its_cmd c[ITS_BATCH_MAX];
+	uint8_t fx[ITS_BATCH_MAX];
+	uint32_t icid[ITS_BATCH_MAX];
+	size_t n;
+};
+
+static void sb_add_(struct slot_batch_ *b, struct virq_its_cmd c, enum slot_fx_ fx, uint32_t icid)
+{
+	b->c[b->n] = c;
+	b->fx[b->n] = (uint8_t)fx;
+	b->icid[b->n] = icid;
+	b->n++;
+}
+
+/* Sends @b on @slot for @vpe and tracks what ran: every effect before
+ * GITS_CREADR's position; when that is unknown (the ITS is dead), the slot
+ * is taken by nobody (a reuse DISCARDs it first). Lock held. */
+static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, uint32_t slot,
+			    struct virq_vpe *vpe)
+{
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
+	struct virq_its_ran ran;
+	virq_status st = virq_its_exec_seen_(its, b->c, b->n, &ran);
+
+	for (size_t i = 0; i < b->n && (i < ran.ran || !ran.exact); i++) {
+		if (b->fx[i] == FX_EVICT_ || (b->fx[i] == FX_FREE_ && ran.exact))
+			proxy_slot_free_(its, slot);
+		else if (b->fx[i] == FX_MAP_)
+			proxy_slot_take_(its, slot, vpe, vpe->doorbell, b->icid[i]);
+		else if (b->fx[i] == FX_AT_ && ran.exact)
+			e->icid = b->icid[i];
+	}
+	if (!ran.exact && e->kind == LIBVIRQ_ITS_EV_PROXY) {
+		e->vpe = NULL;
+		vpe->proxy_event = -1;
+	}
+	return st;
+}
+
 /*
  * Proxy path of virq_vpe_db_move_(), lock held: the vPE's slot (mapped on
  * @from's collection first when it has none) gets CLEAR + SYNC there, then
  * follows the vPE (MOVI to @to's collection + SYNC) and, for a vCPU in WFI,
  * INT + SYNC on @to. Without a collection on @to the slot is released.
+ * After a failure the slot is tracked as GITS_CREADR showed: the retry of
+ * the move finds it where the ITS left it.
  */
 static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, uint32_t from,
 				  uint32_t to, bool wake)
 {
-	struct virq_its_device *p;
-	struct virq_its_event *e;
-	struct virq_its_cmd c[ITS_BATCH_MAX];
-	uint32_t slot, at;
-	size_t n = 0;
-	bool fresh = vpe->proxy_event < 0, evict = false, follow;
+	struct slot_batch_ b;
+	uint32_t slot, at = from;
+	bool fresh = vpe->proxy_event < 0;
 	virq_status st;
 
 	if (its->dead)
@@ -373,90 +473,47 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 	st = proxy_create_(its, "virq_vpe_move: doorbell proxy allocation failed");
 	if (st != LIBVIRQ_OK)
 		return st;
-	p = its->proxy;
-	follow = virq_its_col_mapped_(its, to);
-	if (fresh) {
-		slot = its->proxy_next;
-		e = ev_at_(p, slot);
-		evict = e->kind == LIBVIRQ_ITS_EV_PROXY;
-		if (evict) /* the slot's previous owner */
-			c[n++] = virq_its_discard(p->device_id, slot);
-		c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, from);
+	b.n = 0;
+	slot = fresh ? its->proxy_next : (uint32_t)vpe->proxy_event;
+	if (fresh && ev_at_(its->proxy, slot)->kind == LIBVIRQ_ITS_EV_PROXY)
+		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_EVICT_,
+			0); /* previous owner */
+	if (fresh)
+		sb_add_(&b, virq_its_mapti(its->proxy->device_id, slot, vpe->doorbell, from),
+			FX_MAP_, from);
+	else
+		at = ev_at_(its->proxy, slot)->icid;
+	if (at != from && virq_its_col_mapped_(its, from)) {
+		/* The slot did not follow an earlier move: bring it back first. */
+		sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, from), FX_AT_, from);
 		at = from;
-	} else {
-		slot = (uint32_t)vpe->proxy_event;
-		e = ev_at_(p, slot);
-		at = e->icid;
-		if (at != from && virq_its_col_mapped_(its, from)) {
-			/* The slot did not follow an earlier move: bring it back first. */
-			c[n++] = virq_its_movi(p->device_id, slot, from);
-			at = from;
-		}
 	}
-	c[n++] = virq_its_clear_cmd(p->device_id, slot);
-	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
-	if (follow) {
-		c[n++] = virq_its_movi(p->device_id, slot, to);
-		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
+	sb_add_(&b, virq_its_clear_cmd(its->proxy->device_id, slot), FX_NONE_, 0);
+	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, at)), FX_NONE_, 0);
+	if (virq_its_col_mapped_(its, to)) {
+		sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, to), FX_AT_, to);
+		sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, to)), FX_NONE_, 0);
 		if (wake) {
-			c[n++] = virq_its_int_cmd(p->device_id, slot);
-			c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
+			sb_add_(&b, virq_its_int_cmd(its->proxy->device_id, slot), FX_NONE_, 0);
+			sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, to)), FX_NONE_, 0);
 		}
 	} else {
-		c[n++] = virq_its_discard(p->device_id, slot);
-		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
+		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_FREE_, 0);
+		sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, at)), FX_NONE_, 0);
 	}
-	st = virq_its_exec_(its, c, n);
+	st = sb_exec_(its, &b, slot, vpe);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAILV(&its->gic->hal, st,
-				   "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed",
-				   vpe->vpeid);
-	if (evict) { /* DISCARD was sent (or may have been) */
-		if (e->vpe)
-			e->vpe->proxy_event = -1;
-		memset(e, 0, sizeof(*e));
-		p->nr_mapped--;
-	}
-	if (st != LIBVIRQ_OK) {
-		/* Unknown how far it got: the slot may still map the doorbell, so
-		 * keep it taken, owned by nobody (a reuse DISCARDs it first). */
-		if (fresh) {
-			e->kind = LIBVIRQ_ITS_EV_PROXY;
-			e->intid = vpe->doorbell;
-			e->icid = from;
-			p->nr_mapped++;
-			its->proxy_next = (slot + 1) % p->nr_events;
-		}
-		e->vpe = NULL;
-		vpe->proxy_event = -1;
-		return st;
-	}
-	if (!follow) { /* released */
-		if (!fresh) {
-			memset(e, 0, sizeof(*e));
-			p->nr_mapped--;
-		}
-		vpe->proxy_event = -1;
-		return LIBVIRQ_OK;
-	}
-	if (fresh) {
-		p->nr_mapped++;
-		its->proxy_next = (slot + 1) % p->nr_events;
-	}
-	e->kind = LIBVIRQ_ITS_EV_PROXY;
-	e->icid = to;
-	e->intid = vpe->doorbell;
-	e->db = LIBVIRQ_ITS_NO_DOORBELL;
-	e->vpe = vpe;
-	vpe->proxy_event = (int32_t)slot;
+		return LIBVIRQ_FAILV(&its->gic->hal, st,
+				     "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed",
+				     vpe->vpeid);
 	return LIBVIRQ_OK;
 }
 
 /* A proxy slot that exists follows the vPE (MOVI); lock held. */
 static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uint32_t rd)
 {
-	struct virq_its_event *e;
-	struct virq_its_cmd c[2];
+	struct slot_batch_ b;
+	uint32_t slot = (uint32_t)vpe->proxy_event;
 	virq_status st;
 
 	if (vpe->proxy_event < 0 || !its->proxy || its->dead)
@@ -465,15 +522,14 @@ static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uin
 		proxy_release_locked_(its, vpe);
 		return LIBVIRQ_OK;
 	}
-	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
-	c[0] = virq_its_movi(its->proxy->device_id, (uint32_t)vpe->proxy_event, rd);
-	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
-	st = virq_its_exec_(its, c, 2);
+	b.n = 0;
+	sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, rd), FX_AT_, rd);
+	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, rd)), FX_NONE_, 0);
+	st = sb_exec_(its, &b, slot, vpe);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(&its->gic->hal, st,
 				     "virq_vpe_move: the proxy doorbell slot did not follow (MOVI)",
 				     vpe->vpeid);
-	e->icid = rd;
 	return LIBVIRQ_OK;
 }
 

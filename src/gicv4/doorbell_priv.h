@@ -20,7 +20,7 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe);
  * a proxy slot following the vPE. Takes the proxy ITS's lock itself. */
 virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to);
 
-/* Frees @its's proxy device, if it has one (ITS teardown). */
+/* Frees @its's proxy device, if it has one (ITS teardown: takes no lock). */
 void virq_its_proxy_free_(struct virq_its *its);
 
 #endif /* LIBVIRQ_SRC_GICV4_DOORBELL_PRIV_H */

@@ -93,6 +93,23 @@ virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd 
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_wait_failed_(struct virq_its *its, virq_status st, uint64_t base, size_t n,
+				  uint64_t ticket, struct virq_its_ran *ran)
+{
+	uint64_t seen = virq_its_queue_seen_(&its->q, ticket);
+
+	/* ECANCELED: another caller's reset dropped them, exactly from seen on;
+	 * EINVAL: a ticket older than the resets kept (unknown); otherwise this
+	 * wait failed and the reset says what ran. */
+	ran->exact = false;
+	if (st == LIBVIRQ_ECANCELED)
+		ran->exact = true;
+	else if (st != LIBVIRQ_EINVAL)
+		ran->exact = virq_its_fail_seen_(its, st, &seen);
+	ran->ran = ran_of_(base, n, seen);
+	return st;
+}
+
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)
 {
 	struct virq_its_ran ran;

@@ -12,6 +12,14 @@
  * the ITS never passes GITS_CWRITER and the queue never holds more than
  * size - 32 unconsumed bytes.
  *
+ * Linear positions never restart: a reset starts a new epoch one slot past
+ * everything pushed (so epochs share no position) and records what
+ * GITS_CREADR showed once the ITS was quiescent. A ticket at or below the
+ * last reset's end belongs to an earlier epoch and is decided by the first
+ * reset whose end is at or past it: ran when that reset had seen it
+ * consumed, dropped otherwise. 2^64 bytes are 5.7 * 10^17 commands: the
+ * positions do not wrap in the life of a machine.
+ *
  * Concurrency: none inside; the caller serialises every call per ITS.
  */
 #include <libvirq/gicv4/its_queue.h>
@@ -84,9 +92,10 @@ static virq_status cbaser_negotiate_(struct virq_its_queue *q, uint64_t *rb)
 	return LIBVIRQ_OK;
 }
 
-static void positions_reset_(struct virq_its_queue *q)
+/* A new epoch from linear position @lin (offsets 0: GITS_CBASER was just written). */
+static void positions_at_(struct virq_its_queue *q, uint64_t lin)
 {
-	q->wr_lin = q->pub_lin = q->rd_lin = 0;
+	q->wr_lin = q->pub_lin = q->rd_lin = lin;
 	q->wr_off = q->pub_off = q->rd_off = 0;
 	q->creadr = 0;
 	q->stalled_sticky = false;
@@ -162,7 +171,7 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 		     (uint64_t)q->clean);
 	/* Writing GITS_CBASER reset GITS_CREADR to 0; match it (Linux, QEMU). */
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
-	positions_reset_(q);
+	positions_at_(q, 0);
 	q->state = LIVE_;
 	return LIBVIRQ_OK;
 }
@@ -488,6 +497,56 @@ virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
 }
 
 /* ---- waiting ---- */
+/* The reset that ended the epoch of @ticket (ticket <= last_end, so at least
+ * one reset was done): the oldest kept reset whose end is at or past it.
+ * NULL when that reset is no longer kept. */
+static const struct virq_its_queue_reset_rec *overtook_(const struct virq_its_queue *q,
+							uint64_t ticket)
+{
+	const uint64_t kept =
+	    q->epoch < LIBVIRQ_ITS_QUEUE_RESETS_KEPT ? q->epoch : LIBVIRQ_ITS_QUEUE_RESETS_KEPT;
+	const struct virq_its_queue_reset_rec *r = NULL;
+
+	for (uint64_t i = 1; i <= kept; i++) {
+		const struct virq_its_queue_reset_rec *c =
+		    &q->resets[(q->epoch - i) % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
+
+		if (c->end < ticket)
+			return r;
+		r = c;
+	}
+	return q->epoch <= LIBVIRQ_ITS_QUEUE_RESETS_KEPT ? r : NULL;
+}
+
+/* A ticket of an earlier epoch: decided by the reset that ended it. */
+static LIBVIRQ_COLD_ virq_status old_ticket_(const struct virq_its_queue *q, uint64_t ticket)
+{
+	const struct virq_its_queue_reset_rec *r = overtook_(q, ticket);
+
+	if (!r)
+		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
+				     "virq_its_queue_wait: ticket older than the resets kept",
+				     ticket, q->epoch);
+	if (r->seen >= ticket)
+		return LIBVIRQ_OK;
+	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ECANCELED,
+			     "virq_its_queue_wait: a queue reset dropped the commands before the "
+			     "ticket",
+			     ticket, r->seen);
+}
+
+uint64_t virq_its_queue_seen_(const struct virq_its_queue *q, uint64_t ticket)
+{
+	const struct virq_its_queue_reset_rec *r;
+
+	if (ticket > q->last_end || !q->epoch)
+		return q->rd_lin < ticket ? q->rd_lin : ticket;
+	r = overtook_(q, ticket);
+	if (!r)
+		return 0;
+	return r->seen < ticket ? r->seen : ticket;
+}
+
 virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				struct virq_its_queue_diag *diag)
 {
@@ -500,9 +559,11 @@ virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
 				     "virq_its_queue_wait: ticket beyond what was published",
 				     ticket, q->pub_lin);
-	if (q->rd_lin >= ticket)
-		return LIBVIRQ_OK;
-	return poll_consumed_(q, ticket, diag, false);
+	if (q->rd_lin < ticket) /* of this epoch: earlier ones are behind rd_lin */
+		return poll_consumed_(q, ticket, diag, false);
+	if (__builtin_expect(ticket <= q->last_end, 0) && q->epoch)
+		return old_ticket_(q, ticket);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue_diag *diag)
@@ -631,6 +692,19 @@ virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_
 }
 
 /* ---- reset ---- */
+/* Records a reset (GITS_CREADR showed rd_lin; everything up to wr_lin was
+ * pushed) and starts the next epoch one slot past it. */
+static void reset_record_(struct virq_its_queue *q)
+{
+	struct virq_its_queue_reset_rec *r = &q->resets[q->epoch % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
+
+	r->seen = q->rd_lin;
+	r->end = q->wr_lin;
+	q->epoch++;
+	q->last_end = q->wr_lin;
+	positions_at_(q, q->wr_lin + SLOT_);
+}
+
 virq_status virq_its_queue_reset(struct virq_its_queue *q)
 {
 	uint64_t consumed;
@@ -678,7 +752,7 @@ virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consu
 		    &q->hal, LIBVIRQ_EHW,
 		    "virq_its_queue_reset: GITS_CBASER did not read back as before", rb, q->cbaser);
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
-	positions_reset_(q);
+	reset_record_(q);
 	if (ctlr & en)
 		virq_wr32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), ctlr & ~quiescent);
 	return LIBVIRQ_OK;

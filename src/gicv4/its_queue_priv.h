@@ -25,6 +25,12 @@ virq_status virq_its_queue_make_room_(struct virq_its_queue *q);
  * run; the queue stays dead). */
 virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consumed_lin);
 
+/* After virq_its_queue_wait(q, ticket) failed: a linear position every
+ * command before which ran. A ticket of an earlier epoch: what the reset
+ * that ended it showed (exact for ECANCELED; 0 when no longer kept); one of
+ * this epoch: GITS_CREADR as last read (a lower bound). */
+uint64_t virq_its_queue_seen_(const struct virq_its_queue *q, uint64_t ticket);
+
 /* Frees a live queue owned by an ITS (virq_its_destroy()). */
 void virq_its_queue_fini_owned_(struct virq_its_queue *q);
 

@@ -120,6 +120,7 @@ static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	struct virq_its_cmd c[3];
+	struct virq_its_ran ran;
 	virq_status st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_VPE, vpe->vpeid);
 
 	if (st != LIBVIRQ_OK)
@@ -130,13 +131,17 @@ static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe
 	c[0] = vmapp_(its, vpe, true);
 	c[1] = virq_its_vinvall(vpe->vpeid);
 	c[2] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(its, c, 3);
+	st = virq_its_exec_seen_(its, c, 3, &ran);
+	/* The VMAPP ran (or may have: a dead ITS) even if what follows failed:
+	 * the ITS maps the vPE, so it is recorded, and a rollback unmaps it. */
+	if (st == LIBVIRQ_OK || its_may_have_run_(&ran, 0)) {
+		vpe->its_mask |= 1u << its->slot;
+		vpe->vmapp_count++;
+		its->nr_vpes++;
+	}
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(hal, st, "virq_vpe_init: VMAPP + VINVALL + VSYNC failed",
 				     its->base, vpe->vpeid);
-	vpe->its_mask |= 1u << its->slot;
-	vpe->vmapp_count++;
-	its->nr_vpes++;
 	return LIBVIRQ_OK;
 }
 
@@ -158,6 +163,7 @@ static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
 static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, const char *failed)
 {
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	size_t n = 1;
 	virq_status st;
 
@@ -166,12 +172,16 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, con
 	 * the unmapped vPE may raise an SError (Linux its_send_vmapp on 4.1). */
 	if (its->lim.version != LIBVIRQ_ITS_V41)
 		c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(its, c, n);
+	st = virq_its_exec_seen_(its, c, n, &ran);
+	/* GITS_CREADR passed the VMAPP (V = 0): the ITS no longer maps the vPE,
+	 * even if its VSYNC failed (a retry must not unmap it again). */
+	if (st == LIBVIRQ_OK || (ran.exact && ran.ran >= 1)) {
+		vpe->its_mask &= ~(1u << its->slot);
+		vpe->vmapp_count--;
+		its->nr_vpes--;
+	}
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV(&its->gic->hal, st, failed, its->base, vpe->vpeid);
-	vpe->its_mask &= ~(1u << its->slot);
-	vpe->vmapp_count--;
-	its->nr_vpes--;
 	return LIBVIRQ_OK;
 }
 
@@ -403,17 +413,6 @@ static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpe
 	return LIBVIRQ_OK;
 }
 
-/*
- * VMOVP on every ITS that must see it, latency one round trip: the
- * commands are encoded for every ITS first (all or nothing), pushed and
- * published on every ITS (one GITS_CWRITER write each), and only then
- * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
- * ITS before publishing on the next made the latency N round trips for N
- * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
- * serialisation of every VMOVP on the GIC keeps every ITS receiving the
- * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
- * same reason, its_send_vmovp).
- */
 /* The ITSes that must receive the VMOVP (bit per slot), and its ITSList:
  * with GITS_TYPER.VMOVP = 1 on any of them one such ITS is enough. */
 static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool *single)
@@ -435,35 +434,22 @@ static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool 
 	return *single ? first_vmovp : vpe->its_mask;
 }
 
-/*
- * VMOVP on every ITS that must see it, latency one round trip: the
- * commands are encoded for every ITS first (all or nothing), pushed and
- * published on every ITS (one GITS_CWRITER write each), and only then
- * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
- * ITS before publishing on the next made the latency N round trips for N
- * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
- * serialisation of every VMOVP on the GIC keeps every ITS receiving the
- * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
- * same reason, its_send_vmovp).
- */
-static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
+/* Encodes VMOVP (SequenceNumber and ITSList when every ITS needs one) +
+ * VSYNC for each ITS in @targets (all or nothing). */
+static virq_status vmovp_encode_(struct virq_vpe *vpe, uint32_t rd, uint32_t targets, uint32_t list,
+				 bool single,
+				 uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE])
 {
 	struct virq_gic *gic = vpe->vm->gic;
-	const struct virq_hal *hal = &gic->hal;
-	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
-	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS];
-	uint32_t list, targets, published = 0, seq = 0;
 	struct virq_its_cmd c[2];
-	bool single;
-	virq_status st = LIBVIRQ_OK;
+	virq_status st;
 
-	targets = vmovp_targets_(vpe, &list, &single);
+	/* SequenceNumber and ITSList only for an ITSList VMOVP; per ITS below: its
+	 * RDbase and, on GICv4.1, DB = 1 with the default doorbell. */
 	if (single)
-		list = 0; /* SequenceNumber and ITSList only for an ITSList VMOVP */
-	else
-		seq = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
-	/* Per ITS below: its RDbase and, on GICv4.1, DB = 1 with the default doorbell. */
-	c[0] = virq_its_vmovp_v41(vpe->vpeid, 0, seq, list, false, 0);
+		c[0] = virq_its_vmovp_v41(vpe->vpeid, 0, 0, 0, false, 0);
+	else /* the sequence number is serialised by the caller (gicv4/vpe.h) */
+		c[0] = virq_its_vmovp_v41(vpe->vpeid, 0, gic->vmovp_seq++, list, false, 0);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	for (uint32_t m = targets; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
@@ -477,37 +463,90 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		if (st == LIBVIRQ_OK)
 			st = virq_its_cmd_encode(&c[1], &its->lim, raw[i][1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(hal, st,
+			return LIBVIRQ_FAILV(&gic->hal, st,
 					     "virq_vpe_move: VMOVP rejected by an ITS's limits",
 					     its->base, rd);
 	}
+	return LIBVIRQ_OK;
+}
+
+/* A publish of VMOVP (at linear position @base) + VSYNC failed on @its
+ * with @st (lock held): the queue is reset; *any set when the VMOVP may
+ * have run (a full queue publishes what it holds before it waits for
+ * space). Returns @st, logged. */
+static LIBVIRQ_COLD_ virq_status vmovp_publish_failed_(struct virq_its *its, virq_status st,
+						       uint64_t base, bool *any)
+{
+	uint64_t consumed;
+
+	if (st == LIBVIRQ_EDEAD) /* the ITS was dead before: nothing was pushed */
+		return LIBVIRQ_FAILV(&its->gic->hal, st, "virq_vpe_move: an ITS is dead",
+				     its->base);
+	if (!virq_its_fail_seen_(its, st, &consumed) || consumed >= base + LIBVIRQ_ITS_CMD_SIZE)
+		*any = true;
+	return LIBVIRQ_FAILV(&its->gic->hal, st,
+			     "virq_vpe_move: VMOVP + VSYNC not queued on an ITS", its->base);
+}
+
+/* The wait for VMOVP (at @base) + VSYNC failed with @st on @its (lock held):
+ * true when the VMOVP ran or may have (virq_its_wait_failed_()). */
+static LIBVIRQ_COLD_ bool vmovp_wait_failed_(struct virq_its *its, virq_status st, uint64_t base,
+					     uint64_t ticket)
+{
+	struct virq_its_ran ran = {0, false};
+
+	if (st != LIBVIRQ_EDEAD)
+		(void)virq_its_wait_failed_(its, st, base, 2, ticket, &ran);
+	return its_may_have_run_(&ran, 0);
+}
+
+/*
+ * VMOVP on every ITS that must see it, latency one round trip: the
+ * commands are encoded for every ITS first (all or nothing), pushed and
+ * published on every ITS (one GITS_CWRITER write each), and only then
+ * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
+ * ITS before publishing on the next made the latency N round trips for N
+ * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
+ * serialisation of every VMOVP on the GIC keeps every ITS receiving the
+ * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
+ * same reason, its_send_vmovp).
+ *
+ * Each ITS's lock is released between the publish and the wait, so other
+ * CPUs may use that ITS meanwhile, and a failure of theirs resets its queue:
+ * the wait then learns from that reset whether the VMOVP ran (the queue's
+ * reset records, gicv4/its_queue.h). *any: some ITS executed (or may have
+ * executed) the VMOVP.
+ */
+static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
+	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS], base[LIBVIRQ_GIC_ITS_SLOTS];
+	uint32_t list, targets, published = 0;
+	bool single;
+	virq_status st;
+
+	targets = vmovp_targets_(vpe, &list, &single);
+	st = vmovp_encode_(vpe, rd, targets, list, single, raw);
 	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
 
 		/* Each ITS's lock around its own publish, one at a time. */
 		virq_its_lock_(its);
-		if (its->dead) {
-			virq_its_unlock_(its);
-			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead",
-					   its->base);
-			break;
-		}
-		st = virq_its_queue_push_raw(&its->q, raw[i][0]);
+		st = its->dead ? LIBVIRQ_EDEAD : LIBVIRQ_OK;
+		base[i] = its->q.wr_lin;
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_push_raw(&its->q, raw[i][0]);
 		if (st == LIBVIRQ_OK)
 			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
 		if (st == LIBVIRQ_OK)
 			st = virq_its_queue_publish(&its->q, &ticket[i]);
 		if (st != LIBVIRQ_OK)
-			virq_its_fail_(its, st);
+			st = vmovp_publish_failed_(its, st, base[i], any);
 		virq_its_unlock_(its);
-		if (st != LIBVIRQ_OK) {
-			st = LIBVIRQ_FAILV(hal, st,
-					   "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
-					   its->base);
-			break;
-		}
-		published |= 1u << i;
+		if (st == LIBVIRQ_OK)
+			published |= 1u << i;
 	}
 	/* Wait for every ITS that has it, also after a failure on a later one
 	 * (those VMOVPs are published and will run). */
@@ -519,20 +558,18 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		/* Each ITS's lock for its own wait (never two held): commands
 		 * other CPUs queue meanwhile go after the VMOVP. */
 		virq_its_lock_(its);
-		w = virq_its_queue_wait(&its->q, ticket[i], NULL);
-		if (w != LIBVIRQ_OK)
-			virq_its_fail_(its, w);
-		else
+		w = its->dead ? LIBVIRQ_EDEAD : virq_its_queue_wait(&its->q, ticket[i], NULL);
+		if (w == LIBVIRQ_OK)
 			its->cmds += 2;
+		if (w == LIBVIRQ_OK || vmovp_wait_failed_(its, w, base[i], ticket[i]))
+			*any = true;
 		virq_its_unlock_(its);
-		if (w != LIBVIRQ_OK) {
-			if (st == LIBVIRQ_OK)
-				st = LIBVIRQ_FAILV(hal, w,
-						   "virq_vpe_move: VMOVP + VSYNC failed on an ITS",
-						   its->base);
-			continue;
-		}
-		*any = true;
+		if (w != LIBVIRQ_OK && st == LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV(
+			    &gic->hal, w,
+			    "virq_vpe_move: VMOVP + VSYNC failed on an ITS, or a queue "
+			    "reset after another caller's failure dropped them",
+			    its->base);
 	}
 	return st;
 }

@@ -65,11 +65,13 @@
  *   (::virq_its_lock) when installed, and may then run concurrently with
  *   other callers on other objects; without it the caller serialises every
  *   command sender of that ITS;
- * - vPE creation and teardown share the GIC's vPEID bitmap: the caller
- *   serialises them with each other; on GICv4.0 with GITS_TYPER.VMOVP = 0
- *   and several ITSes, VMOVPs must reach every ITS in the same order (IHI
- *   0069 §5.3 VMOVP, SequenceNumber): the caller serialises moves with each
- *   other and with vPE creation and teardown;
+ * - vPE creation and teardown share the GIC's vPEID bitmap, VM creation and
+ *   teardown its VM count: the caller serialises each kind with itself; with
+ *   GITS_TYPER.VMOVP = 0 every VMOVP takes the next number of one GIC-wide
+ *   SequenceNumber counter (also with a single ITS), and with several ITSes
+ *   the VMOVPs must reach every ITS in the same order (IHI 0069 §5.3 VMOVP):
+ *   the caller serialises moves with each other and with vPE creation and
+ *   teardown;
  * - before another CPU touches a vPE that just moved: virq_vpe_move() has
  *   returned ::LIBVIRQ_OK (not ::LIBVIRQ_VPE_MOVE_PENDING), the moving CPU
  *   has published the ::virq_vpe to the next one with release/acquire
@@ -155,8 +157,8 @@ struct virq_vpe {
  *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
  *         (@p id_bits); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_ENOHAL (non-coherent, no clean).
  *
- * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
- * concurrently.
+ * Thread-safety: the caller serialises this with every VM creation and teardown on
+ * @p gic (the GIC counts its VMs: ::virq_gic::nr_vms) and with calls on @p vm.
  * Spec: IHI 0069H §5.1 (configuration table format, shared by vLPIs), §12.11
  * (GICR_VPROPBASER.IDbits).
  */
@@ -172,7 +174,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct v
  *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
  *         (vPEs still exist).
  *
- * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
+ * Thread-safety: the caller serialises calls on @p vm and on its vPEs, and this with
+ * every VM creation and teardown on the GIC (its VM count).
  * Spec: IHI 0069H §5.1 (the table it frees); writes no register.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
@@ -458,7 +461,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
  *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
- *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors (the vPE
+ *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors, and
+ *         ::LIBVIRQ_ECANCELED (between the publish and the wait, with the lock
+ *         released, another CPU's failed command reset an ITS's queue and
+ *         dropped this VMOVP or its VSYNC). For each, what GITS_CREADR showed
+ *         decides, also across that other CPU's reset (the vPE
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
  *         calling again with the same @p rd re-sends the VMOVP to every ITS
