@@ -181,6 +181,7 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	case LIBVIRQ_APIC_SH_ALL_BUT_SELF:
 		all_(vm, &c, sender);
 		break;
+	case LIBVIRQ_APIC_SH_NONE:
 	default:
 		resolve_dest_(vm, &c, icr);
 		break;

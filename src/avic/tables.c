@@ -26,8 +26,9 @@ uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
 		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC;
 	case LIBVIRQ_AVIC_MODE_X2AVIC_4K:
 		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 size_t virq_avic_maps_size_(uint32_t max_vcpus, uint32_t *map_slots)
@@ -109,7 +110,7 @@ static void claim_(struct virq_avic_vcpu *v, uint32_t idx)
 	v->log_index = (int32_t)idx;
 	if (c == 2)
 		vm->log_aliased++;
-	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_LOG_Valid, *log_slot_(vm, idx)))
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_AMD_F(LIBVIRQ_AVIC_LOG_, V), *log_slot_(vm, idx)))
 		(void)own_(v, idx);
 }
 

@@ -313,6 +313,8 @@ virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
 		*value = pmcv_get_irperf_(vcpu);
 		break;
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 	default:
 		*value = 0;
 		break; /* STATUS_CLR/SET read as zero */
@@ -344,6 +346,9 @@ static virq_status pmcv_write_value_(const struct virq_pmcvirt_vcpu *v,
 		if (!host)
 			return LIBVIRQ_EINVAL; /* PerfCntrGlobalStatus is read-only */
 		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 	default:
 		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
 	}
@@ -386,6 +391,7 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 		pmcv_set_gsts_(vcpu, pmcv_get_gsts_(vcpu) | value);
 		break;
 	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
+	default:
 		pmcv_set_irperf_(vcpu, value);
 		break;
 	}

@@ -80,7 +80,7 @@ struct virq_avic_registry;
 
 /** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters_get()). */
 struct virq_avic_vm_raw_counters {
-	uint64_t ev[4];	  ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
+	uint64_t ev[5];	  ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
 	uint64_t dropped; ///< Internal: log lines left out by the rate limit (atomic).
 };
 
@@ -260,15 +260,16 @@ const char *virq_avic_inhibit_name(uint32_t reason);
 
 /** @brief Per-vCPU counters (statistical: concurrent posts may undercount by a few). */
 struct virq_avic_vcpu_counters {
-	uint64_t posts;		    ///< virq_avic_post() calls that set a new IRR bit.
-	uint64_t coalesced;	    ///< Posts whose IRR bit was already set.
-	uint64_t doorbells;	    ///< Doorbell MSR writes aimed at this vCPU.
-	uint64_t kicks;		    ///< HAL kicks of this vCPU.
-	uint64_t incomplete_ipi[6]; ///< AVIC_INCOMPLETE_IPI exits taken by this vCPU, by
-				    ///< ::virq_avic_ipi_cause.
-	uint64_t noaccel_trap;	    ///< AVIC_NOACCEL trap exits.
-	uint64_t noaccel_fault;	    ///< AVIC_NOACCEL fault exits.
-	uint64_t noaccel_write;	    ///< AVIC_NOACCEL exits that were writes.
+	uint64_t posts;	    ///< virq_avic_post() calls that set a new IRR bit.
+	uint64_t coalesced; ///< Posts whose IRR bit was already set.
+	uint64_t doorbells; ///< Doorbell MSR writes aimed at this vCPU.
+	uint64_t kicks;	    ///< HAL kicks of this vCPU.
+	uint64_t incomplete_ipi[LIBVIRQ_AVIC_IPI_NCAUSES]; ///< AVIC_INCOMPLETE_IPI exits taken
+							   ///< by this vCPU, by
+							   ///< ::virq_avic_ipi_cause.
+	uint64_t noaccel_trap;				   ///< AVIC_NOACCEL trap exits.
+	uint64_t noaccel_fault;				   ///< AVIC_NOACCEL fault exits.
+	uint64_t noaccel_write;				   ///< AVIC_NOACCEL exits that were writes.
 };
 
 /** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters_get()).
@@ -280,10 +281,11 @@ struct virq_avic_vcpu_raw_counters {
 	uint64_t wakes;	    ///< Internal: notifications from exits and the GA log (not posts).
 	uint64_t db_failed; ///< Internal: doorbell writes that faulted (then kicked).
 	uint64_t coalesced; ///< Internal: posts whose IRR bit was already set.
-	uint64_t incomplete_ipi[6]; ///< Internal: AVIC_INCOMPLETE_IPI exits by cause.
-	uint64_t noaccel_trap;	    ///< Internal: AVIC_NOACCEL traps.
-	uint64_t noaccel_fault;	    ///< Internal: AVIC_NOACCEL faults.
-	uint64_t noaccel_write;	    ///< Internal: AVIC_NOACCEL writes.
+	uint64_t incomplete_ipi[LIBVIRQ_AVIC_IPI_NCAUSES]; ///< Internal: AVIC_INCOMPLETE_IPI
+							   ///< exits by cause.
+	uint64_t noaccel_trap;				   ///< Internal: AVIC_NOACCEL traps.
+	uint64_t noaccel_fault;				   ///< Internal: AVIC_NOACCEL faults.
+	uint64_t noaccel_write;				   ///< Internal: AVIC_NOACCEL writes.
 };
 
 /** @brief vCPU creation parameters. */
@@ -668,6 +670,8 @@ struct virq_avic_exit_result {
 			///< change): have every vCPU recompute its VMCB values
 			///< (virq_avic_vcpu_vmcb_values()) before its next VMRUN, kicking the
 			///< running ones.
+	bool vector_valid; ///< NOACCEL: a (level-triggered) EOI write; @c vector holds its vector.
+	uint8_t vector;	   ///< NOACCEL: EXITINFO2[7:0], the EOI's vector when @c vector_valid.
 };
 
 /**
@@ -750,12 +754,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu
  * bounded number of lines.
  */
 struct virq_avic_vm_counters {
-	uint64_t
-	    unknown_ipi_cause; ///< AVIC_INCOMPLETE_IPI with a cause above 4 (::LIBVIRQ_EUNKNOWN).
+	/** AVIC_INCOMPLETE_IPI with a reserved ID, above 5 (::LIBVIRQ_EUNKNOWN). */
+	uint64_t unknown_ipi_cause;
 	uint64_t unknown_exit; ///< virq_avic_handle_exit() given another exit code.
 	uint64_t
 	    invalid_backing_page;   ///< AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (::LIBVIRQ_EHW).
 	uint64_t noaccel_trap_read; ///< AVIC_NOACCEL trap exits on a read (::LIBVIRQ_EUNKNOWN).
+	/** AVIC_INCOMPLETE_IPI ID 5, Un-accelerated IPI: Secure AVIC only (::LIBVIRQ_ENOTSUP). */
+	uint64_t unaccelerated_ipi;
 	uint64_t log_lines_dropped; ///< Events of these kinds not logged (rate limit).
 };
 

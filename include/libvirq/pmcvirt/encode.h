@@ -5,7 +5,8 @@
  * mapping, event filter, MSR permission map.
  *
  * Everything but virq_pmcvirt_probe() is pure (no HAL, no state).
- * Spec: APM Vol. 2 §15.39. Part of the PMC module; include libvirq/pmcvirt.h.
+ * Spec: AMD64 APM Vol 2 rev 3.44 §13.2.1, §15.39 and Appendix B. Part of the PMC module;
+ * include libvirq/pmcvirt.h.
  */
 #ifndef LIBVIRQ_PMCVIRT_ENCODE_H
 #define LIBVIRQ_PMCVIRT_ENCODE_H
@@ -288,6 +289,51 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable)
  * Spec: APM Vol 2 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_set_exitcode(void *vmcb, uint64_t exitcode);
+
+/* ------------------------------------------------------------------ */
+/**
+ * @brief The fields of a PerfEvtSeln / PERF_CTLn value (AMD64 APM Vol 2 rev 3.44 §13.2.1,
+ *        Figure 13-11; ::LIBVIRQ_PMC_PERFEVTSEL_TABLE).
+ */
+struct virq_pmcvirt_evtsel {
+	uint16_t event_select; ///< EVENT_SELECT[11:0]: bits 35:32 and 7:0 (0..0xFFF).
+	uint8_t unit_mask;     ///< Bits 15:8 UNIT_MASK.
+	bool usr;	       ///< Bit 16 USR: count at CPL > 0.
+	bool os;	       ///< Bit 17 OS: count at CPL 0.
+	bool edge;	       ///< Bit 18 EDGE: edge detect.
+	bool int_en;	       ///< Bit 20 INT: interrupt on overflow.
+	bool en;	       ///< Bit 22 EN: counter enable.
+	bool inv;	       ///< Bit 23 INV: invert the CNT_MASK comparison.
+	uint8_t cnt_mask;      ///< Bits 31:24 CNT_MASK.
+	uint8_t hg_only;       ///< Bits 41:40 HG_ONLY: bit 41 host, bit 40 guest (Table 13-4).
+	bool prec_ret;	       ///< Bit 43 PREC_RET (PerfEvtSel2 with PreciseRetirePmc2Manual only).
+};
+
+/**
+ * @brief Encodes a PerfEvtSel value.
+ * @param f Fields. @param out Receives the value (reserved bits 0).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when @c event_select >
+ *         0xFFF or @c hg_only > 3.
+ * Thread-safety: pure. Spec: AMD64 APM Vol 2 rev 3.44 §13.2.1, Figure 13-11.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_evtsel_encode(const struct virq_pmcvirt_evtsel *f,
+							  uint64_t *out);
+/**
+ * @brief Decodes a PerfEvtSel value.
+ * @param v Value. @param f Receives the fields.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when a bit Figure 13-11
+ *         reserves is set (19, 21, 36-39, 42, 44-63; the fields are still filled). Whenever it
+ *         returns ::LIBVIRQ_OK, virq_pmcvirt_evtsel_encode() gives back exactly @p v. Which
+ *         fields a guest may set is ::LIBVIRQ_PMCVIRT_EVTSEL_RSVD / _RSVD_HG.
+ * Thread-safety: pure. Spec: as virq_pmcvirt_evtsel_encode().
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_evtsel_decode(uint64_t v,
+							  struct virq_pmcvirt_evtsel *f);
+
+/** @brief PerfEvtSeln (::LIBVIRQ_PMC_PERFEVTSEL_TABLE). */
+extern const struct virq_amd_layout virq_pmcvirt_layout_perfevtsel;
+/** @brief PerfCtrn (::LIBVIRQ_PMC_PERFCTR_TABLE). */
+extern const struct virq_amd_layout virq_pmcvirt_layout_perfctr;
 
 /* ------------------------------------------------------------------ */
 /** @brief Who performs an MSR access. */
