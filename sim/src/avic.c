@@ -262,6 +262,13 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 	(void)sim;
 	(void)msr;
+	if (value >> 8) {
+		d->wide++;
+		if (d->mbz_faults) { /* bits 63:8 are MBZ: #GP */
+			d->refused++;
+			return LIBVIRQ_EHW;
+		}
+	}
 	d->n++;
 	d->last = value;
 	if (value < 4096)
@@ -271,6 +278,114 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d)
 {
+	bool mbz = d->mbz_faults;
+
 	memset(d, 0, sizeof(*d));
+	d->mbz_faults = mbz;
 	virq_sim_msr_hook(sim, 0xC001011Bu, NULL, db_hook, d);
+}
+
+/* ---- guest vAPIC register accesses (Table 15-22), the model's own list ---- */
+
+enum { A_ALLOW, A_TRAP, A_FAULT, A_EOI, A_EXTLVT };
+
+static int read_kind(uint32_t off, bool extlvt)
+{
+	if (off == 0x90 || off == 0x390 || (off >= 0x400 && off <= 0x4F0) || off >= 0x540)
+		return A_FAULT;
+	if (off >= 0x500 && off <= 0x530)
+		return extlvt ? A_ALLOW : A_FAULT;
+	return A_ALLOW;
+}
+
+static int write_kind(uint32_t off, bool extlvt)
+{
+	switch (off) {
+	case 0x20:
+	case 0xC0:
+	case 0xD0:
+	case 0xE0:
+	case 0xF0:
+	case 0x280:
+	case 0x3E0:
+		return A_TRAP;
+	case 0x80:
+	case 0x310:
+		return A_ALLOW; /* TPR accelerated; ICRH allowed */
+	case 0xB0:
+		return A_EOI;
+	default:
+		break;
+	}
+	if (off >= 0x320 && off <= 0x380)
+		return A_TRAP;
+	if (off >= 0x500 && off <= 0x530)
+		return extlvt ? A_TRAP : A_FAULT;
+	if (off == 0x30 || off == 0x90 || off == 0xA0 || (off >= 0x100 && off <= 0x270) ||
+	    off == 0x390 || off >= 0x400)
+		return A_FAULT;
+	return A_ALLOW;
+}
+
+/* Highest vector set in the 256-bit array at @base of the page, or -1. */
+static int highest(const uint8_t *page, uint32_t base)
+{
+	for (int w = 7; w >= 0; w--) {
+		uint32_t x = *(const uint32_t *)(page + base + (uint32_t)w * 0x10);
+
+		for (int b = 31; x && b >= 0; b--)
+			if (x & (1u << b))
+				return w * 32 + b;
+	}
+	return -1;
+}
+
+static void noaccel(struct virq_sim_avic_access *r, uint32_t off, bool write, bool trap)
+{
+	r->exited = true;
+	r->trap = trap;
+	r->info1 = ((uint64_t)(write ? 1u : 0u) << 32) | (off & 0xFF0u);
+}
+
+int virq_sim_avic_reg_access(struct virq_sim *sim, const void *vmcb, bool ext_lvt_avic,
+			     uint32_t offset, bool write, uint32_t value,
+			     struct virq_sim_avic_access *r)
+{
+	const uint8_t *b = vmcb;
+	uint8_t *page;
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	if (!((uint32_t)rd_le(b + M_VMCB_INT_CTL, 4) & M_AVIC_ENABLE) || offset == 0x300 ||
+	    offset >= 0x1000 || (offset & 0xF))
+		return -1;
+	page = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK, 4096);
+	if (!page)
+		return -1;
+	k = write ? write_kind(offset, ext_lvt_avic) : read_kind(offset, ext_lvt_avic);
+	if (k == A_FAULT) {
+		noaccel(r, offset, write, false);
+		return 0;
+	}
+	if (!write) {
+		r->value = *(uint32_t *)(page + offset);
+		return 0;
+	}
+	if (k == A_EOI) {
+		int v = highest(page, 0x100);
+
+		if (v >= 0 &&
+		    (*(uint32_t *)(page + 0x180 + (uint32_t)(v / 32) * 0x10) >> (v % 32)) & 1u) {
+			noaccel(r, offset, true, true);
+			r->info2 = (uint64_t)v;
+		} else if (v >= 0) {
+			*(uint32_t *)(page + 0x100 + (uint32_t)(v / 32) * 0x10) &=
+			    ~(1u << (v % 32));
+		}
+		return 0;
+	}
+	*(uint32_t *)(page + offset) = value;
+	if (k == A_TRAP)
+		noaccel(r, offset, true, true);
+	return 0;
 }

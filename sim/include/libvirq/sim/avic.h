@@ -88,12 +88,53 @@ struct virq_sim_avic_doorbells {
 	uint32_t n;		 /**< Writes. */
 	uint64_t last;		 /**< The last value written (a host APIC ID). */
 	uint32_t per_host[4096]; /**< Writes per host APIC ID. */
+	/**
+	 * Set by the test before the first write: the register refuses (\#GP, the
+	 * write reports ::LIBVIRQ_EHW) a value with any of bits 63:8 set, which AMD64
+	 * APM Vol 2 rev 3.44 Figure 15-22 makes "Reserved, MBZ"; clear, it takes
+	 * any value (hardware known to accept wider APIC IDs).
+	 */
+	bool mbz_faults;
+	uint32_t refused; /**< Writes refused for bits 63:8 (with @c mbz_faults). */
+	uint32_t wide;	  /**< Writes that had any of bits 63:8 set. */
 };
 /**
- * @brief Records the library's doorbell MSR writes into @p d (zeroed first).
+ * @brief Records the library's doorbell MSR writes into @p d (zeroed first, then
+ *        @c mbz_faults restored).
  * @param sim The simulator. @param d Counters; must outlive the simulator's use.
  */
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d);
+
+/** @brief What one guest access to a vAPIC register did (Table 15-22). */
+struct virq_sim_avic_access {
+	bool exited;	/**< \#VMEXIT AVIC_NOACCEL (0x402) was taken. */
+	bool trap;	/**< The exit is a trap: a write was done first. */
+	uint64_t info1; /**< EXITINFO1: R/W in bit 32, the offset in 11:4. */
+	uint64_t info2; /**< EXITINFO2: the vector of a level-triggered EOI, else 0. */
+	uint32_t value; /**< A read's result when no exit was taken. */
+};
+
+/**
+ * @brief The guest reads or writes its vAPIC register at @p offset (not the ICR:
+ *        see virq_sim_avic_icr_write()).
+ *
+ * Models AMD64 APM Vol 2 rev 3.44 Table 15-22 with its own list: allowed accesses
+ * read or write the backing page; a trap writes it, then exits; a fault exits
+ * without touching it. The extended LVTs (500h-530h) follow @p ext_lvt_avic, CPUID
+ * Fn8000_000A EDX[27] of the CPU modelled (virq_sim_cpu::ext_lvt_avic): set,
+ * reads allowed and writes trap; clear, both fault. An EOI write clears the
+ * highest in-service vector (accelerated), or exits as a trap with the vector in
+ * EXITINFO2[7:0] when its TMR bit is set.
+ * @param sim The simulator. @param vmcb The VMCB. @param ext_lvt_avic EDX[27].
+ * @param offset Register offset (16-byte aligned, below 1000h).
+ * @param write Write (else read). @param value The value written.
+ * @param r Receives what happened.
+ * @return 0, or -1 when the VMCB does not enable AVIC, the backing page is not mapped
+ *         or @p offset is the ICR or not a register.
+ */
+int virq_sim_avic_reg_access(struct virq_sim *sim, const void *vmcb, bool ext_lvt_avic,
+			     uint32_t offset, bool write, uint32_t value,
+			     struct virq_sim_avic_access *r);
 
 /** @} */
 

@@ -16,7 +16,8 @@
  * CPUID bit positions: AMD APM Vol 3 Appendix E (Fn8000_0001 ECX[2] SVM,
  * ECX[23] PerfCtrExtCore; Fn8000_0008 EBX[1] IRPerf; Fn8000_000A EDX[8]
  * PerfCtrVirt, EDX[13] AVIC, EDX[18] x2AVIC, EDX[25] VNMI, ECX[6]
- * X2AVIC_EXT; Fn8000_0022 EAX[0] PerfMonV2, EBX[3:0] NumPerfCtrCore).
+ * X2AVIC_EXT, EDX[27] ExtLvtAvicAccessChg; Fn8000_0022 EAX[0] PerfMonV2,
+ * EBX[3:0] NumPerfCtrCore).
  * Which generation has which feature: see each profile; where a feature's
  * presence on a part is not public, the profile says so.
  *
@@ -88,6 +89,14 @@ enum virq_sim_cpu_id {
 	LIBVIRQ_SIM_CPU_HYGON18H,
 	/** An Intel CPU (family 6 model 8Fh): neither AVIC nor AMD PMC virtualization. */
 	LIBVIRQ_SIM_CPU_INTEL,
+	/**
+	 * Zen 5's features plus ExtLvtAvicAccessChg (Fn8000_000A EDX[27]): writes
+	 * of the extended LVT registers 500h-530h are AVIC_NOACCEL traps and their
+	 * reads are allowed, where every other profile faults both (AMD64 APM
+	 * Vol 2 rev 3.44 Table 15-22). Which parts report the bit was not public
+	 * when this table was written; the family/model are Zen 5's.
+	 */
+	LIBVIRQ_SIM_CPU_EXTLVT,
 	LIBVIRQ_SIM_CPU_COUNT /**< Number of profiles (not a profile). */
 };
 
@@ -107,6 +116,7 @@ struct virq_sim_cpu {
 	bool x2avic_ext;		 /**< Fn8000_000A ECX[6] (4K x2AVIC). */
 	bool perfmon_v2;		 /**< Fn8000_0022 EAX[0]. */
 	uint32_t num_perf_ctr_core;	 /**< Fn8000_0022 EBX[3:0] (with PerfMonV2). */
+	bool ext_lvt_avic;		 /**< Fn8000_000A EDX[27] ExtLvtAvicAccessChg. */
 	/** What virq_avic_caps_probe() finds on this CPU. */
 	struct virq_avic_caps avic_caps;
 	/** What virq_pmcvirt_probe() finds on this CPU. */
