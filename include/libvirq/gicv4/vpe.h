@@ -68,7 +68,7 @@
  * - vPE creation and teardown share the GIC's vPEID bitmap: the caller
  *   serialises them with each other; on GICv4.0 with GITS_TYPER.VMOVP = 0
  *   and several ITSes, VMOVPs must reach every ITS in the same order (IHI
- *   0069 §5.3 VMOVP, SequenceNumber): the caller serialises moves with each
+ *   0069H §5.3 VMOVP, SequenceNumber): the caller serialises moves with each
  *   other and with vPE creation and teardown;
  * - before another CPU touches a vPE that just moved: virq_vpe_move() has
  *   returned ::LIBVIRQ_OK (not ::LIBVIRQ_VPE_MOVE_PENDING), the moving CPU
