@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AVIC #VMEXIT handling (APM Vol 2 §15.29.3, Table 15-29): AVIC_INCOMPLETE_IPI
+ * AVIC #VMEXIT handling (APM Vol 2 rev 3.44 §15.29.9, Tables 15-25 to 15-29): AVIC_INCOMPLETE_IPI
  * and AVIC_NOACCEL, their dispatcher, and ICR emulation. Table upkeep on
  * LDR/DFR/APIC ID writes is in tables.c, destination rules in dest.c.
  *
@@ -104,7 +104,7 @@ static LIBVIRQ_CF_CHECK_ void rr_target_(void *arg, struct virq_avic_vcpu *t)
  * offset of the APIC register to be read" — the register's offset[11:4], as
  * APIC registers are 16-byte aligned — and the target's value lands in the
  * sender's Remote Read Register (C0h) with RRS = 10b; a destination that is
- * not exactly one APIC leaves RRS = 00b, "Read was invalid" (AMD64 APM Vol 2
+ * not exactly one APIC leaves RRS = 00b, "Read was invalid" (AMD64 APM Vol 2 rev 3.44
  * rev 3.44 §16.5, Figures 16-18 and 16-19). In x2APIC mode the encoding is
  * reserved: nothing is read.
  */
@@ -171,8 +171,8 @@ struct wake_ {
 
 /*
  * TARGET_NOT_RUNNING: the hardware has set the IRR bit of every target and
- * signalled each one whose physical table entry had IsRunning 1 (APM Vol 2
- * §15.29.3.1; KVM arch/x86/kvm/svm/avic.c avic_kick_target_vcpus(): "hardware
+ * signalled each one whose physical table entry had IsRunning 1 (APM Vol 2 rev 3.44
+ * rev 3.44 §15.29.6.1; KVM arch/x86/kvm/svm/avic.c avic_kick_target_vcpus(): "hardware
  * has handled vCPUs that were in guest at the time of the IPI"). A target
  * whose run word still shows the entry published with IsRunning 1 needs
  * nothing (see the ordering argument in run.c); every other one is
@@ -236,7 +236,8 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
 		return LIBVIRQ_EHW;
 	case LIBVIRQ_AVIC_IPI_UNACCELERATED:
-		/* Secure AVIC only (Table 15-27), which libvirq does not drive. */
+		/* Secure AVIC only (APM Vol 2 rev 3.44 Table 15-27), which libvirq does not drive.
+		 */
 		event_(sender->vm, EV_UNACCEL_IPI_, LIBVIRQ_LOG_WARN,
 		       "avic: AVIC_INCOMPLETE_IPI Un-accelerated IPI, a Secure AVIC cause (ID, "
 		       "sender)",
@@ -319,7 +320,8 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 		return LIBVIRQ_OK;
 	}
 	if (!x.write) {
-		/* A trap exit is defined for writes only (APM Vol 2 §15.29.3.2). */
+		/* A trap exit is defined for writes only (APM Vol 2 rev 3.44 §15.29.3.1, Table
+		 * 15-22). */
 		event_(vcpu->vm, EV_TRAP_READ_, LIBVIRQ_LOG_WARN,
 		       "avic: AVIC_NOACCEL trap exit on a read (offset, vCPU)", x.offset,
 		       vcpu->index);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vCPU load/put/block and interrupt posting (APM Vol 2 §15.29.2.3 "Doorbell",
- * §15.29.3.2 IsRunning).
+ * vCPU load/put/block and interrupt posting (APM Vol 2 rev 3.44 §15.29.8.2 "Doorbell
+ * Mechanism", §15.29.5.2 IsRunning).
  *
  * Why no interrupt is lost
  * ------------------------
@@ -46,7 +46,7 @@
  *
  * - TARGET_NOT_RUNNING exits (exits.c) skip targets whose run word says
  *   RUNNING with ISRUNNING: their published entry has IsRunning 1, so the
- *   hardware either saw it and notified them itself (APM Vol 2 §15.29.3.1),
+ *   hardware either saw it and notified them itself (APM Vol 2 rev 3.44 §15.29.6.1),
  *   or read IsRunning 0 before they published it; then, by the Dekker pair
  *   above with the hardware as poster (it sets the IRR bit, then reads
  *   IsRunning), their VMRUN after the publication sees the bit.

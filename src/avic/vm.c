@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AVIC VM and vCPU objects: lifecycle and state checks, backing pages,
- * inhibits, policy and calibration, and the VMCB control values (APM Vol 2
- * §15.29.2, App. B). The APIC-ID tables themselves are kept by tables.c.
+ * inhibits, policy and calibration, and the VMCB control values (APM Vol 2 rev 3.44
+ * §15.29.4, Appendix B). The APIC-ID tables themselves are kept by tables.c.
  */
 #include "avic/avic_priv.h"
 

@@ -32,8 +32,8 @@ static const struct vt_field index_fields_[] = {
 };
 static const struct vt_field exit_fields_[] = {
     {"EXITCODE", "code", true, "0x401 (AVIC_INCOMPLETE_IPI) or 0x402 (AVIC_NOACCEL)"},
-    {"EXITINFO1", "info1", true, "EXITINFO1 (Table 15-25 or 15-28)"},
-    {"EXITINFO2", "info2", true, "EXITINFO2 (Table 15-26 or 15-29)"},
+    {"EXITINFO1", "info1", true, "EXITINFO1 (APM Vol 2 rev 3.44 Table 15-25 or 15-28)"},
+    {"EXITINFO2", "info2", true, "EXITINFO2 (APM Vol 2 rev 3.44 Table 15-26 or 15-29)"},
     {"x2apic", NULL, true, "0|1: the sender's APIC mode (how to read the ICR destination)"},
     {"ext_lvt", NULL, false,
      "0|1: CPUID Fn8000_000A EDX[27] ExtLvtAvicAccessChg (extended LVT writes trap; "
@@ -202,7 +202,7 @@ static int backing_(int argc, char **argv)
 			       "offset 0..0xFF0 and its value; 'virqtool avic backing --help')");
 	r = vapic_reg_((uint32_t)off);
 	fprintf(vt_out, "%s (%03" PRIX64 "h): read %s, write %s\n",
-		r ? r->name : "not in Table 15-22 (read and write allowed)", off,
+		r ? r->name : "not in APM Vol 2 rev 3.44 Table 15-22 (read and write allowed)", off,
 		r ? access_names_[r->read] : "allowed", r ? access_names_[r->write] : "allowed");
 	for (size_t i = 0; i < NF_(backing_regs_); i++)
 		if (backing_regs_[i].offset == off)
@@ -602,12 +602,15 @@ static const struct avic_sub_ subs_[] = {
      "VALUE | Name=value...: a physical APIC ID table entry (APM Vol 2 rev 3.44 §15.29.5.2, "
      "Table 15-23)"},
     {"logical-entry", NULL, logical_entry_, NULL, 0, logical_l_,
-     "VALUE | Name=value...: a logical APIC ID table entry (§15.29.5.3, Table 15-24)"},
+     "VALUE | Name=value...: a logical APIC ID table entry (APM Vol 2 rev 3.44 §15.29.5.3, Table "
+     "15-24)"},
     {"doorbell", NULL, doorbell_, NULL, 0, doorbell_l_,
-     "VALUE | Name=value...: a doorbell register (MSR C001_011Bh) value (§15.29.8.2, "
+     "VALUE | Name=value...: a doorbell register (MSR C001_011Bh) value (APM Vol 2 rev 3.44 "
+     "§15.29.8.2, "
      "Figure 15-22)"},
     {"backing", NULL, backing_, NULL, 0, backing_l_,
-     "OFFSET VALUE: a backing-page register, its AVIC access (Table 15-22) and fields "
+     "OFFSET VALUE: a backing-page register, its AVIC access (APM Vol 2 rev 3.44 Table 15-22) and "
+     "fields "
      "(§16.3.3, §16.5, §16.6.1)"},
     {"irte", NULL, irte_, NULL, 0, irte_l_,
      "LO HI | Name=value...: a 128-bit IOMMU IRTE, GuestMode selects the layout (IOMMU "
@@ -615,9 +618,9 @@ static const struct avic_sub_ subs_[] = {
     {"ga-log", NULL, galog_, NULL, 0, galog_l_,
      "VALUE: an IOMMU GA log entry (IOMMU 48882 rev 3.11 §2.7.3, Figure 79)"},
     {"logical-index", logical_index_, NULL, index_fields_, NF_(index_fields_), NULL,
-     "the logical table index of an xAPIC LDR (§15.29.5.3)"},
+     "the logical table index of an xAPIC LDR (APM Vol 2 rev 3.44 §15.29.5.3)"},
     {"exit", exit_, NULL, exit_fields_, NF_(exit_fields_), NULL,
-     "decode an AVIC #VMEXIT (0x401, 0x402; §15.29.9, Tables 15-25 to 15-29)"},
+     "decode an AVIC #VMEXIT (0x401, 0x402; APM Vol 2 rev 3.44 §15.29.9, Tables 15-25 to 15-29)"},
     {"targets", targets_, NULL, targets_fields_, NF_(targets_fields_), NULL,
      "the vCPUs an ICR write reaches, by libvirq's resolution"},
 };

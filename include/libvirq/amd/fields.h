@@ -102,7 +102,7 @@ struct virq_amd_layout {
 	  "Guest Physical APIC ID", "guest_apic_id")
 
 /**
- * @brief The AVIC doorbell register, MSR C001_011Bh (64 bits): AMD64 APM Vol 2
+ * @brief The AVIC doorbell register, MSR C001_011Bh (64 bits): AMD64 APM Vol 2 rev 3.44
  *        rev 3.44 §15.29.8.2, Figure 15-22.
  */
 #define LIBVIRQ_AVIC_DOORBELL_TABLE(X, P)                                                          \
@@ -111,7 +111,7 @@ struct virq_amd_layout {
 	  "host_apic_id")
 
 /**
- * @brief EXITINFO2 of \#VMEXIT AVIC_INCOMPLETE_IPI (64 bits): AMD64 APM Vol 2
+ * @brief EXITINFO2 of \#VMEXIT AVIC_INCOMPLETE_IPI (64 bits): AMD64 APM Vol 2 rev 3.44
  *        rev 3.44 §15.29.9.1, Figure 15-24 and Table 15-26 (ID values: Table
  *        15-27). EXITINFO1 holds the ICR (Figure 15-23, Table 15-25).
  */
@@ -302,7 +302,7 @@ struct virq_amd_layout {
 
 /**
  * @brief The VMCB state-save-area slots PMC virtualization swaps, as
- *        @c X(P, NAME, save-area offset, bytes, swap type): AMD64 APM Vol 2
+ *        @c X(P, NAME, save-area offset, bytes, swap type): AMD64 APM Vol 2 rev 3.44
  *        rev 3.44 Appendix B, Table B-2 (offsets) and Table B-4 (sizes and
  *        swap types, Table B-3; B-2 gives PERF_CTR_GLOBAL_CTL a qword at
  *        1D0h and reserves 1D4h-1D7h, B-4 a dword).

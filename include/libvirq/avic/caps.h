@@ -56,7 +56,7 @@ struct virq_avic_caps {
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_EHALVER / ::LIBVIRQ_ENOHAL from the HAL
  * check.
  *
- * Thread-safety: reentrant. Spec: AMD64 APM Vol 2 rev 3.44 §15.29.7; AMD64 APM Vol 3
+ * Thread-safety: reentrant. Spec: AMD64 APM Vol 2 rev 3.44 §15.29.7; AMD64 APM Vol 3 rev 3.37
  * rev 3.37 §E.4.9 (CPUID Fn8000_000A).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_caps_probe(const struct virq_hal *hal,

@@ -225,7 +225,8 @@ struct virq_avic_exit_ipi {
 	    cause;	    ///< EXITINFO2[63:32] ID (::LIBVIRQ_AVIC_IPI_UNKNOWN if > 5).
 	uint32_t raw_cause; ///< EXITINFO2[63:32] as given.
 	uint32_t index;	    ///< EXITINFO2[11:0] Index (a logical or physical table index).
-	bool index_valid;   ///< The ID is 1..3: "Reserved for all other ID values" (Table 15-26).
+	bool index_valid;   ///< The ID is 1..3: "Reserved for all other ID values" (APM Vol 2
+			    ///< rev 3.44 Table 15-26).
 };
 
 /**
@@ -346,7 +347,7 @@ extern const struct virq_amd_layout virq_avic_layout_ga_log;
 extern const struct virq_amd_layout *const virq_avic_layouts[];
 
 /**
- * @brief One row of Table 15-22 (guest vAPIC register access behaviour):
+ * @brief One row of APM Vol 2 rev 3.44 Table 15-22 (guest vAPIC register access behaviour):
  *        registers @c first .. @c last (16-byte steps) and what AVIC does with a read and
  *        a write of them (::virq_avic_access values).
  */
@@ -358,7 +359,7 @@ struct virq_avic_vapic_reg {
 	uint8_t write;	  ///< ::virq_avic_access of a write.
 	const char *name; ///< The register's name in the table.
 };
-/** @brief What AVIC does with one access (Table 15-22). */
+/** @brief What AVIC does with one access (APM Vol 2 rev 3.44 Table 15-22). */
 enum virq_avic_access {
 	LIBVIRQ_AVIC_ACCESS_ALLOW = 0,	    ///< "Allowed": the backing page is read or written.
 	LIBVIRQ_AVIC_ACCESS_ACCEL = 1,	    ///< "Accelerated by AVIC".
@@ -369,7 +370,8 @@ enum virq_avic_access {
 	LIBVIRQ_AVIC_ACCESS_EXTLVT_READ = 5,
 	LIBVIRQ_AVIC_ACCESS_EXTLVT_WRITE = 6, ///< Trap with CPUID Fn8000_000A EDX[27], else fault.
 };
-/** @brief Table 15-22 as data (::LIBVIRQ_AVIC_VAPIC_ACCESS_TABLE), @c name NULL after the last. */
+/** @brief APM Vol 2 rev 3.44 Table 15-22 as data (::LIBVIRQ_AVIC_VAPIC_ACCESS_TABLE), @c name NULL
+ * after the last. */
 extern const struct virq_avic_vapic_reg virq_avic_vapic_regs[];
 /** @} */
 

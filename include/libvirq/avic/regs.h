@@ -43,7 +43,8 @@
 #define LIBVIRQ_AVIC_DOORBELL_MSR 0xC001011Bu
 /**
  * @brief Highest physical APIC ID the doorbell register takes (bits 7:0; 63:8 are
- *        "Reserved, MBZ", Figure 15-22): CPUs with a higher ID are kicked instead.
+ *        "Reserved, MBZ", APM Vol 2 rev 3.44 Figure 15-22): CPUs with a higher ID are kicked
+ * instead.
  */
 #define LIBVIRQ_AVIC_DOORBELL_MAX_ID                                                               \
 	((uint32_t)LIBVIRQ_FIELD_MAX(LIBVIRQ_AMD_F(LIBVIRQ_AVIC_DOORBELL_, PhysicalAPICID)))

@@ -132,7 +132,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvir
  * or VNMI (and AVIC is not accepted);
  *         ::LIBVIRQ_EINHIBITED for an SEV-ES/SEV-SNP guest in HW mode.
  *
- * Thread-safety: pure. Spec: APM Vol 2 §15.39 (what the hardware-switched
+ * Thread-safety: pure. Spec: APM Vol 2 rev 3.44 §15.39 (what the hardware-switched
  * mode requires); the capabilities are those virq_pmcvirt_probe() reads.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
@@ -193,7 +193,7 @@ enum virq_pmcvirt_exit_kind {
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL when @p kind is NULL; ::LIBVIRQ_EUNKNOWN for
  *         any other code with bit 31 or above set.
  *
- * Thread-safety: pure. Spec: APM Vol 2 Table C-1.
+ * Thread-safety: pure. Spec: APM Vol 2 rev 3.44 Table C-1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit_decode(uint64_t exitcode,
 							enum virq_pmcvirt_exit_kind *kind);
@@ -223,7 +223,7 @@ struct virq_pmcvirt_state {
  *
  * Thread-safety: the caller serialises access to the VMCB (not while the vCPU runs).
  *
- * Spec: APM Vol 2 Appendix B Table B-2 (PMC slots of the state-save area), Table B-3
+ * Spec: APM Vol 2 rev 3.44 Appendix B Table B-2 (PMC slots of the state-save area), Table B-3
  * (swap types).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
@@ -255,7 +255,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Appendix B Table B-2; GLOBAL_CTL width per
+ * Spec: APM Vol 2 rev 3.44 Appendix B Table B-2; GLOBAL_CTL width per
  * @ref pmc-globalctl-width.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(
@@ -272,7 +272,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Table B-1 (control 0x0B8 bit 3), §15.39.
+ * Spec: APM Vol 2 rev 3.44 Table B-1 (control 0x0B8 bit 3), §15.39.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable);
 
@@ -286,7 +286,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable)
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
+ * Spec: APM Vol 2 rev 3.44 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_set_exitcode(void *vmcb, uint64_t exitcode);
 
@@ -305,8 +305,9 @@ struct virq_pmcvirt_evtsel {
 	bool en;	       ///< Bit 22 EN: counter enable.
 	bool inv;	       ///< Bit 23 INV: invert the CNT_MASK comparison.
 	uint8_t cnt_mask;      ///< Bits 31:24 CNT_MASK.
-	uint8_t hg_only;       ///< Bits 41:40 HG_ONLY: bit 41 host, bit 40 guest (Table 13-4).
-	bool prec_ret;	       ///< Bit 43 PREC_RET (PerfEvtSel2 with PreciseRetirePmc2Manual only).
+	uint8_t hg_only; ///< Bits 41:40 HG_ONLY: bit 41 host, bit 40 guest (APM Vol 2 rev 3.44
+			 ///< Table 13-4).
+	bool prec_ret;	 ///< Bit 43 PREC_RET (PerfEvtSel2 with PreciseRetirePmc2Manual only).
 };
 
 /**
@@ -321,8 +322,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_evtsel_encode(const struct virq_pmcv
 /**
  * @brief Decodes a PerfEvtSel value.
  * @param v Value. @param f Receives the fields.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when a bit Figure 13-11
- *         reserves is set (19, 21, 36-39, 42, 44-63; the fields are still filled). Whenever it
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when a bit APM Vol 2 rev 3.44
+ * Figure 13-11 reserves is set (19, 21, 36-39, 42, 44-63; the fields are still filled). Whenever it
  *         returns ::LIBVIRQ_OK, virq_pmcvirt_evtsel_encode() gives back exactly @p v. Which
  *         fields a guest may set is ::LIBVIRQ_PMCVIRT_EVTSEL_RSVD / _RSVD_HG.
  * Thread-safety: pure. Spec: as virq_pmcvirt_evtsel_encode().
@@ -412,7 +413,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_gu
  *
  * Thread-safety: pure.
  *
- * Spec: APM Vol 2 §13.2 (performance-counter MSRs); migration per
+ * Spec: APM Vol 2 rev 3.44 §13.2.1 (performance-counter MSRs); migration per
  * @ref pmc-sync-points.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest,
@@ -456,7 +457,7 @@ struct virq_pmcvirt_filter {
  *
  * Thread-safety: pure.
  *
- * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 §13.2); filtering policy
+ * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 rev 3.44 §13.2.1); filtering policy
  * @ref pmc-eventsel.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_filter *filter);
@@ -470,7 +471,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvi
  *
  * Thread-safety: pure.
  *
- * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 §13.2).
+ * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 rev 3.44 §13.2.1).
  */
 bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64_t eventsel);
 
@@ -517,7 +518,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_recommend(
 /**
  * @brief Position of an MSR's read-intercept bit in an 8 KiB MSRPM (the
  * write bit is the next one). Ranges: 0..1FFF at byte 0, C000_0000..1FFF
- * at 0x800, C001_0000..1FFF at 0x1000; two bits per MSR (APM §15.11).
+ * at 0x800, C001_0000..1FFF at 0x1000; two bits per MSR (APM Vol 2 rev 3.44 §15.11).
  *
  * @param msr  MSR index.
  * @param byte Receives the byte offset in the MSRPM.
@@ -546,7 +547,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *by
  *
  * Thread-safety: the caller serialises access to @p msrpm.
  *
- * Spec: APM Vol 2 §15.11 (MSR permission map); policy per
+ * Spec: APM Vol 2 rev 3.44 §15.11 (MSR permission map); policy per
  * @ref pmc-msr-interception.
  */
 LIBVIRQ_MUST_CHECK virq_status

@@ -22,7 +22,7 @@ extern "C" {
 
 /* ------------------------------------------------------------------ */
 /** @name CPUID (AMD64 APM Vol 3 rev 3.37 Appendix E: §E.4.2 Fn8000_0001, §E.4.7 Fn8000_0008,
- *        §E.4.9 Fn8000_000A, §E.4.17 Fn8000_0022)
+ *        §E.4.9 Fn8000_000A, §E.4.20 Fn8000_0022)
  * @{ */
 /** Extended max-leaf function. */
 #define LIBVIRQ_PMCVIRT_CPUID_EXT_MAX 0x80000000u
@@ -69,7 +69,7 @@ extern "C" {
 #define LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS 0x1C8u
 /**
  * SA offset of PERF_CTR_GLOBAL_CTL (PerfCntrGlobalCtl), swap type C.
- * UNCERTAIN width: qword in Table B-2, dword in B-4; both reserve
+ * UNCERTAIN width: qword in APM Vol 2 rev 3.44 Table B-2, dword in B-4; both reserve
  * 0x1D4..0x1D7, so libvirq treats it as a dword and writes the reserved
  * half as zero.
  */
@@ -111,12 +111,12 @@ LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTL(0) == LIBVIRQ_PMCVIRT_SA_OFF_
 			   LIBVIRQ_PMCVIRT_SA_PERF_CTR(4) == LIBVIRQ_PMCVIRT_SA_OFF_PERF_CTR4_ &&
 			   LIBVIRQ_PMCVIRT_SA_PERF_CTL(5) == LIBVIRQ_PMCVIRT_SA_OFF_PERF_CTL5_ &&
 			   LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) == LIBVIRQ_PMCVIRT_SA_OFF_PERF_CTR5_,
-		       "PERF_CTLn/PERF_CTRn formulas match Table B-2");
+		       "PERF_CTLn/PERF_CTRn formulas match APM Vol 2 rev 3.44 Table B-2");
 LIBVIRQ_STATIC_ASSERT_(
     LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR == LIBVIRQ_PMCVIRT_SA_OFF_INSTR_RETIRED_CTR_ &&
 	LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_STS == LIBVIRQ_PMCVIRT_SA_OFF_PERF_CTR_GLOBAL_STS_ &&
 	LIBVIRQ_PMCVIRT_SA_PERF_CTR_GLOBAL_CTL == LIBVIRQ_PMCVIRT_SA_OFF_PERF_CTR_GLOBAL_CTL_,
-    "global slots match Table B-2");
+    "global slots match APM Vol 2 rev 3.44 Table B-2");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTL(0) == 0x0E0u, "PERF_CTL0 at SA 0x0E0");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(3) == 0x518u, "PERF_CTR3 at VMCB 0x518");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_PERF_CTR(5) + 8u == 0x140u, "PMC block ends at SA 0x140");
@@ -188,18 +188,20 @@ LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u ==
 #define LIBVIRQ_PMCVIRT_EVTSEL_CntMask LIBVIRQ_PMCVIRT_EVTSEL_CNT_MASK
 /** Alias of ::LIBVIRQ_PMCVIRT_EVTSEL_EVENT_SELECT_11_8. */
 #define LIBVIRQ_PMCVIRT_EVTSEL_EventSelectHi LIBVIRQ_PMCVIRT_EVTSEL_EVENT_SELECT_11_8
-/** HG_ONLY bit 40, "Guest Mode" in Table 13-4: count guest events (older spelling). */
+/** HG_ONLY bit 40, "Guest Mode" in APM Vol 2 rev 3.44 Table 13-4: count guest events (older
+ * spelling). */
 #define LIBVIRQ_PMCVIRT_EVTSEL_GuestOnly                                                           \
 	LIBVIRQ_PMC_EVTSEL_HG_ONLY_LO_, LIBVIRQ_PMC_EVTSEL_HG_ONLY_LO_
-/** HG_ONLY bit 41, "Host Mode" in Table 13-4: count host events (older spelling). */
+/** HG_ONLY bit 41, "Host Mode" in APM Vol 2 rev 3.44 Table 13-4: count host events (older
+ * spelling). */
 #define LIBVIRQ_PMCVIRT_EVTSEL_HostOnly                                                            \
 	LIBVIRQ_PMC_EVTSEL_HG_ONLY_HI_, LIBVIRQ_PMC_EVTSEL_HG_ONLY_HI_
 /**
- * Bits a guest allowed HG_ONLY may not set: the reserved fields of Figure 13-11 and
- * PREC_RET, which is reserved unless CPUID Fn8000_0021_EAX[PreciseRetirePmc2Manual] is set
- * and then exists in PerfEvtSel2 only; libvirq's guest model offers no such CPUID bit, so
- * for its guests it is reserved in every PerfEvtSeln (@ref pmc-prec-ret). The same mask as
- * Xen's for such guests.
+ * Bits a guest allowed HG_ONLY may not set: the reserved fields of APM Vol 2 rev 3.44 Figure 13-11
+ * and PREC_RET, which is reserved unless CPUID Fn8000_0021_EAX[PreciseRetirePmc2Manual] is set and
+ * then exists in PerfEvtSel2 only; libvirq's guest model offers no such CPUID bit, so for its
+ * guests it is reserved in every PerfEvtSeln (@ref pmc-prec-ret). The same mask as Xen's for such
+ * guests.
  */
 #define LIBVIRQ_PMCVIRT_EVTSEL_RSVD_HG                                                             \
 	(LIBVIRQ_AMD_RSVD_MASK(LIBVIRQ_PMC_PERFEVTSEL_TABLE, 0) |                                  \
@@ -209,9 +211,9 @@ LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_SA_INSTR_RETIRED_CTR + 8u ==
 #define LIBVIRQ_PMCVIRT_EVTSEL_RSVD                                                                \
 	(LIBVIRQ_PMCVIRT_EVTSEL_RSVD_HG | LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_HG_ONLY))
 /**
- * Counters hold 48 bits: Figure 13-10 leaves the width implementation-dependent (at most
- * 64); 48 is the width of every AMD core counter libvirq models (the bits above read as the
- * sign-extension of bit 47, and Linux's AMD PMU uses 48 too).
+ * Counters hold 48 bits: APM Vol 2 rev 3.44 Figure 13-10 leaves the width implementation-dependent
+ * (at most 64); 48 is the width of every AMD core counter libvirq models (the bits above read as
+ * the sign-extension of bit 47, and Linux's AMD PMU uses 48 too).
  */
 #define LIBVIRQ_PMCVIRT_CTR_MASK 0x0000FFFFFFFFFFFFull
 /** @} */

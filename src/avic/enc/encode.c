@@ -2,14 +2,14 @@
 /*
  * AVIC pure encoders and decoders: physical/logical APIC ID table entries,
  * the doorbell value, the ICR, #VMEXIT information, trap/fault
- * classification, x2APIC MSR policy and the raw VMCB writer (AMD64 APM Vol 2
+ * classification, x2APIC MSR policy and the raw VMCB writer (AMD64 APM Vol 2 rev 3.44
  * rev 3.44 §15.29, §16.5, §16.13, Appendix B). The field code is generated
  * from the tables of libvirq/amd/fields.h: one straight-line statement per
  * field, no loops. No state, no I/O.
  */
 #include "avic/enc/fields.h"
 
-/* ---- physical APIC ID table entry (Table 15-23) ---- */
+/* ---- physical APIC ID table entry (APM Vol 2 rev 3.44 Table 15-23) ---- */
 
 virq_status virq_avic_phys_entry_encode(const struct virq_avic_phys_entry *f, uint64_t *out)
 {
@@ -34,7 +34,7 @@ virq_status virq_avic_phys_entry_decode(uint64_t e, struct virq_avic_phys_entry 
 	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
 }
 
-/* ---- logical APIC ID table entry (Table 15-24) ---- */
+/* ---- logical APIC ID table entry (APM Vol 2 rev 3.44 Table 15-24) ---- */
 
 struct log_entry_ {
 	uint32_t guest_apic_id;
@@ -67,7 +67,7 @@ virq_status virq_avic_logical_entry_decode(uint32_t e, uint32_t *guest_apic_id, 
 	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
 }
 
-/* ---- doorbell register (Figure 15-22) ---- */
+/* ---- doorbell register (APM Vol 2 rev 3.44 Figure 15-22) ---- */
 
 struct doorbell_ {
 	uint32_t physical_apic_id;
@@ -118,7 +118,7 @@ uint32_t virq_avic_x2apic_ldr(uint32_t x2apic_id)
 	return ((x2apic_id >> 4) << 16) | (1u << (x2apic_id & 0xFu));
 }
 
-/* ---- ICR (Figure 16-18 xAPIC, Figure 16-34 x2APIC) ---- */
+/* ---- ICR (APM Vol 2 rev 3.44 Figure 16-18 xAPIC, Figure 16-34 x2APIC) ---- */
 
 virq_status virq_avic_icr_decode(uint64_t icr, bool sender_x2apic, struct virq_avic_icr *out)
 {
@@ -158,7 +158,7 @@ virq_status virq_avic_icr_encode(const struct virq_avic_icr *f, uint64_t *out)
 	return LIBVIRQ_OK;
 }
 
-/* ---- #VMEXIT information (Tables 15-25 to 15-29) ---- */
+/* ---- #VMEXIT information (APM Vol 2 rev 3.44 Tables 15-25 to 15-29) ---- */
 
 struct ipi_info2_ {
 	uint32_t raw_cause;
@@ -249,7 +249,8 @@ virq_status virq_avic_exit_noaccel_decode(uint64_t info1, uint64_t info2, bool e
 	out->offset = v1.offset;
 	out->write = v1.write;
 	out->trap = virq_avic_noaccel_is_trap(v1.offset, ext_lvt_trap);
-	/* Vector: "Vector for attempted EOI; otherwise undefined" (Table 15-29). */
+	/* Vector: "Vector for attempted EOI; otherwise undefined" (APM Vol 2 rev 3.44 Table 15-29).
+	 */
 	out->vector_valid = v1.write && v1.offset == 0x0B0u;
 	out->vector = out->vector_valid ? (uint8_t)v2.vector : 0;
 	return LIBVIRQ_OK;

@@ -21,7 +21,8 @@ virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t
 	} else {
 		if (f->ga_log_intr || f->is_run || f->gappi_dis || f->ga_tag || f->ga_root_pa)
 			return LIBVIRQ_EINVAL;
-		/* IntType: 000b Fixed, 001b Arbitrated, 010b-111b reserved (Table 22). */
+		/* IntType: 000b Fixed, 001b Arbitrated, 010b-111b reserved (AMD IOMMU specification
+		 * 48882 rev 3.11 Table 22). */
 		if (f->int_type > 1u)
 			return LIBVIRQ_ERANGE;
 		LIBVIRQ_IRTE_REMAP_TABLE(LIBVIRQ_AMD_ENC_, ~)

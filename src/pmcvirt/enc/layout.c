@@ -22,9 +22,10 @@ static const struct pmcv_field_desc_ pmcv_fields_[LIBVIRQ_PMCVIRT_FIELD_COUNT] =
 #define PMCV_SLOT_COUNT_(P, NAME, off, bytes, swap) +1
 LIBVIRQ_STATIC_ASSERT_((0 LIBVIRQ_VMCB_PMC_SLOTS_TABLE(PMCV_SLOT_COUNT_, ~)) ==
 			   LIBVIRQ_PMCVIRT_FIELD_COUNT,
-		       "one enum virq_pmcvirt_field per slot of Table B-2");
+		       "one enum virq_pmcvirt_field per slot of APM Vol 2 rev 3.44 Table B-2");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");
-LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH == 4, "PERF_CTR_GLOBAL_CTL: Table B-4");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH == 4,
+		       "PERF_CTR_GLOBAL_CTL: APM Vol 2 rev 3.44 Table B-4");
 
 virq_status virq_pmcvirt_evtsel_encode(const struct virq_pmcvirt_evtsel *f, uint64_t *out)
 {

@@ -191,7 +191,7 @@ virqtool_check(NAME vt_avic_targets_missing LABELS avic EXIT 2
 virqtool_check(NAME vt_avic_help LABELS avic EXIT 0
   STDOUT_REGEX "phys-entry.*doorbell.*backing.*irte.*ga-log.*targets.*fields" ARGS avic --help)
 virqtool_check(NAME vt_avic_sub_help LABELS avic EXIT 0
-  STDOUT "virqtool avic logical-entry VALUE | Name=value...: a logical APIC ID table entry (§15.29.5.3, Table 15-24)
+  STDOUT "virqtool avic logical-entry VALUE | Name=value...: a logical APIC ID table entry (APM Vol 2 rev 3.44 §15.29.5.3, Table 15-24)
   avic-logical-entry (AMD64 APM Vol 2 rev 3.44 §15.29.5.3, Figure 15-19, Table 15-24)
     V                                  [31]       V (aliases: valid)
     (reserved)                         [30:8]     Reserved, SBZ
