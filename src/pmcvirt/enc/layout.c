@@ -24,6 +24,13 @@ LIBVIRQ_STATIC_ASSERT_((0 LIBVIRQ_VMCB_PMC_SLOTS_TABLE(PMCV_SLOT_COUNT_, ~)) ==
 			   LIBVIRQ_PMCVIRT_FIELD_COUNT,
 		       "one enum virq_pmcvirt_field per slot of APM Vol 2 rev 3.44 Table B-2");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");
+/* The guest masks derived from the table are the values they always had: kept here, not in the
+ * public header, where glibc's C99 _Static_assert macro would declare one function per assertion.
+ */
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_EVTSEL_RSVD_HG == 0xFFFFFCF000280000ull,
+		       "PerfEvtSel bits reserved with HG_ONLY: 19, 21, 36-39, 42-63");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_EVTSEL_RSVD == 0xFFFFFFF000280000ull,
+		       "PerfEvtSel bits reserved without HG_ONLY: 19, 21, 36-63");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH == 4,
 		       "PERF_CTR_GLOBAL_CTL: APM Vol 2 rev 3.44 Table B-4");
 
