@@ -386,9 +386,11 @@ struct virq_amd_layout {
 /* One descriptor row. */
 #define LIBVIRQ_AMD_DESC_(P, K, hi, lo, Id, m, t, mhi, mlo, man, al)                               \
 	{#Id, man, al, hi, lo, mhi, mlo, LIBVIRQ_AMD_FIELD_##K},
-/* Number of rows, total width and the reserved / whole masks of word W. */
-#define LIBVIRQ_AMD_COUNT_(P, K, hi, lo, Id, m, t, mhi, mlo, man, al) +1
-#define LIBVIRQ_AMD_WIDTH_(P, K, hi, lo, Id, m, t, mhi, mlo, man, al) +((hi) - (lo) + 1)
+/* Number of rows, total width and the reserved / whole masks of word W. The row terms
+ * are summands of "0 X(row) X(row) ...", so they cannot be parenthesised. */
+#define LIBVIRQ_AMD_COUNT_(P, K, hi, lo, Id, m, t, mhi, mlo, man, al) +1 /* NOLINT */
+#define LIBVIRQ_AMD_WIDTH_(P, K, hi, lo, Id, m, t, mhi, mlo, man, al)                              \
+	+((hi) - (lo) + 1) /* NOLINT(bugprone-macro-parentheses) */
 #define LIBVIRQ_AMD_MASK_IN_(W, hi, lo)                                                            \
 	((lo) / 64 == (W) ? LIBVIRQ_GENMASK((hi) % 64, (lo) % 64) : (uint64_t)0)
 #define LIBVIRQ_AMD_RSVD_IS_RESERVED_ 1

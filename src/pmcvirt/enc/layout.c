@@ -19,7 +19,8 @@ struct pmcv_field_desc_ {
 static const struct pmcv_field_desc_ pmcv_fields_[LIBVIRQ_PMCVIRT_FIELD_COUNT] = {
     LIBVIRQ_VMCB_PMC_SLOTS_TABLE(PMCV_SLOT_, ~)};
 
-#define PMCV_SLOT_COUNT_(P, NAME, off, bytes, swap) +1
+#define PMCV_SLOT_COUNT_(P, NAME, off, bytes, swap)                                                \
+	+1 /* NOLINT(bugprone-macro-parentheses): a summand */
 LIBVIRQ_STATIC_ASSERT_((0 LIBVIRQ_VMCB_PMC_SLOTS_TABLE(PMCV_SLOT_COUNT_, ~)) ==
 			   LIBVIRQ_PMCVIRT_FIELD_COUNT,
 		       "one enum virq_pmcvirt_field per slot of APM Vol 2 rev 3.44 Table B-2");
