@@ -5,7 +5,7 @@
  * APIC ID tables, vCPU backing pages, load/put, interrupt posting with doorbells, \#VMEXIT
  * handling, destination resolution, inhibits and x2APIC MSR interception.
  *
- * Implements AMD64 APM Vol. 2 (pub. 24593) §15.29 "Advanced Virtual Interrupt
+ * Implements AMD64 APM Vol 2 rev 3.44 §15.29 "Advanced Virtual Interrupt
  * Controller" and the VMCB fields of Appendix B, Table B-1. The IOMMU guest
  * virtual APIC mode lives in avic/iommu.h.
  * Rules the manual leaves open (errata, fixes made in other hypervisors,

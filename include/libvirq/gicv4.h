@@ -21,7 +21,7 @@
  * needs), for example gicv4/its_cmd.h alone for a tool that only decodes
  * commands.
  *
- * Spec: Arm IHI 0069 (GIC architecture specification, GICv3 and GICv4).
+ * Spec: Arm IHI 0069H (GIC architecture specification, GICv3 and GICv4).
  * Rules the manual leaves open (errata, fixes made in other hypervisors,
  * posted patches) are cited by their entry of docs/rationale.md (the
  * @ref rationale page).

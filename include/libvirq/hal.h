@@ -187,7 +187,7 @@ struct virq_hal_ops {
 
 	/**
 	 * Optional extension. Executes RDPMC with ECX = @p counter (0..5: core
-	 * performance counter @p counter, PERF_CTR0..5; AMD APM Vol 3 "RDPMC")
+	 * performance counter @p counter, PERF_CTR0..5; AMD APM Vol 3 rev 3.37 "RDPMC")
 	 * and stores EDX:EAX in @p value; returns ::LIBVIRQ_OK, or ::LIBVIRQ_EHW when
 	 * it faulted. The PMC virtualization module reads guest counters with it
 	 * instead of RDMSR when present (RDPMC is cheaper than RDMSR on AMD

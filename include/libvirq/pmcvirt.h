@@ -4,7 +4,7 @@
  * @brief Front door of the PMC virtualization module (include this one header):
  *        AMD PMC virtualization (PerfCtrVirt), the guest PMU in the VMCB.
  *
- * Implements AMD64 APM Vol 2 §15.39 "Performance Monitoring Counter
+ * Implements AMD64 APM Vol 2 rev 3.44 §15.39 "Performance Monitoring Counter
  * Virtualization" (rev 3.42+) and the VMCB layout of Appendix B
  * (Tables B-1 control area, B-2 state-save area, B-3 swap types).
  *

@@ -265,6 +265,13 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 	(void)sim;
 	(void)msr;
+	if (value >> 8) {
+		d->wide++;
+		if (d->mbz_faults) { /* bits 63:8 are MBZ: #GP */
+			d->refused++;
+			return LIBVIRQ_EHW;
+		}
+	}
 	d->n++;
 	d->last = value;
 	if (value < 4096)
@@ -274,124 +281,117 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d)
 {
+	bool mbz = d->mbz_faults;
+
 	memset(d, 0, sizeof(*d));
+	d->mbz_faults = mbz;
 	virq_sim_msr_hook(sim, 0xC001011Bu, NULL, db_hook, d);
 }
 
-/* ---- guest vAPIC register accesses (APM Vol 2 §15.29.3.1, Table 15-22) ---- */
+/* ---- guest vAPIC register accesses (APM Vol 2 rev 3.44 Table 15-22), the model's own list ---- */
 
-enum { M_ACC_ = 0, M_TRAP_, M_FAULT_ };
+enum { A_ALLOW, A_TRAP, A_FAULT, A_EOI, A_EXTLVT };
 
-/* How a read of @off behaves. */
-static int m_read_class(uint32_t off, bool extlvt)
+static int read_kind(uint32_t off, bool extlvt)
 {
+	if (off == 0x90 || off == 0x390 || (off >= 0x400 && off <= 0x4F0) || off >= 0x540)
+		return A_FAULT;
 	if (off >= 0x500 && off <= 0x530)
-		return extlvt ? M_ACC_ : M_FAULT_;
+		return extlvt ? A_ALLOW : A_FAULT;
+	return A_ALLOW;
+}
+
+static int write_kind(uint32_t off, bool extlvt)
+{
 	switch (off) {
-	case 0x020:
-	case 0x030:
-	case 0x080:
-	case 0x090:
-	case 0x0A0:
-	case 0x0B0:
-	case 0x0C0:
-	case 0x0D0:
-	case 0x0E0:
-	case 0x0F0:
+	case 0x20:
+	case 0xC0:
+	case 0xD0:
+	case 0xE0:
+	case 0xF0:
 	case 0x280:
-	case 0x300:
-	case 0x310:
-	case 0x380:
 	case 0x3E0:
-		return M_ACC_;
+		return A_TRAP;
+	case 0x80:
+	case 0x310:
+		return A_ALLOW; /* TPR accelerated; ICRH allowed */
+	case 0xB0:
+		return A_EOI;
 	default:
 		break;
 	}
-	if ((off >= 0x100 && off <= 0x270) || (off >= 0x320 && off <= 0x370))
-		return M_ACC_; /* ISR, TMR, IRR; the LVTs */
-	return M_FAULT_;
-}
-
-/* How a write of @off behaves (EOI and ICR low are decided by the caller). */
-static int m_write_class(uint32_t off, bool extlvt)
-{
+	if (off >= 0x320 && off <= 0x380)
+		return A_TRAP;
 	if (off >= 0x500 && off <= 0x530)
-		return extlvt ? M_TRAP_ : M_FAULT_;
-	switch (off) {
-	case 0x080:
-	case 0x310:
-		return M_ACC_;
-	case 0x020:
-	case 0x0C0:
-	case 0x0D0:
-	case 0x0E0:
-	case 0x0F0:
-	case 0x280:
-	case 0x380:
-	case 0x3E0:
-		return M_TRAP_;
-	default:
-		return off >= 0x320 && off <= 0x370 ? M_TRAP_ : M_FAULT_;
-	}
+		return extlvt ? A_TRAP : A_FAULT;
+	if (off == 0x30 || off == 0x90 || off == 0xA0 || (off >= 0x100 && off <= 0x270) ||
+	    off == 0x390 || off >= 0x400)
+		return A_FAULT;
+	return A_ALLOW;
 }
 
-/* Highest vector in service (ISR), or -1. */
-static int m_isr_top(const uint8_t *page)
+/* Highest vector set in the 256-bit array at @base of the page, or -1. */
+static int highest(const uint8_t *page, uint32_t base)
 {
 	for (int w = 7; w >= 0; w--) {
-		uint32_t isr = *(const uint32_t *)(page + 0x100 + w * 0x10);
+		uint32_t x = *(const uint32_t *)(page + base + (uint32_t)w * 0x10);
 
-		if (isr)
-			return w * 32 + 31 - __builtin_clz(isr);
+		for (int b = 31; x && b >= 0; b--)
+			if (x & (1u << b))
+				return w * 32 + b;
 	}
 	return -1;
 }
 
-/* An EOI write: accelerated (the top ISR bit cleared) unless that vector is level-triggered. */
-static int m_eoi(uint8_t *page, struct virq_sim_avic_access *a)
+static void noaccel(struct virq_sim_avic_access *r, uint32_t off, bool write, bool trap)
 {
-	int v = m_isr_top(page);
-
-	if (v >= 0 && ((*(uint32_t *)(page + 0x180 + (v / 32) * 0x10) >> (v % 32)) & 1u))
-		return M_TRAP_;
-	if (v >= 0) {
-		*(uint32_t *)(page + 0x100 + (v / 32) * 0x10) &= ~(1u << (v % 32));
-		a->eoi_done = true;
-		a->eoi_vec = (uint8_t)v;
-	}
-	return M_ACC_;
+	r->exited = true;
+	r->trap = trap;
+	r->info1 = ((uint64_t)(write ? 1u : 0u) << 32) | (off & 0xFF0u);
 }
 
 int virq_sim_avic_apic_access(struct virq_sim *sim, const void *vmcb, uint32_t offset, bool write,
 			      uint32_t value, const struct virq_sim_avic_opts *opts,
-			      struct virq_sim_avic_access *a)
+			      struct virq_sim_avic_access *r)
 {
 	const uint8_t *b = vmcb;
 	bool extlvt = opts && opts->extlvt;
 	uint8_t *page;
-	int cls;
+	int k;
 
-	memset(a, 0, sizeof(*a));
+	memset(r, 0, sizeof(*r));
 	if ((offset & 0xF) || offset > 0xFF0 || (write && offset == 0x300) ||
 	    !((uint32_t)rd_le(b + M_VMCB_INT_CTL, 4) & M_AVIC_ENABLE))
 		return -1;
 	page = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK, 4096);
 	if (!page)
 		return -1;
-	if (!write)
-		cls = m_read_class(offset, extlvt);
-	else if (offset == 0x0B0)
-		cls = m_eoi(page, a);
-	else
-		cls = m_write_class(offset, extlvt);
-	if (cls != M_FAULT_ && write && offset != 0x0B0)
-		*(uint32_t *)(page + offset) = value; /* accelerated, or the trap's write landed */
-	else if (cls == M_ACC_ && !write)
-		a->value = *(const uint32_t *)(page + offset);
-	if (cls != M_ACC_) {
-		a->exited = true;
-		a->trap = cls == M_TRAP_;
-		a->info1 = (offset & 0xFF0u) | (write ? 1ull << 32 : 0);
+	k = write ? write_kind(offset, extlvt) : read_kind(offset, extlvt);
+	if (k == A_FAULT) {
+		noaccel(r, offset, write, false);
+		return 0;
 	}
+	if (!write) {
+		r->value = *(uint32_t *)(page + offset);
+		return 0;
+	}
+	if (k == A_EOI) {
+		int v = highest(page, 0x100);
+
+		if (v >= 0 &&
+		    (*(uint32_t *)(page + 0x180 + (uint32_t)(v / 32) * 0x10) >> (v % 32)) & 1u) {
+			noaccel(r, offset, true, true);
+			r->info2 = (uint64_t)v;
+		} else if (v >= 0) {
+			*(uint32_t *)(page + 0x100 + (uint32_t)(v / 32) * 0x10) &=
+			    ~(1u << (v % 32));
+			r->eoi_done = true;
+			r->eoi_vec = (uint8_t)v;
+		}
+		return 0;
+	}
+	*(uint32_t *)(page + offset) = value;
+	if (k == A_TRAP)
+		noaccel(r, offset, true, true);
 	return 0;
 }

@@ -164,7 +164,7 @@ virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 				     "virq_gic_init: max_rd not 1..65536 or lpi_bits not 14..16",
 				     max_rd, lpi_bits);
 	/* The GICD registers the library reads span the 64 KiB frame up to
-	 * GICD_PIDR2 at 0xFFE8 (IHI 0069H §12.9, Table 12-25): a smaller
+	 * GICD_PIDR2 at 0xFFE8 (IHI 0069H §12.8, Table 12-25): a smaller
 	 * region would be read outside what the description gives. */
 	if (desc->gicd_size < LIBVIRQ_GIC_FRAME_SIZE)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,

@@ -266,8 +266,8 @@ static virq_status its_teardown_(struct virq_its *its)
 static virq_status its_region_ok_(const struct virq_gic *gic, const struct virq_gic_its_desc *desc)
 {
 	/* GITS_CTLR .. GITS_PIDR2 (0xFFE8) and the other ID registers
-	 * (0xFFD0 - 0xFFFC) fill the 64 KiB control frame (IHI 0069H §12.19,
-	 * Table 12-29): a smaller region is refused before any access. */
+	 * (0xFFD0 - 0xFFFC) fill the 64 KiB control frame (IHI 0069H §12.18,
+	 * Table 12-33): a smaller region is refused before any access. */
 	if (desc->size < LIBVIRQ_GIC_FRAME_SIZE)
 		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
 				     "virq_its_init: desc->size below the 64 KiB ITS control frame",

@@ -21,10 +21,13 @@ static const struct subcmd_ subcmds_[] = {
 #endif
 #ifdef VIRQTOOL_HAVE_AVIC
     {"avic", virqtool_avic,
-     "AVIC table entries, logical index, exits and IPI targets (APM Vol 2 §15.29)"},
+     "AVIC table entries, backing page, IOMMU IRTEs, exits and IPI targets (APM Vol 2 rev 3.44 "
+     "§15.29)"},
 #endif
 #ifdef VIRQTOOL_HAVE_PMC
-    {"pmc", virqtool_pmc, "the PMC-virtualization VMCB layout and MSR mapping (APM Vol 2 §15.39)"},
+    {"pmc", virqtool_pmc,
+     "the PMC-virtualization VMCB layout, MSR mapping and PERF_CTL/PERF_CTR values (APM Vol 2 "
+     "rev 3.44 §15.39)"},
 #endif
     {NULL, NULL, NULL},
 };

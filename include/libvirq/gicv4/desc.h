@@ -104,18 +104,18 @@ struct virq_gic_desc {
 	/** GICC: the memory-mapped, GICv2-compatible CPU interface (GICC_CTLR at
 	    +0); 0/0 when absent. Device tree: the @c reg entry after the
 	    redistributor regions (binding arm,gic-v3.yaml); ACPI: MADT GICC
-	    "Physical Base Address". Register map: Arm IHI 0069, memory-mapped
+	    "Physical Base Address". Register map: Arm IHI 0069H, memory-mapped
 	    GICC_* registers. */
 	uint64_t gicc_base;
 	uint64_t gicc_size; /**< GICC region size in bytes; 0 when absent. */
 	/** GICH: the memory-mapped virtual interface control frame (GICH_HCR at
 	    +0) a hypervisor of GICv2-compatible guests uses; 0/0 when absent
-	    (the @c reg entry after GICC). Arm IHI 0069, GICH_* registers. */
+	    (the @c reg entry after GICC). Arm IHI 0069H, GICH_* registers. */
 	uint64_t gich_base;
 	uint64_t gich_size; /**< GICH region size in bytes; 0 when absent. */
 	/** GICV: the memory-mapped virtual CPU interface a GICv2-compatible
 	    guest is given (GICV_CTLR at +0); 0/0 when absent (the @c reg entry
-	    after GICH). Arm IHI 0069, GICV_* registers. */
+	    after GICH). Arm IHI 0069H, GICV_* registers. */
 	uint64_t gicv_base;
 	uint64_t gicv_size; /**< GICV region size in bytes; 0 when absent. */
 };

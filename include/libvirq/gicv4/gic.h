@@ -52,7 +52,7 @@
  * that also wants a baseline of physical MSIs maps them with
  * virq_lpi_alloc() + virq_lpi_set_config() + virq_its_map_lpi().
  *
- * Spec: Arm IHI 0069 (GICv3 and GICv4 architecture specification),
+ * Spec: Arm IHI 0069H (GICv3 and GICv4 architecture specification),
  * chapters 5 (LPIs), 6 (ITS), 9 (GICv4) and 12 (registers).
  */
 #ifndef LIBVIRQ_GICV4_GIC_H
@@ -189,7 +189,7 @@ struct virq_gic {
  *         ::LIBVIRQ_ENOMEM when a table cannot be allocated (nothing is kept).
  *
  * Thread-safety: the caller serialises all calls on one ::virq_gic.
- * Spec: IHI 0069H §12.9.2 (GICD_TYPER), §12.11.34 (GICR_TYPER), §5.1.
+ * Spec: IHI 0069H §12.9.38 (GICD_TYPER), §12.11.37 (GICR_TYPER), §5.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 					     const struct virq_gic_desc *desc,
@@ -244,7 +244,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
  *
  * Thread-safety: read-only; safe concurrently with other readers.
  *
- * Spec: IHI 0069H §12.11.34 GICR_TYPER (Affinity_Value).
+ * Spec: IHI 0069H §12.11.37 GICR_TYPER (Affinity_Value).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff,
 						   uint32_t *idx);
@@ -279,7 +279,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  *
  * Thread-safety: the caller serialises calls on @p gic (typically run on
  * the CPU owning the redistributor, but any CPU works).
- * Spec: IHI 0069H §5.1, §12.11.2 GICR_CTLR, §12.11.40 GICR_WAKER, §12.11.29/.30, §12.12.
+ * Spec: IHI 0069H §5.1, §12.11.2 GICR_CTLR, §12.11.42 GICR_WAKER, §12.11.33 GICR_PROPBASER,
+ * §12.11.32 GICR_PENDBASER.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx);
 

@@ -77,7 +77,7 @@ struct virq_its_quirk_entry {
  * @param platform ::virq_gic_platform bits of the description.
  * @return Bit set of ::virq_its_quirk. Thread-safety: pure.
  *
- * Spec: vendor errata, not IHI 0069 (@ref gic-its-errata).
+ * Spec: vendor errata, not IHI 0069H (@ref gic-its-errata).
  */
 uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
 

@@ -79,7 +79,7 @@ enum virq_its_opcode {
 };
 
 /**
- * @brief Every field of every ITS command, named as in IHI 0069.
+ * @brief Every field of every ITS command, named as in IHI 0069H.
  *
  * Used to report which field an encoder rejected and to address fields
  * generically (virq_its_cmd_get(), virq_its_cmd_set()).

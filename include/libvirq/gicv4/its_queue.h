@@ -150,7 +150,7 @@ struct virq_its_queue {
  *         ::LIBVIRQ_ERANGE (pa >= 2^52, size out of range, attribute too large);
  *         ::LIBVIRQ_EINVAL (NULL @p out).
  *
- * Spec: IHI 0069 GITS_CBASER. Thread-safety: pure.
+ * Spec: IHI 0069H GITS_CBASER. Thread-safety: pure.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size,
 						      uint32_t inner_cache, uint32_t outer_cache,

@@ -69,7 +69,7 @@
  *   teardown its VM count: the caller serialises each kind with itself; with
  *   GITS_TYPER.VMOVP = 0 every VMOVP takes the next number of one GIC-wide
  *   SequenceNumber counter (also with a single ITS), and with several ITSes
- *   the VMOVPs must reach every ITS in the same order (IHI 0069 §5.3 VMOVP):
+ *   the VMOVPs must reach every ITS in the same order (IHI 0069H §5.3 VMOVP):
  *   the caller serialises moves with each other and with vPE creation and
  *   teardown;
  * - before another CPU touches a vPE that just moved: virq_vpe_move() has

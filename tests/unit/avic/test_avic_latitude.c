@@ -35,7 +35,7 @@ static void test_extlvt_fault_without_cpuid_bit(void **state)
 	assert_true(a.exited && !a.trap);
 	assert_int_equal(a.info1, 0x510 | (1ull << 32));
 	assert_int_equal(*at_reg(&t, 0, 0x510), 0x10400); /* a fault changes nothing */
-	assert_false(virq_avic_noaccel_is_trap(0x510));
+	assert_false(virq_avic_noaccel_is_trap(0x510, false));
 	at_vm_free(&t);
 }
 
@@ -79,10 +79,10 @@ static void test_table_15_22_classes_match_library(void **state)
 				continue;
 			exits++;
 			traps += a.trap;
-			assert_int_equal(virq_avic_exit_noaccel_decode(a.info1, 0, &d), LIBVIRQ_OK);
+			assert_int_equal(virq_avic_exit_noaccel_decode(a.info1, a.info2, false, &d), LIBVIRQ_OK);
 			assert_int_equal(d.offset, off);
 			assert_int_equal(d.write, w != 0);
-			if (virq_avic_noaccel_is_trap(off) != a.trap || d.trap != a.trap)
+			if (virq_avic_noaccel_is_trap(off, false) != a.trap || d.trap != a.trap)
 				fail_msg("offset 0x%x %s: model %s, library %s", off,
 					 w ? "write" : "read", a.trap ? "trap" : "fault",
 					 a.trap ? "fault" : "trap");
@@ -110,7 +110,7 @@ static void test_eoi_level_traps(void **state)
 	*at_reg(&t, 0, 0x180 + (0x52 / 32) * 0x10) = 1u << (0x52 % 32); /* level */
 	assert_int_equal(virq_sim_avic_apic_access(t.sim, t.vmcb[0], 0xB0, true, 0, NULL, &a), 0);
 	assert_true(a.exited && a.trap);
-	assert_true(virq_avic_noaccel_is_trap(0xB0));
+	assert_true(virq_avic_noaccel_is_trap(0xB0, false));
 	at_vm_free(&t);
 }
 

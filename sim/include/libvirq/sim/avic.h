@@ -89,6 +89,7 @@ struct virq_sim_avic_access {
 	bool exited;	 /**< \#VMEXIT AVIC_NOACCEL (0x402) was taken. */
 	bool trap;	 /**< A trap exit: the write landed in the backing page first. */
 	uint64_t info1;	 /**< EXITINFO1: the offset in [11:4], bit 32 set for a write. */
+	uint64_t info2;	 /**< EXITINFO2: the vector of a level-triggered EOI (7:0), else 0. */
 	uint32_t value;	 /**< A read that did not exit: the register (from the backing page). */
 	bool eoi_done;	 /**< An accelerated EOI cleared this ISR bit ... */
 	uint8_t eoi_vec; /**< ... of this vector. */
@@ -98,17 +99,20 @@ struct virq_sim_avic_access {
  * @brief The guest on VMCB @p vmcb reads or writes the vAPIC register at
  *        @p offset (xAPIC MMIO, or the x2APIC MSR 0x800 + offset / 16).
  *
- * The register classes of APM Vol 2 §15.29.3.1, Table 15-22 "Guest vAPIC
- * Register Access Behavior", written from the manual as the Linux and Xen
- * AVIC_NOACCEL handlers use it: reads of every register but Current Count
- * (ID, Version, TPR, APR, PPR, EOI, RRR, LDR, DFR, SPIV, ISR, TMR, IRR, ESR,
- * ICR, the LVTs, Initial Count, Divide Config) are accelerated (from the
- * backing page); writes of TPR
- * and ICR high are accelerated, of EOI too unless the highest in-service
- * vector is level-triggered (TMR set: trap); writes of ID, RRR, LDR, DFR,
- * SPIV, ESR, the LVTs, Initial Count and Divide Config trap (the value lands
- * first); the extended LVT registers 0x500 .. 0x530 as @c opts->extlvt says;
- * every other access faults (nothing changes). A write of ICR low is not
+ * Models AMD64 APM Vol 2 rev 3.44 Table 15-22 "Guest vAPIC Register Access
+ * Behavior" with the model's own list (not the library's
+ * ::LIBVIRQ_AVIC_VAPIC_ACCESS_TABLE): an allowed or accelerated access reads
+ * or writes the backing page; a trap writes it, then exits; a fault exits
+ * without touching it. Reads fault for APR, Current Count, the extended APIC
+ * registers 400h-4F0h and offsets from 540h; writes are accelerated for TPR
+ * and ICR high, trap for ID, RRR, LDR, DFR, SPIV, ESR, the LVTs, Initial
+ * Count and Divide Config, and fault for Version, APR, PPR, ISR, TMR, IRR,
+ * Current Count and from 400h; other offsets are "allowed to read and write
+ * the backing page". An EOI write clears the highest in-service vector
+ * (accelerated), or exits as a trap with the vector in EXITINFO2[7:0] when
+ * its TMR bit is set. The extended LVTs (500h-530h) follow @c opts->extlvt
+ * (CPUID Fn8000_000A EDX[27], ::virq_sim_cpu::avic_extlvt): set, reads are
+ * allowed and writes trap; clear, both fault. A write of ICR low is not
  * modelled here (virq_sim_avic_icr_write()).
  *
  * @param sim The simulator. @param vmcb The guest's VMCB (AVIC enabled).
@@ -139,9 +143,19 @@ struct virq_sim_avic_doorbells {
 	uint32_t n;		 /**< Writes. */
 	uint64_t last;		 /**< The last value written (a host APIC ID). */
 	uint32_t per_host[4096]; /**< Writes per host APIC ID. */
+	/**
+	 * Set by the test before the first write: the register refuses (\#GP, the
+	 * write reports ::LIBVIRQ_EHW) a value with any of bits 63:8 set, which AMD64
+	 * APM Vol 2 rev 3.44 Figure 15-22 makes "Reserved, MBZ"; clear, it takes
+	 * any value (hardware known to accept wider APIC IDs).
+	 */
+	bool mbz_faults;
+	uint32_t refused; /**< Writes refused for bits 63:8 (with @c mbz_faults). */
+	uint32_t wide;	  /**< Writes that had any of bits 63:8 set. */
 };
 /**
- * @brief Records the library's doorbell MSR writes into @p d (zeroed first).
+ * @brief Records the library's doorbell MSR writes into @p d (zeroed first, then
+ *        @c mbz_faults restored).
  * @param sim The simulator. @param d Counters; must outlive the simulator's use.
  */
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d);

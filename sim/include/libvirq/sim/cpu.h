@@ -89,6 +89,14 @@ enum virq_sim_cpu_id {
 	LIBVIRQ_SIM_CPU_HYGON18H,
 	/** An Intel CPU (family 6 model 8Fh): neither AVIC nor AMD PMC virtualization. */
 	LIBVIRQ_SIM_CPU_INTEL,
+	/**
+	 * Zen 5's features plus ExtLvtAvicAccessChg (Fn8000_000A EDX[27]): writes
+	 * of the extended LVT registers 500h-530h are AVIC_NOACCEL traps and their
+	 * reads are allowed, where every other profile faults both (AMD64 APM
+	 * Vol 2 rev 3.44 Table 15-22). Which parts report the bit was not public
+	 * when this table was written; the family/model are Zen 5's.
+	 */
+	LIBVIRQ_SIM_CPU_EXTLVT,
 	LIBVIRQ_SIM_CPU_COUNT /**< Number of profiles (not a profile). */
 };
 
@@ -114,9 +122,9 @@ struct virq_sim_cpu {
 	/**
 	 * Fn8000_000A EDX[27] ExtLvtAvicAccessChg: with AVIC, reads of the
 	 * extended LVTs are accelerated and writes trap, instead of both
-	 * faulting (APM Vol 2 §15.29.3.1; virq_sim_avic_opts::extlvt). No
-	 * profile sets it: which parts report it was not public when this
-	 * table was written; copy a profile and set it.
+	 * faulting (virq_sim_avic_opts::extlvt). Only the profile
+	 * ::LIBVIRQ_SIM_CPU_EXTLVT sets it: which shipping parts report it was
+	 * not public when this table was written.
 	 */
 	bool avic_extlvt;
 	bool perfmon_v2;	    /**< Fn8000_0022 EAX[0]. */
