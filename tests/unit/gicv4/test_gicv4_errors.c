@@ -165,6 +165,7 @@ static void test_failure_without_log_callback(void **state)
 	fx_setup(&g, NULL);
 	ops = *g.hal.ops;
 	ops.log = NULL;
+	ops.fail = NULL;
 	hal = g.hal;
 	hal.ops = &ops;
 	assert_int_equal(virq_gic_init(&gic, &hal, &g.desc, g.rds, FX_MAX_RD, 13), LIBVIRQ_EINVAL);
