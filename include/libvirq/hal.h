@@ -290,8 +290,10 @@ struct virq_hal_ops {
 
 /** @brief A HAL instance: the ops table and the embedder's context. */
 struct virq_hal {
-	const struct virq_hal_ops *ops; /**< Callbacks; must outlive every object using it. */
-	void *ctx;			/**< Passed as the first argument of every callback. */
+	/** Callbacks; must outlive every call on an object created with them,
+	 *  destroyed objects included (a call on one reports through them). */
+	const struct virq_hal_ops *ops;
+	void *ctx; /**< Passed as the first argument of every callback; same lifetime. */
 };
 
 /** @brief Feature flags for virq_hal_validate(): which optional groups must be present. */

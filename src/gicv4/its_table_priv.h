@@ -7,10 +7,11 @@
 #include "gicv4/gicv4_priv.h"
 
 /* Makes the table entry for @id usable (level-2 page on demand). */
-virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx t, uint32_t id);
+virq_status virq_its_tbl_ensure_(const char *api, struct virq_its *its, enum virq_its_tbl_idx t,
+				 uint32_t id);
 
 /* Sets up every GITS_BASER<n>; frees everything on failure. */
-virq_status virq_its_tables_init_(struct virq_its *its);
+virq_status virq_its_tables_init_(const char *api, struct virq_its *its);
 void virq_its_tables_free_(struct virq_its *its);
 
 #endif /* LIBVIRQ_SRC_GICV4_ITS_TABLE_PRIV_H */

@@ -166,12 +166,12 @@ virq_status virq_fail_(const char *api, const struct virq_hal *hal, virq_status 
 	struct virq_failure r;
 	size_t i;
 
-	if (!hal || !hal->ops || (!hal->ops->log && !LIBVIRQ_HAL_HAS_(hal, fail)))
+	if (!api || !hal || !hal->ops || (!hal->ops->log && !LIBVIRQ_HAL_HAS_(hal, fail)))
 		return st;
 	memset(&r, 0, sizeof(r));
 	r.status = st;
 	r.line = line;
-	r.function = api;
+	r.function = *api ? api : NULL; /* "": a site not converted yet */
 	r.check = check;
 	r.message = msg;
 	r.nvalues = (uint32_t)(n < LIBVIRQ_FAIL_MAX_VALUES ? n : LIBVIRQ_FAIL_MAX_VALUES);
@@ -188,4 +188,34 @@ virq_status virq_fail_(const char *api, const struct virq_hal *hal, virq_status 
 		logv[i + 1] = r.values[i];
 	(hal->ops->log)(hal->ctx, LIBVIRQ_LOG_DEBUG, msg, logv, r.nvalues + 1);
 	return st;
+}
+
+virq_status virq_fail_dead_(const char *api, const struct virq_hal *hal, const char *name,
+			    bool null, uint32_t state, uint32_t gone, uint32_t line)
+{
+	char check[48];
+	struct fmt_ f = {check, 0, sizeof(check) - 1, false};
+	const uint64_t v = state;
+	const size_t n = null || state == gone ? 0 : 1;
+
+	if (!name)
+		return virq_fail_(api, hal, LIBVIRQ_EINVAL, line, NULL, &v, n);
+	fmt_str_(&f, name);
+	fmt_str_(&f, null ? "=NULL" : state == gone ? " destroyed" : " not initialised (state=%x)");
+	fmt_end_(&f);
+	return virq_fail_(api, hal, LIBVIRQ_EINVAL, line, check, &v, n);
+}
+
+virq_status virq_page_alloc_fail_(const char *api, const struct virq_hal *hal, size_t size,
+				  size_t align, struct virq_page *page, const char *check,
+				  uint32_t line)
+{
+	virq_status st = virq_page_alloc_(hal, size, align, page);
+	uint64_t v[2];
+
+	if (st == LIBVIRQ_OK)
+		return LIBVIRQ_OK;
+	v[0] = size;
+	v[1] = align;
+	return virq_fail_(api, hal, st, line, check, v, 2);
 }

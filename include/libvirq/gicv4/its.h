@@ -200,6 +200,8 @@ struct virq_its {
 	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
 	struct virq_page dev_ht;   /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
 	uint32_t dev_ht_used;	   /**< Private: devices in @ref dev_ht. */
+	struct virq_hal
+	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -244,6 +246,7 @@ struct virq_its_device {
 	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
 	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
 	struct virq_its_device *prev; /**< Private: previous device in the list (NULL: first). */
+	struct virq_hal hal; /**< Private: the ITS's HAL, kept after unmap (@ref virq_failures). */
 };
 
 /**

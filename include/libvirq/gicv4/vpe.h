@@ -114,6 +114,8 @@ struct virq_gic_vm {
 	struct virq_page vprop; /**< vLPI configuration table (64 KiB aligned). */
 	uint32_t id_bits;	/**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
 	uint32_t nr_vpes;	/**< vPEs created on this VM. */
+	struct virq_hal
+	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
 
 /** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
@@ -139,6 +141,8 @@ struct virq_vpe {
 	uint64_t vprop_img; /**< Private: GICR_VPROPBASER image (4.0), valid with @ref img_key. */
 	uint64_t vpend_img; /**< Private: GICR_VPENDBASER image making it resident. */
 	uint32_t img_key;   /**< Private: what the images encode (0: not built yet). */
+	struct virq_hal
+	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
 
 /**

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """lint_fail_sites: the failure reports' rules (docs/design.md "Failures").
 
-    fail_sites.py SRC_DIR [FILE...]
+    fail_sites.py SRC_DIR [--legacy LIST] [FILE...]
 
 Over the library's sources (SRC_DIR/src, or the FILEs given):
   - each LIBVIRQ_FAIL_/LIBVIRQ_FAILV_ reports under `api` (the entry), its
@@ -15,7 +15,13 @@ Over the library's sources (SRC_DIR/src, or the FILEs given):
   - no library function calls a public function that has an entry (it
     would report under the inner name: call its internal form with `api`);
   - no site of the old macros (LIBVIRQ_FAIL/LIBVIRQ_FAILV, a name typed in
-    the message) is left.
+    the message) is left, except in the files LIST names (one path a line,
+    relative to SRC_DIR; '#' comments): files not converted yet, where
+    calls of public functions are not checked either. An entry whose file
+    has no old site any more is an error too, so the list only shrinks.
+  - the wrapper macros (LIBVIRQ_PAGE_ALLOC_, LIBVIRQ_FAIL_DEAD_, the
+    modules' *_DEAD_) report under `api` and name their table or object
+    with a string literal.
 Prints one line per violation and exits 1 if there is any.
 """
 import os
@@ -24,6 +30,9 @@ import sys
 
 MAX_VALUES = 4
 SITE = re.compile(r'\bLIBVIRQ_(FAILV?)(_?)\s*\(')
+# wrapper macro -> index of its literal argument (the api is argument 0)
+WRAPPERS = {'LIBVIRQ_PAGE_ALLOC_': 5, 'LIBVIRQ_FAIL_DEAD_': 2, 'LIBVIRQ_GICV4_DEAD_': 2}
+WRAP = re.compile(r'\b(%s)\s*\(' % '|'.join(WRAPPERS))
 PLACEHOLDER = re.compile(r'%[udx]')
 
 
@@ -54,6 +63,20 @@ def strip_comments(s):
             out.append(s[i])
             i += 1
     return ''.join(out)
+
+
+def blank_directives(s):
+    """Preprocessor lines (with their continuations) become spaces: a macro
+    body is checked where the macro is used."""
+    out = []
+    cont = False
+    for ln in s.split('\n'):
+        if cont or ln.lstrip().startswith('#'):
+            cont = ln.endswith('\\')
+            out.append(' ' * len(ln))
+        else:
+            out.append(ln)
+    return '\n'.join(out)
 
 
 def split_args(s, start):
@@ -126,8 +149,9 @@ def literal_text(arg):
     return ''.join(parts)
 
 
-def check_file(path, text, entries, bad):
-    s = strip_comments(text)
+def check_file(path, text, entries, bad, legacy):
+    s = blank_directives(strip_comments(text))
+    nlegacy = 0
     funcs = functions(s)
 
     def enclosing(pos):
@@ -143,6 +167,9 @@ def check_file(path, text, entries, bad):
         if pre.lstrip().startswith('#define'):
             continue
         if not m.group(2):
+            nlegacy += 1
+            if legacy:
+                continue
             bad.append('%s: %s() with a hand-typed name: report through LIBVIRQ_%s_(api, ...)'
                        % (where, 'LIBVIRQ_' + m.group(1), m.group(1)))
             continue
@@ -172,6 +199,18 @@ def check_file(path, text, entries, bad):
                        % (where, len(PLACEHOLDER.findall(check)), nvals, check))
         if nvals > MAX_VALUES:
             bad.append('%s: %d values (at most %d)' % (where, nvals, MAX_VALUES))
+    for m in WRAP.finditer(s):
+        pre = s[s.rfind('\n', 0, m.start()) + 1:m.start()]
+        if pre.lstrip().startswith('#define'):
+            continue
+        where = '%s:%d' % (path, line_of(s, m.start()))
+        args, _ = split_args(s, m.end())
+        k = WRAPPERS[m.group(1)]
+        if not args or args[0] != 'api':
+            bad.append('%s: %s reports under "%s", not the entry `api`'
+                       % (where, m.group(1), args[0] if args else ''))
+        if len(args) <= k or literal_text(args[k]) is None:
+            bad.append('%s: %s: argument %d is not a string literal' % (where, m.group(1), k + 1))
     for m in re.finditer(r'\bLIBVIRQ_ENTRY_\b', s):
         pre = s[s.rfind('\n', 0, m.start()) + 1:m.start()]
         if pre.lstrip().startswith('#'):
@@ -186,9 +225,10 @@ def check_file(path, text, entries, bad):
         else:
             entries.setdefault(f[0], where)
     for m in re.finditer(r'\b__func__\b', s):
-        pre = s[s.rfind('\n', 0, m.start()) + 1:m.start()]
-        if not re.match(r'\s*#\s*define\s+LIBVIRQ_ENTRY_\b', pre):
-            bad.append('%s:%d: __func__ outside LIBVIRQ_ENTRY_' % (path, line_of(s, m.start())))
+        bad.append('%s:%d: __func__ outside LIBVIRQ_ENTRY_' % (path, line_of(s, m.start())))
+    if legacy and not nlegacy:
+        bad.append('%s: listed as not converted, but has no old site: drop it from the list'
+                   % path)
     return s, funcs
 
 
@@ -198,6 +238,11 @@ def main(argv):
         return 2
     top = argv[1]
     files = argv[2:]
+    legacy = set()
+    if files[:1] == ['--legacy']:
+        with open(files[1], encoding='utf-8') as fh:
+            legacy = {ln.split('#')[0].strip() for ln in fh} - {''}
+        files = files[2:]
     if not files:
         for d, _, names in os.walk(os.path.join(top, 'src')):
             files += [os.path.join(d, n) for n in names if n.endswith(('.c', '.h'))]
@@ -206,8 +251,10 @@ def main(argv):
     for f in files:
         rel = os.path.relpath(f, top)
         with open(f, encoding='utf-8') as fh:
-            s, funcs = check_file(rel, fh.read(), entries, bad)
-        parsed.append((rel, s, funcs))
+            s, funcs = check_file(rel, fh.read(), entries, bad, rel in legacy)
+        if rel in legacy:
+            continue
+        parsed.append((rel, re.sub(r'"(?:[^"\\\n]|\\.)*"', lambda m: '"' + ' ' * (len(m.group(0)) - 2) + '"', s), funcs))
     # no library function calls a public function that has an entry
     if entries:
         call = re.compile(r'\b(%s)\s*\(' % '|'.join(map(re.escape, sorted(entries))))
