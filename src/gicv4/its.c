@@ -9,6 +9,7 @@
 #include "gicv4/its_exec_priv.h"
 #include "gicv4/its_queue_priv.h"
 #include "gicv4/its_table_priv.h"
+#include "gicv4/lpi_priv.h"
 #include "gicv4/rdist_priv.h"
 
 /* ---------------- probe / enable ---------------- */
@@ -340,6 +341,24 @@ static virq_status its_bring_up_(const char *api, struct virq_its *its,
 	return st;
 }
 
+/* A vPE table narrowed to fit GITS_BASER<n>.Size (flat: Indirect RAZ/WI, or
+ * too large) covers fewer vPEIDs than the GIC has: no larger vPEID is handed
+ * out from now on (every vPE is mapped on every GICv4 ITS). */
+static virq_status its_vpeid_cap_(const char *api, struct virq_its *its)
+{
+	const struct virq_its_table *t = &its->tbl[LIBVIRQ_ITS_TBL_VPE];
+
+	if (!t->baser || t->id_bits >= 32 || (1ull << t->id_bits) >= its->gic->vpeid_limit)
+		return LIBVIRQ_OK;
+	if (virq_vpeid_cap_(its->gic, 1u << t->id_bits))
+		return LIBVIRQ_OK;
+	return LIBVIRQ_FAILV_(
+	    api, &its->hal, LIBVIRQ_ENOSPC,
+	    "the vPE table GITS_BASER%u can describe covers %u vPEIDs, fewer than "
+	    "are in use",
+	    t->n, 1u << t->id_bits);
+}
+
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
 {
@@ -370,6 +389,8 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	st = its_number_unique_(api, its);
 	gic->its[its->slot] = its; /* registered so that the failure path below can undo it */
 	gic->nr_its++;
+	if (st == LIBVIRQ_OK)
+		st = its_vpeid_cap_(api, its);
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
 		st = virq_rdist_vpe_tables_attach_(api, gic);
 	if (st != LIBVIRQ_OK) {

@@ -145,84 +145,158 @@ static void vpet_free_(const struct virq_gic *gic, struct virq_gic_rdist *r)
 	virq_page_free_(&gic->hal, &r->vpet);
 }
 
-/* Allocates a vPE table for @idx's group (Linux allocate_vpe_l1_table):
- * probes the page size (64 KiB written, what sticks kept) and reads the
- * read-only Entry_Size, goes two-level when one page cannot hold every
- * vPEID, and programs Valid, Z (the GIC may zero it; it is zeroed anyway).
- * Then backs the entry of every vPE that exists already. */
+/* Probes GICR_VPROPBASER (4.1 layout, Valid = 0) of @idx with 64 KiB pages
+ * and Indirect = 1 and returns what stuck: the page size the GIC takes, the
+ * read-only Entry_Size, and Indirect, RAZ/WI on a GIC that supports only
+ * flat vPE tables (IHI 0069H §12.11 GICR_VPROPBASER; Linux
+ * allocate_vpe_l1_table() probes the page size the same way). */
+static uint64_t vpet_probe_(struct virq_gic *gic, uint32_t idx)
+{
+	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
+
+	virq_wr64_(
+	    &gic->hal, a,
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K) |
+		LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect));
+	return virq_rd64_(&gic->hal, a);
+}
+
+/* Shapes @t for vPEIDs 0 .. @nids - 1 from the probe @rb: two-level when
+ * one page cannot hold them all and Indirect stuck; else flat, in as many
+ * pages as Size can describe (128). Returns the number of level-1 (or flat)
+ * pages; *cover gets the vPEIDs the table covers. */
+static uint32_t vpet_shape_(struct vpet_ *t, uint64_t rb, uint64_t nids, uint64_t *cover)
+{
+	uint32_t code = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb);
+	uint64_t npg, max = LIBVIRQ_FIELD_MAX(LIBVIRQ_GICR_VPROPBASER_4_1_Size) + 1;
+
+	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K    ? 4096u
+		 : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u
+						       : 65536u; /* 0b11 is 64 KiB too */
+	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
+	t->epp = t->psz / t->esz;
+	t->indirect =
+	    t->epp < nids && LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect, rb) != 0;
+	t->nl1 = 0;
+	*cover = nids;
+	if (t->indirect) {
+		t->nl1 = (uint32_t)((nids + t->epp - 1) / t->epp);
+		return (uint32_t)(((uint64_t)t->nl1 * 8 + t->psz - 1) / t->psz);
+	}
+	npg = (nids + t->epp - 1) / t->epp;
+	if (npg > max) {
+		npg = max;
+		*cover = npg * t->epp;
+	}
+	return (uint32_t)npg;
+}
+
+/* The descriptor page (grown for the level-2 page array) and the table
+ * itself: @npg zeroed pages, cleaned when not coherent. */
+static virq_status vpet_mem_(const char *api, const struct virq_gic *gic, struct virq_gic_rdist *r,
+			     uint32_t npg)
+{
+	const struct virq_hal *hal = &gic->hal;
+	struct vpet_ *t = r->vpet.va;
+	uint64_t need = sizeof(*t) + (uint64_t)t->nl1 * sizeof(struct virq_page);
+	virq_status st = LIBVIRQ_OK;
+
+	if (need > r->vpet.size) {
+		struct virq_page big;
+
+		st = LIBVIRQ_PAGE_ALLOC_(api, hal, round_up_(need, 4096), 4096, &big,
+					 "redistributor vPE table level-2 list");
+		if (st != LIBVIRQ_OK)
+			return st;
+		memcpy(big.va, t, sizeof(*t));
+		virq_page_free_(hal, &r->vpet);
+		r->vpet = big;
+		t = r->vpet.va;
+	}
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, (size_t)npg * t->psz, t->psz, &t->l1,
+				 "redistributor vPE table");
+	if (st == LIBVIRQ_OK && clean_if_(hal, t->nc, t->l1.va, t->l1.size) != LIBVIRQ_OK)
+		st = LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				   "redistributor vPE table not coherent and dcache_clean=NULL");
+	return st;
+}
+
+/* Writes @v (Valid = 1) and reads it back: Valid, the address, Indirect,
+ * Page_Size and Size must have stuck (the attributes may differ). */
+static virq_status vpet_program_(const char *api, struct virq_gic *gic, uint32_t idx, uint64_t v)
+{
+	const uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Size);
+	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb;
+
+	virq_wr64_(&gic->hal, a, v);
+	rb = virq_rd64_(&gic->hal, a);
+	if ((rb ^ v) & keep) {
+		virq_wr64_(&gic->hal, a, 0);
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_EHW,
+		    "redistributor %u: GICR_VPROPBASER wrote %x, read back %x "
+		    "(Valid, Physical_Address, Indirect, Page_Size or Size did not "
+		    "stick)",
+		    idx, v, rb);
+	}
+	gic->rd[idx].vprop_cache = rb;
+	return LIBVIRQ_OK;
+}
+
+/* Allocates a vPE table for @idx's group (Linux allocate_vpe_l1_table()):
+ * probes it, shapes it for every vPEID that can be handed out (fewer when a
+ * flat table cannot cover them: from then on no larger vPEID is handed
+ * out), programs Valid and Z (the table is zero) and reads it back, then
+ * backs the entry of every vPE that exists already. */
 static virq_status vpet_alloc_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	const struct virq_hal *hal = &gic->hal;
-	uint64_t va = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb, nids, v;
-	uint32_t code, npg, nl2 = 0;
 	struct virq_gic_rdist *r = &gic->rd[idx];
+	uint64_t rb = vpet_probe_(gic, idx), cover;
+	uint32_t npg;
 	struct vpet_ *t;
 	virq_status st;
 
-	virq_wr64_(
-	    hal, va,
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K));
-	rb = virq_rd64_(hal, va);
-	code = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb);
-	if (code > LIBVIRQ_GITS_BASER_PAGE_64K)
-		code = LIBVIRQ_GITS_BASER_PAGE_64K;
-	nids = 1ull << gic->vpeid_bits;
-	st = LIBVIRQ_PAGE_ALLOC_(api, hal, 4096, 4096, &r->vpet, /* descriptor; sized below */
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, 4096, 4096, &r->vpet, /* grown by vpet_mem_() */
 				 "redistributor vPE table descriptor");
 	if (st != LIBVIRQ_OK)
 		return st;
 	t = r->vpet.va;
-	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K    ? 4096u
-		 : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u
-						       : 65536u;
-	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
-	t->epp = t->psz / t->esz;
 	t->nc = gic->rd_noncoherent;
-	t->indirect = t->epp < nids;
-	if (t->indirect) {
-		nl2 = (uint32_t)((nids + t->epp - 1) / t->epp);
-		npg = (uint32_t)(((uint64_t)nl2 * 8 + t->psz - 1) / t->psz);
-		t->nl1 = nl2;
-	} else {
-		npg = 1;
+	npg = vpet_shape_(t, rb, gic->vpeid_limit, &cover);
+	if (!virq_vpeid_cap_(gic, (uint32_t)cover)) {
+		virq_page_free_(hal, &r->vpet);
+		return LIBVIRQ_FAILV_(
+		    api, hal, LIBVIRQ_ENOSPC,
+		    "redistributor %u: GICR_VPROPBASER.Indirect is RAZ/WI, the flat "
+		    "vPE table covers %u vPEIDs, fewer than are in use",
+		    idx, cover);
 	}
-	if (sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page) > r->vpet.size) {
-		struct virq_page big;
-
-		st = LIBVIRQ_PAGE_ALLOC_(
-		    api, hal,
-		    round_up_(sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page), 4096), 4096,
-		    &big, "redistributor vPE table level-2 list");
-		if (st == LIBVIRQ_OK) {
-			memcpy(big.va, t, sizeof(*t));
-			virq_page_free_(hal, &r->vpet);
-			r->vpet = big;
-			t = r->vpet.va;
-		}
-	}
-	if (st == LIBVIRQ_OK && !LIBVIRQ_FIELD_FITS(LIBVIRQ_GICR_VPROPBASER_4_1_Size, npg - 1))
-		st = LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
-				    "redistributor vPE table of %u pages > GICR_VPROPBASER.Size "
-				    "limit %u",
-				    npg, LIBVIRQ_FIELD_MAX(LIBVIRQ_GICR_VPROPBASER_4_1_Size) + 1);
-	if (st == LIBVIRQ_OK)
-		st = LIBVIRQ_PAGE_ALLOC_(api, hal, (size_t)npg * t->psz, t->psz, &t->l1,
-					 "redistributor vPE table");
-	if (st == LIBVIRQ_OK && clean_if_(hal, t->nc, t->l1.va, t->l1.size) != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
-				   "redistributor vPE table not coherent and dcache_clean=NULL");
+	st = vpet_mem_(api, gic, r, npg);
 	if (st != LIBVIRQ_OK) {
 		vpet_free_(gic, r);
 		return st;
 	}
-	v = virq_gic_vprop41_image_(t->l1.pa, code, rb, t->indirect, npg, t->nc);
-	rd_vprop_set_(gic, idx, v);
+	t = r->vpet.va; /* vpet_mem_() may have moved it */
+	st = vpet_program_(
+	    api, gic, idx,
+	    virq_gic_vprop41_image_(
+		t->l1.pa, (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb),
+		rb, t->indirect, npg, t->nc));
+	if (st != LIBVIRQ_OK) {
+		vpet_free_(gic, r);
+		return st;
+	}
 	r->vpet_rd = idx;
 	/* Entries of the vPEs that exist already (a redistributor brought up
 	 * after vPEs were created). */
-	for (uint32_t id = 0; id < nids && st == LIBVIRQ_OK; id++)
+	for (uint32_t id = 0; id < gic->vpeid_limit && st == LIBVIRQ_OK; id++)
 		if (virq_vpeid_used_(gic, id))
-			st = vpet_entry_(api, gic, t, id);
+			st = vpet_entry_(api, gic, r->vpet.va, id);
 	return st;
 }
 
@@ -256,7 +330,11 @@ static virq_status vpe_table_41_(const char *api, struct virq_gic *gic, uint32_t
 	for (uint32_t j = 0; j < gic->nr_rd; j++) {
 		if (j == idx || !gic->rd[j].vprop_cache || rd_key_(&gic->rd[j]) != key)
 			continue;
-		rd_vprop_set_(gic, idx, gic->rd[j].vprop_cache); /* the group's copy */
+		/* The group's copy, live: Z = 0 (Z = 1 would tell the GIC it is
+		 * zero; Linux clears it when it inherits a table too). */
+		rd_vprop_set_(gic, idx,
+			      gic->rd[j].vprop_cache &
+				  ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z));
 		r->vpet_rd = gic->rd[j].vpet_rd;
 		return LIBVIRQ_OK;
 	}
