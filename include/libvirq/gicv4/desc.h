@@ -79,7 +79,7 @@ struct virq_gic_its_desc {
  * @brief A whole GIC: distributor, redistributor regions, ITSes, and the
  *        optional GICv2-compatible CPU interface frames.
  *
- * Fields added in 0.2 (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
+ * The optional members (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
  * frames, virq_gic_its_desc::phandle and virq_gic_its_desc::fdt_node) are
  * zero in a zero-initialised hand-filled description, which means "absent".
  */

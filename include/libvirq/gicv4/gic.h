@@ -206,8 +206,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct 
  * @return ::LIBVIRQ_OK (the GIC is ::LIBVIRQ_GICV4_GONE); ::LIBVIRQ_EINVAL (NULL,
  *         never initialised or already destroyed: nothing touched);
  *         ::LIBVIRQ_EBUSY (ITSes or VMs still exist: nothing freed). See
- *         gicv4/state.h. (Not marked must-check, so that code written for
- *         0.1, where this returned nothing, still compiles.)
+ *         gicv4/state.h. Not marked must-check: a caller that tears down
+ *         in order may discard the result without a cast.
  *
  * Thread-safety: the caller serialises all calls on @p gic.
  *
