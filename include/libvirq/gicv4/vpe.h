@@ -455,8 +455,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
  *         gicv4/state.h; unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD (being torn down);
- *         ::LIBVIRQ_EBUSY (resident; LPIs off on @p rd); queue errors (the vPE keeps its old target
- * only if no ITS executed the VMOVP; otherwise ::virq_vpe::rd is already @p rd and
+ *         ::LIBVIRQ_EBUSY (resident; LPIs off on @p rd); queue errors (the vPE keeps
+ *         its old target only if no ITS executed the VMOVP; otherwise ::virq_vpe::rd is
+ *         already @p rd and
  *         ::LIBVIRQ_VPE_MOVE_PENDING is set: calling again with the same @p rd re-sends the
  *         VMOVP to every ITS and the follow-ups - the doorbell clean-up on
  *         ::virq_vpe::move_from included - instead of returning at once; until then
