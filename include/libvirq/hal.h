@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief The hardware abstraction layer (HAL) the embedder supplies.
  *
  * libvirq touches hardware only through these callbacks. The embedder
@@ -86,6 +87,7 @@ enum virq_barrier {
 
 /**
  * @defgroup virq_failures Failure reports
+ * @ingroup virq_core
  * @brief How a failed check says which public function, which check and
  *        which values.
  *
@@ -338,6 +340,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uin
 
 /**
  * @defgroup virq_bounded_waits Bounded waits
+ * @ingroup virq_core
  * @brief How every hardware wait of libvirq ends, whatever the HAL clock does.
  *
  * Every wait for the hardware (redistributor RWP, WAKER, VPENDBASER.Dirty,

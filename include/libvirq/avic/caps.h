@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC capabilities probed through the HAL (CPUID).
  *
  * Spec: APM Vol. 2 §15.29.1. Part of the AVIC module; include libvirq/avic.h.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC architectural constants: CPUID bits, table limits, the doorbell MSR.
  *
  * Spec: AMD64 APM Vol. 2 (pub. 24593) §15.29 and Appendix B. Part of the

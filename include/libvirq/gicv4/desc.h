@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Plain description of a GICv3/v4 system: where its frames are.
  *
  * Filled by the optional device-tree discovery (fdt.h, virq_fdt_discover_gic())

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv3/v4 distributor, redistributors and physical LPIs.
  *
  * This header is part of the GICv4 module (front door: libvirq/gicv4.h):

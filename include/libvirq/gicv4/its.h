@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief ITS driver: probe and errata quirks, GITS_BASER tables, command
  * queue bring-up, collections, devices and physical LPI mappings.
  *

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief The ITS command queue: allocation, GITS_CBASER negotiation,
  * batching, bounded completion, queue-full handling, stall reporting and
  * recovery.

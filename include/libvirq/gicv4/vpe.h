@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv4.0/4.1 VMs, vPEs, vLPIs, residency, doorbells and VMOVP.
  *
  * A ::virq_gic_vm owns the vLPI configuration table shared by its vPEs
