@@ -5,12 +5,12 @@
  * the GICv4.0 doorbell proxy device in doorbell.c (created lazily there).
  * Spec: Arm IHI 0069H chapter 5 (LPIs and the ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
  */
-#include "gicv4/doorbell_priv.h"
-#include "gicv4/its_exec_priv.h"
-#include "gicv4/its_queue_priv.h"
-#include "gicv4/its_table_priv.h"
-#include "gicv4/lpi_priv.h"
-#include "gicv4/rdist_priv.h"
+#include "doorbell_priv.h"
+#include "its_exec_priv.h"
+#include "its_queue_priv.h"
+#include "its_table_priv.h"
+#include "lpi_priv.h"
+#include "rdist_priv.h"
 
 /* ---------------- probe / enable ---------------- */
 

@@ -5,7 +5,7 @@
  * Spec: Arm IHI 0069H §12.19.1 GITS_BASER<n>; attributes and cleaning per
  * docs/rationale.md#gic-table-attributes.
  */
-#include "gicv4/its_table_priv.h"
+#include "its_table_priv.h"
 
 #define L1_VALID LIBVIRQ_BIT(63)
 #define BASER_MAX_PAGES 256u
@@ -196,7 +196,7 @@ static virq_status table_setup_(const char *api, struct virq_its *its, uint32_t 
 	t->page_size = probe_psz_(its, n, &pszf);
 	t->id_bits = wanted_bits_(its, type);
 	pages = size_table_(its, t, pszf);
-	st = virq_page_alloc_(hal, (size_t)pages * t->page_size, t->page_size, &t->l1);
+	st = virq_page_alloc_(hal, (uint64_t)pages * t->page_size, t->page_size, &t->l1);
 	if (st != LIBVIRQ_OK)
 		st = LIBVIRQ_FAILV_(api, hal, st,
 				    "GITS_BASER%u table: %u bytes aligned to %u not allocated", n,

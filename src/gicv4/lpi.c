@@ -6,7 +6,7 @@
  * Spec: Arm IHI 0069H §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte),
  * §9 (vPEIDs; GICD_TYPER2.VID on GICv4.1).
  */
-#include "gicv4/lpi_priv.h"
+#include "lpi_priv.h"
 
 #define LPI_MAX_BLOCK 4096u
 

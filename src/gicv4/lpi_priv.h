@@ -3,7 +3,7 @@
 #ifndef LIBVIRQ_SRC_GICV4_LPI_PRIV_H
 #define LIBVIRQ_SRC_GICV4_LPI_PRIV_H
 
-#include "gicv4/gicv4_priv.h"
+#include "gicv4_priv.h"
 
 /* True when @intid is an allocated LPI of @gic. */
 bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid);

@@ -9,9 +9,9 @@
  * §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER, GICR_PENDBASER, GICR_VPROPBASER,
  * GICR_VPENDBASER).
  */
-#include "gicv4/enc/images.h"
-#include "gicv4/lpi_priv.h"
-#include "gicv4/rdist_priv.h"
+#include "enc/images.h"
+#include "lpi_priv.h"
+#include "rdist_priv.h"
 
 #define VPEND_DIRTY LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Dirty)
 #define VPEND_VALID LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Valid)

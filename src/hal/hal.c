@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <libvirq/hal.h>
-#include "hal/hal_priv.h"
+#include "hal_priv.h"
 
 virq_status virq_hal_check_(const char *api, const struct virq_hal *hal, uint32_t needs)
 {
@@ -206,7 +206,7 @@ virq_status virq_fail_dead_(const char *api, const struct virq_hal *hal, const c
 	return virq_fail_(api, hal, LIBVIRQ_EINVAL, line, check, &v, n);
 }
 
-virq_status virq_page_alloc_fail_(const char *api, const struct virq_hal *hal, size_t size,
+virq_status virq_page_alloc_fail_(const char *api, const struct virq_hal *hal, uint64_t size,
 				  size_t align, struct virq_page *page, const char *check,
 				  uint32_t line)
 {
