@@ -348,27 +348,24 @@ static LIBVIRQ_COLD_ virq_status report_(const char *api, const struct virq_its_
 {
 	const struct virq_hal *hal = &q->hal;
 
-	switch (st) {
-	case LIBVIRQ_EDEAD:
+	if (st == LIBVIRQ_EDEAD)
 		return LIBVIRQ_FAIL_(api, hal, st,
 				     "q dead after a failure (virq_its_queue_reset())");
-	case LIBVIRQ_EHW:
+	if (st == LIBVIRQ_EHW)
 		return LIBVIRQ_FAILV_(api, hal, st,
 				      "GITS_CREADR=%x impossible (outside the queue, past "
 				      "GITS_CWRITER=%x, or all ones)",
 				      q->creadr, q->pub_off);
-	case LIBVIRQ_ESTALLED:
+	if (st == LIBVIRQ_ESTALLED)
 		return LIBVIRQ_FAILV_(
 		    api, hal, st, "the ITS stalled on the command at GITS_CREADR=%x", q->creadr);
-	case LIBVIRQ_ETIMEDOUT:
+	if (st == LIBVIRQ_ETIMEDOUT)
 		return LIBVIRQ_FAILV_(api, hal, st,
 				      "the ITS consumed nothing in timeout_ns=%u (GITS_CREADR=%x, "
 				      "GITS_CWRITER=%x)",
 				      q->timeout_ns, q->creadr, q->pub_off);
-	default:
-		return LIBVIRQ_FAILV_(api, hal, st, "queue operation failed with status %d",
-				      (uint64_t)(int64_t)st);
-	}
+	return LIBVIRQ_FAILV_(api, hal, st, "queue operation failed with status %d",
+			      (uint64_t)(int64_t)st);
 }
 
 /* ---- publishing ---- */
