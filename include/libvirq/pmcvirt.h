@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief Front door of the PMC virtualization module (include this one header):
  *        AMD PMC virtualization (PerfCtrVirt), the guest PMU in the VMCB.
  *
@@ -42,6 +43,12 @@
  * Sub-headers: pmcvirt/regs.h (constants), pmcvirt/encode.h (capabilities,
  * state, pure encoders), pmcvirt/vcpu.h (the per-vCPU driver); the VMCB
  * layout shared with the AVIC module is in amd/vmcb.h.
+ */
+
+/**
+ * @defgroup virq_pmcvirt PMC virtualization
+ * @brief AMD PMC virtualization (AMD64 APM Vol 2 rev 3.44 §15.39) and its software-switched
+ * fallback (front door: pmcvirt.h).
  */
 #ifndef LIBVIRQ_PMCVIRT_H
 #define LIBVIRQ_PMCVIRT_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief The one status type of libvirq and its strings.
  */
 #ifndef LIBVIRQ_STATUS_H

@@ -45,21 +45,21 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 /* Creates the proxy device of @its (one event per redistributor) unless it
  * exists: one 4 KiB page holds the device and its page descriptor. The
  * ITS's lock held. */
-static virq_status proxy_create_(struct virq_its *its, const char *alloc_failed)
+static virq_status proxy_create_(const char *api, struct virq_its *its)
 {
 	struct virq_page pg;
 	virq_status st;
 
 	if (its->proxy)
 		return LIBVIRQ_OK;
-	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
+	st = LIBVIRQ_PAGE_ALLOC_(api, &its->hal, 4096, 4096, &pg, "doorbell proxy device");
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&its->gic->hal, st, alloc_failed);
+		return st;
 	/* The device lives in the page; the page descriptor right after it.
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
 	its->proxy = pg.va;
-	st = virq_its_device_map_locked_(its, its->proxy, its->proxy_devid, its->gic->nr_rd);
+	st = virq_its_device_map_locked_(api, its, its->proxy, its->proxy_devid, its->gic->nr_rd);
 	if (st != LIBVIRQ_OK) {
 		its->proxy = NULL;
 		virq_page_free_(&its->gic->hal, &pg);
@@ -87,8 +87,8 @@ void virq_its_proxy_free_(struct virq_its *its)
 	p->nr_mapped = 0;
 	/* From virq_its_destroy(), which takes no lock (nothing else may use
 	 * the ITS; the embedder may hold its lock across the teardown or have
-	 * torn it down): the unmap without the lock. */
-	st = virq_its_device_unmap_locked_(p);
+	 * torn it down): the unmap without the lock, not reported (handled here). */
+	st = virq_its_device_unmap_locked_(NULL, p);
 	if (st != LIBVIRQ_OK) { /* ITS dead: free the memory anyway */
 		virq_its_dev_unlink_(its, p);
 		virq_page_free_(&its->gic->hal, &p->ev);
@@ -138,7 +138,7 @@ static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
  * @vpe even when its INV failed (the retry sends INV alone); when it is not
  * known how far the batch got (the ITS is dead) the slot is taken by nobody.
  * Lock held. */
-static virq_status proxy_map_inv_(struct virq_its *its, struct virq_vpe *vpe)
+static virq_status proxy_map_inv_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p = its->proxy;
 	uint32_t slot = its->proxy_next;
@@ -165,10 +165,10 @@ static virq_status proxy_map_inv_(struct virq_its *its, struct virq_vpe *vpe)
 		proxy_slot_free_(its, slot); /* DISCARD ran, MAPTI did not */
 	}
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    &its->gic->hal, st,
-		    "virq_vpe_doorbell_invalidate: proxy [DISCARD +] MAPTI + INV + "
-		    "SYNC failed (the slot tracked as GITS_CREADR showed)",
+		return LIBVIRQ_FAILV_(
+		    api, &its->hal, st,
+		    "proxy [DISCARD +] MAPTI + INV + SYNC of vPE %u's doorbell not "
+		    "seen to run (the slot tracked as GITS_CREADR showed)",
 		    vpe->vpeid);
 	return LIBVIRQ_OK;
 }
@@ -176,7 +176,7 @@ static virq_status proxy_map_inv_(struct virq_its *its, struct virq_vpe *vpe)
 /* Proxy path: create the proxy if needed, map the doorbell on a slot if
  * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). The
  * ITS's lock held; whether it is dead is read under it. */
-static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
+static virq_status proxy_inv_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p;
 	struct virq_its_cmd c[2];
@@ -184,131 +184,153 @@ static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
 	virq_status st;
 
 	if (its->dead)
-		return LIBVIRQ_FAIL(&its->gic->hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_doorbell_invalidate: the proxy's ITS is dead");
-	st = proxy_create_(its, "virq_vpe_doorbell_invalidate: doorbell proxy allocation failed");
+		return LIBVIRQ_FAILV_(api, &its->hal, LIBVIRQ_ENOTSUP,
+				      "the doorbell proxy's ITS at %x is dead after a failure",
+				      its->base);
+	st = proxy_create_(api, its);
 	if (st != LIBVIRQ_OK)
 		return st;
 	p = its->proxy;
 	if (vpe->proxy_event < 0) {
 		if (!virq_its_col_mapped_(its, vpe->rd))
-			return LIBVIRQ_FAILV(
-			    &its->gic->hal, LIBVIRQ_ENOENT,
-			    "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
-			    "on the proxy's ITS",
-			    vpe->rd);
-		return proxy_map_inv_(its, vpe);
+			return LIBVIRQ_FAILV_(
+			    api, &its->hal, LIBVIRQ_ENOENT,
+			    "collection rd=%u of vPE %u not mapped on the proxy's ITS", vpe->rd,
+			    vpe->vpeid);
+		return proxy_map_inv_(api, its, vpe);
 	}
 	slot = (uint32_t)vpe->proxy_event;
 	c[0] = virq_its_inv_cmd(p->device_id, slot);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
 	st = virq_its_exec_(its, c, 2);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st,
-				     "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, &its->hal, st,
+				      "proxy INV + SYNC of vPE %u's doorbell not seen to run",
+				      vpe->vpeid);
 	return LIBVIRQ_OK;
 }
 
-static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid)
+static virq_status direct_inv_(const char *api, struct virq_gic *gic, uint32_t rd, uint32_t intid)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVLPIR),
 		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVLPIR_INTID, intid));
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_vpe_doorbell_invalidate: GICR_INVLPIR: GICR_SYNCR.Busy "
-				     "stayed set",
-				     rd, intid);
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "GICR_INVLPIR of INTID %u: redistributor %u's GICR_SYNCR.Busy "
+		    "still 1 after timeout_ns=%u",
+		    intid, rd, gic->timeout_ns);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
+/* GICv4.1: INVDB + VSYNC on the first ITS the vPE is mapped on. */
+static virq_status invdb_(const char *api, struct virq_vpe *vpe)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	struct virq_its_cmd c[2] = {
+	    virq_its_invdb(vpe->vpeid),
+	    virq_its_vsync_cmd(vpe->vpeid),
+	};
+	virq_status st;
+
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		if (!(vpe->its_mask & (1u << i)))
+			continue;
+		virq_its_lock_(gic->its[i]);
+		st = virq_its_exec_(gic->its[i], c, 2);
+		virq_its_unlock_(gic->its[i]);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV_(
+			    api, &vpe->hal, st,
+			    "INVDB + VSYNC of vPE %u on the ITS at %x not seen to "
+			    "run",
+			    vpe->vpeid, gic->its[i]->base);
+		return LIBVIRQ_OK;
+	}
+	return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP, "vPE %u is mapped on no ITS",
+			      vpe->vpeid);
+}
+
+virq_status virq_vpe_doorbell_invalidate_(const char *api, struct virq_vpe *vpe)
 {
 	struct virq_gic *gic;
 	struct virq_its *its;
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_vpe_doorbell_invalidate: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
 	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_doorbell_invalidate: the vPE has no doorbell",
-				     vpe->vpeid);
-	if (gic->version == LIBVIRQ_GIC_V4_1) {
-		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
-			if (vpe->its_mask & (1u << i)) {
-				struct virq_its_cmd c[2] = {
-				    virq_its_invdb(vpe->vpeid),
-				    virq_its_vsync_cmd(vpe->vpeid),
-				};
-
-				virq_its_lock_(gic->its[i]);
-				st = virq_its_exec_(gic->its[i], c, 2);
-				virq_its_unlock_(gic->its[i]);
-				if (st != LIBVIRQ_OK)
-					return LIBVIRQ_FAILV(
-					    &gic->hal, st,
-					    "virq_vpe_doorbell_invalidate: INVDB + "
-					    "VSYNC failed",
-					    vpe->vpeid);
-				return LIBVIRQ_OK;
-			}
-		}
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_doorbell_invalidate: the vPE is mapped on no ITS");
-	}
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EINVAL, "vPE %u has no doorbell",
+				      vpe->vpeid);
+	if (gic->version == LIBVIRQ_GIC_V4_1)
+		return invdb_(api, vpe);
 	if (direct_lpi_(gic, vpe->rd))
-		return direct_inv_(gic, vpe->rd, vpe->doorbell);
+		return direct_inv_(api, gic, vpe->rd, vpe->doorbell);
 	its = proxy_owner_(gic);
 	if (!its)
-		return LIBVIRQ_FAIL(
-		    &gic->hal, LIBVIRQ_ENOTSUP,
-		    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
-		    "proxy ITS (virq_its_cfg::proxy_doorbells)");
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP,
+				      "GICv4.0 redistributor %u without DirectLPI and no proxy ITS "
+				      "(virq_its_cfg::proxy_doorbells)",
+				      vpe->rd);
 	virq_its_lock_(its);
-	st = proxy_inv_(its, vpe);
+	st = proxy_inv_(api, its, vpe);
+	virq_its_unlock_(its);
+	return st;
+}
+
+virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
+{
+	return virq_vpe_doorbell_invalidate_(LIBVIRQ_ENTRY_, vpe);
+}
+
+/* Masking needs the proxy (no DirectLPI on the vPE's redistributor): it is
+ * created now, so that its allocation failure surfaces here and not at
+ * the next schedule. */
+static virq_status mask_proxy_(const char *api, const struct virq_vpe *vpe)
+{
+	struct virq_its *its = proxy_owner_(vpe->vm->gic);
+	virq_status st;
+
+	if (!its)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP,
+				      "redistributor %u without DirectLPI and no proxy ITS "
+				      "(virq_its_cfg::proxy_doorbells)",
+				      vpe->rd);
+	virq_its_lock_(its);
+	if (its->dead)
+		st = LIBVIRQ_FAILV_(api, &its->hal, LIBVIRQ_ENOTSUP,
+				    "the doorbell proxy's ITS at %x is dead after a failure",
+				    its->base);
+	else
+		st = proxy_create_(api, its);
 	virq_its_unlock_(its);
 	return st;
 }
 
 virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_gic *gic;
-	struct virq_its *its = NULL;
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_set_db_masking: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
 	if (!on) {
 		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_MASK;
 		return LIBVIRQ_OK;
 	}
-	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAIL(
-		    &gic->hal, LIBVIRQ_ENOTSUP,
-		    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
+	if (gic->version != LIBVIRQ_GIC_V4_0)
+		return LIBVIRQ_FAIL_(api, &vpe->hal, LIBVIRQ_ENOTSUP,
+				     "not a GICv4.0 (doorbell masking is GICv4.0 only)");
+	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP, "vPE %u has no doorbell",
+				      vpe->vpeid);
 	if (!direct_lpi_(gic, vpe->rd)) {
-		its = proxy_owner_(gic);
-		if (!its)
-			return LIBVIRQ_FAIL(
-			    &gic->hal, LIBVIRQ_ENOTSUP,
-			    "virq_vpe_set_db_masking: no DirectLPI and no proxy ITS "
-			    "(virq_its_cfg::proxy_doorbells)");
-		/* Masking will need the proxy: create it now, so that its
-		 * allocation failure surfaces here and not at the next schedule. */
-		virq_its_lock_(its);
-		if (its->dead)
-			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-					  "virq_vpe_set_db_masking: the proxy's ITS is dead");
-		else
-			st = proxy_create_(
-			    its, "virq_vpe_set_db_masking: doorbell proxy allocation failed");
-		virq_its_unlock_(its);
+		st = mask_proxy_(api, vpe);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
@@ -320,7 +342,7 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *not_cleaned)
+virq_status virq_vpe_db_request_(const char *api, struct virq_vpe *vpe, bool want)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	uint8_t *cfg;
@@ -333,9 +355,12 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *no
 	*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(&gic->hal, st, not_cleaned);
+		st = LIBVIRQ_FAILV_(api, &vpe->hal, st,
+				    "doorbell %u's configuration byte not coherent and "
+				    "dcache_clean=NULL",
+				    vpe->doorbell);
 	if (st == LIBVIRQ_OK)
-		st = virq_vpe_doorbell_invalidate(vpe); /* logs its failure */
+		st = virq_vpe_doorbell_invalidate_(api, vpe);
 	if (st != LIBVIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
 		*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, 1);
 	if (st == LIBVIRQ_OK && !want)
@@ -388,15 +413,18 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 
 /* GICR_SETLPIR / GICR_CLRLPIR (@reg) of @rd with @val, then a bounded
  * GICR_SYNCR wait (IHI 0069H §12.11: SYNCR covers the direct LPI writes). */
-static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, uint64_t val)
+static virq_status direct_set_(const char *api, struct virq_gic *gic, uint32_t rd, uint32_t reg,
+			       uint64_t val)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, reg), val);
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    &gic->hal, LIBVIRQ_ETIMEDOUT,
-		    "virq_vpe_move: GICR_CLRLPIR/SETLPIR: GICR_SYNCR.Busy stayed set", rd, reg);
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "GICR_CLRLPIR/SETLPIR (offset %x) of the doorbell: "
+		    "redistributor %u's GICR_SYNCR.Busy still 1 after timeout_ns=%u",
+		    reg, rd, gic->timeout_ns);
 	return LIBVIRQ_OK;
 }
 
@@ -458,8 +486,8 @@ static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, u
  * After a failure the slot is tracked as GITS_CREADR showed: the retry of
  * the move finds it where the ITS left it.
  */
-static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, uint32_t from,
-				  uint32_t to, bool wake)
+static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct virq_vpe *vpe,
+				  uint32_t from, uint32_t to, bool wake)
 {
 	struct slot_batch_ b;
 	uint32_t slot, at = from;
@@ -470,7 +498,7 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 		return LIBVIRQ_OK; /* nothing can reach the doorbell any more */
 	if (fresh && !virq_its_col_mapped_(its, from))
 		return LIBVIRQ_OK; /* no collection on @from: no event can name it */
-	st = proxy_create_(its, "virq_vpe_move: doorbell proxy allocation failed");
+	st = proxy_create_(api, its);
 	if (st != LIBVIRQ_OK)
 		return st;
 	b.n = 0;
@@ -503,14 +531,16 @@ static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, ui
 	}
 	st = sb_exec_(its, &b, slot, vpe);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st,
-				     "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, &its->hal, st,
+				      "proxy CLEAR / MOVI of vPE %u's doorbell from rd=%u to rd=%u "
+				      "not seen to run (retry the move)",
+				      vpe->vpeid, from, to);
 	return LIBVIRQ_OK;
 }
 
 /* A proxy slot that exists follows the vPE (MOVI); lock held. */
-static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uint32_t rd)
+static virq_status proxy_follow_(const char *api, struct virq_its *its, struct virq_vpe *vpe,
+				 uint32_t rd)
 {
 	struct slot_batch_ b;
 	uint32_t slot = (uint32_t)vpe->proxy_event;
@@ -527,13 +557,14 @@ static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uin
 	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, rd)), FX_NONE_, 0);
 	st = sb_exec_(its, &b, slot, vpe);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st,
-				     "virq_vpe_move: the proxy doorbell slot did not follow (MOVI)",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV_(
+		    api, &its->hal, st,
+		    "MOVI of vPE %u's proxy doorbell slot to rd=%u not seen to run", vpe->vpeid,
+		    rd);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
+virq_status virq_vpe_db_move_(const char *api, struct virq_vpe *vpe, uint32_t from, uint32_t to)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	struct virq_its *its = proxy_owner_(gic);
@@ -545,21 +576,21 @@ virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
 		/* GICv4.1: VMOVP carries the default doorbell (DB = 1). */
 		if (its) {
 			virq_its_lock_(its);
-			st = proxy_follow_(its, vpe, to);
+			st = proxy_follow_(api, its, vpe, to);
 			virq_its_unlock_(its);
 		}
 		return st;
 	}
 	if (direct_lpi_(gic, from) && direct_lpi_(gic, to)) {
-		st = direct_set_(gic, from, LIBVIRQ_GICR_CLRLPIR,
+		st = direct_set_(api, gic, from, LIBVIRQ_GICR_CLRLPIR,
 				 LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_CLRLPIR_pINTID, vpe->doorbell));
 		if (st == LIBVIRQ_OK && wake)
 			st = direct_set_(
-			    gic, to, LIBVIRQ_GICR_SETLPIR,
+			    api, gic, to, LIBVIRQ_GICR_SETLPIR,
 			    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_SETLPIR_pINTID, vpe->doorbell));
 		if (st == LIBVIRQ_OK && its) {
 			virq_its_lock_(its);
-			st = proxy_follow_(its, vpe, to);
+			st = proxy_follow_(api, its, vpe, to);
 			virq_its_unlock_(its);
 		}
 		return st;
@@ -567,7 +598,7 @@ virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
 	if (!its)
 		return LIBVIRQ_OK; /* no DirectLPI, no proxy: nothing reaches the doorbell */
 	virq_its_lock_(its);
-	st = proxy_db_move_(its, vpe, from, to, wake);
+	st = proxy_db_move_(api, its, vpe, from, to, wake);
 	virq_its_unlock_(its);
 	return st;
 }

@@ -33,7 +33,7 @@ bool virq_its_fail_seen_(struct virq_its *its, virq_status st, uint64_t *consume
 {
 	LIBVIRQ_LOGV(&its->gic->hal, LIBVIRQ_LOG_ERROR, "its: command queue failed", its->base,
 		     (uint64_t)(int64_t)st);
-	if (virq_its_queue_reset_seen_(&its->q, consumed_lin) != LIBVIRQ_OK) {
+	if (virq_its_queue_reset_seen_(NULL, &its->q, consumed_lin) != LIBVIRQ_OK) {
 		its->dead = true;
 		return false;
 	}
@@ -80,9 +80,9 @@ virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd 
 	base = its->q.wr_lin; /* linear position of the first command */
 	st = LIBVIRQ_OK;
 	for (size_t i = 0; st == LIBVIRQ_OK && i < n; i++)
-		st = virq_its_queue_push_raw(&its->q, raw[i]);
+		st = virq_its_queue_push_raw_(&its->q, raw[i]);
 	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_drain(&its->q, NULL);
+		st = virq_its_queue_drain_(&its->q, NULL);
 	if (st != LIBVIRQ_OK) {
 		ran->exact = virq_its_fail_seen_(its, st, &consumed);
 		ran->ran = ran_of_(base, n, consumed);

@@ -7,6 +7,7 @@
 #include <libvirq/gicv4/its.h>
 #include <libvirq/gicv4/vpe.h>
 #include "gicv4_priv.h"
+#include "its_queue_priv.h"
 
 /* Most commands one library operation sends in one batch. */
 #define ITS_BATCH_MAX 8u
@@ -67,7 +68,7 @@ static inline virq_status virq_its_wait_seen_(struct virq_its *its, uint64_t bas
 	ran->exact = false; /* published: they may have run */
 	if (its->dead)
 		return LIBVIRQ_EDEAD;
-	st = virq_its_queue_wait(&its->q, ticket, NULL);
+	st = virq_its_queue_wait_(&its->q, ticket, NULL);
 	if (__builtin_expect(st != LIBVIRQ_OK, 0))
 		return virq_its_wait_failed_(its, st, base, n, ticket, ran);
 	ran->ran = n;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic virq_pmcvirt
  * @brief The AMD SVM VMCB layout used by the AVIC and PMC modules.
  *
  * One name per VMCB field, shared by the AVIC module (libvirq/avic.h) and

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC capabilities probed through the HAL (CPUID).
  *
  * Spec: AMD64 APM Vol 2 rev 3.44 §15.29.7; AMD64 APM Vol 3 rev 3.37 §E.4.9. Part of

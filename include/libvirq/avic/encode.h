@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC pure encoders and decoders: APIC ID table entries, ICR, exit information.
  *
  * No state, no HAL: every function here is pure and thread-safe. The

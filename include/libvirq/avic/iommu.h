@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD IOMMU guest virtual APIC (GA) mode: the 128-bit GA-mode IRTE,
  *        IsRun/destination updates on vCPU load/put, GA log entries and the
  *        GA tag -> (VM, vCPU) lookup.

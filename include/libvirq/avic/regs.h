@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC architectural constants: CPUID bits, table limits, the doorbell MSR.
  *
  * Spec: AMD64 APM Vol 2 rev 3.44 §15.29 and Appendix B; AMD64 APM Vol 3 rev

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC VMs and vCPUs: tables, backing pages, load/put, posting, exits, destination
  * resolution.
  *

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Plain description of a GICv3/v4 system: where its frames are.
  *
  * Filled by the optional device-tree discovery (fdt.h, virq_fdt_discover_gic())
@@ -79,7 +80,7 @@ struct virq_gic_its_desc {
  * @brief A whole GIC: distributor, redistributor regions, ITSes, and the
  *        optional GICv2-compatible CPU interface frames.
  *
- * Fields added in 0.2 (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
+ * The optional members (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
  * frames, virq_gic_its_desc::phandle and virq_gic_its_desc::fdt_node) are
  * zero in a zero-initialised hand-filled description, which means "absent".
  */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Distributor (GICD_*) and redistributor (GICR_*) registers used by
  * libvirq's GICv4 module: offsets and fields in the spec's [hi:lo] notation.
  *

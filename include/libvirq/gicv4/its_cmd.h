@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv3/v4.0/v4.1 ITS commands: typed description, encoder, decoder.
  *
  * Every ITS command is 32 bytes: four 64-bit little-endian doublewords

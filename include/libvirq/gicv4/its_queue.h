@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief The ITS command queue: allocation, GITS_CBASER negotiation,
  * batching, bounded completion, queue-full handling, stall reporting and
  * recovery.
@@ -175,13 +176,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size
  * @param size     Queue size in bytes: a multiple of 4096, 4 KiB .. 1 MiB.
  * @param cfg      Optional configuration (NULL: defaults).
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EBUSY (@p q is live: double init, nothing changed;
- *         gicv4/state.h); ::LIBVIRQ_EINVAL (NULL @p q / @p hal); HAL validation
- *         errors (::LIBVIRQ_EHALVER, ::LIBVIRQ_ENOHAL); ::LIBVIRQ_ERANGE /
- *         ::LIBVIRQ_EALIGN (bad @p size); ::LIBVIRQ_EBUSY (ITS enabled or not
- *         quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW (Valid or the address did
- *         not stick); ::LIBVIRQ_ENOHAL (cleaning needed but no
- *         @c dcache_clean). On failure nothing stays allocated.
+ *         ::LIBVIRQ_EBUSY (@p q is live: double init, nothing changed, gicv4/state.h;
+ *         or the ITS is enabled or not quiescent); ::LIBVIRQ_EINVAL (NULL @p q / @p hal);
+ *         ::LIBVIRQ_EHALVER (virq_hal_validate()); ::LIBVIRQ_ENOHAL (a callback
+ *         virq_hal_validate() requires is missing, or cleaning is needed and there is
+ *         no @c dcache_clean); ::LIBVIRQ_ERANGE / ::LIBVIRQ_EALIGN (bad @p size);
+ *         ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW (Valid or the address did not stick). On
+ *         failure nothing stays allocated.
  *
  * MMIO: 1 GITS_CTLR read, 1 or 2 GITS_CBASER writes and reads, 1
  * GITS_CWRITER write. Thread-safety: the caller serialises all access to
@@ -225,12 +226,10 @@ virq_status virq_its_queue_fini(struct virq_its_queue *q);
  * (::LIBVIRQ_ECANCELED).
  *
  * @param q An initialised queue.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ETIMEDOUT (never
- *         quiescent: the ITS is left disabled and the queue stays dead);
- *         ::LIBVIRQ_EHW (GITS_CREADR impossible once quiescent, or GITS_CBASER did not
- *         read back; the queue stays dead).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ETIMEDOUT (never quiescent: the ITS is left disabled
+ *         and the queue stays dead); ::LIBVIRQ_EHW (GITS_CREADR impossible once quiescent, or
+ *         GITS_CBASER did not read back; the queue stays dead).
  *
  * Dropped commands are lost: the caller re-issues what it still needs.
  * Thread-safety: the caller serialises all access to this ITS.
@@ -330,10 +329,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, 
  *         had passed it);
  *         ::LIBVIRQ_ECANCELED (a reset came after the ticket and dropped the
  *         commands before it that GITS_CREADR had not passed: they never run);
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (ticket beyond what was
- *         published, or older than the ::LIBVIRQ_ITS_QUEUE_RESETS_KEPT resets
- *         kept: undecidable);
+ *         ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; ticket beyond what was published, or older than the
+ *         ::LIBVIRQ_ITS_QUEUE_RESETS_KEPT resets kept: undecidable);
  *         ::LIBVIRQ_EDEAD (reset first); ::LIBVIRQ_EHW (impossible GITS_CREADR
  *         offset; the queue becomes dead); ::LIBVIRQ_ESTALLED (the ITS stalled on
  *         the command in @p diag; retry or skip it); ::LIBVIRQ_ETIMEDOUT (no
@@ -427,10 +425,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_retry(struct virq_its_queue *q);
  * @param q   An initialised queue.
  * @param nop Replacement command.
  * @param lim Probed limits, or NULL.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (not stalled: GITS_CREADR does not point
- *         at an unconsumed published command); encoder errors; ::LIBVIRQ_EDEAD.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; not stalled: GITS_CREADR does not point at an unconsumed published
+ *         command); encoder errors; ::LIBVIRQ_EDEAD.
  *
  * MMIO: one GITS_CREADR read, one GITS_CWRITER write. Thread-safety: the
  * caller serialises all access to this ITS.

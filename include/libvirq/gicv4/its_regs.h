@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv3/v4 ITS register offsets and fields, and the memory-attribute
  * encodings shared by GITS_CBASER, GITS_BASER\<n\>, GICR_PROPBASER and
  * GICR_PENDBASER.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief AMD PMC virtualization: capabilities, the guest PMU state, VMCB slot encoders, MSR
  * mapping, event filter, MSR permission map.
  *

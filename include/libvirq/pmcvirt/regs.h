@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief AMD PMC virtualization constants: CPUID bits, PMU MSRs, event-select fields, save-area PMU
  * slots.
  *

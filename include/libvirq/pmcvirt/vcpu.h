@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief AMD PMC virtualization: the per-vCPU driver (MSR/RDPMC emulation, world switch, nested).
  *
  * Spec: APM Vol 2 rev 3.44 §15.39. Part of the PMC module; include libvirq/pmcvirt.h.

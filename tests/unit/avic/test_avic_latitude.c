@@ -79,7 +79,8 @@ static void test_table_15_22_classes_match_library(void **state)
 				continue;
 			exits++;
 			traps += a.trap;
-			assert_int_equal(virq_avic_exit_noaccel_decode(a.info1, a.info2, false, &d), LIBVIRQ_OK);
+			assert_int_equal(virq_avic_exit_noaccel_decode(a.info1, a.info2, false, &d),
+					 LIBVIRQ_OK);
 			assert_int_equal(d.offset, off);
 			assert_int_equal(d.write, w != 0);
 			if (virq_avic_noaccel_is_trap(off, false) != a.trap || d.trap != a.trap)
