@@ -185,77 +185,82 @@ static void logical_xapic(struct m_ctx *c, uint32_t mda, uint32_t dfr)
 	deliver(c, false);
 }
 
+/* The model's view of the sender's VMCB (@b) and tables in @c; the sender's
+ * backing page, or NULL when AVIC is off or a table is not mapped. */
+static uint8_t *icr_ctx_(struct m_ctx *c, struct virq_sim *sim, const uint8_t *b,
+			 uint32_t host_apic_id, const struct virq_sim_avic_opts *opts,
+			 struct virq_sim_avic_result *r)
+{
+	uint32_t ctl = (uint32_t)rd_le(b + M_VMCB_INT_CTL, 4);
+	uint64_t phys_ptr = rd_le(b + M_VMCB_PHYSICAL, 8);
+	uint8_t *self;
+
+	memset(r, 0, sizeof(*r));
+	memset(c, 0, sizeof(*c));
+	if (!(ctl & M_AVIC_ENABLE))
+		return NULL;
+	c->sim = sim;
+	c->r = r;
+	c->x2 = (ctl & M_X2AVIC_ENABLE) != 0;
+	c->max_index = (uint32_t)(phys_ptr & 0xFFF);
+	c->phys = virq_sim_pa_to_va(sim, phys_ptr & M_ADDR_MASK, (c->max_index + 1) * 8);
+	c->logical = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_LOGICAL, 8) & M_ADDR_MASK, 4096);
+	c->self_backing = rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK;
+	self = virq_sim_pa_to_va(sim, c->self_backing, 4096);
+	if (!c->phys || !c->logical || !self)
+		return NULL;
+	c->self_host = host_apic_id;
+	c->host_bits =
+	    opts && opts->host_id_bits && opts->host_id_bits < 12 ? opts->host_id_bits : 12;
+	return self;
+}
+
+/* Where the ICR now in @self's backing page goes: exits, IRR bits, doorbells. */
+static void icr_route_(struct m_ctx *c, uint8_t *self, uint32_t icr_lo, uint32_t icr_hi,
+		       const struct virq_sim_avic_opts *opts)
+{
+	uint32_t dm = (icr_lo >> 8) & 7, sh = (icr_lo >> 18) & 3;
+	uint32_t dest = c->x2 ? icr_hi : (icr_hi >> 24);
+	bool logical = (icr_lo >> 11) & 1, level = (icr_lo >> 15) & 1;
+
+	c->info1 = ((uint64_t)icr_hi << 32) | icr_lo;
+	c->vector = (uint8_t)(icr_lo & 0xFF);
+	if (dm != 0 || level)
+		vmexit(c, M_INVALID_INT_TYPE, 0);
+	else if (opts && opts->check_vector && c->vector < 16)
+		vmexit(c, M_BAD_VECTOR, 0);
+	else if (sh == 1) /* self: no table lookup */
+		set_irr(self, c->vector);
+	else if (sh == 2 || sh == 3)
+		all_valid(c, sh == 2);
+	else if (dest == (c->x2 ? 0xFFFFFFFFu : 0xFFu))
+		all_valid(c, true);
+	else if (!logical) {
+		add_target(c, dest);
+		deliver(c, false);
+	} else if (c->x2) {
+		for (uint32_t bit = 0; bit < 16; bit++)
+			if (dest & (1u << bit))
+				add_target(c, (dest >> 16) * 16 + bit);
+		deliver(c, false);
+	} else {
+		logical_xapic(c, dest, *(uint32_t *)(self + 0xE0));
+	}
+}
+
 int virq_sim_avic_icr_write(struct virq_sim *sim, const void *vmcb, uint32_t host_apic_id,
 			    uint32_t icr_lo, uint32_t icr_hi, const struct virq_sim_avic_opts *opts,
 			    struct virq_sim_avic_result *r)
 {
-	const uint8_t *b = vmcb;
-	uint32_t ctl = (uint32_t)rd_le(b + M_VMCB_INT_CTL, 4);
-	uint64_t phys_ptr = rd_le(b + M_VMCB_PHYSICAL, 8);
 	static struct m_ctx c; /* large; tests are single-threaded around the model */
-	uint8_t *self;
-	uint32_t dm, dest, sh, dfr;
-	bool logical, level;
+	uint8_t *self = icr_ctx_(&c, sim, vmcb, host_apic_id, opts, r);
 
-	memset(r, 0, sizeof(*r));
-	memset(&c, 0, sizeof(c));
-	if (!(ctl & M_AVIC_ENABLE))
+	if (!self)
 		return -1;
-	c.sim = sim;
-	c.r = r;
-	c.x2 = (ctl & M_X2AVIC_ENABLE) != 0;
-	c.max_index = (uint32_t)(phys_ptr & 0xFFF);
-	c.phys = virq_sim_pa_to_va(sim, phys_ptr & M_ADDR_MASK, (c.max_index + 1) * 8);
-	c.logical = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_LOGICAL, 8) & M_ADDR_MASK, 4096);
-	c.self_backing = rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK;
-	self = virq_sim_pa_to_va(sim, c.self_backing, 4096);
-	if (!c.phys || !c.logical || !self)
-		return -1;
-	c.self_host = host_apic_id;
-	c.host_bits =
-	    opts && opts->host_id_bits && opts->host_id_bits < 12 ? opts->host_id_bits : 12;
 	/* The write lands in the backing page (ICR2 first for xAPIC). */
 	*(uint32_t *)(self + 0x310) = icr_hi;
 	*(uint32_t *)(self + 0x300) = icr_lo;
-	c.info1 = ((uint64_t)icr_hi << 32) | icr_lo;
-	c.vector = (uint8_t)(icr_lo & 0xFF);
-	dm = (icr_lo >> 8) & 7;
-	logical = (icr_lo >> 11) & 1;
-	level = (icr_lo >> 15) & 1;
-	sh = (icr_lo >> 18) & 3;
-	dest = c.x2 ? icr_hi : (icr_hi >> 24);
-	dfr = *(uint32_t *)(self + 0xE0);
-	if (dm != 0 || level) {
-		vmexit(&c, M_INVALID_INT_TYPE, 0);
-		return 0;
-	}
-	if (opts && opts->check_vector && c.vector < 16) {
-		vmexit(&c, M_BAD_VECTOR, 0);
-		return 0;
-	}
-	if (sh == 1) { /* self: no table lookup */
-		set_irr(self, c.vector);
-		return 0;
-	}
-	if (sh == 2 || sh == 3) {
-		all_valid(&c, sh == 2);
-		return 0;
-	}
-	if (dest == (c.x2 ? 0xFFFFFFFFu : 0xFFu)) {
-		all_valid(&c, true);
-		return 0;
-	}
-	if (!logical) {
-		add_target(&c, dest);
-		deliver(&c, false);
-	} else if (c.x2) {
-		for (uint32_t bit = 0; bit < 16; bit++)
-			if (dest & (1u << bit))
-				add_target(&c, (dest >> 16) * 16 + bit);
-		deliver(&c, false);
-	} else {
-		logical_xapic(&c, dest, dfr);
-	}
+	icr_route_(&c, self, icr_lo, icr_hi, opts);
 	return 0;
 }
 

@@ -60,19 +60,12 @@ static uint64_t bits_(uint64_t w, unsigned hi, unsigned lo)
 	return (w >> lo) & ((hi - lo == 63) ? ~0ull : ((1ull << (hi - lo + 1)) - 1));
 }
 
-void virq_sim_its_decode(const uint8_t raw[32], struct virq_sim_its_cmd *c)
+/* The physical commands (opcodes below 0x20, IHI 0069H §5.3); false for an
+ * opcode the model does not know. */
+static bool decode_phys_(struct virq_sim_its_cmd *c)
 {
-	uint64_t w0, w1, w2, w3;
+	const uint64_t w0 = c->dw[0], w1 = c->dw[1], w2 = c->dw[2], w3 = c->dw[3];
 
-	memset(c, 0, sizeof(*c));
-	for (int i = 0; i < 4; i++)
-		c->dw[i] = le64_(raw + 8 * i);
-	w0 = c->dw[0];
-	w1 = c->dw[1];
-	w2 = c->dw[2];
-	w3 = c->dw[3];
-	c->op = (uint8_t)(w0 & 0xff);
-	c->known = true;
 	switch (c->op) {
 	case 0x01: /* MOVI */
 		c->dev = (uint32_t)(w0 >> 32);
@@ -117,6 +110,18 @@ void virq_sim_its_decode(const uint8_t raw[32], struct virq_sim_its_cmd *c)
 		c->rd = w2 & 0x000FFFFFFFFF0000ull;
 		c->rd2 = w3 & 0x000FFFFFFFFF0000ull;
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The virtual commands (opcodes from 0x20); false for an unknown opcode. */
+static bool decode_virt_(struct virq_sim_its_cmd *c)
+{
+	const uint64_t w0 = c->dw[0], w1 = c->dw[1], w2 = c->dw[2], w3 = c->dw[3];
+
+	switch (c->op) {
 	case 0x21: /* VMOVI */
 		c->dev = (uint32_t)(w0 >> 32);
 		c->ev = (uint32_t)w1;
@@ -165,9 +170,18 @@ void virq_sim_its_decode(const uint8_t raw[32], struct virq_sim_its_cmd *c)
 		c->db = (uint32_t)(w2 >> 32);
 		break;
 	default:
-		c->known = false;
-		break;
+		return false;
 	}
+	return true;
+}
+
+void virq_sim_its_decode(const uint8_t raw[32], struct virq_sim_its_cmd *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < 4; i++)
+		c->dw[i] = le64_(raw + 8 * i);
+	c->op = (uint8_t)(c->dw[0] & 0xff);
+	c->known = c->op < 0x20 ? decode_phys_(c) : decode_virt_(c);
 }
 
 /* ---- queue processing ---- */

@@ -530,11 +530,37 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 	}
 }
 
+/* MAPC: the collection's target, checked against the table and LPIs on. */
+static void do_mapc_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
+{
+	int rd;
+
+	if (c->valid && c->icid >= ((s->cfg.typer >> 24) & 0xFF) && !table_ok_(s, T_COL, c->icid))
+		err_(s, "MAPC: no collection table entry", c->icid);
+	rd = rd_index_(s, c->rd);
+	if (c->valid && s->cfg.rm &&
+	    (rd < 0 || !(virq_sim_rdist_ctlr(s->cfg.rm, (unsigned)rd) & 1)))
+		err_(s, "MAPC_LPI_OFF", c->icid);
+	s->col_valid[c->icid & 0xFFFF] = c->valid;
+	s->col_rd[c->icid & 0xFFFF] = c->rd;
+}
+
+/* VMOVP: the vPE's new target redistributor. */
+static void do_vmovp_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
+{
+	if (!s->vpes[c->vpe].mapped) {
+		err_(s, "VMOVP: vPE not mapped", c->vpe);
+		return;
+	}
+	s->vpes[c->vpe].rd = c->rd;
+	if (s->cfg.rm)
+		virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe, rd_index_(s, c->rd));
+}
+
 static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m,
 				       const struct virq_sim_its_cmd *c)
 {
 	struct virq_sim_its_state *s = arg;
-	int rd;
 
 	(void)m;
 	if (getenv("ITS_STATE_VERBOSE"))
@@ -544,16 +570,8 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m,
 	case 0x08:
 		do_mapd_(s, c);
 		break;
-	case 0x09: /* MAPC */
-		if (c->valid && c->icid >= ((s->cfg.typer >> 24) & 0xFF) &&
-		    !table_ok_(s, T_COL, c->icid))
-			err_(s, "MAPC: no collection table entry", c->icid);
-		rd = rd_index_(s, c->rd);
-		if (c->valid && s->cfg.rm &&
-		    (rd < 0 || !(virq_sim_rdist_ctlr(s->cfg.rm, (unsigned)rd) & 1)))
-			err_(s, "MAPC_LPI_OFF", c->icid);
-		s->col_valid[c->icid & 0xFFFF] = c->valid;
-		s->col_rd[c->icid & 0xFFFF] = c->rd;
+	case 0x09:
+		do_mapc_(s, c);
 		break;
 	case 0x29:
 		do_vmapp_(s, c);
@@ -565,15 +583,8 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m,
 	case 0x21:
 		do_vmovi_(s, c);
 		break;
-	case 0x22: /* VMOVP */
-		if (!s->vpes[c->vpe].mapped) {
-			err_(s, "VMOVP: vPE not mapped", c->vpe);
-		} else {
-			s->vpes[c->vpe].rd = c->rd;
-			if (s->cfg.rm)
-				virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe,
-							      rd_index_(s, c->rd));
-		}
+	case 0x22:
+		do_vmovp_(s, c);
 		break;
 	case 0x23: /* VSGI (4.1) */
 		if (!s->vpes[c->vpe].mapped)

@@ -365,6 +365,31 @@ static void vprop_write_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t v)
 	}
 }
 
+/* GICR_WAKER.ProcessorSleep (bit 1) written. */
+static void waker_write_(struct rd_ *r, uint64_t v)
+{
+	r->sleep = (v >> 1) & 1;
+	if (r->sleep)
+		r->asleep = true;
+	else if (r->asleep)
+		r->wake_left = r->wake_polls;
+}
+
+/* GICR_SETLPIR (@set) or GICR_CLRLPIR: pINTID in [31:0] (IHI 0069H §12.11). */
+static void direct_lpi_write_(struct virq_sim_rdist *m, struct rd_ *r, bool set, uint64_t v)
+{
+	if (!m->cfg.direct_lpi) {
+		m->direct_misuse++;
+		return;
+	}
+	lpi_pend_(m, r, v & 0xFFFFFFFFu, set);
+	if (set)
+		r->setlpirs++;
+	else
+		r->clrlpirs++;
+	r->syncr_left = m->cfg.syncr_polls;
+}
+
 static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_rdist *m = arg;
@@ -381,11 +406,7 @@ static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v
 		r->rwp_left = m->cfg.rwp_polls;
 		return;
 	case R_WAKER:
-		r->sleep = (v >> 1) & 1;
-		if (r->sleep)
-			r->asleep = true;
-		else if (r->asleep)
-			r->wake_left = r->wake_polls;
+		waker_write_(r, v);
 		return;
 	case R_PROPBASER:
 		r->prop = attr_(&m->cfg.prop, v, 12);
@@ -416,17 +437,7 @@ static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v
 		return;
 	case R_SETLPIR:
 	case R_CLRLPIR:
-		/* GICR_SETLPIR / GICR_CLRLPIR: pINTID in [31:0] (IHI 0069H §12.11). */
-		if (!m->cfg.direct_lpi) {
-			m->direct_misuse++;
-			return;
-		}
-		lpi_pend_(m, r, v & 0xFFFFFFFFu, off == R_SETLPIR);
-		if (off == R_SETLPIR)
-			r->setlpirs++;
-		else
-			r->clrlpirs++;
-		r->syncr_left = m->cfg.syncr_polls;
+		direct_lpi_write_(m, r, off == R_SETLPIR, v);
 		return;
 	}
 	virq_sim_reg_set32(sim, addr, (uint32_t)v);

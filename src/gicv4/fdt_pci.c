@@ -417,25 +417,11 @@ static virq_status map_entry_(struct msi_ctx_ *x, const uint8_t *map, uint32_t i
 	return e->ctl ? LIBVIRQ_OK : st;
 }
 
-static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int node, uint32_t rid,
-			    uint32_t filter, struct virq_fdt_msi_target *out, const char **why)
+/* Every one of the @n msi-map entries is well formed, and no two for one
+ * controller overlap. */
+static virq_status map_validate_(struct msi_ctx_ *x, const uint8_t *map, uint32_t n, uint32_t mask,
+				 const char **why)
 {
-	uint32_t mask = 0xffffffffu, n, masked;
-	bool matched = false, matched_its = false;
-	int r;
-
-	if (len <= 0 || (uint32_t)len % 16u != 0)
-		return virq_fdt_bad_(why, "msi-map length is not a whole number of 4-cell entries");
-	n = (uint32_t)len / 16u;
-	if (n > LIBVIRQ_FDT_MSI_MAP_MAX_ENTRIES)
-		return virq_fdt_fail_(why, LIBVIRQ_ENOSPC,
-				      "msi-map has more entries than libvirq accepts (1024)");
-	r = virq_fdt_u32_(x->fdt, node, "msi-map-mask", &mask);
-	if (r < 0)
-		return virq_fdt_bad_(why, "msi-map-mask is not a single cell");
-	if (r > 0 && mask == 0)
-		return virq_fdt_bad_(why, "msi-map-mask is 0 (every RID would alias)");
-	/* Validate every entry, and the overlap rule, before matching any. */
 	for (uint32_t i = 0; i < n; i++) {
 		struct msi_entry_ e;
 		virq_status st = map_entry_(x, map, i, mask, &e, why);
@@ -454,10 +440,37 @@ static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int
 				    why, "two msi-map entries for one controller overlap");
 		}
 	}
+	return LIBVIRQ_OK;
+}
+
+static virq_status via_map_(struct msi_ctx_ *x, const uint8_t *map, int len, int node, uint32_t rid,
+			    uint32_t filter, struct virq_fdt_msi_target *out, const char **why)
+{
+	uint32_t mask = 0xffffffffu, n, masked;
+	bool matched = false, matched_its = false;
+	virq_status st;
+	int r;
+
+	if (len <= 0 || (uint32_t)len % 16u != 0)
+		return virq_fdt_bad_(why, "msi-map length is not a whole number of 4-cell entries");
+	n = (uint32_t)len / 16u;
+	if (n > LIBVIRQ_FDT_MSI_MAP_MAX_ENTRIES)
+		return virq_fdt_fail_(why, LIBVIRQ_ENOSPC,
+				      "msi-map has more entries than libvirq accepts (1024)");
+	r = virq_fdt_u32_(x->fdt, node, "msi-map-mask", &mask);
+	if (r < 0)
+		return virq_fdt_bad_(why, "msi-map-mask is not a single cell");
+	if (r > 0 && mask == 0)
+		return virq_fdt_bad_(why, "msi-map-mask is 0 (every RID would alias)");
+	/* Validate every entry, and the overlap rule, before matching any. */
+	st = map_validate_(x, map, n, mask, why);
+	if (st != LIBVIRQ_OK)
+		return st;
 	masked = rid & mask;
 	for (uint32_t i = 0; i < n; i++) {
 		struct msi_entry_ e;
-		virq_status st = map_entry_(x, map, i, mask, &e, why); /* cannot fail: checked */
+
+		st = map_entry_(x, map, i, mask, &e, why); /* cannot fail: checked */
 
 		if (st != LIBVIRQ_OK)
 			return st;

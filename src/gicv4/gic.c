@@ -9,6 +9,22 @@
 
 /* ---------------- probe ---------------- */
 
+/* A non-empty redistributor region's size and stride. */
+static virq_status region_args_(const char *api, const struct virq_hal *hal,
+				const struct virq_gic_redist_region *r)
+{
+	if (r->size < 0x20000u)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "redistributor region base=%x: size=%x < 0x20000 (128 KiB)",
+				      r->base, r->size);
+	if (r->stride & 0xFFFFu)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "redistributor region base=%x: stride=%x not a multiple of "
+				      "0x10000 (64 KiB)",
+				      r->base, r->stride);
+	return LIBVIRQ_OK;
+}
+
 static virq_status walk_region_(const char *api, struct virq_gic *gic,
 				const struct virq_gic_redist_region *r, uint32_t max_rd)
 {
@@ -23,15 +39,8 @@ static virq_status walk_region_(const char *api, struct virq_gic *gic,
 		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_WARN, "gicr: empty (size 0) region skipped", r->base);
 		return LIBVIRQ_OK;
 	}
-	if (r->size < 0x20000u)
-		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
-				      "redistributor region base=%x: size=%x < 0x20000 (128 KiB)",
-				      r->base, r->size);
-	if (r->stride & 0xFFFFu)
-		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
-				      "redistributor region base=%x: stride=%x not a multiple of "
-				      "0x10000 (64 KiB)",
-				      r->base, r->stride);
+	if (region_args_(api, hal, r) != LIBVIRQ_OK)
+		return LIBVIRQ_EINVAL;
 	while (off + 0x20000u <= r->size) {
 		uint64_t base = r->base + off;
 		uint32_t arch = (uint32_t)LIBVIRQ_FIELD_GET(
