@@ -260,6 +260,53 @@ LIBVIRQ_MUST_CHECK virq_status virq_fdt_discover_pci_host(const void *fdt, size_
 							  const char **reason);
 
 /**
+ * @brief Called by virq_fdt_for_each_pci_host() for each host bridge.
+ *
+ * @param ctx   The @p ctx given to virq_fdt_for_each_pci_host().
+ * @param index The host bridge's index, as virq_fdt_discover_pci_host() counts.
+ * @param host  Its description (valid only during the call).
+ * @param note  "ok", or a sentence starting "ok, but" naming the first thing
+ *              adjusted or left out (as virq_fdt_discover_pci_host()'s reason).
+ * @return 0 to go on to the next host bridge, anything else to stop.
+ *
+ * On Xen x86 with CET-IBT, the function must be @c cf_check (it is called
+ * through a pointer).
+ */
+typedef int (*virq_fdt_pci_host_fn)(void *ctx, uint32_t index, const struct virq_fdt_pci_host *host,
+				    const char *note);
+
+/**
+ * @brief Describes every enabled generic PCI host bridge of a tree, in one pass.
+ *
+ * The same host bridges, in the same order and with the same descriptions
+ * as virq_fdt_discover_pci_host() with index 0, 1, 2, ..., but the blob is
+ * validated once and its nodes are walked once: the cost is linear in the
+ * blob's size whatever the number of host bridges (calling
+ * virq_fdt_discover_pci_host() for each index costs one validation per
+ * call). Stops at the first malformed host bridge.
+ *
+ * @param fdt     The blob, 8-byte aligned; validated as in virq_fdt_discover_gic().
+ * @param bufsize Bytes readable at @p fdt (at most ::LIBVIRQ_FDT_MAX_SIZE examined).
+ * @param fn      Called for each host bridge in tree order until it returns non-zero.
+ * @param ctx     Passed to @p fn.
+ * @param count   Optional; receives the number of host bridges passed to
+ *                @p fn that returned 0 (on failure: the index of the malformed one).
+ * @param reason  Optional; "ok", or on failure the problem (as
+ *                virq_fdt_discover_pci_host() names it).
+ * @return ::LIBVIRQ_OK after the last host bridge (none is not an error) or
+ *         when @p fn stopped the walk;
+ *         ::LIBVIRQ_EINVAL when @p fdt or @p fn is NULL;
+ *         ::LIBVIRQ_EALIGN, ::LIBVIRQ_EBADDT, ::LIBVIRQ_ENOSPC as
+ *         virq_fdt_discover_pci_host() for the blob or a host bridge node.
+ *
+ * Thread-safety: reentrant; reads @p fdt only; @p fn runs on the calling thread.
+ * Spec: as virq_fdt_discover_pci_host().
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_fdt_for_each_pci_host(const void *fdt, size_t bufsize,
+							  virq_fdt_pci_host_fn fn, void *ctx,
+							  uint32_t *count, const char **reason);
+
+/**
  * @brief CPU address of a configuration register of a host bridge's bus.
  *
  * ECAM: cfg_base + ((bus - bus_start) << 20 | device << 15 | function << 12 | reg);

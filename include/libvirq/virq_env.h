@@ -74,13 +74,26 @@ int memcmp(const void *a, const void *b, size_t n);
 #define LIBVIRQ_STATIC_ASSERT_(expr, msg) static_assert(expr, msg)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define LIBVIRQ_STATIC_ASSERT_(expr, msg) _Static_assert(expr, msg)
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(_Static_assert)
 #define LIBVIRQ_STATIC_ASSERT_(expr, msg) __extension__ _Static_assert(expr, msg)
+#else
+/*
+ * No keyword, or a C library's _Static_assert macro (glibc's <sys/cdefs.h>
+ * in strict C99 declares the same function each time, which
+ * -Wredundant-decls reports): a typedef of an array whose size is negative
+ * when @p expr is false, named uniquely per use.
+ */
+#ifdef __COUNTER__
+#define LIBVIRQ_STATIC_ASSERT_(expr, msg)                                                          \
+	typedef char LIBVIRQ_STATIC_ASSERT_CAT_(virq_static_assert_, __COUNTER__)[(expr) ? 1 : -1]
 #else
 #define LIBVIRQ_STATIC_ASSERT_(expr, msg)                                                          \
 	typedef char LIBVIRQ_STATIC_ASSERT_CAT_(virq_static_assert_, __LINE__)[(expr) ? 1 : -1]
+#endif
+/** @cond LIBVIRQ_INTERNAL */
 #define LIBVIRQ_STATIC_ASSERT_CAT_(a, b) LIBVIRQ_STATIC_ASSERT_CAT2_(a, b)
 #define LIBVIRQ_STATIC_ASSERT_CAT2_(a, b) a##b
+/** @endcond */
 #endif
 
 #endif /* LIBVIRQ_VIRQ_ENV_H */

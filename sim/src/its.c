@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latitude_priv.h"
+
 #define M_CTLR 0x00
 #define M_TYPER 0x08
 #define M_CBASER 0x80
@@ -280,13 +282,16 @@ static void write_cwriter_(struct virq_sim_its *m, uint64_t v)
 		run_(m, ~0ul);
 }
 
+/* GITS_CBASER: InnerCache [61:59], OuterCache [55:53], Physical_Address
+ * [51:12], Shareability [11:10] as the latitude says; [9:8] RES0. */
 static uint64_t cbaser_rb_(const struct virq_sim_its *m, uint64_t v)
 {
-	if (m->cfg.force_sh >= 0)
-		v = (v & ~(3ull << 10)) | ((uint64_t)m->cfg.force_sh << 10);
-	if (m->cfg.force_inner >= 0)
-		v = (v & ~(7ull << 59)) | ((uint64_t)m->cfg.force_inner << 59);
-	return v & ~(0x3ull << 8); /* RES0 bits [9:8] */
+	static const struct lat_pos_ pos = {10, 59, 53};
+	const uint64_t pam = 0x000FFFFFFFFFF000ull;
+
+	v = lat_attrs_(&m->cfg.cbaser, pos, v);
+	v = (v & ~pam) | lat_pa_(&m->cfg.cbaser, v & pam);
+	return v & ~(0x3ull << 8);
 }
 
 static uint64_t reg_read_(struct virq_sim_its *m, uint64_t off)
@@ -382,8 +387,6 @@ struct virq_sim_its_cfg virq_sim_its_default_cfg(void)
 	struct virq_sim_its_cfg c = {0};
 
 	c.typer = M_QEMU_TYPER;
-	c.force_sh = -1;
-	c.force_inner = -1;
 	return c;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latitude_priv.h"
+
 #define NO_DB 1023u
 #define MAX_IDS 65536u
 
@@ -81,15 +83,41 @@ static void err_(struct virq_sim_its_state *s, const char *what, uint64_t v)
 }
 
 /* ---- BASER registers ---- */
+#define T_DEV 1u /* GITS_BASER<n>.Type values (IHI 0069H §12.19 GITS_BASER<n>) */
+#define T_VPE 2u
+#define T_COL 4u
+
 static uint32_t baser_type_(const struct virq_sim_its_state *s, unsigned n)
 {
+	bool any = false;
+
+	for (unsigned i = 0; i < 8; i++)
+		any = any || s->cfg.baser_type[i];
+	if (any)
+		return s->cfg.baser_type[n] & 7u;
 	if (n == 0)
-		return 1;
+		return T_DEV;
 	if (n == 1)
-		return 4;
+		return T_COL;
 	if (n == 2 && !s->cfg.no_vpe_table && ((s->cfg.typer >> 1) & 1))
-		return 2;
+		return T_VPE;
 	return 0;
+}
+
+/* The BASER holding tables of @type, or -1. */
+static int baser_of_(const struct virq_sim_its_state *s, uint32_t type)
+{
+	for (unsigned n = 0; n < 8; n++)
+		if (baser_type_(s, n) == type)
+			return (int)n;
+	return -1;
+}
+
+/* The latitude of a table type (::virq_sim_its_state_cfg::baser). */
+static const struct virq_sim_table_lat *baser_lat_(const struct virq_sim_its_state *s,
+						   uint32_t type)
+{
+	return &s->cfg.baser[type == T_DEV ? 0 : type == T_COL ? 1 : 2];
 }
 
 static uint64_t baser_ro_(const struct virq_sim_its_state *s, unsigned n)
@@ -113,13 +141,45 @@ static uint64_t baser_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsign
 	return v;
 }
 
+/* GITS_BASER<n>: InnerCache [61:59], OuterCache [55:53], Shareability [11:10]. */
+static const struct lat_pos_ baser_pos_ = {10, 59, 53};
+
+/* Physical_Address [47:12]; with 64 KiB pages [47:16] and PA[51:48] in [15:12]. */
+static uint64_t baser_pa_get_(uint64_t v, uint32_t psz)
+{
+	if (psz == 2)
+		return (v & 0x0000FFFFFFFF0000ull) | (((v >> 12) & 0xF) << 48);
+	return v & 0x0000FFFFFFFFF000ull;
+}
+
+static uint64_t baser_pa_set_(uint64_t v, uint32_t psz, uint64_t pa)
+{
+	v &= ~0x0000FFFFFFFFF000ull;
+	if (psz == 2)
+		return v | (pa & 0x0000FFFFFFFF0000ull) | (((pa >> 48) & 0xF) << 12);
+	return v | (pa & 0x0000FFFFFFFFF000ull);
+}
+
+/* What GITS_BASER<n> keeps of a write of @v: Type and Entry_Size are
+ * read-only, the rest as the table type's latitude says. */
+static uint64_t baser_keep_(const struct virq_sim_its_state *s, unsigned n, uint64_t v)
+{
+	const struct virq_sim_table_lat *t = baser_lat_(s, baser_type_(s, n));
+	uint32_t psz = lat_psz_(t, (uint32_t)((v >> 8) & 3));
+
+	v &= ~((7ull << 56) | (0x1Full << 48)); /* RO */
+	v = (v & ~(3ull << 8)) | ((uint64_t)psz << 8);
+	if (t->flat_only)
+		v &= ~(1ull << 62);
+	v = lat_attrs_(&t->attrs, baser_pos_, v);
+	return baser_pa_set_(v, psz, lat_pa_(&t->attrs, baser_pa_get_(v, psz)));
+}
+
 static void baser_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_its_state *s = arg;
 	uint64_t off = addr - (s->cfg.base + 0x100);
 	unsigned n = (unsigned)(off / 8);
-	uint32_t psz;
-	uint32_t mask = s->cfg.psz_mask ? s->cfg.psz_mask : 7;
 
 	(void)sim;
 	if (width == 32) {
@@ -128,24 +188,7 @@ static void baser_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v
 		v = (off & 4) ? ((cur & 0xffffffffu) | (v << 32))
 			      : ((cur & ~0xffffffffull) | (uint32_t)v);
 	}
-	if (!baser_type_(s, n)) {
-		s->baser[n] = 0;
-		return;
-	}
-	v &= ~((7ull << 56) | (0x1Full << 48)); /* RO */
-	psz = (uint32_t)((v >> 8) & 3);
-	if (psz == 3)
-		psz = 2;
-	if (!((mask >> (psz == 0 ? 0 : psz == 1 ? 1 : 2)) & 1))
-		psz = (mask & 4) ? 2 : (mask & 2) ? 1 : 0;
-	v = (v & ~(3ull << 8)) | ((uint64_t)psz << 8);
-	if (s->cfg.no_indirect)
-		v &= ~(1ull << 62);
-	if (s->cfg.force_sh >= 0)
-		v = (v & ~(3ull << 10)) | ((uint64_t)s->cfg.force_sh << 10);
-	if (s->cfg.force_ic >= 0)
-		v = (v & ~(7ull << 59)) | ((uint64_t)s->cfg.force_ic << 59);
-	s->baser[n] = v;
+	s->baser[n] = baser_type_(s, n) ? baser_keep_(s, n, v) : 0;
 }
 
 static uint64_t iidr_rd_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
@@ -230,24 +273,25 @@ static void ctlr_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v,
 	virq_sim_its_enable(s->q, (v & 1) != 0);
 }
 
-/* Table entry check: is ID @id backed by a valid (level-2) entry? */
-static bool table_ok_(struct virq_sim_its_state *s, unsigned n, uint64_t id)
+/* Table entry check: is ID @id backed by a valid entry of the table of
+ * @type (two-level: a valid level-1 entry and its level-2 page)? */
+static bool table_ok_(struct virq_sim_its_state *s, uint32_t type, uint64_t id)
 {
-	uint64_t b = s->baser[n];
-	uint32_t psz = ((b >> 8) & 3) == 0 ? 4096 : ((b >> 8) & 3) == 1 ? 16384 : 65536;
+	int n = baser_of_(s, type);
+	uint64_t b = n >= 0 ? s->baser[n] : 0;
+	uint32_t code = (uint32_t)((b >> 8) & 3);
+	uint32_t psz = code == 0 ? 4096 : code == 1 ? 16384 : 65536;
 	uint64_t pa, per = psz / s->cfg.esz, pages = (b & 0xFF) + 1;
+	const uint64_t *l1;
 
 	if (!(b >> 63))
 		return false;
-	pa = b & 0x0000FFFFFFFFF000ull;
-	if (psz == 65536)
-		pa = (b & 0x0000FFFFFFFF0000ull) | (((b >> 12) & 0xF) << 48);
+	pa = baser_pa_get_(b, code > 2 ? 2 : code);
 	if (!((b >> 62) & 1))
-		return id < pages * per;
+		return id < pages * per && virq_sim_pa_to_va(s->sim, pa, (size_t)(pages * psz));
 	if (id / per >= pages * psz / 8)
 		return false;
-	const uint64_t *l1 = virq_sim_pa_to_va(s->sim, pa + (id / per) * 8, 8);
-
+	l1 = virq_sim_pa_to_va(s->sim, pa + (id / per) * 8, 8);
 	return l1 && (*l1 >> 63) && virq_sim_pa_to_va(s->sim, *l1 & 0x000FFFFFFFFFF000ull, psz);
 }
 
@@ -299,7 +343,7 @@ static void do_mapd_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 	}
 	if (!c->valid)
 		return;
-	if (!table_ok_(s, 0, c->dev)) {
+	if (!table_ok_(s, T_DEV, c->dev)) {
 		err_(s, "MAPD: no device table entry", c->dev);
 		return;
 	}
@@ -374,7 +418,7 @@ static void do_vmapp_(struct virq_sim_its_state *s, const struct virq_sim_its_cm
 			virq_sim_rdist_vpe_set_target(s->cfg.rm, c->vpe, -1);
 		return;
 	}
-	if (!table_ok_(s, 2, c->vpe)) {
+	if (!table_ok_(s, T_VPE, c->vpe)) {
 		err_(s, "VMAPP: no vPE table entry", c->vpe);
 		return;
 	}
@@ -501,7 +545,8 @@ static enum virq_sim_its_verdict hook_(void *arg, struct virq_sim_its *m,
 		do_mapd_(s, c);
 		break;
 	case 0x09: /* MAPC */
-		if (c->valid && !table_ok_(s, 1, c->icid))
+		if (c->valid && c->icid >= ((s->cfg.typer >> 24) & 0xFF) &&
+		    !table_ok_(s, T_COL, c->icid))
 			err_(s, "MAPC: no collection table entry", c->icid);
 		rd = rd_index_(s, c->rd);
 		if (c->valid && s->cfg.rm &&
@@ -563,8 +608,6 @@ struct virq_sim_its_state_cfg virq_sim_its_state_default_cfg(uint64_t base)
 	c.iidr = 0x43B;
 	c.pidr2 = 0x4B;
 	c.esz = 8;
-	c.force_sh = -1;
-	c.force_ic = -1;
 	return c;
 }
 
@@ -583,8 +626,7 @@ struct virq_sim_its_state *virq_sim_its_state_new(struct virq_sim *sim,
 	s->cfg.typer = qc.typer;
 	if (!s->cfg.esz)
 		s->cfg.esz = 8;
-	qc.force_sh = cfg->force_sh;
-	qc.force_inner = cfg->force_ic;
+	qc.cbaser = cfg->cbaser;
 	qc.never_quiescent = cfg->never_quiescent;
 	s->q = virq_sim_its_new(sim, cfg->base, &qc);
 	s->vpes = calloc(MAX_IDS, sizeof(*s->vpes));

@@ -2,8 +2,11 @@
 /* Distributor + redistributor model; see libvirq/sim/rdist.h. */
 #include <libvirq/sim/rdist.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "latitude_priv.h"
 
 /* Offsets (own constants, from IHI 0069H chapter 12). */
 #define D_CTLR 0x0000
@@ -62,6 +65,8 @@ struct virq_sim_rdist {
 	uint8_t
 	    *vsgi_cfg; /* [vpe * 16 + intid]: bit7 set, bit6 enable, bit5 group1, [3:0] prio[7:4] */
 	unsigned long wrong_rd;
+	unsigned long errors;
+	char last_err[96];
 };
 
 static void lpi_pend_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t intid, bool on)
@@ -83,8 +88,6 @@ struct virq_sim_rdist_cfg virq_sim_rdist_default_cfg(void)
 	c.nr = 1;
 	c.version = 40;
 	c.idbits = 15;
-	c.force_sh = -1;
-	c.force_ic = -1;
 	c.common_lpi_aff = 1;
 	return c;
 }
@@ -161,13 +164,23 @@ static uint64_t typer_(const struct virq_sim_rdist *m, unsigned i)
 	return t | ((uint64_t)r->aff << 32);
 }
 
-static uint64_t attr_(const struct virq_sim_rdist *m, uint64_t v)
+/* Every GICR_*BASER modelled: OuterCache [58:56], Shareability [11:10], InnerCache [9:7]. */
+static const struct lat_pos_ rd_pos_ = {10, 7, 56};
+
+/* What a GICR_*BASER keeps of @v: its attributes, and its address field
+ * [51:@lo] with the bits beyond the implemented address size cleared. */
+static uint64_t attr_(const struct virq_sim_attrs *a, uint64_t v, unsigned lo)
 {
-	if (m->cfg.force_sh >= 0)
-		v = (v & ~(3ull << 10)) | ((uint64_t)m->cfg.force_sh << 10);
-	if (m->cfg.force_ic >= 0)
-		v = (v & ~(7ull << 7)) | ((uint64_t)m->cfg.force_ic << 7);
-	return v;
+	uint64_t pam = ((1ull << 52) - 1) & ~((1ull << lo) - 1);
+
+	v = lat_attrs_(a, rd_pos_, v);
+	return (v & ~pam) | lat_pa_(a, v & pam);
+}
+
+static void rd_err_(struct virq_sim_rdist *m, const char *what, uint64_t v)
+{
+	m->errors++;
+	snprintf(m->last_err, sizeof(m->last_err), "%s 0x%llx", what, (unsigned long long)v);
 }
 
 static uint64_t reg64_(struct rd_ *r, uint64_t off)
@@ -218,20 +231,38 @@ static uint64_t vsgipendr_(struct virq_sim_rdist *m, struct rd_ *r, unsigned i)
 	return m->vsgi_pend[vpe];
 }
 
-/* 4.1 GICR_VPROPBASER write: Entry_Size [61:59] is read-only, Page_Size
- * [54:53] keeps only a supported size (the largest one otherwise). */
+/* 4.1 GICR_VPROPBASER write: Entry_Size [61:59] is read-only, Indirect
+ * [55] RAZ/WI on a flat-only GIC, Page_Size [54:53] keeps only a supported
+ * size, attributes and address as the latitude says. */
 static uint64_t vprop41_(const struct virq_sim_rdist *m, uint64_t v)
 {
-	uint32_t mask = m->cfg.vpet_psz_mask ? m->cfg.vpet_psz_mask : 7;
-	uint32_t psz = (uint32_t)((v >> 53) & 3);
+	const struct virq_sim_table_lat *t = &m->cfg.vprop;
+	uint32_t psz = lat_psz_(t, (uint32_t)((v >> 53) & 3));
 
-	if (psz == 3)
-		psz = 2;
-	if (!((mask >> psz) & 1))
-		psz = (mask & 4) ? 2 : (mask & 2) ? 1 : 0;
 	v = (v & ~(3ull << 53)) | ((uint64_t)psz << 53);
 	v = (v & ~(7ull << 59)) | ((uint64_t)(m->cfg.vpet_esz & 7) << 59);
-	return v;
+	if (t->flat_only)
+		v &= ~(1ull << 55);
+	return attr_(&t->attrs, v, 12);
+}
+
+/* Z = 1 says the table is zero (IHI 0069H §12.11 GICR_VPROPBASER, 4.1
+ * layout): the flat table, or the level-1 table of a two-level one. */
+static void vprop41_z_check_(struct virq_sim_rdist *m, uint64_t v)
+{
+	uint32_t code = (uint32_t)((v >> 53) & 3);
+	size_t psz = code == 0 ? 4096 : code == 1 ? 16384 : 65536;
+	size_t len = (size_t)((v & 0x7F) + 1) * psz;
+	const uint8_t *p;
+
+	if (!(v >> 63) || !((v >> 52) & 1))
+		return;
+	p = virq_sim_pa_to_va(m->sim, v & 0x000FFFFFFFFFF000ull, len);
+	for (size_t i = 0; p && i < len; i++)
+		if (p[i]) {
+			rd_err_(m, "GICR_VPROPBASER: Z = 1 over a table that is not zero", v);
+			return;
+		}
 }
 
 static uint64_t rd_read_(void *arg, struct virq_sim *sim, uint64_t addr, unsigned width)
@@ -308,7 +339,9 @@ static void vpend_write_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t v)
 {
 	bool was = r->vpend >> 63, now = v >> 63;
 
-	v &= ~(1ull << 60); /* Dirty is read-only */
+	v &= ~(1ull << 60);	  /* Dirty is read-only */
+	if (m->cfg.version != 41) /* 4.0 layout: OuterCache, PA [51:16], Shareability, InnerCache */
+		v = attr_(&m->cfg.vpend, v, 16);
 	if (!was && now)
 		v |= 1ull << 61; /* QEMU: Valid 0->1 forces PendingLast */
 	if (was && !now) {
@@ -344,13 +377,18 @@ static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v
 			r->wake_left = r->wake_polls;
 		return;
 	case R_PROPBASER:
-		r->prop = attr_(m, v);
+		r->prop = attr_(&m->cfg.prop, v, 12);
 		return;
 	case R_PENDBASER:
-		r->pend = attr_(m, v) & ~(1ull << 62); /* PTZ is write-only */
+		r->pend = attr_(&m->cfg.pend, v, 16) & ~(1ull << 62); /* PTZ is write-only */
 		return;
 	case R_VPROPBASER:
-		r->vprop = m->cfg.version == 41 ? vprop41_(m, v) : v;
+		if (m->cfg.version == 41) {
+			r->vprop = vprop41_(m, v);
+			vprop41_z_check_(m, r->vprop);
+		} else {
+			r->vprop = attr_(&m->cfg.vprop.attrs, v, 12);
+		}
 		return;
 	case R_VSGIR:
 		r->vsgi_vpe = (uint32_t)v & 0xFFFF;
@@ -691,4 +729,14 @@ unsigned virq_sim_rdist_vpe_tables_inconsistent(const struct virq_sim_rdist *m)
 unsigned virq_sim_rdist_count(const struct virq_sim_rdist *m)
 {
 	return m->cfg.nr;
+}
+
+unsigned long virq_sim_rdist_errors(const struct virq_sim_rdist *m)
+{
+	return m->errors;
+}
+
+const char *virq_sim_rdist_last_error(const struct virq_sim_rdist *m)
+{
+	return m->last_err;
 }

@@ -14,8 +14,8 @@
 #ifndef LIBVIRQ_SRC_AVIC_PRIV_H
 #define LIBVIRQ_SRC_AVIC_PRIV_H
 
-#include "avic/enc/fields.h"
-#include "hal/hal_priv.h"
+#include "enc/fields.h"
+#include "../hal/hal_priv.h"
 
 /* Backing page (vAPIC) register offsets. */
 #define LIBVIRQ_APIC_ID 0x020u
@@ -77,7 +77,9 @@ static inline const struct virq_hal *vcpu_hal_(const struct virq_avic_vcpu *v)
 
 static inline uint32_t *apic_reg_(const struct virq_avic_vcpu *v, uint32_t off)
 {
-	return (uint32_t *)((uint8_t *)v->backing.va + off);
+	uint32_t *regs = v->backing.va; /* 4 KiB aligned; @off is a multiple of 4 */
+
+	return regs + off / 4u;
 }
 
 /* vCPU -> the 32-bit backing-page word holding bit @vector of the array at @base. */

@@ -3,7 +3,7 @@
  * AVIC capability probe through the HAL CPUID (APM Vol 2 §15.29.1; Vol 3
  * CPUID Fn8000_000A). Limits are data: the highest physical-table index.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 /* "AuthenticAMD" and "HygonGenuine" as CPUID leaf 0 EBX, EDX, ECX. */
 static bool vendor_is_(const uint32_t r[4], uint32_t b, uint32_t d, uint32_t c)

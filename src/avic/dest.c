@@ -19,7 +19,7 @@
  * no vCPU is in xAPIC mode); otherwise, and for broadcasts, every vCPU is
  * matched. Every guest value is range-checked before it indexes anything.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 struct rctx_ {
 	virq_avic_target_fn fn;
@@ -181,6 +181,7 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	case LIBVIRQ_APIC_SH_ALL_BUT_SELF:
 		all_(vm, &c, sender);
 		break;
+	case LIBVIRQ_APIC_SH_NONE:
 	default:
 		resolve_dest_(vm, &c, icr);
 		break;

@@ -12,7 +12,7 @@
  * Which causes emulate the ICR: docs/rationale.md#avic-incomplete-ipi-causes;
  * whom TARGET_NOT_RUNNING wakes: docs/rationale.md#avic-tnr-wake.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 /* Indexes of struct virq_avic_vm_raw_counters::ev, in struct virq_avic_vm_counters order. */
 enum { EV_UNKNOWN_CAUSE_, EV_UNKNOWN_EXIT_, EV_BAD_BACKING_, EV_TRAP_READ_ };
@@ -70,6 +70,11 @@ static LIBVIRQ_CF_CHECK_ void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 	}
 	case LIBVIRQ_APIC_DM_RSVD3:
 		return;
+	case LIBVIRQ_APIC_DM_SMI:
+	case LIBVIRQ_APIC_DM_NMI:
+	case LIBVIRQ_APIC_DM_INIT:
+	case LIBVIRQ_APIC_DM_SIPI:
+	case LIBVIRQ_APIC_DM_EXTINT:
 	default:
 		if (!e->ops || !e->ops->deliver) {
 			e->missing = true;
@@ -182,6 +187,7 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 		       sender->index);
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
 		return LIBVIRQ_EHW;
+	case LIBVIRQ_AVIC_IPI_UNKNOWN:
 	default:
 		event_(sender->vm, EV_UNKNOWN_CAUSE_, LIBVIRQ_LOG_WARN,
 		       "avic: AVIC_INCOMPLETE_IPI with an unknown cause (cause, sender)",

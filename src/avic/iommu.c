@@ -6,7 +6,7 @@
  * pure IRTE, GA log and GA tag encoders are in enc/iommu.c. Layout and the
  * no-invalidation rule: docs/rationale.md#iommu-irte-ga-layout.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 /* ---- registry ---- */
 

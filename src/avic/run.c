@@ -58,7 +58,7 @@
  * vs kick (docs/rationale.md#avic-erratum-1235). Decisions key on the
  * software run state, never on IsRunning (docs/rationale.md#avic-run-state).
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 /* Cold path: the doorbell write faulted (#GP); fall back to a kick. */
 static LIBVIRQ_COLD_ virq_status doorbell_failed_(struct virq_avic_vcpu *t)

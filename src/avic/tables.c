@@ -15,7 +15,7 @@
  * docs/rationale.md#avic-logical-id-single-bit, #avic-apic-id-bounds and
  * docs/rationale.md#avic-mixed-mode-destinations.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
 {
@@ -26,8 +26,9 @@ uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
 		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC;
 	case LIBVIRQ_AVIC_MODE_X2AVIC_4K:
 		return LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 size_t virq_avic_maps_size_(uint32_t max_vcpus, uint32_t *map_slots)

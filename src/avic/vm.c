@@ -4,7 +4,7 @@
  * inhibits, policy and calibration, and the VMCB control values (APM Vol 2
  * §15.29.2, App. B). The APIC-ID tables themselves are kept by tables.c.
  */
-#include "avic/avic_priv.h"
+#include "avic_priv.h"
 
 static virq_status vm_check_cfg_(const struct virq_hal *hal, const struct virq_avic_caps *caps,
 				 const struct virq_avic_vm_cfg *cfg)
@@ -53,7 +53,7 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 {
 	virq_status st;
 	size_t entries, tsize;
-	uint32_t slots;
+	uint32_t slots = 0;
 
 	if (!vm || !caps || !cfg)
 		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,

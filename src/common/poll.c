@@ -15,7 +15,7 @@
  * already in the wanted state costs one read and no now_ns() call.
  */
 #include <libvirq/hal.h>
-#include "hal/hal_priv.h"
+#include "../hal/hal_priv.h"
 
 /* Rounds a wait of @p timeout_ns may take after its first read. */
 static uint64_t max_rounds_(const struct virq_hal *hal, uint64_t timeout_ns)

@@ -5,12 +5,12 @@
  * (DISCARD, INT, CLEAR, INV followed by SYNC or VSYNC).
  * Spec: Arm IHI 0069H §5.3 (MAPD, MAPTI, DISCARD, INT, CLEAR, INV), §5.3 ITT.
  */
-#include "gicv4/device_priv.h"
-#include "gicv4/enc/its_fill.h"
-#include "gicv4/its_exec_priv.h"
-#include "gicv4/its_queue_priv.h"
-#include "gicv4/its_table_priv.h"
-#include "gicv4/lpi_priv.h"
+#include "device_priv.h"
+#include "enc/its_fill.h"
+#include "its_exec_priv.h"
+#include "its_queue_priv.h"
+#include "its_table_priv.h"
+#include "lpi_priv.h"
 
 /* ---------------- the ITS's DeviceID index ----------------
  *

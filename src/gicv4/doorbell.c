@@ -21,12 +21,12 @@
  * redistributor after VMOVP is Linux commit 958b90d162b4 ("irqchip/gic-v3-its:
  * Move pending doorbell after VMOVP").
  */
-#include "gicv4/device_priv.h"
-#include "gicv4/doorbell_priv.h"
-#include "gicv4/its_exec_priv.h"
+#include "device_priv.h"
+#include "doorbell_priv.h"
+#include "its_exec_priv.h"
 
-_Static_assert(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
-	       "proxy device fits one page");
+LIBVIRQ_STATIC_ASSERT_(sizeof(struct virq_its_device) + sizeof(struct virq_page) <= 4096,
+		       "proxy device fits one page");
 
 /* The ITS that holds the GIC's proxy (created or not), even when dead. */
 static struct virq_its *proxy_owner_(const struct virq_gic *gic)

@@ -121,19 +121,14 @@ static virq_status ranges_lookup_(const uint8_t *rg, int len, struct virq_fdt_ce
  * error, as in Linux's of_translate_address. An empty ranges is the
  * identity (Devicetree Specification v0.4 §2.3.8).
  */
-virq_status virq_fdt_translate_(const void *fdt, int bus, uint64_t *addr, uint64_t size,
-				const char **why)
+virq_status virq_fdt_translate_path_(const void *fdt, const struct virq_fdt_path_ *path,
+				     uint64_t *addr, uint64_t size, const char **why)
 {
-	for (int depth = 0; depth < LIBVIRQ_FDT_MAX_DEPTH_; depth++) {
+	for (uint32_t level = path->len - 1; level > 0; level--) {
 		struct virq_fdt_cells_ child, parent;
 		const uint8_t *rg;
-		int len = 0, pbus;
+		int len = 0, bus = path->node[level], pbus = path->node[level - 1];
 
-		if (bus == 0)
-			return LIBVIRQ_OK;
-		pbus = fdt_parent_offset(fdt, bus);
-		if (pbus < 0)
-			return virq_fdt_bad_(why, "cannot find the parent of a bus node");
 		rg = fdt_getprop(fdt, bus, "ranges", &len);
 		if (!rg)
 			return virq_fdt_bad_(
@@ -148,9 +143,38 @@ virq_status virq_fdt_translate_(const void *fdt, int bus, uint64_t *addr, uint64
 			if (st != LIBVIRQ_OK)
 				return st;
 		}
-		bus = pbus;
 	}
-	return virq_fdt_bad_(why, "bus nesting deeper than 64 levels");
+	return LIBVIRQ_OK;
+}
+
+/* @p node's path from the root, in one walk of the nodes before it. */
+static virq_status path_of_(const void *fdt, int node, struct virq_fdt_path_ *path,
+			    const char **why)
+{
+	int off = 0, depth = 0;
+
+	path->node[0] = 0;
+	/* (depth < 0: past the root's end; the offset is then no node's) */
+	while (off >= 0 && depth >= 0 && off < node) {
+		off = fdt_next_node(fdt, off, &depth);
+		if (off >= 0 && depth >= 0 && depth < LIBVIRQ_FDT_MAX_DEPTH_)
+			path->node[depth] = off;
+	}
+	if (off != node || depth < 0)
+		return virq_fdt_bad_(why, "cannot find the parent of a bus node");
+	if (depth >= LIBVIRQ_FDT_MAX_DEPTH_)
+		return virq_fdt_bad_(why, "bus nesting deeper than 64 levels");
+	path->len = (uint32_t)depth + 1;
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_fdt_translate_(const void *fdt, int bus, uint64_t *addr, uint64_t size,
+				const char **why)
+{
+	struct virq_fdt_path_ path;
+	virq_status st = path_of_(fdt, bus, &path, why);
+
+	return st == LIBVIRQ_OK ? virq_fdt_translate_path_(fdt, &path, addr, size, why) : st;
 }
 
 bool virq_fdt_enabled_(const void *fdt, int node)
@@ -498,7 +522,7 @@ static virq_status cpuif_(const void *fdt, int bus, const struct reg_prop_ *reg,
 
 static virq_status its_(const void *fdt, int gic, struct virq_gic_desc *d, const char **why)
 {
-	struct virq_fdt_cells_ c;
+	struct virq_fdt_cells_ c = {0};
 	bool have_cells = false;
 	int child;
 

@@ -54,10 +54,16 @@ add_library(libvirq::virq_fdt ALIAS virq_fdt)
 # Installed as libvirq::virq_fdt (cmake/VirqInstall.cmake, component "fdt").
 set_target_properties(virq_fdt PROPERTIES OUTPUT_NAME virq_fdt EXPORT_NAME virq_fdt)
 target_include_directories(virq_fdt
-  PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
-  PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
 target_compile_options(virq_fdt PRIVATE -ffreestanding -fno-common)
 # In the build tree libfdt is the target found above; an installed package's
 # consumers link the system's libfdt by name (-lfdt).
 target_link_libraries(virq_fdt PUBLIC $<BUILD_INTERFACE:${LIBVIRQ_LIBFDT_TARGET}>
                       $<INSTALL_INTERFACE:fdt> PRIVATE $<BUILD_INTERFACE:virq_warnings> $<BUILD_INTERFACE:virq_host_warnings>)
+# libfdt's include directories, for checks that compile the sources themselves
+# (the imported target is visible in this directory only).
+get_target_property(_virq_fdt_inc ${LIBVIRQ_LIBFDT_TARGET} INTERFACE_INCLUDE_DIRECTORIES)
+if(NOT _virq_fdt_inc)
+  set(_virq_fdt_inc "")
+endif()
+set_target_properties(virq_fdt PROPERTIES LIBVIRQ_LIBFDT_INCLUDE_DIRS "${_virq_fdt_inc}")

@@ -35,29 +35,9 @@ static bool generic_host_(const void *fdt, int node, uint32_t *layout)
 	return false;
 }
 
-/* Offset of the index-th enabled generic host bridge, or a virq_status. */
-static virq_status find_host_(const void *fdt, uint32_t index, int *node, uint32_t *layout,
-			      const char **why)
-{
-	uint32_t seen = 0;
-	int off;
-
-	for (off = fdt_next_node(fdt, -1, NULL); off >= 0; off = fdt_next_node(fdt, off, NULL)) {
-		if (!generic_host_(fdt, off, layout) || !virq_fdt_enabled_(fdt, off))
-			continue;
-		if (seen++ == index) {
-			*node = off;
-			return LIBVIRQ_OK;
-		}
-	}
-	if (off != -FDT_ERR_NOTFOUND)
-		return virq_fdt_bad_(why, "bad structure while looking for PCI host bridges");
-	return virq_fdt_fail_(why, LIBVIRQ_ENOENT,
-			      "fewer enabled generic PCI host bridges than the index asks for");
-}
-
-static virq_status host_cfg_(const void *fdt, int node, int bus, struct virq_fdt_cells_ pc,
-			     struct virq_fdt_pci_host *h, const char **note, const char **why)
+static virq_status host_cfg_(const void *fdt, int node, const struct virq_fdt_path_ *bus,
+			     struct virq_fdt_cells_ pc, struct virq_fdt_pci_host *h,
+			     const char **note, const char **why)
 {
 	uint32_t entry = (pc.ac + pc.sc) * 4u, shift;
 	uint64_t nbus, fit;
@@ -74,7 +54,7 @@ static virq_status host_cfg_(const void *fdt, int node, int bus, struct virq_fdt
 	h->cfg_size = virq_fdt_cells_at_(p + pc.ac * 4u, pc.sc);
 	st = virq_fdt_region_ok_(h->cfg_base, h->cfg_size, why);
 	if (st == LIBVIRQ_OK)
-		st = virq_fdt_translate_(fdt, bus, &h->cfg_base, h->cfg_size, why);
+		st = virq_fdt_translate_path_(fdt, bus, &h->cfg_base, h->cfg_size, why);
 	if (st != LIBVIRQ_OK)
 		return st;
 	shift = h->layout == LIBVIRQ_FDT_PCI_ECAM ? 20u : 16u;
@@ -108,8 +88,9 @@ static virq_status host_cfg_(const void *fdt, int node, int bus, struct virq_fdt
 	return LIBVIRQ_OK;
 }
 
-static virq_status host_ranges_(const void *fdt, int node, int bus, struct virq_fdt_cells_ pc,
-				struct virq_fdt_pci_host *h, const char **note, const char **why)
+static virq_status host_ranges_(const void *fdt, int node, const struct virq_fdt_path_ *bus,
+				struct virq_fdt_cells_ pc, struct virq_fdt_pci_host *h,
+				const char **note, const char **why)
 {
 	uint32_t entry = (3u + pc.ac + 2u) * 4u;
 	int len = 0;
@@ -145,7 +126,7 @@ static virq_status host_ranges_(const void *fdt, int node, int bus, struct virq_
 			    why, "a 32-bit memory or I/O window ends above 4 GiB on the PCI side");
 		st = virq_fdt_region_ok_(cpu, size, why);
 		if (st == LIBVIRQ_OK)
-			st = virq_fdt_translate_(fdt, bus, &cpu, size, why);
+			st = virq_fdt_translate_path_(fdt, bus, &cpu, size, why);
 		if (st != LIBVIRQ_OK)
 			return st;
 		if (h->nr_ranges == LIBVIRQ_FDT_PCI_MAX_RANGES)
@@ -161,31 +142,23 @@ static virq_status host_ranges_(const void *fdt, int node, int bus, struct virq_
 	return LIBVIRQ_OK;
 }
 
-static virq_status pci_host_(const void *fdt, size_t bufsize, uint32_t index,
+/* The host bridge at @p node, whose parent bus ends @p bus. */
+static virq_status pci_host_(const void *fdt, int node, const struct virq_fdt_path_ *bus,
 			     struct virq_fdt_pci_host *h, const char **note, const char **why)
 {
 	struct virq_fdt_cells_ pc;
 	uint32_t ac = 0, sc = 0;
-	int node = -1, bus;
 	virq_status st;
 
-	st = virq_fdt_check_blob_(fdt, bufsize, why);
-	if (st == LIBVIRQ_OK)
-		st = find_host_(fdt, index, &node, &h->layout, why);
-	if (st != LIBVIRQ_OK)
-		return st;
 	if (node == 0)
 		return virq_fdt_bad_(why, "the PCI host bridge is the root node");
 	h->node = node;
-	bus = fdt_parent_offset(fdt, node);
-	if (bus < 0)
-		return virq_fdt_bad_(why, "cannot find the PCI host bridge's parent");
 	/* pci-bus.yaml: #address-cells = <3>, #size-cells = <2>, exactly. */
 	if (virq_fdt_u32_(fdt, node, "#address-cells", &ac) != 1 || ac != 3 ||
 	    virq_fdt_u32_(fdt, node, "#size-cells", &sc) != 1 || sc != 2)
 		return virq_fdt_bad_(
 		    why, "the PCI host bridge's #address-cells/#size-cells are not 3/2");
-	st = virq_fdt_bus_cells_(fdt, bus, &pc, why);
+	st = virq_fdt_bus_cells_(fdt, bus->node[bus->len - 1], &pc, why);
 	if (st == LIBVIRQ_OK)
 		st = host_cfg_(fdt, node, bus, pc, h, note, why);
 	if (st == LIBVIRQ_OK)
@@ -201,10 +174,67 @@ static virq_status pci_host_(const void *fdt, size_t bufsize, uint32_t index,
 	return LIBVIRQ_OK;
 }
 
+/* One walk over the host bridges: stop at @p stop, or hand each to @p fn. */
+struct pci_walk_ {
+	uint32_t stop; /* index to stop at, or UINT32_MAX */
+	virq_fdt_pci_host_fn fn;
+	void *ctx;
+	uint32_t count; /* host bridges described so far */
+	struct virq_fdt_pci_host *h;
+	const char *note;
+};
+
+/*
+ * Every enabled generic host bridge in tree order, in one pass over the
+ * validated nodes: the walk keeps the current node's ancestors, so nothing
+ * per bridge walks the tree again (the whole walk is linear in the blob).
+ */
+static virq_status pci_walk_(const void *fdt, size_t bufsize, struct pci_walk_ *w, const char **why)
+{
+	struct virq_fdt_path_ path;
+	int off = 0, depth = 0;
+	uint32_t layout = 0;
+	virq_status st = virq_fdt_check_blob_(fdt, bufsize, why);
+
+	/* Ends past the root's end (depth < 0) or on a libfdt error (off < 0). */
+	for (path.node[0] = 0; st == LIBVIRQ_OK && off >= 0 && depth >= 0;
+	     off = fdt_next_node(fdt, off, &depth)) {
+		if (depth < LIBVIRQ_FDT_MAX_DEPTH_)
+			path.node[depth] = off;
+		if (!generic_host_(fdt, off, &layout) || !virq_fdt_enabled_(fdt, off))
+			continue;
+		if (!w->fn && w->count != w->stop) {
+			w->count++; /* looking for one: the others are only counted */
+			continue;
+		}
+		if (depth >= LIBVIRQ_FDT_MAX_DEPTH_)
+			return virq_fdt_bad_(why, "bus nesting deeper than 64 levels");
+		memset(w->h, 0, sizeof(*w->h));
+		w->note = NULL;
+		w->h->layout = layout;
+		path.len = (uint32_t)depth; /* the ancestors: the bus ends it */
+		st = pci_host_(fdt, off, &path, w->h, &w->note, why);
+		if (st != LIBVIRQ_OK || w->count == w->stop)
+			return st;
+		if (w->fn && (w->fn)(w->ctx, w->count, w->h, w->note ? w->note : ok_reason_))
+			return LIBVIRQ_OK;
+		w->count++;
+	}
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (off < 0 && off != -FDT_ERR_NOTFOUND)
+		return virq_fdt_bad_(why, "bad structure while looking for PCI host bridges");
+	if (w->stop != UINT32_MAX)
+		return virq_fdt_fail_(
+		    why, LIBVIRQ_ENOENT,
+		    "fewer enabled generic PCI host bridges than the index asks for");
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t index,
 				       struct virq_fdt_pci_host *host, const char **reason)
 {
-	const char *note = NULL;
+	struct pci_walk_ w = {index, NULL, NULL, 0, host, NULL};
 	virq_status st;
 
 	if (reason)
@@ -214,11 +244,34 @@ virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t
 	memset(host, 0, sizeof(*host));
 	if (!fdt)
 		return virq_fdt_fail_(reason, LIBVIRQ_EINVAL, "no blob");
-	st = pci_host_(fdt, bufsize, index, host, &note, reason);
+	if (index == UINT32_MAX)
+		return virq_fdt_fail_(
+		    reason, LIBVIRQ_ENOENT,
+		    "fewer enabled generic PCI host bridges than the index asks for");
+	st = pci_walk_(fdt, bufsize, &w, reason);
 	if (st != LIBVIRQ_OK)
 		memset(host, 0, sizeof(*host));
-	else if (note && reason)
-		*reason = note;
+	else if (w.note && reason)
+		*reason = w.note;
+	return st;
+}
+
+virq_status virq_fdt_for_each_pci_host(const void *fdt, size_t bufsize, virq_fdt_pci_host_fn fn,
+				       void *ctx, uint32_t *count, const char **reason)
+{
+	struct virq_fdt_pci_host h;
+	struct pci_walk_ w = {UINT32_MAX, fn, ctx, 0, &h, NULL};
+	virq_status st;
+
+	if (reason)
+		*reason = ok_reason_;
+	if (count)
+		*count = 0;
+	if (!fdt || !fn)
+		return virq_fdt_fail_(reason, LIBVIRQ_EINVAL, "no blob or no callback");
+	st = pci_walk_(fdt, bufsize, &w, reason);
+	if (count)
+		*count = w.count;
 	return st;
 }
 

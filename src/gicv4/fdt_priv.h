@@ -28,6 +28,17 @@ struct virq_fdt_cells_ {
 /* DT spec: ranges nesting is bounded by the tree depth; anything deeper is hostile. */
 #define LIBVIRQ_FDT_MAX_DEPTH_ 64
 
+/*
+ * A node and its ancestors, root first: node[0] is the root (offset 0),
+ * node[len - 1] the node itself. Lets address translation climb the tree
+ * without libfdt's fdt_parent_offset(), which walks from the root each time
+ * (a walk per level per region made enumerating PCI host bridges quadratic).
+ */
+struct virq_fdt_path_ {
+	int node[LIBVIRQ_FDT_MAX_DEPTH_];
+	uint32_t len;
+};
+
 /* Sets *why (when non-NULL) and returns @p st (inline: analysers see the status). */
 static inline virq_status virq_fdt_fail_(const char **why, virq_status st, const char *msg)
 {
@@ -65,6 +76,9 @@ virq_status virq_fdt_region_ok_(uint64_t base, uint64_t size, const char **why);
  */
 virq_status virq_fdt_translate_(const void *fdt, int bus, uint64_t *addr, uint64_t size,
 				const char **why);
+/* The same for the bus at the end of @p path (one walk less). */
+virq_status virq_fdt_translate_path_(const void *fdt, const struct virq_fdt_path_ *path,
+				     uint64_t *addr, uint64_t size, const char **why);
 
 /*
  * Validates the whole blob in [fdt, fdt + bufsize) before any lookup:

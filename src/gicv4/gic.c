@@ -4,8 +4,8 @@
  * tables, distributor enable. Per-redistributor bring-up is in rdist.c.
  * Spec: Arm IHI 0069H §12.9 (GICD), §12.10-12.11 (GICR), §5.1 (LPIs).
  */
-#include "gicv4/lpi_priv.h"
-#include "gicv4/rdist_priv.h"
+#include "lpi_priv.h"
+#include "rdist_priv.h"
 
 /* ---------------- probe ---------------- */
 

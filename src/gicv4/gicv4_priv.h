@@ -13,12 +13,12 @@
 #include <libvirq/gicv4.h>
 #include <libvirq/gicv4/gic_regs.h>
 #include <libvirq/gicv4/its_regs.h>
-#include "hal/hal_priv.h"
+#include "../hal/hal_priv.h"
 
 /* Bitmap helpers over HAL pages (bit n of byte n/8). */
 static inline bool bm_test_(const uint8_t *bm, uint32_t n)
 {
-	return (bm[n >> 3] >> (n & 7)) & 1u;
+	return (((uint32_t)bm[n >> 3] >> (n & 7u)) & 1u) != 0;
 }
 
 static inline void bm_set_(uint8_t *bm, uint32_t n)

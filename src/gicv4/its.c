@@ -5,11 +5,12 @@
  * the GICv4.0 doorbell proxy device in doorbell.c (created lazily there).
  * Spec: Arm IHI 0069H chapter 5 (LPIs and the ITS), §12.19 (GITS_CTLR, GITS_TYPER, GITS_IIDR).
  */
-#include "gicv4/doorbell_priv.h"
-#include "gicv4/its_exec_priv.h"
-#include "gicv4/its_queue_priv.h"
-#include "gicv4/its_table_priv.h"
-#include "gicv4/rdist_priv.h"
+#include "doorbell_priv.h"
+#include "its_exec_priv.h"
+#include "its_queue_priv.h"
+#include "its_table_priv.h"
+#include "lpi_priv.h"
+#include "rdist_priv.h"
 
 /* ---------------- probe / enable ---------------- */
 
@@ -286,6 +287,23 @@ static virq_status its_region_ok_(const struct virq_gic *gic, const struct virq_
 	return LIBVIRQ_OK;
 }
 
+/* A vPE table narrowed to fit GITS_BASER<n>.Size (flat: Indirect RAZ/WI, or
+ * too large) covers fewer vPEIDs than the GIC has: no larger vPEID is handed
+ * out from now on (every vPE is mapped on every GICv4 ITS). */
+static virq_status its_vpeid_cap_(struct virq_its *its)
+{
+	const struct virq_its_table *t = &its->tbl[LIBVIRQ_ITS_TBL_VPE];
+
+	if (!t->baser || t->id_bits >= 32 || (1ull << t->id_bits) >= its->gic->vpeid_limit)
+		return LIBVIRQ_OK;
+	if (virq_vpeid_cap_(its->gic, 1u << t->id_bits))
+		return LIBVIRQ_OK;
+	return LIBVIRQ_FAILV(&its->gic->hal, LIBVIRQ_ENOSPC,
+			     "virq_its_init: the vPE table GITS_BASER<n> can describe covers fewer "
+			     "vPEIDs than are in use",
+			     t->n, t->baser, 1u << t->id_bits);
+}
+
 virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 			  const struct virq_gic_its_desc *desc, const struct virq_its_cfg *cfg)
 {
@@ -340,6 +358,8 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	st = its_number_unique_(its);
 	gic->its[its->slot] = its; /* registered so that the failure path below can undo it */
 	gic->nr_its++;
+	if (st == LIBVIRQ_OK)
+		st = its_vpeid_cap_(its);
 	if (st == LIBVIRQ_OK && its->lim.version == LIBVIRQ_ITS_V41) /* RDs share its vPE table */
 		st = virq_rdist_vpe_tables_attach_(gic);
 	if (st != LIBVIRQ_OK) {

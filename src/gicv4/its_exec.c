@@ -7,8 +7,8 @@
  * calls only the command encoders and the queue.
  * Spec: Arm IHI 0069H §5.2 (command queue), §5.3 (SYNC, VSYNC, RDbase).
  */
-#include "gicv4/its_exec_priv.h"
-#include "gicv4/its_queue_priv.h"
+#include "its_exec_priv.h"
+#include "its_queue_priv.h"
 
 void virq_its_lock_(struct virq_its *its)
 {

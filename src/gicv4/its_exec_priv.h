@@ -6,7 +6,7 @@
 
 #include <libvirq/gicv4/its.h>
 #include <libvirq/gicv4/vpe.h>
-#include "gicv4/gicv4_priv.h"
+#include "gicv4_priv.h"
 
 /* Most commands one library operation sends in one batch. */
 #define ITS_BATCH_MAX 8u

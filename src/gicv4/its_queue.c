@@ -18,8 +18,8 @@
 #include <libvirq/gicv4/its_regs.h>
 #include <libvirq/bitfield.h>
 
-#include "hal/hal_priv.h"
-#include "gicv4/its_queue_priv.h"
+#include "../hal/hal_priv.h"
+#include "its_queue_priv.h"
 
 #define LIVE_ LIBVIRQ_GICV4_LIVE
 

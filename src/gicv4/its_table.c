@@ -5,7 +5,7 @@
  * Spec: Arm IHI 0069H §12.19.1 GITS_BASER<n>; attributes and cleaning per
  * docs/rationale.md#gic-table-attributes.
  */
-#include "gicv4/its_table_priv.h"
+#include "its_table_priv.h"
 
 #define L1_VALID LIBVIRQ_BIT(63)
 #define BASER_MAX_PAGES 256u
@@ -197,7 +197,7 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	t->page_size = probe_psz_(its, n, &pszf);
 	t->id_bits = wanted_bits_(its, type);
 	pages = size_table_(its, t, pszf);
-	st = virq_page_alloc_(hal, (size_t)pages * t->page_size, t->page_size, &t->l1);
+	st = virq_page_alloc_(hal, (uint64_t)pages * t->page_size, t->page_size, &t->l1);
 	if (st == LIBVIRQ_OK && t->indirect)
 		st = virq_page_alloc_(
 		    hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096), 4096,

@@ -4,7 +4,7 @@
 #define LIBVIRQ_SRC_GICV4_ITS_TABLE_PRIV_H
 
 #include <libvirq/gicv4/its.h>
-#include "gicv4/gicv4_priv.h"
+#include "gicv4_priv.h"
 
 /* Makes the table entry for @id usable (level-2 page on demand). */
 virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx t, uint32_t id);

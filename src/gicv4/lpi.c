@@ -6,7 +6,7 @@
  * Spec: Arm IHI 0069H §5.1 (LPIs, INTIDs from 8192), §5.1.1 (config byte),
  * §9 (vPEIDs; GICD_TYPER2.VID on GICv4.1).
  */
-#include "gicv4/lpi_priv.h"
+#include "lpi_priv.h"
 
 #define LPI_MAX_BLOCK 4096u
 
@@ -205,6 +205,7 @@ void virq_vpeid_map_init_(struct virq_gic *gic)
 	if (nl % 64) /* summary bits of leaf words that do not exist */
 		sum[ns - 1] = ~0ull << (nl % 64);
 	gic->vpeid_hint = 0;
+	gic->vpeid_limit = 1u << bits;
 }
 
 bool virq_vpeid_alloc_(struct virq_gic *gic, uint32_t *id)
@@ -243,4 +244,35 @@ void virq_vpeid_free_(struct virq_gic *gic, uint32_t id)
 bool virq_vpeid_used_(const struct virq_gic *gic, uint32_t id)
 {
 	return (vpeid_leaf_(gic)[id / 64] >> (id % 64)) & 1;
+}
+
+/* The leaf bits of IDs @from .. 64 w + 63 in word w. */
+static uint64_t vpeid_bits_from_(uint32_t w, uint32_t from)
+{
+	return from <= w * 64 ? ~0ull : ~0ull << (from - w * 64);
+}
+
+bool virq_vpeid_cap_(struct virq_gic *gic, uint32_t limit)
+{
+	uint64_t *sum = vpeid_sum_(gic), *leaf = vpeid_leaf_(gic);
+	uint32_t end = (gic->vpeid_limit + 63) / 64;
+
+	if (limit >= gic->vpeid_limit)
+		return true;
+	/* The IDs from @limit on are free (the old limit's are marked used). */
+	for (uint32_t w = limit / 64; w < end; w++) {
+		uint64_t m = vpeid_bits_from_(w, limit);
+
+		if ((w + 1) * 64 > gic->vpeid_limit) /* bits from the old limit on */
+			m &= ~vpeid_bits_from_(w, gic->vpeid_limit);
+		if (leaf[w] & m)
+			return false;
+	}
+	for (uint32_t w = limit / 64; w < end; w++) {
+		leaf[w] |= vpeid_bits_from_(w, limit);
+		if (leaf[w] == ~0ull)
+			sum[w / 64] |= 1ull << (w % 64);
+	}
+	gic->vpeid_limit = limit;
+	return true;
 }

@@ -3,7 +3,7 @@
 #ifndef LIBVIRQ_SRC_GICV4_LPI_PRIV_H
 #define LIBVIRQ_SRC_GICV4_LPI_PRIV_H
 
-#include "gicv4/gicv4_priv.h"
+#include "gicv4_priv.h"
 
 /* True when @intid is an allocated LPI of @gic. */
 bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid);
@@ -26,5 +26,8 @@ void virq_vpeid_map_init_(struct virq_gic *gic);
 bool virq_vpeid_alloc_(struct virq_gic *gic, uint32_t *id);
 void virq_vpeid_free_(struct virq_gic *gic, uint32_t id);
 bool virq_vpeid_used_(const struct virq_gic *gic, uint32_t id);
+/* Hands out no vPEID >= @limit from now on (gic->vpeid_limit; a table
+ * covers fewer). False, and nothing changed, when one of them is in use. */
+bool virq_vpeid_cap_(struct virq_gic *gic, uint32_t limit);
 
 #endif /* LIBVIRQ_SRC_GICV4_LPI_PRIV_H */

@@ -9,9 +9,9 @@
  * §5.1, §12.11 (GICR_CTLR, GICR_WAKER, GICR_PROPBASER, GICR_PENDBASER, GICR_VPROPBASER,
  * GICR_VPENDBASER).
  */
-#include "gicv4/enc/images.h"
-#include "gicv4/lpi_priv.h"
-#include "gicv4/rdist_priv.h"
+#include "enc/images.h"
+#include "lpi_priv.h"
+#include "rdist_priv.h"
 
 #define VPEND_DIRTY LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Dirty)
 #define VPEND_VALID LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Valid)
@@ -63,8 +63,6 @@ static struct virq_page *vpet_l2_(struct vpet_ *t)
 {
 	return (struct virq_page *)(t + 1);
 }
-
-#define VPROP41_VALID_ LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid)
 
 /* (level, affinity above the level): the group key of CommonLPIAff / SVPET. */
 static uint64_t aff_key_(uint32_t level, uint32_t aff)
@@ -148,100 +146,173 @@ static void vpet_free_(const struct virq_gic *gic, struct virq_gic_rdist *r)
 	virq_page_free_(&gic->hal, &r->vpet);
 }
 
-/* Allocates a vPE table for @idx's group (Linux allocate_vpe_l1_table):
- * probes the page size (64 KiB written, what sticks kept) and reads the
- * read-only Entry_Size, goes two-level when one page cannot hold every
- * vPEID, and programs Valid, Z (the GIC may zero it; it is zeroed anyway).
- * Then backs the entry of every vPE that exists already. */
 /* The messages of vpet_alloc_() and vpe_table_41_(), by the public
  * function that reached them: [0] allocation failed, [1] an ITS vPE table
- * too large for GICR_VPROPBASER.Size. */
-static const char *const vpet_msg_rdist_[2] = {
-    "virq_gic_rdist_init: redistributor vPE table allocation failed",
-    "virq_gic_rdist_init: ITS vPE table too large for GICR_VPROPBASER.Size"};
-static const char *const vpet_msg_its_[2] = {
-    "virq_its_init: redistributor vPE table allocation failed",
-    "virq_its_init: ITS vPE table too large for GICR_VPROPBASER.Size"};
-static const char *const vpet_msg_its_gone_[2] = {
-    "virq_its_destroy: redistributor vPE table allocation failed",
-    "virq_its_destroy: another ITS's vPE table too large for GICR_VPROPBASER.Size"};
-static const char *const vpet_msg_vpe_[2] = {
-    "virq_vpe_init: redistributor vPE table allocation failed",
-    "virq_vpe_init: ITS vPE table too large for GICR_VPROPBASER.Size"};
+ * too large for GICR_VPROPBASER.Size, [2] GICR_VPROPBASER did not keep the
+ * table, [3] a flat table covers fewer vPEIDs than are in use. */
+#define VPET_MSG_(fn)                                                                              \
+	{                                                                                          \
+		fn ": redistributor vPE table allocation failed",                                  \
+		    fn ": ITS vPE table too large for GICR_VPROPBASER.Size",                       \
+		    fn ": GICR_VPROPBASER did not keep Valid, Physical_Address, Indirect, "        \
+		       "Page_Size or "                                                             \
+		       "Size as written",                                                          \
+		    fn ": GICR_VPROPBASER.Indirect is RAZ/WI: the flat vPE table (at most 128 "    \
+		       "pages) "                                                                   \
+		       "covers fewer vPEIDs than are in use"                                       \
+	}
+static const char *const vpet_msg_rdist_[4] = VPET_MSG_("virq_gic_rdist_init");
+static const char *const vpet_msg_its_[4] = VPET_MSG_("virq_its_init");
+static const char *const vpet_msg_its_gone_[4] = VPET_MSG_("virq_its_destroy");
+static const char *const vpet_msg_vpe_[4] = VPET_MSG_("virq_vpe_init");
 
-static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *const msg[2])
+/* Probes GICR_VPROPBASER (4.1 layout, Valid = 0) of @idx with 64 KiB pages
+ * and Indirect = 1 and returns what stuck: the page size the GIC takes, the
+ * read-only Entry_Size, and Indirect, RAZ/WI on a GIC that supports only
+ * flat vPE tables (IHI 0069H §12.11 GICR_VPROPBASER; Linux
+ * allocate_vpe_l1_table() probes the page size the same way). */
+static uint64_t vpet_probe_(struct virq_gic *gic, uint32_t idx)
+{
+	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
+
+	virq_wr64_(
+	    &gic->hal, a,
+	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K) |
+		LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect));
+	return virq_rd64_(&gic->hal, a);
+}
+
+/* Shapes @t for vPEIDs 0 .. @nids - 1 from the probe @rb: two-level when
+ * one page cannot hold them all and Indirect stuck; else flat, in as many
+ * pages as Size can describe (128). Returns the number of level-1 (or flat)
+ * pages; *cover gets the vPEIDs the table covers. */
+static uint32_t vpet_shape_(struct vpet_ *t, uint64_t rb, uint64_t nids, uint64_t *cover)
+{
+	uint32_t code = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb);
+	uint64_t npg, max = LIBVIRQ_FIELD_MAX(LIBVIRQ_GICR_VPROPBASER_4_1_Size) + 1;
+
+	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K    ? 4096u
+		 : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u
+						       : 65536u; /* 0b11 is 64 KiB too */
+	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
+	t->epp = t->psz / t->esz;
+	t->indirect =
+	    t->epp < nids && LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect, rb) != 0;
+	t->nl1 = 0;
+	*cover = nids;
+	if (t->indirect) {
+		t->nl1 = (uint32_t)((nids + t->epp - 1) / t->epp);
+		return (uint32_t)(((uint64_t)t->nl1 * 8 + t->psz - 1) / t->psz);
+	}
+	npg = (nids + t->epp - 1) / t->epp;
+	if (npg > max) {
+		npg = max;
+		*cover = npg * t->epp;
+	}
+	return (uint32_t)npg;
+}
+
+/* The descriptor page (grown for the level-2 page array) and the table
+ * itself: @npg zeroed pages, cleaned when not coherent. */
+static virq_status vpet_mem_(const struct virq_gic *gic, struct virq_gic_rdist *r, uint32_t npg)
 {
 	const struct virq_hal *hal = &gic->hal;
-	uint64_t va = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb, nids, v;
-	uint32_t code, npg, nl2 = 0;
+	struct vpet_ *t = r->vpet.va;
+	uint64_t need = sizeof(*t) + (uint64_t)t->nl1 * sizeof(struct virq_page);
+	virq_status st = LIBVIRQ_OK;
+
+	if (need > r->vpet.size) {
+		struct virq_page big;
+
+		st = virq_page_alloc_(hal, round_up_(need, 4096), 4096, &big);
+		if (st != LIBVIRQ_OK)
+			return st;
+		memcpy(big.va, t, sizeof(*t));
+		virq_page_free_(hal, &r->vpet);
+		r->vpet = big;
+		t = r->vpet.va;
+	}
+	st = virq_page_alloc_(hal, (size_t)npg * t->psz, t->psz, &t->l1);
+	if (st == LIBVIRQ_OK && clean_if_(hal, t->nc, t->l1.va, t->l1.size) != LIBVIRQ_OK)
+		st = LIBVIRQ_ENOHAL;
+	return st;
+}
+
+/* Writes @v (Valid = 1) and reads it back: Valid, the address, Indirect,
+ * Page_Size and Size must have stuck (the attributes may differ). */
+static virq_status vpet_program_(struct virq_gic *gic, uint32_t idx, uint64_t v,
+				 const char *const msg[4])
+{
+	const uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Indirect) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size) |
+			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Size);
+	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb;
+
+	virq_wr64_(&gic->hal, a, v);
+	rb = virq_rd64_(&gic->hal, a);
+	if ((rb ^ v) & keep) {
+		virq_wr64_(&gic->hal, a, 0);
+		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EHW, msg[2], idx, v, rb);
+	}
+	gic->rd[idx].vprop_cache = rb;
+	return LIBVIRQ_OK;
+}
+
+/* Allocates a vPE table for @idx's group (Linux allocate_vpe_l1_table()):
+ * probes it, shapes it for every vPEID that can be handed out (fewer when a
+ * flat table cannot cover them: from then on no larger vPEID is handed
+ * out), programs Valid and Z (the table is zero) and reads it back, then
+ * backs the entry of every vPE that exists already. */
+static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *const msg[4])
+{
+	const struct virq_hal *hal = &gic->hal;
 	struct virq_gic_rdist *r = &gic->rd[idx];
+	uint64_t rb = vpet_probe_(gic, idx), cover;
+	uint32_t npg;
 	struct vpet_ *t;
 	virq_status st;
 
-	virq_wr64_(
-	    hal, va,
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, LIBVIRQ_GITS_BASER_PAGE_64K));
-	rb = virq_rd64_(hal, va);
-	code = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb);
-	if (code > LIBVIRQ_GITS_BASER_PAGE_64K)
-		code = LIBVIRQ_GITS_BASER_PAGE_64K;
-	nids = 1ull << gic->vpeid_bits;
-	st = virq_page_alloc_(hal, 4096, 4096, &r->vpet); /* descriptor; sized below */
+	st = virq_page_alloc_(hal, 4096, 4096, &r->vpet); /* descriptor; grown by vpet_mem_() */
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(hal, st, msg[0]);
 	t = r->vpet.va;
-	t->psz = code == LIBVIRQ_GITS_BASER_PAGE_4K    ? 4096u
-		 : code == LIBVIRQ_GITS_BASER_PAGE_16K ? 16384u
-						       : 65536u;
-	t->esz = ((uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Entry_Size, rb) + 1) * 8;
-	t->epp = t->psz / t->esz;
 	t->nc = gic->rd_noncoherent;
-	t->indirect = t->epp < nids;
-	if (t->indirect) {
-		nl2 = (uint32_t)((nids + t->epp - 1) / t->epp);
-		npg = (uint32_t)(((uint64_t)nl2 * 8 + t->psz - 1) / t->psz);
-		t->nl1 = nl2;
-	} else {
-		npg = 1;
+	npg = vpet_shape_(t, rb, gic->vpeid_limit, &cover);
+	if (!virq_vpeid_cap_(gic, (uint32_t)cover)) {
+		virq_page_free_(hal, &r->vpet);
+		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC, msg[3], idx, rb, cover);
 	}
-	if (sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page) > r->vpet.size) {
-		struct virq_page big;
-
-		st = virq_page_alloc_(
-		    hal, round_up_(sizeof(*t) + (uint64_t)nl2 * sizeof(struct virq_page), 4096),
-		    4096, &big);
-		if (st == LIBVIRQ_OK) {
-			memcpy(big.va, t, sizeof(*t));
-			virq_page_free_(hal, &r->vpet);
-			r->vpet = big;
-			t = r->vpet.va;
-		}
-	}
-	if (st == LIBVIRQ_OK && LIBVIRQ_FIELD_FITS(LIBVIRQ_GICR_VPROPBASER_4_1_Size, npg - 1))
-		st = virq_page_alloc_(hal, (size_t)npg * t->psz, t->psz, &t->l1);
-	else if (st == LIBVIRQ_OK)
-		st = LIBVIRQ_ERANGE;
-	if (st == LIBVIRQ_OK && clean_if_(hal, t->nc, t->l1.va, t->l1.size) != LIBVIRQ_OK)
-		st = LIBVIRQ_ENOHAL;
+	st = vpet_mem_(gic, r, npg);
 	if (st != LIBVIRQ_OK) {
 		vpet_free_(gic, r);
 		return LIBVIRQ_FAILV(hal, st, msg[0], idx);
 	}
-	v = virq_gic_vprop41_image_(t->l1.pa, code, rb, t->indirect, npg, t->nc);
-	rd_vprop_set_(gic, idx, v);
+	t = r->vpet.va; /* vpet_mem_() may have moved it */
+	st = vpet_program_(
+	    gic, idx,
+	    virq_gic_vprop41_image_(
+		t->l1.pa, (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb),
+		rb, t->indirect, npg, t->nc),
+	    msg);
+	if (st != LIBVIRQ_OK) {
+		vpet_free_(gic, r);
+		return st;
+	}
 	r->vpet_rd = idx;
 	/* Entries of the vPEs that exist already (a redistributor brought up
 	 * after vPEs were created). */
-	for (uint32_t id = 0; id < nids && st == LIBVIRQ_OK; id++)
+	for (uint32_t id = 0; id < gic->vpeid_limit && st == LIBVIRQ_OK; id++)
 		if (virq_vpeid_used_(gic, id))
-			st = vpet_entry_(gic, t, id);
+			st = vpet_entry_(gic, r->vpet.va, id);
 	return st;
 }
 
 /* Points redistributor @idx at the vPE table its affinity calls for;
  * with @own, allocates one for its group when nothing can be shared. */
 static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
-				 const char *const msg[2])
+				 const char *const msg[4])
 {
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t key, v;
@@ -267,7 +338,11 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
 	for (uint32_t j = 0; j < gic->nr_rd; j++) {
 		if (j == idx || !gic->rd[j].vprop_cache || rd_key_(&gic->rd[j]) != key)
 			continue;
-		rd_vprop_set_(gic, idx, gic->rd[j].vprop_cache); /* the group's copy */
+		/* The group's copy, live: Z = 0 (Z = 1 would tell the GIC it is
+		 * zero; Linux clears it when it inherits a table too). */
+		rd_vprop_set_(gic, idx,
+			      gic->rd[j].vprop_cache &
+				  ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z));
 		r->vpet_rd = gic->rd[j].vpet_rd;
 		return LIBVIRQ_OK;
 	}

@@ -3,7 +3,7 @@
 #ifndef LIBVIRQ_SRC_GICV4_RDIST_PRIV_H
 #define LIBVIRQ_SRC_GICV4_RDIST_PRIV_H
 
-#include "gicv4/gicv4_priv.h"
+#include "gicv4_priv.h"
 
 /* GICv4.1: points every initialised RD without a vPE table at the one its
  * affinity calls for (a sharing ITS's, its group's copy, or, once vPEs

@@ -6,10 +6,10 @@
  * The residency registers' reset at bring-up is in rdist.c.
  * Spec: Arm IHI 0069H §12.11 GICR_VPROPBASER / GICR_VPENDBASER.
  */
-#include "gicv4/doorbell_priv.h"
-#include "gicv4/enc/images.h"
-#include "gicv4/gicv4_priv.h"
-#include "common/compiler.h"
+#include "doorbell_priv.h"
+#include "enc/images.h"
+#include "gicv4_priv.h"
+#include "../common/compiler.h"
 
 #define VPEND_DIRTY LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Dirty)
 #define VPEND_VALID LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Valid)

@@ -7,10 +7,10 @@
  * doorbell.c; the batched DISCARD core is in device.c.
  * Spec: Arm IHI 0069H §5.3 (VMAPTI, VMOVI, DISCARD, INV, VSYNC), chapter 9.
  */
-#include "gicv4/device_priv.h"
-#include "gicv4/enc/its_fill.h"
-#include "gicv4/its_exec_priv.h"
-#include "gicv4/its_queue_priv.h"
+#include "device_priv.h"
+#include "enc/its_fill.h"
+#include "its_exec_priv.h"
+#include "its_queue_priv.h"
 
 /* Configuration byte of a vLPI mapped by virq_vlpi_map(): what
  * virq_gic_vm_vlpi_config(vm, vintid, 0xA0, true) writes (priority 0xA0,

@@ -7,11 +7,11 @@
  * its_build_vmapp_cmd() (vmapp_count; "Unmapping a VPE is self-synchronizing
  * on GICv4.1").
  */
-#include "gicv4/doorbell_priv.h"
-#include "gicv4/its_exec_priv.h"
-#include "gicv4/its_table_priv.h"
-#include "gicv4/lpi_priv.h"
-#include "gicv4/rdist_priv.h"
+#include "doorbell_priv.h"
+#include "its_exec_priv.h"
+#include "its_table_priv.h"
+#include "lpi_priv.h"
+#include "rdist_priv.h"
 
 /* ---------------- VM ---------------- */
 

@@ -8,7 +8,7 @@
  * §12.11 (GICR_VSGIR, GICR_VSGIPENDR). Linux's its_sgi_* callbacks
  * (drivers/irqchip/irq-gic-v3-its.c) follow the same recipe; no code copied.
  */
-#include "gicv4/its_exec_priv.h"
+#include "its_exec_priv.h"
 
 #define VSGI_MAX_ 15u
 

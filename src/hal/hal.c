@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <libvirq/hal.h>
-#include "hal/hal_priv.h"
+#include "hal_priv.h"
 
 virq_status virq_hal_validate(const struct virq_hal *hal, uint32_t needs)
 {

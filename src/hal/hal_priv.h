@@ -7,7 +7,7 @@
 #define LIBVIRQ_SRC_HAL_PRIV_H
 
 #include <libvirq/hal.h>
-#include "common/compiler.h"
+#include "../common/compiler.h"
 
 static inline uint32_t virq_rd32_(const struct virq_hal *hal, uint64_t addr)
 {
@@ -81,15 +81,21 @@ static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier k
  * and PA. On failure @p page is left empty and the result is the HAL's error
  * (LIBVIRQ_ENOMEM for a non-negative one), LIBVIRQ_ENOMEM for a NULL VA, or
  * LIBVIRQ_EALIGN when the HAL returned a misaligned block (which is freed).
+ * @p size is 64-bit so that table sizes computed from 64-bit register fields
+ * are never truncated: beyond size_t (a 32-bit size_t host) it is
+ * LIBVIRQ_ENOMEM without calling the HAL.
  */
-static inline virq_status virq_page_alloc_(const struct virq_hal *hal, size_t size, size_t align,
-					   struct virq_page *page)
+static inline virq_status virq_page_alloc_(const struct virq_hal *hal, uint64_t size64,
+					   size_t align, struct virq_page *page)
 {
+	size_t size = (size_t)size64;
 	virq_status st;
 
 	page->va = NULL;
 	page->pa = 0;
 	page->size = 0;
+	if ((uint64_t)size != size64)
+		return LIBVIRQ_ENOMEM;
 	st = (hal->ops->page_alloc)(hal->ctx, size, align, page);
 	if (st == LIBVIRQ_OK && !page->va)
 		st = LIBVIRQ_ENOMEM; /* "success" without memory: treat as failure */

@@ -5,7 +5,7 @@
  * prerequisites (PerfCtrVirt, PerfMonV2, VNMI: docs/rationale.md#pmc-vnmi-required;
  * SEV-ES/SNP refused: docs/rationale.md#pmc-sev-refused).
  */
-#include "pmcvirt/pmcv_priv.h"
+#include "pmcv_priv.h"
 
 /* CPUID register of leaf @leaf (0 when above the extended max leaf). */
 static uint32_t pmcv_cpuid_reg_(const struct virq_hal *hal, uint32_t max, uint32_t leaf,

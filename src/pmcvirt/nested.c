@@ -9,7 +9,7 @@
  * VMEXIT_INVALID_PMC when its PerfCntrGlobalCtl is not zero at VMRUN, and
  * swap type C (host PMU reset) at #VMEXIT.
  */
-#include "pmcvirt/pmcv_priv.h"
+#include "pmcv_priv.h"
 
 /* Copies the PMC slots from @src to @dst; PERF_CTL only when @ctl. */
 static void pmcv_copy_slots_(void *dst, const void *src, bool ctl)

@@ -11,8 +11,8 @@
 #ifndef LIBVIRQ_SRC_PMCV_PRIV_H
 #define LIBVIRQ_SRC_PMCV_PRIV_H
 
-#include "pmcvirt/enc/pmcv_enc.h"
-#include "hal/hal_priv.h"
+#include "enc/pmcv_enc.h"
+#include "../hal/hal_priv.h"
 
 /* Lifecycle states of a vCPU (docs/pmcvirt.md "Object states"). */
 #define LIBVIRQ_PMCVIRT_ST_LIVE_ 0x504D4356u /* "PMCV" */

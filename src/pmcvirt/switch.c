@@ -9,7 +9,7 @@
  * PerfCntrGlobalCtl of the host are reset, APM Table B-3), so exactly one
  * MSR write (GlobalCtl = 0) is needed before every VMRUN.
  */
-#include "pmcvirt/pmcv_priv.h"
+#include "pmcv_priv.h"
 
 /* Writes @val to @msr unless the cache (bit @vbit, slot @slot) already holds it. */
 static virq_status pmcv_wr_(struct virq_pmcvirt_vcpu *v, uint32_t msr, uint64_t *slot,

@@ -10,7 +10,7 @@
  * - SW mode: everything in st (saved from the MSRs at exit); ctl_hw[] is
  *   what the next enter loads.
  */
-#include "pmcvirt/pmcv_priv.h"
+#include "pmcv_priv.h"
 
 static bool pmcv_hw_(const struct virq_pmcvirt_vcpu *v)
 {
@@ -313,6 +313,8 @@ virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
 		*value = pmcv_get_irperf_(vcpu);
 		break;
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 	default:
 		*value = 0;
 		break; /* STATUS_CLR/SET read as zero */
@@ -344,6 +346,9 @@ static virq_status pmcv_write_value_(const struct virq_pmcvirt_vcpu *v,
 		if (!host)
 			return LIBVIRQ_EINVAL; /* PerfCntrGlobalStatus is read-only */
 		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
+	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 	default:
 		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
 	}
@@ -387,6 +392,8 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 		break;
 	case LIBVIRQ_PMCVIRT_KIND_INSTR_RETIRED:
 		pmcv_set_irperf_(vcpu, value);
+		break;
+	default: /* every kind is listed above */
 		break;
 	}
 	return LIBVIRQ_OK;

@@ -78,52 +78,57 @@ static const char *space_(uint32_t s)
 	return s < 4 ? names[s] : "?";
 }
 
-/*
- * Every host bridge. All are checked before anything is printed, so a
- * malformed one gives the tool's one-line error and no output.
- */
-static int check_hosts_(const uint8_t *blob, size_t len, const char *path, uint32_t *nr)
+/* Checks a host bridge (the first walk prints nothing). */
+static int check_host_(void *ctx, uint32_t index, const struct virq_fdt_pci_host *h,
+		       const char *note)
 {
-	for (uint32_t i = 0;; i++) {
-		struct virq_fdt_pci_host h;
-		const char *why = NULL;
-		virq_status st = virq_fdt_discover_pci_host(blob, len, i, &h, &why);
-
-		if (st == LIBVIRQ_ENOENT) {
-			*nr = i;
-			return 0;
-		}
-		if (st != LIBVIRQ_OK)
-			return vt_fail("dt: %s: PCI host bridge %" PRIu32 ": %s (%s)", path, i, why,
-				       virq_strerror(st));
-	}
+	(void)ctx;
+	(void)index;
+	(void)h;
+	(void)note;
+	return 0;
 }
 
-static void print_hosts_(const uint8_t *blob, size_t len, uint32_t nr)
+static int print_host_(void *ctx, uint32_t i, const struct virq_fdt_pci_host *h, const char *note)
 {
-	for (uint32_t i = 0; i < nr; i++) {
-		struct virq_fdt_pci_host h;
-		const char *why = NULL;
-
-		if (virq_fdt_discover_pci_host(blob, len, i, &h, &why) != LIBVIRQ_OK)
-			return; /* cannot happen: checked */
+	(void)ctx;
+	fprintf(vt_out,
+		"pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
+		"-0x%" PRIx32 "%s%s\n",
+		i, h->layout == LIBVIRQ_FDT_PCI_ECAM ? "ecam" : "cam", h->cfg_base, h->cfg_size,
+		h->bus_start, h->bus_end, h->flags & LIBVIRQ_FDT_PCI_HAS_MSI_MAP ? " msi-map" : "",
+		h->flags & LIBVIRQ_FDT_PCI_HAS_MSI_PARENT ? " msi-parent" : "");
+	for (uint32_t r = 0; r < h->nr_ranges; r++)
 		fprintf(vt_out,
-			"pci %" PRIu32 " %s cfg=0x%" PRIx64 " size=0x%" PRIx64 " bus=0x%" PRIx32
-			"-0x%" PRIx32 "%s%s\n",
-			i, h.layout == LIBVIRQ_FDT_PCI_ECAM ? "ecam" : "cam", h.cfg_base,
-			h.cfg_size, h.bus_start, h.bus_end,
-			h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_MAP ? " msi-map" : "",
-			h.flags & LIBVIRQ_FDT_PCI_HAS_MSI_PARENT ? " msi-parent" : "");
-		for (uint32_t r = 0; r < h.nr_ranges; r++)
-			fprintf(vt_out,
-				"pci %" PRIu32 " %s%s pci=0x%" PRIx64 " cpu=0x%" PRIx64
-				" size=0x%" PRIx64 "\n",
-				i, space_(h.ranges[r].space),
-				h.ranges[r].prefetchable ? " pref" : "", h.ranges[r].pci_base,
-				h.ranges[r].cpu_base, h.ranges[r].size);
-		if (strcmp(why, "ok") != 0)
-			fprintf(vt_out, "note: pci %" PRIu32 ": %s\n", i, why);
-	}
+			"pci %" PRIu32 " %s%s pci=0x%" PRIx64 " cpu=0x%" PRIx64 " size=0x%" PRIx64
+			"\n",
+			i, space_(h->ranges[r].space), h->ranges[r].prefetchable ? " pref" : "",
+			h->ranges[r].pci_base, h->ranges[r].cpu_base, h->ranges[r].size);
+	if (strcmp(note, "ok") != 0)
+		fprintf(vt_out, "note: pci %" PRIu32 ": %s\n", i, note);
+	return 0;
+}
+
+/*
+ * Every host bridge, in one walk of the tree each (virq_fdt_for_each_pci_host:
+ * linear in the tree's size). All are checked before anything is printed, so
+ * a malformed one gives the tool's one-line error and no output.
+ */
+static int hosts_(const uint8_t *blob, size_t len, const char *path, const struct virq_gic_desc *d,
+		  const char *gic_note)
+{
+	uint32_t nr = 0;
+	const char *why = NULL;
+	virq_status st = virq_fdt_for_each_pci_host(blob, len, check_host_, NULL, &nr, &why);
+
+	if (st != LIBVIRQ_OK)
+		return vt_fail("dt: %s: PCI host bridge %" PRIu32 ": %s (%s)", path, nr, why,
+			       virq_strerror(st));
+	print_gic_(d, gic_note);
+	if (virq_fdt_for_each_pci_host(blob, len, print_host_, NULL, &nr, &why) != LIBVIRQ_OK)
+		return vt_fail("dt: %s: the tree changed while it was read",
+			       path); /* cannot happen */
+	return 0;
 }
 
 static int arg_u32_(struct vt_kv *kv, int n, const char *name, uint32_t max, uint32_t *out)
@@ -155,6 +160,13 @@ static int msi_(const uint8_t *blob, size_t len, const char *path, const struct 
 	if (arg_u32_(kv, n, "rid", 0xffff, &rid) < 0 ||
 	    arg_u32_(kv, n, "host", 0xffff, &host) < 0 || arg_u32_(kv, n, "its", 15, &its) < 0)
 		return VIRQTOOL_EBADINPUT;
+	/* Checked here so the error names the argument, not the library's parameter. */
+	if (its != LIBVIRQ_FDT_ANY_ITS && its >= d->nr_its && d->nr_its == 0)
+		return vt_fail("dt: %s: its=%" PRIu32 ": the tree has no enabled ITS", path, its);
+	if (its != LIBVIRQ_FDT_ANY_ITS && its >= d->nr_its)
+		return vt_fail("dt: %s: its=%" PRIu32
+			       ": no such ITS (the tree's are its=0..%" PRIu32 ")",
+			       path, its, d->nr_its - 1);
 	extra = vt_kv_unused(kv, n);
 	if (extra)
 		return vt_fail("dt: unknown argument '%.*s'", (int)extra->name_len, extra->name);
@@ -216,17 +228,10 @@ int virqtool_dt(int argc, char **argv)
 		free(blob);
 		return vt_fail("dt: %s: %s (%s)", argv[0], why, virq_strerror(st));
 	}
-	if (n > 0) {
+	if (n > 0)
 		rc = msi_(blob, len, argv[0], &d, kv, n);
-	} else {
-		uint32_t nr = 0;
-
-		rc = check_hosts_(blob, len, argv[0], &nr);
-		if (rc == 0) {
-			print_gic_(&d, why);
-			print_hosts_(blob, len, nr);
-		}
-	}
+	else
+		rc = hosts_(blob, len, argv[0], &d, why);
 	free(blob);
 	return rc;
 }

@@ -124,20 +124,22 @@ struct virq_gic {
 	uint32_t lpi_bits;	       /**< LPI INTID bits (PROPBASER.IDbits + 1), 14..16. */
 	uint32_t lpi_end;	       /**< One past the highest usable LPI INTID. */
 	uint32_t vpeid_bits;	       /**< vPEID width (16 on 4.0; GICD_TYPER2 on 4.1). */
-	uint64_t timeout_ns;	       /**< Budget of each hardware wait in ns (default
-					    ::LIBVIRQ_GIC_DEFAULT_TIMEOUT_NS; the embedder may change it after
-					    virq_gic_init(); ITSes created later use it for their queue). */
-	bool rd_noncoherent;	       /**< PROP/PENDBASER tables need cleaning to PoC. */
-	bool rd_forced_nc;	       /**< Non-coherent by description (dma-noncoherent). */
-	uint64_t propbaser;	       /**< GICR_PROPBASER value programmed (after negotiation). */
-	uint64_t pend_attr;	       /**< PENDBASER attribute bits that stuck (Sh, caches). */
-	bool pend_attr_known;	       /**< pend_attr was negotiated on a first RD. */
-	struct virq_page prop;	       /**< LPI configuration table (one byte per LPI). */
-	struct virq_page lpi_map;      /**< LPI allocation bitmap (bit n = INTID 8192 + n). */
-	struct virq_page vpeid_map;    /**< vPEID allocation bitmap. */
-	uint32_t vpeid_hint;	       /**< Private: no free vPEID below summary word vpeid_hint. */
-	uint16_t vmovp_seq;	       /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
-	uint64_t sync_gen;	       /**< Private: generation of the batched unmaps' marks. */
+	uint32_t vpeid_limit;  /**< vPEIDs handed out: 0 .. vpeid_limit - 1 (2^vpeid_bits, or fewer
+				    when a vPE table covers fewer: @ref gic-register-latitude). */
+	uint64_t timeout_ns;   /**< Budget of each hardware wait in ns (default
+				    ::LIBVIRQ_GIC_DEFAULT_TIMEOUT_NS; the embedder may change it after
+				    virq_gic_init(); ITSes created later use it for their queue). */
+	bool rd_noncoherent;   /**< PROP/PENDBASER tables need cleaning to PoC. */
+	bool rd_forced_nc;     /**< Non-coherent by description (dma-noncoherent). */
+	uint64_t propbaser;    /**< GICR_PROPBASER value programmed (after negotiation). */
+	uint64_t pend_attr;    /**< PENDBASER attribute bits that stuck (Sh, caches). */
+	bool pend_attr_known;  /**< pend_attr was negotiated on a first RD. */
+	struct virq_page prop; /**< LPI configuration table (one byte per LPI). */
+	struct virq_page lpi_map;   /**< LPI allocation bitmap (bit n = INTID 8192 + n). */
+	struct virq_page vpeid_map; /**< vPEID allocation bitmap. */
+	uint32_t vpeid_hint;	    /**< Private: no free vPEID below summary word vpeid_hint. */
+	uint16_t vmovp_seq;	    /**< VMOVP SequenceNumber (4.0, GITS_TYPER.VMOVP = 0). */
+	uint64_t sync_gen;	    /**< Private: generation of the batched unmaps' marks. */
 	bool vpet_own;	 /**< Private: GICv4.1 RD groups get own vPE tables (vPEs exist). */
 	uint32_t nr_its; /**< ITSes registered by virq_its_init(). */
 	uint32_t nr_vms; /**< VMs created by virq_gic_vm_init(). */

@@ -4,7 +4,7 @@
  * ICR, #VMEXIT information, trap/fault classification, x2APIC MSR policy and
  * the raw VMCB writer. APM Vol 2 §15.29 and App. B. No state, no I/O.
  */
-#include "avic/enc/fields.h"
+#include "fields.h"
 
 virq_status virq_avic_phys_entry_encode(const struct virq_avic_phys_entry *f, uint64_t *out)
 {

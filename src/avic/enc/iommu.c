@@ -6,7 +6,7 @@
  * (drivers/iommu/amd/amd_iommu_types.h, union irte_ga_lo/hi); the spec
  * tables themselves were not checked (docs/avic.md). No state, no I/O.
  */
-#include "avic/enc/fields.h"
+#include "fields.h"
 
 virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t out[2])
 {
@@ -91,13 +91,13 @@ virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid, 
 	return LIBVIRQ_OK;
 }
 
-_Static_assert(LIBVIRQ_FIELD_WIDTH(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_GATAG_VCPU_BITS,
-	       "GA tag vCPU width");
-_Static_assert((LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vcpu) | LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vm)) ==
-		   0xFFFFFFFFu,
-	       "GA tag fields fill 32 bits");
-_Static_assert(LIBVIRQ_FIELD_MAX(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K,
-	       "GA tag holds every vCPU index");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_FIELD_WIDTH(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_GATAG_VCPU_BITS,
+		       "GA tag vCPU width");
+LIBVIRQ_STATIC_ASSERT_((LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vcpu) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GATAG_Vm)) == 0xFFFFFFFFu,
+		       "GA tag fields fill 32 bits");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_FIELD_MAX(LIBVIRQ_GATAG_Vcpu) == LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K,
+		       "GA tag holds every vCPU index");
 
 virq_status virq_avic_gatag_encode(uint32_t vm_id, uint32_t vcpu_index, uint32_t *tag)
 {

@@ -5,7 +5,7 @@
  * attribute choices follow Linux's its_vpe_schedule() and
  * its_vpe_4_1_schedule() (facts restated, no code copied).
  */
-#include "gicv4/enc/images.h"
+#include "images.h"
 
 #define VPEND_VALID_ LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_Valid)
 #define VPEND_PL_ LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPENDBASER_PendingLast)

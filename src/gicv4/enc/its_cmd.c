@@ -11,9 +11,9 @@
 #include <libvirq/gicv4/its_regs.h>
 #include <libvirq/bitfield.h>
 
-#include "gicv4/enc/its_cmd_fields.h"
-#include "gicv4/enc/its_fill.h"
-#include "common/compiler.h"
+#include "its_cmd_fields.h"
+#include "its_fill.h"
+#include "../../common/compiler.h"
 
 #define FBIT_(f) ((uint64_t)1 << LIBVIRQ_ITS_F_##f)
 

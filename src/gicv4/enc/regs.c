@@ -63,6 +63,7 @@ const char *virq_gic_version_name(enum virq_gic_version v)
 		return "GICv4.0";
 	case LIBVIRQ_GIC_V4_1:
 		return "GICv4.1";
+	default:
+		return "?";
 	}
-	return "?";
 }

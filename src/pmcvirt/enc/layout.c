@@ -3,7 +3,7 @@
  * VMCB PMU layout (APM Vol 2 Appendix B, Tables B-1/B-2) and pure
  * whole-state sync between struct virq_pmcvirt_state and a raw VMCB.
  */
-#include "pmcvirt/enc/pmcv_enc.h"
+#include "pmcv_enc.h"
 
 struct pmcv_field_desc_ {
 	const char *name;
@@ -30,7 +30,7 @@ static const struct pmcv_field_desc_ pmcv_fields_[LIBVIRQ_PMCVIRT_FIELD_COUNT] =
      LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH},
 };
 
-_Static_assert(LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");
 
 virq_status virq_pmcvirt_field_info(enum virq_pmcvirt_field field, const char **name,
 				    uint32_t *offset, uint32_t *width)

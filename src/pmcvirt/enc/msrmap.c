@@ -4,7 +4,7 @@
  * migration MSR list, event filter and MSR permission-map policy.
  * Pure functions; APM Vol 2 §13.2, §15.11; docs/rationale.md#pmc-msr-interception.
  */
-#include "pmcvirt/enc/pmcv_enc.h"
+#include "pmcv_enc.h"
 
 static enum virq_pmcvirt_field pmcv_pair_field_(uint32_t idx, bool ctr)
 {

@@ -12,7 +12,8 @@
 #include <libvirq/bitfield.h>
 
 /* The VMCB is little-endian; so are both targets (x86_64, aarch64). */
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "VMCB access assumes little-endian");
+LIBVIRQ_STATIC_ASSERT_(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+		       "VMCB access assumes little-endian");
 
 static inline uint64_t pmcv_rd64_(const void *vmcb, uint32_t off)
 {

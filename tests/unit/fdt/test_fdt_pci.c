@@ -475,6 +475,88 @@ static void test_pci_host_fixture(void **state)
 	free(b);
 }
 
+/* virq_fdt_for_each_pci_host(): what it hands over, collected. */
+struct each_ {
+	uint32_t n, stop_after;
+	struct virq_fdt_pci_host h[16];
+	const char *note[16];
+};
+
+static int each_cb_(void *ctx, uint32_t index, const struct virq_fdt_pci_host *host,
+		    const char *note)
+{
+	struct each_ *e = ctx;
+
+	assert_int_equal(index, e->n);
+	assert_true(e->n < 16);
+	e->h[e->n] = *host;
+	e->note[e->n] = note;
+	e->n++;
+	return e->n == e->stop_after;
+}
+
+/* The one-pass walk gives what virq_fdt_discover_pci_host() gives per index. */
+static void each_matches_index_(const uint8_t *b, size_t len, uint32_t want)
+{
+	struct each_ e = {0};
+	struct virq_fdt_pci_host h;
+	const char *why = NULL;
+	uint32_t count = 99;
+
+	assert_int_equal(virq_fdt_for_each_pci_host(b, len, each_cb_, &e, &count, &why),
+			 LIBVIRQ_OK);
+	assert_string_equal(why, "ok");
+	assert_int_equal(count, want);
+	assert_int_equal(e.n, want);
+	for (uint32_t i = 0; i < want; i++) {
+		assert_int_equal(virq_fdt_discover_pci_host(b, len, i, &h, &why), LIBVIRQ_OK);
+		assert_memory_equal(&h, &e.h[i], sizeof(h));
+		assert_string_equal(why, e.note[i]);
+	}
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, want, &h, NULL), LIBVIRQ_ENOENT);
+	/* A callback that stops: no further calls, the count says so. */
+	if (want > 1) {
+		memset(&e, 0, sizeof(e));
+		e.stop_after = 2;
+		assert_int_equal(virq_fdt_for_each_pci_host(b, len, each_cb_, &e, &count, NULL),
+				 LIBVIRQ_OK);
+		assert_int_equal(e.n, 2);
+		assert_int_equal(count, 1);
+	}
+}
+
+static void test_for_each_pci_host(void **state)
+{
+	size_t len;
+	uint8_t *b = load_gen_("pci_msi", &len);
+	struct each_ e = {0};
+	const char *why = NULL;
+	uint32_t count = 99;
+
+	(void)state;
+	each_matches_index_(b, len, 8);
+	assert_int_equal(virq_fdt_for_each_pci_host(NULL, len, each_cb_, &e, &count, &why),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(count, 0);
+	assert_int_equal(virq_fdt_for_each_pci_host(b, len, NULL, &e, &count, &why),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_fdt_for_each_pci_host(b, 16, each_cb_, &e, NULL, &why),
+			 LIBVIRQ_EBADDT);
+	assert_int_equal(e.n, 0);
+	free(b);
+	/* The first malformed host bridge stops the walk and is named. */
+	b = load_gen_("pci_host_bad", &len);
+	assert_int_equal(virq_fdt_for_each_pci_host(b, len, each_cb_, &e, &count, &why),
+			 LIBVIRQ_EBADDT);
+	assert_int_equal(count, 0);
+	assert_int_equal(e.n, 0);
+	assert_non_null(strstr(why, "#address-cells/#size-cells are not 3/2"));
+	free(b);
+	b = load_data_("qemu72_v4_smp2_edu", &len);
+	each_matches_index_(b, len, 1);
+	free(b);
+}
+
 static void test_cfg_addr(void **state)
 {
 	struct virq_fdt_pci_host h;
@@ -932,13 +1014,13 @@ static void test_mutation_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_qemu72_dumps),    cmocka_unit_test(test_live_qemu_dumps),
-	    cmocka_unit_test(test_live_qemu_edu),   cmocka_unit_test(test_qemu_phandle_rewritten),
-	    cmocka_unit_test(test_pci_msi_fixture), cmocka_unit_test(test_pci_host_fixture),
-	    cmocka_unit_test(test_cfg_addr),	    cmocka_unit_test(test_hostile_maps),
-	    cmocka_unit_test(test_hostile_hosts),   cmocka_unit_test(test_map_limits),
-	    cmocka_unit_test(test_msi_misuse),	    cmocka_unit_test(test_replay_fuzz_seeds),
-	    cmocka_unit_test(test_mutation_sweep),
+	    cmocka_unit_test(test_qemu72_dumps),      cmocka_unit_test(test_live_qemu_dumps),
+	    cmocka_unit_test(test_live_qemu_edu),     cmocka_unit_test(test_qemu_phandle_rewritten),
+	    cmocka_unit_test(test_pci_msi_fixture),   cmocka_unit_test(test_pci_host_fixture),
+	    cmocka_unit_test(test_for_each_pci_host), cmocka_unit_test(test_cfg_addr),
+	    cmocka_unit_test(test_hostile_maps),      cmocka_unit_test(test_hostile_hosts),
+	    cmocka_unit_test(test_map_limits),	      cmocka_unit_test(test_msi_misuse),
+	    cmocka_unit_test(test_replay_fuzz_seeds), cmocka_unit_test(test_mutation_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,31 @@ struct its_fx {
 	struct virq_its its[4];
 };
 
+/* Every GITS_BASER<n> of @c flat (Indirect RAZ/WI when @flat) with page
+ * sizes @psz (::virq_sim_page_size bits, 0: all). */
+static inline void itsfx_tables(struct virq_sim_its_state_cfg *c, bool flat, uint8_t psz)
+{
+	for (unsigned t = 0; t < 3; t++) {
+		c->baser[t].flat_only = flat;
+		c->baser[t].page_sizes = psz;
+	}
+}
+
+/* Every GITS_BASER<n> and GITS_CBASER with Shareability fixed at @sh (when
+ * >= 0) and InnerCache fixed at @ic (when >= 0). */
+static inline void itsfx_fix_attrs(struct virq_sim_its_state_cfg *c, int sh, int ic)
+{
+	struct virq_sim_attrs *a[4] = {&c->baser[0].attrs, &c->baser[1].attrs, &c->baser[2].attrs,
+				       &c->cbaser};
+
+	for (unsigned i = 0; i < 4; i++) {
+		if (sh >= 0)
+			a[i]->sh = virq_sim_fixed((uint8_t)sh);
+		if (ic >= 0)
+			a[i]->inner = virq_sim_fixed((uint8_t)ic);
+	}
+}
+
 /* Brings up GIC (dist + every RD), the ITS models, and optionally the ITSes. */
 static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
 			       const struct virq_sim_its_state_cfg *ic, unsigned nits,
@@ -66,6 +91,8 @@ static inline void itsfx_no_errors(const struct its_fx *f)
 			fail_msg("ITS %u model error: %s", i,
 				 virq_sim_its_state_last_error(f->sm[i]));
 	}
+	if (virq_sim_rdist_errors(f->g.rm))
+		fail_msg("redistributor model error: %s", virq_sim_rdist_last_error(f->g.rm));
 }
 
 /* Index of the last command with opcode @op in the model's log, or -1. */

@@ -154,8 +154,7 @@ static void test_tables_flat_and_page_sizes(void **state)
 		struct virq_its_device d;
 		struct virq_its_table *t;
 
-		ic.no_indirect = true;
-		ic.psz_mask = masks[i];
+		itsfx_tables(&ic, true, (uint8_t)masks[i]);
 		setup1(&f, &ic, 1, 40, false);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
 				 LIBVIRQ_OK);
@@ -186,9 +185,8 @@ static void test_tables_capped(void **state)
 	struct its_fx f;
 
 	(void)state;
-	ic.no_indirect = true;
-	ic.psz_mask = 1; /* 4 KiB only */
-	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256 */
+	itsfx_tables(&ic, true, LIBVIRQ_SIM_PSZ_4K); /* flat, 4 KiB only */
+	ic.esz = 32;				     /* 2^16 x 32 B = 512 pages > 256 */
 	setup1(&f, &ic, 1, 40, false);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].tbl[LIBVIRQ_ITS_TBL_DEV].id_bits, 15);
@@ -206,9 +204,8 @@ static void test_proxy_narrowed_table(void **state)
 	struct its_fx f;
 
 	(void)state;
-	ic.no_indirect = true;
-	ic.psz_mask = 1; /* 4 KiB only */
-	ic.esz = 32;	 /* 2^16 x 32 B = 512 pages > 256: narrowed to 15 bits */
+	itsfx_tables(&ic, true, LIBVIRQ_SIM_PSZ_4K); /* flat, 4 KiB only */
+	ic.esz = 32; /* 2^16 x 32 B = 512 pages > 256: narrowed to 15 bits */
 	setup1(&f, &ic, 1, 40, false);
 	cfg.proxy_doorbells = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
@@ -347,7 +344,7 @@ static void test_its_noncoherent(void **state)
 	size_t iclean, iwr;
 
 	(void)state;
-	ic.force_sh = 0;
+	itsfx_fix_attrs(&ic, 0, -1);
 	setup1(&f, &ic, 1, 40, false);
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL), LIBVIRQ_OK);
 	for (int t = 0; t < 3; t++) {
@@ -384,7 +381,7 @@ static void test_its_inner_readback(void **state)
 		struct virq_sim_its_state_cfg ic = virq_sim_its_state_default_cfg(0);
 		struct its_fx f;
 
-		ic.force_ic = ics[i];
+		itsfx_fix_attrs(&ic, -1, ics[i]);
 		setup1(&f, &ic, 1, 40, false);
 		virq_sim_reset_counters(f.g.sim);
 		assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], NULL),
@@ -444,7 +441,7 @@ static void test_cavium(void **state)
 	(void)state;
 	ic.iidr = 0xa100134c;
 	ic.typer = (QEMU_TYPER_40 & ~(0x1Full << 13)) | (23ull << 13); /* Devbits = 24 */
-	ic.no_indirect = true;
+	itsfx_tables(&ic, true, 0);
 	setup1(&f, &ic, 2, 40, false);
 	cfg.numa_node = 0;
 	cfg.rd_node = nodes;

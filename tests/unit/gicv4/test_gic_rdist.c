@@ -422,7 +422,7 @@ static void test_noncoherent_readback(void **state)
 	struct gic_fx f;
 
 	(void)state;
-	c.force_sh = 0;
+	c.prop.sh = c.pend.sh = virq_sim_fixed(0);
 	fx_setup(&f, &c);
 	init_ok(&f);
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);
@@ -446,7 +446,7 @@ static void test_nc_rewrite_keeps_ptz(void **state)
 	size_t i, n = 0;
 
 	(void)state;
-	c.force_sh = 0;
+	c.prop.sh = c.pend.sh = virq_sim_fixed(0);
 	fx_setup(&f, &c);
 	init_ok(&f);
 	a = fx_rd(&f, 0, LIBVIRQ_GICR_PENDBASER);
@@ -475,7 +475,7 @@ static void test_nc_inner_readback(void **state)
 		struct virq_sim_rdist_cfg c = virq_sim_rdist_default_cfg();
 		struct gic_fx f;
 
-		c.force_ic = ics[i];
+		c.prop.inner = c.pend.inner = virq_sim_fixed((uint8_t)ics[i]);
 		fx_setup(&f, &c);
 		init_ok(&f);
 		assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_OK);

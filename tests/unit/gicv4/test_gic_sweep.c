@@ -111,7 +111,7 @@ static void sweep_(uint64_t typer, int version, unsigned nits, bool no_indirect)
 		rc.nr = 2;
 		rc.version = version;
 		ic.typer = typer;
-		ic.no_indirect = no_indirect;
+		itsfx_tables(&ic, no_indirect, 0);
 		itsfx_setup(&f, &rc, &ic, nits, false);
 		memset(&r, 0, sizeof(r));
 		base = virq_sim_live_pages(f.g.sim);

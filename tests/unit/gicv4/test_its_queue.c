@@ -126,7 +126,7 @@ static void test_init_nonshareable_readback(void **s)
 	struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
 	uint64_t cb;
 
-	mc.force_sh = 0; /* the ITS cannot do shareability */
+	mc.cbaser.sh = virq_sim_fixed(0); /* the ITS cannot do shareability */
 	env_up(&e, &mc, 4096, false);
 	cb = virq_sim_its_cbaser(e.m);
 	assert_int_equal(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, cb), 0);
@@ -155,11 +155,12 @@ static void test_init_inner_nc_readback_cleans_commands(void **s)
 	struct env e;
 	struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
 
-	mc.force_inner = LIBVIRQ_GIC_CACHE_nC; /* Normal Inner NC sticks, shareability IS */
+	mc.cbaser.inner =
+	    virq_sim_fixed(LIBVIRQ_GIC_CACHE_nC); /* InnerCache fixed nC, shareability IS */
 	env_up(&e, &mc, 4096, false);
 	assert_true(e.q.clean);
 	env_down(&e);
-	mc.force_inner = LIBVIRQ_GIC_CACHE_RaWb;
+	mc.cbaser.inner = virq_sim_fixed(LIBVIRQ_GIC_CACHE_RaWb);
 	env_up(&e, &mc, 4096, false);
 	assert_false(e.q.clean);
 	env_down(&e);

@@ -66,6 +66,7 @@ foreach(c "hole;rid=0x100 host=7;no msi-map entry matches the RID"
           "no_host;rid=0x10 host=8;fewer enabled generic PCI host bridges"
           "rid_range;rid=0x10000;is not a number"
           "its_range;rid=1 its=16;is not a number"
+          "its_absent;rid=0x10 its=2;: its=2: no such ITS [(]the tree's are its=0..1[)]"
           "unknown_arg;rid=1 bogus=2;unknown argument"
           "no_rid;host=1;usage")
   list(GET c 0 name)
@@ -96,3 +97,29 @@ virqtool_check(NAME virqtool_dt_no_args LABELS fdt EXIT 2 STDERR_REGEX "usage" A
 # (NULL read in libfdt 1.6.1's fdt_check_full); it must be a one-line error.
 virqtool_check(NAME virqtool_dt_version15 LABELS fdt EXIT 2 STDERR_REGEX "unsupported FDT version"
                ARGS dt ${PROJECT_SOURCE_DIR}/tests/fuzz/regress/fuzz_fdt/version15.dtb)
+
+# The error names the argument the user gave, never the library's parameter.
+virqtool_check(NAME virqtool_dt_msi_its_one LABELS fdt EXIT 2
+  STDERR_REGEX ": its=1: no such ITS [(]the tree's are its=0..0[)]"
+  ARGS dt ${PROJECT_SOURCE_DIR}/tests/data/dtb/qemu72_v4_smp2_edu.dtb rid=0x10 its=1)
+
+# Linear in the tree: virqtool's dt code and the FDT sources linked with
+# libfdt's static archive, whose tag and node steps are counted through
+# --wrap (tests/dt_work.c); 4x the PCI host bridges must cost at most 5x the
+# steps (0.2's walk took 14.8x).
+find_library(LIBVIRQ_LIBFDT_STATIC NAMES libfdt.a)
+if(LIBVIRQ_LIBFDT_STATIC)
+  add_executable(virqtool_dt_work tests/dt_work.c cli.c common.c dt.c
+                 ${PROJECT_SOURCE_DIR}/src/gicv4/fdt.c ${PROJECT_SOURCE_DIR}/src/gicv4/fdt_pci.c)
+  target_compile_definitions(virqtool_dt_work PRIVATE VIRQTOOL_HAVE_DT)
+  target_include_directories(virqtool_dt_work PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                             $<TARGET_PROPERTY:virq_fdt,LIBVIRQ_LIBFDT_INCLUDE_DIRS>)
+  target_link_libraries(virqtool_dt_work PRIVATE virq ${LIBVIRQ_LIBFDT_STATIC})
+  target_link_options(virqtool_dt_work PRIVATE -Wl,--wrap=fdt_next_tag,--wrap=fdt_next_node)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/dt_work)
+  add_test(NAME virqtool_dt_linear
+           COMMAND virqtool_dt_work ${CMAKE_CURRENT_BINARY_DIR}/dt_work)
+  set_tests_properties(virqtool_dt_linear PROPERTIES LABELS "virqtool;fdt")
+else()
+  message(STATUS "virqtool_dt_linear: no libfdt.a (libfdt-dev): test left out")
+endif()

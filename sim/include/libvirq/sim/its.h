@@ -27,7 +27,7 @@
  *   bounds checks: @ref gic-its-bounds in docs/rationale.md);
  * - GITS_CBASER writes are ignored while the ITS is enabled (QEMU), reset
  *   GITS_CREADR to 0 and clear Stalled (GITS_CWRITER keeps its value);
- *   @c force_sh / @c force_inner change what its attributes read back.
+ *   its attributes and address bits behave as @c cbaser says.
  *
  * Per-command hooks (virq_sim_its_add_hook()) let another model (the
  * translation state of libvirq/sim/its_state.h) act on every decoded
@@ -37,6 +37,7 @@
 #define LIBVIRQ_SIM_ITS_H
 
 #include <libvirq/sim/hal.h>
+#include <libvirq/sim/latitude.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,8 +110,9 @@ struct virq_sim_its_cfg {
 	bool dead;		/**< Never consume. */
 	bool qemu_sticky_stall; /**< QEMU 7.2: Stalled stays set; any CWRITER write restarts. */
 	bool never_quiescent;	/**< GITS_CTLR.Quiescent reads 0. */
-	int force_sh;	 /**< -1: GITS_CBASER.Shareability sticks; else the value read back. */
-	int force_inner; /**< -1: GITS_CBASER.InnerCache sticks; else the value read back. */
+	/** GITS_CBASER Shareability, InnerCache, OuterCache, address bits (libvirq/sim/latitude.h).
+	 */
+	struct virq_sim_attrs cbaser;
 };
 
 /**

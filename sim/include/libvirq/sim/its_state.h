@@ -5,16 +5,18 @@
  *        command-queue model (libvirq/sim/its.h).
  *
  * Adds to the queue model: GITS_IIDR, GITS_PIDR2 and GITS_BASER<n> (Type
- * and Entry_Size read-only; page sizes and Indirect that may or may not
- * stick; attribute read-back overrides), and a per-command hook that keeps
+ * and Entry_Size read-only; Indirect, Page_Size, the attributes and the
+ * address bits as each table type's latitude says), and a per-command hook that keeps
  * the device / ITT / collection / vPE state the way an ITS does (IHI 0069
  * chapter 5): which (DeviceID, EventID) reaches which pLPI or (vPE, vINTID,
  * doorbell), where each vPE and collection points, and what an INT (or a
  * device's MSI, virq_sim_its_state_msi()) does: a vLPI delivered to a
  * resident vPE, or its bit set in the vPE's VPT and its doorbell raised.
- * Commands that reference unmapped state, or a DeviceID / vPEID whose
- * table entry is not valid (two-level tables: the level-1 entry is not
- * valid), are counted as errors and ignored (QEMU's behaviour).
+ * Commands that reference unmapped state, or a DeviceID / vPEID / ICID
+ * whose table entry is not valid (a flat table: the ID beyond it or its
+ * memory not allocated; two-level tables: the level-1 entry is not valid),
+ * are counted as errors and ignored (QEMU's behaviour). ICIDs below
+ * GITS_TYPER.HCC need no table.
  *
  * GICv4.1: GITS_MPIDR reads @c mpidr; with @c vsgi_frame the vSGI frame
  * (ITS_base + 0x20000, 64 KiB) exists and a 64-bit GITS_SGIR write
@@ -53,16 +55,28 @@ extern "C" {
 
 /** @brief Model options (virq_sim_its_state_default_cfg()). */
 struct virq_sim_its_state_cfg {
-	uint64_t base;	      /**< ITS_base (the control frame). */
-	uint64_t typer;	      /**< GITS_TYPER (0: QEMU 7.2 gic-version=4). */
-	uint32_t iidr;	      /**< GITS_IIDR (default 0x43B: Arm). */
-	uint32_t pidr2;	      /**< GITS_PIDR2 (default 0x4B: GICv4). */
-	bool no_vpe_table;    /**< No GITS_BASER<n> of type vPE. */
-	uint32_t psz_mask;    /**< Page sizes that stick: bit 0 4K, 1 16K, 2 64K (0: all). */
-	bool no_indirect;     /**< GITS_BASER<n>.Indirect is RAZ/WI. */
-	uint8_t esz;	      /**< Table entry size in bytes (default 8). */
-	int force_sh;	      /**< -1, or the Shareability BASERs and CBASER read back. */
-	int force_ic;	      /**< -1, or the InnerCache they read back. */
+	uint64_t base;	   /**< ITS_base (the control frame). */
+	uint64_t typer;	   /**< GITS_TYPER (0: QEMU 7.2 gic-version=4). */
+	uint32_t iidr;	   /**< GITS_IIDR (default 0x43B: Arm). */
+	uint32_t pidr2;	   /**< GITS_PIDR2 (default 0x4B: GICv4). */
+	bool no_vpe_table; /**< No GITS_BASER<n> of type vPE. */
+	uint8_t esz;	   /**< Table entry size in bytes (default 8; Entry_Size is read-only). */
+	/**
+	 * Type of each GITS_BASER<n> (1 devices, 2 vPEs, 4 collections, 0
+	 * none; read-only). All zero: BASER0 devices, BASER1 collections,
+	 * BASER2 vPEs when GITS_TYPER.Virtual = 1 and not @c no_vpe_table.
+	 */
+	uint8_t baser_type[8];
+	/** @name Register latitude (libvirq/sim/latitude.h; zero: every field programmable)
+	 * @{ */
+	/**
+	 * GITS_BASER<n> of each table type: [0] devices, [1] collections,
+	 * [2] vPEs: Indirect, Page_Size, Shareability, InnerCache, OuterCache,
+	 * address bits.
+	 */
+	struct virq_sim_table_lat baser[3];
+	struct virq_sim_attrs cbaser; /**< GITS_CBASER (given to the queue model). */
+	/** @} */
 	bool never_quiescent; /**< GITS_CTLR.Quiescent never reads 1. */
 	/** 0: GITS_CTLR.ITS_Number writable; n: it reads n - 1 and is read-only. */
 	unsigned its_number_ro;
@@ -101,7 +115,7 @@ struct virq_sim_its_state;
 
 /**
  * @brief The default options for an ITS at @p base (Arm IIDR, GICv4, every
- *        page size and Indirect sticks, attributes stick).
+ *        register field programmable: QEMU 7.2's ITS).
  * @param base ITS_base.
  * @return The options.
  */

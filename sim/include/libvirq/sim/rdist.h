@@ -14,8 +14,10 @@
  * write; UWP, bit 31, can be forced on; EnableLPIs may be made sticky),
  * GICR_WAKER (ChildrenAsleep clears @c wake_polls reads after
  * ProcessorSleep is cleared; ::LIBVIRQ_SIM_RDIST_NEVER: never),
- * GICR_PROPBASER / GICR_PENDBASER (Shareability / InnerCache read-back can
- * be forced), GICR_VPROPBASER / GICR_VPENDBASER (Dirty reads 1 for
+ * GICR_PROPBASER / GICR_PENDBASER (their Shareability, InnerCache,
+ * OuterCache and address bits behave as @c prop / @c pend say:
+ * libvirq/sim/latitude.h), GICR_VPROPBASER / GICR_VPENDBASER (attributes as
+ * @c vprop / @c vpend say; Dirty reads 1 for
  * @c dirty_polls reads after a Valid change; Valid 0 → 1 sets PendingLast
  * like QEMU; Valid 1 → 0 sets PendingLast from the VPT contents on 4.0, from
  * virq_sim_rdist_set_pending() on 4.1), GICR_INVLPIR / GICR_INVALLR /
@@ -26,8 +28,10 @@
  * GICR_SYNCR Busy as for GICR_INVLPIR).
  *
  * GICv4.1 (version 41): GICR_TYPER.CommonLPIAff from @c common_lpi_aff;
- * GICR_VPROPBASER in the 4.1 layout (Entry_Size read-only from @c vpet_esz,
- * Page_Size sticks only for the sizes in @c vpet_psz_mask); per-vPE vSGI
+ * GICR_VPROPBASER in the 4.1 layout (Entry_Size read-only from @c vpet_esz;
+ * Indirect RAZ/WI with @c vprop.flat_only; Page_Size keeps only the sizes of
+ * @c vprop.page_sizes; a write with Valid = 1 and Z = 1 while the table
+ * memory is not zero is counted as an error, virq_sim_rdist_errors()); per-vPE vSGI
  * state (pending bits, and priority/group/enable set by the ITS's VSGI
  * command) that follows the vPE's target redistributor (set by the ITS
  * model on VMAPP/VMOVP); GICR_VSGIR / GICR_VSGIPENDR (VLPI_base + 0x80 /
@@ -48,6 +52,7 @@
 #define LIBVIRQ_SIM_RDIST_H
 
 #include <libvirq/sim/hal.h>
+#include <libvirq/sim/latitude.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,15 +84,23 @@ struct virq_sim_rdist_cfg {
 	unsigned wake_polls;	 /**< Reads of GICR_WAKER with ChildrenAsleep = 1 after waking. */
 	unsigned dirty_polls; /**< Reads of GICR_VPENDBASER with Dirty = 1 after a Valid change. */
 	unsigned syncr_polls; /**< Reads of GICR_SYNCR with Busy = 1 after INVLPIR / INVALLR. */
-	int force_sh;	      /**< -1: Shareability sticks; else the value read back. */
-	int force_ic;	      /**< -1: InnerCache sticks; else the value read back. */
 	bool uwp;	      /**< GICR_CTLR bit 31 (UWP) always reads 1. */
 	int common_lpi_aff;   /**< GICR_TYPER.CommonLPIAff (0..3; default 1). */
 	/** Reads of GICR_VSGIPENDR with Busy = 1 after a GICR_VSGIR write. */
 	unsigned vsgi_busy_polls;
-	/** 4.1 GICR_VPROPBASER page sizes that stick: bit 0 4K, 1 16K, 2 64K (0: all). */
-	uint32_t vpet_psz_mask;
-	uint8_t vpet_esz; /**< 4.1 GICR_VPROPBASER.Entry_Size (8-byte units minus 1). */
+	uint8_t vpet_esz; /**< 4.1 GICR_VPROPBASER.Entry_Size (8-byte units minus 1; read-only). */
+	/** @name Register latitude (libvirq/sim/latitude.h; zero: every field programmable)
+	 * @{ */
+	struct virq_sim_attrs prop; /**< GICR_PROPBASER Shareability, caches, address bits. */
+	struct virq_sim_attrs pend; /**< GICR_PENDBASER. */
+	struct virq_sim_attrs
+	    vpend; /**< GICR_VPENDBASER, GICv4.0 layout (4.1 has no attributes). */
+	/**
+	 * GICR_VPROPBASER: its attributes (both layouts); on GICv4.1 also
+	 * Indirect (@c flat_only: RAZ/WI) and the page sizes that stick.
+	 */
+	struct virq_sim_table_lat vprop;
+	/** @} */
 };
 
 /** @brief A distributor + redistributors model (opaque). */
@@ -307,6 +320,17 @@ uint64_t virq_sim_rdist_group_key(const struct virq_sim_rdist *m, unsigned rd);
  * @brief Number of redistributors. @param m The model. @return The count.
  */
 unsigned virq_sim_rdist_count(const struct virq_sim_rdist *m);
+/**
+ * @brief Writes the model found wrong (a GICv4.1 GICR_VPROPBASER made valid
+ *        with Z = 1 over a table that is not zero).
+ * @param m The model. @return The count.
+ */
+unsigned long virq_sim_rdist_errors(const struct virq_sim_rdist *m);
+/**
+ * @brief The last such error, as text.
+ * @param m The model. @return The message ("" when there was none).
+ */
+const char *virq_sim_rdist_last_error(const struct virq_sim_rdist *m);
 /** @} */
 
 /**
