@@ -6,7 +6,7 @@
  * GITS_TYPER's (IHI 0069H §12.19) as virq_its_init() read it.
  */
 #include <libvirq/gicv4/info.h>
-#include "gicv4/gicv4_priv.h"
+#include "gicv4_priv.h"
 
 virq_status virq_gic_get_info(const struct virq_gic *gic, struct virq_gic_info *out)
 {
