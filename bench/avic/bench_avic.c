@@ -152,7 +152,9 @@ static void bvm_new(struct bvm *b, uint32_t n, enum virq_avic_policy pol)
 		if (!st)
 			st = virq_avic_vcpu_set_x2apic(&b->v[i], true);
 		if (!st)
-			st = virq_avic_vcpu_load(&b->v[i], 0x100 + i % 0xE00);
+			/* Host APIC IDs 1..0xFE: the doorbell register takes 8 bits
+			 * (APM Vol 2 rev 3.44 Figure 15-22); above 0xFF a post kicks. */
+			st = virq_avic_vcpu_load(&b->v[i], 1 + i % 0xFE);
 		if (!st)
 			st = virq_avic_vcpu_vmcb_values(&b->v[i], &vals);
 		if (!st && i % 3 != 0)

@@ -3,8 +3,9 @@
  * A hosted embedder in C, small enough to read in a minute: a HAL over a fake
  * device register and the C library's allocator and clock, validated, used
  * for a bounded poll, and (when the GICv4 module is built) one ITS command
- * encoded and decoded. The commands of README.md and docs/integration.md build
- * it against an installed libvirq:
+ * encoded and decoded. Its fail callback keeps the library's last failure
+ * report, which main() reads after a call that fails on purpose. The commands of README.md and
+ * docs/integration.md build it against an installed libvirq:
  *
  *   cc -std=c11 -o hv examples/hosted/hv.c $(pkg-config --cflags --libs libvirq)
  *
@@ -20,9 +21,12 @@
 #include <string.h>
 #include <time.h>
 
-/* The "device": one status register whose low byte counts up on each read. */
+/* The "device": one status register whose low byte counts up on each read;
+ * and the last failure report the library sent (hv_fail()). */
 struct fake_dev {
 	uint32_t status;
+	char last_fail[LIBVIRQ_FAIL_MSG_SIZE];
+	virq_status last_status;
 };
 
 static uint32_t rd32(void *ctx, uint64_t addr)
@@ -81,6 +85,16 @@ static uint64_t now_ns(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Each failed check: which public function, which check, the values
+ * (struct virq_failure). The strings are valid only during the call. */
+static void hv_fail(void *ctx, const struct virq_failure *f)
+{
+	struct fake_dev *dev = ctx;
+
+	snprintf(dev->last_fail, sizeof(dev->last_fail), "%s", f->message);
+	dev->last_status = f->status;
+}
+
 static const struct virq_hal_ops hv_ops = {
     .version = LIBVIRQ_HAL_VERSION,
     .size = sizeof(struct virq_hal_ops),
@@ -91,6 +105,7 @@ static const struct virq_hal_ops hv_ops = {
     .page_alloc = page_alloc,
     .page_free = page_free,
     .now_ns = now_ns,
+    .fail = hv_fail,
 };
 
 int main(void)
@@ -111,6 +126,14 @@ int main(void)
 		fprintf(stderr, "poll: %s (last 0x%x)\n", virq_strerror(st), (unsigned)last);
 		return 2;
 	}
+	/* This HAL has no MSR callbacks: asking for them fails, and the report
+	 * says which check. */
+	if (virq_hal_validate(&hal, LIBVIRQ_HAL_NEED_MSR) != LIBVIRQ_ENOHAL ||
+	    strcmp(dev.last_fail, "virq_hal_validate: msr_read=NULL (LIBVIRQ_HAL_NEED_MSR)") != 0) {
+		fprintf(stderr, "hal: no report of the missing MSR callback (\"%s\")\n",
+			dev.last_fail);
+		return 4;
+	}
 	printf("libvirq %u.%u.%u: hal ok, poll ok", (unsigned)(virq_version() >> 16),
 	       (unsigned)(virq_version() >> 8) & 0xffu, (unsigned)virq_version() & 0xffu);
 #ifdef LIBVIRQ_HAVE_GICV4
@@ -128,6 +151,7 @@ int main(void)
 		printf(", its MAPD ok");
 	}
 #endif
-	printf(", strerror(LIBVIRQ_ETIMEDOUT) = \"%s\": ok\n", virq_strerror(LIBVIRQ_ETIMEDOUT));
+	printf(", last failure \"%s\" (%s): ok\n", dev.last_fail,
+	       virq_status_name(dev.last_status));
 	return 0;
 }

@@ -26,6 +26,7 @@ namespace
 
 struct fake_dev {
 	uint32_t status = 0;
+	std::array<char, LIBVIRQ_FAIL_MSG_SIZE> last_fail{}; // the library's last failure report
 };
 
 fake_dev &dev_of(void *ctx)
@@ -67,6 +68,11 @@ virq_hal_ops make_ops()
 		return static_cast<uint64_t>(
 		    duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
 	};
+	// Each failed check: which public function, which check, the values.
+	ops.fail = [](void *ctx, const virq_failure *f) {
+		std::snprintf(dev_of(ctx).last_fail.data(), dev_of(ctx).last_fail.size(), "%s",
+			      f->message);
+	};
 	return ops;
 }
 
@@ -85,8 +91,12 @@ int main()
 		std::fprintf(stderr, "hal: %s\n", virq_strerror(st));
 		return 1;
 	}
-	if (virq_hal_validate(&hal, LIBVIRQ_HAL_NEED_MSR) != LIBVIRQ_ENOHAL) {
-		std::fprintf(stderr, "hal: a HAL without msr_read passed LIBVIRQ_HAL_NEED_MSR\n");
+	if (virq_hal_validate(&hal, LIBVIRQ_HAL_NEED_MSR) != LIBVIRQ_ENOHAL ||
+	    std::strcmp(dev.last_fail.data(),
+			"virq_hal_validate: msr_read=NULL (LIBVIRQ_HAL_NEED_MSR)") != 0) {
+		std::fprintf(stderr,
+			     "hal: a HAL without msr_read passed LIBVIRQ_HAL_NEED_MSR (%s)\n",
+			     dev.last_fail.data());
 		return 2;
 	}
 	st = virq_poll32(&hal, 0x1000, static_cast<uint32_t>(k_count_mask), 5, 10000000u, &last);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief Front door of the AVIC module (include this one header). AMD AVIC / x2AVIC: capabilities,
  * APIC ID tables, vCPU backing pages, load/put, interrupt posting with doorbells, \#VMEXIT
  * handling, destination resolution, inhibits and x2APIC MSR interception.
  *
- * Implements AMD64 APM Vol. 2 (pub. 24593) §15.29 "Advanced Virtual Interrupt
+ * Implements AMD64 APM Vol 2 rev 3.44 §15.29 "Advanced Virtual Interrupt
  * Controller" and the VMCB fields of Appendix B, Table B-1. The IOMMU guest
  * virtual APIC mode lives in avic/iommu.h.
  * Rules the manual leaves open (errata, fixes made in other hypervisors,
@@ -34,6 +35,12 @@
  * avic/encode.h (pure encoders and decoders), avic/vm.h (VMs, vCPUs,
  * posting, exits), avic/iommu.h (IOMMU guest virtual APIC mode); the VMCB
  * layout shared with the PMC module is in amd/vmcb.h.
+ */
+
+/**
+ * @defgroup virq_avic AVIC
+ * @brief AMD AVIC / x2AVIC (AMD64 APM Vol 2 rev 3.44 §15.29) and the IOMMU's guest virtual APIC
+ * mode (front door: avic.h).
  */
 #ifndef LIBVIRQ_AVIC_H
 #define LIBVIRQ_AVIC_H

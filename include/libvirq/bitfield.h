@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief Bit-field helpers in the architecture manuals' [hi:lo] notation.
  *
  * A field is named by a macro that expands to its two bit numbers,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_fdt
  * @brief Optional discovery from a flattened device tree (archive @c virq_fdt):
  *        the GIC, generic PCI host bridges, device MSI topology.
  *
@@ -39,6 +40,12 @@
  * other than 1 or 2 are rejected because libvirq addresses are 64-bit).
  *
  * The GIC version is not in the tree; read it from the registers.
+ */
+
+/**
+ * @defgroup virq_fdt FDT discovery
+ * @brief The GIC, PCI host bridges and MSI topology from a flattened device tree
+ *        (libvirq_fdt.a).
  */
 #ifndef LIBVIRQ_FDT_H
 #define LIBVIRQ_FDT_H

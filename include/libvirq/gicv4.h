@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Front door of the GICv4 module: include this one header.
  *
  * Gives a GICv3/GICv4.0/GICv4.1 user everything the module declares:
@@ -23,10 +24,16 @@
  * needs), for example gicv4/its_cmd.h alone for a tool that only decodes
  * commands.
  *
- * Spec: Arm IHI 0069 (GIC architecture specification, GICv3 and GICv4).
+ * Spec: Arm IHI 0069H (GIC architecture specification, GICv3 and GICv4).
  * Rules the manual leaves open (errata, fixes made in other hypervisors,
  * posted patches) are cited by their entry of docs/rationale.md (the
  * @ref rationale page).
+ */
+
+/**
+ * @defgroup virq_gicv4 GICv4
+ * @brief Arm GICv4.0/4.1 (Arm IHI 0069H): ITS commands, command queue and tables, redistributors,
+ *        vPEs, vLPIs, doorbells, VMOVP, vSGIs (front door: gicv4.h).
  */
 #ifndef LIBVIRQ_GICV4_H
 #define LIBVIRQ_GICV4_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief The hardware abstraction layer (HAL) the embedder supplies.
  *
  * libvirq touches hardware only through these callbacks. The embedder
@@ -85,6 +86,74 @@ enum virq_barrier {
 };
 
 /**
+ * @defgroup virq_failures Failure reports
+ * @ingroup virq_core
+ * @brief How a failed check says which public function, which check and
+ *        which values.
+ *
+ * Every check a library function makes on its inputs, on the state of its
+ * objects or on what the hardware answered reports its failure once, at
+ * the check, before the function returns the status:
+ *
+ * - **The function** is the public function the caller called, captured
+ *   where the call entered the library (a check shared by several public
+ *   functions names the one called, never a helper's name).
+ * - **One check per report.** The text names the value that failed, with
+ *   its value, and for a limit the limit, e.g.
+ *   <tt>virq_vlpi_map_range: count=4097 > nr_events-first=4096</tt>.
+ * - **Where it goes.** With ::virq_hal_ops::fail (an extension member) the
+ *   library calls it with a ::virq_failure; otherwise it logs the message
+ *   at ::LIBVIRQ_LOG_DEBUG through ::virq_hal_ops::log, with the status
+ *   (sign-extended) and the check's values as the log values. Nothing is
+ *   reported when the function succeeds, and the reporting code is out of
+ *   line and marked cold: it costs the success path nothing.
+ * - **Which HAL.** The HAL of the object the call is about; an object
+ *   destroyed, or a device unmapped, keeps the HAL it had, so a call on it
+ *   is reported too. A NULL or never-initialised object has no HAL of its
+ *   own: the report goes through the HAL of another object the call names
+ *   (for example the device of a virq_vlpi_map() given a NULL vPE);
+ *   only a call whose every object is NULL or never initialised has no
+ *   HAL at all, and then returns its status (::LIBVIRQ_EINVAL) without a
+ *   report.
+ * - **Without the strings.** Built with @c LIBVIRQ_FAIL_TEXT defined to 0
+ *   the library carries no check texts (about 20 KB): @c check is NULL,
+ *   the message is <tt>function: line N</tt> with the values appended,
+ *   and @c line with @c function still identify the check in the sources
+ *   of that version.
+ * @{
+ */
+
+/** @brief Most values one failure report carries. */
+#define LIBVIRQ_FAIL_MAX_VALUES 4u
+
+/** @brief Size of the buffer a failure message is formatted in, NUL included. */
+#define LIBVIRQ_FAIL_MSG_SIZE 192u
+
+/** @brief One failed check, as ::virq_hal_ops::fail receives it. */
+struct virq_failure {
+	/** The status the public function returns for it. */
+	virq_status status;
+	/** The source line of the check in the library (identifies it with @c function). */
+	uint32_t line;
+	/** The public function the caller called, e.g. "virq_vlpi_map_range". */
+	const char *function;
+	/**
+	 * The check as a template: the text of the message after "function: ",
+	 * with "%u" (decimal), "%d" (signed decimal) or "%x" (hexadecimal)
+	 * where @c values[] go, in order; NULL without the strings.
+	 */
+	const char *check;
+	/** The formatted message, at most ::LIBVIRQ_FAIL_MSG_SIZE bytes with the NUL. */
+	const char *message;
+	/** Number of @c values[] used (0 .. ::LIBVIRQ_FAIL_MAX_VALUES). */
+	uint32_t nvalues;
+	/** The values the check names, in its order. */
+	uint64_t values[LIBVIRQ_FAIL_MAX_VALUES];
+};
+
+/** @} */
+
+/**
  * @brief The embedder's callbacks. All take the embedder's context first.
  *
  * MMIO addresses are in whatever address space the embedder used when it
@@ -159,18 +228,14 @@ struct virq_hal_ops {
 	void (*relax)(void *ctx);
 
 	/**
-	 * Optional. Logs a fixed message with up to a few values. The library
-	 * never formats strings; @p msg is a constant, @p values (may be NULL
-	 * when @p nvalues is 0) are printed by the embedder as it likes.
-	 * A failed check of a driver function logs one ::LIBVIRQ_LOG_DEBUG line
-	 * whose @p msg is "<public function>: <what was wrong>" and whose
-	 * @p values[0] is the ::virq_status returned, as a sign-extended
-	 * 64-bit value (print it as @c (int64_t)values[0], or with
-	 * virq_status_name()), followed by up to four values the message
-	 * names. A NULL, never-initialised or destroyed object has no HAL to
-	 * log through: such calls fail silently with ::LIBVIRQ_EINVAL. May be
-	 * called from any CPU concurrently, in the contexts of the function
-	 * that fails (atomic context included): it must not sleep.
+	 * Optional. Logs a message with up to a few values; @p values (may be
+	 * NULL when @p nvalues is 0) are printed by the embedder as it likes.
+	 * @p msg is valid only during the call (copy it to keep it). Failed
+	 * checks reach it as one ::LIBVIRQ_LOG_DEBUG line each, unless @c fail
+	 * is present (@ref virq_failures; the message, and as values the
+	 * ::virq_status returned, sign-extended, then the check's values). May
+	 * be called from any CPU concurrently, in the contexts of the function
+	 * that logs (atomic context included): it must not sleep.
 	 */
 	void (*log)(void *ctx, enum virq_log_level level, const char *msg, const uint64_t *values,
 		    size_t nvalues);
@@ -187,7 +252,7 @@ struct virq_hal_ops {
 
 	/**
 	 * Optional extension. Executes RDPMC with ECX = @p counter (0..5: core
-	 * performance counter @p counter, PERF_CTR0..5; AMD APM Vol 3 "RDPMC")
+	 * performance counter @p counter, PERF_CTR0..5; AMD APM Vol 3 rev 3.37 "RDPMC")
 	 * and stores EDX:EAX in @p value; returns ::LIBVIRQ_OK, or ::LIBVIRQ_EHW when
 	 * it faulted. The PMC virtualization module reads guest counters with it
 	 * instead of RDMSR when present (RDPMC is cheaper than RDMSR on AMD
@@ -206,6 +271,16 @@ struct virq_hal_ops {
 	 * deadline; too small only lengthens the wait of a broken clock.
 	 */
 	uint32_t poll_round_ns;
+
+	/**
+	 * Optional extension. Receives each failed check of a library
+	 * function as a structured record (@ref virq_failures), instead of the
+	 * @c log line it would otherwise get. @p failure and the strings it
+	 * points to are valid only during the call. Same calling contexts as
+	 * @c log: any CPU, concurrently, atomic context included; must not
+	 * sleep.
+	 */
+	void (*fail)(void *ctx, const struct virq_failure *failure);
 };
 
 /**
@@ -217,8 +292,10 @@ struct virq_hal_ops {
 
 /** @brief A HAL instance: the ops table and the embedder's context. */
 struct virq_hal {
-	const struct virq_hal_ops *ops; /**< Callbacks; must outlive every object using it. */
-	void *ctx;			/**< Passed as the first argument of every callback. */
+	/** Callbacks; must outlive every call on an object created with them,
+	 *  destroyed objects included (a call on one reports through them). */
+	const struct virq_hal_ops *ops;
+	void *ctx; /**< Passed as the first argument of every callback; same lifetime. */
 };
 
 /** @brief Feature flags for virq_hal_validate(): which optional groups must be present. */
@@ -263,6 +340,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uin
 
 /**
  * @defgroup virq_bounded_waits Bounded waits
+ * @ingroup virq_core
  * @brief How every hardware wait of libvirq ends, whatever the HAL clock does.
  *
  * Every wait for the hardware (redistributor RWP, WAKER, VPENDBASER.Dirty,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief Freestanding latency histogram (integer only) for interrupt-latency reports.
  *
  * A log-linear histogram in the style of HdrHistogram: values 0..15 have a

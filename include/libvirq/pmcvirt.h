@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief Front door of the PMC virtualization module (include this one header):
  *        AMD PMC virtualization (PerfCtrVirt), the guest PMU in the VMCB.
  *
- * Implements AMD64 APM Vol 2 §15.39 "Performance Monitoring Counter
+ * Implements AMD64 APM Vol 2 rev 3.44 §15.39 "Performance Monitoring Counter
  * Virtualization" (rev 3.42+) and the VMCB layout of Appendix B
  * (Tables B-1 control area, B-2 state-save area, B-3 swap types).
  *
@@ -42,6 +43,12 @@
  * Sub-headers: pmcvirt/regs.h (constants), pmcvirt/encode.h (capabilities,
  * state, pure encoders), pmcvirt/vcpu.h (the per-vCPU driver); the VMCB
  * layout shared with the AVIC module is in amd/vmcb.h.
+ */
+
+/**
+ * @defgroup virq_pmcvirt PMC virtualization
+ * @brief AMD PMC virtualization (AMD64 APM Vol 2 rev 3.44 §15.39) and its software-switched
+ * fallback (front door: pmcvirt.h).
  */
 #ifndef LIBVIRQ_PMCVIRT_H
 #define LIBVIRQ_PMCVIRT_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief The one status type of libvirq and its strings.
  */
 #ifndef LIBVIRQ_STATUS_H
@@ -50,10 +51,13 @@ typedef enum virq_status {
 	LIBVIRQ_EINHIBITED = -16, /**< Acceleration is inhibited; the caller must emulate. */
 	LIBVIRQ_EDEAD = -17,	  /**< The object failed earlier and must be reset or destroyed. */
 	LIBVIRQ_EUNKNOWN = -18,	  /**< An unknown encoding (opcode, exit code, cause) was given. */
+	/** Queued work was dropped, not run: an ITS command queue reset (after
+	 *  another caller's command failed) discarded it; redo the call. */
+	LIBVIRQ_ECANCELED = -19,
 } virq_status;
 
 /** @brief Number of distinct status codes (for table sizing in tests). */
-#define LIBVIRQ_STATUS_COUNT 19
+#define LIBVIRQ_STATUS_COUNT 20
 
 /**
  * @brief Returns a constant English description of a status code.

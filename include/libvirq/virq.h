@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief libvirq umbrella header: version, status codes, bit fields, HAL.
  *
  * Module headers (avic.h, gicv4.h, pmcvirt.h, fdt.h) are included
  * separately, so an embedder that builds only some modules includes only
  * those.
+ */
+
+/**
+ * @defgroup virq_core Core
+ * @brief Status codes and strings, bit fields in the manuals' [hi:lo] notation, the HAL the
+ *        embedder supplies, bounded waits, failure reports, the porting header, the latency
+ * histogram (libvirq.a, always built).
  */
 #ifndef LIBVIRQ_VIRQ_H
 #define LIBVIRQ_VIRQ_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_core
  * @brief The single porting point for basic types used by libvirq.
  *
  * Every libvirq source and public header obtains its basic types, limits and

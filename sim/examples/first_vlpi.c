@@ -12,7 +12,8 @@
  *   2. the library brings it up: GIC, distributor, redistributor, ITS,
  *      collection 0 -> redistributor 0;
  *   3. device 1 with 32 events; a VM, a vPE with a doorbell LPI;
- *   4. event 5 -> vINTID 8192 of the vPE;
+ *   4. event 5 -> vINTID 8192 of the vPE (and a mistake, refused: the
+ *      simulator's last failure report says why);
  *   5. vPE resident: the device's MSI is delivered to the vPE directly;
  *   6. vPE not resident: the MSI sets its VPT bit and rings the doorbell.
  * Exit status 0 when each step behaves as the architecture says.
@@ -53,6 +54,7 @@ int main(void)
 	struct virq_its_device dev;
 	struct virq_gic_vm vm;
 	struct virq_vpe vpe;
+	struct virq_failure why;
 	uint32_t doorbell;
 	bool pending_last;
 
@@ -76,6 +78,11 @@ int main(void)
 
 	/* 4. Event 5 of device 1 is vINTID 8192 of the vPE. */
 	CHECK(virq_vlpi_map(&dev, 5, &vpe, 8192, true));
+	/* A mistake is refused, and the simulator keeps the library's report:
+	 * which public function, which check, the values (struct virq_failure). */
+	EXPECT(virq_vlpi_map(&dev, 32, &vpe, 8193, true) == LIBVIRQ_ERANGE);
+	EXPECT(virq_sim_last_fail(sim, &why));
+	printf("refused: %s (%s)\n", why.message, virq_status_name(why.status));
 
 	/* 5. Resident vPE: the MSI goes straight to it. */
 	CHECK(virq_vpe_make_resident(&vpe, 0));

@@ -17,7 +17,7 @@
 #define M_ADDR_MASK 0x000FFFFFFFFFF000ull
 
 /* Physical table entry. */
-#define M_PE_HOST(e) ((uint32_t)((e)&0xFFFu))
+#define M_PE_HOST(e, bits) ((uint32_t)((e) & ((1u << (bits)) - 1u)))
 #define M_PE_BACKING(e) ((e)&M_ADDR_MASK)
 #define M_PE_RUNNING(e) (((e) >> 62) & 1u)
 #define M_PE_VALID(e) (((e) >> 63) & 1u)
@@ -39,6 +39,7 @@ struct m_ctx {
 	bool x2;
 	uint64_t self_backing;
 	uint32_t self_host;
+	unsigned host_bits; /* host physical APIC ID bits consumed */
 	uint8_t vector;
 	uint32_t targets[LIBVIRQ_SIM_AVIC_MAX];
 	uint32_t ntargets;
@@ -135,8 +136,8 @@ static void deliver(struct m_ctx *c, bool skip_invalid)
 		if (M_PE_BACKING(e) == c->self_backing)
 			continue; /* the sender's own APIC evaluates at once */
 		if (M_PE_RUNNING(e)) {
-			if (M_PE_HOST(e) != c->self_host)
-				c->r->doorbell[c->r->ndoorbell++] = M_PE_HOST(e);
+			if (M_PE_HOST(e, c->host_bits) != c->self_host)
+				c->r->doorbell[c->r->ndoorbell++] = M_PE_HOST(e, c->host_bits);
 		} else if (first_nr == UINT32_MAX) {
 			first_nr = idx;
 		}
@@ -211,6 +212,8 @@ int virq_sim_avic_icr_write(struct virq_sim *sim, const void *vmcb, uint32_t hos
 	if (!c.phys || !c.logical || !self)
 		return -1;
 	c.self_host = host_apic_id;
+	c.host_bits =
+	    opts && opts->host_id_bits && opts->host_id_bits < 12 ? opts->host_id_bits : 12;
 	/* The write lands in the backing page (ICR2 first for xAPIC). */
 	*(uint32_t *)(self + 0x310) = icr_hi;
 	*(uint32_t *)(self + 0x300) = icr_lo;
@@ -262,6 +265,13 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 	(void)sim;
 	(void)msr;
+	if (value >> 8) {
+		d->wide++;
+		if (d->mbz_faults) { /* bits 63:8 are MBZ: #GP */
+			d->refused++;
+			return LIBVIRQ_EHW;
+		}
+	}
 	d->n++;
 	d->last = value;
 	if (value < 4096)
@@ -271,6 +281,117 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d)
 {
+	bool mbz = d->mbz_faults;
+
 	memset(d, 0, sizeof(*d));
+	d->mbz_faults = mbz;
 	virq_sim_msr_hook(sim, 0xC001011Bu, NULL, db_hook, d);
+}
+
+/* ---- guest vAPIC register accesses (APM Vol 2 rev 3.44 Table 15-22), the model's own list ---- */
+
+enum { A_ALLOW, A_TRAP, A_FAULT, A_EOI, A_EXTLVT };
+
+static int read_kind(uint32_t off, bool extlvt)
+{
+	if (off == 0x90 || off == 0x390 || (off >= 0x400 && off <= 0x4F0) || off >= 0x540)
+		return A_FAULT;
+	if (off >= 0x500 && off <= 0x530)
+		return extlvt ? A_ALLOW : A_FAULT;
+	return A_ALLOW;
+}
+
+static int write_kind(uint32_t off, bool extlvt)
+{
+	switch (off) {
+	case 0x20:
+	case 0xC0:
+	case 0xD0:
+	case 0xE0:
+	case 0xF0:
+	case 0x280:
+	case 0x3E0:
+		return A_TRAP;
+	case 0x80:
+	case 0x310:
+		return A_ALLOW; /* TPR accelerated; ICRH allowed */
+	case 0xB0:
+		return A_EOI;
+	default:
+		break;
+	}
+	if (off >= 0x320 && off <= 0x380)
+		return A_TRAP;
+	if (off >= 0x500 && off <= 0x530)
+		return extlvt ? A_TRAP : A_FAULT;
+	if (off == 0x30 || off == 0x90 || off == 0xA0 || (off >= 0x100 && off <= 0x270) ||
+	    off == 0x390 || off >= 0x400)
+		return A_FAULT;
+	return A_ALLOW;
+}
+
+/* Highest vector set in the 256-bit array at @base of the page, or -1. */
+static int highest(const uint8_t *page, uint32_t base)
+{
+	for (int w = 7; w >= 0; w--) {
+		uint32_t x = *(const uint32_t *)(page + base + (uint32_t)w * 0x10);
+
+		for (int b = 31; x && b >= 0; b--)
+			if (x & (1u << b))
+				return w * 32 + b;
+	}
+	return -1;
+}
+
+static void noaccel(struct virq_sim_avic_access *r, uint32_t off, bool write, bool trap)
+{
+	r->exited = true;
+	r->trap = trap;
+	r->info1 = ((uint64_t)(write ? 1u : 0u) << 32) | (off & 0xFF0u);
+}
+
+int virq_sim_avic_apic_access(struct virq_sim *sim, const void *vmcb, uint32_t offset, bool write,
+			      uint32_t value, const struct virq_sim_avic_opts *opts,
+			      struct virq_sim_avic_access *r)
+{
+	const uint8_t *b = vmcb;
+	bool extlvt = opts && opts->extlvt;
+	uint8_t *page;
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	if ((offset & 0xF) || offset > 0xFF0 || (write && offset == 0x300) ||
+	    !((uint32_t)rd_le(b + M_VMCB_INT_CTL, 4) & M_AVIC_ENABLE))
+		return -1;
+	page = virq_sim_pa_to_va(sim, rd_le(b + M_VMCB_BACKING, 8) & M_ADDR_MASK, 4096);
+	if (!page)
+		return -1;
+	k = write ? write_kind(offset, extlvt) : read_kind(offset, extlvt);
+	if (k == A_FAULT) {
+		noaccel(r, offset, write, false);
+		return 0;
+	}
+	if (!write) {
+		r->value = *(uint32_t *)(page + offset);
+		return 0;
+	}
+	if (k == A_EOI) {
+		int v = highest(page, 0x100);
+
+		if (v >= 0 &&
+		    (*(uint32_t *)(page + 0x180 + (uint32_t)(v / 32) * 0x10) >> (v % 32)) & 1u) {
+			noaccel(r, offset, true, true);
+			r->info2 = (uint64_t)v;
+		} else if (v >= 0) {
+			*(uint32_t *)(page + 0x100 + (uint32_t)(v / 32) * 0x10) &=
+			    ~(1u << (v % 32));
+			r->eoi_done = true;
+			r->eoi_vec = (uint8_t)v;
+		}
+		return 0;
+	}
+	*(uint32_t *)(page + offset) = value;
+	if (k == A_TRAP)
+		noaccel(r, offset, true, true);
+	return 0;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Capabilities the probes derive, written from the same feature bits. */
-#define AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI)                                        \
+#define AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI, EXTLVT)                                \
 	{                                                                                          \
 		.avic = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV),                        \
 		.x2avic = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV) && (X2),              \
@@ -22,6 +22,7 @@
 			     : (X2) && (X2EXT)					  ? 0xFFFu         \
 			     : (X2)						  ? 0x1FFu         \
 										  : 0xFEu,                                                       \
+		.ext_lvt_trap = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL && (SVM) && (AV) && (EXTLVT),    \
 	}
 
 #define PMC_NCTR_(EXT, V2, N)                                                                      \
@@ -34,13 +35,14 @@
 		.num_core_ctrs_raw = (V2) ? (N) : 0u,                                              \
 	}
 
-#define CPU_(NAME, VEN, FAM, MOD, SVM, EXT, IRP, PCV, AV, X2, VNMI, X2EXT, V2, N)                  \
+#define CPU_(NAME, VEN, FAM, MOD, SVM, EXT, IRP, PCV, AV, X2, VNMI, X2EXT, V2, N, EXTLVT)          \
 	{                                                                                          \
 		.name = (NAME), .vendor = (VEN), .family = (FAM), .model = (MOD), .svm = (SVM),    \
 		.perfctr_ext_core = (EXT), .irperf = (IRP), .perfctr_virt = (PCV), .avic = (AV),   \
 		.x2avic = (X2), .vnmi = (VNMI), .x2avic_ext = (X2EXT), .perfmon_v2 = (V2),         \
-		.num_perf_ctr_core = (N),                                                          \
-		.avic_caps = AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI),                  \
+		.num_perf_ctr_core = (N), .ext_apic_space = (VEN) != LIBVIRQ_SIM_VENDOR_INTEL,     \
+		.avic_extlvt = (EXTLVT),                                                           \
+		.avic_caps = AVIC_CAPS_(VEN, FAM, MOD, SVM, AV, X2, X2EXT, VNMI, EXTLVT),          \
 		.pmcvirt_caps = PMC_CAPS_(SVM, EXT, IRP, PCV, AV, VNMI, V2, N),                    \
 	}
 
@@ -49,16 +51,19 @@
 #define INT_ LIBVIRQ_SIM_VENDOR_INTEL
 
 /* name vendor family model | SVM ExtCore IRPerf PerfCtrVirt AVIC x2AVIC VNMI X2AVIC_EXT PerfMonV2 N
- */
+ * ExtLvtAvicAccessChg */
 const struct virq_sim_cpu virq_sim_cpus[LIBVIRQ_SIM_CPU_COUNT] = {
-    [LIBVIRQ_SIM_CPU_ZEN2] = CPU_("zen2", AMD_, 0x17, 0x31, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
-    [LIBVIRQ_SIM_CPU_ZEN3] = CPU_("zen3", AMD_, 0x19, 0x01, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
-    [LIBVIRQ_SIM_CPU_ZEN4] = CPU_("zen4", AMD_, 0x19, 0x11, 1, 1, 1, 0, 1, 1, 1, 0, 1, 6),
-    [LIBVIRQ_SIM_CPU_ZEN5] = CPU_("zen5", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 0, 1, 6),
-    [LIBVIRQ_SIM_CPU_X2AVIC_4K] = CPU_("x2avic-4k", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6),
-    [LIBVIRQ_SIM_CPU_FAM10H] = CPU_("fam10h", AMD_, 0x10, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-    [LIBVIRQ_SIM_CPU_HYGON18H] = CPU_("hygon18h", HYG_, 0x18, 0x00, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0),
-    [LIBVIRQ_SIM_CPU_INTEL] = CPU_("intel", INT_, 0x06, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_ZEN2] = CPU_("zen2", AMD_, 0x17, 0x31, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_ZEN3] = CPU_("zen3", AMD_, 0x19, 0x01, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_ZEN4] = CPU_("zen4", AMD_, 0x19, 0x11, 1, 1, 1, 0, 1, 1, 1, 0, 1, 6, 0),
+    [LIBVIRQ_SIM_CPU_ZEN5] = CPU_("zen5", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 0, 1, 6, 0),
+    [LIBVIRQ_SIM_CPU_X2AVIC_4K] =
+	CPU_("x2avic-4k", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 0),
+    [LIBVIRQ_SIM_CPU_FAM10H] = CPU_("fam10h", AMD_, 0x10, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_HYGON18H] =
+	CPU_("hygon18h", HYG_, 0x18, 0x00, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_INTEL] = CPU_("intel", INT_, 0x06, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    [LIBVIRQ_SIM_CPU_EXTLVT] = CPU_("extlvt", AMD_, 0x1A, 0x44, 1, 1, 1, 1, 1, 1, 1, 0, 1, 6, 1),
 };
 
 const struct virq_pmcvirt_guest virq_sim_guest_pmc6 = {
@@ -97,12 +102,14 @@ void virq_sim_cpu_apply(struct virq_sim *sim, const struct virq_sim_cpu *c)
 	virq_sim_cpuid_set(sim, 0, 0, 0x10, v[0], v[2], v[1]);
 	virq_sim_cpuid_set(sim, 1, 0, virq_sim_cpu_fms(c->family, c->model), 0, 0, 0);
 	virq_sim_cpuid_set(sim, 0x80000000u, 0, 0x80000022u, 0, 0, 0);
-	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0, B_(c->svm, 2) | B_(c->perfctr_ext_core, 23),
+	virq_sim_cpuid_set(sim, 0x80000001u, 0, 0, 0,
+			   B_(c->svm, 2) | B_(c->ext_apic_space, 3) | B_(c->perfctr_ext_core, 23),
 			   0);
 	virq_sim_cpuid_set(sim, 0x80000008u, 0, 0, B_(c->irperf, 1), 0, 0);
-	virq_sim_cpuid_set(
-	    sim, 0x8000000Au, 0, c->svm ? 1 : 0, c->svm ? 0x8000 : 0, B_(c->x2avic_ext, 6),
-	    B_(c->perfctr_virt, 8) | B_(c->avic, 13) | B_(c->x2avic, 18) | B_(c->vnmi, 25));
+	virq_sim_cpuid_set(sim, 0x8000000Au, 0, c->svm ? 1 : 0, c->svm ? 0x8000 : 0,
+			   B_(c->x2avic_ext, 6),
+			   B_(c->perfctr_virt, 8) | B_(c->avic, 13) | B_(c->x2avic, 18) |
+			       B_(c->vnmi, 25) | B_(c->avic_extlvt, 27));
 	virq_sim_cpuid_set(sim, 0x80000022u, 0, B_(c->perfmon_v2, 0),
 			   c->perfmon_v2 ? (c->num_perf_ctr_core & 0xF) : 0, 0, 0);
 }

@@ -25,6 +25,95 @@ struct virq_sim_gic_cfg virq_sim_gic_default_cfg(void)
 	return c;
 }
 
+static const char *const profile_names_[LIBVIRQ_SIM_GIC_PROFILE_COUNT] = {
+    "qemu72-v40",    "v41-flat-vpet", "noncoherent",
+    "fixed16k-flat", "narrowest-v40", "narrowest-v41"};
+
+/* Every base register's Shareability fixed at @sh (>= 0), InnerCache and
+ * OuterCache at @cache (>= 0). */
+static void fix_attrs_(struct virq_sim_gic_cfg *c, int sh, int cache)
+{
+	struct virq_sim_attrs *a[8] = {&c->its.baser[0].attrs, &c->its.baser[1].attrs,
+				       &c->its.baser[2].attrs, &c->its.cbaser,
+				       &c->rdist.prop,	       &c->rdist.pend,
+				       &c->rdist.vpend,	       &c->rdist.vprop.attrs};
+
+	for (unsigned i = 0; i < 8; i++) {
+		if (sh >= 0)
+			a[i]->sh = virq_sim_fixed((uint8_t)sh);
+		if (cache >= 0)
+			a[i]->inner = a[i]->outer = virq_sim_fixed((uint8_t)cache);
+	}
+}
+
+/* Flat tables only, page sizes @psz, in every GITS_BASER<n> and the 4.1 GICR_VPROPBASER. */
+static void flat_(struct virq_sim_gic_cfg *c, uint8_t psz)
+{
+	for (unsigned t = 0; t < 3; t++) {
+		c->its.baser[t].flat_only = true;
+		c->its.baser[t].page_sizes = psz;
+	}
+	c->rdist.vprop.flat_only = true;
+	c->rdist.vprop.page_sizes = psz;
+}
+
+static void narrowest_(struct virq_sim_gic_cfg *c)
+{
+	flat_(c, LIBVIRQ_SIM_PSZ_4K);
+	fix_attrs_(c, 0, 1); /* Non-shareable, Normal non-cacheable */
+	c->its.esz = 32;
+	c->rdist.vpet_esz = 7;
+	c->its.its_number_ro = 1;
+}
+
+struct virq_sim_gic_cfg virq_sim_gic_profile(enum virq_sim_gic_profile p)
+{
+	struct virq_sim_gic_cfg c = virq_sim_gic_default_cfg();
+
+	switch (p) {
+	case LIBVIRQ_SIM_GIC_V41_FLAT_VPET:
+		c.rdist.version = 41;
+		c.rdist.nr = 2;
+		c.rdist.vprop.flat_only = true;
+		c.rdist.vprop.page_sizes = LIBVIRQ_SIM_PSZ_4K;
+		c.rdist.vpet_esz = 7;
+		break;
+	case LIBVIRQ_SIM_GIC_NONCOHERENT:
+		fix_attrs_(&c, 0, -1);
+		break;
+	case LIBVIRQ_SIM_GIC_FIXED_16K_FLAT:
+		for (unsigned t = 0; t < 3; t++) {
+			c.its.baser[t].flat_only = true;
+			c.its.baser[t].page_sizes = LIBVIRQ_SIM_PSZ_16K;
+		}
+		break;
+	case LIBVIRQ_SIM_GIC_NARROWEST_V41:
+		c.rdist.version = 41;
+		c.rdist.nr = 2;
+		narrowest_(&c);
+		break;
+	case LIBVIRQ_SIM_GIC_NARROWEST_V40:
+		narrowest_(&c);
+		break;
+	default:
+		break;
+	}
+	return c;
+}
+
+const char *virq_sim_gic_profile_name(enum virq_sim_gic_profile p)
+{
+	return (unsigned)p < LIBVIRQ_SIM_GIC_PROFILE_COUNT ? profile_names_[p] : NULL;
+}
+
+enum virq_sim_gic_profile virq_sim_gic_profile_find(const char *name)
+{
+	for (unsigned i = 0; name && i < LIBVIRQ_SIM_GIC_PROFILE_COUNT; i++)
+		if (!strcmp(name, profile_names_[i]))
+			return (enum virq_sim_gic_profile)i;
+	return LIBVIRQ_SIM_GIC_PROFILE_COUNT;
+}
+
 static void die_(const char *why)
 {
 	fprintf(stderr, "virq_sim_gic_new: %s\n", why);

@@ -4,12 +4,10 @@
 #define _GNU_SOURCE
 #include "sim_priv.h"
 
-static void virq_sim_cb_log_(void *ctx, enum virq_log_level lvl, const char *msg,
-			     const uint64_t *vals, size_t n)
+/* Keeps @msg as the newest of the last LOG_KEEP messages; counts @lvl.
+ * Called with the simulator's lock held. */
+static void keep_log_(struct virq_sim *sim, enum virq_log_level lvl, const char *msg)
 {
-	struct virq_sim *sim = ctx;
-
-	LOCK(sim);
 	if ((unsigned)lvl < 4)
 		sim->log_count[lvl]++;
 	if (sim->nlogs == LOG_KEEP) {
@@ -18,12 +16,38 @@ static void virq_sim_cb_log_(void *ctx, enum virq_log_level lvl, const char *msg
 		sim->nlogs--;
 	}
 	sim->logs[sim->nlogs++] = strdup(msg);
+}
+
+static void virq_sim_cb_log_(void *ctx, enum virq_log_level lvl, const char *msg,
+			     const uint64_t *vals, size_t n)
+{
+	struct virq_sim *sim = ctx;
+
+	LOCK(sim);
+	keep_log_(sim, lvl, msg);
 	if (sim->verbose) {
 		fprintf(stderr, "[virq %d] %s", (int)lvl, msg);
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, " 0x%llx", (unsigned long long)vals[i]);
 		fputc('\n', stderr);
 	}
+	UNLOCK(sim);
+}
+
+/* A failed check: kept as the last failure and, as its message, in the log
+ * at LIBVIRQ_LOG_DEBUG (where it would go without this callback). */
+static void virq_sim_cb_fail_(void *ctx, const struct virq_failure *f)
+{
+	struct virq_sim *sim = ctx;
+
+	LOCK(sim);
+	keep_log_(sim, LIBVIRQ_LOG_DEBUG, f->message);
+	sim->nfails++;
+	sim->last_fail = *f;
+	snprintf(sim->last_fail_msg, sizeof(sim->last_fail_msg), "%s", f->message);
+	sim->last_fail.message = sim->last_fail_msg;
+	if (sim->verbose)
+		fprintf(stderr, "[virq fail] %s -> %s\n", f->message, virq_status_name(f->status));
 	UNLOCK(sim);
 }
 
@@ -57,6 +81,7 @@ static const struct virq_hal_ops sim_ops_ = {
     .relax = virq_sim_cb_relax_,
     .log = virq_sim_cb_log_,
     .kick_vcpu = virq_sim_cb_kick_,
+    .fail = virq_sim_cb_fail_,
 };
 
 const struct virq_hal_ops *virq_sim_hal_ops(void)
@@ -147,6 +172,28 @@ const char *virq_sim_last_log(struct virq_sim *sim)
 	s = sim->nlogs ? sim->logs[sim->nlogs - 1] : NULL;
 	UNLOCK(sim);
 	return s;
+}
+
+unsigned long virq_sim_fail_count(struct virq_sim *sim)
+{
+	unsigned long n;
+
+	LOCK(sim);
+	n = sim->nfails;
+	UNLOCK(sim);
+	return n;
+}
+
+bool virq_sim_last_fail(struct virq_sim *sim, struct virq_failure *out)
+{
+	bool have;
+
+	LOCK(sim);
+	have = sim->nfails != 0;
+	if (have)
+		*out = sim->last_fail;
+	UNLOCK(sim);
+	return have;
 }
 
 bool virq_sim_logged(struct virq_sim *sim, const char *msg)

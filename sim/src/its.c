@@ -154,7 +154,7 @@ void virq_sim_its_decode(const uint8_t raw[32], struct virq_sim_its_cmd *c)
 		c->rd = w2 & 0x000FFFFFFFFF0000ull;
 		c->valid = (w2 >> 63) != 0;
 		c->vpt = w3 & 0x000FFFFFFFFF0000ull;
-		c->vpt_size = (uint32_t)(w3 & 0x1f);
+		c->vpt_size = (uint32_t)(w3 & 0xff); /* DW3[7:0] (IHI 0069H §5.3 VMAPP) */
 		break;
 	case 0x2A: /* VMAPTI */
 	case 0x2B: /* VMAPI */

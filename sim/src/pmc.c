@@ -181,3 +181,71 @@ void virq_sim_pmc_host_run(struct virq_sim_pmc *m)
 	if (m->v2)
 		virq_sim_msr_set(m->sim, 0xC0000300u, sts);
 }
+
+/* ---- latitude (libvirq/sim/pmc.h virq_sim_pmc_lat) ---- */
+
+#define M_CTL_RSVD (~((1ull << 42) - 1) | (0xFull << 36) | (1ull << 21) | (1ull << 19))
+
+static virq_status m_gp(struct virq_sim_pmc *m, uint32_t msr)
+{
+	m->gps++;
+	m->last_gp_msr = msr;
+	return LIBVIRQ_EHW;
+}
+
+static virq_status m_absent_rd(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t *value)
+{
+	(void)sim;
+	*value = 0;
+	return m_gp(arg, msr);
+}
+
+static virq_status m_absent_wr(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t value)
+{
+	(void)sim;
+	(void)value;
+	return m_gp(arg, msr);
+}
+
+/* A write of a present PERF_CTL (@ctl) or PERF_CTR with reserved bits set. */
+static virq_status m_rsvd_wr(void *arg, struct virq_sim *sim, uint32_t msr, uint64_t value)
+{
+	struct virq_sim_pmc *m = arg;
+	bool ctl = msr >= 0xC0010200u ? !(msr & 1) : msr < 0xC0010004u;
+	uint64_t rsvd = ctl ? M_CTL_RSVD : ~M_CTR_MASK;
+	enum virq_sim_pmc_rsvd how = ctl ? m->lat.ctl_rsvd : m->lat.ctr_rsvd;
+
+	if ((value & rsvd) && how == LIBVIRQ_SIM_PMC_RSVD_GP)
+		return m_gp(m, msr);
+	if (how == LIBVIRQ_SIM_PMC_RSVD_IGNORE)
+		value &= ~rsvd;
+	virq_sim_msr_set(sim, msr, value);
+	return LIBVIRQ_OK;
+}
+
+/* The hooks of counter @i of the K7 (@ext false) or PerfCtrExtCore range. */
+static void m_ctr_hooks(struct virq_sim_pmc *m, unsigned i, bool ext)
+{
+	bool present = i < m->nctr && (ext ? m->ext_core : i < 4);
+	uint32_t ctl = ext ? 0xC0010200u + 2 * i : 0xC0010000u + i;
+	uint32_t ctr = ext ? 0xC0010201u + 2 * i : 0xC0010004u + i;
+
+	if (!present && m->lat.gp_absent) {
+		virq_sim_msr_hook(m->sim, ctl, m_absent_rd, m_absent_wr, m);
+		virq_sim_msr_hook(m->sim, ctr, m_absent_rd, m_absent_wr, m);
+	} else if (present) {
+		virq_sim_msr_hook(m->sim, ctl, NULL, m_rsvd_wr, m);
+		virq_sim_msr_hook(m->sim, ctr, NULL, m_rsvd_wr, m);
+	}
+}
+
+void virq_sim_pmc_set_latitude(struct virq_sim_pmc *m, const struct virq_sim_pmc_lat *lat)
+{
+	m->lat = *lat;
+	for (unsigned i = 0; i < 6; i++)
+		m_ctr_hooks(m, i, true);
+	for (unsigned i = 0; i < 4; i++)
+		m_ctr_hooks(m, i, false);
+	for (uint32_t msr = 0xC0000300u; !m->v2 && lat->gp_absent && msr <= 0xC0000303u; msr++)
+		virq_sim_msr_hook(m->sim, msr, m_absent_rd, m_absent_wr, m);
+}

@@ -354,6 +354,17 @@ static void vpend_write_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t v)
 	r->vpend = v;
 }
 
+/* GICR_VPROPBASER in the layout of the GIC's version, as its latitude keeps it. */
+static void vprop_write_(struct virq_sim_rdist *m, struct rd_ *r, uint64_t v)
+{
+	if (m->cfg.version == 41) {
+		r->vprop = vprop41_(m, v);
+		vprop41_z_check_(m, r->vprop);
+	} else {
+		r->vprop = attr_(&m->cfg.vprop.attrs, v, 12);
+	}
+}
+
 static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v, unsigned width)
 {
 	struct virq_sim_rdist *m = arg;
@@ -383,12 +394,7 @@ static void rd_write_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v
 		r->pend = attr_(&m->cfg.pend, v, 16) & ~(1ull << 62); /* PTZ is write-only */
 		return;
 	case R_VPROPBASER:
-		if (m->cfg.version == 41) {
-			r->vprop = vprop41_(m, v);
-			vprop41_z_check_(m, r->vprop);
-		} else {
-			r->vprop = attr_(&m->cfg.vprop.attrs, v, 12);
-		}
+		vprop_write_(m, r, v);
 		return;
 	case R_VSGIR:
 		r->vsgi_vpe = (uint32_t)v & 0xFFFF;
@@ -507,6 +513,14 @@ void virq_sim_rdist_set_wake_polls(struct virq_sim_rdist *m, unsigned rd, unsign
 void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pending)
 {
 	m->rd[rd].pending41 = pending;
+}
+
+void virq_sim_rdist_set_latitude(struct virq_sim_rdist *m, const struct virq_sim_rdist_cfg *cfg)
+{
+	m->cfg.prop = cfg->prop;
+	m->cfg.pend = cfg->pend;
+	m->cfg.vpend = cfg->vpend;
+	m->cfg.vprop = cfg->vprop;
 }
 
 void virq_sim_rdist_preset(struct virq_sim_rdist *m, unsigned rd, uint64_t ctlr, uint64_t vprop,

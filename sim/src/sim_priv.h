@@ -95,6 +95,9 @@ struct virq_sim {
 	unsigned long log_count[4];
 	char *logs[LOG_KEEP];
 	size_t nlogs;
+	unsigned long nfails;	       /* failure reports (fail callback) */
+	struct virq_failure last_fail; /* the last one; message: last_fail_msg */
+	char last_fail_msg[LIBVIRQ_FAIL_MSG_SIZE];
 	bool verbose;
 };
 

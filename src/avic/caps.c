@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AVIC capability probe through the HAL CPUID (APM Vol 2 §15.29.1; Vol 3
- * CPUID Fn8000_000A). Limits are data: the highest physical-table index.
+ * AVIC capability probe through the HAL CPUID (AMD64 APM Vol 2 rev 3.44
+ * §15.29.7; AMD64 APM Vol 3 rev 3.37 §E.4.9, CPUID Fn8000_000A). Limits are
+ * data: the highest physical-table index.
  */
 #include "avic_priv.h"
 
@@ -56,6 +57,7 @@ virq_status virq_avic_caps_probe(const struct virq_hal *hal, struct virq_avic_ca
 	caps->x2avic = caps->avic && (r[3] & LIBVIRQ_AVIC_CPUID_EDX_X2AVIC);
 	caps->x2avic_4k = caps->x2avic && (r[2] & LIBVIRQ_AVIC_CPUID_ECX_X2AVIC_EXT);
 	caps->vnmi = (r[3] & LIBVIRQ_AVIC_CPUID_EDX_VNMI) != 0;
+	caps->ext_lvt_trap = caps->avic && (r[3] & LIBVIRQ_AVIC_CPUID_EDX_EXTLVT);
 	caps->max_index = caps->x2avic_4k ? LIBVIRQ_AVIC_MAX_INDEX_X2AVIC_4K
 			  : caps->x2avic  ? LIBVIRQ_AVIC_MAX_INDEX_X2AVIC
 			  : caps->avic	  ? LIBVIRQ_AVIC_MAX_INDEX_XAVIC

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * IPI destination resolution, shared by the AVIC exit handlers and the
- * embedder's ICR emulation (APM Vol 2 §16.6 "Interprocessor interrupts",
- * §15.29.3.1; Intel SDM Vol 3 §11.6.2 and §11.12.9 for xAPIC/x2APIC
+ * embedder's ICR emulation (APM Vol 2 rev 3.44 §16.5 "Interprocessor Interrupts (IPI)",
+ * §15.29.6.1; Intel SDM Vol 3 §11.6.2 and §11.12.9 for xAPIC/x2APIC
  * addressing).
  *
  * Every vCPU decides by its own APIC mode whether it accepts a message, as

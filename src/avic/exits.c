@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AVIC #VMEXIT handling (APM Vol 2 §15.29.3, Table 15-29): AVIC_INCOMPLETE_IPI
+ * AVIC #VMEXIT handling (APM Vol 2 rev 3.44 §15.29.9, Tables 15-25 to 15-29): AVIC_INCOMPLETE_IPI
  * and AVIC_NOACCEL, their dispatcher, and ICR emulation. Table upkeep on
  * LDR/DFR/APIC ID writes is in tables.c, destination rules in dest.c.
  *
@@ -15,7 +15,7 @@
 #include "avic_priv.h"
 
 /* Indexes of struct virq_avic_vm_raw_counters::ev, in struct virq_avic_vm_counters order. */
-enum { EV_UNKNOWN_CAUSE_, EV_UNKNOWN_EXIT_, EV_BAD_BACKING_, EV_TRAP_READ_ };
+enum { EV_UNKNOWN_CAUSE_, EV_UNKNOWN_EXIT_, EV_BAD_BACKING_, EV_TRAP_READ_, EV_UNACCEL_IPI_ };
 
 /* Counts an event; logs the first LIBVIRQ_AVIC_LOG_BURST, then one line saying the rest is counted.
  */
@@ -68,7 +68,7 @@ static LIBVIRQ_CF_CHECK_ void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 		IGNORE_(virq_avic_post(t, icr->vector, e->self_host));
 		break;
 	}
-	case LIBVIRQ_APIC_DM_RSVD3:
+	case LIBVIRQ_APIC_DM_REMOTE_READ: /* answered by remote_read_() */
 		return;
 	case LIBVIRQ_APIC_DM_SMI:
 	case LIBVIRQ_APIC_DM_NMI:
@@ -86,6 +86,52 @@ static LIBVIRQ_CF_CHECK_ void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 	e->reached++;
 }
 
+struct rr_ {
+	struct virq_avic_vcpu *target;
+	uint32_t n;
+};
+
+static LIBVIRQ_CF_CHECK_ void rr_target_(void *arg, struct virq_avic_vcpu *t)
+{
+	struct rr_ *r = arg;
+
+	r->target = t;
+	r->n++;
+}
+
+/*
+ * Remote read (MT 011b, xAPIC only): "the Vector field specifies the APIC
+ * offset of the APIC register to be read" — the register's offset[11:4], as
+ * APIC registers are 16-byte aligned — and the target's value lands in the
+ * sender's Remote Read Register (C0h) with RRS = 10b; a destination that is
+ * not exactly one APIC leaves RRS = 00b, "Read was invalid" (AMD64 APM Vol 2 rev 3.44
+ * rev 3.44 §16.5, Figures 16-18 and 16-19). In x2APIC mode the encoding is
+ * reserved: nothing is read.
+ */
+static uint32_t remote_read_(struct virq_avic_vcpu *sender, const struct virq_avic_icr *icr)
+{
+	struct rr_ r = {NULL, 0};
+	uint32_t rrs = LIBVIRQ_APIC_RRS_INVALID;
+
+	if (LD_(&sender->x2apic))
+		return 0;
+	if (icr->shorthand == LIBVIRQ_APIC_SH_NONE &&
+	    virq_avic_resolve(sender->vm, sender, icr, rr_target_, &r, NULL) == LIBVIRQ_OK &&
+	    r.n == 1) {
+		uint32_t off = (uint32_t)icr->vector << 4;
+
+		__atomic_store_n(apic_reg_(sender, LIBVIRQ_APIC_RRR),
+				 __atomic_load_n(apic_reg_(r.target, off), __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+		rrs = LIBVIRQ_APIC_RRS_VALID;
+	}
+	__atomic_fetch_and(apic_reg_(sender, LIBVIRQ_APIC_ICR),
+			   ~(uint32_t)LIBVIRQ_FIELD_MASK(ICR_F_(RRS)), __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(apic_reg_(sender, LIBVIRQ_APIC_ICR),
+			  (uint32_t)LIBVIRQ_FIELD_PREP(ICR_F_(RRS), rrs), __ATOMIC_SEQ_CST);
+	return rrs == LIBVIRQ_APIC_RRS_VALID ? 1u : 0u;
+}
+
 virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_raw,
 				  const struct virq_avic_deliver_ops *ops, uint32_t *count)
 {
@@ -100,13 +146,15 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 				    "virq_avic_emulate_icr: sender not initialised");
 	IGNORE_(virq_avic_icr_decode(icr_raw, LD_(&sender->x2apic), &icr)); /* cannot fail */
 	e.self_host = self_host_(sender);
+	if (icr.delivery_mode == LIBVIRQ_APIC_DM_REMOTE_READ)
+		e.reached = remote_read_(sender, &icr);
 	/* A level-triggered INIT de-assert has no effect on the targets. */
-	if (!(icr.delivery_mode == LIBVIRQ_APIC_DM_INIT && icr.level_trigger && !icr.level_assert))
+	else if (!(icr.delivery_mode == LIBVIRQ_APIC_DM_INIT && icr.level_trigger &&
+		   !icr.level_assert))
 		st = virq_avic_resolve(sender->vm, sender, &icr, emu_deliver_, &e, NULL);
 	/* The write completed: clear delivery status (BUSY) in the sender's ICR. */
 	__atomic_fetch_and(apic_reg_(sender, LIBVIRQ_APIC_ICR),
-			   ~(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_ICR_DeliveryStatus),
-			   __ATOMIC_SEQ_CST);
+			   ~(uint32_t)LIBVIRQ_FIELD_MASK(ICR_F_(DS)), __ATOMIC_SEQ_CST);
 	if (count)
 		*count = e.reached;
 	if (st == LIBVIRQ_OK && e.missing)
@@ -123,8 +171,8 @@ struct wake_ {
 
 /*
  * TARGET_NOT_RUNNING: the hardware has set the IRR bit of every target and
- * signalled each one whose physical table entry had IsRunning 1 (APM Vol 2
- * §15.29.3.1; KVM arch/x86/kvm/svm/avic.c avic_kick_target_vcpus(): "hardware
+ * signalled each one whose physical table entry had IsRunning 1 (APM Vol 2 rev 3.44
+ * rev 3.44 §15.29.6.1; KVM arch/x86/kvm/svm/avic.c avic_kick_target_vcpus(): "hardware
  * has handled vCPUs that were in guest at the time of the IPI"). A target
  * whose run word still shows the entry published with IsRunning 1 needs
  * nothing (see the ordering argument in run.c); every other one is
@@ -187,6 +235,15 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 		       sender->index);
 		res->action = LIBVIRQ_AVIC_ACT_REPORT;
 		return LIBVIRQ_EHW;
+	case LIBVIRQ_AVIC_IPI_UNACCELERATED:
+		/* Secure AVIC only (APM Vol 2 rev 3.44 Table 15-27), which libvirq does not drive.
+		 */
+		event_(sender->vm, EV_UNACCEL_IPI_, LIBVIRQ_LOG_WARN,
+		       "avic: AVIC_INCOMPLETE_IPI Un-accelerated IPI, a Secure AVIC cause (ID, "
+		       "sender)",
+		       x.raw_cause, sender->index);
+		res->action = LIBVIRQ_AVIC_ACT_REPORT;
+		return LIBVIRQ_ENOTSUP;
 	case LIBVIRQ_AVIC_IPI_UNKNOWN:
 	default:
 		event_(sender->vm, EV_UNKNOWN_CAUSE_, LIBVIRQ_LOG_WARN,
@@ -247,10 +304,14 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 	if (!res)
 		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
 				    "virq_avic_handle_noaccel: res is NULL");
-	IGNORE_(virq_avic_exit_noaccel_decode(info1, info2, &x)); /* cannot fail */
+	/* Trap or fault for the extended LVTs depends on CPUID Fn8000_000A EDX[27]. */
+	IGNORE_(virq_avic_exit_noaccel_decode(info1, info2, vcpu->vm->caps.ext_lvt_trap,
+					      &x)); /* cannot fail */
 	res->offset = x.offset;
 	res->write = x.write;
 	res->trap = x.trap;
+	res->vector_valid = x.vector_valid;
+	res->vector = x.vector;
 	CNT_(x.trap ? &vcpu->cnt.noaccel_trap : &vcpu->cnt.noaccel_fault);
 	if (x.write)
 		CNT_(&vcpu->cnt.noaccel_write);
@@ -259,7 +320,8 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 		return LIBVIRQ_OK;
 	}
 	if (!x.write) {
-		/* A trap exit is defined for writes only (APM Vol 2 §15.29.3.2). */
+		/* A trap exit is defined for writes only (APM Vol 2 rev 3.44 §15.29.3.1, Table
+		 * 15-22). */
 		event_(vcpu->vm, EV_TRAP_READ_, LIBVIRQ_LOG_WARN,
 		       "avic: AVIC_NOACCEL trap exit on a read (offset, vCPU)", x.offset,
 		       vcpu->index);
@@ -308,6 +370,7 @@ virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm,
 	out->unknown_exit = __atomic_load_n(&vm->cnt.ev[EV_UNKNOWN_EXIT_], __ATOMIC_RELAXED);
 	out->invalid_backing_page = __atomic_load_n(&vm->cnt.ev[EV_BAD_BACKING_], __ATOMIC_RELAXED);
 	out->noaccel_trap_read = __atomic_load_n(&vm->cnt.ev[EV_TRAP_READ_], __ATOMIC_RELAXED);
+	out->unaccelerated_ipi = __atomic_load_n(&vm->cnt.ev[EV_UNACCEL_IPI_], __ATOMIC_RELAXED);
 	out->log_lines_dropped = __atomic_load_n(&vm->cnt.dropped, __ATOMIC_RELAXED);
 	return LIBVIRQ_OK;
 }

@@ -184,29 +184,30 @@ static void irte_update_(const struct virq_avic_vcpu *v,
 	uint64_t lo = __atomic_load_n(&irte[0], __ATOMIC_RELAXED);
 	uint64_t hi = __atomic_load_n(&irte[1], __ATOMIC_RELAXED);
 
-	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_GuestMode, lo))
+	if (!LIBVIRQ_FIELD_GET(IRTE_GA_F_(GuestMode), lo))
 		return;
 	if (!running_(v)) {
 		/* Destination unchanged; no GA log interrupt when merely put (preempted). */
-		lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_IsRun, lo, 0);
-		lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_GALogIntr, lo, ga_log_(v));
+		lo = LIBVIRQ_FIELD_SET(IRTE_GA_F_(IsRun), lo, 0);
+		lo = LIBVIRQ_FIELD_SET(IRTE_GA_F_(GALogIntr), lo, ga_log_(v));
 		__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
 		return;
 	}
-	if (LIBVIRQ_FIELD_GET(LIBVIRQ_IRTE_DestHi, hi) != (v->host_apic_id >> 24)) {
+	if (LIBVIRQ_FIELD_GET(IRTE_GA_F_(Destination_31_24), hi) != (v->host_apic_id >> 24)) {
 		/*
 		 * Destination spans both words: pass through "not running" (safe
 		 * during load: the coming VMRUN reads the IRR) while hi changes.
 		 */
-		lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_IsRun, lo, 0);
+		lo = LIBVIRQ_FIELD_SET(IRTE_GA_F_(IsRun), lo, 0);
 		__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
-		__atomic_store_n(&irte[1],
-				 LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_DestHi, hi, v->host_apic_id >> 24),
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(
+		    &irte[1],
+		    LIBVIRQ_FIELD_SET(IRTE_GA_F_(Destination_31_24), hi, v->host_apic_id >> 24),
+		    __ATOMIC_RELEASE);
 	}
-	lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_DestLo, lo, v->host_apic_id & 0xFFFFFFu);
-	lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_IsRun, lo, 1);
-	lo = LIBVIRQ_FIELD_SET(LIBVIRQ_IRTE_GALogIntr, lo, 0);
+	lo = LIBVIRQ_FIELD_SET(IRTE_GA_F_(Destination_23_0), lo, v->host_apic_id & 0xFFFFFFu);
+	lo = LIBVIRQ_FIELD_SET(IRTE_GA_F_(IsRun), lo, 1);
+	lo = LIBVIRQ_FIELD_SET(IRTE_GA_F_(GALogIntr), lo, 0);
 	__atomic_store_n(&irte[0], lo, __ATOMIC_RELEASE);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vCPU load/put/block and interrupt posting (APM Vol 2 §15.29.2.3 "Doorbell",
- * §15.29.3.2 IsRunning).
+ * vCPU load/put/block and interrupt posting (APM Vol 2 rev 3.44 §15.29.8.2 "Doorbell
+ * Mechanism", §15.29.5.2 IsRunning).
  *
  * Why no interrupt is lost
  * ------------------------
@@ -46,7 +46,7 @@
  *
  * - TARGET_NOT_RUNNING exits (exits.c) skip targets whose run word says
  *   RUNNING with ISRUNNING: their published entry has IsRunning 1, so the
- *   hardware either saw it and notified them itself (APM Vol 2 §15.29.3.1),
+ *   hardware either saw it and notified them itself (APM Vol 2 rev 3.44 §15.29.6.1),
  *   or read IsRunning 0 before they published it; then, by the Dekker pair
  *   above with the hardware as poster (it sets the IRR bit, then reads
  *   IsRunning), their VMRUN after the publication sees the bit.
@@ -121,9 +121,9 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 /* Publishes the physical table entry (single 64-bit store the hardware reads). */
 void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 {
-	uint64_t e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_HostApicId, v->entry, v->host_apic_id);
+	uint64_t e = LIBVIRQ_FIELD_SET(PHYS_F_(HostPhysicalAPICID), v->entry, v->host_apic_id);
 
-	e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, running);
+	e = LIBVIRQ_FIELD_SET(PHYS_F_(IR), e, running);
 	v->entry = e;
 	/*
 	 * With IPI virtualization off IsRunning never reaches the table. Nor
@@ -131,7 +131,7 @@ void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running)
 	 * would be ignored, it must exit TARGET_NOT_RUNNING instead.
 	 */
 	if (!v->vm->ipiv || !avic_on_(v))
-		e = LIBVIRQ_FIELD_SET(LIBVIRQ_AVIC_PHYS_IsRunning, e, 0);
+		e = LIBVIRQ_FIELD_SET(PHYS_F_(IR), e, 0);
 	__atomic_store_n(phys_slot_(v->vm, v->apic_id), e, __ATOMIC_SEQ_CST);
 }
 
@@ -139,7 +139,12 @@ uint32_t virq_avic_run_word_(const struct virq_avic_vcpu *v)
 {
 	/* Not while in L2 (NESTED): its VMCB has no AVIC, a doorbell would be ignored. */
 	bool on = avic_on_(v);
-	bool db = on && LD_(&v->vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL;
+	/*
+	 * Nor for a CPU whose APIC ID does not fit the doorbell register's 8 bits
+	 * (bits 63:8 are MBZ): it is kicked (docs/rationale.md#avic-doorbell-apic-id).
+	 */
+	bool db = on && LD_(&v->vm->policy) == LIBVIRQ_AVIC_POLICY_DOORBELL &&
+		  v->host_apic_id <= LIBVIRQ_AVIC_DOORBELL_MAX_ID;
 
 	return LIBVIRQ_AVIC_RUN_RUNNING | v->host_apic_id | (db ? LIBVIRQ_AVIC_RUN_DOORBELL : 0u) |
 	       (on && v->vm->ipiv ? LIBVIRQ_AVIC_RUN_ISRUNNING : 0u);

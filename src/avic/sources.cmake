@@ -4,6 +4,7 @@ target_sources(virq PRIVATE
   avic/caps.c
   avic/enc/encode.c
   avic/enc/iommu.c
+  avic/enc/layouts.c
   avic/tables.c
   avic/vm.c
   avic/run.c

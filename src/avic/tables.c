@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * APIC-ID table upkeep (APM Vol 2 §15.29.3.2 physical, §15.29.3.3 logical
+ * APIC-ID table upkeep (APM Vol 2 rev 3.44 §15.29.5.2 physical, §15.29.5.3 logical
  * APIC ID table): the vCPU maps, the logical table on LDR/DFR writes, APIC
  * mode switches and xAPIC ID writes, and the inhibits that keep the
  * hardware's view of the tables in agreement with the destination rules of
@@ -110,7 +110,7 @@ static void claim_(struct virq_avic_vcpu *v, uint32_t idx)
 	v->log_index = (int32_t)idx;
 	if (c == 2)
 		vm->log_aliased++;
-	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_LOG_Valid, *log_slot_(vm, idx)))
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_AMD_F(LIBVIRQ_AVIC_LOG_, V), *log_slot_(vm, idx)))
 		(void)own_(v, idx);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AVIC VM and vCPU objects: lifecycle and state checks, backing pages,
- * inhibits, policy and calibration, and the VMCB control values (APM Vol 2
- * §15.29.2, App. B). The APIC-ID tables themselves are kept by tables.c.
+ * inhibits, policy and calibration, and the VMCB control values (APM Vol 2 rev 3.44
+ * §15.29.4, Appendix B). The APIC-ID tables themselves are kept by tables.c.
  */
 #include "avic_priv.h"
 
@@ -146,9 +146,10 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
 				    "virq_avic_vm_calibrate: VM not initialised");
 	hal = &vm->hal;
-	if (self_host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
+	/* The doorbell register takes 8 bits (docs/rationale.md#avic-doorbell-apic-id). */
+	if (self_host_apic_id > LIBVIRQ_AVIC_DOORBELL_MAX_ID)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vm_calibrate: host APIC ID above 0xFFF",
+				     "virq_avic_vm_calibrate: host APIC ID above 0xFF",
 				     self_host_apic_id);
 	if (rounds == 0 || rounds > 64)
 		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
@@ -296,7 +297,7 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EALIGN,
 					     "virq_avic_vcpu_init: backing_pa not 4 KiB aligned",
 					     cfg->backing_pa);
-		if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, cfg->backing_pa))
+		if (!LIBVIRQ_ADDR_FITS(PHYS_F_(BackingPagePointer), cfg->backing_pa))
 			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
 					     "virq_avic_vcpu_init: backing_pa above 2^52",
 					     cfg->backing_pa);
@@ -309,7 +310,7 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(&vm->hal, st,
 				    "virq_avic_vcpu_init: backing page allocation failed");
-	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, v->backing.pa)) {
+	if (!LIBVIRQ_ADDR_FITS(PHYS_F_(BackingPagePointer), v->backing.pa)) {
 		virq_page_free_(&vm->hal, &v->backing);
 		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_ERANGE,
 				    "virq_avic_vcpu_init: HAL gave a backing page above 2^52");
@@ -489,7 +490,7 @@ void virq_avic_vcpu_counters_get(const struct virq_avic_vcpu *vcpu,
 	out->coalesced = LD_(&c->coalesced);
 	out->doorbells = db;
 	out->kicks = kick;
-	for (size_t i = 0; i < 6; i++)
+	for (size_t i = 0; i < LIBVIRQ_AVIC_IPI_NCAUSES; i++)
 		out->incomplete_ipi[i] = LD_(&c->incomplete_ipi[i]);
 	out->noaccel_trap = LD_(&c->noaccel_trap);
 	out->noaccel_fault = LD_(&c->noaccel_fault);

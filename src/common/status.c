@@ -27,6 +27,7 @@ static const struct status_text_ status_table_[LIBVIRQ_STATUS_COUNT] = {
     {"LIBVIRQ_EINHIBITED", "acceleration inhibited"},
     {"LIBVIRQ_EDEAD", "object dead after an earlier failure"},
     {"LIBVIRQ_EUNKNOWN", "unknown encoding"},
+    {"LIBVIRQ_ECANCELED", "dropped by a command queue reset"},
 };
 
 static const struct status_text_ *lookup_(int status)

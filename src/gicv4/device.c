@@ -63,16 +63,17 @@ static void ht_put_(struct virq_its *its, struct virq_its_device *dev)
 }
 
 /* Room for one more device (table at most half full); ENOMEM otherwise. */
-static virq_status ht_reserve_(struct virq_its *its)
+static virq_status ht_reserve_(const char *api, struct virq_its *its)
 {
-	const struct virq_hal *hal = &its->gic->hal;
+	const struct virq_hal *hal = &its->hal;
 	struct virq_page old = its->dev_ht, grown;
 	uint32_t slots = ht_slots_(its);
 	virq_status st;
 
 	if (slots && (its->dev_ht_used + 1) * 2 <= slots)
 		return LIBVIRQ_OK;
-	st = virq_page_alloc_(hal, slots ? old.size * 2 : 4096, 4096, &grown);
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, slots ? old.size * 2 : 4096, 4096, &grown,
+				 "DeviceID index");
 	if (st != LIBVIRQ_OK)
 		return st;
 	its->dev_ht = grown;
@@ -120,86 +121,101 @@ void virq_its_dev_unlink_(struct virq_its *its, struct virq_its_device *dev)
 	dev->next = dev->prev = NULL;
 }
 
-/* virq_its_device_map() with the ITS lock held (the wrapper below takes it). */
-virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_device *dev,
-					uint32_t device_id, uint32_t nr_events)
+/* virq_its_device_map()'s checks of @dev, the DeviceID and the event count
+ * on a live ITS, before @dev is written. */
+static virq_status device_map_args_(const char *api, const struct virq_its *its,
+				    const struct virq_its_device *dev, uint32_t device_id,
+				    uint32_t nr_events)
 {
-	const struct virq_hal *hal;
-	struct virq_its_cmd c;
-	uint32_t nr;
-	uint64_t itt_bytes;
-	virq_status st;
+	const struct virq_hal *hal = &its->hal;
 
-	if (!its_live_(its))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_device_map: its not live");
-	hal = &its->gic->hal;
 	if (!dev)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_device_map: NULL dev");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "dev=NULL");
 	/* Before dev is read further: a live object must not be overwritten
 	 * (it is linked into an ITS's list, maybe another ITS's). */
 	if (dev->state == LIVE_)
-		return LIBVIRQ_FAIL(
-		    hal, LIBVIRQ_EBUSY,
-		    "virq_its_device_map: dev is live (virq_its_device_unmap() first)");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EBUSY,
+				     "dev is live (virq_its_device_unmap() first)");
 	if (!nr_events)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_device_map: nr_events is 0");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "nr_events=0");
 	if (its->lim.devid_bits < 32 && (device_id >> its->lim.devid_bits))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_its_device_map: DeviceID beyond GITS_TYPER.Devbits",
-				     device_id);
-	if (nr_events > (1u << 31) ||
-	    (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits)))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_its_device_map: nr_events beyond GITS_TYPER.ID_bits",
-				     nr_events);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "device_id=%u >= 2^GITS_TYPER.Devbits=%u", device_id,
+				      1ull << its->lim.devid_bits);
+	if (nr_events > (1u << 31))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "nr_events=%u > 2^31", nr_events);
+	if (its->lim.eventid_bits < 32 && nr_events > (1u << its->lim.eventid_bits))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "nr_events=%u > 2^GITS_TYPER.ID_bits=%u", nr_events,
+				      1ull << its->lim.eventid_bits);
 	if (dev_taken_(its, device_id))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST,
-				     "virq_its_device_map: DeviceID already mapped on this ITS",
-				     device_id);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST,
+				      "device_id=%u already mapped on this ITS", device_id);
 	/* The doorbell proxy's DeviceID is reserved before the proxy exists. */
 	if (its->proxy_ok && device_id == its->proxy_devid && dev != its->proxy)
-		return LIBVIRQ_FAILV(
-		    hal, LIBVIRQ_EEXIST,
-		    "virq_its_device_map: DeviceID reserved for the doorbell proxy", device_id);
-	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
-	if (ht_reserve_(its) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOMEM,
-				    "virq_its_device_map: DeviceID index allocation failed");
-	memset(dev, 0, sizeof(*dev));
-	st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_DEV, device_id);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_device_map: device table entry not available "
-				     "(level-2 page, or beyond the table)",
-				     device_id);
-	itt_bytes = (uint64_t)nr * its->itt_esz;
-	st = virq_page_alloc_(hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
-			      &dev->itt);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST,
+				      "device_id=%u reserved for the doorbell proxy", device_id);
+	return LIBVIRQ_OK;
+}
+
+/* The ITT and the event tracking of @dev for @nr events, the ITT cleaned
+ * to PoC on a non-coherent ITS; nothing kept on failure. */
+static virq_status device_alloc_(const char *api, struct virq_its *its, struct virq_its_device *dev,
+				 uint32_t nr)
+{
+	const struct virq_hal *hal = &its->hal;
+	uint64_t itt_bytes = (uint64_t)nr * its->itt_esz;
+	virq_status st;
+
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
+				 &dev->itt, "ITT");
 	if (st == LIBVIRQ_OK)
-		st = virq_page_alloc_(hal,
-				      round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096),
-				      4096, &dev->ev);
-	if (st != LIBVIRQ_OK)
-		st =
-		    LIBVIRQ_FAIL(hal, st, "virq_its_device_map: ITT or tracking allocation failed");
+		st = LIBVIRQ_PAGE_ALLOC_(
+		    api, hal, round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096), 4096,
+		    &dev->ev, "event tracking");
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
 	 * (docs/rationale.md#gic-table-attributes: Xen a1f8b32af0). */
 	if (st == LIBVIRQ_OK &&
 	    clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
 		      dev->itt.va, dev->itt.size) != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				  "virq_its_device_map: ITT not coherent and the HAL has no "
-				  "dcache_clean");
-	if (st == LIBVIRQ_OK) {
-		c = virq_its_mapd(device_id, log2_(nr) - 1, dev->itt.pa, true);
-		st = virq_its_exec_(its, &c, 1);
-		if (st != LIBVIRQ_OK)
-			st = LIBVIRQ_FAILV(hal, st, "virq_its_device_map: MAPD failed", device_id);
-	}
+		st = LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				   "ITT not coherent and dcache_clean=NULL");
 	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, &dev->ev);
 		virq_page_free_(hal, &dev->itt);
+	}
+	return st;
+}
+
+virq_status virq_its_device_map_locked_(const char *api, struct virq_its *its,
+					struct virq_its_device *dev, uint32_t device_id,
+					uint32_t nr_events)
+{
+	struct virq_its_cmd c;
+	uint32_t nr;
+	virq_status st;
+
+	st = device_map_args_(api, its, dev, device_id, nr_events);
+	if (st != LIBVIRQ_OK)
 		return st;
+	nr = pow2_ceil_(nr_events < 2 ? 2 : nr_events);
+	st = ht_reserve_(api, its);
+	if (st != LIBVIRQ_OK)
+		return st;
+	memset(dev, 0, sizeof(*dev));
+	dev->hal = its->hal;
+	st = virq_its_tbl_ensure_(api, its, LIBVIRQ_ITS_TBL_DEV, device_id);
+	if (st == LIBVIRQ_OK)
+		st = device_alloc_(api, its, dev, nr);
+	if (st != LIBVIRQ_OK)
+		return st;
+	c = virq_its_mapd(device_id, log2_(nr) - 1, dev->itt.pa, true);
+	st = virq_its_exec_(its, &c, 1);
+	if (st != LIBVIRQ_OK) {
+		virq_page_free_(&its->hal, &dev->ev);
+		virq_page_free_(&its->hal, &dev->itt);
+		return LIBVIRQ_FAILV_(api, &its->hal, st, "MAPD of device_id=%u not seen to run",
+				      device_id);
 	}
 	dev->its = its;
 	dev->device_id = device_id;
@@ -218,37 +234,36 @@ virq_status virq_its_device_map_locked_(struct virq_its *its, struct virq_its_de
 virq_status virq_its_device_map(struct virq_its *its, struct virq_its_device *dev,
 				uint32_t device_id, uint32_t nr_events)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!its_live_(its))
-		return virq_its_device_map_locked_(its, dev, device_id, nr_events);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "its", its);
 	virq_its_lock_(its);
-	st = virq_its_device_map_locked_(its, dev, device_id, nr_events);
+	st = virq_its_device_map_locked_(api, its, dev, device_id, nr_events);
 	virq_its_unlock_(its);
 	return st;
 }
 
-/* virq_its_device_unmap() with the ITS lock held (the wrapper below takes it). */
-static virq_status device_unmap_locked_(struct virq_its_device *dev)
+/* virq_its_device_unmap() of a live device with the ITS lock held (the
+ * wrapper below takes it; virq_its_destroy() calls this without a lock). */
+virq_status virq_its_device_unmap_locked_(const char *api, struct virq_its_device *dev)
 {
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_cmd c;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_device_unmap: dev not live");
-	hal = &dev->its->gic->hal;
 	if (dev->nr_mapped)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_its_device_unmap: events still mapped", dev->nr_mapped);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY, "nr_mapped=%u events still mapped",
+				      dev->nr_mapped);
 	/* A dead ITS takes no command: release the tracking (as the vPE
 	 * teardown does), so that the ITS itself can be destroyed. */
 	if (!dev->its->dead) {
 		c = virq_its_mapd(dev->device_id, log2_(dev->nr_events) - 1, 0, false);
 		st = virq_its_exec_(dev->its, &c, 1);
 		if (st != LIBVIRQ_OK && !dev->its->dead)
-			return LIBVIRQ_FAILV(hal, st, "virq_its_device_unmap: MAPD (V = 0) failed",
-					     dev->device_id);
+			return LIBVIRQ_FAILV_(api, hal, st, "MAPD (V=0) of DeviceID %u failed",
+					      dev->device_id);
 	}
 	virq_page_free_(hal, &dev->ev);
 	virq_page_free_(hal, &dev->itt);
@@ -262,58 +277,71 @@ static virq_status device_unmap_locked_(struct virq_its_device *dev)
 
 virq_status virq_its_device_unmap(struct virq_its_device *dev)
 {
+	return virq_its_device_unmap_(LIBVIRQ_ENTRY_, dev);
+}
+
+virq_status virq_its_device_unmap_(const char *api, struct virq_its_device *dev)
+{
 	virq_status st;
-	struct virq_its *its_;
+	struct virq_its *its;
 
 	if (!dev_live_(dev))
-		return device_unmap_locked_(dev);
-	its_ = dev->its;
-	virq_its_lock_(its_);
-	st = device_unmap_locked_(dev);
-	virq_its_unlock_(its_);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
+	its = dev->its;
+	virq_its_lock_(its);
+	st = virq_its_device_unmap_locked_(api, dev);
+	virq_its_unlock_(its);
 	return st;
 }
 
-/* virq_its_map_lpi() with the ITS lock held (the wrapper below takes it). */
-static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
-				   uint32_t icid)
+/* virq_its_map_lpi()'s checks of a live device's event and its target. */
+static virq_status map_lpi_args_(const char *api, const struct virq_its_device *dev, uint32_t event,
+				 uint32_t pintid, uint32_t icid)
 {
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &dev->hal;
+
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
+				      dev->nr_events);
+	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST, "event=%u already mapped", event);
+	if (!virq_its_col_mapped_(dev->its, icid))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "icid=%u: collection not mapped (virq_its_map_collection())",
+				      icid);
+	if (!virq_lpi_allocated_(dev->its->gic, pintid))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "pintid=%u not allocated (virq_lpi_alloc())", pintid);
+	if (virq_lpi_is_doorbell_(dev->its->gic, pintid))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY, "pintid=%u is a vPE's doorbell",
+				      pintid);
+	return LIBVIRQ_OK;
+}
+
+/* virq_its_map_lpi() of a live device with the ITS lock held. */
+static virq_status map_lpi_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
+				   uint32_t pintid, uint32_t icid)
+{
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_map_lpi: dev not live");
-	hal = &dev->its->gic->hal;
-	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_its_map_lpi: event >= nr_events",
-				     event);
+	st = map_lpi_args_(api, dev, event, pintid, icid);
+	if (st != LIBVIRQ_OK)
+		return st;
 	e = ev_at_(dev, event);
-	if (e->kind != LIBVIRQ_ITS_EV_NONE)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST, "virq_its_map_lpi: event already mapped",
-				     event);
-	if (!virq_its_col_mapped_(dev->its, icid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_map_lpi: collection not mapped",
-				     icid);
-	if (!virq_lpi_allocated_(dev->its->gic, pintid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_map_lpi: LPI not allocated",
-				     pintid);
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
-	if (virq_lpi_is_doorbell_(dev->its->gic, pintid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_its_map_lpi: LPI is a vPE's doorbell", pintid);
 	if (!virq_lpi_ref_(dev->its->gic, pintid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC,
-				     "virq_its_map_lpi: 65534 mappings of this LPI already",
-				     pintid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOSPC,
+				      "pintid=%u mapped by 65534 events already", pintid);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0)) {
 		virq_lpi_unref_(dev->its->gic, pintid);
-		return LIBVIRQ_FAILV(hal, st, "virq_its_map_lpi: MAPTI + SYNC failed (not mapped)",
-				     event);
+		return LIBVIRQ_FAILV_(api, hal, st, "MAPTI + SYNC of event=%u not run (not mapped)",
+				      event);
 	}
 	/* Mapped, or the MAPTI may have run: tracked as mapped, the LPI
 	 * referenced, so that it cannot be freed while the ITS may translate
@@ -325,22 +353,24 @@ static virq_status map_lpi_locked_(struct virq_its_device *dev, uint32_t event, 
 	e->vpe = NULL;
 	dev->nr_mapped++;
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_map_lpi: SYNC after the MAPTI failed or the MAPTI "
-				     "may have run (event tracked as mapped)",
-				     event);
+		return LIBVIRQ_FAILV_(
+		    api, hal, st,
+		    "MAPTI + SYNC of event=%u: the MAPTI may have run (tracked as "
+		    "mapped)",
+		    event);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32_t pintid,
 			     uint32_t icid)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return map_lpi_locked_(dev, event, pintid, icid);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	virq_its_lock_(dev->its);
-	st = map_lpi_locked_(dev, event, pintid, icid);
+	st = map_lpi_locked_(api, dev, event, pintid, icid);
 	virq_its_unlock_(dev->its);
 	return st;
 }
@@ -357,27 +387,43 @@ void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 	dev->nr_mapped--;
 }
 
-/* virq_its_unmap_event() with the ITS lock held (the wrapper below takes it). */
-static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t event)
+/* The checks of an event a command is about: in range and mapped by a
+ * call (@vlpi: to a vLPI; else to a physical LPI or a vLPI). */
+static virq_status event_mapped_(const char *api, const struct virq_its_device *dev, uint32_t event,
+				 bool vlpi)
 {
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &dev->hal;
+	uint32_t kind;
+
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
+				      dev->nr_events);
+	kind = ev_at_(dev, event)->kind;
+	if (kind == LIBVIRQ_ITS_EV_NONE)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT, "event=%u not mapped", event);
+	if (kind == LIBVIRQ_ITS_EV_PROXY)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "event=%u is a doorbell proxy slot, not a mapping", event);
+	if (vlpi && kind != LIBVIRQ_ITS_EV_VIRT)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "event=%u mapped to a physical LPI, not a vLPI", event);
+	return LIBVIRQ_OK;
+}
+
+/* virq_its_unmap_event() of a live device with the ITS lock held. */
+static virq_status unmap_event_locked_(const char *api, struct virq_its_device *dev, uint32_t event)
+{
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_unmap_event: dev not live");
-	hal = &dev->its->gic->hal;
-	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_its_unmap_event: event >= nr_events", event);
+	st = event_mapped_(api, dev, event, false);
+	if (st != LIBVIRQ_OK)
+		return st;
 	e = ev_at_(dev, event);
-	if (e->kind == LIBVIRQ_ITS_EV_NONE || e->kind == LIBVIRQ_ITS_EV_PROXY)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, "virq_its_unmap_event: event not mapped",
-				     event);
-	c[0] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	c[0] = virq_its_discard(dev->device_id, event);
 	c[1] = virq_its_ev_sync_(dev->its, e);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st == LIBVIRQ_OK) {
@@ -389,8 +435,9 @@ static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t eve
 	 * "Failures"). */
 	if (st == LIBVIRQ_EDEAD && !ran.ran && ran.exact) {
 		virq_its_event_forget_(dev, event);
-		return LIBVIRQ_FAILV(hal, st, "virq_its_unmap_event: ITS dead (tracking released)",
-				     event);
+		return LIBVIRQ_FAILV_(
+		    api, hal, st, "event=%u: the ITS is dead (no DISCARD sent; tracking released)",
+		    event);
 	}
 	/* GITS_CREADR showed the DISCARD processed: the event is unmapped
 	 * even though its SYNC/VSYNC did not complete. Otherwise (not run, or
@@ -398,102 +445,94 @@ static virq_status unmap_event_locked_(struct virq_its_device *dev, uint32_t eve
 	 * LPI referenced, and the call can be retried. */
 	if (ran.ran >= 1) {
 		virq_its_event_forget_(dev, event);
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_unmap_event: SYNC/VSYNC after the DISCARD failed "
-				     "(event unmapped)",
-				     event);
+		return LIBVIRQ_FAILV_(
+		    api, hal, st, "DISCARD of event=%u ran, its SYNC/VSYNC not (unmapped)", event);
 	}
-	return LIBVIRQ_FAILV(hal, st,
-			     "virq_its_unmap_event: DISCARD not seen to run (event still tracked "
-			     "as mapped; retry)",
-			     event);
+	return LIBVIRQ_FAILV_(
+	    api, hal, st, "DISCARD of event=%u not seen to run (still tracked as mapped; retry)",
+	    event);
+}
+
+virq_status virq_its_unmap_event_(const char *api, struct virq_its_device *dev, uint32_t event)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
+	virq_its_lock_(dev->its);
+	st = unmap_event_locked_(api, dev, event);
+	virq_its_unlock_(dev->its);
+	return st;
 }
 
 virq_status virq_its_unmap_event(struct virq_its_device *dev, uint32_t event)
 {
-	virq_status st;
-
-	if (!dev_live_(dev))
-		return unmap_event_locked_(dev, event);
-	virq_its_lock_(dev->its);
-	st = unmap_event_locked_(dev, event);
-	virq_its_unlock_(dev->its);
-	return st;
+	return virq_its_unmap_event_(LIBVIRQ_ENTRY_, dev, event);
 }
 
-/* ev_cmd_() with the ITS lock held (the wrapper below takes it). */
-static virq_status ev_cmd_locked_(struct virq_its_device *dev, uint32_t event,
-				  enum virq_its_opcode op, const char *bad_dev,
-				  const char *bad_event, const char *unmapped, const char *failed)
+/* INT, CLEAR or INV of (@dev, @ev): the builder of @op. */
+static struct virq_its_cmd dev_ev_cmd_(enum virq_its_opcode op, uint32_t dev, uint32_t ev)
 {
-	const struct virq_hal *hal;
-	struct virq_its_event *e;
+	if (op == LIBVIRQ_ITS_INT)
+		return virq_its_int_cmd(dev, ev);
+	if (op == LIBVIRQ_ITS_CLEAR)
+		return virq_its_clear_cmd(dev, ev);
+	return virq_its_inv_cmd(dev, ev);
+}
+
+/* INT, CLEAR or INV (@op) of a mapped event and its SYNC/VSYNC. */
+virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint32_t event,
+			     enum virq_its_opcode op)
+{
 	struct virq_its_cmd c[2];
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, bad_dev);
-	hal = &dev->its->gic->hal;
-	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, bad_event, event);
-	e = ev_at_(dev, event);
-	if (e->kind != LIBVIRQ_ITS_EV_PHYS && e->kind != LIBVIRQ_ITS_EV_VIRT)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, unmapped, event);
-	c[0] = (struct virq_its_cmd){.opcode = op, .DeviceID = dev->device_id, .EventID = event};
-	c[1] = virq_its_ev_sync_(dev->its, e);
-	st = virq_its_exec_(dev->its, c, 2);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, failed, event);
-	return LIBVIRQ_OK;
-}
-
-static virq_status ev_cmd_(struct virq_its_device *dev, uint32_t event, enum virq_its_opcode op,
-			   const char *bad_dev, const char *bad_event, const char *unmapped,
-			   const char *failed)
-{
-	virq_status st;
-
-	if (!dev_live_(dev))
-		return ev_cmd_locked_(dev, event, op, bad_dev, bad_event, unmapped, failed);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	virq_its_lock_(dev->its);
-	st = ev_cmd_locked_(dev, event, op, bad_dev, bad_event, unmapped, failed);
+	st = event_mapped_(api, dev, event, false);
+	if (st == LIBVIRQ_OK) {
+		c[0] = dev_ev_cmd_(op, dev->device_id, event);
+		c[1] = virq_its_ev_sync_(dev->its, ev_at_(dev, event));
+		st = virq_its_exec_(dev->its, c, 2);
+		if (st != LIBVIRQ_OK)
+			st =
+			    LIBVIRQ_FAILV_(api, &dev->hal, st,
+					   "INT/CLEAR/INV (opcode=%x) + SYNC/VSYNC of event=%u not "
+					   "seen to run",
+					   (uint64_t)op, event);
+	}
 	virq_its_unlock_(dev->its);
 	return st;
 }
 
-/* Each message is a constant naming the public function and the check. */
 virq_status virq_its_int(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, LIBVIRQ_ITS_INT, "virq_its_int: dev not live",
-		       "virq_its_int: event >= nr_events", "virq_its_int: event not mapped",
-		       "virq_its_int: INT + SYNC/VSYNC failed");
+	return virq_its_ev_cmd_(LIBVIRQ_ENTRY_, dev, event, LIBVIRQ_ITS_INT);
 }
 
 virq_status virq_its_clear(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, LIBVIRQ_ITS_CLEAR, "virq_its_clear: dev not live",
-		       "virq_its_clear: event >= nr_events", "virq_its_clear: event not mapped",
-		       "virq_its_clear: CLEAR + SYNC/VSYNC failed");
+	return virq_its_ev_cmd_(LIBVIRQ_ENTRY_, dev, event, LIBVIRQ_ITS_CLEAR);
 }
 
 virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event)
 {
-	return ev_cmd_(dev, event, LIBVIRQ_ITS_INV, "virq_its_inv: dev not live",
-		       "virq_its_inv: event >= nr_events", "virq_its_inv: event not mapped",
-		       "virq_its_inv: INV + SYNC/VSYNC failed");
+	return virq_its_ev_cmd_(LIBVIRQ_ENTRY_, dev, event, LIBVIRQ_ITS_INV);
 }
 
 virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event,
 			       struct virq_its_event *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_event_get: dev not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	if (!out)
-		return LIBVIRQ_FAIL(&dev->its->gic->hal, LIBVIRQ_EINVAL,
-				    "virq_its_event_get: NULL out");
+		return LIBVIRQ_FAIL_(api, &dev->hal, LIBVIRQ_EINVAL, "out=NULL");
 	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(&dev->its->gic->hal, LIBVIRQ_ERANGE,
-				     "virq_its_event_get: event >= nr_events", event);
+		return LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u",
+				      event, dev->nr_events);
 	*out = *ev_at_(dev, event);
 	return LIBVIRQ_OK;
 }
@@ -517,19 +556,6 @@ static uint64_t *target_mark_(struct virq_its_device *dev, const struct virq_its
 		return &e->vpe->sync_mark;
 	return &dev->its->gic->rd[e->icid].sync_mark;
 }
-
-static const char *const run_msg_[2][6] = {
-    {"virq_its_unmap_range: dev not live",
-     "virq_its_unmap_range: count 0 or range beyond nr_events",
-     "virq_its_unmap_range: an event of the range is not mapped", "virq_its_unmap_range: ITS dead",
-     "virq_its_unmap_range: SYNC/VSYNC rejected by the encoder",
-     "virq_its_unmap_range: the queue failed (events GITS_CREADR did not pass stay mapped)"},
-    {"virq_vlpi_unmap_range: dev not live",
-     "virq_vlpi_unmap_range: count 0 or range beyond nr_events",
-     "virq_vlpi_unmap_range: an event of the range is not a vLPI",
-     "virq_vlpi_unmap_range: ITS dead", "virq_vlpi_unmap_range: VSYNC rejected by the encoder",
-     "virq_vlpi_unmap_range: the queue failed (events GITS_CREADR did not pass stay mapped)"},
-};
 
 /* Writes @count DISCARDs from @first straight into the queue and marks each
  * event's sync target; *done gets how many were queued. */
@@ -563,8 +589,8 @@ static virq_status queue_discards_(struct virq_its_device *dev, uint32_t first, 
 }
 
 /* One SYNC / VSYNC per target marked @gen, after every DISCARD. */
-static virq_status queue_syncs_(struct virq_its_device *dev, uint32_t first, uint32_t count,
-				uint64_t gen, uint32_t *nsync, const char *bad_sync)
+static virq_status queue_syncs_(const char *api, struct virq_its_device *dev, uint32_t first,
+				uint32_t count, uint64_t gen, uint32_t *nsync)
 {
 	struct virq_its *its = dev->its;
 	struct virq_its_event *e = ev_at_(dev, first);
@@ -581,8 +607,11 @@ static virq_status queue_syncs_(struct virq_its_device *dev, uint32_t first, uin
 		c = virq_its_ev_sync_(its, &e[i]);
 		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(&its->gic->hal, st, bad_sync);
-		st = virq_its_queue_push_raw(&its->q, raw);
+			return LIBVIRQ_FAILV_(api, &dev->hal, st,
+					      "the encoder rejected the SYNC/VSYNC (opcode=%x) of "
+					      "event=%u",
+					      (uint64_t)c.opcode, first + i);
+		st = virq_its_queue_push_raw_(&its->q, raw);
 		if (st != LIBVIRQ_OK)
 			return st;
 		(*nsync)++;
@@ -590,39 +619,57 @@ static virq_status queue_syncs_(struct virq_its_device *dev, uint32_t first, uin
 	return LIBVIRQ_OK;
 }
 
-/* virq_its_unmap_run_() with the ITS lock held (the wrapper below takes it). */
-static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first, uint32_t count,
-				     bool vlpi_only)
+/* The range checks of a batched unmap of a live device: every event of
+ * [first, first + count) mapped (@vlpi_only: to a vLPI). */
+static virq_status run_args_(const char *api, const struct virq_its_device *dev, uint32_t first,
+			     uint32_t count, bool vlpi_only)
 {
-	const char *const *msg = run_msg_[vlpi_only ? 1 : 0];
-	const struct virq_hal *hal;
-	struct virq_its *its;
-	struct virq_its_event *e;
+	const struct virq_hal *hal = &dev->hal;
+	const struct virq_its_event *e;
+
+	if (!count)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ERANGE, "count=0");
+	if (first >= dev->nr_events)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "first_event=%u >= nr_events=%u",
+				      first, dev->nr_events);
+	if (count > dev->nr_events - first)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "count=%u > nr_events-first_event=%u", count,
+				      dev->nr_events - first);
+	e = ev_at_(dev, first);
+	for (uint32_t i = 0; i < count; i++) {
+		if (e[i].kind == LIBVIRQ_ITS_EV_VIRT)
+			continue;
+		if (vlpi_only || e[i].kind != LIBVIRQ_ITS_EV_PHYS)
+			return event_mapped_(api, dev, first + i, vlpi_only);
+	}
+	if (dev->its->dead)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EDEAD,
+				     "the ITS is dead after a failure (nothing sent)");
+	return LIBVIRQ_OK;
+}
+
+/* virq_its_unmap_run_() of a live device with the ITS lock held. */
+static virq_status unmap_run_locked_(const char *api, struct virq_its_device *dev, uint32_t first,
+				     uint32_t count, bool vlpi_only)
+{
+	struct virq_its *its = dev->its;
+	struct virq_its_event *e = ev_at_(dev, first);
 	uint64_t gen, base, consumed;
 	uint32_t done = 0, nsync = 0;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, msg[0]);
-	its = dev->its;
-	hal = &its->gic->hal;
-	if (!count || first >= dev->nr_events || count > dev->nr_events - first)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg[1], first, count);
-	e = ev_at_(dev, first);
-	for (uint32_t i = 0; i < count; i++)
-		if (e[i].kind != LIBVIRQ_ITS_EV_VIRT &&
-		    (vlpi_only || e[i].kind != LIBVIRQ_ITS_EV_PHYS))
-			return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT, msg[2], first + i);
-	if (its->dead)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, msg[3]);
+	st = run_args_(api, dev, first, count, vlpi_only);
+	if (st != LIBVIRQ_OK)
+		return st;
 	its->gic->sync_gen += 2;
 	gen = its->gic->sync_gen;
 	base = its->q.wr_lin; /* linear position of the first DISCARD */
 	st = queue_discards_(dev, first, count, gen, &done);
 	if (st == LIBVIRQ_OK)
-		st = queue_syncs_(dev, first, count, gen, &nsync, msg[4]);
+		st = queue_syncs_(api, dev, first, count, gen, &nsync);
 	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_drain(&its->q, NULL);
+		st = virq_its_queue_drain_(&its->q, NULL);
 	if (st == LIBVIRQ_OK) { /* every event unmapped: the tracking in one pass */
 		for (uint32_t i = 0; i < count; i++) {
 			if (e[i].kind == LIBVIRQ_ITS_EV_VIRT)
@@ -644,58 +691,59 @@ static virq_status unmap_run_locked_(struct virq_its_device *dev, uint32_t first
 	for (uint32_t k = 0; k < done; k++)
 		if (base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE <= consumed)
 			virq_its_event_forget_(dev, first + k);
-	return LIBVIRQ_FAILV(hal, st, msg[5], first, done);
+	return LIBVIRQ_FAILV_(api, &dev->hal, st,
+			      "the queue failed after %u DISCARDs from first_event=%u (those "
+			      "GITS_CREADR did not pass stay mapped)",
+			      done, first);
 }
 
-virq_status virq_its_unmap_run_(struct virq_its_device *dev, uint32_t first, uint32_t count,
-				bool vlpi_only)
+virq_status virq_its_unmap_run_(const char *api, struct virq_its_device *dev, uint32_t first,
+				uint32_t count, bool vlpi_only)
 {
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return unmap_run_locked_(dev, first, count, vlpi_only);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	virq_its_lock_(dev->its);
-	st = unmap_run_locked_(dev, first, count, vlpi_only);
+	st = unmap_run_locked_(api, dev, first, count, vlpi_only);
 	virq_its_unlock_(dev->its);
 	return st;
 }
 
 virq_status virq_its_unmap_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count)
 {
-	return virq_its_unmap_run_(dev, first_event, count, false);
+	return virq_its_unmap_run_(LIBVIRQ_ENTRY_, dev, first_event, count, false);
 }
 
-/* virq_its_move_lpi() with the ITS lock held (the wrapper below takes it). */
-static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event, uint32_t icid)
+/* virq_its_move_lpi() of a live device with the ITS lock held. */
+static virq_status move_lpi_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
+				    uint32_t icid)
 {
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_event *e;
 	struct virq_its_cmd c[3];
 	struct virq_its_ran ran;
 	size_t n = 0;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_move_lpi: dev not live");
-	hal = &dev->its->gic->hal;
 	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_its_move_lpi: event >= nr_events",
-				     event);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
+				      dev->nr_events);
 	e = ev_at_(dev, event);
 	if (e->kind != LIBVIRQ_ITS_EV_PHYS)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT,
-				     "virq_its_move_lpi: event not mapped to a physical LPI",
-				     event);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "event=%u not mapped to a physical LPI (kind %u)", event,
+				      e->kind);
 	if (!virq_its_col_mapped_(dev->its, icid))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT,
-				     "virq_its_move_lpi: collection not mapped", icid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "icid=%u: collection not mapped (virq_its_map_collection())",
+				      icid);
 	if (icid == e->icid)
 		return LIBVIRQ_OK;
 	/* MOVI, then SYNC to the collection the event leaves (where its pending
 	 * state was) and to the one it joins (IHI 0069H §5.3 MOVI, SYNC; the
 	 * encoder reports both, see ::virq_its_sync). */
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_MOVI, .DeviceID = dev->device_id, .EventID = event, .ICID = icid};
+	c[n++] = virq_its_movi(dev->device_id, event, icid);
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, e->icid));
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	st = virq_its_exec_seen_(dev->its, c, n, &ran);
@@ -704,21 +752,23 @@ static virq_status move_lpi_locked_(struct virq_its_device *dev, uint32_t event,
 	if (st == LIBVIRQ_OK || ran.ran >= 1)
 		e->icid = icid;
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_its_move_lpi: MOVI + SYNC(old) + SYNC(new) failed "
-				     "(tracked in the new collection iff the MOVI was seen to run)",
-				     event);
+		return LIBVIRQ_FAILV_(
+		    api, hal, st,
+		    "MOVI + SYNC + SYNC of event=%u to icid=%u failed (in the new "
+		    "collection iff the MOVI ran: %u)",
+		    event, icid, e->icid == icid);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event, uint32_t icid)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return move_lpi_locked_(dev, event, icid);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	virq_its_lock_(dev->its);
-	st = move_lpi_locked_(dev, event, icid);
+	st = move_lpi_locked_(api, dev, event, icid);
 	virq_its_unlock_(dev->its);
 	return st;
 }

@@ -45,21 +45,21 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 /* Creates the proxy device of @its (one event per redistributor) unless it
  * exists: one 4 KiB page holds the device and its page descriptor. The
  * ITS's lock held. */
-static virq_status proxy_create_(struct virq_its *its, const char *alloc_failed)
+static virq_status proxy_create_(const char *api, struct virq_its *its)
 {
 	struct virq_page pg;
 	virq_status st;
 
 	if (its->proxy)
 		return LIBVIRQ_OK;
-	st = virq_page_alloc_(&its->gic->hal, 4096, 4096, &pg);
+	st = LIBVIRQ_PAGE_ALLOC_(api, &its->hal, 4096, 4096, &pg, "doorbell proxy device");
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&its->gic->hal, st, alloc_failed);
+		return st;
 	/* The device lives in the page; the page descriptor right after it.
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
 	its->proxy = pg.va;
-	st = virq_its_device_map_locked_(its, its->proxy, its->proxy_devid, its->gic->nr_rd);
+	st = virq_its_device_map_locked_(api, its, its->proxy, its->proxy_devid, its->gic->nr_rd);
 	if (st != LIBVIRQ_OK) {
 		its->proxy = NULL;
 		virq_page_free_(&its->gic->hal, &pg);
@@ -85,7 +85,10 @@ void virq_its_proxy_free_(struct virq_its *its)
 		memset(e, 0, sizeof(*e));
 	}
 	p->nr_mapped = 0;
-	st = virq_its_device_unmap(p);
+	/* From virq_its_destroy(), which takes no lock (nothing else may use
+	 * the ITS; the embedder may hold its lock across the teardown or have
+	 * torn it down): the unmap without the lock, not reported (handled here). */
+	st = virq_its_device_unmap_locked_(NULL, p);
 	if (st != LIBVIRQ_OK) { /* ITS dead: free the memory anyway */
 		virq_its_dev_unlink_(its, p);
 		virq_page_free_(&its->gic->hal, &p->ev);
@@ -96,175 +99,238 @@ void virq_its_proxy_free_(struct virq_its *its)
 	virq_page_free_(&its->gic->hal, &pg);
 }
 
-/* Proxy path: create the proxy if needed, map the doorbell on a slot if
- * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). The
- * ITS's lock held; whether it is dead is read under it. */
-static virq_status proxy_inv_(struct virq_its *its, struct virq_vpe *vpe)
+/* Slot @slot of the proxy now maps @vpe's doorbell on @icid (or may: @vpe
+ * NULL, taken by nobody, so that a reuse DISCARDs it first). */
+static void proxy_slot_take_(struct virq_its *its, uint32_t slot, struct virq_vpe *vpe,
+			     uint32_t doorbell, uint32_t icid)
 {
-	struct virq_its_device *p;
-	struct virq_its_cmd c[4];
-	struct virq_its_event *e;
-	uint32_t slot;
-	size_t n = 0;
-	virq_status st;
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
 
-	if (its->dead)
-		return LIBVIRQ_FAIL(&its->gic->hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_doorbell_invalidate: the proxy's ITS is dead");
-	st = proxy_create_(its, "virq_vpe_doorbell_invalidate: doorbell proxy allocation failed");
-	if (st != LIBVIRQ_OK)
-		return st;
-	p = its->proxy;
-	if (vpe->proxy_event >= 0) {
-		slot = (uint32_t)vpe->proxy_event;
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
-		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
-		st = virq_its_exec_(its, c, n);
-		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(
-			    &its->gic->hal, st,
-			    "virq_vpe_doorbell_invalidate: proxy INV + SYNC failed", vpe->vpeid);
-		return LIBVIRQ_OK;
-	}
-	if (!virq_its_col_mapped_(its, vpe->rd))
-		return LIBVIRQ_FAILV(
-		    &its->gic->hal, LIBVIRQ_ENOENT,
-		    "virq_vpe_doorbell_invalidate: the vPE's collection is not mapped "
-		    "on the proxy's ITS",
-		    vpe->rd);
-	slot = its->proxy_next;
-	e = ev_at_(p, slot);
-	if (e->kind == LIBVIRQ_ITS_EV_PROXY) /* evict the slot's previous owner */
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
-	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_INV, .DeviceID = p->device_id, .EventID = slot};
-	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
-	st = virq_its_exec_(its, c, n);
-	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAILV(&its->gic->hal, st,
-				   "virq_vpe_doorbell_invalidate: proxy MAPTI + INV + SYNC failed",
-				   vpe->vpeid);
-	if (e->kind == LIBVIRQ_ITS_EV_PROXY) { /* DISCARD was sent (or may have been) */
-		if (e->vpe)
-			e->vpe->proxy_event = -1;
-		memset(e, 0, sizeof(*e));
-		p->nr_mapped--;
-	}
-	if (st != LIBVIRQ_OK)
-		return st;
+	if (e->kind != LIBVIRQ_ITS_EV_PROXY)
+		its->proxy->nr_mapped++;
 	e->kind = LIBVIRQ_ITS_EV_PROXY;
-	e->icid = vpe->rd;
-	e->intid = vpe->doorbell;
+	e->icid = icid;
+	e->intid = doorbell;
 	e->db = LIBVIRQ_ITS_NO_DOORBELL;
 	e->vpe = vpe;
-	p->nr_mapped++;
-	vpe->proxy_event = (int32_t)slot;
-	its->proxy_next = (slot + 1) % p->nr_events;
+	if (vpe)
+		vpe->proxy_event = (int32_t)slot;
+	its->proxy_next = (slot + 1) % its->proxy->nr_events;
+}
+
+/* Slot @slot of the proxy maps nothing any more (its DISCARD ran). */
+static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
+{
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
+
+	if (e->kind != LIBVIRQ_ITS_EV_PROXY)
+		return;
+	if (e->vpe)
+		e->vpe->proxy_event = -1;
+	memset(e, 0, sizeof(*e));
+	its->proxy->nr_mapped--;
+}
+
+/* A doorbell of @vpe on a fresh proxy slot: [DISCARD of the slot's previous
+ * owner,] MAPTI on @vpe's collection, INV, SYNC. The tracking follows what
+ * GITS_CREADR showed (docs/gicv4-core.md "Failures"): a DISCARD that did not
+ * run leaves the previous owner its slot; a MAPTI that ran gives the slot to
+ * @vpe even when its INV failed (the retry sends INV alone); when it is not
+ * known how far the batch got (the ITS is dead) the slot is taken by nobody.
+ * Lock held. */
+static virq_status proxy_map_inv_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
+{
+	struct virq_its_device *p = its->proxy;
+	uint32_t slot = its->proxy_next;
+	bool evict = ev_at_(p, slot)->kind == LIBVIRQ_ITS_EV_PROXY;
+	size_t n = 0, mapti;
+	struct virq_its_cmd c[4];
+	struct virq_its_ran ran;
+	virq_status st;
+
+	if (evict)
+		c[n++] = virq_its_discard(p->device_id, slot);
+	mapti = n;
+	c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, vpe->rd);
+	c[n++] = virq_its_inv_cmd(p->device_id, slot);
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, vpe->rd));
+	st = virq_its_exec_seen_(its, c, n, &ran);
+	if (st == LIBVIRQ_OK || (ran.exact && ran.ran > mapti)) {
+		proxy_slot_free_(its, slot); /* evicted (no-op for a free slot) */
+		proxy_slot_take_(its, slot, vpe, vpe->doorbell, vpe->rd);
+	} else if (!ran.exact) {
+		proxy_slot_free_(its, slot);
+		proxy_slot_take_(its, slot, NULL, vpe->doorbell, vpe->rd);
+	} else if (evict && ran.ran > 0) {
+		proxy_slot_free_(its, slot); /* DISCARD ran, MAPTI did not */
+	}
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(
+		    api, &its->hal, st,
+		    "proxy [DISCARD +] MAPTI + INV + SYNC of vPE %u's doorbell not "
+		    "seen to run (the slot tracked as GITS_CREADR showed)",
+		    vpe->vpeid);
 	return LIBVIRQ_OK;
 }
 
-static virq_status direct_inv_(struct virq_gic *gic, uint32_t rd, uint32_t intid)
+/* Proxy path: create the proxy if needed, map the doorbell on a slot if
+ * needed, then INV (Linux's recipe for GICv4.0 without DirectLPI). The
+ * ITS's lock held; whether it is dead is read under it. */
+static virq_status proxy_inv_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
+{
+	struct virq_its_device *p;
+	struct virq_its_cmd c[2];
+	uint32_t slot;
+	virq_status st;
+
+	if (its->dead)
+		return LIBVIRQ_FAILV_(api, &its->hal, LIBVIRQ_ENOTSUP,
+				      "the doorbell proxy's ITS at %x is dead after a failure",
+				      its->base);
+	st = proxy_create_(api, its);
+	if (st != LIBVIRQ_OK)
+		return st;
+	p = its->proxy;
+	if (vpe->proxy_event < 0) {
+		if (!virq_its_col_mapped_(its, vpe->rd))
+			return LIBVIRQ_FAILV_(
+			    api, &its->hal, LIBVIRQ_ENOENT,
+			    "collection rd=%u of vPE %u not mapped on the proxy's ITS", vpe->rd,
+			    vpe->vpeid);
+		return proxy_map_inv_(api, its, vpe);
+	}
+	slot = (uint32_t)vpe->proxy_event;
+	c[0] = virq_its_inv_cmd(p->device_id, slot);
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
+	st = virq_its_exec_(its, c, 2);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(api, &its->hal, st,
+				      "proxy INV + SYNC of vPE %u's doorbell not seen to run",
+				      vpe->vpeid);
+	return LIBVIRQ_OK;
+}
+
+static virq_status direct_inv_(const char *api, struct virq_gic *gic, uint32_t rd, uint32_t intid)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVLPIR),
 		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVLPIR_INTID, intid));
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_vpe_doorbell_invalidate: GICR_INVLPIR: GICR_SYNCR.Busy "
-				     "stayed set",
-				     rd, intid);
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "GICR_INVLPIR of INTID %u: redistributor %u's GICR_SYNCR.Busy "
+		    "still 1 after timeout_ns=%u",
+		    intid, rd, gic->timeout_ns);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
+/* GICv4.1: INVDB + VSYNC on the first ITS the vPE is mapped on. */
+static virq_status invdb_(const char *api, struct virq_vpe *vpe)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	struct virq_its_cmd c[2] = {
+	    virq_its_invdb(vpe->vpeid),
+	    virq_its_vsync_cmd(vpe->vpeid),
+	};
+	virq_status st;
+
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		if (!(vpe->its_mask & (1u << i)))
+			continue;
+		virq_its_lock_(gic->its[i]);
+		st = virq_its_exec_(gic->its[i], c, 2);
+		virq_its_unlock_(gic->its[i]);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV_(
+			    api, &vpe->hal, st,
+			    "INVDB + VSYNC of vPE %u on the ITS at %x not seen to "
+			    "run",
+			    vpe->vpeid, gic->its[i]->base);
+		return LIBVIRQ_OK;
+	}
+	return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP, "vPE %u is mapped on no ITS",
+			      vpe->vpeid);
+}
+
+virq_status virq_vpe_doorbell_invalidate_(const char *api, struct virq_vpe *vpe)
 {
 	struct virq_gic *gic;
 	struct virq_its *its;
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_vpe_doorbell_invalidate: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
 	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_doorbell_invalidate: the vPE has no doorbell",
-				     vpe->vpeid);
-	if (gic->version == LIBVIRQ_GIC_V4_1) {
-		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
-			if (vpe->its_mask & (1u << i)) {
-				struct virq_its_cmd c[2] = {
-				    {.opcode = LIBVIRQ_ITS_INVDB, .vPEID = vpe->vpeid},
-				    virq_its_vsync_cmd(vpe->vpeid),
-				};
-
-				virq_its_lock_(gic->its[i]);
-				st = virq_its_exec_(gic->its[i], c, 2);
-				virq_its_unlock_(gic->its[i]);
-				if (st != LIBVIRQ_OK)
-					return LIBVIRQ_FAILV(
-					    &gic->hal, st,
-					    "virq_vpe_doorbell_invalidate: INVDB + "
-					    "VSYNC failed",
-					    vpe->vpeid);
-				return LIBVIRQ_OK;
-			}
-		}
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-				    "virq_vpe_doorbell_invalidate: the vPE is mapped on no ITS");
-	}
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EINVAL, "vPE %u has no doorbell",
+				      vpe->vpeid);
+	if (gic->version == LIBVIRQ_GIC_V4_1)
+		return invdb_(api, vpe);
 	if (direct_lpi_(gic, vpe->rd))
-		return direct_inv_(gic, vpe->rd, vpe->doorbell);
+		return direct_inv_(api, gic, vpe->rd, vpe->doorbell);
 	its = proxy_owner_(gic);
 	if (!its)
-		return LIBVIRQ_FAIL(
-		    &gic->hal, LIBVIRQ_ENOTSUP,
-		    "virq_vpe_doorbell_invalidate: GICv4.0 without DirectLPI and no "
-		    "proxy ITS (virq_its_cfg::proxy_doorbells)");
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP,
+				      "GICv4.0 redistributor %u without DirectLPI and no proxy ITS "
+				      "(virq_its_cfg::proxy_doorbells)",
+				      vpe->rd);
 	virq_its_lock_(its);
-	st = proxy_inv_(its, vpe);
+	st = proxy_inv_(api, its, vpe);
+	virq_its_unlock_(its);
+	return st;
+}
+
+virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe)
+{
+	return virq_vpe_doorbell_invalidate_(LIBVIRQ_ENTRY_, vpe);
+}
+
+/* Masking needs the proxy (no DirectLPI on the vPE's redistributor): it is
+ * created now, so that its allocation failure surfaces here and not at
+ * the next schedule. */
+static virq_status mask_proxy_(const char *api, const struct virq_vpe *vpe)
+{
+	struct virq_its *its = proxy_owner_(vpe->vm->gic);
+	virq_status st;
+
+	if (!its)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP,
+				      "redistributor %u without DirectLPI and no proxy ITS "
+				      "(virq_its_cfg::proxy_doorbells)",
+				      vpe->rd);
+	virq_its_lock_(its);
+	if (its->dead)
+		st = LIBVIRQ_FAILV_(api, &its->hal, LIBVIRQ_ENOTSUP,
+				    "the doorbell proxy's ITS at %x is dead after a failure",
+				    its->base);
+	else
+		st = proxy_create_(api, its);
 	virq_its_unlock_(its);
 	return st;
 }
 
 virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_gic *gic;
-	struct virq_its *its = NULL;
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_set_db_masking: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
 	if (!on) {
 		vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_DB_MASK;
 		return LIBVIRQ_OK;
 	}
-	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAIL(
-		    &gic->hal, LIBVIRQ_ENOTSUP,
-		    "virq_vpe_set_db_masking: not GICv4.0, or the vPE has no doorbell");
+	if (gic->version != LIBVIRQ_GIC_V4_0)
+		return LIBVIRQ_FAIL_(api, &vpe->hal, LIBVIRQ_ENOTSUP,
+				     "not a GICv4.0 (doorbell masking is GICv4.0 only)");
+	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ENOTSUP, "vPE %u has no doorbell",
+				      vpe->vpeid);
 	if (!direct_lpi_(gic, vpe->rd)) {
-		its = proxy_owner_(gic);
-		if (!its)
-			return LIBVIRQ_FAIL(
-			    &gic->hal, LIBVIRQ_ENOTSUP,
-			    "virq_vpe_set_db_masking: no DirectLPI and no proxy ITS "
-			    "(virq_its_cfg::proxy_doorbells)");
-		/* Masking will need the proxy: create it now, so that its
-		 * allocation failure surfaces here and not at the next schedule. */
-		virq_its_lock_(its);
-		if (its->dead)
-			st = LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOTSUP,
-					  "virq_vpe_set_db_masking: the proxy's ITS is dead");
-		else
-			st = proxy_create_(
-			    its, "virq_vpe_set_db_masking: doorbell proxy allocation failed");
-		virq_its_unlock_(its);
+		st = mask_proxy_(api, vpe);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
@@ -276,7 +342,7 @@ virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, bool on)
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *not_cleaned)
+virq_status virq_vpe_db_request_(const char *api, struct virq_vpe *vpe, bool want)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	uint8_t *cfg;
@@ -289,9 +355,12 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *no
 	*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, want ? 1 : 0);
 	st = clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(&gic->hal, st, not_cleaned);
+		st = LIBVIRQ_FAILV_(api, &vpe->hal, st,
+				    "doorbell %u's configuration byte not coherent and "
+				    "dcache_clean=NULL",
+				    vpe->doorbell);
 	if (st == LIBVIRQ_OK)
-		st = virq_vpe_doorbell_invalidate(vpe); /* logs its failure */
+		st = virq_vpe_doorbell_invalidate_(api, vpe);
 	if (st != LIBVIRQ_OK) /* keep the doorbell enabled: spurious, never lost */
 		*cfg = (uint8_t)LIBVIRQ_FIELD_SET(LIBVIRQ_LPI_CFG_Enable, *cfg, 1);
 	if (st == LIBVIRQ_OK && !want)
@@ -301,23 +370,25 @@ virq_status virq_vpe_db_request_(struct virq_vpe *vpe, bool want, const char *no
 	return st;
 }
 
-/* Releases @vpe's proxy slot on @its (DISCARD + SYNC), lock held. */
+/* Releases @vpe's proxy slot on @its (DISCARD + SYNC), lock held. A
+ * DISCARD that did not run, or may not have, leaves the slot taken by
+ * nobody (the vPE's storage may be reused; a reuse DISCARDs it first). */
 static void proxy_release_locked_(struct virq_its *its, struct virq_vpe *vpe)
 {
-	struct virq_its_event *e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
+	uint32_t slot = (uint32_t)vpe->proxy_event;
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
 	struct virq_its_cmd c[2] = {
-	    {.opcode = LIBVIRQ_ITS_DISCARD,
-	     .DeviceID = its->proxy->device_id,
-	     .EventID = (uint32_t)vpe->proxy_event},
+	    virq_its_discard(its->proxy->device_id, slot),
 	    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
 	};
+	struct virq_its_ran ran = {0, false};
 
-	if (!its->dead && virq_its_exec_(its, c, 2) == LIBVIRQ_OK) {
-		memset(e, 0, sizeof(*e));
-		its->proxy->nr_mapped--;
-	} else {
-		e->vpe = NULL; /* may still be mapped: a reuse DISCARDs it first */
-	}
+	if (!its->dead)
+		(void)virq_its_exec_seen_(its, c, 2, &ran);
+	if (ran.exact && ran.ran >= 1)
+		proxy_slot_free_(its, slot);
+	else
+		e->vpe = NULL;
 	vpe->proxy_event = -1;
 }
 
@@ -342,16 +413,69 @@ void virq_vpe_proxy_release_(struct virq_vpe *vpe)
 
 /* GICR_SETLPIR / GICR_CLRLPIR (@reg) of @rd with @val, then a bounded
  * GICR_SYNCR wait (IHI 0069H §12.11: SYNCR covers the direct LPI writes). */
-static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, uint64_t val)
+static virq_status direct_set_(const char *api, struct virq_gic *gic, uint32_t rd, uint32_t reg,
+			       uint64_t val)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, reg), val);
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    &gic->hal, LIBVIRQ_ETIMEDOUT,
-		    "virq_vpe_move: GICR_CLRLPIR/SETLPIR: GICR_SYNCR.Busy stayed set", rd, reg);
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_ETIMEDOUT,
+		    "GICR_CLRLPIR/SETLPIR (offset %x) of the doorbell: "
+		    "redistributor %u's GICR_SYNCR.Busy still 1 after timeout_ns=%u",
+		    reg, rd, gic->timeout_ns);
 	return LIBVIRQ_OK;
+}
+
+/* A batch of commands on one proxy slot and what each does to the slot,
+ * so that the tracking can follow a batch that failed part-way. */
+enum slot_fx_ {
+	FX_NONE_ = 0, /* CLEAR, INT, SYNC */
+	FX_EVICT_,    /* DISCARD of the slot's previous owner */
+	FX_MAP_,      /* MAPTI of the vPE's doorbell on icid[] */
+	FX_AT_,	      /* MOVI to icid[] */
+	FX_FREE_,     /* DISCARD of the vPE's own mapping */
+};
+
+struct slot_batch_ {
+	struct virq_its_cmd c[ITS_BATCH_MAX];
+	uint8_t fx[ITS_BATCH_MAX];
+	uint32_t icid[ITS_BATCH_MAX];
+	size_t n;
+};
+
+static void sb_add_(struct slot_batch_ *b, struct virq_its_cmd c, enum slot_fx_ fx, uint32_t icid)
+{
+	b->c[b->n] = c;
+	b->fx[b->n] = (uint8_t)fx;
+	b->icid[b->n] = icid;
+	b->n++;
+}
+
+/* Sends @b on @slot for @vpe and tracks what ran: every effect before
+ * GITS_CREADR's position; when that is unknown (the ITS is dead), the slot
+ * is taken by nobody (a reuse DISCARDs it first). Lock held. */
+static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, uint32_t slot,
+			    struct virq_vpe *vpe)
+{
+	struct virq_its_event *e = ev_at_(its->proxy, slot);
+	struct virq_its_ran ran;
+	virq_status st = virq_its_exec_seen_(its, b->c, b->n, &ran);
+
+	for (size_t i = 0; i < b->n && (i < ran.ran || !ran.exact); i++) {
+		if (b->fx[i] == FX_EVICT_ || (b->fx[i] == FX_FREE_ && ran.exact))
+			proxy_slot_free_(its, slot);
+		else if (b->fx[i] == FX_MAP_)
+			proxy_slot_take_(its, slot, vpe, vpe->doorbell, b->icid[i]);
+		else if (b->fx[i] == FX_AT_ && ran.exact)
+			e->icid = b->icid[i];
+	}
+	if (!ran.exact && e->kind == LIBVIRQ_ITS_EV_PROXY) {
+		e->vpe = NULL;
+		vpe->proxy_event = -1;
+	}
+	return st;
 }
 
 /*
@@ -359,120 +483,67 @@ static virq_status direct_set_(struct virq_gic *gic, uint32_t rd, uint32_t reg, 
  * @from's collection first when it has none) gets CLEAR + SYNC there, then
  * follows the vPE (MOVI to @to's collection + SYNC) and, for a vCPU in WFI,
  * INT + SYNC on @to. Without a collection on @to the slot is released.
+ * After a failure the slot is tracked as GITS_CREADR showed: the retry of
+ * the move finds it where the ITS left it.
  */
-static virq_status proxy_db_move_(struct virq_its *its, struct virq_vpe *vpe, uint32_t from,
-				  uint32_t to, bool wake)
+static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct virq_vpe *vpe,
+				  uint32_t from, uint32_t to, bool wake)
 {
-	struct virq_its_device *p;
-	struct virq_its_event *e;
-	struct virq_its_cmd c[ITS_BATCH_MAX];
-	uint32_t slot, at;
-	size_t n = 0;
-	bool fresh = vpe->proxy_event < 0, evict = false, follow;
+	struct slot_batch_ b;
+	uint32_t slot, at = from;
+	bool fresh = vpe->proxy_event < 0;
 	virq_status st;
 
 	if (its->dead)
 		return LIBVIRQ_OK; /* nothing can reach the doorbell any more */
 	if (fresh && !virq_its_col_mapped_(its, from))
 		return LIBVIRQ_OK; /* no collection on @from: no event can name it */
-	st = proxy_create_(its, "virq_vpe_move: doorbell proxy allocation failed");
+	st = proxy_create_(api, its);
 	if (st != LIBVIRQ_OK)
 		return st;
-	p = its->proxy;
-	follow = virq_its_col_mapped_(its, to);
-	if (fresh) {
-		slot = its->proxy_next;
-		e = ev_at_(p, slot);
-		evict = e->kind == LIBVIRQ_ITS_EV_PROXY;
-		if (evict) /* the slot's previous owner */
-			c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_DISCARD,
-						       .DeviceID = p->device_id,
-						       .EventID = slot};
-		c[n++] = virq_its_mapti(p->device_id, slot, vpe->doorbell, from);
+	b.n = 0;
+	slot = fresh ? its->proxy_next : (uint32_t)vpe->proxy_event;
+	if (fresh && ev_at_(its->proxy, slot)->kind == LIBVIRQ_ITS_EV_PROXY)
+		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_EVICT_,
+			0); /* previous owner */
+	if (fresh)
+		sb_add_(&b, virq_its_mapti(its->proxy->device_id, slot, vpe->doorbell, from),
+			FX_MAP_, from);
+	else
+		at = ev_at_(its->proxy, slot)->icid;
+	if (at != from && virq_its_col_mapped_(its, from)) {
+		/* The slot did not follow an earlier move: bring it back first. */
+		sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, from), FX_AT_, from);
 		at = from;
-	} else {
-		slot = (uint32_t)vpe->proxy_event;
-		e = ev_at_(p, slot);
-		at = e->icid;
-		if (at != from && virq_its_col_mapped_(its, from)) {
-			/* The slot did not follow an earlier move: bring it back first. */
-			c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-						       .DeviceID = p->device_id,
-						       .EventID = slot,
-						       .ICID = from};
-			at = from;
-		}
 	}
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_CLEAR, .DeviceID = p->device_id, .EventID = slot};
-	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
-	if (follow) {
-		c[n++] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-					       .DeviceID = p->device_id,
-					       .EventID = slot,
-					       .ICID = to};
-		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
+	sb_add_(&b, virq_its_clear_cmd(its->proxy->device_id, slot), FX_NONE_, 0);
+	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, at)), FX_NONE_, 0);
+	if (virq_its_col_mapped_(its, to)) {
+		sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, to), FX_AT_, to);
+		sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, to)), FX_NONE_, 0);
 		if (wake) {
-			c[n++] = (struct virq_its_cmd){
-			    .opcode = LIBVIRQ_ITS_INT, .DeviceID = p->device_id, .EventID = slot};
-			c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, to));
+			sb_add_(&b, virq_its_int_cmd(its->proxy->device_id, slot), FX_NONE_, 0);
+			sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, to)), FX_NONE_, 0);
 		}
 	} else {
-		c[n++] = (struct virq_its_cmd){
-		    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = p->device_id, .EventID = slot};
-		c[n++] = virq_its_sync_cmd(virq_its_rdbase_(its, at));
+		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_FREE_, 0);
+		sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, at)), FX_NONE_, 0);
 	}
-	st = virq_its_exec_(its, c, n);
+	st = sb_exec_(its, &b, slot, vpe);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAILV(&its->gic->hal, st,
-				   "virq_vpe_move: proxy CLEAR / MOVI of the doorbell failed",
-				   vpe->vpeid);
-	if (evict) { /* DISCARD was sent (or may have been) */
-		if (e->vpe)
-			e->vpe->proxy_event = -1;
-		memset(e, 0, sizeof(*e));
-		p->nr_mapped--;
-	}
-	if (st != LIBVIRQ_OK) {
-		/* Unknown how far it got: the slot may still map the doorbell, so
-		 * keep it taken, owned by nobody (a reuse DISCARDs it first). */
-		if (fresh) {
-			e->kind = LIBVIRQ_ITS_EV_PROXY;
-			e->intid = vpe->doorbell;
-			e->icid = from;
-			p->nr_mapped++;
-			its->proxy_next = (slot + 1) % p->nr_events;
-		}
-		e->vpe = NULL;
-		vpe->proxy_event = -1;
-		return st;
-	}
-	if (!follow) { /* released */
-		if (!fresh) {
-			memset(e, 0, sizeof(*e));
-			p->nr_mapped--;
-		}
-		vpe->proxy_event = -1;
-		return LIBVIRQ_OK;
-	}
-	if (fresh) {
-		p->nr_mapped++;
-		its->proxy_next = (slot + 1) % p->nr_events;
-	}
-	e->kind = LIBVIRQ_ITS_EV_PROXY;
-	e->icid = to;
-	e->intid = vpe->doorbell;
-	e->db = LIBVIRQ_ITS_NO_DOORBELL;
-	e->vpe = vpe;
-	vpe->proxy_event = (int32_t)slot;
+		return LIBVIRQ_FAILV_(api, &its->hal, st,
+				      "proxy CLEAR / MOVI of vPE %u's doorbell from rd=%u to rd=%u "
+				      "not seen to run (retry the move)",
+				      vpe->vpeid, from, to);
 	return LIBVIRQ_OK;
 }
 
 /* A proxy slot that exists follows the vPE (MOVI); lock held. */
-static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uint32_t rd)
+static virq_status proxy_follow_(const char *api, struct virq_its *its, struct virq_vpe *vpe,
+				 uint32_t rd)
 {
-	struct virq_its_event *e;
-	struct virq_its_cmd c[2];
+	struct slot_batch_ b;
+	uint32_t slot = (uint32_t)vpe->proxy_event;
 	virq_status st;
 
 	if (vpe->proxy_event < 0 || !its->proxy || its->dead)
@@ -481,22 +552,19 @@ static virq_status proxy_follow_(struct virq_its *its, struct virq_vpe *vpe, uin
 		proxy_release_locked_(its, vpe);
 		return LIBVIRQ_OK;
 	}
-	e = ev_at_(its->proxy, (uint32_t)vpe->proxy_event);
-	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_MOVI,
-				     .DeviceID = its->proxy->device_id,
-				     .EventID = (uint32_t)vpe->proxy_event,
-				     .ICID = rd};
-	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, rd));
-	st = virq_its_exec_(its, c, 2);
+	b.n = 0;
+	sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, rd), FX_AT_, rd);
+	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, rd)), FX_NONE_, 0);
+	st = sb_exec_(its, &b, slot, vpe);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st,
-				     "virq_vpe_move: the proxy doorbell slot did not follow (MOVI)",
-				     vpe->vpeid);
-	e->icid = rd;
+		return LIBVIRQ_FAILV_(
+		    api, &its->hal, st,
+		    "MOVI of vPE %u's proxy doorbell slot to rd=%u not seen to run", vpe->vpeid,
+		    rd);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
+virq_status virq_vpe_db_move_(const char *api, struct virq_vpe *vpe, uint32_t from, uint32_t to)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	struct virq_its *its = proxy_owner_(gic);
@@ -508,21 +576,21 @@ virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
 		/* GICv4.1: VMOVP carries the default doorbell (DB = 1). */
 		if (its) {
 			virq_its_lock_(its);
-			st = proxy_follow_(its, vpe, to);
+			st = proxy_follow_(api, its, vpe, to);
 			virq_its_unlock_(its);
 		}
 		return st;
 	}
 	if (direct_lpi_(gic, from) && direct_lpi_(gic, to)) {
-		st = direct_set_(gic, from, LIBVIRQ_GICR_CLRLPIR,
+		st = direct_set_(api, gic, from, LIBVIRQ_GICR_CLRLPIR,
 				 LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_CLRLPIR_pINTID, vpe->doorbell));
 		if (st == LIBVIRQ_OK && wake)
 			st = direct_set_(
-			    gic, to, LIBVIRQ_GICR_SETLPIR,
+			    api, gic, to, LIBVIRQ_GICR_SETLPIR,
 			    LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_SETLPIR_pINTID, vpe->doorbell));
 		if (st == LIBVIRQ_OK && its) {
 			virq_its_lock_(its);
-			st = proxy_follow_(its, vpe, to);
+			st = proxy_follow_(api, its, vpe, to);
 			virq_its_unlock_(its);
 		}
 		return st;
@@ -530,7 +598,7 @@ virq_status virq_vpe_db_move_(struct virq_vpe *vpe, uint32_t from, uint32_t to)
 	if (!its)
 		return LIBVIRQ_OK; /* no DirectLPI, no proxy: nothing reaches the doorbell */
 	virq_its_lock_(its);
-	st = proxy_db_move_(its, vpe, from, to, wake);
+	st = proxy_db_move_(api, its, vpe, from, to, wake);
 	virq_its_unlock_(its);
 	return st;
 }

@@ -37,9 +37,14 @@ else()
     # Debian's libfdt-dev ships no .pc file: fall back to the default paths.
     find_path(LIBVIRQ_LIBFDT_INCLUDE_DIR libfdt.h)
     find_library(LIBVIRQ_LIBFDT_LIBRARY NAMES fdt)
-    if(NOT LIBVIRQ_LIBFDT_INCLUDE_DIR OR NOT LIBVIRQ_LIBFDT_LIBRARY)
-      message(FATAL_ERROR "libfdt not found: install libfdt-dev (Debian) or configure "
-                          "with -DLIBVIRQ_FDT=OFF")
+    if((NOT LIBVIRQ_LIBFDT_INCLUDE_DIR OR NOT LIBVIRQ_LIBFDT_LIBRARY)
+       AND LIBVIRQ_FDT STREQUAL "AUTO")
+      message(STATUS "libvirq: FDT discovery (libvirq_fdt.a, virqtool dt) skipped: libfdt "
+                     "not found (Debian: apt-get install libfdt-dev)")
+      return()
+    elseif(NOT LIBVIRQ_LIBFDT_INCLUDE_DIR OR NOT LIBVIRQ_LIBFDT_LIBRARY)
+      message(FATAL_ERROR "LIBVIRQ_FDT=ON needs libfdt: install libfdt-dev (Debian) or "
+                          "configure with -DLIBVIRQ_FDT=OFF")
     endif()
     add_library(virq_libfdt_ UNKNOWN IMPORTED)
     set_target_properties(virq_libfdt_ PROPERTIES IMPORTED_LOCATION ${LIBVIRQ_LIBFDT_LIBRARY}

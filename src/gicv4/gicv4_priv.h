@@ -50,10 +50,12 @@ static inline uint32_t log2_(uint64_t v)
 }
 
 /* True when memory with these read-back attributes is not coherent with the
- * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields). */
-static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic)
+ * CPU caches (docs/rationale.md#gic-table-attributes; decoded fields):
+ * Non-shareable, InnerCache Device or non-cacheable, or OuterCache
+ * non-cacheable (0 is "as InnerCache"). */
+static inline bool attr_noncoherent_(uint64_t sh, uint64_t ic, uint64_t oc)
 {
-	return virq_gic_attr_needs_clean(ic, sh);
+	return virq_gic_attr_needs_clean(ic, sh) || oc == LIBVIRQ_GIC_CACHE_nC;
 }
 
 /* Cleans a table to PoC when @nc; LIBVIRQ_ENOHAL when it cannot. */
@@ -74,7 +76,7 @@ static inline uint32_t rd_procnum_(const struct virq_gic *gic, uint32_t idx)
 	return (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Processor_Number, gic->rd[idx].typer);
 }
 
-/* Pending-LPI config byte address (for doorbell paths). */
+/* The address of LPI @intid's byte in the LPI configuration table. */
 static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)
 {
 	return (uint8_t *)gic->prop.va + (intid - LIBVIRQ_LPI_BASE);
@@ -82,6 +84,17 @@ static inline uint8_t *lpi_cfg_(const struct virq_gic *gic, uint32_t intid)
 
 /* ---- lifecycle (gicv4/state.h): one check per object type ---- */
 #define LIVE_ LIBVIRQ_GICV4_LIVE
+
+/*
+ * The report of a GICv4 object @p obj (parameter @p name) that is not live:
+ * NULL, never initialised or destroyed (gicv4/state.h). A destroyed object
+ * reports through the HAL it kept; the others through @p other, the HAL
+ * of another object of the call (NULL: none).
+ */
+#define LIBVIRQ_GICV4_DEAD_(api, other, name, obj)                                                 \
+	LIBVIRQ_FAIL_DEAD_((api),                                                                  \
+			   (obj) && (obj)->state == LIBVIRQ_GICV4_GONE ? &(obj)->hal : (other),    \
+			   (name), (obj), LIBVIRQ_GICV4_GONE)
 
 static inline bool gic_live_(const struct virq_gic *gic)
 {
@@ -108,17 +121,11 @@ static inline bool vpe_live_(const struct virq_vpe *vpe)
 	return vpe && vpe->state == LIVE_;
 }
 
-/* A live vPE (it has a vPEID and VPT, and is mapped on the ITSes). */
-static inline bool vpe_usable_(const struct virq_vpe *vpe)
-{
-	return vpe_live_(vpe);
-}
-
-/* The HAL to log a failure of @vpe's call with (NULL when not live). */
-static inline const struct virq_hal *vpe_hal_(const struct virq_vpe *vpe)
-{
-	return vpe_live_(vpe) ? &vpe->vm->gic->hal : NULL;
-}
+/* The HAL a GICv4 object @p obj has (live, or destroyed: kept), or NULL
+ * (NULL or never initialised): another object's to report a call with. */
+#define LIBVIRQ_GICV4_HAL_OF_(obj)                                                                 \
+	((obj) && ((obj)->state == LIVE_ || (obj)->state == LIBVIRQ_GICV4_GONE) ? &(obj)->hal      \
+										: NULL)
 
 /* ---- vPEID allocator memory: a two-level bitmap (lpi.c) ---- */
 /* 64-bit words of the leaf level for 2^bits IDs (at least one). */

@@ -33,7 +33,7 @@ bool virq_its_fail_seen_(struct virq_its *its, virq_status st, uint64_t *consume
 {
 	LIBVIRQ_LOGV(&its->gic->hal, LIBVIRQ_LOG_ERROR, "its: command queue failed", its->base,
 		     (uint64_t)(int64_t)st);
-	if (virq_its_queue_reset_seen_(&its->q, consumed_lin) != LIBVIRQ_OK) {
+	if (virq_its_queue_reset_seen_(NULL, &its->q, consumed_lin) != LIBVIRQ_OK) {
 		its->dead = true;
 		return false;
 	}
@@ -80,9 +80,9 @@ virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd 
 	base = its->q.wr_lin; /* linear position of the first command */
 	st = LIBVIRQ_OK;
 	for (size_t i = 0; st == LIBVIRQ_OK && i < n; i++)
-		st = virq_its_queue_push_raw(&its->q, raw[i]);
+		st = virq_its_queue_push_raw_(&its->q, raw[i]);
 	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_drain(&its->q, NULL);
+		st = virq_its_queue_drain_(&its->q, NULL);
 	if (st != LIBVIRQ_OK) {
 		ran->exact = virq_its_fail_seen_(its, st, &consumed);
 		ran->ran = ran_of_(base, n, consumed);
@@ -91,6 +91,23 @@ virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd 
 	ran->ran = n;
 	its->cmds += n;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_wait_failed_(struct virq_its *its, virq_status st, uint64_t base, size_t n,
+				  uint64_t ticket, struct virq_its_ran *ran)
+{
+	uint64_t seen = virq_its_queue_seen_(&its->q, ticket);
+
+	/* ECANCELED: another caller's reset dropped them, exactly from seen on;
+	 * EINVAL: a ticket older than the resets kept (unknown); otherwise this
+	 * wait failed and the reset says what ran. */
+	ran->exact = false;
+	if (st == LIBVIRQ_ECANCELED)
+		ran->exact = true;
+	else if (st != LIBVIRQ_EINVAL)
+		ran->exact = virq_its_fail_seen_(its, st, &seen);
+	ran->ran = ran_of_(base, n, seen);
+	return st;
 }
 
 virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n)

@@ -7,6 +7,7 @@
 #include <libvirq/gicv4/its.h>
 #include <libvirq/gicv4/vpe.h>
 #include "gicv4_priv.h"
+#include "its_queue_priv.h"
 
 /* Most commands one library operation sends in one batch. */
 #define ITS_BATCH_MAX 8u
@@ -44,6 +45,37 @@ struct virq_its_ran {
  * on a failure before anything was queued: none, exact). Lock held. */
 virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n,
 				struct virq_its_ran *ran);
+
+/* The failure path of virq_its_wait_seen_() (below). */
+LIBVIRQ_COLD_ virq_status virq_its_wait_failed_(struct virq_its *its, virq_status st, uint64_t base,
+						size_t n, uint64_t ticket,
+						struct virq_its_ran *ran);
+
+/* Waits for @ticket, published in an earlier hold of the lock: other CPUs
+ * may have used the queue since, and reset it after a failure of theirs
+ * (the queue then decides from that reset: docs/gicv4-core.md "SMP"). @n
+ * commands were queued from linear position @base; *ran says what ran as
+ * for virq_its_exec_seen_() (not exact when the ITS is dead, or the ticket
+ * is older than the resets kept). A failure of this wait resets the queue
+ * (or marks the ITS dead); LIBVIRQ_ECANCELED: another reset dropped them.
+ * Lock held. */
+static inline virq_status virq_its_wait_seen_(struct virq_its *its, uint64_t base, size_t n,
+					      uint64_t ticket, struct virq_its_ran *ran)
+{
+	virq_status st;
+
+	ran->ran = 0;
+	ran->exact = false; /* published: they may have run */
+	if (its->dead)
+		return LIBVIRQ_EDEAD;
+	st = virq_its_queue_wait_(&its->q, ticket, NULL);
+	if (__builtin_expect(st != LIBVIRQ_OK, 0))
+		return virq_its_wait_failed_(its, st, base, n, ticket, ran);
+	ran->ran = n;
+	ran->exact = true;
+	its->cmds += n;
+	return LIBVIRQ_OK;
+}
 
 /* True when command @i of a failed batch may have run (ran, or unknown). */
 static inline bool its_may_have_run_(const struct virq_its_ran *r, size_t i)

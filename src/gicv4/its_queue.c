@@ -12,6 +12,14 @@
  * the ITS never passes GITS_CWRITER and the queue never holds more than
  * size - 32 unconsumed bytes.
  *
+ * Linear positions never restart: a reset starts a new epoch one slot past
+ * everything pushed (so epochs share no position) and records what
+ * GITS_CREADR showed once the ITS was quiescent. A ticket at or below the
+ * last reset's end belongs to an earlier epoch and is decided by the first
+ * reset whose end is at or past it: ran when that reset had seen it
+ * consumed, dropped otherwise. 2^64 bytes are 5.7 * 10^17 commands: the
+ * positions do not wrap in the life of a machine.
+ *
  * Concurrency: none inside; the caller serialises every call per ITS.
  */
 #include <libvirq/gicv4/its_queue.h>
@@ -84,9 +92,10 @@ static virq_status cbaser_negotiate_(struct virq_its_queue *q, uint64_t *rb)
 	return LIBVIRQ_OK;
 }
 
-static void positions_reset_(struct virq_its_queue *q)
+/* A new epoch from linear position @lin (offsets 0: GITS_CBASER was just written). */
+static void positions_at_(struct virq_its_queue *q, uint64_t lin)
 {
-	q->wr_lin = q->pub_lin = q->rd_lin = 0;
+	q->wr_lin = q->pub_lin = q->rd_lin = lin;
 	q->wr_off = q->pub_off = q->rd_off = 0;
 	q->creadr = 0;
 	q->stalled_sticky = false;
@@ -94,30 +103,81 @@ static void positions_reset_(struct virq_its_queue *q)
 	q->dead = false;
 }
 
-virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal *hal,
-				uint64_t its_base, uint32_t size,
-				const struct virq_its_queue_cfg *cfg)
+/* virq_its_queue_init()'s checks of its arguments; @p q is zeroed after the
+ * live check (a failed init leaves it not live). */
+static virq_status init_args_(const char *api, const struct virq_hal *hal, struct virq_its_queue *q,
+			      uint32_t size)
 {
-	uint32_t ctlr;
+	if (!q)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "q=NULL");
+	if (q->state == LIVE_)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EBUSY,
+				     "q is live (virq_its_queue_fini() first)");
+	memset(q, 0, sizeof(*q));
+	if (size & 0xFFF)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EALIGN, "size=%u not a multiple of 4096",
+				      size);
+	if (size < LIBVIRQ_ITS_QUEUE_MIN_BYTES)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "size=%u < %u", size,
+				      LIBVIRQ_ITS_QUEUE_MIN_BYTES);
+	if (size > LIBVIRQ_ITS_QUEUE_MAX_BYTES)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "size=%u > %u", size,
+				      LIBVIRQ_ITS_QUEUE_MAX_BYTES);
+	return LIBVIRQ_OK;
+}
+
+/* The queue's memory given to GITS_CBASER, the attributes that stuck kept. */
+static virq_status init_cbaser_(const char *api, struct virq_its_queue *q)
+{
 	uint64_t rb = 0;
 	virq_status st;
 
-	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CORE);
+	st = LIBVIRQ_PAGE_ALLOC_(api, &q->hal, q->size, LIBVIRQ_ITS_QUEUE_ALIGN, &q->mem,
+				 "ITS command queue");
 	if (st != LIBVIRQ_OK)
-		return st; /* logged by virq_hal_validate() */
-	if (!q)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_its_queue_init: NULL queue");
-	if (q->state == LIVE_)
-		return LIBVIRQ_FAIL(
-		    hal, LIBVIRQ_EBUSY,
-		    "virq_its_queue_init: queue is live (virq_its_queue_fini() first)");
-	memset(q, 0, sizeof(*q));
-	if (size & 0xFFF)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EALIGN,
-				     "virq_its_queue_init: size not a multiple of 4 KiB", size);
-	if (size < LIBVIRQ_ITS_QUEUE_MIN_BYTES || size > LIBVIRQ_ITS_QUEUE_MAX_BYTES)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_its_queue_init: size not 4 KiB .. 1 MiB", size);
+		return st;
+	st = cbaser_negotiate_(q, &rb);
+	if (st != LIBVIRQ_OK)
+		st = LIBVIRQ_FAILV_(api, &q->hal, st,
+				    "GITS_CBASER read back %x: Valid, Physical_Address or Size "
+				    "did not stick",
+				    rb);
+	if (st == LIBVIRQ_OK) {
+		/* OuterCache non-cacheable: the ITS reads past the caches too. */
+		q->clean =
+		    q->noncoherent ||
+		    virq_gic_attr_needs_clean(
+			LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
+			LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb)) ||
+		    LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_OuterCache, rb) == LIBVIRQ_GIC_CACHE_nC;
+		if (q->clean && !q->hal.ops->dcache_clean)
+			st = LIBVIRQ_FAILV_(api, &q->hal, LIBVIRQ_ENOHAL,
+					    "GITS_CBASER=%x: queue not coherent and "
+					    "dcache_clean=NULL",
+					    rb);
+	}
+	if (st != LIBVIRQ_OK) {
+		/* Leave no queue pointing at memory we free. */
+		virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER), 0);
+		virq_page_free_(&q->hal, &q->mem);
+		return st;
+	}
+	q->cbaser = rb;
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_queue_init_(const char *api, struct virq_its_queue *q,
+				 const struct virq_hal *hal, uint64_t its_base, uint32_t size,
+				 const struct virq_its_queue_cfg *cfg)
+{
+	uint32_t ctlr;
+	virq_status st;
+
+	st = virq_hal_check_(api, hal, LIBVIRQ_HAL_NEED_CORE);
+	if (st == LIBVIRQ_OK)
+		st = init_args_(api, hal, q, size);
+	if (st != LIBVIRQ_OK)
+		return st;
 	q->hal = *hal;
 	q->its_base = its_base;
 	q->size = size;
@@ -127,41 +187,27 @@ virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal 
 
 	/* GITS_CBASER may only be written while the ITS is disabled and quiescent. */
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
-	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Enabled, ctlr) ||
-	    !LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Quiescent, ctlr))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_its_queue_init: ITS enabled or not quiescent", ctlr);
-
-	st = virq_page_alloc_(&q->hal, size, LIBVIRQ_ITS_QUEUE_ALIGN, &q->mem);
+	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Enabled, ctlr))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY, "GITS_CTLR=%x: Enabled=1", ctlr);
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CTLR_Quiescent, ctlr))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY, "GITS_CTLR=%x: Quiescent=0", ctlr);
+	st = init_cbaser_(api, q);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, "virq_its_queue_init: queue allocation failed");
-	st = cbaser_negotiate_(q, &rb);
-	if (st == LIBVIRQ_OK) {
-		q->clean =
-		    q->noncoherent || virq_gic_attr_needs_clean(
-					  LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_InnerCache, rb),
-					  LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CBASER_Shareability, rb));
-		if (q->clean && !q->hal.ops->dcache_clean)
-			st = LIBVIRQ_ENOHAL;
-	}
-	if (st != LIBVIRQ_OK) {
-		/* Leave no queue pointing at memory we free. */
-		virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CBASER), 0);
-		virq_page_free_(&q->hal, &q->mem);
-		return LIBVIRQ_FAILV(
-		    hal, st,
-		    "virq_its_queue_init: GITS_CBASER did not take the queue, or it "
-		    "needs cleaning and the HAL has no dcache_clean",
-		    rb);
-	}
-	q->cbaser = rb;
-	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_INFO, "its: command queue GITS_CBASER, clean", rb,
+		return st;
+	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_INFO, "its: command queue GITS_CBASER, clean", q->cbaser,
 		     (uint64_t)q->clean);
 	/* Writing GITS_CBASER reset GITS_CREADR to 0; match it (Linux, QEMU). */
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
-	positions_reset_(q);
+	positions_at_(q, 0);
 	q->state = LIVE_;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_queue_init(struct virq_its_queue *q, const struct virq_hal *hal,
+				uint64_t its_base, uint32_t size,
+				const struct virq_its_queue_cfg *cfg)
+{
+	return virq_its_queue_init_(LIBVIRQ_ENTRY_, q, hal, its_base, size, cfg);
 }
 
 static void fini_(struct virq_its_queue *q)
@@ -171,14 +217,20 @@ static void fini_(struct virq_its_queue *q)
 	q->state = LIBVIRQ_GICV4_GONE;
 }
 
+/* The report of a queue that is not live (NULL, never initialised, finished). */
+#define Q_DEAD_(api, q)                                                                            \
+	LIBVIRQ_FAIL_DEAD_((api), (q) && (q)->state == LIBVIRQ_GICV4_GONE ? &(q)->hal : NULL, "q", \
+			   (q), LIBVIRQ_GICV4_GONE)
+
 virq_status virq_its_queue_fini(struct virq_its_queue *q)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_fini: queue not live");
+		return Q_DEAD_(api, q);
 	if (q->owned)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EBUSY,
-				    "virq_its_queue_fini: the queue belongs to an ITS "
-				    "(virq_its_destroy() frees it)");
+		return LIBVIRQ_FAIL_(api, &q->hal, LIBVIRQ_EBUSY,
+				     "q belongs to an ITS (virq_its_destroy() frees it)");
 	fini_(q);
 	return LIBVIRQ_OK;
 }
@@ -273,53 +325,59 @@ static LIBVIRQ_CF_CHECK_ bool wait_cond_(void *p)
 
 /*
  * Polls until rd_lin >= want_lin. Returns LIBVIRQ_OK, LIBVIRQ_ESTALLED,
- * LIBVIRQ_EHW or LIBVIRQ_ETIMEDOUT (the last two make the queue dead).
+ * LIBVIRQ_EHW or LIBVIRQ_ETIMEDOUT (the last two make the queue dead);
+ * reports nothing: the public function that waited does (report_()), or
+ * the ITS driver, which says which commands were waited for.
  */
-/* The messages of poll_consumed_(), by the public function that waited:
- * [0] waiting for queue space (virq_its_queue_push() and the batch paths),
- * [1] waiting for a ticket (virq_its_queue_wait(), _drain(), _submit()). */
-static const char *const poll_msg_[2][3] = {
-    {"virq_its_queue_push: GITS_CREADR impossible while waiting for queue space (outside "
-     "the queue, past GITS_CWRITER, or all ones)",
-     "virq_its_queue_push: the ITS stalled on a command while waiting for queue space",
-     "virq_its_queue_push: the ITS consumed nothing until the deadline (waiting for queue "
-     "space)"},
-    {"virq_its_queue_wait: GITS_CREADR impossible (outside the queue, past GITS_CWRITER, or "
-     "all ones)",
-     "virq_its_queue_wait: the ITS stalled on a command",
-     "virq_its_queue_wait: the ITS consumed nothing until the deadline"},
-};
-
 static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
-				  struct virq_its_queue_diag *diag, bool for_space)
+				  struct virq_its_queue_diag *diag)
 {
-	const char *const *msg = poll_msg_[for_space ? 0 : 1];
 	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_};
 	virq_status st = virq_poll_until(&q->hal, wait_cond_, &a, q->timeout_ns);
 	bool stalled_bit = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
 
 	if (a.res == RD_BAD_) {
 		q->dead = true;
-		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: impossible GITS_CREADR", q->creadr,
-			     (uint64_t)q->pub_off);
 		diag_fill_(q, diag, stalled_bit);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW, msg[0], q->creadr, (uint64_t)q->pub_off);
+		return LIBVIRQ_EHW;
 	}
 	if (st == LIBVIRQ_OK && q->rd_lin >= want_lin)
 		return LIBVIRQ_OK;
 	if (a.res == RD_STALLED_ || stalled_bit) {
 		/* Trusted bit, or (sticky / retried) bit with no progress until the deadline. */
-		LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue stalled", q->creadr,
-			     (uint64_t)q->pub_off);
 		diag_fill_(q, diag, true);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED, msg[1], q->creadr,
-				     (uint64_t)q->pub_off);
+		return LIBVIRQ_ESTALLED;
 	}
 	q->dead = true;
-	LIBVIRQ_LOGV(&q->hal, LIBVIRQ_LOG_ERROR, "its: command queue timeout", q->creadr,
-		     (uint64_t)q->pub_off);
 	diag_fill_(q, diag, false);
-	return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ETIMEDOUT, msg[2], q->creadr, (uint64_t)q->pub_off);
+	return LIBVIRQ_ETIMEDOUT;
+}
+
+/* The report of a failed queue operation, by the status the silent
+ * internal functions returned (EDEAD, EHW, ESTALLED, ETIMEDOUT). */
+static LIBVIRQ_COLD_ virq_status report_(const char *api, const struct virq_its_queue *q,
+					 virq_status st)
+{
+	const struct virq_hal *hal = &q->hal;
+
+	if (st == LIBVIRQ_EDEAD)
+		return LIBVIRQ_FAIL_(api, hal, st,
+				     "q dead after a failure (virq_its_queue_reset())");
+	if (st == LIBVIRQ_EHW)
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "GITS_CREADR=%x impossible (outside the queue, past "
+				      "GITS_CWRITER=%x, or all ones)",
+				      q->creadr, q->pub_off);
+	if (st == LIBVIRQ_ESTALLED)
+		return LIBVIRQ_FAILV_(
+		    api, hal, st, "the ITS stalled on the command at GITS_CREADR=%x", q->creadr);
+	if (st == LIBVIRQ_ETIMEDOUT)
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "the ITS consumed nothing in timeout_ns=%u (GITS_CREADR=%x, "
+				      "GITS_CWRITER=%x)",
+				      q->timeout_ns, q->creadr, q->pub_off);
+	return LIBVIRQ_FAILV_(api, hal, st, "queue operation failed with status %d",
+			      (uint64_t)(int64_t)st);
 }
 
 /* ---- publishing ---- */
@@ -344,18 +402,27 @@ static void publish_(struct virq_its_queue *q)
 	q->pub_lin = q->wr_lin;
 }
 
-virq_status virq_its_queue_publish(struct virq_its_queue *q, uint64_t *ticket)
+/* virq_its_queue_publish() without its checks and report: EDEAD (dead). */
+virq_status virq_its_queue_publish_(struct virq_its_queue *q, uint64_t *ticket)
 {
-	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_publish: queue not live");
 	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
-				    "virq_its_queue_publish: queue dead (virq_its_queue_reset())");
+		return LIBVIRQ_EDEAD;
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
 	if (ticket)
 		*ticket = q->pub_lin;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_queue_publish(struct virq_its_queue *q, uint64_t *ticket)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
+
+	if (!q_live_(q))
+		return Q_DEAD_(api, q);
+	st = virq_its_queue_publish_(q, ticket);
+	return st == LIBVIRQ_OK ? LIBVIRQ_OK : report_(api, q, st);
 }
 
 /* ---- pushing ---- */
@@ -378,7 +445,7 @@ static virq_status make_space_(struct virq_its_queue *q)
 	if (q->wr_lin != q->pub_lin)
 		publish_(q);
 	/* Consumed up to wr_lin - limit + room leaves room / SLOT_ free slots. */
-	return poll_consumed_(q, q->wr_lin + room - limit, NULL, true);
+	return poll_consumed_(q, q->wr_lin + room - limit, NULL);
 }
 
 uint32_t virq_its_queue_room_(struct virq_its_queue *q, uint8_t **slots)
@@ -402,21 +469,17 @@ void virq_its_queue_commit_(struct virq_its_queue *q, uint32_t n)
 	q->wr_lin += (uint64_t)n * SLOT_;
 }
 
-virq_status virq_its_queue_make_room_(struct virq_its_queue *q)
-{
-	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
-				    "virq_its_queue_push: queue dead (virq_its_queue_reset())");
-	return make_space_(q);
-}
-
-/* Slow path of next_slot_(): dead queue, or full queue (publish and wait). */
+/* Dead queue (EDEAD), or full queue: publish and wait (silent). */
 static LIBVIRQ_COLD_ virq_status push_slow_(struct virq_its_queue *q)
 {
 	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
-				    "virq_its_queue_push: queue dead (virq_its_queue_reset())");
+		return LIBVIRQ_EDEAD;
 	return make_space_(q);
+}
+
+virq_status virq_its_queue_make_room_(struct virq_its_queue *q)
+{
+	return push_slow_(q);
 }
 
 /* Returns the slot for the next command, making room when full. */
@@ -444,39 +507,32 @@ virq_status virq_its_queue_push(struct virq_its_queue *q, const struct virq_its_
 				const struct virq_its_limits *lim, struct virq_its_sync *sync,
 				enum virq_its_field *bad)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint8_t *slot;
 	virq_status st;
 
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_push: queue not live");
+		return Q_DEAD_(api, q);
 	if (!cmd)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_push: NULL command");
+		return LIBVIRQ_FAIL_(api, &q->hal, LIBVIRQ_EINVAL, "cmd=NULL");
 	st = next_slot_(q, &slot);
 	if (st != LIBVIRQ_OK)
-		return st;
+		return report_(api, q, st);
 	/* The encoder writes the slot only on success: a rejected command leaves no trace. */
 	st = virq_its_cmd_encode(cmd, lim, slot, sync, bad);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&q->hal, st,
-				     "virq_its_queue_push: the encoder rejected the command",
-				     (uint64_t)cmd->opcode);
+		return LIBVIRQ_FAILV_(api, &q->hal, st, "the encoder rejected cmd->opcode=%x",
+				      (uint64_t)cmd->opcode);
 	advance_(q);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
-				    const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
+virq_status virq_its_queue_push_raw_(struct virq_its_queue *q,
+				     const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
 {
 	uint8_t *slot;
-	virq_status st;
+	virq_status st = next_slot_(q, &slot);
 
-	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_its_queue_push_raw: queue not live");
-	if (!raw)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL,
-				    "virq_its_queue_push_raw: NULL command");
-	st = next_slot_(q, &slot);
 	if (st != LIBVIRQ_OK)
 		return st;
 	memcpy(slot, raw, SLOT_);
@@ -484,110 +540,213 @@ virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_queue_push_raw(struct virq_its_queue *q,
+				    const uint8_t raw[LIBVIRQ_ITS_CMD_SIZE])
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
+
+	if (!q_live_(q))
+		return Q_DEAD_(api, q);
+	if (!raw)
+		return LIBVIRQ_FAIL_(api, &q->hal, LIBVIRQ_EINVAL, "raw=NULL");
+	st = virq_its_queue_push_raw_(q, raw);
+	return st == LIBVIRQ_OK ? LIBVIRQ_OK : report_(api, q, st);
+}
+
 /* ---- waiting ---- */
+/* The reset that ended the epoch of @ticket (ticket <= last_end, so at least
+ * one reset was done): the oldest kept reset whose end is at or past it.
+ * NULL when that reset is no longer kept. */
+static const struct virq_its_queue_reset_rec *overtook_(const struct virq_its_queue *q,
+							uint64_t ticket)
+{
+	const uint64_t kept =
+	    q->epoch < LIBVIRQ_ITS_QUEUE_RESETS_KEPT ? q->epoch : LIBVIRQ_ITS_QUEUE_RESETS_KEPT;
+	const struct virq_its_queue_reset_rec *r = NULL;
+
+	for (uint64_t i = 1; i <= kept; i++) {
+		const struct virq_its_queue_reset_rec *c =
+		    &q->resets[(q->epoch - i) % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
+
+		if (c->end < ticket)
+			return r;
+		r = c;
+	}
+	return q->epoch <= LIBVIRQ_ITS_QUEUE_RESETS_KEPT ? r : NULL;
+}
+
+/* A ticket of an earlier epoch: decided by the reset that ended it
+ * (LIBVIRQ_OK, LIBVIRQ_ECANCELED, or LIBVIRQ_EINVAL when it is no longer kept;
+ * unreported, see report_()). */
+static LIBVIRQ_COLD_ virq_status old_ticket_(const struct virq_its_queue *q, uint64_t ticket)
+{
+	const struct virq_its_queue_reset_rec *r = overtook_(q, ticket);
+
+	if (!r)
+		return LIBVIRQ_EINVAL;
+	return r->seen >= ticket ? LIBVIRQ_OK : LIBVIRQ_ECANCELED;
+}
+
+uint64_t virq_its_queue_seen_(const struct virq_its_queue *q, uint64_t ticket)
+{
+	const struct virq_its_queue_reset_rec *r;
+
+	if (ticket > q->last_end || !q->epoch)
+		return q->rd_lin < ticket ? q->rd_lin : ticket;
+	r = overtook_(q, ticket);
+	if (!r)
+		return 0;
+	return r->seen < ticket ? r->seen : ticket;
+}
+
+virq_status virq_its_queue_wait_(struct virq_its_queue *q, uint64_t ticket,
+				 struct virq_its_queue_diag *diag)
+{
+	if (q->dead)
+		return LIBVIRQ_EDEAD;
+	if (q->rd_lin < ticket) /* of this epoch: earlier ones are behind rd_lin */
+		return poll_consumed_(q, ticket, diag);
+	if (__builtin_expect(ticket <= q->last_end, 0) && q->epoch)
+		return old_ticket_(q, ticket);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				struct virq_its_queue_diag *diag)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
+
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_wait: queue not live");
-	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
-				    "virq_its_queue_wait: queue dead (virq_its_queue_reset())");
-	if (ticket > q->pub_lin)
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
-				     "virq_its_queue_wait: ticket beyond what was published",
-				     ticket, q->pub_lin);
-	if (q->rd_lin >= ticket)
+		return Q_DEAD_(api, q);
+	if (!q->dead && ticket > q->pub_lin)
+		return LIBVIRQ_FAILV_(api, &q->hal, LIBVIRQ_EINVAL,
+				      "ticket=%u > %u published (virq_its_queue_publish())", ticket,
+				      q->pub_lin);
+	st = virq_its_queue_wait_(q, ticket, diag);
+	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
-	return poll_consumed_(q, ticket, diag, false);
+	if (st == LIBVIRQ_EINVAL)
+		return LIBVIRQ_FAILV_(api, &q->hal, st,
+				      "ticket=%u older than the last %u resets (undecidable)",
+				      ticket, LIBVIRQ_ITS_QUEUE_RESETS_KEPT);
+	if (st == LIBVIRQ_ECANCELED)
+		return LIBVIRQ_FAILV_(
+		    api, &q->hal, st,
+		    "ticket=%u dropped by a queue reset (GITS_CREADR had passed %u)", ticket,
+		    virq_its_queue_seen_(q, ticket));
+	return report_(api, q, st);
+}
+
+virq_status virq_its_queue_drain_(struct virq_its_queue *q, struct virq_its_queue_diag *diag)
+{
+	uint64_t ticket = 0;
+	virq_status st = virq_its_queue_publish_(q, &ticket);
+
+	if (st != LIBVIRQ_OK)
+		return st;
+	return virq_its_queue_wait_(q, ticket, diag);
 }
 
 virq_status virq_its_queue_drain(struct virq_its_queue *q, struct virq_its_queue_diag *diag)
 {
-	uint64_t ticket = 0;
-	virq_status st = virq_its_queue_publish(q, &ticket);
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
 
+	if (!q_live_(q))
+		return Q_DEAD_(api, q);
+	st = virq_its_queue_drain_(q, diag);
+	return st == LIBVIRQ_OK ? LIBVIRQ_OK : report_(api, q, st);
+}
+
+/* virq_its_queue_submit(): @cmd and the SYNC/VSYNC it needs, encoded into @raw
+ * (all or nothing); returns how many in *n. */
+static virq_status submit_encode_(const char *api, struct virq_its_queue *q,
+				  const struct virq_its_cmd *cmd, const struct virq_its_limits *lim,
+				  struct virq_its_sync *sync, uint8_t raw[3][SLOT_], size_t *n)
+{
+	struct virq_its_sync s;
+	struct virq_its_cmd sc[2];
+	virq_status st;
+
+	*n = 0;
+	st = virq_its_cmd_encode(cmd, lim, raw[0], &s, NULL);
 	if (st != LIBVIRQ_OK)
-		return st;
-	return virq_its_queue_wait(q, ticket, diag);
+		return LIBVIRQ_FAILV_(api, &q->hal, st, "the encoder rejected cmd->opcode=%x",
+				      (uint64_t)cmd->opcode);
+	if (sync)
+		*sync = s;
+	/* The source of a move first (MOVALL RDbase1), then the target. */
+	if (s.src_kind == LIBVIRQ_ITS_SYNC_RDBASE)
+		sc[(*n)++] = virq_its_sync_cmd(s.src_RDbase);
+	if (s.kind == LIBVIRQ_ITS_SYNC_RDBASE)
+		sc[(*n)++] = virq_its_sync_cmd(s.RDbase);
+	else if (s.kind == LIBVIRQ_ITS_SYNC_VPEID)
+		sc[(*n)++] = virq_its_vsync_cmd(s.vPEID);
+	for (size_t i = 0; i < *n; i++) {
+		st = virq_its_cmd_encode(&sc[i], lim, raw[i + 1], NULL, NULL);
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV_(api, &q->hal, st,
+					      "the encoder rejected the SYNC/VSYNC (opcode=%x) "
+					      "after cmd->opcode=%x",
+					      (uint64_t)sc[i].opcode, (uint64_t)cmd->opcode);
+	}
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_its_queue_submit(struct virq_its_queue *q, const struct virq_its_cmd *cmd,
 				  const struct virq_its_limits *lim, struct virq_its_sync *sync,
 				  struct virq_its_queue_diag *diag)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint8_t raw[3][SLOT_];
-	struct virq_its_sync s;
-	struct virq_its_cmd sc[2];
-	size_t n = 0;
+	size_t n;
 	virq_status st;
 
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_submit: queue not live");
+		return Q_DEAD_(api, q);
 	if (!cmd)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_submit: NULL command");
+		return LIBVIRQ_FAIL_(api, &q->hal, LIBVIRQ_EINVAL, "cmd=NULL");
 	/* Encode everything first, so that an encoder error queues nothing. */
-	st = virq_its_cmd_encode(cmd, lim, raw[0], &s, NULL);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&q->hal, st,
-				     "virq_its_queue_submit: the encoder rejected the command",
-				     (uint64_t)cmd->opcode);
-	if (sync)
-		*sync = s;
-	/* The source of a move first (MOVALL RDbase1), then the target. */
-	if (s.src_kind == LIBVIRQ_ITS_SYNC_RDBASE)
-		sc[n++] = virq_its_sync_cmd(s.src_RDbase);
-	if (s.kind == LIBVIRQ_ITS_SYNC_RDBASE)
-		sc[n++] = virq_its_sync_cmd(s.RDbase);
-	else if (s.kind == LIBVIRQ_ITS_SYNC_VPEID)
-		sc[n++] = virq_its_vsync_cmd(s.vPEID);
-	for (size_t i = 0; i < n; i++) {
-		st = virq_its_cmd_encode(&sc[i], lim, raw[i + 1], NULL, NULL);
-		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(
-			    &q->hal, st,
-			    "virq_its_queue_submit: the encoder rejected the SYNC/VSYNC");
-	}
-	for (size_t i = 0; i <= n && st == LIBVIRQ_OK; i++)
-		st = virq_its_queue_push_raw(q, raw[i]);
+	st = submit_encode_(api, q, cmd, lim, sync, raw, &n);
 	if (st != LIBVIRQ_OK)
 		return st;
-	return virq_its_queue_drain(q, diag);
+	for (size_t i = 0; i <= n && st == LIBVIRQ_OK; i++)
+		st = virq_its_queue_push_raw_(q, raw[i]);
+	if (st == LIBVIRQ_OK)
+		st = virq_its_queue_drain_(q, diag);
+	return st == LIBVIRQ_OK ? LIBVIRQ_OK : report_(api, q, st);
 }
 
 /* ---- stalls ---- */
 virq_status virq_its_queue_stall_info(struct virq_its_queue *q, struct virq_its_queue_diag *diag)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	enum rd_result_ r;
 
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_its_queue_stall_info: queue not live");
+		return Q_DEAD_(api, q);
 	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD,
-				    "virq_its_queue_stall_info: queue dead");
+		return report_(api, q, LIBVIRQ_EDEAD);
 	r = creadr_read_(q);
 	if (r == RD_BAD_) {
 		q->dead = true;
 		diag_fill_(q, diag, false);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_stall_info: GITS_CREADR impossible",
-				     q->creadr);
+		return report_(api, q, LIBVIRQ_EHW);
 	}
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) && q->rd_lin < q->pub_lin) {
 		diag_fill_(q, diag, true);
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_ESTALLED,
-				     "virq_its_queue_stall_info: the ITS is stalled", q->creadr);
+		return report_(api, q, LIBVIRQ_ESTALLED);
 	}
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_its_queue_retry(struct virq_its_queue *q)
+/* virq_its_queue_retry() of a live queue: EDEAD (dead), silent. */
+static virq_status retry_(struct virq_its_queue *q)
 {
-	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_retry: queue not live");
 	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD, "virq_its_queue_retry: queue dead");
+		return LIBVIRQ_EDEAD;
 	virq_barrier_(&q->hal, LIBVIRQ_BARRIER_DMA_WMB);
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER),
 		   q->pub_off | LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_CWRITER_Retry, 1));
@@ -595,47 +754,80 @@ virq_status virq_its_queue_retry(struct virq_its_queue *q)
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_queue_retry(struct virq_its_queue *q)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
+
+	if (!q_live_(q))
+		return Q_DEAD_(api, q);
+	st = retry_(q);
+	return st == LIBVIRQ_OK ? LIBVIRQ_OK : report_(api, q, st);
+}
+
 virq_status virq_its_queue_skip(struct virq_its_queue *q, const struct virq_its_cmd *nop,
 				const struct virq_its_limits *lim)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint8_t raw[SLOT_];
 	virq_status st;
 
 	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_skip: queue not live");
+		return Q_DEAD_(api, q);
 	if (!nop)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EINVAL, "virq_its_queue_skip: NULL command");
+		return LIBVIRQ_FAIL_(api, &q->hal, LIBVIRQ_EINVAL, "nop=NULL");
 	if (q->dead)
-		return LIBVIRQ_FAIL(&q->hal, LIBVIRQ_EDEAD, "virq_its_queue_skip: queue dead");
+		return report_(api, q, LIBVIRQ_EDEAD);
 	st = virq_its_cmd_encode(nop, lim, raw, NULL, NULL);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&q->hal, st,
-				    "virq_its_queue_skip: the encoder rejected the replacement");
+		return LIBVIRQ_FAILV_(api, &q->hal, st, "the encoder rejected nop->opcode=%x",
+				      (uint64_t)nop->opcode);
 	if (creadr_read_(q) == RD_BAD_) {
 		q->dead = true;
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_skip: GITS_CREADR impossible", q->creadr);
+		return report_(api, q, LIBVIRQ_EHW);
 	}
 	/* Only a stalled ITS leaves the slot at CREADR alone while we rewrite it. */
-	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) || q->rd_lin >= q->pub_lin)
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EINVAL,
-				     "virq_its_queue_skip: the ITS is not stalled on a command",
-				     q->creadr);
+	if (!LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr))
+		return LIBVIRQ_FAILV_(api, &q->hal, LIBVIRQ_EINVAL,
+				      "GITS_CREADR=%x: Stalled=0 (the ITS is not stalled)",
+				      q->creadr);
+	if (q->rd_lin >= q->pub_lin)
+		return LIBVIRQ_FAILV_(api, &q->hal, LIBVIRQ_EINVAL,
+				      "GITS_CREADR=%x: every published command consumed (nothing "
+				      "to skip)",
+				      q->creadr);
 	memcpy(slot_(q, q->rd_off), raw, SLOT_);
 	if (q->clean)
 		virq_dcache_clean_(&q->hal, slot_(q, q->rd_off), SLOT_);
-	return virq_its_queue_retry(q);
+	return retry_(q);
 }
 
 /* ---- reset ---- */
-virq_status virq_its_queue_reset(struct virq_its_queue *q)
+/* Records a reset (GITS_CREADR showed rd_lin; everything up to wr_lin was
+ * pushed) and starts the next epoch one slot past it. */
+static void reset_record_(struct virq_its_queue *q)
 {
-	uint64_t consumed;
+	struct virq_its_queue_reset_rec *r = &q->resets[q->epoch % LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
 
-	return virq_its_queue_reset_seen_(q, &consumed);
+	r->seen = q->rd_lin;
+	r->end = q->wr_lin;
+	q->epoch++;
+	q->last_end = q->wr_lin;
+	positions_at_(q, q->wr_lin + SLOT_);
 }
 
-virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consumed_lin)
+virq_status virq_its_queue_reset(struct virq_its_queue *q)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	uint64_t consumed;
+
+	if (!q_live_(q))
+		return Q_DEAD_(api, q);
+	return virq_its_queue_reset_seen_(api, q, &consumed);
+}
+
+virq_status virq_its_queue_reset_seen_(const char *api, struct virq_its_queue *q,
+				       uint64_t *consumed_lin)
 {
 	const uint32_t en = (uint32_t)(LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled) |
 				       LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_ImDe));
@@ -644,9 +836,6 @@ virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consu
 	uint64_t rb;
 	virq_status st;
 
-	*consumed_lin = 0;
-	if (!q_live_(q))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_queue_reset: queue not live");
 	*consumed_lin = q->rd_lin; /* a lower bound until the ITS is quiescent */
 	q->dead = true;		   /* until the end */
 	ctlr = virq_rd32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR));
@@ -654,28 +843,27 @@ virq_status virq_its_queue_reset_seen_(struct virq_its_queue *q, uint64_t *consu
 		virq_wr32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), ctlr & ~en);
 	st = virq_poll32(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), quiescent, quiescent, q->timeout_ns,
 			 NULL);
-	if (st != LIBVIRQ_OK) {
-		LIBVIRQ_LOG0(&q->hal, LIBVIRQ_LOG_ERROR, "its: not quiescent; queue not reset");
-		return LIBVIRQ_FAIL(&q->hal, st,
-				    "virq_its_queue_reset: GITS_CTLR.Quiescent never read 1");
-	}
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(api, &q->hal, st,
+				      "GITS_CTLR.Quiescent still 0 after timeout_ns=%u (queue not "
+				      "reset)",
+				      q->timeout_ns);
 	/* Quiescent: the ITS processes no command, so GITS_CREADR now says
 	 * exactly which commands ran (IHI 0069H §5.2, §12 GITS_CTLR.Quiescent,
 	 * GITS_CREADR): read it once more rather than assume that nothing ran
 	 * since the last poll. The commands after it are dropped below. */
 	if (creadr_read_(q) == RD_BAD_)
-		return LIBVIRQ_FAILV(&q->hal, LIBVIRQ_EHW,
-				     "virq_its_queue_reset: GITS_CREADR impossible once quiescent",
-				     q->creadr);
+		return LIBVIRQ_FAILV_(api, &q->hal, LIBVIRQ_EHW,
+				      "GITS_CREADR=%x impossible once the ITS is quiescent",
+				      q->creadr);
 	*consumed_lin = q->rd_lin;
 	/* Rewriting GITS_CBASER resets GITS_CREADR to 0 and clears Stalled. */
 	rb = cbaser_write_(q, q->cbaser);
 	if (rb != q->cbaser)
-		return LIBVIRQ_FAILV(
-		    &q->hal, LIBVIRQ_EHW,
-		    "virq_its_queue_reset: GITS_CBASER did not read back as before", rb, q->cbaser);
+		return LIBVIRQ_FAILV_(api, &q->hal, LIBVIRQ_EHW,
+				      "GITS_CBASER read back %x, not %x as before", rb, q->cbaser);
 	virq_wr64_(&q->hal, reg_(q, LIBVIRQ_GITS_CWRITER), 0);
-	positions_reset_(q);
+	reset_record_(q);
 	if (ctlr & en)
 		virq_wr32_(&q->hal, reg_(q, LIBVIRQ_GITS_CTLR), ctlr & ~quiescent);
 	return LIBVIRQ_OK;

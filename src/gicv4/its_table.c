@@ -120,26 +120,36 @@ static uint64_t want_attrs_(const struct virq_its *its)
 	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Shareability, sh);
 }
 
-/* Writes the BASER and adapts to what stuck. */
-static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint64_t want)
+/* Writes the BASER and adapts to what stuck (docs/rationale.md#gic-register-latitude):
+ * the address, Valid, Size, Indirect and Page_Size must stick (the table was
+ * shaped for them); Non-shareable makes InnerCache non-cacheable; the table
+ * is cleaned to PoC when the attributes are not coherent. */
+static virq_status program_(const char *api, struct virq_its *its, struct virq_its_table *t,
+			    uint64_t want)
 {
 	const struct virq_hal *hal = &its->gic->hal;
-	uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address) |
-			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48) |
-			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Valid) |
-			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Size);
+	uint64_t pa = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address) |
+		      LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
+	uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Valid) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Size) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Indirect) |
+			LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Page_Size);
 	uint64_t rb, sh, ic;
 
 	virq_wr64_(hal, baser_addr_(its, t->n), want);
 	rb = virq_rd64_(hal, baser_addr_(its, t->n));
 	if (t->page_size != 65536u)
-		keep &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
-	if ((rb & keep) != (want & keep))
-		return LIBVIRQ_FAILV(
-		    hal, LIBVIRQ_EHW,
-		    "virq_its_init: GITS_BASER<n> did not take the table (address, "
-		    "Valid or Size)",
-		    t->n, want, rb);
+		pa &= ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Physical_Address_51_48);
+	if ((rb ^ want) & pa)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EHW,
+				      "GITS_BASER%u: wrote %x, read back %x (Physical_Address did "
+				      "not keep the table's address: fewer address bits)",
+				      t->n, want, rb);
+	if ((rb ^ want) & keep)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EHW,
+				      "GITS_BASER%u: wrote %x, read back %x (Valid, Size, Indirect "
+				      "or Page_Size did not stick)",
+				      t->n, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
 	if (!its->noncoherent && sh == LIBVIRQ_GIC_SH_NONE && ic > LIBVIRQ_GIC_CACHE_nC) {
@@ -149,12 +159,13 @@ static virq_status program_(struct virq_its *its, struct virq_its_table *t, uint
 		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_InnerCache, rb);
 	}
 	t->baser = rb;
-	t->noncoherent = its->noncoherent || virq_gic_attr_needs_clean(ic, sh);
+	t->noncoherent =
+	    its->noncoherent ||
+	    attr_noncoherent_(sh, ic, LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_OuterCache, rb));
 	if (clean_if_(hal, t->noncoherent, t->l1.va, t->l1.size) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOHAL,
-				     "virq_its_init: table not coherent and the HAL has no "
-				     "dcache_clean",
-				     t->n);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOHAL,
+				      "GITS_BASER%u table not coherent and dcache_clean=NULL",
+				      t->n);
 	return LIBVIRQ_OK;
 }
 
@@ -172,7 +183,7 @@ static void table_free_(struct virq_its *its, struct virq_its_table *t)
 	virq_page_free_(hal, &t->l1);
 }
 
-static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
+static virq_status table_setup_(const char *api, struct virq_its *its, uint32_t n, uint64_t rb)
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	uint32_t type = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_BASER_Type, rb);
@@ -198,19 +209,21 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	t->id_bits = wanted_bits_(its, type);
 	pages = size_table_(its, t, pszf);
 	st = virq_page_alloc_(hal, (uint64_t)pages * t->page_size, t->page_size, &t->l1);
-	if (st == LIBVIRQ_OK && t->indirect)
-		st = virq_page_alloc_(
-		    hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096), 4096,
-		    &t->l2);
 	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAILV(hal, st, "virq_its_init: table allocation failed", n,
-				   (uint64_t)pages * t->page_size);
+		st = LIBVIRQ_FAILV_(api, hal, st,
+				    "GITS_BASER%u table: %u bytes aligned to %u not allocated", n,
+				    (uint64_t)pages * t->page_size, t->page_size);
+	if (st == LIBVIRQ_OK && t->indirect)
+		st = LIBVIRQ_PAGE_ALLOC_(
+		    api, hal, round_up_((uint64_t)t->nr_l1 * sizeof(struct virq_page), 4096), 4096,
+		    &t->l2, "ITS table's level-2 list");
 	if (st == LIBVIRQ_OK) {
 		st = baser_pa_(t->l1.pa, t->page_size, &paf);
 		if (st != LIBVIRQ_OK)
-			st = LIBVIRQ_FAILV(hal, st,
-					   "virq_its_init: table PA does not fit GITS_BASER<n>", n,
-					   t->l1.pa);
+			st = LIBVIRQ_FAILV_(api, hal, st,
+					    "GITS_BASER%u: table pa=%x does not fit "
+					    "Physical_Address",
+					    n, t->l1.pa);
 	}
 	if (st == LIBVIRQ_OK) {
 		uint64_t want =
@@ -220,7 +233,7 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 		    (rb & LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_BASER_Entry_Size)) | paf |
 		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Page_Size, pszf) |
 		    LIBVIRQ_FIELD_PREP(LIBVIRQ_GITS_BASER_Size, pages - 1);
-		st = program_(its, t, want);
+		st = program_(api, its, t, want);
 	}
 	if (st != LIBVIRQ_OK) {
 		virq_wr64_(hal, baser_addr_(its, n), 0);
@@ -230,11 +243,11 @@ static virq_status table_setup_(struct virq_its *its, uint32_t n, uint64_t rb)
 	return st;
 }
 
-virq_status virq_its_tables_init_(struct virq_its *its)
+virq_status virq_its_tables_init_(const char *api, struct virq_its *its)
 {
 	for (uint32_t n = 0; n < LIBVIRQ_GITS_BASER_COUNT; n++) {
 		uint64_t rb = virq_rd64_(&its->gic->hal, baser_addr_(its, n));
-		virq_status st = table_setup_(its, n, rb);
+		virq_status st = table_setup_(api, its, n, rb);
 
 		if (st != LIBVIRQ_OK) {
 			virq_its_tables_free_(its);
@@ -256,7 +269,25 @@ void virq_its_tables_free_(struct virq_its *its)
 	}
 }
 
-virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti, uint32_t id)
+virq_status virq_its_tbl_noncoherent_(struct virq_its *its, enum virq_its_tbl_idx ti)
+{
+	const struct virq_hal *hal = &its->gic->hal;
+	struct virq_its_table *t = &its->tbl[ti];
+	const struct virq_page *l2 = t->l2.va;
+
+	if (!t->baser || t->noncoherent)
+		return LIBVIRQ_OK;
+	if (!virq_dcache_clean_(hal, t->l1.va, t->l1.size))
+		return LIBVIRQ_ENOHAL;
+	for (uint32_t i = 0; t->indirect && i < t->nr_l1; i++)
+		if (l2[i].va && !virq_dcache_clean_(hal, l2[i].va, l2[i].size))
+			return LIBVIRQ_ENOHAL;
+	t->noncoherent = true;
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_its_tbl_ensure_(const char *api, struct virq_its *its, enum virq_its_tbl_idx ti,
+				 uint32_t id)
 {
 	const struct virq_hal *hal = &its->gic->hal;
 	struct virq_its_table *t = &its->tbl[ti];
@@ -266,9 +297,14 @@ virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti,
 	virq_status st;
 
 	if (!t->baser)
-		return LIBVIRQ_ENOTSUP;
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOTSUP,
+				      "id=%u: the ITS has no table of that kind (ITS table %u: "
+				      "0 device, 1 collection, 2 vPE)",
+				      id, ti);
 	if (t->id_bits < 32 && (id >> t->id_bits))
-		return LIBVIRQ_ERANGE;
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "id=%u >= %u IDs the GITS_BASER%u table covers", id,
+				      1ull << t->id_bits, t->n);
 	if (!t->indirect)
 		return LIBVIRQ_OK;
 	i = id / (t->page_size / t->esz);
@@ -276,18 +312,23 @@ virq_status virq_its_tbl_ensure_(struct virq_its *its, enum virq_its_tbl_idx ti,
 	if (l1[i] & L1_VALID)
 		return LIBVIRQ_OK;
 	l2 = (struct virq_page *)t->l2.va + i;
-	st = virq_page_alloc_(hal, t->page_size, t->page_size, l2);
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, t->page_size, t->page_size, l2,
+				 "level-2 page of an ITS table");
 	if (st != LIBVIRQ_OK)
 		return st;
 	st = clean_if_(hal, t->noncoherent, l2->va, l2->size);
 	if (st != LIBVIRQ_OK) {
 		virq_page_free_(hal, l2);
-		return st;
+		return LIBVIRQ_FAILV_(
+		    api, hal, st, "GITS_BASER%u table not coherent and dcache_clean=NULL", t->n);
 	}
 	/* The level-1 entry's Valid 0->1 must be visible before a command
 	 * relies on it (IHI 0069H §5.2). */
 	l1[i] = l2->pa | L1_VALID;
 	st = clean_if_(hal, t->noncoherent, &l1[i], sizeof(l1[i]));
 	virq_barrier_(hal, LIBVIRQ_BARRIER_DMA_WMB);
-	return st;
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(
+		    api, hal, st, "GITS_BASER%u table not coherent and dcache_clean=NULL", t->n);
+	return LIBVIRQ_OK;
 }

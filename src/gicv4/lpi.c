@@ -25,15 +25,20 @@ static uint16_t *lpi_refs_(const struct virq_gic *gic)
 
 virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint32_t nr;
 	uint8_t *bm;
 	virq_status st;
 
 	if (!gic_live_(gic))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_lpi_alloc: gic not live");
-	if (!first || !count || count > LPI_MAX_BLOCK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
-				     "virq_lpi_alloc: NULL first or count not 1..4096", count);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "gic", gic);
+	if (!first)
+		return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_EINVAL, "first=NULL");
+	if (count == 0)
+		return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_EINVAL, "count=0");
+	if (count > LPI_MAX_BLOCK)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EINVAL, "count=%u > %u", count,
+				      LPI_MAX_BLOCK);
 	nr = gic->lpi_end - LIBVIRQ_LPI_BASE;
 	bm = gic->lpi_map.va;
 	for (uint32_t n = 0; n + count <= nr; n++) {
@@ -56,16 +61,15 @@ virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t count, uint32_t *first
 			 * config bytes are the free value 0xA2 already). */
 			for (uint32_t i = 0; i < count; i++)
 				bm_clr_(bm, n + i);
-			return LIBVIRQ_FAIL(
-			    &gic->hal, st,
-			    "virq_lpi_alloc: configuration table needs cleaning and "
-			    "the HAL has no dcache_clean");
+			return LIBVIRQ_FAIL_(api, &gic->hal, st,
+					     "LPI configuration table not coherent and "
+					     "dcache_clean=NULL");
 		}
 		*first = LIBVIRQ_LPI_BASE + n;
 		return LIBVIRQ_OK;
 	}
-	return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOSPC, "virq_lpi_alloc: no free run of count LPIs",
-			     count);
+	return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ENOSPC, "no free run of count=%u LPIs",
+			      count);
 }
 
 bool virq_lpi_allocated_(const struct virq_gic *gic, uint32_t intid)
@@ -120,57 +124,67 @@ void virq_lpi_unref_(struct virq_gic *gic, uint32_t intid)
 
 virq_status virq_lpi_free(struct virq_gic *gic, uint32_t first, uint32_t count)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!gic_live_(gic))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_lpi_free: gic not live");
-	if (!count || first < LIBVIRQ_LPI_BASE || first >= gic->lpi_end ||
-	    count > gic->lpi_end - first)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
-				     "virq_lpi_free: range outside the LPI space", first, count);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "gic", gic);
+	if (count == 0)
+		return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_EINVAL, "count=0");
+	if (first < LIBVIRQ_LPI_BASE)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EINVAL, "first=%u < 8192", first);
+	if (first >= gic->lpi_end)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EINVAL, "first=%u >= lpi_end=%u",
+				      first, gic->lpi_end);
+	if (count > gic->lpi_end - first)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EINVAL, "count=%u > lpi_end-first=%u",
+				      count, gic->lpi_end - first);
 	for (uint32_t i = 0; i < count; i++) {
 		if (!virq_lpi_allocated_(gic, first + i))
-			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOENT,
-					     "virq_lpi_free: INTID not allocated", first + i);
+			return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ENOENT,
+					      "INTID %u not allocated", first + i);
 		/* An ITS event (or a vPE's doorbell) still maps it: freeing it
 		 * would let it be handed out again while the ITS still
 		 * translates to it. */
 		if (lpi_refs_(gic)[first + i - LIBVIRQ_LPI_BASE])
-			return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
-					     "virq_lpi_free: INTID still mapped by an ITS event or "
-					     "used as a vPE doorbell",
-					     first + i);
+			return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EBUSY,
+					      "INTID %u still mapped by an ITS event or a vPE's "
+					      "doorbell",
+					      first + i);
 	}
 	for (uint32_t i = 0; i < count; i++) {
 		bm_clr_(gic->lpi_map.va, first + i - LIBVIRQ_LPI_BASE);
 		*lpi_cfg_(gic, first + i) = 0xA2;
 	}
 	if (clean_if_(&gic->hal, gic->rd_noncoherent, lpi_cfg_(gic, first), count) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
-				    "virq_lpi_free: IDs freed, but the configuration bytes could "
-				    "not be cleaned (no dcache_clean)");
+		return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_ENOHAL,
+				     "IDs freed, but the LPI configuration table is not coherent "
+				     "and dcache_clean=NULL");
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_lpi_set_config(struct virq_gic *gic, uint32_t intid, uint8_t priority, bool enable)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint8_t *cfg;
 
 	if (!gic_live_(gic))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_lpi_set_config: gic not live");
-	if (intid < LIBVIRQ_LPI_BASE || intid >= gic->lpi_end)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ERANGE,
-				     "virq_lpi_set_config: not an LPI of this GIC", intid);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "gic", gic);
+	if (intid < LIBVIRQ_LPI_BASE)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ERANGE, "intid=%u < 8192", intid);
+	if (intid >= gic->lpi_end)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ERANGE, "intid=%u >= lpi_end=%u",
+				      intid, gic->lpi_end);
 	if (!virq_lpi_allocated_(gic, intid))
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ENOENT,
-				     "virq_lpi_set_config: INTID not allocated", intid);
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ENOENT, "intid=%u not allocated",
+				      intid);
 	cfg = lpi_cfg_(gic, intid);
 	*cfg = (uint8_t)((priority & LIBVIRQ_FIELD_MASK(LIBVIRQ_LPI_CFG_Priority)) |
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
 	if (clean_if_(&gic->hal, gic->rd_noncoherent, cfg, 1) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(
-		    &gic->hal, LIBVIRQ_ENOHAL,
-		    "virq_lpi_set_config: byte written, but it could not be cleaned "
-		    "(no dcache_clean)");
+		return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_ENOHAL,
+				     "byte written, but the LPI configuration table is not "
+				     "coherent and dcache_clean=NULL");
 	return LIBVIRQ_OK;
 }
 

@@ -10,6 +10,7 @@
  * GICR_VPENDBASER).
  */
 #include "enc/images.h"
+#include "its_table_priv.h"
 #include "lpi_priv.h"
 #include "rdist_priv.h"
 
@@ -100,7 +101,8 @@ static void rd_vprop_set_(struct virq_gic *gic, uint32_t idx, uint64_t v)
 }
 
 /* Makes the entry of @vpeid usable in a table this library owns. */
-static virq_status vpet_entry_(const struct virq_gic *gic, struct vpet_ *t, uint32_t vpeid)
+static virq_status vpet_entry_(const char *api, const struct virq_gic *gic, struct vpet_ *t,
+			       uint32_t vpeid)
 {
 	const struct virq_hal *hal = &gic->hal;
 	uint32_t i = vpeid / t->epp;
@@ -111,16 +113,14 @@ static virq_status vpet_entry_(const struct virq_gic *gic, struct vpet_ *t, uint
 	if (!t->indirect || (l1[i] & LIBVIRQ_BIT(63)))
 		return LIBVIRQ_OK;
 	l2 = &vpet_l2_(t)[i];
-	st = virq_page_alloc_(hal, t->psz, t->psz, l2);
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, t->psz, t->psz, l2,
+				 "level-2 page of a redistributor vPE table");
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vpe_init: level-2 page of a redistributor vPE table "
-				     "allocation failed",
-				     vpeid);
+		return st;
 	if (clean_if_(hal, t->nc, l2->va, l2->size) != LIBVIRQ_OK) {
 		virq_page_free_(hal, l2);
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				    "virq_vpe_init: vPE table not coherent and no dcache_clean");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				     "redistributor vPE table not coherent and dcache_clean=NULL");
 	}
 	/* The level-1 Valid 0 -> 1 must be visible before a command relies on
 	 * it (IHI 0069H §5.2), as for the ITS tables. */
@@ -128,8 +128,8 @@ static virq_status vpet_entry_(const struct virq_gic *gic, struct vpet_ *t, uint
 	st = clean_if_(hal, t->nc, &l1[i], sizeof(l1[i]));
 	virq_barrier_(hal, LIBVIRQ_BARRIER_DMA_WMB);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				    "virq_vpe_init: vPE table not coherent and no dcache_clean");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				     "redistributor vPE table not coherent and dcache_clean=NULL");
 	return LIBVIRQ_OK;
 }
 
@@ -145,26 +145,6 @@ static void vpet_free_(const struct virq_gic *gic, struct virq_gic_rdist *r)
 	virq_page_free_(&gic->hal, &t->l1);
 	virq_page_free_(&gic->hal, &r->vpet);
 }
-
-/* The messages of vpet_alloc_() and vpe_table_41_(), by the public
- * function that reached them: [0] allocation failed, [1] an ITS vPE table
- * too large for GICR_VPROPBASER.Size, [2] GICR_VPROPBASER did not keep the
- * table, [3] a flat table covers fewer vPEIDs than are in use. */
-#define VPET_MSG_(fn)                                                                              \
-	{                                                                                          \
-		fn ": redistributor vPE table allocation failed",                                  \
-		    fn ": ITS vPE table too large for GICR_VPROPBASER.Size",                       \
-		    fn ": GICR_VPROPBASER did not keep Valid, Physical_Address, Indirect, "        \
-		       "Page_Size or "                                                             \
-		       "Size as written",                                                          \
-		    fn ": GICR_VPROPBASER.Indirect is RAZ/WI: the flat vPE table (at most 128 "    \
-		       "pages) "                                                                   \
-		       "covers fewer vPEIDs than are in use"                                       \
-	}
-static const char *const vpet_msg_rdist_[4] = VPET_MSG_("virq_gic_rdist_init");
-static const char *const vpet_msg_its_[4] = VPET_MSG_("virq_its_init");
-static const char *const vpet_msg_its_gone_[4] = VPET_MSG_("virq_its_destroy");
-static const char *const vpet_msg_vpe_[4] = VPET_MSG_("virq_vpe_init");
 
 /* Probes GICR_VPROPBASER (4.1 layout, Valid = 0) of @idx with 64 KiB pages
  * and Indirect = 1 and returns what stuck: the page size the GIC takes, the
@@ -214,7 +194,8 @@ static uint32_t vpet_shape_(struct vpet_ *t, uint64_t rb, uint64_t nids, uint64_
 
 /* The descriptor page (grown for the level-2 page array) and the table
  * itself: @npg zeroed pages, cleaned when not coherent. */
-static virq_status vpet_mem_(const struct virq_gic *gic, struct virq_gic_rdist *r, uint32_t npg)
+static virq_status vpet_mem_(const char *api, const struct virq_gic *gic, struct virq_gic_rdist *r,
+			     uint32_t npg)
 {
 	const struct virq_hal *hal = &gic->hal;
 	struct vpet_ *t = r->vpet.va;
@@ -224,7 +205,8 @@ static virq_status vpet_mem_(const struct virq_gic *gic, struct virq_gic_rdist *
 	if (need > r->vpet.size) {
 		struct virq_page big;
 
-		st = virq_page_alloc_(hal, round_up_(need, 4096), 4096, &big);
+		st = LIBVIRQ_PAGE_ALLOC_(api, hal, round_up_(need, 4096), 4096, &big,
+					 "redistributor vPE table level-2 list");
 		if (st != LIBVIRQ_OK)
 			return st;
 		memcpy(big.va, t, sizeof(*t));
@@ -232,16 +214,18 @@ static virq_status vpet_mem_(const struct virq_gic *gic, struct virq_gic_rdist *
 		r->vpet = big;
 		t = r->vpet.va;
 	}
-	st = virq_page_alloc_(hal, (size_t)npg * t->psz, t->psz, &t->l1);
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, (size_t)npg * t->psz, t->psz, &t->l1,
+				 "redistributor vPE table");
 	if (st == LIBVIRQ_OK && clean_if_(hal, t->nc, t->l1.va, t->l1.size) != LIBVIRQ_OK)
-		st = LIBVIRQ_ENOHAL;
+		st = LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				   "redistributor vPE table not coherent and dcache_clean=NULL");
 	return st;
 }
 
-/* Writes @v (Valid = 1) and reads it back: Valid, the address, Indirect,
- * Page_Size and Size must have stuck (the attributes may differ). */
-static virq_status vpet_program_(struct virq_gic *gic, uint32_t idx, uint64_t v,
-				 const char *const msg[4])
+/* Writes @v (4.1 layout, Valid = 1) to @idx's GICR_VPROPBASER and reads it
+ * back: Valid, the address, Indirect, Page_Size and Size must have stuck
+ * (the attributes may differ: vlpi_attrs_probe_() went by them). */
+static virq_status vpet_program_(const char *api, struct virq_gic *gic, uint32_t idx, uint64_t v)
 {
 	const uint64_t keep = LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
 			      LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_Physical_Address) |
@@ -253,10 +237,15 @@ static virq_status vpet_program_(struct virq_gic *gic, uint32_t idx, uint64_t v,
 	virq_wr64_(&gic->hal, a, v);
 	rb = virq_rd64_(&gic->hal, a);
 	if ((rb ^ v) & keep) {
-		virq_wr64_(&gic->hal, a, 0);
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EHW, msg[2], idx, v, rb);
+		rd_vprop_set_(gic, idx, 0);
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_EHW,
+		    "redistributor %u: GICR_VPROPBASER wrote %x, read back %x "
+		    "(Valid, Physical_Address, Indirect, Page_Size or Size did not "
+		    "stick)",
+		    idx, v, rb);
 	}
-	gic->rd[idx].vprop_cache = rb;
+	gic->rd[idx].vprop_cache = v;
 	return LIBVIRQ_OK;
 }
 
@@ -265,7 +254,7 @@ static virq_status vpet_program_(struct virq_gic *gic, uint32_t idx, uint64_t v,
  * flat table cannot cover them: from then on no larger vPEID is handed
  * out), programs Valid and Z (the table is zero) and reads it back, then
  * backs the entry of every vPE that exists already. */
-static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *const msg[4])
+static virq_status vpet_alloc_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	const struct virq_hal *hal = &gic->hal;
 	struct virq_gic_rdist *r = &gic->rd[idx];
@@ -274,28 +263,32 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 	struct vpet_ *t;
 	virq_status st;
 
-	st = virq_page_alloc_(hal, 4096, 4096, &r->vpet); /* descriptor; grown by vpet_mem_() */
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, 4096, 4096, &r->vpet, /* grown by vpet_mem_() */
+				 "redistributor vPE table descriptor");
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, msg[0]);
+		return st;
 	t = r->vpet.va;
 	t->nc = gic->rd_noncoherent;
 	npg = vpet_shape_(t, rb, gic->vpeid_limit, &cover);
 	if (!virq_vpeid_cap_(gic, (uint32_t)cover)) {
 		virq_page_free_(hal, &r->vpet);
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC, msg[3], idx, rb, cover);
+		return LIBVIRQ_FAILV_(
+		    api, hal, LIBVIRQ_ENOSPC,
+		    "redistributor %u: GICR_VPROPBASER.Indirect is RAZ/WI, the flat "
+		    "vPE table covers %u vPEIDs, fewer than are in use",
+		    idx, cover);
 	}
-	st = vpet_mem_(gic, r, npg);
+	st = vpet_mem_(api, gic, r, npg);
 	if (st != LIBVIRQ_OK) {
 		vpet_free_(gic, r);
-		return LIBVIRQ_FAILV(hal, st, msg[0], idx);
+		return st;
 	}
 	t = r->vpet.va; /* vpet_mem_() may have moved it */
 	st = vpet_program_(
-	    gic, idx,
+	    api, gic, idx,
 	    virq_gic_vprop41_image_(
 		t->l1.pa, (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_VPROPBASER_4_1_Page_Size, rb),
-		rb, t->indirect, npg, t->nc),
-	    msg);
+		rb, t->indirect, npg, t->nc));
 	if (st != LIBVIRQ_OK) {
 		vpet_free_(gic, r);
 		return st;
@@ -305,14 +298,13 @@ static virq_status vpet_alloc_(struct virq_gic *gic, uint32_t idx, const char *c
 	 * after vPEs were created). */
 	for (uint32_t id = 0; id < gic->vpeid_limit && st == LIBVIRQ_OK; id++)
 		if (virq_vpeid_used_(gic, id))
-			st = vpet_entry_(gic, r->vpet.va, id);
+			st = vpet_entry_(api, gic, r->vpet.va, id);
 	return st;
 }
 
 /* Points redistributor @idx at the vPE table its affinity calls for;
  * with @own, allocates one for its group when nothing can be shared. */
-static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
-				 const char *const msg[4])
+static virq_status vpe_table_41_(const char *api, struct virq_gic *gic, uint32_t idx, bool own)
 {
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t key, v;
@@ -328,11 +320,19 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
 			continue;
 		st = virq_gic_vprop41_from_baser_(its->tbl[LIBVIRQ_ITS_TBL_VPE].baser, &v);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(&gic->hal, st, msg[1],
-					     its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
-		rd_vprop_set_(gic, idx, v);
+			return LIBVIRQ_FAILV_(api, &gic->hal, st,
+					      "ITS at %x: vPE table GITS_BASER=%x does not fit "
+					      "GICR_VPROPBASER",
+					      its->base, its->tbl[LIBVIRQ_ITS_TBL_VPE].baser);
+		/* A redistributor that reads the table past the caches: the
+		 * ITS cleans it from now on (and all of it now). */
+		if (gic->rd_noncoherent &&
+		    virq_its_tbl_noncoherent_(gic->its[i], LIBVIRQ_ITS_TBL_VPE) != LIBVIRQ_OK)
+			return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_ENOHAL,
+					     "redistributors not coherent, an ITS vPE table shared "
+					     "with them, and dcache_clean=NULL");
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
-		return LIBVIRQ_OK;
+		return vpet_program_(api, gic, idx, v);
 	}
 	key = rd_key_(r);
 	for (uint32_t j = 0; j < gic->nr_rd; j++) {
@@ -340,16 +340,15 @@ static virq_status vpe_table_41_(struct virq_gic *gic, uint32_t idx, bool own,
 			continue;
 		/* The group's copy, live: Z = 0 (Z = 1 would tell the GIC it is
 		 * zero; Linux clears it when it inherits a table too). */
-		rd_vprop_set_(gic, idx,
-			      gic->rd[j].vprop_cache &
-				  ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z));
 		r->vpet_rd = gic->rd[j].vpet_rd;
-		return LIBVIRQ_OK;
+		return vpet_program_(api, gic, idx,
+				     gic->rd[j].vprop_cache &
+					 ~LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z));
 	}
-	return own ? vpet_alloc_(gic, idx, msg) : LIBVIRQ_OK;
+	return own ? vpet_alloc_(api, gic, idx) : LIBVIRQ_OK;
 }
 
-virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
+virq_status virq_rdist_vpe_tables_attach_(const char *api, struct virq_gic *gic)
 {
 	virq_status st = LIBVIRQ_OK;
 
@@ -362,28 +361,28 @@ virq_status virq_rdist_vpe_tables_attach_(struct virq_gic *gic)
 			continue;
 		for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 			if (its_shares_(gic->its[i], rd))
-				return LIBVIRQ_FAILV(
-				    &gic->hal, LIBVIRQ_EBUSY,
-				    "virq_its_init: a GICv4.1 ITS that shares its vPE "
-				    "table came up after vPEs exist (initialise every "
-				    "ITS before the first vPE)",
+				return LIBVIRQ_FAILV_(
+				    api, &gic->hal, LIBVIRQ_EBUSY,
+				    "GICv4.1 ITS at %x shares its vPE table with redistributor "
+				    "%u, which has its own since vPEs exist (initialise every ITS "
+				    "before the first vPE)",
 				    gic->its[i]->base, r);
 	}
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
-		st = vpe_table_41_(gic, r, gic->vpet_own, vpet_msg_its_);
+		st = vpe_table_41_(api, gic, r, gic->vpet_own);
 	return st;
 }
 
 /* Re-attach after an ITS went away: only what can be shared (no vPE
  * exists on a GIC whose 4.1 ITS is gone; virq_vpe_init() allocates). */
-static void reattach_(struct virq_gic *gic)
+static void reattach_(const char *api, struct virq_gic *gic)
 {
 	for (uint32_t r = 0; r < gic->nr_rd; r++)
-		if (vpe_table_41_(gic, r, false, vpet_msg_its_gone_) != LIBVIRQ_OK)
+		if (vpe_table_41_(api, gic, r, false) != LIBVIRQ_OK)
 			break; /* leaves VPROPBASER invalid: no 4.1 vPE runs there */
 }
 
-virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
+virq_status virq_rdist_vpe_entry_ensure_(const char *api, struct virq_gic *gic, uint32_t vpeid)
 {
 	virq_status st = LIBVIRQ_OK;
 
@@ -391,14 +390,15 @@ virq_status virq_rdist_vpe_entry_ensure_(struct virq_gic *gic, uint32_t vpeid)
 		return LIBVIRQ_OK;
 	gic->vpet_own = true; /* from the first vPE on, groups nobody shares with get a table */
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
-		st = vpe_table_41_(gic, r, true, vpet_msg_vpe_);
+		st = vpe_table_41_(api, gic, r, true);
 	for (uint32_t r = 0; r < gic->nr_rd && st == LIBVIRQ_OK; r++)
 		if (gic->rd[r].vpet.va)
-			st = vpet_entry_(gic, gic->rd[r].vpet.va, vpeid);
+			st = vpet_entry_(api, gic, gic->rd[r].vpet.va, vpeid);
 	return st;
 }
 
-void virq_rdist_vpe_tables_detach_(struct virq_gic *gic, const struct virq_its *its)
+void virq_rdist_vpe_tables_detach_(const char *api, struct virq_gic *gic,
+				   const struct virq_its *its)
 {
 	uint64_t v;
 
@@ -412,7 +412,7 @@ void virq_rdist_vpe_tables_detach_(struct virq_gic *gic, const struct virq_its *
 			continue;
 		rd_vprop_set_(gic, r, 0);
 	}
-	reattach_(gic); /* the caller unregistered @its first: another ITS, or a group copy */
+	reattach_(api, gic); /* the caller unregistered @its first: another ITS, or a group copy */
 }
 
 void virq_rdist_vpe_tables_free_(struct virq_gic *gic)
@@ -421,10 +421,82 @@ void virq_rdist_vpe_tables_free_(struct virq_gic *gic)
 		vpet_free_(gic, &gic->rd[r]);
 }
 
+/* ---------------- coherence of the redistributors' tables ---------------- */
+
+/* From now on every table a redistributor reads is cleaned to PoC
+ * (virq_gic::rd_noncoherent): the LPI configuration table is cleaned now.
+ * Refused (EBUSY) when VMs exist: their tables were not cleaned. @reg is the
+ * GICR_*BASER offset that read back @rb. */
+static virq_status rd_nc_now_(const char *api, struct virq_gic *gic, uint32_t idx, uint32_t reg,
+			      uint64_t rb)
+{
+	if (gic->rd_noncoherent)
+		return LIBVIRQ_OK;
+	if (gic->nr_vms)
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EBUSY,
+				      "redistributor %u: GICR offset %x reads %x, Non-shareable or "
+				      "non-cacheable, while %u VMs exist whose tables were not "
+				      "cleaned (bring every redistributor up before the first VM)",
+				      idx, reg, rb, gic->nr_vms);
+	gic->rd_noncoherent = true;
+	if (clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_ENOHAL,
+				     "LPI configuration table not coherent and dcache_clean=NULL");
+	return LIBVIRQ_OK;
+}
+
+/* rd_nc_now_() when the attributes of a GICR_*BASER read back as @rb are
+ * not coherent (Shareability [11:10], InnerCache [9:7] and OuterCache
+ * [58:56] in every one of them). */
+static virq_status rd_nc_if_(const char *api, struct virq_gic *gic, uint32_t idx, uint32_t reg,
+			     uint64_t rb)
+{
+	if (!attr_noncoherent_(LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb),
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb),
+			       LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_OuterCache, rb)))
+		return LIBVIRQ_OK;
+	return rd_nc_now_(api, gic, idx, reg, rb);
+}
+
+/* The attributes a redistributor keeps in the registers that name vLPI
+ * tables, written as the library programs them (Valid = 0): on GICv4.0
+ * GICR_VPROPBASER (a VM's vLPI configuration table) and GICR_VPENDBASER (a
+ * VPT), on GICv4.1 GICR_VPROPBASER (the vPE table). Each may be fixed
+ * (IHI 0069H §12.11): not coherent, every redistributor table is cleaned
+ * from now on, and the residency images say Non-shareable, non-cacheable. */
+static virq_status vlpi_attrs_probe_(const char *api, struct virq_gic *gic, uint32_t idx)
+{
+	const struct virq_hal *hal = &gic->hal;
+	uint64_t prop = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER), rb;
+	uint64_t pend = vpend_addr_(gic, idx);
+	virq_status st;
+
+	if (gic->version == LIBVIRQ_GIC_V4_1) {
+		virq_wr64_(hal, prop,
+			   virq_gic_vprop41_image_(0, LIBVIRQ_GITS_BASER_PAGE_64K, 0, false, 1,
+						   gic->rd_noncoherent) &
+			       ~(LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid) |
+				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Z)));
+		rb = virq_rd64_(hal, prop);
+		virq_wr64_(hal, prop, 0);
+		return rd_nc_if_(api, gic, idx, LIBVIRQ_GICR_VPROPBASER, rb);
+	}
+	virq_wr64_(hal, prop, virq_gic_vprop40_image_(0, gic->lpi_bits, gic->rd_noncoherent));
+	st = rd_nc_if_(api, gic, idx, LIBVIRQ_GICR_VPROPBASER, virq_rd64_(hal, prop));
+	if (st != LIBVIRQ_OK)
+		return st;
+	virq_wr64_(hal, pend,
+		   virq_gic_vpend40_image_(0, false, gic->rd_noncoherent) &
+		       ~(VPEND_VALID | VPEND_PL));
+	rb = virq_rd64_(hal, pend);
+	virq_wr64_(hal, pend, 0);
+	return rd_nc_if_(api, gic, idx, LIBVIRQ_GICR_VPENDBASER, rb);
+}
+
 /* ---------------- residency registers (docs/rationale.md#gic-vpe-residency-init) ----------------
  */
 
-static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
+static virq_status vpe_reset_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t va = vpend_addr_(gic, idx);
@@ -440,29 +512,35 @@ static virq_status vpe_reset_(struct virq_gic *gic, uint32_t idx)
 
 		virq_wr64_(&gic->hal, va, w);
 		st = dirty_wait_(gic, idx);
-		if (st != LIBVIRQ_OK) {
-			LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: VPENDBASER.Dirty stuck",
-				     idx);
-			return LIBVIRQ_FAILV(&gic->hal, st,
-					     "virq_gic_rdist_init: stale VPENDBASER.Valid cleared, "
-					     "Dirty never cleared",
-					     idx);
-		}
+		if (st != LIBVIRQ_OK)
+			return LIBVIRQ_FAILV_(
+			    api, &gic->hal, st,
+			    "redistributor %u: stale GICR_VPENDBASER.Valid cleared, "
+			    "Dirty still 1 after timeout_ns=%u",
+			    idx, gic->timeout_ns);
 	}
 	r->vpend = 0;
 	r->resident_vpe = LIBVIRQ_VPEID_NONE;
 	if (gic->version == LIBVIRQ_GIC_V4_1) {
 		uint64_t pa = rd_addr_(gic, idx, LIBVIRQ_GICR_VPROPBASER);
+		virq_status st;
 
 		if (virq_rd64_(&gic->hal, pa) &
 		    LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_VPROPBASER_4_1_Valid))
 			virq_wr64_(&gic->hal, pa, 0);
+		st = vlpi_attrs_probe_(api, gic, idx);
+		if (st != LIBVIRQ_OK)
+			return st;
 		r->vprop_cache = 0;
 		r->vpet_rd = LIBVIRQ_VPEID_NONE;
 		r->flags |= LIBVIRQ_RDIST_VPE_READY;
 		/* The vPE table its affinity calls for (an own one once vPEs exist). */
-		return vpe_table_41_(gic, idx, gic->vpet_own, vpet_msg_rdist_);
+		return vpe_table_41_(api, gic, idx, gic->vpet_own);
 	} else {
+		virq_status st = vlpi_attrs_probe_(api, gic, idx);
+
+		if (st != LIBVIRQ_OK)
+			return st;
 		/* 4.0: IDbits must cover every vINTID before the first schedule,
 		 * or vLPIs sent here are dropped (docs/rationale.md#gic-vpe-residency-init). */
 		r->vprop_cache =
@@ -483,7 +561,7 @@ static virq_status rd_wait_rwp_(struct virq_gic *gic, uint32_t idx, uint32_t wan
 			   want, gic->timeout_ns, NULL);
 }
 
-static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
+static virq_status rd_lpis_off_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_CTLR);
 	uint32_t ctlr = virq_rd32_(&gic->hal, a);
@@ -497,21 +575,20 @@ static virq_status rd_lpis_off_(struct virq_gic *gic, uint32_t idx)
 	virq_wr32_(&gic->hal, a, ctlr & ~en);
 	st = rd_wait_rwp_(gic, idx, 0, 0);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, st,
-				     "virq_gic_rdist_init: GICR_CTLR.RWP stayed set after clearing "
-				     "EnableLPIs",
-				     idx);
-	if (virq_rd32_(&gic->hal, a) & en) {
-		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "gicr: EnableLPIs stuck at 1", idx);
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
-				     "virq_gic_rdist_init: EnableLPIs left on by a previous kernel "
-				     "does not clear",
-				     idx);
-	}
+		return LIBVIRQ_FAILV_(api, &gic->hal, st,
+				      "redistributor %u: GICR_CTLR.RWP still 1 after clearing "
+				      "EnableLPIs (timeout_ns=%u)",
+				      idx, gic->timeout_ns);
+	if (virq_rd32_(&gic->hal, a) & en)
+		return LIBVIRQ_FAILV_(
+		    api, &gic->hal, LIBVIRQ_EBUSY,
+		    "redistributor %u: GICR_CTLR.EnableLPIs left on by a previous "
+		    "kernel does not clear",
+		    idx);
 	return LIBVIRQ_OK;
 }
 
-static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
+static virq_status rd_wake_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	uint64_t a = rd_addr_(gic, idx, LIBVIRQ_GICR_WAKER);
 	uint32_t w = virq_rd32_(&gic->hal, a);
@@ -522,17 +599,18 @@ static virq_status rd_wake_(struct virq_gic *gic, uint32_t idx)
 	if (virq_poll32(&gic->hal, a,
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_WAKER_ChildrenAsleep), 0,
 			gic->timeout_ns, NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_ETIMEDOUT,
-				     "virq_gic_rdist_init: GICR_WAKER.ChildrenAsleep stayed set",
-				     idx);
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ETIMEDOUT,
+				      "redistributor %u: GICR_WAKER.ChildrenAsleep still 1 after "
+				      "timeout_ns=%u",
+				      idx, gic->timeout_ns);
 	return LIBVIRQ_OK;
 }
 
 /* Writes @want to a GICR *BASER with IC/Sh/OC at [9:7]/[11:10]/[58:56] and
  * adapts to what stuck (docs/rationale.md#gic-table-attributes). Returns the final value in *out
  * and whether the table needs cleaning in *nc. */
-static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint64_t want,
-				       uint64_t pa_mask, uint64_t *out, bool *nc)
+static virq_status rd_baser_negotiate_(const char *api, struct virq_gic *gic, uint64_t addr,
+				       uint64_t want, uint64_t pa_mask, uint64_t *out, bool *nc)
 {
 	const struct virq_hal *hal = &gic->hal;
 	uint64_t rb, sh, ic;
@@ -547,11 +625,10 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 	virq_wr64_(hal, addr, want);
 	rb = virq_rd64_(hal, addr);
 	if ((rb & pa_mask) != (want & pa_mask))
-		return LIBVIRQ_FAILV(
-		    hal, LIBVIRQ_EHW,
-		    "virq_gic_rdist_init: PROPBASER/PENDBASER address or IDbits did "
-		    "not stick",
-		    addr, want, rb);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EHW,
+				      "register at %x: wrote %x, read back %x (address or IDbits "
+				      "did not stick)",
+				      addr, want, rb);
 	sh = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_Shareability, rb);
 	ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	if (!gic->rd_forced_nc && sh == LIBVIRQ_GIC_SH_NONE && ic != LIBVIRQ_GIC_CACHE_nC) {
@@ -566,7 +643,8 @@ static virq_status rd_baser_negotiate_(struct virq_gic *gic, uint64_t addr, uint
 		ic = LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_InnerCache, rb);
 	}
 	*out = rb;
-	*nc = gic->rd_forced_nc || attr_noncoherent_(sh, ic);
+	*nc = gic->rd_forced_nc ||
+	      attr_noncoherent_(sh, ic, LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_PROPBASER_OuterCache, rb));
 	return LIBVIRQ_OK;
 }
 
@@ -576,7 +654,7 @@ static uint64_t rd_attr_default_(void)
 	       LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_Shareability, LIBVIRQ_GIC_SH_INNER);
 }
 
-static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
+static virq_status rd_prop_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	uint64_t want = gic->prop.pa |
 			LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PROPBASER_IDbits, gic->lpi_bits - 1) |
@@ -585,27 +663,20 @@ static virq_status rd_prop_(struct virq_gic *gic, uint32_t idx)
 	virq_status st;
 
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PROPBASER_Physical_Address, gic->prop.pa))
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EALIGN,
-				     "virq_gic_rdist_init: configuration table PA does not fit "
-				     "GICR_PROPBASER",
-				     gic->prop.pa);
-	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PROPBASER), want,
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EALIGN,
+				      "LPI configuration table pa=%x does not fit "
+				      "GICR_PROPBASER.Physical_Address",
+				      gic->prop.pa);
+	st = rd_baser_negotiate_(api, gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PROPBASER), want,
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_Physical_Address) |
 				     LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PROPBASER_IDbits),
 				 &gic->propbaser, &nc);
 	if (st != LIBVIRQ_OK)
 		return st;
-	if (nc && !gic->rd_noncoherent) {
-		gic->rd_noncoherent = true;
-		if (clean_if_(&gic->hal, true, gic->prop.va, gic->prop.size) != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
-					    "virq_gic_rdist_init: tables not coherent and the HAL "
-					    "has no dcache_clean");
-	}
-	return LIBVIRQ_OK;
+	return nc ? rd_nc_now_(api, gic, idx, LIBVIRQ_GICR_PROPBASER, gic->propbaser) : LIBVIRQ_OK;
 }
 
-static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
+static virq_status rd_pend_(const char *api, struct virq_gic *gic, uint32_t idx)
 {
 	struct virq_gic_rdist *r = &gic->rd[idx];
 	uint64_t size = round_up_((1ull << gic->lpi_bits) / 8, 0x10000);
@@ -614,32 +685,30 @@ static virq_status rd_pend_(struct virq_gic *gic, uint32_t idx)
 	virq_status st;
 
 	if (!r->pend.va) {
-		st = virq_page_alloc_(&gic->hal, size, 0x10000, &r->pend);
+		st = LIBVIRQ_PAGE_ALLOC_(api, &gic->hal, size, 0x10000, &r->pend,
+					 "LPI pending table");
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(&gic->hal, st,
-					     "virq_gic_rdist_init: pending table allocation failed",
-					     idx);
+			return st;
 	} else {
 		memset(r->pend.va, 0, r->pend.size);
 	}
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_GICR_PENDBASER_Physical_Address, r->pend.pa)) {
-		st = LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EALIGN,
-				   "virq_gic_rdist_init: pending table PA does not fit "
-				   "GICR_PENDBASER",
-				   r->pend.pa);
+		st = LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EALIGN,
+				    "LPI pending table pa=%x does not fit "
+				    "GICR_PENDBASER.Physical_Address",
+				    r->pend.pa);
 		goto fail;
 	}
 	want = r->pend.pa | rd_attr_default_() | LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_PENDBASER_PTZ, 1);
-	st = rd_baser_negotiate_(gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PENDBASER), want,
+	st = rd_baser_negotiate_(api, gic, rd_addr_(gic, idx, LIBVIRQ_GICR_PENDBASER), want,
 				 LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_PENDBASER_Physical_Address), &got,
 				 &nc);
+	if (st == LIBVIRQ_OK && nc)
+		st = rd_nc_now_(api, gic, idx, LIBVIRQ_GICR_PENDBASER, got);
 	if (st == LIBVIRQ_OK && nc) {
-		gic->rd_noncoherent = true;
 		if (clean_if_(&gic->hal, true, r->pend.va, r->pend.size) != LIBVIRQ_OK)
-			st =
-			    LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_ENOHAL,
-					 "virq_gic_rdist_init: tables not coherent and the HAL has "
-					 "no dcache_clean");
+			st = LIBVIRQ_FAIL_(api, &gic->hal, LIBVIRQ_ENOHAL,
+					   "LPI pending table not coherent and dcache_clean=NULL");
 	}
 	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
@@ -650,32 +719,33 @@ fail:
 
 virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint64_t a;
 	uint32_t en = (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_CTLR_EnableLPIs);
 	virq_status st;
 
 	if (!gic_live_(gic))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_rdist_init: gic not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "gic", gic);
 	if (idx >= gic->nr_rd)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
-				     "virq_gic_rdist_init: redistributor index >= nr_rd", idx);
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EINVAL, "idx=%u >= nr_rd=%u", idx,
+				      gic->nr_rd);
 	if (gic->rd[idx].flags & LIBVIRQ_RDIST_LPIS_ON)
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EBUSY,
-				     "virq_gic_rdist_init: redistributor already initialised", idx);
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_EBUSY,
+				      "redistributor %u already initialised", idx);
 	/* (1) Residency registers first, so a kexec'd RD with LPIs left on
 	 * still gets them (docs/rationale.md#gic-vpe-residency-init). */
 	if (gic->version >= LIBVIRQ_GIC_V4_0) {
-		st = vpe_reset_(gic, idx);
+		st = vpe_reset_(api, gic, idx);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
-	st = rd_lpis_off_(gic, idx);
+	st = rd_lpis_off_(api, gic, idx);
 	if (st == LIBVIRQ_OK)
-		st = rd_wake_(gic, idx);
+		st = rd_wake_(api, gic, idx);
 	if (st == LIBVIRQ_OK)
-		st = rd_prop_(gic, idx);
+		st = rd_prop_(api, gic, idx);
 	if (st == LIBVIRQ_OK)
-		st = rd_pend_(gic, idx);
+		st = rd_pend_(api, gic, idx);
 	if (st != LIBVIRQ_OK)
 		return st;
 	/* (5) Tables visible before EnableLPIs; EnableLPIs visible (RWP clear)
@@ -685,10 +755,10 @@ virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx)
 	virq_wr32_(&gic->hal, a, virq_rd32_(&gic->hal, a) | en);
 	st = rd_wait_rwp_(gic, idx, en, en);
 	if (st != LIBVIRQ_OK) /* the pending table stays allocated: the RD may use it */
-		return LIBVIRQ_FAILV(&gic->hal, st,
-				     "virq_gic_rdist_init: EnableLPIs not visible (RWP set or "
-				     "EnableLPIs reads 0)",
-				     idx);
+		return LIBVIRQ_FAILV_(api, &gic->hal, st,
+				      "redistributor %u: GICR_CTLR.EnableLPIs not 1 with RWP 0 "
+				      "after timeout_ns=%u",
+				      idx, gic->timeout_ns);
 	virq_barrier_(&gic->hal, LIBVIRQ_BARRIER_FULL);
 	gic->rd[idx].flags |= LIBVIRQ_RDIST_LPIS_ON;
 	return LIBVIRQ_OK;

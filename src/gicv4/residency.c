@@ -58,44 +58,43 @@ static LIBVIRQ_NOINLINE_ void img_build_(struct virq_vpe *vpe, const struct virq
 	vpe->img_key = key;
 }
 
-/* The refusals of virq_vpe_make_resident(), off the hot path. */
-static LIBVIRQ_COLD_ virq_status resident_refused_(const struct virq_vpe *vpe, uint32_t rd)
+/* The refusals of virq_vpe_make_resident() of a live vPE, off the hot path. */
+static LIBVIRQ_COLD_ virq_status resident_refused_(const char *api, const struct virq_vpe *vpe,
+						   uint32_t rd)
 {
 	const struct virq_gic *gic = vpe->vm->gic;
-	const struct virq_hal *hal = &gic->hal;
+	const struct virq_hal *hal = &vpe->hal;
 
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD,
-				     "virq_vpe_make_resident: vPE being torn down", vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EDEAD, "vPE %u being torn down",
+				      vpe->vpeid);
 	if (rd != vpe->rd)
-		return LIBVIRQ_FAILV(
-		    hal, LIBVIRQ_EINVAL,
-		    "virq_vpe_make_resident: rd is not the vPE's target (virq_vpe_move() "
-		    "first)",
-		    rd, vpe->rd);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "rd=%u is not the vPE's target rd=%u (virq_vpe_move() first)",
+				      rd, vpe->rd);
 	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY, "virq_vpe_make_resident: already resident",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY, "vPE %u already resident on rd=%u",
+				      vpe->vpeid, vpe->resident_rd);
 	/* A half-done VMOVP: some ITS may still route this vPE's vLPIs to the
 	 * old RD, where nobody would take them. Only once every ITS agrees on
 	 * vpe->rd (the flag clear) may the vPE become resident there. */
 	if (vpe->flags & LIBVIRQ_VPE_MOVE_PENDING)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_make_resident: a virq_vpe_move() stopped half-way "
-				     "(move again first)",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY,
+				      "vPE %u: a virq_vpe_move() stopped half-way (move again "
+				      "first)",
+				      vpe->vpeid);
 	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_VPE_READY))
-		return LIBVIRQ_FAILV(
-		    hal, LIBVIRQ_EINVAL,
-		    "virq_vpe_make_resident: redistributor residency registers not "
-		    "initialised",
-		    rd);
-	return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-			     "virq_vpe_make_resident: another vPE is resident on the redistributor",
-			     rd, gic->rd[rd].resident_vpe);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "rd=%u: residency registers not initialised "
+				      "(virq_gic_rdist_init() first)",
+				      rd);
+	return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY, "rd=%u: vPE %u is resident there", rd,
+			      gic->rd[rd].resident_vpe);
 }
 
-virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
+/* virq_vpe_make_resident() reporting under @p api (virq_vpe_load()). */
+static LIBVIRQ_ALWAYS_INLINE_ virq_status make_resident_(const char *api, struct virq_vpe *vpe,
+							 uint32_t rd)
 {
 	struct virq_gic *gic;
 	struct virq_gic_rdist *r;
@@ -103,7 +102,7 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	virq_status st;
 
 	if (__builtin_expect(!vpe_live_(vpe), 0))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_make_resident: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
 	r = &gic->rd[vpe->rd]; /* vpe->rd < nr_rd: checked by init and move */
 	if (__builtin_expect((vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD |
@@ -111,13 +110,11 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 				 rd != vpe->rd || !(r->flags & LIBVIRQ_RDIST_VPE_READY) ||
 				 r->resident_vpe != LIBVIRQ_VPEID_NONE,
 			     0))
-		return resident_refused_(vpe, rd);
+		return resident_refused_(api, vpe, rd);
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK) {
-		st = virq_vpe_db_request_(vpe, false,
-					  "virq_vpe_make_resident: doorbell byte not cleaned (no "
-					  "dcache_clean)");
+		st = virq_vpe_db_request_(api, vpe, false);
 		if (st != LIBVIRQ_OK)
-			return st; /* logged by the doorbell path */
+			return st;
 	}
 	key = img_key_(vpe, gic);
 	if (__builtin_expect(key != vpe->img_key, 0))
@@ -139,12 +136,16 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
 	/* Commit: wait for the VPT parse only where Dirty is implemented. */
 	if (LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_Dirty, r->typer) &&
 	    dirty_wait_(gic, rd, NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    &gic->hal, LIBVIRQ_ETIMEDOUT,
-		    "virq_vpe_make_resident: VPENDBASER.Dirty stayed set (the vPE IS "
-		    "resident)",
-		    vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_ETIMEDOUT,
+				      "GICR_VPENDBASER.Dirty still 1 after timeout_ns=%u (vPE %u "
+				      "IS resident)",
+				      gic->timeout_ns, vpe->vpeid);
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
+{
+	return make_resident_(LIBVIRQ_ENTRY_, vpe, rd);
 }
 
 /* ---------------- make non-resident ----------------
@@ -168,7 +169,9 @@ virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint32_t rd)
  * preempted blocker keeps its doorbell.
  */
 
-virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool *pending_last)
+/* virq_vpe_make_nonresident() reporting under @p api (virq_vpe_put()). */
+static LIBVIRQ_ALWAYS_INLINE_ virq_status make_nonresident_(const char *api, struct virq_vpe *vpe,
+							    bool doorbell, bool *pending_last)
 {
 	struct virq_gic *gic;
 	struct virq_gic_rdist *r;
@@ -176,12 +179,11 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	virq_status st;
 
 	if (__builtin_expect(!vpe_live_(vpe), 0))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_vpe_make_nonresident: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
 	if (__builtin_expect(!(vpe->flags & LIBVIRQ_VPE_RESIDENT), 0))
-		return LIBVIRQ_FAILV(&gic->hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_make_nonresident: vPE not resident", vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EINVAL, "vPE %u not resident",
+				      vpe->vpeid);
 	/* A vPE without a doorbell has none to request (4.1: GICR_VPENDBASER.DB
 	 * asks for the VMAPP default doorbell, 1023 here; 4.0: its vLPIs carry
 	 * doorbell 1023): made non-resident as without one, so PendingLast is
@@ -215,66 +217,72 @@ virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool 
 	}
 	if (pending_last)
 		*pending_last = (vpe->flags & LIBVIRQ_VPE_PENDING_LAST) != 0;
-	if (st != LIBVIRQ_OK) {
-		LIBVIRQ_LOGV(&gic->hal, LIBVIRQ_LOG_ERROR, "vpe: VPENDBASER.Dirty stuck",
-			     vpe->vpeid);
-		return LIBVIRQ_FAILV(&gic->hal, st,
-				     "virq_vpe_make_nonresident: VPENDBASER.Dirty stayed set (vPE "
-				     "non-resident, PendingLast reported true)",
-				     vpe->vpeid);
-	}
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, st,
+				      "GICR_VPENDBASER.Dirty still 1 after timeout_ns=%u (vPE %u "
+				      "non-resident, PendingLast reported true)",
+				      gic->timeout_ns, vpe->vpeid);
 	if (vpe->flags & LIBVIRQ_VPE_DB_MASK)
-		return virq_vpe_db_request_(
-		    vpe, doorbell,
-		    "virq_vpe_make_nonresident: doorbell byte not cleaned (no "
-		    "dcache_clean)");
+		return virq_vpe_db_request_(api, vpe, doorbell);
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, bool doorbell, bool *pending_last)
+{
+	return make_nonresident_(LIBVIRQ_ENTRY_, vpe, doorbell, pending_last);
 }
 
 /* ---------------- WFI state machine (docs/rationale.md#gic-doorbell-wfi) ---------------- */
 
 virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_wfi_enter: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	/* Blocking waits for the doorbell: a vPE without one polls instead
 	 * (virq_vpe_put() outside WFI reports the hardware's PendingLast). */
 	if (vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAILV(&vpe->vm->gic->hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_wfi_enter: the vPE has no doorbell "
-				     "(LIBVIRQ_ITS_NO_DOORBELL) to wake it",
-				     vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EINVAL,
+				      "vPE %u has no doorbell (LIBVIRQ_ITS_NO_DOORBELL) to wake it",
+				      vpe->vpeid);
 	vpe->flags |= LIBVIRQ_VPE_IN_WFI;
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_wfi_exit(struct virq_vpe *vpe)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_wfi_exit: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_IN_WFI;
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_vpe_load(struct virq_vpe *vpe, uint32_t rd)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_load: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	/* A blocked vCPU stays non-resident (its doorbell stays requested)
 	 * even if its thread is scheduled again before it blocks. */
 	if ((vpe->flags & LIBVIRQ_VPE_IN_WFI) || (vpe->flags & LIBVIRQ_VPE_RESIDENT))
 		return LIBVIRQ_OK;
-	return virq_vpe_make_resident(vpe, rd);
+	return make_resident_(api, vpe, rd);
 }
 
 virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_last)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_put: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	if (!(vpe->flags & LIBVIRQ_VPE_RESIDENT)) {
 		if (pending_last)
 			*pending_last = (vpe->flags & LIBVIRQ_VPE_PENDING_LAST) != 0;
 		return LIBVIRQ_OK;
 	}
-	return virq_vpe_make_nonresident(vpe, (vpe->flags & LIBVIRQ_VPE_IN_WFI) != 0, pending_last);
+	return make_nonresident_(api, vpe, (vpe->flags & LIBVIRQ_VPE_IN_WFI) != 0, pending_last);
 }

@@ -11,6 +11,7 @@
 #include "enc/its_fill.h"
 #include "its_exec_priv.h"
 #include "its_queue_priv.h"
+#include "vpe_priv.h"
 
 /* Configuration byte of a vLPI mapped by virq_vlpi_map(): what
  * virq_gic_vm_vlpi_config(vm, vintid, 0xA0, true) writes (priority 0xA0,
@@ -26,41 +27,33 @@ static uint8_t vcfg_byte_(uint8_t priority, bool enable)
 			 LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
 }
 
-/* Common checks for a vLPI target on @dev's ITS, shared by the map, map
- * range, remap and move calls; @msg is the caller's set of messages (each
- * names that public function, docs/gicv4-core.md "Errors that say why"). */
-enum { TGT_LIVE_, TGT_GIC_, TGT_DYING_, TGT_V3_, TGT_ITS_, TGT_VINTID_, TGT_N_ };
-
-#define TGT_MSGS_(fn)                                                                              \
-	{                                                                                          \
-		fn ": vpe not live", fn ": vPE and device on different GICs",                      \
-		    fn ": vPE being torn down", fn ": GICv3 ITS (no vLPIs)",                       \
-		    fn ": vPE not mapped on the device's ITS",                                     \
-		    fn ": vINTID outside 8192 .. 2^id_bits - 1"                                    \
-	}
-
-static const char *const tgt_map_[TGT_N_] = TGT_MSGS_("virq_vlpi_map");
-static const char *const tgt_map_config_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_config");
-static const char *const tgt_range_[TGT_N_] = TGT_MSGS_("virq_vlpi_map_range");
-static const char *const tgt_remap_[TGT_N_] = TGT_MSGS_("virq_vlpi_remap");
-static const char *const tgt_move_[TGT_N_] = TGT_MSGS_("virq_vlpi_move");
-
-static virq_status target_ok_(const struct virq_hal *hal, const struct virq_its_device *dev,
-			      const struct virq_vpe *vpe, uint32_t vintid,
-			      const char *const msg[TGT_N_])
+/* Common checks for a vLPI target on @dev's (live) ITS, shared by the map,
+ * map range, remap and move calls; each reports under @p api, the public
+ * function called (docs/design.md "Failures"). A NULL or never-initialised
+ * vPE is reported through the device's HAL. */
+static virq_status target_ok_(const char *api, const struct virq_its_device *dev,
+			      const struct virq_vpe *vpe, uint32_t vintid)
 {
+	const struct virq_hal *hal = &dev->hal;
+
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, msg[TGT_LIVE_]);
+		return LIBVIRQ_GICV4_DEAD_(api, hal, "vpe", vpe);
 	if (vpe->vm->gic != dev->its->gic)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, msg[TGT_GIC_]);
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vpe and dev on different GICs");
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, msg[TGT_DYING_], vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EDEAD, "vPE %u being torn down",
+				      vpe->vpeid);
 	if (dev->its->lim.version == LIBVIRQ_ITS_V3)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, msg[TGT_V3_]);
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP, "GICv3 ITS (no vLPIs)");
 	if (!(vpe->its_mask & (1u << dev->its->slot)))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, msg[TGT_ITS_], vpe->vpeid);
-	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vpe->vm->id_bits))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg[TGT_VINTID_], vintid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "vPE %u not mapped on dev's ITS (slot %u)", vpe->vpeid,
+				      dev->its->slot);
+	if (vintid < LIBVIRQ_LPI_BASE)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "vintid=%u < 8192", vintid);
+	if (vintid >= (1u << vpe->vm->id_bits))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "vintid=%u >= 2^id_bits=%u", vintid,
+				      1u << vpe->vm->id_bits);
 	return LIBVIRQ_OK;
 }
 
@@ -105,78 +98,59 @@ static virq_status vcfg_on_(struct virq_vpe *vpe, uint32_t vintid, uint32_t n)
 	return vcfg_fill_(vpe, vintid, n, VCFG_ON_);
 }
 
-/* The messages of virq_vlpi_map() and virq_vlpi_map_config(), which share
- * vlpi_map_locked_(): each names the public function called. */
-enum { MAP_DEV_, MAP_EVENT_, MAP_EXISTS_, MAP_CLEAN_, MAP_FAILED_, MAP_MAYBE_, MAP_N_ };
-
-#define MAP_MSGS_(fn)                                                                              \
-	{                                                                                          \
-		fn ": dev not live", fn ": event >= nr_events", fn ": event already mapped",       \
-		    fn ": vLPI table not coherent and no dcache_clean",                            \
-		    fn ": VMAPTI + VSYNC failed (not mapped)",                                     \
-		    fn ": VSYNC after the VMAPTI failed or the VMAPTI may have run (event "        \
-		       "tracked as "                                                               \
-		       "mapped)"                                                                   \
-	}
-
-struct map_msgs_ {
-	const char *const *tgt; /* target_ok_()'s set */
-	const char *m[MAP_N_];
-};
-
-static const struct map_msgs_ map_plain_ = {tgt_map_, MAP_MSGS_("virq_vlpi_map")};
-static const struct map_msgs_ map_config_ = {tgt_map_config_, MAP_MSGS_("virq_vlpi_map_config")};
-
-/* virq_vlpi_map_config() with the ITS lock held (the wrappers below take
- * it). The configuration byte is written (and cleaned) before the VMAPTI is
- * queued: the redistributor reads it when it first caches the vLPI, so the
- * vLPI is never live with another priority or enable (IHI 0069H §5.1.1). */
-static virq_status vlpi_map_locked_(struct virq_its_device *dev, uint32_t event,
+/* virq_vlpi_map() and virq_vlpi_map_config() on a live device with the ITS
+ * lock held. The configuration byte is written (and cleaned) before the
+ * VMAPTI is queued: the redistributor reads it when it first caches the
+ * vLPI, so the vLPI is never live with another priority or enable
+ * (IHI 0069H §5.1.1). */
+static virq_status vlpi_map_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
 				    struct virq_vpe *vpe, uint32_t vintid, bool doorbell,
-				    uint8_t cfg, const struct map_msgs_ *msg)
+				    uint8_t cfg)
 {
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
 	uint32_t db;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, msg->m[MAP_DEV_]);
-	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid, msg->tgt);
+	st = target_ok_(api, dev, vpe, vintid);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (event >= dev->nr_events)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, msg->m[MAP_EVENT_], event);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
+				      dev->nr_events);
 	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST, msg->m[MAP_EXISTS_], event);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST, "event=%u already mapped", event);
 	if (vcfg_fill_(vpe, vintid, 1, cfg) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL, msg->m[MAP_CLEAN_]);
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				     "vLPI configuration table not coherent and dcache_clean=NULL");
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0))
-		return LIBVIRQ_FAILV(hal, st, msg->m[MAP_FAILED_], event);
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "VMAPTI + VSYNC of event=%u not run (not mapped)", event);
 	/* Mapped, or the VMAPTI may have run: tracked, the vPE referenced
 	 * (docs/gicv4-core.md "Failures"). */
 	track_(dev, event, vpe, vintid, db);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, msg->m[MAP_MAYBE_], event);
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "VMAPTI + VSYNC of event=%u: the VMAPTI may have run "
+				      "(tracked as mapped)",
+				      event);
 	return LIBVIRQ_OK;
 }
 
-static virq_status vlpi_map_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
-			     uint32_t vintid, bool doorbell, uint8_t cfg,
-			     const struct map_msgs_ *msg)
+static virq_status vlpi_map_(const char *api, struct virq_its_device *dev, uint32_t event,
+			     struct virq_vpe *vpe, uint32_t vintid, bool doorbell, uint8_t cfg)
 {
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg, msg);
+		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
 	virq_its_lock_(dev->its);
-	st = vlpi_map_locked_(dev, event, vpe, vintid, doorbell, cfg, msg);
+	st = vlpi_map_locked_(api, dev, event, vpe, vintid, doorbell, cfg);
 	virq_its_unlock_(dev->its);
 	return st;
 }
@@ -184,14 +158,14 @@ static virq_status vlpi_map_(struct virq_its_device *dev, uint32_t event, struct
 virq_status virq_vlpi_map_config(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 				 uint32_t vintid, bool doorbell, uint8_t priority, bool enable)
 {
-	return vlpi_map_(dev, event, vpe, vintid, doorbell, vcfg_byte_(priority, enable),
-			 &map_config_);
+	return vlpi_map_(LIBVIRQ_ENTRY_, dev, event, vpe, vintid, doorbell,
+			 vcfg_byte_(priority, enable));
 }
 
 virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			  uint32_t vintid, bool doorbell)
 {
-	return vlpi_map_(dev, event, vpe, vintid, doorbell, VCFG_ON_, &map_plain_);
+	return vlpi_map_(LIBVIRQ_ENTRY_, dev, event, vpe, vintid, doorbell, VCFG_ON_);
 }
 
 /*
@@ -206,38 +180,43 @@ virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event, struct vi
  * sent for them.
  */
 /* The argument checks of virq_vlpi_map_range(); *raw gets the encoded VSYNC. */
-static virq_status range_check_(const struct virq_hal *hal, struct virq_its_device *dev,
-				uint32_t first_event, uint32_t count, struct virq_vpe *vpe,
-				uint32_t first_vintid, uint32_t db, uint8_t *raw)
+static virq_status range_check_(const char *api, struct virq_its_device *dev, uint32_t first_event,
+				uint32_t count, struct virq_vpe *vpe, uint32_t first_vintid,
+				uint32_t db, uint8_t *raw)
 {
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its *its = dev->its;
 	struct virq_its_event *e;
 	struct virq_its_cmd c;
 	virq_status st;
 
 	if (!count)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_vlpi_map_range: count is 0");
-	if (first_event >= dev->nr_events || count > dev->nr_events - first_event)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_vlpi_map_range: events beyond nr_events", first_event,
-				     count);
-	st = target_ok_(hal, dev, vpe, first_vintid, tgt_range_);
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "count=0");
+	if (first_event >= dev->nr_events)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "first_event=%u >= nr_events=%u",
+				      first_event, dev->nr_events);
+	if (count > dev->nr_events - first_event)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "count=%u > nr_events-first=%u",
+				      count, dev->nr_events - first_event);
+	st = target_ok_(api, dev, vpe, first_vintid);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (count - 1 > 0xFFFFFFFFu - first_vintid)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_vlpi_map_range: vINTID range wraps",
-				     first_vintid, count);
-	st = target_ok_(hal, dev, vpe, first_vintid + count - 1, tgt_range_);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "first_vintid=%u + count=%u wraps past 2^32", first_vintid,
+				      count);
+	st = target_ok_(api, dev, vpe, first_vintid + count - 1);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (its->dead)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, "virq_vlpi_map_range: ITS dead");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EDEAD,
+				     "the ITS is dead after a failure (nothing sent)");
 	e = ev_at_(dev, first_event);
 	for (uint32_t i = 0; i < count; i++)
 		if (e[i].kind != LIBVIRQ_ITS_EV_NONE)
-			return LIBVIRQ_FAILV(hal, LIBVIRQ_EEXIST,
-					     "virq_vlpi_map_range: an event of the range is mapped",
-					     first_event + i);
+			return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST,
+					      "event=%u of the range already mapped",
+					      first_event + i);
 	/* The first and the last VMAPTI through the encoder: every field is
 	 * monotonic over the range, so every command between is valid too. */
 	c = virq_its_vmapti(dev->device_id, first_event, vpe->vpeid, first_vintid, db);
@@ -248,12 +227,14 @@ static virq_status range_check_(const struct virq_hal *hal, struct virq_its_devi
 		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 	}
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    hal, st, "virq_vlpi_map_range: VMAPTI rejected by the ITS limits", c.EventID);
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "the ITS limits reject the VMAPTI of event=%u (vintid=%u)",
+				      c.EventID, c.vINTID);
 	c = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, "virq_vlpi_map_range: VSYNC rejected by the encoder");
+		return LIBVIRQ_FAILV_(api, hal, st, "the ITS limits reject the VSYNC of vPE %u",
+				      vpe->vpeid);
 	return LIBVIRQ_OK;
 }
 
@@ -286,13 +267,14 @@ static virq_status queue_vmaptis_(struct virq_its_device *dev, uint32_t first_ev
 	return LIBVIRQ_OK;
 }
 
-/* virq_vlpi_map_range() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t first_event,
-					  uint32_t count, struct virq_vpe *vpe,
-					  uint32_t first_vintid, bool doorbell)
+/* virq_vlpi_map_range() of a live device with the ITS lock held. */
+static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_device *dev,
+					  uint32_t first_event, uint32_t count,
+					  struct virq_vpe *vpe, uint32_t first_vintid,
+					  bool doorbell)
 {
-	const struct virq_hal *hal;
-	struct virq_its *its;
+	const struct virq_hal *hal = &dev->hal;
+	struct virq_its *its = dev->its;
 	struct virq_its_event *e;
 	uint8_t vsync[LIBVIRQ_ITS_CMD_SIZE];
 	uint32_t db, done = 0;
@@ -300,18 +282,13 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 	bool exact;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vlpi_map_range: dev not live");
-	its = dev->its;
-	hal = &its->gic->hal;
 	db = vpe_live_(vpe) ? db_for_(dev, vpe, doorbell) : LIBVIRQ_ITS_NO_DOORBELL;
-	st = range_check_(hal, dev, first_event, count, vpe, first_vintid, db, vsync);
+	st = range_check_(api, dev, first_event, count, vpe, first_vintid, db, vsync);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vcfg_on_(vpe, first_vintid, count) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				    "virq_vlpi_map_range: vLPI table not coherent and no "
-				    "dcache_clean");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				     "vLPI configuration table not coherent and dcache_clean=NULL");
 	e = ev_at_(dev, first_event);
 	for (uint32_t i = 0; i < count; i++) {
 		e[i].kind = LIBVIRQ_ITS_EV_VIRT;
@@ -325,9 +302,9 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 	base = its->q.wr_lin; /* linear queue position of the first VMAPTI */
 	st = queue_vmaptis_(dev, first_event, count, vpe, first_vintid, db, &done);
 	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_push_raw(&its->q, vsync);
+		st = virq_its_queue_push_raw_(&its->q, vsync);
 	if (st == LIBVIRQ_OK)
-		st = virq_its_queue_drain(&its->q, NULL);
+		st = virq_its_queue_drain_(&its->q, NULL);
 	if (st == LIBVIRQ_OK) {
 		its->cmds += (uint64_t)count + 1;
 		return LIBVIRQ_OK;
@@ -342,84 +319,80 @@ static virq_status vlpi_map_range_locked_(struct virq_its_device *dev, uint32_t 
 		if (k >= done ||
 		    (exact && base + ((uint64_t)k + 1) * LIBVIRQ_ITS_CMD_SIZE > consumed))
 			virq_its_event_forget_(dev, first_event + k);
-	return LIBVIRQ_FAILV(hal, st, "virq_vlpi_map_range: the queue failed part-way", first_event,
-			     done);
+	return LIBVIRQ_FAILV_(api, hal, st,
+			      "the queue failed after %u of count=%u VMAPTIs from first_event=%u "
+			      "(those that ran stay mapped)",
+			      done, count, first_event);
 }
 
 virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count,
 				struct virq_vpe *vpe, uint32_t first_vintid, bool doorbell)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return vlpi_map_range_locked_(dev, first_event, count, vpe, first_vintid, doorbell);
+		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
 	virq_its_lock_(dev->its);
-	st = vlpi_map_range_locked_(dev, first_event, count, vpe, first_vintid, doorbell);
+	st = vlpi_map_range_locked_(api, dev, first_event, count, vpe, first_vintid, doorbell);
 	virq_its_unlock_(dev->its);
 	return st;
 }
 
 virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event)
 {
-	return virq_its_unmap_event(dev, event);
+	return virq_its_unmap_event_(LIBVIRQ_ENTRY_, dev, event);
 }
 
 virq_status virq_vlpi_unmap_range(struct virq_its_device *dev, uint32_t first_event, uint32_t count)
 {
-	return virq_its_unmap_run_(dev, first_event, count, true);
+	return virq_its_unmap_run_(LIBVIRQ_ENTRY_, dev, first_event, count, true);
 }
 
-/* The vLPI tracking of @event, or NULL with *st set (EINVAL / ERANGE /
- * ENOENT, logged with the caller's messages). */
-static struct virq_its_event *virt_event_(struct virq_its_device *dev, uint32_t event,
-					  const char *const msg[3], virq_status *st)
+/* The vLPI tracking of @event of a live device, or NULL with *st set
+ * (ERANGE / ENOENT, reported under @p api). */
+static struct virq_its_event *virt_event_(const char *api, struct virq_its_device *dev,
+					  uint32_t event, virq_status *st)
 {
 	struct virq_its_event *e;
 
-	if (!dev_live_(dev)) {
-		*st = LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, msg[0]);
-		return NULL;
-	}
 	if (event >= dev->nr_events) {
-		*st = LIBVIRQ_FAILV(&dev->its->gic->hal, LIBVIRQ_ERANGE, msg[1], event);
+		*st = LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u",
+				     event, dev->nr_events);
 		return NULL;
 	}
 	e = ev_at_(dev, event);
 	if (e->kind != LIBVIRQ_ITS_EV_VIRT) {
-		*st = LIBVIRQ_FAILV(&dev->its->gic->hal, LIBVIRQ_ENOENT, msg[2], event);
+		*st = LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ENOENT,
+				     "event=%u not mapped to a vLPI (kind %u)", event, e->kind);
 		return NULL;
 	}
 	*st = LIBVIRQ_OK;
 	return e;
 }
 
-/* virq_vlpi_remap() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t event,
+/* virq_vlpi_remap() of a live device with the ITS lock held. */
+static virq_status vlpi_remap_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
 				      struct virq_vpe *vpe, uint32_t vintid)
 {
-	static const char *const msg[3] = {"virq_vlpi_remap: dev not live",
-					   "virq_vlpi_remap: event >= nr_events",
-					   "virq_vlpi_remap: event not mapped to a vLPI"};
-	const struct virq_hal *hal;
+	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_cmd c[4];
 	struct virq_its_ran ran;
 	size_t n = 0, vmapti;
 	uint32_t db;
 	virq_status st;
-	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
+	struct virq_its_event *e = virt_event_(api, dev, event, &st);
 
 	if (!e)
 		return st;
-	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, vintid, tgt_remap_);
+	st = target_ok_(api, dev, vpe, vintid);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vcfg_on_(vpe, vintid, 1) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				    "virq_vlpi_remap: vLPI table not coherent and no dcache_clean");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				     "vLPI configuration table not coherent and dcache_clean=NULL");
 	db = db_for_(dev, vpe, e->db != LIBVIRQ_ITS_NO_DOORBELL);
-	c[n++] = (struct virq_its_cmd){
-	    .opcode = LIBVIRQ_ITS_DISCARD, .DeviceID = dev->device_id, .EventID = event};
+	c[n++] = virq_its_discard(dev->device_id, event);
 	if (e->vpe != vpe)
 		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
 	vmapti = n;
@@ -436,68 +409,60 @@ static virq_status vlpi_remap_locked_(struct virq_its_device *dev, uint32_t even
 	 * referenced. */
 	if (ran.ran > vmapti) {
 		track_(dev, event, vpe, vintid, db);
-		return LIBVIRQ_FAILV(
-		    hal, st,
-		    "virq_vlpi_remap: VSYNC after the VMAPTI failed (event tracked "
-		    "with the new mapping)",
-		    event);
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "the VSYNC after the VMAPTI of event=%u failed (tracked with "
+				      "the new mapping)",
+				      event);
 	}
 	if (ran.ran >= 1 && ran.exact) {
 		virq_its_event_forget_(dev, event);
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_remap: the DISCARD ran, the VMAPTI did not (event "
-				     "unmapped)",
-				     event);
+		return LIBVIRQ_FAILV_(
+		    api, hal, st, "the DISCARD of event=%u ran, its VMAPTI not (unmapped)", event);
 	}
-	return LIBVIRQ_FAILV(
-	    hal, st,
-	    "virq_vlpi_remap: DISCARD or VMAPTI not seen to run (event still tracked with "
-	    "the old mapping)",
-	    event);
+	return LIBVIRQ_FAILV_(api, hal, st,
+			      "DISCARD + VMAPTI of event=%u not seen to run (the old mapping stays "
+			      "tracked)",
+			      event);
 }
 
 virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			    uint32_t vintid)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return vlpi_remap_locked_(dev, event, vpe, vintid);
+		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
 	virq_its_lock_(dev->its);
-	st = vlpi_remap_locked_(dev, event, vpe, vintid);
+	st = vlpi_remap_locked_(api, dev, event, vpe, vintid);
 	virq_its_unlock_(dev->its);
 	return st;
 }
 
-/* virq_vlpi_move() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event,
+/* virq_vlpi_move() of a live device with the ITS lock held. */
+static virq_status vlpi_move_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
 				     struct virq_vpe *vpe)
 {
-	static const char *const msg[3] = {"virq_vlpi_move: dev not live",
-					   "virq_vlpi_move: event >= nr_events",
-					   "virq_vlpi_move: event not mapped to a vLPI"};
-	const struct virq_hal *hal;
-	struct virq_its_cmd c[3] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
+	const struct virq_hal *hal = &dev->hal;
+	struct virq_its_cmd c[3];
 	struct virq_its_ran ran;
 	size_t n = 1;
+	bool db;
 	virq_status st;
-	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
+	struct virq_its_event *e = virt_event_(api, dev, event, &st);
 
 	if (!e)
 		return st;
-	hal = &dev->its->gic->hal;
-	st = target_ok_(hal, dev, vpe, e->intid, tgt_move_);
+	st = target_ok_(api, dev, vpe, e->intid);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vpe->vm != e->vpe->vm)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_vlpi_move: vPE of another VM");
-	c[0].DeviceID = dev->device_id;
-	c[0].EventID = event;
-	c[0].vPEID = vpe->vpeid;
-	if (dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL) {
-		c[0].D = true; /* the doorbell follows the vLPI to its new vPE */
-		c[0].Dbell_pINTID = vpe->doorbell;
-	}
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "vPE %u is of another VM than event=%u's vPE %u", vpe->vpeid,
+				      event, e->vpe->vpeid);
+	/* GICv4.0: the doorbell follows the vLPI to its new vPE (D = 1). */
+	db = dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL;
+	c[0] = virq_its_vmovi(dev->device_id, event, vpe->vpeid, db, db ? vpe->doorbell : 0);
 	/* VSYNC to the vPE the vLPI leaves (where its pending state was) and
 	 * to the one it joins: the encoder reports both (::virq_its_sync). */
 	if (e->vpe != vpe)
@@ -509,70 +474,66 @@ static virq_status vlpi_move_locked_(struct virq_its_device *dev, uint32_t event
 	if (st == LIBVIRQ_OK || ran.ran >= 1)
 		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vlpi_move: VMOVI + VSYNC(old) + VSYNC(new) failed "
-				     "(tracked on the new vPE iff the VMOVI was seen to run)",
-				     event);
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "VMOVI + VSYNCs of event=%u to vPE %u failed (on the new vPE "
+				      "iff the VMOVI ran: %u)",
+				      event, vpe->vpeid, e->vpe == vpe);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return vlpi_move_locked_(dev, event, vpe);
+		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
 	virq_its_lock_(dev->its);
-	st = vlpi_move_locked_(dev, event, vpe);
+	st = vlpi_move_locked_(api, dev, event, vpe);
 	virq_its_unlock_(dev->its);
 	return st;
 }
 
-/* virq_vlpi_set_doorbell() with the ITS lock held (the wrapper below takes it). */
-static virq_status vlpi_set_doorbell_locked_(struct virq_its_device *dev, uint32_t event, bool on)
+/* virq_vlpi_set_doorbell() of a live device with the ITS lock held. */
+static virq_status vlpi_set_doorbell_locked_(const char *api, struct virq_its_device *dev,
+					     uint32_t event, bool on)
 {
-	static const char *const msg[3] = {"virq_vlpi_set_doorbell: dev not live",
-					   "virq_vlpi_set_doorbell: event >= nr_events",
-					   "virq_vlpi_set_doorbell: event not mapped to a vLPI"};
-	const struct virq_hal *hal;
-	struct virq_its_cmd c[2] = {{.opcode = LIBVIRQ_ITS_VMOVI}};
+	const struct virq_hal *hal = &dev->hal;
+	struct virq_its_cmd c[2];
 	virq_status st;
-	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
+	struct virq_its_event *e = virt_event_(api, dev, event, &st);
 
 	if (!e)
 		return st;
-	hal = &dev->its->gic->hal;
 	if (dev->its->lim.version != LIBVIRQ_ITS_V40)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
-				    "virq_vlpi_set_doorbell: per-vLPI doorbells are GICv4.0 only");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP,
+				     "not a GICv4.0 ITS (per-vLPI doorbells are GICv4.0 only)");
 	if (on && e->vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP,
-				    "virq_vlpi_set_doorbell: the vPE has no doorbell");
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOTSUP, "vPE %u has no doorbell",
+				      e->vpe->vpeid);
 	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
 	 * event is UNPREDICTABLE (IHI 0069H §5.3 VMAPTI; Linux
 	 * its_vlpi_set_doorbell). */
-	c[0].DeviceID = dev->device_id;
-	c[0].EventID = event;
-	c[0].vPEID = e->vpe->vpeid;
-	c[0].D = true;
-	c[0].Dbell_pINTID = on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL;
+	c[0] = virq_its_vmovi(dev->device_id, event, e->vpe->vpeid, true,
+			      on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL);
 	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
 	st = virq_its_exec_(dev->its, c, 2);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, "virq_vlpi_set_doorbell: VMOVI + VSYNC failed",
-				     event);
+		return LIBVIRQ_FAILV_(api, hal, st, "VMOVI + VSYNC of event=%u not seen to run",
+				      event);
 	e->db = c[0].Dbell_pINTID;
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, bool on)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!dev_live_(dev))
-		return vlpi_set_doorbell_locked_(dev, event, on);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	virq_its_lock_(dev->its);
-	st = vlpi_set_doorbell_locked_(dev, event, on);
+	st = vlpi_set_doorbell_locked_(api, dev, event, on);
 	virq_its_unlock_(dev->its);
 	return st;
 }
@@ -580,15 +541,16 @@ virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, 
 virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, uint8_t priority,
 				 bool enable)
 {
-	static const char *const msg[3] = {"virq_vlpi_set_config: dev not live",
-					   "virq_vlpi_set_config: event >= nr_events",
-					   "virq_vlpi_set_config: event not mapped to a vLPI"};
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
-	struct virq_its_event *e = virt_event_(dev, event, msg, &st);
+	struct virq_its_event *e;
 
+	if (!dev_live_(dev))
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
+	e = virt_event_(api, dev, event, &st);
 	if (e)
-		st = virq_gic_vm_vlpi_config(e->vpe->vm, e->intid, priority, enable);
+		st = virq_gic_vm_vlpi_config_(api, e->vpe->vm, e->intid, priority, enable);
 	if (st == LIBVIRQ_OK)
-		st = virq_its_inv(dev, event); /* INV + VSYNC */
-	return st;			       /* each step logs its own failure */
+		st = virq_its_ev_cmd_(api, dev, event, LIBVIRQ_ITS_INV); /* INV + VSYNC */
+	return st;
 }

@@ -9,42 +9,59 @@
  */
 #include "doorbell_priv.h"
 #include "its_exec_priv.h"
+#include "its_queue_priv.h"
 #include "its_table_priv.h"
 #include "lpi_priv.h"
 #include "rdist_priv.h"
+#include "vpe_priv.h"
 
 /* ---------------- VM ---------------- */
 
+/* virq_gic_vm_init()'s checks of its arguments on a live GIC. */
+static virq_status vm_init_args_(const char *api, const struct virq_gic_vm *vm,
+				 const struct virq_gic *gic, uint32_t id_bits)
+{
+	const struct virq_hal *hal = &gic->hal;
+
+	if (!vm)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vm=NULL");
+	if (vm->state == LIVE_)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EBUSY,
+				     "vm is live (virq_gic_vm_destroy() first)");
+	if (gic->version < LIBVIRQ_GIC_V4_0)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP, "gic is not a GICv4");
+	if (id_bits < 14)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "id_bits=%u < 14", id_bits);
+	if (id_bits > gic->lpi_bits)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "id_bits=%u > the GIC's lpi_bits=%u", id_bits, gic->lpi_bits);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic, uint32_t id_bits)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	const struct virq_hal *hal;
 	uint64_t size;
 	virq_status st;
 
 	if (!gic_live_(gic))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_vm_init: gic not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "gic", gic);
 	hal = &gic->hal;
-	if (!vm)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_gic_vm_init: NULL vm");
-	if (vm->state == LIVE_)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
-				    "virq_gic_vm_init: vm is live (virq_gic_vm_destroy() first)");
-	if (gic->version < LIBVIRQ_GIC_V4_0)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, "virq_gic_vm_init: not a GICv4");
-	if (id_bits < 14 || id_bits > gic->lpi_bits)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_gic_vm_init: id_bits not 14 .. the GIC's lpi_bits",
-				     id_bits, gic->lpi_bits);
-	memset(vm, 0, sizeof(*vm));
-	size = round_up_((1ull << id_bits) - LIBVIRQ_LPI_BASE, 0x10000);
-	st = virq_page_alloc_(hal, size, 0x10000, &vm->vprop);
+	st = vm_init_args_(api, vm, gic, id_bits);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, "virq_gic_vm_init: vLPI table allocation failed");
+		return st;
+	memset(vm, 0, sizeof(*vm));
+	vm->hal = gic->hal;
+	size = round_up_((1ull << id_bits) - LIBVIRQ_LPI_BASE, 0x10000);
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, size, 0x10000, &vm->vprop, "vLPI configuration table");
+	if (st != LIBVIRQ_OK)
+		return st;
 	memset(vm->vprop.va, 0xA2, vm->vprop.size); /* priority 0xA0, RES1, disabled */
 	if (clean_if_(hal, gic->rd_noncoherent, vm->vprop.va, vm->vprop.size) != LIBVIRQ_OK) {
 		virq_page_free_(hal, &vm->vprop);
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				    "virq_gic_vm_init: table not coherent and no dcache_clean");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				     "vLPI configuration table not coherent and dcache_clean=NULL");
 	}
 	vm->gic = gic;
 	vm->id_bits = id_bits;
@@ -55,38 +72,47 @@ virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct virq_gic *gic, uint3
 
 virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_vm_destroy: vm not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vm", vm);
 	if (vm->nr_vpes)
-		return LIBVIRQ_FAILV(&vm->gic->hal, LIBVIRQ_EBUSY,
-				     "virq_gic_vm_destroy: vPEs still exist", vm->nr_vpes);
-	virq_page_free_(&vm->gic->hal, &vm->vprop);
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EBUSY, "nr_vpes=%u vPEs still exist",
+				      vm->nr_vpes);
+	virq_page_free_(&vm->hal, &vm->vprop);
 	vm->gic->nr_vms--;
 	vm->gic = NULL;
 	vm->state = LIBVIRQ_GICV4_GONE;
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid, uint8_t priority,
-				    bool enable)
+virq_status virq_gic_vm_vlpi_config_(const char *api, struct virq_gic_vm *vm, uint32_t vintid,
+				     uint8_t priority, bool enable)
 {
 	uint8_t *b;
 
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_vm_vlpi_config: vm not live");
-	if (vintid < LIBVIRQ_LPI_BASE || vintid >= (1u << vm->id_bits))
-		return LIBVIRQ_FAILV(
-		    &vm->gic->hal, LIBVIRQ_ERANGE,
-		    "virq_gic_vm_vlpi_config: vINTID outside 8192 .. 2^id_bits - 1", vintid);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vm", vm);
+	if (vintid < LIBVIRQ_LPI_BASE)
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE, "vintid=%u < 8192", vintid);
+	if (vintid >= (1u << vm->id_bits))
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE, "vintid=%u >= 2^id_bits=%u",
+				      vintid, 1u << vm->id_bits);
 	b = (uint8_t *)vm->vprop.va + (vintid - LIBVIRQ_LPI_BASE);
 	*b = (uint8_t)((priority & LIBVIRQ_FIELD_MASK(LIBVIRQ_LPI_CFG_Priority)) |
 		       LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_RES1, 1) |
 		       LIBVIRQ_FIELD_PREP(LIBVIRQ_LPI_CFG_Enable, enable ? 1 : 0));
-	if (clean_if_(&vm->gic->hal, vm->gic->rd_noncoherent, b, 1) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&vm->gic->hal, LIBVIRQ_ENOHAL,
-				    "virq_gic_vm_vlpi_config: byte written but not cleaned (no "
-				    "dcache_clean)");
+	if (clean_if_(&vm->hal, vm->gic->rd_noncoherent, b, 1) != LIBVIRQ_OK)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_ENOHAL,
+				     "byte written, but the vLPI configuration table is not "
+				     "coherent and dcache_clean=NULL");
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, uint32_t vintid, uint8_t priority,
+				    bool enable)
+{
+	return virq_gic_vm_vlpi_config_(LIBVIRQ_ENTRY_, vm, vintid, priority, enable);
 }
 
 /* ---------------- VMAPP ---------------- */
@@ -100,69 +126,68 @@ static bool its_v4_(const struct virq_its *its)
 
 static struct virq_its_cmd vmapp_(const struct virq_its *its, const struct virq_vpe *vpe, bool map)
 {
-	struct virq_its_cmd c = {.opcode = LIBVIRQ_ITS_VMAPP};
-	bool v41 = its->lim.version == LIBVIRQ_ITS_V41;
-
-	c.vPEID = vpe->vpeid;
-	c.V = map;
 	/* 4.1: Alloc on the first map and on the last unmap (Linux vmapp_count). */
-	if (v41)
-		c.Alloc = map ? vpe->vmapp_count == 0 : vpe->vmapp_count == 1;
-	if (!map)
-		return c;
-	c.RDbase = virq_its_rdbase_(its, vpe->rd);
-	c.VPT_addr = vpe->vpt.pa;
-	c.VPT_size = vpe->vm->id_bits - 1;
-	if (v41) {
-		c.VCONF_addr = vpe->vm->vprop.pa;
-		c.Default_Doorbell = vpe->doorbell;
-	}
-	return c;
+	bool alloc = map ? vpe->vmapp_count == 0 : vpe->vmapp_count == 1;
+
+	if (!map) /* an unmap names only the vPE (and Alloc on 4.1) */
+		return its->lim.version == LIBVIRQ_ITS_V41
+			   ? virq_its_vmapp_v41(vpe->vpeid, 0, 0, 0, false, alloc, false, 0, 0)
+			   : virq_its_vmapp(vpe->vpeid, 0, 0, 0, false);
+	if (its->lim.version == LIBVIRQ_ITS_V41)
+		return virq_its_vmapp_v41(vpe->vpeid, virq_its_rdbase_(its, vpe->rd), vpe->vpt.pa,
+					  vpe->vm->id_bits - 1, true, alloc, false,
+					  vpe->vm->vprop.pa, vpe->doorbell);
+	return virq_its_vmapp(vpe->vpeid, virq_its_rdbase_(its, vpe->rd), vpe->vpt.pa,
+			      vpe->vm->id_bits - 1, true);
 }
 
 /* VMAPP + VINVALL + VSYNC on one ITS, its lock held. */
-static virq_status vpe_map_on_locked_(struct virq_its *its, struct virq_vpe *vpe)
+static virq_status vpe_map_on_locked_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
 {
-	const struct virq_hal *hal = &its->gic->hal;
+	const struct virq_hal *hal = &its->hal;
 	struct virq_its_cmd c[3];
-	virq_status st = virq_its_tbl_ensure_(its, LIBVIRQ_ITS_TBL_VPE, vpe->vpeid);
+	struct virq_its_ran ran;
+	virq_status st = virq_its_tbl_ensure_(api, its, LIBVIRQ_ITS_TBL_VPE, vpe->vpeid);
 
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st,
-				     "virq_vpe_init: vPE table entry not available on an ITS "
-				     "(level-2 page, or beyond the table)",
-				     its->base, vpe->vpeid);
+		return st;
 	c[0] = vmapp_(its, vpe, true);
-	c[1] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
+	c[1] = virq_its_vinvall(vpe->vpeid);
 	c[2] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(its, c, 3);
+	st = virq_its_exec_seen_(its, c, 3, &ran);
+	/* The VMAPP ran (or may have: a dead ITS) even if what follows failed:
+	 * the ITS maps the vPE, so it is recorded, and a rollback unmaps it. */
+	if (st == LIBVIRQ_OK || its_may_have_run_(&ran, 0)) {
+		vpe->its_mask |= 1u << its->slot;
+		vpe->vmapp_count++;
+		its->nr_vpes++;
+	}
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(hal, st, "virq_vpe_init: VMAPP + VINVALL + VSYNC failed",
-				     its->base, vpe->vpeid);
-	vpe->its_mask |= 1u << its->slot;
-	vpe->vmapp_count++;
-	its->nr_vpes++;
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "VMAPP + VINVALL + VSYNC of vPE %u on the ITS at %x not seen "
+				      "to run",
+				      vpe->vpeid, its->base);
 	return LIBVIRQ_OK;
 }
 
 /* Maps @vpe on @its unless the ITS is dead (then skipped), under its lock. */
-static virq_status vpe_map_on_(struct virq_its *its, struct virq_vpe *vpe)
+static virq_status vpe_map_on_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
 {
 	virq_status st = LIBVIRQ_OK;
 
 	virq_its_lock_(its);
 	if (!its->dead)
-		st = vpe_map_on_locked_(its, vpe);
+		st = vpe_map_on_locked_(api, its, vpe);
 	virq_its_unlock_(its);
 	return st;
 }
 
-/* VMAPP (V = 0) on one ITS, its lock held. */
-/* @failed: the caller's constant message (virq_vpe_destroy(), or the
- * rollback of virq_vpe_init()). */
-static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, const char *failed)
+/* VMAPP (V = 0) on one ITS, its lock held; a failure is reported under
+ * @p api (virq_vpe_destroy(), or the rollback of virq_vpe_init()). */
+static virq_status vpe_unmap_on_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	size_t n = 1;
 	virq_status st;
 
@@ -171,17 +196,23 @@ static virq_status vpe_unmap_on_(struct virq_its *its, struct virq_vpe *vpe, con
 	 * the unmapped vPE may raise an SError (Linux its_send_vmapp on 4.1). */
 	if (its->lim.version != LIBVIRQ_ITS_V41)
 		c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_(its, c, n);
+	st = virq_its_exec_seen_(its, c, n, &ran);
+	/* GITS_CREADR passed the VMAPP (V = 0): the ITS no longer maps the vPE,
+	 * even if its VSYNC failed (a retry must not unmap it again). */
+	if (st == LIBVIRQ_OK || (ran.exact && ran.ran >= 1)) {
+		vpe->its_mask &= ~(1u << its->slot);
+		vpe->vmapp_count--;
+		its->nr_vpes--;
+	}
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&its->gic->hal, st, failed, its->base, vpe->vpeid);
-	vpe->its_mask &= ~(1u << its->slot);
-	vpe->vmapp_count--;
-	its->nr_vpes--;
+		return LIBVIRQ_FAILV_(api, &its->hal, st,
+				      "VMAPP (V=0) of vPE %u on the ITS at %x not seen to run",
+				      vpe->vpeid, its->base);
 	return LIBVIRQ_OK;
 }
 
 /* Unmaps from every ITS in reverse slot order; stops at the first error. */
-static virq_status vpe_unmap_all_(struct virq_vpe *vpe, const char *failed)
+static virq_status vpe_unmap_all_(const char *api, struct virq_vpe *vpe)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 
@@ -202,7 +233,7 @@ static virq_status vpe_unmap_all_(struct virq_vpe *vpe, const char *failed)
 			gic->its[i]->nr_vpes--; /* so that the dead ITS can be destroyed */
 			st = LIBVIRQ_OK;
 		} else {
-			st = vpe_unmap_on_(gic->its[i], vpe, failed);
+			st = vpe_unmap_on_(api, gic->its[i], vpe);
 		}
 		virq_its_unlock_(gic->its[i]);
 		if (st != LIBVIRQ_OK)
@@ -221,96 +252,119 @@ static void vpe_free_(struct virq_vpe *vpe)
 		virq_lpi_doorbell_release_(gic, vpe->doorbell);
 }
 
-static virq_status vpe_check_init_(const struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
+/* virq_vpe_init()'s checks of its arguments on a live VM. */
+static virq_status vpe_check_init_(const char *api, const struct virq_vpe *vpe,
+				   const struct virq_gic_vm *vm, uint32_t rd, uint32_t doorbell)
 {
-	const struct virq_hal *hal = &vm->gic->hal;
+	const struct virq_hal *hal = &vm->hal;
 
+	if (!vpe)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vpe=NULL");
+	if (vpe->state == LIVE_)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EBUSY,
+				     "vpe is live (virq_vpe_destroy() first)");
 	if (rd >= vm->gic->nr_rd)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_init: redistributor index >= nr_rd", rd);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "rd=%u >= nr_rd=%u", rd,
+				      vm->gic->nr_rd);
 	if (!(vm->gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_init: LPIs not enabled on the redistributor", rd);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY,
+				      "rd=%u: LPIs not enabled on the redistributor "
+				      "(virq_gic_rdist_init() first)",
+				      rd);
 	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_allocated_(vm->gic, doorbell))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOENT,
-				     "virq_vpe_init: doorbell is not an allocated LPI", doorbell);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
+				      "doorbell=%u not an allocated LPI (virq_lpi_alloc())",
+				      doorbell);
 	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++)
 		if (its_v4_(vm->gic->its[i]))
 			return LIBVIRQ_OK;
-	return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, "virq_vpe_init: no live GICv4 ITS");
+	return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP, "no live GICv4 ITS on the GIC");
+}
+
+/* A new vPE's vPEID and doorbell taken, its VPT allocated and cleaned;
+ * nothing kept on failure but what vpe_free_() releases. */
+static virq_status vpe_take_(const char *api, struct virq_vpe *vpe, uint32_t doorbell)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	const struct virq_hal *hal = &vpe->hal;
+	virq_status st;
+
+	if (!virq_vpeid_alloc_(gic, &vpe->vpeid))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOSPC, "all 2^vpeid_bits=%u vPEIDs in use",
+				      1ull << gic->vpeid_bits);
+	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_doorbell_take_(gic, doorbell)) {
+		virq_vpeid_free_(gic, vpe->vpeid);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY,
+				      "doorbell=%u already in use (another vPE's doorbell, or "
+				      "mapped by an ITS event)",
+				      doorbell);
+	}
+	vpe->doorbell = doorbell;
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, round_up_((1ull << vpe->vm->id_bits) / 8, 0x10000),
+				 0x10000, &vpe->vpt, "VPT");
+	if (st == LIBVIRQ_OK &&
+	    clean_if_(hal, gic->rd_noncoherent, vpe->vpt.va, vpe->vpt.size) != LIBVIRQ_OK)
+		st = LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
+				   "VPT not coherent and dcache_clean=NULL");
+	if (st != LIBVIRQ_OK)
+		vpe_free_(vpe);
+	return st;
+}
+
+/* virq_vpe_init() after vpe_take_(): the vPE entry and VMAPP on every
+ * GICv4 ITS, or (failure) the unmap of what was mapped and the release. */
+static virq_status vpe_map_all_(const char *api, struct virq_vpe *vpe)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	virq_status st = virq_rdist_vpe_entry_ensure_(api, gic, vpe->vpeid);
+
+	for (uint32_t i = 0; st == LIBVIRQ_OK && i < LIBVIRQ_GIC_ITS_SLOTS; i++)
+		if (its_v4_(gic->its[i]))
+			st = vpe_map_on_(api, gic->its[i], vpe);
+	if (st == LIBVIRQ_OK && !vpe->its_mask)
+		st = LIBVIRQ_FAIL_(api, &vpe->hal, LIBVIRQ_EDEAD, "every GICv4 ITS is dead");
+	if (st == LIBVIRQ_OK)
+		return LIBVIRQ_OK;
+	/* The rollback reports nothing: the first error is the one reported. */
+	if (vpe_unmap_all_(NULL, vpe) != LIBVIRQ_OK) {
+		/* Still mapped on an ITS: its VPT and vPEID stay in use (freeing
+		 * them would let the ITS write freed memory and hand the vPEID
+		 * out twice). Left live and DEAD: destroy it until that succeeds. */
+		vpe->flags |= LIBVIRQ_VPE_MAPPED | LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD;
+		vpe->vm->nr_vpes++;
+		vpe->state = LIVE_;
+		return st;
+	}
+	vpe_free_(vpe);
+	vpe->vm = NULL;
+	return st;
 }
 
 virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t rd,
 			  uint32_t doorbell)
 {
-	const struct virq_hal *hal;
-	struct virq_gic *gic;
-	uint64_t size;
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_init: vm not live");
-	gic = vm->gic;
-	hal = &gic->hal;
-	if (!vpe)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_vpe_init: NULL vpe");
-	if (vpe->state == LIVE_)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
-				    "virq_vpe_init: vpe is live (virq_vpe_destroy() first)");
-	st = vpe_check_init_(vm, rd, doorbell);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vm", vm);
+	st = vpe_check_init_(api, vpe, vm, rd, doorbell);
 	if (st != LIBVIRQ_OK)
 		return st;
 	memset(vpe, 0, sizeof(*vpe));
+	vpe->hal = vm->hal;
 	vpe->vm = vm;
 	vpe->rd = rd;
 	vpe->doorbell = LIBVIRQ_ITS_NO_DOORBELL;
 	vpe->proxy_event = -1;
 	vpe->vgrp0 = vpe->vgrp1 = true;
 	vpe->flags = LIBVIRQ_VPE_IDAI; /* Linux starts every vPE with IDAI set */
-	if (!virq_vpeid_alloc_(gic, &vpe->vpeid)) {
-		vpe->vm = NULL;
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOSPC, "virq_vpe_init: every vPEID is in use",
-				     gic->vpeid_bits);
-	}
-	if (doorbell != LIBVIRQ_ITS_NO_DOORBELL && !virq_lpi_doorbell_take_(gic, doorbell)) {
-		virq_vpeid_free_(gic, vpe->vpeid);
-		vpe->vm = NULL;
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_init: doorbell LPI already in use (another vPE's "
-				     "doorbell, or mapped by an ITS event)",
-				     doorbell);
-	}
-	vpe->doorbell = doorbell;
-	size = round_up_((1ull << vm->id_bits) / 8, 0x10000);
-	st = virq_page_alloc_(hal, size, 0x10000, &vpe->vpt);
-	if (st != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(hal, st, "virq_vpe_init: VPT allocation failed");
-	if (st == LIBVIRQ_OK &&
-	    clean_if_(hal, gic->rd_noncoherent, vpe->vpt.va, vpe->vpt.size) != LIBVIRQ_OK)
-		st = LIBVIRQ_FAIL(hal, LIBVIRQ_ENOHAL,
-				  "virq_vpe_init: VPT not coherent and no dcache_clean");
+	st = vpe_take_(api, vpe, doorbell);
 	if (st == LIBVIRQ_OK)
-		st = virq_rdist_vpe_entry_ensure_(gic, vpe->vpeid);
-	for (uint32_t i = 0; st == LIBVIRQ_OK && i < LIBVIRQ_GIC_ITS_SLOTS; i++)
-		if (its_v4_(gic->its[i]))
-			st = vpe_map_on_(gic->its[i], vpe);
-	if (st == LIBVIRQ_OK && !vpe->its_mask)
-		st = LIBVIRQ_FAIL(hal, LIBVIRQ_EDEAD, "virq_vpe_init: every GICv4 ITS is dead");
+		st = vpe_map_all_(api, vpe);
 	if (st != LIBVIRQ_OK) {
-		if (vpe_unmap_all_(vpe,
-				   "virq_vpe_init: rollback: VMAPP (V = 0) failed on an ITS") !=
-		    LIBVIRQ_OK) {
-			/* Still mapped on an ITS: its VPT and vPEID stay in use
-			 * (freeing them would let the ITS write freed memory and
-			 * hand the vPEID out twice). Left live and DEAD: destroy
-			 * it until that succeeds. */
-			vpe->flags |= LIBVIRQ_VPE_MAPPED | LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD;
-			vm->nr_vpes++;
-			vpe->state = LIVE_;
-			return st; /* the first error is reported */
-		}
-		vpe_free_(vpe);
-		vpe->vm = NULL;
+		if (vpe->state != LIVE_)
+			vpe->vm = NULL;
 		return st;
 	}
 	vpe->flags |= LIBVIRQ_VPE_MAPPED;
@@ -321,22 +375,25 @@ virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_gic_vm *vm, uint32_t
 
 virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 {
-	const struct virq_hal *hal;
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_destroy: vpe not live");
-	hal = &vpe->vm->gic->hal;
-	if ((vpe->flags & LIBVIRQ_VPE_RESIDENT) || vpe->nr_vlpis)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_destroy: vPE resident or vLPIs still mapped",
-				     vpe->vpeid, vpe->nr_vlpis);
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
+	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EBUSY,
+				      "vPE %u resident (virq_vpe_make_nonresident() first)",
+				      vpe->vpeid);
+	if (vpe->nr_vlpis)
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EBUSY,
+				      "vPE %u: nr_vlpis=%u vLPIs still mapped", vpe->vpeid,
+				      vpe->nr_vlpis);
 	vpe->flags |= LIBVIRQ_VPE_DYING;
 	virq_vpe_proxy_release_(vpe);
-	st = vpe_unmap_all_(vpe, "virq_vpe_destroy: VMAPP (V = 0) failed on an ITS");
+	st = vpe_unmap_all_(api, vpe);
 	if (st != LIBVIRQ_OK) {
 		vpe->flags |= LIBVIRQ_VPE_DEAD;
-		return st; /* logged by vpe_unmap_on_() */
+		return st;
 	}
 	vpe_free_(vpe);
 	vpe->vm->nr_vpes--;
@@ -357,18 +414,17 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
  */
 virq_status virq_vpe_invall(struct virq_vpe *vpe)
 {
-	const struct virq_hal *hal;
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_gic *gic;
 	struct virq_its_cmd c[2];
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_invall: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
-	hal = &gic->hal;
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_invall: vPE being torn down",
-				     vpe->vpeid);
-	c[0] = (struct virq_its_cmd){.opcode = LIBVIRQ_ITS_VINVALL, .vPEID = vpe->vpeid};
+		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EDEAD, "vPE %u being torn down",
+				      vpe->vpeid);
+	c[0] = virq_its_vinvall(vpe->vpeid);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	for (uint32_t m = vpe->its_mask; m; m &= m - 1) {
 		struct virq_its *its = gic->its[__builtin_ctz(m)];
@@ -384,17 +440,18 @@ virq_status virq_vpe_invall(struct virq_vpe *vpe)
 		st = virq_its_exec_(its, c, 2);
 		virq_its_unlock_(its);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(hal, st, "virq_vpe_invall: VINVALL + VSYNC failed",
-					     its->base, vpe->vpeid);
+			return LIBVIRQ_FAILV_(api, &vpe->hal, st,
+					      "VINVALL + VSYNC of vPE %u on the ITS at %x not seen "
+					      "to run",
+					      vpe->vpeid, its->base);
 		return LIBVIRQ_OK;
 	}
-	return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_invall: no live ITS maps the vPE",
-			     vpe->vpeid);
+	return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EDEAD, "no live ITS maps vPE %u", vpe->vpeid);
 }
 
 /* ---------------- VMOVP ---------------- */
 
-static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpeid)
+static virq_status hip09_invall_(const char *api, struct virq_gic *gic, uint32_t rd, uint32_t vpeid)
 {
 	virq_wr64_(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_INVALLR),
 		   LIBVIRQ_FIELD_PREP(LIBVIRQ_GICR_INVALLR_V, 1) |
@@ -402,23 +459,13 @@ static virq_status hip09_invall_(struct virq_gic *gic, uint32_t rd, uint32_t vpe
 	if (virq_poll32(&gic->hal, rd_addr_(gic, rd, LIBVIRQ_GICR_SYNCR),
 			(uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GICR_SYNCR_Busy), 0, gic->timeout_ns,
 			NULL) != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    &gic->hal, LIBVIRQ_ETIMEDOUT,
-		    "virq_vpe_move: Hip09 GICR_INVALLR: GICR_SYNCR.Busy stayed set", rd, vpeid);
+		return LIBVIRQ_FAILV_(api, &gic->hal, LIBVIRQ_ETIMEDOUT,
+				      "Hip09 GICR_INVALLR of vPE %u: redistributor %u's "
+				      "GICR_SYNCR.Busy still 1 after timeout_ns=%u",
+				      vpeid, rd, gic->timeout_ns);
 	return LIBVIRQ_OK;
 }
 
-/*
- * VMOVP on every ITS that must see it, latency one round trip: the
- * commands are encoded for every ITS first (all or nothing), pushed and
- * published on every ITS (one GITS_CWRITER write each), and only then
- * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
- * ITS before publishing on the next made the latency N round trips for N
- * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
- * serialisation of every VMOVP on the GIC keeps every ITS receiving the
- * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
- * same reason, its_send_vmovp).
- */
 /* The ITSes that must receive the VMOVP (bit per slot), and its ITSList:
  * with GITS_TYPER.VMOVP = 1 on any of them one such ITS is enough. */
 static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool *single)
@@ -440,37 +487,23 @@ static uint32_t vmovp_targets_(const struct virq_vpe *vpe, uint32_t *list, bool 
 	return *single ? first_vmovp : vpe->its_mask;
 }
 
-/*
- * VMOVP on every ITS that must see it, latency one round trip: the
- * commands are encoded for every ITS first (all or nothing), pushed and
- * published on every ITS (one GITS_CWRITER write each), and only then
- * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
- * ITS before publishing on the next made the latency N round trips for N
- * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
- * serialisation of every VMOVP on the GIC keeps every ITS receiving the
- * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
- * same reason, its_send_vmovp).
- */
-static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
+/* Encodes VMOVP (SequenceNumber and ITSList when every ITS needs one) +
+ * VSYNC for each ITS in @targets (all or nothing). */
+static virq_status vmovp_encode_(const char *api, struct virq_vpe *vpe, uint32_t rd,
+				 uint32_t targets, uint32_t list, bool single,
+				 uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE])
 {
 	struct virq_gic *gic = vpe->vm->gic;
-	const struct virq_hal *hal = &gic->hal;
-	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
-	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS];
-	uint32_t list, targets, published = 0;
 	struct virq_its_cmd c[2];
-	bool single;
-	virq_status st = LIBVIRQ_OK;
+	virq_status st;
 
-	targets = vmovp_targets_(vpe, &list, &single);
-	memset(&c[0], 0, sizeof(c[0]));
-	c[0].opcode = LIBVIRQ_ITS_VMOVP;
-	c[0].vPEID = vpe->vpeid;
+	/* SequenceNumber and ITSList only for an ITSList VMOVP; per ITS below: its
+	 * RDbase and, on GICv4.1, DB = 1 with the default doorbell. */
+	if (single)
+		c[0] = virq_its_vmovp_v41(vpe->vpeid, 0, 0, 0, false, 0);
+	else /* the sequence number is serialised by the caller (gicv4/vpe.h) */
+		c[0] = virq_its_vmovp_v41(vpe->vpeid, 0, gic->vmovp_seq++, list, false, 0);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
-	if (!single) {
-		c[0].SequenceNumber = gic->vmovp_seq++; /* serialised by the caller (gicv4/vpe.h) */
-		c[0].ITSList = list;
-	}
 	for (uint32_t m = targets; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
@@ -483,37 +516,93 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		if (st == LIBVIRQ_OK)
 			st = virq_its_cmd_encode(&c[1], &its->lim, raw[i][1], NULL, NULL);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAILV(hal, st,
-					     "virq_vpe_move: VMOVP rejected by an ITS's limits",
-					     its->base, rd);
+			return LIBVIRQ_FAILV_(api, &vpe->hal, st,
+					      "the limits of the ITS at %x reject the VMOVP of vPE "
+					      "%u to rd=%u",
+					      its->base, vpe->vpeid, rd);
 	}
+	return LIBVIRQ_OK;
+}
+
+/* A publish of VMOVP (at linear position @base) + VSYNC failed on @its
+ * with @st (lock held): the queue is reset; *any set when the VMOVP may
+ * have run (a full queue publishes what it holds before it waits for
+ * space). Returns @st, logged. */
+static LIBVIRQ_COLD_ virq_status vmovp_publish_failed_(const char *api, struct virq_vpe *vpe,
+						       struct virq_its *its, virq_status st,
+						       uint64_t base, bool *any)
+{
+	uint64_t consumed;
+
+	if (st == LIBVIRQ_EDEAD) /* the ITS was dead before: nothing was pushed */
+		return LIBVIRQ_FAILV_(api, &vpe->hal, st, "the ITS at %x is dead after a failure",
+				      its->base);
+	if (!virq_its_fail_seen_(its, st, &consumed) || consumed >= base + LIBVIRQ_ITS_CMD_SIZE)
+		*any = true;
+	return LIBVIRQ_FAILV_(api, &vpe->hal, st,
+			      "VMOVP + VSYNC of vPE %u not queued on the ITS at %x", vpe->vpeid,
+			      its->base);
+}
+
+/* The wait for VMOVP (at @base) + VSYNC failed with @st on @its (lock held):
+ * true when the VMOVP ran or may have (virq_its_wait_failed_()). */
+static LIBVIRQ_COLD_ bool vmovp_wait_failed_(struct virq_its *its, virq_status st, uint64_t base,
+					     uint64_t ticket)
+{
+	struct virq_its_ran ran = {0, false};
+
+	if (st != LIBVIRQ_EDEAD)
+		(void)virq_its_wait_failed_(its, st, base, 2, ticket, &ran);
+	return its_may_have_run_(&ran, 0);
+}
+
+/*
+ * VMOVP on every ITS that must see it, latency one round trip: the
+ * commands are encoded for every ITS first (all or nothing), pushed and
+ * published on every ITS (one GITS_CWRITER write each), and only then
+ * waited for (same SequenceNumber and ITSList everywhere). Waiting for each
+ * ITS before publishing on the next made the latency N round trips for N
+ * ITSes (GITS_TYPER.VMOVP = 0); the access count is the same. The caller's
+ * serialisation of every VMOVP on the GIC keeps every ITS receiving the
+ * VMOVPs in the same order (Linux makes VMOVP a serialisation point for the
+ * same reason, its_send_vmovp).
+ *
+ * Each ITS's lock is released between the publish and the wait, so other
+ * CPUs may use that ITS meanwhile, and a failure of theirs resets its queue:
+ * the wait then learns from that reset whether the VMOVP ran (the queue's
+ * reset records, gicv4/its_queue.h). *any: some ITS executed (or may have
+ * executed) the VMOVP.
+ */
+static virq_status vmovp_send_(const char *api, struct virq_vpe *vpe, uint32_t rd, bool *any)
+{
+	struct virq_gic *gic = vpe->vm->gic;
+	uint8_t raw[LIBVIRQ_GIC_ITS_SLOTS][2][LIBVIRQ_ITS_CMD_SIZE];
+	uint64_t ticket[LIBVIRQ_GIC_ITS_SLOTS], base[LIBVIRQ_GIC_ITS_SLOTS];
+	uint32_t list, targets, published = 0;
+	bool single;
+	virq_status st;
+
+	targets = vmovp_targets_(vpe, &list, &single);
+	st = vmovp_encode_(api, vpe, rd, targets, list, single, raw);
 	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct virq_its *its = gic->its[i];
 
 		/* Each ITS's lock around its own publish, one at a time. */
 		virq_its_lock_(its);
-		if (its->dead) {
-			virq_its_unlock_(its);
-			st = LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: an ITS is dead",
-					   its->base);
-			break;
-		}
-		st = virq_its_queue_push_raw(&its->q, raw[i][0]);
+		st = its->dead ? LIBVIRQ_EDEAD : LIBVIRQ_OK;
+		base[i] = its->q.wr_lin;
 		if (st == LIBVIRQ_OK)
-			st = virq_its_queue_push_raw(&its->q, raw[i][1]);
+			st = virq_its_queue_push_raw_(&its->q, raw[i][0]);
 		if (st == LIBVIRQ_OK)
-			st = virq_its_queue_publish(&its->q, &ticket[i]);
+			st = virq_its_queue_push_raw_(&its->q, raw[i][1]);
+		if (st == LIBVIRQ_OK)
+			st = virq_its_queue_publish_(&its->q, &ticket[i]);
 		if (st != LIBVIRQ_OK)
-			virq_its_fail_(its, st);
+			st = vmovp_publish_failed_(api, vpe, its, st, base[i], any);
 		virq_its_unlock_(its);
-		if (st != LIBVIRQ_OK) {
-			st = LIBVIRQ_FAILV(hal, st,
-					   "virq_vpe_move: VMOVP + VSYNC not queued on an ITS",
-					   its->base);
-			break;
-		}
-		published |= 1u << i;
+		if (st == LIBVIRQ_OK)
+			published |= 1u << i;
 	}
 	/* Wait for every ITS that has it, also after a failure on a later one
 	 * (those VMOVPs are published and will run). */
@@ -525,52 +614,61 @@ static virq_status vmovp_send_(struct virq_vpe *vpe, uint32_t rd, bool *any)
 		/* Each ITS's lock for its own wait (never two held): commands
 		 * other CPUs queue meanwhile go after the VMOVP. */
 		virq_its_lock_(its);
-		w = virq_its_queue_wait(&its->q, ticket[i], NULL);
-		if (w != LIBVIRQ_OK)
-			virq_its_fail_(its, w);
-		else
+		w = its->dead ? LIBVIRQ_EDEAD : virq_its_queue_wait_(&its->q, ticket[i], NULL);
+		if (w == LIBVIRQ_OK)
 			its->cmds += 2;
+		if (w == LIBVIRQ_OK || vmovp_wait_failed_(its, w, base[i], ticket[i]))
+			*any = true;
 		virq_its_unlock_(its);
-		if (w != LIBVIRQ_OK) {
-			if (st == LIBVIRQ_OK)
-				st = LIBVIRQ_FAILV(hal, w,
-						   "virq_vpe_move: VMOVP + VSYNC failed on an ITS",
-						   its->base);
-			continue;
-		}
-		*any = true;
+		if (w != LIBVIRQ_OK && st == LIBVIRQ_OK)
+			st = LIBVIRQ_FAILV_(
+			    api, &vpe->hal, w,
+			    "VMOVP + VSYNC of vPE %u not seen to run on the ITS at %x, "
+			    "or a queue reset after another caller's failure dropped "
+			    "them",
+			    vpe->vpeid, its->base);
 	}
 	return st;
 }
 
+/* virq_vpe_move()'s checks of a live vPE and the target. */
+static virq_status move_args_(const char *api, const struct virq_vpe *vpe, uint32_t rd)
+{
+	const struct virq_gic *gic = vpe->vm->gic;
+	const struct virq_hal *hal = &vpe->hal;
+
+	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EDEAD, "vPE %u being torn down",
+				      vpe->vpeid);
+	if (rd >= gic->nr_rd)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "rd=%u >= nr_rd=%u", rd,
+				      gic->nr_rd);
+	/* Whether VMOVP may target a resident vPE is not stated in the
+	 * manual sections the library follows: keep it non-resident, as KVM
+	 * does (it moves the vPE before making it resident on the new CPU). */
+	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY,
+				      "vPE %u resident (virq_vpe_make_nonresident() first)",
+				      vpe->vpeid);
+	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EBUSY,
+				      "rd=%u: LPIs not enabled on the target redistributor", rd);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 {
-	const struct virq_hal *hal;
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_gic *gic;
 	bool any = false, hip09 = false;
 	virq_status st;
 
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_move: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	gic = vpe->vm->gic;
-	hal = &gic->hal;
-	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EDEAD, "virq_vpe_move: vPE being torn down",
-				     vpe->vpeid);
-	if (rd >= gic->nr_rd)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL,
-				     "virq_vpe_move: redistributor index >= nr_rd", rd);
-	/* Whether VMOVP may target a resident vPE is not stated in the
-	 * manual sections the library follows: keep it non-resident, as KVM
-	 * does (it moves the vPE before making it resident on the new CPU). */
-	if (vpe->flags & LIBVIRQ_VPE_RESIDENT)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_move: vPE resident (make it non-resident first)",
-				     vpe->vpeid);
-	if (!(gic->rd[rd].flags & LIBVIRQ_RDIST_LPIS_ON))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EBUSY,
-				     "virq_vpe_move: LPIs not enabled on the target redistributor",
-				     rd);
+	st = move_args_(api, vpe, rd);
+	if (st != LIBVIRQ_OK)
+		return st;
 	/* Same target: nothing to do, unless an earlier move stopped half-way
 	 * (some ITSes may still point at the old RD). VMOVP is sent on GICv4.1
 	 * too even when both redistributors share a vPE table: skipping it
@@ -578,7 +676,7 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 	 * that shortcut, af9acbfc2c4b). */
 	if (rd == vpe->rd && !(vpe->flags & LIBVIRQ_VPE_MOVE_PENDING))
 		return LIBVIRQ_OK;
-	st = vmovp_send_(vpe, rd, &any);
+	st = vmovp_send_(api, vpe, rd, &any);
 	if (any) {
 		if (!(vpe->flags & LIBVIRQ_VPE_MOVE_PENDING))
 			vpe->move_from = vpe->rd; /* a retry keeps the first move's origin */
@@ -591,18 +689,15 @@ virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd)
 		if (gic->its[__builtin_ctz(m)]->quirks & LIBVIRQ_ITS_QUIRK_HIP09_162100801)
 			hip09 = true;
 	if (hip09) {
-		st = hip09_invall_(gic, rd, vpe->vpeid);
+		st = hip09_invall_(api, gic, rd, vpe->vpeid);
 		if (st != LIBVIRQ_OK)
 			return st;
 	}
-	/* The doorbell: cleared where the vPE left, raised here for a vCPU in WFI. */
-	st = virq_vpe_db_move_(vpe, vpe->move_from, rd);
+	/* The doorbell: cleared where the vPE left, raised here for a vCPU in
+	 * WFI (a failure is reported there; retry the move). */
+	st = virq_vpe_db_move_(api, vpe, vpe->move_from, rd);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(
-		    hal, st,
-		    "virq_vpe_move: the doorbell clean-up after VMOVP failed (retry the "
-		    "move)",
-		    vpe->vpeid, vpe->move_from);
+		return st;
 	vpe->flags &= ~(uint32_t)LIBVIRQ_VPE_MOVE_PENDING;
 	return LIBVIRQ_OK;
 }

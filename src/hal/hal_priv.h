@@ -162,22 +162,84 @@ static inline void virq_log_(const struct virq_hal *hal, enum virq_log_level lvl
 	} while (0)
 
 /*
- * Failure paths ("errors that say why"). Every failing check of a driver
- * function returns through LIBVIRQ_FAIL() (or LIBVIRQ_FAILV() with values):
- * it logs at LIBVIRQ_LOG_DEBUG through the embedder's log callback a constant
- * message naming the function and the check that failed, with the status
- * (and any values) as the log values, then yields the status. Nothing runs
- * on success paths; virq_fail_() is out of line and cold. @p hal may be
- * NULL (nothing is logged then).
+ * Failure reports (docs/design.md "Failures"; public side: hal.h
+ * @ref virq_failures). A public function that can fail starts with
  *
- * Message style: "<public function>: <what was wrong>", e.g.
- * "virq_vpe_init: vPE already initialised".
+ *	const char *const api = LIBVIRQ_ENTRY_;
+ *
+ * (the name of the function being defined: the one place a call's entry is
+ * named) and passes @c api to every helper that may fail on its behalf;
+ * library code never calls a public function that has an entry, only its
+ * internal form taking @c api, so a report always names the function the
+ * caller called. Each failing check returns through
+ *
+ *	return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vpe=NULL");
+ *	return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+ *			      "count=%u > nr_events-first=%u", count, nr - first);
+ *
+ * one check per report, its values named in the template ("%u" decimal,
+ * "%d" signed, "%x" hexadecimal, one value each, at most
+ * LIBVIRQ_FAIL_MAX_VALUES) and, for a limit, the limit. virq_fail_() is
+ * out of line and cold; nothing of it runs on success paths. Nothing is
+ * reported when @p hal is NULL, or when @p api is NULL: an internal call
+ * whose caller reports the failure itself (a recovery step, for instance)
+ * passes NULL. lint_fail_sites checks the rules.
  */
-LIBVIRQ_COLD_ virq_status virq_fail_(const struct virq_hal *hal, virq_status st, const char *check,
-				     const uint64_t *vals, size_t n);
-#define LIBVIRQ_FAIL(hal, st, check) virq_fail_((hal), (st), (check), NULL, 0)
+#define LIBVIRQ_ENTRY_ __func__
+
+#ifndef LIBVIRQ_FAIL_TEXT
+#define LIBVIRQ_FAIL_TEXT 1
+#endif
+#if LIBVIRQ_FAIL_TEXT
+#define LIBVIRQ_FAIL_CHECK_(check) (check)
+#else
+#define LIBVIRQ_FAIL_CHECK_(check) ((const char *)0)
+#endif
+
+LIBVIRQ_COLD_ virq_status virq_fail_(const char *api, const struct virq_hal *hal, virq_status st,
+				     uint32_t line, const char *check, const uint64_t *vals,
+				     size_t n);
+/* virq_hal_validate() reported under @p api (the function the caller called). */
+virq_status virq_hal_check_(const char *api, const struct virq_hal *hal, uint32_t needs);
+
+#define LIBVIRQ_FAIL_(api, hal, st, check)                                                         \
+	virq_fail_((api), (hal), (st), __LINE__, LIBVIRQ_FAIL_CHECK_(check), NULL, 0)
+#define LIBVIRQ_FAILV_(api, hal, st, check, ...)                                                   \
+	virq_fail_((api), (hal), (st), __LINE__, LIBVIRQ_FAIL_CHECK_(check),                       \
+		   (const uint64_t[]){__VA_ARGS__},                                                \
+		   sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
+
+/*
+ * A NULL, never-initialised or destroyed object where a live one is needed
+ * (::LIBVIRQ_EINVAL): "<name>=NULL", "<name> destroyed" (@p state is
+ * @p gone) or "<name> not initialised (state=0x...)". @p name is the
+ * parameter's name in the public header ("vpe", "dev").
+ */
+LIBVIRQ_COLD_ virq_status virq_fail_dead_(const char *api, const struct virq_hal *hal,
+					  const char *name, bool null, uint32_t state,
+					  uint32_t gone, uint32_t line);
+#define LIBVIRQ_FAIL_DEAD_(api, hal, name, obj, gone)                                              \
+	virq_fail_dead_((api), (hal), LIBVIRQ_FAIL_CHECK_(name), !(obj),                           \
+			(obj) ? (obj)->state : 0u, (gone), __LINE__)
+
+/*
+ * virq_page_alloc_() that reports its failure (the allocator's status) as
+ * "<what>: <size> bytes aligned to <align> not allocated"; @p what is a
+ * string literal naming the table.
+ */
+virq_status virq_page_alloc_fail_(const char *api, const struct virq_hal *hal, uint64_t size,
+				  size_t align, struct virq_page *page, const char *check,
+				  uint32_t line);
+#define LIBVIRQ_PAGE_ALLOC_(api, hal, size, align, page, what)                                     \
+	virq_page_alloc_fail_((api), (hal), (size), (align), (page),                               \
+			      LIBVIRQ_FAIL_CHECK_(what ": %u bytes aligned to %u not allocated"),  \
+			      __LINE__)
+
+/* Sites not converted yet: @p check names its function itself ("virq_x: ...");
+ * reported as it is, the values appended. Removed once none is left. */
+#define LIBVIRQ_FAIL(hal, st, check) virq_fail_("", (hal), (st), __LINE__, (check), NULL, 0)
 #define LIBVIRQ_FAILV(hal, st, check, ...)                                                         \
-	virq_fail_((hal), (st), (check), (const uint64_t[]){__VA_ARGS__},                          \
+	virq_fail_("", (hal), (st), __LINE__, (check), (const uint64_t[]){__VA_ARGS__},            \
 		   sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
 
 #endif /* LIBVIRQ_SRC_HAL_PRIV_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Capabilities through the HAL's CPUID (APM Vol 3 CPUID Fn8000_000A,
+ * Capabilities through the HAL's CPUID (APM Vol 3 rev 3.37 CPUID Fn8000_000A,
  * Fn8000_0022; docs/rationale.md#pmc-counter-count) and the mode
  * prerequisites (PerfCtrVirt, PerfMonV2, VNMI: docs/rationale.md#pmc-vnmi-required;
  * SEV-ES/SNP refused: docs/rationale.md#pmc-sev-refused).

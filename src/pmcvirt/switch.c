@@ -6,7 +6,7 @@
  * Every MSR write goes through pmcv_wr_() which skips the write when the
  * cache says the hardware already holds the value. The cache forgets
  * what #VMEXIT resets in HW mode (swap type C: PERF_CTL/CTR and
- * PerfCntrGlobalCtl of the host are reset, APM Table B-3), so exactly one
+ * PerfCntrGlobalCtl of the host are reset, APM Vol 2 rev 3.44 Table B-3), so exactly one
  * MSR write (GlobalCtl = 0) is needed before every VMRUN.
  */
 #include "pmcv_priv.h"
@@ -340,7 +340,7 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 		 * The guest ran: what its counters, status and passed-through
 		 * control hold is known only to the MSRs now. They stay there;
 		 * GuestOnly event selects (forced in this mode) do not count in
-		 * host mode (APM Vol 2 §13.2 PerfEvtSel HostOnly/GuestOnly;
+		 * host mode (APM Vol 2 rev 3.44 §13.2.1 PerfEvtSel HostOnly/GuestOnly;
 		 * docs/rationale.md#pmc-lazy-switching).
 		 */
 		vcpu->hw.valid &= ~pmcv_guest_ran_(vcpu);

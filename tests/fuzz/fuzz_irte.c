@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the AMD IOMMU guest virtual APIC decoders (IOMMU spec
- * pub. 48882) - the 128-bit GA-mode IRTE, the GA log entry and the GA tag -
+ * libFuzzer target: the AMD IOMMU guest virtual APIC decoders (AMD IOMMU
+ * specification 48882 rev 3.11) - the 128-bit IRTE (§2.2.5.3, Figures 19 and
+ * 20), the GA log entry (§2.7.3, Figure 79) and the GA tag -
  * and the IRTEs the library keeps attached to vCPUs.
  *
  * Input: two raw IRTEs (32 bytes), a raw GA log entry (8), then a list of
@@ -13,7 +14,8 @@
  *    here from the IOMMU spec's bit positions, reports reserved bits as
  *    LIBVIRQ_ERANGE, and whenever it returns LIBVIRQ_OK the encoder gives back
  *    exactly the input (no bit is dropped or invented);
- *  - the GA log decoder gives bits 31:0, 47:32 and 63:60; the GA tag splits
+ *  - the GA log decoder gives bits 31:0, 47:32 and 63:60 and reports reserved
+ *    bits 59:48 as LIBVIRQ_ERANGE; the GA tag splits
  *    into 20 + 12 bits and encodes back, out-of-range values are refused;
  *  - after every operation every attached IRTE is a valid GuestMode entry
  *    with the vCPU's GA tag, backing page and vector; IsRun is set exactly
@@ -33,7 +35,7 @@
 #define NV 4
 #define NR 6
 
-/* ---- independent field extraction (IOMMU spec pub. 48882, 128-bit IRTE) ---- */
+/* ---- independent field extraction (AMD IOMMU specification 48882 rev 3.11 Figures 19, 20) ---- */
 
 static uint64_t bits_(uint64_t x, unsigned hi, unsigned lo)
 {
@@ -55,11 +57,13 @@ static void check_irte_(const uint64_t in[2])
 		FUZZ_CHECK(f.ga_log_intr == bits_(lo, 2, 2) && f.is_run == bits_(lo, 6, 6));
 		FUZZ_CHECK(f.ga_tag == bits_(lo, 63, 32));
 		FUZZ_CHECK(f.ga_root_pa == (bits_(hi, 51, 12) << 12));
-		rsvd = bits_(lo, 5, 3) || bits_(hi, 11, 8) || bits_(hi, 55, 52);
+		FUZZ_CHECK(f.gappi_dis == bits_(lo, 5, 5));
+		rsvd = bits_(lo, 4, 3) || bits_(hi, 11, 8) || bits_(hi, 55, 52);
 	} else {
 		FUZZ_CHECK(f.int_type == bits_(lo, 4, 2) && f.rq_eoi == bits_(lo, 5, 5));
 		FUZZ_CHECK(f.dm_logical == bits_(lo, 6, 6));
-		rsvd = bits_(lo, 63, 32) || bits_(hi, 55, 8);
+		/* IntType 010b-111b are reserved encodings. */
+		rsvd = bits_(lo, 63, 32) || bits_(hi, 55, 8) || bits_(lo, 4, 2) > 1;
 	}
 	FUZZ_CHECK((st == LIBVIRQ_ERANGE) == rsvd);
 	if (st == LIBVIRQ_OK) {
@@ -76,7 +80,8 @@ static void check_galog_(uint64_t e)
 	uint16_t dev;
 	uint8_t code;
 
-	FUZZ_CHECK(virq_avic_ga_log_decode(e, &tag, &dev, &code) == LIBVIRQ_OK);
+	FUZZ_CHECK(virq_avic_ga_log_decode(e, &tag, &dev, &code) ==
+		   (bits_(e, 59, 48) ? LIBVIRQ_ERANGE : LIBVIRQ_OK));
 	FUZZ_CHECK(tag == (uint32_t)e && dev == (uint16_t)(e >> 32) && code == (uint8_t)(e >> 60));
 	FUZZ_CHECK(virq_avic_gatag_decode(tag, &vm, &idx) == LIBVIRQ_OK);
 	FUZZ_CHECK(vm == tag >> 12 && idx == (tag & 0xFFFu));

@@ -44,6 +44,7 @@ int main(void)
 	enum virq_its_field bad, f = (enum virq_its_field)any_u32_();
 	uint8_t out[LIBVIRQ_ITS_CMD_SIZE], raw[LIBVIRQ_ITS_CMD_SIZE], run[4 * LIBVIRQ_ITS_CMD_SIZE];
 	uint64_t dw[4], v;
+	size_t n;
 	virq_status st;
 
 	any_cmd_(&c);
@@ -65,7 +66,10 @@ int main(void)
 	st |= virq_its_cmd_decode(OR_NULL_(raw), OR_NULL_(&d));
 	virq_its_cmd_to_words(raw, dw);
 	virq_its_cmd_from_words(dw, raw);
-	v = virq_its_cmd_fields((enum virq_its_opcode)any_u32_());
+	st |= virq_its_cmd_res0(OR_NULL_(raw), OR_NULL_(dw));
+	v = virq_its_cmd_res0_mask((enum virq_its_opcode)any_u32_(), any_u32_());
+	(void)virq_its_cmd_layout((enum virq_its_opcode)any_u32_(), OR_NULL_(&n));
+	v += virq_its_cmd_fields((enum virq_its_opcode)any_u32_());
 	v += virq_its_cmd_get(OR_NULL_(&c), f);
 	st |= virq_its_cmd_set(OR_NULL_(&c), f, any_u64_());
 	(void)virq_its_opcode_name((enum virq_its_opcode)any_u32_());

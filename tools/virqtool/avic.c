@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * virqtool avic: AVIC table entries, logical index, exit decode and IPI
- * target resolution over libvirq's encoders.
+ * virqtool avic: AVIC table entries, the backing page's registers, IOMMU
+ * IRTEs and GA log entries (decoded from raw values or encoded from the
+ * manuals' field names, from the layout tables of libvirq/amd/fields.h), the
+ * logical index, exit decode and IPI target resolution over libvirq's
+ * encoders.
  */
 #include "virqtool.h"
+#include "layout.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,27 +25,19 @@ struct args_ {
 	size_t nf;
 };
 
-/* Fields of each subcommand (names are the library's; aliases the APM's). */
-static const struct vt_field phys_fields_[] = {
-    {"host_apic_id", NULL, true,
-     "bits [11:0]: host APIC ID of the CPU the vCPU runs on (0..0xFFF)"},
-    {"backing", "backing_pa", true, "bits [51:12]: vAPIC backing page address (4 KiB aligned)"},
-    {"running", "IsRunning", true, "bit 62: IsRunning (0|1)"},
-    {"valid", "V", true, "bit 63: valid (0|1)"},
-};
-static const struct vt_field logical_fields_[] = {
-    {"guest_apic_id", NULL, true, "bits [7:0]: guest physical APIC ID (0..0xFF)"},
-    {"valid", "V", true, "bit 31: valid (0|1)"},
-};
+/* Fields of the subcommands that are not a layout. */
 static const struct vt_field index_fields_[] = {
     {"dfr", NULL, true, "flat|cluster: the guest's DFR model"},
     {"ldr", NULL, true, "the guest's 32-bit LDR (xAPIC: logical ID in [31:24])"},
 };
 static const struct vt_field exit_fields_[] = {
-    {"code", NULL, true, "EXITCODE: 0x401 (AVIC_INCOMPLETE_IPI) or 0x402 (AVIC_NOACCEL)"},
-    {"info1", NULL, true, "EXITINFO1"},
-    {"info2", NULL, true, "EXITINFO2"},
+    {"EXITCODE", "code", true, "0x401 (AVIC_INCOMPLETE_IPI) or 0x402 (AVIC_NOACCEL)"},
+    {"EXITINFO1", "info1", true, "EXITINFO1 (APM Vol 2 rev 3.44 Table 15-25 or 15-28)"},
+    {"EXITINFO2", "info2", true, "EXITINFO2 (APM Vol 2 rev 3.44 Table 15-26 or 15-29)"},
     {"x2apic", NULL, true, "0|1: the sender's APIC mode (how to read the ICR destination)"},
+    {"ext_lvt", NULL, false,
+     "0|1: CPUID Fn8000_000A EDX[27] ExtLvtAvicAccessChg (extended LVT writes trap; "
+     "default 0)"},
 };
 static const struct vt_field targets_fields_[] = {
     {"icr", NULL, true, "the 64-bit ICR value the guest wrote"},
@@ -52,6 +48,168 @@ static const struct vt_field targets_fields_[] = {
     {"dfr", NULL, false, "flat|cluster: the vCPUs' DFR model (default flat)"},
 };
 #define NF_(t) (sizeof(t) / sizeof((t)[0]))
+
+/* ---- the library's check of each layout: decode, then encode the fields again ---- */
+
+static int chk_phys_(const uint64_t w[2], uint64_t out[2])
+{
+	struct virq_avic_phys_entry f;
+	virq_status st = virq_avic_phys_entry_decode(w[0], &f);
+
+	return st != LIBVIRQ_OK ? (int)st : (int)virq_avic_phys_entry_encode(&f, &out[0]);
+}
+
+static int chk_logical_(const uint64_t w[2], uint64_t out[2])
+{
+	uint32_t id, e = 0;
+	bool valid;
+	virq_status st = virq_avic_logical_entry_decode((uint32_t)w[0], &id, &valid);
+
+	if (st == LIBVIRQ_OK)
+		st = virq_avic_logical_entry_encode(id, valid, &e);
+	out[0] = e;
+	return (int)st;
+}
+
+static int chk_doorbell_(const uint64_t w[2], uint64_t out[2])
+{
+	if (w[0] > LIBVIRQ_AVIC_DOORBELL_MAX_ID)
+		return (int)LIBVIRQ_ERANGE;
+	return (int)virq_avic_doorbell_encode((uint32_t)w[0], &out[0]);
+}
+
+static int chk_irte_(const uint64_t w[2], uint64_t out[2])
+{
+	struct virq_avic_irte_ga f;
+	virq_status st = virq_avic_irte_ga_decode(w, &f);
+
+	return st != LIBVIRQ_OK ? (int)st : (int)virq_avic_irte_ga_encode(&f, out);
+}
+
+static int chk_galog_(const uint64_t w[2], uint64_t out[2])
+{
+	uint32_t tag;
+	uint16_t devid;
+	uint8_t code;
+	virq_status st = virq_avic_ga_log_decode(w[0], &tag, &devid, &code);
+
+	out[0] = w[0];
+	return (int)st;
+}
+
+/* Registers of the backing page with a layout (AMD64 APM Vol 2 rev 3.44 Table 16-2). */
+static int chk_none_(const uint64_t w[2], uint64_t out[2])
+{
+	out[0] = w[0];
+	out[1] = w[1];
+	return 0;
+}
+
+static int chk_icr_(const uint64_t w[2], uint64_t out[2])
+{
+	struct virq_avic_icr f;
+	virq_status st = virq_avic_icr_decode(w[0], false, &f);
+
+	return st != LIBVIRQ_OK ? (int)st : (int)virq_avic_icr_encode(&f, &out[0]);
+}
+
+struct backing_reg_ {
+	uint32_t offset;
+	const struct virq_amd_layout *l;
+	vt_layout_check_fn check;
+};
+
+static const struct backing_reg_ backing_regs_[] = {
+    {0x020, &virq_avic_layout_apic_id, chk_none_},  {0x0C0, &virq_avic_layout_apic_rrr, chk_none_},
+    {0x0D0, &virq_avic_layout_apic_ldr, chk_none_}, {0x0E0, &virq_avic_layout_apic_dfr, chk_none_},
+    {0x300, &virq_avic_layout_icr, chk_icr_},
+};
+
+/* A layout subcommand: a raw value decodes, Name=value arguments encode. */
+static int layout_cmd_(const char *what, const struct virq_amd_layout *l, vt_layout_check_fn chk,
+		       int argc, char **argv)
+{
+	if (argc >= 1 && (vt_layout_is_raw(argv[0]) || !strcmp(argv[0], "--strict")))
+		return vt_layout_decode(what, l, chk, argc, argv);
+	return vt_layout_encode(what, l, chk, argc, argv);
+}
+
+static int phys_entry_(int argc, char **argv)
+{
+	return layout_cmd_("avic phys-entry", &virq_avic_layout_phys_entry, chk_phys_, argc, argv);
+}
+
+static int logical_entry_(int argc, char **argv)
+{
+	return layout_cmd_("avic logical-entry", &virq_avic_layout_logical_entry, chk_logical_,
+			   argc, argv);
+}
+
+static int doorbell_(int argc, char **argv)
+{
+	return layout_cmd_("avic doorbell", &virq_avic_layout_doorbell, chk_doorbell_, argc, argv);
+}
+
+static int galog_(int argc, char **argv)
+{
+	return layout_cmd_("avic ga-log", &virq_avic_layout_ga_log, chk_galog_, argc, argv);
+}
+
+/* GuestMode (bit 7) selects the IRTE's layout: from the raw value, or GuestMode=1. */
+static int irte_(int argc, char **argv)
+{
+	const struct virq_amd_layout *l = &virq_avic_layout_irte_remap;
+	uint64_t v;
+
+	if (argc >= 1 && vt_layout_is_raw(argv[0])) {
+		if (vt_parse_u64(argv[0], &v) && (v & 0x80u))
+			l = &virq_avic_layout_irte_ga;
+		return vt_layout_decode("avic irte", l, chk_irte_, argc, argv);
+	}
+	for (int i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		if (eq && vt_name_eq(argv[i], (size_t)(eq - argv[i]), "GuestMode") &&
+		    vt_parse_u64(eq + 1, &v) && v == 1)
+			l = &virq_avic_layout_irte_ga;
+	}
+	return vt_layout_encode("avic irte", l, chk_irte_, argc, argv);
+}
+
+static const struct virq_avic_vapic_reg *vapic_reg_(uint32_t off)
+{
+	for (const struct virq_avic_vapic_reg *r = virq_avic_vapic_regs; r->name; r++)
+		if (off >= r->first && off <= r->last && !(off & 0xFu))
+			return r;
+	return NULL;
+}
+
+static const char *const access_names_[] = {"allowed",
+					    "accelerated",
+					    "accelerated or trap",
+					    "trap",
+					    "fault",
+					    "allowed with EDX[27], else fault",
+					    "trap with EDX[27], else fault"};
+
+static int backing_(int argc, char **argv)
+{
+	const struct virq_avic_vapic_reg *r;
+	uint64_t off;
+
+	if (argc < 2 || !vt_parse_u64(argv[0], &off) || off > 0xFF0 || (off & 0xF))
+		return vt_fail("avic backing: expected OFFSET VALUE (a 16-byte aligned register "
+			       "offset 0..0xFF0 and its value; 'virqtool avic backing --help')");
+	r = vapic_reg_((uint32_t)off);
+	fprintf(vt_out, "%s (%03" PRIX64 "h): read %s, write %s\n",
+		r ? r->name : "not in APM Vol 2 rev 3.44 Table 15-22 (read and write allowed)", off,
+		r ? access_names_[r->read] : "allowed", r ? access_names_[r->write] : "allowed");
+	for (size_t i = 0; i < NF_(backing_regs_); i++)
+		if (backing_regs_[i].offset == off)
+			return vt_layout_decode("avic backing", backing_regs_[i].l,
+						backing_regs_[i].check, argc - 1, argv + 1);
+	return 0;
+}
 
 /* Field @name of the subcommand. */
 static const struct vt_field *field_(const struct args_ *a, const char *name)
@@ -117,40 +275,6 @@ static bool dfr_(struct args_ *a, uint32_t *dfr)
 	return true;
 }
 
-static int phys_entry_(struct args_ *a)
-{
-	uint64_t id, bp, run, valid, e;
-	struct virq_avic_phys_entry f;
-	virq_status st;
-
-	if (!num_(a, "host_apic_id", 0, UINT32_MAX, &id) ||
-	    !num_(a, "backing", 0, UINT64_MAX, &bp) || !num_(a, "running", 0, 1, &run) ||
-	    !num_(a, "valid", 0, 1, &valid) || !done_(a))
-		return VIRQTOOL_EBADINPUT;
-	f = (struct virq_avic_phys_entry){(uint32_t)id, bp, run != 0, valid != 0};
-	st = virq_avic_phys_entry_encode(&f, &e);
-	if (st != LIBVIRQ_OK)
-		return vt_fail("phys-entry: %s", virq_strerror(st));
-	fprintf(vt_out, "0x%016" PRIx64 "\n", e);
-	return 0;
-}
-
-static int logical_entry_(struct args_ *a)
-{
-	uint64_t id, valid;
-	uint32_t e;
-	virq_status st;
-
-	if (!num_(a, "guest_apic_id", 0, UINT32_MAX, &id) || !num_(a, "valid", 0, 1, &valid) ||
-	    !done_(a))
-		return VIRQTOOL_EBADINPUT;
-	st = virq_avic_logical_entry_encode((uint32_t)id, valid != 0, &e);
-	if (st != LIBVIRQ_OK)
-		return vt_fail("logical-entry: %s", virq_strerror(st));
-	fprintf(vt_out, "0x%08" PRIx32 "\n", e);
-	return 0;
-}
-
 static int logical_index_(struct args_ *a)
 {
 	uint64_t ldr;
@@ -167,41 +291,54 @@ static int logical_index_(struct args_ *a)
 	return 0;
 }
 
-static const char *const dm_names_[8] = {"fixed", "lowest", "smi",  "reserved",
-					 "nmi",	  "init",   "sipi", "extint"};
+static const char *const dm_names_[8] = {"fixed", "lowest", "smi",     "remote_read",
+					 "nmi",	  "init",   "startup", "extint"};
 static const char *const sh_names_[4] = {"none", "self", "all", "all_but_self"};
-static const char *const cause_names_[6] = {"INVALID_INT_TYPE", "TARGET_NOT_RUNNING",
-					    "INVALID_TARGET",	"INVALID_BACKING_PAGE",
-					    "INVALID_VECTOR",	"UNKNOWN"};
+static const char *const cause_names_[LIBVIRQ_AVIC_IPI_NCAUSES] = {
+    "INVALID_INT_TYPE", "TARGET_NOT_RUNNING", "INVALID_TARGET", "INVALID_BACKING_PAGE",
+    "INVALID_VECTOR",	"UNACCELERATED",      "RESERVED"};
+
+/* AVIC_INCOMPLETE_IPI: the ICR's fields and EXITINFO2's ID and Index, the manuals' names. */
+static void exit_ipi_print_(const struct virq_avic_exit_ipi *x)
+{
+	fprintf(vt_out,
+		"AVIC_INCOMPLETE_IPI VEC=0x%02x MT=%s DM=%s TGM=%s DSH=%s %s=0x%02" PRIx32 " ID=%s",
+		x->icr.vector, dm_names_[x->icr.delivery_mode],
+		x->icr.logical ? "logical" : "physical", x->icr.level_trigger ? "level" : "edge",
+		sh_names_[x->icr.shorthand], x->icr.x2apic ? "DEST" : "DES", x->icr.dest,
+		cause_names_[x->cause]);
+	if (x->index_valid)
+		fprintf(vt_out, " Index=0x%02" PRIx32, x->index);
+	fputc('\n', vt_out);
+}
 
 static int exit_(struct args_ *a)
 {
-	uint64_t code, i1, i2, x2;
+	uint64_t code, i1, i2, x2, lvt;
 
-	if (!num_(a, "code", 0, UINT64_MAX, &code) || !num_(a, "info1", 0, UINT64_MAX, &i1) ||
-	    !num_(a, "info2", 0, UINT64_MAX, &i2) || !num_(a, "x2apic", 0, 1, &x2) || !done_(a))
+	if (!num_(a, "EXITCODE", 0, UINT64_MAX, &code) ||
+	    !num_(a, "EXITINFO1", 0, UINT64_MAX, &i1) ||
+	    !num_(a, "EXITINFO2", 0, UINT64_MAX, &i2) || !num_(a, "x2apic", 0, 1, &x2) ||
+	    !num_(a, "ext_lvt", 0, 1, &lvt) || !done_(a))
 		return VIRQTOOL_EBADINPUT;
 	if (code == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI) {
 		struct virq_avic_exit_ipi x;
 
 		if (virq_avic_exit_ipi_decode(i1, i2, x2 != 0, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
-		fprintf(
-		    vt_out,
-		    "AVIC_INCOMPLETE_IPI vector=0x%02x delivery_mode=%s dest_mode=%s trigger=%s "
-		    "shorthand=%s dest=0x%02" PRIx32 " cause=%s index=0x%02" PRIx32 "\n",
-		    x.icr.vector, dm_names_[x.icr.delivery_mode],
-		    x.icr.logical ? "logical" : "physical", x.icr.level_trigger ? "level" : "edge",
-		    sh_names_[x.icr.shorthand], x.icr.dest, cause_names_[x.cause], x.index);
+		exit_ipi_print_(&x);
 		return 0;
 	}
 	if (code == LIBVIRQ_VMCB_EXIT_AVIC_NOACCEL) {
 		struct virq_avic_exit_noaccel x;
 
-		if (virq_avic_exit_noaccel_decode(i1, i2, &x) != LIBVIRQ_OK)
+		if (virq_avic_exit_noaccel_decode(i1, i2, lvt != 0, &x) != LIBVIRQ_OK)
 			return vt_fail("exit: cannot decode");
-		fprintf(vt_out, "AVIC_NOACCEL offset=0x%02" PRIx32 " write=%d kind=%s\n", x.offset,
+		fprintf(vt_out, "AVIC_NOACCEL APIC_Offset=0x%03" PRIx32 " RW=%d kind=%s", x.offset,
 			x.write, x.trap ? "trap" : "fault");
+		if (x.vector_valid)
+			fprintf(vt_out, " Vector=0x%02x", x.vector);
+		fputc('\n', vt_out);
 		return 0;
 	}
 	return vt_fail("exit: code 0x%" PRIx64 " is not an AVIC exit (0x401|0x402)", code);
@@ -439,33 +576,60 @@ static int targets_(struct args_ *a)
 	return rc;
 }
 
+/* Layouts each raw-value subcommand decodes and encodes (its fields' help). */
+static const struct virq_amd_layout *const phys_l_[] = {&virq_avic_layout_phys_entry, NULL};
+static const struct virq_amd_layout *const logical_l_[] = {&virq_avic_layout_logical_entry, NULL};
+static const struct virq_amd_layout *const doorbell_l_[] = {&virq_avic_layout_doorbell, NULL};
+static const struct virq_amd_layout *const irte_l_[] = {&virq_avic_layout_irte_ga,
+							&virq_avic_layout_irte_remap, NULL};
+static const struct virq_amd_layout *const galog_l_[] = {&virq_avic_layout_ga_log, NULL};
+static const struct virq_amd_layout *const backing_l_[] = {
+    &virq_avic_layout_apic_id,	&virq_avic_layout_apic_rrr, &virq_avic_layout_apic_ldr,
+    &virq_avic_layout_apic_dfr, &virq_avic_layout_icr,	    NULL};
+
 struct avic_sub_ {
 	const char *name;
-	int (*fn)(struct args_ *a);
+	int (*kv)(struct args_ *a);	   /* Name=value subcommands */
+	int (*raw)(int argc, char **argv); /* layout subcommands: raw value or Name=value */
 	const struct vt_field *f;
 	size_t nf;
+	const struct virq_amd_layout *const *l;
 	const char *help;
 };
 
 static const struct avic_sub_ subs_[] = {
-    {"phys-entry", phys_entry_, phys_fields_, NF_(phys_fields_),
-     "a physical APIC ID table entry (APM Vol 2 §15.29.3.2)"},
-    {"logical-entry", logical_entry_, logical_fields_, NF_(logical_fields_),
-     "a logical APIC ID table entry (§15.29.3.3)"},
-    {"logical-index", logical_index_, index_fields_, NF_(index_fields_),
-     "the logical table index of an xAPIC LDR (§15.29.3.3)"},
-    {"exit", exit_, exit_fields_, NF_(exit_fields_),
-     "decode an AVIC #VMEXIT (0x401, 0x402; §15.29.3.1, Table 15-29)"},
-    {"targets", targets_, targets_fields_, NF_(targets_fields_),
+    {"phys-entry", NULL, phys_entry_, NULL, 0, phys_l_,
+     "VALUE | Name=value...: a physical APIC ID table entry (APM Vol 2 rev 3.44 §15.29.5.2, "
+     "Table 15-23)"},
+    {"logical-entry", NULL, logical_entry_, NULL, 0, logical_l_,
+     "VALUE | Name=value...: a logical APIC ID table entry (APM Vol 2 rev 3.44 §15.29.5.3, Table "
+     "15-24)"},
+    {"doorbell", NULL, doorbell_, NULL, 0, doorbell_l_,
+     "VALUE | Name=value...: a doorbell register (MSR C001_011Bh) value (APM Vol 2 rev 3.44 "
+     "§15.29.8.2, "
+     "Figure 15-22)"},
+    {"backing", NULL, backing_, NULL, 0, backing_l_,
+     "OFFSET VALUE: a backing-page register, its AVIC access (APM Vol 2 rev 3.44 Table 15-22) and "
+     "fields "
+     "(§16.3.3, §16.5, §16.6.1)"},
+    {"irte", NULL, irte_, NULL, 0, irte_l_,
+     "LO HI | Name=value...: a 128-bit IOMMU IRTE, GuestMode selects the layout (IOMMU "
+     "48882 rev 3.11 §2.2.5.3, Figures 19 and 20)"},
+    {"ga-log", NULL, galog_, NULL, 0, galog_l_,
+     "VALUE: an IOMMU GA log entry (IOMMU 48882 rev 3.11 §2.7.3, Figure 79)"},
+    {"logical-index", logical_index_, NULL, index_fields_, NF_(index_fields_), NULL,
+     "the logical table index of an xAPIC LDR (APM Vol 2 rev 3.44 §15.29.5.3)"},
+    {"exit", exit_, NULL, exit_fields_, NF_(exit_fields_), NULL,
+     "decode an AVIC #VMEXIT (0x401, 0x402; APM Vol 2 rev 3.44 §15.29.9, Tables 15-25 to 15-29)"},
+    {"targets", targets_, NULL, targets_fields_, NF_(targets_fields_), NULL,
      "the vCPUs an ICR write reaches, by libvirq's resolution"},
 };
 #define NSUBS_ (sizeof(subs_) / sizeof(subs_[0]))
 
 static void usage_(void)
 {
-	fputs(
-	    "usage: virqtool avic SUBCOMMAND field=value ...   (virqtool avic SUBCOMMAND --help)\n",
-	    vt_out);
+	fputs("usage: virqtool avic SUBCOMMAND ARGS...   (virqtool avic SUBCOMMAND --help)\n",
+	      vt_out);
 	for (size_t i = 0; i < NSUBS_; i++)
 		fprintf(vt_out, "  %-13s %s\n", subs_[i].name, subs_[i].help);
 	fputs("  fields        the fields of each subcommand (virqtool avic fields [SUBCOMMAND])\n",
@@ -474,8 +638,11 @@ static void usage_(void)
 
 static void sub_help_(const struct avic_sub_ *s)
 {
-	fprintf(vt_out, "virqtool avic %s: %s\n", s->name, s->help);
-	vt_print_fields(s->f, s->nf);
+	fprintf(vt_out, "virqtool avic %s %s\n", s->name, s->help);
+	if (s->f)
+		vt_print_fields(s->f, s->nf);
+	for (const struct virq_amd_layout *const *l = s->l; l && *l; l++)
+		vt_layout_print_fields(*l);
 }
 
 static const struct avic_sub_ *sub_by_name_(const char *name)
@@ -486,32 +653,39 @@ static const struct avic_sub_ *sub_by_name_(const char *name)
 	return NULL;
 }
 
+static int fields_(int argc, char **argv)
+{
+	const struct avic_sub_ *s;
+
+	if (argc > 1)
+		return vt_fail("avic fields: expected at most one subcommand");
+	if (argc == 1 && !vt_is_help(argv[0])) {
+		s = sub_by_name_(argv[0]);
+		if (!s)
+			return vt_fail("avic: unknown subcommand '%s'", argv[0]);
+		sub_help_(s);
+		return 0;
+	}
+	for (size_t i = 0; i < NSUBS_; i++)
+		sub_help_(&subs_[i]);
+	return 0;
+}
+
 int virqtool_avic(int argc, char **argv)
 {
 	const struct avic_sub_ *s;
 	struct args_ a;
 
 	if (argc < 1)
-		return vt_fail("avic: missing subcommand "
-			       "(phys-entry|logical-entry|logical-index|exit|targets|fields)");
+		return vt_fail(
+		    "avic: missing subcommand (phys-entry|logical-entry|doorbell|backing|"
+		    "irte|ga-log|logical-index|exit|targets|fields)");
 	if (vt_is_help(argv[0])) {
 		usage_();
 		return 0;
 	}
-	if (!strcmp(argv[0], "fields")) {
-		if (argc > 2)
-			return vt_fail("avic fields: expected at most one subcommand");
-		if (argc == 2 && !vt_is_help(argv[1])) {
-			s = sub_by_name_(argv[1]);
-			if (!s)
-				return vt_fail("avic: unknown subcommand '%s'", argv[1]);
-			sub_help_(s);
-			return 0;
-		}
-		for (size_t i = 0; i < NSUBS_; i++)
-			sub_help_(&subs_[i]);
-		return 0;
-	}
+	if (!strcmp(argv[0], "fields"))
+		return fields_(argc - 1, argv + 1);
 	s = sub_by_name_(argv[0]);
 	if (!s)
 		return vt_fail("avic: unknown subcommand '%s' (try 'virqtool avic --help')",
@@ -520,10 +694,15 @@ int virqtool_avic(int argc, char **argv)
 		sub_help_(s);
 		return 0;
 	}
+	if (argc == 1 && s->raw)
+		return vt_fail("avic %s: missing arguments (try 'virqtool avic %s --help')",
+			       s->name, s->name);
+	if (s->raw)
+		return s->raw(argc - 1, argv + 1);
 	a.f = s->f;
 	a.nf = s->nf;
 	a.n = vt_kv_parse(argc - 1, argv + 1, a.kv, AVIC_KV_MAX);
 	if (a.n < 0)
 		return VIRQTOOL_EBADINPUT;
-	return s->fn(&a);
+	return s->kv(&a);
 }

@@ -4,8 +4,14 @@
  * libvirq's encoder and decoder (Arm IHI 0069H §5.3).
  *
  *   virqtool its encode CMD Field=value ...   -> "0x<DW0> 0x<DW1> 0x<DW2> 0x<DW3>"
- *   virqtool its decode DW0 DW1 DW2 DW3       -> "CMD Field=0x... ..."
+ *   virqtool its decode [--strict] DW0 DW1 DW2 DW3
+ *                                             -> "CMD Field=0x... ..." and the
+ *                                                RES0 bits set, if any
  *   virqtool its fields [CMD]                 -> the fields of each command
+ *
+ * Every field list, position and RES0 bit comes from the library's command
+ * tables (virq_its_cmd_layout(), virq_its_cmd_res0()): fields are listed in
+ * the manual's order, DW0 first and low bits first.
  *
  * Field names are the spec's as virq_its_field_name() spells them (DeviceID,
  * pINTID, ITT_addr ...), in any letter case; virqtool 0.1's names (device,
@@ -50,69 +56,89 @@ static const struct its_alias_ procnums_[] = {
 #define NALIASES_ (sizeof(aliases_) / sizeof(aliases_[0]))
 #define NPROCNUMS_ (sizeof(procnums_) / sizeof(procnums_[0]))
 
-/* Where a field sits and what it holds (IHI 0069H §5.3; the library's encoder). */
+/* What a field holds (IHI 0069H §5.3; the library's encoder). Where it
+ * sits comes from virq_its_cmd_layout(). */
 static const char *field_help_(enum virq_its_opcode op, enum virq_its_field f)
 {
 	switch (f) {
 	case LIBVIRQ_ITS_F_DeviceID:
-		return "DW0[63:32]  device";
+		return "device";
 	case LIBVIRQ_ITS_F_EventID:
-		return "DW1[31:0]   event of the device";
+		return "event of the device";
 	case LIBVIRQ_ITS_F_pINTID:
-		return "DW1[63:32]  physical LPI (>= 8192)";
+		return "physical LPI (>= 8192)";
 	case LIBVIRQ_ITS_F_vINTID:
-		return op == LIBVIRQ_ITS_VSGI ? "DW0[35:32]  vSGI number (0..15)"
-					      : "DW2[31:0]   virtual LPI (>= 8192)";
+		return op == LIBVIRQ_ITS_VSGI ? "vSGI number (0..15)" : "virtual LPI (>= 8192)";
 	case LIBVIRQ_ITS_F_ICID:
-		return "DW2[15:0]   collection";
+		return "collection";
 	case LIBVIRQ_ITS_F_vPEID:
-		return "DW1[47:32]  vPE";
+		return "vPE";
 	case LIBVIRQ_ITS_F_Size:
-		return "DW1[4:0]    EventID bits minus one (0..31)";
+		return "EventID bits minus one (0..31)";
 	case LIBVIRQ_ITS_F_ITT_addr:
-		return "DW2[51:8]   ITT address (256-byte aligned)";
+		return "ITT address (256-byte aligned)";
 	case LIBVIRQ_ITS_F_V:
-		return "DW2[63]     1: map, 0: unmap";
+		return "1: map, 0: unmap";
 	case LIBVIRQ_ITS_F_RDbase:
-		return "DW2[51:16]  redistributor address (64 KiB aligned; procnum=N for PTA = 0)";
+		return "redistributor address (64 KiB aligned; procnum=N for PTA = 0)";
 	case LIBVIRQ_ITS_F_RDbase1:
-		return "DW2[51:16]  source redistributor (procnum1=N)";
+		return "source redistributor (procnum1=N)";
 	case LIBVIRQ_ITS_F_RDbase2:
-		return "DW3[51:16]  target redistributor (procnum2=N)";
+		return "target redistributor (procnum2=N)";
 	case LIBVIRQ_ITS_F_D:
-		return "DW2[0]      Dbell_pINTID is valid";
+		return "Dbell_pINTID is valid";
 	case LIBVIRQ_ITS_F_Dbell_pINTID:
-		return "DW2[63:32]  doorbell LPI (>= 8192) or 1023 (none)";
+		return "doorbell LPI (>= 8192) or 1023 (none)";
 	case LIBVIRQ_ITS_F_SequenceNumber:
-		return "DW0[47:32]  VMOVP sequence number";
+		return "VMOVP sequence number";
 	case LIBVIRQ_ITS_F_ITSList:
-		return "DW1[15:0]   ITSes taking part in the move";
+		return "ITSes taking part in the move";
 	case LIBVIRQ_ITS_F_VPT_addr:
-		return "DW3[51:16]  vPE pending table (64 KiB aligned)";
+		return "vPE pending table (64 KiB aligned)";
 	case LIBVIRQ_ITS_F_VPT_size:
-		return "DW3[4:0]    vINTID bits minus one";
+		return "vINTID bits minus one (0..31)";
 	case LIBVIRQ_ITS_F_Alloc:
-		return "DW0[8]      4.1: allocate the vPE";
+		return "4.1: allocate the vPE";
 	case LIBVIRQ_ITS_F_PTZ:
-		return "DW0[9]      4.1: pending table is zero";
+		return "4.1: pending table is zero";
 	case LIBVIRQ_ITS_F_VCONF_addr:
-		return "DW0[51:16]  4.1: vLPI configuration table";
+		return "4.1: vLPI configuration table";
 	case LIBVIRQ_ITS_F_Default_Doorbell:
-		return op == LIBVIRQ_ITS_VMOVP ? "DW3[31:0]   4.1: default doorbell LPI"
-					       : "DW1[31:0]   4.1: default doorbell LPI";
+		return "4.1: default doorbell LPI";
 	case LIBVIRQ_ITS_F_DB:
-		return "DW2[63]     4.1: Default_Doorbell is valid";
+		return "4.1: Default_Doorbell is valid";
 	case LIBVIRQ_ITS_F_Enable:
-		return "DW0[8]      vSGI enabled";
+		return "vSGI enabled";
 	case LIBVIRQ_ITS_F_Clear:
-		return "DW0[9]      clear the vSGI's pending state";
+		return "clear the vSGI's pending state";
 	case LIBVIRQ_ITS_F_Group:
-		return "DW0[10]     vSGI group";
+		return "vSGI group";
 	case LIBVIRQ_ITS_F_Priority:
-		return "DW0[23:20]  vSGI priority (multiple of 16)";
+		return "vSGI priority (multiple of 16)";
 	default:
 		return "";
 	}
+}
+
+/* "DW2[51:16]" or "DW2[63]": where a field (or a run of bits) sits. */
+static void pos_(char *buf, size_t len, unsigned dw, unsigned hi, unsigned lo)
+{
+	if (hi == lo)
+		snprintf(buf, len, "DW%u[%u]", dw, hi);
+	else
+		snprintf(buf, len, "DW%u[%u:%u]", dw, hi, lo);
+}
+
+/* The fields of @op but the opcode, in the manual's order. */
+static const struct virq_its_field_pos *layout_(enum virq_its_opcode op, size_t *n)
+{
+	const struct virq_its_field_pos *lay = virq_its_cmd_layout(op, n);
+
+	if (lay && *n && lay[0].field == LIBVIRQ_ITS_F_opcode) {
+		(*n)--;
+		return lay + 1;
+	}
+	return lay;
 }
 
 static bool opcode_by_name_(const char *s, enum virq_its_opcode *op)
@@ -172,30 +198,35 @@ static uint64_t required_(enum virq_its_opcode op)
 	return mask & virq_its_cmd_fields(op);
 }
 
-/* "A, B, C" of the fields in @mask. */
-static void names_(uint64_t mask, char *buf, size_t len)
+/* "A, B, C" of the fields of @op in @mask, in the manual's order. */
+static void names_(enum virq_its_opcode op, uint64_t mask, char *buf, size_t len)
 {
-	size_t at = 0;
+	size_t at = 0, n;
+	const struct virq_its_field_pos *lay = layout_(op, &n);
 
 	buf[0] = 0;
-	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT && at < len; f++)
-		if (mask >> f & 1)
+	for (size_t i = 0; i < n && at < len; i++)
+		if (mask >> lay[i].field & 1)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
-					       virq_its_field_name((enum virq_its_field)f));
+					       virq_its_field_name(lay[i].field));
 }
 
 /* One command's fields, one per line. */
 static void print_cmd_fields_(enum virq_its_opcode op)
 {
-	uint64_t fields = virq_its_cmd_fields(op), req = required_(op);
+	uint64_t req = required_(op);
+	size_t n;
+	const struct virq_its_field_pos *lay = layout_(op, &n);
 
 	fprintf(vt_out, "%s (opcode 0x%02x)\n", virq_its_opcode_name(op), (unsigned)op);
-	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
-		if (fields >> f & 1)
-			fprintf(vt_out, "  %-17s %-9s %s\n",
-				virq_its_field_name((enum virq_its_field)f),
-				(req >> f & 1) ? "required" : "optional",
-				field_help_(op, (enum virq_its_field)f));
+	for (size_t i = 0; i < n; i++) {
+		char at[16];
+
+		pos_(at, sizeof(at), lay[i].dw, lay[i].hi, lay[i].lo);
+		fprintf(vt_out, "  %-17s %-9s %-11s %s\n", virq_its_field_name(lay[i].field),
+			(req >> lay[i].field & 1) ? "required" : "optional", at,
+			field_help_(op, lay[i].field));
+	}
 }
 
 static int fields_(int argc, char **argv)
@@ -222,18 +253,18 @@ static int fields_(int argc, char **argv)
 	/* One line per command: its fields, required ones marked with '*'. */
 	for (unsigned v = 0; v < 256; v++) {
 		const char *n = virq_its_opcode_name((enum virq_its_opcode)v);
-		uint64_t fields, req;
+		const struct virq_its_field_pos *lay;
+		uint64_t req;
+		size_t nf;
 
 		if (!n)
 			continue;
-		fields = virq_its_cmd_fields((enum virq_its_opcode)v);
+		lay = layout_((enum virq_its_opcode)v, &nf);
 		req = required_((enum virq_its_opcode)v);
 		fprintf(vt_out, "%-8s", n);
-		for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
-			if (fields >> f & 1)
-				fprintf(vt_out, " %s%s",
-					virq_its_field_name((enum virq_its_field)f),
-					(req >> f & 1) ? "*" : "");
+		for (size_t i = 0; i < nf; i++)
+			fprintf(vt_out, " %s%s", virq_its_field_name(lay[i].field),
+				(req >> lay[i].field & 1) ? "*" : "");
 		fputc('\n', vt_out);
 	}
 	fputs("(* required; 'virqtool its fields CMD' for positions)\n", vt_out);
@@ -343,7 +374,7 @@ static int encode_(int argc, char **argv)
 		if (bad > LIBVIRQ_ITS_F_opcode && bad < LIBVIRQ_ITS_F_COUNT && !g.name[bad]) {
 			char req[256];
 
-			names_(required_(c.opcode) | 1ull << bad, req, sizeof(req));
+			names_(c.opcode, required_(c.opcode) | 1ull << bad, req, sizeof(req));
 			return vt_fail("missing field '%s' (required: %s)", name, req);
 		}
 		if (st == LIBVIRQ_EALIGN)
@@ -358,37 +389,83 @@ static int encode_(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * "DW0[31:8]=0x12, DW2[31:16]=0xffff": each run of RES0 bits that is set,
+ * with the bits' value; empty when none is.
+ */
+static void res0_runs_(const uint64_t set[4], char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (unsigned dw = 0; dw < 4; dw++)
+		for (unsigned lo = 0; lo < 64 && at < len;) {
+			unsigned hi = lo;
+			char where[16];
+
+			if (!(set[dw] >> lo & 1)) {
+				lo++;
+				continue;
+			}
+			while (hi < 63 && (set[dw] >> (hi + 1) & 1))
+				hi++;
+			pos_(where, sizeof(where), dw, hi, lo);
+			at += (size_t)snprintf(
+			    buf + at, len - at, "%s%s=0x%" PRIx64, at ? ", " : "", where,
+			    (uint64_t)((set[dw] >> lo) & (~(uint64_t)0 >> (63 - (hi - lo)))));
+			lo = hi + 1;
+		}
+}
+
+static int decode_usage_(void)
+{
+	fputs("usage: virqtool its decode [--strict] DW0 DW1 DW2 DW3\n"
+	      "  decodes one ITS command from its four doublewords; prints the command and its "
+	      "fields\n  in a form 'virqtool its encode' takes back, then, on a second line, "
+	      "the RES0 bits\n  that are set (the decoder ignores them); with --strict such "
+	      "bits are an error\n",
+	      vt_out);
+	return 0;
+}
+
 static int decode_(int argc, char **argv)
 {
-	uint64_t dw[4];
+	uint64_t dw[4], set[4];
 	uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
 	struct virq_its_cmd c;
-	uint64_t fields;
+	const struct virq_its_field_pos *lay;
+	char runs[512];
+	bool strict = false;
+	int nw = 0;
+	size_t n;
 
-	if (argc == 1 && vt_is_help(argv[0])) {
-		fputs("usage: virqtool its decode DW0 DW1 DW2 DW3\n"
-		      "  decodes one ITS command from its four doublewords; prints the command and "
-		      "its fields\n  in a form 'virqtool its encode' takes back (reserved bits are "
-		      "ignored)\n",
-		      vt_out);
-		return 0;
-	}
-	if (argc != 4)
-		return vt_fail("its decode: expected 4 doublewords, got %d", argc);
-	for (int i = 0; i < 4; i++)
-		if (!vt_parse_u64(argv[i], &dw[i]))
+	if (argc == 1 && vt_is_help(argv[0]))
+		return decode_usage_();
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--strict"))
+			strict = true;
+		else
+			nw++;
+	if (nw != 4)
+		return vt_fail("its decode: expected 4 doublewords, got %d", nw);
+	nw = 0;
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--strict") && !vt_parse_u64(argv[i], &dw[nw++]))
 			return vt_fail("bad doubleword '%s'", argv[i]);
 	virq_its_cmd_from_words(dw, raw);
-	if (virq_its_cmd_decode(raw, &c) != LIBVIRQ_OK)
+	if (virq_its_cmd_decode(raw, &c) != LIBVIRQ_OK || virq_its_cmd_res0(raw, set) != LIBVIRQ_OK)
 		return vt_fail("unknown ITS opcode 0x%02x", (unsigned)(dw[0] & 0xFF));
-	fields = virq_its_cmd_fields(c.opcode);
+	res0_runs_(set, runs, sizeof(runs));
+	if (strict && runs[0])
+		return vt_fail("%s: RES0 bits set: %s", virq_its_opcode_name(c.opcode), runs);
+	lay = layout_(c.opcode, &n);
 	fprintf(vt_out, "%s", virq_its_opcode_name(c.opcode));
-	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
-		if (fields >> f & 1)
-			fprintf(vt_out, " %s=0x%" PRIx64,
-				virq_its_field_name((enum virq_its_field)f),
-				virq_its_cmd_get(&c, (enum virq_its_field)f));
+	for (size_t i = 0; i < n; i++)
+		fprintf(vt_out, " %s=0x%" PRIx64, virq_its_field_name(lay[i].field),
+			virq_its_cmd_get(&c, lay[i].field));
 	fputc('\n', vt_out);
+	if (runs[0])
+		fprintf(vt_out, "RES0 set: %s (ignored, --strict refuses them)\n", runs);
 	return 0;
 }
 
@@ -400,9 +477,13 @@ int virqtool_its(int argc, char **argv)
 	if (vt_is_help(argv[0])) {
 		fputs(
 		    "usage: virqtool its encode CMD Field=value ...   encode one command\n"
-		    "       virqtool its decode DW0 DW1 DW2 DW3       decode one command\n"
+		    "       virqtool its decode [--strict] DW0 DW1 DW2 DW3\n"
+		    "                                                 decode one command; "
+		    "--strict:\n"
+		    "                                                 RES0 bits set are an error\n"
 		    "       virqtool its fields [CMD]                 the fields of each command\n"
-		    "Field names as in Arm IHI 0069 (DeviceID, pINTID, ...), any letter case.\n",
+		    "Field names as in Arm IHI 0069H §5.3 (DeviceID, pINTID, ...), any letter "
+		    "case.\n",
 		    vt_out);
 		return 0;
 	}

@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * virqtool pmc: the AMD PMC-virtualization VMCB layout and MSR mapping.
+ * virqtool pmc: the AMD PMC-virtualization VMCB layout, MSR mapping and the
+ * PerfEvtSel / PerfCtr values.
+ *
+ *   virqtool pmc perf-ctl VALUE | Name=value ...
+ *       decodes a PERF_CTLn (PerfEvtSeln) value into the fields of AMD64 APM
+ *       Vol 2 rev 3.44 Figure 13-11, or encodes one from them.
+ *   virqtool pmc perf-ctr VALUE
+ *       decodes a PERF_CTRn value (Figure 13-10; libvirq's counters hold 48
+ *       bits, above them the value is the sign-extension of bit 47).
  *
  *   virqtool pmc layout
  *       one line per VMCB PMU field, "NAME 0xOFFSET WIDTH", absolute VMCB
@@ -12,7 +20,9 @@
  *       PerfMonV2 + IRPerf guest. Exit 2 with one stderr line when none.
  */
 #include "virqtool.h"
+#include "layout.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -101,25 +111,79 @@ static int pmc_msr_(int argc, char **argv)
 	return 0;
 }
 
+static int chk_evtsel_(const uint64_t w[2], uint64_t out[2])
+{
+	struct virq_pmcvirt_evtsel f;
+	virq_status st = virq_pmcvirt_evtsel_decode(w[0], &f);
+
+	return st != LIBVIRQ_OK ? (int)st : (int)virq_pmcvirt_evtsel_encode(&f, &out[0]);
+}
+
+static int pmc_ctl_(int argc, char **argv)
+{
+	if (argc < 1)
+		return vt_fail(
+		    "pmc perf-ctl: missing arguments (try 'virqtool pmc perf-ctl --help')");
+	if (vt_is_help(argv[0])) {
+		fputs("usage: virqtool pmc perf-ctl VALUE [--strict] | Name=value ...\n", vt_out);
+		vt_layout_print_fields(&virq_pmcvirt_layout_perfevtsel);
+		return 0;
+	}
+	if (vt_layout_is_raw(argv[0]) || !strcmp(argv[0], "--strict"))
+		return vt_layout_decode("pmc perf-ctl", &virq_pmcvirt_layout_perfevtsel,
+					chk_evtsel_, argc, argv);
+	return vt_layout_encode("pmc perf-ctl", &virq_pmcvirt_layout_perfevtsel, chk_evtsel_, argc,
+				argv);
+}
+
+static int pmc_ctr_(int argc, char **argv)
+{
+	uint64_t v;
+
+	if (argc == 1 && vt_is_help(argv[0])) {
+		fputs("usage: virqtool pmc perf-ctr VALUE\n", vt_out);
+		vt_layout_print_fields(&virq_pmcvirt_layout_perfctr);
+		return 0;
+	}
+	if (argc != 1 || !vt_parse_u64(argv[0], &v))
+		return vt_fail(
+		    "pmc perf-ctr: expected one value (try 'virqtool pmc perf-ctr --help')");
+	/* 48 significant bits; above them a counter reads as the sign-extension of bit 47. */
+	fprintf(vt_out, "Count=0x%" PRIx64 " count48=0x%012" PRIx64 "%s\n", v,
+		(uint64_t)(v & LIBVIRQ_PMCVIRT_CTR_MASK),
+		(v >> 47) == 0 || (v >> 47) == 0x1FFFFull ? ""
+							  : " (bits 63:48 not the sign of bit 47)");
+	return 0;
+}
+
 int virqtool_pmc(int argc, char **argv)
 {
 	if (argc < 1)
 		return vt_fail("pmc: missing subcommand (try 'virqtool pmc --help')");
 	if (vt_is_help(argv[0])) {
-		fputs("usage: virqtool pmc layout                 the VMCB PMU fields\n"
-		      "       virqtool pmc msr MSR counters=4|6   the VMCB field an MSR maps to\n"
-		      "       virqtool pmc fields                 the fields of 'msr'\n",
-		      vt_out);
+		fputs(
+		    "usage: virqtool pmc layout                 the VMCB PMU fields\n"
+		    "       virqtool pmc msr MSR counters=4|6   the VMCB field an MSR maps to\n"
+		    "       virqtool pmc perf-ctl VALUE|Name=...  a PERF_CTLn (PerfEvtSel) value\n"
+		    "       virqtool pmc perf-ctr VALUE         a PERF_CTRn value\n"
+		    "       virqtool pmc fields                 the fields of 'msr', 'perf-ctl'\n",
+		    vt_out);
 		return 0;
 	}
 	if (!strcmp(argv[0], "fields")) {
 		fputs("virqtool pmc msr MSR:\n", vt_out);
 		vt_print_fields(msr_fields_, 1);
+		fputs("virqtool pmc perf-ctl:\n", vt_out);
+		vt_layout_print_fields(&virq_pmcvirt_layout_perfevtsel);
 		return 0;
 	}
 	if (!strcmp(argv[0], "layout"))
 		return pmc_layout_(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "msr"))
 		return pmc_msr_(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "perf-ctl"))
+		return pmc_ctl_(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "perf-ctr"))
+		return pmc_ctr_(argc - 1, argv + 1);
 	return vt_fail("unknown pmc command '%s' (try 'virqtool pmc --help')", argv[0]);
 }

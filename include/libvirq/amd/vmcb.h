@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic virq_pmcvirt
  * @brief The AMD SVM VMCB layout used by the AVIC and PMC modules.
  *
  * One name per VMCB field, shared by the AVIC module (libvirq/avic.h) and
@@ -9,13 +10,13 @@
  * [hi:lo] notation for use with LIBVIRQ_FIELD_GET() and friends
  * (libvirq/bitfield.h).
  *
- * Spec: AMD64 APM Vol. 2 (pub. 24593) Appendix B, Table B-1 (control area)
+ * Spec: AMD64 APM Vol 2 rev 3.44 Appendix B, Table B-1 (control area)
  * and Table B-2 (state-save area); exit codes from Appendix C, Table C-1.
  */
 #ifndef LIBVIRQ_AMD_VMCB_H
 #define LIBVIRQ_AMD_VMCB_H
 
-/** @name VMCB control area (APM Vol 2 Table B-1)
+/** @name VMCB control area (APM Vol 2 rev 3.44 Table B-1)
  * @{ */
 /** Size of a VMCB in bytes. */
 #define LIBVIRQ_VMCB_SIZE 4096u
@@ -61,11 +62,12 @@
 #define LIBVIRQ_VMCB_AVIC_LOGICAL_TABLE 0x0F0u
 /** AVIC_PHYSICAL_TABLE pointer and max index (64-bit) at 0x0F8. */
 #define LIBVIRQ_VMCB_AVIC_PHYSICAL_TABLE 0x0F8u
-/** Offset of the state-save area in a (non-SEV-ES) VMCB (Table B-2 offsets are relative to it). */
+/** Offset of the state-save area in a (non-SEV-ES) VMCB (APM Vol 2 rev 3.44 Table B-2 offsets are
+ * relative to it). */
 #define LIBVIRQ_VMCB_SAVE_AREA 0x400u
 /** @} */
 
-/** @name \#VMEXIT codes written to EXITCODE (APM Vol 2 Appendix C)
+/** @name \#VMEXIT codes written to EXITCODE (APM Vol 2 rev 3.44 Appendix C)
  * @{ */
 /** VMEXIT_AVIC_INCOMPLETE_IPI. */
 #define LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI 0x401u
@@ -73,7 +75,7 @@
 #define LIBVIRQ_VMCB_EXIT_AVIC_NOACCEL 0x402u
 /** VMEXIT_INVALID (-1 as a 64-bit value). */
 #define LIBVIRQ_VMCB_EXIT_INVALID 0xFFFFFFFFFFFFFFFFull
-/** VMEXIT_INVALID_PMC (-4 as a 64-bit value; APM Table C-1). */
+/** VMEXIT_INVALID_PMC (-4 as a 64-bit value; APM Vol 2 rev 3.44 Table C-1). */
 #define LIBVIRQ_VMCB_EXIT_INVALID_PMC 0xFFFFFFFFFFFFFFFCull
 /** @} */
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC capabilities probed through the HAL (CPUID).
  *
- * Spec: APM Vol. 2 §15.29.1. Part of the AVIC module; include libvirq/avic.h.
+ * Spec: AMD64 APM Vol 2 rev 3.44 §15.29.7; AMD64 APM Vol 3 rev 3.37 §E.4.9. Part of
+ * the AVIC module; include libvirq/avic.h.
  */
 #ifndef LIBVIRQ_AVIC_CAPS_H
 #define LIBVIRQ_AVIC_CAPS_H
@@ -20,7 +22,10 @@ extern "C" {
 /** @name Capabilities
  *  @{ */
 
-/** @brief What the CPU offers, probed through the HAL CPUID (APM §15.29.1). */
+/**
+ * @brief What the CPU offers, probed through the HAL CPUID (AMD64 APM Vol 2 rev 3.44
+ *        §15.29.7; AMD64 APM Vol 3 rev 3.37 §E.4.9).
+ */
 struct virq_avic_caps {
 	bool avic;	    ///< CPUID Fn8000_000A EDX[13].
 	bool x2avic;	    ///< CPUID Fn8000_000A EDX[18].
@@ -32,6 +37,12 @@ struct virq_avic_caps {
 	bool erratum_1235;  ///< AMD family 17h or Hygon family 18h: never set IsRunning.
 	uint32_t max_index; ///< Highest physical table index usable: 0xFE, 0x1FF or 0xFFF; 0
 			    ///< without AVIC.
+	/**
+	 * CPUID Fn8000_000A EDX[27] ExtLvtAvicAccessChg: writes of the extended LVT
+	 * registers 500h-530h are trap exits and their reads are allowed; without it
+	 * both are fault exits (AMD64 APM Vol 2 rev 3.44 Table 15-22).
+	 */
+	bool ext_lvt_trap;
 };
 
 /**
@@ -46,7 +57,8 @@ struct virq_avic_caps {
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_EHALVER / ::LIBVIRQ_ENOHAL from the HAL
  * check.
  *
- * Thread-safety: reentrant. Spec: APM Vol 2 §15.29.1, Vol 3 CPUID Fn8000_000A.
+ * Thread-safety: reentrant. Spec: AMD64 APM Vol 2 rev 3.44 §15.29.7; AMD64 APM Vol 3 rev 3.37
+ * rev 3.37 §E.4.9 (CPUID Fn8000_000A).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_caps_probe(const struct virq_hal *hal,
 						    struct virq_avic_caps *caps);

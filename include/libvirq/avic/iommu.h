@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD IOMMU guest virtual APIC (GA) mode: the 128-bit GA-mode IRTE,
  *        IsRun/destination updates on vCPU load/put, GA log entries and the
  *        GA tag -> (VM, vCPU) lookup.
  *
- * Spec: AMD I/O Virtualization Technology (IOMMU) Specification, pub. 48882,
- * "Interrupt Remapping Table Entry, 128-bit (GAEn=1)" and "Guest Virtual APIC
- * Log". UNCERTAIN: the bit positions follow the widely deployed Linux
- * layout (drivers/iommu/amd); the spec itself was not checked, and whether
- * GALogIntr changes need an IRT invalidation is not confirmed — the
- * library never invalidates; the embedder invalidates after attach
- * (@ref iommu-irte-ga-layout).
+ * Spec: AMD IOMMU specification 48882 rev 3.11: §2.2.5.2 (Tables 22 and 23, the
+ * interrupt virtualization steps), §2.2.5.3 (Figures 19 and 20: the 128-bit IRTE
+ * with a 32-bit destination, MMIO 0018h[XTEn] = 1), §2.7 (the guest virtual APIC
+ * log; Figure 79, GA_GUEST_NR). "When virtual interrupts are enabled by setting
+ * MMIO Offset 0018h[GAEn] and IRTE[GuestMode=1], the fields IRTE[IsRun],
+ * IRTE[Destination], IRTE[GALogIntr], IRTE[GAPPIDis], and, if present,
+ * IRTE[GATag] are not cached by the IOMMU. Modifications to these fields do not
+ * require an invalidation of the Interrupt Remapping Table" (§2.2.5.2): the
+ * library updates exactly these fields in place, and the embedder invalidates
+ * after attach (@ref iommu-irte-ga-layout).
  */
 #ifndef LIBVIRQ_AVIC_IOMMU_H
 #define LIBVIRQ_AVIC_IOMMU_H
@@ -22,22 +26,30 @@
 extern "C" {
 #endif
 
-/** @brief Fields of a 128-bit IRTE (GuestMode selects which fields apply). */
+/**
+ * @brief Fields of a 128-bit IRTE (GuestMode selects which fields apply): AMD IOMMU
+ *        specification 48882 rev 3.11 §2.2.5.3, Figure 20 (::LIBVIRQ_IRTE_GA_TABLE) and
+ *        Figure 19 (::LIBVIRQ_IRTE_REMAP_TABLE). Bits 127:64 are the second word.
+ */
 struct virq_avic_irte_ga {
-	bool remap_en;	 ///< lo[0] RemapEn.
-	bool sup_iopf;	 ///< lo[1] SupIOPF.
-	bool guest_mode; ///< lo[7] GuestMode: 1 = post to a guest vAPIC.
-	uint32_t dest;	 ///< Destination: lo[31:8] = dest[23:0], hi[63:56] = dest[31:24].
-	uint8_t vector;	 ///< hi[7:0]: guest vector (GuestMode 1) or host vector.
+	bool remap_en;	 ///< Bit 0 RemapEn.
+	bool sup_iopf;	 ///< Bit 1 SupIOPF.
+	bool guest_mode; ///< Bit 7 GuestMode: 1 = post to a guest vAPIC.
+	uint32_t dest;	 ///< Destination: bits 31:8 = Destination[23:0], 127:120 = [31:24].
+	uint8_t vector;	 ///< Bits 71:64 Vector: the guest vector (GuestMode 1) or the host's.
 	/* GuestMode = 1 */
-	bool ga_log_intr;    ///< lo[2] GALogIntr (GuestMode 1).
-	bool is_run;	     ///< lo[6] IsRun (GuestMode 1).
-	uint32_t ga_tag;     ///< lo[63:32] GATag (GuestMode 1).
-	uint64_t ga_root_pa; ///< hi[51:12] backing page PA (GuestMode 1; 4 KiB aligned, < 2^52).
+	bool ga_log_intr;    ///< Bit 2 GALogIntr (GuestMode 1).
+	bool is_run;	     ///< Bit 6 IsRun (GuestMode 1).
+	uint32_t ga_tag;     ///< Bits 63:32 GATag (GuestMode 1).
+	uint64_t ga_root_pa; ///< Bits 115:76 Guest Virtual APIC Table Root Pointer: the backing
+			     ///< page PA (GuestMode 1; 4 KiB aligned, < 2^52).
 	/* GuestMode = 0 */
-	uint8_t int_type; ///< lo[4:2] IntType (GuestMode 0; 0 = fixed).
-	bool rq_eoi;	  ///< lo[5] RqEoi (GuestMode 0).
-	bool dm_logical;  ///< lo[6] DM (GuestMode 0).
+	uint8_t int_type; ///< Bits 4:2 IntType (GuestMode 0; 0 fixed, 1 arbitrated).
+	bool rq_eoi;	  ///< Bit 5 RqEoi (GuestMode 0).
+	bool dm_logical;  ///< Bit 6 DM (GuestMode 0).
+	/* GuestMode = 1 (appended) */
+	bool gappi_dis; ///< Bit 5 GAPPIDis (GuestMode 1; reserved unless MMIO
+			///< 01A0h[GAPPIDisSup] = 1; libvirq writes 0).
 };
 
 /**
@@ -45,9 +57,11 @@ struct virq_avic_irte_ga {
  * @param f Fields (those of the other mode must be zero).
  * @param out Receives the two words.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, other-mode fields set); ::LIBVIRQ_ERANGE
- *         (int_type > 7, ga_root_pa >= 2^52); ::LIBVIRQ_EALIGN (ga_root_pa).
+ *         (int_type above 1, the reserved encodings 010b-111b; ga_root_pa >= 2^52);
+ *         ::LIBVIRQ_EALIGN (ga_root_pa).
  * Thread-safety: pure.
- * Spec: IOMMU spec pub. 48882, IRTE 128-bit (GAEn=1), Linux layout (UNCERTAIN).
+ * Spec: AMD IOMMU specification 48882 rev 3.11 §2.2.5.3, Figures 19 and 20; §2.2.5.2,
+ * Tables 22 and 23.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f,
 							uint64_t out[2]);
@@ -55,25 +69,28 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_encode(const struct virq_avic_i
  * @brief Decodes a 128-bit IRTE.
  * @param in The two words. @param f Receives the fields of the mode in lo[7].
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when reserved bits are
- *         set (GuestMode 1: lo[5:3], hi[11:8], hi[55:52]; GuestMode 0: lo[63:32],
- *         hi[55:8]; the fields are still filled). Whenever it returns ::LIBVIRQ_OK,
- *         virq_avic_irte_ga_encode() of the fields gives back exactly @p in.
+ *         set (GuestMode 1: 4:3, 75:72, 119:116; GuestMode 0: 63:32, 119:72, or IntType
+ *         010b-111b; the fields are still filled). The IOMMU ignores them while RemapEn is
+ *         0; libvirq reports them in any case and never writes them. Whenever it returns
+ *         ::LIBVIRQ_OK, virq_avic_irte_ga_encode() of the fields gives back exactly @p in.
  * Thread-safety: pure.
  * Spec: as virq_avic_irte_ga_encode().
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_irte_ga_decode(const uint64_t in[2],
 							struct virq_avic_irte_ga *f);
 
-/** @brief GA log event code "guest not running" (GA_GUEST_NR). */
+/** @brief GA log OpCode 0001b, GA_GUEST_NR ("guest not running"). */
 #define LIBVIRQ_GA_LOG_GUEST_NR 1u
 
 /**
  * @brief Decodes a 64-bit GA log entry.
- * @param e Entry. @param tag Receives bits 31:0. @param devid Receives 47:32.
- * @param code Receives 63:60.
- * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL).
+ * @param e Entry. @param tag Receives bits 31:0 GATag. @param devid Receives 47:32 DeviceID.
+ * @param code Receives 63:60 OpCode.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when reserved bits 59:48
+ *         are set (the fields are still filled).
  * Thread-safety: pure.
- * Spec: IOMMU spec pub. 48882, Guest Virtual APIC Log entry (Linux layout, UNCERTAIN).
+ * Spec: AMD IOMMU specification 48882 rev 3.11 §2.7.2 (Figure 78), §2.7.3 (Figure 79,
+ * ::LIBVIRQ_GA_LOG_ENTRY_TABLE).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_ga_log_decode(uint64_t e, uint32_t *tag, uint16_t *devid,
 						       uint8_t *code);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_avic
  * @brief AMD AVIC VMs and vCPUs: tables, backing pages, load/put, posting, exits, destination
  * resolution.
  *
- * Spec: APM Vol. 2 §15.29. Part of the AVIC module; include libvirq/avic.h.
+ * Spec: APM Vol 2 rev 3.44 §15.29. Part of the AVIC module; include libvirq/avic.h.
  */
 #ifndef LIBVIRQ_AVIC_VM_H
 #define LIBVIRQ_AVIC_VM_H
@@ -80,7 +81,7 @@ struct virq_avic_registry;
 
 /** @brief Internal VM-wide event counters (read them with virq_avic_vm_counters_get()). */
 struct virq_avic_vm_raw_counters {
-	uint64_t ev[4];	  ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
+	uint64_t ev[5];	  ///< Internal: per ::virq_avic_vm_counters field, in its order (atomic).
 	uint64_t dropped; ///< Internal: log lines left out by the rate limit (atomic).
 };
 
@@ -142,7 +143,7 @@ struct virq_avic_vm {
  * table page and one block for the maps, sized by @c max_vcpus: a vCPU-by-index
  * array and an APIC-ID map of 2 x @c max_vcpus (rounded up to a power of two)
  * 4-byte slots (16 KiB for 1,024 vCPUs in any mode).
- * Thread-safety: the caller owns @p vm exclusively. Spec: APM §15.29.2.
+ * Thread-safety: the caller owns @p vm exclusively. Spec: APM Vol 2 rev 3.44 §15.29.5 (tables).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm,
 						 const struct virq_hal *hal,
@@ -155,7 +156,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm,
  *         registry (nothing freed); ::LIBVIRQ_EINVAL when never initialised or already
  *         destroyed. Afterwards every function given @p vm returns ::LIBVIRQ_EINVAL.
  * Thread-safety: exclusive; no post or lookup may run concurrently.
- * Spec: APM Vol 2 §15.29.2.
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm);
 
@@ -164,7 +165,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm);
  * @param vm VM. @param policy New policy.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
  * Thread-safety: VM lock.
- * Spec: none (software policy; doorbell MSR per APM §15.29.2.3).
+ * Spec: none (software policy; doorbell register per APM Vol 2 rev 3.44 §15.29.8.2).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm,
 						       enum virq_avic_policy policy);
@@ -193,7 +194,7 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm);
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (APIC ID, rounds);
  *         ::LIBVIRQ_EHW when a doorbell write faults (policy set to kick).
  * Thread-safety: VM lock. Cost: 2 × @p rounds HAL calls.
- * Spec: none (software policy; doorbell MSR per APM §15.29.2.3).
+ * Spec: none (software policy; doorbell register per APM Vol 2 rev 3.44 §15.29.8.2).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm,
 						      uint32_t self_host_apic_id, void *cookie,
@@ -223,7 +224,8 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
  * library clears its own when their condition is gone.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL, reason out of range; NESTED is per vCPU).
  * Thread-safety: any context (atomic).
- * Spec: APM §15.29.2 (AVIC enable in the VMCB); reasons mirror KVM's APICv inhibits
+ * Spec: APM Vol 2 rev 3.44 §15.29.4.1 (AVIC Enable in the VMCB); reasons mirror KVM's APICv
+ * inhibits
  * (@ref avic-inhibit-reasons).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm,
@@ -260,15 +262,16 @@ const char *virq_avic_inhibit_name(uint32_t reason);
 
 /** @brief Per-vCPU counters (statistical: concurrent posts may undercount by a few). */
 struct virq_avic_vcpu_counters {
-	uint64_t posts;		    ///< virq_avic_post() calls that set a new IRR bit.
-	uint64_t coalesced;	    ///< Posts whose IRR bit was already set.
-	uint64_t doorbells;	    ///< Doorbell MSR writes aimed at this vCPU.
-	uint64_t kicks;		    ///< HAL kicks of this vCPU.
-	uint64_t incomplete_ipi[6]; ///< AVIC_INCOMPLETE_IPI exits taken by this vCPU, by
-				    ///< ::virq_avic_ipi_cause.
-	uint64_t noaccel_trap;	    ///< AVIC_NOACCEL trap exits.
-	uint64_t noaccel_fault;	    ///< AVIC_NOACCEL fault exits.
-	uint64_t noaccel_write;	    ///< AVIC_NOACCEL exits that were writes.
+	uint64_t posts;	    ///< virq_avic_post() calls that set a new IRR bit.
+	uint64_t coalesced; ///< Posts whose IRR bit was already set.
+	uint64_t doorbells; ///< Doorbell MSR writes aimed at this vCPU.
+	uint64_t kicks;	    ///< HAL kicks of this vCPU.
+	uint64_t incomplete_ipi[LIBVIRQ_AVIC_IPI_NCAUSES]; ///< AVIC_INCOMPLETE_IPI exits taken
+							   ///< by this vCPU, by
+							   ///< ::virq_avic_ipi_cause.
+	uint64_t noaccel_trap;				   ///< AVIC_NOACCEL trap exits.
+	uint64_t noaccel_fault;				   ///< AVIC_NOACCEL fault exits.
+	uint64_t noaccel_write;				   ///< AVIC_NOACCEL exits that were writes.
 };
 
 /** @brief Internal per-vCPU counters, one increment per event (read virq_avic_vcpu_counters_get()).
@@ -280,10 +283,11 @@ struct virq_avic_vcpu_raw_counters {
 	uint64_t wakes;	    ///< Internal: notifications from exits and the GA log (not posts).
 	uint64_t db_failed; ///< Internal: doorbell writes that faulted (then kicked).
 	uint64_t coalesced; ///< Internal: posts whose IRR bit was already set.
-	uint64_t incomplete_ipi[6]; ///< Internal: AVIC_INCOMPLETE_IPI exits by cause.
-	uint64_t noaccel_trap;	    ///< Internal: AVIC_NOACCEL traps.
-	uint64_t noaccel_fault;	    ///< Internal: AVIC_NOACCEL faults.
-	uint64_t noaccel_write;	    ///< Internal: AVIC_NOACCEL writes.
+	uint64_t incomplete_ipi[LIBVIRQ_AVIC_IPI_NCAUSES]; ///< Internal: AVIC_INCOMPLETE_IPI
+							   ///< exits by cause.
+	uint64_t noaccel_trap;				   ///< Internal: AVIC_NOACCEL traps.
+	uint64_t noaccel_fault;				   ///< Internal: AVIC_NOACCEL faults.
+	uint64_t noaccel_write;				   ///< Internal: AVIC_NOACCEL writes.
 };
 
 /** @brief vCPU creation parameters. */
@@ -357,7 +361,7 @@ struct virq_avic_vcpu {
  *         ::LIBVIRQ_EBUSY when @p vcpu holds a live vCPU; ::LIBVIRQ_EINVAL for a VM that is
  *         not initialised.
  * Thread-safety: VM lock.
- * Spec: APM §15.29.3.2 (physical APIC ID table entry), §15.29.2 (backing page).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2 (physical APIC ID table entry), §15.29.5.1 (backing page).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm,
 						   struct virq_avic_vcpu *vcpu,
@@ -369,7 +373,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm,
  *         ::LIBVIRQ_EINVAL when never initialised or already destroyed. Afterwards every
  *         function given @p vcpu returns ::LIBVIRQ_EINVAL (or a neutral answer).
  * Thread-safety: VM lock; no post to this vCPU may run concurrently.
- * Spec: APM §15.29.3.2, §15.29.3.3.
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2, §15.29.5.3.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu);
 
@@ -378,7 +382,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcp
  * @param vcpu vCPU. @param pa Optional; receives its host-physical address.
  * @return Its virtual address; NULL (and *@p pa = 0) for a vCPU that is not live.
  * Thread-safety: any context.
- * Spec: APM §15.29.2 (vAPIC backing page).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.1 (vAPIC backing page).
  */
 void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
 
@@ -401,7 +405,7 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa);
  *         inhibited the VM (PHYSICAL_ID_TOO_BIG): make every vCPU recompute its
  *         VMCB values before its next VMRUN; ::LIBVIRQ_EINVAL.
  * Thread-safety: VM lock.
- * Spec: APM §15.29.4 (x2AVIC); x2APIC LDR per Intel SDM Vol 3A §11.12.10.2
+ * Spec: APM Vol 2 rev 3.44 §15.29.10 (x2AVIC); x2APIC LDR per Intel SDM Vol 3A §11.12.10.2
  * (@ref apic-x2apic-logical).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic);
@@ -418,7 +422,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *
  * with the next virq_avic_vcpu_vmcb_values().
  * @param vcpu vCPU. @param nested True while the vCPU runs a nested guest.
  * Thread-safety: vCPU owner; concurrent with posts.
- * Spec: none (per-vCPU inhibit; doorbell per APM §15.29.2.3).
+ * Spec: none (per-vCPU inhibit; doorbell per APM Vol 2 rev 3.44 §15.29.8.2).
  */
 void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested);
 
@@ -431,7 +435,7 @@ void virq_avic_vcpu_set_nested(struct virq_avic_vcpu *vcpu, bool nested);
  */
 bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why);
 
-/** @brief The VMCB control-area values for a vCPU (APM App. B Table B-1). */
+/** @brief The VMCB control-area values for a vCPU (APM Vol 2 rev 3.44 Appendix B, Table B-1). */
 struct virq_avic_vmcb_values {
 	uint32_t int_ctl_set;	 ///< int_ctl (0x60) bits to set.
 	uint32_t int_ctl_clear;	 ///< int_ctl bits to clear (AVIC_ENABLE | X2APIC_MODE).
@@ -459,7 +463,7 @@ struct virq_avic_vmcb_values {
  * injects from the IRR (the backing page) after this call, before VMRUN.
  * @param vcpu vCPU. @param out Receives the values.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
- * Thread-safety: vCPU owner. Spec: APM §15.29.2, App. B.
+ * Thread-safety: vCPU owner. Spec: APM Vol 2 rev 3.44 §15.29.4, Appendix B.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 							  struct virq_avic_vmcb_values *out);
@@ -469,7 +473,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu 
  *        clean bits cleared.
  * @param vmcb VMCB (4 KiB, any alignment). @param v Values.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
- * Thread-safety: the caller owns the VMCB. Spec: APM App. B Table B-1.
+ * Thread-safety: the caller owns the VMCB. Spec: APM Vol 2 rev 3.44 Appendix B, Table B-1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb,
 						    const struct virq_avic_vmcb_values *v);
@@ -486,7 +490,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vmcb_write(void *vmcb,
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (host_apic_id; nothing changed);
  *         ::LIBVIRQ_EBUSY when already loaded.
  * Thread-safety: vCPU owner; concurrent with posts.
- * Spec: APM §15.29.3.2 (IsRunning, host physical APIC ID).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2 (IsRunning, host physical APIC ID).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu,
 						   uint32_t host_apic_id);
@@ -496,7 +500,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu,
  * @param vcpu vCPU.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
  * Thread-safety: vCPU owner; concurrent with posts.
- * Spec: APM §15.29.3.2 (IsRunning).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2 (IsRunning).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu);
 /**
@@ -507,7 +511,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu);
  * kicks as well).
  * @param vcpu vCPU. @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL.
  * Thread-safety: vCPU owner.
- * Spec: APM §15.29.3.2 (IsRunning).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2 (IsRunning).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu);
 /**
@@ -515,7 +519,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
  * @param vcpu vCPU. @param host_apic_id Calling CPU's APIC ID.
  * @return As virq_avic_vcpu_load().
  * Thread-safety: vCPU owner.
- * Spec: APM §15.29.3.2 (IsRunning).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2 (IsRunning).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu,
 						      uint32_t host_apic_id);
@@ -525,7 +529,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcp
  * @param vcpu vCPU. @param vector Optional; receives the highest IRR vector (0 if none).
  * @return True when an interrupt is deliverable.
  * Thread-safety: any context (reads with atomic loads after a full barrier).
- * Spec: APM Vol 2 §16.6 (IRR, ISR, TPR/PPR priority).
+ * Spec: APM Vol 2 rev 3.44 §16.6 (IRR, ISR, TPR/PPR priority).
  */
 bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
 
@@ -549,7 +553,7 @@ bool virq_avic_vcpu_pending(const struct virq_avic_vcpu *vcpu, uint8_t *vector);
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (not a live vCPU); ::LIBVIRQ_ERANGE (vector < 16);
  * ::LIBVIRQ_EHW when the doorbell write faulted (the vCPU was kicked instead; the interrupt is
  * pending). Thread-safety: lock-free, any CPU, concurrent with everything but the target's
- * destruction. Spec: APM §15.29.2.3 (doorbell), §15.29.3.2 (IsRunning).
+ * destruction. Spec: APM Vol 2 rev 3.44 §15.29.8.2 (doorbell), §15.29.5.2 (IsRunning).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector,
 					      uint32_t self_host_apic_id);
@@ -604,7 +608,7 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL or uninitialised VM, NULL icr, a sender that is
  *         not a live vCPU of @p vm, shorthand self/all-but-self without sender).
  * Thread-safety: any context; concurrent with VM-wide changes (atomic loads).
- * Spec: APM Vol 2 §16.6 (interprocessor interrupts), §15.29.3.1.
+ * Spec: APM Vol 2 rev 3.44 §16.5 (interprocessor interrupts), §15.29.6.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_resolve(struct virq_avic_vm *vm,
 						 struct virq_avic_vcpu *sender,
@@ -637,7 +641,7 @@ struct virq_avic_deliver_ops {
  * @param count Optional; receives the number of targets reached.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (special IPI and no callback).
  * Thread-safety: sender's owner; concurrent with posts and other senders.
- * Spec: APM Vol 2 §16.5 (ICR), §16.6.
+ * Spec: APM Vol 2 rev 3.44 §16.5 (ICR), §16.6.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender,
 						     uint64_t icr_raw,
@@ -668,16 +672,18 @@ struct virq_avic_exit_result {
 			///< change): have every vCPU recompute its VMCB values
 			///< (virq_avic_vcpu_vmcb_values()) before its next VMRUN, kicking the
 			///< running ones.
+	bool vector_valid; ///< NOACCEL: a (level-triggered) EOI write; @c vector holds its vector.
+	uint8_t vector;	   ///< NOACCEL: EXITINFO2[7:0], the EOI's vector when @c vector_valid.
 };
 
 /**
  * @brief Handles \#VMEXIT AVIC_INCOMPLETE_IPI taken by @p sender.
  *
  * TARGET_NOT_RUNNING: the hardware already set the IRR bits and notified the
- * targets whose physical table entry has IsRunning 1 (APM Vol 2 §15.29.3.1);
- * wakes the other targets only (doorbell if running elsewhere, else kick;
- * the sender itself is skipped; @ref avic-tnr-wake). INVALID_INT_TYPE and
- * INVALID_TARGET: emulates the whole ICR (virq_avic_emulate_icr();
+ * targets whose physical table entry has IsRunning 1 (APM Vol 2 rev 3.44 §15.29.6.1, steps 5 and
+ * 6); wakes the other targets only (doorbell if running elsewhere, else kick; the sender itself is
+ * skipped; @ref avic-tnr-wake). INVALID_INT_TYPE and INVALID_TARGET: emulates the whole ICR
+ * (virq_avic_emulate_icr();
  * @ref avic-incomplete-ipi-causes). INVALID_VECTOR: counted, nothing else.
  * INVALID_BACKING_PAGE and unknown causes: counted in the VM's counters
  * (virq_avic_vm_counters_get()), logged at most ::LIBVIRQ_AVIC_LOG_BURST + 1
@@ -690,7 +696,7 @@ struct virq_avic_exit_result {
  *         ::LIBVIRQ_EUNKNOWN (unknown cause) and ::LIBVIRQ_EHW (INVALID_BACKING_PAGE), both
  *         with @c res->action = ::LIBVIRQ_AVIC_ACT_REPORT; ::LIBVIRQ_EINVAL (not a live
  *         vCPU, NULL @p res); errors of virq_avic_emulate_icr().
- * Thread-safety: sender's owner. Spec: APM §15.29.3.1, Table 15-29.
+ * Thread-safety: sender's owner. Spec: APM Vol 2 rev 3.44 §15.29.9.1, Tables 15-25 to 15-27.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_incomplete_ipi(
     struct virq_avic_vcpu *sender, uint64_t info1, uint64_t info2,
@@ -735,7 +741,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *v
  * @return As the handler called; ::LIBVIRQ_EUNKNOWN for another exit code;
  *         ::LIBVIRQ_EINVAL (NULL or uninitialised vCPU, NULL @p res).
  * Thread-safety: as the handler called (the vCPU's owner, with the VM lock for 0x402).
- * Spec: APM Vol 2 Appendix C (exit codes), §15.29.3.
+ * Spec: APM Vol 2 rev 3.44 Appendix C (exit codes), §15.29.9.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode,
 						     uint64_t info1, uint64_t info2,
@@ -750,12 +756,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu
  * bounded number of lines.
  */
 struct virq_avic_vm_counters {
-	uint64_t
-	    unknown_ipi_cause; ///< AVIC_INCOMPLETE_IPI with a cause above 4 (::LIBVIRQ_EUNKNOWN).
+	/** AVIC_INCOMPLETE_IPI with a reserved ID, above 5 (::LIBVIRQ_EUNKNOWN). */
+	uint64_t unknown_ipi_cause;
 	uint64_t unknown_exit; ///< virq_avic_handle_exit() given another exit code.
 	uint64_t
 	    invalid_backing_page;   ///< AVIC_INCOMPLETE_IPI INVALID_BACKING_PAGE (::LIBVIRQ_EHW).
 	uint64_t noaccel_trap_read; ///< AVIC_NOACCEL trap exits on a read (::LIBVIRQ_EUNKNOWN).
+	/** AVIC_INCOMPLETE_IPI ID 5, Un-accelerated IPI: Secure AVIC only (::LIBVIRQ_ENOTSUP). */
+	uint64_t unaccelerated_ipi;
 	uint64_t log_lines_dropped; ///< Events of these kinds not logged (rate limit).
 };
 
@@ -787,7 +795,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_counters_get(const struct virq_avic_
  *         owns that entry: VM inhibited LOGICAL_ID_ALIASED, entry left);
  *         ::LIBVIRQ_EINVAL (not a live vCPU).
  * Thread-safety: VM lock.
- * Spec: APM §15.29.3.3 (logical APIC ID table).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.3 (logical APIC ID table).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr);
 /**
@@ -798,7 +806,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, 
  * @param vcpu vCPU. @param dfr New DFR (bits 27:0 read as ones).
  * @return As virq_avic_ldr_write().
  * Thread-safety: VM lock.
- * Spec: APM §15.29.3.3 (logical APIC ID table).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.3 (logical APIC ID table).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr);
 /**
@@ -811,7 +819,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, 
  * @return ::LIBVIRQ_OK when no inhibit was added; ::LIBVIRQ_EINHIBITED when the VM was
  *         newly inhibited; ::LIBVIRQ_EINVAL (not a live vCPU).
  * Thread-safety: VM lock.
- * Spec: APM §15.29.3.2 (the physical table is indexed by the initial APIC ID).
+ * Spec: APM Vol 2 rev 3.44 §15.29.5.2 (the physical table is indexed by the initial APIC ID).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value);
 /** @} */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Plain description of a GICv3/v4 system: where its frames are.
  *
  * Filled by the optional device-tree discovery (fdt.h, virq_fdt_discover_gic())
@@ -79,7 +80,7 @@ struct virq_gic_its_desc {
  * @brief A whole GIC: distributor, redistributor regions, ITSes, and the
  *        optional GICv2-compatible CPU interface frames.
  *
- * Fields added in 0.2 (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
+ * The optional members (@ref nr_redist_skipped, @ref skipped, the GICC/GICH/GICV
  * frames, virq_gic_its_desc::phandle and virq_gic_its_desc::fdt_node) are
  * zero in a zero-initialised hand-filled description, which means "absent".
  */
@@ -104,18 +105,18 @@ struct virq_gic_desc {
 	/** GICC: the memory-mapped, GICv2-compatible CPU interface (GICC_CTLR at
 	    +0); 0/0 when absent. Device tree: the @c reg entry after the
 	    redistributor regions (binding arm,gic-v3.yaml); ACPI: MADT GICC
-	    "Physical Base Address". Register map: Arm IHI 0069, memory-mapped
+	    "Physical Base Address". Register map: Arm IHI 0069H, memory-mapped
 	    GICC_* registers. */
 	uint64_t gicc_base;
 	uint64_t gicc_size; /**< GICC region size in bytes; 0 when absent. */
 	/** GICH: the memory-mapped virtual interface control frame (GICH_HCR at
 	    +0) a hypervisor of GICv2-compatible guests uses; 0/0 when absent
-	    (the @c reg entry after GICC). Arm IHI 0069, GICH_* registers. */
+	    (the @c reg entry after GICC). Arm IHI 0069H, GICH_* registers. */
 	uint64_t gich_base;
 	uint64_t gich_size; /**< GICH region size in bytes; 0 when absent. */
 	/** GICV: the memory-mapped virtual CPU interface a GICv2-compatible
 	    guest is given (GICV_CTLR at +0); 0/0 when absent (the @c reg entry
-	    after GICH). Arm IHI 0069, GICV_* registers. */
+	    after GICH). Arm IHI 0069H, GICV_* registers. */
 	uint64_t gicv_base;
 	uint64_t gicv_size; /**< GICV region size in bytes; 0 when absent. */
 };

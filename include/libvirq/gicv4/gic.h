@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv3/v4 distributor, redistributors and physical LPIs.
  *
  * This header is part of the GICv4 module (front door: libvirq/gicv4.h):
@@ -52,7 +53,7 @@
  * that also wants a baseline of physical MSIs maps them with
  * virq_lpi_alloc() + virq_lpi_set_config() + virq_its_map_lpi().
  *
- * Spec: Arm IHI 0069 (GICv3 and GICv4 architecture specification),
+ * Spec: Arm IHI 0069H (GICv3 and GICv4 architecture specification),
  * chapters 5 (LPIs), 6 (ITS), 9 (GICv4) and 12 (registers).
  */
 #ifndef LIBVIRQ_GICV4_GIC_H
@@ -189,7 +190,7 @@ struct virq_gic {
  *         ::LIBVIRQ_ENOMEM when a table cannot be allocated (nothing is kept).
  *
  * Thread-safety: the caller serialises all calls on one ::virq_gic.
- * Spec: IHI 0069H §12.9.2 (GICD_TYPER), §12.11.34 (GICR_TYPER), §5.1.
+ * Spec: IHI 0069H §12.9.38 (GICD_TYPER), §12.11.37 (GICR_TYPER), §5.1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct virq_hal *hal,
 					     const struct virq_gic_desc *desc,
@@ -206,8 +207,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct 
  * @return ::LIBVIRQ_OK (the GIC is ::LIBVIRQ_GICV4_GONE); ::LIBVIRQ_EINVAL (NULL,
  *         never initialised or already destroyed: nothing touched);
  *         ::LIBVIRQ_EBUSY (ITSes or VMs still exist: nothing freed). See
- *         gicv4/state.h. (Not marked must-check, so that code written for
- *         0.1, where this returned nothing, still compiles.)
+ *         gicv4/state.h. Not marked must-check: a caller that tears down
+ *         in order may discard the result without a cast.
  *
  * Thread-safety: the caller serialises all calls on @p gic.
  *
@@ -220,10 +221,8 @@ virq_status virq_gic_destroy(struct virq_gic *gic);
  * then waits for GICD_CTLR.RWP (bit 31) to clear.
  *
  * @param gic An initialised GIC.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ETIMEDOUT when RWP stays
- *         set.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ETIMEDOUT when RWP stays set.
  *
  * Thread-safety: the caller serialises calls on @p gic.
  * Spec: IHI 0069H §12.9.4 GICD_CTLR.
@@ -237,14 +236,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_dist_enable(struct virq_gic *gic);
  * @param aff The CPU's affinity packed as Aff3:Aff2:Aff1:Aff0 (bits 31:0),
  *            i.e. MPIDR_EL1 Aff3 [39:32] moved to [31:24] and Aff2..0 kept.
  * @param idx Receives the redistributor index.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ENOENT when no
- *         GICR_TYPER.Affinity_Value matches.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOENT when no GICR_TYPER.Affinity_Value matches.
  *
  * Thread-safety: read-only; safe concurrently with other readers.
  *
- * Spec: IHI 0069H §12.11.34 GICR_TYPER (Affinity_Value).
+ * Spec: IHI 0069H §12.11.37 GICR_TYPER (Affinity_Value).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, uint32_t aff,
 						   uint32_t *idx);
@@ -267,19 +264,19 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_find_rdist(const struct virq_gic *gic, u
  *
  * @param gic An initialised GIC.
  * @param idx Redistributor index (< nr_rd).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, bad index);
- *         ::LIBVIRQ_EBUSY (the redistributor is already initialised: no register
- *         touched, its tables not reprogrammed);
- *         ::LIBVIRQ_ETIMEDOUT (wake, RWP or Dirty never settled: the RD is left
- *         without LPIs and may be retried); ::LIBVIRQ_EBUSY (EnableLPIs stuck at 1);
- *         ::LIBVIRQ_ENOMEM (pending table); ::LIBVIRQ_ENOHAL (non-coherent tables
- *         and no dcache_clean); ::LIBVIRQ_EHW (PROPBASER/PENDBASER PA did not stick).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; bad index); ::LIBVIRQ_EBUSY (the redistributor is already
+ *         initialised: no register touched, its tables not reprogrammed; or EnableLPIs,
+ *         left on by a previous kernel, stuck at 1); ::LIBVIRQ_ETIMEDOUT
+ *         (wake, RWP or Dirty never settled: the RD is left without LPIs and may be retried);
+ *         ::LIBVIRQ_ENOMEM (pending table);
+ *         ::LIBVIRQ_ENOHAL (non-coherent tables and no dcache_clean); ::LIBVIRQ_EHW
+ *         (PROPBASER/PENDBASER PA did not stick).
  *
  * Thread-safety: the caller serialises calls on @p gic (typically run on
  * the CPU owning the redistributor, but any CPU works).
- * Spec: IHI 0069H §5.1, §12.11.2 GICR_CTLR, §12.11.40 GICR_WAKER, §12.11.29/.30, §12.12.
+ * Spec: IHI 0069H §5.1, §12.11.2 GICR_CTLR, §12.11.42 GICR_WAKER, §12.11.33 GICR_PROPBASER,
+ * §12.11.32 GICR_PENDBASER.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_t idx);
 
@@ -292,11 +289,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_rdist_init(struct virq_gic *gic, uint32_
  * @param gic   An initialised GIC.
  * @param count Number of IDs, 1..4096.
  * @param first Receives the first INTID.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, count 0 or > 4096); ::LIBVIRQ_ENOSPC;
- *         ::LIBVIRQ_ENOHAL (non-coherent configuration table and the clean
- *         failed: nothing is allocated and @p first is not written).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; count 0 or > 4096); ::LIBVIRQ_ENOSPC; ::LIBVIRQ_ENOHAL
+ *         (non-coherent configuration table and the clean failed: nothing is allocated and @p
+ *         first is not written).
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
  *
@@ -312,9 +308,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_alloc(struct virq_gic *gic, uint32_t cou
  * @param first First INTID.
  * @param count Number of IDs.
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL, range outside the LPI space);
- *         ::LIBVIRQ_ENOENT when an ID in the range was not allocated (nothing freed).
+ *         ::LIBVIRQ_EINVAL (@p gic NULL, never initialised or destroyed, gicv4/state.h;
+ *         range outside the LPI space);
+ *         ::LIBVIRQ_ENOENT when an ID in the range was not allocated, ::LIBVIRQ_EBUSY when
+ *         one is still mapped by an ITS event or is a vPE's doorbell (nothing freed);
+ *         ::LIBVIRQ_ENOHAL (the IDs are freed, but the non-coherent configuration table
+ *         could not be cleaned).
  *
  * Thread-safety: the caller serialises allocator calls on @p gic.
  *
@@ -333,11 +332,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_lpi_free(struct virq_gic *gic, uint32_t firs
  * @param intid    An allocated LPI INTID.
  * @param priority Priority 0..255 (bits [1:0] are ignored by the architecture).
  * @param enable   Enable bit.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE (not an LPI of this
- *         GIC);
- *         ::LIBVIRQ_ENOENT (not allocated).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ERANGE (not an LPI of this GIC); ::LIBVIRQ_ENOENT
+ *         (not allocated); ::LIBVIRQ_ENOHAL (the byte is written, but the non-coherent
+ *         table could not be cleaned: no @c dcache_clean).
  *
  * Thread-safety: concurrent calls for different INTIDs are safe.
  * Spec: IHI 0069H §5.1.1.

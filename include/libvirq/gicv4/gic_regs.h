@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Distributor (GICD_*) and redistributor (GICR_*) registers used by
  * libvirq's GICv4 module: offsets and fields in the spec's [hi:lo] notation.
  *
- * Source: Arm IHI 0069 (GICv3/v4 architecture specification), chapter 12
+ * Source: Arm IHI 0069H (GICv3/v4 architecture specification), chapter 12
  * (§12.9 GICD_*, §12.10/12.11 GICR_*). Memory attribute encodings (InnerCache,
  * Shareability) are the ::virq_gic_cache / ::virq_gic_shareability enums of
  * gicv4/its_regs.h, shared with the ITS registers. Field macros expand to "hi, lo" and are used

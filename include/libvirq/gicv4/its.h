@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief ITS driver: probe and errata quirks, GITS_BASER tables, command
  * queue bring-up, collections, devices and physical LPI mappings.
  *
@@ -77,7 +78,7 @@ struct virq_its_quirk_entry {
  * @param platform ::virq_gic_platform bits of the description.
  * @return Bit set of ::virq_its_quirk. Thread-safety: pure.
  *
- * Spec: vendor errata, not IHI 0069 (@ref gic-its-errata).
+ * Spec: vendor errata, not IHI 0069H (@ref gic-its-errata).
  */
 uint32_t virq_its_quirks_for(uint32_t iidr, uint32_t platform);
 
@@ -200,6 +201,8 @@ struct virq_its {
 	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
 	struct virq_page dev_ht;   /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
 	uint32_t dev_ht_used;	   /**< Private: devices in @ref dev_ht. */
+	struct virq_hal
+	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
 
 /** @brief Index of a table in ::virq_its::tbl. */
@@ -244,6 +247,7 @@ struct virq_its_device {
 	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
 	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
 	struct virq_its_device *prev; /**< Private: previous device in the list (NULL: first). */
+	struct virq_hal hal; /**< Private: the ITS's HAL, kept after unmap (@ref virq_failures). */
 };
 
 /**
@@ -270,8 +274,8 @@ struct virq_its_device {
  *         gicv4/state.h; or @p desc's region overlaps an ITS already initialised on
  *         @p gic, through other storage: nothing read or written, the first ITS
  *         untouched);
- *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL (NULL, bad cfg: also a ::virq_its_lock with
+ *         ::LIBVIRQ_EINVAL (@p gic NULL, never initialised or destroyed; @p its or
+ *         @p desc NULL; bad cfg: also a ::virq_its_lock with
  *         only one of @c acquire and @c release; a region, virq_gic_its_desc::size,
  *         smaller than the 64 KiB control frame ::LIBVIRQ_GIC_FRAME_SIZE, whose ID
  *         registers GITS_PIDR2 at 0xFFE8 is read: nothing read); ::LIBVIRQ_ENOTSUP (not an
@@ -369,11 +373,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_destroy(struct virq_its *its);
  *
  * @param its An initialised ITS.
  * @param rd  Redistributor index.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (bad index, other node); ::LIBVIRQ_EBUSY
- *         (LPIs not enabled on @p rd); ::LIBVIRQ_ERANGE (ICID beyond the ITS);
- *         ::LIBVIRQ_ENOMEM (level-2 page); queue errors.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; bad index, other node); ::LIBVIRQ_EBUSY (LPIs not enabled on @p rd);
+ *         ::LIBVIRQ_ERANGE (ICID beyond the ITS); ::LIBVIRQ_ENOMEM (level-2 page); queue
+ *         errors.
  *
  * Thread-safety: with the ITS lock (::virq_its_lock) concurrent with every other call that
  * uses @p its, from any CPU, except the same collection's; without it the caller
@@ -405,8 +408,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  *         ::LIBVIRQ_EEXIST: @p dev is not live but @p device_id is mapped on @p its by
  *         another device, or is the DeviceID virq_its_init() reserved for the
  *         doorbell proxy (::virq_its_cfg::proxy_doorbells); nothing changed;
- *         ::LIBVIRQ_EINVAL also when @p its is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL (@p dev NULL, @p nr_events 0);
+ *         ::LIBVIRQ_EINVAL (@p its NULL, never initialised or destroyed; @p dev NULL,
+ *         @p nr_events 0);
  *         ::LIBVIRQ_ERANGE (@p device_id beyond GITS_TYPER.Devbits or the device
  *         table, @p nr_events beyond GITS_TYPER.ID_bits); ::LIBVIRQ_ENOMEM (DeviceID
  *         index, level-2 table page, ITT or tracking); ::LIBVIRQ_ENOHAL (non-coherent
@@ -433,10 +436,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_map(struct virq_its *its,
  *
  * @param dev A mapped device with no mapped events.
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
- *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
- *         (events still mapped); queue
- *         errors (the device stays mapped).
+ *         ::LIBVIRQ_EINVAL (a NULL, never initialised or already unmapped device: nothing
+ *         touched; gicv4/state.h); ::LIBVIRQ_EBUSY (events still mapped); queue errors
+ *         (the device stays mapped).
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -452,16 +454,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_unmap(struct virq_its_device *dev
  * @param event EventID (< nr_events), not mapped yet.
  * @param pintid An allocated LPI (virq_lpi_alloc()).
  * @param icid  A mapped collection (= RD index).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event
- *         mapped);
- *         ::LIBVIRQ_ENOENT (collection not mapped or LPI not allocated); ::LIBVIRQ_EBUSY
- *         (@p pintid is a vPE's doorbell, see virq_vpe_init()); ::LIBVIRQ_ENOSPC (65534
- *         events map @p pintid already); queue errors:
- *         the event is tracked as mapped (the LPI referenced, so that virq_lpi_free()
- *         refuses it) when GITS_CREADR passed the MAPTI or the ITS is dead, else as
- *         unmapped; unmap a tracked event with virq_its_unmap_event().
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST (event mapped); ::LIBVIRQ_ENOENT
+ *         (collection not mapped or LPI not allocated); ::LIBVIRQ_EBUSY (@p pintid is a vPE's
+ *         doorbell, see virq_vpe_init()); ::LIBVIRQ_ENOSPC (65534 events map @p pintid
+ *         already); queue errors: the event is tracked as mapped (the LPI referenced, so that
+ *         virq_lpi_free() refuses it) when GITS_CREADR passed the MAPTI or the ITS is dead,
+ *         else as unmapped; unmap a tracked event with virq_its_unmap_event().
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -476,15 +475,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_lpi(struct virq_its_device *dev, uin
  *
  * @param dev   A mapped device.
  * @param event A mapped EventID.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT (not mapped);
- *         ::LIBVIRQ_EDEAD (ITS dead: nothing sent, the tracking is released so that
- *         the teardown can finish); queue errors: when GITS_CREADR passed the DISCARD
- *         the event is unmapped (only its SYNC/VSYNC failed), otherwise it stays
- *         tracked as mapped with its vPE's vLPI count and its LPI's reference kept
- *         (virq_vpe_destroy() and virq_lpi_free() return ::LIBVIRQ_EBUSY): the ITS may
- *         still map it; call again to finish.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOENT (not mapped); ::LIBVIRQ_EDEAD (ITS dead: nothing
+ *         sent, the tracking is released so that the teardown can finish); queue errors: when
+ *         GITS_CREADR passed the DISCARD the event is unmapped (only its SYNC/VSYNC failed),
+ *         otherwise it stays tracked as mapped with its vPE's vLPI count and its LPI's
+ *         reference kept (virq_vpe_destroy() and virq_lpi_free() return ::LIBVIRQ_EBUSY): the
+ *         ITS may still map it; call again to finish.
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -513,12 +510,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_event(struct virq_its_device *dev,
  * @param first_event First EventID.
  * @param count       1 .. nr_events - first_event; every event mapped
  *                    (physical or virtual; not a proxy slot).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live, see gicv4/state.h);
- *         ::LIBVIRQ_ERANGE (count 0 or past nr_events); ::LIBVIRQ_ENOENT (an
- *         event of the range is not mapped: nothing sent); ::LIBVIRQ_EDEAD
- *         (ITS dead); queue errors as above.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; @p dev not live, see gicv4/state.h); ::LIBVIRQ_ERANGE (count 0 or past
+ *         nr_events); ::LIBVIRQ_ENOENT (an event of the range is not mapped: nothing sent);
+ *         ::LIBVIRQ_EDEAD (ITS dead); queue errors as above.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change), and with every other unmap-range call on the GIC (the batch
@@ -542,12 +537,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_unmap_range(struct virq_its_device *dev,
  *
  * @param dev   A live device. @param event An event mapped to a physical LPI.
  * @param icid  A mapped collection (= RD index).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live); ::LIBVIRQ_ERANGE;
- *         ::LIBVIRQ_ENOENT (event not a physical LPI, or collection not
- *         mapped); queue errors (the event is tracked in the new collection when
- *         GITS_CREADR passed the MOVI, else in the old one: move again).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; @p dev not live); ::LIBVIRQ_ERANGE; ::LIBVIRQ_ENOENT (event not a
+ *         physical LPI, or collection not mapped); queue errors (the event is tracked in the
+ *         new collection when GITS_CREADR passed the MOVI, else in the old one: move again).
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -562,9 +555,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_move_lpi(struct virq_its_device *dev, ui
  * VSYNC (vLPI).
  *
  * @param dev   A mapped device. @param event A mapped EventID.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises the calls on @p dev. With the ITS lock
  * (::virq_its_lock) concurrent with calls on other devices and vPEs of the same ITS, from
@@ -605,9 +597,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  * @param dev   A mapped device.
  * @param event EventID.
  * @param out   Receives a copy of the tracking entry.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE (event >= nr_events).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ERANGE (event >= nr_events).
  *
  * Thread-safety: reads @p dev's tracking only (no ITS lock); the caller serialises it with
  * calls that change @p dev's events.

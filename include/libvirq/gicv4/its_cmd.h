@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv3/v4.0/v4.1 ITS commands: typed description, encoder, decoder.
  *
  * Every ITS command is 32 bytes: four 64-bit little-endian doublewords
@@ -79,7 +80,7 @@ enum virq_its_opcode {
 };
 
 /**
- * @brief Every field of every ITS command, named as in IHI 0069.
+ * @brief Every field of every ITS command, named as in IHI 0069H.
  *
  * Used to report which field an encoder rejected and to address fields
  * generically (virq_its_cmd_get(), virq_its_cmd_set()).
@@ -374,13 +375,77 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_cmd_decode(const uint8_t in[LIBVIRQ_ITS_
 /**
  * @brief Bit set (bit = 1 << ::virq_its_field) of the fields a command uses.
  *
- * @param opcode Any value.
- * @return The set, in the order the decoder and virqtool print them when
- *         walked from ::LIBVIRQ_ITS_F_DeviceID upwards; 0 for an unknown opcode.
+ * The same fields as virq_its_cmd_layout() lists, without the opcode.
  *
- * Thread-safety: pure.
+ * @param opcode Any value.
+ * @return The set; 0 for an unknown opcode.
+ *
+ * Thread-safety: pure. Spec: IHI 0069H §5.3 (each command's fields).
  */
 uint64_t virq_its_cmd_fields(enum virq_its_opcode opcode);
+
+/**
+ * @brief Where one field of a command sits: doubleword @ref dw, bits
+ * [@ref hi : @ref lo], the manual's notation.
+ */
+struct virq_its_field_pos {
+	enum virq_its_field field; /**< The field (::LIBVIRQ_ITS_F_opcode for DW0[7:0]). */
+	uint8_t dw;		   /**< Doubleword, 0..3. */
+	uint8_t hi;		   /**< Highest bit of the field, 0..63. */
+	uint8_t lo;		   /**< Lowest bit of the field, 0..@ref hi. */
+};
+
+/**
+ * @brief The layout of a command: every field with its doubleword and bits.
+ *
+ * The table the encoder, the decoder and the RES0 masks are generated from
+ * (one per command, IHI 0069H §5.3 command by command). Fields are in the
+ * order DW0 first, and within a doubleword lowest bits first, the opcode
+ * (DW0[7:0]) first of all; they never overlap, and every bit they do not
+ * cover is RES0 (virq_its_cmd_res0_mask()). Address fields hold the
+ * address bits [hi:lo] in place (::virq_its_cmd keeps the full address);
+ * Priority holds bits [7:4] of the 8-bit priority.
+ *
+ * @param opcode Any value.
+ * @param n      Optional; receives the number of fields (0 for an unknown
+ *               opcode).
+ * @return A static array of @p *n entries; NULL for an unknown opcode.
+ *
+ * Thread-safety: pure. Spec: IHI 0069H §5.3 (each command's format).
+ */
+const struct virq_its_field_pos *virq_its_cmd_layout(enum virq_its_opcode opcode, size_t *n);
+
+/**
+ * @brief The RES0 bits of doubleword @p dw of a command: every bit no field
+ * of virq_its_cmd_layout() covers.
+ *
+ * The encoder writes them as zero; a command read from memory with any of
+ * them set is not one the architecture defines (virq_its_cmd_res0()).
+ * GICv4.1-only fields (Alloc, PTZ, VCONF_addr, Default_Doorbell, DB) are
+ * fields here, RES0 only on a GICv4.0 ITS.
+ *
+ * @param opcode Any value.
+ * @param dw     Doubleword, 0..3.
+ * @return The mask; 0 for an unknown opcode or @p dw > 3.
+ *
+ * Thread-safety: pure. Spec: IHI 0069H §5.3 (RES0 in each command's format).
+ */
+uint64_t virq_its_cmd_res0_mask(enum virq_its_opcode opcode, unsigned dw);
+
+/**
+ * @brief The RES0 bits that are set in 32 command bytes (what
+ * virq_its_cmd_decode() ignores).
+ *
+ * @param in  32 bytes, four little-endian doublewords.
+ * @param set Receives, per doubleword, the bits set that the command
+ *            reserves (all zero: a well-formed command).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL argument); ::LIBVIRQ_EUNKNOWN
+ *         when DW0[7:0] is not an ITS command (@p set not written).
+ *
+ * Thread-safety: pure. Spec: IHI 0069H §5.3 (RES0 in each command's format).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_cmd_res0(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE],
+						 uint64_t set[4]);
 
 /**
  * @brief Reads a field of a description generically (see file doc for units).
@@ -464,7 +529,16 @@ static inline uint64_t virq_its_rdbase_procnum(uint32_t procnum)
 	return (uint64_t)procnum << 16;
 }
 
-/* ---- Constructors (convenience; the result still goes through the encoder) ---- */
+/*
+ * ---- Builders: one per command, every field of the command a parameter ----
+ *
+ * A builder only fills ::virq_its_cmd (every other member zero); nothing is
+ * checked or truncated here: the members are wider than their fields and
+ * virq_its_cmd_encode() rejects a value that does not fit, naming the field.
+ * Builders without a "_cmd" suffix carry the command's name; the suffix is
+ * there where that name is a device function already (virq_its_int() ...)
+ * or a type (::virq_its_sync).
+ */
 
 /**
  * @cond LIBVIRQ_INTERNAL
@@ -489,6 +563,62 @@ static inline struct virq_its_cmd virq_its_cmd_init_(enum virq_its_opcode op)
 	}
 #endif
 /** @endcond */
+
+/**
+ * @brief MOVI: move event @p ev of device @p dev to collection @p icid.
+ * @param dev DeviceID. @param ev EventID. @param icid ICID of the new collection.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, MOVI.
+ */
+static inline struct virq_its_cmd virq_its_movi(uint32_t dev, uint32_t ev, uint32_t icid)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_MOVI);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	c.ICID = icid;
+	return c;
+}
+
+/**
+ * @brief INT: make the interrupt of event @p ev of device @p dev pending.
+ * @param dev DeviceID. @param ev EventID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, INT.
+ */
+static inline struct virq_its_cmd virq_its_int_cmd(uint32_t dev, uint32_t ev)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_INT);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	return c;
+}
+
+/**
+ * @brief CLEAR: clear the pending interrupt of event @p ev of device @p dev.
+ * @param dev DeviceID. @param ev EventID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, CLEAR.
+ */
+static inline struct virq_its_cmd virq_its_clear_cmd(uint32_t dev, uint32_t ev)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_CLEAR);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	return c;
+}
+
+/**
+ * @brief SYNC to redistributor @p rdbase.
+ * @param rdbase RDbase (see file doc).
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, SYNC.
+ */
+static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_SYNC);
+
+	c.RDbase = rdbase;
+	return c;
+}
 
 /**
  * @brief MAPD: map (@p V) DeviceID @p dev to an ITT at @p itt with 2^(@p size+1) events.
@@ -540,15 +670,151 @@ static inline struct virq_its_cmd virq_its_mapti(uint32_t dev, uint32_t ev, uint
 }
 
 /**
- * @brief SYNC to redistributor @p rdbase.
- * @param rdbase RDbase (see file doc).
- * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, SYNC.
+ * @brief MAPI: map event @p ev of device @p dev to LPI @p ev in collection @p icid.
+ * @param dev DeviceID. @param ev EventID, also the LPI INTID. @param icid ICID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, MAPI.
  */
-static inline struct virq_its_cmd virq_its_sync_cmd(uint64_t rdbase)
+static inline struct virq_its_cmd virq_its_mapi(uint32_t dev, uint32_t ev, uint32_t icid)
 {
-	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_SYNC);
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_MAPI);
 
+	c.DeviceID = dev;
+	c.EventID = ev;
+	c.ICID = icid;
+	return c;
+}
+
+/**
+ * @brief INV: re-read the configuration of the LPI of event @p ev of device @p dev.
+ * @param dev DeviceID. @param ev EventID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, INV.
+ */
+static inline struct virq_its_cmd virq_its_inv_cmd(uint32_t dev, uint32_t ev)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_INV);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	return c;
+}
+
+/**
+ * @brief INVALL: re-read the configuration of every LPI of collection @p icid.
+ * @param icid ICID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, INVALL.
+ */
+static inline struct virq_its_cmd virq_its_invall(uint32_t icid)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_INVALL);
+
+	c.ICID = icid;
+	return c;
+}
+
+/**
+ * @brief MOVALL: move every pending LPI of redistributor @p rdbase1 to @p rdbase2.
+ * @param rdbase1 RDbase1, the source (see file doc). @param rdbase2 RDbase2, the target.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, MOVALL.
+ */
+static inline struct virq_its_cmd virq_its_movall(uint64_t rdbase1, uint64_t rdbase2)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_MOVALL);
+
+	c.RDbase1 = rdbase1;
+	c.RDbase2 = rdbase2;
+	return c;
+}
+
+/**
+ * @brief DISCARD: unmap event @p ev of device @p dev and drop its pending state.
+ * @param dev DeviceID. @param ev EventID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, DISCARD.
+ */
+static inline struct virq_its_cmd virq_its_discard(uint32_t dev, uint32_t ev)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_DISCARD);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	return c;
+}
+
+/**
+ * @brief VMOVI: move the vLPI of event @p ev of device @p dev to vPE @p vpeid.
+ * @param dev DeviceID. @param ev EventID. @param vpeid vPEID of the new vPE.
+ * @param D Whether @p db is valid (GICv4.0 per-vLPI doorbells).
+ * @param db Dbell_pINTID: the new doorbell LPI or ::LIBVIRQ_ITS_NO_DOORBELL.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMOVI.
+ */
+static inline struct virq_its_cmd virq_its_vmovi(uint32_t dev, uint32_t ev, uint32_t vpeid, bool D,
+						 uint32_t db)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VMOVI);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	c.vPEID = vpeid;
+	c.D = D;
+	c.Dbell_pINTID = db;
+	return c;
+}
+
+/**
+ * @brief VMOVP (GICv4.0 fields): move vPE @p vpeid to redistributor @p rdbase.
+ * @param vpeid vPEID. @param rdbase RDbase of the new redistributor (see file doc).
+ * @param seq SequenceNumber (only with GITS_TYPER.VMOVP = 0, else 0).
+ * @param itslist ITSList (likewise).
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMOVP.
+ */
+static inline struct virq_its_cmd virq_its_vmovp(uint32_t vpeid, uint64_t rdbase, uint32_t seq,
+						 uint32_t itslist)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VMOVP);
+
+	c.SequenceNumber = seq;
+	c.ITSList = itslist;
+	c.vPEID = vpeid;
 	c.RDbase = rdbase;
+	return c;
+}
+
+/**
+ * @brief VMOVP with the GICv4.1 fields: virq_its_vmovp() and, when @p DB,
+ * the vPE's new default doorbell @p default_db.
+ * @param vpeid vPEID. @param rdbase RDbase. @param seq SequenceNumber.
+ * @param itslist ITSList. @param DB Default_Doorbell is valid.
+ * @param default_db Default_Doorbell: an LPI or ::LIBVIRQ_ITS_NO_DOORBELL (0 when !DB).
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMOVP.
+ */
+static inline struct virq_its_cmd virq_its_vmovp_v41(uint32_t vpeid, uint64_t rdbase, uint32_t seq,
+						     uint32_t itslist, bool DB, uint32_t default_db)
+{
+	struct virq_its_cmd c = virq_its_vmovp(vpeid, rdbase, seq, itslist);
+
+	c.DB = DB;
+	c.Default_Doorbell = default_db;
+	return c;
+}
+
+/**
+ * @brief VSGI (GICv4.1): configure vSGI @p vintid of vPE @p vpeid, or clear its pending state.
+ * @param vpeid vPEID. @param vintid vINTID, the vSGI number 0..15.
+ * @param priority The 8-bit priority, a multiple of 16 (bits [7:4] are encoded).
+ * @param group Group: group 1 (true) or group 0. @param enable Enable.
+ * @param clear Clear: clear the pending state instead (then the rest 0).
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VSGI.
+ */
+static inline struct virq_its_cmd virq_its_vsgi(uint32_t vpeid, uint32_t vintid, uint32_t priority,
+						bool group, bool enable, bool clear)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VSGI);
+
+	c.Enable = enable;
+	c.Clear = clear;
+	c.Group = group;
+	c.Priority = priority;
+	c.vINTID = vintid;
+	c.vPEID = vpeid;
 	return c;
 }
 
@@ -562,6 +828,50 @@ static inline struct virq_its_cmd virq_its_vsync_cmd(uint32_t vpeid)
 	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VSYNC);
 
 	c.vPEID = vpeid;
+	return c;
+}
+
+/**
+ * @brief VMAPP (GICv4.0 fields): map (@p V) or unmap vPE @p vpeid.
+ * @param vpeid vPEID. @param rdbase RDbase of its redistributor (see file doc).
+ * @param vpt VPT_addr: the vLPI pending table PA, 64 KiB aligned.
+ * @param vpt_size VPT_size: vINTID bits minus one, 0..31. @param V Map or unmap.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMAPP.
+ */
+static inline struct virq_its_cmd virq_its_vmapp(uint32_t vpeid, uint64_t rdbase, uint64_t vpt,
+						 uint32_t vpt_size, bool V)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VMAPP);
+
+	c.vPEID = vpeid;
+	c.RDbase = rdbase;
+	c.V = V;
+	c.VPT_size = vpt_size;
+	c.VPT_addr = vpt;
+	return c;
+}
+
+/**
+ * @brief VMAPP with the GICv4.1 fields: virq_its_vmapp() and Alloc, PTZ,
+ * VCONF_addr, Default_Doorbell.
+ * @param vpeid vPEID. @param rdbase RDbase. @param vpt VPT_addr.
+ * @param vpt_size VPT_size. @param V Map or unmap.
+ * @param alloc Alloc: first map or last unmap of the vPE on any ITS.
+ * @param ptz PTZ: the pending table is known to be zero.
+ * @param vconf VCONF_addr: the vLPI configuration table PA, 64 KiB aligned.
+ * @param default_db Default_Doorbell: an LPI or ::LIBVIRQ_ITS_NO_DOORBELL (0 on unmap).
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMAPP.
+ */
+static inline struct virq_its_cmd virq_its_vmapp_v41(uint32_t vpeid, uint64_t rdbase, uint64_t vpt,
+						     uint32_t vpt_size, bool V, bool alloc,
+						     bool ptz, uint64_t vconf, uint32_t default_db)
+{
+	struct virq_its_cmd c = virq_its_vmapp(vpeid, rdbase, vpt, vpt_size, V);
+
+	c.Alloc = alloc;
+	c.PTZ = ptz;
+	c.VCONF_addr = vconf;
+	c.Default_Doorbell = default_db;
 	return c;
 }
 
@@ -581,6 +891,50 @@ static inline struct virq_its_cmd virq_its_vmapti(uint32_t dev, uint32_t ev, uin
 	c.vPEID = vpeid;
 	c.vINTID = vintid;
 	c.Dbell_pINTID = db;
+	return c;
+}
+
+/**
+ * @brief VMAPI: map event @p ev of @p dev to vINTID @p ev of vPE @p vpeid.
+ * @param dev DeviceID. @param ev EventID, also the vINTID. @param vpeid vPEID.
+ * @param db Doorbell LPI, or ::LIBVIRQ_ITS_NO_DOORBELL.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VMAPI.
+ */
+static inline struct virq_its_cmd virq_its_vmapi(uint32_t dev, uint32_t ev, uint32_t vpeid,
+						 uint32_t db)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VMAPI);
+
+	c.DeviceID = dev;
+	c.EventID = ev;
+	c.vPEID = vpeid;
+	c.Dbell_pINTID = db;
+	return c;
+}
+
+/**
+ * @brief VINVALL: re-read the configuration of every vLPI of vPE @p vpeid.
+ * @param vpeid vPEID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, VINVALL.
+ */
+static inline struct virq_its_cmd virq_its_vinvall(uint32_t vpeid)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_VINVALL);
+
+	c.vPEID = vpeid;
+	return c;
+}
+
+/**
+ * @brief INVDB (GICv4.1): re-read the doorbell configuration of vPE @p vpeid.
+ * @param vpeid vPEID.
+ * @return The description. Thread-safety: pure. Spec: IHI 0069H §5.3, INVDB.
+ */
+static inline struct virq_its_cmd virq_its_invdb(uint32_t vpeid)
+{
+	struct virq_its_cmd c = LIBVIRQ_ITS_CMD_INIT_(LIBVIRQ_ITS_INVDB);
+
+	c.vPEID = vpeid;
 	return c;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief The ITS command queue: allocation, GITS_CBASER negotiation,
  * batching, bounded completion, queue-full handling, stall reporting and
  * recovery.
@@ -29,6 +30,20 @@
  * move until the deadline. Progress after a retry that stops on a later
  * command with Stalled set is a new stall and is reported at once.
  *
+ * Positions and resets: a ticket is a linear position (bytes published
+ * before it) that never wraps and never restarts. virq_its_queue_reset()
+ * restarts the queue at offset 0 but not the linear positions: the next
+ * epoch begins one slot past everything pushed before the reset, so no
+ * position of one epoch is a position of another, and the reset records
+ * what GITS_CREADR showed once the ITS was quiescent (the last
+ * ::LIBVIRQ_ITS_QUEUE_RESETS_KEPT resets are kept). A ticket published
+ * before a reset is decided by the first reset after it: the commands up to
+ * the ticket ran when GITS_CREADR had passed it there (virq_its_queue_wait()
+ * returns ::LIBVIRQ_OK), otherwise the reset dropped them
+ * (::LIBVIRQ_ECANCELED). A driver that publishes, lets another CPU use the
+ * queue and waits later (virq_vpe_move() under the ITS lock) learns the
+ * truth this way even when that CPU's failure reset the queue in between.
+ *
  * Concurrency: the library takes NO lock. The CALLER serialises every call
  * on one queue (one ITS): at most one of these functions runs at a time for
  * a given ::virq_its_queue. Different queues (ITSes) are independent. None
@@ -55,6 +70,8 @@ extern "C" {
 #define LIBVIRQ_ITS_QUEUE_ALIGN 65536u
 /** @brief Default deadline of every wait: 1 s (Linux's ITS queue timeout). */
 #define LIBVIRQ_ITS_QUEUE_DEFAULT_TIMEOUT_NS 1000000000ull
+/** @brief Resets a queue remembers, to decide tickets published before them. */
+#define LIBVIRQ_ITS_QUEUE_RESETS_KEPT 8u
 
 /** @brief Optional configuration for virq_its_queue_init(). */
 struct virq_its_queue_cfg {
@@ -82,6 +99,12 @@ struct virq_its_queue_diag {
 	virq_status decode_status; /**< Result of decoding @ref raw. */
 };
 
+/** @brief Private: one reset as the queue remembers it (linear positions). */
+struct virq_its_queue_reset_rec {
+	uint64_t seen; /**< GITS_CREADR once quiescent: every command before it ran. */
+	uint64_t end;  /**< Everything pushed: the commands from @ref seen to here were dropped. */
+};
+
 /**
  * @brief One ITS command queue. Caller storage; members are private.
  *
@@ -95,20 +118,24 @@ struct virq_its_queue {
 	struct virq_page mem; /**< Private: the queue memory. */
 	uint64_t cbaser;      /**< Private: GITS_CBASER value negotiated (read back). */
 	uint64_t timeout_ns;  /**< Private: deadline of each wait. */
-	uint64_t wr_lin;      /**< Private: bytes ever pushed (linear write position). */
-	uint64_t pub_lin;     /**< Private: bytes ever published. */
-	uint64_t rd_lin;      /**< Private: bytes known consumed (linearised CREADR). */
-	uint64_t creadr;      /**< Private: GITS_CREADR as last read. */
-	uint32_t size;	      /**< Private: queue size in bytes. */
-	uint32_t wr_off;      /**< Private: byte offset of the next free slot. */
-	uint32_t pub_off;     /**< Private: GITS_CWRITER.Offset last written. */
-	uint32_t rd_off;      /**< Private: GITS_CREADR.Offset last read. */
-	bool clean;	      /**< Private: clean commands to PoC before publishing. */
-	bool noncoherent;     /**< Private: forced non-coherent attributes. */
-	bool stalled_sticky;  /**< Private: Stalled seen set with progress (QEMU 7.2). */
-	bool retry_pending;   /**< Private: Retry written, no progress seen yet. */
-	bool dead;	      /**< Private: timed out or inconsistent; reset required. */
-	bool owned;	      /**< Private: part of a ::virq_its (virq_its_destroy() frees it). */
+	uint64_t wr_lin;      /**< Private: linear write position (never restarts). */
+	uint64_t pub_lin;     /**< Private: linear position published (GITS_CWRITER). */
+	uint64_t rd_lin;      /**< Private: linear position known consumed (GITS_CREADR). */
+	uint64_t epoch;	      /**< Private: resets done (each starts an epoch). */
+	uint64_t last_end;    /**< Private: @c end of the last reset (tickets up to it are old). */
+	/** Private: the last resets, reset k (1-based) at index (k - 1) % size. */
+	struct virq_its_queue_reset_rec resets[LIBVIRQ_ITS_QUEUE_RESETS_KEPT];
+	uint64_t creadr;     /**< Private: GITS_CREADR as last read. */
+	uint32_t size;	     /**< Private: queue size in bytes. */
+	uint32_t wr_off;     /**< Private: byte offset of the next free slot. */
+	uint32_t pub_off;    /**< Private: GITS_CWRITER.Offset last written. */
+	uint32_t rd_off;     /**< Private: GITS_CREADR.Offset last read. */
+	bool clean;	     /**< Private: clean commands to PoC before publishing. */
+	bool noncoherent;    /**< Private: forced non-coherent attributes. */
+	bool stalled_sticky; /**< Private: Stalled seen set with progress (QEMU 7.2). */
+	bool retry_pending;  /**< Private: Retry written, no progress seen yet. */
+	bool dead;	     /**< Private: timed out or inconsistent; reset required. */
+	bool owned;	     /**< Private: part of a ::virq_its (virq_its_destroy() frees it). */
 };
 
 /**
@@ -124,7 +151,7 @@ struct virq_its_queue {
  *         ::LIBVIRQ_ERANGE (pa >= 2^52, size out of range, attribute too large);
  *         ::LIBVIRQ_EINVAL (NULL @p out).
  *
- * Spec: IHI 0069 GITS_CBASER. Thread-safety: pure.
+ * Spec: IHI 0069H GITS_CBASER. Thread-safety: pure.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size,
 						      uint32_t inner_cache, uint32_t outer_cache,
@@ -149,13 +176,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_cbaser_encode(uint64_t pa, uint64_t size
  * @param size     Queue size in bytes: a multiple of 4096, 4 KiB .. 1 MiB.
  * @param cfg      Optional configuration (NULL: defaults).
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EBUSY (@p q is live: double init, nothing changed;
- *         gicv4/state.h); ::LIBVIRQ_EINVAL (NULL @p q / @p hal); HAL validation
- *         errors (::LIBVIRQ_EHALVER, ::LIBVIRQ_ENOHAL); ::LIBVIRQ_ERANGE /
- *         ::LIBVIRQ_EALIGN (bad @p size); ::LIBVIRQ_EBUSY (ITS enabled or not
- *         quiescent); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW (Valid or the address did
- *         not stick); ::LIBVIRQ_ENOHAL (cleaning needed but no
- *         @c dcache_clean). On failure nothing stays allocated.
+ *         ::LIBVIRQ_EBUSY (@p q is live: double init, nothing changed, gicv4/state.h;
+ *         or the ITS is enabled or not quiescent); ::LIBVIRQ_EINVAL (NULL @p q / @p hal);
+ *         ::LIBVIRQ_EHALVER (virq_hal_validate()); ::LIBVIRQ_ENOHAL (a callback
+ *         virq_hal_validate() requires is missing, or cleaning is needed and there is
+ *         no @c dcache_clean); ::LIBVIRQ_ERANGE / ::LIBVIRQ_EALIGN (bad @p size);
+ *         ::LIBVIRQ_ENOMEM; ::LIBVIRQ_EHW (Valid or the address did not stick). On
+ *         failure nothing stays allocated.
  *
  * MMIO: 1 GITS_CTLR read, 1 or 2 GITS_CBASER writes and reads, 1
  * GITS_CWRITER write. Thread-safety: the caller serialises all access to
@@ -192,15 +219,17 @@ virq_status virq_its_queue_fini(struct virq_its_queue *q);
  * ran), then rewrites the negotiated GITS_CBASER
  * (which resets GITS_CREADR to 0 and clears Stalled), writes
  * GITS_CWRITER = 0, drops every pushed or published command that was not
- * consumed, and restores GITS_CTLR. Clears the dead state.
+ * consumed, and restores GITS_CTLR. Clears the dead state. The linear
+ * positions go on (the next ticket is past every earlier one) and the reset
+ * is recorded, so that virq_its_queue_wait() on a ticket published before it
+ * says whether those commands ran (::LIBVIRQ_OK) or were dropped
+ * (::LIBVIRQ_ECANCELED).
  *
  * @param q An initialised queue.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ETIMEDOUT (never
- *         quiescent: the ITS is left disabled and the queue stays dead);
- *         ::LIBVIRQ_EHW (GITS_CREADR impossible once quiescent, or GITS_CBASER did not
- *         read back; the queue stays dead).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ETIMEDOUT (never quiescent: the ITS is left disabled
+ *         and the queue stays dead); ::LIBVIRQ_EHW (GITS_CREADR impossible once quiescent, or
+ *         GITS_CBASER did not read back; the queue stays dead).
  *
  * Dropped commands are lost: the caller re-issues what it still needs.
  * Thread-safety: the caller serialises all access to this ITS.
@@ -289,14 +318,20 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_publish(struct virq_its_queue *q, 
  * when GITS_CREADR.Stalled is trusted, else (sticky Stalled, or a Retry not
  * yet seen to progress) only when the offset has not moved by the deadline.
  * An offset outside the queue or beyond GITS_CWRITER, or a read of all ones
- * (ITS off or unreachable), is a hardware error.
+ * (ITS off or unreachable), is a hardware error. A ticket published before
+ * a virq_its_queue_reset() is decided without any access by the first reset
+ * after it (see the file comment).
  *
  * @param q      An initialised queue.
- * @param ticket From virq_its_queue_publish().
+ * @param ticket From virq_its_queue_publish(), in this epoch or an earlier one.
  * @param diag   Optional; filled on ::LIBVIRQ_ETIMEDOUT and ::LIBVIRQ_ESTALLED.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (ticket beyond what was published);
+ * @return ::LIBVIRQ_OK (also: a reset came after the ticket and GITS_CREADR
+ *         had passed it);
+ *         ::LIBVIRQ_ECANCELED (a reset came after the ticket and dropped the
+ *         commands before it that GITS_CREADR had not passed: they never run);
+ *         ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; ticket beyond what was published, or older than the
+ *         ::LIBVIRQ_ITS_QUEUE_RESETS_KEPT resets kept: undecidable);
  *         ::LIBVIRQ_EDEAD (reset first); ::LIBVIRQ_EHW (impossible GITS_CREADR
  *         offset; the queue becomes dead); ::LIBVIRQ_ESTALLED (the ITS stalled on
  *         the command in @p diag; retry or skip it); ::LIBVIRQ_ETIMEDOUT (no
@@ -390,10 +425,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_retry(struct virq_its_queue *q);
  * @param q   An initialised queue.
  * @param nop Replacement command.
  * @param lim Probed limits, or NULL.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (not stalled: GITS_CREADR does not point
- *         at an unconsumed published command); encoder errors; ::LIBVIRQ_EDEAD.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; not stalled: GITS_CREADR does not point at an unconsumed published
+ *         command); encoder errors; ::LIBVIRQ_EDEAD.
  *
  * MMIO: one GITS_CREADR read, one GITS_CWRITER write. Thread-safety: the
  * caller serialises all access to this ITS.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv3/v4 ITS register offsets and fields, and the memory-attribute
  * encodings shared by GITS_CBASER, GITS_BASER\<n\>, GICR_PROPBASER and
  * GICR_PENDBASER.
@@ -12,7 +13,7 @@
  * unsigned devbits = (unsigned)LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_Devbits, typer) + 1;
  * @endcode
  *
- * Spec: Arm IHI 0069 (GICv3/v4), chapter 12 "ITS registers" (GITS_CTLR
+ * Spec: Arm IHI 0069H (GICv3/v4), chapter 12 "ITS registers" (GITS_CTLR
  * §12.19.1, GITS_TYPER, GITS_CBASER, GITS_CWRITER, GITS_CREADR,
  * GITS_BASER\<n\>). Bit positions restated from the illumos gic_reg.h and
  * Linux arm-gic-v3.h constants; not yet checked against the PDF itself.
@@ -135,7 +136,7 @@ extern "C" {
 #define LIBVIRQ_GITS_BASER_Size 7, 0	       /**< Number of pages minus one. */
 /** @} */
 
-/** @brief GITS_BASER\<n\>.Type values (IHI 0069 GITS_BASER\<n\>). */
+/** @brief GITS_BASER\<n\>.Type values (IHI 0069H GITS_BASER\<n\>). */
 enum virq_gits_baser_type {
 	LIBVIRQ_GITS_BASER_TYPE_NONE = 0,	 /**< Unimplemented. */
 	LIBVIRQ_GITS_BASER_TYPE_DEVICES = 1,	 /**< Device table. */
@@ -173,7 +174,7 @@ enum virq_gits_baser_page_size {
 /**
  * @brief Cacheability encodings of the InnerCache / OuterCache fields of
  * GITS_CBASER, GITS_BASER\<n\>, GICR_PROPBASER, GICR_PENDBASER and
- * GICR_VPROPBASER (IHI 0069; Linux GIC_BASER_CACHE_*).
+ * GICR_VPROPBASER (IHI 0069H; Linux GIC_BASER_CACHE_*).
  */
 enum virq_gic_cache {
 	/** InnerCache: Device-nGnRnE; OuterCache: same as the inner attribute. */
@@ -218,7 +219,7 @@ enum virq_gic_shareability {
  * @param shareability Decoded Shareability field, 0..3.
  * @return true when software must clean written data to PoC.
  *
- * Spec: IHI 0069 GITS_CBASER / GITS_BASER\<n\> / GICR_PROPBASER fields;
+ * Spec: IHI 0069H GITS_CBASER / GITS_BASER\<n\> / GICR_PROPBASER fields;
  * @ref gic-table-attributes. Thread-safety: pure.
  */
 bool virq_gic_attr_needs_clean(uint64_t inner_cache, uint64_t shareability);

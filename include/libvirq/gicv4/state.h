@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief Lifecycle state of the GICv4 module's objects, and the one policy
  * every entry point applies.
  *

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_gicv4
  * @brief GICv4.0/4.1 VMs, vPEs, vLPIs, residency, doorbells and VMOVP.
  *
  * A ::virq_gic_vm owns the vLPI configuration table shared by its vPEs
@@ -65,11 +66,13 @@
  *   (::virq_its_lock) when installed, and may then run concurrently with
  *   other callers on other objects; without it the caller serialises every
  *   command sender of that ITS;
- * - vPE creation and teardown share the GIC's vPEID bitmap: the caller
- *   serialises them with each other; on GICv4.0 with GITS_TYPER.VMOVP = 0
- *   and several ITSes, VMOVPs must reach every ITS in the same order (IHI
- *   0069 §5.3 VMOVP, SequenceNumber): the caller serialises moves with each
- *   other and with vPE creation and teardown;
+ * - vPE creation and teardown share the GIC's vPEID bitmap, VM creation and
+ *   teardown its VM count: the caller serialises each kind with itself; with
+ *   GITS_TYPER.VMOVP = 0 every VMOVP takes the next number of one GIC-wide
+ *   SequenceNumber counter (also with a single ITS), and with several ITSes
+ *   the VMOVPs must reach every ITS in the same order (IHI 0069H §5.3 VMOVP):
+ *   the caller serialises moves with each other and with vPE creation and
+ *   teardown;
  * - before another CPU touches a vPE that just moved: virq_vpe_move() has
  *   returned ::LIBVIRQ_OK (not ::LIBVIRQ_VPE_MOVE_PENDING), the moving CPU
  *   has published the ::virq_vpe to the next one with release/acquire
@@ -114,6 +117,8 @@ struct virq_gic_vm {
 	struct virq_page vprop; /**< vLPI configuration table (64 KiB aligned). */
 	uint32_t id_bits;	/**< vINTID bits (GICR_VPROPBASER.IDbits + 1), 14..lpi_bits. */
 	uint32_t nr_vpes;	/**< vPEs created on this VM. */
+	struct virq_hal
+	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
 
 /** @brief One vPE. Caller storage (e.g. inside the hypervisor's vCPU). */
@@ -139,6 +144,8 @@ struct virq_vpe {
 	uint64_t vprop_img; /**< Private: GICR_VPROPBASER image (4.0), valid with @ref img_key. */
 	uint64_t vpend_img; /**< Private: GICR_VPENDBASER image making it resident. */
 	uint32_t img_key;   /**< Private: what the images encode (0: not built yet). */
+	struct virq_hal
+	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
 
 /**
@@ -151,12 +158,12 @@ struct virq_vpe {
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p vm is live: double init, nothing changed;
  *         gicv4/state.h);
- *         ::LIBVIRQ_EINVAL also when @p gic is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
+ *         ::LIBVIRQ_EINVAL (@p gic NULL, never initialised or destroyed; @p vm NULL);
+ *         ::LIBVIRQ_ENOTSUP (not GICv4); ::LIBVIRQ_ERANGE
  *         (@p id_bits); ::LIBVIRQ_ENOMEM; ::LIBVIRQ_ENOHAL (non-coherent, no clean).
  *
- * Thread-safety: the caller serialises calls on @p vm; different VMs may be created
- * concurrently.
+ * Thread-safety: the caller serialises this with every VM creation and teardown on
+ * @p gic (the GIC counts its VMs: ::virq_gic::nr_vms) and with calls on @p vm.
  * Spec: IHI 0069H §5.1 (configuration table format, shared by vLPIs), §12.11
  * (GICR_VPROPBASER.IDbits).
  */
@@ -168,11 +175,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_init(struct virq_gic_vm *vm, struct v
  *
  * @param vm An initialised VM.
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
- *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
- *         (vPEs still exist).
+ *         ::LIBVIRQ_EINVAL (a NULL, never initialised or already destroyed VM: nothing
+ *         touched; gicv4/state.h); ::LIBVIRQ_EBUSY (vPEs still exist).
  *
- * Thread-safety: the caller serialises calls on @p vm and on its vPEs.
+ * Thread-safety: the caller serialises calls on @p vm and on its vPEs, and this with
+ * every VM creation and teardown on the GIC (its VM count).
  * Spec: IHI 0069H §5.1 (the table it frees); writes no register.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
@@ -185,9 +192,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_destroy(struct virq_gic_vm *vm);
  *
  * @param vm An initialised VM. @param vintid 8192 .. 2^id_bits - 1.
  * @param priority Priority (bits [7:2] used). @param enable Enable bit.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ERANGE; ::LIBVIRQ_ENOHAL (the byte is written,
+ *         but the non-coherent table could not be cleaned: no @c dcache_clean).
  *
  * Thread-safety: the caller serialises calls for the same vINTID; different vINTIDs may be
  * written concurrently.
@@ -214,15 +221,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  *                 be no other vPE's doorbell and no ITS event's LPI (one vPE's
  *                 doorbell masking or a device's CLEAR would drop another's wake-up).
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EBUSY (@p vpe is live: double init, nothing changed;
- *         gicv4/state.h);
- *         ::LIBVIRQ_EINVAL also when @p vm is NULL, never initialised or
- *         destroyed; ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
+ *         ::LIBVIRQ_EBUSY (@p vpe is live: double init, nothing changed, gicv4/state.h;
+ *         LPIs off on @p rd; or @p doorbell already in use: another vPE's doorbell or
+ *         mapped by an ITS event, nothing taken);
+ *         ::LIBVIRQ_EINVAL (@p vm NULL, never initialised or destroyed; @p vpe NULL;
+ *         bad @p rd); ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
  *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead: nothing is kept);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
- *         ::LIBVIRQ_EBUSY (LPIs off on @p rd, or @p doorbell already in use: another
- *         vPE's doorbell or mapped by an ITS event; nothing taken); ::LIBVIRQ_ENOMEM;
- *         queue errors.
+ *         ::LIBVIRQ_ENOMEM; queue errors.
  *
  * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
  * creation, teardown and (GITS_TYPER.VMOVP = 0) move on the GIC (vPEID bitmap, VMOVP
@@ -242,10 +248,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
  *
  * @param vpe A vPE that is not resident and has no vLPIs.
  * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or already
- *         destroyed object (nothing touched; gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_EBUSY
- *         (resident or vLPIs
- *         mapped); queue errors (the vPE is then ::LIBVIRQ_VPE_DEAD with the
+ *         ::LIBVIRQ_EINVAL (a NULL, never initialised or already destroyed vPE: nothing
+ *         touched; gicv4/state.h); ::LIBVIRQ_EBUSY (resident or vLPIs mapped); queue
+ *         errors (the vPE is then ::LIBVIRQ_VPE_DEAD with the
  *         ITSes not yet unmapped still recorded; call again).
  *
  * Thread-safety: the caller serialises this with every call on @p vpe and with every vPE
@@ -299,16 +304,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_invall(struct virq_vpe *vpe);
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  Must equal ::virq_vpe::rd (move with virq_vpe_move() first).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p rd is not ::virq_vpe::rd, or not
- *         initialised); ::LIBVIRQ_EBUSY (already resident, another vPE is
- *         resident on @p rd, or ::LIBVIRQ_VPE_MOVE_PENDING: an earlier
- *         virq_vpe_move() stopped half-way, so some ITS may still send the
- *         vPE's vLPIs to the old RD and they would be lost; nothing is
- *         written, repeat the move first); ::LIBVIRQ_EDEAD (teardown);
- *         ::LIBVIRQ_ETIMEDOUT (Dirty stayed set: the vPE IS resident, make it
- *         non-resident before retrying).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; @p rd is not ::virq_vpe::rd, or not initialised); ::LIBVIRQ_EBUSY
+ *         (already resident, another vPE is resident on @p rd, or ::LIBVIRQ_VPE_MOVE_PENDING:
+ *         an earlier virq_vpe_move() stopped half-way, so some ITS may still send the vPE's
+ *         vLPIs to the old RD and they would be lost; nothing is written, repeat the move
+ *         first); ::LIBVIRQ_EDEAD (teardown); ::LIBVIRQ_ETIMEDOUT (Dirty stayed set: the vPE IS
+ *         resident, make it non-resident before retrying).
  *
  * Hardware accesses (4.0, same VM as last time on this RD, no Dirty): one write.
  *
@@ -338,10 +340,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_resident(struct virq_vpe *vpe, uint
  *                     is the hardware's PendingLast on 4.0 and true on 4.1.
  * @param pending_last Optional; receives true when a vLPI is pending (keep
  *                     the vCPU runnable), also when Dirty never cleared.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (not resident); ::LIBVIRQ_ETIMEDOUT (Dirty
- *         stuck: the vPE is non-resident and PendingLast is reported true).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; not resident); ::LIBVIRQ_ETIMEDOUT (Dirty stuck: the vPE is
+ *         non-resident and PendingLast is reported true).
  *
  * Hardware accesses (no doorbell masking): one write, one read.
  *
@@ -360,9 +361,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_make_nonresident(struct virq_vpe *vpe, b
  * The next virq_vpe_put() requests a doorbell and virq_vpe_load() keeps the
  * vPE non-resident.
  *
- * @param vpe A vPE with a doorbell. @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (the vPE was created with
+ * @param vpe A vPE with a doorbell.
+ * @return ::LIBVIRQ_OK;
+ *         ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed vPE, gicv4/state.h;
+ *         or the vPE was created with
  *         ::LIBVIRQ_ITS_NO_DOORBELL: no doorbell could wake it, so blocking is
  *         refused and nothing changes; such a vCPU polls: virq_vpe_put() outside
  *         WFI reports PendingLast).
@@ -376,9 +378,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_wfi_enter(struct virq_vpe *vpe);
  * @brief Marks the vCPU as runnable again (woken by its doorbell or
  * another event); the next virq_vpe_load() makes it resident.
  *
- * @param vpe A vPE. @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL.
+ * @param vpe A vPE.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed vPE,
+ *         gicv4/state.h).
  *
  * Thread-safety: the caller serialises calls on @p vpe.
  * Spec: IHI 0069H §5.3 (VMAPTI, VMOVI Dbell_pINTID: the doorbell); no hardware access.
@@ -455,10 +457,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  *
  * @param vpe A mapped vPE, not resident, not in teardown.
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD
- *         (being torn down); ::LIBVIRQ_EBUSY (resident); queue errors (the vPE
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD (being torn down);
+ *         ::LIBVIRQ_EBUSY (resident; LPIs off on @p rd); queue errors, and
+ *         ::LIBVIRQ_ECANCELED (between the publish and the wait, with the lock
+ *         released, another CPU's failed command reset an ITS's queue and
+ *         dropped this VMOVP or its VSYNC). For each, what GITS_CREADR showed
+ *         decides, also across that other CPU's reset (the vPE
  *         keeps its old target only if no ITS executed the VMOVP; otherwise
  *         ::virq_vpe::rd is already @p rd and ::LIBVIRQ_VPE_MOVE_PENDING is set:
  *         calling again with the same @p rd re-sends the VMOVP to every ITS
@@ -489,10 +494,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_move(struct virq_vpe *vpe, uint32_t rd);
  * may also fire for a preempted vCPU (never lost, sometimes spurious).
  *
  * @param vpe A mapped vPE. @param on Enable masking.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI
- *         and without a proxy device, or no doorbell).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOTSUP (4.0 without DirectLPI and without a proxy device,
+ *         or no doorbell).
  *
  * Thread-safety: the caller serialises calls on @p vpe; with the proxy device it takes the
  * proxy ITS's lock (::virq_its_lock), or without one the caller serialises it with every
@@ -511,9 +515,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, boo
  * INV(proxy, slot) + SYNC.
  *
  * @param vpe A mapped vPE with a doorbell.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOTSUP (no path); queue errors.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOTSUP (no path); queue errors.
  *
  * Thread-safety: the caller serialises calls on @p vpe; the ITS paths take that ITS's lock
  * (::virq_its_lock), or without one the caller serialises them with every command sender of
@@ -535,14 +538,12 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * @param vintid   8192 .. 2^vm->id_bits - 1 (must be covered by VPROPBASER.IDbits,
  *                 @ref gic-vpe-residency-init).
  * @param doorbell Use the vPE's doorbell (4.0).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
- *         ::LIBVIRQ_ENOTSUP
- *         (GICv3 ITS); ::LIBVIRQ_EDEAD (vPE torn down, or ITS dead: nothing sent); queue
- *         errors: the event is tracked as mapped (counted in the vPE's vLPIs, so that
- *         virq_vpe_destroy() refuses it) when GITS_CREADR passed the VMAPTI or the ITS is
- *         dead, else as unmapped; unmap a tracked event with virq_vlpi_unmap().
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP (GICv3 ITS);
+ *         ::LIBVIRQ_EDEAD (vPE torn down, or ITS dead: nothing sent); queue errors: the event
+ *         is tracked as mapped (counted in the vPE's vLPIs, so that virq_vpe_destroy() refuses
+ *         it) when GITS_CREADR passed the VMAPTI or the ITS is dead, else as unmapped; unmap a
+ *         tracked event with virq_vlpi_unmap().
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -616,10 +617,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  * @param vpe          A mapped vPE.
  * @param first_vintid First vINTID (the range must fit the VM's id_bits).
  * @param doorbell     Use the vPE's doorbell (4.0).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST;
- *         ::LIBVIRQ_ENOTSUP;
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP;
  *         ::LIBVIRQ_EDEAD; queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
@@ -659,11 +658,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint
  * @param dev         A live device.
  * @param first_event First EventID.
  * @param count       1 .. nr_events - first_event; every event mapped to a vLPI.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL (@p dev not live, see gicv4/state.h);
- *         ::LIBVIRQ_ERANGE; ::LIBVIRQ_ENOENT (an event is not a vLPI: nothing
- *         sent); ::LIBVIRQ_EDEAD; queue errors.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h; @p dev not live, see gicv4/state.h); ::LIBVIRQ_ERANGE;
+ *         ::LIBVIRQ_ENOENT (an event is not a vLPI: nothing sent); ::LIBVIRQ_EDEAD; queue
+ *         errors.
  *
  * Thread-safety: as virq_its_unmap_range(): the caller serialises it with calls on @p dev,
  * on the vPEs involved and with every other unmap-range call on the GIC; with the ITS lock
@@ -680,7 +678,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe Target vPE. @param vintid New vINTID.
- * @return As virq_vlpi_map(); ::LIBVIRQ_ENOENT (not a vLPI). On a queue failure
+ * @return As virq_vlpi_map() (no ::LIBVIRQ_EEXIST: the event is mapped already);
+ *         ::LIBVIRQ_ENOENT (not a vLPI). On a queue failure
  *         the tracking follows what GITS_CREADR showed once the queue was reset: the
  *         VMAPTI ran: the new mapping; only the DISCARD ran: unmapped; neither, or
  *         the ITS is dead (unknown): the old mapping, its vPE still referenced.
@@ -700,11 +699,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param vpe The new vPE (mapped, same VM).
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue
- *         errors: the vLPI is tracked on (and counted in) the new vPE when GITS_CREADR
- *         passed the VMOVI, else on the old one (also when the ITS is dead); move again.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOENT; ::LIBVIRQ_EDEAD; queue errors: the vLPI is tracked
+ *         on (and counted in) the new vPE when GITS_CREADR passed the VMOVI, else on the old
+ *         one (also when the ITS is dead); move again.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -720,10 +718,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  * (1023) with VMOVI to the same vPE (D = 1) + VSYNC.
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID. @param on On/off.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or
- *         the vPE has no doorbell); queue errors.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or the vPE has no
+ *         doorbell); queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
@@ -740,9 +737,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  *
  * @param dev A mapped device. @param event A vLPI-mapped EventID.
  * @param priority Priority. @param enable Enable.
- * @return ::LIBVIRQ_OK;
- *         ::LIBVIRQ_EINVAL also for a NULL, never initialised or destroyed
- *         object (gicv4/state.h); ::LIBVIRQ_EINVAL; ::LIBVIRQ_ENOENT; queue errors.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
+ *         gicv4/state.h); ::LIBVIRQ_ENOENT; queue errors.
  *
  * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
  * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on

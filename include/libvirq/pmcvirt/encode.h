@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief AMD PMC virtualization: capabilities, the guest PMU state, VMCB slot encoders, MSR
  * mapping, event filter, MSR permission map.
  *
  * Everything but virq_pmcvirt_probe() is pure (no HAL, no state).
- * Spec: APM Vol. 2 §15.39. Part of the PMC module; include libvirq/pmcvirt.h.
+ * Spec: AMD64 APM Vol 2 rev 3.44 §13.2.1, §15.39 and Appendix B. Part of the PMC module;
+ * include libvirq/pmcvirt.h.
  */
 #ifndef LIBVIRQ_PMCVIRT_ENCODE_H
 #define LIBVIRQ_PMCVIRT_ENCODE_H
@@ -131,7 +133,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_guest_check(const struct virq_pmcvir
  * or VNMI (and AVIC is not accepted);
  *         ::LIBVIRQ_EINHIBITED for an SEV-ES/SEV-SNP guest in HW mode.
  *
- * Thread-safety: pure. Spec: APM Vol 2 §15.39 (what the hardware-switched
+ * Thread-safety: pure. Spec: APM Vol 2 rev 3.44 §15.39 (what the hardware-switched
  * mode requires); the capabilities are those virq_pmcvirt_probe() reads.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_mode_check(const struct virq_pmcvirt_caps *caps,
@@ -192,7 +194,7 @@ enum virq_pmcvirt_exit_kind {
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL when @p kind is NULL; ::LIBVIRQ_EUNKNOWN for
  *         any other code with bit 31 or above set.
  *
- * Thread-safety: pure. Spec: APM Vol 2 Table C-1.
+ * Thread-safety: pure. Spec: APM Vol 2 rev 3.44 Table C-1.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit_decode(uint64_t exitcode,
 							enum virq_pmcvirt_exit_kind *kind);
@@ -222,7 +224,7 @@ struct virq_pmcvirt_state {
  *
  * Thread-safety: the caller serialises access to the VMCB (not while the vCPU runs).
  *
- * Spec: APM Vol 2 Appendix B Table B-2 (PMC slots of the state-save area), Table B-3
+ * Spec: APM Vol 2 rev 3.44 Appendix B Table B-2 (PMC slots of the state-save area), Table B-3
  * (swap types).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
@@ -254,7 +256,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_load_state(const void *vmcb,
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Appendix B Table B-2; GLOBAL_CTL width per
+ * Spec: APM Vol 2 rev 3.44 Appendix B Table B-2; GLOBAL_CTL width per
  * @ref pmc-globalctl-width.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(
@@ -271,7 +273,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_store_state(
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Table B-1 (control 0x0B8 bit 3), §15.39.
+ * Spec: APM Vol 2 rev 3.44 Table B-1 (control 0x0B8 bit 3), §15.39.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable);
 
@@ -285,9 +287,55 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_enable(void *vmcb, bool enable)
  *
  * Thread-safety: as virq_pmcvirt_vmcb_load_state().
  *
- * Spec: APM Vol 2 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
+ * Spec: APM Vol 2 rev 3.44 Table B-1 (EXITCODE at 0x070), Table C-1 (negative codes).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vmcb_set_exitcode(void *vmcb, uint64_t exitcode);
+
+/* ------------------------------------------------------------------ */
+/**
+ * @brief The fields of a PerfEvtSeln / PERF_CTLn value (AMD64 APM Vol 2 rev 3.44 §13.2.1,
+ *        Figure 13-11; ::LIBVIRQ_PMC_PERFEVTSEL_TABLE).
+ */
+struct virq_pmcvirt_evtsel {
+	uint16_t event_select; ///< EVENT_SELECT[11:0]: bits 35:32 and 7:0 (0..0xFFF).
+	uint8_t unit_mask;     ///< Bits 15:8 UNIT_MASK.
+	bool usr;	       ///< Bit 16 USR: count at CPL > 0.
+	bool os;	       ///< Bit 17 OS: count at CPL 0.
+	bool edge;	       ///< Bit 18 EDGE: edge detect.
+	bool int_en;	       ///< Bit 20 INT: interrupt on overflow.
+	bool en;	       ///< Bit 22 EN: counter enable.
+	bool inv;	       ///< Bit 23 INV: invert the CNT_MASK comparison.
+	uint8_t cnt_mask;      ///< Bits 31:24 CNT_MASK.
+	uint8_t hg_only; ///< Bits 41:40 HG_ONLY: bit 41 host, bit 40 guest (APM Vol 2 rev 3.44
+			 ///< Table 13-4).
+	bool prec_ret;	 ///< Bit 43 PREC_RET (PerfEvtSel2 with PreciseRetirePmc2Manual only).
+};
+
+/**
+ * @brief Encodes a PerfEvtSel value.
+ * @param f Fields. @param out Receives the value (reserved bits 0).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when @c event_select >
+ *         0xFFF or @c hg_only > 3.
+ * Thread-safety: pure. Spec: AMD64 APM Vol 2 rev 3.44 §13.2.1, Figure 13-11.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_evtsel_encode(const struct virq_pmcvirt_evtsel *f,
+							  uint64_t *out);
+/**
+ * @brief Decodes a PerfEvtSel value.
+ * @param v Value. @param f Receives the fields.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (NULL); ::LIBVIRQ_ERANGE when a bit APM Vol 2 rev 3.44
+ * Figure 13-11 reserves is set (19, 21, 36-39, 42, 44-63; the fields are still filled). Whenever it
+ *         returns ::LIBVIRQ_OK, virq_pmcvirt_evtsel_encode() gives back exactly @p v. Which
+ *         fields a guest may set is ::LIBVIRQ_PMCVIRT_EVTSEL_RSVD / _RSVD_HG.
+ * Thread-safety: pure. Spec: as virq_pmcvirt_evtsel_encode().
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_evtsel_decode(uint64_t v,
+							  struct virq_pmcvirt_evtsel *f);
+
+/** @brief PerfEvtSeln (::LIBVIRQ_PMC_PERFEVTSEL_TABLE). */
+extern const struct virq_amd_layout virq_pmcvirt_layout_perfevtsel;
+/** @brief PerfCtrn (::LIBVIRQ_PMC_PERFCTR_TABLE). */
+extern const struct virq_amd_layout virq_pmcvirt_layout_perfctr;
 
 /* ------------------------------------------------------------------ */
 /** @brief Who performs an MSR access. */
@@ -366,7 +414,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_map(const struct virq_pmcvirt_gu
  *
  * Thread-safety: pure.
  *
- * Spec: APM Vol 2 §13.2 (performance-counter MSRs); migration per
+ * Spec: APM Vol 2 rev 3.44 §13.2.1 (performance-counter MSRs); migration per
  * @ref pmc-sync-points.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_list(const struct virq_pmcvirt_guest *guest,
@@ -410,7 +458,7 @@ struct virq_pmcvirt_filter {
  *
  * Thread-safety: pure.
  *
- * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 §13.2); filtering policy
+ * Spec: PerfEvtSel EventSelect/UnitMask (APM Vol 2 rev 3.44 §13.2.1); filtering policy
  * @ref pmc-eventsel.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvirt_filter *filter);
@@ -424,7 +472,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_filter_check(const struct virq_pmcvi
  *
  * Thread-safety: pure.
  *
- * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 §13.2).
+ * Spec: PerfEvtSel EventSelect[11:0] and UnitMask (APM Vol 2 rev 3.44 §13.2.1).
  */
 bool virq_pmcvirt_filter_allows(const struct virq_pmcvirt_filter *filter, uint64_t eventsel);
 
@@ -471,7 +519,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_recommend(
 /**
  * @brief Position of an MSR's read-intercept bit in an 8 KiB MSRPM (the
  * write bit is the next one). Ranges: 0..1FFF at byte 0, C000_0000..1FFF
- * at 0x800, C001_0000..1FFF at 0x1000; two bits per MSR (APM §15.11).
+ * at 0x800, C001_0000..1FFF at 0x1000; two bits per MSR (APM Vol 2 rev 3.44 §15.11).
  *
  * @param msr  MSR index.
  * @param byte Receives the byte offset in the MSRPM.
@@ -500,7 +548,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msrpm_bit(uint32_t msr, uint32_t *by
  *
  * Thread-safety: the caller serialises access to @p msrpm.
  *
- * Spec: APM Vol 2 §15.11 (MSR permission map); policy per
+ * Spec: APM Vol 2 rev 3.44 §15.11 (MSR permission map); policy per
  * @ref pmc-msr-interception.
  */
 LIBVIRQ_MUST_CHECK virq_status

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file
+ * @ingroup virq_pmcvirt
  * @brief AMD PMC virtualization: the per-vCPU driver (MSR/RDPMC emulation, world switch, nested).
  *
- * Spec: APM Vol. 2 §15.39. Part of the PMC module; include libvirq/pmcvirt.h.
+ * Spec: APM Vol 2 rev 3.44 §15.39. Part of the PMC module; include libvirq/pmcvirt.h.
  */
 #ifndef LIBVIRQ_PMCVIRT_VCPU_H
 #define LIBVIRQ_PMCVIRT_VCPU_H
@@ -111,7 +112,7 @@ struct virq_pmcvirt_vcpu {
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: APM Vol 2 §15.39, Table B-1 (0x0B8 bit 3; int_ctl bit 26 V_NMI_ENABLE).
+ * Spec: APM Vol 2 rev 3.44 §15.39, Table B-1 (0x0B8 bit 3; int_ctl bit 26 V_NMI_ENABLE).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu,
 						      const struct virq_hal *hal,
@@ -178,7 +179,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu 
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: APM Vol 2 §13.2 (PMU MSRs), §15.39; @ref pmc-legacy-msr-index.
+ * Spec: APM Vol 2 rev 3.44 §13.2.1 (PMU MSRs), §15.39; @ref pmc-legacy-msr-index.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 						     enum virq_pmcvirt_origin origin,
@@ -205,7 +206,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *v
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: APM Vol 2 §13.2 (PMU MSRs, PerfEvtSel reserved bits, 48-bit counters), §15.39;
+ * Spec: APM Vol 2 rev 3.44 §13.2.1 (PMU MSRs, PerfEvtSel reserved bits, 48-bit counters), §15.39;
  * @ref pmc-legacy-msr-index.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
@@ -223,7 +224,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: RDPMC (APM Vol 3); @ref pmc-sync-points (intercepted RDPMC).
+ * Spec: RDPMC (APM Vol 3 rev 3.37); @ref pmc-sync-points (intercepted RDPMC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx,
 						  uint64_t *value);
@@ -261,7 +262,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_v
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 Table B-2.
+ * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 rev 3.44 Table B-2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 						       struct virq_pmcvirt_state *state);
@@ -279,7 +280,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu 
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 Table B-2.
+ * Spec: @ref pmc-sync-points (migration); slots of APM Vol 2 rev 3.44 Table B-2.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 							  const struct virq_pmcvirt_state *state);
@@ -303,7 +304,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vc
  *
  * Thread-safety: on the CPU that will run the vCPU, preemption disabled.
  *
- * Spec: APM Vol 2 Table B-3 (swap type C); @ref pmc-globalctl-before-vmrun.
+ * Spec: APM Vol 2 rev 3.44 Table B-3 (swap type C); @ref pmc-globalctl-before-vmrun.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -325,7 +326,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *
  *
  * Thread-safety: as virq_pmcvirt_host_save().
  *
- * Spec: APM Vol 2 Table B-3 (swap type C); @ref pmc-globalctl-before-vmrun.
+ * Spec: APM Vol 2 rev 3.44 Table B-3 (swap type C); @ref pmc-globalctl-before-vmrun.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu);
 
@@ -347,7 +348,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcp
  *
  * Thread-safety: on the CPU that runs the vCPU, interrupts disabled.
  *
- * Spec: APM Vol 2 §15.39, Table C-1 (VMEXIT_INVALID_PMC);
+ * Spec: APM Vol 2 rev 3.44 §15.39, Table C-1 (VMEXIT_INVALID_PMC);
  * @ref pmc-globalctl-before-vmrun.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu);
@@ -376,7 +377,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu
  *
  * Thread-safety: as virq_pmcvirt_enter().
  *
- * Spec: APM Vol 2 Table B-3 (swap types), Table C-1; @ref pmc-exitcode-64bit.
+ * Spec: APM Vol 2 rev 3.44 Table B-3 (swap types), Table C-1; @ref pmc-exitcode-64bit.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode);
 
@@ -434,7 +435,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcp
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
- * Spec: none published (@ref pmc-nested); swap types of APM Vol 2 Table B-3.
+ * Spec: none published (@ref pmc-nested); swap types of APM Vol 2 rev 3.44 Table B-3.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu,
 							  void *vmcb12, const void *vmcb02);

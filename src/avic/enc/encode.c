@@ -1,57 +1,91 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AVIC pure encoders and decoders: physical/logical APIC ID table entries,
- * ICR, #VMEXIT information, trap/fault classification, x2APIC MSR policy and
- * the raw VMCB writer. APM Vol 2 §15.29 and App. B. No state, no I/O.
+ * the doorbell value, the ICR, #VMEXIT information, trap/fault
+ * classification, x2APIC MSR policy and the raw VMCB writer (AMD64 APM Vol 2 rev 3.44
+ * rev 3.44 §15.29, §16.5, §16.13, Appendix B). The field code is generated
+ * from the tables of libvirq/amd/fields.h: one straight-line statement per
+ * field, no loops. No state, no I/O.
  */
 #include "fields.h"
 
+/* ---- physical APIC ID table entry (APM Vol 2 rev 3.44 Table 15-23) ---- */
+
 virq_status virq_avic_phys_entry_encode(const struct virq_avic_phys_entry *f, uint64_t *out)
 {
+	uint64_t w[1] = {0};
+
 	if (!f || !out)
 		return LIBVIRQ_EINVAL;
-	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_AVIC_PHYS_HostApicId, f->host_apic_id))
-		return LIBVIRQ_ERANGE;
-	if (f->backing_pa & 0xFFFu)
-		return LIBVIRQ_EALIGN;
-	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_AVIC_PHYS_BackingPage, f->backing_pa))
-		return LIBVIRQ_ERANGE;
-	*out = LIBVIRQ_FIELD_PREP(LIBVIRQ_AVIC_PHYS_HostApicId, f->host_apic_id) | f->backing_pa |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_AVIC_PHYS_IsRunning, f->is_running) |
-	       LIBVIRQ_FIELD_PREP(LIBVIRQ_AVIC_PHYS_Valid, f->valid);
+	LIBVIRQ_AVIC_PHYS_ENTRY_TABLE(LIBVIRQ_AMD_ENC_, ~)
+	*out = w[0];
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_phys_entry_decode(uint64_t e, struct virq_avic_phys_entry *f)
 {
+	const uint64_t w[1] = {e};
+	uint64_t rsvd = 0;
+
 	if (!f)
 		return LIBVIRQ_EINVAL;
-	f->host_apic_id = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_PHYS_HostApicId, e);
-	f->backing_pa = e & LIBVIRQ_FIELD_MASK(LIBVIRQ_AVIC_PHYS_BackingPage);
-	f->is_running = LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_PHYS_IsRunning, e) != 0;
-	f->valid = LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_PHYS_Valid, e) != 0;
-	return (e & LIBVIRQ_FIELD_MASK(LIBVIRQ_AVIC_PHYS_Rsvd)) ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
+	memset(f, 0, sizeof(*f));
+	LIBVIRQ_AVIC_PHYS_ENTRY_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
 }
+
+/* ---- logical APIC ID table entry (APM Vol 2 rev 3.44 Table 15-24) ---- */
+
+struct log_entry_ {
+	uint32_t guest_apic_id;
+	bool valid;
+};
 
 virq_status virq_avic_logical_entry_encode(uint32_t guest_apic_id, bool valid, uint32_t *out)
 {
+	const struct log_entry_ v = {guest_apic_id, valid}, *f = &v;
+	uint64_t w[1] = {0};
+
 	if (!out)
 		return LIBVIRQ_EINVAL;
-	if (!LIBVIRQ_FIELD_FITS(LIBVIRQ_AVIC_LOG_GuestApicId, guest_apic_id))
-		return LIBVIRQ_ERANGE;
-	*out = (uint32_t)(LIBVIRQ_FIELD_PREP(LIBVIRQ_AVIC_LOG_GuestApicId, guest_apic_id) |
-			  LIBVIRQ_FIELD_PREP(LIBVIRQ_AVIC_LOG_Valid, valid));
+	LIBVIRQ_AVIC_LOG_ENTRY_TABLE(LIBVIRQ_AMD_ENC_, ~)
+	*out = (uint32_t)w[0];
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_logical_entry_decode(uint32_t e, uint32_t *guest_apic_id, bool *valid)
 {
+	const uint64_t w[1] = {e};
+	struct log_entry_ v = {0, false}, *f = &v;
+	uint64_t rsvd = 0;
+
 	if (!guest_apic_id || !valid)
 		return LIBVIRQ_EINVAL;
-	*guest_apic_id = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_LOG_GuestApicId, e);
-	*valid = LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_LOG_Valid, e) != 0;
-	return (e & LIBVIRQ_FIELD_MASK(LIBVIRQ_AVIC_LOG_Rsvd)) ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
+	LIBVIRQ_AVIC_LOG_ENTRY_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	*guest_apic_id = v.guest_apic_id;
+	*valid = v.valid;
+	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
 }
+
+/* ---- doorbell register (APM Vol 2 rev 3.44 Figure 15-22) ---- */
+
+struct doorbell_ {
+	uint32_t physical_apic_id;
+};
+
+virq_status virq_avic_doorbell_encode(uint32_t physical_apic_id, uint64_t *out)
+{
+	const struct doorbell_ v = {physical_apic_id}, *f = &v;
+	uint64_t w[1] = {0};
+
+	if (!out)
+		return LIBVIRQ_EINVAL;
+	LIBVIRQ_AVIC_DOORBELL_TABLE(LIBVIRQ_AMD_ENC_, ~)
+	*out = w[0];
+	return LIBVIRQ_OK;
+}
+
+/* ---- logical destinations ---- */
 
 static bool one_bit_(uint32_t x)
 {
@@ -84,51 +118,59 @@ uint32_t virq_avic_x2apic_ldr(uint32_t x2apic_id)
 	return ((x2apic_id >> 4) << 16) | (1u << (x2apic_id & 0xFu));
 }
 
+/* ---- ICR (APM Vol 2 rev 3.44 Figure 16-18 xAPIC, Figure 16-34 x2APIC) ---- */
+
 virq_status virq_avic_icr_decode(uint64_t icr, bool sender_x2apic, struct virq_avic_icr *out)
 {
+	const uint64_t w[1] = {icr};
+	struct virq_avic_icr *f = out;
+	uint64_t rsvd = 0;
+
 	if (!out)
 		return LIBVIRQ_EINVAL;
-	out->vector = (uint8_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Vector, icr);
-	out->delivery_mode =
-	    (enum virq_avic_apic_dm)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DeliveryMode, icr);
-	out->logical = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DestMode, icr) != 0;
-	out->busy = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_DeliveryStatus, icr) != 0;
-	out->level_assert = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Level, icr) != 0;
-	out->level_trigger = LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_TriggerMode, icr) != 0;
-	out->shorthand =
-	    (enum virq_avic_apic_shorthand)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_Shorthand, icr);
-	/* The format of the destination is the SENDER's mode
-	 * (docs/rationale.md#avic-icr-sender-mode). */
-	out->dest = sender_x2apic ? (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_X2apicDest, icr)
-				  : (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_ICR_XapicDest, icr);
-	out->x2apic = sender_x2apic;
+	memset(f, 0, sizeof(*f));
+	/* The layout is the SENDER's mode (docs/rationale.md#avic-icr-sender-mode). */
+	if (sender_x2apic) {
+		LIBVIRQ_APIC_ICR_X2_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	} else {
+		LIBVIRQ_APIC_ICR_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	}
+	f->x2apic = sender_x2apic;
+	(void)rsvd; /* the APIC acts on the defined fields; reserved bits are ignored */
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_icr_encode(const struct virq_avic_icr *f, uint64_t *out)
 {
-	uint64_t v;
+	uint64_t w[1] = {0};
 
 	if (!f || !out || (unsigned)f->delivery_mode > 7u || (unsigned)f->shorthand > 3u)
 		return LIBVIRQ_EINVAL;
-	if (!f->x2apic && f->dest > 0xFFu)
-		return LIBVIRQ_ERANGE;
-	v = LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_Vector, f->vector) |
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_DeliveryMode, f->delivery_mode) |
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_DestMode, f->logical) |
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_DeliveryStatus, f->busy) |
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_Level, f->level_assert) |
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_TriggerMode, f->level_trigger) |
-	    LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_Shorthand, f->shorthand);
-	v |= f->x2apic ? LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_X2apicDest, f->dest)
-		       : LIBVIRQ_FIELD_PREP(LIBVIRQ_ICR_XapicDest, f->dest);
-	*out = v;
+	if (f->x2apic) {
+		/* DS and RRS do not exist in x2APIC mode (they "must be zero"). */
+		if (f->busy || f->remote_read_status)
+			return LIBVIRQ_EINVAL;
+		LIBVIRQ_APIC_ICR_X2_TABLE(LIBVIRQ_AMD_ENC_, ~)
+	} else {
+		LIBVIRQ_APIC_ICR_TABLE(LIBVIRQ_AMD_ENC_, ~)
+	}
+	*out = w[0];
 	return LIBVIRQ_OK;
 }
+
+/* ---- #VMEXIT information (APM Vol 2 rev 3.44 Tables 15-25 to 15-29) ---- */
+
+struct ipi_info2_ {
+	uint32_t raw_cause;
+	uint32_t index;
+};
 
 virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2, bool sender_x2apic,
 				      struct virq_avic_exit_ipi *out)
 {
+	const uint64_t w[1] = {info2};
+	struct ipi_info2_ v = {0, 0}, *f = &v;
+	uint64_t rsvd = 0;
 	virq_status st;
 
 	if (!out)
@@ -136,50 +178,81 @@ virq_status virq_avic_exit_ipi_decode(uint64_t info1, uint64_t info2, bool sende
 	st = virq_avic_icr_decode(info1, sender_x2apic, &out->icr);
 	if (st != LIBVIRQ_OK)
 		return st;
-	out->raw_cause = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_EXITINFO2_Cause, info2);
-	out->cause = out->raw_cause <= LIBVIRQ_AVIC_IPI_INVALID_VECTOR
-			 ? (enum virq_avic_ipi_cause)out->raw_cause
+	LIBVIRQ_AVIC_IPI_INFO2_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	(void)rsvd; /* bits 31:12 are reserved; the ID and Index are what matters */
+	out->raw_cause = v.raw_cause;
+	out->cause = v.raw_cause <= LIBVIRQ_AVIC_IPI_UNACCELERATED
+			 ? (enum virq_avic_ipi_cause)v.raw_cause
 			 : LIBVIRQ_AVIC_IPI_UNKNOWN;
-	/* Index width: 11:0 (4K x2AVIC); UNCERTAIN in the APM
-	 * (docs/rationale.md#avic-exitinfo2-index-width). */
-	out->index = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_EXITINFO2_Index, info2);
+	out->index = v.index;
+	/* "For ID = 1 - 3, this field provides the index ... Reserved for all other ID values." */
+	out->index_valid = v.raw_cause >= LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING &&
+			   v.raw_cause <= LIBVIRQ_AVIC_IPI_INVALID_BACKING_PAGE;
 	return LIBVIRQ_OK;
 }
 
-bool virq_avic_noaccel_is_trap(uint32_t offset)
+#define VAPIC_ROW_(first, last, msr, rd, wr, name)                                                 \
+	{first, last, msr, LIBVIRQ_AVIC_ACCESS_##rd, LIBVIRQ_AVIC_ACCESS_##wr, name},
+
+const struct virq_avic_vapic_reg virq_avic_vapic_regs[] = {
+    LIBVIRQ_AVIC_VAPIC_ACCESS_TABLE(VAPIC_ROW_){0, 0, 0, 0, 0, NULL}};
+
+bool virq_avic_noaccel_is_trap(uint32_t offset, bool ext_lvt_trap)
 {
-	switch (offset) {
-	case 0x020:
-	case 0x0B0:
-	case 0x0C0:
-	case 0x0D0:
-	case 0x0E0:
-	case 0x0F0:
-	case 0x280:
-	case 0x300:
-	case 0x320:
-	case 0x330:
-	case 0x340:
-	case 0x350:
-	case 0x360:
-	case 0x370:
-	case 0x380:
-	case 0x3E0:
-		return true;
-	default:
-		return false;
+	for (const struct virq_avic_vapic_reg *r = virq_avic_vapic_regs; r->name; r++) {
+		if (offset < r->first || offset > r->last || (offset & 0xFu))
+			continue;
+		switch (r->write) {
+		case LIBVIRQ_AVIC_ACCESS_TRAP:
+		case LIBVIRQ_AVIC_ACCESS_ACCEL_TRAP:
+			return true;
+		case LIBVIRQ_AVIC_ACCESS_EXTLVT_WRITE:
+			return ext_lvt_trap;
+		default:
+			return false;
+		}
 	}
+	return false;
 }
 
-virq_status virq_avic_exit_noaccel_decode(uint64_t info1, uint64_t info2,
+struct noaccel_info1_ {
+	bool write;
+	uint32_t offset;
+};
+
+struct noaccel_info2_ {
+	uint32_t vector;
+};
+
+virq_status virq_avic_exit_noaccel_decode(uint64_t info1, uint64_t info2, bool ext_lvt_trap,
 					  struct virq_avic_exit_noaccel *out)
 {
+	struct noaccel_info1_ v1 = {false, 0};
+	struct noaccel_info2_ v2 = {0};
+	uint64_t rsvd = 0;
+
 	if (!out)
 		return LIBVIRQ_EINVAL;
-	out->offset = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_NOACCEL_Offset, info1) << 4;
-	out->write = LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_NOACCEL_Write, info1) != 0;
-	out->trap = virq_avic_noaccel_is_trap(out->offset);
-	out->vector = (uint32_t)LIBVIRQ_FIELD_GET(LIBVIRQ_AVIC_NOACCEL_Vector, info2);
+	{
+		const uint64_t w[1] = {info1};
+		struct noaccel_info1_ *f = &v1;
+
+		LIBVIRQ_AVIC_NOACCEL_INFO1_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	}
+	{
+		const uint64_t w[1] = {info2};
+		struct noaccel_info2_ *f = &v2;
+
+		LIBVIRQ_AVIC_NOACCEL_INFO2_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	}
+	(void)rsvd; /* reserved bits of hardware-written exit information are ignored */
+	out->offset = v1.offset;
+	out->write = v1.write;
+	out->trap = virq_avic_noaccel_is_trap(v1.offset, ext_lvt_trap);
+	/* Vector: "Vector for attempted EOI; otherwise undefined" (APM Vol 2 rev 3.44 Table 15-29).
+	 */
+	out->vector_valid = v1.write && v1.offset == 0x0B0u;
+	out->vector = out->vector_valid ? (uint8_t)v2.vector : 0;
 	return LIBVIRQ_OK;
 }
 

@@ -2,20 +2,71 @@
 /*
  * ITS command encoders and decoders: pure functions, no I/O, no state.
  *
- * Layouts: Arm IHI 0069H §5.3 (ITS commands);
- * synchronisation rules docs/rationale.md#gic-its-command-sync (Linux's
- * command builders) and docs/rationale.md#gic-vmapp-unmap-no-vsync (GICv4.1
- * VMAPP unmap is self-synchronising, IHI 0069H §5.3.19).
+ * Every bit position comes from the command tables of enc/its_layout.h
+ * (Arm IHI 0069H §5.3), expanded here into straight-line code per command:
+ * chk_<CMD>_() (each field's width, alignment or ITS limit), words_<CMD>_()
+ * (the four doublewords), dec_<CMD>_() (the fields back), the RES0 masks
+ * and the field lists of virq_its_cmd_layout(). The per-command encoders
+ * enc_<CMD>_() add the value rules a width cannot say (LPIs, doorbells,
+ * GITS_TYPER limits, versions) and the synchronisation the command needs
+ * (docs/rationale.md#gic-its-command-sync; #gic-vmapp-unmap-no-vsync:
+ * GICv4.1 VMAPP unmap is self-synchronising, IHI 0069H §5.3.19).
  */
 #include <libvirq/gicv4/its_cmd.h>
 #include <libvirq/gicv4/its_regs.h>
 #include <libvirq/bitfield.h>
 
-#include "its_cmd_fields.h"
+#include "its_layout.h"
 #include "its_fill.h"
 #include "../../common/compiler.h"
 
-#define FBIT_(f) ((uint64_t)1 << LIBVIRQ_ITS_F_##f)
+#define UNLIKELY_(x) __builtin_expect(!!(x), 0)
+#define NELEM_(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- compile-time facts about the tables ---- */
+
+/* Each field's doubleword and bits by command: ITS_DW_MAPTI_pINTID_ etc. */
+#define POS_(cmd, dw, hi, lo, name)                                                                \
+	ITS_DW_##cmd##_##name##_ = (dw), ITS_HI_##cmd##_##name##_ = (hi),                          \
+	ITS_LO_##cmd##_##name##_ = (lo),
+#define POS_CMD_(cmd) LIBVIRQ_ITS_FIELDS_OF_(cmd, POS_, cmd)
+enum its_pos_ { LIBVIRQ_ITS_COMMANDS_(POS_CMD_) ITS_POS_END_ };
+
+/*
+ * No two fields of a doubleword overlap (the sum of disjoint masks is their
+ * union), every table starts with the opcode in DW0[7:0], a number fits its
+ * 32-bit member, and the ID fields have the widths the limit tables below
+ * are capped at (DeviceID and EventID 32 bits, ICID and vPEID 16 bits).
+ */
+#define NO_OVERLAP_(cmd, dw)                                                                       \
+	LIBVIRQ_STATIC_ASSERT_(                                                                    \
+	    ((uint64_t)0 LIBVIRQ_ITS_FIELDS_OF_(cmd, LIBVIRQ_ITS_SUM_IN_, dw)) ==                  \
+		((uint64_t)0 LIBVIRQ_ITS_FIELDS_OF_(cmd, LIBVIRQ_ITS_USED_IN_, dw)),               \
+	    "fields overlap in " #cmd);
+#define WIDTH_OK_OP(cmd, dw, hi, lo, name)                                                         \
+	LIBVIRQ_STATIC_ASSERT_((dw) == 0 && (hi) == 7 && (lo) == 0, "opcode at DW0[7:0]");
+#define WIDTH_OK_ID(cmd, dw, hi, lo, name)                                                         \
+	LIBVIRQ_STATIC_ASSERT_((hi) - (lo) + 1 == ID_BITS_##name##_, #name " width in " #cmd);
+#define WIDTH_OK_VAL(cmd, dw, hi, lo, name)                                                        \
+	LIBVIRQ_STATIC_ASSERT_((hi) - (lo) < 32, #name " fits 32 bits in " #cmd);
+#define WIDTH_OK_FLAG(cmd, dw, hi, lo, name)                                                       \
+	LIBVIRQ_STATIC_ASSERT_((hi) == (lo), #name " is one bit in " #cmd);
+#define WIDTH_OK_ADDR(cmd, dw, hi, lo, name)                                                       \
+	LIBVIRQ_STATIC_ASSERT_((hi) < 63 && (lo) > 0, #name " is an address field in " #cmd);
+#define WIDTH_OK_PRIO(cmd, dw, hi, lo, name)                                                       \
+	LIBVIRQ_STATIC_ASSERT_((hi) - (lo) == 3, #name " holds Priority[7:4] in " #cmd);
+#define WIDTH_OK_(cmd, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(WIDTH_OK_, cmd, dw, hi, lo, name)
+#define TABLE_OK_(cmd)                                                                             \
+	NO_OVERLAP_(cmd, 0)                                                                        \
+	NO_OVERLAP_(cmd, 1)                                                                        \
+	NO_OVERLAP_(cmd, 2) NO_OVERLAP_(cmd, 3) LIBVIRQ_ITS_FIELDS_OF_(cmd, WIDTH_OK_, cmd)
+enum { ID_BITS_DeviceID_ = 32, ID_BITS_EventID_ = 32, ID_BITS_ICID_ = 16, ID_BITS_vPEID_ = 16 };
+LIBVIRQ_ITS_COMMANDS_(TABLE_OK_)
+
+/* Every field name once, and one per enum virq_its_field constant after NONE. */
+#define COUNT_(n) ITS_NAME_##n##_,
+enum its_names_ { LIBVIRQ_ITS_FIELD_NAMES_(COUNT_) ITS_NAMES_ };
+LIBVIRQ_STATIC_ASSERT_(ITS_NAMES_ == LIBVIRQ_ITS_F_COUNT - 1, "one name per field");
 
 /* ---- little-endian words, independent of host endianness ---- */
 static inline void st_le64_(uint8_t *p, uint64_t v)
@@ -49,6 +100,17 @@ void virq_its_cmd_to_words(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], uint64_t dw[4
 		dw[i] = ld_le64_(in + 8 * i);
 }
 
+/* The four words of a command, highest first: keeps gcc from pairing the
+ * stores through SSE registers. */
+static inline virq_status emit_(uint8_t *out, const uint64_t w[4])
+{
+	st_le64_(out + 24, w[3]);
+	st_le64_(out + 16, w[2]);
+	st_le64_(out + 8, w[1]);
+	st_le64_(out, w[0]);
+	return LIBVIRQ_OK;
+}
+
 /* ---- limits ---- */
 void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 {
@@ -59,8 +121,8 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 		lim->icid_bits =
 		    (uint8_t)(LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_CIDbits, typer) + 1);
 	else
-		lim->icid_bits = 16;
-	lim->vpeid_bits = 16;
+		lim->icid_bits = ID_BITS_ICID_;
+	lim->vpeid_bits = ID_BITS_vPEID_;
 	lim->pta = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_PTA, typer) != 0;
 	lim->vmovp = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_VMOVP, typer) != 0;
 	lim->vsgi = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_TYPER_VSGI, typer) != 0;
@@ -73,27 +135,32 @@ void virq_its_limits_from_typer(uint64_t typer, struct virq_its_limits *lim)
 	virq_its_limits_prepare(lim);
 }
 
-/* ---- validation helpers: each returns the status, the caller names the field ---- */
-#define UNLIKELY_(x) __builtin_expect(!!(x), 0)
-
 /*
  * Largest ID for a probed bit width (index: the width, 0..255), by table
- * lookup so that the encoder's hot path has no variable shift. Widths of
- * 32 or more allow any 32-bit value. max16_ also caps at the 16-bit field
- * width (ICID, vPEID), so one comparison checks both.
+ * lookup so that the encoder's hot path has no variable shift. max32_ caps
+ * at the 32-bit DeviceID and EventID fields, max16_ at the 16-bit ICID and
+ * vPEID fields (ID_BITS_*_, asserted against every table above), so one
+ * comparison checks both the limit and the field width.
  */
+#define ALL16_(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
 /* clang-format off */
 static const uint32_t max32_[256] = {
-	0x0, 0x1, 0x3, 0x7, 0xf, 0x1f, 0x3f, 0x7f,
-	0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff,
-	0xffff, 0x1ffff, 0x3ffff, 0x7ffff, 0xfffff, 0x1fffff, 0x3fffff, 0x7fffff,
-	0xffffff, 0x1ffffff, 0x3ffffff, 0x7ffffff, 0xfffffff, 0x1fffffff, 0x3fffffff, 0x7fffffff,
-	[32 ... 255] = 0xffffffff,
+	0x0u, 0x1u, 0x3u, 0x7u, 0xfu, 0x1fu, 0x3fu, 0x7fu,
+	0xffu, 0x1ffu, 0x3ffu, 0x7ffu, 0xfffu, 0x1fffu, 0x3fffu, 0x7fffu,
+	0xffffu, 0x1ffffu, 0x3ffffu, 0x7ffffu, 0xfffffu, 0x1fffffu, 0x3fffffu, 0x7fffffu,
+	0xffffffu, 0x1ffffffu, 0x3ffffffu, 0x7ffffffu, 0xfffffffu, 0x1fffffffu, 0x3fffffffu,
+	0x7fffffffu,
+	ALL16_(0xffffffffu), ALL16_(0xffffffffu), ALL16_(0xffffffffu), ALL16_(0xffffffffu),
+	ALL16_(0xffffffffu), ALL16_(0xffffffffu), ALL16_(0xffffffffu), ALL16_(0xffffffffu),
+	ALL16_(0xffffffffu), ALL16_(0xffffffffu), ALL16_(0xffffffffu), ALL16_(0xffffffffu),
+	ALL16_(0xffffffffu), ALL16_(0xffffffffu),
 };
 static const uint32_t max16_[256] = {
-	0x0, 0x1, 0x3, 0x7, 0xf, 0x1f, 0x3f, 0x7f,
-	0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff,
-	[16 ... 255] = 0xffff,
+	0x0u, 0x1u, 0x3u, 0x7u, 0xfu, 0x1fu, 0x3fu, 0x7fu,
+	0xffu, 0x1ffu, 0x3ffu, 0x7ffu, 0xfffu, 0x1fffu, 0x3fffu, 0x7fffu,
+	ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu),
+	ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu),
+	ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu), ALL16_(0xffffu),
 };
 /* clang-format on */
 
@@ -133,33 +200,128 @@ static inline bool cache_fresh_icid_(const struct virq_its_limits *L)
 
 /* What the ID checks use when no limits are given: only the field widths. */
 static const struct virq_its_limits nolim_ = {
-    .devid_bits = 32,
-    .eventid_bits = 32,
-    .icid_bits = 16,
-    .vpeid_bits = 16,
+    .devid_bits = ID_BITS_DeviceID_,
+    .eventid_bits = ID_BITS_EventID_,
+    .icid_bits = ID_BITS_ICID_,
+    .vpeid_bits = ID_BITS_vPEID_,
 };
 
-/* ID checks against @L, which is never NULL (nolim_ stands in). */
-static inline bool dev_bad_(const struct virq_its_limits *L, uint32_t dev)
+/* ---- the checks of one field: true when the value is refused ---- */
+
+/* ID fields (kind ID) against @L, which is never NULL (nolim_ stands in). */
+static inline bool id_bad_DeviceID_(const struct virq_its_limits *L, uint32_t dev)
 {
 	return dev > max32_[L->devid_bits];
 }
 
-static inline bool ev_bad_(const struct virq_its_limits *L, uint32_t ev)
+static inline bool id_bad_EventID_(const struct virq_its_limits *L, uint32_t ev)
 {
 	return ev > max32_[L->eventid_bits];
 }
 
 /* count - 1 < id  <=>  id >= count, for count >= 1; count == 0 never limits. */
-static inline bool icid_bad_(const struct virq_its_limits *L, uint32_t icid)
+static inline bool id_bad_ICID_(const struct virq_its_limits *L, uint32_t icid)
 {
 	return icid > max16_[L->icid_bits] || L->nr_icids - 1u < icid;
 }
 
-static inline bool vpe_bad_(const struct virq_its_limits *L, uint32_t vpe)
+static inline bool id_bad_vPEID_(const struct virq_its_limits *L, uint32_t vpe)
 {
 	return vpe > max16_[L->vpeid_bits] || L->nr_vpeids - 1u < vpe;
 }
+
+/* A number wider than its field (kind VAL); a function, so that a 32-bit
+ * member against a 32-bit field is no "always false" comparison. */
+static inline bool too_wide_(uint64_t v, uint64_t max)
+{
+	return v > max;
+}
+
+/*
+ * Name the field and return the error. Inline, behind UNLIKELY_: a call
+ * (even a tail call) would make every check set up its arguments and keep
+ * the command's pointers in callee-saved registers on the path that passes.
+ */
+static inline virq_status fail_(enum virq_its_field *bad, enum virq_its_field f, virq_status st)
+{
+	if (bad)
+		*bad = f;
+	return st;
+}
+
+#define CHK_(cond, fld, err)                                                                       \
+	do {                                                                                       \
+		if (UNLIKELY_(cond))                                                               \
+			return fail_(bad, LIBVIRQ_ITS_F_##fld, (err));                             \
+	} while (0)
+
+/* ---- per command, from its table: field checks, words, decoder ---- */
+
+/* chk_<CMD>_(): every field of the command, in table order, by kind. */
+#define CHK_OP(a, dw, hi, lo, name)
+#define CHK_ID(a, dw, hi, lo, name) CHK_(id_bad_##name##_(L, c->name), name, LIBVIRQ_ERANGE);
+#define CHK_VAL(a, dw, hi, lo, name)                                                               \
+	CHK_(too_wide_(c->name, LIBVIRQ_FIELD_MAX_(hi, lo)), name, LIBVIRQ_ERANGE);
+#define CHK_FLAG(a, dw, hi, lo, name)
+/* An address holding PA[hi:lo] in place: bits below lo misaligned, bits above hi too wide. */
+#define CHK_ADDR(a, dw, hi, lo, name)                                                              \
+	CHK_((c->name & (LIBVIRQ_GENMASK(lo, 0) >> 1)) != 0, name, LIBVIRQ_EALIGN);                \
+	CHK_((c->name & ~LIBVIRQ_GENMASK(hi, 0)) != 0, name, LIBVIRQ_ERANGE);
+/* The 8-bit priority, whose bits [7:4] the field holds. */
+#define CHK_PRIO(a, dw, hi, lo, name)                                                              \
+	CHK_((c->name >> (4 + (hi) - (lo) + 1)) != 0, name, LIBVIRQ_ERANGE);                       \
+	CHK_((c->name & 0xFu) != 0, name, LIBVIRQ_EALIGN);
+#define CHK_FIELD_(a, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(CHK_, a, dw, hi, lo, name)
+
+/*
+ * WORD_(cmd, n): doubleword @n of command @cmd, each field's value shifted
+ * into place (checked before), as one expression: written straight into
+ * the store, gcc keeps the words in general registers (and merges loads of
+ * adjacent members) instead of pairing them through vector registers.
+ */
+#define PUT_OP(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->opcode : (uint64_t)0)
+#define PUT_ID(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->name << (lo) : (uint64_t)0)
+#define PUT_VAL(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->name << (lo) : (uint64_t)0)
+#define PUT_FLAG(a, dw, hi, lo, name) | ((dw) == (a) ? (uint64_t)c->name << (lo) : (uint64_t)0)
+#define PUT_ADDR(a, dw, hi, lo, name) | ((dw) == (a) ? c->name : (uint64_t)0)
+#define PUT_PRIO(a, dw, hi, lo, name)                                                              \
+	| ((dw) == (a) ? (uint64_t)(c->name >> 4) << (lo) : (uint64_t)0)
+#define PUT_FIELD_(a, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(PUT_, a, dw, hi, lo, name)
+#define WORD_(cmd, n) ((uint64_t)0 LIBVIRQ_ITS_FIELDS_OF_(cmd, PUT_FIELD_, n))
+
+/* dec_<CMD>_(): each field read back into its member's unit. */
+#define DEC_OP(w, dw, hi, lo, name)
+#define DEC_ID(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]);
+#define DEC_VAL(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]);
+#define DEC_FLAG(w, dw, hi, lo, name) c->name = LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]) != 0;
+#define DEC_ADDR(w, dw, hi, lo, name) c->name = (w)[dw] & LIBVIRQ_GENMASK(hi, lo);
+#define DEC_PRIO(w, dw, hi, lo, name) c->name = (uint32_t)LIBVIRQ_FIELD_GET_(hi, lo, (w)[dw]) << 4;
+#define DEC_FIELD_(w, dw, hi, lo, name) LIBVIRQ_ITS_BY_KIND_(DEC_, w, dw, hi, lo, name)
+
+#define GEN_CMD_(cmd)                                                                              \
+	static inline virq_status chk_##cmd##_(const struct virq_its_cmd *c,                       \
+					       const struct virq_its_limits *L,                    \
+					       enum virq_its_field *bad)                           \
+	{                                                                                          \
+		(void)L; /* SYNC and MOVALL have no ID field */                                    \
+		LIBVIRQ_ITS_FIELDS_OF_(cmd, CHK_FIELD_, 0)                                         \
+		return LIBVIRQ_OK;                                                                 \
+	}                                                                                          \
+	static inline virq_status put_##cmd##_(const struct virq_its_cmd *c, uint8_t *out)         \
+	{                                                                                          \
+		st_le64_(out + 24, WORD_(cmd, 3));                                                 \
+		st_le64_(out + 16, WORD_(cmd, 2));                                                 \
+		st_le64_(out + 8, WORD_(cmd, 1));                                                  \
+		st_le64_(out, WORD_(cmd, 0));                                                      \
+		return LIBVIRQ_OK;                                                                 \
+	}                                                                                          \
+	static void dec_##cmd##_(struct virq_its_cmd *c, const uint64_t w[4])                      \
+	{                                                                                          \
+		LIBVIRQ_ITS_FIELDS_OF_(cmd, DEC_FIELD_, w)                                         \
+	}
+LIBVIRQ_ITS_COMMANDS_(GEN_CMD_)
+
+/* ---- the value rules and the synchronisation, per command ---- */
 
 /* A doorbell: 1023 ("none") or an LPI. */
 static inline bool db_bad_(uint32_t db)
@@ -186,76 +348,13 @@ static inline bool v41_only_(const struct virq_its_limits *lim)
 	return lim && lim->version != LIBVIRQ_ITS_V41;
 }
 
-/*
- * An address field holding PA[hi:lo] in place: EALIGN for low bits, ERANGE
- * above bit 51. Returns LIBVIRQ_OK or the error.
- */
-static inline virq_status addr_chk_(uint64_t a, uint64_t lowmask)
+/* RDbase with GITS_TYPER.PTA = 0: a processor number < nr_procs (or < 2^16). */
+static inline bool rd_proc_bad_(const struct virq_its_limits *lim, uint64_t rd)
 {
-	if (UNLIKELY_(a & lowmask))
-		return LIBVIRQ_EALIGN;
-	if (UNLIKELY_(a >> 52))
-		return LIBVIRQ_ERANGE;
-	return LIBVIRQ_OK;
-}
-
-/* RDbase: 64 KiB granule in [51:16]; with PTA = 0 a processor number. */
-static inline virq_status rdbase_chk_(const struct virq_its_limits *lim, uint64_t rd, bool use_lim)
-{
-	virq_status st = addr_chk_(rd, 0xFFFF);
-
-	if (st != LIBVIRQ_OK || !lim || !use_lim || lim->pta)
-		return st;
+	if (!lim || lim->pta)
+		return false;
 	rd >>= 16;
-	if (lim->nr_procs ? rd >= lim->nr_procs : rd > 0xFFFF)
-		return LIBVIRQ_ERANGE;
-	return LIBVIRQ_OK;
-}
-
-/* Cold path: name the field and return the error. */
-static LIBVIRQ_COLD_ virq_status fail_(enum virq_its_field *bad, enum virq_its_field f,
-				       virq_status st)
-{
-	if (bad)
-		*bad = f;
-	return st;
-}
-
-#define CHK_(cond, fld, err)                                                                       \
-	do {                                                                                       \
-		if (UNLIKELY_(cond))                                                               \
-			return fail_(bad, LIBVIRQ_ITS_F_##fld, (err));                             \
-	} while (0)
-#define CHKST_(expr, fld)                                                                          \
-	do {                                                                                       \
-		virq_status st_ = (expr);                                                          \
-		if (UNLIKELY_(st_ != LIBVIRQ_OK))                                                  \
-			return fail_(bad, LIBVIRQ_ITS_F_##fld, st_);                               \
-	} while (0)
-
-/*
- * Every per-command encoder validates first, then writes the four words
- * (so a rejected command writes nothing) and the sync (when @s is not NULL).
- */
-#define UNUSED_OK_ LIBVIRQ_UNUSED_
-#define ENC_ARGS_                                                                                  \
-	const struct virq_its_cmd *c, const struct virq_its_limits *lim UNUSED_OK_, uint8_t *out,  \
-	    struct virq_its_sync *s UNUSED_OK_, enum virq_its_field *bad,                          \
-	    const struct virq_its_limits *L UNUSED_OK_
-typedef virq_status (*enc_fn_)(ENC_ARGS_);
-
-static inline virq_status emit_(uint8_t *out, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
-{
-	st_le64_(out, w0);
-	st_le64_(out + 8, w1);
-	st_le64_(out + 16, w2);
-	st_le64_(out + 24, w3);
-	return LIBVIRQ_OK;
-}
-
-static inline uint64_t op_dev_(const struct virq_its_cmd *c)
-{
-	return (uint64_t)c->opcode | ((uint64_t)c->DeviceID << 32);
+	return lim->nr_procs ? rd >= lim->nr_procs : rd > 0xFFFF;
 }
 
 static inline void sync_none_(struct virq_its_sync *s)
@@ -293,6 +392,17 @@ static inline void vsync_(struct virq_its_sync *s, uint32_t vpe)
 	}
 }
 
+/* The event's own mapping decides (INT, CLEAR, INV, DISCARD). */
+static inline void sync_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev)
+{
+	if (s) {
+		s->kind = LIBVIRQ_ITS_SYNC_EVENT;
+		s->DeviceID = dev;
+		s->EventID = ev;
+		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
+	}
+}
+
 /* A move's source: the event's mapping before the command (MOVI, VMOVI). */
 static inline void src_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev)
 {
@@ -303,134 +413,193 @@ static inline void src_event_(struct virq_its_sync *s, uint32_t dev, uint32_t ev
 	}
 }
 
-/* INT, CLEAR, INV, DISCARD: DeviceID, EventID; sync depends on the mapping. */
-static LIBVIRQ_CF_CHECK_ virq_status enc_dev_ev_(ENC_ARGS_)
-{
-	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
-	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
-	if (s) {
-		s->kind = LIBVIRQ_ITS_SYNC_EVENT;
-		s->DeviceID = c->DeviceID;
-		s->EventID = c->EventID;
-		s->src_kind = LIBVIRQ_ITS_SYNC_NONE;
-	}
-	return emit_(out, op_dev_(c), c->EventID, 0, 0);
-}
+/*
+ * Each per-command encoder is a function of its own, called with the same
+ * arguments as the others: the dispatch below is then one indirect jump.
+ * GCC would clone them with reordered arguments (IPA-SRA), costing register
+ * moves in the dispatch on every command; noipa (GCC 8) keeps them whole.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define ENC_FN_ __attribute__((__noipa__))
+#else
+#define ENC_FN_ LIBVIRQ_NOINLINE_
+#endif
 
-/* MOVI, MAPI: DeviceID, EventID, ICID; SYNC(ICID); MOVI also the source. */
-static LIBVIRQ_CF_CHECK_ virq_status enc_dev_ev_icid_(ENC_ARGS_)
+/*
+ * Every per-command encoder validates first, then writes the four words
+ * (so a rejected command writes nothing) and the sync (when @s is not NULL).
+ * @lim is the caller's limits or NULL; @L is never NULL (nolim_ stands in).
+ */
+#define ENC_ARGS_                                                                                  \
+	const struct virq_its_cmd *c, const struct virq_its_limits *lim, uint8_t *out,             \
+	    struct virq_its_sync *s, enum virq_its_field *bad, const struct virq_its_limits *L
+#define FIELDS_OK_(cmd)                                                                            \
+	do {                                                                                       \
+		virq_status fst_ = chk_##cmd##_(c, L, bad);                                        \
+		if (UNLIKELY_(fst_ != LIBVIRQ_OK))                                                 \
+			return fst_;                                                               \
+	} while (0)
+/* The virtual commands need a GICv4 ITS. */
+#define VIRTUAL_OK_() CHK_(lim && lim->version == LIBVIRQ_ITS_V3, opcode, LIBVIRQ_ENOTSUP)
+
+static ENC_FN_ virq_status enc_MOVI_(ENC_ARGS_)
 {
-	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
-	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
-	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(MOVI);
 	sync_icid_(s, c->ICID);
-	if (c->opcode == LIBVIRQ_ITS_MOVI) /* and the collection it leaves */
-		src_event_(s, c->DeviceID, c->EventID);
-	return emit_(out, op_dev_(c), c->EventID, c->ICID, 0);
+	src_event_(s, c->DeviceID, c->EventID); /* and the collection it leaves */
+	return put_MOVI_(c, out);
 }
 
-/* MAPTI: the hot path of device setup. */
-static LIBVIRQ_CF_CHECK_ LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_INT_(ENC_ARGS_)
 {
-	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
-	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
-	CHK_(c->pINTID < LIBVIRQ_ITS_LPI_BASE, pINTID, LIBVIRQ_ERANGE);
-	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
-	sync_icid_(s, c->ICID);
-	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->pINTID << 32), c->ICID, 0);
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(INT);
+	sync_event_(s, c->DeviceID, c->EventID);
+	return put_INT_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_mapd_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_CLEAR_(ENC_ARGS_)
 {
-	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
-	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW1_Size, c->Size) || (lim && c->Size >= lim->eventid_bits),
-	     Size, LIBVIRQ_ERANGE);
-	CHKST_(addr_chk_(c->ITT_addr, 0xFF), ITT_addr);
-	sync_none_(s); /* MAPD needs no SYNC (Linux its_build_mapd_cmd) */
-	return emit_(out, op_dev_(c), c->Size, c->ITT_addr | ((uint64_t)c->V << 63), 0);
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(CLEAR);
+	sync_event_(s, c->DeviceID, c->EventID);
+	return put_CLEAR_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_mapc_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_SYNC_(ENC_ARGS_)
 {
-	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
-	/* With V = 0 the ITS ignores RDbase (docs/rationale.md#gic-its-bounds): only
-	 * width/alignment apply. */
-	CHKST_(rdbase_chk_(lim, c->RDbase, c->V), RDbase);
-	sync_rd_(s, c->RDbase);
-	return emit_(out, c->opcode, 0, c->ICID | c->RDbase | ((uint64_t)c->V << 63), 0);
-}
-
-static LIBVIRQ_CF_CHECK_ virq_status enc_sync_(ENC_ARGS_)
-{
-	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
+	FIELDS_OK_(SYNC);
+	CHK_(rd_proc_bad_(lim, c->RDbase), RDbase, LIBVIRQ_ERANGE);
 	sync_none_(s);
-	return emit_(out, c->opcode, 0, c->RDbase, 0);
+	return put_SYNC_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_invall_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MAPD_(ENC_ARGS_)
 {
-	CHK_(icid_bad_(L, c->ICID), ICID, LIBVIRQ_ERANGE);
+	FIELDS_OK_(MAPD);
+	CHK_(lim && c->Size >= lim->eventid_bits, Size, LIBVIRQ_ERANGE);
+	sync_none_(s); /* MAPD needs no SYNC (Linux its_build_mapd_cmd) */
+	return put_MAPD_(c, out);
+}
+
+static ENC_FN_ virq_status enc_MAPC_(ENC_ARGS_)
+{
+	FIELDS_OK_(MAPC);
+	/* With V = 0 the ITS ignores RDbase (docs/rationale.md#gic-its-bounds):
+	 * only width and alignment apply. */
+	CHK_(c->V && rd_proc_bad_(lim, c->RDbase), RDbase, LIBVIRQ_ERANGE);
+	sync_rd_(s, c->RDbase);
+	return put_MAPC_(c, out);
+}
+
+/* The generic MAPTI; the hot path is enc_mapti_fast_() below. */
+static ENC_FN_ virq_status enc_MAPTI_(ENC_ARGS_)
+{
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(MAPTI);
+	CHK_(c->pINTID < LIBVIRQ_ITS_LPI_BASE, pINTID, LIBVIRQ_ERANGE);
 	sync_icid_(s, c->ICID);
-	return emit_(out, c->opcode, 0, c->ICID, 0);
+	return put_MAPTI_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_movall_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_MAPI_(ENC_ARGS_)
 {
-	CHKST_(rdbase_chk_(lim, c->RDbase1, true), RDbase1);
-	CHKST_(rdbase_chk_(lim, c->RDbase2, true), RDbase2);
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(MAPI);
+	sync_icid_(s, c->ICID);
+	return put_MAPI_(c, out);
+}
+
+static ENC_FN_ virq_status enc_INV_(ENC_ARGS_)
+{
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(INV);
+	sync_event_(s, c->DeviceID, c->EventID);
+	return put_INV_(c, out);
+}
+
+static ENC_FN_ virq_status enc_INVALL_(ENC_ARGS_)
+{
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(INVALL);
+	sync_icid_(s, c->ICID);
+	return put_INVALL_(c, out);
+}
+
+static ENC_FN_ virq_status enc_MOVALL_(ENC_ARGS_)
+{
+	FIELDS_OK_(MOVALL);
+	CHK_(rd_proc_bad_(lim, c->RDbase1), RDbase1, LIBVIRQ_ERANGE);
+	CHK_(rd_proc_bad_(lim, c->RDbase2), RDbase2, LIBVIRQ_ERANGE);
 	/* Both ends, like MOVI (Linux never sends MOVALL). */
 	sync_rd_(s, c->RDbase2);
 	if (s) {
 		s->src_kind = LIBVIRQ_ITS_SYNC_RDBASE;
 		s->src_RDbase = c->RDbase1;
 	}
-	return emit_(out, c->opcode, 0, c->RDbase1, c->RDbase2);
+	return put_MOVALL_(c, out);
 }
 
-/* Common part of the virtual commands: version and vPEID. */
-#define VIRT_CHK_()                                                                                \
-	do {                                                                                       \
-		CHK_(lim && lim->version == LIBVIRQ_ITS_V3, opcode, LIBVIRQ_ENOTSUP);              \
-		CHK_(vpe_bad_(L, c->vPEID), vPEID, LIBVIRQ_ERANGE);                                \
-	} while (0)
-
-/* VMAPTI, VMAPI, VMOVI. */
-static LIBVIRQ_CF_CHECK_ virq_status enc_vmap_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_DISCARD_(ENC_ARGS_)
 {
-	uint64_t d2;
-
-	CHK_(lim && lim->version == LIBVIRQ_ITS_V3, opcode, LIBVIRQ_ENOTSUP);
-	CHK_(dev_bad_(L, c->DeviceID), DeviceID, LIBVIRQ_ERANGE);
-	CHK_(ev_bad_(L, c->EventID), EventID, LIBVIRQ_ERANGE);
-	CHK_(vpe_bad_(L, c->vPEID), vPEID, LIBVIRQ_ERANGE);
-	d2 = (uint64_t)c->Dbell_pINTID << 32;
-	if (c->opcode == LIBVIRQ_ITS_VMAPTI) {
-		CHK_(c->vINTID < LIBVIRQ_ITS_LPI_BASE, vINTID, LIBVIRQ_ERANGE);
-		d2 |= c->vINTID;
-	}
-	if (c->opcode == LIBVIRQ_ITS_VMOVI) {
-		d2 |= (uint64_t)c->D;
-		CHK_(c->D && db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
-	} else {
-		CHK_(db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
-	}
-	vsync_(s, c->vPEID);
-	if (c->opcode == LIBVIRQ_ITS_VMOVI) /* and the vPE it leaves */
-		src_event_(s, c->DeviceID, c->EventID);
-	return emit_(out, op_dev_(c), c->EventID | ((uint64_t)c->vPEID << 32), d2, 0);
+	(void)lim; /* only the ID limits, through L */
+	FIELDS_OK_(DISCARD);
+	sync_event_(s, c->DeviceID, c->EventID);
+	return put_DISCARD_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_vmapp_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMOVI_(ENC_ARGS_)
+{
+	VIRTUAL_OK_();
+	FIELDS_OK_(VMOVI);
+	CHK_(c->D && db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
+	vsync_(s, c->vPEID);
+	src_event_(s, c->DeviceID, c->EventID); /* and the vPE it leaves */
+	return put_VMOVI_(c, out);
+}
+
+static ENC_FN_ virq_status enc_VMOVP_(ENC_ARGS_)
+{
+	VIRTUAL_OK_();
+	FIELDS_OK_(VMOVP);
+	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0
+	 * (IHI 0069H §5.3 VMOVP, §12.19 GITS_TYPER). */
+	CHK_(lim && lim->vmovp && c->SequenceNumber, SequenceNumber, LIBVIRQ_ERANGE);
+	CHK_(lim && lim->vmovp && c->ITSList, ITSList, LIBVIRQ_ERANGE);
+	CHK_(rd_proc_bad_(lim, c->RDbase), RDbase, LIBVIRQ_ERANGE);
+	CHK_(v41_only_(lim) && c->DB, DB, LIBVIRQ_ERANGE);
+	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, LIBVIRQ_ERANGE);
+	vsync_(s, c->vPEID);
+	return put_VMOVP_(c, out);
+}
+
+static ENC_FN_ virq_status enc_VSGI_(ENC_ARGS_)
+{
+	CHK_(lim && (lim->version != LIBVIRQ_ITS_V41 || !lim->vsgi), opcode, LIBVIRQ_ENOTSUP);
+	FIELDS_OK_(VSGI);
+	vsync_(s, c->vPEID);
+	return put_VSGI_(c, out);
+}
+
+static ENC_FN_ virq_status enc_VSYNC_(ENC_ARGS_)
+{
+	VIRTUAL_OK_();
+	FIELDS_OK_(VSYNC);
+	sync_none_(s);
+	return put_VSYNC_(c, out);
+}
+
+static ENC_FN_ virq_status enc_VMAPP_(ENC_ARGS_)
 {
 	bool v41;
 
-	VIRT_CHK_();
-	CHKST_(rdbase_chk_(lim, c->RDbase, c->V), RDbase);
-	CHKST_(addr_chk_(c->VPT_addr, 0xFFFF), VPT_addr);
-	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW3_VPT_size, c->VPT_size), VPT_size, LIBVIRQ_ERANGE);
+	VIRTUAL_OK_();
+	FIELDS_OK_(VMAPP);
+	CHK_(c->V && rd_proc_bad_(lim, c->RDbase), RDbase, LIBVIRQ_ERANGE);
+	CHK_(c->VPT_size > 31, VPT_size, LIBVIRQ_ERANGE); /* vINTIDs have at most 32 bits */
 	CHK_(v41_only_(lim) && c->Alloc, Alloc, LIBVIRQ_ERANGE);
 	CHK_(v41_only_(lim) && c->PTZ, PTZ, LIBVIRQ_ERANGE);
-	CHKST_(addr_chk_(c->VCONF_addr, 0xFFFF), VCONF_addr);
 	CHK_(v41_only_(lim) && c->VCONF_addr, VCONF_addr, LIBVIRQ_ERANGE);
 	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->V), Default_Doorbell, LIBVIRQ_ERANGE);
 	if (lim)
@@ -443,94 +612,71 @@ static LIBVIRQ_CF_CHECK_ virq_status enc_vmapp_(ENC_ARGS_)
 		vsync_(s, c->vPEID);
 	else
 		sync_none_(s);
-	return emit_(out,
-		     (uint64_t)c->opcode | ((uint64_t)c->Alloc << 8) | ((uint64_t)c->PTZ << 9) |
-			 c->VCONF_addr,
-		     c->Default_Doorbell | ((uint64_t)c->vPEID << 32),
-		     c->RDbase | ((uint64_t)c->V << 63), c->VPT_addr | c->VPT_size);
+	return put_VMAPP_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_vmovp_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMAPTI_(ENC_ARGS_)
 {
-	VIRT_CHK_();
-	/* SequenceNumber and ITSList exist only with GITS_TYPER.VMOVP = 0 (IHI 0069H
-	 * §5.3 VMOVP, §12.19 GITS_TYPER). */
-	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW0_SequenceNumber, c->SequenceNumber) ||
-		 (lim && lim->vmovp && c->SequenceNumber),
-	     SequenceNumber, LIBVIRQ_ERANGE);
-	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW1_ITSList, c->ITSList) || (lim && lim->vmovp && c->ITSList),
-	     ITSList, LIBVIRQ_ERANGE);
-	CHKST_(rdbase_chk_(lim, c->RDbase, true), RDbase);
-	CHK_(v41_only_(lim) && c->DB, DB, LIBVIRQ_ERANGE);
-	CHK_(defdb_bad_(lim, c->Default_Doorbell, c->DB), Default_Doorbell, LIBVIRQ_ERANGE);
+	VIRTUAL_OK_();
+	FIELDS_OK_(VMAPTI);
+	CHK_(c->vINTID < LIBVIRQ_ITS_LPI_BASE, vINTID, LIBVIRQ_ERANGE);
+	CHK_(db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
 	vsync_(s, c->vPEID);
-	return emit_(out, (uint64_t)c->opcode | ((uint64_t)c->SequenceNumber << 32),
-		     c->ITSList | ((uint64_t)c->vPEID << 32), c->RDbase | ((uint64_t)c->DB << 63),
-		     c->Default_Doorbell);
+	return put_VMAPTI_(c, out);
 }
 
-static LIBVIRQ_CF_CHECK_ virq_status enc_vsgi_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VMAPI_(ENC_ARGS_)
 {
-	CHK_(lim && (lim->version != LIBVIRQ_ITS_V41 || !lim->vsgi), opcode, LIBVIRQ_ENOTSUP);
-	VIRT_CHK_();
-	CHK_(!LIBVIRQ_FIELD_FITS(ITS_DW0_vINTID, c->vINTID), vINTID, LIBVIRQ_ERANGE);
-	CHK_(c->Priority > 0xFF, Priority, LIBVIRQ_ERANGE);
-	CHK_(c->Priority & 0xF, Priority, LIBVIRQ_EALIGN);
+	VIRTUAL_OK_();
+	FIELDS_OK_(VMAPI);
+	CHK_(db_bad_(c->Dbell_pINTID), Dbell_pINTID, LIBVIRQ_ERANGE);
 	vsync_(s, c->vPEID);
-	return emit_(out,
-		     (uint64_t)c->opcode | ((uint64_t)c->Enable << 8) | ((uint64_t)c->Clear << 9) |
-			 ((uint64_t)c->Group << 10) | ((uint64_t)(c->Priority >> 4) << 20) |
-			 ((uint64_t)c->vINTID << 32),
-		     (uint64_t)c->vPEID << 32, 0, 0);
+	return put_VMAPI_(c, out);
 }
 
-/* VSYNC, VINVALL, INVDB: vPEID only. */
-static LIBVIRQ_CF_CHECK_ virq_status enc_vpe_only_(ENC_ARGS_)
+static ENC_FN_ virq_status enc_VINVALL_(ENC_ARGS_)
 {
-	CHK_(c->opcode == LIBVIRQ_ITS_INVDB && v41_only_(lim), opcode, LIBVIRQ_ENOTSUP);
-	VIRT_CHK_();
-	if (c->opcode != LIBVIRQ_ITS_VSYNC)
-		vsync_(s, c->vPEID);
-	else
-		sync_none_(s);
-	return emit_(out, c->opcode, (uint64_t)c->vPEID << 32, 0, 0);
+	VIRTUAL_OK_();
+	FIELDS_OK_(VINVALL);
+	vsync_(s, c->vPEID);
+	return put_VINVALL_(c, out);
 }
 
-#define OPS_ 0x30u
-static const enc_fn_ enc_tbl_[OPS_] = {
-    [LIBVIRQ_ITS_MOVI] = enc_dev_ev_icid_, [LIBVIRQ_ITS_INT] = enc_dev_ev_,
-    [LIBVIRQ_ITS_CLEAR] = enc_dev_ev_,	   [LIBVIRQ_ITS_SYNC] = enc_sync_,
-    [LIBVIRQ_ITS_MAPD] = enc_mapd_,	   [LIBVIRQ_ITS_MAPC] = enc_mapc_,
-    [LIBVIRQ_ITS_MAPTI] = enc_mapti_,	   [LIBVIRQ_ITS_MAPI] = enc_dev_ev_icid_,
-    [LIBVIRQ_ITS_INV] = enc_dev_ev_,	   [LIBVIRQ_ITS_INVALL] = enc_invall_,
-    [LIBVIRQ_ITS_MOVALL] = enc_movall_,	   [LIBVIRQ_ITS_DISCARD] = enc_dev_ev_,
-    [LIBVIRQ_ITS_VMOVI] = enc_vmap_,	   [LIBVIRQ_ITS_VMOVP] = enc_vmovp_,
-    [LIBVIRQ_ITS_VSGI] = enc_vsgi_,	   [LIBVIRQ_ITS_VSYNC] = enc_vpe_only_,
-    [LIBVIRQ_ITS_VMAPP] = enc_vmapp_,	   [LIBVIRQ_ITS_VMAPTI] = enc_vmap_,
-    [LIBVIRQ_ITS_VMAPI] = enc_vmap_,	   [LIBVIRQ_ITS_VINVALL] = enc_vpe_only_,
-    [LIBVIRQ_ITS_INVDB] = enc_vpe_only_,
-};
-
-/* Every command through the table (NULL checks included). */
-static LIBVIRQ_NOINLINE_ virq_status enc_generic_(const struct virq_its_cmd *c,
-						  const struct virq_its_limits *lim, uint8_t *out,
-						  struct virq_its_sync *sync,
-						  enum virq_its_field *bad)
+static ENC_FN_ virq_status enc_INVDB_(ENC_ARGS_)
 {
-	unsigned op;
+	CHK_(v41_only_(lim), opcode, LIBVIRQ_ENOTSUP);
+	FIELDS_OK_(INVDB);
+	vsync_(s, c->vPEID);
+	return put_INVDB_(c, out);
+}
+
+/* ---- dispatch ---- */
+
+/* Every command through its encoder (NULL checks included). */
+#define ENC_CASE_(cmd)                                                                             \
+	case LIBVIRQ_ITS_##cmd:                                                                    \
+		return enc_##cmd##_(c, lim, out, sync, bad, L);
+static ENC_FN_ virq_status enc_generic_(const struct virq_its_cmd *c,
+					const struct virq_its_limits *lim, uint8_t *out,
+					struct virq_its_sync *sync, enum virq_its_field *bad)
+{
+	const struct virq_its_limits *L = lim ? lim : &nolim_;
 
 	if (UNLIKELY_(!c || !out))
 		return fail_(bad, LIBVIRQ_ITS_F_NONE, LIBVIRQ_EINVAL);
-	op = (unsigned)c->opcode;
-	if (UNLIKELY_(op >= OPS_ || !enc_tbl_[op]))
-		return fail_(bad, LIBVIRQ_ITS_F_opcode, LIBVIRQ_EUNKNOWN);
-	return enc_tbl_[op](c, lim, out, sync, bad, lim ? lim : &nolim_);
+	switch (c->opcode) {
+		LIBVIRQ_ITS_COMMANDS_(ENC_CASE_)
+	default:
+		break;
+	}
+	return fail_(bad, LIBVIRQ_ITS_F_opcode, LIBVIRQ_EUNKNOWN);
 }
 
 /*
  * MAPTI with a fresh limits cache: every ID check is one comparison against
- * a precomputed maximum. Anything out of range goes to the generic path,
- * which checks again in order and names the field.
+ * a precomputed maximum (no wider than the field, see max32_ / max16_), the
+ * words those of the MAPTI table. Anything out of range goes to the generic
+ * path, which checks again in order and names the field.
  */
 static LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_fast_(const struct virq_its_cmd *c,
 							  const struct virq_its_limits *lim,
@@ -543,19 +689,15 @@ static LIBVIRQ_ALWAYS_INLINE_ virq_status enc_mapti_fast_(const struct virq_its_
 		      c->pINTID < LIBVIRQ_ITS_LPI_BASE || c->ICID > k->max_ICID))
 		return enc_generic_(c, lim, out, s, bad);
 	sync_icid_(s, c->ICID);
-	/* Highest word first: keeps gcc from pairing the stores through SSE registers. */
-	st_le64_(out + 24, 0);
-	st_le64_(out + 16, c->ICID);
-	st_le64_(out + 8, c->EventID | ((uint64_t)c->pINTID << 32));
-	st_le64_(out, op_dev_(c));
-	return LIBVIRQ_OK;
+	return put_MAPTI_(c, out);
 }
 
 virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
 				uint8_t out[LIBVIRQ_ITS_CMD_SIZE], struct virq_its_sync *sync,
 				enum virq_its_field *bad)
 {
-	/* The device-setup hot path (MAPTI with prepared limits) inline; the rest via the table. */
+	/* The device-setup hot path (MAPTI with prepared limits) inline; the rest via the switch.
+	 */
 	if (c && c->opcode == LIBVIRQ_ITS_MAPTI) {
 		if (out && lim && cache_fresh_icid_(lim))
 			return enc_mapti_fast_(c, lim, out, sync, bad);
@@ -564,92 +706,59 @@ virq_status virq_its_cmd_encode(const struct virq_its_cmd *c, const struct virq_
 }
 
 /* ---- runs written in place (enc/its_fill.h) ---- */
+
+/* words_<CMD>_(): the four words of a command of a run, to be stepped. */
+#define GEN_WORDS_(cmd)                                                                            \
+	static inline void words_##cmd##_(const struct virq_its_cmd *c, uint64_t w[4])             \
+	{                                                                                          \
+		w[0] = WORD_(cmd, 0);                                                              \
+		w[1] = WORD_(cmd, 1);                                                              \
+		w[2] = WORD_(cmd, 2);                                                              \
+		w[3] = WORD_(cmd, 3);                                                              \
+	}
+GEN_WORDS_(VMAPTI)
+GEN_WORDS_(DISCARD)
+
+/* The runs step EventID (and vINTID) by adding 1 << lo to their doubleword. */
+LIBVIRQ_STATIC_ASSERT_(ITS_HI_VMAPTI_EventID_ - ITS_LO_VMAPTI_EventID_ == 31 &&
+			   ITS_HI_VMAPTI_vINTID_ - ITS_LO_VMAPTI_vINTID_ == 31 &&
+			   ITS_HI_DISCARD_EventID_ - ITS_LO_DISCARD_EventID_ == 31,
+		       "the runs step 32-bit fields");
+
 void virq_its_vmapti_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0, uint32_t vpeid,
 			   uint32_t vint0, uint32_t db)
 {
-	const uint64_t w0 = (uint64_t)LIBVIRQ_ITS_VMAPTI | ((uint64_t)dev << 32);
-	uint64_t w1 = ev0 | ((uint64_t)vpeid << 32);
-	uint64_t w2 = vint0 | ((uint64_t)db << 32);
+	const struct virq_its_cmd c = virq_its_vmapti(dev, ev0, vpeid, vint0, db);
+	uint64_t w[4];
 
-	/* ev0 + n - 1 and vint0 + n - 1 were validated: no carry into the
-	 * vPEID / Dbell_pINTID halves. */
-	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE, w1++, w2++) {
-		st_le64_(out + 24, 0);
-		st_le64_(out + 16, w2);
-		st_le64_(out + 8, w1);
-		st_le64_(out, w0);
+	words_VMAPTI_(&c, w);
+	/* ev0 + n - 1 and vint0 + n - 1 were validated: no carry out of the
+	 * EventID and vINTID fields. */
+	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE) {
+		(void)emit_(out, w);
+		w[ITS_DW_VMAPTI_EventID_] += (uint64_t)1 << ITS_LO_VMAPTI_EventID_;
+		w[ITS_DW_VMAPTI_vINTID_] += (uint64_t)1 << ITS_LO_VMAPTI_vINTID_;
 	}
 }
 
 void virq_its_discard_fill_(uint8_t *out, uint32_t n, uint32_t dev, uint32_t ev0)
 {
-	const uint64_t w0 = (uint64_t)LIBVIRQ_ITS_DISCARD | ((uint64_t)dev << 32);
-	uint64_t w1 = ev0;
+	const struct virq_its_cmd c = virq_its_discard(dev, ev0);
+	uint64_t w[4];
 
-	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE, w1++) {
-		st_le64_(out + 24, 0);
-		st_le64_(out + 16, 0);
-		st_le64_(out + 8, w1);
-		st_le64_(out, w0);
+	words_DISCARD_(&c, w);
+	for (uint32_t i = 0; i < n; i++, out += LIBVIRQ_ITS_CMD_SIZE) {
+		(void)emit_(out, w);
+		w[ITS_DW_DISCARD_EventID_] += (uint64_t)1 << ITS_LO_DISCARD_EventID_;
 	}
 }
 
-/* ---- decoder ---- */
-#define GET32_(f, w) ((uint32_t)LIBVIRQ_FIELD_GET(f, w))
-#define GETB_(f, w) (LIBVIRQ_FIELD_GET(f, w) != 0)
-#define GETA_(f, w) ((w)&LIBVIRQ_FIELD_MASK(f))
+/* ---- decoder and RES0 ---- */
 
-static void dec_dev_ev_(struct virq_its_cmd *c, const uint64_t *dw)
-{
-	c->DeviceID = GET32_(ITS_DW0_DeviceID, dw[0]);
-	c->EventID = GET32_(ITS_DW1_EventID, dw[1]);
-}
-
-static void dec_virtual_(struct virq_its_cmd *c, const uint64_t *dw)
-{
-	c->vPEID = GET32_(ITS_DW1_vPEID, dw[1]);
-	switch (c->opcode) {
-	case LIBVIRQ_ITS_VMAPTI:
-		c->vINTID = GET32_(ITS_DW2_vINTID, dw[2]);
-		LIBVIRQ_FALLTHROUGH_;
-	case LIBVIRQ_ITS_VMAPI:
-		dec_dev_ev_(c, dw);
-		c->Dbell_pINTID = GET32_(ITS_DW2_Dbell_pINTID, dw[2]);
-		break;
-	case LIBVIRQ_ITS_VMOVI:
-		dec_dev_ev_(c, dw);
-		c->D = GETB_(ITS_DW2_D, dw[2]);
-		c->Dbell_pINTID = GET32_(ITS_DW2_Dbell_pINTID, dw[2]);
-		break;
-	case LIBVIRQ_ITS_VMAPP:
-		c->Alloc = GETB_(ITS_DW0_Alloc, dw[0]);
-		c->PTZ = GETB_(ITS_DW0_PTZ, dw[0]);
-		c->VCONF_addr = GETA_(ITS_DW0_VCONF_addr, dw[0]);
-		c->Default_Doorbell = GET32_(ITS_DW1_Default_Doorbell, dw[1]);
-		c->RDbase = GETA_(ITS_DW2_RDbase, dw[2]);
-		c->V = GETB_(ITS_DW2_V, dw[2]);
-		c->VPT_addr = GETA_(ITS_DW3_VPT_addr, dw[3]);
-		c->VPT_size = GET32_(ITS_DW3_VPT_size, dw[3]);
-		break;
-	case LIBVIRQ_ITS_VMOVP:
-		c->SequenceNumber = GET32_(ITS_DW0_SequenceNumber, dw[0]);
-		c->ITSList = GET32_(ITS_DW1_ITSList, dw[1]);
-		c->RDbase = GETA_(ITS_DW2_RDbase, dw[2]);
-		c->DB = GETB_(ITS_DW2_DB, dw[2]);
-		c->Default_Doorbell = GET32_(ITS_DW3_Default_Doorbell, dw[3]);
-		break;
-	case LIBVIRQ_ITS_VSGI:
-		c->Enable = GETB_(ITS_DW0_Enable, dw[0]);
-		c->Clear = GETB_(ITS_DW0_Clear, dw[0]);
-		c->Group = GETB_(ITS_DW0_Group, dw[0]);
-		c->Priority = GET32_(ITS_DW0_Priority, dw[0]) << 4;
-		c->vINTID = GET32_(ITS_DW0_vINTID, dw[0]);
-		break;
-	default: /* VSYNC, VINVALL, INVDB: vPEID only */
-		break;
-	}
-}
-
+#define DEC_CASE_(cmd)                                                                             \
+	case LIBVIRQ_ITS_##cmd:                                                                    \
+		dec_##cmd##_(c, dw);                                                               \
+		return LIBVIRQ_OK;
 virq_status virq_its_cmd_decode(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], struct virq_its_cmd *c)
 {
 	uint64_t dw[4];
@@ -658,182 +767,109 @@ virq_status virq_its_cmd_decode(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], struct v
 		return LIBVIRQ_EINVAL;
 	virq_its_cmd_to_words(in, dw);
 	memset(c, 0, sizeof(*c));
-	c->opcode = (enum virq_its_opcode)LIBVIRQ_FIELD_GET(ITS_DW0_opcode, dw[0]);
-	if (!virq_its_cmd_fields(c->opcode))
-		return LIBVIRQ_EUNKNOWN;
+	c->opcode = (enum virq_its_opcode)LIBVIRQ_FIELD_GET_(7, 0, dw[0]); /* TABLE_OK_ */
 	switch (c->opcode) {
-	case LIBVIRQ_ITS_MAPTI:
-		c->pINTID = GET32_(ITS_DW1_pINTID, dw[1]);
-		LIBVIRQ_FALLTHROUGH_;
-	case LIBVIRQ_ITS_MOVI:
-	case LIBVIRQ_ITS_MAPI:
-		c->ICID = GET32_(ITS_DW2_ICID, dw[2]);
-		LIBVIRQ_FALLTHROUGH_;
-	case LIBVIRQ_ITS_INT:
-	case LIBVIRQ_ITS_CLEAR:
-	case LIBVIRQ_ITS_INV:
-	case LIBVIRQ_ITS_DISCARD:
-		dec_dev_ev_(c, dw);
-		break;
-	case LIBVIRQ_ITS_MAPD:
-		c->DeviceID = GET32_(ITS_DW0_DeviceID, dw[0]);
-		c->Size = GET32_(ITS_DW1_Size, dw[1]);
-		c->ITT_addr = GETA_(ITS_DW2_ITT_addr, dw[2]);
-		c->V = GETB_(ITS_DW2_V, dw[2]);
-		break;
-	case LIBVIRQ_ITS_MAPC:
-		c->V = GETB_(ITS_DW2_V, dw[2]);
-		LIBVIRQ_FALLTHROUGH_;
-	case LIBVIRQ_ITS_INVALL:
-		c->ICID = GET32_(ITS_DW2_ICID, dw[2]);
-		if (c->opcode == LIBVIRQ_ITS_MAPC)
-			c->RDbase = GETA_(ITS_DW2_RDbase, dw[2]);
-		break;
-	case LIBVIRQ_ITS_SYNC:
-		c->RDbase = GETA_(ITS_DW2_RDbase, dw[2]);
-		break;
-	case LIBVIRQ_ITS_MOVALL:
-		c->RDbase1 = GETA_(ITS_DW2_RDbase, dw[2]);
-		c->RDbase2 = GETA_(ITS_DW3_RDbase2, dw[3]);
-		break;
+		LIBVIRQ_ITS_COMMANDS_(DEC_CASE_)
 	default:
-		dec_virtual_(c, dw);
 		break;
 	}
-	return LIBVIRQ_OK;
+	return LIBVIRQ_EUNKNOWN;
 }
 
-/* ---- field tables ---- */
-#define DEV_EV_ (FBIT_(DeviceID) | FBIT_(EventID))
-
-uint64_t virq_its_cmd_fields(enum virq_its_opcode op)
+#define RES0_CASE_(cmd)                                                                            \
+	case LIBVIRQ_ITS_##cmd:                                                                    \
+		return dw == 0	 ? LIBVIRQ_ITS_RES0_(cmd, 0)                                       \
+		       : dw == 1 ? LIBVIRQ_ITS_RES0_(cmd, 1)                                       \
+		       : dw == 2 ? LIBVIRQ_ITS_RES0_(cmd, 2)                                       \
+				 : LIBVIRQ_ITS_RES0_(cmd, 3);
+uint64_t virq_its_cmd_res0_mask(enum virq_its_opcode op, unsigned dw)
 {
+	if (dw > 3)
+		return 0;
 	switch (op) {
-	case LIBVIRQ_ITS_INT:
-	case LIBVIRQ_ITS_CLEAR:
-	case LIBVIRQ_ITS_INV:
-	case LIBVIRQ_ITS_DISCARD:
-		return DEV_EV_;
-	case LIBVIRQ_ITS_MOVI:
-	case LIBVIRQ_ITS_MAPI:
-		return DEV_EV_ | FBIT_(ICID);
-	case LIBVIRQ_ITS_MAPTI:
-		return DEV_EV_ | FBIT_(pINTID) | FBIT_(ICID);
-	case LIBVIRQ_ITS_SYNC:
-		return FBIT_(RDbase);
-	case LIBVIRQ_ITS_MAPD:
-		return FBIT_(DeviceID) | FBIT_(Size) | FBIT_(ITT_addr) | FBIT_(V);
-	case LIBVIRQ_ITS_MAPC:
-		return FBIT_(ICID) | FBIT_(RDbase) | FBIT_(V);
-	case LIBVIRQ_ITS_INVALL:
-		return FBIT_(ICID);
-	case LIBVIRQ_ITS_MOVALL:
-		return FBIT_(RDbase1) | FBIT_(RDbase2);
-	case LIBVIRQ_ITS_VMOVI:
-		return DEV_EV_ | FBIT_(vPEID) | FBIT_(D) | FBIT_(Dbell_pINTID);
-	case LIBVIRQ_ITS_VMOVP:
-		return FBIT_(vPEID) | FBIT_(RDbase) | FBIT_(SequenceNumber) | FBIT_(ITSList) |
-		       FBIT_(Default_Doorbell) | FBIT_(DB);
-	case LIBVIRQ_ITS_VSGI:
-		return FBIT_(vINTID) | FBIT_(vPEID) | FBIT_(Enable) | FBIT_(Clear) | FBIT_(Group) |
-		       FBIT_(Priority);
-	case LIBVIRQ_ITS_VSYNC:
-	case LIBVIRQ_ITS_VINVALL:
-	case LIBVIRQ_ITS_INVDB:
-		return FBIT_(vPEID);
-	case LIBVIRQ_ITS_VMAPP:
-		return FBIT_(vPEID) | FBIT_(V) | FBIT_(RDbase) | FBIT_(VPT_addr) | FBIT_(VPT_size) |
-		       FBIT_(Alloc) | FBIT_(PTZ) | FBIT_(VCONF_addr) | FBIT_(Default_Doorbell);
-	case LIBVIRQ_ITS_VMAPTI:
-		return DEV_EV_ | FBIT_(vINTID) | FBIT_(vPEID) | FBIT_(Dbell_pINTID);
-	case LIBVIRQ_ITS_VMAPI:
-		return DEV_EV_ | FBIT_(vPEID) | FBIT_(Dbell_pINTID);
+		LIBVIRQ_ITS_COMMANDS_(RES0_CASE_)
+	default:
+		break;
 	}
 	return 0;
 }
 
+virq_status virq_its_cmd_res0(const uint8_t in[LIBVIRQ_ITS_CMD_SIZE], uint64_t set[4])
+{
+	uint64_t dw[4];
+	enum virq_its_opcode op;
+
+	if (!in || !set)
+		return LIBVIRQ_EINVAL;
+	virq_its_cmd_to_words(in, dw);
+	op = (enum virq_its_opcode)LIBVIRQ_FIELD_GET_(7, 0, dw[0]);
+	if (!virq_its_opcode_name(op))
+		return LIBVIRQ_EUNKNOWN;
+	for (unsigned i = 0; i < 4; i++)
+		set[i] = dw[i] & virq_its_cmd_res0_mask(op, i);
+	return LIBVIRQ_OK;
+}
+
+/* ---- field lists ---- */
+
+#define LAY_(a, dw, hi, lo, name) {LIBVIRQ_ITS_F_##name, (dw), (hi), (lo)},
+#define LAY_ARRAY_(cmd)                                                                            \
+	static const struct virq_its_field_pos lay_##cmd##_[] = {                                  \
+	    LIBVIRQ_ITS_FIELDS_OF_(cmd, LAY_, 0)};
+LIBVIRQ_ITS_COMMANDS_(LAY_ARRAY_)
+
+#define LAY_CASE_(cmd)                                                                             \
+	case LIBVIRQ_ITS_##cmd:                                                                    \
+		*n = NELEM_(lay_##cmd##_);                                                         \
+		return lay_##cmd##_;
+const struct virq_its_field_pos *virq_its_cmd_layout(enum virq_its_opcode op, size_t *n)
+{
+	size_t none;
+
+	if (!n)
+		n = &none;
+	switch (op) {
+		LIBVIRQ_ITS_COMMANDS_(LAY_CASE_)
+	default:
+		break;
+	}
+	*n = 0;
+	return NULL;
+}
+
+#define FBIT_(a, dw, hi, lo, name) | ((uint64_t)1 << LIBVIRQ_ITS_F_##name)
+#define FIELDS_CASE_(cmd)                                                                          \
+	case LIBVIRQ_ITS_##cmd:                                                                    \
+		return (0 LIBVIRQ_ITS_FIELDS_OF_(cmd, FBIT_, 0)) &                                 \
+		       ~((uint64_t)1 << LIBVIRQ_ITS_F_opcode);
+uint64_t virq_its_cmd_fields(enum virq_its_opcode op)
+{
+	switch (op) {
+		LIBVIRQ_ITS_COMMANDS_(FIELDS_CASE_)
+	default:
+		break;
+	}
+	return 0;
+}
+
+#define NAME_CASE_(cmd)                                                                            \
+	case LIBVIRQ_ITS_##cmd:                                                                    \
+		return #cmd;
 const char *virq_its_opcode_name(enum virq_its_opcode op)
 {
 	switch (op) {
-	case LIBVIRQ_ITS_MOVI:
-		return "MOVI";
-	case LIBVIRQ_ITS_INT:
-		return "INT";
-	case LIBVIRQ_ITS_CLEAR:
-		return "CLEAR";
-	case LIBVIRQ_ITS_SYNC:
-		return "SYNC";
-	case LIBVIRQ_ITS_MAPD:
-		return "MAPD";
-	case LIBVIRQ_ITS_MAPC:
-		return "MAPC";
-	case LIBVIRQ_ITS_MAPTI:
-		return "MAPTI";
-	case LIBVIRQ_ITS_MAPI:
-		return "MAPI";
-	case LIBVIRQ_ITS_INV:
-		return "INV";
-	case LIBVIRQ_ITS_INVALL:
-		return "INVALL";
-	case LIBVIRQ_ITS_MOVALL:
-		return "MOVALL";
-	case LIBVIRQ_ITS_DISCARD:
-		return "DISCARD";
-	case LIBVIRQ_ITS_VMOVI:
-		return "VMOVI";
-	case LIBVIRQ_ITS_VMOVP:
-		return "VMOVP";
-	case LIBVIRQ_ITS_VSGI:
-		return "VSGI";
-	case LIBVIRQ_ITS_VSYNC:
-		return "VSYNC";
-	case LIBVIRQ_ITS_VMAPP:
-		return "VMAPP";
-	case LIBVIRQ_ITS_VMAPTI:
-		return "VMAPTI";
-	case LIBVIRQ_ITS_VMAPI:
-		return "VMAPI";
-	case LIBVIRQ_ITS_VINVALL:
-		return "VINVALL";
-	case LIBVIRQ_ITS_INVDB:
-		return "INVDB";
+		LIBVIRQ_ITS_COMMANDS_(NAME_CASE_)
+	default:
+		break;
 	}
 	return NULL;
 }
 
+#define FIELD_NAME_(n) [LIBVIRQ_ITS_F_##n] = #n,
 const char *virq_its_field_name(enum virq_its_field f)
 {
 	static const char *const names[LIBVIRQ_ITS_F_COUNT] = {
-	    [LIBVIRQ_ITS_F_NONE] = "none",
-	    [LIBVIRQ_ITS_F_opcode] = "opcode",
-	    [LIBVIRQ_ITS_F_DeviceID] = "DeviceID",
-	    [LIBVIRQ_ITS_F_EventID] = "EventID",
-	    [LIBVIRQ_ITS_F_pINTID] = "pINTID",
-	    [LIBVIRQ_ITS_F_vINTID] = "vINTID",
-	    [LIBVIRQ_ITS_F_ICID] = "ICID",
-	    [LIBVIRQ_ITS_F_vPEID] = "vPEID",
-	    [LIBVIRQ_ITS_F_Size] = "Size",
-	    [LIBVIRQ_ITS_F_ITT_addr] = "ITT_addr",
-	    [LIBVIRQ_ITS_F_V] = "V",
-	    [LIBVIRQ_ITS_F_RDbase] = "RDbase",
-	    [LIBVIRQ_ITS_F_RDbase1] = "RDbase1",
-	    [LIBVIRQ_ITS_F_RDbase2] = "RDbase2",
-	    [LIBVIRQ_ITS_F_D] = "D",
-	    [LIBVIRQ_ITS_F_Dbell_pINTID] = "Dbell_pINTID",
-	    [LIBVIRQ_ITS_F_SequenceNumber] = "SequenceNumber",
-	    [LIBVIRQ_ITS_F_ITSList] = "ITSList",
-	    [LIBVIRQ_ITS_F_VPT_addr] = "VPT_addr",
-	    [LIBVIRQ_ITS_F_VPT_size] = "VPT_size",
-	    [LIBVIRQ_ITS_F_Alloc] = "Alloc",
-	    [LIBVIRQ_ITS_F_PTZ] = "PTZ",
-	    [LIBVIRQ_ITS_F_VCONF_addr] = "VCONF_addr",
-	    [LIBVIRQ_ITS_F_Default_Doorbell] = "Default_Doorbell",
-	    [LIBVIRQ_ITS_F_DB] = "DB",
-	    [LIBVIRQ_ITS_F_Enable] = "Enable",
-	    [LIBVIRQ_ITS_F_Clear] = "Clear",
-	    [LIBVIRQ_ITS_F_Group] = "Group",
-	    [LIBVIRQ_ITS_F_Priority] = "Priority",
-	};
+	    [LIBVIRQ_ITS_F_NONE] = "none", LIBVIRQ_ITS_FIELD_NAMES_(FIELD_NAME_)};
 
 	if ((unsigned)f >= LIBVIRQ_ITS_F_COUNT)
 		return "?";
@@ -841,111 +877,59 @@ const char *virq_its_field_name(enum virq_its_field f)
 }
 
 /* ---- generic field access ---- */
-static uint32_t *u32_member_(struct virq_its_cmd *c, enum virq_its_field f)
-{
-	switch (f) {
-	case LIBVIRQ_ITS_F_DeviceID:
-		return &c->DeviceID;
-	case LIBVIRQ_ITS_F_EventID:
-		return &c->EventID;
-	case LIBVIRQ_ITS_F_pINTID:
-		return &c->pINTID;
-	case LIBVIRQ_ITS_F_vINTID:
-		return &c->vINTID;
-	case LIBVIRQ_ITS_F_ICID:
-		return &c->ICID;
-	case LIBVIRQ_ITS_F_vPEID:
-		return &c->vPEID;
-	case LIBVIRQ_ITS_F_Size:
-		return &c->Size;
-	case LIBVIRQ_ITS_F_Dbell_pINTID:
-		return &c->Dbell_pINTID;
-	case LIBVIRQ_ITS_F_SequenceNumber:
-		return &c->SequenceNumber;
-	case LIBVIRQ_ITS_F_ITSList:
-		return &c->ITSList;
-	case LIBVIRQ_ITS_F_VPT_size:
-		return &c->VPT_size;
-	case LIBVIRQ_ITS_F_Default_Doorbell:
-		return &c->Default_Doorbell;
-	case LIBVIRQ_ITS_F_Priority:
-		return &c->Priority;
-	default:
-		return NULL;
-	}
-}
 
-static uint64_t *u64_member_(struct virq_its_cmd *c, enum virq_its_field f)
-{
-	switch (f) {
-	case LIBVIRQ_ITS_F_ITT_addr:
-		return &c->ITT_addr;
-	case LIBVIRQ_ITS_F_RDbase:
-		return &c->RDbase;
-	case LIBVIRQ_ITS_F_RDbase1:
-		return &c->RDbase1;
-	case LIBVIRQ_ITS_F_RDbase2:
-		return &c->RDbase2;
-	case LIBVIRQ_ITS_F_VPT_addr:
-		return &c->VPT_addr;
-	case LIBVIRQ_ITS_F_VCONF_addr:
-		return &c->VCONF_addr;
-	default:
-		return NULL;
-	}
-}
+/* The member of field @f, by the unit its kind gives it (one pointer set). */
+struct member_ {
+	uint32_t *u32;
+	uint64_t *u64;
+	bool *b;
+};
 
-static bool *bool_member_(struct virq_its_cmd *c, enum virq_its_field f)
+#define MEMBER_OP(n) /* the opcode is not a plain member: the callers handle it */
+#define MEMBER_ID(n) m.u32 = &c->n;
+#define MEMBER_VAL(n) m.u32 = &c->n;
+#define MEMBER_PRIO(n) m.u32 = &c->n;
+#define MEMBER_ADDR(n) m.u64 = &c->n;
+#define MEMBER_FLAG(n) m.b = &c->n;
+#define MEMBER_CASE_(n)                                                                            \
+	case LIBVIRQ_ITS_F_##n:                                                                    \
+		LIBVIRQ_ITS_CAT_(MEMBER_, LIBVIRQ_ITS_KIND_##n##_)(n) break;
+static struct member_ member_(struct virq_its_cmd *c, enum virq_its_field f)
 {
-	switch (f) {
-	case LIBVIRQ_ITS_F_V:
-		return &c->V;
-	case LIBVIRQ_ITS_F_D:
-		return &c->D;
-	case LIBVIRQ_ITS_F_Alloc:
-		return &c->Alloc;
-	case LIBVIRQ_ITS_F_PTZ:
-		return &c->PTZ;
-	case LIBVIRQ_ITS_F_DB:
-		return &c->DB;
-	case LIBVIRQ_ITS_F_Enable:
-		return &c->Enable;
-	case LIBVIRQ_ITS_F_Clear:
-		return &c->Clear;
-	case LIBVIRQ_ITS_F_Group:
-		return &c->Group;
+	struct member_ m = {NULL, NULL, NULL};
+
+	switch ((unsigned)f) {
+		LIBVIRQ_ITS_FIELD_NAMES_(MEMBER_CASE_)
 	default:
-		return NULL;
+		break;
 	}
+	return m;
 }
 
 uint64_t virq_its_cmd_get(const struct virq_its_cmd *c, enum virq_its_field f)
 {
 	struct virq_its_cmd tmp;
-	uint32_t *p32;
-	uint64_t *p64;
-	bool *pb;
+	struct member_ m;
 
 	if (!c)
 		return 0;
 	if (f == LIBVIRQ_ITS_F_opcode)
 		return (uint64_t)c->opcode;
-	/* Look the member up on a copy: the lookup tables take a mutable struct. */
+	/* Look the member up on a copy: the lookup takes a mutable struct. */
 	tmp = *c;
-	if ((p32 = u32_member_(&tmp, f)))
-		return *p32;
-	if ((p64 = u64_member_(&tmp, f)))
-		return *p64;
-	if ((pb = bool_member_(&tmp, f)))
-		return *pb;
+	m = member_(&tmp, f);
+	if (m.u32)
+		return *m.u32;
+	if (m.u64)
+		return *m.u64;
+	if (m.b)
+		return *m.b;
 	return 0;
 }
 
 virq_status virq_its_cmd_set(struct virq_its_cmd *c, enum virq_its_field f, uint64_t v)
 {
-	uint32_t *p32;
-	uint64_t *p64;
-	bool *pb;
+	struct member_ m;
 
 	if (!c)
 		return LIBVIRQ_EINVAL;
@@ -955,20 +939,21 @@ virq_status virq_its_cmd_set(struct virq_its_cmd *c, enum virq_its_field f, uint
 		c->opcode = (enum virq_its_opcode)v;
 		return LIBVIRQ_OK;
 	}
-	if ((p32 = u32_member_(c, f))) {
+	m = member_(c, f);
+	if (m.u32) {
 		if (v > UINT32_MAX)
 			return LIBVIRQ_ERANGE;
-		*p32 = (uint32_t)v;
+		*m.u32 = (uint32_t)v;
 		return LIBVIRQ_OK;
 	}
-	if ((p64 = u64_member_(c, f))) {
-		*p64 = v;
+	if (m.u64) {
+		*m.u64 = v;
 		return LIBVIRQ_OK;
 	}
-	if ((pb = bool_member_(c, f))) {
+	if (m.b) {
 		if (v > 1)
 			return LIBVIRQ_ERANGE;
-		*pb = v != 0;
+		*m.b = v != 0;
 		return LIBVIRQ_OK;
 	}
 	return LIBVIRQ_EINVAL;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * VMCB PMU layout (APM Vol 2 Appendix B, Tables B-1/B-2) and pure
- * whole-state sync between struct virq_pmcvirt_state and a raw VMCB.
+ * VMCB PMU layout (AMD64 APM Vol 2 rev 3.44 Appendix B, Tables B-1, B-2 and
+ * B-4), the PerfEvtSel codec (§13.2.1, Figure 13-11) and pure whole-state
+ * sync between struct virq_pmcvirt_state and a raw VMCB. The slot list and
+ * the PerfEvtSel field code are generated from the tables of
+ * libvirq/amd/fields.h.
  */
 #include "pmcv_enc.h"
 
@@ -11,26 +14,63 @@ struct pmcv_field_desc_ {
 	uint8_t width;
 };
 
-#define PMCV_PAIR_(i)                                                                              \
-	{"PERF_CTL" #i, LIBVIRQ_PMCVIRT_VMCB_PERF_CTL(i), 8},                                      \
-	{                                                                                          \
-		"PERF_CTR" #i, LIBVIRQ_PMCVIRT_VMCB_PERF_CTR(i), 8                                 \
-	}
+#define PMCV_SLOT_(P, NAME, off, bytes, swap) {#NAME, LIBVIRQ_VMCB_SAVE_AREA + (off), bytes},
 
 static const struct pmcv_field_desc_ pmcv_fields_[LIBVIRQ_PMCVIRT_FIELD_COUNT] = {
-    PMCV_PAIR_(0),
-    PMCV_PAIR_(1),
-    PMCV_PAIR_(2),
-    PMCV_PAIR_(3),
-    PMCV_PAIR_(4),
-    PMCV_PAIR_(5),
-    {"INSTR_RETIRED_CTR", LIBVIRQ_PMCVIRT_VMCB_INSTR_RETIRED_CTR, 8},
-    {"PERF_CTR_GLOBAL_STS", LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_STS, 8},
-    {"PERF_CTR_GLOBAL_CTL", LIBVIRQ_PMCVIRT_VMCB_PERF_CTR_GLOBAL_CTL,
-     LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH},
-};
+    LIBVIRQ_VMCB_PMC_SLOTS_TABLE(PMCV_SLOT_, ~)};
 
+#define PMCV_SLOT_COUNT_(P, NAME, off, bytes, swap)                                                \
+	+1 /* NOLINT(bugprone-macro-parentheses): a summand */
+LIBVIRQ_STATIC_ASSERT_((0 LIBVIRQ_VMCB_PMC_SLOTS_TABLE(PMCV_SLOT_COUNT_, ~)) ==
+			   LIBVIRQ_PMCVIRT_FIELD_COUNT,
+		       "one enum virq_pmcvirt_field per slot of APM Vol 2 rev 3.44 Table B-2");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_FIELD_PERF_CTR5 == 11, "pairs first, in offset order");
+/* The guest masks derived from the table are the values they always had: kept here, not in the
+ * public header, where glibc's C99 _Static_assert macro would declare one function per assertion.
+ */
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_EVTSEL_RSVD_HG == 0xFFFFFCF000280000ull,
+		       "PerfEvtSel bits reserved with HG_ONLY: 19, 21, 36-39, 42-63");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_EVTSEL_RSVD == 0xFFFFFFF000280000ull,
+		       "PerfEvtSel bits reserved without HG_ONLY: 19, 21, 36-63");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_PMCVIRT_GLOBAL_CTL_WIDTH == 4,
+		       "PERF_CTR_GLOBAL_CTL: APM Vol 2 rev 3.44 Table B-4");
+
+virq_status virq_pmcvirt_evtsel_encode(const struct virq_pmcvirt_evtsel *f, uint64_t *out)
+{
+	uint64_t w[1] = {0};
+
+	if (!f || !out)
+		return LIBVIRQ_EINVAL;
+	LIBVIRQ_PMC_PERFEVTSEL_TABLE(LIBVIRQ_AMD_ENC_, ~)
+	*out = w[0];
+	return LIBVIRQ_OK;
+}
+
+virq_status virq_pmcvirt_evtsel_decode(uint64_t v, struct virq_pmcvirt_evtsel *f)
+{
+	const uint64_t w[1] = {v};
+	uint64_t rsvd = 0;
+
+	if (!f)
+		return LIBVIRQ_EINVAL;
+	memset(f, 0, sizeof(*f));
+	LIBVIRQ_PMC_PERFEVTSEL_TABLE(LIBVIRQ_AMD_DEC_, ~)
+	return rsvd ? LIBVIRQ_ERANGE : LIBVIRQ_OK;
+}
+
+static const struct virq_amd_field evtsel_fields_[] = {
+    LIBVIRQ_PMC_PERFEVTSEL_TABLE(LIBVIRQ_AMD_DESC_, ~)};
+const struct virq_amd_layout virq_pmcvirt_layout_perfevtsel = {
+    "pmc-perfevtsel", "AMD64 APM Vol 2 rev 3.44 §13.2.1, Figure 13-11", 64,
+    LIBVIRQ_AMD_NFIELDS(LIBVIRQ_PMC_PERFEVTSEL_TABLE), evtsel_fields_};
+static const struct virq_amd_field perfctr_fields_[] = {
+    LIBVIRQ_PMC_PERFCTR_TABLE(LIBVIRQ_AMD_DESC_, ~)};
+const struct virq_amd_layout virq_pmcvirt_layout_perfctr = {
+    "pmc-perfctr", "AMD64 APM Vol 2 rev 3.44 §13.2.1, Figure 13-10", 64,
+    LIBVIRQ_AMD_NFIELDS(LIBVIRQ_PMC_PERFCTR_TABLE), perfctr_fields_};
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_AMD_WIDTH(LIBVIRQ_PMC_PERFEVTSEL_TABLE) == 64 &&
+			   LIBVIRQ_AMD_ALL_MASK(LIBVIRQ_PMC_PERFEVTSEL_TABLE, 0) == ~(uint64_t)0,
+		       "PerfEvtSel rows tile 64 bits");
 
 virq_status virq_pmcvirt_field_info(enum virq_pmcvirt_field field, const char **name,
 				    uint32_t *offset, uint32_t *width)

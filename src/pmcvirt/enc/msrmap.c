@@ -2,7 +2,7 @@
 /*
  * PMU MSR index mapping (K7 legacy, F15h interleaved, PerfMonV2 global),
  * migration MSR list, event filter and MSR permission-map policy.
- * Pure functions; APM Vol 2 §13.2, §15.11; docs/rationale.md#pmc-msr-interception.
+ * Pure functions; APM Vol 2 rev 3.44 §13.2.1, §15.11; docs/rationale.md#pmc-msr-interception.
  */
 #include "pmcv_enc.h"
 

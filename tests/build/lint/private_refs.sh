@@ -30,28 +30,27 @@ pat_any+='|/work/|/home/'
 # Absolute paths of a machine, in docs, public headers and Markdown anywhere.
 pat_doc='(^|[^A-Za-z0-9_.~$}-])/(root|tmp|mnt|media|Users|scratch)/'
 
-# check FILE...: prints offending lines, returns 1 if any.
+# check FILE...: prints offending lines, returns 1 if any. One grep per
+# pattern over all the files (binary files skipped by -I), so the tree check
+# costs a few processes, not a few per file.
 check() {
-	local rc=0 f
+	local rc=0 docs=() f id anchors
+	if grep -nHIE "$pat_any" -- "$@"; then rc=1; fi
 	for f in "$@"; do
-		grep -Iq . "$f" 2>/dev/null || continue # binary or empty
-		if grep -nHE "$pat_any" "$f"; then rc=1; fi
-		case $f in
-		docs/* | include/* | *.md)
-			if grep -nHE "$pat_doc" "$f"; then rc=1; fi ;;
-		esac
-		# Every docs/rationale.md#ID (source comments) and hyphenated @ref ID
-		# (Doxygen comments and pages) must be an entry of docs/rationale.md.
-		local id
-		while read -r id; do
-			[ -n "$id" ] || continue
-			if ! grep -qE "\{#$id\}" docs/rationale.md 2>/dev/null; then
-				echo "$f: rationale entry $id: no such entry in docs/rationale.md"
-				rc=1
-			fi
-		done < <(grep -oE 'rationale\.md#[a-z0-9-]+|@ref [a-z0-9]+-[a-z0-9-]+' "$f" |
-			 sed -E 's/.*[# ]//' | sort -u)
+		case $f in docs/* | include/* | *.md) docs+=("$f") ;; esac
 	done
+	if [ ${#docs[@]} -gt 0 ] && grep -nHIE "$pat_doc" -- "${docs[@]}"; then rc=1; fi
+	# Every docs/rationale.md#ID (source comments) and hyphenated @ref ID
+	# (Doxygen comments and pages) must be an entry of docs/rationale.md.
+	anchors=$(grep -oE '\{#[a-z0-9-]+\}' docs/rationale.md 2>/dev/null | sed -E 's/^\{#(.*)\}$/\1/' | sort -u)
+	while IFS=: read -r f id; do
+		[ -n "$id" ] || continue
+		id=$(sed -E 's/.*[# ]//' <<<"$id")
+		if ! grep -qxF -- "$id" <<<"$anchors"; then
+			echo "$f: rationale entry $id: no such entry in docs/rationale.md"
+			rc=1
+		fi
+	done < <(grep -oHIE 'rationale\.md#[a-z0-9-]+|@ref [a-z0-9]+-[a-z0-9-]+' -- "$@" | sort -u)
 	return $rc
 }
 

@@ -101,7 +101,7 @@ layer_findings() {
 			[ $ok = yes ] || echo "layer: $f: includes $inc"
 		done
 		# HAL use: wrappers of hal_priv.h, ops calls, logging, failure paths.
-		bad=$(grep -noE '\b(virq_(rd|wr)(32|64)_|virq_msr_(rd|wr)_|virq_cpuid_|virq_now_|virq_relax_|virq_barrier_|virq_page_(alloc|free)_|virq_dcache_clean_|virq_log_|virq_fail_|LIBVIRQ_LOG(0|V)|LIBVIRQ_FAILV?)\b|->ops->' \
+		bad=$(grep -noE '\b(virq_(rd|wr)(32|64)_|virq_msr_(rd|wr)_|virq_cpuid_|virq_now_|virq_relax_|virq_barrier_|virq_page_(alloc|free)_|virq_dcache_clean_|virq_log_|virq_fail_|LIBVIRQ_LOG(0|V)|LIBVIRQ_FAILV?_?)\b|->ops->' \
 			"$root/$f" | head -n 3 | tr '\n' ' ')
 		[ -z "$bad" ] || echo "layer: $f: uses the HAL (${bad% })"
 	done

@@ -159,7 +159,7 @@ static void unknown_cause(void **s)
 	memcpy(logt, t.vm.log_table.va, 4096);
 	for (uint32_t k = 0; k < 1000000u; k++) {
 		virq_status st = virq_avic_handle_incomplete_ipi(
-		    &t.v[0], 0x00000001000040F1ull, ((uint64_t)(5u + k % 1000u) << 32) | 1u, NULL,
+		    &t.v[0], 0x00000001000040F1ull, ((uint64_t)(6u + k % 1000u) << 32) | 1u, NULL,
 		    &r);
 
 		assert_int_equal(st, LIBVIRQ_EUNKNOWN);

@@ -21,8 +21,9 @@ static int reset(void **state)
 	(void)state;
 	ops_ = *virq_sim_hal_ops();
 	/* hal_of() pairs these ops with a NULL context: the simulator's log
-	 * callback (which failed checks call) needs its own context. */
+	 * and fail callbacks (which failed checks call) need their own. */
 	ops_.log = NULL;
+	ops_.fail = NULL;
 	return 0;
 }
 
@@ -113,6 +114,7 @@ static void test_optional_callbacks(void **state)
 	ops_.barrier = NULL;
 	ops_.relax = NULL;
 	ops_.log = NULL;
+	ops_.fail = NULL;
 	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
 }
 
@@ -157,22 +159,43 @@ static void test_validate_makes_no_calls(void **state)
 	virq_sim_free(sim);
 }
 
-/* A failed check says which one, at debug level, with the status as value 0. */
+/* Each missing callback is reported once, by name, at debug level. */
 static void test_failure_says_why(void **state)
 {
+	static const struct {
+		size_t off;
+		uint32_t need;
+		const char *msg;
+	} cases[] = {
+	    {offsetof(struct virq_hal_ops, mmio_write64), 0,
+	     "virq_hal_validate: mmio_write64=NULL"},
+	    {offsetof(struct virq_hal_ops, now_ns), 0, "virq_hal_validate: now_ns=NULL"},
+	    {offsetof(struct virq_hal_ops, cpuid), LIBVIRQ_HAL_NEED_CPUID,
+	     "virq_hal_validate: cpuid=NULL (LIBVIRQ_HAL_NEED_CPUID)"},
+	    {offsetof(struct virq_hal_ops, msr_write), LIBVIRQ_HAL_NEED_MSR,
+	     "virq_hal_validate: msr_write=NULL (LIBVIRQ_HAL_NEED_MSR)"},
+	};
 	struct virq_sim *sim = virq_sim_new();
 	struct virq_hal h = virq_sim_hal(sim);
-	struct virq_hal_ops o = *virq_sim_hal_ops();
+	struct virq_failure f;
 
 	(void)state;
-	o.cpuid = NULL;
-	h.ops = &o;
-	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CPUID), LIBVIRQ_ENOHAL);
-	assert_int_equal(virq_sim_log_count(sim, LIBVIRQ_LOG_DEBUG), 1);
-	assert_true(virq_sim_logged(sim, "virq_hal_validate: cpuid missing"));
-	/* success paths log nothing */
-	assert_int_equal(virq_hal_validate(&h, LIBVIRQ_HAL_NEED_CORE), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_log_count(sim, LIBVIRQ_LOG_DEBUG), 1);
+	h.ops = &ops_;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ops_ = *virq_sim_hal_ops();
+		clear_at(cases[i].off);
+		assert_int_equal(virq_hal_validate(&h, cases[i].need), LIBVIRQ_ENOHAL);
+		assert_int_equal(virq_sim_fail_count(sim), i + 1);
+		assert_true(virq_sim_last_fail(sim, &f));
+		assert_string_equal(f.message, cases[i].msg);
+		assert_string_equal(f.function, "virq_hal_validate");
+		assert_int_equal(f.status, LIBVIRQ_ENOHAL);
+	}
+	/* success paths report nothing */
+	ops_ = *virq_sim_hal_ops();
+	assert_int_equal(virq_hal_validate(&h, all_needs_), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_fail_count(sim), 4);
+	assert_int_equal(virq_sim_log_count(sim, LIBVIRQ_LOG_DEBUG), 4);
 	virq_sim_free(sim);
 }
 

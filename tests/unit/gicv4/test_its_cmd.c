@@ -24,6 +24,17 @@
 
 #define F_(i) ((enum virq_its_field)(i))
 
+/* Every command, in opcode order. */
+static const enum virq_its_opcode all_ops_[] = {
+    LIBVIRQ_ITS_MOVI,  LIBVIRQ_ITS_INT,	   LIBVIRQ_ITS_CLEAR,  LIBVIRQ_ITS_SYNC,
+    LIBVIRQ_ITS_MAPD,  LIBVIRQ_ITS_MAPC,   LIBVIRQ_ITS_MAPTI,  LIBVIRQ_ITS_MAPI,
+    LIBVIRQ_ITS_INV,   LIBVIRQ_ITS_INVALL, LIBVIRQ_ITS_MOVALL, LIBVIRQ_ITS_DISCARD,
+    LIBVIRQ_ITS_VMOVI, LIBVIRQ_ITS_VMOVP,  LIBVIRQ_ITS_VSGI,   LIBVIRQ_ITS_VSYNC,
+    LIBVIRQ_ITS_VMAPP, LIBVIRQ_ITS_VMAPTI, LIBVIRQ_ITS_VMAPI,  LIBVIRQ_ITS_VINVALL,
+    LIBVIRQ_ITS_INVDB,
+};
+#define NOPS_ (sizeof(all_ops_) / sizeof(all_ops_[0]))
+
 /* Encodes without limits and checks the four words and the decode round trip. */
 static void check_golden_lim(const struct virq_its_cmd *c, const struct virq_its_limits *lim,
 			     uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
@@ -173,6 +184,91 @@ static void test_v10_vsync_vinvall_invdb(void **s)
 	check_golden(&c, 0x2D, 0x0000004200000000ull, 0, 0);
 	c.opcode = LIBVIRQ_ITS_INVDB;
 	check_golden(&c, 0x2E, 0x0000004200000000ull, 0, 0);
+}
+
+/* Every member of @c that its command does not use is zero (builders). */
+static void only_its_fields(const struct virq_its_cmd *c)
+{
+	uint64_t used = virq_its_cmd_fields(c->opcode);
+
+	assert_int_not_equal(used, 0);
+	for (int f = LIBVIRQ_ITS_F_DeviceID; f < LIBVIRQ_ITS_F_COUNT; f++)
+		if (!(used >> f & 1))
+			assert_int_equal(virq_its_cmd_get(c, F_(f)), 0);
+}
+
+/*
+ * One vector per command at least, through its builder, worked out by hand
+ * from the command formats of IHI 0069H §5.3 (the field values chosen
+ * distinct, or at the top of their fields, so that a misplaced field
+ * shows).
+ */
+static void test_vectors_every_command(void **s)
+{
+	(void)s;
+	const struct {
+		struct virq_its_cmd c;
+		uint64_t w[4];
+	} v[] = {
+	    {virq_its_movi(5, 9, 1), {0x0000000500000001ull, 9, 1, 0}},
+	    {virq_its_int_cmd(0xDEADBEEFu, 0x12345678u),
+	     {0xDEADBEEF00000003ull, 0x12345678u, 0, 0}},
+	    {virq_its_clear_cmd(1, 0xFFFFFFFFu), {0x0000000100000004ull, 0xFFFFFFFFu, 0, 0}},
+	    {virq_its_sync_cmd(0x000FFFFFFFFF0000ull), {0x5, 0, 0x000FFFFFFFFF0000ull, 0}},
+	    {virq_its_mapd(0xFFFFFFFFu, 31, 0x000FFFFFFFFFFF00ull, true),
+	     {0xFFFFFFFF00000008ull, 0x1F, 0x800FFFFFFFFFFF00ull, 0}},
+	    {virq_its_mapd(0x42, 0, 0, false), {0x0000004200000008ull, 0, 0, 0}},
+	    {virq_its_mapc(0xFFFF, 0x000FFFFFFFFF0000ull, true),
+	     {0x9, 0, 0x800FFFFFFFFFFFFFull, 0}},
+	    {virq_its_mapti(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF),
+	     {0xFFFFFFFF0000000Aull, 0xFFFFFFFFFFFFFFFFull, 0xFFFF, 0}},
+	    {virq_its_mapi(7, 0x2001, 0xABCD), {0x000000070000000Bull, 0x2001, 0xABCD, 0}},
+	    {virq_its_inv_cmd(0x80000000u, 0x2000), {0x800000000000000Cull, 0x2000, 0, 0}},
+	    {virq_its_invall(0xFFFF), {0xD, 0, 0xFFFF, 0}},
+	    {virq_its_movall(0x000FFFFFFFFF0000ull, 0x10000),
+	     {0xE, 0, 0x000FFFFFFFFF0000ull, 0x10000}},
+	    {virq_its_discard(0xFFFFFFFFu, 0), {0xFFFFFFFF0000000Full, 0, 0, 0}},
+	    {virq_its_vmovi(0x10, 0x20, 3, true, 0x2000),
+	     {0x0000001000000021ull, 0x0000000300000020ull, 0x0000200000000001ull, 0}},
+	    {virq_its_vmovi(0x10, 0x20, 0xFFFF, false, 0),
+	     {0x0000001000000021ull, 0x0000FFFF00000020ull, 0, 0}},
+	    {virq_its_vmovp(0xFFFF, 0x000FFFFFFFFF0000ull, 0xFFFF, 0xFFFF),
+	     {0x0000FFFF00000022ull, 0x0000FFFF0000FFFFull, 0x000FFFFFFFFF0000ull, 0}},
+	    {virq_its_vmovp_v41(0x42, 0x08160000, 0, 0, true, 0x2002),
+	     {0x22, 0x0000004200000000ull, 0x8000000008160000ull, 0x2002}},
+	    {virq_its_vsgi(7, 5, 0xA0, true, true, true),
+	     {0x0000000500A00723ull, 0x0000000700000000ull, 0, 0}},
+	    {virq_its_vsgi(0xFFFF, 15, 0xF0, true, true, false),
+	     {0x0000000F00F00523ull, 0x0000FFFF00000000ull, 0, 0}},
+	    {virq_its_vsync_cmd(0xFFFF), {0x25, 0x0000FFFF00000000ull, 0, 0}},
+	    {virq_its_vmapp(1, 0x080A0000, 0x41080000, 15, true),
+	     {0x29, 0x0000000100000000ull, 0x80000000080A0000ull, 0x000000004108000Full}},
+	    {virq_its_vmapp_v41(0x2A, 0x08100000, 0x41080000, 15, true, true, false, 0x41090000,
+				0x2003),
+	     {0x0000000041090129ull, 0x0000002A00002003ull, 0x8000000008100000ull,
+	      0x000000004108000Full}},
+	    {virq_its_vmapp_v41(0xFFFF, 0x000FFFFFFFFF0000ull, 0x000FFFFFFFFF0000ull, 31, true,
+				true, true, 0x000FFFFFFFFF0000ull, 0xFFFFFFFFu),
+	     {0x000FFFFFFFFF0329ull, 0x0000FFFFFFFFFFFFull, 0x800FFFFFFFFF0000ull,
+	      0x000FFFFFFFFF001Full}},
+	    {virq_its_vmapti(5, 3, 1, 8192, LIBVIRQ_ITS_NO_DOORBELL),
+	     {0x000000050000002Aull, 0x0000000100000003ull, 0x000003FF00002000ull, 0}},
+	    {virq_its_vmapti(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF, 0xFFFFFFFFu, 0xFFFFFFFFu),
+	     {0xFFFFFFFF0000002Aull, 0x0000FFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull, 0}},
+	    {virq_its_vmapi(5, 0x2008, 1, LIBVIRQ_ITS_NO_DOORBELL),
+	     {0x000000050000002Bull, 0x0000000100002008ull, 0x000003FF00000000ull, 0}},
+	    {virq_its_vinvall(0x42), {0x2D, 0x0000004200000000ull, 0, 0}},
+	    {virq_its_invdb(0xFFFF), {0x2E, 0x0000FFFF00000000ull, 0, 0}},
+	};
+	uint64_t seen = 0;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		only_its_fields(&v[i].c);
+		check_golden(&v[i].c, v[i].w[0], v[i].w[1], v[i].w[2], v[i].w[3]);
+		seen |= 1ull << (v[i].c.opcode & 63);
+	}
+	for (size_t i = 0; i < NOPS_; i++) /* every command has a vector */
+		assert_true(seen >> all_ops_[i] & 1);
 }
 
 static void test_r1_cbaser_r2_baser_r5_sgir(void **s)
@@ -328,15 +424,8 @@ static void test_sync_rules(void **st)
 }
 
 /* ---- random valid commands ---- */
-static const enum virq_its_opcode all_ops[] = {
-    LIBVIRQ_ITS_MOVI,  LIBVIRQ_ITS_INT,	   LIBVIRQ_ITS_CLEAR,  LIBVIRQ_ITS_SYNC,
-    LIBVIRQ_ITS_MAPD,  LIBVIRQ_ITS_MAPC,   LIBVIRQ_ITS_MAPTI,  LIBVIRQ_ITS_MAPI,
-    LIBVIRQ_ITS_INV,   LIBVIRQ_ITS_INVALL, LIBVIRQ_ITS_MOVALL, LIBVIRQ_ITS_DISCARD,
-    LIBVIRQ_ITS_VMOVI, LIBVIRQ_ITS_VMOVP,  LIBVIRQ_ITS_VSGI,   LIBVIRQ_ITS_VSYNC,
-    LIBVIRQ_ITS_VMAPP, LIBVIRQ_ITS_VMAPTI, LIBVIRQ_ITS_VMAPI,  LIBVIRQ_ITS_VINVALL,
-    LIBVIRQ_ITS_INVDB,
-};
-#define NOPS (sizeof(all_ops) / sizeof(all_ops[0]))
+#define all_ops all_ops_
+#define NOPS NOPS_
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -1025,6 +1114,7 @@ int main(void)
 	    cmocka_unit_test(test_v8_vmapi),
 	    cmocka_unit_test(test_v9_vmovp40),
 	    cmocka_unit_test(test_v10_vsync_vinvall_invdb),
+	    cmocka_unit_test(test_vectors_every_command),
 	    cmocka_unit_test(test_r1_cbaser_r2_baser_r5_sgir),
 	    cmocka_unit_test(test_needs_clean_decoded_device_or_nc),
 	    cmocka_unit_test(test_sync_rules),

@@ -239,6 +239,47 @@ static void test_unmap_phys_discard_stalled(void **state)
 	tr_teardown(&t);
 }
 
+/* Found by fuzz_gicv4_smp (regress/fuzz_gicv4_smp/vpe_init_vinvall_stalls.bin):
+ * the VMAPP of a new vPE ran and its VINVALL stalled. Before the fix the
+ * rollback unmapped only the ITSes recorded as mapped, so this ITS kept the
+ * vPE mapped (its VPT freed, its vPEID free for another VM's vPE). */
+static void test_vpe_init_vinvall_stalled(void **state)
+{
+	struct tr t;
+
+	(void)state;
+	tr_setup(&t);
+	virq_sim_its_stall_opcode(t.q, LIBVIRQ_ITS_VINVALL);
+	assert_int_equal(virq_vpe_init(&t.b, &t.vm2, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ESTALLED);
+	virq_sim_its_stall_opcode(t.q, -1);
+	assert_int_not_equal(t.b.state, LIBVIRQ_GICV4_LIVE);
+	assert_false(virq_sim_its_state_vpe(t.f.sm[0], t.b.vpeid, NULL, NULL));
+	assert_int_equal(t.f.its[0].nr_vpes, 1);
+	tr_teardown(&t);
+}
+
+/* Found by fuzz_gicv4_smp (regress/fuzz_gicv4_smp/vpe_destroy_vsync_stalls.bin):
+ * the VMAPP (V = 0) of a vPE ran and its VSYNC stalled. Before the fix the
+ * ITS stayed recorded as mapping the vPE, and the second virq_vpe_destroy()
+ * sent VMAPP (V = 0) for a vPE the ITS no longer mapped (a command error). */
+static void test_vpe_destroy_vsync_stalled(void **state)
+{
+	struct tr t;
+
+	(void)state;
+	tr_setup(&t);
+	assert_int_equal(virq_vpe_init(&t.b, &t.vm2, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	virq_sim_its_stall_opcode(t.q, LIBVIRQ_ITS_VSYNC);
+	assert_int_equal(virq_vpe_destroy(&t.b), LIBVIRQ_ESTALLED);
+	virq_sim_its_stall_opcode(t.q, -1);
+	assert_false(virq_sim_its_state_vpe(t.f.sm[0], t.b.vpeid, NULL, NULL));
+	assert_int_equal(t.b.its_mask, 0);
+	virq_sim_its_clear_log(t.q);
+	assert_int_equal(virq_vpe_destroy(&t.b), LIBVIRQ_OK);
+	assert_int_equal(itsfx_find_op(t.f.sm[0], LIBVIRQ_ITS_VMAPP, 0), -1);
+	tr_teardown(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +292,8 @@ int main(void)
 	    cmocka_unit_test(test_move_vmovi_stalled),
 	    cmocka_unit_test(test_map_vsync_stalled),
 	    cmocka_unit_test(test_unmap_phys_discard_stalled),
+	    cmocka_unit_test(test_vpe_init_vinvall_stalled),
+	    cmocka_unit_test(test_vpe_destroy_vsync_stalled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -392,6 +392,11 @@ static void test_hw_emulation(void **s)
 	    virq_pmcvirt_msr_write(&e->v, 0xC0010200, LIBVIRQ_PMCVIRT_GUEST, 0x4300C0 | GO),
 	    LIBVIRQ_EINVAL);
 	assert_true(grd_(e, 0xC0010200) == 0x4300C0);
+	/* PREC_RET (bit 43) is reserved for a guest without PreciseRetirePmc2Manual, in
+	 * PerfEvtSel2 too (APM Vol 2 rev 3.44 §13.2.1, Figure 13-11). */
+	assert_int_equal(virq_pmcvirt_msr_write(&e->v, 0xC0010204, LIBVIRQ_PMCVIRT_GUEST,
+						0x4300C0 | (1ull << 43)),
+			 LIBVIRQ_EINVAL);
 	/* Counter writes are 48 bits; IRPerf through the VMCB. */
 	gwr_(e, 0xC001020B, 0xFFFF800000000001ull);
 	assert_true(virq_sim_pmc_vmcb_rd(e->vmcb, 0x538) == 0x800000000001ull);

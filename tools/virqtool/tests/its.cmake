@@ -45,30 +45,31 @@ virqtool_check(NAME vt_its_enc_movall_procnum LABELS gicv4 EXIT 0
   STDOUT "0x000000000000000e 0x0000000000000000 0x0000000000010000 0x0000000000020000"
   ARGS its encode MOVALL procnum1=1 procnum2=2)
 
-# Decode: every field of the command, named as in IHI 0069, in a form encode accepts back.
+# Decode: every field of the command, named as in IHI 0069H §5.3 and in its order (DW0
+# first, low bits first), in a form encode accepts back.
 virqtool_check(NAME vt_its_dec_v1_mapd LABELS gicv4 EXIT 0
   STDOUT "MAPD DeviceID=0x5 Size=0x4 ITT_addr=0x41040000 V=0x1"
   ARGS its decode 0x0000000500000008 4 0x8000000041040000 0)
 virqtool_check(NAME vt_its_dec_v2_mapc LABELS gicv4 EXIT 0
-  STDOUT "MAPC ICID=0x3 V=0x1 RDbase=0x30000"
+  STDOUT "MAPC ICID=0x3 RDbase=0x30000 V=0x1"
   ARGS its decode 9 0 0x8000000000030003 0)
 virqtool_check(NAME vt_its_dec_v3_mapti LABELS gicv4 EXIT 0
   STDOUT "MAPTI DeviceID=0x5 EventID=0x3 pINTID=0x2003 ICID=0x0"
   ARGS its decode 0x000000050000000A 0x0000200300000003 0 0)
 virqtool_check(NAME vt_its_dec_v6_vmapp LABELS gicv4 EXIT 0
-  STDOUT "VMAPP vPEID=0x1 V=0x1 RDbase=0x80a0000 VPT_addr=0x41080000 VPT_size=0xf Alloc=0x0 PTZ=0x0 VCONF_addr=0x0 Default_Doorbell=0x0"
+  STDOUT "VMAPP Alloc=0x0 PTZ=0x0 VCONF_addr=0x0 Default_Doorbell=0x0 vPEID=0x1 RDbase=0x80a0000 V=0x1 VPT_size=0xf VPT_addr=0x41080000"
   ARGS its decode 0x29 0x0000000100000000 0x80000000080A0000 0x000000004108000F)
 virqtool_check(NAME vt_its_dec_v8_vmapi LABELS gicv4 EXIT 0
   STDOUT "VMAPI DeviceID=0x5 EventID=0x2008 vPEID=0x1 Dbell_pINTID=0x3ff"
   ARGS its decode 0x000000050000002B 0x0000000100002008 0x000003FF00000000 0)
 virqtool_check(NAME vt_its_dec_v9_vmovp LABELS gicv4 EXIT 0
-  STDOUT "VMOVP vPEID=0x42 RDbase=0x8160000 SequenceNumber=0x1234 ITSList=0x3 Default_Doorbell=0x0 DB=0x0"
+  STDOUT "VMOVP SequenceNumber=0x1234 ITSList=0x3 vPEID=0x42 RDbase=0x8160000 DB=0x0 Default_Doorbell=0x0"
   ARGS its decode 0x0000123400000022 0x0000004200000003 0x08160000 0)
 virqtool_check(NAME vt_its_dec_vmovi LABELS gicv4 EXIT 0
   STDOUT "VMOVI DeviceID=0x1 EventID=0x2 vPEID=0x3 D=0x1 Dbell_pINTID=0x2000"
   ARGS its decode 0x0000000100000021 0x0000000300000002 0x0000200000000001 0)
 virqtool_check(NAME vt_its_dec_vsgi LABELS gicv4 EXIT 0
-  STDOUT "VSGI vINTID=0x5 vPEID=0x7 Enable=0x1 Clear=0x1 Group=0x1 Priority=0xa0"
+  STDOUT "VSGI Enable=0x1 Clear=0x1 Group=0x1 Priority=0xa0 vINTID=0x5 vPEID=0x7"
   ARGS its decode 0x0000000500a00723 0x0000000700000000 0 0)
 # Round trip of the decoded form back through encode (spec names, and virqtool 0.1's
 # lower-case names, which stay accepted as aliases).
@@ -174,6 +175,42 @@ virqtool_check(NAME vt_its_fields_mapti LABELS gicv4 EXIT 0
   ICID              optional  DW2[15:0]   collection"
   ARGS its fields mapti)
 virqtool_check(NAME vt_its_fields_all LABELS gicv4 EXIT 0
-  STDOUT_REGEX "VMAPTI   DeviceID EventID vINTID\\* vPEID Dbell_pINTID\\*" ARGS its fields)
+  STDOUT_REGEX "VMAPTI   DeviceID EventID vPEID vINTID\\* Dbell_pINTID\\*" ARGS its fields)
 virqtool_check(NAME vt_its_fields_bad LABELS gicv4 EXIT 2 STDERR_REGEX "unknown ITS command 'NOPE'"
   ARGS its fields NOPE)
+
+# RES0 bits (IHI 0069H §5.3: every bit a command's format does not name): decode names
+# each run that is set on a second line; with --strict they are an error (exit 2).
+virqtool_check(NAME vt_its_dec_res0_mapti LABELS gicv4 EXIT 0
+  STDOUT "MAPTI DeviceID=0x5 EventID=0x3 pINTID=0x2003 ICID=0x2
+RES0 set: DW2[31:16]=0xffff (ignored, --strict refuses them)"
+  ARGS its decode 0x000000050000000A 0x0000200300000003 0x00000000ffff0002 0)
+virqtool_check(NAME vt_its_dec_res0_strict LABELS gicv4 EXIT 2
+  STDERR_REGEX "^virqtool: MAPTI: RES0 bits set: DW2\\[31:16\\]=0xffff"
+  ARGS its decode --strict 0x000000050000000A 0x0000200300000003 0x00000000ffff0002 0)
+virqtool_check(NAME vt_its_dec_res0_strict_after LABELS gicv4 EXIT 2
+  STDERR_REGEX "RES0 bits set: DW0\\[8\\]=0x1, DW3\\[63\\]=0x1"
+  ARGS its decode 0x000000050000010A 0x0000200300000003 2 0x8000000000000000 --strict)
+virqtool_check(NAME vt_its_dec_strict_clean LABELS gicv4 EXIT 0
+  STDOUT "MAPTI DeviceID=0x5 EventID=0x3 pINTID=0x2003 ICID=0x2"
+  ARGS its decode --strict 0x000000050000000A 0x0000200300000003 2 0)
+virqtool_check(NAME vt_its_dec_res0_vmapp_all LABELS gicv4 EXIT 0
+  STDOUT "VMAPP Alloc=0x1 PTZ=0x1 VCONF_addr=0xfffffffff0000 Default_Doorbell=0xffffffff vPEID=0xffff RDbase=0xfffffffff0000 V=0x1 VPT_size=0xff VPT_addr=0xfffffffff0000
+RES0 set: DW0[15:10]=0x3f, DW0[63:52]=0xfff, DW1[63:48]=0xffff, DW2[15:0]=0xffff, DW2[62:52]=0x7ff, DW3[15:8]=0xff, DW3[63:52]=0xfff (ignored, --strict refuses them)"
+  ARGS its decode 0xffffffffffffff29 0xffffffffffffffff 0xffffffffffffffff 0xffffffffffffffff)
+virqtool_check(NAME vt_its_dec_strict_words LABELS gicv4 EXIT 2 STDERR_REGEX "expected 4 doublewords, got 3"
+  ARGS its decode --strict 1 2 3)
+virqtool_check(NAME vt_its_dec_strict_words5 LABELS gicv4 EXIT 2 STDERR_REGEX "expected 4 doublewords, got 5"
+  ARGS its decode 0x29 0 0 0 0 --strict)
+virqtool_check(NAME vt_its_decode_help_strict LABELS gicv4 EXIT 0
+  STDOUT_REGEX "usage: virqtool its decode \\[--strict\\] DW0 DW1 DW2 DW3" ARGS its decode --help)
+
+# "virqtool help its [...]" is the help of that level, not the top-level usage.
+virqtool_check(NAME vt_help_its LABELS gicv4 EXIT 0 STDOUT_REGEX "^usage: virqtool its encode"
+  ARGS help its)
+virqtool_check(NAME vt_help_its_decode LABELS gicv4 EXIT 0
+  STDOUT_REGEX "^usage: virqtool its decode \\[--strict\\]" ARGS help its decode)
+virqtool_check(NAME vt_help_its_encode_cmd LABELS gicv4 EXIT 0 STDOUT_REGEX "^MAPTI \\(opcode 0x0a\\)"
+  ARGS help its encode MAPTI)
+virqtool_check(NAME vt_help_unknown LABELS gicv4 EXIT 2 STDERR_REGEX "help: unknown command 'frob'"
+  ARGS help frob)

@@ -55,3 +55,31 @@ virqtool_check(NAME virqtool_pmc_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "pmc la
 virqtool_check(NAME virqtool_pmc_msr_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "counters +required" ARGS pmc msr --help)
 virqtool_check(NAME virqtool_pmc_layout_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "usage: virqtool pmc layout" ARGS pmc layout -h)
 virqtool_check(NAME virqtool_pmc_fields LABELS pmcvirt EXIT 0 STDOUT_REGEX "counters +required" ARGS pmc fields)
+# PERF_CTLn / PerfEvtSeln values (AMD64 APM Vol 2 rev 3.44 Figure 13-11): decode, encode
+# with the manual's names (older spellings as aliases), reserved bits named.
+virqtool_check(NAME virqtool_pmc_ctl_decode LABELS pmcvirt EXIT 0
+  STDOUT "PREC_RET=0 HG_ONLY=0x3 EVENT_SELECT=0x76 CNT_MASK=0x0 INV=0 EN=1 INT=1 EDGE=0 OS=1 USR=1 UNIT_MASK=0x0"
+  ARGS pmc perf-ctl 0x0000030000530076)
+virqtool_check(NAME virqtool_pmc_ctl_encode LABELS pmcvirt EXIT 0 STDOUT "0x00000001004300c0"
+  ARGS pmc perf-ctl EVENT_SELECT=0x1C0 USR=1 OS=1 EN=1)
+virqtool_check(NAME virqtool_pmc_ctl_aliases LABELS pmcvirt EXIT 0 STDOUT "0x0000000000040076"
+  ARGS pmc perf-ctl EventSelect=0x76 Edge=1)
+virqtool_check(NAME virqtool_pmc_ctl_event_wide LABELS pmcvirt EXIT 2 STDERR_REGEX "does not fit 12 bits"
+  ARGS pmc perf-ctl EVENT_SELECT=0x1000)
+virqtool_check(NAME virqtool_pmc_ctl_prec_ret LABELS pmcvirt EXIT 0
+  STDOUT "PREC_RET=1 HG_ONLY=0x0 EVENT_SELECT=0xc0 CNT_MASK=0x0 INV=0 EN=1 INT=0 EDGE=0 OS=1 USR=1 UNIT_MASK=0x0"
+  ARGS pmc perf-ctl 0x00000800004300c0)
+virqtool_check(NAME virqtool_pmc_ctl_reserved LABELS pmcvirt EXIT 0
+  STDOUT "Reserved[63:44]=0x100 PREC_RET=0 HG_ONLY=0x0 EVENT_SELECT=0x0 CNT_MASK=0x0 INV=0 EN=0 INT=0 EDGE=0 OS=0 USR=0 UNIT_MASK=0x0"
+  ARGS pmc perf-ctl 0x10000000000000)
+virqtool_check(NAME virqtool_pmc_ctl_strict LABELS pmcvirt EXIT 2 STDERR_REGEX "\\[63:44\\] \\[21\\]"
+  ARGS pmc perf-ctl --strict 0x10000000200000)
+virqtool_check(NAME virqtool_pmc_ctl_help LABELS pmcvirt EXIT 0 STDOUT_REGEX "PREC_RET +\\[43\\]"
+  ARGS pmc perf-ctl --help)
+virqtool_check(NAME virqtool_pmc_ctl_noarg LABELS pmcvirt EXIT 2 ARGS pmc perf-ctl)
+virqtool_check(NAME virqtool_pmc_ctr LABELS pmcvirt EXIT 0 STDOUT "Count=0xffff800000000001 count48=0x800000000001"
+  ARGS pmc perf-ctr 0xFFFF800000000001)
+virqtool_check(NAME virqtool_pmc_ctr_odd LABELS pmcvirt EXIT 0
+  STDOUT "Count=0x1000000000000 count48=0x000000000000 (bits 63:48 not the sign of bit 47)"
+  ARGS pmc perf-ctr 0x1000000000000)
+virqtool_check(NAME virqtool_pmc_ctr_bad LABELS pmcvirt EXIT 2 ARGS pmc perf-ctr zz)

@@ -14,8 +14,9 @@
  * for tests that want a CPU's capabilities without probing.
  *
  * CPUID bit positions: AMD APM Vol 3 Appendix E (Fn8000_0001 ECX[2] SVM,
- * ECX[23] PerfCtrExtCore; Fn8000_0008 EBX[1] IRPerf; Fn8000_000A EDX[8]
- * PerfCtrVirt, EDX[13] AVIC, EDX[18] x2AVIC, EDX[25] VNMI, ECX[6]
+ * ECX[3] ExtApicSpace, ECX[23] PerfCtrExtCore; Fn8000_0008 EBX[1] IRPerf;
+ * Fn8000_000A EDX[8] PerfCtrVirt, EDX[13] AVIC, EDX[18] x2AVIC, EDX[25]
+ * VNMI, EDX[27] ExtLvtAvicAccessChg, ECX[6]
  * X2AVIC_EXT; Fn8000_0022 EAX[0] PerfMonV2, EBX[3:0] NumPerfCtrCore).
  * Which generation has which feature: see each profile; where a feature's
  * presence on a part is not public, the profile says so.
@@ -88,6 +89,14 @@ enum virq_sim_cpu_id {
 	LIBVIRQ_SIM_CPU_HYGON18H,
 	/** An Intel CPU (family 6 model 8Fh): neither AVIC nor AMD PMC virtualization. */
 	LIBVIRQ_SIM_CPU_INTEL,
+	/**
+	 * Zen 5's features plus ExtLvtAvicAccessChg (Fn8000_000A EDX[27]): writes
+	 * of the extended LVT registers 500h-530h are AVIC_NOACCEL traps and their
+	 * reads are allowed, where every other profile faults both (AMD64 APM
+	 * Vol 2 rev 3.44 Table 15-22). Which parts report the bit was not public
+	 * when this table was written; the family/model are Zen 5's.
+	 */
+	LIBVIRQ_SIM_CPU_EXTLVT,
 	LIBVIRQ_SIM_CPU_COUNT /**< Number of profiles (not a profile). */
 };
 
@@ -105,8 +114,21 @@ struct virq_sim_cpu {
 	bool x2avic;			 /**< Fn8000_000A EDX[18]. */
 	bool vnmi;			 /**< Fn8000_000A EDX[25]. */
 	bool x2avic_ext;		 /**< Fn8000_000A ECX[6] (4K x2AVIC). */
-	bool perfmon_v2;		 /**< Fn8000_0022 EAX[0]. */
-	uint32_t num_perf_ctr_core;	 /**< Fn8000_0022 EBX[3:0] (with PerfMonV2). */
+	/**
+	 * Fn8000_0001 ECX[3] ExtApicSpace: the extended APIC registers
+	 * (0x400 .. 0x530, four extended LVTs at 0x500 .. 0x530) exist.
+	 */
+	bool ext_apic_space;
+	/**
+	 * Fn8000_000A EDX[27] ExtLvtAvicAccessChg: with AVIC, reads of the
+	 * extended LVTs are accelerated and writes trap, instead of both
+	 * faulting (virq_sim_avic_opts::extlvt). Only the profile
+	 * ::LIBVIRQ_SIM_CPU_EXTLVT sets it: which shipping parts report it was
+	 * not public when this table was written.
+	 */
+	bool avic_extlvt;
+	bool perfmon_v2;	    /**< Fn8000_0022 EAX[0]. */
+	uint32_t num_perf_ctr_core; /**< Fn8000_0022 EBX[3:0] (with PerfMonV2). */
 	/** What virq_avic_caps_probe() finds on this CPU. */
 	struct virq_avic_caps avic_caps;
 	/** What virq_pmcvirt_probe() finds on this CPU. */

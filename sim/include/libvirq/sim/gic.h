@@ -106,6 +106,80 @@ struct virq_sim_gic_cfg {
 	struct virq_sim_its_state_cfg its;
 };
 
+/**
+ * @brief Named configurations: a GIC each, named by what it models (docs/sim.md).
+ *
+ * Every profile is a whole ::virq_sim_gic_cfg (virq_sim_gic_profile()),
+ * to be changed field by field like the default one. The latitude fields
+ * are those of libvirq/sim/latitude.h.
+ */
+enum virq_sim_gic_profile {
+	/**
+	 * "qemu72-v40": QEMU 7.2 @c virt with @c gic-version=4: GICv4.0, one
+	 * redistributor, one ITS with QEMU's GITS_TYPER, every base register
+	 * field programmable (what the demo and the Xen tests meet on QEMU).
+	 * The same as virq_sim_gic_default_cfg().
+	 */
+	LIBVIRQ_SIM_GIC_QEMU72_V40 = 0,
+	/**
+	 * "v41-flat-vpet": a GICv4.1 (two redistributors, one ITS with
+	 * QEMU's GITS_TYPER plus VMAPP, so SVPET = 0: the redistributors'
+	 * own vPE tables) whose redistributors support only flat vPE tables
+	 * (GICR_VPROPBASER.Indirect RAZ/WI), 4 KiB pages and 64-byte entries:
+	 * a flat table of 128 pages covers 8,192 vPEIDs.
+	 */
+	LIBVIRQ_SIM_GIC_V41_FLAT_VPET,
+	/**
+	 * "noncoherent": a GICv4.0 integrated without shareability: every
+	 * Shareability field of GITS_BASER<n>, GITS_CBASER and the GICR_*BASER
+	 * registers is fixed Non-shareable (the other fields programmable),
+	 * as Rockchip RK3588's (erratum 3588001, where Inner Shareable reads
+	 * back although it does not work; here the read-back tells).
+	 */
+	LIBVIRQ_SIM_GIC_NONCOHERENT,
+	/**
+	 * "fixed16k-flat": a GICv4.0 ITS with one read-only page size, 16 KiB
+	 * (HiSilicon's first ITS had a fixed 16 KiB page: LKML, Yun Wu, "The
+	 * field of page size in register GITS_BASERn might be read-only",
+	 * January 2015), and flat tables only.
+	 */
+	LIBVIRQ_SIM_GIC_FIXED_16K_FLAT,
+	/**
+	 * "narrowest-v40": a GICv4.0 with every latitude at its narrowest:
+	 * flat tables only, 4 KiB pages only, 32-byte ITS table entries,
+	 * Shareability fixed Non-shareable, InnerCache and OuterCache fixed
+	 * Normal non-cacheable in every base register (the ITS tables then
+	 * cover 2^15 DeviceIDs and vPEIDs: 256 pages), GITS_CTLR.ITS_Number
+	 * read-only. Physical address bits stay 52 (the simulator's pages lie
+	 * at 32 GiB and up).
+	 */
+	LIBVIRQ_SIM_GIC_NARROWEST_V40,
+	/** "narrowest-v41": as "narrowest-v40" on a GICv4.1 with two redistributors, 64-byte vPE
+	   entries. */
+	LIBVIRQ_SIM_GIC_NARROWEST_V41,
+	LIBVIRQ_SIM_GIC_PROFILE_COUNT /**< Number of profiles (not a profile). */
+};
+
+/**
+ * @brief The configuration of a profile.
+ * @param p The profile; an out-of-range value gives the default configuration.
+ * @return The configuration, to be changed field by field.
+ */
+struct virq_sim_gic_cfg virq_sim_gic_profile(enum virq_sim_gic_profile p);
+
+/**
+ * @brief A profile's short name ("qemu72-v40", ...).
+ * @param p The profile. @return The name, or NULL when @p p is out of range.
+ */
+const char *virq_sim_gic_profile_name(enum virq_sim_gic_profile p);
+
+/**
+ * @brief Looks a profile up by its short name.
+ * @param name The name; NULL is allowed.
+ * @return The profile, or ::LIBVIRQ_SIM_GIC_PROFILE_COUNT when none has that name.
+ */
+enum virq_sim_gic_profile virq_sim_gic_profile_find(const char *name);
+
 /** @brief A simulated GIC (opaque). */
 struct virq_sim_gic;
 

@@ -151,7 +151,8 @@ struct virq_sim_trace_ev {
  *        clock 0 advancing 1000 ns per @c relax.
  *
  * With the environment variable @c LIBVIRQ_SIM_VERBOSE set (not "0"), every
- * log message the library sends is also printed to stderr.
+ * log message and failure report the library sends is also printed to
+ * stderr (a failure with its status by name: virq_sim_fail_count()).
  *
  * @return The simulator; never NULL (aborts when out of memory).
  */
@@ -170,7 +171,7 @@ void virq_sim_free(struct virq_sim *sim);
 struct virq_hal virq_sim_hal(struct virq_sim *sim);
 /**
  * @brief The ops table with every callback (MMIO, MSR, CPUID, pages,
- *        dcache_clean, barrier, now_ns, relax, log, kick_vcpu).
+ *        dcache_clean, barrier, now_ns, relax, log, kick_vcpu, fail).
  *
  * Tests copy it to remove callbacks (virq_hal_validate() tests) or to set
  * ::virq_hal_ops::poll_round_ns.
@@ -423,6 +424,28 @@ unsigned long virq_sim_log_count(struct virq_sim *sim, enum virq_log_level lvl);
  * @param sim The simulator. @return The message, or NULL before the first one.
  */
 const char *virq_sim_last_log(struct virq_sim *sim);
+/**
+ * @brief Failure reports the library sent (::virq_hal_ops::fail, @ref virq_failures).
+ *
+ * Each is also kept as a log message at ::LIBVIRQ_LOG_DEBUG (counted by
+ * virq_sim_log_count(), returned by virq_sim_last_log()), where it would
+ * go through @c log without the @c fail callback. With
+ * @c LIBVIRQ_SIM_VERBOSE set it is printed with the status by name, e.g.
+ * <tt>[virq fail] virq_vlpi_map: event=8 >= nr_events=8 -> LIBVIRQ_ERANGE</tt>.
+ *
+ * @param sim The simulator. @return The count since virq_sim_new().
+ */
+unsigned long virq_sim_fail_count(struct virq_sim *sim);
+/**
+ * @brief The last failure report: which public function, which check, the values.
+ *
+ * @param sim The simulator.
+ * @param out Receives the report; its @c message points into @p sim (valid
+ *            until the next failure report), its other strings are the
+ *            library's constants.
+ * @return False (and @p out untouched) before the first report.
+ */
+bool virq_sim_last_fail(struct virq_sim *sim, struct virq_failure *out);
 /**
  * @brief Whether one of the kept log messages equals @p msg.
  * @param sim The simulator. @param msg The exact message.

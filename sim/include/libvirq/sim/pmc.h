@@ -38,6 +38,31 @@ extern "C" {
  * @{
  */
 
+/**
+ * @brief What a host PMU MSR does with a write of bits the CPU does not
+ *        define: PerfEvtSel bits 63:42, 39:36, 21 and 19 are reserved, MBZ
+ *        (APM Vol 2 §13.2.1), counters are 48 bits wide (bits 63:48).
+ */
+enum virq_sim_pmc_rsvd {
+	LIBVIRQ_SIM_PMC_RSVD_KEEP = 0, /**< Stored as written (the MSR file; the default). */
+	LIBVIRQ_SIM_PMC_RSVD_IGNORE,   /**< The bits read 0 afterwards (RAZ/WI). */
+	LIBVIRQ_SIM_PMC_RSVD_GP,       /**< The write raises \#GP (the MSR keeps its value). */
+};
+
+/** @brief The host PMU's latitude (virq_sim_pmc_set_latitude(); zero: the MSR file as is). */
+struct virq_sim_pmc_lat {
+	/**
+	 * The MSRs the CPU does not have raise \#GP on any access:
+	 * PerfCntrGlobalStatus/Ctl/StatusClr/StatusSet (C000_0300h .. 0303h)
+	 * without PerfMonV2 (CPUID Fn8000_0022 EAX[0]), PERF_CTL/CTR
+	 * C001_0200h .. 020Bh without PerfCtrExtCore (Fn8000_0001 ECX[23]),
+	 * and the counters from @c nctr on.
+	 */
+	bool gp_absent;
+	enum virq_sim_pmc_rsvd ctl_rsvd; /**< A PERF_CTL write with reserved bits set. */
+	enum virq_sim_pmc_rsvd ctr_rsvd; /**< A PERF_CTR write with bits 63:48 set. */
+};
+
 /** @brief The PMU model (caller storage; virq_sim_pmc_init()). */
 struct virq_sim_pmc {
 	struct virq_sim *sim; /**< The simulator. */
@@ -52,7 +77,17 @@ struct virq_sim_pmc {
 	unsigned gw_n;	      /**< Entries of @c gw_msr / @c gw_val used. */
 	unsigned vmruns;      /**< VMRUN attempts. */
 	unsigned failed;      /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
+	struct virq_sim_pmc_lat lat; /**< The latitude in force (virq_sim_pmc_set_latitude()). */
+	unsigned long gps;	     /**< \#GPs the latitude raised. */
+	uint32_t last_gp_msr;	     /**< The MSR of the last one. */
 };
+
+/**
+ * @brief Makes the host PMU's MSRs behave as @p lat says from now on
+ *        (hooks on every PMU MSR the model knows; after virq_sim_pmc_init()).
+ * @param m The model. @param lat The latitude.
+ */
+void virq_sim_pmc_set_latitude(struct virq_sim_pmc *m, const struct virq_sim_pmc_lat *lat);
 
 /**
  * @brief Sets the model up and installs its GlobalStatusClr/Set MSR hooks.

@@ -152,6 +152,14 @@ void virq_sim_rdist_set_wake_polls(struct virq_sim_rdist *m, unsigned rd, unsign
  */
 void virq_sim_rdist_set_pending(struct virq_sim_rdist *m, unsigned rd, bool pending);
 /**
+ * @brief Changes the register latitude from now on (@c prop, @c pend,
+ *        @c vpend and @c vprop of @p cfg; every other member is ignored):
+ *        for example redistributors brought up later that behave otherwise.
+ *        Values already written keep what they read back.
+ * @param m The model. @param cfg The new latitude.
+ */
+void virq_sim_rdist_set_latitude(struct virq_sim_rdist *m, const struct virq_sim_rdist_cfg *cfg);
+/**
  * @brief Presets raw registers of RD @p rd (the state a previous kernel left, kexec).
  * @param m The model. @param rd Index. @param ctlr GICR_CTLR.
  * @param vprop GICR_VPROPBASER. @param vpend GICR_VPENDBASER.
