@@ -10,10 +10,12 @@
 
 virq_status virq_gic_get_info(const struct virq_gic *gic, struct virq_gic_info *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!gic_live_(gic))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_gic_get_info: gic not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "gic", gic);
 	if (!out)
-		return LIBVIRQ_FAIL(&gic->hal, LIBVIRQ_EINVAL, "virq_gic_get_info: NULL out");
+		return LIBVIRQ_FAIL_(api, LIBVIRQ_GICV4_HAL_OF_(gic), LIBVIRQ_EINVAL, "out=NULL");
 	out->version = gic->version;
 	out->nr_rd = gic->nr_rd;
 	out->lpi_bits = gic->lpi_bits;
@@ -25,10 +27,12 @@ virq_status virq_gic_get_info(const struct virq_gic *gic, struct virq_gic_info *
 
 virq_status virq_its_get_info(const struct virq_its *its, struct virq_its_info *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!its_live_(its))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_get_info: its not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "its", its);
 	if (!out)
-		return LIBVIRQ_FAIL(&its->gic->hal, LIBVIRQ_EINVAL, "virq_its_get_info: NULL out");
+		return LIBVIRQ_FAIL_(api, LIBVIRQ_GICV4_HAL_OF_(its), LIBVIRQ_EINVAL, "out=NULL");
 	out->version = its->lim.version;
 	out->device_id_bits = its->lim.devid_bits;
 	out->event_id_bits = its->lim.eventid_bits;
@@ -44,11 +48,12 @@ virq_status virq_its_get_info(const struct virq_its *its, struct virq_its_info *
 virq_status virq_its_device_get_info(const struct virq_its_device *dev,
 				     struct virq_its_device_info *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!dev_live_(dev))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_its_device_get_info: dev not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	if (!out)
-		return LIBVIRQ_FAIL(&dev->its->gic->hal, LIBVIRQ_EINVAL,
-				    "virq_its_device_get_info: NULL out");
+		return LIBVIRQ_FAIL_(api, LIBVIRQ_GICV4_HAL_OF_(dev), LIBVIRQ_EINVAL, "out=NULL");
 	out->device_id = dev->device_id;
 	out->nr_events = dev->nr_events;
 	out->nr_mapped = dev->nr_mapped;
@@ -57,10 +62,12 @@ virq_status virq_its_device_get_info(const struct virq_its_device *dev,
 
 virq_status virq_vpe_get_info(const struct virq_vpe *vpe, struct virq_vpe_info *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vpe_live_(vpe))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_vpe_get_info: vpe not live");
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "vpe", vpe);
 	if (!out)
-		return LIBVIRQ_FAIL(vpe_hal_(vpe), LIBVIRQ_EINVAL, "virq_vpe_get_info: NULL out");
+		return LIBVIRQ_FAIL_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), LIBVIRQ_EINVAL, "out=NULL");
 	out->vpeid = vpe->vpeid;
 	out->doorbell = vpe->doorbell;
 	out->rd = vpe->rd;
