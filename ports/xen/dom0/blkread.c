@@ -138,7 +138,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: %s DEVICE N CPU IRQ_PATTERN [LATE_MS [LOST_MS]]\n", argv[0]);
+		fprintf(stderr, "usage: %s DEVICE N CPU IRQ_PATTERN [LATE_MS [LOST_MS]]\n",
+			argv[0]);
 		return 2;
 	}
 	n = strtoull(argv[2], NULL, 0);
@@ -177,10 +178,11 @@ int main(int argc, char **argv)
 		nanosleep(&ts, NULL);
 	}
 	after = irq_count(argv[4]);
-	printf("BLK: dev=%s n=%llu completions=%llu irqs=%llu late=%llu lost=%d errors=%llu us=%llu\n",
-	       argv[1], (unsigned long long)n, (unsigned long long)(pr->done - pr->errors),
-	       (unsigned long long)(after - before), (unsigned long long)pr->late, lost,
-	       (unsigned long long)pr->errors, (unsigned long long)((now_ns() - t0) / 1000));
+	printf(
+	    "BLK: dev=%s n=%llu completions=%llu irqs=%llu late=%llu lost=%d errors=%llu us=%llu\n",
+	    argv[1], (unsigned long long)n, (unsigned long long)(pr->done - pr->errors),
+	    (unsigned long long)(after - before), (unsigned long long)pr->late, lost,
+	    (unsigned long long)pr->errors, (unsigned long long)((now_ns() - t0) / 1000));
 	fflush(stdout);
 	return !lost && pr->finished && pr->done == n && !pr->errors ? 0 : 1;
 }

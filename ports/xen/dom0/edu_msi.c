@@ -302,8 +302,8 @@ static int itt_phase(struct pci_dev *pdev, int irq)
 	pa = itte_pa(pci_dev_id(pdev), 0);
 	itte = pa ? memremap(pa, 8, MEMREMAP_WB) : NULL;
 	if (!itte || READ_ONCE(itte[0]) != lpi) {
-		pr_info("EDU-MSI: phase=itt itte=%s lpi=%lu itt_ok=0\n", itte ? "mismatch" : "not found",
-			lpi);
+		pr_info("EDU-MSI: phase=itt itte=%s lpi=%lu itt_ok=0\n",
+			itte ? "mismatch" : "not found", lpi);
 		if (itte)
 			memunmap(itte);
 		return 0;
