@@ -57,9 +57,11 @@
 #
 # Environment: N_EDU (default 1000, at least 1000), N_BLK (default 16384, at
 # least 16384), BOOTS (a subset of: edu-off edu-on edu-on-sched nvme-off
-# nvme-on virtio-blk-off virtio-blk-on), LIBVIRQ_DOWNLOAD_CACHE (default
-# <repo>/build/cache), LIBVIRQ_XEN_BUILD (default <repo>/build/hosts: the
-# builds are xen-VERSION-arm64 there), LIBVIRQ_XEN_TEST_WORK (default
+# nvme-on virtio-blk-off virtio-blk-on; all by default), BOOTS_4_17 and
+# BOOTS_4_22 (one Xen's boots; default BOOTS), LIBVIRQ_DOWNLOAD_CACHE
+# (default <repo>/build/cache), LIBVIRQ_XEN_BUILD (default
+# LIBVIRQ_DOWNLOAD_CACHE/xen-build: the builds are xen-VERSION-arm64 there,
+# reused across runs while their inputs are unchanged), LIBVIRQ_XEN_TEST_WORK (default
 # <repo>/build/hosts/xen-gicv4), QEMU_TIMEOUT (seconds per boot, default
 # 300), LIBVIRQ_JOBS.
 set -euo pipefail
@@ -77,7 +79,7 @@ N_EDU=${N_EDU:-1000}
 N_BLK=${N_BLK:-16384}
 BOOTS=${BOOTS:-edu-off edu-on edu-on-sched nvme-off nvme-on virtio-blk-off virtio-blk-on}
 cache=${LIBVIRQ_DOWNLOAD_CACHE:-$lv/build/cache}
-builds=${LIBVIRQ_XEN_BUILD:-$lv/build/hosts}
+builds=${LIBVIRQ_XEN_BUILD:-$cache/xen-build}
 work=${LIBVIRQ_XEN_TEST_WORK:-$lv/build/hosts/xen-gicv4}
 qemu_timeout=${QEMU_TIMEOUT:-300}
 t0=$(date +%s)
@@ -304,7 +306,8 @@ if [ $loaded = 1 ]; then
 fi
 declare -A boot_s
 for v in "${versions[@]}"; do
-	for b in $BOOTS; do
+	vb=BOOTS_${v/./_}
+	for b in ${!vb:-$BOOTS}; do
 		dev=${b%-*} mode=${b##*-}
 		case $b in edu-on-sched) dev=edu mode=on-sched ;; esac
 		gic=gicv4=$([ "$mode" = off ] && echo off || echo on)
