@@ -57,10 +57,13 @@ size_t virq_avic_maps_size_(uint32_t max_vcpus, uint32_t *map_slots)
 
 void virq_avic_maps_place_(struct virq_avic_vm *vm, uint32_t map_slots)
 {
+	void *lix;
+
 	vm->by_index = vm->maps.va;
 	vm->apic_map = (uint32_t *)(vm->by_index + vm->cfg.max_vcpus);
 	vm->apic_map_mask = map_slots - 1u;
-	vm->lix = (uint64_t *)(vm->apic_map + map_slots);
+	lix = vm->apic_map + map_slots; /* 8-byte aligned: see the layout above */
+	vm->lix = lix;
 	vm->lix_words = lix_words_(vm->cfg.max_vcpus);
 }
 
