@@ -46,10 +46,11 @@ static void avic_(void)
 	icr.shorthand = (enum virq_avic_apic_shorthand)any_u32_();
 	icr.dest = any_u32_();
 	icr.x2apic = any_bool_();
+	icr.remote_read_status = (uint8_t)any_u32_();
 	(void)virq_avic_icr_encode(OR_NULL_(&icr), OR_NULL_(&w));
 	(void)virq_avic_exit_ipi_decode(any_u64_(), any_u64_(), any_bool_(), OR_NULL_(&ipi));
-	(void)virq_avic_noaccel_is_trap(any_u32_());
-	(void)virq_avic_exit_noaccel_decode(any_u64_(), any_u64_(), OR_NULL_(&na));
+	(void)virq_avic_noaccel_is_trap(any_u32_(), any_bool_());
+	(void)virq_avic_exit_noaccel_decode(any_u64_(), any_u64_(), any_bool_(), OR_NULL_(&na));
 	(void)virq_avic_x2apic_msr_access(any_u32_());
 	Frama_C_make_unknown((char *)&vv, sizeof(vv));
 	vv.active = any_bool_();
@@ -77,6 +78,7 @@ static void iommu_(void)
 	f.int_type = (uint8_t)any_u32_();
 	f.rq_eoi = any_bool_();
 	f.dm_logical = any_bool_();
+	f.gappi_dis = any_bool_();
 	(void)virq_avic_irte_ga_encode(OR_NULL_(&f), OR_NULL_(e));
 	(void)virq_avic_irte_ga_decode(OR_NULL_(e), OR_NULL_(&f));
 	(void)virq_avic_ga_log_decode(any_u64_(), OR_NULL_(&tag), OR_NULL_(&devid),

@@ -104,7 +104,9 @@ def main(argv):
                 print('cppcheck: ' + line)
             continue
         if m.group('rule') in rules:
-            hits.append((m.group('rule'), os.path.relpath(m.group('file'), src), line))
+            path = m.group('file')  # relative to src (cppcheck's cwd) or absolute
+            path = os.path.relpath(os.path.join(src, path), src)
+            hits.append((m.group('rule'), path, line))
         else:
             other += 1
     guards = unguarded(src) if len(argv) == 3 else []
