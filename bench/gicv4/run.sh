@@ -74,6 +74,8 @@ if [ $cg = 1 ]; then
 	row move-vmovp move 1 move "move vPE, VMOVP=1 (one ITS of 2)"
 	row move-itslist move 1 move "move vPE, VMOVP=0 (ITSList, 3 ITSes)"
 	row move-41 move 1 move "move vPE, GICv4.1"
+	row its16 create16 1 "create + map" "create vPE + first vLPI, 16 ITSes"
+	row its16 move 1 move "move vPE, 16 ITSes, 1 device" vpe_move_16its_1dev_ins
 fi
 if [ $summary = 1 ]; then
 	cat "$tmp/summary"
