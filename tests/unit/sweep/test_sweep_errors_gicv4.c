@@ -743,8 +743,8 @@ static int vpeids_gone_(struct w *w)
 	  virq_its_device_unmap(&w->zdev))                                                         \
 	X(V40, virq_vpe_destroy, ETIMEDOUT, "VMAPP (V=0) of vPE 1",                                \
 	  (OK_(virq_vpe_init(&w->zvpe, &w->vm, 0, NOB)),                                           \
-	   OK_(virq_vlpi_map(&w->dev, 2, &w->zvpe, 8200, false)), OK_(virq_vlpi_unmap(&w->dev, 2)), \
-	   its_hangs_(w)),                                                                          \
+	   OK_(virq_vlpi_map(&w->dev, 2, &w->zvpe, 8200, false)),                                  \
+	   OK_(virq_vlpi_unmap(&w->dev, 2)), its_hangs_(w)),                                       \
 	  virq_vpe_destroy(&w->zvpe))                                                              \
 	X(V40, virq_vpe_put, ETIMEDOUT, "Dirty still 1",                                           \
 	  (resident_(w), stick_(w, rd_(w, 0, LIBVIRQ_GICR_VPENDBASER), 8, 1ull << 60)),            \
