@@ -70,9 +70,9 @@ static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va
 /* The invariant Q (a macro: WP then sees every conjunct at the call). */
 #define SIZES_(q) (4096 <= (q)->size <= 1048576 && (q)->size % 4096 == 0 && (q)->size % 32 == 0)
 #define Q(q)                                                                                       \
-	(SIZES_(q) && Q_ORDER_(q) && LIFE_((q)->wr_lin) && (q)->rd_off < (q)->size &&              \
-	 (q)->pub_off < (q)->size && (q)->wr_off < (q)->size && Q_PUB_(q) && Q_WR_(q) &&          \
+	(SIZES_(q) && Q_ORDER_(q) && LIFE_((q)->wr_lin) && Q_OFFS_(q) && Q_PUB_(q) && Q_WR_(q) &&  \
 	 Q_SLOTS_(q))
+#define Q_OFFS_(q) ((q)->rd_off < (q)->size && (q)->pub_off < (q)->size && (q)->wr_off < (q)->size)
 #define Q_ORDER_(q) ((q)->rd_lin <= (q)->pub_lin <= (q)->wr_lin <= (q)->rd_lin + (q)->size - 32)
 /* GITS_CWRITER's offset and the write offset are where their positions are. */
 #define Q_PUB_(q) ((q)->pub_off == wrap((q)->rd_off, (q)->pub_lin - (q)->rd_lin, (q)->size))
@@ -85,7 +85,7 @@ static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va
 #define Q_ENSURES_(q)                                                                              \
 	ensures SIZES_(q) && LIFE_((q)->wr_lin);                                                   \
 	ensures Q_ORDER_(q);                                                                       \
-	ensures (q)->rd_off < (q)->size && (q)->pub_off < (q)->size && (q)->wr_off < (q)->size;    \
+	ensures Q_OFFS_(q);                                                                        \
 	ensures Q_PUB_(q);                                                                         \
 	ensures Q_WR_(q);                                                                          \
 	ensures Q_SLOTS_(q);
@@ -98,7 +98,7 @@ static inline bool virq_dcache_clean_(const struct virq_hal *hal, const void *va
       q->rd_off == (q->creadr & 0xFFFE0) &&
       q->rd_off == wrap(\old(q->rd_off), q->rd_lin - \old(q->rd_lin), q->size) &&
       \forall integer p; \old(q->rd_lin) <= p <= q->pub_lin &&
-        wrap(\old(q->rd_off), p - \old(q->rd_lin), q->size) == q->rd_off ==> p == q->rd_lin;
+	wrap(\old(q->rd_off), p - \old(q->rd_lin), q->size) == q->rd_off ==> p == q->rd_lin;
     ensures \result == RD_BAD_ ==> q->rd_lin == \old(q->rd_lin) && q->rd_off == \old(q->rd_off);
 */
 static enum rd_result_ creadr_read_(struct virq_its_queue *q);
