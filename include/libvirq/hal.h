@@ -50,6 +50,13 @@ extern "C" {
 #define LIBVIRQ_HAL_VERSION 1u
 
 /**
+ * @brief Alignment, in bytes, that the library needs of a @c page_alloc
+ *        block's virtual address (the physical one is aligned to the
+ *        requested @c align).
+ */
+#define LIBVIRQ_HAL_VA_ALIGN 8u
+
+/**
  * @brief A block of memory from the HAL page allocator.
  *
  * @c va is where the library reads and writes it; @c pa is what the
@@ -202,10 +209,16 @@ struct virq_hal_ops {
 	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 	/**
-	 * Required. Allocates @p size bytes aligned to @p align (a power of two,
-	 * at least 4096) in both VA and PA, physically contiguous and zeroed,
-	 * and fills @p page. Returns ::LIBVIRQ_OK or ::LIBVIRQ_ENOMEM. May be called
-	 * with sizes up to several MiB (ITS tables).
+	 * Required. Allocates @p size bytes, physically contiguous and zeroed,
+	 * whose physical address is aligned to @p align (a power of two, at
+	 * least 4096; the hardware is given the PA), and fills @p page. The VA
+	 * needs only ::LIBVIRQ_HAL_VA_ALIGN (8-byte) alignment: the library
+	 * accesses the block through it with loads and stores of up to 8 bytes.
+	 * A block that breaks either is freed and the call fails with
+	 * ::LIBVIRQ_EALIGN, the failure naming the PA and VA returned. Returns
+	 * ::LIBVIRQ_OK or ::LIBVIRQ_ENOMEM. May be called with sizes up to
+	 * several MiB (ITS tables); @c page_free later gets the same @p page
+	 * (no alignment).
 	 */
 	virq_status (*page_alloc)(void *ctx, size_t size, size_t align, struct virq_page *page);
 	/** Required. Frees a block from @c page_alloc (same @p page contents). */

@@ -210,11 +210,19 @@ virq_status virq_page_alloc_fail_(const char *api, const struct virq_hal *hal, u
 				  size_t align, struct virq_page *page, const char *check,
 				  uint32_t line)
 {
-	virq_status st = virq_page_alloc_(hal, size, align, page);
-	uint64_t v[2];
+	uint64_t v[3] = {0, 0, 0};
+	virq_status st = virq_page_alloc_got_(hal, size, align, page, v);
 
 	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
+	if (st == LIBVIRQ_EALIGN) { /* say which address broke the contract */
+		v[2] = align;
+		return virq_fail_(
+		    api, hal, st, line,
+		    LIBVIRQ_FAIL_CHECK_("HAL page_alloc returned pa=%x va=%x: the PA must "
+					"be aligned to %u, the VA to 8 bytes"),
+		    v, 3);
+	}
 	v[0] = size;
 	v[1] = align;
 	return virq_fail_(api, hal, st, line, check, v, 2);

@@ -77,16 +77,19 @@ static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier k
 }
 
 /*
- * Allocates zeroed memory aligned to @p align (a power of two >= 4096) in VA
- * and PA. On failure @p page is left empty and the result is the HAL's error
- * (LIBVIRQ_ENOMEM for a non-negative one), LIBVIRQ_ENOMEM for a NULL VA, or
- * LIBVIRQ_EALIGN when the HAL returned a misaligned block (which is freed).
- * @p size is 64-bit so that table sizes computed from 64-bit register fields
- * are never truncated: beyond size_t (a 32-bit size_t host) it is
- * LIBVIRQ_ENOMEM without calling the HAL.
+ * Allocates zeroed memory whose physical address is aligned to @p align (a
+ * power of two >= 4096): the hardware is given the PA; the library only
+ * reads and writes the VA, with accesses of up to 8 bytes, so the VA need
+ * only be 8-byte aligned (::LIBVIRQ_HAL_VA_ALIGN). On failure @p page is left
+ * empty and the result is the HAL's error (LIBVIRQ_ENOMEM for a non-negative
+ * one), LIBVIRQ_ENOMEM for a NULL VA, or LIBVIRQ_EALIGN when the HAL returned
+ * a misaligned block (which is freed; @p got, when not NULL, receives its PA
+ * and VA). @p size is 64-bit so that table sizes computed from 64-bit
+ * register fields are never truncated: beyond size_t (a 32-bit size_t host)
+ * it is LIBVIRQ_ENOMEM without calling the HAL.
  */
-static inline virq_status virq_page_alloc_(const struct virq_hal *hal, uint64_t size64,
-					   size_t align, struct virq_page *page)
+static inline virq_status virq_page_alloc_got_(const struct virq_hal *hal, uint64_t size64,
+					       size_t align, struct virq_page *page, uint64_t *got)
 {
 	size_t size = (size_t)size64;
 	virq_status st;
@@ -99,10 +102,14 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, uint64_t 
 	st = (hal->ops->page_alloc)(hal->ctx, size, align, page);
 	if (st == LIBVIRQ_OK && !page->va)
 		st = LIBVIRQ_ENOMEM; /* "success" without memory: treat as failure */
-	if (st == LIBVIRQ_OK &&
-	    ((page->pa & (align - 1)) != 0 || ((uintptr_t)page->va & (align - 1)) != 0)) {
+	if (st == LIBVIRQ_OK && ((page->pa & (align - 1)) != 0 ||
+				 ((uintptr_t)page->va & (LIBVIRQ_HAL_VA_ALIGN - 1)) != 0)) {
 		/* A HAL that breaks the alignment contract would make the library
 		 * program a truncated table address: give the block back, refuse. */
+		if (got) {
+			got[0] = page->pa;
+			got[1] = (uint64_t)(uintptr_t)page->va;
+		}
 		page->size = size;
 		(hal->ops->page_free)(hal->ctx, page);
 		st = LIBVIRQ_EALIGN;
@@ -115,6 +122,13 @@ static inline virq_status virq_page_alloc_(const struct virq_hal *hal, uint64_t 
 	}
 	page->size = size;
 	return LIBVIRQ_OK;
+}
+
+/* virq_page_alloc_got_() without the misaligned addresses. */
+static inline virq_status virq_page_alloc_(const struct virq_hal *hal, uint64_t size64,
+					   size_t align, struct virq_page *page)
+{
+	return virq_page_alloc_got_(hal, size64, align, page, NULL);
 }
 
 /* Frees a page if it holds memory, then empties it. Safe on an empty page. */

@@ -130,6 +130,55 @@ static void test_page_alloc_contract_violations(void **state)
 	assert_int_equal(frees_, 2);
 }
 
+/* A block whose PA is aligned as asked and whose VA is @va_off bytes past a
+ * page boundary (a host allocator that aligns only the PA). */
+static size_t va_off_;
+static virq_status alloc_va_off_(void *ctx, size_t size, size_t align, struct virq_page *page)
+{
+	virq_status st = virq_sim_hal_ops()->page_alloc(ctx, size + 4096, align, page);
+
+	page->va = (uint8_t *)page->va + va_off_;
+	return st;
+}
+
+static void free_va_off_(void *ctx, const struct virq_page *page)
+{
+	struct virq_page real = *page;
+
+	frees_++;
+	real.va = (uint8_t *)page->va - va_off_;
+	real.size = page->size + 4096;
+	virq_sim_hal_ops()->page_free(ctx, &real);
+}
+
+/* Only the PA must be aligned to @align; the VA needs 8 bytes (bug fix: a
+ * HAL aligning only the PA failed with EALIGN, the report not saying which). */
+static void test_page_alloc_va_needs_8_bytes(void **state)
+{
+	struct virq_failure r;
+	struct virq_page p;
+
+	(void)state;
+	frees_ = 0;
+	ops_.page_alloc = alloc_va_off_;
+	ops_.page_free = free_va_off_;
+	va_off_ = LIBVIRQ_HAL_VA_ALIGN;
+	assert_int_equal(virq_page_alloc_(&hal_, 4096, 65536, &p), LIBVIRQ_OK);
+	assert_int_equal(p.pa & 0xFFFF, 0);
+	virq_page_free_(&hal_, &p);
+	va_off_ = 4;
+	assert_int_equal(LIBVIRQ_PAGE_ALLOC_("virq_test", &hal_, 4096, 65536, &p, "test table"),
+			 LIBVIRQ_EALIGN);
+	assert_null(p.va);
+	assert_int_equal(frees_, 2);
+	assert_true(virq_sim_last_fail(sim_, &r));
+	assert_int_equal(r.status, LIBVIRQ_EALIGN);
+	assert_int_equal(r.nvalues, 3);
+	assert_int_equal(r.values[1] & 7, 4); /* the VA it returned */
+	assert_int_equal(r.values[2], 65536);
+	assert_non_null(strstr(r.message, "va="));
+}
+
 static void test_optional_defaults(void **state)
 {
 	int x = 0;
@@ -183,8 +232,11 @@ static void test_wrappers_reach_callbacks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_page_alloc_ok_and_free),	    T(test_page_alloc_failure_leaves_page_empty),
-	    T(test_page_alloc_contract_violations), T(test_optional_defaults),
+	    T(test_page_alloc_ok_and_free),
+	    T(test_page_alloc_failure_leaves_page_empty),
+	    T(test_page_alloc_contract_violations),
+	    T(test_page_alloc_va_needs_8_bytes),
+	    T(test_optional_defaults),
 	    T(test_wrappers_reach_callbacks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
