@@ -10,6 +10,11 @@
  *   bench_avic post-idle N           N posts to a vCPU that is not running (kick)
  *   bench_avic tnr NV N              N AVIC_INCOMPLETE_IPI TARGET_NOT_RUNNING exits for a
  *                                    broadcast in a VM of NV vCPUs (every third one running)
+ *   bench_avic tnr-logical NV N M    N TARGET_NOT_RUNNING exits for one xAPIC logical
+ *                                    destination (vCPU 5, not running) in a VM of NV
+ *                                    xAPIC-mode vCPUs, model M = flat (vCPUs 0-7 one LDR
+ *                                    bit each) or cluster (vCPUs 0-59 one cluster bit each);
+ *                                    the other vCPUs have LDR 0
  *   bench_avic posters P N           P posters into one running vCPU, N rounds: each round
  *                                    every poster posts its own vector, then the same one
  *                                    (coalesced), then the guest takes them
@@ -129,7 +134,7 @@ static void die(const char *what, virq_status st)
 	exit(1);
 }
 
-static void bvm_new(struct bvm *b, uint32_t n, enum virq_avic_policy pol)
+static void bvm_new_mode(struct bvm *b, uint32_t n, enum virq_avic_policy pol, bool x2)
 {
 	struct virq_hal hal = {&bops, &b->h};
 	struct virq_avic_vm_cfg cfg = {.mode = n > 512 ? LIBVIRQ_AVIC_MODE_X2AVIC_4K
@@ -149,7 +154,7 @@ static void bvm_new(struct bvm *b, uint32_t n, enum virq_avic_policy pol)
 		struct virq_avic_vmcb_values vals;
 
 		st = virq_avic_vcpu_init(&b->vm, &b->v[i], &vc);
-		if (!st)
+		if (!st && x2)
 			st = virq_avic_vcpu_set_x2apic(&b->v[i], true);
 		if (!st)
 			/* Host APIC IDs 1..0xFE: the doorbell register takes 8 bits
@@ -161,6 +166,49 @@ static void bvm_new(struct bvm *b, uint32_t n, enum virq_avic_policy pol)
 			st = virq_avic_vcpu_put(&b->v[i]); /* every third vCPU runs */
 		if (st)
 			die("vcpu setup", st);
+	}
+}
+
+static void bvm_new(struct bvm *b, uint32_t n, enum virq_avic_policy pol)
+{
+	bvm_new_mode(b, n, pol, true);
+}
+
+/* xAPIC-mode VM of @n vCPUs with logical IDs (tnr-logical above); returns the destination
+ * (MDA) naming vCPU 5 alone. */
+static uint32_t bvm_new_logical(struct bvm *b, uint32_t n, bool cluster)
+{
+	bvm_new_mode(b, n, LIBVIRQ_AVIC_POLICY_DOORBELL, false);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t lid = 0;
+		virq_status st = LIBVIRQ_OK;
+
+		if (cluster && i < 60)
+			lid = ((i / 4) << 4) | (1u << (i % 4));
+		else if (!cluster && i < 8)
+			lid = 1u << i;
+		if (cluster)
+			st = virq_avic_dfr_write(&b->v[i], 0x0FFFFFFFu);
+		if (st == LIBVIRQ_OK || st == LIBVIRQ_ENOENT)
+			st = virq_avic_ldr_write(&b->v[i], lid << 24);
+		if (st != LIBVIRQ_OK && st != LIBVIRQ_ENOENT)
+			die("ldr/dfr", st);
+	}
+	return cluster ? (1u << 4) | (1u << 1) : 1u << 5;
+}
+
+/* @n TARGET_NOT_RUNNING exits of vCPU 0 for the fixed logical IPI to @mda (xAPIC ICR). */
+static void tnr_logical(struct bvm *b, uint32_t mda, unsigned long n)
+{
+	uint64_t info1 = ((uint64_t)mda << 56) | 0x0800u | 0x50u, info2 = 1ull << 32;
+	struct virq_avic_exit_result res;
+
+	for (unsigned long k = 0; k < n; k++) {
+		virq_status st =
+		    virq_avic_handle_incomplete_ipi(&b->v[0], info1, info2, NULL, &res);
+
+		if (st || res.targets != 1)
+			die("incomplete_ipi (logical)", st ? st : LIBVIRQ_EHW);
 	}
 }
 
@@ -427,6 +475,11 @@ int main(int argc, char **argv)
 	} else if (argc == 2 && !strcmp(argv[1], "summary")) {
 		summary();
 		return 0;
+	} else if (argc == 5 && !strcmp(argv[1], "tnr-logical")) {
+		uint32_t mda = bvm_new_logical(&b, (uint32_t)strtoul(argv[2], NULL, 0),
+					       !strcmp(argv[4], "cluster"));
+
+		tnr_logical(&b, mda, strtoul(argv[3], NULL, 0));
 	} else if (argc == 4 && !strcmp(argv[1], "tnr")) {
 		bvm_new(&b, (uint32_t)strtoul(argv[2], NULL, 0), LIBVIRQ_AVIC_POLICY_DOORBELL);
 		tnr(&b, strtoul(argv[3], NULL, 0));
@@ -434,6 +487,7 @@ int main(int argc, char **argv)
 		fprintf(
 		    stderr,
 		    "usage: bench_avic [post-running|post-running-kick|post-idle N | tnr NV N |\n"
+		    "                   tnr-logical NV N flat|cluster |\n"
 		    "                   posters P N | crossover | summary]\n");
 		return 2;
 	}

@@ -74,6 +74,14 @@ if [ $cg = 1 ]; then
 		measure "TARGET_NOT_RUNNING bcast, $nv vCPUs" avic.tnr_bcast$nv.ins 20 \
 			virq_avic_handle_incomplete_ipi tnr $nv 20
 	done
+	# One xAPIC logical destination (one target, not running) among 255 xAPIC-mode vCPUs;
+	# the goal line is the dearer of the flat and cluster models.
+	for m in flat cluster; do
+		measure "TARGET_NOT_RUNNING xAPIC logical $m, 255 vCPUs" avic.tnr_logical_$m.255.ins \
+			1000 virq_avic_handle_incomplete_ipi tnr-logical 255 1000 $m
+	done
+	sed -n 's/^avic\.tnr_logical_[a-z]*\.255\.ins \([0-9.]*\) -$/\1/p' "$TMP/summary" |
+		sort -n | tail -n 1 | sed 's/^/avic_tnr_xapic_logical_255_ins /; s/$/ -/' >>"$TMP/summary"
 fi
 if [ $SUMMARY = 1 ]; then
 	cat "$TMP/summary"

@@ -18,6 +18,8 @@
  *            skipping) | host (the host needs its PMU after every exit: host
  *            save + restore around each switch) | host10 (after every 10th)
  *   bench_pmcvirt summary              the headline metrics, "name value minimum"
+ * The table ends with the hand-back to the host (host_restore, then host_save)
+ * for a host using all its counters and one using counter 0 only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +250,68 @@ static int run(const char *mode, unsigned host_every, bool cold, unsigned long n
 	return rc;
 }
 
+/*
+ * Hand-back: n times, a world switch then the host taking its PMU back
+ * (virq_pmcvirt_host_restore) and giving it up again (virq_pmcvirt_host_save),
+ * the host using the counters in @used (0: the default, all of them). MSR
+ * accesses per restore and per save, x100.
+ */
+static int handback(const char *mode, uint32_t used, unsigned long n, unsigned long *back100,
+		    unsigned long *save100)
+{
+	struct bench b;
+	unsigned long back = 0, save = 0, t;
+	int rc = 0;
+
+	if (setup(&b, mode))
+		return -1;
+	if (used && virq_pmcvirt_host_set_used(&b.v, used) != LIBVIRQ_OK)
+		rc = -1;
+	if (!rc && virq_pmcvirt_host_save(&b.v) != LIBVIRQ_OK)
+		rc = -1;
+	for (unsigned long i = 0; i < n + 2 && !rc; i++) {
+		if (virq_pmcvirt_enter(&b.v) != LIBVIRQ_OK ||
+		    virq_pmcvirt_exit(&b.v, sim_vmrun(&b)) != LIBVIRQ_OK)
+			rc = -1;
+		t = b.h.rd + b.h.wr;
+		if (!rc && virq_pmcvirt_host_restore(&b.v) != LIBVIRQ_OK)
+			rc = -1;
+		back += i >= 2 ? b.h.rd + b.h.wr - t : 0; /* after two warm-up rounds */
+		t = b.h.rd + b.h.wr;
+		if (!rc && virq_pmcvirt_host_save(&b.v) != LIBVIRQ_OK)
+			rc = -1;
+		save += i >= 2 ? b.h.rd + b.h.wr - t : 0;
+	}
+	*back100 = back * 100 / n;
+	*save100 = save * 100 / n;
+	if (!rc && virq_pmcvirt_host_restore(&b.v) != LIBVIRQ_OK)
+		rc = -1;
+	free(b.vmcb);
+	return rc;
+}
+
+static void handback_rows(void)
+{
+	static const char *const modes[] = {"hw", "sw", "sw-lazy", "sw-k7"};
+
+	printf(
+	    "\nhanding the PMU back to the host (host_restore) and taking it again (host_save),\n"
+	    "MSR accesses, after a world switch:\n");
+	printf("%-10s %-26s %8s %8s\n", "mode", "host counters in use", "restore", "save");
+	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++)
+		for (int one = 0; one < 2; one++) {
+			unsigned long r, sv;
+
+			if (handback(modes[k], one ? 1u : 0u, 1000, &r, &sv)) {
+				printf("%-10s FAILED\n", modes[k]);
+				continue;
+			}
+			printf("%-10s %-26s %5lu.%02lu %5lu.%02lu\n", modes[k],
+			       one ? "1 (host_set_used)" : "all (default)", r / 100, r % 100,
+			       sv / 100, sv % 100);
+		}
+}
+
 static void row(const char *mode, const char *label, unsigned host, bool cold)
 {
 	unsigned long r, w;
@@ -285,6 +349,19 @@ int main(int argc, char **argv)
 			printf("summary: %s %lu.%02lu %s\n", sm[k].name, (r + w) / 100,
 			       (r + w) % 100, sm[k].min);
 		}
+		/* Hand-back to a host using counter 0 (HW mode: 3 writes are the minimum,
+		 * count, select and GlobalCtl; the library stops GlobalCtl first). */
+		if (handback("hw", 1, 1000, &r, &w))
+			return 1;
+		printf("summary: pmc_host_handback_msr_1ctr %lu.%02lu -\n", r / 100, r % 100);
+		printf("summary: pmcvirt.hw.host_take_msr_1ctr %lu.%02lu -\n", w / 100, w % 100);
+		if (handback("hw", 0, 1000, &r, &w))
+			return 1;
+		printf("summary: pmcvirt.hw.host_handback_msr_all %lu.%02lu -\n", r / 100, r % 100);
+		if (handback("sw-lazy", 1, 1000, &r, &w))
+			return 1;
+		printf("summary: pmcvirt.sw_lazy.host_handback_msr_1ctr %lu.%02lu -\n", r / 100,
+		       r % 100);
 		return 0;
 	}
 	if (argc == 4) {
@@ -326,5 +403,6 @@ int main(int argc, char **argv)
 	printf(
 	    "(lazy: the guest PMU stays in the MSRs across #VMEXIT - its event selects are\n"
 	    " GuestOnly - and is saved only when the host needs the PMU or its state is read)\n");
+	handback_rows();
 	return 0;
 }

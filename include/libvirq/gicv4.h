@@ -16,7 +16,9 @@
  * - gicv4/its_queue.h: the ITS command queue;
  * - gicv4/gic.h: distributor, redistributors, physical LPIs;
  * - gicv4/its.h: ITSes, devices, collections, physical LPI mappings;
- * - gicv4/vpe.h: VMs, vPEs, vLPIs, residency, doorbells, VMOVP.
+ * - gicv4/vpe.h: VMs, vPEs, vLPIs, residency, doorbells, VMOVP;
+ * - gicv4/info.h: read-only accessors (what a GIC, an ITS, a device and a
+ *   vPE report, without reading their members).
  *
  * The sub-headers may also be included one by one (each includes what it
  * needs), for example gicv4/its_cmd.h alone for a tool that only decodes
@@ -45,5 +47,6 @@
 #include "gicv4/gic.h"
 #include "gicv4/its.h"
 #include "gicv4/vpe.h"
+#include "gicv4/info.h"
 
 #endif /* LIBVIRQ_GICV4_H */

@@ -4,17 +4,17 @@
 # ports/xen/Makefile uses it for the library's own objects, and the
 # embedder's code in another directory of Xen uses it the same way:
 #
-#   LIBVIRQ_XEN_DIR := $(srctree)/drivers/libvirq/libvirq
+#   LIBVIRQ_XEN_DIR := $(srctree)/common/libvirq
 #   include $(LIBVIRQ_XEN_DIR)/ports/xen/flags.mk
 #   CFLAGS-y += $(LIBVIRQ_XEN_CFLAGS)
 #
-# LIBVIRQ_XEN_DIR is the libvirq checkout as Xen's build sees it (through the
-# symlink of docs/integration.md, "Xen"). LIBVIRQ_MODULES (make command line
-# or environment) overrides the modules: default gicv4 on arm64, avic and
+# LIBVIRQ_XEN_DIR is the directory ports/xen/import.sh copied the library
+# into (docs/integration.md, "Xen"). LIBVIRQ_MODULES (make command line or
+# environment) overrides the modules: default gicv4 on arm64, avic and
 # pmcvirt on x86_64.
 
 ifeq ($(LIBVIRQ_XEN_DIR),)
-$(error libvirq: set LIBVIRQ_XEN_DIR to the libvirq checkout before including ports/xen/flags.mk)
+$(error libvirq: set LIBVIRQ_XEN_DIR to the imported library (xen/common/libvirq) before including ports/xen/flags.mk)
 endif
 
 LIBVIRQ_MODULES-$(CONFIG_ARM_64) += gicv4

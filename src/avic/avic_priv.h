@@ -143,6 +143,25 @@ static inline struct virq_avic_vcpu *by_apic_(const struct virq_avic_vm *vm, uin
 }
 
 /*
+ * xAPIC logical index (docs/avic.md "Destination resolution"): 72 buckets,
+ * 0-7 for the flat model's LDR bits 24-31 and 8 + cluster * 4 + bit for
+ * the cluster model, each a bitmap of the vCPU indexes (of xAPIC-mode vCPUs)
+ * whose LDR has that bit, lix_words 64-bit words long; vm->lix[b] (a
+ * summary) has bit w set while word w of bucket b may be non-zero. At most
+ * 4,096 vCPUs, so one summary word covers a bucket. Written under the VM
+ * lock (tables.c), read lock-free by the resolver (dest.c): a vCPU's bit is
+ * set before its summary bit, and a bucket it keeps across a change is never
+ * cleared in between.
+ */
+#define LIBVIRQ_AVIC_LIX_CLUSTER_ 8u
+#define LIBVIRQ_AVIC_LIX_BUCKETS_ 72u
+
+static inline uint64_t *lix_word_(const struct virq_avic_vm *vm, uint32_t bucket, uint32_t w)
+{
+	return vm->lix + LIBVIRQ_AVIC_LIX_BUCKETS_ + (size_t)bucket * vm->lix_words + w;
+}
+
+/*
  * The vCPU runs (when loaded and not blocking) with AVIC in its VMCB: the last
  * VMCB values enabled it and it is not in L2 (owner context).
  */
@@ -166,8 +185,10 @@ void virq_avic_irtes_update_(struct virq_avic_vcpu *v);
 /* ---- tables.c: APIC-ID table upkeep ---- */
 /* Table capacity of a mode. */
 uint32_t virq_avic_mode_max_(enum virq_avic_mode mode);
-/* Bytes of the maps block for @max_vcpus (vCPU-by-index array + APIC-ID map). */
+/* Bytes of the maps block for @max_vcpus (vCPU-by-index array, APIC-ID map, logical index). */
 size_t virq_avic_maps_size_(uint32_t max_vcpus, uint32_t *map_slots);
+/* Points the VM's maps into its maps block (allocated with virq_avic_maps_size_()). */
+void virq_avic_maps_place_(struct virq_avic_vm *vm, uint32_t map_slots);
 /* Enters a new vCPU (entry already encoded in v->entry) into the tables and maps. */
 void virq_avic_tables_add_(struct virq_avic_vcpu *v);
 /* Removes a vCPU from the tables and maps. */

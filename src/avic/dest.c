@@ -13,11 +13,14 @@
  * rule: docs/rationale.md#avic-apic-id-bounds; x2APIC logical:
  * docs/rationale.md#apic-x2apic-logical).
  *
- * Unicast physical destinations and x2APIC logical destinations cost O(1)
- * per named ID through the VM's APIC-ID map while the map is exact (no
- * xAPIC-mode vCPU answers to an ID other than its APIC ID; for logical ones,
- * no vCPU is in xAPIC mode); otherwise, and for broadcasts, every vCPU is
- * matched. Every guest value is range-checked before it indexes anything.
+ * Unicast physical destinations cost O(1) through the VM's APIC-ID map
+ * while the map is exact (no xAPIC-mode vCPU answers to an ID other than its
+ * APIC ID), otherwise every vCPU is matched. Logical destinations other than
+ * the broadcasts cost O(1) per named ID for x2APIC-mode vCPUs (the APIC-ID
+ * map) and, for xAPIC-mode ones, the targets plus one word per 64 vCPUs
+ * holding one through the logical index (avic_priv.h) in any mix of
+ * models, duplicates and multi-bit LDRs. Broadcasts match every vCPU. Every
+ * guest value is range-checked before it indexes anything.
  */
 #include "avic_priv.h"
 
@@ -106,6 +109,102 @@ static struct virq_avic_vcpu *lookup_(const struct virq_avic_vm *vm, uint32_t id
 	return id <= vm->max_index ? by_apic_(vm, id) : NULL;
 }
 
+/*
+ * Logical, x2APIC-mode targets: cluster dest[31:16], logical ID = cluster *
+ * 16 + bit, the APIC ID they derive it from. Records the targets in @got
+ * (at most 16) and returns their number.
+ */
+static uint32_t logical_x2_(const struct virq_avic_vm *vm, struct rctx_ *c, uint32_t mda,
+			    struct virq_avic_vcpu **got)
+{
+	uint32_t bm = mda & 0xFFFFu, n = 0;
+
+	while (bm) {
+		uint32_t id = (mda >> 16) * 16u + (uint32_t)__builtin_ctz(bm);
+		struct virq_avic_vcpu *t = lookup_(vm, id);
+
+		bm &= bm - 1u;
+		if (t && LD_(&t->x2apic) && match_logical_(t, mda)) {
+			hit_(c, t);
+			got[n++] = t;
+		}
+	}
+	return n;
+}
+
+/* @t is one of the @n targets in @got. */
+static bool got_(struct virq_avic_vcpu *const *got, uint32_t n, const struct virq_avic_vcpu *t)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (got[k] == t)
+			return true;
+	return false;
+}
+
+/* Word @w of the union of the flat buckets @flat and the cluster buckets @cl. */
+static uint64_t lix_union_(const struct virq_avic_vm *vm, uint32_t flat, uint64_t cl, uint32_t w)
+{
+	uint64_t bits = 0;
+
+	for (; flat; flat &= flat - 1u)
+		bits |= __atomic_load_n(lix_word_(vm, (uint32_t)__builtin_ctz(flat), w),
+					__ATOMIC_ACQUIRE);
+	for (; cl; cl &= cl - 1u)
+		bits |= __atomic_load_n(
+		    lix_word_(vm, LIBVIRQ_AVIC_LIX_CLUSTER_ + (uint32_t)__builtin_ctzll(cl), w),
+		    __ATOMIC_ACQUIRE);
+	return bits;
+}
+
+/*
+ * Logical, xAPIC-mode targets through the logical index: the flat buckets
+ * of dest[7:0] and, for a destination below 0x100, the cluster buckets of
+ * cluster dest[7:4], bits dest[3:0]. The union is taken word by word, so a
+ * vCPU in several buckets is seen once; each candidate still decides by its
+ * own registers (a concurrent LDR/DFR write), and one the x2APIC lookup
+ * already reported (a concurrent mode switch) is skipped.
+ */
+static void logical_xapic_(const struct virq_avic_vm *vm, struct rctx_ *c, uint32_t mda,
+			   struct virq_avic_vcpu *const *got, uint32_t ngot)
+{
+	uint32_t flat = mda & 0xFFu;
+	uint64_t cl = mda < 0x100u ? (uint64_t)(mda & 0xFu) << ((mda >> 4) * 4u) : 0, sum = 0;
+
+	for (uint32_t f = flat; f; f &= f - 1u)
+		sum |= __atomic_load_n(&vm->lix[__builtin_ctz(f)], __ATOMIC_ACQUIRE);
+	for (uint64_t k = cl; k; k &= k - 1u)
+		sum |= __atomic_load_n(
+		    &vm->lix[LIBVIRQ_AVIC_LIX_CLUSTER_ + (uint32_t)__builtin_ctzll(k)],
+		    __ATOMIC_ACQUIRE);
+	while (sum) {
+		uint32_t w = (uint32_t)__builtin_ctzll(sum);
+		uint64_t bits = lix_union_(vm, flat, cl, w);
+
+		sum &= sum - 1u;
+		while (bits) {
+			struct virq_avic_vcpu *t =
+			    vcpu_at_(vm, w * 64u + (uint32_t)__builtin_ctzll(bits));
+
+			bits &= bits - 1u;
+			if (t && !got_(got, ngot, t) && match_logical_(t, mda))
+				hit_(c, t);
+		}
+	}
+}
+
+/* A logical destination other than a broadcast: x2APIC-mode targets by ID, xAPIC-mode ones
+ * through the logical index. */
+static void resolve_logical_(const struct virq_avic_vm *vm, struct rctx_ *c, uint32_t mda)
+{
+	struct virq_avic_vcpu *got[16];
+	uint32_t n = 0;
+
+	if (__atomic_load_n(&vm->n_x2apic, __ATOMIC_ACQUIRE) != 0)
+		n = logical_x2_(vm, c, mda, got);
+	if (__atomic_load_n(&vm->n_xapic, __ATOMIC_ACQUIRE) != 0)
+		logical_xapic_(vm, c, mda, got, n);
+}
+
 static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c,
 			  const struct virq_avic_icr *icr)
 {
@@ -132,21 +231,7 @@ static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c,
 			hit_(c, t);
 		return;
 	}
-	if (icr->x2apic && __atomic_load_n(&vm->n_xapic, __ATOMIC_ACQUIRE) == 0) {
-		/* Only x2APIC-mode vCPUs: cluster dest[31:16], ID = cluster * 16 + bit. */
-		uint32_t bm = mda & 0xFFFFu;
-
-		while (bm) {
-			uint32_t id = (mda >> 16) * 16u + (uint32_t)__builtin_ctz(bm);
-			struct virq_avic_vcpu *t = lookup_(vm, id);
-
-			bm &= bm - 1u;
-			if (t && match_logical_(t, mda))
-				hit_(c, t);
-		}
-		return;
-	}
-	scan_(vm, c, mda, true);
+	resolve_logical_(vm, c, mda);
 }
 
 virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,

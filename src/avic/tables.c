@@ -31,15 +31,40 @@ uint32_t virq_avic_mode_max_(enum virq_avic_mode mode)
 	}
 }
 
+/* Words per logical index bitmap. */
+static uint32_t lix_words_(uint32_t max_vcpus)
+{
+	return (max_vcpus + 63u) / 64u;
+}
+
+/*
+ * Layout: vCPU pointers, APIC-ID map slots (an even number of 4-byte slots:
+ * the index after them stays 8-byte aligned), logical index summaries and
+ * bitmaps.
+ */
 size_t virq_avic_maps_size_(uint32_t max_vcpus, uint32_t *map_slots)
 {
 	uint32_t slots = 2;
+	size_t lix = ((size_t)LIBVIRQ_AVIC_LIX_BUCKETS_ * (1u + lix_words_(max_vcpus))) * 8u;
 
 	while (slots < 2u * max_vcpus)
 		slots <<= 1;
 	*map_slots = slots;
-	return ((size_t)max_vcpus * sizeof(struct virq_avic_vcpu *) + (size_t)slots * 4u + 4095u) &
+	return ((size_t)max_vcpus * sizeof(struct virq_avic_vcpu *) + (size_t)slots * 4u + lix +
+		4095u) &
 	       ~(size_t)4095u;
+}
+
+void virq_avic_maps_place_(struct virq_avic_vm *vm, uint32_t map_slots)
+{
+	void *lix;
+
+	vm->by_index = vm->maps.va;
+	vm->apic_map = (uint32_t *)(vm->by_index + vm->cfg.max_vcpus);
+	vm->apic_map_mask = map_slots - 1u;
+	lix = vm->apic_map + map_slots; /* 8-byte aligned: see the layout above */
+	vm->lix = lix;
+	vm->lix_words = lix_words_(vm->cfg.max_vcpus);
 }
 
 /* ---- APIC-ID map ---- */
@@ -134,6 +159,62 @@ static void release_(struct virq_avic_vcpu *v)
 	}
 }
 
+/* ---- xAPIC logical index (avic_priv.h) ---- */
+
+static void lix_add_(struct virq_avic_vm *vm, uint32_t bucket, uint32_t i)
+{
+	__atomic_fetch_or(lix_word_(vm, bucket, i / 64u), 1ull << (i % 64u), __ATOMIC_RELEASE);
+	__atomic_fetch_or(&vm->lix[bucket], 1ull << (i / 64u), __ATOMIC_RELEASE);
+}
+
+static void lix_del_(struct virq_avic_vm *vm, uint32_t bucket, uint32_t i)
+{
+	if (__atomic_and_fetch(lix_word_(vm, bucket, i / 64u), ~(1ull << (i % 64u)),
+			       __ATOMIC_RELEASE) == 0)
+		__atomic_fetch_and(&vm->lix[bucket], ~(1ull << (i / 64u)), __ATOMIC_RELEASE);
+}
+
+/* Sets (@on) or clears @v's bit in the flat buckets @flat and the cluster buckets @cl. */
+static void lix_apply_(struct virq_avic_vcpu *v, uint32_t flat, uint64_t cl, bool on)
+{
+	for (; flat; flat &= flat - 1u) {
+		uint32_t b = (uint32_t)__builtin_ctz(flat);
+
+		if (on)
+			lix_add_(v->vm, b, v->index);
+		else
+			lix_del_(v->vm, b, v->index);
+	}
+	for (; cl; cl &= cl - 1u) {
+		uint32_t b = LIBVIRQ_AVIC_LIX_CLUSTER_ + (uint32_t)__builtin_ctzll(cl);
+
+		if (on)
+			lix_add_(v->vm, b, v->index);
+		else
+			lix_del_(v->vm, b, v->index);
+	}
+}
+
+/*
+ * Moves @v to the buckets its counted state (log_class, LDR) names: the new
+ * ones first, then off the old ones, so that a concurrent resolver never
+ * misses a vCPU that matches both before and after the change.
+ */
+static void lix_sync_(struct virq_avic_vcpu *v)
+{
+	uint32_t lid = LD_(&v->ldr) >> 24, flat = 0;
+	uint64_t cl = 0;
+
+	if (v->log_class == 1)
+		flat = lid;
+	else if (v->log_class == 2)
+		cl = (uint64_t)(lid & 0xFu) << ((lid >> 4) * 4u);
+	lix_apply_(v, flat & ~(uint32_t)v->lix_flat, cl & ~v->lix_cluster, true);
+	lix_apply_(v, v->lix_flat & ~flat, v->lix_cluster & ~cl, false);
+	v->lix_flat = (uint8_t)flat;
+	v->lix_cluster = cl;
+}
+
 /* ---- counts ---- */
 
 /* More than one bit set (no popcount: it may need a libgcc helper). */
@@ -161,8 +242,10 @@ static void count_(struct virq_avic_vcpu *v)
 	vm->xapic_high += v->xapic_high;
 	v->log_class = 0;
 	v->log_multi = false;
-	if (x2 || ldr == 0)
+	if (x2 || ldr == 0) {
+		lix_sync_(v);
 		return; /* x2APIC: no logical entry (x2AVIC derives logical IDs) */
+	}
 	if ((dfr >> 28) == 0xFu) {
 		v->log_class = 1;
 		v->log_multi = multi_(ldr >> 24);
@@ -173,6 +256,7 @@ static void count_(struct virq_avic_vcpu *v)
 	vm->log_flat += v->log_class == 1;
 	vm->log_cluster += v->log_class == 2;
 	vm->log_multi += v->log_multi;
+	lix_sync_(v);
 	if (v->log_class && virq_avic_logical_index(dfr, ldr, &idx) == LIBVIRQ_OK)
 		claim_(v, idx);
 }
@@ -247,6 +331,7 @@ void virq_avic_tables_remove_(struct virq_avic_vcpu *v)
 	uint32_t h = 0;
 
 	uncount_(v);
+	lix_sync_(v); /* uncounted: off every bucket */
 	__atomic_store_n(phys_slot_(vm, v->apic_id), 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&vm->by_index[v->index], NULL, __ATOMIC_RELEASE);
 	map_remove_(vm, v->apic_id);

@@ -91,9 +91,7 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 		vm_free_(vm);
 		return LIBVIRQ_FAIL(hal, st, "virq_avic_vm_init: table allocation failed");
 	}
-	vm->by_index = vm->maps.va;
-	vm->apic_map = (uint32_t *)(vm->by_index + cfg->max_vcpus);
-	vm->apic_map_mask = slots - 1u;
+	virq_avic_maps_place_(vm, slots);
 	__atomic_store_n(&vm->state, LIBVIRQ_AVIC_ST_LIVE_, __ATOMIC_RELEASE);
 	return LIBVIRQ_OK;
 }
@@ -115,6 +113,7 @@ virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 	vm_free_(vm);
 	vm->by_index = NULL;
 	vm->apic_map = NULL;
+	vm->lix = NULL;
 	return LIBVIRQ_OK;
 }
 

@@ -9,6 +9,7 @@
 #   doorbell.c                    GICv4.0 doorbell masking and proxy device
 #   its.c vpe.c                   ITS bring-up; VMs, vPEs, VMOVP
 #   vlpi.c residency.c vsgi.c     vLPI mappings; vPE residency; GICv4.1 vSGIs
+#   info.c                        read-only accessors (no hardware access)
 target_sources(virq PRIVATE
   gicv4/enc/its_cmd.c
   gicv4/enc/regs.c
@@ -26,4 +27,5 @@ target_sources(virq PRIVATE
   gicv4/vpe.c
   gicv4/vlpi.c
   gicv4/residency.c
-  gicv4/vsgi.c)
+  gicv4/vsgi.c
+  gicv4/info.c)

@@ -119,22 +119,46 @@ static uint32_t pmcv_clobbered_(const struct virq_pmcvirt_vcpu *v)
 
 /* ---- host PMU ---- */
 
+virq_status virq_pmcvirt_host_set_used(struct virq_pmcvirt_vcpu *vcpu, uint32_t mask)
+{
+	uint32_t n;
+
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
+				    "virq_pmcvirt_host_set_used: vCPU not initialised");
+	if (vcpu->host.saved || vcpu->in_guest)
+		return LIBVIRQ_FAIL(
+		    &vcpu->hal, LIBVIRQ_EBUSY,
+		    "virq_pmcvirt_host_set_used: host PMU saved or vCPU in the guest");
+	n = vcpu->host_nctr < LIBVIRQ_PMCVIRT_NR_SLOTS ? vcpu->host_nctr : LIBVIRQ_PMCVIRT_NR_SLOTS;
+	if (mask & ~pmcv_ctr_bits_(n))
+		return LIBVIRQ_FAILV(&vcpu->hal, LIBVIRQ_ERANGE,
+				     "virq_pmcvirt_host_set_used: counter beyond the host's", mask,
+				     n);
+	vcpu->host_used = mask;
+	return LIBVIRQ_OK;
+}
+
+/* Reads the used host counters among the h->n the guest can clobber. */
 static virq_status pmcv_host_read_(struct virq_pmcvirt_vcpu *v)
 {
 	struct virq_pmcvirt_host *h = &v->host;
 	virq_status st = LIBVIRQ_OK;
-	uint32_t done = 0;
+	uint32_t i;
 
-	for (uint32_t i = 0; i < h->n && st == LIBVIRQ_OK; i++) {
+	for (i = 0; i < h->n && st == LIBVIRQ_OK; i++) {
+		if (!(v->host_used & (1u << i)))
+			continue;
 		st =
 		    pmcv_rd_(v, pmcv_host_ctl_msr_(v, i), &v->hw.ctl[i], PMCV_V_CTL(i), &h->ctl[i]);
 		if (st == LIBVIRQ_OK)
 			st = pmcv_rd_(v, pmcv_host_ctr_msr_(v, i), &v->hw.ctr[i], PMCV_V_CTR(i),
 				      &h->ctr[i]);
 		if (st == LIBVIRQ_OK)
-			done++;
+			h->used |= 1u << i;
 	}
-	h->n = done; /* a failed save restores only what was read */
+	if (st != LIBVIRQ_OK)
+		h->n = i - 1u; /* counter i - 1 faulted: restore only the ones before it */
 	if (st == LIBVIRQ_OK && v->host_v2 && v->mode == LIBVIRQ_PMCVIRT_MODE_SW) {
 		st = pmcv_rd_(v, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS, &v->hw.global_sts, PMCV_V_GSTS,
 			      &h->global_sts);
@@ -150,7 +174,8 @@ static virq_status pmcv_host_stop_k7_(struct virq_pmcvirt_vcpu *v)
 	virq_status st = LIBVIRQ_OK;
 
 	for (uint32_t i = 0; i < v->host.n && st == LIBVIRQ_OK; i++)
-		st = pmcv_wr_ctl_(v, i, v->host.ctl[i] & ~en);
+		if (v->host.used & (1u << i))
+			st = pmcv_wr_ctl_(v, i, v->host.ctl[i] & ~en);
 	return st;
 }
 
@@ -195,6 +220,42 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 	return LIBVIRQ_OK;
 }
 
+/* SW mode, a counter the host does not use: a guest event select that may
+ * count (EN set, or unknown) is disabled; one already disabled is left. */
+static virq_status pmcv_host_drop_(struct virq_pmcvirt_vcpu *v, uint32_t i)
+{
+	uint64_t en = LIBVIRQ_FIELD_MASK(LIBVIRQ_PMCVIRT_EVTSEL_EN);
+
+	if (!(v->hw.valid & PMCV_V_CTL(i)))
+		return pmcv_wr_ctl_(v, i, 0);
+	return (v->hw.ctl[i] & en) ? pmcv_wr_ctl_(v, i, v->hw.ctl[i] & ~en) : LIBVIRQ_OK;
+}
+
+/*
+ * Writes the saved host counters back; a counter the host does not use
+ * gets, in SW mode, its event select disabled (pmcv_host_drop_()), so no
+ * guest select counts on; in HW mode it keeps its \#VMEXIT reset value.
+ * Every write is attempted.
+ */
+static virq_status pmcv_host_write_(struct virq_pmcvirt_vcpu *v)
+{
+	const struct virq_pmcvirt_host *h = &v->host;
+	virq_status st = LIBVIRQ_OK;
+
+	for (uint32_t i = 0; i < h->n; i++) {
+		if (h->used & (1u << i)) {
+			if (pmcv_wr_ctr_(v, i, h->ctr[i]) != LIBVIRQ_OK)
+				st = LIBVIRQ_EHW;
+			if (pmcv_wr_ctl_(v, i, h->ctl[i]) != LIBVIRQ_OK)
+				st = LIBVIRQ_EHW;
+		} else if (v->mode == LIBVIRQ_PMCVIRT_MODE_SW &&
+			   pmcv_host_drop_(v, i) != LIBVIRQ_OK) {
+			st = LIBVIRQ_EHW;
+		}
+	}
+	return st;
+}
+
 virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 {
 	struct virq_pmcvirt_host *h;
@@ -221,12 +282,8 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 	 */
 	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, 0) != LIBVIRQ_OK)
 		st = LIBVIRQ_EHW;
-	for (uint32_t i = 0; i < h->n; i++) {
-		if (pmcv_wr_ctr_(vcpu, i, h->ctr[i]) != LIBVIRQ_OK)
-			st = LIBVIRQ_EHW;
-		if (pmcv_wr_ctl_(vcpu, i, h->ctl[i]) != LIBVIRQ_OK)
-			st = LIBVIRQ_EHW;
-	}
+	if (pmcv_host_write_(vcpu) != LIBVIRQ_OK)
+		st = LIBVIRQ_EHW;
 	if (h->have_global_sts && pmcv_wr_gsts_(vcpu, h->global_sts) != LIBVIRQ_OK)
 		st = LIBVIRQ_EHW;
 	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != LIBVIRQ_OK)

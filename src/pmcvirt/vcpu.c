@@ -165,6 +165,9 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 	vcpu->lazy = (flags & LIBVIRQ_PMCVIRT_F_LAZY) != 0;
 	vcpu->use_rdpmc = LIBVIRQ_HAL_HAS_(hal, rdpmc);
 	vcpu->host_nctr = caps->num_core_ctrs;
+	vcpu->host_used = (uint32_t)pmcv_ctr_bits_(caps->num_core_ctrs < LIBVIRQ_PMCVIRT_NR_SLOTS
+						       ? caps->num_core_ctrs
+						       : LIBVIRQ_PMCVIRT_NR_SLOTS);
 	vcpu->host_ext_core = caps->perfctr_ext_core;
 	vcpu->host_v2 = caps->perfmon_v2;
 	vcpu->global_passthrough =

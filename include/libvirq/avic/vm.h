@@ -100,9 +100,11 @@ struct virq_avic_vm {
 	struct virq_avic_vcpu **by_index; ///< Internal: vCPU index -> vCPU (max_vcpus entries).
 	uint32_t *apic_map;		  ///< Internal: APIC ID -> vCPU index (open addressing).
 	uint32_t apic_map_mask;		  ///< Internal: number of map slots - 1.
-	uint32_t inhibits;		  ///< Internal: inhibits set by the embedder (atomic).
-	uint32_t auto_inhibits;		  ///< Internal: inhibits the tables require (atomic).
-	uint32_t policy;		  ///< Internal: current policy (atomic).
+	uint64_t *lix;		///< Internal: xAPIC logical index (summaries, then bitmaps).
+	uint32_t lix_words;	///< Internal: 64-bit words per logical index bitmap.
+	uint32_t inhibits;	///< Internal: inhibits set by the embedder (atomic).
+	uint32_t auto_inhibits; ///< Internal: inhibits the tables require (atomic).
+	uint32_t policy;	///< Internal: current policy (atomic).
 	uint32_t slow; ///< Internal: xAPIC-mode vCPUs whose xAPIC ID is not their APIC ID (atomic).
 	uint32_t n_xapic;	 ///< Internal: vCPUs in xAPIC mode (atomic).
 	uint32_t n_x2apic;	 ///< Internal: vCPUs in x2APIC mode (atomic).
@@ -141,8 +143,9 @@ struct virq_avic_vm {
  *         naming the check (docs/avic.md "Errors").
  * Allocates the physical table (one page, or 32 KiB for 4K x2AVIC), one logical
  * table page and one block for the maps, sized by @c max_vcpus: a vCPU-by-index
- * array and an APIC-ID map of 2 x @c max_vcpus (rounded up to a power of two)
- * 4-byte slots (16 KiB for 1,024 vCPUs in any mode).
+ * array, an APIC-ID map of 2 x @c max_vcpus (rounded up to a power of two)
+ * 4-byte slots and the xAPIC logical index (72 bitmaps of @c max_vcpus bits
+ * and 72 summary words): 28 KiB for 1,024 vCPUs in any mode.
  * Thread-safety: the caller owns @p vm exclusively. Spec: APM Vol 2 rev 3.44 §15.29.5 (tables).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_avic_vm_init(struct virq_avic_vm *vm,
@@ -338,6 +341,8 @@ struct virq_avic_vcpu {
 	uint32_t ldr;		  ///< Internal: xAPIC LDR (atomic).
 	uint32_t dfr;		  ///< Internal: xAPIC DFR (atomic).
 	int32_t log_index;	  ///< Internal: logical table index claimed, or -1.
+	uint8_t lix_flat; ///< Internal: flat logical index buckets holding it (bit b: LDR bit b).
+	uint64_t lix_cluster; ///< Internal: cluster buckets holding it (bit cluster * 4 + bit).
 	struct virq_avic_irte_ref *irtes;	///< Internal: attached IRTEs.
 	struct virq_avic_vcpu_raw_counters cnt; ///< Internal: counters.
 };
@@ -595,9 +600,13 @@ typedef void (*virq_avic_target_fn)(void *arg, struct virq_avic_vcpu *target);
  *   (dest[31:16]) with a common bit in dest[15:0] (@ref apic-x2apic-logical);
  *   an xAPIC-mode vCPU accepts 0xFF and, by its own DFR: flat LDR[31:24] &
  *   dest, cluster same cluster and a common bit; another DFR model nothing.
- * Unicast physical and (all vCPUs in x2APIC mode) logical destinations cost
- * O(1) per named ID through the APIC-ID map; broadcasts and the other cases
- * look at every vCPU. Lowest priority: one target, the match with the
+ * Cost follows the targets: a unicast physical destination is O(1) through
+ * the APIC-ID map (while no xAPIC ID was changed); a logical one other than
+ * a broadcast is O(1) per named ID for x2APIC-mode vCPUs and, for
+ * xAPIC-mode ones, O(targets + one word per 64 vCPUs holding one) through
+ * the logical index kept in step with LDR/DFR writes, mode switches and
+ * hot-plug (docs/avic.md "Destination resolution"); broadcasts look at
+ * every vCPU. Lowest priority: one target, the match with the
  * lowest TPR (ties: lowest index); a physical 0xFF with lowest priority is
  * delivered as fixed. Targets are reported at most once, in no particular
  * order.

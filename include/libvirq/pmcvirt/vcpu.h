@@ -49,7 +49,8 @@ struct virq_pmcvirt_host {
 	uint64_t ctr[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Host PERF_CTRi. */
 	uint64_t global_ctl;			/**< Host PerfCntrGlobalCtl. */
 	uint64_t global_sts;			/**< Host PerfCntrGlobalStatus (SW mode only). */
-	uint32_t n;				/**< Counters saved. */
+	uint32_t n;				/**< Counters the guest can clobber. */
+	uint32_t used; /**< Of those, the ones saved (bit i: counter i; restore writes them). */
 	bool have_global_ctl; /**< @ref global_ctl was read (restore writes it). */
 	bool have_global_sts; /**< @ref global_sts was read (restore writes it). */
 	bool saved;	      /**< Between host_save and host_restore. */
@@ -67,14 +68,15 @@ struct virq_pmcvirt_vcpu {
 	uint32_t flags;			 /**< LIBVIRQ_PMCVIRT_F_* given at init. */
 	uint8_t *vmcb;			 /**< VMCB (HW mode; NULL in SW mode). */
 	uint32_t host_nctr;		 /**< Host core counters. */
-	bool host_ext_core;		 /**< Host uses F15h MSR indices. */
-	bool host_v2;			 /**< Host has the global MSRs. */
-	bool global_passthrough;	 /**< Guest accesses the global MSRs directly. */
-	bool in_guest;			 /**< Between enter and exit. */
-	bool lazy;			 /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
-	bool live;	      /**< Lazy: the guest PMU is still in the MSRs (not saved). */
-	bool use_rdpmc;	      /**< The HAL has the rdpmc extension (checked at init). */
-	uint32_t invalid_pmc; /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
+	uint32_t host_used;	 /**< Counters the host uses (virq_pmcvirt_host_set_used()). */
+	bool host_ext_core;	 /**< Host uses F15h MSR indices. */
+	bool host_v2;		 /**< Host has the global MSRs. */
+	bool global_passthrough; /**< Guest accesses the global MSRs directly. */
+	bool in_guest;		 /**< Between enter and exit. */
+	bool lazy;		 /**< ::LIBVIRQ_PMCVIRT_F_LAZY. */
+	bool live;		 /**< Lazy: the guest PMU is still in the MSRs (not saved). */
+	bool use_rdpmc;		 /**< The HAL has the rdpmc extension (checked at init). */
+	uint32_t invalid_pmc;	 /**< VMRUNs that failed with VMEXIT_INVALID_PMC. */
 	const struct virq_pmcvirt_filter *filter; /**< Event filter or NULL. */
 	struct virq_pmcvirt_state st; /**< Guest-visible state (SW: all; HW: event selects). */
 	uint64_t ctl_hw[LIBVIRQ_PMCVIRT_NR_SLOTS]; /**< Event selects as given to the hardware. */
@@ -286,6 +288,38 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vc
 							  const struct virq_pmcvirt_state *state);
 
 /**
+ * @brief Says which host counters the host uses, so that saving and handing back the
+ *        host PMU touch only those.
+ *
+ * A counter outside @p mask is not the host's: virq_pmcvirt_host_save()
+ * neither reads nor stops it and virq_pmcvirt_host_restore() does not write
+ * a host value back. In HW mode it keeps what \#VMEXIT left (reset values:
+ * event select 0, disabled); in SW mode restore clears the enable bit of
+ * the guest event select it holds (one write, none when it is known to be
+ * clear), so that no guest select counts on. The host must not rely on such a
+ * counter's value, and
+ * calls this again (while it owns the PMU) before it starts using another
+ * one, for instance from its perf scheduler's mask of active counters
+ * (Linux: the x86 PMU's `cpu_hw_events.active_mask`). Only the core counters
+ * (PERF_CTL/PERF_CTR 0-5) are covered; PerfCntrGlobalCtl and, in SW mode,
+ * PerfCntrGlobalStatus are saved and restored as before. The default after
+ * virq_pmcvirt_vcpu_init() is every host counter: the host's whole PMU is
+ * preserved, as before this call existed.
+ *
+ * @param vcpu An initialised vCPU whose host PMU is not saved (the host owns the PMU).
+ * @param mask Bit i: the host uses counter i; bits 0 .. host counters - 1 (at most 6).
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL; ::LIBVIRQ_ERANGE for a bit at or above
+ *         the host's counter count; ::LIBVIRQ_EBUSY while the host PMU is saved or the
+ *         vCPU is in the guest (the mask would not match what was saved).
+ *
+ * Thread-safety: as virq_pmcvirt_host_save().
+ *
+ * Spec: APM Vol 2 rev 3.44 Table B-3 (swap type C), §13.2.1 (PerfEvtSel HostOnly/GuestOnly).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_set_used(struct virq_pmcvirt_vcpu *vcpu,
+							  uint32_t mask);
+
+/**
  * @brief Saves and stops the host PMU before the guest owns it.
  *
  * Host counter state is not preserved across VMRUN/\#VMEXIT in HW mode
@@ -293,7 +327,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vc
  * embedder calls this once when the vCPU gets the PMU (vCPU load, with host
  * perf events scheduled out and the PMI masked). Reads PerfCntrGlobalCtl,
  * writes it 0, reads the host PERF_CTL/CTR of the counters the guest can
- * clobber (all host counters in HW mode, the guest's in SW mode) and, in SW
+ * clobber (all host counters in HW mode, the guest's in SW mode) that the
+ * host uses (virq_pmcvirt_host_set_used(); default all) and, in SW
  * mode, PerfCntrGlobalStatus. Without PerfMonV2 (SW mode) the host's
  * enabled counters are stopped by clearing EN.
  *
@@ -312,7 +347,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *
  * @brief Restores the host PMU saved by virq_pmcvirt_host_save().
  *
  * Writes the saved PERF_CTR/PERF_CTL values the hardware does not already
- * hold (after a \#VMEXIT in HW mode nothing is assumed), restores the
+ * hold (after a \#VMEXIT in HW mode nothing is assumed) of the counters the
+ * host uses, disables the guest's event select in the others in SW mode (see
+ * virq_pmcvirt_host_set_used()), restores the
  * status (SW mode) and writes PerfCntrGlobalCtl last. With
  * ::LIBVIRQ_PMCVIRT_F_LAZY it first saves the guest's PMU, still in the MSRs,
  * into the software state (what eager mode does at every exit): call it

@@ -28,6 +28,7 @@ struct ref_vcpu {
 	uint32_t ldr; /* xAPIC LDR as written */
 	uint32_t dfr; /* xAPIC DFR as written */
 	uint32_t tpr;
+	bool absent; /* unplugged (index_follows_changes) */
 };
 
 static uint64_t rng_ = 0x9E3779B97F4A7C15ull;
@@ -94,6 +95,7 @@ static uint32_t ref_resolve(const struct ref_vcpu *r, uint32_t n, uint32_t s, ui
 			m = i != s;
 		else
 			m = logical ? ref_logical(&r[i], mda) : ref_phys(&r[i], mda);
+		m = m && !r[i].absent;
 		want[i] = m;
 		cnt += m;
 	}
@@ -289,6 +291,124 @@ static void resolve_matches_reference(void **s)
 	assert_int_equal(differ, 0);
 }
 
+/* ---- the logical index kept in step with changes and hot-plug ---- */
+
+/* One random change of vCPU @i, applied to the library and to the reference. */
+static void mutate(struct at_vm *t, struct ref_vcpu *r, uint32_t i, uint8_t *used)
+{
+	struct ref_vcpu *v = &r[i];
+	uint32_t k = below(10);
+	virq_status st;
+
+	if (v->absent) { /* hot-plug: the index again, with a free APIC ID */
+		struct virq_avic_vcpu_cfg vc = {.index = i,
+						.cookie = (void *)(uintptr_t)(0x1000 + i)};
+
+		do
+			vc.apic_id = below(512);
+		while (used[vc.apic_id]);
+		used[vc.apic_id] = 1;
+		assert_int_equal(virq_avic_vcpu_init(&t->vm, &t->v[i], &vc), LIBVIRQ_OK);
+		memset(v, 0, sizeof(*v));
+		v->id0 = vc.apic_id;
+		v->xid = vc.apic_id & 0xFFu;
+		v->dfr = 0xFFFFFFFFu;
+		return;
+	}
+	if (k == 0) { /* hot-unplug */
+		assert_int_equal(virq_avic_vcpu_destroy(&t->v[i]), LIBVIRQ_OK);
+		used[v->id0] = 0;
+		v->absent = true;
+	} else if (k == 1) { /* mode switch: the ID back to the initial one, LDR reset */
+		st = virq_avic_vcpu_set_x2apic(&t->v[i], !v->x2);
+		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EINHIBITED);
+		v->x2 = !v->x2;
+		v->xid = v->id0 & 0xFFu;
+		v->ldr = 0;
+		v->dfr = 0xFFFFFFFFu;
+	} else if (v->x2) {
+		return; /* LDR, DFR and ID are read-only in x2APIC mode */
+	} else if (k < 7) {
+		/* Often another vCPU's LDR (duplicates), else zero, one or several bits. */
+		v->ldr = below(3) == 0 ? r[below(t->n)].ldr : pick_ldr();
+		st = virq_avic_ldr_write(&t->v[i], v->ldr);
+		(void)st;
+	} else if (k < 9) {
+		v->dfr = pick_dfr();
+		st = virq_avic_dfr_write(&t->v[i], v->dfr);
+		(void)st;
+	} else {
+		v->xid = below(256);
+		st = virq_avic_apic_id_write(&t->v[i], v->xid << 24);
+		assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EINHIBITED);
+	}
+}
+
+/*
+ * LDR, DFR and APIC ID writes, mode switches and hot-plug interleaved with
+ * IPIs (mostly logical, the ones the logical index answers): after every
+ * change, resolution agrees with the reference.
+ */
+static void index_follows_changes(void **s)
+{
+	static struct ref_vcpu r[300];
+	static uint8_t want[300], seen[300], used[512];
+	unsigned long total = 0, differ = 0, changes = 0;
+
+	(void)s;
+	for (int vm = 0; vm < 24; vm++) {
+		struct at_vm t;
+		uint32_t n = vm % 6 == 0 ? 200 + below(56) : 2 + below(40);
+
+		vm_random(&t, r, n);
+		memset(used, 0, sizeof(used));
+		for (uint32_t i = 0; i < n; i++)
+			used[r[i].id0] = 1;
+		for (int step = 0; step < 300; step++) {
+			mutate(&t, r, below(n), used);
+			changes++;
+			for (int k = 0; k < 8; k++) {
+				uint32_t si = below(n), dest, cnt, want_n;
+				bool logical = below(5) != 0;
+				uint64_t icr = 0x30u | ((uint64_t)logical << 11) |
+					       ((uint64_t)(below(4) == 0) << 8);
+				struct virq_avic_icr d;
+				struct got g = {seen, 0, false};
+
+				if (r[si].absent)
+					continue;
+				dest = pick_dest(r, n, r[si].x2, logical);
+				icr |= r[si].x2 ? (uint64_t)dest << 32
+						: (uint64_t)(dest & 0xFFu) << 56;
+				want_n = ref_resolve(r, n, si, icr, want);
+				memset(seen, 0, n);
+				assert_int_equal(virq_avic_icr_decode(icr, r[si].x2, &d),
+						 LIBVIRQ_OK);
+				assert_int_equal(
+				    virq_avic_resolve(&t.vm, &t.v[si], &d, got_cb, &g, &cnt),
+				    LIBVIRQ_OK);
+				assert_false(g.dup);
+				total++;
+				if (cnt != want_n || memcmp(want, seen, n) != 0) {
+					if (++differ <= 5)
+						fprintf(stderr,
+							"differ: vm %d step %d sender %u icr "
+							"%016llx: lib "
+							"%u, ref %u targets\n",
+							vm, step, si, (unsigned long long)icr, cnt,
+							want_n);
+				}
+			}
+		}
+		for (uint32_t i = 0; i < n; i++)
+			if (r[i].absent)
+				mutate(&t, r, i, used);
+		at_vm_free(&t);
+	}
+	printf("logical index: %lu IPIs after %lu changes, %lu differ\n", total, changes, differ);
+	assert_int_equal(differ, 0);
+}
+
 /* ---- the tables: hardware model + exit handling vs the reference ---- */
 
 /* A random VM of a kind the library runs with AVIC on (checked: no inhibit). */
@@ -451,6 +571,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(resolve_matches_reference),
+	    cmocka_unit_test(index_follows_changes),
 	    cmocka_unit_test(hardware_agrees_with_reference),
 	};
 

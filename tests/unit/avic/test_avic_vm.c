@@ -16,6 +16,91 @@ static uint32_t *log_table(struct at_vm *t)
 	return virq_sim_pa_to_va(t->sim, t->vm.log_table.pa, 4096);
 }
 
+static void mask_cb(void *arg, struct virq_avic_vcpu *t)
+{
+	*(uint32_t *)arg |= 1u << t->index;
+}
+
+/* LDR/DFR writes: entry written, none (several bits or none), or another vCPU's. */
+static void set_ldr(struct at_vm *t, uint32_t i, uint32_t v)
+{
+	virq_status st = virq_avic_ldr_write(&t->v[i], v);
+
+	assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST);
+}
+
+static void set_dfr(struct at_vm *t, uint32_t i, uint32_t v)
+{
+	virq_status st = virq_avic_dfr_write(&t->v[i], v);
+
+	assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_ENOENT || st == LIBVIRQ_EEXIST);
+}
+
+/* Bit i: vCPU i is a target of the xAPIC-format fixed logical IPI to @mda from vCPU 0. */
+static uint32_t logical_targets(struct at_vm *t, uint32_t mda)
+{
+	struct virq_avic_icr icr = {.vector = 0x40, .logical = true, .dest = mda};
+	uint32_t mask = 0, n = 0;
+
+	assert_int_equal(virq_avic_resolve(&t->vm, &t->v[0], &icr, mask_cb, &mask, &n), LIBVIRQ_OK);
+	assert_int_equal((uint32_t)__builtin_popcount(mask), n); /* each target once */
+	return mask;
+}
+
+/*
+ * The xAPIC logical index follows every change: LDRs with no, one or several
+ * bits, duplicates, a changed LDR keeping one of its bits, a DFR change,
+ * hot-unplug and re-plug, a mode switch.
+ */
+static void logical_index_changes(void **s)
+{
+	struct at_vm t;
+	struct virq_avic_vcpu_cfg vc = {.index = 2, .apic_id = 9};
+	virq_status st;
+
+	(void)s;
+	at_vm_new(&t, LIBVIRQ_AVIC_MODE_XAVIC, 6); /* all xAPIC, flat, LDR 0 */
+	assert_int_equal(logical_targets(&t, 0x01), 0);
+	set_ldr(&t, 1, 0x03000000u); /* two bits */
+	set_ldr(&t, 2, 0x01000000u); /* duplicates bit 0 */
+	set_ldr(&t, 3, 0x04000000u);
+	assert_int_equal(logical_targets(&t, 0x01), 0x06);
+	assert_int_equal(logical_targets(&t, 0x02), 0x02);
+	assert_int_equal(logical_targets(&t, 0x03), 0x06);
+	assert_int_equal(logical_targets(&t, 0x07), 0x0E);
+	set_ldr(&t, 3, 0x08000000u);
+	assert_int_equal(logical_targets(&t, 0x04), 0);
+	assert_int_equal(logical_targets(&t, 0x08), 0x08);
+	set_ldr(&t, 3, 0x0C000000u); /* keeps bit 3, adds bit 2 */
+	assert_int_equal(logical_targets(&t, 0x04), 0x08);
+	assert_int_equal(logical_targets(&t, 0x08), 0x08);
+	set_ldr(&t, 3, 0); /* zero bits: no logical identity */
+	assert_int_equal(logical_targets(&t, 0x0C), 0);
+	/* Cluster model: cluster 2, bit 0; each vCPU by its own model (flat ones by bit). */
+	set_dfr(&t, 4, 0x0FFFFFFFu);
+	set_ldr(&t, 4, 0x21000000u);
+	assert_int_equal(logical_targets(&t, 0x21), 0x16);
+	assert_int_equal(logical_targets(&t, 0x23), 0x16);
+	assert_int_equal(logical_targets(&t, 0x12), 0x02); /* other cluster; flat bit 1 */
+	assert_int_equal(logical_targets(&t, 0x20), 0);	   /* flat bit 5: nobody */
+	set_dfr(&t, 4, 0xFFFFFFFFu);			   /* flat again: LDR bits 0 and 5 */
+	assert_int_equal(logical_targets(&t, 0x20), 0x10);
+	assert_int_equal(logical_targets(&t, 0x01), 0x16);
+	/* Hot-unplug vCPU 2, re-plug index 2 with another APIC ID: LDR 0 until written. */
+	assert_int_equal(virq_avic_vcpu_destroy(&t.v[2]), LIBVIRQ_OK);
+	assert_int_equal(logical_targets(&t, 0x01), 0x12);
+	assert_int_equal(virq_avic_vcpu_init(&t.vm, &t.v[2], &vc), LIBVIRQ_OK);
+	assert_int_equal(logical_targets(&t, 0x01), 0x12);
+	set_ldr(&t, 2, 0x80000000u);
+	assert_int_equal(logical_targets(&t, 0x81), 0x16);
+	/* x2APIC mode: out of the xAPIC index; APIC ID 1 is x2APIC cluster 0, bit 1. */
+	st = virq_avic_vcpu_set_x2apic(&t.v[1], true);
+	assert_true(st == LIBVIRQ_OK || st == LIBVIRQ_EINHIBITED);
+	assert_int_equal(logical_targets(&t, 0x01), 0x10);
+	assert_int_equal(logical_targets(&t, 0x02), 0x02);
+	at_vm_free(&t);
+}
+
 static void lifecycle_tables(void **s)
 {
 	struct at_vm t;
@@ -1141,6 +1226,7 @@ int main(void)
 	    cmocka_unit_test(irte_needs_vm_id),
 	    cmocka_unit_test(irte_follows_avic_state),
 	    cmocka_unit_test(noaccel_exits),
+	    cmocka_unit_test(logical_index_changes),
 	    cmocka_unit_test(noaccel_reports_inhibit),
 	    cmocka_unit_test(noaccel_icr_special_unsupported),
 	};

@@ -1092,6 +1092,165 @@ static void test_lazy_matches_eager(void **s)
 	env_free_(e[1]);
 }
 
+/* ---- host counters in use (virq_pmcvirt_host_set_used) ---- */
+
+/* After a hand-back: @e's used host counters equal @ref's, the others do not count. */
+static void host_used_check_(struct env *ref, struct env *e, const struct virq_pmcvirt_caps *c,
+			     uint32_t used)
+{
+	for (unsigned i = 0; i < c->num_core_ctrs && i < 6; i++) {
+		uint64_t ctl = virq_sim_msr_get(e->sim, hctl_(c, i));
+
+		if (used & (1u << i)) {
+			assert_true(ctl == virq_sim_msr_get(ref->sim, hctl_(c, i)));
+			assert_true(virq_sim_msr_get(e->sim, hctr_(c, i)) ==
+				    virq_sim_msr_get(ref->sim, hctr_(c, i)));
+		} else {
+			assert_false(ctl & EN);
+		}
+	}
+	if (c->perfmon_v2) {
+		assert_true(virq_sim_msr_get(e->sim, GCTL) == virq_sim_msr_get(ref->sim, GCTL));
+		assert_true(virq_sim_msr_get(e->sim, GSTS) == virq_sim_msr_get(ref->sim, GSTS));
+	}
+}
+
+/* The host changes from counters @from to @to while it owns the PMU (in both worlds): it
+ * stops the ones it leaves and programs the ones it starts using itself. */
+static void host_reprogram_(struct env **e, const struct virq_pmcvirt_caps *c, uint32_t from,
+			    uint32_t to, unsigned round)
+{
+	for (unsigned i = 0; i < c->num_core_ctrs; i++)
+		for (int j = 0; j < 2; j++) {
+			uint32_t ctl = hctl_(c, i);
+
+			if ((from & ~to) & (1u << i))
+				virq_sim_msr_set(e[j]->sim, ctl,
+						 virq_sim_msr_get(e[j]->sim, ctl) & ~EN);
+			if ((to & ~from) & (1u << i)) {
+				virq_sim_msr_set(e[j]->sim, ctl, 0x130076ull + EN + round);
+				virq_sim_msr_set(e[j]->sim, hctr_(c, i), 0x100ull * round);
+			}
+		}
+}
+
+/* One random step of both worlds (world switches, guest accesses); the same result. */
+static void host_used_step_(struct env **e, const struct virq_pmcvirt_guest *g)
+{
+	uint32_t op = rnd_() % 5, r = rnd_(), i = r % g->ncounters;
+	uint32_t ctl = g->ext_core ? 0xC0010200u + 2 * i : 0xC0010000u + i;
+	uint64_t val = (r & 2) ? 0x4300C0ull | ((uint64_t)(r & 0x30) << 4) : r & 0x3F;
+	uint64_t ev[6], out[2] = {0, 0};
+	virq_status st[2];
+
+	for (int k = 0; k < 6; k++)
+		ev[k] = rnd_() % 3 == 0 ? rnd_() % 2000 : 0;
+	for (int j = 0; j < 2; j++) {
+		if (op < 2) {
+			memcpy(e[j]->m.events, ev, sizeof(ev));
+			run_(e[j]);
+			virq_sim_pmc_host_run(&e[j]->m);
+			st[j] = LIBVIRQ_OK;
+		} else if (op == 2) {
+			st[j] = virq_pmcvirt_msr_write(&e[j]->v, ctl, LIBVIRQ_PMCVIRT_GUEST, val);
+		} else if (op == 3) {
+			st[j] = virq_pmcvirt_rdpmc(&e[j]->v, i, &out[j]);
+		} else {
+			st[j] = virq_pmcvirt_msr_read(&e[j]->v, ctl + (g->ext_core ? 1u : 4u),
+						      LIBVIRQ_PMCVIRT_GUEST, &out[j]);
+		}
+	}
+	assert_int_equal(st[0], st[1]);
+	assert_true(out[0] == out[1]);
+}
+
+/*
+ * A host that says it uses only some counters: the guest sees exactly what it
+ * sees with the whole host PMU preserved (eager, the default), the used host
+ * counters come back exactly, the others never count on with a guest's
+ * select; the host changes its set while it owns the PMU, programming a newly
+ * used counter itself. HW, SW eager, SW lazy and K7 hosts.
+ */
+static void test_host_used_matches_all(void **s)
+{
+	static const struct {
+		const struct virq_pmcvirt_caps *c;
+		const struct virq_pmcvirt_guest *g;
+		enum virq_pmcvirt_mode mode;
+		uint32_t flags;
+	} cfg[] = {
+	    {ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0},
+	    {ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0},
+	    {ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, LIBVIRQ_PMCVIRT_F_LAZY},
+	    {FAM10H_CAPS, &virq_sim_guest_pmc4, LIBVIRQ_PMCVIRT_MODE_SW, 0},
+	};
+
+	(void)s;
+	for (size_t k = 0; k < sizeof(cfg) / sizeof(cfg[0]); k++) {
+		const struct virq_pmcvirt_caps *c = cfg[k].c;
+		struct env *e[2] = {env_new_(c, cfg[k].g, cfg[k].mode, cfg[k].flags),
+				    env_new_(c, cfg[k].g, cfg[k].mode, cfg[k].flags)};
+		uint32_t all = (1u << c->num_core_ctrs) - 1u, used = 1;
+
+		host_reprogram_(e, c, all, used, 0);
+		assert_int_equal(virq_pmcvirt_host_set_used(&e[1]->v, used), LIBVIRQ_OK);
+		for (int round = 0; round < 150; round++) {
+			uint32_t nu = (rnd_() & all) | 1u;
+
+			for (int j = 0; j < 2; j++)
+				assert_int_equal(virq_pmcvirt_host_save(&e[j]->v), LIBVIRQ_OK);
+			for (int step = 0; step < 12; step++)
+				host_used_step_(e, cfg[k].g);
+			for (int j = 0; j < 2; j++)
+				assert_int_equal(virq_pmcvirt_host_restore(&e[j]->v), LIBVIRQ_OK);
+			host_used_check_(e[0], e[1], c, used);
+			/* The host owns the PMU: it uses other counters from now on. */
+			host_reprogram_(e, c, used, nu, (unsigned)round);
+			used = nu;
+			assert_int_equal(virq_pmcvirt_host_set_used(&e[1]->v, used), LIBVIRQ_OK);
+			for (int j = 0; j < 2; j++)
+				virq_sim_pmc_host_run(&e[j]->m);
+		}
+		{
+			struct virq_pmcvirt_state a, b;
+
+			assert_int_equal(virq_pmcvirt_save_state(&e[0]->v, &a), LIBVIRQ_OK);
+			assert_int_equal(virq_pmcvirt_save_state(&e[1]->v, &b), LIBVIRQ_OK);
+			assert_memory_equal(&a, &b, sizeof(a));
+		}
+		env_free_(e[0]);
+		env_free_(e[1]);
+	}
+}
+
+/* A host using one counter: handing the PMU back costs 4 MSR accesses in HW mode, saving
+ * it 4; the contract's errors. */
+static void test_host_used_msr_counts(void **s)
+{
+	struct env *e = env_new_(ZEN5_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_HW, 0);
+
+	(void)s;
+	assert_int_equal(virq_pmcvirt_host_set_used(&e->v, 0x40), LIBVIRQ_ERANGE);
+	assert_int_equal(virq_pmcvirt_host_set_used(NULL, 1), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_pmcvirt_host_set_used(&e->v, 0x1), LIBVIRQ_OK);
+	virq_sim_reset_counters(e->sim);
+	assert_int_equal(virq_pmcvirt_host_save(&e->v), LIBVIRQ_OK);
+	/* GlobalCtl read and cleared, counter 0's select and count read. */
+	assert_int_equal(virq_sim_msr_total(e->sim), 4);
+	assert_int_equal(virq_pmcvirt_host_set_used(&e->v, 0x3), LIBVIRQ_EBUSY);
+	run_(e);
+	virq_sim_reset_counters(e->sim);
+	assert_int_equal(virq_pmcvirt_host_restore(&e->v), LIBVIRQ_OK);
+	/* GlobalCtl 0, counter 0's count and select, GlobalCtl: the other five keep their
+	 * #VMEXIT reset values (0: disabled). */
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_R), 0);
+	assert_int_equal(virq_sim_count(e->sim, LIBVIRQ_SIM_MSR_W), 4);
+	assert_true(virq_sim_msr_get(e->sim, hctl_(ZEN5_CAPS, 0)) == 0x130076ull);
+	assert_true(virq_sim_msr_get(e->sim, hctr_(ZEN5_CAPS, 0)) == 0x1000ull);
+	assert_true(virq_sim_msr_get(e->sim, GCTL) == 0x3E);
+	env_free_(e);
+}
+
 /* With the HAL's optional rdpmc hook, guest counters are read with RDPMC, not RDMSR. */
 static struct virq_sim *rdpmc_sim_;
 static unsigned long rdpmc_calls_;
@@ -1207,6 +1366,8 @@ int main(void)
 	    cmocka_unit_test(test_init_global_ctl_enabled),
 	    cmocka_unit_test(test_lazy_steady_state),
 	    cmocka_unit_test(test_lazy_matches_eager),
+	    cmocka_unit_test(test_host_used_matches_all),
+	    cmocka_unit_test(test_host_used_msr_counts),
 	    cmocka_unit_test(test_rdpmc_hook),
 	    cmocka_unit_test(test_fail_says_why),
 	};

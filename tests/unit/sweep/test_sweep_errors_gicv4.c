@@ -13,6 +13,7 @@
  */
 #include "../gicv4/its_fixture.h"
 #include "sweep.h"
+#include <libvirq/gicv4/info.h>
 #include <libvirq/gicv4/its_regs.h>
 #include "gicv4/lpi_priv.h"
 
@@ -454,6 +455,10 @@ static int vpeids_gone_(struct w *w)
 	X(V40, virq_its_inv, EINVAL, "dev destroyed", gone_dev_(w), virq_its_inv(&w->zdev, 0))     \
 	X(V40, virq_its_inv, ENOENT, "event=4 not mapped", 0, virq_its_inv(&w->dev, 4))            \
 	X(V40, virq_its_event_get, EINVAL, "out=NULL", 0, virq_its_event_get(&w->dev, 0, NULL))    \
+	X(V40, virq_its_get_info, EINVAL, "out=NULL", 0, virq_its_get_info(ITS, NULL))             \
+	X(V40, virq_its_device_get_info, EINVAL, "out=NULL", 0,                                    \
+	  virq_its_device_get_info(&w->dev, NULL))                                                 \
+	X(V40, virq_vpe_get_info, EINVAL, "out=NULL", 0, virq_vpe_get_info(&w->vpe, NULL))         \
 	X(V40, virq_its_event_get, ERANGE, "event=8 >= nr_events=8", 0,                            \
 	  virq_its_event_get(&w->dev, 8, &w->ev))                                                  \
 	/* ---- the command queue ---- */                                                          \
