@@ -97,6 +97,9 @@ struct opts {
 	bool dirty, direct_lpi, proxy;
 	uint64_t typer;
 	unsigned nits, nvms, nr_rd;
+	bool lazy; /* vPEs mapped at their first vLPI on an ITS (the default);
+		    * false: on every ITS at creation (virq_its_cfg::eager_vpes), for
+		    * the benches that move a vPE without vLPIs across N ITSes */
 };
 
 static void env_up(struct env *e, const struct opts *o)
@@ -122,6 +125,7 @@ static void env_up(struct env *e, const struct opts *o)
 	for (uint32_t r = 0; r < e->gic.nr_rd; r++)
 		check(virq_gic_rdist_init(&e->gic, r), "rdist_init");
 	cfg.proxy_doorbells = o->proxy;
+	cfg.eager_vpes = !o->lazy;
 	for (unsigned i = 0; i < o->nits; i++) {
 		check(virq_its_init(&e->its[i], &e->gic, &e->desc.its[i], &cfg), "its_init");
 		for (uint32_t r = 0; r < e->gic.nr_rd; r++)
@@ -269,7 +273,7 @@ NOINLINE void bench_op_nonresident(struct virq_vpe *v)
 static void residency(const char *tag, int version, bool dirty)
 {
 	struct opts o = {version, dirty, false, false, version == 41 ? TYPER_41 : TYPER_40,
-			 1,	  2,	 0};
+			 1,	  2,	 0,	false};
 	struct env e;
 	struct cnt c, lx, in;
 	char name[64];
@@ -326,7 +330,7 @@ NOINLINE void bench_op_churn_cycle(struct virq_vpe *v)
 static void residency_churn(bool direct)
 {
 	/* 4 RDs: the proxy has one slot per RD, so 4 vPEs keep theirs */
-	struct opts o = {40, false, direct, !direct, TYPER_40, 1, 4, 4};
+	struct opts o = {40, false, direct, !direct, TYPER_40, 1, 4, 4, false};
 	struct env e;
 	struct cnt c, lx;
 	const unsigned cycles = 256;
@@ -457,7 +461,7 @@ static struct cnt linux_maps(struct env *e, struct virq_its_device *d, uint32_t 
 
 static void vlpi_maps(void)
 {
-	struct opts o = {40, false, false, false, TYPER_40, 1, 2, 0};
+	struct opts o = {40, false, false, false, TYPER_40, 1, 2, 0, false};
 	struct env e;
 	struct virq_its_device d2 = {0};
 	struct cnt c, lx, lmap, lunmap;
@@ -511,6 +515,30 @@ static void vlpi_maps(void)
 	env_down(&e);
 }
 
+/* map 1,024 vLPIs with virq_vlpi_map_range() against an ITS that takes
+ * 1 us per command (one command per relax round of the simulator's 1 us
+ * step): the completion wait polls GITS_CREADR once per command. Warmed
+ * once (the vPE's VMAPP and the table pages), then measured. */
+static void vlpi_maps_slow(void)
+{
+	struct opts o = {40, false, false, false, TYPER_40, 1, 1, 0, false};
+	struct env e;
+	struct cnt c;
+	const uint32_t n = 1024;
+
+	env_up(&e, &o);
+	check(virq_vlpi_map_range(&e.dev, 0, n, &e.vpe[0], 8192, false),
+	      "warm map"); /* not measured */
+	check(virq_vlpi_unmap_range(&e.dev, 0, n), "warm unmap");
+	virq_sim_its_set_per_relax(virq_sim_its_state_queue(e.sm[0]), 1);
+	start(&e);
+	bench_op_map_range(&e, n);
+	c = stop(&e);
+	row("map 1,024 vLPIs, map_range, ITS 1 us/command", c, 1, 1, 1025, NULL);
+	bench_op_unmap_range(&e, n);
+	env_down(&e);
+}
+
 /* ---------------- VMOVP ---------------- */
 
 NOINLINE void bench_op_move(struct virq_vpe *v, uint32_t rd);
@@ -521,7 +549,7 @@ NOINLINE void bench_op_move(struct virq_vpe *v, uint32_t rd)
 
 static void move(const char *name, uint64_t typer, int version, unsigned nits)
 {
-	struct opts o = {version, false, false, false, typer, nits, 2, 0};
+	struct opts o = {version, false, false, false, typer, nits, 2, 0, false};
 	struct env e;
 	struct cnt c, lx;
 	unsigned long k = (typer >> 37) & 1 ? 1 : nits;
@@ -547,7 +575,7 @@ static void vmovp_latency(void)
 	printf("%-8s %12s %14s %10s %10s %14s\n", "ITSes", "latency us", "round trips", "CWRITER",
 	       "CREADR", "Linux trips");
 	for (unsigned n = 1; n <= 16; n *= 2) {
-		struct opts o = {40, false, false, false, TYPER_40_NOVMOVP, n, 1, 0};
+		struct opts o = {40, false, false, false, TYPER_40_NOVMOVP, n, 1, 0, false};
 		struct env e;
 		uint64_t t0, t1;
 		double trips, ltrips;
@@ -587,6 +615,46 @@ static void vmovp_latency(void)
 		env_down(&e);
 	}
 	printf("(minimum: 1 round trip; N CWRITER writes; CREADR reads: at least N)\n");
+}
+
+/* ---------------- 16 ITSes, one device ---------------- */
+
+/* A vPE of a VM whose only device is behind ITS 0 of 16 (GITS_TYPER.VMOVP =
+ * 0): created, then its first vLPI mapped (lazy mapping: the VMAPP comes
+ * with it). */
+NOINLINE void bench_op_create16(struct env *e, struct virq_vpe *v);
+NOINLINE void bench_op_create16(struct env *e, struct virq_vpe *v)
+{
+	check(virq_vpe_init(v, &e->vm[0], 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe_init 16");
+	check(virq_vlpi_map(&e->dev, 0, v, 8192, false), "first vlpi 16");
+}
+
+static void its16_1dev(void)
+{
+	struct opts o = {40, false, false, false, TYPER_40_NOVMOVP, MAX_ITS, 1, 0, true};
+	struct env e;
+	struct virq_vpe v;
+	struct cnt c, lx;
+
+	env_up(&e, &o);
+	start(&e);
+	bench_op_create16(&e, &v);
+	c = stop(&e);
+	c.cmds -= 2; /* the map's own VMAPTI + VSYNC */
+	/* Linux (its_vlpi_map() -> its_map_vm()): VMAPP and VINVALL, each a
+	 * single command with its VSYNC, on the ITS of the first vLPI. */
+	lx.rd = 8, lx.wr = 2, lx.cmds = 4;
+	row("create vPE + first vLPI, 16 ITSes (cmds added)", c, 1, 1, 3, &lx);
+	summary("vpe_create_16its_1dev_cmds", (double)c.cmds, "3");
+	start(&e);
+	bench_op_move(&v, 1);
+	c = stop(&e);
+	/* Linux (its_send_vmovp(), ITSList of the VM's ITSes): one single
+	 * command per ITS holding the VM's vLPIs. */
+	lx.rd = 4, lx.wr = 1, lx.cmds = 2;
+	row("move that vPE, 16 ITSes (VMOVP=0)", c, 1, 1, 2, &lx);
+	summary("vpe_move_16its_1dev_cmds", (double)c.cmds, "2");
+	env_down(&e);
 }
 
 /* ---------------- sustained throughput through a full queue ---------------- */
@@ -652,13 +720,13 @@ static void stream(uint32_t qbytes, bool one_slot)
 
 /* bench_gicv4 [SECTION]: everything, or one section (run.sh measures each
  * under callgrind on its own): residency, churn-direct, churn-proxy, maps,
- * move-vmovp, move-itslist, move-41, latency, stream. */
+ * move-vmovp, move-itslist, move-41, its16, latency, stream, maps-slow. */
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
-	static const char *const sections[] = {"residency", "churn-direct", "churn-proxy",
-					       "maps",	    "move-vmovp",   "move-itslist",
-					       "move-41",   "latency",	    "stream"};
+	static const char *const sections[] = {"residency",  "churn-direct", "churn-proxy", "maps",
+					       "move-vmovp", "move-itslist", "move-41",	    "its16",
+					       "latency",    "stream",	     "maps-slow"};
 	bool known = !only;
 
 	for (size_t i = 0; only && i < sizeof(sections) / sizeof(sections[0]); i++)
@@ -666,7 +734,8 @@ int main(int argc, char **argv)
 	if (!known) {
 		fprintf(stderr,
 			"usage: bench_gicv4 [residency | churn-direct | churn-proxy | maps | "
-			"move-vmovp | move-itslist | move-41 | latency | stream]\n");
+			"move-vmovp | move-itslist | move-41 | its16 | latency | stream | "
+			"maps-slow]\n");
 		return 2;
 	}
 #define RUN_(sec) (!only || strcmp(only, sec) == 0)
@@ -687,6 +756,10 @@ int main(int argc, char **argv)
 		header("vLPI mappings");
 		vlpi_maps();
 	}
+	if (RUN_("maps-slow")) {
+		header("vLPI mappings, ITS taking 1 us per command");
+		vlpi_maps_slow();
+	}
 	if (RUN_("move-vmovp") || RUN_("move-itslist") || RUN_("move-41"))
 		header("VMOVP");
 	if (RUN_("move-vmovp"))
@@ -695,6 +768,10 @@ int main(int argc, char **argv)
 		move("move vPE, VMOVP=0 (ITSList, 3 ITSes)", TYPER_40_NOVMOVP, 40, 3);
 	if (RUN_("move-41"))
 		move("move vPE, GICv4.1 (DB + default doorbell)", TYPER_41, 41, 1);
+	if (RUN_("its16")) {
+		header("16 ITSes, the VM's only device behind ITS 0");
+		its16_1dev();
+	}
 	if (RUN_("latency"))
 		vmovp_latency();
 	if (RUN_("stream")) {

@@ -478,6 +478,7 @@ static int setup_row_(uint32_t n)
 	struct virq_gic gic = {0};
 	struct virq_gic_rdist rds[1];
 	struct virq_its its = {0};
+	struct virq_its_cfg icfg = {0};
 	struct virq_gic_vm vm = {0};
 	struct virq_vpe *v = calloc(n, sizeof(*v));
 	struct virq_its_device *d = calloc(n, sizeof(*d));
@@ -509,7 +510,12 @@ static int setup_row_(uint32_t n)
 	desc.its[0] = (struct virq_gic_its_desc){.base = SETUP_ITS, .size = 0x20000};
 	check_(virq_gic_init(&gic, &hal, &desc, rds, 1, 16), "gic_init");
 	check_(virq_gic_rdist_init(&gic, 0), "rdist_init");
-	check_(virq_its_init(&its, &gic, &desc.its[0], NULL), "its_init");
+	/* Eager: each vPE mapped at creation, so that the VMAPP path (vPE
+	 * table level-2 pages) is measured flat too; lazily a vPE costs no
+	 * command until its first vLPI. */
+	icfg.numa_node = -1;
+	icfg.eager_vpes = true;
+	check_(virq_its_init(&its, &gic, &desc.its[0], &icfg), "its_init");
 	check_(virq_gic_vm_init(&vm, &gic, 14), "vm_init");
 	base = arena_live_;
 	virq_sim_reset_counters(sim);

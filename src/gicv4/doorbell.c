@@ -567,13 +567,18 @@ static virq_status proxy_follow_(const char *api, struct virq_its *its, struct v
 virq_status virq_vpe_db_move_(const char *api, struct virq_vpe *vpe, uint32_t from, uint32_t to)
 {
 	struct virq_gic *gic = vpe->vm->gic;
-	struct virq_its *its = proxy_owner_(gic);
+	struct virq_its *its;
 	bool wake = (vpe->flags & LIBVIRQ_VPE_IN_WFI) != 0;
 	virq_status st = LIBVIRQ_OK;
 
-	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL ||
-	    from == to) {
-		/* GICv4.1: VMOVP carries the default doorbell (DB = 1). */
+	/* No doorbell, or GICv4.1 (no proxy slot: masking is GICv4.0 only):
+	 * nothing to clear and no slot to follow. */
+	if (gic->version != LIBVIRQ_GIC_V4_0 || vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+		return LIBVIRQ_OK;
+	its = proxy_owner_(gic);
+	if (from == to) {
+		/* Nothing left behind; a slot that did not follow an earlier
+		 * move follows now. */
 		if (its) {
 			virq_its_lock_(its);
 			st = proxy_follow_(api, its, vpe, to);

@@ -406,6 +406,10 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	if (cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
 	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
 		proxy_reserve_(its);
+	/* GICv4.1: the VMAPP also fills the vPE table the redistributors
+	 * read at residency, so every vPE is mapped at once (as Linux,
+	 * gic_requires_eager_mapping()). */
+	its->eager_vpes = its->lim.version == LIBVIRQ_ITS_V41 || (cfg && cfg->eager_vpes);
 	ctlr |= (uint32_t)LIBVIRQ_FIELD_MASK(LIBVIRQ_GITS_CTLR_Enabled);
 	/* ImDe on GICv4 as Linux does (its_probe_one). */
 	if (its->lim.version != LIBVIRQ_ITS_V3)

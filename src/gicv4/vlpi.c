@@ -45,10 +45,6 @@ static virq_status target_ok_(const char *api, const struct virq_its_device *dev
 				      vpe->vpeid);
 	if (dev->its->lim.version == LIBVIRQ_ITS_V3)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP, "GICv3 ITS (no vLPIs)");
-	if (!(vpe->its_mask & (1u << dev->its->slot)))
-		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
-				      "vPE %u not mapped on dev's ITS (slot %u)", vpe->vpeid,
-				      dev->its->slot);
 	if (vintid < LIBVIRQ_LPI_BASE)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "vintid=%u < 8192", vintid);
 	if (vintid >= (1u << vpe->vm->id_bits))
@@ -121,6 +117,9 @@ static virq_status vlpi_map_locked_(const char *api, struct virq_its_device *dev
 				      dev->nr_events);
 	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST, "event=%u already mapped", event);
+	st = virq_vpe_its_ensure_(api, dev->its, vpe);
+	if (st != LIBVIRQ_OK)
+		return st;
 	if (vcfg_fill_(vpe, vintid, 1, cfg) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
 				     "vLPI configuration table not coherent and dcache_clean=NULL");
@@ -284,6 +283,8 @@ static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_devic
 
 	db = vpe_live_(vpe) ? db_for_(dev, vpe, doorbell) : LIBVIRQ_ITS_NO_DOORBELL;
 	st = range_check_(api, dev, first_event, count, vpe, first_vintid, db, vsync);
+	if (st == LIBVIRQ_OK)
+		st = virq_vpe_its_ensure_(api, its, vpe);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vcfg_on_(vpe, first_vintid, count) != LIBVIRQ_OK)
@@ -386,6 +387,8 @@ static virq_status vlpi_remap_locked_(const char *api, struct virq_its_device *d
 	if (!e)
 		return st;
 	st = target_ok_(api, dev, vpe, vintid);
+	if (st == LIBVIRQ_OK)
+		st = virq_vpe_its_ensure_(api, dev->its, vpe);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (vcfg_on_(vpe, vintid, 1) != LIBVIRQ_OK)
@@ -460,6 +463,9 @@ static virq_status vlpi_move_locked_(const char *api, struct virq_its_device *de
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
 				      "vPE %u is of another VM than event=%u's vPE %u", vpe->vpeid,
 				      event, e->vpe->vpeid);
+	st = virq_vpe_its_ensure_(api, dev->its, vpe);
+	if (st != LIBVIRQ_OK)
+		return st;
 	/* GICv4.0: the doorbell follows the vLPI to its new vPE (D = 1). */
 	db = dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL;
 	c[0] = virq_its_vmovi(dev->device_id, event, vpe->vpeid, db, db ? vpe->doorbell : 0);
@@ -500,6 +506,7 @@ static virq_status vlpi_set_doorbell_locked_(const char *api, struct virq_its_de
 {
 	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	virq_status st;
 	struct virq_its_event *e = virt_event_(api, dev, event, &st);
 
@@ -517,11 +524,16 @@ static virq_status vlpi_set_doorbell_locked_(const char *api, struct virq_its_de
 	c[0] = virq_its_vmovi(dev->device_id, event, e->vpe->vpeid, true,
 			      on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL);
 	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
-	st = virq_its_exec_(dev->its, c, 2);
+	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	/* GITS_CREADR passed the VMOVI: the ITS holds the new doorbell, even
+	 * if the VSYNC after it failed. */
+	if (st == LIBVIRQ_OK || ran.ran >= 1)
+		e->db = c[0].Dbell_pINTID;
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV_(api, hal, st, "VMOVI + VSYNC of event=%u not seen to run",
-				      event);
-	e->db = c[0].Dbell_pINTID;
+		return LIBVIRQ_FAILV_(api, hal, st,
+				      "VMOVI + VSYNC of event=%u not seen to run (the new doorbell "
+				      "tracked iff the VMOVI ran: %u)",
+				      event, e->db == c[0].Dbell_pINTID);
 	return LIBVIRQ_OK;
 }
 

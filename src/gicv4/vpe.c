@@ -182,6 +182,18 @@ static virq_status vpe_map_on_(const char *api, struct virq_its *its, struct vir
 	return st;
 }
 
+virq_status virq_vpe_its_ensure_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
+{
+	if (vpe->its_mask & (1u << its->slot))
+		return LIBVIRQ_OK;
+	if (its->dead)
+		return LIBVIRQ_FAILV_(api, &its->hal, LIBVIRQ_EDEAD,
+				      "the ITS at %x is dead after a failure (vPE %u not mapped "
+				      "there)",
+				      its->base, vpe->vpeid);
+	return vpe_map_on_locked_(api, its, vpe);
+}
+
 /* VMAPP (V = 0) on one ITS, its lock held; a failure is reported under
  * @p api (virq_vpe_destroy(), or the rollback of virq_vpe_init()). */
 static virq_status vpe_unmap_on_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
@@ -311,17 +323,38 @@ static virq_status vpe_take_(const char *api, struct virq_vpe *vpe, uint32_t doo
 	return st;
 }
 
+/* True when some GICv4 ITS of @gic is not dead (each read under its lock;
+ * the scan stops at the first live one). */
+static bool some_its_live_(struct virq_gic *gic)
+{
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		struct virq_its *its = gic->its[i];
+		bool live;
+
+		if (!its_v4_(its))
+			continue;
+		virq_its_lock_(its);
+		live = !its->dead;
+		virq_its_unlock_(its);
+		if (live)
+			return true;
+	}
+	return false;
+}
+
 /* virq_vpe_init() after vpe_take_(): the vPE entry and VMAPP on every
- * GICv4 ITS, or (failure) the unmap of what was mapped and the release. */
+ * eager ITS (GICv4.1, or ::virq_its_cfg::eager_vpes; the others map the
+ * vPE at its first vLPI there: docs/gicv4-core.md "Lazy mapping"), or
+ * (failure) the unmap of what was mapped and the release. */
 static virq_status vpe_map_all_(const char *api, struct virq_vpe *vpe)
 {
 	struct virq_gic *gic = vpe->vm->gic;
 	virq_status st = virq_rdist_vpe_entry_ensure_(api, gic, vpe->vpeid);
 
 	for (uint32_t i = 0; st == LIBVIRQ_OK && i < LIBVIRQ_GIC_ITS_SLOTS; i++)
-		if (its_v4_(gic->its[i]))
+		if (its_v4_(gic->its[i]) && gic->its[i]->eager_vpes)
 			st = vpe_map_on_(api, gic->its[i], vpe);
-	if (st == LIBVIRQ_OK && !vpe->its_mask)
+	if (st == LIBVIRQ_OK && !vpe->its_mask && !some_its_live_(gic))
 		st = LIBVIRQ_FAIL_(api, &vpe->hal, LIBVIRQ_EDEAD, "every GICv4 ITS is dead");
 	if (st == LIBVIRQ_OK)
 		return LIBVIRQ_OK;
@@ -424,6 +457,10 @@ virq_status virq_vpe_invall(struct virq_vpe *vpe)
 	if (vpe->flags & (LIBVIRQ_VPE_DYING | LIBVIRQ_VPE_DEAD))
 		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EDEAD, "vPE %u being torn down",
 				      vpe->vpeid);
+	/* Mapped on no ITS (GICv4.0, lazy mapping): no vLPI of it was ever
+	 * mapped, so no redistributor caches a configuration of it. */
+	if (!vpe->its_mask)
+		return LIBVIRQ_OK;
 	c[0] = virq_its_vinvall(vpe->vpeid);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	for (uint32_t m = vpe->its_mask; m; m &= m - 1) {
@@ -583,6 +620,10 @@ static virq_status vmovp_send_(const char *api, struct virq_vpe *vpe, uint32_t r
 	virq_status st;
 
 	targets = vmovp_targets_(vpe, &list, &single);
+	if (!targets) { /* mapped on no ITS: the next VMAPP names @rd */
+		*any = true;
+		return LIBVIRQ_OK;
+	}
 	st = vmovp_encode_(api, vpe, rd, targets, list, single, raw);
 	for (uint32_t m = targets; m && st == LIBVIRQ_OK; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);

@@ -157,6 +157,13 @@ struct virq_its_cfg {
 	 *  queue failure. One per GIC: ignored when another ITS of the GIC
 	 *  already has it. */
 	bool proxy_doorbells;
+	/** Map every vPE on this GICv4.0 ITS when it is created (VMAPP +
+	 *  VINVALL + VSYNC in virq_vpe_init(), the 0.2 behaviour) instead of
+	 *  at its first vLPI on this ITS (docs/gicv4-core.md "Lazy mapping").
+	 *  The first vLPI map here then sends no VMAPP, at the cost of three
+	 *  commands per vPE here at creation and a VMOVP here at every move.
+	 *  A GICv4.1 ITS always maps eagerly. */
+	bool eager_vpes;
 	/** Optional lock around this ITS's shared state (::virq_its_lock);
 	 *  both members NULL: none. */
 	struct virq_its_lock lock;
@@ -192,6 +199,8 @@ struct virq_its {
 	bool proxy_ok; /**< This ITS holds the GIC's proxy (::virq_its_cfg::proxy_doorbells). */
 	uint32_t proxy_devid; /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
 	uint32_t proxy_next;  /**< Next proxy slot to use (round robin). */
+	bool eager_vpes;      /**< vPEs mapped here at creation (::virq_its_cfg::eager_vpes or
+				   GICv4.1). */
 	uint64_t cmds;	      /**< Commands sent (statistics). */
 	uint32_t nr_devices;  /**< Devices mapped (the proxy device excluded). */
 	uint32_t nr_vpes;     /**< vPEs mapped (VMAPP) on this ITS. */

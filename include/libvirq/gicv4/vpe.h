@@ -7,9 +7,12 @@
  * A ::virq_gic_vm owns the vLPI configuration table shared by its vPEs
  * (IHI 0069H §5.1: same format as the LPI configuration table). A
  * ::virq_vpe is one virtual CPU: a vPEID, a 64 KiB-aligned zeroed virtual
- * pending table (VPT), and a mapping (VMAPP) on every GICv4 ITS of the GIC
- * (eager mapping, as Linux does on 4.1: VMOVP and vLPI mapping then work on
- * any ITS). vLPIs are (device, event) pairs mapped with VMAPTI.
+ * pending table (VPT), and a mapping (VMAPP) on the ITSes that need it: on a
+ * GICv4.0 ITS at the vPE's first vLPI there (lazy mapping, as Linux's
+ * its_map_vm()), on a GICv4.1 ITS or one with ::virq_its_cfg::eager_vpes at
+ * its creation (docs/gicv4-core.md "Lazy mapping"). Moves and invalidations
+ * go only to the ITSes that map it. vLPIs are (device, event) pairs mapped
+ * with VMAPTI.
  *
  * Residency: the hypervisor makes a vPE resident on the redistributor of
  * the CPU that runs the vCPU (virq_vpe_make_resident(), or virq_vpe_load()
@@ -206,7 +209,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
 /**
  * @brief Creates a vPE: allocates a vPEID and a zeroed VPT (2^id_bits / 8
  * bytes, at least 64 KiB, 64 KiB aligned, cleaned when not coherent), then
- * on every GICv4 ITS: VMAPP(V=1; 4.1: Alloc on the first map, VCONF,
+ * on every eager ITS (GICv4.1, or ::virq_its_cfg::eager_vpes; the others map
+ * it at its first vLPI there): VMAPP(V=1; 4.1: Alloc on the first map, VCONF,
  * default doorbell) + VINVALL + VSYNC. If one ITS fails, the ITSes already
  * mapped are unmapped in reverse order and everything is freed. If that
  * rollback fails too, the vPE stays mapped on some ITS: it is then left
@@ -226,7 +230,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_vm_vlpi_config(struct virq_gic_vm *vm, u
  *         mapped by an ITS event, nothing taken);
  *         ::LIBVIRQ_EINVAL (@p vm NULL, never initialised or destroyed; @p vpe NULL;
  *         bad @p rd); ::LIBVIRQ_ENOTSUP (no GICv4 ITS);
- *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead: nothing is kept);
+ *         ::LIBVIRQ_EDEAD (every GICv4 ITS is dead, or every eager one: nothing
+ *         is kept);
  *         ::LIBVIRQ_ENOSPC (no vPEID); ::LIBVIRQ_ENOENT (doorbell not allocated);
  *         ::LIBVIRQ_ENOMEM; queue errors.
  *
@@ -242,8 +247,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_init(struct virq_vpe *vpe, struct virq_g
 					     uint32_t rd, uint32_t doorbell);
 
 /**
- * @brief Tears a vPE down in reverse order: VMAPP(V=0) on every ITS in
- * reverse (4.0: + VSYNC; 4.1: Alloc on the last unmap and no VSYNC,
+ * @brief Tears a vPE down in reverse order: VMAPP(V=0) on every ITS that
+ * maps it, in reverse (4.0: + VSYNC; 4.1: Alloc on the last unmap and no VSYNC,
  * @ref gic-vmapp-unmap-no-vsync), proxy slot released, VPT and vPEID freed.
  *
  * @param vpe A vPE that is not resident and has no vLPIs.
@@ -266,7 +271,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_destroy(struct virq_vpe *vpe);
 /**
  * @brief Makes the redistributors re-read the configuration of every vLPI
  * of a vPE: VINVALL + VSYNC on one ITS that maps the vPE (the first live
- * one in slot order; a dead ITS is skipped).
+ * one in slot order; a dead ITS is skipped). Nothing for a vPE no ITS maps
+ * (lazy mapping: no vLPI of it was ever mapped, so nothing of it is cached).
  *
  * The bulk counterpart of virq_vlpi_set_config(): write any number of
  * configuration bytes with virq_gic_vm_vlpi_config(), then invalidate them
@@ -427,7 +433,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * If any ITS has GITS_TYPER.VMOVP = 1 (or GICv4.1 single-VMOVP), one
  * VMOVP + VSYNC to that ITS; otherwise (4.0, VMOVP = 0) the same VMOVP with
  * the next SequenceNumber and the ITSList of every ITS the vPE is mapped
- * on, + VSYNC, to each of them in slot order. GICv4.1 adds DB and the
+ * on, + VSYNC, to each of them in slot order (lazy mapping: the ITSes where
+ * it has or had vLPIs, and the eager ones). A vPE mapped on no ITS only
+ * takes the new target, which its first VMAPP names. GICv4.1 adds DB and the
  * default doorbell. Hip09 162100801: then GICR_INVALLR(V, vPEID) on the
  * new RD and a bounded GICR_SYNCR.Busy poll.
  *
@@ -530,7 +538,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  * @brief Maps an event to vINTID @p vintid of @p vpe: enables the vLPI's
  * config byte (priority 0xA0) in the VM table, then VMAPTI (doorbell =
  * the vPE's doorbell on 4.0 when @p doorbell, else 1023; always 1023 on
- * 4.1, which uses the default doorbell) + VSYNC.
+ * 4.1, which uses the default doorbell) + VSYNC. The vPE's first vLPI on a
+ * GICv4.0 ITS is preceded there by its VMAPP + VINVALL + VSYNC (lazy mapping,
+ * docs/gicv4-core.md "Lazy mapping"; the same in virq_vlpi_map_range(),
+ * virq_vlpi_remap() and virq_vlpi_move() for the vPE they target): a queue
+ * error of those is returned with nothing mapped (the vPE is recorded as
+ * mapped there when GITS_CREADR passed the VMAPP or the ITS is dead, and its
+ * teardown unmaps it).
  *
  * @param dev      A mapped device on a GICv4 ITS.
  * @param event    EventID, not mapped.

@@ -43,10 +43,12 @@ static inline void itsfx_fix_attrs(struct virq_sim_its_state_cfg *c, int sh, int
 	}
 }
 
-/* Brings up GIC (dist + every RD), the ITS models, and optionally the ITSes. */
-static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
-			       const struct virq_sim_its_state_cfg *ic, unsigned nits,
-			       bool init_its)
+/* Brings up GIC (dist + every RD), the ITS models, and optionally the ITSes
+ * with @cfg (NULL: the defaults, vPEs mapped lazily at their first vLPI on
+ * an ITS). */
+static inline void itsfx_setup_cfg(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
+				   const struct virq_sim_its_state_cfg *ic, unsigned nits,
+				   bool init_its, const struct virq_its_cfg *cfg)
 {
 	struct virq_sim_its_state_cfg c = ic ? *ic : virq_sim_its_state_default_cfg(0);
 
@@ -66,11 +68,26 @@ static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg
 	if (!init_its)
 		return;
 	for (unsigned i = 0; i < nits; i++) {
-		assert_int_equal(virq_its_init(&f->its[i], &f->g.gic, &f->g.desc.its[i], NULL),
+		assert_int_equal(virq_its_init(&f->its[i], &f->g.gic, &f->g.desc.its[i], cfg),
 				 LIBVIRQ_OK);
 		for (unsigned r = 0; r < f->g.gic.nr_rd; r++)
 			assert_int_equal(virq_its_map_collection(&f->its[i], r), LIBVIRQ_OK);
 	}
+}
+
+/* itsfx_setup_cfg() with every vPE mapped on every ITS at its creation
+ * (::virq_its_cfg::eager_vpes): the tests written for eager mapping, whose
+ * VMOVP, VINVALL and teardown cases need a vPE on several ITSes without
+ * vLPIs. The lazy default is tested by test_vpe_lazy.c, the SMP world and
+ * its fuzzer. */
+static inline void itsfx_setup(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
+			       const struct virq_sim_its_state_cfg *ic, unsigned nits,
+			       bool init_its)
+{
+	struct virq_its_cfg cfg = {0};
+
+	cfg.eager_vpes = true;
+	itsfx_setup_cfg(f, rc, ic, nits, init_its, &cfg);
 }
 
 static inline void itsfx_teardown(struct its_fx *f, bool destroy_its)

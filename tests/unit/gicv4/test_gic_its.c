@@ -688,6 +688,7 @@ static void test_proxy_follows_vmovp(void **state)
 	(void)state;
 	setup1(&f, NULL, 3, 40, false);
 	cfg.proxy_doorbells = true;
+	cfg.eager_vpes = true; /* the VMOVP runs first (the vPE has no vLPI) */
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	pdev = f.its[0].proxy_devid;
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);

@@ -93,6 +93,7 @@ static void smp_setup_(struct smp_fx *x, unsigned nr, bool direct_lpi, bool prox
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.numa_node = -1;
 	cfg.proxy_doorbells = proxy;
+	cfg.eager_vpes = true; /* the stalls below count the commands of eager mapping */
 	cfg.lock.acquire = tl_acquire_;
 	cfg.lock.release = tl_release_;
 	cfg.lock.arg = &x->lock;
@@ -328,6 +329,7 @@ static void test_lock_one_its_at_a_time(void **state)
 
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.numa_node = -1;
+		cfg.eager_vpes = true; /* the set-up maps the vPE on both ITSes */
 		cfg.lock.acquire = tl_acquire_;
 		cfg.lock.release = tl_release_;
 		cfg.lock.arg = &l[i];

@@ -53,6 +53,12 @@ static void test_demo_sequence(void **state)
 	assert_int_equal(virq_lpi_set_config(&f.g.gic, db, 0xA0, true), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_init(&vpe, &vm, 0, db), LIBVIRQ_OK);
+	/* Mapped lazily: not on the ITS before its first vLPI there. */
+	assert_false(virq_sim_its_state_vpe(f.sm[0], vpe.vpeid, &rdb, &vpt));
+	assert_int_equal(itsfx_find_op(f.sm[0], 0x29, 0), -1);
+
+	/* vLPI 8192 with doorbell on event 0: VMAPP + VINVALL + VSYNC first. */
+	assert_int_equal(virq_vlpi_map(&dev, 0, &vpe, 8192, true), LIBVIRQ_OK);
 	assert_true(virq_sim_its_state_vpe(f.sm[0], vpe.vpeid, &rdb, &vpt));
 	assert_int_equal(vpt, vpe.vpt.pa);
 	assert_int_equal(vpt & 0xFFFF, 0);
@@ -63,10 +69,8 @@ static void test_demo_sequence(void **state)
 		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i)->vpt_size, 15);
 		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i + 1)->op, 0x2D); /* VINVALL */
 		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i + 2)->op, 0x25); /* VSYNC */
+		assert_int_equal(virq_sim_its_cmd_at(q, (size_t)i + 3)->op, 0x2A); /* VMAPTI */
 	}
-
-	/* vLPI 8192 with doorbell on event 0. */
-	assert_int_equal(virq_vlpi_map(&dev, 0, &vpe, 8192, true), LIBVIRQ_OK);
 	es = virq_sim_its_state_lookup(f.sm[0], 0, 0);
 	assert_int_equal(es.kind, LIBVIRQ_SIM_ITS_EV_VIRT);
 	assert_int_equal(es.vpe, vpe.vpeid);

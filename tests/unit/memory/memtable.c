@@ -89,11 +89,12 @@ static void gicv4_rows(void)
 	CHECK(virq_gic_vm_init(&vm, &gic, 16));
 	row(&m, "VM, 16 vINTID bits", "virq_gic_vm_init", sizeof(vm));
 	CHECK(virq_vpe_init(&vpe, &vm, 0, db));
-	row(&m, "first vPE (with the vPE table's level-2 page)", "virq_vpe_init", sizeof(vpe));
+	row(&m, "first vPE", "virq_vpe_init", sizeof(vpe));
 	CHECK(virq_vpe_init(&vpe2, &vm, 0, LIBVIRQ_ITS_NO_DOORBELL));
 	row(&m, "vPE", "virq_vpe_init", sizeof(vpe2));
 	CHECK(virq_vlpi_map(&dev[0], 0, &vpe, 8192, true));
-	row(&m, "vLPI", "virq_vlpi_map", 0);
+	row(&m, "first vLPI of a vPE on an ITS (lazy VMAPP: the vPE table's level-2 page)",
+	    "virq_vlpi_map", 0);
 
 	CHECK(virq_vlpi_unmap(&dev[0], 0));
 	CHECK(virq_vpe_destroy(&vpe2));

@@ -727,8 +727,14 @@ static int vpeids_gone_(struct w *w)
 	  virq_vlpi_set_doorbell(&w->dev, 0, false))                                               \
 	X(V40, virq_vlpi_unmap_range, ETIMEDOUT, "the queue failed after", its_hangs_(w),          \
 	  virq_vlpi_unmap_range(&w->dev, 0, 1))                                                    \
-	X(V40, virq_vpe_init, ETIMEDOUT, "VMAPP + VINVALL + VSYNC", its_hangs_(w),                 \
+	X(V41, virq_vpe_init, ETIMEDOUT, "VMAPP + VINVALL + VSYNC", its_hangs_(w),                 \
 	  virq_vpe_init(&w->zvpe, &w->vm, 0, NOB))                                                 \
+	X(V40, virq_vlpi_map, ETIMEDOUT, "VMAPP + VINVALL + VSYNC",                                \
+	  (OK_(virq_vpe_init(&w->zvpe, &w->vm, 0, NOB)), its_hangs_(w)),                           \
+	  virq_vlpi_map(&w->dev, 2, &w->zvpe, 8200, false))                                        \
+	X(V40, virq_vlpi_map, EDEAD, "dead after a failure (vPE 1 not mapped",                     \
+	  (OK_(virq_vpe_init(&w->zvpe, &w->vm, 0, NOB)), its_dead_(w)),                            \
+	  virq_vlpi_map(&w->dev, 2, &w->zvpe, 8200, false))                                        \
 	X(V40, virq_vpe_invall, ETIMEDOUT, "VINVALL + VSYNC of vPE 0", its_hangs_(w),              \
 	  virq_vpe_invall(&w->vpe))                                                                \
 	X(V41, virq_vpe_doorbell_invalidate, ETIMEDOUT, "INVDB + VSYNC of vPE 0", its_hangs_(w),   \
@@ -741,7 +747,9 @@ static int vpeids_gone_(struct w *w)
 	  (OK_(virq_its_device_map(ITS, &w->zdev, 7, 4)), its_hangs_(w)),                          \
 	  virq_its_device_unmap(&w->zdev))                                                         \
 	X(V40, virq_vpe_destroy, ETIMEDOUT, "VMAPP (V=0) of vPE 1",                                \
-	  (OK_(virq_vpe_init(&w->zvpe, &w->vm, 0, NOB)), its_hangs_(w)),                           \
+	  (OK_(virq_vpe_init(&w->zvpe, &w->vm, 0, NOB)),                                           \
+	   OK_(virq_vlpi_map(&w->dev, 2, &w->zvpe, 8200, false)),                                  \
+	   OK_(virq_vlpi_unmap(&w->dev, 2)), its_hangs_(w)),                                       \
 	  virq_vpe_destroy(&w->zvpe))                                                              \
 	X(V40, virq_vpe_put, ETIMEDOUT, "Dirty still 1",                                           \
 	  (resident_(w), stick_(w, rd_(w, 0, LIBVIRQ_GICR_VPENDBASER), 8, 1ull << 60)),            \
