@@ -426,8 +426,8 @@ static virq_status map_validate_(struct msi_ctx_ *x, const uint8_t *map, uint32_
 		struct msi_entry_ e;
 		virq_status st = map_entry_(x, map, i, mask, &e, why);
 
-		if (st != LIBVIRQ_OK)
-			return st;
+		if (st != LIBVIRQ_OK || !e.ctl) /* map_entry_() sets ctl on success */
+			return st != LIBVIRQ_OK ? st : LIBVIRQ_EBADDT;
 		/* Same controller = same phandle (a node has one). Raw cells of the
 		 * earlier entries, already checked: no look-up, O(n^2) loads. */
 		for (uint32_t j = 0; j < i; j++) {
