@@ -286,10 +286,7 @@ static virq_status db_hook(void *arg, struct virq_sim *sim, uint32_t msr, uint64
 
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d)
 {
-	bool mbz = d->mbz_faults;
-
 	memset(d, 0, sizeof(*d));
-	d->mbz_faults = mbz;
 	virq_sim_msr_hook(sim, 0xC001011Bu, NULL, db_hook, d);
 }
 

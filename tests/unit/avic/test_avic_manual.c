@@ -86,8 +86,8 @@ static void doorbell_never_writes_reserved_bits(void **s)
 
 	(void)s;
 	at_vm_new(&t, LIBVIRQ_AVIC_MODE_X2AVIC, 2);
-	db.mbz_faults = true;
 	virq_sim_avic_watch_doorbells(t.sim, &db);
+	db.mbz_faults = true;
 	for (uint32_t host = 0; host <= 0xFFF; host++) {
 		uint32_t vec = 0x20u + (host & 0xDFu);
 

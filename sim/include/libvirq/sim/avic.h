@@ -144,7 +144,8 @@ struct virq_sim_avic_doorbells {
 	uint64_t last;		 /**< The last value written (a host APIC ID). */
 	uint32_t per_host[4096]; /**< Writes per host APIC ID. */
 	/**
-	 * Set by the test before the first write: the register refuses (\#GP, the
+	 * Set by the test after virq_sim_avic_watch_doorbells() and before the
+	 * library's first write: the register refuses (\#GP, the
 	 * write reports ::LIBVIRQ_EHW) a value with any of bits 63:8 set, which AMD64
 	 * APM Vol 2 rev 3.44 Figure 15-22 makes "Reserved, MBZ"; clear, it takes
 	 * any value (hardware known to accept wider APIC IDs).
@@ -154,8 +155,11 @@ struct virq_sim_avic_doorbells {
 	uint32_t wide;	  /**< Writes that had any of bits 63:8 set. */
 };
 /**
- * @brief Records the library's doorbell MSR writes into @p d (zeroed first, then
- *        @c mbz_faults restored).
+ * @brief Records the library's doorbell MSR writes into @p d.
+ *
+ * Every member of @p d is zeroed, @c mbz_faults included (the register takes any
+ * value); set @c mbz_faults afterwards to model the \#GP. @p d need not be
+ * initialised before the call.
  * @param sim The simulator. @param d Counters; must outlive the simulator's use.
  */
 void virq_sim_avic_watch_doorbells(struct virq_sim *sim, struct virq_sim_avic_doorbells *d);
