@@ -75,6 +75,20 @@ static inline const struct virq_hal *vcpu_hal_(const struct virq_avic_vcpu *v)
 	return vcpu_live_(v) ? &v->vm->hal : NULL;
 }
 
+/*
+ * A NULL, never-initialised or destroyed VM or vCPU where a live one is
+ * needed (::LIBVIRQ_EINVAL). A destroyed VM keeps its HAL and reports
+ * through it; a vCPU forgets its VM when destroyed, so it and every other
+ * non-live object report through @p other, the HAL of another object of
+ * the call (NULL: unreported).
+ */
+#define LIBVIRQ_AVIC_VM_DEAD_(api, other, name, vm)                                                \
+	LIBVIRQ_FAIL_DEAD_(                                                                        \
+	    (api), (vm) && LD_(&(vm)->state) == LIBVIRQ_AVIC_ST_DEAD_ ? &(vm)->hal : (other),      \
+	    (name), (vm), LIBVIRQ_AVIC_ST_DEAD_)
+#define LIBVIRQ_AVIC_VCPU_DEAD_(api, other, name, v)                                               \
+	LIBVIRQ_FAIL_DEAD_((api), (other), (name), (v), LIBVIRQ_AVIC_ST_DEAD_)
+
 static inline uint32_t *apic_reg_(const struct virq_avic_vcpu *v, uint32_t off)
 {
 	uint32_t *regs = v->backing.va; /* 4 KiB aligned; @off is a multiple of 4 */

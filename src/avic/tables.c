@@ -383,9 +383,10 @@ static virq_status log_result_(const struct virq_avic_vcpu *v)
 
 virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
 {
+	/* The vCPU is the call's only object: a non-live one has no HAL to
+	 * report through (a destroyed vCPU forgets its VM). */
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_ldr_write: vCPU not initialised");
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic)) /* x2APIC LDR is read-only and derived */
 		return LIBVIRQ_OK;
 	uncount_(vcpu);
@@ -397,9 +398,10 @@ virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
 
 virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
 {
+	/* The vCPU is the call's only object: a non-live one has no HAL to
+	 * report through (a destroyed vCPU forgets its VM). */
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_dfr_write: vCPU not initialised");
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic))
 		return LIBVIRQ_OK;
 	/* DFR[27:0] read as ones; a model other than flat or cluster is kept too. */
@@ -414,9 +416,10 @@ virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
 {
 	uint32_t before;
 
+	/* The vCPU is the call's only object: a non-live one has no HAL to
+	 * report through (a destroyed vCPU forgets its VM). */
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_apic_id_write: vCPU not initialised");
+		return LIBVIRQ_EINVAL;
 	if (LD_(&vcpu->x2apic)) /* x2APIC ID is read-only */
 		return LIBVIRQ_OK;
 	before = vm_inhibits_(vcpu->vm);
