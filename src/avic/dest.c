@@ -234,11 +234,10 @@ static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c,
 	resolve_logical_(vm, c, mda);
 }
 
-virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,
-			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
-			      uint32_t *count)
+virq_status virq_avic_resolve_(const char *api, struct virq_avic_vm *vm,
+			       struct virq_avic_vcpu *sender, const struct virq_avic_icr *icr,
+			       virq_avic_target_fn fn, void *arg, uint32_t *count)
 {
-	const char *const api = LIBVIRQ_ENTRY_;
 	struct rctx_ c = {fn, arg, 0, false, NULL, 0};
 
 	if (!vm_live_(vm))
@@ -283,4 +282,11 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	if (count)
 		*count = c.count;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,
+			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
+			      uint32_t *count)
+{
+	return virq_avic_resolve_(LIBVIRQ_ENTRY_, vm, sender, icr, fn, arg, count);
 }

@@ -31,6 +31,9 @@ struct w {
 	struct virq_avic_vm vm, vm2, vm_zero, vm_dead;
 	struct virq_avic_vcpu v[2], v2, v_zero, v_dead;
 	struct virq_avic_icr icr;
+	struct virq_avic_vmcb_values vv;
+	struct virq_avic_exit_result res;
+	struct virq_avic_vm_counters vc;
 	uint32_t count;
 	/* PMC: a live SW vCPU, a live HW vCPU, zeroed and destroyed storage */
 	struct virq_pmcvirt_caps pcaps;
@@ -64,6 +67,9 @@ static void avic_up_(struct w *w)
 	vcpu_up_(&w->vm2, &w->v2, 0);
 	vcpu_up_(&w->vm, &w->v_dead, 2);
 	assert_int_equal(virq_avic_vcpu_destroy(&w->v_dead), LIBVIRQ_OK);
+	/* vCPU 0 runs on host CPU 7 with AVIC on: a post from elsewhere rings the doorbell */
+	assert_int_equal(virq_avic_vcpu_load(&w->v[0], 7), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_vcpu_vmcb_values(&w->v[0], &w->vv), LIBVIRQ_OK);
 	w->icr.vector = 0x40;
 	w->icr.dest = 1;
 	w->icr.x2apic = true;
@@ -110,11 +116,14 @@ static void world_down_(struct w *w)
 {
 	virq_status st;
 
+	virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	if (w->p_hw.in_guest)
 		st = virq_pmcvirt_exit(&w->p_hw, virq_sim_pmc_vmrun(&w->m));
 	st = virq_pmcvirt_host_restore(&w->p_hw);
 	st = virq_pmcvirt_vcpu_destroy(&w->p_hw);
 	st = virq_pmcvirt_vcpu_destroy(&w->p_sw);
+	st = virq_avic_vcpu_put(&w->v[0]);
+	st = virq_avic_vcpu_put(&w->v[1]);
 	st = virq_avic_vcpu_destroy(&w->v[0]);
 	st = virq_avic_vcpu_destroy(&w->v[1]);
 	st = virq_avic_vcpu_destroy(&w->v2);
@@ -148,6 +157,21 @@ static int enter_(struct w *w, struct virq_pmcvirt_vcpu *v)
 	return 0;
 }
 
+/* vCPU 1's ICR (APIC offsets 0x300, 0x310) holds an NMI IPI to vCPU 0 (xAPIC
+ * layout): it needs ops->deliver. */
+#define ICR_NMI_ ((0ull << 56) | (4u << 8) | 2u)
+static int icr_nmi_(struct w *w)
+{
+	uint32_t *regs = virq_avic_vcpu_backing(&w->v[1], NULL);
+
+	regs[0x300 / 4] = (uint32_t)ICR_NMI_;
+	regs[0x310 / 4] = (uint32_t)(ICR_NMI_ >> 32);
+	return 0;
+}
+
+/* AVIC_NOACCEL EXITINFO1 of a write (bit 32) to APIC offset @off ([11:4]). */
+#define NOACCEL_WR_(off) ((1ull << 32) | (off))
+
 /*
  * The cases: (function, status, text the message must contain, set-up,
  * call). Each runs on a fresh world: the set-up returns 0, then the call
@@ -173,6 +197,51 @@ static int enter_(struct w *w, struct virq_pmcvirt_vcpu *v)
 	  RESOLVE(&w->vm, &w->v2, &w->icr))                                                        \
 	X(virq_avic_resolve, EINVAL, "(self or all-but-self) with sender=NULL", SH_SELF(w),        \
 	  RESOLVE(&w->vm, NULL, &w->icr))                                                          \
+	/* ---- AVIC run state ---- */                                                             \
+	X(virq_avic_post, EINVAL, "vcpu destroyed", 0, virq_avic_post(&w->v_dead, 0x40, 0))        \
+	X(virq_avic_post, ERANGE, "vector=15 < 16", 0, virq_avic_post(&w->v[1], 15, 0))            \
+	X(virq_avic_post, ERANGE, "vector=256 > 255", 0, virq_avic_post(&w->v[1], 256, 0))         \
+	X(virq_avic_post, EHW, "doorbell MSR write of host APIC ID=7 faulted: vCPU index=0",       \
+	  (virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, true), 0),                        \
+	  virq_avic_post(&w->v[0], 0x40, 0))                                                       \
+	X(virq_avic_vcpu_load, EINVAL, "vcpu destroyed", 0, virq_avic_vcpu_load(&w->v_dead, 1))    \
+	X(virq_avic_vcpu_load, ERANGE, "host_apic_id=4096 > 4095", 0,                              \
+	  virq_avic_vcpu_load(&w->v[1], 4096))                                                     \
+	X(virq_avic_vcpu_load, EBUSY, "vcpu already loaded", 0, virq_avic_vcpu_load(&w->v[0], 1))  \
+	X(virq_avic_vcpu_put, EINVAL, "vcpu destroyed", 0, virq_avic_vcpu_put(&w->v_dead))         \
+	X(virq_avic_vcpu_block, EINVAL, "vcpu destroyed", 0, virq_avic_vcpu_block(&w->v_dead))     \
+	X(virq_avic_vcpu_unblock, EINVAL, "vcpu destroyed", 0,                                     \
+	  virq_avic_vcpu_unblock(&w->v_dead, 1))                                                   \
+	X(virq_avic_vcpu_unblock, ERANGE, "host_apic_id=4096 > 4095", 0,                           \
+	  virq_avic_vcpu_unblock(&w->v[1], 4096))                                                  \
+	/* ---- AVIC exits ---- */                                                                 \
+	X(virq_avic_emulate_icr, EINVAL, "sender destroyed", 0,                                    \
+	  virq_avic_emulate_icr(&w->v_dead, ICR_NMI_, NULL, &w->count))                            \
+	X(virq_avic_emulate_icr, ENOTSUP, "delivery mode=4", 0,                                    \
+	  virq_avic_emulate_icr(&w->v[1], ICR_NMI_, NULL, &w->count))                              \
+	X(virq_avic_handle_incomplete_ipi, EINVAL, "vcpu destroyed", 0,                            \
+	  virq_avic_handle_incomplete_ipi(&w->v_dead, 0, 0, NULL, &w->res))                        \
+	X(virq_avic_handle_incomplete_ipi, EINVAL, "res=NULL", 0,                                  \
+	  virq_avic_handle_incomplete_ipi(&w->v[1], 0, 0, NULL, NULL))                             \
+	X(virq_avic_handle_noaccel, EINVAL, "vcpu destroyed", 0,                                   \
+	  virq_avic_handle_noaccel(&w->v_dead, 0, 0, NULL, &w->res))                               \
+	X(virq_avic_handle_noaccel, EINVAL, "res=NULL", 0,                                         \
+	  virq_avic_handle_noaccel(&w->v[1], 0, 0, NULL, NULL))                                    \
+	X(virq_avic_handle_noaccel, ENOTSUP, "delivery mode=4", icr_nmi_(w),                       \
+	  virq_avic_handle_noaccel(&w->v[1], NOACCEL_WR_(0x300), 0, NULL, &w->res))                \
+	X(virq_avic_handle_exit, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_avic_handle_exit(&w->v_dead, 0x401, 0, 0, NULL, &w->res))                           \
+	X(virq_avic_handle_exit, EINVAL, "res=NULL", 0,                                            \
+	  virq_avic_handle_exit(&w->v[1], 0x401, 0, 0, NULL, NULL))                                \
+	X(virq_avic_vm_counters_get, EINVAL, "vm destroyed", 0,                                    \
+	  virq_avic_vm_counters_get(&w->vm_dead, &w->vc))                                          \
+	X(virq_avic_vm_counters_get, EINVAL, "out=NULL", 0,                                        \
+	  virq_avic_vm_counters_get(&w->vm, NULL))                                                 \
+	/* ---- AVIC APIC register writes ---- */                                                  \
+	X(virq_avic_ldr_write, EINVAL, "vcpu destroyed", 0, virq_avic_ldr_write(&w->v_dead, 0))    \
+	X(virq_avic_dfr_write, EINVAL, "vcpu destroyed", 0, virq_avic_dfr_write(&w->v_dead, 0))    \
+	X(virq_avic_apic_id_write, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_avic_apic_id_write(&w->v_dead, 0))                                                  \
 	/* ---- PMC capabilities ---- */                                                           \
 	X(virq_pmcvirt_probe, EINVAL, "caps=NULL", 0, virq_pmcvirt_probe(&w->hal, NULL))           \
 	X(virq_pmcvirt_probe, ENOHAL, "cpuid=NULL", w->ops.cpuid = NULL,                           \
@@ -292,7 +361,11 @@ static void test_unreported(void **state)
 	assert_int_equal(virq_pmcvirt_nested_vmrun(NULL, false, w.vmcb12, w.vmcb02, &w.fail),
 			 LIBVIRQ_EINVAL);
 	assert_int_equal(virq_pmcvirt_nested_vmexit(&w.p_zero, w.vmcb12, w.vmcb02), LIBVIRQ_EINVAL);
-	assert_int_equal(virq_avic_ldr_write(&w.v_dead, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_ldr_write(&w.v_zero, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_post(NULL, 0x40, 0), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_vcpu_load(&w.v_zero, 1), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_handle_exit(NULL, 0x401, 0, 0, NULL, &w.res), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_vm_counters_get(&w.vm_zero, &w.vc), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_avic_dfr_write(NULL, 0), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_avic_apic_id_write(&w.v_zero, 0), LIBVIRQ_EINVAL);
 	assert_int_equal(
