@@ -221,13 +221,22 @@ static int backing_(int argc, char **argv)
 {
 	const struct virq_avic_vapic_reg *r;
 	uint64_t off, v;
-	char *fields = NULL;
-	bool laid_out = false;
+	char *fields = NULL, icrh[24];
+	bool laid_out = false, icr_high = false;
 	int rc = 0;
 
 	if (argc < 2 || !vt_parse_u64(argv[0], &off) || off > 0xFF0 || (off & 0xF))
 		return vt_fail("avic backing: expected OFFSET VALUE (a 16-byte aligned register "
 			       "offset 0..0xFF0 and its value; 'virqtool avic backing --help')");
+	/* ICRH (310h) is bits 63:32 of the ICR whose layout 300h decodes. */
+	if (off == 0x310 && argc >= 2 && vt_parse_u64(argv[1], &v)) {
+		if (v > 0xFFFFFFFFu)
+			return vt_fail("avic backing: ICRH value=0x%" PRIx64 " > 0xffffffff", v);
+		snprintf(icrh, sizeof(icrh), "0x%" PRIx64, v << 32);
+		argv[1] = icrh;
+		off = 0x300;
+		icr_high = true;
+	}
 	for (size_t i = 0; i < NF_(backing_regs_) && !laid_out; i++)
 		if (backing_regs_[i].offset == off) {
 			laid_out = true;
@@ -239,6 +248,8 @@ static int backing_(int argc, char **argv)
 	else if (!laid_out && !vt_parse_u64(argv[1], &v))
 		rc = vt_fail("avic backing: VALUE '%s' is not a number", argv[1]);
 	if (rc == 0) {
+		if (icr_high)
+			off = 0x310;
 		r = vapic_reg_((uint32_t)off);
 		fprintf(vt_out, "%s (%03" PRIX64 "h): read %s, write %s\n",
 			r ? r->name
@@ -651,8 +662,8 @@ static const struct avic_sub_ subs_[] = {
      "Figure 15-22)"},
     {"backing", NULL, backing_, NULL, 0, backing_l_,
      "OFFSET VALUE: a backing-page register, its AVIC access (APM Vol 2 rev 3.44 Table 15-22) and "
-     "fields "
-     "(§16.3.3, §16.5, §16.6.1)"},
+     "fields (§16.3.3, §16.5, §16.6.1); at 300h VALUE is the 64-bit ICR (ICRH:ICRL), at 310h "
+     "the 32-bit ICRH"},
     {"irte", NULL, irte_, NULL, 0, irte_l_,
      "LO HI | Name=value...: a 128-bit IOMMU IRTE, GuestMode selects the layout (IOMMU "
      "48882 rev 3.11 §2.2.5.3, Figures 19 and 20)"},

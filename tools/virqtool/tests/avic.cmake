@@ -83,6 +83,12 @@ virqtool_check(NAME vt_avic_backing_bad_plain LABELS avic EXIT 2 STDERR_REGEX "V
   ARGS avic backing 0x80 g)
 virqtool_check(NAME vt_avic_backing_extra LABELS avic EXIT 2 STDERR_REGEX "got 2 words"
   ARGS avic backing 0x80 1 2)
+# ICRH (310h) is bits 63:32 of the ICR: DES in its 31:24.
+virqtool_check(NAME vt_avic_backing_icrh LABELS avic EXIT 0
+  STDOUT "Interrupt Command Register High (ICRH) (310h): read allowed, write allowed
+DES=0x5 DSH=0x0 RRS=0x0 TGM=0 L=0 DS=0 DM=0 MT=0x0 VEC=0x0" ARGS avic backing 0x310 0x05000000)
+virqtool_check(NAME vt_avic_backing_icrh_wide LABELS avic EXIT 2 STDERR_REGEX "ICRH value=0x105000000 > 0xffffffff"
+  ARGS avic backing 0x310 0x105000000)
 virqtool_check(NAME vt_avic_backing_strict_bad LABELS avic EXIT 2 STDERR_REGEX "reserved bits set"
   ARGS avic backing 0x300 0x12345 --strict)
 virqtool_check(NAME vt_avic_phys_unknown LABELS avic EXIT 2 STDERR_REGEX "unknown field"
