@@ -517,7 +517,8 @@ static void vlpi_maps(void)
 
 /* map 1,024 vLPIs with virq_vlpi_map_range() against an ITS that takes
  * 1 us per command (one command per relax round of the simulator's 1 us
- * step): the completion wait polls GITS_CREADR once per command. Warmed
+ * step): the completion wait paces its GITS_CREADR reads by that rate
+ * (24 reads; about one per command before the paced wait). Warmed
  * once (the vPE's VMAPP and the table pages), then measured. */
 static void vlpi_maps_slow(void)
 {

@@ -363,8 +363,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_hal_validate(const struct virq_hal *hal, uin
  * - **Fast path.** The register (or condition) is read once before the
  *   clock is read at all; when it is already in the wanted state the wait
  *   costs that one read and no @c now_ns call.
- * - **Deadline.** Otherwise the clock starts: each round calls @c relax,
- *   samples @c now_ns, then reads again, and the wait ends with
+ * - **Deadline.** Otherwise the clock starts: each round calls @c relax
+ *   (the ITS command queue's wait calls it up to 64 times in a round, paced
+ *   by the rate the ITS consumes commands at), samples @c now_ns, then
+ *   reads again, and the wait ends with
  *   ::LIBVIRQ_ETIMEDOUT when the sample was @p timeout_ns or more after the
  *   start. The read after the deadline was observed still counts, so a
  *   register that settles just in time is not reported as timed out. Time

@@ -13,6 +13,12 @@
  *   with LIBVIRQ_ETIMEDOUT and a warning through the HAL log.
  * The first read happens before the clock is read at all: a register that is
  * already in the wanted state costs one read and no now_ns() call.
+ *
+ * A paced wait (virq_poll_paced_()) relaxes more than once between reads,
+ * as many times as its condition asks: the ITS command queue uses it to
+ * read GITS_CREADR about once per half of the remaining work instead of
+ * once per command. A round is still one read, so both bounds hold as
+ * above, and a round's relax count is capped (LIBVIRQ_POLL_PACE_MAX_).
  */
 #include <libvirq/hal.h>
 #include "../hal/hal_priv.h"
@@ -27,15 +33,27 @@ static uint64_t max_rounds_(const struct virq_hal *hal, uint64_t timeout_ns)
 	return timeout_ns / round_ns + 1;
 }
 
+/* The relax calls of one round: *@p pace of them (1 without a pace), at most
+ * LIBVIRQ_POLL_PACE_MAX_. */
+static inline void relax_round_(const struct virq_hal *hal, const uint32_t *pace)
+{
+	uint32_t n = pace && *pace > 1u ? *pace : 1u;
+
+	if (n > LIBVIRQ_POLL_PACE_MAX_)
+		n = LIBVIRQ_POLL_PACE_MAX_;
+	while (n-- > 0u)
+		virq_relax_(hal);
+}
+
 /*
  * The waiting part, after a first evaluation of @p cond failed: the clock
- * starts here. Each round relaxes, samples the clock, then evaluates the
- * condition, and gives up when the sample was at or past the deadline (so
- * the condition is evaluated once after the deadline was observed) or when
- * the rounds are used up.
+ * starts here. Each round relaxes (once, or *@p pace times), samples the
+ * clock, then evaluates the condition, and gives up when the sample was at
+ * or past the deadline (so the condition is evaluated once after the
+ * deadline was observed) or when the rounds are used up.
  */
 static LIBVIRQ_COLD_ virq_status poll_wait_(const struct virq_hal *hal, virq_poll_cond_fn cond,
-					    void *arg, uint64_t timeout_ns)
+					    void *arg, uint64_t timeout_ns, const uint32_t *pace)
 {
 	const uint64_t max = max_rounds_(hal, timeout_ns);
 	uint64_t prev, elapsed = 0, rounds = 0, back = 0;
@@ -47,7 +65,7 @@ static LIBVIRQ_COLD_ virq_status poll_wait_(const struct virq_hal *hal, virq_pol
 		uint64_t now, step;
 		bool expired;
 
-		virq_relax_(hal);
+		relax_round_(hal, pace);
 		now = virq_now_(hal);
 		step = virq_clock_delta_(prev, now);
 		if (step == 0 && now != prev)
@@ -86,7 +104,15 @@ virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, 
 {
 	if (cond(arg))
 		return LIBVIRQ_OK;
-	return poll_wait_(hal, cond, arg, timeout_ns);
+	return poll_wait_(hal, cond, arg, timeout_ns, NULL);
+}
+
+virq_status virq_poll_paced_(const struct virq_hal *hal, virq_poll_cond_fn cond, void *arg,
+			     uint64_t timeout_ns, const uint32_t *pace)
+{
+	if (cond(arg))
+		return LIBVIRQ_OK;
+	return poll_wait_(hal, cond, arg, timeout_ns, pace);
 }
 
 /* One register poll: a 32- or 64-bit read compared under a mask. */
@@ -107,7 +133,7 @@ static LIBVIRQ_CF_CHECK_ bool poll_reg_cond_(void *p)
 
 static LIBVIRQ_COLD_ virq_status poll_reg_wait_(struct poll_reg_ *a, uint64_t timeout_ns)
 {
-	return poll_wait_(a->hal, poll_reg_cond_, a, timeout_ns);
+	return poll_wait_(a->hal, poll_reg_cond_, a, timeout_ns, NULL);
 }
 
 virq_status virq_poll32(const struct virq_hal *hal, uint64_t addr, uint32_t mask, uint32_t want,

@@ -313,14 +313,44 @@ struct wait_arg_ {
 	struct virq_its_queue *q;
 	uint64_t want_lin; /* done when rd_lin >= want_lin */
 	enum rd_result_ res;
+	uint32_t pace; /* relax calls before the next GITS_CREADR read; 0 before the first */
 };
+
+/*
+ * The relax calls until the next read, from the rate the last round showed:
+ * @done bytes consumed during @pace relax calls, @left bytes still to go.
+ * Aiming at half of what is left makes a wait of n commands at a steady
+ * rate cost about log2(n) + n / LIBVIRQ_POLL_PACE_MAX_ reads (one per
+ * command without pacing) and overshoot its end by no more than the rate
+ * changed. No progress keeps the pace: a stall is seen as soon as before
+ * the ITS last moved, and within one paced round after.
+ */
+static inline uint32_t pace_next_(uint32_t pace, uint64_t done, uint64_t left)
+{
+	uint64_t n;
+
+	if (done == 0)
+		return pace;
+	/* left < 2^20 (the largest queue), pace <= LIBVIRQ_POLL_PACE_MAX_: no overflow */
+	n = left * pace / (2 * done);
+	if (n < 1)
+		return 1;
+	return n > LIBVIRQ_POLL_PACE_MAX_ ? LIBVIRQ_POLL_PACE_MAX_ : (uint32_t)n;
+}
 
 static LIBVIRQ_CF_CHECK_ bool wait_cond_(void *p)
 {
 	struct wait_arg_ *a = p;
+	uint64_t before = a->q->rd_lin;
 
 	a->res = creadr_read_(a->q);
-	return a->res != RD_PROGRESS_ || a->q->rd_lin >= a->want_lin;
+	if (a->res != RD_PROGRESS_ || a->q->rd_lin >= a->want_lin)
+		return true;
+	/* The first read's progress spans no relax call of this wait: no rate yet. */
+	a->pace = a->pace == 0
+		      ? 1
+		      : pace_next_(a->pace, a->q->rd_lin - before, a->want_lin - a->q->rd_lin);
+	return false;
 }
 
 /*
@@ -332,8 +362,8 @@ static LIBVIRQ_CF_CHECK_ bool wait_cond_(void *p)
 static virq_status poll_consumed_(struct virq_its_queue *q, uint64_t want_lin,
 				  struct virq_its_queue_diag *diag)
 {
-	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_};
-	virq_status st = virq_poll_until(&q->hal, wait_cond_, &a, q->timeout_ns);
+	struct wait_arg_ a = {q, want_lin, RD_PROGRESS_, 0};
+	virq_status st = virq_poll_paced_(&q->hal, wait_cond_, &a, q->timeout_ns, &a.pace);
 	bool stalled_bit = LIBVIRQ_FIELD_GET(LIBVIRQ_GITS_CREADR_Stalled, q->creadr) != 0;
 
 	if (a.res == RD_BAD_) {

@@ -68,6 +68,20 @@ static inline void virq_relax_(const struct virq_hal *hal)
 		(hal->ops->relax)(hal->ctx);
 }
 
+/* Most relax calls a paced wait makes between two reads. */
+#define LIBVIRQ_POLL_PACE_MAX_ 64u
+
+/*
+ * virq_poll_until() whose rounds relax *@p pace times (1 to
+ * LIBVIRQ_POLL_PACE_MAX_; @p pace NULL or 0: once) before the clock sample
+ * and the next evaluation of @p cond; @p cond may change *@p pace for the
+ * next round. Same fast path, deadline and round limit (a round is one
+ * evaluation), src/common/poll.c.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_poll_paced_(const struct virq_hal *hal, virq_poll_cond_fn cond,
+						void *arg, uint64_t timeout_ns,
+						const uint32_t *pace);
+
 static inline void virq_barrier_(const struct virq_hal *hal, enum virq_barrier kind)
 {
 	if (hal->ops->barrier)

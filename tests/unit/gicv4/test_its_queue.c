@@ -340,14 +340,19 @@ static void test_slow_its(void **s)
 
 	mc.per_relax = 3;
 	env_up(&e, &mc, 4096, false);
-	/* Completes after k polls => exactly k reads: 30 commands at 3 per relax. */
+	/*
+	 * 30 commands at 3 per relax: 10 relax calls, none wasted. The reads
+	 * are paced by the rate (its_queue.c, pace_next_()): the first read,
+	 * then after 1, 4, 2, 1, 1 and 1 relax calls (3, 15, 21, 24, 27, 30
+	 * consumed): 7 reads, not one per relax call (11).
+	 */
 	for (uint32_t i = 0; i < 30; i++) {
 		struct virq_its_cmd c = mapti_n(i);
 		push_ok(&e, &c);
 	}
 	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR),
-			 11);
+			 7);
 	assert_int_equal(virq_sim_count(e.sim, LIBVIRQ_SIM_RELAX), 10);
 	k = 30;
 	/* Batches across wraps with a slow ITS; queue-full pushes wait for space. */
@@ -364,6 +369,35 @@ static void test_slow_its(void **s)
 	env_down(&e);
 }
 
+/*
+ * A long wait on a slow ITS reads GITS_CREADR about once per
+ * LIBVIRQ_POLL_PACE_MAX_ commands and halves its pace at the end: 512
+ * commands at one per relax (1 us each, inside the 1 ms budget) take
+ * exactly 512 relax calls (the wait ends on the relax that completes it) and
+ * at most 512 / 64 + 2 * log2(512) + 2 = 28 reads (16 here). Unpaced it read
+ * once per relax call (513 reads).
+ */
+static void test_slow_its_paced_reads(void **s)
+{
+	(void)s;
+	struct env e;
+	struct virq_sim_its_cfg mc = virq_sim_its_default_cfg();
+	unsigned long reads;
+
+	mc.per_relax = 1;
+	env_up(&e, &mc, 65536, false);
+	for (uint32_t i = 0; i < 512; i++) {
+		struct virq_its_cmd c = mapti_n(i);
+		push_ok(&e, &c);
+	}
+	assert_int_equal(virq_its_queue_drain(&e.q, NULL), LIBVIRQ_OK);
+	reads = virq_sim_count_at(e.sim, LIBVIRQ_SIM_MMIO_R32, ITS + LIBVIRQ_GITS_CREADR);
+	assert_true(reads >= 512 / 64);
+	assert_true(reads <= 28);
+	assert_int_equal(virq_sim_count(e.sim, LIBVIRQ_SIM_RELAX), 512);
+	check_model_seq(&e, 0, 0, 512);
+	env_down(&e);
+}
 static void test_dead_its_timeout_and_reset(void **s)
 {
 	(void)s;
@@ -977,6 +1011,7 @@ int main(void)
 	    cmocka_unit_test(test_many_batches_wrap),
 	    cmocka_unit_test(test_big_batch_cwriter_writes),
 	    cmocka_unit_test(test_slow_its),
+	    cmocka_unit_test(test_slow_its_paced_reads),
 	    cmocka_unit_test(test_dead_its_timeout_and_reset),
 	    cmocka_unit_test(test_reset_never_quiescent),
 	    cmocka_unit_test(test_queue_full_never_overwrites),
