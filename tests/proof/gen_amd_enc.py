@@ -21,9 +21,16 @@ decide it; the unit tests check it).
 
 avic_entry: the AVIC physical and logical APIC ID table entries.
 perf_ctl: PerfEvtSeln (PERF_CTLn), the PMC virtualization encoder and decoder.
-irte_ga: the IOMMU 128-bit IRTE, GuestMode 1 and 0 (work in progress, not in
-         ctest: 127 of 131 goals; the decoder's "LIBVIRQ_OK only with every
-         reserved bit clear", ok_ga and ok_remap, is not proved yet).
+irte_ga: the IOMMU 128-bit IRTE, GuestMode 1 and 0: the encoder and
+         decode(encode(x)) (proof enc_irte_ga), the decoder and
+         encode(decode(w)) (proof dec_irte_ga). The decoder reads the words
+         after it has written the structure; WP runs with -wp-ref-vars f
+         (the encoder's and the decoder's structure is by reference, apart
+         from the words, as their contracts' \separated say) and
+         -wp-check-memory-model (every call in the harness is checked to pass
+         a valid structure apart from the words: the model asks for
+         \\valid, not \\valid_read, of the encoder's input too). The
+         harness's own functions name no variable f.
 """
 import os
 import re
@@ -399,15 +406,15 @@ virq_status virq_avic_irte_ga_decode(const uint64_t in[2], struct virq_avic_irte
         dec_bits(rf, w, g0, {m: t for m, t in types.items() if m in set(x[2] for x in rf)}),
         zero_others(rf, g0)))
     rt = '''
-/*@ requires \\valid_read(f) && \\valid(g) && \\separated(f, g);
+/*@ requires \\valid(x) && \\valid(g) && \\separated(x, g);
     assigns *g;
     @A@
 */
-virq_status irte_roundtrip(const struct virq_avic_irte_ga *f, struct virq_avic_irte_ga *g)
+virq_status irte_roundtrip(const struct virq_avic_irte_ga *x, struct virq_avic_irte_ga *g)
 {
 	uint64_t w[2];
 
-	if (virq_avic_irte_ga_encode(f, w) != LIBVIRQ_OK)
+	if (virq_avic_irte_ga_encode(x, w) != LIBVIRQ_OK)
 		return LIBVIRQ_ERANGE;
 	return virq_avic_irte_ga_decode(w, g);
 }
@@ -419,12 +426,12 @@ virq_status irte_roundtrip(const struct virq_avic_irte_ga *f, struct virq_avic_i
 */
 virq_status irte_reencode(const uint64_t e[2], uint64_t out[2])
 {
-	struct virq_avic_irte_ga f;
+	struct virq_avic_irte_ga d;
 
-	if (virq_avic_irte_ga_decode(e, &f) != LIBVIRQ_OK)
+	if (virq_avic_irte_ga_decode(e, &d) != LIBVIRQ_OK)
 		return LIBVIRQ_ERANGE;
-	return virq_avic_irte_ga_encode(&f, out);
-}'''.replace('@A@', same_each(types, lambda m: 'g->' + m, lambda m: 'f->' + m)).replace(
+	return virq_avic_irte_ga_encode(&d, out);
+}'''.replace('@A@', same_each(types, lambda m: 'g->' + m, lambda m: 'x->' + m)).replace(
         '@B@', same_word(128, lambda k: 'out[%d]' % k, lambda k: 'e[%d]' % k))
     # The decoder clears the fields (dest is ORed in, part by part) member by member.
     zero = ['#define memset(p, c, n) PROOF_ZERO_##p',
