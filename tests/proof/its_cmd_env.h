@@ -54,12 +54,13 @@ void proof_zero_lim_(struct virq_its_limits *p);
 #undef __builtin_memcpy
 /* By the destination's type: bytes (st_le64_) or the word (ld_le64_). */
 #define __builtin_memcpy(d, s, n)                                                                  \
-	(sizeof(*(d)) == 1 ? proof_st_le_((uint8_t *)(d), (const uint64_t *)(s))                  \
+	(sizeof(*(d)) == 1 ? proof_st_le_((uint8_t *)(d), (const uint64_t *)(s))                   \
 			   : proof_ld_le_((uint64_t *)(d), (const uint8_t *)(s)))
 #undef memset
 #define memset(p, v, n)                                                                            \
-	(sizeof(*(p)) == sizeof(struct virq_its_cmd) ? proof_zero_cmd_((struct virq_its_cmd *)(p))  \
-						     : proof_zero_lim_((struct virq_its_limits *)(p)))
+	(sizeof(*(p)) == sizeof(struct virq_its_cmd)                                               \
+	     ? proof_zero_cmd_((struct virq_its_cmd *)(p))                                         \
+	     : proof_zero_lim_((struct virq_its_limits *)(p)))
 
 #include "gicv4/enc/its_cmd.c"
 
