@@ -75,6 +75,21 @@ static inline const struct virq_hal *vcpu_hal_(const struct virq_avic_vcpu *v)
 	return vcpu_live_(v) ? &v->vm->hal : NULL;
 }
 
+/*
+ * A NULL, never-initialised or destroyed VM or vCPU where a live one is
+ * needed (::LIBVIRQ_EINVAL). A destroyed object keeps its HAL and reports
+ * through it; a NULL or never-initialised one through @p other, the HAL of
+ * another object of the call (NULL: unreported).
+ */
+#define LIBVIRQ_AVIC_VM_DEAD_(api, other, name, vm)                                                \
+	LIBVIRQ_FAIL_DEAD_(                                                                        \
+	    (api), (vm) && LD_(&(vm)->state) == LIBVIRQ_AVIC_ST_DEAD_ ? &(vm)->hal : (other),      \
+	    (name), (vm), LIBVIRQ_AVIC_ST_DEAD_)
+#define LIBVIRQ_AVIC_VCPU_DEAD_(api, other, name, v)                                               \
+	LIBVIRQ_FAIL_DEAD_((api),                                                                  \
+			   (v) && LD_(&(v)->state) == LIBVIRQ_AVIC_ST_DEAD_ ? &(v)->hal : (other), \
+			   (name), (v), LIBVIRQ_AVIC_ST_DEAD_)
+
 static inline uint32_t *apic_reg_(const struct virq_avic_vcpu *v, uint32_t off)
 {
 	uint32_t *regs = v->backing.va; /* 4 KiB aligned; @off is a multiple of 4 */
@@ -170,9 +185,37 @@ static inline bool avic_on_(const struct virq_avic_vcpu *v)
 	return v->have_last && v->last_active && !LD_(&v->nested);
 }
 
+/* ---- dest.c, tables.c: the public functions' internal forms ---- */
+/* virq_avic_resolve() reported under @p api. */
+virq_status virq_avic_resolve_(const char *api, struct virq_avic_vm *vm,
+			       struct virq_avic_vcpu *sender, const struct virq_avic_icr *icr,
+			       virq_avic_target_fn fn, void *arg, uint32_t *count);
+/* virq_avic_ldr_write(), _dfr_write(), _apic_id_write() of a live vCPU (no report). */
+virq_status virq_avic_ldr_write_(struct virq_avic_vcpu *vcpu, uint32_t ldr);
+virq_status virq_avic_dfr_write_(struct virq_avic_vcpu *vcpu, uint32_t dfr);
+virq_status virq_avic_apic_id_write_(struct virq_avic_vcpu *vcpu, uint32_t value);
+
 /* ---- run.c ---- */
-/* Notifies a target whose IRR already holds a new bit (doorbell or kick). */
-virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host);
+/* Notifies a target whose IRR already holds a new bit (doorbell or kick); a
+ * faulted doorbell is reported under @p api. */
+virq_status virq_avic_notify_(const char *api, struct virq_avic_vcpu *t, uint32_t self_host);
+/* virq_avic_post() to a live vCPU of a vector in 16..255, reported under @p
+ * api (inline: the post hot path). */
+
+static inline virq_status avic_post_live_(const char *api, struct virq_avic_vcpu *vcpu,
+					  uint32_t vector, uint32_t self_host_apic_id)
+{
+	uint32_t bit = 1u << (vector & 31u);
+	uint32_t old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit,
+					 __ATOMIC_SEQ_CST);
+
+	if (old & bit) {
+		CNT_(&vcpu->cnt.coalesced);
+		return LIBVIRQ_OK;
+	}
+	/* Counted by the notification (posts = notifications - wakes - failures). */
+	return virq_avic_notify_(api, vcpu, self_host_apic_id);
+}
 /* Writes the physical table entry: host APIC ID, IsRunning if @running, ipiv and AVIC on. */
 void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running);
 /* The run word for a loaded, non-blocking vCPU (RUNNING | DOORBELL | ISRUNNING | host). */

@@ -26,15 +26,16 @@ static void family_model_(uint32_t eax, uint32_t *family, uint32_t *model)
 
 virq_status virq_avic_caps_probe(const struct virq_hal *hal, struct virq_avic_caps *caps)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint32_t r[4];
 	virq_status st;
 	bool amd, hygon;
 
 	if (!caps)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_caps_probe: caps is NULL");
-	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_CPUID);
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "caps=NULL");
+	st = virq_hal_check_(api, hal, LIBVIRQ_HAL_NEED_CPUID);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, "virq_avic_caps_probe: HAL lacks cpuid");
+		return st;
 	memset(caps, 0, sizeof(*caps));
 	virq_cpuid_(hal, 0, 0, r);
 	amd = vendor_is_(r, 0x68747541u, 0x69746e65u, 0x444d4163u);

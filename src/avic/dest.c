@@ -234,24 +234,27 @@ static void resolve_dest_(const struct virq_avic_vm *vm, struct rctx_ *c,
 	resolve_logical_(vm, c, mda);
 }
 
-virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,
-			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
-			      uint32_t *count)
+virq_status virq_avic_resolve_(const char *api, struct virq_avic_vm *vm,
+			       struct virq_avic_vcpu *sender, const struct virq_avic_icr *icr,
+			       virq_avic_target_fn fn, void *arg, uint32_t *count)
 {
 	struct rctx_ c = {fn, arg, 0, false, NULL, 0};
 
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, "virq_avic_resolve: VM not initialised");
+		return LIBVIRQ_AVIC_VM_DEAD_(api, vcpu_hal_(sender), "vm", vm);
 	if (!icr)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_resolve: icr is NULL");
-	if (sender && (!vcpu_live_(sender) || sender->vm != vm))
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_resolve: sender is not a vCPU of this VM");
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EINVAL, "icr=NULL");
+	if (sender && !vcpu_live_(sender))
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, &vm->hal, "sender", sender);
+	if (sender && sender->vm != vm)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EINVAL,
+				     "sender is a vCPU of another VM");
 	if ((icr->shorthand == LIBVIRQ_APIC_SH_SELF ||
 	     icr->shorthand == LIBVIRQ_APIC_SH_ALL_BUT_SELF) &&
 	    !sender)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_resolve: self shorthand without a sender");
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EINVAL,
+				      "icr shorthand=%u (self or all-but-self) with sender=NULL",
+				      (uint64_t)icr->shorthand);
 	/* Lowest priority picks one target, except a physical broadcast, which is
 	 * delivered as fixed (KVM kvm_irq_delivery_to_apic()). */
 	c.lowest = icr->delivery_mode == LIBVIRQ_APIC_DM_LOWEST &&
@@ -279,4 +282,11 @@ virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *se
 	if (count)
 		*count = c.count;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_avic_resolve(struct virq_avic_vm *vm, struct virq_avic_vcpu *sender,
+			      const struct virq_avic_icr *icr, virq_avic_target_fn fn, void *arg,
+			      uint32_t *count)
+{
+	return virq_avic_resolve_(LIBVIRQ_ENTRY_, vm, sender, icr, fn, arg, count);
 }

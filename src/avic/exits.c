@@ -36,6 +36,7 @@ static LIBVIRQ_COLD_ void event_(struct virq_avic_vm *vm, unsigned k, enum virq_
 }
 
 struct emu_ {
+	const char *api; /* the entry a faulted doorbell is reported under */
 	const struct virq_avic_icr *icr;
 	const struct virq_avic_deliver_ops *ops;
 	uint32_t self_host;
@@ -65,7 +66,7 @@ static LIBVIRQ_CF_CHECK_ void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 			__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
 		else
 			__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
-		IGNORE_(virq_avic_post(t, icr->vector, e->self_host));
+		IGNORE_(avic_post_live_(e->api, t, icr->vector, e->self_host));
 		break;
 	}
 	case LIBVIRQ_APIC_DM_REMOTE_READ: /* answered by remote_read_() */
@@ -116,7 +117,7 @@ static uint32_t remote_read_(struct virq_avic_vcpu *sender, const struct virq_av
 	if (LD_(&sender->x2apic))
 		return 0;
 	if (icr->shorthand == LIBVIRQ_APIC_SH_NONE &&
-	    virq_avic_resolve(sender->vm, sender, icr, rr_target_, &r, NULL) == LIBVIRQ_OK &&
+	    virq_avic_resolve_(NULL, sender->vm, sender, icr, rr_target_, &r, NULL) == LIBVIRQ_OK &&
 	    r.n == 1) {
 		uint32_t off = (uint32_t)icr->vector << 4;
 
@@ -132,18 +133,14 @@ static uint32_t remote_read_(struct virq_avic_vcpu *sender, const struct virq_av
 	return rrs == LIBVIRQ_APIC_RRS_VALID ? 1u : 0u;
 }
 
-virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_raw,
-				  const struct virq_avic_deliver_ops *ops, uint32_t *count)
+/* virq_avic_emulate_icr() from a live @p sender, reported under @p api. */
+static virq_status emulate_icr_(const char *api, struct virq_avic_vcpu *sender, uint64_t icr_raw,
+				const struct virq_avic_deliver_ops *ops, uint32_t *count)
 {
 	struct virq_avic_icr icr;
-	struct emu_ e = {&icr, ops, 0, 0, false};
+	struct emu_ e = {api, &icr, ops, 0, 0, false};
 	virq_status st = LIBVIRQ_OK;
 
-	if (count)
-		*count = 0;
-	if (!vcpu_live_(sender))
-		return LIBVIRQ_FAIL(vcpu_hal_(sender), LIBVIRQ_EINVAL,
-				    "virq_avic_emulate_icr: sender not initialised");
 	IGNORE_(virq_avic_icr_decode(icr_raw, LD_(&sender->x2apic), &icr)); /* cannot fail */
 	e.self_host = self_host_(sender);
 	if (icr.delivery_mode == LIBVIRQ_APIC_DM_REMOTE_READ)
@@ -151,20 +148,34 @@ virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_ra
 	/* A level-triggered INIT de-assert has no effect on the targets. */
 	else if (!(icr.delivery_mode == LIBVIRQ_APIC_DM_INIT && icr.level_trigger &&
 		   !icr.level_assert))
-		st = virq_avic_resolve(sender->vm, sender, &icr, emu_deliver_, &e, NULL);
+		st = virq_avic_resolve_(api, sender->vm, sender, &icr, emu_deliver_, &e, NULL);
 	/* The write completed: clear delivery status (BUSY) in the sender's ICR. */
 	__atomic_fetch_and(apic_reg_(sender, LIBVIRQ_APIC_ICR),
 			   ~(uint32_t)LIBVIRQ_FIELD_MASK(ICR_F_(DS)), __ATOMIC_SEQ_CST);
 	if (count)
 		*count = e.reached;
 	if (st == LIBVIRQ_OK && e.missing)
-		st = LIBVIRQ_FAILV(&sender->vm->hal, LIBVIRQ_ENOTSUP,
-				   "virq_avic_emulate_icr: special IPI without a deliver callback",
-				   (uint64_t)icr.delivery_mode);
+		st = LIBVIRQ_FAILV_(api, &sender->vm->hal, LIBVIRQ_ENOTSUP,
+				    "ICR delivery mode=%u (SMI, NMI, INIT or SIPI) and ops has no "
+				    "callback for it",
+				    (uint64_t)icr.delivery_mode);
 	return st;
 }
 
+virq_status virq_avic_emulate_icr(struct virq_avic_vcpu *sender, uint64_t icr_raw,
+				  const struct virq_avic_deliver_ops *ops, uint32_t *count)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+
+	if (count)
+		*count = 0;
+	if (!vcpu_live_(sender))
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "sender", sender);
+	return emulate_icr_(api, sender, icr_raw, ops, count);
+}
+
 struct wake_ {
+	const char *api; /* the entry a faulted doorbell is reported under */
 	struct virq_avic_vcpu *sender;
 	uint32_t n;
 };
@@ -191,26 +202,33 @@ static LIBVIRQ_CF_CHECK_ void wake_one_(void *arg, struct virq_avic_vcpu *t)
 	    (LIBVIRQ_AVIC_RUN_RUNNING | LIBVIRQ_AVIC_RUN_ISRUNNING))
 		return;
 	CNT_(&t->cnt.wakes);
-	IGNORE_(virq_avic_notify_(t, self_host_(w->sender))); /* a faulted doorbell kicked */
+	IGNORE_(
+	    virq_avic_notify_(w->api, t, self_host_(w->sender))); /* a faulted doorbell kicked */
 	w->n++;
 }
 
-virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint64_t info1,
-					    uint64_t info2, const struct virq_avic_deliver_ops *ops,
-					    struct virq_avic_exit_result *res)
+/* The vCPU and result checks of the exit handlers, reported under @p api. */
+static virq_status exit_args_(const char *api, const struct virq_avic_vcpu *vcpu,
+			      struct virq_avic_exit_result *res)
 {
-	struct virq_avic_exit_ipi x;
-	struct wake_ w = {sender, 0};
-	virq_status st;
-
 	if (res)
 		memset(res, 0, sizeof(*res));
-	if (!vcpu_live_(sender))
-		return LIBVIRQ_FAIL(vcpu_hal_(sender), LIBVIRQ_EINVAL,
-				    "virq_avic_handle_incomplete_ipi: sender not initialised");
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	if (!res)
-		return LIBVIRQ_FAIL(&sender->vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_handle_incomplete_ipi: res is NULL");
+		return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_EINVAL, "res=NULL");
+	return LIBVIRQ_OK;
+}
+
+/* virq_avic_handle_incomplete_ipi() after exit_args_(). */
+static virq_status incomplete_ipi_(const char *api, struct virq_avic_vcpu *sender, uint64_t info1,
+				   uint64_t info2, const struct virq_avic_deliver_ops *ops,
+				   struct virq_avic_exit_result *res)
+{
+	struct virq_avic_exit_ipi x;
+	struct wake_ w = {api, sender, 0};
+	virq_status st;
+
 	IGNORE_(
 	    virq_avic_exit_ipi_decode(info1, info2, LD_(&sender->x2apic), &x)); /* cannot fail */
 	res->cause = (uint32_t)x.cause;
@@ -219,14 +237,14 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 	switch (x.cause) {
 	case LIBVIRQ_AVIC_IPI_TARGET_NOT_RUNNING:
 		/* Hardware already set the IRR bits: only wake the targets. */
-		st = virq_avic_resolve(sender->vm, sender, &x.icr, wake_one_, &w, NULL);
+		st = virq_avic_resolve_(api, sender->vm, sender, &x.icr, wake_one_, &w, NULL);
 		res->targets = w.n;
 		return st;
 	case LIBVIRQ_AVIC_IPI_INVALID_INT_TYPE:
 	case LIBVIRQ_AVIC_IPI_INVALID_TARGET:
 		/* Hardware delivered to nobody: emulate the whole ICR write
 		 * (KVM 5aede752a839: also for an invalid target). */
-		return virq_avic_emulate_icr(sender, info1, ops, &res->targets);
+		return emulate_icr_(api, sender, info1, ops, &res->targets);
 	case LIBVIRQ_AVIC_IPI_INVALID_VECTOR:
 		return LIBVIRQ_OK;
 	case LIBVIRQ_AVIC_IPI_INVALID_BACKING_PAGE:
@@ -254,7 +272,17 @@ virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint6
 	}
 }
 
-static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
+virq_status virq_avic_handle_incomplete_ipi(struct virq_avic_vcpu *sender, uint64_t info1,
+					    uint64_t info2, const struct virq_avic_deliver_ops *ops,
+					    struct virq_avic_exit_result *res)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = exit_args_(api, sender, res);
+
+	return st != LIBVIRQ_OK ? st : incomplete_ipi_(api, sender, info1, info2, ops, res);
+}
+
+static virq_status trap_write_(const char *api, struct virq_avic_vcpu *v, uint32_t off,
 			       const struct virq_avic_deliver_ops *ops,
 			       struct virq_avic_exit_result *res)
 {
@@ -264,15 +292,15 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 	switch (off) {
 	case LIBVIRQ_APIC_LDR:
 		/* ENOENT/EEXIST: no entry; IPIs to it exit and are emulated. */
-		IGNORE_(virq_avic_ldr_write(v, val));
+		IGNORE_(virq_avic_ldr_write_(v, val));
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_DFR:
 		/* ENOENT: a DFR model other than flat/cluster, kept; no logical entry. */
-		IGNORE_(virq_avic_dfr_write(v, val));
+		IGNORE_(virq_avic_dfr_write_(v, val));
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_ID:
 		/* EINHIBITED is reported through res->inhibited. */
-		IGNORE_(virq_avic_apic_id_write(v, val));
+		IGNORE_(virq_avic_apic_id_write_(v, val));
 		return LIBVIRQ_OK;
 	case LIBVIRQ_APIC_RRR:
 		return LIBVIRQ_OK;
@@ -281,29 +309,22 @@ static virq_status trap_write_(struct virq_avic_vcpu *v, uint32_t off,
 		      (uint64_t)__atomic_load_n(apic_reg_(v, LIBVIRQ_APIC_ICR2), __ATOMIC_RELAXED)
 			  << 32;
 		/* ENOTSUP: a special IPI without a delivery callback; the caller must know. */
-		return virq_avic_emulate_icr(v, icr, ops, &res->targets);
+		return emulate_icr_(api, v, icr, ops, &res->targets);
 	default:
 		res->action = LIBVIRQ_AVIC_ACT_EMULATE_WRITE;
 		return LIBVIRQ_OK;
 	}
 }
 
-virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1, uint64_t info2,
-				     const struct virq_avic_deliver_ops *ops,
-				     struct virq_avic_exit_result *res)
+/* virq_avic_handle_noaccel() after exit_args_(). */
+static virq_status noaccel_(const char *api, struct virq_avic_vcpu *vcpu, uint64_t info1,
+			    uint64_t info2, const struct virq_avic_deliver_ops *ops,
+			    struct virq_avic_exit_result *res)
 {
 	struct virq_avic_exit_noaccel x;
 	uint32_t before;
 	virq_status st;
 
-	if (res)
-		memset(res, 0, sizeof(*res));
-	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_handle_noaccel: vCPU not initialised");
-	if (!res)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_handle_noaccel: res is NULL");
 	/* Trap or fault for the extended LVTs depends on CPUID Fn8000_000A EDX[27]. */
 	IGNORE_(virq_avic_exit_noaccel_decode(info1, info2, vcpu->vm->caps.ext_lvt_trap,
 					      &x)); /* cannot fail */
@@ -329,28 +350,35 @@ virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1
 		return LIBVIRQ_EUNKNOWN;
 	}
 	before = vm_inhibits_(vcpu->vm);
-	st = trap_write_(vcpu, x.offset, ops, res);
+	st = trap_write_(api, vcpu, x.offset, ops, res);
 	/* LDR/DFR/APIC ID writes may inhibit: the other vCPUs must know. */
 	res->inhibited = (vm_inhibits_(vcpu->vm) & ~before) != 0;
 	return st;
+}
+
+virq_status virq_avic_handle_noaccel(struct virq_avic_vcpu *vcpu, uint64_t info1, uint64_t info2,
+				     const struct virq_avic_deliver_ops *ops,
+				     struct virq_avic_exit_result *res)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = exit_args_(api, vcpu, res);
+
+	return st != LIBVIRQ_OK ? st : noaccel_(api, vcpu, info1, info2, ops, res);
 }
 
 virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode, uint64_t info1,
 				  uint64_t info2, const struct virq_avic_deliver_ops *ops,
 				  struct virq_avic_exit_result *res)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = exit_args_(api, vcpu, res);
+
+	if (st != LIBVIRQ_OK)
+		return st;
 	if (exitcode == LIBVIRQ_VMCB_EXIT_AVIC_INCOMPLETE_IPI)
-		return virq_avic_handle_incomplete_ipi(vcpu, info1, info2, ops, res);
+		return incomplete_ipi_(api, vcpu, info1, info2, ops, res);
 	if (exitcode == LIBVIRQ_VMCB_EXIT_AVIC_NOACCEL)
-		return virq_avic_handle_noaccel(vcpu, info1, info2, ops, res);
-	if (res)
-		memset(res, 0, sizeof(*res));
-	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_handle_exit: vCPU not initialised");
-	if (!res)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_handle_exit: res is NULL");
+		return noaccel_(api, vcpu, info1, info2, ops, res);
 	event_(vcpu->vm, EV_UNKNOWN_EXIT_, LIBVIRQ_LOG_WARN,
 	       "avic: virq_avic_handle_exit given an exit code it does not handle (code, vCPU)",
 	       exitcode, vcpu->index);
@@ -361,11 +389,12 @@ virq_status virq_avic_handle_exit(struct virq_avic_vcpu *vcpu, uint64_t exitcode
 virq_status virq_avic_vm_counters_get(const struct virq_avic_vm *vm,
 				      struct virq_avic_vm_counters *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_vm_counters: VM not initialised");
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
 	if (!out)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL, "virq_avic_vm_counters: out is NULL");
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EINVAL, "out=NULL");
 	out->unknown_ipi_cause = __atomic_load_n(&vm->cnt.ev[EV_UNKNOWN_CAUSE_], __ATOMIC_RELAXED);
 	out->unknown_exit = __atomic_load_n(&vm->cnt.ev[EV_UNKNOWN_EXIT_], __ATOMIC_RELAXED);
 	out->invalid_backing_page = __atomic_load_n(&vm->cnt.ev[EV_BAD_BACKING_], __ATOMIC_RELAXED);

@@ -60,18 +60,21 @@
  */
 #include "avic_priv.h"
 
-/* Cold path: the doorbell write faulted (#GP); fall back to a kick. */
-static LIBVIRQ_COLD_ virq_status doorbell_failed_(struct virq_avic_vcpu *t)
+/* Cold path: the doorbell write faulted (#GP); fall back to a kick. The
+ * report names the host CPU the target last ran on (the one rung). */
+static LIBVIRQ_COLD_ virq_status doorbell_failed_(const char *api, struct virq_avic_vcpu *t)
 {
 	const struct virq_hal *hal = &t->vm->hal;
 
 	CNT_(&t->cnt.db_failed);
 	CNT_(&t->cnt.kick);
 	(hal->ops->kick_vcpu)(hal->ctx, t->cookie);
-	return LIBVIRQ_FAIL(hal, LIBVIRQ_EHW, "virq_avic_post: doorbell MSR write faulted, kicked");
+	return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EHW,
+			      "doorbell MSR write of host APIC ID=%u faulted: vCPU index=%u kicked",
+			      LD_(&t->host_apic_id), t->index);
 }
 
-virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
+virq_status virq_avic_notify_(const char *api, struct virq_avic_vcpu *t, uint32_t self_host)
 {
 	const struct virq_hal *hal = &t->vm->hal;
 	uint32_t run = __atomic_load_n(&t->run, __ATOMIC_SEQ_CST);
@@ -87,7 +90,7 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 			CNT_(&t->cnt.db);
 			if ((hal->ops->msr_write)(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) !=
 			    LIBVIRQ_OK)
-				return doorbell_failed_(t);
+				return doorbell_failed_(api, t);
 			return LIBVIRQ_OK;
 		}
 	}
@@ -96,26 +99,25 @@ virq_status virq_avic_notify_(struct virq_avic_vcpu *t, uint32_t self_host)
 	return LIBVIRQ_OK;
 }
 
+/* Cold path of virq_avic_post(): @vector is outside 16..255. */
+static LIBVIRQ_COLD_ virq_status post_vector_(const char *api, const struct virq_avic_vcpu *v,
+					      uint32_t vector)
+{
+	if (vector < 16u)
+		return LIBVIRQ_FAILV_(api, &v->vm->hal, LIBVIRQ_ERANGE, "vector=%u < 16", vector);
+	return LIBVIRQ_FAILV_(api, &v->vm->hal, LIBVIRQ_ERANGE, "vector=%u > 255", vector);
+}
+
 virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_t self_host_apic_id)
 {
-	uint32_t bit, old;
+	const char *const api = LIBVIRQ_ENTRY_;
 
 	/* One load and compare: a NULL, destroyed or never-created target is refused. */
 	if (!vcpu || __atomic_load_n(&vcpu->state, __ATOMIC_RELAXED) != LIBVIRQ_AVIC_ST_LIVE_)
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_post: vCPU not initialised");
-	if (vector - 16u > 255u - 16u)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ERANGE,
-				    "virq_avic_post: vector below 16 or above 255");
-	bit = 1u << (vector & 31u);
-	old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit,
-				__ATOMIC_SEQ_CST);
-	if (old & bit) {
-		CNT_(&vcpu->cnt.coalesced);
-		return LIBVIRQ_OK;
-	}
-	/* Counted by the notification (posts = notifications - wakes - failures). */
-	return virq_avic_notify_(vcpu, self_host_apic_id);
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
+	if (vector - 16u > 255u - 16u) /* one compare on the hot path */
+		return post_vector_(api, vcpu, vector);
+	return avic_post_live_(api, vcpu, vector, self_host_apic_id);
 }
 
 /* Publishes the physical table entry (single 64-bit store the hardware reads). */
@@ -150,17 +152,14 @@ uint32_t virq_avic_run_word_(const struct virq_avic_vcpu *v)
 	       (on && v->vm->ipiv ? LIBVIRQ_AVIC_RUN_ISRUNNING : 0u);
 }
 
-virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
+/* virq_avic_vcpu_load() of a live vCPU, reported under @p api. */
+static virq_status avic_load_(const char *api, struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
 {
-	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_load: vCPU not initialised");
 	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
-		return LIBVIRQ_FAILV(&vcpu->vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vcpu_load: host APIC ID above 0xFFF", host_apic_id);
+		return LIBVIRQ_FAILV_(api, &vcpu->vm->hal, LIBVIRQ_ERANGE, "host_apic_id=%u > %u",
+				      host_apic_id, LIBVIRQ_AVIC_RUN_HOST);
 	if (vcpu->loaded)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EBUSY,
-				    "virq_avic_vcpu_load: vCPU already loaded");
+		return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_EBUSY, "vcpu already loaded");
 	vcpu->host_apic_id = host_apic_id;
 	vcpu->loaded = true;
 	if (vcpu->blocking) {
@@ -173,6 +172,15 @@ virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_
 	/* L1 of the ordering argument; VMRUN (L2) follows in the caller. */
 	__atomic_store_n(&vcpu->run, virq_avic_run_word_(vcpu), __ATOMIC_SEQ_CST);
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_avic_vcpu_load(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
+	return avic_load_(api, vcpu, host_apic_id);
 }
 
 static void unload_(struct virq_avic_vcpu *v)
@@ -192,9 +200,10 @@ static void unload_(struct virq_avic_vcpu *v)
 
 virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_put: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	/* Keyed on the software state, not on IsRunning (off with ipiv=0). */
 	if (!vcpu->loaded)
 		return LIBVIRQ_OK;
@@ -205,9 +214,10 @@ virq_status virq_avic_vcpu_put(struct virq_avic_vcpu *vcpu)
 
 virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_block: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	vcpu->blocking = true;
 	unload_(vcpu);
 	return LIBVIRQ_OK;
@@ -215,16 +225,16 @@ virq_status virq_avic_vcpu_block(struct virq_avic_vcpu *vcpu)
 
 virq_status virq_avic_vcpu_unblock(struct virq_avic_vcpu *vcpu, uint32_t host_apic_id)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_unblock: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	if (host_apic_id > LIBVIRQ_AVIC_RUN_HOST)
-		return LIBVIRQ_FAILV(&vcpu->vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vcpu_unblock: host APIC ID above 0xFFF",
-				     host_apic_id);
+		return LIBVIRQ_FAILV_(api, &vcpu->vm->hal, LIBVIRQ_ERANGE, "host_apic_id=%u > %u",
+				      host_apic_id, LIBVIRQ_AVIC_RUN_HOST);
 	vcpu->blocking = false;
 	vcpu->loaded = false;
-	return virq_avic_vcpu_load(vcpu, host_apic_id);
+	return avic_load_(api, vcpu, host_apic_id);
 }
 
 /* Highest set bit of the 256-bit array at @base, or -1. */

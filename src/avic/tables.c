@@ -381,11 +381,8 @@ static virq_status log_result_(const struct virq_avic_vcpu *v)
 	return v->log_owner ? LIBVIRQ_OK : LIBVIRQ_EEXIST;
 }
 
-virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
+virq_status virq_avic_ldr_write_(struct virq_avic_vcpu *vcpu, uint32_t ldr)
 {
-	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_ldr_write: vCPU not initialised");
 	if (LD_(&vcpu->x2apic)) /* x2APIC LDR is read-only and derived */
 		return LIBVIRQ_OK;
 	uncount_(vcpu);
@@ -395,11 +392,17 @@ virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
 	return log_result_(vcpu);
 }
 
-virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
+virq_status virq_avic_ldr_write(struct virq_avic_vcpu *vcpu, uint32_t ldr)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_dfr_write: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
+	return virq_avic_ldr_write_(vcpu, ldr);
+}
+
+virq_status virq_avic_dfr_write_(struct virq_avic_vcpu *vcpu, uint32_t dfr)
+{
 	if (LD_(&vcpu->x2apic))
 		return LIBVIRQ_OK;
 	/* DFR[27:0] read as ones; a model other than flat or cluster is kept too. */
@@ -410,13 +413,19 @@ virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
 	return log_result_(vcpu);
 }
 
-virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
+virq_status virq_avic_dfr_write(struct virq_avic_vcpu *vcpu, uint32_t dfr)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
+	return virq_avic_dfr_write_(vcpu, dfr);
+}
+
+virq_status virq_avic_apic_id_write_(struct virq_avic_vcpu *vcpu, uint32_t value)
 {
 	uint32_t before;
 
-	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_apic_id_write: vCPU not initialised");
 	if (LD_(&vcpu->x2apic)) /* x2APIC ID is read-only */
 		return LIBVIRQ_OK;
 	before = vm_inhibits_(vcpu->vm);
@@ -426,4 +435,13 @@ virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
 	recheck_(vcpu->vm);
 	/* The tables stay indexed by the initial ID; a changed ID inhibits instead. */
 	return (vm_inhibits_(vcpu->vm) & ~before) ? LIBVIRQ_EINHIBITED : LIBVIRQ_OK;
+}
+
+virq_status virq_avic_apic_id_write(struct virq_avic_vcpu *vcpu, uint32_t value)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+
+	if (!vcpu_live_(vcpu))
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
+	return virq_avic_apic_id_write_(vcpu, value);
 }

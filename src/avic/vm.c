@@ -350,6 +350,7 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 				     cfg->index, cfg->apic_id);
 	memset(vcpu, 0, sizeof(*vcpu));
 	vcpu->vm = vm;
+	vcpu->hal = vm->hal;
 	st = vcpu_backing_(vm, vcpu, cfg);
 	if (st != LIBVIRQ_OK) {
 		vcpu->vm = NULL;

@@ -62,23 +62,22 @@ static void pmcv_l2_state_(const struct virq_pmcvirt_vcpu *v, void *vmcb02, cons
 	pmcv_wr_gctl_(vmcb02, pmcv_rd_gctl_(vmcb12) & bits);
 }
 
-/* @fn: the public function's name (a string literal). */
-#define PMCV_NESTED_CHECK_(v, a, b, fn)                                                            \
-	pmcv_nested_check_((v), (a), (b), fn ": vCPU not initialised", fn ": NULL VMCB",           \
-			   fn ": not HW mode", fn ": vCPU in the guest")
-
-static virq_status pmcv_nested_check_(const struct virq_pmcvirt_vcpu *v, const void *a,
-				      const void *b, const char *not_live, const char *null_vmcb,
-				      const char *not_hw, const char *in_guest)
+/* The checks both nested calls share, reported under @p api. */
+static virq_status pmcv_nested_check_(const char *api, const struct virq_pmcvirt_vcpu *v,
+				      const void *vmcb12, const void *vmcb02)
 {
 	if (!pmcv_live_(v))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, not_live);
-	if (!a || !b)
-		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, null_vmcb);
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", v);
+	if (!vmcb12)
+		return LIBVIRQ_FAIL_(api, &v->hal, LIBVIRQ_EINVAL, "vmcb12=NULL");
+	if (!vmcb02)
+		return LIBVIRQ_FAIL_(api, &v->hal, LIBVIRQ_EINVAL, "vmcb02=NULL");
 	if (v->mode != LIBVIRQ_PMCVIRT_MODE_HW)
-		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, not_hw);
+		return LIBVIRQ_FAILV_(api, &v->hal, LIBVIRQ_EINVAL,
+				      "vcpu mode=%u is not LIBVIRQ_PMCVIRT_MODE_HW",
+				      (uint64_t)v->mode);
 	if (v->in_guest)
-		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EBUSY, in_guest);
+		return LIBVIRQ_FAIL_(api, &v->hal, LIBVIRQ_EBUSY, "vcpu in the guest (entered)");
 	return LIBVIRQ_OK;
 }
 
@@ -91,14 +90,14 @@ static bool pmcv_l2_pmc_(const void *vmcb12)
 virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_has_pmc_virt,
 				      void *vmcb12, void *vmcb02, bool *fail)
 {
-	virq_status st = PMCV_NESTED_CHECK_(vcpu, vmcb12, vmcb02, "virq_pmcvirt_nested_vmrun");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = pmcv_nested_check_(api, vcpu, vmcb12, vmcb02);
 	bool own;
 
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (!fail)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_nested_vmrun: fail is NULL");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "fail=NULL");
 	*fail = false;
 	own = pmcv_l2_pmc_(vmcb12);
 	if (own && !l1_has_pmc_virt) {
@@ -123,7 +122,8 @@ virq_status virq_pmcvirt_nested_vmrun(struct virq_pmcvirt_vcpu *vcpu, bool l1_ha
 virq_status virq_pmcvirt_nested_vmexit(struct virq_pmcvirt_vcpu *vcpu, void *vmcb12,
 				       const void *vmcb02)
 {
-	virq_status st = PMCV_NESTED_CHECK_(vcpu, vmcb12, vmcb02, "virq_pmcvirt_nested_vmexit");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = pmcv_nested_check_(api, vcpu, vmcb12, vmcb02);
 
 	if (st != LIBVIRQ_OK)
 		return st;

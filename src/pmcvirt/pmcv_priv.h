@@ -29,6 +29,17 @@ static inline const struct virq_hal *pmcv_hal_(const struct virq_pmcvirt_vcpu *v
 	return pmcv_live_(v) ? &v->hal : NULL;
 }
 
+/*
+ * A NULL, never-initialised or destroyed vCPU where a live one is needed
+ * (::LIBVIRQ_EINVAL), reported through its HAL when it was destroyed (it
+ * keeps it), else through @p other (NULL: unreported, the call has no
+ * other object).
+ */
+#define LIBVIRQ_PMCV_DEAD_(api, other, name, v)                                                    \
+	LIBVIRQ_FAIL_DEAD_((api),                                                                  \
+			   (v) && (v)->state == LIBVIRQ_PMCVIRT_ST_DEAD_ ? &(v)->hal : (other),    \
+			   (name), (v), LIBVIRQ_PMCVIRT_ST_DEAD_)
+
 /* Deliberately ignores a status (the caller documented why). */
 #define IGNORE_STATUS_(x)                                                                          \
 	do {                                                                                       \
@@ -62,5 +73,14 @@ static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uin
 
 /* Lazy mode: saves the guest PMU still live in the MSRs into the software state (switch.c). */
 virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *vcpu);
+
+/*
+ * virq_pmcvirt_mode_check() reported under @p api through @p hal (either
+ * NULL: unreported), for virq_pmcvirt_vcpu_init().
+ */
+virq_status virq_pmcv_mode_check_(const char *api, const struct virq_hal *hal,
+				  const struct virq_pmcvirt_caps *caps,
+				  const struct virq_pmcvirt_guest *guest,
+				  enum virq_pmcvirt_mode mode, uint32_t flags);
 
 #endif /* LIBVIRQ_SRC_PMCV_PRIV_H */

@@ -345,6 +345,7 @@ struct virq_avic_vcpu {
 	uint64_t lix_cluster; ///< Internal: cluster buckets holding it (bit cluster * 4 + bit).
 	struct virq_avic_irte_ref *irtes;	///< Internal: attached IRTEs.
 	struct virq_avic_vcpu_raw_counters cnt; ///< Internal: counters.
+	struct virq_hal hal; ///< Internal: the VM's HAL, kept when destroyed (failure reports).
 };
 
 /**

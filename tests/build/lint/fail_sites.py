@@ -31,7 +31,8 @@ import sys
 MAX_VALUES = 4
 SITE = re.compile(r'\bLIBVIRQ_(FAILV?)(_?)\s*\(')
 # wrapper macro -> index of its literal argument (the api is argument 0)
-WRAPPERS = {'LIBVIRQ_PAGE_ALLOC_': 5, 'LIBVIRQ_FAIL_DEAD_': 2, 'LIBVIRQ_GICV4_DEAD_': 2}
+WRAPPERS = {'LIBVIRQ_PAGE_ALLOC_': 5, 'LIBVIRQ_FAIL_DEAD_': 2, 'LIBVIRQ_GICV4_DEAD_': 2,
+            'LIBVIRQ_AVIC_VM_DEAD_': 2, 'LIBVIRQ_AVIC_VCPU_DEAD_': 2, 'LIBVIRQ_PMCV_DEAD_': 2}
 WRAP = re.compile(r'\b(%s)\s*\(' % '|'.join(WRAPPERS))
 PLACEHOLDER = re.compile(r'%[udx]')
 

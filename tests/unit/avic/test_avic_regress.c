@@ -249,6 +249,7 @@ static void fail_says_why(void **s)
 	struct at_vm t;
 	struct virq_avic_exit_result r;
 	struct virq_avic_irte_ref ref;
+	struct virq_failure f;
 	uint64_t irte[2] __attribute__((aligned(16))) = {0, 0};
 	uint32_t n;
 
@@ -276,9 +277,16 @@ static void fail_says_why(void **s)
 	assert_int_equal(logs_(&t), 1);
 	assert_int_equal(virq_sim_log_count(t.sim, LIBVIRQ_LOG_DEBUG), 1);
 	assert_string_equal(virq_sim_last_log(t.sim),
-			    "virq_avic_vcpu_load: host APIC ID above 0xFFF");
+			    "virq_avic_vcpu_load: host_apic_id=4096 > 4095");
+	assert_true(virq_sim_last_fail(t.sim, &f));
+	assert_string_equal(f.function, "virq_avic_vcpu_load");
+	assert_int_equal(f.status, LIBVIRQ_ERANGE);
+	assert_int_equal(f.nvalues, 2);
+	assert_int_equal(f.values[0], 0x1000);
 	assert_int_equal(virq_avic_vcpu_load(&t.v[4], 0x30), LIBVIRQ_EBUSY);
-	assert_true(virq_sim_logged(t.sim, "virq_avic_vcpu_load: vCPU already loaded"));
+	assert_true(virq_sim_last_fail(t.sim, &f));
+	assert_string_equal(f.function, "virq_avic_vcpu_load");
+	assert_string_equal(f.message, "virq_avic_vcpu_load: vcpu already loaded");
 	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 3), LIBVIRQ_ERANGE);
 	assert_true(virq_sim_logged(t.sim, "virq_avic_irte_attach: vector below 16"));
 	assert_int_equal(virq_sim_log_count(t.sim, LIBVIRQ_LOG_DEBUG), 3);
