@@ -21,6 +21,16 @@ decide it; the unit tests check it).
 
 avic_entry: the AVIC physical and logical APIC ID table entries.
 perf_ctl: PerfEvtSeln (PERF_CTLn), the PMC virtualization encoder and decoder.
+irte_ga: the IOMMU 128-bit IRTE, GuestMode 1 and 0: the encoder and
+         decode(encode(x)) (proof enc_irte_ga), the decoder and
+         encode(decode(w)) (proof dec_irte_ga). The decoder reads the words
+         after it has written the structure; WP runs with -wp-ref-vars f
+         (the encoder's and the decoder's structure is by reference, apart
+         from the words, as their contracts' \separated say) and
+         -wp-check-memory-model (every call in the harness is checked to pass
+         a valid structure apart from the words: the model asks for
+         \\valid, not \\valid_read, of the encoder's input too). The
+         harness's own functions name no variable f.
 """
 import os
 import re
@@ -344,6 +354,90 @@ def perf_ctl():
             '#define PROOF_ZERO_state (*state = (struct virq_pmcvirt_state){0})']
     return c + zero + ['#include "pmcvirt/enc/layout.c"'] + rt
 
+def irte_ga():
+    ga = {'Destination': ('dest', 'value'), 'Guest Virtual APIC Table Root Pointer': ('ga_root_pa', 'addr'),
+          'Vector': ('vector', 'value'), 'GATag': ('ga_tag', 'value'), 'GuestMode': ('guest_mode', 'value'),
+          'IsRun': ('is_run', 'value'), 'GAPPIDis': ('gappi_dis', 'value'),
+          'GALogIntr': ('ga_log_intr', 'value'), 'SupIOPF': ('sup_iopf', 'value'),
+          'RemapEn': ('remap_en', 'value')}
+    rm = {'Destination': ('dest', 'value'), 'Vector': ('vector', 'value'),
+          'GuestMode': ('guest_mode', 'value'), 'DM': ('dm_logical', 'value'),
+          'RqEoi': ('rq_eoi', 'value'), 'IntType': ('int_type', 'value'),
+          'SupIOPF': ('sup_iopf', 'value'), 'RemapEn': ('remap_en', 'value')}
+    types = {'remap_en': 1, 'sup_iopf': 1, 'guest_mode': 1, 'dest': 32, 'vector': 8,
+             'ga_log_intr': 1, 'is_run': 1, 'ga_tag': 32, 'ga_root_pa': 64, 'int_type': 8,
+             'rq_eoi': 1, 'dm_logical': 1, 'gappi_dis': 1}
+    gf, rf = fields_of('iommu-irte-ga', ga), fields_of('iommu-irte-remap', rm)
+    old = lambda m: '\\old(f->%s)' % m
+
+    def zero_others(fields, e):
+        used = set(m for _, _, m, _, _ in fields if m)
+        return ' && '.join('%s == 0' % e(m) for m in types if m not in used)
+    # IntType: 000b Fixed, 001b Arbitrated, the rest reserved (48882 rev 3.11 Table 22).
+    it = lambda e: '%s <= 1' % e('int_type')
+    o = ['''/*@ requires \\valid_read(f) && \\valid(out + (0 .. 1)) && \\separated(f, out + (0 .. 1));
+    assigns out[0 .. 1];
+    ensures ok_ga: \\result == LIBVIRQ_OK && \\old(f->guest_mode) ==> (%s) && (%s);
+    ensures ok_remap: \\result == LIBVIRQ_OK && !\\old(f->guest_mode) ==> (%s) && (%s) && (%s);
+    ensures error: \\result == LIBVIRQ_OK || ((\\result == LIBVIRQ_EINVAL || \\result == LIBVIRQ_ERANGE || \\result == LIBVIRQ_EALIGN) && out[0] == \\old(out[0]) && out[1] == \\old(out[1]));
+    ensures bits_ga: \\result == LIBVIRQ_OK && \\old(f->guest_mode) ==>
+	     (%s);
+    ensures bits_remap: \\result == LIBVIRQ_OK && !\\old(f->guest_mode) ==>
+	     (%s);
+*/
+virq_status virq_avic_irte_ga_encode(const struct virq_avic_irte_ga *f, uint64_t out[2]);''' % (
+        fits(gf, types, old), zero_others(gf, old), fits(rf, types, old), zero_others(rf, old), it(old),
+        enc_bits(gf, 128, lambda w: 'out[%d]' % w, old, types),
+        enc_bits(rf, 128, lambda w: 'out[%d]' % w, old, types))]
+    g0 = lambda m: 'f->%s' % m
+    w = lambda k: 'in[%d]' % k
+    o.append('''/*@ requires \\valid_read(in + (0 .. 1)) && \\valid(f) && \\separated(f, in + (0 .. 1));
+    assigns *f;
+    ensures ok_ga: \\result == LIBVIRQ_OK && bit_test(in[0], 7) ==> (%s);
+    ensures ok_remap: \\result == LIBVIRQ_OK && !bit_test(in[0], 7) ==> (%s) && f->int_type <= 1;
+    ensures error: \\result == LIBVIRQ_OK || \\result == LIBVIRQ_ERANGE;
+    ensures bits_ga: bit_test(in[0], 7) ==> (%s) && (%s);
+    ensures bits_remap: !bit_test(in[0], 7) ==> (%s) && (%s);
+*/
+virq_status virq_avic_irte_ga_decode(const uint64_t in[2], struct virq_avic_irte_ga *f);''' % (
+        rsvd_clear(gf, w), rsvd_clear(rf, w),
+        dec_bits(gf, w, g0, {m: t for m, t in types.items() if m in set(x[2] for x in gf)}),
+        zero_others(gf, g0),
+        dec_bits(rf, w, g0, {m: t for m, t in types.items() if m in set(x[2] for x in rf)}),
+        zero_others(rf, g0)))
+    rt = '''
+/*@ requires \\valid(x) && \\valid(g) && \\separated(x, g);
+    assigns *g;
+    @A@
+*/
+virq_status irte_roundtrip(const struct virq_avic_irte_ga *x, struct virq_avic_irte_ga *g)
+{
+	uint64_t w[2];
+
+	if (virq_avic_irte_ga_encode(x, w) != LIBVIRQ_OK)
+		return LIBVIRQ_ERANGE;
+	return virq_avic_irte_ga_decode(w, g);
+}
+
+/*@ requires \\valid_read(e + (0 .. 1)) && \\valid(out + (0 .. 1)) && \\separated(e + (0 .. 1), out + (0 .. 1));
+    assigns out[0 .. 1];
+    ensures \\result == LIBVIRQ_OK ==>
+	     (@B@);
+*/
+virq_status irte_reencode(const uint64_t e[2], uint64_t out[2])
+{
+	struct virq_avic_irte_ga d;
+
+	if (virq_avic_irte_ga_decode(e, &d) != LIBVIRQ_OK)
+		return LIBVIRQ_ERANGE;
+	return virq_avic_irte_ga_encode(&d, out);
+}'''.replace('@A@', same_each(types, lambda m: 'g->' + m, lambda m: 'x->' + m)).replace(
+        '@B@', same_word(128, lambda k: 'out[%d]' % k, lambda k: 'e[%d]' % k))
+    # The decoder clears the fields (dest is ORed in, part by part) member by member.
+    zero = ['#define memset(p, c, n) PROOF_ZERO_##p',
+            '#define PROOF_ZERO_f (%s)' % ', '.join('f->%s = 0' % m for m in types)]
+    return o + zero + ['#include "avic/enc/iommu.c"', rt]
+
 
 # The encoders clear a structure with memset(p, 0, sizeof(*p)) before filling
 # it: that is the assignment of the zero structure (WP's typed memory model
@@ -356,5 +450,5 @@ head = ['/* Generated by tests/proof/gen_amd_enc.py %s; do not edit. */' % kind,
         '#include <libvirq/avic/iommu.h>', '#include <libvirq/pmcvirt.h>',
         '/* The bit of a bool (proved in the lemma run). */',
         '/*@ lemma bool_bit: \\forall integer b; 0 <= b <= 1 ==> (bit_test(b, 0) <==> b != 0); */']
-body = {'avic_entry': avic_entry, 'perf_ctl': perf_ctl}[kind]()
+body = {'avic_entry': avic_entry, 'perf_ctl': perf_ctl, 'irte_ga': irte_ga}[kind]()
 print('\n'.join(head + body))
