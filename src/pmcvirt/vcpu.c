@@ -240,7 +240,7 @@ static virq_status pmcv_access_check_(struct virq_pmcvirt_vcpu *v, const void *o
 		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, null_arg);
 	if (v->in_guest)
 		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EBUSY, in_guest);
-	if (v->live && virq_pmcvirt_sync_(v) != LIBVIRQ_OK)
+	if (v->live && virq_pmcvirt_sync_(NULL, v) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EHW, sync);
 	return LIBVIRQ_OK;
 }

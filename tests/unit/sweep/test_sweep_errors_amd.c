@@ -39,7 +39,7 @@ struct w {
 	struct virq_pmcvirt_caps pcaps;
 	struct virq_sim_pmc m;
 	uint8_t *vmcb, *vmcb12, *vmcb02;
-	struct virq_pmcvirt_vcpu p_sw, p_hw, p_zero, p_dead;
+	struct virq_pmcvirt_vcpu p_sw, p_hw, p_zero, p_dead, p_lazy;
 	bool fail;
 };
 
@@ -117,6 +117,13 @@ static void world_down_(struct w *w)
 	virq_status st;
 
 	virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, false);
+	if (w->p_sw.in_guest)
+		st = virq_pmcvirt_exit(&w->p_sw, 0);
+	st = virq_pmcvirt_host_restore(&w->p_sw);
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(0), false);
+	st = virq_pmcvirt_host_restore(&w->p_lazy);
+	st = virq_pmcvirt_vcpu_destroy(&w->p_lazy);
 	if (w->p_hw.in_guest)
 		st = virq_pmcvirt_exit(&w->p_hw, virq_sim_pmc_vmrun(&w->m));
 	st = virq_pmcvirt_host_restore(&w->p_hw);
@@ -171,6 +178,34 @@ static int icr_nmi_(struct w *w)
 
 /* AVIC_NOACCEL EXITINFO1 of a write (bit 32) to APIC offset @off ([11:4]). */
 #define NOACCEL_WR_(off) ((1ull << 32) | (off))
+
+/* The host PMU of @v saved (before a VMRUN). */
+static int saved_(struct w *w, struct virq_pmcvirt_vcpu *v)
+{
+	(void)w;
+	assert_int_equal(virq_pmcvirt_host_save(v), LIBVIRQ_OK);
+	return 0;
+}
+
+/* Every access to PerfCntrGlobalCtl faults (#GP). */
+static int gctl_faults_(struct w *w)
+{
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, true);
+	return 0;
+}
+
+/* The lazy vCPU ran: its guest PMU is still in the MSRs, whose reads fault. */
+static int lazy_faults_(struct w *w)
+{
+	assert_int_equal(virq_pmcvirt_vcpu_init(&w->p_lazy, &w->hal, ZEN4_CAPS,
+						&virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
+						LIBVIRQ_PMCVIRT_F_LAZY, NULL),
+			 LIBVIRQ_OK);
+	enter_(w, &w->p_lazy);
+	assert_int_equal(virq_pmcvirt_exit(&w->p_lazy, 0), LIBVIRQ_OK);
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(0), true);
+	return 0;
+}
 
 /*
  * The cases: (function, status, text the message must contain, set-up,
@@ -248,6 +283,41 @@ static int icr_nmi_(struct w *w)
 	  virq_pmcvirt_probe(&w->hal2, &w->pcaps))                                                 \
 	X(virq_pmcvirt_probe, EHW, "NumPerfCtrCore=0 with PerfMonV2=1", no_ctrs_(w),               \
 	  virq_pmcvirt_probe(&w->hal, &w->pcaps))                                                  \
+	/* ---- PMC host PMU and world switch ---- */                                              \
+	X(virq_pmcvirt_host_set_used, EINVAL, "vcpu destroyed", 0,                                 \
+	  virq_pmcvirt_host_set_used(&w->p_dead, 1))                                               \
+	X(virq_pmcvirt_host_set_used, EBUSY, "host PMU saved", saved_(w, &w->p_sw),                \
+	  virq_pmcvirt_host_set_used(&w->p_sw, 1))                                                 \
+	X(virq_pmcvirt_host_set_used, EBUSY, "vcpu in the guest", enter_(w, &w->p_hw),             \
+	  virq_pmcvirt_host_set_used(&w->p_hw, 1))                                                 \
+	X(virq_pmcvirt_host_set_used, ERANGE,                                                      \
+	  "mask=0x40 names a counter >= the host's counters=6", 0,                                 \
+	  virq_pmcvirt_host_set_used(&w->p_sw, 1u << 6))                                           \
+	X(virq_pmcvirt_host_save, EINVAL, "vcpu destroyed", 0, virq_pmcvirt_host_save(&w->p_dead)) \
+	X(virq_pmcvirt_host_save, EBUSY, "host PMU already saved", saved_(w, &w->p_sw),            \
+	  virq_pmcvirt_host_save(&w->p_sw))                                                        \
+	X(virq_pmcvirt_host_save, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                 \
+	  virq_pmcvirt_host_save(&w->p_sw))                                                        \
+	X(virq_pmcvirt_host_save, EHW, "a PMU MSR access faulted", gctl_faults_(w),                \
+	  virq_pmcvirt_host_save(&w->p_sw))                                                        \
+	X(virq_pmcvirt_host_restore, EINVAL, "vcpu destroyed", 0,                                  \
+	  virq_pmcvirt_host_restore(&w->p_dead))                                                   \
+	X(virq_pmcvirt_host_restore, EINVAL, "host PMU not saved", 0,                              \
+	  virq_pmcvirt_host_restore(&w->p_sw))                                                     \
+	X(virq_pmcvirt_host_restore, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),              \
+	  virq_pmcvirt_host_restore(&w->p_sw))                                                     \
+	X(virq_pmcvirt_host_restore, EHW, "a PMU MSR access faulted", lazy_faults_(w),             \
+	  virq_pmcvirt_host_restore(&w->p_lazy))                                                   \
+	X(virq_pmcvirt_enter, EINVAL, "vcpu destroyed", 0, virq_pmcvirt_enter(&w->p_dead))         \
+	X(virq_pmcvirt_enter, EINVAL, "host PMU not saved", 0, virq_pmcvirt_enter(&w->p_sw))       \
+	X(virq_pmcvirt_enter, EBUSY, "vcpu already entered", enter_(w, &w->p_sw),                  \
+	  virq_pmcvirt_enter(&w->p_sw))                                                            \
+	X(virq_pmcvirt_enter, EHW, "a PMU MSR write faulted",                                      \
+	  (saved_(w, &w->p_sw), gctl_faults_(w)), virq_pmcvirt_enter(&w->p_sw))                    \
+	X(virq_pmcvirt_exit, EINVAL, "vcpu destroyed", 0, virq_pmcvirt_exit(&w->p_dead, 0))        \
+	X(virq_pmcvirt_exit, EINVAL, "vcpu not entered", 0, virq_pmcvirt_exit(&w->p_sw, 0))        \
+	X(virq_pmcvirt_exit, EHW, "a PMU MSR access faulted",                                      \
+	  (enter_(w, &w->p_sw), gctl_faults_(w)), virq_pmcvirt_exit(&w->p_sw, 0))                  \
 	/* ---- PMC nested ---- */                                                                 \
 	X(virq_pmcvirt_nested_vmrun, EINVAL, "vcpu destroyed", 0,                                  \
 	  virq_pmcvirt_nested_vmrun(&w->p_dead, false, w->vmcb12, w->vmcb02, &w->fail))            \
