@@ -199,9 +199,23 @@ virq_status virq_avic_apic_id_write_(struct virq_avic_vcpu *vcpu, uint32_t value
 /* Notifies a target whose IRR already holds a new bit (doorbell or kick); a
  * faulted doorbell is reported under @p api. */
 virq_status virq_avic_notify_(const char *api, struct virq_avic_vcpu *t, uint32_t self_host);
-/* virq_avic_post() to a live vCPU of a vector in 16..255, reported under @p api. */
-virq_status virq_avic_post_live_(const char *api, struct virq_avic_vcpu *vcpu, uint32_t vector,
-				 uint32_t self_host_apic_id);
+/* virq_avic_post() to a live vCPU of a vector in 16..255, reported under @p
+ * api (inline: the post hot path). */
+
+static inline virq_status avic_post_live_(const char *api, struct virq_avic_vcpu *vcpu,
+					  uint32_t vector, uint32_t self_host_apic_id)
+{
+	uint32_t bit = 1u << (vector & 31u);
+	uint32_t old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit,
+					 __ATOMIC_SEQ_CST);
+
+	if (old & bit) {
+		CNT_(&vcpu->cnt.coalesced);
+		return LIBVIRQ_OK;
+	}
+	/* Counted by the notification (posts = notifications - wakes - failures). */
+	return virq_avic_notify_(api, vcpu, self_host_apic_id);
+}
 /* Writes the physical table entry: host APIC ID, IsRunning if @running, ipiv and AVIC on. */
 void virq_avic_publish_entry_(struct virq_avic_vcpu *v, bool running);
 /* The run word for a loaded, non-blocking vCPU (RUNNING | DOORBELL | ISRUNNING | host). */

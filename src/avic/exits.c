@@ -66,7 +66,7 @@ static LIBVIRQ_CF_CHECK_ void emu_deliver_(void *arg, struct virq_avic_vcpu *t)
 			__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
 		else
 			__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
-		IGNORE_(virq_avic_post_live_(e->api, t, icr->vector, e->self_host));
+		IGNORE_(avic_post_live_(e->api, t, icr->vector, e->self_host));
 		break;
 	}
 	case LIBVIRQ_APIC_DM_REMOTE_READ: /* answered by remote_read_() */

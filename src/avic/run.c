@@ -60,9 +60,9 @@
  */
 #include "avic_priv.h"
 
-/* Cold path: the doorbell write to @host faulted (#GP); fall back to a kick. */
-static LIBVIRQ_COLD_ virq_status doorbell_failed_(const char *api, struct virq_avic_vcpu *t,
-						  uint32_t host)
+/* Cold path: the doorbell write faulted (#GP); fall back to a kick. The
+ * report names the host CPU the target last ran on (the one rung). */
+static LIBVIRQ_COLD_ virq_status doorbell_failed_(const char *api, struct virq_avic_vcpu *t)
 {
 	const struct virq_hal *hal = &t->vm->hal;
 
@@ -71,7 +71,7 @@ static LIBVIRQ_COLD_ virq_status doorbell_failed_(const char *api, struct virq_a
 	(hal->ops->kick_vcpu)(hal->ctx, t->cookie);
 	return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EHW,
 			      "doorbell MSR write of host APIC ID=%u faulted: vCPU index=%u kicked",
-			      host, t->index);
+			      LD_(&t->host_apic_id), t->index);
 }
 
 virq_status virq_avic_notify_(const char *api, struct virq_avic_vcpu *t, uint32_t self_host)
@@ -90,7 +90,7 @@ virq_status virq_avic_notify_(const char *api, struct virq_avic_vcpu *t, uint32_
 			CNT_(&t->cnt.db);
 			if ((hal->ops->msr_write)(hal->ctx, LIBVIRQ_AVIC_DOORBELL_MSR, host) !=
 			    LIBVIRQ_OK)
-				return doorbell_failed_(api, t, host);
+				return doorbell_failed_(api, t);
 			return LIBVIRQ_OK;
 		}
 	}
@@ -108,21 +108,6 @@ static LIBVIRQ_COLD_ virq_status post_vector_(const char *api, const struct virq
 	return LIBVIRQ_FAILV_(api, &v->vm->hal, LIBVIRQ_ERANGE, "vector=%u > 255", vector);
 }
 
-virq_status virq_avic_post_live_(const char *api, struct virq_avic_vcpu *vcpu, uint32_t vector,
-				 uint32_t self_host_apic_id)
-{
-	uint32_t bit = 1u << (vector & 31u);
-	uint32_t old = __atomic_fetch_or(apic_vec_word_(vcpu, LIBVIRQ_APIC_IRR, vector), bit,
-					 __ATOMIC_SEQ_CST);
-
-	if (old & bit) {
-		CNT_(&vcpu->cnt.coalesced);
-		return LIBVIRQ_OK;
-	}
-	/* Counted by the notification (posts = notifications - wakes - failures). */
-	return virq_avic_notify_(api, vcpu, self_host_apic_id);
-}
-
 virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_t self_host_apic_id)
 {
 	const char *const api = LIBVIRQ_ENTRY_;
@@ -132,7 +117,7 @@ virq_status virq_avic_post(struct virq_avic_vcpu *vcpu, uint32_t vector, uint32_
 		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	if (vector - 16u > 255u - 16u) /* one compare on the hot path */
 		return post_vector_(api, vcpu, vector);
-	return virq_avic_post_live_(api, vcpu, vector, self_host_apic_id);
+	return avic_post_live_(api, vcpu, vector, self_host_apic_id);
 }
 
 /* Publishes the physical table entry (single 64-bit store the hardware reads). */
