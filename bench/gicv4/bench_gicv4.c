@@ -713,7 +713,7 @@ static void stream(uint32_t qbytes, bool one_slot)
 		snprintf(key, sizeof(key), "gicv4.stream%uk.bubbles", qbytes / 1024);
 		summary(key, (double)idle, "0");
 	}
-	virq_its_queue_fini(&q);
+	check(virq_its_queue_fini(&q), "its_queue_fini");
 	virq_sim_free(sim);
 	virq_sim_its_free(m);
 }

@@ -165,7 +165,7 @@ static struct counts run_model(enum path_ path, uint32_t qsize)
 	}
 	if (seen != N_EVENTS)
 		die("model MAPTI count", LIBVIRQ_EHW);
-	virq_its_queue_fini(&q);
+	CHECK("its_queue_fini", virq_its_queue_fini(&q));
 	virq_sim_free(sim);
 	virq_sim_its_free(m);
 	return c;
@@ -280,7 +280,7 @@ static void run_instant(void)
 	CHECK("init", virq_its_queue_init(&q, &hal, ITS_BASE, 65536, NULL));
 	measure_path_a(&q);
 	measure_path_b(&q);
-	virq_its_queue_fini(&q);
+	CHECK("its_queue_fini", virq_its_queue_fini(&q));
 }
 
 int main(void)

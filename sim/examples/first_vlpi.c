@@ -112,7 +112,7 @@ int main(void)
 	CHECK(virq_lpi_free(&gic, doorbell, 1));
 	CHECK(virq_its_device_unmap(&dev));
 	CHECK(virq_its_destroy(&its));
-	virq_gic_destroy(&gic);
+	CHECK(virq_gic_destroy(&gic));
 	EXPECT(virq_sim_live_pages(sim) == 0);
 	virq_sim_free(sim);
 	virq_sim_gic_free(sg);

@@ -322,6 +322,22 @@ static void mutate_prop_(void *fdt, int node, uint32_t *s)
 	(void)fdt_setprop(fdt, node, name, buf, len);
 }
 
+/* The blob's blocks in the canonical order, inside the blob, version >= 17
+ * (sizes in the header), its memory reservation map terminated: libfdt
+ * 1.6.1's fdt_open_into() takes fdt_num_mem_rsv()'s error code as a count
+ * and memmoves a negative length otherwise (found by this fuzzer through
+ * the mutator). The library never reads the reservation map. */
+static int canonical_(const void *fdt, size_t size)
+{
+	uint64_t rsv = fdt_off_mem_rsvmap(fdt), st = fdt_off_dt_struct(fdt);
+	uint64_t str = fdt_off_dt_strings(fdt), tot = fdt_totalsize(fdt);
+
+	return size >= sizeof(struct fdt_header) && fdt_version(fdt) >= 17 && tot <= size &&
+	       rsv >= sizeof(struct fdt_header) && rsv <= st &&
+	       st + fdt_size_dt_struct(fdt) <= str && str + fdt_size_dt_strings(fdt) <= tot &&
+	       fdt_num_mem_rsv(fdt) >= 0;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	uint32_t s = seed;
@@ -335,7 +351,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	 * libfdt 1.6.1 itself crashes or loops on some invalid ones. */
 	if ((rnd_(&s) & 1) || size > max_size ||
 	    virq_fdt_discover_pci_host(data, size, 0xffffffffu, &h, NULL) != LIBVIRQ_ENOENT ||
-	    fdt_totalsize(data) > 1u << 20) {
+	    fdt_totalsize(data) > 1u << 20 || !canonical_(data, size)) {
 		return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
 	}
 	work = malloc((size_t)fdt_totalsize(data) + 4096);

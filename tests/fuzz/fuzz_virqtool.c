@@ -118,20 +118,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_(n, w, &r);
 	check_conventions_(&r);
 	if (r.rc == 0 && n == 7 && !strcmp(w[1], "its") && !strcmp(w[2], "decode")) {
-		/* decode -> encode -> decode is stable. */
+		/* decode -> encode -> decode is stable. The fields are the first
+		 * line; a second names RES0 bits set (docs/virqtool.md), which
+		 * encode never sets, so the decode of its words is that line. */
 		struct run_ e, d;
+		const char *nl = memchr(r.out, '\n', r.nout);
+		size_t n1 = (size_t)(nl - r.out) + 1;
+		char *first = calloc(n1 + 1, 1);
 
-		its_again_("encode", r.out, &e);
+		FUZZ_CHECK(first != NULL);
+		memcpy(first, r.out, n1);
+		its_again_("encode", first, &e);
 		/* A decoded field encode refuses is a value out of range, never a
 		 * field name or syntax encode cannot parse. */
 		FUZZ_CHECK(e.rc == 0 || strstr(e.err, "out of range") ||
 			   strstr(e.err, "misaligned") || strstr(e.err, "cannot encode"));
 		if (e.rc == 0) {
 			its_again_("decode", e.out, &d);
-			FUZZ_CHECK(d.rc == 0 && d.nout == r.nout && !memcmp(d.out, r.out, r.nout));
+			FUZZ_CHECK(d.rc == 0 && d.nout == n1 && !memcmp(d.out, first, n1));
 			run_free_(&d);
 		}
 		run_free_(&e);
+		free(first);
 	} else if (r.rc == 0 && n >= 4 && !strcmp(w[1], "its") && !strcmp(w[2], "encode") &&
 		   !strncmp(r.out, "0x", 2)) { /* the doublewords, not a help text */
 		/* encode -> decode -> encode gives the same doublewords. */

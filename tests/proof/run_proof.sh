@@ -38,7 +38,7 @@ if [ -n "$mut_file" ]; then
 	# A copy of the sources with the mutation; the proof reads only the copy.
 	mkdir -p "$work/mut/tests"
 	cp -r "$src/include" "$src/src" "$work/mut/"
-	cp -r "$src/tests/proof" "$work/mut/tests/"
+	cp -r "$src/tests/proof" "$src/tests/data" "$work/mut/tests/"
 	sed -i -E "$mut_sed" "$work/mut/$mut_file"
 	if cmp -s "$src/$mut_file" "$work/mut/$mut_file"; then
 		echo "proof $name: the mutation '$mut_sed' does not apply to $mut_file (re-target it)"

@@ -192,23 +192,75 @@ static const char *const access_names_[] = {"allowed",
 					    "allowed with EDX[27], else fault",
 					    "trap with EDX[27], else fault"};
 
+/* Decodes VALUE (@argv[0..@argc-1]) with @reg's layout into a buffer, so that
+ * bad input prints nothing but the error line; *@text is malloc'ed. */
+static int backing_fields_(const struct backing_reg_ *reg, int argc, char **argv, char **text)
+{
+	FILE *out = vt_out, *tmp = tmpfile();
+	long n;
+	int rc;
+
+	*text = NULL;
+	if (!tmp)
+		return vt_fail("avic backing: no temporary file for the output");
+	vt_out = tmp;
+	rc = vt_layout_decode("avic backing", reg->l, reg->check, argc, argv);
+	vt_out = out;
+	n = ftell(tmp);
+	if (rc == 0 && n >= 0) {
+		*text = calloc((size_t)n + 1, 1);
+		rewind(tmp);
+		if (!*text || fread(*text, 1, (size_t)n, tmp) != (size_t)n)
+			rc = vt_fail("avic backing: cannot read back the output");
+	}
+	fclose(tmp);
+	return rc;
+}
+
 static int backing_(int argc, char **argv)
 {
 	const struct virq_avic_vapic_reg *r;
-	uint64_t off;
+	uint64_t off, v;
+	char *fields = NULL, icrh[24];
+	bool laid_out = false, icr_high = false;
+	int rc = 0;
 
 	if (argc < 2 || !vt_parse_u64(argv[0], &off) || off > 0xFF0 || (off & 0xF))
 		return vt_fail("avic backing: expected OFFSET VALUE (a 16-byte aligned register "
 			       "offset 0..0xFF0 and its value; 'virqtool avic backing --help')");
-	r = vapic_reg_((uint32_t)off);
-	fprintf(vt_out, "%s (%03" PRIX64 "h): read %s, write %s\n",
-		r ? r->name : "not in APM Vol 2 rev 3.44 Table 15-22 (read and write allowed)", off,
-		r ? access_names_[r->read] : "allowed", r ? access_names_[r->write] : "allowed");
-	for (size_t i = 0; i < NF_(backing_regs_); i++)
-		if (backing_regs_[i].offset == off)
-			return vt_layout_decode("avic backing", backing_regs_[i].l,
-						backing_regs_[i].check, argc - 1, argv + 1);
-	return 0;
+	/* ICRH (310h) is bits 63:32 of the ICR whose layout 300h decodes. */
+	if (off == 0x310 && argc >= 2 && vt_parse_u64(argv[1], &v)) {
+		if (v > 0xFFFFFFFFu)
+			return vt_fail("avic backing: ICRH value=0x%" PRIx64 " > 0xffffffff", v);
+		snprintf(icrh, sizeof(icrh), "0x%" PRIx64, v << 32);
+		argv[1] = icrh;
+		off = 0x300;
+		icr_high = true;
+	}
+	for (size_t i = 0; i < NF_(backing_regs_) && !laid_out; i++)
+		if (backing_regs_[i].offset == off) {
+			laid_out = true;
+			rc = backing_fields_(&backing_regs_[i], argc - 1, argv + 1, &fields);
+		}
+	if (!laid_out && argc != 2)
+		rc = vt_fail("avic backing: expected one VALUE after OFFSET, got %d words",
+			     argc - 1);
+	else if (!laid_out && !vt_parse_u64(argv[1], &v))
+		rc = vt_fail("avic backing: VALUE '%s' is not a number", argv[1]);
+	if (rc == 0) {
+		if (icr_high)
+			off = 0x310;
+		r = vapic_reg_((uint32_t)off);
+		fprintf(vt_out, "%s (%03" PRIX64 "h): read %s, write %s\n",
+			r ? r->name
+			  : "not in APM Vol 2 rev 3.44 Table 15-22 (read and write allowed)",
+			off, r ? access_names_[r->read] : "allowed",
+			r ? access_names_[r->write] : "allowed");
+		if (fields)
+			fputs(fields, vt_out);
+	}
+	free(fields);
+	return rc;
 }
 
 /* Field @name of the subcommand. */
@@ -610,8 +662,8 @@ static const struct avic_sub_ subs_[] = {
      "Figure 15-22)"},
     {"backing", NULL, backing_, NULL, 0, backing_l_,
      "OFFSET VALUE: a backing-page register, its AVIC access (APM Vol 2 rev 3.44 Table 15-22) and "
-     "fields "
-     "(§16.3.3, §16.5, §16.6.1)"},
+     "fields (§16.3.3, §16.5, §16.6.1); at 300h VALUE is the 64-bit ICR (ICRH:ICRL), at 310h "
+     "the 32-bit ICRH"},
     {"irte", NULL, irte_, NULL, 0, irte_l_,
      "LO HI | Name=value...: a 128-bit IOMMU IRTE, GuestMode selects the layout (IOMMU "
      "48882 rev 3.11 §2.2.5.3, Figures 19 and 20)"},

@@ -207,14 +207,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_gic_init(struct virq_gic *gic, const struct 
  * @return ::LIBVIRQ_OK (the GIC is ::LIBVIRQ_GICV4_GONE); ::LIBVIRQ_EINVAL (NULL,
  *         never initialised or already destroyed: nothing touched);
  *         ::LIBVIRQ_EBUSY (ITSes or VMs still exist: nothing freed). See
- *         gicv4/state.h. Not marked must-check: a caller that tears down
- *         in order may discard the result without a cast.
+ *         gicv4/state.h. Must-check like every destroy: on ::LIBVIRQ_EBUSY
+ *         nothing was freed and the caller still owns the memory.
  *
  * Thread-safety: the caller serialises all calls on @p gic.
  *
  * Spec: IHI 0069H §5.1 (the LPI tables it frees); writes no register.
  */
-virq_status virq_gic_destroy(struct virq_gic *gic);
+LIBVIRQ_MUST_CHECK virq_status virq_gic_destroy(struct virq_gic *gic);
 
 /**
  * @brief Enables the distributor: GICD_CTLR |= ARE | EnableGrp1 | EnableGrp0,

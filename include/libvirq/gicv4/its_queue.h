@@ -207,7 +207,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_queue_init(struct virq_its_queue *q,
  * Thread-safety: the caller serialises all access to this ITS.
  * Spec: not applicable (frees memory; no register access).
  */
-virq_status virq_its_queue_fini(struct virq_its_queue *q);
+LIBVIRQ_MUST_CHECK virq_status virq_its_queue_fini(struct virq_its_queue *q);
 
 /**
  * @brief Restarts the queue from empty (after a dead ITS or an

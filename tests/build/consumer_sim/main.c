@@ -53,7 +53,8 @@ int main(void)
 		    virq_gic_dist_enable(&gic) != LIBVIRQ_OK ||
 		    virq_gic_rdist_init(&gic, 0) != LIBVIRQ_OK)
 			return 4;
-		virq_gic_destroy(&gic);
+		if (virq_gic_destroy(&gic) != LIBVIRQ_OK)
+			return 6;
 		virq_sim_gic_free(g);
 	}
 #endif

@@ -159,7 +159,7 @@ static void bring_up(int version, unsigned nits, unsigned nrd)
 		assert_int_equal(virq_sim_its_state_errors(virq_sim_gic_its(g, i)), 0);
 		assert_int_equal(virq_its_destroy(&its[i]), LIBVIRQ_OK);
 	}
-	virq_gic_destroy(&gic);
+	assert_int_equal(virq_gic_destroy(&gic), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_live_pages(sim), 0);
 	virq_sim_free(sim);
 	virq_sim_gic_free(g);

@@ -95,7 +95,7 @@ static inline void itsfx_teardown(struct its_fx *f, bool destroy_its)
 	for (unsigned i = 0; destroy_its && i < f->nits; i++)
 		if (f->its[i].gic)
 			assert_int_equal(virq_its_destroy(&f->its[i]), LIBVIRQ_OK);
-	virq_gic_destroy(&f->g.gic);
+	assert_int_equal(virq_gic_destroy(&f->g.gic), LIBVIRQ_OK);
 	if (destroy_its)
 		assert_int_equal(virq_sim_live_pages(f->g.sim), 0);
 	fx_teardown(&f->g);

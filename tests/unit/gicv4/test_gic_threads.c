@@ -163,7 +163,7 @@ static void test_concurrent_claims(void **state)
 	for (unsigned i = 0; i < NTHREADS; i++)
 		assert_int_equal(virq_lpi_free(&s->f.g.gic, s->lpi[i], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_its_destroy(&s->f.its[0]), LIBVIRQ_OK);
-	virq_gic_destroy(&s->f.g.gic);
+	assert_int_equal(virq_gic_destroy(&s->f.g.gic), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_live_pages(s->f.g.sim), 0);
 	fx_teardown(&s->f.g);
 	for (unsigned i = 0; i < 2; i++)

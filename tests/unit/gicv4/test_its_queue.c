@@ -49,7 +49,7 @@ static void env_up(struct env *e, const struct virq_sim_its_cfg *mc, uint32_t si
 
 static void env_down(struct env *e)
 {
-	virq_its_queue_fini(&e->q);
+	assert_int_equal(virq_its_queue_fini(&e->q), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_live_pages(e->sim), 0);
 	assert_int_equal(virq_sim_bad_frees(e->sim), 0);
 	virq_sim_free(e->sim);
@@ -204,7 +204,7 @@ static void test_init_errors(void **s)
 	/* Largest queue is fine. */
 	assert_int_equal(virq_its_queue_init(&q, &hal, ITS, 256 * 4096, NULL), LIBVIRQ_OK);
 	assert_int_equal(virq_its_queue_capacity(&q), 256 * 128 - 1);
-	virq_its_queue_fini(&q);
+	assert_int_equal(virq_its_queue_fini(&q), LIBVIRQ_OK);
 	/* Enabled ITS: CBASER must not be written. */
 	virq_sim_its_enable(m, true);
 	virq_sim_reset_counters(sim);

@@ -633,7 +633,7 @@ static void rd_attrs(struct virq_sim_attrs prop, struct virq_sim_attrs pend, boo
 	assert_int_equal(cleaned(f.sim, f.gic.prop.va), nc);
 	assert_int_equal(cleaned(f.sim, f.rds[0].pend.va),
 			 nc && (pend.sh.fixed || pend.inner.fixed || pend.outer.fixed));
-	virq_gic_destroy(&f.gic);
+	assert_int_equal(virq_gic_destroy(&f.gic), LIBVIRQ_OK);
 	fx_teardown(&f);
 }
 
@@ -715,7 +715,7 @@ static void rd_pa_bits(bool pend)
 	assert_int_equal(virq_gic_rdist_init(&f.gic, 0), LIBVIRQ_EHW);
 	assert_true(failed_with(f.sim, "virq_gic_rdist_init", "(address or IDbits did not stick)"));
 	assert_false(virq_sim_rdist_ctlr(f.rm, 0) & 1); /* LPIs stay off */
-	virq_gic_destroy(&f.gic);
+	assert_int_equal(virq_gic_destroy(&f.gic), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_live_pages(f.sim), 0);
 	fx_teardown(&f);
 }
@@ -753,7 +753,7 @@ static void test_pend_noncoherent_after_vm_refused(void **state)
 	assert_true(failed_with(f.sim, "virq_gic_rdist_init", "while %u VMs exist"));
 	assert_false(f.gic.rd_noncoherent);
 	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
-	virq_gic_destroy(&f.gic);
+	assert_int_equal(virq_gic_destroy(&f.gic), LIBVIRQ_OK);
 	fx_teardown(&f);
 }
 
@@ -933,7 +933,7 @@ static void test_profiles(void **state)
 				 virq_sim_its_state_last_error(virq_sim_gic_its(sg, 0)),
 				 virq_sim_rdist_last_error(virq_sim_gic_rdist(sg)));
 		assert_int_equal(virq_its_destroy(&its), LIBVIRQ_OK);
-		virq_gic_destroy(&gic);
+		assert_int_equal(virq_gic_destroy(&gic), LIBVIRQ_OK);
 		assert_int_equal(virq_sim_live_pages(sim), 0);
 		virq_sim_free(sim);
 		virq_sim_gic_free(sg);

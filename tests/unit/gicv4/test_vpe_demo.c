@@ -163,7 +163,7 @@ static void test_mapc_requires_lpis(void **state)
 	}
 	assert_int_equal(virq_sim_its_state_errors(sm), 0);
 	assert_int_equal(virq_its_destroy(&its), LIBVIRQ_OK);
-	virq_gic_destroy(&g.gic);
+	assert_int_equal(virq_gic_destroy(&g.gic), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_live_pages(g.sim), 0);
 	fx_teardown(&g);
 }

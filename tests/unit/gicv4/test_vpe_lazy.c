@@ -95,7 +95,7 @@ static void down_(struct env *e)
 	assert_int_equal(virq_gic_vm_destroy(&e->vm), LIBVIRQ_OK);
 	for (unsigned i = 0; i < e->nits; i++)
 		assert_int_equal(virq_its_destroy(&e->its[i]), LIBVIRQ_OK);
-	virq_gic_destroy(&e->gic);
+	assert_int_equal(virq_gic_destroy(&e->gic), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_live_pages(e->sim), 0);
 	virq_sim_free(e->sim);
 	virq_sim_gic_free(e->sg);

@@ -105,7 +105,7 @@ static void gicv4_rows(void)
 	CHECK(virq_its_device_unmap(&dev[0]));
 	CHECK(virq_its_device_unmap(&dev[2]));
 	CHECK(virq_its_destroy(&its));
-	virq_gic_destroy(&gic);
+	CHECK(virq_gic_destroy(&gic));
 	if (virq_sim_live_pages(sim) != 0) {
 		fprintf(stderr, "memtable: GICv4 objects leaked %zu allocations\n",
 			virq_sim_live_pages(sim));

@@ -188,7 +188,7 @@ static inline bool gp_undo(struct gic_path *p)
 	if (p->its_ok)
 		ok &= virq_its_destroy(&p->its) == LIBVIRQ_OK;
 	if (p->gic_ok)
-		virq_gic_destroy(&p->gic);
+		ok &= virq_gic_destroy(&p->gic) == LIBVIRQ_OK;
 	return ok;
 }
 

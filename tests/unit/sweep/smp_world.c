@@ -619,6 +619,15 @@ static bool vpt_bit_(const struct virq_vpe *v, uint32_t vintid)
 	return (((const uint8_t *)v->vpt.va)[vintid / 8] >> (vintid % 8)) & 1;
 }
 
+/* How often the physical LPI @intid was taken (lpi_taken_); 0 for others. */
+static unsigned long lpi_taken_(const struct world *w, uint32_t intid)
+{
+	for (unsigned i = 0; i < W_MAX_LPI; i++)
+		if (w->lpi[i] == intid)
+			return w->lpi_taken[i];
+	return 0;
+}
+
 static void pre_(struct world *w, struct w_cpu *c)
 {
 	struct w_pre *pr = &c->pre;
@@ -644,8 +653,10 @@ static void pre_(struct world *w, struct w_cpu *c)
 			}
 			if (e->kind == LIBVIRQ_ITS_EV_VIRT && e->db != LIBVIRQ_ITS_NO_DOORBELL)
 				pr->vdb = virq_sim_its_state_doorbells(w->sm[d->its], e->db);
-			if (e->kind == LIBVIRQ_ITS_EV_PHYS)
+			if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
 				pr->plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
+				pr->plpi_taken = lpi_taken_(w, e->intid);
+			}
 		}
 	}
 	pr->state = p->v.state;
@@ -679,6 +690,8 @@ static void unchanged_(struct world *w, const struct w_cpu *c)
 /* Takes an LPI the ITS raised (the CPU acknowledges it). */
 static void ack_lpi_(struct world *w, uint32_t intid)
 {
+	for (unsigned i = 0; i < W_MAX_LPI; i++)
+		w->lpi_taken[i] += w->lpi[i] == intid;
 	for (unsigned r = 0; r < w->cfg.ncpu; r++)
 		virq_sim_rdist_lpi_set_pending(w->rm, r, intid, false);
 }
@@ -698,19 +711,29 @@ static void drain_vpt_(struct world *w, struct w_vpe *p)
 
 /*
  * An interrupt the ITS translated for event @e of device @d (INT, or a
- * device's MSI), @vdel / @vdb / @plpi the model's counters before: exactly
+ * device's MSI), @cnt the model's counters before (vLPIs delivered,
+ * doorbells, physical LPIs translated, times the LPI was taken): exactly
  * one delivery, to what the library tracks. A vLPI: delivered at once when
  * the library has its vPE resident (then where it says, since every ITS
  * routes it there), else made pending in its VPT (taken when the vPE is
  * made resident) with its doorbell, if any, raised on the redistributor the
- * library names. A physical LPI: pending on its collection's RD.
+ * library names. A physical LPI: pending on its collection's RD, unless
+ * another translation of the same LPI (two events may share one, IHI 0069H
+ * §5.3) was taken since the count was read: then ours merged into it.
  */
 static void delivered_(struct world *w, const struct w_dev *d, const struct virq_its_event *e,
-		       unsigned long vdel, unsigned long vdb, unsigned long plpi, bool was_pending)
+		       const unsigned long cnt[4], bool was_pending)
 {
+	unsigned long vdel = cnt[0], vdb = cnt[1], plpi = cnt[2];
+
 	if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
 		W_CHECK(w, virq_sim_its_state_plpis(w->sm[d->its], e->intid) == plpi + 1);
-		W_CHECK(w, virq_sim_rdist_lpi_pending(w->rm, e->icid, e->intid));
+		if (!virq_sim_rdist_lpi_pending(w->rm, e->icid, e->intid)) {
+			W_CHECK(w, lpi_taken_(w, e->intid) != cnt[3]);
+			w->merged++;
+			w->now++;
+			return;
+		}
 		ack_lpi_(w, e->intid);
 		w->now++;
 		return;
@@ -766,8 +789,11 @@ static void effect_(struct world *w, struct w_cpu *c)
 			W_CHECK(w, ev_(d, e)->kind == LIBVIRQ_ITS_EV_NONE);
 		break;
 	case W_INT:
-		if (pr->ev[op->ev].kind == LIBVIRQ_ITS_EV_PHYS || pr->evpe >= 0)
-			delivered_(w, d, &pr->ev[op->ev], pr->vdel, pr->vdb, pr->plpi, pr->vpt);
+		if (pr->ev[op->ev].kind == LIBVIRQ_ITS_EV_PHYS || pr->evpe >= 0) {
+			unsigned long cnt[4] = {pr->vdel, pr->vdb, pr->plpi, pr->plpi_taken};
+
+			delivered_(w, d, &pr->ev[op->ev], cnt, pr->vpt);
+		}
 		break;
 	case W_VMAP:
 	case W_REMAP:
@@ -896,8 +922,11 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 	w_note(w, "msi dev %u ev %u -> %s", di % W_MAX_DEV, ev % d->d.nr_events,
 	       snap.kind == LIBVIRQ_ITS_EV_NONE ? "dropped" : "translated");
 	W_CHECK(w, hit == (snap.kind != LIBVIRQ_ITS_EV_NONE));
-	if (hit)
-		delivered_(w, d, &snap, vdel, vdb, plpi, vpt);
+	if (hit) {
+		unsigned long cnt[4] = {vdel, vdb, plpi, lpi_taken_(w, snap.intid)};
+
+		delivered_(w, d, &snap, cnt, vpt);
+	}
 }
 
 /* ---------------- the scheduler ---------------- */
@@ -1002,6 +1031,25 @@ static bool step_(struct world *w, int *prev)
 	return true;
 }
 
+/* CPU @i's coroutine. getcontext() returns twice (GCC's -Wclobbered at -O2
+ * then doubts the caller's live locals), so it sits alone in a function
+ * that is not inlined and changes nothing after the call. */
+static __attribute__((__noinline__)) void cpu_make_(struct world *w, unsigned i)
+{
+	w->cpu[i].w = w;
+	w->cpu[i].id = i;
+	w->cpu[i].done = false;
+	w->cpu[i].ctx = &cpu_ctx_[i];
+	W_CHECK(w, getcontext(&cpu_ctx_[i]) == 0);
+#ifdef W_ASAN_
+	ASAN_UNPOISON_MEMORY_REGION(stacks_[i], STACK_); /* frames of an earlier world */
+#endif
+	cpu_ctx_[i].uc_stack.ss_sp = stacks_[i];
+	cpu_ctx_[i].uc_stack.ss_size = STACK_;
+	cpu_ctx_[i].uc_link = &main_ctx_;
+	makecontext(&cpu_ctx_[i], cpu_main_, 0);
+}
+
 void w_run(struct world *w, const struct w_driver *drv, void *arg)
 {
 	int prev = -1;
@@ -1010,20 +1058,8 @@ void w_run(struct world *w, const struct w_driver *drv, void *arg)
 	w->drv_arg = arg;
 	w->quit = false;
 	cur_ = w;
-	for (unsigned i = 0; i < w->cfg.ncpu; i++) {
-		w->cpu[i].w = w;
-		w->cpu[i].id = i;
-		w->cpu[i].done = false;
-		w->cpu[i].ctx = &cpu_ctx_[i];
-		W_CHECK(w, getcontext(&cpu_ctx_[i]) == 0);
-#ifdef W_ASAN_
-		ASAN_UNPOISON_MEMORY_REGION(stacks_[i], STACK_); /* frames of an earlier world */
-#endif
-		cpu_ctx_[i].uc_stack.ss_sp = stacks_[i];
-		cpu_ctx_[i].uc_stack.ss_size = STACK_;
-		cpu_ctx_[i].uc_link = &main_ctx_;
-		makecontext(&cpu_ctx_[i], cpu_main_, 0);
-	}
+	for (unsigned i = 0; i < w->cfg.ncpu; i++)
+		cpu_make_(w, i);
 	w->main_ctx = &main_ctx_;
 	while (step_(w, &prev))
 		;

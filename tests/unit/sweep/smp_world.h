@@ -143,7 +143,7 @@ struct w_pre {
 	bool dev_live;
 	uint32_t flags, rd, nr_vlpis, its_mask, state;
 	int32_t proxy_event;
-	unsigned long vdel, vdb, plpi;
+	unsigned long vdel, vdb, plpi, plpi_taken;
 	uint32_t vintid, pintid, icid, db;
 	int evpe; /* the event's vPE (index), -1 */
 	bool vpt; /* the event's vLPI was pending in its VPT */
@@ -188,6 +188,8 @@ struct world {
 	struct w_vpe vpe[W_MAX_VPE];
 	struct w_dev dev[W_MAX_DEV];
 	uint32_t lpi[W_MAX_LPI];
+	/* per w->lpi[i]: times its pending bit was taken (a delivery) */
+	unsigned long lpi_taken[W_MAX_LPI];
 	/* the scheduler */
 	void *main_ctx; /* the controller's ucontext_t */
 	int running;	/* the CPU that runs, -1: the controller */

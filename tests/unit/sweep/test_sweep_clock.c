@@ -237,7 +237,7 @@ static void queue_case_(enum qop op, enum gp_settle s, const struct fault *f, un
 		assert_int_equal(virq_its_queue_push(&q, &c, NULL, NULL, NULL), LIBVIRQ_EDEAD);
 	}
 	assert_true(relaxes <= 2 * MAX_ROUNDS);
-	virq_its_queue_fini(&q);
+	assert_int_equal(virq_its_queue_fini(&q), LIBVIRQ_OK);
 	sweep_no_leak(sim, 0);
 	virq_sim_free(sim);
 	virq_sim_its_free(m);

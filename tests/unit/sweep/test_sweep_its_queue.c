@@ -39,7 +39,7 @@ static void env_new_(struct env *e, const struct virq_sim_its_cfg *mc)
 
 static void env_free_(struct env *e)
 {
-	virq_its_queue_fini(&e->q);
+	assert_int_equal(virq_its_queue_fini(&e->q), LIBVIRQ_OK);
 	sweep_no_leak(e->sim, 0);
 	virq_sim_free(e->sim); /* before the model: the fake HAL holds its hooks */
 	virq_sim_its_free(e->m);

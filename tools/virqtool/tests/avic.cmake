@@ -76,6 +76,21 @@ virqtool_check(NAME vt_avic_backing_icr LABELS avic EXIT 0
   STDOUT_REGEX "DES=0x1 Reserved\\[55:20\\]=0x0*[^ ]* DSH=0x0 RRS=0x0 TGM=0 L=0 DS=0 DM=0 MT=0x3 VEC=0x3|MT=0x3 VEC=0x3"
   ARGS avic backing 0x300 0x0100000000000303)
 virqtool_check(NAME vt_avic_backing_bad LABELS avic EXIT 2 ARGS avic backing 0xD4 0)
+# Bad input prints the error line only (the register line came first before; fuzz_virqtool).
+virqtool_check(NAME vt_avic_backing_bad_value LABELS avic EXIT 2 STDERR_REGEX "expected 1 value"
+  ARGS avic backing 192 g)
+virqtool_check(NAME vt_avic_backing_bad_plain LABELS avic EXIT 2 STDERR_REGEX "VALUE 'g' is not a number"
+  ARGS avic backing 0x80 g)
+virqtool_check(NAME vt_avic_backing_extra LABELS avic EXIT 2 STDERR_REGEX "got 2 words"
+  ARGS avic backing 0x80 1 2)
+# ICRH (310h) is bits 63:32 of the ICR: DES in its 31:24.
+virqtool_check(NAME vt_avic_backing_icrh LABELS avic EXIT 0
+  STDOUT "Interrupt Command Register High (ICRH) (310h): read allowed, write allowed
+DES=0x5 DSH=0x0 RRS=0x0 TGM=0 L=0 DS=0 DM=0 MT=0x0 VEC=0x0" ARGS avic backing 0x310 0x05000000)
+virqtool_check(NAME vt_avic_backing_icrh_wide LABELS avic EXIT 2 STDERR_REGEX "ICRH value=0x105000000 > 0xffffffff"
+  ARGS avic backing 0x310 0x105000000)
+virqtool_check(NAME vt_avic_backing_strict_bad LABELS avic EXIT 2 STDERR_REGEX "reserved bits set"
+  ARGS avic backing 0x300 0x12345 --strict)
 virqtool_check(NAME vt_avic_phys_unknown LABELS avic EXIT 2 STDERR_REGEX "unknown field"
   ARGS avic phys-entry host_apic_id=1 backing=0 running=1 valid=1 color=red)
 virqtool_check(NAME vt_avic_log_entry LABELS avic EXIT 0 STDOUT "0x80000005"

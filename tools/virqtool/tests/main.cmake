@@ -11,3 +11,10 @@ if(VIRQTOOL_WITH_DT)
   virqtool_check(NAME virqtool_dt_help LABELS fdt EXIT 0 STDOUT_REGEX "usage: virqtool dt FILE.dtb"
                  ARGS dt --help)
 endif()
+
+# A result that cannot be written is a failure (exit 1), not a silent success.
+if(EXISTS /dev/full)
+  add_test(NAME vt_write_error
+           COMMAND sh -c "\"$1\" its fields >/dev/full; test $? -eq 1" sh $<TARGET_FILE:virqtool>)
+  set_tests_properties(vt_write_error PROPERTIES LABELS "virqtool")
+endif()
