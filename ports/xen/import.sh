@@ -32,12 +32,14 @@ set -euo pipefail
 die() { echo "import.sh: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: $0 XEN_TREE"
 [ -f "$1/xen/common/Makefile" ] || die "$1 is not a Xen tree (no xen/common/Makefile)"
-lv=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+lv=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 dst=$(cd "$1" && pwd)/xen/common/libvirq
 
-# The files, relative to the checkout: tracked ones when git knows them.
+# The files, relative to the checkout: tracked ones when the checkout is a
+# git work tree of its own (a copy inside another tree's ignored build/
+# directory is not: git would list nothing there).
 list() {
-	if git -C "$lv" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	if [ "$(git -C "$lv" rev-parse --show-toplevel 2>/dev/null)" = "$lv" ]; then
 		git -C "$lv" ls-files -- "$@"
 	else
 		(cd "$lv" && find "$@" -type f)

@@ -329,13 +329,17 @@ static void mutate_prop_(void *fdt, int node, uint32_t *s)
  * the mutator). The library never reads the reservation map. */
 static int canonical_(const void *fdt, size_t size)
 {
-	uint64_t rsv = fdt_off_mem_rsvmap(fdt), st = fdt_off_dt_struct(fdt);
-	uint64_t str = fdt_off_dt_strings(fdt), tot = fdt_totalsize(fdt);
+	uint64_t rsv, st, str, tot;
 
-	return size >= sizeof(struct fdt_header) && fdt_version(fdt) >= 17 && tot <= size &&
-	       rsv >= sizeof(struct fdt_header) && rsv <= st &&
-	       st + fdt_size_dt_struct(fdt) <= str && str + fdt_size_dt_strings(fdt) <= tot &&
-	       fdt_num_mem_rsv(fdt) >= 0;
+	if (size < sizeof(struct fdt_header))
+		return 0;
+	rsv = fdt_off_mem_rsvmap(fdt);
+	st = fdt_off_dt_struct(fdt);
+	str = fdt_off_dt_strings(fdt);
+	tot = fdt_totalsize(fdt);
+	return fdt_version(fdt) >= 17 && tot <= size && rsv >= sizeof(struct fdt_header) &&
+	       rsv <= st && st + fdt_size_dt_struct(fdt) <= str &&
+	       str + fdt_size_dt_strings(fdt) <= tot && fdt_num_mem_rsv(fdt) >= 0;
 }
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)

@@ -155,22 +155,6 @@ def same_word(nbits, a, b):
                                  for k in range(nbits))
 
 
-def same(types, a, b):
-    """a(m) equals b(m) for every member, bit by bit."""
-    conds = []
-    for mem, tb in types.items():
-        if tb == 1:
-            conds.append('(%s != 0 <==> %s != 0)' % (a(mem), b(mem)))
-        else:
-            conds += ['(%s <==> %s)' % (bit(a(mem), j), bit(b(mem), j)) for j in range(tb)]
-    return ' &&\n\t      '.join(conds)
-
-
-def same_word(nbits, a, b):
-    return ' &&\n\t      '.join('(%s <==> %s)' % (bit(a(k // 64), k % 64), bit(b(k // 64), k % 64))
-                                 for k in range(nbits))
-
-
 def avic_entry():
     o = []
     # Physical APIC ID table entry: struct in, one 64-bit word out.

@@ -79,7 +79,10 @@ bool vt_layout_is_raw(const char *arg)
 {
 	uint64_t v;
 
-	return arg && !strchr(arg, '=') && vt_parse_u64(arg, &v);
+	/* A number, or what was meant as one (too wide, a bad digit): decode
+	 * then says why it is not one. */
+	return arg && !strchr(arg, '=') &&
+	       (vt_parse_u64(arg, &v) || (arg[0] >= '0' && arg[0] <= '9'));
 }
 
 static void print_token_(const char *name, uint64_t v, unsigned width, bool *first)
@@ -142,9 +145,14 @@ int vt_layout_decode(const char *what, const struct virq_amd_layout *l, vt_layou
 			strict = true;
 			continue;
 		}
-		if (n == nwords || !vt_parse_u64(argv[i], &w[n]))
-			return vt_fail("%s: expected %d value%s and --strict, got '%s'", what,
-				       nwords, nwords > 1 ? "s" : "", argv[i]);
+		if (n == nwords)
+			return vt_fail(
+			    "%s: expected %d value%s (and optionally --strict), got '%s' "
+			    "too",
+			    what, nwords, nwords > 1 ? "s" : "", argv[i]);
+		if (!vt_parse_u64(argv[i], &w[n]))
+			return vt_fail("%s: '%s' is not a number 0..0xffffffffffffffff", what,
+				       argv[i]);
 		n++;
 	}
 	if (n != nwords)

@@ -77,12 +77,16 @@ virqtool_check(NAME vt_avic_backing_icr LABELS avic EXIT 0
   ARGS avic backing 0x300 0x0100000000000303)
 virqtool_check(NAME vt_avic_backing_bad LABELS avic EXIT 2 ARGS avic backing 0xD4 0)
 # Bad input prints the error line only (the register line came first before; fuzz_virqtool).
-virqtool_check(NAME vt_avic_backing_bad_value LABELS avic EXIT 2 STDERR_REGEX "expected 1 value"
+virqtool_check(NAME vt_avic_backing_bad_value LABELS avic EXIT 2 STDERR_REGEX "'g' is not a number"
   ARGS avic backing 192 g)
 virqtool_check(NAME vt_avic_backing_bad_plain LABELS avic EXIT 2 STDERR_REGEX "VALUE 'g' is not a number"
   ARGS avic backing 0x80 g)
 virqtool_check(NAME vt_avic_backing_extra LABELS avic EXIT 2 STDERR_REGEX "got 2 words"
   ARGS avic backing 0x80 1 2)
+# A value wider than 64 bits is named as such (it was taken for a name=value).
+virqtool_check(NAME vt_avic_phys_too_wide LABELS avic EXIT 2
+  STDERR_REGEX "'0x10000000000000000' is not a number 0..0xffffffffffffffff"
+  ARGS avic phys-entry 0x10000000000000000)
 # ICRH (310h) is bits 63:32 of the ICR: DES in its 31:24.
 virqtool_check(NAME vt_avic_backing_icrh LABELS avic EXIT 0
   STDOUT "Interrupt Command Register High (ICRH) (310h): read allowed, write allowed
