@@ -40,6 +40,9 @@ struct w {
 	struct virq_sim_pmc m;
 	uint8_t *vmcb, *vmcb12, *vmcb02;
 	struct virq_pmcvirt_vcpu p_sw, p_hw, p_zero, p_dead, p_lazy;
+	struct virq_pmcvirt_guest g;  /* a guest a case changes */
+	struct virq_pmcvirt_state ps; /* a state to restore, zero unless a case sets it */
+	uint64_t val;
 	bool fail;
 };
 
@@ -207,6 +210,30 @@ static int lazy_faults_(struct w *w)
 	return 0;
 }
 
+/* A guest of pmc6's model with SEV-ES. */
+static int sev_guest_(struct w *w)
+{
+	w->g = virq_sim_guest_pmc6;
+	w->g.sev_es = true;
+	return 0;
+}
+
+/* Zen 4's capabilities with four core counters. */
+static int four_ctrs_(struct w *w)
+{
+	w->pcaps = *ZEN4_CAPS;
+	w->pcaps.num_core_ctrs = 4;
+	return 0;
+}
+
+/* A filter of an unknown action. */
+static const struct virq_pmcvirt_filter bad_filter_ = {(enum virq_pmcvirt_filter_action)7, 0, NULL};
+
+#define PMC_SW_ LIBVIRQ_PMCVIRT_MODE_SW
+#define PMC_HW_ LIBVIRQ_PMCVIRT_MODE_HW
+#define PMC_G_ LIBVIRQ_PMCVIRT_GUEST
+#define PMC_CTL0_ LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTL(0)
+
 /*
  * The cases: (function, status, text the message must contain, set-up,
  * call). Each runs on a fresh world: the set-up returns 0, then the call
@@ -318,6 +345,111 @@ static int lazy_faults_(struct w *w)
 	X(virq_pmcvirt_exit, EINVAL, "vcpu not entered", 0, virq_pmcvirt_exit(&w->p_sw, 0))        \
 	X(virq_pmcvirt_exit, EHW, "a PMU MSR access faulted",                                      \
 	  (enter_(w, &w->p_sw), gctl_faults_(w)), virq_pmcvirt_exit(&w->p_sw, 0))                  \
+	/* ---- PMC vCPU ---- */                                                                   \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "vcpu=NULL", 0,                                          \
+	  virq_pmcvirt_vcpu_init(NULL, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_SW_, 0,       \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "guest=NULL", 0,                                         \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN4_CAPS, NULL, PMC_SW_, 0, NULL))          \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "caps=NULL", 0,                                          \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, NULL, &virq_sim_guest_pmc6, PMC_SW_, 0,      \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "vmcb=NULL with mode=HW", 0,                             \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, PMC_HW_, 0, \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "not 8-byte aligned with mode=HW", 0,                    \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, PMC_HW_, 0, \
+				 w->vmcb02 + 4))                                                   \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "flags=0x80000000 has unknown bits 0x80000000", 0,       \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_SW_,    \
+				 1u << 31, NULL))                                                  \
+	X(virq_pmcvirt_vcpu_init, EBUSY, "vcpu already initialised", 0,                            \
+	  virq_pmcvirt_vcpu_init(&w->p_sw, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_SW_, 0,   \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, ENOTSUP, "HW mode: host caps", 0,                                \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_HW_, 0, \
+				 w->vmcb02))                                                       \
+	X(virq_pmcvirt_vcpu_init, EINHIBITED, "HW mode: guest sev_es=1", sev_guest_(w),            \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN5_CAPS, &w->g, PMC_HW_, 0, w->vmcb02))    \
+	X(virq_pmcvirt_vcpu_init, ERANGE, "guest ncounters=6 > caps num_core_ctrs=4",              \
+	  four_ctrs_(w),                                                                           \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, &w->pcaps, &virq_sim_guest_pmc6, PMC_SW_, 0, \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_destroy, EINVAL, "vcpu destroyed", 0,                                  \
+	  virq_pmcvirt_vcpu_destroy(&w->p_dead))                                                   \
+	X(virq_pmcvirt_vcpu_destroy, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),              \
+	  virq_pmcvirt_vcpu_destroy(&w->p_sw))                                                     \
+	X(virq_pmcvirt_vcpu_destroy, EBUSY, "host PMU saved", saved_(w, &w->p_sw),                 \
+	  virq_pmcvirt_vcpu_destroy(&w->p_sw))                                                     \
+	X(virq_pmcvirt_vcpu_reset, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_pmcvirt_vcpu_reset(&w->p_dead))                                                     \
+	X(virq_pmcvirt_vcpu_reset, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                \
+	  virq_pmcvirt_vcpu_reset(&w->p_sw))                                                       \
+	X(virq_pmcvirt_set_filter, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_pmcvirt_set_filter(&w->p_dead, NULL))                                               \
+	X(virq_pmcvirt_set_filter, EINVAL, "filter refused", 0,                                    \
+	  virq_pmcvirt_set_filter(&w->p_sw, &bad_filter_))                                         \
+	X(virq_pmcvirt_set_filter, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                \
+	  virq_pmcvirt_set_filter(&w->p_sw, NULL))                                                 \
+	X(virq_pmcvirt_msr_read, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_pmcvirt_msr_read(&w->p_dead, PMC_CTL0_, PMC_G_, &w->val))                           \
+	X(virq_pmcvirt_msr_read, EINVAL, "value=NULL", 0,                                          \
+	  virq_pmcvirt_msr_read(&w->p_sw, PMC_CTL0_, PMC_G_, NULL))                                \
+	X(virq_pmcvirt_msr_read, EINVAL, "origin=7 unknown", 0,                                    \
+	  virq_pmcvirt_msr_read(&w->p_sw, PMC_CTL0_, (enum virq_pmcvirt_origin)7, &w->val))        \
+	X(virq_pmcvirt_msr_read, ENOENT, "msr=0x10 not in the guest's PMU", 0,                     \
+	  virq_pmcvirt_msr_read(&w->p_sw, 0x10, PMC_G_, &w->val))                                  \
+	X(virq_pmcvirt_msr_read, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                  \
+	  virq_pmcvirt_msr_read(&w->p_sw, PMC_CTL0_, PMC_G_, &w->val))                             \
+	X(virq_pmcvirt_msr_write, EINVAL, "vcpu destroyed", 0,                                     \
+	  virq_pmcvirt_msr_write(&w->p_dead, PMC_CTL0_, PMC_G_, 0))                                \
+	X(virq_pmcvirt_msr_write, EINVAL, "origin=7 unknown", 0,                                   \
+	  virq_pmcvirt_msr_write(&w->p_sw, PMC_CTL0_, (enum virq_pmcvirt_origin)7, 0))             \
+	X(virq_pmcvirt_msr_write, ENOENT, "msr=0x10 not in the guest's PMU", 0,                    \
+	  virq_pmcvirt_msr_write(&w->p_sw, 0x10, PMC_G_, 0))                                       \
+	X(virq_pmcvirt_msr_write, EINVAL, "has reserved bits", 0,                                  \
+	  virq_pmcvirt_msr_write(&w->p_sw, PMC_CTL0_, PMC_G_, LIBVIRQ_PMCVIRT_EVTSEL_RSVD))        \
+	X(virq_pmcvirt_msr_write, EINVAL, "PerfCntrGlobalStatus is read-only", 0,                  \
+	  virq_pmcvirt_msr_write(&w->p_sw, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS, PMC_G_, 0))          \
+	X(virq_pmcvirt_msr_write, EINVAL, "value=0x40 has bits >= the guest's ncounters=6", 0,     \
+	  virq_pmcvirt_msr_write(&w->p_sw, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, PMC_G_, 1u << 6))       \
+	X(virq_pmcvirt_msr_write, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                 \
+	  virq_pmcvirt_msr_write(&w->p_sw, PMC_CTL0_, PMC_G_, 0))                                  \
+	X(virq_pmcvirt_rdpmc, EINVAL, "vcpu destroyed", 0,                                         \
+	  virq_pmcvirt_rdpmc(&w->p_dead, 0, &w->val))                                              \
+	X(virq_pmcvirt_rdpmc, EINVAL, "value=NULL", 0, virq_pmcvirt_rdpmc(&w->p_sw, 0, NULL))      \
+	X(virq_pmcvirt_rdpmc, EINVAL, "ecx=6 >= the guest's ncounters=6", 0,                       \
+	  virq_pmcvirt_rdpmc(&w->p_sw, 6, &w->val))                                                \
+	X(virq_pmcvirt_rdpmc, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                     \
+	  virq_pmcvirt_rdpmc(&w->p_sw, 0, &w->val))                                                \
+	X(virq_pmcvirt_emulated_event, EINVAL, "vcpu destroyed", 0,                                \
+	  virq_pmcvirt_emulated_event(&w->p_dead, 0xC0, 0, false, NULL))                           \
+	X(virq_pmcvirt_emulated_event, ERANGE, "event=0x1000 > 0xfff", 0,                          \
+	  virq_pmcvirt_emulated_event(&w->p_sw, 0x1000, 0, false, NULL))                           \
+	X(virq_pmcvirt_emulated_event, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),            \
+	  virq_pmcvirt_emulated_event(&w->p_sw, 0xC0, 0, false, NULL))                             \
+	X(virq_pmcvirt_save_state, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_pmcvirt_save_state(&w->p_dead, &w->ps))                                             \
+	X(virq_pmcvirt_save_state, EINVAL, "state=NULL", 0,                                        \
+	  virq_pmcvirt_save_state(&w->p_sw, NULL))                                                 \
+	X(virq_pmcvirt_save_state, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                \
+	  virq_pmcvirt_save_state(&w->p_sw, &w->ps))                                               \
+	X(virq_pmcvirt_restore_state, EINVAL, "vcpu destroyed", 0,                                 \
+	  virq_pmcvirt_restore_state(&w->p_dead, &w->ps))                                          \
+	X(virq_pmcvirt_restore_state, EINVAL, "state=NULL", 0,                                     \
+	  virq_pmcvirt_restore_state(&w->p_sw, NULL))                                              \
+	X(virq_pmcvirt_restore_state, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),             \
+	  virq_pmcvirt_restore_state(&w->p_sw, &w->ps))                                            \
+	X(virq_pmcvirt_restore_state, EINVAL, "perf_ctl[2]=", (w->ps.perf_ctl[2] = ~0ull, 0),      \
+	  virq_pmcvirt_restore_state(&w->p_sw, &w->ps))                                            \
+	X(virq_pmcvirt_restore_state, ERANGE, "perf_ctr[1]=0x1000000000000 > 48 bits",             \
+	  (w->ps.perf_ctr[1] = 1ull << 48, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))       \
+	X(virq_pmcvirt_restore_state, ERANGE, "instr_retired=0x1000000000000 > 48 bits",           \
+	  (w->ps.instr_retired = 1ull << 48, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))     \
+	X(virq_pmcvirt_restore_state, EINVAL, "global_ctl=0x40 has bits >= the guest's",           \
+	  (w->ps.global_ctl = 1u << 6, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))           \
+	X(virq_pmcvirt_restore_state, EINVAL, "global_sts=0x80 has bits >= the guest's",           \
+	  (w->ps.global_sts = 1u << 7, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))           \
 	/* ---- PMC nested ---- */                                                                 \
 	X(virq_pmcvirt_nested_vmrun, EINVAL, "vcpu destroyed", 0,                                  \
 	  virq_pmcvirt_nested_vmrun(&w->p_dead, false, w->vmcb12, w->vmcb02, &w->fail))            \
