@@ -35,6 +35,15 @@ struct w {
 	struct virq_avic_exit_result res;
 	struct virq_avic_vm_counters vc;
 	uint32_t count;
+	/* AVIC IOMMU: a live registry of 8 slots (none registered), a zeroed and
+	 * a destroyed one; VM 0 and its vCPU 0 when a case makes them */
+	struct virq_avic_registry reg, reg_small, reg_zero, reg_dead;
+	struct virq_avic_vm *slots[8], *slots2[8];
+	struct virq_avic_vm vm0;
+	struct virq_avic_vcpu v0, *pv;
+	struct virq_avic_irte_ref ref, ref2;
+	uint64_t irte[2] __attribute__((__aligned__(16)));
+	uint64_t irte2[2] __attribute__((__aligned__(16)));
 	/* PMC: a live SW vCPU, a live HW vCPU, zeroed and destroyed storage */
 	struct virq_pmcvirt_caps pcaps;
 	struct virq_sim_pmc m;
@@ -76,6 +85,23 @@ static void avic_up_(struct w *w)
 	w->icr.vector = 0x40;
 	w->icr.dest = 1;
 	w->icr.x2apic = true;
+	assert_int_equal(virq_avic_registry_init(&w->reg, w->slots, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_init(&w->reg_dead, w->slots2, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_destroy(&w->reg_dead), LIBVIRQ_OK);
+}
+
+static void avic_down_(struct w *w)
+{
+	virq_status st;
+
+	st = virq_avic_irte_detach(&w->v[0], &w->ref);
+	st = virq_avic_irte_detach(&w->v0, &w->ref);
+	st = virq_avic_registry_remove(&w->reg, &w->vm);
+	st = virq_avic_registry_destroy(&w->reg);
+	st = virq_avic_registry_destroy(&w->reg_small);
+	st = virq_avic_vcpu_destroy(&w->v0);
+	st = virq_avic_vm_destroy(&w->vm0);
+	(void)st;
 }
 
 static void pmc_up_(struct w *w)
@@ -119,6 +145,7 @@ static void world_down_(struct w *w)
 {
 	virq_status st;
 
+	avic_down_(w);
 	virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
 	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, false);
 	if (w->p_sw.in_guest)
@@ -209,6 +236,47 @@ static int lazy_faults_(struct w *w)
 	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(0), true);
 	return 0;
 }
+
+/* VM 0 (vm_id 0, not registrable) with its vCPU 0. */
+static int vm0_(struct w *w)
+{
+	struct virq_avic_vm_cfg c = cfg_;
+
+	c.vm_id = 0;
+	assert_int_equal(virq_avic_vm_init(&w->vm0, &w->hal, &w->acaps, &c), LIBVIRQ_OK);
+	vcpu_up_(&w->vm0, &w->v0, 0);
+	return 0;
+}
+
+/* A live registry of two slots (VM id 1 only). */
+static int small_reg_(struct w *w)
+{
+	assert_int_equal(virq_avic_registry_init(&w->reg_small, w->slots2, 2), LIBVIRQ_OK);
+	return 0;
+}
+
+/* VM 3 (vm) registered. */
+static int registered_(struct w *w)
+{
+	assert_int_equal(virq_avic_registry_add(&w->reg, &w->vm), LIBVIRQ_OK);
+	return 0;
+}
+
+/* @p ref is attached to @p v (IRTE @p irte, vector 0x40). */
+static int attached_(struct virq_avic_vcpu *v, struct virq_avic_irte_ref *ref, uint64_t *irte)
+{
+	assert_int_equal(virq_avic_irte_attach(v, ref, irte, 0x40), LIBVIRQ_OK);
+	return 0;
+}
+
+/* The GA tag of VM @p id's vCPU @p idx. */
+static uint32_t tag_(uint32_t id, uint32_t idx)
+{
+	return (id << LIBVIRQ_GATAG_VCPU_BITS) | idx;
+}
+
+/* A GA log entry: GA_GUEST_NR (code 1, bits 63:60) of @p tag. */
+#define GA_NR_(tag) ((1ull << 60) | (tag))
 
 /* A guest of pmc6's model with SEV-ES. */
 static int sev_guest_(struct w *w)
@@ -310,6 +378,56 @@ static const struct virq_pmcvirt_filter bad_filter_ = {(enum virq_pmcvirt_filter
 	  virq_pmcvirt_probe(&w->hal2, &w->pcaps))                                                 \
 	X(virq_pmcvirt_probe, EHW, "NumPerfCtrCore=0 with PerfMonV2=1", no_ctrs_(w),               \
 	  virq_pmcvirt_probe(&w->hal, &w->pcaps))                                                  \
+	/* ---- AVIC IOMMU: GA-tag registry, IRTEs ---- */                                         \
+	X(virq_avic_registry_add, EINVAL, "reg destroyed", 0,                                      \
+	  virq_avic_registry_add(&w->reg_dead, &w->vm))                                            \
+	X(virq_avic_registry_add, EINVAL, "reg not initialised (state=0x0)", 0,                    \
+	  virq_avic_registry_add(&w->reg_zero, &w->vm))                                            \
+	X(virq_avic_registry_add, EINVAL, "vm destroyed", 0,                                       \
+	  virq_avic_registry_add(&w->reg, &w->vm_dead))                                            \
+	X(virq_avic_registry_add, ERANGE, "vm_id=0", vm0_(w),                                      \
+	  virq_avic_registry_add(&w->reg, &w->vm0))                                                \
+	X(virq_avic_registry_add, ERANGE, "vm_id=3 >= nslots=2", small_reg_(w),                    \
+	  virq_avic_registry_add(&w->reg_small, &w->vm))                                           \
+	X(virq_avic_registry_add, EEXIST, "vm already registered", registered_(w),                 \
+	  virq_avic_registry_add(&w->reg, &w->vm))                                                 \
+	X(virq_avic_registry_add, EEXIST, "vm_id=3 already registered by another VM",              \
+	  registered_(w), virq_avic_registry_add(&w->reg, &w->vm2))                                \
+	X(virq_avic_registry_remove, EINVAL, "reg not initialised", 0,                             \
+	  virq_avic_registry_remove(&w->reg_zero, &w->vm))                                         \
+	X(virq_avic_registry_remove, EINVAL, "vm destroyed", 0,                                    \
+	  virq_avic_registry_remove(&w->reg, &w->vm_dead))                                         \
+	X(virq_avic_registry_remove, ENOENT, "vm not in this registry", 0,                         \
+	  virq_avic_registry_remove(&w->reg, &w->vm))                                              \
+	X(virq_avic_registry_lookup, ENOENT, "tag=0x3002: the VM has no vCPU of index=2",          \
+	  registered_(w), virq_avic_registry_lookup(&w->reg, tag_(3, 2), NULL, &w->pv))            \
+	X(virq_avic_registry_lookup, ENOENT, "vCPU index=5 >= the VM's max_vcpus=4",               \
+	  registered_(w), virq_avic_registry_lookup(&w->reg, tag_(3, 5), NULL, &w->pv))            \
+	X(virq_avic_ga_log_handle, ENOENT, "the VM has no vCPU of index=2", registered_(w),        \
+	  virq_avic_ga_log_handle(&w->reg, GA_NR_(tag_(3, 2)), &w->pv))                            \
+	X(virq_avic_irte_attach, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_avic_irte_attach(&w->v_dead, &w->ref, w->irte, 0x40))                               \
+	X(virq_avic_irte_attach, EINVAL, "ref=NULL", 0,                                            \
+	  virq_avic_irte_attach(&w->v[0], NULL, w->irte, 0x40))                                    \
+	X(virq_avic_irte_attach, EINVAL, "irte=NULL", 0,                                           \
+	  virq_avic_irte_attach(&w->v[0], &w->ref, NULL, 0x40))                                    \
+	X(virq_avic_irte_attach, EINVAL, "VM has vm_id=0", vm0_(w),                                \
+	  virq_avic_irte_attach(&w->v0, &w->ref, w->irte, 0x40))                                   \
+	X(virq_avic_irte_attach, ERANGE, "vector=15 < 16", 0,                                      \
+	  virq_avic_irte_attach(&w->v[0], &w->ref, w->irte, 15))                                   \
+	X(virq_avic_irte_attach, EEXIST, "ref already attached to a vCPU",                         \
+	  attached_(&w->v[0], &w->ref, w->irte),                                                   \
+	  virq_avic_irte_attach(&w->v[1], &w->ref, w->irte2, 0x41))                                \
+	X(virq_avic_irte_attach, EEXIST, "irte already attached to a vCPU of this VM",             \
+	  attached_(&w->v[0], &w->ref, w->irte),                                                   \
+	  virq_avic_irte_attach(&w->v[1], &w->ref2, w->irte, 0x41))                                \
+	X(virq_avic_irte_detach, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_avic_irte_detach(&w->v_dead, &w->ref))                                              \
+	X(virq_avic_irte_detach, EINVAL, "ref=NULL", 0, virq_avic_irte_detach(&w->v[0], NULL))     \
+	X(virq_avic_irte_detach, ENOENT, "ref not attached", 0,                                    \
+	  virq_avic_irte_detach(&w->v[0], &w->ref))                                                \
+	X(virq_avic_irte_detach, ENOENT, "ref attached to another vCPU",                           \
+	  attached_(&w->v[0], &w->ref, w->irte), virq_avic_irte_detach(&w->v[1], &w->ref))         \
 	/* ---- PMC host PMU and world switch ---- */                                              \
 	X(virq_pmcvirt_host_set_used, EINVAL, "vcpu destroyed", 0,                                 \
 	  virq_pmcvirt_host_set_used(&w->p_dead, 1))                                               \
@@ -570,6 +688,19 @@ static void test_unreported(void **state)
 	assert_int_equal(virq_avic_vm_counters_get(&w.vm_zero, &w.vc), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_avic_dfr_write(NULL, 0), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_avic_apic_id_write(&w.v_zero, 0), LIBVIRQ_EINVAL);
+	/* a registry has no HAL: no VM, or no live one, among the arguments */
+	assert_int_equal(virq_avic_registry_lookup(&w.reg_dead, tag_(3, 0), NULL, &w.pv),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_lookup(&w.reg, tag_(3, 0), NULL, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_lookup(&w.reg, tag_(5, 0), NULL, &w.pv),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_ga_log_handle(&w.reg_zero, GA_NR_(tag_(3, 0)), &w.pv),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_ga_log_handle(&w.reg, GA_NR_(tag_(3, 0)), &w.pv),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_registry_add(&w.reg_zero, &w.vm_zero), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_init(NULL, w.slots, 8), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_destroy(&w.reg_dead), LIBVIRQ_EINVAL);
 	assert_int_equal(
 	    virq_pmcvirt_mode_check(NULL, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0),
 	    LIBVIRQ_EINVAL);
