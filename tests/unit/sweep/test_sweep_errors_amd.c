@@ -44,6 +44,10 @@ struct w {
 	struct virq_avic_irte_ref ref, ref2;
 	uint64_t irte[2] __attribute__((__aligned__(16)));
 	uint64_t irte2[2] __attribute__((__aligned__(16)));
+	/* AVIC VM: a configuration and capabilities a case changes */
+	struct virq_avic_vm_cfg vcfg;
+	struct virq_avic_caps acaps2;
+	uint64_t u64;
 	/* PMC: a live SW vCPU, a live HW vCPU, zeroed and destroyed storage */
 	struct virq_pmcvirt_caps pcaps;
 	struct virq_sim_pmc m;
@@ -95,8 +99,10 @@ static void avic_down_(struct w *w)
 	virq_status st;
 
 	st = virq_avic_irte_detach(&w->v[0], &w->ref);
+	st = virq_avic_irte_detach(&w->v[1], &w->ref);
 	st = virq_avic_irte_detach(&w->v0, &w->ref);
 	st = virq_avic_registry_remove(&w->reg, &w->vm);
+	st = virq_avic_registry_remove(&w->reg, &w->vm0);
 	st = virq_avic_registry_destroy(&w->reg);
 	st = virq_avic_registry_destroy(&w->reg_small);
 	st = virq_avic_vcpu_destroy(&w->v0);
@@ -248,6 +254,37 @@ static int vm0_(struct w *w)
 	return 0;
 }
 
+/* VM 5 without vCPUs (in vm0), registered. */
+static int lone_registered_(struct w *w)
+{
+	struct virq_avic_vm_cfg c = cfg_;
+
+	c.vm_id = 5;
+	assert_int_equal(virq_avic_vm_init(&w->vm0, &w->hal, &w->acaps, &c), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_add(&w->reg, &w->vm0), LIBVIRQ_OK);
+	return 0;
+}
+
+/* The @p n-th page allocation from now fails. */
+static int alloc_fails_(struct w *w, unsigned long n)
+{
+	virq_sim_fail_alloc_nth(w->sim, n);
+	return 0;
+}
+
+/* w->vcfg and w->acaps2: copies of the world's, for a case to change. */
+static int vm_args_(struct w *w)
+{
+	w->vcfg = cfg_;
+	w->acaps2 = w->acaps;
+	return 0;
+}
+
+/* vCPU configurations of VM vm (max_vcpus 4; vCPUs 0 and 1 use index and APIC ID 0, 1). */
+static uint8_t page_[16];
+#define VC_(...) (&(const struct virq_avic_vcpu_cfg){__VA_ARGS__})
+#define VC3_ VC_(.index = 3, .apic_id = 3)
+
 /* A live registry of two slots (VM id 1 only). */
 static int small_reg_(struct w *w)
 {
@@ -378,6 +415,110 @@ static const struct virq_pmcvirt_filter bad_filter_ = {(enum virq_pmcvirt_filter
 	  virq_pmcvirt_probe(&w->hal2, &w->pcaps))                                                 \
 	X(virq_pmcvirt_probe, EHW, "NumPerfCtrCore=0 with PerfMonV2=1", no_ctrs_(w),               \
 	  virq_pmcvirt_probe(&w->hal, &w->pcaps))                                                  \
+	/* ---- AVIC VM and vCPU objects ---- */                                                   \
+	X(virq_avic_vm_init, EINVAL, "vm=NULL", 0,                                                 \
+	  virq_avic_vm_init(NULL, &w->hal, &w->acaps, &cfg_))                                      \
+	X(virq_avic_vm_init, EINVAL, "caps=NULL", 0,                                               \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, NULL, &cfg_))                                    \
+	X(virq_avic_vm_init, EINVAL, "cfg=NULL", 0,                                                \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, NULL))                                \
+	X(virq_avic_vm_init, EBUSY, "vm already initialised", 0,                                   \
+	  virq_avic_vm_init(&w->vm, &w->hal, &w->acaps, &cfg_))                                    \
+	X(virq_avic_vm_init, EINVAL, "cfg mode=9 unknown",                                         \
+	  (vm_args_(w), w->vcfg.mode = (enum virq_avic_mode)9, 0),                                 \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, EINVAL, "cfg policy=9 unknown",                                       \
+	  (vm_args_(w), w->vcfg.policy = (enum virq_avic_policy)9, 0),                             \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ENOTSUP, "caps avic=0", (vm_args_(w), w->acaps2.avic = false, 0),     \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps2, &cfg_))                              \
+	X(virq_avic_vm_init, ENOTSUP, "with caps x2avic=0",                                        \
+	  (vm_args_(w), w->acaps2.x2avic = false, 0),                                              \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps2, &cfg_))                              \
+	X(virq_avic_vm_init, ERANGE, "cfg max_vcpus=0", (vm_args_(w), w->vcfg.max_vcpus = 0, 0),   \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ERANGE, "cfg max_vcpus=9999 > the mode's table entries=",             \
+	  (vm_args_(w), w->vcfg.max_vcpus = 9999, 0),                                              \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ERANGE, "cfg vm_id=0x100000 > 0xfffff",                               \
+	  (vm_args_(w), w->vcfg.vm_id = 0x100000, 0),                                              \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, EALIGN, "cfg apic_bar=0xfee00004 not 4 KiB aligned",                  \
+	  (vm_args_(w), w->vcfg.apic_bar = 0xFEE00004u, 0),                                        \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ERANGE, "cfg apic_bar=0x10000000000000 >= 2^52",                      \
+	  (vm_args_(w), w->vcfg.apic_bar = 1ull << 52, 0),                                         \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ENOMEM, "physical APIC ID table: ", alloc_fails_(w, 1),               \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &cfg_))                               \
+	X(virq_avic_vm_init, ENOMEM, "vCPU maps: ", alloc_fails_(w, 3),                            \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &cfg_))                               \
+	X(virq_avic_vm_destroy, EINVAL, "vm destroyed", 0, virq_avic_vm_destroy(&w->vm_dead))      \
+	X(virq_avic_vm_destroy, EBUSY, "nr_vcpus=2 vCPUs remain", 0, virq_avic_vm_destroy(&w->vm)) \
+	X(virq_avic_vm_destroy, EBUSY, "vm still in a GA-tag registry", lone_registered_(w),       \
+	  virq_avic_vm_destroy(&w->vm0))                                                           \
+	X(virq_avic_vm_set_policy, EINVAL, "vm destroyed", 0,                                      \
+	  virq_avic_vm_set_policy(&w->vm_dead, LIBVIRQ_AVIC_POLICY_KICK))                          \
+	X(virq_avic_vm_set_policy, EINVAL, "policy=9 unknown", 0,                                  \
+	  virq_avic_vm_set_policy(&w->vm, (enum virq_avic_policy)9))                               \
+	X(virq_avic_vm_calibrate, EINVAL, "vm destroyed", 0,                                       \
+	  virq_avic_vm_calibrate(&w->vm_dead, 0, NULL, 1, NULL))                                   \
+	X(virq_avic_vm_calibrate, ERANGE, "self_host_apic_id=256 > 255", 0,                        \
+	  virq_avic_vm_calibrate(&w->vm, 256, NULL, 1, NULL))                                      \
+	X(virq_avic_vm_calibrate, ERANGE, "rounds=0", 0,                                           \
+	  virq_avic_vm_calibrate(&w->vm, 0, NULL, 0, NULL))                                        \
+	X(virq_avic_vm_calibrate, ERANGE, "rounds=65 > 64", 0,                                     \
+	  virq_avic_vm_calibrate(&w->vm, 0, NULL, 65, NULL))                                       \
+	X(virq_avic_vm_calibrate, EHW, "the doorbell MSR write faulted",                           \
+	  (virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, true), 0),                        \
+	  virq_avic_vm_calibrate(&w->vm, 0, NULL, 1, NULL))                                        \
+	X(virq_avic_vm_inhibit, EINVAL, "vm destroyed", 0,                                         \
+	  virq_avic_vm_inhibit(&w->vm_dead, LIBVIRQ_AVIC_INHIBIT_HYPERV))                          \
+	X(virq_avic_vm_inhibit, EINVAL, "reason=99 >= LIBVIRQ_AVIC_INHIBIT_COUNT=13", 0,           \
+	  virq_avic_vm_inhibit(&w->vm, (enum virq_avic_inhibit)99))                                \
+	X(virq_avic_vm_inhibit, EINVAL, "reason=NESTED is per vCPU", 0,                            \
+	  virq_avic_vm_inhibit(&w->vm, LIBVIRQ_AVIC_INHIBIT_NESTED))                               \
+	X(virq_avic_vm_uninhibit, EINVAL, "vm destroyed", 0,                                       \
+	  virq_avic_vm_uninhibit(&w->vm_dead, LIBVIRQ_AVIC_INHIBIT_HYPERV))                        \
+	X(virq_avic_vm_uninhibit, EINVAL, "reason=99 >= LIBVIRQ_AVIC_INHIBIT_COUNT=13", 0,         \
+	  virq_avic_vm_uninhibit(&w->vm, (enum virq_avic_inhibit)99))                              \
+	X(virq_avic_vm_uninhibit, EINVAL, "reason=NESTED is per vCPU", 0,                          \
+	  virq_avic_vm_uninhibit(&w->vm, LIBVIRQ_AVIC_INHIBIT_NESTED))                             \
+	X(virq_avic_vcpu_init, EINVAL, "vm destroyed", 0,                                          \
+	  virq_avic_vcpu_init(&w->vm_dead, &w->v_zero, VC3_))                                      \
+	X(virq_avic_vcpu_init, EINVAL, "vcpu=NULL", 0, virq_avic_vcpu_init(&w->vm, NULL, VC3_))    \
+	X(virq_avic_vcpu_init, EINVAL, "cfg=NULL", 0,                                              \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, NULL))                                           \
+	X(virq_avic_vcpu_init, EBUSY, "vcpu already initialised", 0,                               \
+	  virq_avic_vcpu_init(&w->vm, &w->v[1], VC3_))                                             \
+	X(virq_avic_vcpu_init, ERANGE, "cfg index=4 >= max_vcpus=4", 0,                            \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 4, .apic_id = 3)))                  \
+	X(virq_avic_vcpu_init, ERANGE, "cfg apic_id=4096 > the table's largest ID=", 0,            \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 3, .apic_id = 4096)))               \
+	X(virq_avic_vcpu_init, EEXIST, "cfg index=1 used by another vCPU", 0,                      \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 1, .apic_id = 3)))                  \
+	X(virq_avic_vcpu_init, EEXIST, "cfg apic_id=1 used by another vCPU", 0,                    \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 3, .apic_id = 1)))                  \
+	X(virq_avic_vcpu_init, EALIGN, "cfg backing_pa=0x1004 not 4 KiB aligned", 0,               \
+	  virq_avic_vcpu_init(                                                                     \
+	      &w->vm, &w->v_zero,                                                                  \
+	      VC_(.index = 3, .apic_id = 3, .backing_va = page_, .backing_pa = 0x1004)))           \
+	X(virq_avic_vcpu_init, ERANGE, "cfg backing_pa=0x10000000000000 >= 2^52", 0,               \
+	  virq_avic_vcpu_init(                                                                     \
+	      &w->vm, &w->v_zero,                                                                  \
+	      VC_(.index = 3, .apic_id = 3, .backing_va = page_, .backing_pa = 1ull << 52)))       \
+	X(virq_avic_vcpu_init, ENOMEM, "backing page: 4096 bytes", alloc_fails_(w, 1),             \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC3_))                                           \
+	X(virq_avic_vcpu_destroy, EINVAL, "vcpu destroyed", 0, virq_avic_vcpu_destroy(&w->v_dead)) \
+	X(virq_avic_vcpu_destroy, EBUSY, "vcpu loaded", 0, virq_avic_vcpu_destroy(&w->v[0]))       \
+	X(virq_avic_vcpu_destroy, EBUSY, "IRTEs attached", attached_(&w->v[1], &w->ref, w->irte),  \
+	  virq_avic_vcpu_destroy(&w->v[1]))                                                        \
+	X(virq_avic_vcpu_set_x2apic, EINVAL, "vcpu destroyed", 0,                                  \
+	  virq_avic_vcpu_set_x2apic(&w->v_dead, true))                                             \
+	X(virq_avic_vcpu_vmcb_values, EINVAL, "vcpu destroyed", 0,                                 \
+	  virq_avic_vcpu_vmcb_values(&w->v_dead, &w->vv))                                          \
+	X(virq_avic_vcpu_vmcb_values, EINVAL, "out=NULL", 0,                                       \
+	  virq_avic_vcpu_vmcb_values(&w->v[0], NULL))                                              \
 	/* ---- AVIC IOMMU: GA-tag registry, IRTEs ---- */                                         \
 	X(virq_avic_registry_add, EINVAL, "reg destroyed", 0,                                      \
 	  virq_avic_registry_add(&w->reg_dead, &w->vm))                                            \
