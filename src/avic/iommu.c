@@ -177,8 +177,9 @@ virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64
 	if (code != LIBVIRQ_GA_LOG_GUEST_NR)
 		return LIBVIRQ_OK;
 	st = reg_lookup_(api, reg, tag, NULL, &c);
-	if (st != LIBVIRQ_OK)
-		return st;
+	/* c is set whenever st is OK; GCC -O3 cannot see it (-Wstringop-overflow). */
+	if (st != LIBVIRQ_OK || !c)
+		return st != LIBVIRQ_OK ? st : LIBVIRQ_ENOENT;
 	/* The IOMMU already set the IRR bit; the vCPU only needs waking. */
 	CNT_(&c->cnt.wakes);
 	CNT_(&c->cnt.kick);
