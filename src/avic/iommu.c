@@ -15,18 +15,34 @@ static bool reg_live_(const struct virq_avic_registry *reg)
 	return reg && LD_(&reg->state) == LIBVIRQ_AVIC_ST_LIVE_;
 }
 
+/* A live registry and VM (registry_add/remove), reported under @p api
+ * through the VM's HAL. */
+static virq_status reg_vm_check_(const char *api, const struct virq_avic_registry *reg,
+				 const struct virq_avic_vm *vm)
+{
+	if (!reg_live_(reg))
+		return LIBVIRQ_FAIL_DEAD_(api, vm_live_(vm) ? &vm->hal : NULL, "reg", reg,
+					  LIBVIRQ_AVIC_ST_DEAD_);
+	if (!vm_live_(vm))
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
+	return LIBVIRQ_OK;
+}
+
+/*
+ * A registry has no HAL: where no VM of the call has one either, a failure
+ * has nothing to report through (hal.h @ref virq_failures) and returns its
+ * status only; registry_init and registry_destroy never have one.
+ */
+
 virq_status virq_avic_registry_init(struct virq_avic_registry *reg, struct virq_avic_vm **slots,
 				    uint32_t nslots)
 {
 	if (!reg || !slots)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_init: reg or slots is NULL");
+		return LIBVIRQ_EINVAL;
 	if (reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EBUSY,
-				    "virq_avic_registry_init: registry already initialised");
+		return LIBVIRQ_EBUSY;
 	if (nslots < 2 || nslots > LIBVIRQ_GATAG_VM_MAX + 1u)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ERANGE,
-				     "virq_avic_registry_init: nslots not 2..2^20", nslots);
+		return LIBVIRQ_ERANGE;
 	for (uint32_t i = 0; i < nslots; i++)
 		slots[i] = NULL;
 	reg->slots = slots;
@@ -41,11 +57,9 @@ virq_status virq_avic_registry_destroy(struct virq_avic_registry *reg)
 	if (!reg)
 		return LIBVIRQ_OK;
 	if (!reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_destroy: registry not initialised");
+		return LIBVIRQ_EINVAL;
 	if (reg->count)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_EBUSY,
-				     "virq_avic_registry_destroy: VMs registered", reg->count);
+		return LIBVIRQ_EBUSY;
 	__atomic_store_n(&reg->state, LIBVIRQ_AVIC_ST_DEAD_, __ATOMIC_RELEASE);
 	reg->slots = NULL;
 	reg->nslots = 0;
@@ -54,22 +68,24 @@ virq_status virq_avic_registry_destroy(struct virq_avic_registry *reg)
 
 virq_status virq_avic_registry_add(struct virq_avic_registry *reg, struct virq_avic_vm *vm)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = reg_vm_check_(api, reg, vm);
 	uint32_t id;
 
-	if (!reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_add: registry not initialised");
-	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_add: VM not initialised");
+	if (st != LIBVIRQ_OK)
+		return st;
 	id = vm->cfg.vm_id;
-	if (id == 0 || id >= reg->nslots)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_registry_add: vm_id 0 or beyond the slots", id,
-				     reg->nslots);
-	if (vm->registry || __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE))
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EEXIST,
-				     "virq_avic_registry_add: VM or vm_id already registered", id);
+	if (id == 0)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_ERANGE,
+				     "vm_id=0 (GA tags of VM id 0 are not mapped back)");
+	if (id >= reg->nslots)
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE, "vm_id=%u >= nslots=%u", id,
+				      reg->nslots);
+	if (vm->registry)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EEXIST, "vm already registered");
+	if (__atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE))
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EEXIST,
+				      "vm_id=%u already registered by another VM", id);
 	__atomic_store_n(&reg->slots[id], vm, __ATOMIC_RELEASE);
 	vm->registry = reg;
 	reg->count++;
@@ -78,56 +94,68 @@ virq_status virq_avic_registry_add(struct virq_avic_registry *reg, struct virq_a
 
 virq_status virq_avic_registry_remove(struct virq_avic_registry *reg, struct virq_avic_vm *vm)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = reg_vm_check_(api, reg, vm);
 	uint32_t id;
 
-	if (!reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_remove: registry not initialised");
-	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_remove: VM not initialised");
+	if (st != LIBVIRQ_OK)
+		return st;
 	id = vm->cfg.vm_id;
-	if (vm->registry != reg || id == 0 || id >= reg->nslots ||
+	if (vm->registry != reg)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_ENOENT, "vm not in this registry");
+	/* Registered here, so 0 < vm_id < nslots held when it was added. */
+	if (id == 0 || id >= reg->nslots ||
 	    __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE) != vm)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_ENOENT,
-				    "virq_avic_registry_remove: VM not in this registry");
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ENOENT,
+				      "vm_id=%u: the registry's slot holds another VM", id);
 	__atomic_store_n(&reg->slots[id], NULL, __ATOMIC_RELEASE);
 	vm->registry = NULL;
 	reg->count--;
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg, uint32_t tag,
-				      struct virq_avic_vm **vm, struct virq_avic_vcpu **vcpu)
+/*
+ * virq_avic_registry_lookup() of a live registry, reported under @p api: a
+ * tag naming no VM has no HAL to report through; one naming a VM but none
+ * of its vCPUs reports through the VM's.
+ */
+static virq_status reg_lookup_(const char *api, const struct virq_avic_registry *reg, uint32_t tag,
+			       struct virq_avic_vm **vm, struct virq_avic_vcpu **vcpu)
 {
 	uint32_t id, idx;
 	struct virq_avic_vm *v;
 	struct virq_avic_vcpu *c;
 
-	if (vcpu)
-		*vcpu = NULL;
-	if (!reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_lookup: registry not initialised");
-	if (!vcpu)
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_registry_lookup: vcpu is NULL");
 	IGNORE_(virq_avic_gatag_decode(tag, &id, &idx)); /* cannot fail */
 	if (id == 0 || id >= reg->nslots)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ENOENT,
-				     "virq_avic_registry_lookup: no such VM id", tag);
+		return LIBVIRQ_ENOENT;
 	v = __atomic_load_n(&reg->slots[id], __ATOMIC_ACQUIRE);
 	if (!v)
-		return LIBVIRQ_FAILV(NULL, LIBVIRQ_ENOENT,
-				     "virq_avic_registry_lookup: no such VM id", tag);
-	c = idx < v->cfg.max_vcpus ? __atomic_load_n(&v->by_index[idx], __ATOMIC_ACQUIRE) : NULL;
+		return LIBVIRQ_ENOENT;
+	if (idx >= v->cfg.max_vcpus)
+		return LIBVIRQ_FAILV_(api, &v->hal, LIBVIRQ_ENOENT,
+				      "tag=%x: vCPU index=%u >= the VM's max_vcpus=%u", tag, idx,
+				      v->cfg.max_vcpus);
+	c = __atomic_load_n(&v->by_index[idx], __ATOMIC_ACQUIRE);
 	if (!c)
-		return LIBVIRQ_FAILV(&v->hal, LIBVIRQ_ENOENT,
-				     "virq_avic_registry_lookup: no such vCPU index", tag);
+		return LIBVIRQ_FAILV_(api, &v->hal, LIBVIRQ_ENOENT,
+				      "tag=%x: the VM has no vCPU of index=%u", tag, idx);
 	if (vm)
 		*vm = v;
 	*vcpu = c;
 	return LIBVIRQ_OK;
+}
+
+virq_status virq_avic_registry_lookup(const struct virq_avic_registry *reg, uint32_t tag,
+				      struct virq_avic_vm **vm, struct virq_avic_vcpu **vcpu)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+
+	if (vcpu)
+		*vcpu = NULL;
+	if (!reg_live_(reg) || !vcpu)
+		return LIBVIRQ_EINVAL; /* no HAL among the arguments */
+	return reg_lookup_(api, reg, tag, vm, vcpu);
 }
 
 virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64_t entry,
@@ -139,15 +167,17 @@ virq_status virq_avic_ga_log_handle(const struct virq_avic_registry *reg, uint64
 	uint8_t code;
 	virq_status st;
 
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (vcpu)
 		*vcpu = NULL;
 	if (!reg_live_(reg))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_ga_log_handle: registry not initialised");
+		return LIBVIRQ_EINVAL; /* no HAL among the arguments */
 	IGNORE_(virq_avic_ga_log_decode(entry, &tag, &devid, &code)); /* cannot fail */
 	if (code != LIBVIRQ_GA_LOG_GUEST_NR)
 		return LIBVIRQ_OK;
-	st = virq_avic_registry_lookup(reg, tag, NULL, &c);
+	st = reg_lookup_(api, reg, tag, NULL, &c);
+	/* c is set whenever st is OK; GCC -O3 cannot see it (-Wstringop-overflow). */
 	if (st != LIBVIRQ_OK || !c)
 		return st != LIBVIRQ_OK ? st : LIBVIRQ_ENOENT;
 	/* The IOMMU already set the IRR bit; the vCPU only needs waking. */
@@ -238,34 +268,34 @@ static bool irte_in_vm_(const struct virq_avic_vm *vm, const uint64_t *irte)
 virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_irte_ref *ref,
 				  uint64_t *irte, uint8_t vector)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_avic_irte_ga f = {0};
 	const struct virq_hal *hal;
 	uint64_t w[2];
 
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_irte_attach: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	hal = &vcpu->vm->hal;
-	if (!ref || !irte)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
-				    "virq_avic_irte_attach: ref or irte is NULL");
+	if (!ref)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "ref=NULL");
+	if (!irte)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "irte=NULL");
 	/* vm_id 0 cannot be registered: its GA log entries would wake nobody. */
 	if (vcpu->vm->cfg.vm_id == 0)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL, "virq_avic_irte_attach: VM has vm_id 0");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL,
+				     "the vCPU's VM has vm_id=0 (not registrable)");
 	if (vector < 16u)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_irte_attach: vector below 16",
-				     vector);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "vector=%u < 16", vector);
 	/*
 	 * A reference attached to any vCPU (this one or another) is refused:
 	 * re-linking it would leave it in the first vCPU's list, which a detach
 	 * from the second and a free would turn into a use after free.
 	 */
 	if (ref_attached_(ref))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EEXIST,
-				    "virq_avic_irte_attach: ref already attached");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EEXIST, "ref already attached to a vCPU");
 	if (irte_in_vm_(vcpu->vm, irte))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EEXIST,
-				    "virq_avic_irte_attach: IRTE already attached in this VM");
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EEXIST,
+				     "irte already attached to a vCPU of this VM");
 	f.remap_en = true;
 	f.guest_mode = true;
 	f.vector = vector;
@@ -289,15 +319,17 @@ virq_status virq_avic_irte_attach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 
 virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu, struct virq_avic_irte_ref *ref)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_irte_detach: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	if (!ref)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_irte_detach: ref is NULL");
-	if (!ref_attached_(ref) || ref->owner != vcpu)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ENOENT,
-				    "virq_avic_irte_detach: ref not attached to this vCPU");
+		return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_EINVAL, "ref=NULL");
+	if (!ref_attached_(ref))
+		return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_ENOENT, "ref not attached");
+	if (ref->owner != vcpu)
+		return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_ENOENT,
+				     "ref attached to another vCPU");
 	for (struct virq_avic_irte_ref **p = &vcpu->irtes; *p; p = &(*p)->next) {
 		if (*p == ref) {
 			*p = ref->next;
@@ -308,6 +340,6 @@ virq_status virq_avic_irte_detach(struct virq_avic_vcpu *vcpu, struct virq_avic_
 		}
 	}
 	/* Its state says attached here but the list does not hold it: storage reused. */
-	return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_ENOENT,
-			    "virq_avic_irte_detach: ref not in the vCPU's list");
+	return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_ENOENT,
+			     "ref not in the vCPU's list (its storage reused?)");
 }

@@ -6,39 +6,66 @@
  */
 #include "avic_priv.h"
 
-static virq_status vm_check_cfg_(const struct virq_hal *hal, const struct virq_avic_caps *caps,
+/* The VM configuration against the CPU, one report under @p api per check. */
+static virq_status vm_check_cfg_(const char *api, const struct virq_hal *hal,
+				 const struct virq_avic_caps *caps,
 				 const struct virq_avic_vm_cfg *cfg)
 {
 	uint32_t cap = virq_avic_mode_max_(cfg->mode);
 
 	if (!cap)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, "virq_avic_vm_init: unknown table mode",
-				     (uint64_t)cfg->mode);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "cfg mode=%u unknown",
+				      (uint64_t)cfg->mode);
 	if ((unsigned)cfg->policy > LIBVIRQ_AVIC_POLICY_KICK)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EINVAL, "virq_avic_vm_init: unknown policy",
-				     (uint64_t)cfg->policy);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "cfg policy=%u unknown",
+				      (uint64_t)cfg->policy);
 	if (!caps->avic)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_ENOTSUP, "virq_avic_vm_init: CPU has no AVIC");
-	if ((cfg->mode != LIBVIRQ_AVIC_MODE_XAVIC && !caps->x2avic) ||
-	    (cfg->mode == LIBVIRQ_AVIC_MODE_X2AVIC_4K && !caps->x2avic_4k))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ENOTSUP,
-				     "virq_avic_vm_init: CPU does not support the table mode",
-				     (uint64_t)cfg->mode);
-	if (cfg->max_vcpus == 0 || cfg->max_vcpus > cap + 1u)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vm_init: max_vcpus is 0 or above the table",
-				     cfg->max_vcpus, cap + 1u);
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP, "caps avic=0");
+	if (cfg->mode != LIBVIRQ_AVIC_MODE_XAVIC && !caps->x2avic)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOTSUP, "cfg mode=%u with caps x2avic=0",
+				      (uint64_t)cfg->mode);
+	if (cfg->mode == LIBVIRQ_AVIC_MODE_X2AVIC_4K && !caps->x2avic_4k)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOTSUP,
+				      "cfg mode=%u (X2AVIC_4K) with caps x2avic_4k=0",
+				      (uint64_t)cfg->mode);
+	if (cfg->max_vcpus == 0)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ERANGE, "cfg max_vcpus=0");
+	if (cfg->max_vcpus > cap + 1u)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
+				      "cfg max_vcpus=%u > the mode's table entries=%u",
+				      cfg->max_vcpus, cap + 1u);
 	if (cfg->vm_id > LIBVIRQ_GATAG_VM_MAX)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_init: vm_id above 0xFFFFF",
-				     cfg->vm_id);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "cfg vm_id=%x > 0xfffff",
+				      cfg->vm_id);
 	if (cfg->apic_bar & 0xFFFu)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_EALIGN,
-				     "virq_avic_vm_init: apic_bar not 4 KiB aligned",
-				     cfg->apic_bar);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EALIGN, "cfg apic_bar=%x not 4 KiB aligned",
+				      cfg->apic_bar);
 	if (!LIBVIRQ_ADDR_FITS(LIBVIRQ_VMCB_Addr, cfg->apic_bar))
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE, "virq_avic_vm_init: apic_bar above 2^52",
-				     cfg->apic_bar);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "cfg apic_bar=%x >= 2^52",
+				      cfg->apic_bar);
 	return LIBVIRQ_OK;
+}
+
+/* virq_avic_vm_init()'s checks, under @p api: the HAL first, as every other
+ * report goes through it. */
+static virq_status vm_init_check_(const char *api, const struct virq_avic_vm *vm,
+				  const struct virq_hal *hal, const struct virq_avic_caps *caps,
+				  const struct virq_avic_vm_cfg *cfg)
+{
+	virq_status st = virq_hal_check_(api, hal, LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_KICK);
+
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (!vm)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vm=NULL");
+	if (!caps)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "caps=NULL");
+	if (!cfg)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "cfg=NULL");
+	/* A live VM keeps its tables: re-initialising it would leak them. */
+	if (vm_live_(vm))
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EBUSY, "vm already initialised");
+	return vm_check_cfg_(api, hal, caps, cfg);
 }
 
 static void vm_free_(struct virq_avic_vm *vm)
@@ -51,21 +78,11 @@ static void vm_free_(struct virq_avic_vm *vm)
 virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *hal,
 			      const struct virq_avic_caps *caps, const struct virq_avic_vm_cfg *cfg)
 {
-	virq_status st;
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = vm_init_check_(api, vm, hal, caps, cfg);
 	size_t entries, tsize;
 	uint32_t slots = 0;
 
-	if (!vm || !caps || !cfg)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
-				    "virq_avic_vm_init: vm, caps or cfg is NULL");
-	/* A live VM keeps its tables: re-initialising it would leak them. */
-	if (vm_live_(vm))
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
-				    "virq_avic_vm_init: VM already initialised");
-	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR | LIBVIRQ_HAL_NEED_KICK);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, "virq_avic_vm_init: HAL lacks MSR or kick callbacks");
-	st = vm_check_cfg_(hal, caps, cfg);
 	if (st != LIBVIRQ_OK)
 		return st;
 	memset(vm, 0, sizeof(*vm));
@@ -80,16 +97,17 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 	entries = (size_t)vm->max_index + 1u;
 	/* 8-byte entries: one page for 255 or 512, eight contiguous pages for 4096. */
 	tsize = (entries * 8u + 4095u) & ~(size_t)4095u;
-	st = virq_page_alloc_(hal, tsize, 4096, &vm->phys_table);
+	st = LIBVIRQ_PAGE_ALLOC_(api, hal, tsize, 4096, &vm->phys_table, "physical APIC ID table");
 	if (st == LIBVIRQ_OK)
-		st = virq_page_alloc_(hal, 4096, 4096, &vm->log_table);
+		st = LIBVIRQ_PAGE_ALLOC_(api, hal, 4096, 4096, &vm->log_table,
+					 "logical APIC ID table");
 	/* The maps are sized by max_vcpus, not by the table mode. */
 	if (st == LIBVIRQ_OK)
-		st = virq_page_alloc_(hal, virq_avic_maps_size_(cfg->max_vcpus, &slots), 4096,
-				      &vm->maps);
+		st = LIBVIRQ_PAGE_ALLOC_(api, hal, virq_avic_maps_size_(cfg->max_vcpus, &slots),
+					 4096, &vm->maps, "vCPU maps");
 	if (st != LIBVIRQ_OK) {
-		vm_free_(vm);
-		return LIBVIRQ_FAIL(hal, st, "virq_avic_vm_init: table allocation failed");
+		vm_free_(vm); /* reported above */
+		return st;
 	}
 	virq_avic_maps_place_(vm, slots);
 	__atomic_store_n(&vm->state, LIBVIRQ_AVIC_ST_LIVE_, __ATOMIC_RELEASE);
@@ -98,17 +116,19 @@ virq_status virq_avic_vm_init(struct virq_avic_vm *vm, const struct virq_hal *ha
 
 virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vm)
 		return LIBVIRQ_OK;
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_vm_destroy: VM not initialised");
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
 	if (vm->nr_vcpus)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EBUSY, "virq_avic_vm_destroy: vCPUs remain",
-				     vm->nr_vcpus);
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EBUSY, "nr_vcpus=%u vCPUs remain",
+				      vm->nr_vcpus);
 	if (vm->registry)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
-				    "virq_avic_vm_destroy: VM still in a GA-tag registry");
+		return LIBVIRQ_FAIL_(
+		    api, &vm->hal, LIBVIRQ_EBUSY,
+		    "vm still in a GA-tag registry (virq_avic_registry_remove() first)");
 	__atomic_store_n(&vm->state, LIBVIRQ_AVIC_ST_DEAD_, __ATOMIC_RELEASE);
 	vm_free_(vm);
 	vm->by_index = NULL;
@@ -119,12 +139,13 @@ virq_status virq_avic_vm_destroy(struct virq_avic_vm *vm)
 
 virq_status virq_avic_vm_set_policy(struct virq_avic_vm *vm, enum virq_avic_policy policy)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_vm_set_policy: VM not initialised");
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
 	if ((unsigned)policy > LIBVIRQ_AVIC_POLICY_KICK)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EINVAL,
-				     "virq_avic_vm_set_policy: unknown policy", (uint64_t)policy);
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EINVAL, "policy=%u unknown",
+				      (uint64_t)policy);
 	ST_(&vm->policy, (uint32_t)policy);
 	return LIBVIRQ_OK;
 }
@@ -137,22 +158,22 @@ enum virq_avic_policy virq_avic_vm_policy(const struct virq_avic_vm *vm)
 virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_apic_id,
 				   void *cookie, uint32_t rounds, enum virq_avic_policy *chosen)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	const struct virq_hal *hal;
 	uint64_t t0, t1, t2;
 	virq_status st = LIBVIRQ_OK;
 
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_vm_calibrate: VM not initialised");
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
 	hal = &vm->hal;
 	/* The doorbell register takes 8 bits (docs/rationale.md#avic-doorbell-apic-id). */
 	if (self_host_apic_id > LIBVIRQ_AVIC_DOORBELL_MAX_ID)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vm_calibrate: host APIC ID above 0xFF",
-				     self_host_apic_id);
-	if (rounds == 0 || rounds > 64)
-		return LIBVIRQ_FAILV(hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vm_calibrate: rounds not 1..64", rounds);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "self_host_apic_id=%u > %u",
+				      self_host_apic_id, LIBVIRQ_AVIC_DOORBELL_MAX_ID);
+	if (rounds == 0)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ERANGE, "rounds=0");
+	if (rounds > 64)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "rounds=%u > 64", rounds);
 	t0 = virq_now_(hal);
 	for (uint32_t i = 0; i < rounds && st == LIBVIRQ_OK; i++)
 		st = virq_msr_wr_(hal, LIBVIRQ_AVIC_DOORBELL_MSR, self_host_apic_id);
@@ -177,9 +198,10 @@ virq_status virq_avic_vm_calibrate(struct virq_avic_vm *vm, uint32_t self_host_a
 		     vm->doorbell_ns, vm->kick_ns);
 	if (chosen)
 		*chosen = virq_avic_vm_policy(vm);
-	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL(hal, LIBVIRQ_EHW,
-					       "virq_avic_vm_calibrate: doorbell MSR write faulted")
-				: LIBVIRQ_OK;
+	return st != LIBVIRQ_OK
+		   ? LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EHW,
+				   "the doorbell MSR write faulted (policy set to KICK)")
+		   : LIBVIRQ_OK;
 }
 
 void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_ns,
@@ -195,20 +217,26 @@ void virq_avic_vm_calibration(const struct virq_avic_vm *vm, uint64_t *doorbell_
 
 /* ---- inhibits ---- */
 
-static virq_status reason_check_(const struct virq_avic_vm *vm, enum virq_avic_inhibit reason,
-				 const char *not_live, const char *bad)
+/* A live VM and a VM-wide reason, under @p api. */
+static virq_status reason_check_(const char *api, const struct virq_avic_vm *vm,
+				 enum virq_avic_inhibit reason)
 {
 	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, not_live);
-	if ((unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT || reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EINVAL, bad, (uint64_t)reason);
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
+	if ((unsigned)reason >= LIBVIRQ_AVIC_INHIBIT_COUNT)
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EINVAL,
+				      "reason=%u >= LIBVIRQ_AVIC_INHIBIT_COUNT=%u",
+				      (uint64_t)reason, LIBVIRQ_AVIC_INHIBIT_COUNT);
+	if (reason == LIBVIRQ_AVIC_INHIBIT_NESTED)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EINVAL,
+				     "reason=NESTED is per vCPU (virq_avic_vcpu_set_nested())");
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit reason)
 {
-	virq_status st = reason_check_(vm, reason, "virq_avic_vm_inhibit: VM not initialised",
-				       "virq_avic_vm_inhibit: reason out of range or per vCPU");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = reason_check_(api, vm, reason);
 
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -218,8 +246,8 @@ virq_status virq_avic_vm_inhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit
 
 virq_status virq_avic_vm_uninhibit(struct virq_avic_vm *vm, enum virq_avic_inhibit reason)
 {
-	virq_status st = reason_check_(vm, reason, "virq_avic_vm_uninhibit: VM not initialised",
-				       "virq_avic_vm_uninhibit: reason out of range or per vCPU");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = reason_check_(api, vm, reason);
 
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -286,33 +314,35 @@ bool virq_avic_vcpu_active(const struct virq_avic_vcpu *vcpu, uint32_t *why)
 
 /* ---- vCPU ---- */
 
-static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu *v,
+/* The vCPU's backing page (the caller's or allocated), under @p api. */
+static virq_status vcpu_backing_(const char *api, struct virq_avic_vm *vm, struct virq_avic_vcpu *v,
 				 const struct virq_avic_vcpu_cfg *cfg)
 {
 	virq_status st;
 
 	if (cfg->backing_va) {
 		if (cfg->backing_pa & 0xFFFu)
-			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EALIGN,
-					     "virq_avic_vcpu_init: backing_pa not 4 KiB aligned",
-					     cfg->backing_pa);
+			return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EALIGN,
+					      "cfg backing_pa=%x not 4 KiB aligned",
+					      cfg->backing_pa);
 		if (!LIBVIRQ_ADDR_FITS(PHYS_F_(BackingPagePointer), cfg->backing_pa))
-			return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
-					     "virq_avic_vcpu_init: backing_pa above 2^52",
-					     cfg->backing_pa);
+			return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE,
+					      "cfg backing_pa=%x >= 2^52", cfg->backing_pa);
 		v->backing.va = cfg->backing_va;
 		v->backing.pa = cfg->backing_pa;
 		v->backing.size = LIBVIRQ_AVIC_PAGE_SIZE;
 		return LIBVIRQ_OK;
 	}
-	st = virq_page_alloc_(&vm->hal, LIBVIRQ_AVIC_PAGE_SIZE, 4096, &v->backing);
+	st = LIBVIRQ_PAGE_ALLOC_(api, &vm->hal, LIBVIRQ_AVIC_PAGE_SIZE, 4096, &v->backing,
+				 "backing page");
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&vm->hal, st,
-				    "virq_avic_vcpu_init: backing page allocation failed");
+		return st;
 	if (!LIBVIRQ_ADDR_FITS(PHYS_F_(BackingPagePointer), v->backing.pa)) {
+		const uint64_t pa = v->backing.pa;
+
 		virq_page_free_(&vm->hal, &v->backing);
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_ERANGE,
-				    "virq_avic_vcpu_init: HAL gave a backing page above 2^52");
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE,
+				      "the HAL's backing page pa=%x >= 2^52 (freed)", pa);
 	}
 	v->own_backing = true;
 	*apic_reg_(v, LIBVIRQ_APIC_ID) = (cfg->apic_id & 0xFFu) << 24; /* xAPIC view: 8 bits */
@@ -320,38 +350,49 @@ static virq_status vcpu_backing_(struct virq_avic_vm *vm, struct virq_avic_vcpu 
 	return LIBVIRQ_OK;
 }
 
+/* virq_avic_vcpu_init()'s checks, one report under @p api each; an ID
+ * beyond the table is refused before anything is written. */
+static virq_status vcpu_init_check_(const char *api, const struct virq_avic_vm *vm,
+				    const struct virq_avic_vcpu *vcpu,
+				    const struct virq_avic_vcpu_cfg *cfg)
+{
+	if (!vm_live_(vm))
+		return LIBVIRQ_AVIC_VM_DEAD_(api, NULL, "vm", vm);
+	if (!vcpu)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EINVAL, "vcpu=NULL");
+	if (!cfg)
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EINVAL, "cfg=NULL");
+	if (vcpu_live_(vcpu))
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EBUSY, "vcpu already initialised");
+	if (cfg->index >= vm->cfg.max_vcpus)
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE, "cfg index=%u >= max_vcpus=%u",
+				      cfg->index, vm->cfg.max_vcpus);
+	if (cfg->apic_id > vm->max_index)
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_ERANGE,
+				      "cfg apic_id=%u > the table's largest ID=%u", cfg->apic_id,
+				      vm->max_index);
+	if (vm->by_index[cfg->index])
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EEXIST,
+				      "cfg index=%u used by another vCPU", cfg->index);
+	if (by_apic_(vm, cfg->apic_id))
+		return LIBVIRQ_FAILV_(api, &vm->hal, LIBVIRQ_EEXIST,
+				      "cfg apic_id=%u used by another vCPU", cfg->apic_id);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *vcpu,
 				const struct virq_avic_vcpu_cfg *cfg)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_avic_phys_entry pe = {0};
-	virq_status st;
+	virq_status st = vcpu_init_check_(api, vm, vcpu, cfg);
 
-	if (!vm_live_(vm))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_init: VM not initialised");
-	if (!vcpu || !cfg)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_init: vcpu or cfg is NULL");
-	if (vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
-				    "virq_avic_vcpu_init: vCPU already initialised");
-	/* An ID beyond the table is refused before anything is written. */
-	if (cfg->index >= vm->cfg.max_vcpus)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vcpu_init: index >= max_vcpus", cfg->index,
-				     vm->cfg.max_vcpus);
-	if (cfg->apic_id > vm->max_index)
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_ERANGE,
-				     "virq_avic_vcpu_init: APIC ID above the table", cfg->apic_id,
-				     vm->max_index);
-	if (vm->by_index[cfg->index] || by_apic_(vm, cfg->apic_id))
-		return LIBVIRQ_FAILV(&vm->hal, LIBVIRQ_EEXIST,
-				     "virq_avic_vcpu_init: index or APIC ID already used",
-				     cfg->index, cfg->apic_id);
+	if (st != LIBVIRQ_OK)
+		return st;
 	memset(vcpu, 0, sizeof(*vcpu));
 	vcpu->vm = vm;
 	vcpu->hal = vm->hal;
-	st = vcpu_backing_(vm, vcpu, cfg);
+	st = vcpu_backing_(api, vm, vcpu, cfg);
 	if (st != LIBVIRQ_OK) {
 		vcpu->vm = NULL;
 		return st;
@@ -372,20 +413,20 @@ virq_status virq_avic_vcpu_init(struct virq_avic_vm *vm, struct virq_avic_vcpu *
 
 virq_status virq_avic_vcpu_destroy(struct virq_avic_vcpu *vcpu)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_avic_vm *vm;
 
 	if (!vcpu)
 		return LIBVIRQ_OK;
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_destroy: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	vm = vcpu->vm;
 	if (vcpu->loaded)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
-				    "virq_avic_vcpu_destroy: vCPU is loaded");
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EBUSY,
+				     "vcpu loaded (virq_avic_vcpu_put() first)");
 	if (vcpu->irtes)
-		return LIBVIRQ_FAIL(&vm->hal, LIBVIRQ_EBUSY,
-				    "virq_avic_vcpu_destroy: IRTEs are attached");
+		return LIBVIRQ_FAIL_(api, &vm->hal, LIBVIRQ_EBUSY,
+				     "IRTEs attached (virq_avic_irte_detach() first)");
 	virq_avic_tables_remove_(vcpu);
 	if (vcpu->own_backing)
 		virq_page_free_(&vm->hal, &vcpu->backing);
@@ -405,11 +446,11 @@ void *virq_avic_vcpu_backing(const struct virq_avic_vcpu *vcpu, uint64_t *pa)
 
 virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint32_t before;
 
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_set_x2apic: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	if (LD_(&vcpu->x2apic) == x2apic)
 		return LIBVIRQ_OK;
 	before = vm_inhibits_(vcpu->vm);
@@ -421,16 +462,15 @@ virq_status virq_avic_vcpu_set_x2apic(struct virq_avic_vcpu *vcpu, bool x2apic)
 virq_status virq_avic_vcpu_vmcb_values(struct virq_avic_vcpu *vcpu,
 				       struct virq_avic_vmcb_values *out)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_avic_vm *vm;
 	uint32_t max, highest;
 	bool active, x2;
 
 	if (!vcpu_live_(vcpu))
-		return LIBVIRQ_FAIL(vcpu_hal_(vcpu), LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_vmcb_values: vCPU not initialised");
+		return LIBVIRQ_AVIC_VCPU_DEAD_(api, NULL, "vcpu", vcpu);
 	if (!out)
-		return LIBVIRQ_FAIL(&vcpu->vm->hal, LIBVIRQ_EINVAL,
-				    "virq_avic_vcpu_vmcb_values: out is NULL");
+		return LIBVIRQ_FAIL_(api, &vcpu->vm->hal, LIBVIRQ_EINVAL, "out=NULL");
 	vm = vcpu->vm;
 	active = virq_avic_vcpu_active(vcpu, NULL);
 	x2 = LD_(&vcpu->x2apic) && vm->cfg.mode != LIBVIRQ_AVIC_MODE_XAVIC;

@@ -129,8 +129,7 @@ static void fmt_end_(struct fmt_ *f)
 }
 
 /* "<api>: <check with values>"; without the check text "<api>: line <line>"
- * and the values, each as " 0x<hex>"; a site not converted yet (no @p api)
- * its own text. */
+ * and the values, each as " 0x<hex>". */
 static void fail_format_(char *buf, const struct virq_failure *r)
 {
 	struct fmt_ f = {buf, 0, LIBVIRQ_FAIL_MSG_SIZE - 1, false};
@@ -171,7 +170,7 @@ virq_status virq_fail_(const char *api, const struct virq_hal *hal, virq_status 
 	memset(&r, 0, sizeof(r));
 	r.status = st;
 	r.line = line;
-	r.function = *api ? api : NULL; /* "": a site not converted yet */
+	r.function = api;
 	r.check = check;
 	r.message = msg;
 	r.nvalues = (uint32_t)(n < LIBVIRQ_FAIL_MAX_VALUES ? n : LIBVIRQ_FAIL_MAX_VALUES);

@@ -263,11 +263,4 @@ virq_status virq_page_alloc_fail_(const char *api, const struct virq_hal *hal, u
 			      LIBVIRQ_FAIL_CHECK_(what ": %u bytes aligned to %u not allocated"),  \
 			      __LINE__)
 
-/* Sites not converted yet: @p check names its function itself ("virq_x: ...");
- * reported as it is, the values appended. Removed once none is left. */
-#define LIBVIRQ_FAIL(hal, st, check) virq_fail_("", (hal), (st), __LINE__, (check), NULL, 0)
-#define LIBVIRQ_FAILV(hal, st, check, ...)                                                         \
-	virq_fail_("", (hal), (st), __LINE__, (check), (const uint64_t[]){__VA_ARGS__},            \
-		   sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
-
 #endif /* LIBVIRQ_SRC_HAL_PRIV_H */

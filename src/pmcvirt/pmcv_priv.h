@@ -71,8 +71,9 @@ static inline uint32_t pmcv_host_ctr_msr_(const struct virq_pmcvirt_vcpu *v, uin
 				: LIBVIRQ_PMCVIRT_MSR_K7_PERFCTR(i);
 }
 
-/* Lazy mode: saves the guest PMU still live in the MSRs into the software state (switch.c). */
-virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *vcpu);
+/* Lazy mode: saves the guest PMU still live in the MSRs into the software state
+ * (switch.c); a fault is reported under @p api (NULL: unreported). */
+virq_status virq_pmcvirt_sync_(const char *api, struct virq_pmcvirt_vcpu *vcpu);
 
 /*
  * virq_pmcvirt_mode_check() reported under @p api through @p hal (either

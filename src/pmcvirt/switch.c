@@ -121,20 +121,19 @@ static uint32_t pmcv_clobbered_(const struct virq_pmcvirt_vcpu *v)
 
 virq_status virq_pmcvirt_host_set_used(struct virq_pmcvirt_vcpu *vcpu, uint32_t mask)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	uint32_t n;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_host_set_used: vCPU not initialised");
-	if (vcpu->host.saved || vcpu->in_guest)
-		return LIBVIRQ_FAIL(
-		    &vcpu->hal, LIBVIRQ_EBUSY,
-		    "virq_pmcvirt_host_set_used: host PMU saved or vCPU in the guest");
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	if (vcpu->in_guest)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "vcpu in the guest (entered)");
+	if (vcpu->host.saved)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "host PMU saved");
 	n = vcpu->host_nctr < LIBVIRQ_PMCVIRT_NR_SLOTS ? vcpu->host_nctr : LIBVIRQ_PMCVIRT_NR_SLOTS;
 	if (mask & ~pmcv_ctr_bits_(n))
-		return LIBVIRQ_FAILV(&vcpu->hal, LIBVIRQ_ERANGE,
-				     "virq_pmcvirt_host_set_used: counter beyond the host's", mask,
-				     n);
+		return LIBVIRQ_FAILV_(api, &vcpu->hal, LIBVIRQ_ERANGE,
+				      "mask=%x names a counter >= the host's counters=%u", mask, n);
 	vcpu->host_used = mask;
 	return LIBVIRQ_OK;
 }
@@ -179,20 +178,20 @@ static virq_status pmcv_host_stop_k7_(struct virq_pmcvirt_vcpu *v)
 	return st;
 }
 
+static virq_status pmcv_host_restore_(const char *api, struct virq_pmcvirt_vcpu *vcpu);
+
 virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_pmcvirt_host *h;
 	virq_status st = LIBVIRQ_OK;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_host_save: vCPU not initialised");
-	if (vcpu->host.saved)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_host_save: host already saved");
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
 	if (vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_host_save: vCPU in the guest");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "vcpu in the guest (entered)");
+	if (vcpu->host.saved)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "host PMU already saved");
 	h = &vcpu->host;
 	memset(h, 0, sizeof(*h));
 	h->n = pmcv_clobbered_(vcpu);
@@ -211,11 +210,12 @@ virq_status virq_pmcvirt_host_save(struct virq_pmcvirt_vcpu *vcpu)
 		st = pmcv_host_stop_k7_(vcpu);
 	h->saved = true;
 	if (st != LIBVIRQ_OK) {
-		if (virq_pmcvirt_host_restore(vcpu) != LIBVIRQ_OK)
+		/* The recovery reports nothing itself (NULL): the save's failure is the report. */
+		if (pmcv_host_restore_(NULL, vcpu) != LIBVIRQ_OK)
 			LIBVIRQ_LOG0(&vcpu->hal, LIBVIRQ_LOG_ERROR,
 				     "pmcvirt: host PMU restore failed");
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EHW,
-				    "virq_pmcvirt_host_save: a PMU MSR access faulted");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EHW,
+				     "a PMU MSR access faulted (the host PMU was restored)");
 	}
 	return LIBVIRQ_OK;
 }
@@ -256,24 +256,20 @@ static virq_status pmcv_host_write_(struct virq_pmcvirt_vcpu *v)
 	return st;
 }
 
-virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
+/* virq_pmcvirt_host_restore() of a live vCPU, reported under @p api (NULL: unreported). */
+static virq_status pmcv_host_restore_(const char *api, struct virq_pmcvirt_vcpu *vcpu)
 {
-	struct virq_pmcvirt_host *h;
+	struct virq_pmcvirt_host *h = &vcpu->host;
 	virq_status st = LIBVIRQ_OK;
 
-	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_host_restore: vCPU not initialised");
 	if (vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_host_restore: vCPU in the guest");
-	h = &vcpu->host;
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "vcpu in the guest (entered)");
 	if (!h->saved)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_host_restore: host PMU not saved");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "host PMU not saved");
 	/* Lazy mode: the guest's PMU is still in the MSRs; save it first. A
-	 * fault leaves the guest values unknown, the host restore goes on. */
-	if (vcpu->live && virq_pmcvirt_sync_(vcpu) != LIBVIRQ_OK)
+	 * fault leaves the guest values unknown, the host restore goes on
+	 * (reported below, once). */
+	if (vcpu->live && virq_pmcvirt_sync_(NULL, vcpu) != LIBVIRQ_OK)
 		st = LIBVIRQ_EHW;
 	/*
 	 * Restore only what host_save read (a save that faulted part-way leaves
@@ -289,10 +285,18 @@ virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
 	if (h->have_global_ctl && pmcv_wr_gctl_msr_(vcpu, h->global_ctl) != LIBVIRQ_OK)
 		st = LIBVIRQ_EHW;
 	h->saved = false;
-	return st != LIBVIRQ_OK
-		   ? LIBVIRQ_FAIL(&vcpu->hal, st,
-				  "virq_pmcvirt_host_restore: a PMU MSR access faulted")
-		   : LIBVIRQ_OK;
+	return st != LIBVIRQ_OK ? LIBVIRQ_FAIL_(api, &vcpu->hal, st,
+						"a PMU MSR access faulted (every write attempted)")
+				: LIBVIRQ_OK;
+}
+
+virq_status virq_pmcvirt_host_restore(struct virq_pmcvirt_vcpu *vcpu)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	return pmcv_host_restore_(api, vcpu);
 }
 
 /* ---- world switch ---- */
@@ -316,17 +320,15 @@ static virq_status pmcv_sw_load_(struct virq_pmcvirt_vcpu *v)
 
 virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_enter: vCPU not initialised");
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
 	if (!vcpu->host.saved)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_enter: host PMU not saved");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "host PMU not saved");
 	if (vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_enter: already entered");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "vcpu already entered");
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_HW)
 		st = pmcv_wr_gctl_msr_(vcpu, 0); /* else VMEXIT_INVALID_PMC */
 	else if (vcpu->live)
@@ -334,7 +336,7 @@ virq_status virq_pmcvirt_enter(struct virq_pmcvirt_vcpu *vcpu)
 	else
 		st = pmcv_sw_load_(vcpu);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&vcpu->hal, st, "virq_pmcvirt_enter: a PMU MSR write faulted");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, st, "a PMU MSR write faulted");
 	vcpu->in_guest = true;
 	return LIBVIRQ_OK;
 }
@@ -369,7 +371,7 @@ static virq_status pmcv_sw_save_(struct virq_pmcvirt_vcpu *v)
 	return st;
 }
 
-virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *v)
+virq_status virq_pmcvirt_sync_(const char *api, struct virq_pmcvirt_vcpu *v)
 {
 	virq_status st;
 
@@ -378,19 +380,19 @@ virq_status virq_pmcvirt_sync_(struct virq_pmcvirt_vcpu *v)
 	v->live = false;
 	st = pmcv_sw_save_(v);
 	return st != LIBVIRQ_OK
-		   ? LIBVIRQ_FAIL(&v->hal, st, "pmcvirt: lazy save of the guest PMU faulted")
+		   ? LIBVIRQ_FAIL_(api, &v->hal, st, "lazy save of the guest PMU faulted")
 		   : LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_exit: vCPU not initialised");
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
 	if (!vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EINVAL, "virq_pmcvirt_exit: not entered");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "vcpu not entered");
 	vcpu->in_guest = false;
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW && vcpu->lazy) {
 		/*
@@ -407,8 +409,7 @@ virq_status virq_pmcvirt_exit(struct virq_pmcvirt_vcpu *vcpu, uint64_t exitcode)
 	if (vcpu->mode == LIBVIRQ_PMCVIRT_MODE_SW) {
 		st = pmcv_sw_save_(vcpu);
 		return st != LIBVIRQ_OK
-			   ? LIBVIRQ_FAIL(&vcpu->hal, st,
-					  "virq_pmcvirt_exit: a PMU MSR access faulted")
+			   ? LIBVIRQ_FAIL_(api, &vcpu->hal, st, "a PMU MSR access faulted")
 			   : LIBVIRQ_OK;
 	}
 	/* Swap type C: the host's PERF_CTL/CTR/GlobalCtl now hold reset values.

@@ -120,40 +120,43 @@ void virq_pmcvirt_refilter_(struct virq_pmcvirt_vcpu *v)
 
 /* ---- lifecycle ---- */
 
-static virq_status pmcv_init_check_(const struct virq_pmcvirt_vcpu *vcpu,
+/* virq_pmcvirt_vcpu_init()'s checks, one report each under @p api; the HAL
+ * first, as every other report goes through it. */
+static virq_status pmcv_init_check_(const char *api, const struct virq_pmcvirt_vcpu *vcpu,
 				    const struct virq_hal *hal,
 				    const struct virq_pmcvirt_caps *caps,
 				    const struct virq_pmcvirt_guest *guest,
 				    enum virq_pmcvirt_mode mode, uint32_t flags, const void *vmcb)
 {
-	virq_status st;
+	virq_status st = virq_hal_check_(api, hal, LIBVIRQ_HAL_NEED_MSR);
 
-	if (!vcpu || !caps || !guest)
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_vcpu_init: vcpu, caps or guest is NULL");
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (!vcpu)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vcpu=NULL");
+	if (!guest)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "guest=NULL");
 	/* A live vCPU is refused: its state (host PMU saved, in the guest) would be lost. */
 	if (pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_vcpu_init: vCPU already initialised");
-	if (mode == LIBVIRQ_PMCVIRT_MODE_HW && (!vmcb || ((uintptr_t)vmcb & 7u)))
-		return LIBVIRQ_FAIL(hal, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_vcpu_init: HW mode needs an 8-byte aligned VMCB");
-	st = virq_hal_validate(hal, LIBVIRQ_HAL_NEED_MSR);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(hal, st, "virq_pmcvirt_vcpu_init: HAL lacks MSR callbacks");
-	st = virq_pmcvirt_mode_check(caps, guest, mode, flags);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(
-		    hal, st, "virq_pmcvirt_vcpu_init: mode, flags or guest refused (mode_check)");
-	return LIBVIRQ_OK;
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EBUSY, "vcpu already initialised");
+	if (mode == LIBVIRQ_PMCVIRT_MODE_HW && !vmcb)
+		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EINVAL, "vmcb=NULL with mode=HW");
+	if (mode == LIBVIRQ_PMCVIRT_MODE_HW && ((uintptr_t)vmcb & 7u))
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "vmcb=%x not 8-byte aligned with mode=HW", (uintptr_t)vmcb);
+	/* caps=NULL is the mode check's first check. */
+	return virq_pmcv_mode_check_(api, hal, caps, guest, mode, flags);
 }
+
+static void pmcv_reset_(struct virq_pmcvirt_vcpu *vcpu);
 
 virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct virq_hal *hal,
 				   const struct virq_pmcvirt_caps *caps,
 				   const struct virq_pmcvirt_guest *guest,
 				   enum virq_pmcvirt_mode mode, uint32_t flags, void *vmcb)
 {
-	virq_status st = pmcv_init_check_(vcpu, hal, caps, guest, mode, flags, vmcb);
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st = pmcv_init_check_(api, vcpu, hal, caps, guest, mode, flags, vmcb);
 
 	if (st != LIBVIRQ_OK)
 		return st;
@@ -191,29 +194,29 @@ virq_status virq_pmcvirt_vcpu_init(struct virq_pmcvirt_vcpu *vcpu, const struct 
 			       ~LIBVIRQ_FIELD_MASK(LIBVIRQ_VMCB_VIRT_EXT_PMC_VIRT_ENABLE));
 	}
 	vcpu->state = LIBVIRQ_PMCVIRT_ST_LIVE_;
-	st = virq_pmcvirt_vcpu_reset(vcpu);
+	pmcv_reset_(vcpu);
 	/* PMU refresh (KVM's kvm_pmu_refresh; docs/rationale.md#pmc-reset-values):
 	 * the global enables of the guest's counters are set, as hardware RESET
 	 * leaves PerfCntrGlobalCtl (0x3F for six), so v1-style software that
 	 * only programs PERF_CTL counts. */
-	if (st == LIBVIRQ_OK && guest->perfmon_v2)
+	if (guest->perfmon_v2)
 		pmcv_set_gctl_(vcpu, pmcv_ctr_bits_(guest->ncounters));
-	return st;
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_vcpu_destroy(struct virq_pmcvirt_vcpu *vcpu)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
+
 	if (!vcpu)
 		return LIBVIRQ_OK;
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_vcpu_destroy: vCPU not initialised");
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
 	if (vcpu->in_guest)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_vcpu_destroy: vCPU in the guest");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY, "vcpu in the guest (entered)");
 	if (vcpu->host.saved)
-		return LIBVIRQ_FAIL(&vcpu->hal, LIBVIRQ_EBUSY,
-				    "virq_pmcvirt_vcpu_destroy: host PMU saved, restore it first");
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EBUSY,
+				     "host PMU saved (virq_pmcvirt_host_restore() first)");
 	vcpu->state = LIBVIRQ_PMCVIRT_ST_DEAD_;
 	vcpu->vmcb = NULL;
 	vcpu->filter = NULL;
@@ -221,37 +224,25 @@ virq_status virq_pmcvirt_vcpu_destroy(struct virq_pmcvirt_vcpu *vcpu)
 }
 
 /*
- * Entry check of the functions that read or write guest PMU state: the vCPU
- * is live and not in the guest, @out is not NULL; in lazy mode the guest PMU
- * still in the MSRs is saved first, so the software state is current.
- * @fn is the public function's name (a string literal).
+ * Entry check of the functions that read or write guest PMU state, after
+ * their own checks of the vCPU (live) and its pointers: not in the guest;
+ * in lazy mode the guest PMU still in the MSRs is saved first, so the
+ * software state is current. Reported under @p api.
  */
-#define PMCV_ACCESS_(v, out, fn)                                                                   \
-	pmcv_access_check_((v), (out), fn ": vCPU not initialised", fn ": NULL argument",          \
-			   fn ": vCPU in the guest", fn ": lazy save of the guest PMU faulted")
-
-static virq_status pmcv_access_check_(struct virq_pmcvirt_vcpu *v, const void *out,
-				      const char *not_live, const char *null_arg,
-				      const char *in_guest, const char *sync)
+static virq_status pmcv_access_(const char *api, struct virq_pmcvirt_vcpu *v)
 {
-	if (!pmcv_live_(v))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL, not_live);
-	if (!out)
-		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EINVAL, null_arg);
 	if (v->in_guest)
-		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EBUSY, in_guest);
-	if (v->live && virq_pmcvirt_sync_(v) != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(&v->hal, LIBVIRQ_EHW, sync);
+		return LIBVIRQ_FAIL_(api, &v->hal, LIBVIRQ_EBUSY, "vcpu in the guest (entered)");
+	if (v->live)
+		return virq_pmcvirt_sync_(api, v);
 	return LIBVIRQ_OK;
 }
 
-virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
+/* The reset of a live vCPU whose software state is current. */
+static void pmcv_reset_(struct virq_pmcvirt_vcpu *vcpu)
 {
 	struct virq_pmcvirt_state zero;
-	virq_status st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_vcpu_reset");
 
-	if (st != LIBVIRQ_OK)
-		return st;
 	memset(&zero, 0, sizeof(zero));
 	vcpu->st = zero;
 	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++)
@@ -261,24 +252,37 @@ virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
 		/* Cannot fail: a zero state of a checked guest. */
 		IGNORE_STATUS_(virq_pmcvirt_vmcb_store_state(vcpu->vmcb, &vcpu->guest, &zero));
 	}
+}
+
+virq_status virq_pmcvirt_vcpu_reset(struct virq_pmcvirt_vcpu *vcpu)
+{
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
+
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	st = pmcv_access_(api, vcpu);
+	if (st != LIBVIRQ_OK)
+		return st;
+	pmcv_reset_(vcpu);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 				    const struct virq_pmcvirt_filter *filter)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
 
 	if (!pmcv_live_(vcpu))
-		return LIBVIRQ_FAIL(NULL, LIBVIRQ_EINVAL,
-				    "virq_pmcvirt_set_filter: vCPU not initialised");
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
 	if (filter) {
 		st = virq_pmcvirt_filter_check(filter);
 		if (st != LIBVIRQ_OK)
-			return LIBVIRQ_FAIL(&vcpu->hal, st,
-					    "virq_pmcvirt_set_filter: filter refused");
+			return LIBVIRQ_FAIL_(api, &vcpu->hal, st,
+					     "filter refused (as virq_pmcvirt_filter_check())");
 	}
-	st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_set_filter");
+	st = pmcv_access_(api, vcpu);
 	if (st != LIBVIRQ_OK)
 		return st;
 	vcpu->filter = filter;
@@ -288,18 +292,40 @@ virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu *vcpu,
 
 /* ---- intercepted MSRs ---- */
 
+/* The entry checks of msr_read/msr_write and the MSR's slot, under @p api. */
+static virq_status pmcv_msr_slot_(const char *api, struct virq_pmcvirt_vcpu *v, uint32_t msr,
+				  enum virq_pmcvirt_origin origin, struct virq_pmcvirt_slot *s)
+{
+	virq_status st;
+
+	if (origin != LIBVIRQ_PMCVIRT_GUEST && origin != LIBVIRQ_PMCVIRT_HOST)
+		return LIBVIRQ_FAILV_(api, &v->hal, LIBVIRQ_EINVAL, "origin=%u unknown",
+				      (uint64_t)origin);
+	st = pmcv_access_(api, v);
+	if (st != LIBVIRQ_OK)
+		return st;
+	st = virq_pmcvirt_msr_map(&v->guest, msr, origin, s);
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(api, &v->hal, st,
+				      "msr=%x not in the guest's PMU (as virq_pmcvirt_msr_map())",
+				      msr);
+	return LIBVIRQ_OK;
+}
+
 virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 				  enum virq_pmcvirt_origin origin, uint64_t *value)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_pmcvirt_slot s;
-	virq_status st = PMCV_ACCESS_(vcpu, value, "virq_pmcvirt_msr_read");
+	virq_status st;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	if (!value)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "value=NULL");
+	st = pmcv_msr_slot_(api, vcpu, msr, origin, &s);
 	if (st != LIBVIRQ_OK)
 		return st;
-	st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&vcpu->hal, st,
-				     "virq_pmcvirt_msr_read: MSR not in the guest's PMU", msr);
 	switch (s.kind) {
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		*value = vcpu->st.perf_ctl[s.idx];
@@ -325,9 +351,10 @@ virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 	return LIBVIRQ_OK;
 }
 
-/* Validates a write; returns the value to store in *val. */
-static virq_status pmcv_write_value_(const struct virq_pmcvirt_vcpu *v,
-				     const struct virq_pmcvirt_slot *s,
+/* Validates a write of @p msr (one report under @p api per check); returns
+ * the value to store in *val. */
+static virq_status pmcv_write_value_(const char *api, const struct virq_pmcvirt_vcpu *v,
+				     uint32_t msr, const struct virq_pmcvirt_slot *s,
 				     enum virq_pmcvirt_origin origin, uint64_t *val)
 {
 	bool host = origin == LIBVIRQ_PMCVIRT_HOST;
@@ -338,7 +365,9 @@ static virq_status pmcv_write_value_(const struct virq_pmcvirt_vcpu *v,
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		rsvd = pmcv_evtsel_rsvd_(&v->guest);
 		if ((*val & rsvd) && !host)
-			return LIBVIRQ_EINVAL;
+			return LIBVIRQ_FAILV_(api, &v->hal, LIBVIRQ_EINVAL,
+					      "guest write msr=%x value=%x has reserved bits %x",
+					      msr, *val, *val & rsvd);
 		*val &= ~rsvd;
 		return LIBVIRQ_OK;
 	case LIBVIRQ_PMCVIRT_KIND_CTR:
@@ -347,33 +376,38 @@ static virq_status pmcv_write_value_(const struct virq_pmcvirt_vcpu *v,
 		return LIBVIRQ_OK;
 	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS:
 		if (!host)
-			return LIBVIRQ_EINVAL; /* PerfCntrGlobalStatus is read-only */
-		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
+			return LIBVIRQ_FAILV_(
+			    api, &v->hal, LIBVIRQ_EINVAL,
+			    "guest write msr=%x: PerfCntrGlobalStatus is read-only", msr);
+		break;
 	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_CTL:
 	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_CLR:
 	case LIBVIRQ_PMCVIRT_KIND_GLOBAL_STS_SET:
 	default:
-		return (*val & ~bits) ? LIBVIRQ_EINVAL : LIBVIRQ_OK;
+		break;
 	}
+	if (*val & ~bits)
+		return LIBVIRQ_FAILV_(api, &v->hal, LIBVIRQ_EINVAL,
+				      "msr=%x value=%x has bits >= the guest's ncounters=%u", msr,
+				      *val, v->guest.ncounters);
+	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 				   enum virq_pmcvirt_origin origin, uint64_t value)
 {
+	const char *const api = LIBVIRQ_ENTRY_;
 	struct virq_pmcvirt_slot s;
-	virq_status st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_msr_write");
+	virq_status st;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	st = pmcv_msr_slot_(api, vcpu, msr, origin, &s);
 	if (st != LIBVIRQ_OK)
 		return st;
-	st = virq_pmcvirt_msr_map(&vcpu->guest, msr, origin, &s);
+	st = pmcv_write_value_(api, vcpu, msr, &s, origin, &value);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&vcpu->hal, st,
-				     "virq_pmcvirt_msr_write: MSR not in the guest's PMU", msr);
-	st = pmcv_write_value_(vcpu, &s, origin, &value);
-	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV(&vcpu->hal, st,
-				     "virq_pmcvirt_msr_write: reserved bits, or a read-only MSR",
-				     msr, value);
+		return st;
 	switch (s.kind) {
 	case LIBVIRQ_PMCVIRT_KIND_CTL:
 		pmcv_set_ctl_(vcpu, s.idx, value);
@@ -404,13 +438,20 @@ virq_status virq_pmcvirt_msr_write(struct virq_pmcvirt_vcpu *vcpu, uint32_t msr,
 
 virq_status virq_pmcvirt_rdpmc(struct virq_pmcvirt_vcpu *vcpu, uint32_t ecx, uint64_t *value)
 {
-	virq_status st = PMCV_ACCESS_(vcpu, value, "virq_pmcvirt_rdpmc");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	if (!value)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "value=NULL");
+	st = pmcv_access_(api, vcpu);
 	if (st != LIBVIRQ_OK)
 		return st;
 	if (ecx >= vcpu->guest.ncounters)
-		return LIBVIRQ_FAILV(&vcpu->hal, LIBVIRQ_EINVAL,
-				     "virq_pmcvirt_rdpmc: counter beyond the guest's count", ecx);
+		return LIBVIRQ_FAILV_(api, &vcpu->hal, LIBVIRQ_EINVAL,
+				      "ecx=%u >= the guest's ncounters=%u", ecx,
+				      vcpu->guest.ncounters);
 	*value = pmcv_get_ctr_(vcpu, ecx);
 	return LIBVIRQ_OK;
 }
@@ -436,15 +477,18 @@ static bool pmcv_counts_(const struct virq_pmcvirt_vcpu *v, uint32_t i, uint16_t
 virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t event,
 					uint8_t umask, bool cpl0, uint32_t *pmi_mask)
 {
-	virq_status st = PMCV_ACCESS_(vcpu, vcpu, "virq_pmcvirt_emulated_event");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
 	uint64_t gctl, sts;
 	uint32_t pmi = 0;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	if (event > 0xFFFu)
+		return LIBVIRQ_FAILV_(api, &vcpu->hal, LIBVIRQ_ERANGE, "event=%x > 0xfff", event);
+	st = pmcv_access_(api, vcpu);
 	if (st != LIBVIRQ_OK)
 		return st;
-	if (event > 0xFFFu)
-		return LIBVIRQ_FAILV(&vcpu->hal, LIBVIRQ_ERANGE,
-				     "virq_pmcvirt_emulated_event: event above 0xFFF", event);
 	gctl = pmcv_eff_gctl_(&vcpu->guest, pmcv_get_gctl_(vcpu));
 	sts = pmcv_get_gsts_(vcpu);
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
@@ -471,8 +515,14 @@ virq_status virq_pmcvirt_emulated_event(struct virq_pmcvirt_vcpu *vcpu, uint16_t
 virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 				    struct virq_pmcvirt_state *state)
 {
-	virq_status st = PMCV_ACCESS_(vcpu, state, "virq_pmcvirt_save_state");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	if (!state)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "state=NULL");
+	st = pmcv_access_(api, vcpu);
 	if (st != LIBVIRQ_OK)
 		return st;
 	memset(state, 0, sizeof(*state));
@@ -487,43 +537,83 @@ virq_status virq_pmcvirt_save_state(struct virq_pmcvirt_vcpu *vcpu,
 	return LIBVIRQ_OK;
 }
 
-static virq_status pmcv_restore_check_(const struct virq_pmcvirt_vcpu *v,
+/* One slot of a state to restore, under @p api. */
+static virq_status pmcv_restore_slot_(const char *api, const struct virq_pmcvirt_vcpu *v,
+				      const struct virq_pmcvirt_state *s, uint32_t i)
+{
+	const struct virq_hal *hal = &v->hal;
+	uint64_t rsvd = pmcv_evtsel_rsvd_(&v->guest);
+	uint32_t n = v->guest.ncounters;
+
+	if (s->perf_ctl[i] & rsvd)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "perf_ctl[%u]=%x has reserved bits %x", i, s->perf_ctl[i],
+				      s->perf_ctl[i] & rsvd);
+	if (i >= n && s->perf_ctl[i])
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "perf_ctl[%u]=%x nonzero: index >= the guest's ncounters=%u",
+				      i, s->perf_ctl[i], n);
+	if (s->perf_ctr[i] & ~LIBVIRQ_PMCVIRT_CTR_MASK)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "perf_ctr[%u]=%x > 48 bits", i,
+				      s->perf_ctr[i]);
+	if (i >= n && s->perf_ctr[i])
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "perf_ctr[%u]=%x nonzero: index >= the guest's ncounters=%u",
+				      i, s->perf_ctr[i], n);
+	return LIBVIRQ_OK;
+}
+
+/* A state to restore, checked whole (one report under @p api). */
+static virq_status pmcv_restore_check_(const char *api, const struct virq_pmcvirt_vcpu *v,
 				       const struct virq_pmcvirt_state *s)
 {
+	const struct virq_hal *hal = &v->hal;
 	uint64_t bits = pmcv_ctr_bits_(v->guest.ncounters);
-	uint64_t rsvd = pmcv_evtsel_rsvd_(&v->guest);
+	virq_status st;
 
 	for (uint32_t i = 0; i < LIBVIRQ_PMCVIRT_NR_SLOTS; i++) {
-		bool have = i < v->guest.ncounters;
-
-		if ((s->perf_ctl[i] & rsvd) || (!have && s->perf_ctl[i]))
-			return LIBVIRQ_EINVAL;
-		if (s->perf_ctr[i] & ~LIBVIRQ_PMCVIRT_CTR_MASK)
-			return LIBVIRQ_ERANGE;
-		if (!have && s->perf_ctr[i])
-			return LIBVIRQ_EINVAL;
+		st = pmcv_restore_slot_(api, v, s, i);
+		if (st != LIBVIRQ_OK)
+			return st;
 	}
 	if (s->instr_retired & ~LIBVIRQ_PMCVIRT_CTR_MASK)
-		return LIBVIRQ_ERANGE;
-	if ((s->global_sts & ~bits) || (s->global_ctl & ~bits))
-		return LIBVIRQ_EINVAL;
-	if (!v->guest.perfmon_v2 && (s->global_ctl || s->global_sts))
-		return LIBVIRQ_EINVAL;
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "instr_retired=%x > 48 bits",
+				      s->instr_retired);
+	if (!v->guest.perfmon_v2 && s->global_ctl)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "global_ctl=%x nonzero with guest perfmon_v2=0",
+				      s->global_ctl);
+	if (!v->guest.perfmon_v2 && s->global_sts)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "global_sts=%x nonzero with guest perfmon_v2=0",
+				      s->global_sts);
+	if (s->global_sts & ~bits)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "global_sts=%x has bits >= the guest's ncounters=%u",
+				      s->global_sts, v->guest.ncounters);
+	if (s->global_ctl & ~bits)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
+				      "global_ctl=%x has bits >= the guest's ncounters=%u",
+				      s->global_ctl, v->guest.ncounters);
 	return LIBVIRQ_OK;
 }
 
 virq_status virq_pmcvirt_restore_state(struct virq_pmcvirt_vcpu *vcpu,
 				       const struct virq_pmcvirt_state *state)
 {
-	virq_status st = PMCV_ACCESS_(vcpu, state, "virq_pmcvirt_restore_state");
+	const char *const api = LIBVIRQ_ENTRY_;
+	virq_status st;
 
+	if (!pmcv_live_(vcpu))
+		return LIBVIRQ_PMCV_DEAD_(api, NULL, "vcpu", vcpu);
+	if (!state)
+		return LIBVIRQ_FAIL_(api, &vcpu->hal, LIBVIRQ_EINVAL, "state=NULL");
+	st = pmcv_access_(api, vcpu);
 	if (st != LIBVIRQ_OK)
 		return st;
-	st = pmcv_restore_check_(vcpu, state);
+	st = pmcv_restore_check_(api, vcpu, state);
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAIL(
-		    &vcpu->hal, st,
-		    "virq_pmcvirt_restore_state: reserved bits or values out of range");
+		return st;
 	for (uint32_t i = 0; i < vcpu->guest.ncounters; i++) {
 		pmcv_set_ctl_(vcpu, i, state->perf_ctl[i]);
 		pmcv_set_ctr_(vcpu, i, state->perf_ctr[i]);

@@ -109,8 +109,8 @@ struct virq_pmcvirt_vcpu {
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL for NULL arguments (including @p vmcb in
  *         HW mode) or an unaligned VMCB; errors of virq_hal_validate() and
  *         virq_pmcvirt_mode_check() (::LIBVIRQ_EINVAL for unknown flags,
- *         ::LIBVIRQ_ENOTSUP, ::LIBVIRQ_EINHIBITED, ::LIBVIRQ_ERANGE). On error the
- *         VMCB is untouched.
+ *         ::LIBVIRQ_ENOTSUP, ::LIBVIRQ_EINHIBITED, ::LIBVIRQ_ERANGE); ::LIBVIRQ_EBUSY
+ *         when @p vcpu is live (destroy it first). On error the VMCB is untouched.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
@@ -176,8 +176,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_set_filter(struct virq_pmcvirt_vcpu 
  * @param origin Who reads.
  * @param value  Receives the value.
  * @return ::LIBVIRQ_OK; errors of virq_pmcvirt_msr_map() (the caller injects
- *         \#GP for a guest access); ::LIBVIRQ_EBUSY between enter and exit;
- *         ::LIBVIRQ_EINVAL for NULL.
+ *         \#GP for a guest access: ::LIBVIRQ_ENOENT for an MSR that is not a PMU
+ *         MSR); ::LIBVIRQ_EBUSY between enter and exit; ::LIBVIRQ_EINVAL for NULL
+ *         or an unknown @p origin.
  *
  * Thread-safety: the caller serialises all calls on one vCPU.
  *
@@ -201,8 +202,9 @@ LIBVIRQ_MUST_CHECK virq_status virq_pmcvirt_msr_read(struct virq_pmcvirt_vcpu *v
  * @param msr    MSR index.
  * @param origin Who writes.
  * @param value  Value written.
- * @return ::LIBVIRQ_OK; errors of virq_pmcvirt_msr_map(); ::LIBVIRQ_EINVAL for a
- *         guest write with reserved bits, a guest write to the status or a
+ * @return ::LIBVIRQ_OK; errors of virq_pmcvirt_msr_map() (::LIBVIRQ_ENOENT for an
+ *         MSR that is not a PMU MSR); ::LIBVIRQ_EINVAL for NULL, an unknown
+ *         @p origin, a guest write with reserved bits, a guest write to the status or a
  *         global-MSR value with bits at or above ncounters; ::LIBVIRQ_EBUSY
  *         between enter and exit. On error nothing changes.
  *

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """lint_fail_sites: the failure reports' rules (docs/design.md "Failures").
 
-    fail_sites.py SRC_DIR [--legacy LIST] [FILE...]
+    fail_sites.py SRC_DIR [FILE...]
 
 Over the library's sources (SRC_DIR/src, or the FILEs given):
   - each LIBVIRQ_FAIL_/LIBVIRQ_FAILV_ reports under `api` (the entry), its
@@ -14,11 +14,8 @@ Over the library's sources (SRC_DIR/src, or the FILEs given):
     nowhere else;
   - no library function calls a public function that has an entry (it
     would report under the inner name: call its internal form with `api`);
-  - no site of the old macros (LIBVIRQ_FAIL/LIBVIRQ_FAILV, a name typed in
-    the message) is left, except in the files LIST names (one path a line,
-    relative to SRC_DIR; '#' comments): files not converted yet, where
-    calls of public functions are not checked either. An entry whose file
-    has no old site any more is an error too, so the list only shrinks.
+  - no site of the old macros (LIBVIRQ_FAIL/LIBVIRQ_FAILV without the
+    trailing underscore, a function name typed in the message) comes back;
   - the wrapper macros (LIBVIRQ_PAGE_ALLOC_, LIBVIRQ_FAIL_DEAD_, the
     modules' *_DEAD_) report under `api` and name their table or object
     with a string literal.
@@ -150,9 +147,8 @@ def literal_text(arg):
     return ''.join(parts)
 
 
-def check_file(path, text, entries, bad, legacy):
+def check_file(path, text, entries, bad):
     s = blank_directives(strip_comments(text))
-    nlegacy = 0
     funcs = functions(s)
 
     def enclosing(pos):
@@ -168,9 +164,6 @@ def check_file(path, text, entries, bad, legacy):
         if pre.lstrip().startswith('#define'):
             continue
         if not m.group(2):
-            nlegacy += 1
-            if legacy:
-                continue
             bad.append('%s: %s() with a hand-typed name: report through LIBVIRQ_%s_(api, ...)'
                        % (where, 'LIBVIRQ_' + m.group(1), m.group(1)))
             continue
@@ -227,9 +220,6 @@ def check_file(path, text, entries, bad, legacy):
             entries.setdefault(f[0], where)
     for m in re.finditer(r'\b__func__\b', s):
         bad.append('%s:%d: __func__ outside LIBVIRQ_ENTRY_' % (path, line_of(s, m.start())))
-    if legacy and not nlegacy:
-        bad.append('%s: listed as not converted, but has no old site: drop it from the list'
-                   % path)
     return s, funcs
 
 
@@ -239,11 +229,6 @@ def main(argv):
         return 2
     top = argv[1]
     files = argv[2:]
-    legacy = set()
-    if files[:1] == ['--legacy']:
-        with open(files[1], encoding='utf-8') as fh:
-            legacy = {ln.split('#')[0].strip() for ln in fh} - {''}
-        files = files[2:]
     if not files:
         for d, _, names in os.walk(os.path.join(top, 'src')):
             files += [os.path.join(d, n) for n in names if n.endswith(('.c', '.h'))]
@@ -252,9 +237,7 @@ def main(argv):
     for f in files:
         rel = os.path.relpath(f, top)
         with open(f, encoding='utf-8') as fh:
-            s, funcs = check_file(rel, fh.read(), entries, bad, rel in legacy)
-        if rel in legacy:
-            continue
+            s, funcs = check_file(rel, fh.read(), entries, bad)
         parsed.append((rel, re.sub(r'"(?:[^"\\\n]|\\.)*"', lambda m: '"' + ' ' * (len(m.group(0)) - 2) + '"', s), funcs))
     # no library function calls a public function that has an entry
     if entries:

@@ -288,7 +288,11 @@ static void fail_says_why(void **s)
 	assert_string_equal(f.function, "virq_avic_vcpu_load");
 	assert_string_equal(f.message, "virq_avic_vcpu_load: vcpu already loaded");
 	assert_int_equal(virq_avic_irte_attach(&t.v[1], &ref, irte, 3), LIBVIRQ_ERANGE);
-	assert_true(virq_sim_logged(t.sim, "virq_avic_irte_attach: vector below 16"));
+	assert_true(virq_sim_last_fail(t.sim, &f));
+	assert_string_equal(f.function, "virq_avic_irte_attach");
+	assert_string_equal(f.check, "vector=%u < 16");
+	assert_int_equal(f.values[0], 3);
+	assert_true(virq_sim_logged(t.sim, "virq_avic_irte_attach: vector=3 < 16"));
 	assert_int_equal(virq_sim_log_count(t.sim, LIBVIRQ_LOG_DEBUG), 3);
 	at_vm_free(&t);
 }

@@ -1323,6 +1323,7 @@ static void test_rdpmc_hook(void **s)
 static void test_fail_says_why(void **s)
 {
 	struct env *e = env_new_(ZEN4_CAPS, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0);
+	struct virq_failure r;
 	uint64_t v;
 
 	(void)s;
@@ -1336,8 +1337,15 @@ static void test_fail_says_why(void **s)
 		assert_int_equal(virq_sim_log_count(e->sim, (enum virq_log_level)l), 0);
 	assert_int_equal(virq_pmcvirt_rdpmc(&e->v, 6, &v), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_sim_log_count(e->sim, LIBVIRQ_LOG_DEBUG), 1);
+	assert_true(virq_sim_last_fail(e->sim, &r));
+	assert_string_equal(r.function, "virq_pmcvirt_rdpmc");
+	assert_int_equal(r.status, LIBVIRQ_EINVAL);
+	assert_string_equal(r.check, "ecx=%u >= the guest's ncounters=%u");
+	assert_int_equal(r.nvalues, 2);
+	assert_int_equal(r.values[0], 6);
+	assert_int_equal(r.values[1], 6);
 	assert_string_equal(virq_sim_last_log(e->sim),
-			    "virq_pmcvirt_rdpmc: counter beyond the guest's count");
+			    "virq_pmcvirt_rdpmc: ecx=6 >= the guest's ncounters=6");
 	assert_int_equal(virq_pmcvirt_enter(&e->v), LIBVIRQ_EINVAL);
 	assert_true(virq_sim_logged(e->sim, "virq_pmcvirt_enter: host PMU not saved"));
 	assert_int_equal(virq_sim_log_count(e->sim, LIBVIRQ_LOG_DEBUG), 2);

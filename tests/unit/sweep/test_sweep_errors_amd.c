@@ -35,11 +35,27 @@ struct w {
 	struct virq_avic_exit_result res;
 	struct virq_avic_vm_counters vc;
 	uint32_t count;
+	/* AVIC IOMMU: a live registry of 8 slots (none registered), a zeroed and
+	 * a destroyed one; VM 0 and its vCPU 0 when a case makes them */
+	struct virq_avic_registry reg, reg_small, reg_zero, reg_dead;
+	struct virq_avic_vm *slots[8], *slots2[8];
+	struct virq_avic_vm vm0;
+	struct virq_avic_vcpu v0, *pv;
+	struct virq_avic_irte_ref ref, ref2;
+	uint64_t irte[2] __attribute__((__aligned__(16)));
+	uint64_t irte2[2] __attribute__((__aligned__(16)));
+	/* AVIC VM: a configuration and capabilities a case changes */
+	struct virq_avic_vm_cfg vcfg;
+	struct virq_avic_caps acaps2;
+	uint64_t u64;
 	/* PMC: a live SW vCPU, a live HW vCPU, zeroed and destroyed storage */
 	struct virq_pmcvirt_caps pcaps;
 	struct virq_sim_pmc m;
 	uint8_t *vmcb, *vmcb12, *vmcb02;
-	struct virq_pmcvirt_vcpu p_sw, p_hw, p_zero, p_dead;
+	struct virq_pmcvirt_vcpu p_sw, p_hw, p_zero, p_dead, p_lazy;
+	struct virq_pmcvirt_guest g;  /* a guest a case changes */
+	struct virq_pmcvirt_state ps; /* a state to restore, zero unless a case sets it */
+	uint64_t val;
 	bool fail;
 };
 
@@ -73,6 +89,25 @@ static void avic_up_(struct w *w)
 	w->icr.vector = 0x40;
 	w->icr.dest = 1;
 	w->icr.x2apic = true;
+	assert_int_equal(virq_avic_registry_init(&w->reg, w->slots, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_init(&w->reg_dead, w->slots2, 8), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_destroy(&w->reg_dead), LIBVIRQ_OK);
+}
+
+static void avic_down_(struct w *w)
+{
+	virq_status st;
+
+	st = virq_avic_irte_detach(&w->v[0], &w->ref);
+	st = virq_avic_irte_detach(&w->v[1], &w->ref);
+	st = virq_avic_irte_detach(&w->v0, &w->ref);
+	st = virq_avic_registry_remove(&w->reg, &w->vm);
+	st = virq_avic_registry_remove(&w->reg, &w->vm0);
+	st = virq_avic_registry_destroy(&w->reg);
+	st = virq_avic_registry_destroy(&w->reg_small);
+	st = virq_avic_vcpu_destroy(&w->v0);
+	st = virq_avic_vm_destroy(&w->vm0);
+	(void)st;
 }
 
 static void pmc_up_(struct w *w)
@@ -116,7 +151,15 @@ static void world_down_(struct w *w)
 {
 	virq_status st;
 
+	avic_down_(w);
 	virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, false);
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, false);
+	if (w->p_sw.in_guest)
+		st = virq_pmcvirt_exit(&w->p_sw, 0);
+	st = virq_pmcvirt_host_restore(&w->p_sw);
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(0), false);
+	st = virq_pmcvirt_host_restore(&w->p_lazy);
+	st = virq_pmcvirt_vcpu_destroy(&w->p_lazy);
 	if (w->p_hw.in_guest)
 		st = virq_pmcvirt_exit(&w->p_hw, virq_sim_pmc_vmrun(&w->m));
 	st = virq_pmcvirt_host_restore(&w->p_hw);
@@ -171,6 +214,130 @@ static int icr_nmi_(struct w *w)
 
 /* AVIC_NOACCEL EXITINFO1 of a write (bit 32) to APIC offset @off ([11:4]). */
 #define NOACCEL_WR_(off) ((1ull << 32) | (off))
+
+/* The host PMU of @v saved (before a VMRUN). */
+static int saved_(struct w *w, struct virq_pmcvirt_vcpu *v)
+{
+	(void)w;
+	assert_int_equal(virq_pmcvirt_host_save(v), LIBVIRQ_OK);
+	return 0;
+}
+
+/* Every access to PerfCntrGlobalCtl faults (#GP). */
+static int gctl_faults_(struct w *w)
+{
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, true);
+	return 0;
+}
+
+/* The lazy vCPU ran: its guest PMU is still in the MSRs, whose reads fault. */
+static int lazy_faults_(struct w *w)
+{
+	assert_int_equal(virq_pmcvirt_vcpu_init(&w->p_lazy, &w->hal, ZEN4_CAPS,
+						&virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW,
+						LIBVIRQ_PMCVIRT_F_LAZY, NULL),
+			 LIBVIRQ_OK);
+	enter_(w, &w->p_lazy);
+	assert_int_equal(virq_pmcvirt_exit(&w->p_lazy, 0), LIBVIRQ_OK);
+	virq_sim_msr_fault(w->sim, LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTR(0), true);
+	return 0;
+}
+
+/* VM 0 (vm_id 0, not registrable) with its vCPU 0. */
+static int vm0_(struct w *w)
+{
+	struct virq_avic_vm_cfg c = cfg_;
+
+	c.vm_id = 0;
+	assert_int_equal(virq_avic_vm_init(&w->vm0, &w->hal, &w->acaps, &c), LIBVIRQ_OK);
+	vcpu_up_(&w->vm0, &w->v0, 0);
+	return 0;
+}
+
+/* VM 5 without vCPUs (in vm0), registered. */
+static int lone_registered_(struct w *w)
+{
+	struct virq_avic_vm_cfg c = cfg_;
+
+	c.vm_id = 5;
+	assert_int_equal(virq_avic_vm_init(&w->vm0, &w->hal, &w->acaps, &c), LIBVIRQ_OK);
+	assert_int_equal(virq_avic_registry_add(&w->reg, &w->vm0), LIBVIRQ_OK);
+	return 0;
+}
+
+/* The @p n-th page allocation from now fails. */
+static int alloc_fails_(struct w *w, unsigned long n)
+{
+	virq_sim_fail_alloc_nth(w->sim, n);
+	return 0;
+}
+
+/* w->vcfg and w->acaps2: copies of the world's, for a case to change. */
+static int vm_args_(struct w *w)
+{
+	w->vcfg = cfg_;
+	w->acaps2 = w->acaps;
+	return 0;
+}
+
+/* vCPU configurations of VM vm (max_vcpus 4; vCPUs 0 and 1 use index and APIC ID 0, 1). */
+static uint8_t page_[16];
+#define VC_(...) (&(const struct virq_avic_vcpu_cfg){__VA_ARGS__})
+#define VC3_ VC_(.index = 3, .apic_id = 3)
+
+/* A live registry of two slots (VM id 1 only). */
+static int small_reg_(struct w *w)
+{
+	assert_int_equal(virq_avic_registry_init(&w->reg_small, w->slots2, 2), LIBVIRQ_OK);
+	return 0;
+}
+
+/* VM 3 (vm) registered. */
+static int registered_(struct w *w)
+{
+	assert_int_equal(virq_avic_registry_add(&w->reg, &w->vm), LIBVIRQ_OK);
+	return 0;
+}
+
+/* @p ref is attached to @p v (IRTE @p irte, vector 0x40). */
+static int attached_(struct virq_avic_vcpu *v, struct virq_avic_irte_ref *ref, uint64_t *irte)
+{
+	assert_int_equal(virq_avic_irte_attach(v, ref, irte, 0x40), LIBVIRQ_OK);
+	return 0;
+}
+
+/* The GA tag of VM @p id's vCPU @p idx. */
+static uint32_t tag_(uint32_t id, uint32_t idx)
+{
+	return (id << LIBVIRQ_GATAG_VCPU_BITS) | idx;
+}
+
+/* A GA log entry: GA_GUEST_NR (code 1, bits 63:60) of @p tag. */
+#define GA_NR_(tag) ((1ull << 60) | (tag))
+
+/* A guest of pmc6's model with SEV-ES. */
+static int sev_guest_(struct w *w)
+{
+	w->g = virq_sim_guest_pmc6;
+	w->g.sev_es = true;
+	return 0;
+}
+
+/* Zen 4's capabilities with four core counters. */
+static int four_ctrs_(struct w *w)
+{
+	w->pcaps = *ZEN4_CAPS;
+	w->pcaps.num_core_ctrs = 4;
+	return 0;
+}
+
+/* A filter of an unknown action. */
+static const struct virq_pmcvirt_filter bad_filter_ = {(enum virq_pmcvirt_filter_action)7, 0, NULL};
+
+#define PMC_SW_ LIBVIRQ_PMCVIRT_MODE_SW
+#define PMC_HW_ LIBVIRQ_PMCVIRT_MODE_HW
+#define PMC_G_ LIBVIRQ_PMCVIRT_GUEST
+#define PMC_CTL0_ LIBVIRQ_PMCVIRT_MSR_F15H_PERF_CTL(0)
 
 /*
  * The cases: (function, status, text the message must contain, set-up,
@@ -248,6 +415,300 @@ static int icr_nmi_(struct w *w)
 	  virq_pmcvirt_probe(&w->hal2, &w->pcaps))                                                 \
 	X(virq_pmcvirt_probe, EHW, "NumPerfCtrCore=0 with PerfMonV2=1", no_ctrs_(w),               \
 	  virq_pmcvirt_probe(&w->hal, &w->pcaps))                                                  \
+	/* ---- AVIC VM and vCPU objects ---- */                                                   \
+	X(virq_avic_vm_init, EINVAL, "vm=NULL", 0,                                                 \
+	  virq_avic_vm_init(NULL, &w->hal, &w->acaps, &cfg_))                                      \
+	X(virq_avic_vm_init, EINVAL, "caps=NULL", 0,                                               \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, NULL, &cfg_))                                    \
+	X(virq_avic_vm_init, EINVAL, "cfg=NULL", 0,                                                \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, NULL))                                \
+	X(virq_avic_vm_init, EBUSY, "vm already initialised", 0,                                   \
+	  virq_avic_vm_init(&w->vm, &w->hal, &w->acaps, &cfg_))                                    \
+	X(virq_avic_vm_init, EINVAL, "cfg mode=9 unknown",                                         \
+	  (vm_args_(w), w->vcfg.mode = (enum virq_avic_mode)9, 0),                                 \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, EINVAL, "cfg policy=9 unknown",                                       \
+	  (vm_args_(w), w->vcfg.policy = (enum virq_avic_policy)9, 0),                             \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ENOTSUP, "caps avic=0", (vm_args_(w), w->acaps2.avic = false, 0),     \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps2, &cfg_))                              \
+	X(virq_avic_vm_init, ENOTSUP, "with caps x2avic=0",                                        \
+	  (vm_args_(w), w->acaps2.x2avic = false, 0),                                              \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps2, &cfg_))                              \
+	X(virq_avic_vm_init, ERANGE, "cfg max_vcpus=0", (vm_args_(w), w->vcfg.max_vcpus = 0, 0),   \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ERANGE, "cfg max_vcpus=9999 > the mode's table entries=",             \
+	  (vm_args_(w), w->vcfg.max_vcpus = 9999, 0),                                              \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ERANGE, "cfg vm_id=0x100000 > 0xfffff",                               \
+	  (vm_args_(w), w->vcfg.vm_id = 0x100000, 0),                                              \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, EALIGN, "cfg apic_bar=0xfee00004 not 4 KiB aligned",                  \
+	  (vm_args_(w), w->vcfg.apic_bar = 0xFEE00004u, 0),                                        \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ERANGE, "cfg apic_bar=0x10000000000000 >= 2^52",                      \
+	  (vm_args_(w), w->vcfg.apic_bar = 1ull << 52, 0),                                         \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &w->vcfg))                            \
+	X(virq_avic_vm_init, ENOMEM, "physical APIC ID table: ", alloc_fails_(w, 1),               \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &cfg_))                               \
+	X(virq_avic_vm_init, ENOMEM, "vCPU maps: ", alloc_fails_(w, 3),                            \
+	  virq_avic_vm_init(&w->vm_zero, &w->hal, &w->acaps, &cfg_))                               \
+	X(virq_avic_vm_destroy, EINVAL, "vm destroyed", 0, virq_avic_vm_destroy(&w->vm_dead))      \
+	X(virq_avic_vm_destroy, EBUSY, "nr_vcpus=2 vCPUs remain", 0, virq_avic_vm_destroy(&w->vm)) \
+	X(virq_avic_vm_destroy, EBUSY, "vm still in a GA-tag registry", lone_registered_(w),       \
+	  virq_avic_vm_destroy(&w->vm0))                                                           \
+	X(virq_avic_vm_set_policy, EINVAL, "vm destroyed", 0,                                      \
+	  virq_avic_vm_set_policy(&w->vm_dead, LIBVIRQ_AVIC_POLICY_KICK))                          \
+	X(virq_avic_vm_set_policy, EINVAL, "policy=9 unknown", 0,                                  \
+	  virq_avic_vm_set_policy(&w->vm, (enum virq_avic_policy)9))                               \
+	X(virq_avic_vm_calibrate, EINVAL, "vm destroyed", 0,                                       \
+	  virq_avic_vm_calibrate(&w->vm_dead, 0, NULL, 1, NULL))                                   \
+	X(virq_avic_vm_calibrate, ERANGE, "self_host_apic_id=256 > 255", 0,                        \
+	  virq_avic_vm_calibrate(&w->vm, 256, NULL, 1, NULL))                                      \
+	X(virq_avic_vm_calibrate, ERANGE, "rounds=0", 0,                                           \
+	  virq_avic_vm_calibrate(&w->vm, 0, NULL, 0, NULL))                                        \
+	X(virq_avic_vm_calibrate, ERANGE, "rounds=65 > 64", 0,                                     \
+	  virq_avic_vm_calibrate(&w->vm, 0, NULL, 65, NULL))                                       \
+	X(virq_avic_vm_calibrate, EHW, "the doorbell MSR write faulted",                           \
+	  (virq_sim_msr_fault(w->sim, LIBVIRQ_AVIC_DOORBELL_MSR, true), 0),                        \
+	  virq_avic_vm_calibrate(&w->vm, 0, NULL, 1, NULL))                                        \
+	X(virq_avic_vm_inhibit, EINVAL, "vm destroyed", 0,                                         \
+	  virq_avic_vm_inhibit(&w->vm_dead, LIBVIRQ_AVIC_INHIBIT_HYPERV))                          \
+	X(virq_avic_vm_inhibit, EINVAL, "reason=99 >= LIBVIRQ_AVIC_INHIBIT_COUNT=13", 0,           \
+	  virq_avic_vm_inhibit(&w->vm, (enum virq_avic_inhibit)99))                                \
+	X(virq_avic_vm_inhibit, EINVAL, "reason=NESTED is per vCPU", 0,                            \
+	  virq_avic_vm_inhibit(&w->vm, LIBVIRQ_AVIC_INHIBIT_NESTED))                               \
+	X(virq_avic_vm_uninhibit, EINVAL, "vm destroyed", 0,                                       \
+	  virq_avic_vm_uninhibit(&w->vm_dead, LIBVIRQ_AVIC_INHIBIT_HYPERV))                        \
+	X(virq_avic_vm_uninhibit, EINVAL, "reason=99 >= LIBVIRQ_AVIC_INHIBIT_COUNT=13", 0,         \
+	  virq_avic_vm_uninhibit(&w->vm, (enum virq_avic_inhibit)99))                              \
+	X(virq_avic_vm_uninhibit, EINVAL, "reason=NESTED is per vCPU", 0,                          \
+	  virq_avic_vm_uninhibit(&w->vm, LIBVIRQ_AVIC_INHIBIT_NESTED))                             \
+	X(virq_avic_vcpu_init, EINVAL, "vm destroyed", 0,                                          \
+	  virq_avic_vcpu_init(&w->vm_dead, &w->v_zero, VC3_))                                      \
+	X(virq_avic_vcpu_init, EINVAL, "vcpu=NULL", 0, virq_avic_vcpu_init(&w->vm, NULL, VC3_))    \
+	X(virq_avic_vcpu_init, EINVAL, "cfg=NULL", 0,                                              \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, NULL))                                           \
+	X(virq_avic_vcpu_init, EBUSY, "vcpu already initialised", 0,                               \
+	  virq_avic_vcpu_init(&w->vm, &w->v[1], VC3_))                                             \
+	X(virq_avic_vcpu_init, ERANGE, "cfg index=4 >= max_vcpus=4", 0,                            \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 4, .apic_id = 3)))                  \
+	X(virq_avic_vcpu_init, ERANGE, "cfg apic_id=4096 > the table's largest ID=", 0,            \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 3, .apic_id = 4096)))               \
+	X(virq_avic_vcpu_init, EEXIST, "cfg index=1 used by another vCPU", 0,                      \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 1, .apic_id = 3)))                  \
+	X(virq_avic_vcpu_init, EEXIST, "cfg apic_id=1 used by another vCPU", 0,                    \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC_(.index = 3, .apic_id = 1)))                  \
+	X(virq_avic_vcpu_init, EALIGN, "cfg backing_pa=0x1004 not 4 KiB aligned", 0,               \
+	  virq_avic_vcpu_init(                                                                     \
+	      &w->vm, &w->v_zero,                                                                  \
+	      VC_(.index = 3, .apic_id = 3, .backing_va = page_, .backing_pa = 0x1004)))           \
+	X(virq_avic_vcpu_init, ERANGE, "cfg backing_pa=0x10000000000000 >= 2^52", 0,               \
+	  virq_avic_vcpu_init(                                                                     \
+	      &w->vm, &w->v_zero,                                                                  \
+	      VC_(.index = 3, .apic_id = 3, .backing_va = page_, .backing_pa = 1ull << 52)))       \
+	X(virq_avic_vcpu_init, ENOMEM, "backing page: 4096 bytes", alloc_fails_(w, 1),             \
+	  virq_avic_vcpu_init(&w->vm, &w->v_zero, VC3_))                                           \
+	X(virq_avic_vcpu_destroy, EINVAL, "vcpu destroyed", 0, virq_avic_vcpu_destroy(&w->v_dead)) \
+	X(virq_avic_vcpu_destroy, EBUSY, "vcpu loaded", 0, virq_avic_vcpu_destroy(&w->v[0]))       \
+	X(virq_avic_vcpu_destroy, EBUSY, "IRTEs attached", attached_(&w->v[1], &w->ref, w->irte),  \
+	  virq_avic_vcpu_destroy(&w->v[1]))                                                        \
+	X(virq_avic_vcpu_set_x2apic, EINVAL, "vcpu destroyed", 0,                                  \
+	  virq_avic_vcpu_set_x2apic(&w->v_dead, true))                                             \
+	X(virq_avic_vcpu_vmcb_values, EINVAL, "vcpu destroyed", 0,                                 \
+	  virq_avic_vcpu_vmcb_values(&w->v_dead, &w->vv))                                          \
+	X(virq_avic_vcpu_vmcb_values, EINVAL, "out=NULL", 0,                                       \
+	  virq_avic_vcpu_vmcb_values(&w->v[0], NULL))                                              \
+	/* ---- AVIC IOMMU: GA-tag registry, IRTEs ---- */                                         \
+	X(virq_avic_registry_add, EINVAL, "reg destroyed", 0,                                      \
+	  virq_avic_registry_add(&w->reg_dead, &w->vm))                                            \
+	X(virq_avic_registry_add, EINVAL, "reg not initialised (state=0x0)", 0,                    \
+	  virq_avic_registry_add(&w->reg_zero, &w->vm))                                            \
+	X(virq_avic_registry_add, EINVAL, "vm destroyed", 0,                                       \
+	  virq_avic_registry_add(&w->reg, &w->vm_dead))                                            \
+	X(virq_avic_registry_add, ERANGE, "vm_id=0", vm0_(w),                                      \
+	  virq_avic_registry_add(&w->reg, &w->vm0))                                                \
+	X(virq_avic_registry_add, ERANGE, "vm_id=3 >= nslots=2", small_reg_(w),                    \
+	  virq_avic_registry_add(&w->reg_small, &w->vm))                                           \
+	X(virq_avic_registry_add, EEXIST, "vm already registered", registered_(w),                 \
+	  virq_avic_registry_add(&w->reg, &w->vm))                                                 \
+	X(virq_avic_registry_add, EEXIST, "vm_id=3 already registered by another VM",              \
+	  registered_(w), virq_avic_registry_add(&w->reg, &w->vm2))                                \
+	X(virq_avic_registry_remove, EINVAL, "reg not initialised", 0,                             \
+	  virq_avic_registry_remove(&w->reg_zero, &w->vm))                                         \
+	X(virq_avic_registry_remove, EINVAL, "vm destroyed", 0,                                    \
+	  virq_avic_registry_remove(&w->reg, &w->vm_dead))                                         \
+	X(virq_avic_registry_remove, ENOENT, "vm not in this registry", 0,                         \
+	  virq_avic_registry_remove(&w->reg, &w->vm))                                              \
+	X(virq_avic_registry_lookup, ENOENT, "tag=0x3002: the VM has no vCPU of index=2",          \
+	  registered_(w), virq_avic_registry_lookup(&w->reg, tag_(3, 2), NULL, &w->pv))            \
+	X(virq_avic_registry_lookup, ENOENT, "vCPU index=5 >= the VM's max_vcpus=4",               \
+	  registered_(w), virq_avic_registry_lookup(&w->reg, tag_(3, 5), NULL, &w->pv))            \
+	X(virq_avic_ga_log_handle, ENOENT, "the VM has no vCPU of index=2", registered_(w),        \
+	  virq_avic_ga_log_handle(&w->reg, GA_NR_(tag_(3, 2)), &w->pv))                            \
+	X(virq_avic_irte_attach, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_avic_irte_attach(&w->v_dead, &w->ref, w->irte, 0x40))                               \
+	X(virq_avic_irte_attach, EINVAL, "ref=NULL", 0,                                            \
+	  virq_avic_irte_attach(&w->v[0], NULL, w->irte, 0x40))                                    \
+	X(virq_avic_irte_attach, EINVAL, "irte=NULL", 0,                                           \
+	  virq_avic_irte_attach(&w->v[0], &w->ref, NULL, 0x40))                                    \
+	X(virq_avic_irte_attach, EINVAL, "VM has vm_id=0", vm0_(w),                                \
+	  virq_avic_irte_attach(&w->v0, &w->ref, w->irte, 0x40))                                   \
+	X(virq_avic_irte_attach, ERANGE, "vector=15 < 16", 0,                                      \
+	  virq_avic_irte_attach(&w->v[0], &w->ref, w->irte, 15))                                   \
+	X(virq_avic_irte_attach, EEXIST, "ref already attached to a vCPU",                         \
+	  attached_(&w->v[0], &w->ref, w->irte),                                                   \
+	  virq_avic_irte_attach(&w->v[1], &w->ref, w->irte2, 0x41))                                \
+	X(virq_avic_irte_attach, EEXIST, "irte already attached to a vCPU of this VM",             \
+	  attached_(&w->v[0], &w->ref, w->irte),                                                   \
+	  virq_avic_irte_attach(&w->v[1], &w->ref2, w->irte, 0x41))                                \
+	X(virq_avic_irte_detach, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_avic_irte_detach(&w->v_dead, &w->ref))                                              \
+	X(virq_avic_irte_detach, EINVAL, "ref=NULL", 0, virq_avic_irte_detach(&w->v[0], NULL))     \
+	X(virq_avic_irte_detach, ENOENT, "ref not attached", 0,                                    \
+	  virq_avic_irte_detach(&w->v[0], &w->ref))                                                \
+	X(virq_avic_irte_detach, ENOENT, "ref attached to another vCPU",                           \
+	  attached_(&w->v[0], &w->ref, w->irte), virq_avic_irte_detach(&w->v[1], &w->ref))         \
+	/* ---- PMC host PMU and world switch ---- */                                              \
+	X(virq_pmcvirt_host_set_used, EINVAL, "vcpu destroyed", 0,                                 \
+	  virq_pmcvirt_host_set_used(&w->p_dead, 1))                                               \
+	X(virq_pmcvirt_host_set_used, EBUSY, "host PMU saved", saved_(w, &w->p_sw),                \
+	  virq_pmcvirt_host_set_used(&w->p_sw, 1))                                                 \
+	X(virq_pmcvirt_host_set_used, EBUSY, "vcpu in the guest", enter_(w, &w->p_hw),             \
+	  virq_pmcvirt_host_set_used(&w->p_hw, 1))                                                 \
+	X(virq_pmcvirt_host_set_used, ERANGE,                                                      \
+	  "mask=0x40 names a counter >= the host's counters=6", 0,                                 \
+	  virq_pmcvirt_host_set_used(&w->p_sw, 1u << 6))                                           \
+	X(virq_pmcvirt_host_save, EINVAL, "vcpu destroyed", 0, virq_pmcvirt_host_save(&w->p_dead)) \
+	X(virq_pmcvirt_host_save, EBUSY, "host PMU already saved", saved_(w, &w->p_sw),            \
+	  virq_pmcvirt_host_save(&w->p_sw))                                                        \
+	X(virq_pmcvirt_host_save, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                 \
+	  virq_pmcvirt_host_save(&w->p_sw))                                                        \
+	X(virq_pmcvirt_host_save, EHW, "a PMU MSR access faulted", gctl_faults_(w),                \
+	  virq_pmcvirt_host_save(&w->p_sw))                                                        \
+	X(virq_pmcvirt_host_restore, EINVAL, "vcpu destroyed", 0,                                  \
+	  virq_pmcvirt_host_restore(&w->p_dead))                                                   \
+	X(virq_pmcvirt_host_restore, EINVAL, "host PMU not saved", 0,                              \
+	  virq_pmcvirt_host_restore(&w->p_sw))                                                     \
+	X(virq_pmcvirt_host_restore, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),              \
+	  virq_pmcvirt_host_restore(&w->p_sw))                                                     \
+	X(virq_pmcvirt_host_restore, EHW, "a PMU MSR access faulted", lazy_faults_(w),             \
+	  virq_pmcvirt_host_restore(&w->p_lazy))                                                   \
+	X(virq_pmcvirt_enter, EINVAL, "vcpu destroyed", 0, virq_pmcvirt_enter(&w->p_dead))         \
+	X(virq_pmcvirt_enter, EINVAL, "host PMU not saved", 0, virq_pmcvirt_enter(&w->p_sw))       \
+	X(virq_pmcvirt_enter, EBUSY, "vcpu already entered", enter_(w, &w->p_sw),                  \
+	  virq_pmcvirt_enter(&w->p_sw))                                                            \
+	X(virq_pmcvirt_enter, EHW, "a PMU MSR write faulted",                                      \
+	  (saved_(w, &w->p_sw), gctl_faults_(w)), virq_pmcvirt_enter(&w->p_sw))                    \
+	X(virq_pmcvirt_exit, EINVAL, "vcpu destroyed", 0, virq_pmcvirt_exit(&w->p_dead, 0))        \
+	X(virq_pmcvirt_exit, EINVAL, "vcpu not entered", 0, virq_pmcvirt_exit(&w->p_sw, 0))        \
+	X(virq_pmcvirt_exit, EHW, "a PMU MSR access faulted",                                      \
+	  (enter_(w, &w->p_sw), gctl_faults_(w)), virq_pmcvirt_exit(&w->p_sw, 0))                  \
+	/* ---- PMC vCPU ---- */                                                                   \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "vcpu=NULL", 0,                                          \
+	  virq_pmcvirt_vcpu_init(NULL, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_SW_, 0,       \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "guest=NULL", 0,                                         \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN4_CAPS, NULL, PMC_SW_, 0, NULL))          \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "caps=NULL", 0,                                          \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, NULL, &virq_sim_guest_pmc6, PMC_SW_, 0,      \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "vmcb=NULL with mode=HW", 0,                             \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, PMC_HW_, 0, \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "not 8-byte aligned with mode=HW", 0,                    \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN5_CAPS, &virq_sim_guest_pmc6, PMC_HW_, 0, \
+				 w->vmcb02 + 4))                                                   \
+	X(virq_pmcvirt_vcpu_init, EINVAL, "flags=0x80000000 has unknown bits 0x80000000", 0,       \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_SW_,    \
+				 1u << 31, NULL))                                                  \
+	X(virq_pmcvirt_vcpu_init, EBUSY, "vcpu already initialised", 0,                            \
+	  virq_pmcvirt_vcpu_init(&w->p_sw, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_SW_, 0,   \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_init, ENOTSUP, "HW mode: host caps", 0,                                \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN4_CAPS, &virq_sim_guest_pmc6, PMC_HW_, 0, \
+				 w->vmcb02))                                                       \
+	X(virq_pmcvirt_vcpu_init, EINHIBITED, "HW mode: guest sev_es=1", sev_guest_(w),            \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, ZEN5_CAPS, &w->g, PMC_HW_, 0, w->vmcb02))    \
+	X(virq_pmcvirt_vcpu_init, ERANGE, "guest ncounters=6 > caps num_core_ctrs=4",              \
+	  four_ctrs_(w),                                                                           \
+	  virq_pmcvirt_vcpu_init(&w->p_zero, &w->hal, &w->pcaps, &virq_sim_guest_pmc6, PMC_SW_, 0, \
+				 NULL))                                                            \
+	X(virq_pmcvirt_vcpu_destroy, EINVAL, "vcpu destroyed", 0,                                  \
+	  virq_pmcvirt_vcpu_destroy(&w->p_dead))                                                   \
+	X(virq_pmcvirt_vcpu_destroy, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),              \
+	  virq_pmcvirt_vcpu_destroy(&w->p_sw))                                                     \
+	X(virq_pmcvirt_vcpu_destroy, EBUSY, "host PMU saved", saved_(w, &w->p_sw),                 \
+	  virq_pmcvirt_vcpu_destroy(&w->p_sw))                                                     \
+	X(virq_pmcvirt_vcpu_reset, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_pmcvirt_vcpu_reset(&w->p_dead))                                                     \
+	X(virq_pmcvirt_vcpu_reset, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                \
+	  virq_pmcvirt_vcpu_reset(&w->p_sw))                                                       \
+	X(virq_pmcvirt_set_filter, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_pmcvirt_set_filter(&w->p_dead, NULL))                                               \
+	X(virq_pmcvirt_set_filter, EINVAL, "filter refused", 0,                                    \
+	  virq_pmcvirt_set_filter(&w->p_sw, &bad_filter_))                                         \
+	X(virq_pmcvirt_set_filter, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                \
+	  virq_pmcvirt_set_filter(&w->p_sw, NULL))                                                 \
+	X(virq_pmcvirt_msr_read, EINVAL, "vcpu destroyed", 0,                                      \
+	  virq_pmcvirt_msr_read(&w->p_dead, PMC_CTL0_, PMC_G_, &w->val))                           \
+	X(virq_pmcvirt_msr_read, EINVAL, "value=NULL", 0,                                          \
+	  virq_pmcvirt_msr_read(&w->p_sw, PMC_CTL0_, PMC_G_, NULL))                                \
+	X(virq_pmcvirt_msr_read, EINVAL, "origin=7 unknown", 0,                                    \
+	  virq_pmcvirt_msr_read(&w->p_sw, PMC_CTL0_, (enum virq_pmcvirt_origin)7, &w->val))        \
+	X(virq_pmcvirt_msr_read, ENOENT, "msr=0x10 not in the guest's PMU", 0,                     \
+	  virq_pmcvirt_msr_read(&w->p_sw, 0x10, PMC_G_, &w->val))                                  \
+	X(virq_pmcvirt_msr_read, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                  \
+	  virq_pmcvirt_msr_read(&w->p_sw, PMC_CTL0_, PMC_G_, &w->val))                             \
+	X(virq_pmcvirt_msr_write, EINVAL, "vcpu destroyed", 0,                                     \
+	  virq_pmcvirt_msr_write(&w->p_dead, PMC_CTL0_, PMC_G_, 0))                                \
+	X(virq_pmcvirt_msr_write, EINVAL, "origin=7 unknown", 0,                                   \
+	  virq_pmcvirt_msr_write(&w->p_sw, PMC_CTL0_, (enum virq_pmcvirt_origin)7, 0))             \
+	X(virq_pmcvirt_msr_write, ENOENT, "msr=0x10 not in the guest's PMU", 0,                    \
+	  virq_pmcvirt_msr_write(&w->p_sw, 0x10, PMC_G_, 0))                                       \
+	X(virq_pmcvirt_msr_write, EINVAL, "has reserved bits", 0,                                  \
+	  virq_pmcvirt_msr_write(&w->p_sw, PMC_CTL0_, PMC_G_, LIBVIRQ_PMCVIRT_EVTSEL_RSVD))        \
+	X(virq_pmcvirt_msr_write, EINVAL, "PerfCntrGlobalStatus is read-only", 0,                  \
+	  virq_pmcvirt_msr_write(&w->p_sw, LIBVIRQ_PMCVIRT_MSR_GLOBAL_STATUS, PMC_G_, 0))          \
+	X(virq_pmcvirt_msr_write, EINVAL, "value=0x40 has bits >= the guest's ncounters=6", 0,     \
+	  virq_pmcvirt_msr_write(&w->p_sw, LIBVIRQ_PMCVIRT_MSR_GLOBAL_CTL, PMC_G_, 1u << 6))       \
+	X(virq_pmcvirt_msr_write, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                 \
+	  virq_pmcvirt_msr_write(&w->p_sw, PMC_CTL0_, PMC_G_, 0))                                  \
+	X(virq_pmcvirt_rdpmc, EINVAL, "vcpu destroyed", 0,                                         \
+	  virq_pmcvirt_rdpmc(&w->p_dead, 0, &w->val))                                              \
+	X(virq_pmcvirt_rdpmc, EINVAL, "value=NULL", 0, virq_pmcvirt_rdpmc(&w->p_sw, 0, NULL))      \
+	X(virq_pmcvirt_rdpmc, EINVAL, "ecx=6 >= the guest's ncounters=6", 0,                       \
+	  virq_pmcvirt_rdpmc(&w->p_sw, 6, &w->val))                                                \
+	X(virq_pmcvirt_rdpmc, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                     \
+	  virq_pmcvirt_rdpmc(&w->p_sw, 0, &w->val))                                                \
+	X(virq_pmcvirt_emulated_event, EINVAL, "vcpu destroyed", 0,                                \
+	  virq_pmcvirt_emulated_event(&w->p_dead, 0xC0, 0, false, NULL))                           \
+	X(virq_pmcvirt_emulated_event, ERANGE, "event=0x1000 > 0xfff", 0,                          \
+	  virq_pmcvirt_emulated_event(&w->p_sw, 0x1000, 0, false, NULL))                           \
+	X(virq_pmcvirt_emulated_event, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),            \
+	  virq_pmcvirt_emulated_event(&w->p_sw, 0xC0, 0, false, NULL))                             \
+	X(virq_pmcvirt_save_state, EINVAL, "vcpu destroyed", 0,                                    \
+	  virq_pmcvirt_save_state(&w->p_dead, &w->ps))                                             \
+	X(virq_pmcvirt_save_state, EINVAL, "state=NULL", 0,                                        \
+	  virq_pmcvirt_save_state(&w->p_sw, NULL))                                                 \
+	X(virq_pmcvirt_save_state, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),                \
+	  virq_pmcvirt_save_state(&w->p_sw, &w->ps))                                               \
+	X(virq_pmcvirt_restore_state, EINVAL, "vcpu destroyed", 0,                                 \
+	  virq_pmcvirt_restore_state(&w->p_dead, &w->ps))                                          \
+	X(virq_pmcvirt_restore_state, EINVAL, "state=NULL", 0,                                     \
+	  virq_pmcvirt_restore_state(&w->p_sw, NULL))                                              \
+	X(virq_pmcvirt_restore_state, EBUSY, "vcpu in the guest", enter_(w, &w->p_sw),             \
+	  virq_pmcvirt_restore_state(&w->p_sw, &w->ps))                                            \
+	X(virq_pmcvirt_restore_state, EINVAL, "perf_ctl[2]=", (w->ps.perf_ctl[2] = ~0ull, 0),      \
+	  virq_pmcvirt_restore_state(&w->p_sw, &w->ps))                                            \
+	X(virq_pmcvirt_restore_state, ERANGE, "perf_ctr[1]=0x1000000000000 > 48 bits",             \
+	  (w->ps.perf_ctr[1] = 1ull << 48, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))       \
+	X(virq_pmcvirt_restore_state, ERANGE, "instr_retired=0x1000000000000 > 48 bits",           \
+	  (w->ps.instr_retired = 1ull << 48, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))     \
+	X(virq_pmcvirt_restore_state, EINVAL, "global_ctl=0x40 has bits >= the guest's",           \
+	  (w->ps.global_ctl = 1u << 6, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))           \
+	X(virq_pmcvirt_restore_state, EINVAL, "global_sts=0x80 has bits >= the guest's",           \
+	  (w->ps.global_sts = 1u << 7, 0), virq_pmcvirt_restore_state(&w->p_sw, &w->ps))           \
 	/* ---- PMC nested ---- */                                                                 \
 	X(virq_pmcvirt_nested_vmrun, EINVAL, "vcpu destroyed", 0,                                  \
 	  virq_pmcvirt_nested_vmrun(&w->p_dead, false, w->vmcb12, w->vmcb02, &w->fail))            \
@@ -368,6 +829,19 @@ static void test_unreported(void **state)
 	assert_int_equal(virq_avic_vm_counters_get(&w.vm_zero, &w.vc), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_avic_dfr_write(NULL, 0), LIBVIRQ_EINVAL);
 	assert_int_equal(virq_avic_apic_id_write(&w.v_zero, 0), LIBVIRQ_EINVAL);
+	/* a registry has no HAL: no VM, or no live one, among the arguments */
+	assert_int_equal(virq_avic_registry_lookup(&w.reg_dead, tag_(3, 0), NULL, &w.pv),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_lookup(&w.reg, tag_(3, 0), NULL, NULL), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_lookup(&w.reg, tag_(5, 0), NULL, &w.pv),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_ga_log_handle(&w.reg_zero, GA_NR_(tag_(3, 0)), &w.pv),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_ga_log_handle(&w.reg, GA_NR_(tag_(3, 0)), &w.pv),
+			 LIBVIRQ_ENOENT);
+	assert_int_equal(virq_avic_registry_add(&w.reg_zero, &w.vm_zero), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_init(NULL, w.slots, 8), LIBVIRQ_EINVAL);
+	assert_int_equal(virq_avic_registry_destroy(&w.reg_dead), LIBVIRQ_EINVAL);
 	assert_int_equal(
 	    virq_pmcvirt_mode_check(NULL, &virq_sim_guest_pmc6, LIBVIRQ_PMCVIRT_MODE_SW, 0),
 	    LIBVIRQ_EINVAL);
