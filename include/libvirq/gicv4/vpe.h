@@ -29,6 +29,14 @@
  * requests it; virq_vpe_load() keeps a vPE in WFI non-resident until
  * virq_vpe_wfi_exit() (the doorbell handler or a wake-up calls it).
  *
+ * @anchor virq_vlpi_serialisation
+ * The vLPI rule, for every call that maps, unmaps or moves vLPIs of a
+ * device: the caller serialises it with calls on that device and on the
+ * vPEs involved (their vLPI counts change). With the ITS lock
+ * (::virq_its_lock) it may run concurrently with calls on other devices
+ * and vPEs of the ITS, from any CPU; without it the caller serialises every
+ * call that uses the device's ITS.
+ *
  * Doorbells and moves (GICv4.0): a doorbell is raised on the redistributor
  * the vPE is targeted at (VMAPP / VMOVP RDbase), and a VMOVP changes only the
  * target: a doorbell already pending on the old redistributor stays there
@@ -559,10 +567,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_doorbell_invalidate(struct virq_vpe *vpe
  *         it) when GITS_CREADR passed the VMAPTI or the ITS is dead, else as unmapped; unmap a
  *         tracked event with virq_vlpi_unmap().
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.1.1 (vLPI configuration byte).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map(struct virq_its_device *dev, uint32_t event,
@@ -635,10 +641,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_config(struct virq_its_device *dev,
  *         gicv4/state.h); ::LIBVIRQ_ERANGE; ::LIBVIRQ_EEXIST; ::LIBVIRQ_ENOTSUP;
  *         ::LIBVIRQ_EDEAD; queue errors.
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.3 (VMAPTI, VSYNC), §5.2 (command queue).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev,
@@ -652,10 +656,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_map_range(struct virq_its_device *dev,
  * @param dev A mapped device. @param event A mapped EventID.
  * @return As virq_its_unmap_event().
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.3 (DISCARD, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap(struct virq_its_device *dev, uint32_t event);
@@ -698,10 +700,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_unmap_range(struct virq_its_device *dev
  *         VMAPTI ran: the new mapping; only the DISCARD ran: unmapped; neither, or
  *         the ITS is dead (unknown): the old mapping, its vPE still referenced.
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.3 (DISCARD, VMAPTI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event,
@@ -718,10 +718,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_remap(struct virq_its_device *dev, uint
  *         on (and counted in) the new vPE when GITS_CREADR passed the VMOVI, else on the old
  *         one (also when the ITS is dead); move again.
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.3 (VMOVI, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event,
@@ -736,10 +734,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_move(struct virq_its_device *dev, uint3
  *         gicv4/state.h); ::LIBVIRQ_ENOENT; ::LIBVIRQ_ENOTSUP (4.1, or the vPE has no
  *         doorbell); queue errors.
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.3 (VMOVI Dbell_pINTID), chapter 9 (GICv4.0 doorbells).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event,
@@ -754,10 +750,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_doorbell(struct virq_its_device *de
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
  *         gicv4/state.h); ::LIBVIRQ_ENOENT; queue errors.
  *
- * Thread-safety: the caller serialises this with calls on @p dev and on the vPEs involved
- * (their vLPI counts change). With the ITS lock (::virq_its_lock) concurrent with calls on
- * other devices and vPEs of the ITS, from any CPU; without it the caller serialises every
- * call that uses @p dev's ITS.
+ * Thread-safety: @ref virq_vlpi_serialisation "the vLPI rule" (calls on @p dev and on the
+ * vPEs involved serialised; with the ITS lock, concurrent with other devices and vPEs).
  * Spec: IHI 0069H §5.1.1, §5.3 (INV, VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event,
