@@ -102,9 +102,7 @@ static LIBVIRQ_COLD_ virq_status poll_wait_(const struct virq_hal *hal, virq_pol
 virq_status virq_poll_until(const struct virq_hal *hal, virq_poll_cond_fn cond, void *arg,
 			    uint64_t timeout_ns)
 {
-	if (cond(arg))
-		return LIBVIRQ_OK;
-	return poll_wait_(hal, cond, arg, timeout_ns, NULL);
+	return virq_poll_paced_(hal, cond, arg, timeout_ns, NULL);
 }
 
 virq_status virq_poll_paced_(const struct virq_hal *hal, virq_poll_cond_fn cond, void *arg,
