@@ -719,15 +719,66 @@ static void stream(uint32_t qbytes, bool one_slot)
 	virq_sim_its_free(m);
 }
 
+/* HAL memory per device: 4,096 devices of 32 events mapped on ITS 0 (what
+ * the maps add: ITTs, tracking, the device table's level-2 page, the DeviceID
+ * index), with QEMU's 12-byte ITT entries and with 8-byte ones. The
+ * minimum is the ITT alone (32 entries). Unmapping them all must give every
+ * byte back. */
+static void device_memory(void)
+{
+	static struct virq_its_device devs[4096];
+	static const struct {
+		const char *name;
+		uint64_t typer;
+	} prof[2] = {
+	    {"QEMU 7.2 ITS, 12-byte ITT entries", TYPER_40},
+	    {"ITS with 8-byte ITT entries", (TYPER_40 & ~0xF0ull) | 0x70ull},
+	};
+
+	printf("%-44s %10s %10s %10s\n", "4,096 devices of 32 events", "bytes/dev", "ITT alone",
+	       "pages");
+	for (unsigned p = 0; p < 2; p++) {
+		struct opts o = {40, false, false, false, prof[p].typer, 1, 2, 0, true};
+		struct env e;
+		size_t before, pages0, bytes;
+		unsigned esz = (unsigned)((prof[p].typer >> 4) & 0xF) + 1;
+		char min[16];
+
+		env_up(&e, &o);
+		before = virq_sim_live_bytes(e.sim);
+		pages0 = virq_sim_live_pages(e.sim);
+		for (uint32_t i = 0; i < 4096; i++)
+			check(virq_its_device_map(&e.its[0], &devs[i], 2 + i, 32), "device map");
+		bytes = virq_sim_live_bytes(e.sim) - before;
+		printf("%-44s %10.1f %10u %10zu\n", prof[p].name, (double)bytes / 4096.0, 32 * esz,
+		       virq_sim_live_pages(e.sim) - pages0);
+		snprintf(min, sizeof(min), "%u", 32 * esz);
+		if (p == 0)
+			summary("gicv4_device_bytes_32ev", (double)bytes / 4096.0, min);
+		else
+			summary("gicv4_device_bytes_32ev_esz8", (double)bytes / 4096.0, min);
+		for (uint32_t i = 0; i < 4096; i++)
+			check(virq_its_device_unmap(&devs[i]), "device unmap");
+		if (virq_sim_live_pages(e.sim) > pages0 + 2) { /* the index and L2 page stay */
+			fprintf(stderr,
+				"bench_gicv4: %zu pages kept after unmapping every device\n",
+				virq_sim_live_pages(e.sim) - pages0);
+			exit(1);
+		}
+		env_down(&e);
+	}
+}
+
 /* bench_gicv4 [SECTION]: everything, or one section (run.sh measures each
  * under callgrind on its own): residency, churn-direct, churn-proxy, maps,
- * move-vmovp, move-itslist, move-41, its16, latency, stream, maps-slow. */
+ * move-vmovp, move-itslist, move-41, its16, latency, stream, maps-slow,
+ * memory. */
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
-	static const char *const sections[] = {"residency",  "churn-direct", "churn-proxy", "maps",
-					       "move-vmovp", "move-itslist", "move-41",	    "its16",
-					       "latency",    "stream",	     "maps-slow"};
+	static const char *const sections[] = {
+	    "residency", "churn-direct", "churn-proxy", "maps",	  "move-vmovp", "move-itslist",
+	    "move-41",	 "its16",	 "latency",	"stream", "maps-slow",	"memory"};
 	bool known = !only;
 
 	for (size_t i = 0; only && i < sizeof(sections) / sizeof(sections[0]); i++)
@@ -736,7 +787,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: bench_gicv4 [residency | churn-direct | churn-proxy | maps | "
 			"move-vmovp | move-itslist | move-41 | its16 | latency | stream | "
-			"maps-slow]\n");
+			"maps-slow | memory]\n");
 		return 2;
 	}
 #define RUN_(sec) (!only || strcmp(only, sec) == 0)
@@ -772,6 +823,10 @@ int main(int argc, char **argv)
 	if (RUN_("its16")) {
 		header("16 ITSes, the VM's only device behind ITS 0");
 		its16_1dev();
+	}
+	if (RUN_("memory")) {
+		printf("\nMemory per device (HAL bytes the maps add)\n");
+		device_memory();
 	}
 	if (RUN_("latency"))
 		vmovp_latency();

@@ -16,6 +16,9 @@ struct dev_ {
 	bool valid;
 	uint32_t nev;
 	struct virq_sim_its_ev *ev;
+	uint64_t itt;	    /* ITT_addr */
+	uint64_t itt_bytes; /* nev * ITT entry size */
+	uint8_t *itt_copy;  /* the ITT's bytes at MAPD: software must not write them */
 };
 
 struct vpe_ {
@@ -332,11 +335,51 @@ static int rd_index_(struct virq_sim_its_state *s, uint64_t rdbase)
 	return -1;
 }
 
+/* The ITT of @d was not written by software while mapped (the model keeps
+ * its translations apart and never writes it, so any change is a write by
+ * the CPU into memory the ITS owns: IHI 0069H §5.2, the ITT is for the ITS). */
+static void itt_check_(struct virq_sim_its_state *s, struct dev_ *d)
+{
+	const uint8_t *now = virq_sim_pa_to_va(s->sim, d->itt, (size_t)d->itt_bytes);
+
+	if (d->itt_copy && now && memcmp(now, d->itt_copy, (size_t)d->itt_bytes) != 0)
+		err_(s, "ITT written by software while mapped", d->itt);
+	free(d->itt_copy);
+	d->itt_copy = NULL;
+}
+
+/* MAPD V=1's ITT: inside memory, overlapping no other mapped device's. */
+static void itt_take_(struct virq_sim_its_state *s, struct dev_ *d, uint64_t itt)
+{
+	uint64_t esz = ((s->cfg.typer >> 4) & 0xF) + 1;
+	const uint8_t *va;
+
+	d->itt = itt;
+	d->itt_bytes = d->nev * esz;
+	va = virq_sim_pa_to_va(s->sim, itt, (size_t)d->itt_bytes);
+	if (!va) {
+		err_(s, "MAPD: ITT not in memory", itt);
+		return;
+	}
+	for (size_t i = 0; i < s->ndevs; i++) {
+		const struct dev_ *o = &s->devs[i];
+
+		if (o != d && o->valid && itt < o->itt + o->itt_bytes &&
+		    o->itt < itt + d->itt_bytes)
+			err_(s, "MAPD: ITT overlaps another mapped device's", itt);
+	}
+	d->itt_copy = malloc((size_t)d->itt_bytes);
+	if (!d->itt_copy)
+		abort();
+	memcpy(d->itt_copy, va, (size_t)d->itt_bytes);
+}
+
 static void do_mapd_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd *c)
 {
 	struct dev_ *d = dev_(s, c->dev);
 
 	if (d) {
+		itt_check_(s, d);
 		free(d->ev);
 		d->valid = false;
 		d->ev = NULL;
@@ -355,12 +398,12 @@ static void do_mapd_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 	if (!s->devs)
 		abort();
 	d = &s->devs[s->ndevs++];
+	memset(d, 0, sizeof(*d));
 	d->id = c->dev;
 	d->valid = true;
 	d->nev = 1u << (c->size + 1);
 	d->ev = calloc(d->nev, sizeof(*d->ev));
-	if (!virq_sim_pa_to_va(s->sim, c->itt, 256))
-		err_(s, "MAPD: ITT not in memory", c->itt);
+	itt_take_(s, d, c->itt);
 }
 
 /* Pending state of physical LPI @pintid on the RD @rdbase names. */
@@ -665,8 +708,10 @@ void virq_sim_its_state_free(struct virq_sim_its_state *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ndevs; i++)
+	for (size_t i = 0; i < s->ndevs; i++) {
 		free(s->devs[i].ev);
+		free(s->devs[i].itt_copy);
+	}
 	free(s->devs);
 	free(s->vpes);
 	free(s->col_valid);

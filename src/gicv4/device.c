@@ -8,6 +8,7 @@
 #include "device_priv.h"
 #include "enc/its_fill.h"
 #include "its_exec_priv.h"
+#include "its_pool_priv.h"
 #include "its_queue_priv.h"
 #include "its_table_priv.h"
 #include "lpi_priv.h"
@@ -158,31 +159,66 @@ static virq_status device_map_args_(const char *api, const struct virq_its *its,
 	return LIBVIRQ_OK;
 }
 
+/* A device's memory (@what names it in a failure report): @bytes aligned
+ * to @align, zeroed; a block of a pool page when @pooled and small
+ * enough, else whole HAL pages. */
+static virq_status dev_mem_alloc_(const char *api, struct virq_its *its, uint64_t bytes,
+				  uint32_t align, bool pooled, struct virq_page *out,
+				  const char *check, uint32_t line)
+{
+	struct virq_page pg;
+	virq_status st;
+
+	if (!pooled || bytes > LIBVIRQ_ITS_POOL_MAX_)
+		return virq_page_alloc_fail_(api, &its->hal, round_up_(bytes, 4096), 4096, out,
+					     check, line);
+	if (virq_its_pool_take_(its, bytes, align, out) == LIBVIRQ_OK)
+		return LIBVIRQ_OK;
+	st = virq_page_alloc_fail_(api, &its->hal, LIBVIRQ_ITS_POOL_PAGE_, LIBVIRQ_ITS_POOL_PAGE_,
+				   &pg, check, line);
+	if (st != LIBVIRQ_OK)
+		return st;
+	virq_its_pool_add_(its, &pg);
+	return virq_its_pool_take_(its, bytes, align, out); /* an empty page has room */
+}
+
+#define DEV_MEM_ALLOC_(api, its, bytes, align, pooled, page, what)                                 \
+	dev_mem_alloc_((api), (its), (bytes), (align), (pooled), (page),                           \
+		       LIBVIRQ_FAIL_CHECK_(what ": %u bytes aligned to %u not allocated"),         \
+		       __LINE__)
+
+void virq_its_dev_mem_free_(struct virq_its *its, struct virq_page *blk)
+{
+	if (blk->size < LIBVIRQ_ITS_POOL_PAGE_)
+		virq_its_pool_put_(its, blk);
+	else
+		virq_page_free_(&its->hal, blk);
+}
+
 /* The ITT and the event tracking of @dev for @nr events, the ITT cleaned
  * to PoC on a non-coherent ITS; nothing kept on failure. */
 static virq_status device_alloc_(const char *api, struct virq_its *its, struct virq_its_device *dev,
 				 uint32_t nr)
 {
 	const struct virq_hal *hal = &its->hal;
-	uint64_t itt_bytes = (uint64_t)nr * its->itt_esz;
+	bool nc = its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent;
 	virq_status st;
 
-	st = LIBVIRQ_PAGE_ALLOC_(api, hal, round_up_(itt_bytes, 4096), 4096, /* >= 256 B aligned */
-				 &dev->itt, "ITT");
+	/* A non-coherent ITS writes its ITT to memory past the CPU's caches:
+	 * the ITT takes whole pages, so that no line the CPU writes (a
+	 * neighbour's tracking, a page record) can be written back over it. */
+	st = DEV_MEM_ALLOC_(api, its, (uint64_t)nr * its->itt_esz, 256, !nc, &dev->itt, "ITT");
 	if (st == LIBVIRQ_OK)
-		st = LIBVIRQ_PAGE_ALLOC_(
-		    api, hal, round_up_((uint64_t)nr * sizeof(struct virq_its_event), 4096), 4096,
-		    &dev->ev, "event tracking");
+		st = DEV_MEM_ALLOC_(api, its, (uint64_t)nr * LIBVIRQ_ITS_EV_BYTES_,
+				    LIBVIRQ_ITS_POOL_UNIT_, true, &dev->ev, "event tracking");
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
 	 * (docs/rationale.md#gic-table-attributes: Xen a1f8b32af0). */
-	if (st == LIBVIRQ_OK &&
-	    clean_if_(hal, its->tbl[LIBVIRQ_ITS_TBL_DEV].noncoherent || its->noncoherent,
-		      dev->itt.va, dev->itt.size) != LIBVIRQ_OK)
+	if (st == LIBVIRQ_OK && clean_if_(hal, nc, dev->itt.va, dev->itt.size) != LIBVIRQ_OK)
 		st = LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
 				   "ITT not coherent and dcache_clean=NULL");
 	if (st != LIBVIRQ_OK) {
-		virq_page_free_(hal, &dev->ev);
-		virq_page_free_(hal, &dev->itt);
+		virq_its_dev_mem_free_(its, &dev->ev);
+		virq_its_dev_mem_free_(its, &dev->itt);
 	}
 	return st;
 }
@@ -212,8 +248,8 @@ virq_status virq_its_device_map_locked_(const char *api, struct virq_its *its,
 	c = virq_its_mapd(device_id, log2_(nr) - 1, dev->itt.pa, true);
 	st = virq_its_exec_(its, &c, 1);
 	if (st != LIBVIRQ_OK) {
-		virq_page_free_(&its->hal, &dev->ev);
-		virq_page_free_(&its->hal, &dev->itt);
+		virq_its_dev_mem_free_(its, &dev->ev);
+		virq_its_dev_mem_free_(its, &dev->itt);
 		return LIBVIRQ_FAILV_(api, &its->hal, st, "MAPD of device_id=%u not seen to run",
 				      device_id);
 	}
@@ -265,8 +301,8 @@ virq_status virq_its_device_unmap_locked_(const char *api, struct virq_its_devic
 			return LIBVIRQ_FAILV_(api, hal, st, "MAPD (V=0) of DeviceID %u failed",
 					      dev->device_id);
 	}
-	virq_page_free_(hal, &dev->ev);
-	virq_page_free_(hal, &dev->itt);
+	virq_its_dev_mem_free_(dev->its, &dev->ev);
+	virq_its_dev_mem_free_(dev->its, &dev->itt);
 	virq_its_dev_unlink_(dev->its, dev);
 	if (dev != dev->its->proxy)
 		dev->its->nr_devices--;
@@ -303,7 +339,7 @@ static virq_status map_lpi_args_(const char *api, const struct virq_its_device *
 	if (event >= dev->nr_events)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
 				      dev->nr_events);
-	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
+	if (ev_kind_(dev, event) != LIBVIRQ_ITS_EV_NONE)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST, "event=%u already mapped", event);
 	if (!virq_its_col_mapped_(dev->its, icid))
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
@@ -323,7 +359,6 @@ static virq_status map_lpi_locked_(const char *api, struct virq_its_device *dev,
 				   uint32_t pintid, uint32_t icid)
 {
 	const struct virq_hal *hal = &dev->hal;
-	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
 	virq_status st;
@@ -331,7 +366,6 @@ static virq_status map_lpi_locked_(const char *api, struct virq_its_device *dev,
 	st = map_lpi_args_(api, dev, event, pintid, icid);
 	if (st != LIBVIRQ_OK)
 		return st;
-	e = ev_at_(dev, event);
 	c[0] = virq_its_mapti(dev->device_id, event, pintid, icid);
 	c[1] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	if (!virq_lpi_ref_(dev->its->gic, pintid))
@@ -346,11 +380,7 @@ static virq_status map_lpi_locked_(const char *api, struct virq_its_device *dev,
 	/* Mapped, or the MAPTI may have run: tracked as mapped, the LPI
 	 * referenced, so that it cannot be freed while the ITS may translate
 	 * the event to it; virq_its_unmap_event() undoes it. */
-	e->kind = LIBVIRQ_ITS_EV_PHYS;
-	e->icid = icid;
-	e->intid = pintid;
-	e->db = LIBVIRQ_ITS_NO_DOORBELL;
-	e->vpe = NULL;
+	ev_set_(dev, event, NULL, pintid, icid);
 	dev->nr_mapped++;
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV_(
@@ -377,13 +407,13 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 {
-	struct virq_its_event *e = ev_at_(dev, event);
+	uint32_t kind = ev_kind_(dev, event);
 
-	if (e->kind == LIBVIRQ_ITS_EV_VIRT && e->vpe)
-		e->vpe->nr_vlpis--;
-	if (e->kind == LIBVIRQ_ITS_EV_PHYS)
-		virq_lpi_unref_(dev->its->gic, e->intid);
-	memset(e, 0, sizeof(*e));
+	if (kind == LIBVIRQ_ITS_EV_VIRT)
+		ev_vpe_at_(dev, event)->nr_vlpis--;
+	if (kind == LIBVIRQ_ITS_EV_PHYS)
+		virq_lpi_unref_(dev->its->gic, ev_intid_(dev, event));
+	ev_clear_(dev, event);
 	dev->nr_mapped--;
 }
 
@@ -398,7 +428,7 @@ static virq_status event_mapped_(const char *api, const struct virq_its_device *
 	if (event >= dev->nr_events)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
 				      dev->nr_events);
-	kind = ev_at_(dev, event)->kind;
+	kind = ev_kind_(dev, event);
 	if (kind == LIBVIRQ_ITS_EV_NONE)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT, "event=%u not mapped", event);
 	if (kind == LIBVIRQ_ITS_EV_PROXY)
@@ -414,7 +444,6 @@ static virq_status event_mapped_(const char *api, const struct virq_its_device *
 static virq_status unmap_event_locked_(const char *api, struct virq_its_device *dev, uint32_t event)
 {
 	const struct virq_hal *hal = &dev->hal;
-	struct virq_its_event *e;
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
 	virq_status st;
@@ -422,9 +451,8 @@ static virq_status unmap_event_locked_(const char *api, struct virq_its_device *
 	st = event_mapped_(api, dev, event, false);
 	if (st != LIBVIRQ_OK)
 		return st;
-	e = ev_at_(dev, event);
 	c[0] = virq_its_discard(dev->device_id, event);
-	c[1] = virq_its_ev_sync_(dev->its, e);
+	c[1] = virq_its_ev_sync_(dev->its, dev, event);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	if (st == LIBVIRQ_OK) {
 		virq_its_event_forget_(dev, event);
@@ -493,7 +521,7 @@ virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint3
 	st = event_mapped_(api, dev, event, false);
 	if (st == LIBVIRQ_OK) {
 		c[0] = dev_ev_cmd_(op, dev->device_id, event);
-		c[1] = virq_its_ev_sync_(dev->its, ev_at_(dev, event));
+		c[1] = virq_its_ev_sync_(dev->its, dev, event);
 		st = virq_its_exec_(dev->its, c, 2);
 		if (st != LIBVIRQ_OK)
 			st =
@@ -533,7 +561,15 @@ virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event
 	if (event >= dev->nr_events)
 		return LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u",
 				      event, dev->nr_events);
-	*out = *ev_at_(dev, event);
+	out->kind = ev_kind_(dev, event);
+	out->intid = ev_intid_(dev, event);
+	out->vpe = ev_vpe_at_(dev, event);
+	out->icid = 0;
+	out->db = LIBVIRQ_ITS_NO_DOORBELL;
+	if (out->kind == LIBVIRQ_ITS_EV_PHYS || out->kind == LIBVIRQ_ITS_EV_PROXY)
+		out->icid = ev_icid_(dev, event);
+	else if (out->kind == LIBVIRQ_ITS_EV_VIRT && ev_db_on_(dev, event))
+		out->db = out->vpe->doorbell;
 	return LIBVIRQ_OK;
 }
 
@@ -550,11 +586,13 @@ virq_status virq_its_event_get(const struct virq_its_device *dev, uint32_t event
 
 /* Distinct-target marks: a fresh even generation per call; mark == gen:
  * seen, needs its sync; gen + 1: sync queued. */
-static uint64_t *target_mark_(struct virq_its_device *dev, const struct virq_its_event *e)
+static uint64_t *target_mark_(struct virq_its_device *dev, uint32_t event)
 {
-	if (e->kind == LIBVIRQ_ITS_EV_VIRT)
-		return &e->vpe->sync_mark;
-	return &dev->its->gic->rd[e->icid].sync_mark;
+	struct virq_vpe *vpe = ev_vpe_at_(dev, event);
+
+	if (vpe)
+		return &vpe->sync_mark;
+	return &dev->its->gic->rd[ev_icid_(dev, event)].sync_mark;
 }
 
 /* Writes @count DISCARDs from @first straight into the queue and marks each
@@ -563,7 +601,6 @@ static virq_status queue_discards_(struct virq_its_device *dev, uint32_t first, 
 				   uint64_t gen, uint32_t *done)
 {
 	struct virq_its *its = dev->its;
-	struct virq_its_event *e = ev_at_(dev, first);
 
 	*done = 0;
 	while (*done < count) {
@@ -581,7 +618,7 @@ static virq_status queue_discards_(struct virq_its_device *dev, uint32_t first, 
 			n = count - *done;
 		virq_its_discard_fill_(slot, n, dev->device_id, first + *done);
 		for (uint32_t k = 0; k < n; k++)
-			*target_mark_(dev, &e[*done + k]) = gen;
+			*target_mark_(dev, first + *done + k) = gen;
 		virq_its_queue_commit_(&its->q, n);
 		*done += n;
 	}
@@ -593,10 +630,9 @@ static virq_status queue_syncs_(const char *api, struct virq_its_device *dev, ui
 				uint32_t count, uint64_t gen, uint32_t *nsync)
 {
 	struct virq_its *its = dev->its;
-	struct virq_its_event *e = ev_at_(dev, first);
 
 	for (uint32_t i = 0; i < count; i++) {
-		uint64_t *m = target_mark_(dev, &e[i]);
+		uint64_t *m = target_mark_(dev, first + i);
 		uint8_t raw[LIBVIRQ_ITS_CMD_SIZE];
 		struct virq_its_cmd c;
 		virq_status st;
@@ -604,7 +640,7 @@ static virq_status queue_syncs_(const char *api, struct virq_its_device *dev, ui
 		if (*m != gen)
 			continue;
 		*m = gen + 1;
-		c = virq_its_ev_sync_(its, &e[i]);
+		c = virq_its_ev_sync_(its, dev, first + i);
 		st = virq_its_cmd_encode(&c, &its->lim, raw, NULL, NULL);
 		if (st != LIBVIRQ_OK)
 			return LIBVIRQ_FAILV_(api, &dev->hal, st,
@@ -625,7 +661,6 @@ static virq_status run_args_(const char *api, const struct virq_its_device *dev,
 			     uint32_t count, bool vlpi_only)
 {
 	const struct virq_hal *hal = &dev->hal;
-	const struct virq_its_event *e;
 
 	if (!count)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ERANGE, "count=0");
@@ -636,11 +671,12 @@ static virq_status run_args_(const char *api, const struct virq_its_device *dev,
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE,
 				      "count=%u > nr_events-first_event=%u", count,
 				      dev->nr_events - first);
-	e = ev_at_(dev, first);
 	for (uint32_t i = 0; i < count; i++) {
-		if (e[i].kind == LIBVIRQ_ITS_EV_VIRT)
+		uint32_t kind = ev_kind_(dev, first + i);
+
+		if (kind == LIBVIRQ_ITS_EV_VIRT)
 			continue;
-		if (vlpi_only || e[i].kind != LIBVIRQ_ITS_EV_PHYS)
+		if (vlpi_only || kind != LIBVIRQ_ITS_EV_PHYS)
 			return event_mapped_(api, dev, first + i, vlpi_only);
 	}
 	if (dev->its->dead)
@@ -654,7 +690,8 @@ static virq_status unmap_run_locked_(const char *api, struct virq_its_device *de
 				     uint32_t count, bool vlpi_only)
 {
 	struct virq_its *its = dev->its;
-	struct virq_its_event *e = ev_at_(dev, first);
+	struct virq_vpe **vpe = ev_vpe_(dev) + first;
+	struct virq_its_evw_ *w = ev_w_(dev) + first;
 	uint64_t gen, base, consumed;
 	uint32_t done = 0, nsync = 0;
 	virq_status st;
@@ -672,12 +709,13 @@ static virq_status unmap_run_locked_(const char *api, struct virq_its_device *de
 		st = virq_its_queue_drain_(&its->q, NULL);
 	if (st == LIBVIRQ_OK) { /* every event unmapped: the tracking in one pass */
 		for (uint32_t i = 0; i < count; i++) {
-			if (e[i].kind == LIBVIRQ_ITS_EV_VIRT)
-				e[i].vpe->nr_vlpis--;
+			if (vpe[i])
+				vpe[i]->nr_vlpis--;
 			else
-				virq_lpi_unref_(its->gic, e[i].intid);
+				virq_lpi_unref_(its->gic, w[i].intid);
 		}
-		memset(e, 0, (size_t)count * sizeof(*e));
+		memset(vpe, 0, (size_t)count * sizeof(struct virq_vpe *));
+		memset(w, 0, (size_t)count * sizeof(*w));
 		dev->nr_mapped -= count;
 		its->cmds += (uint64_t)count + nsync;
 		return LIBVIRQ_OK;
@@ -720,43 +758,43 @@ static virq_status move_lpi_locked_(const char *api, struct virq_its_device *dev
 				    uint32_t icid)
 {
 	const struct virq_hal *hal = &dev->hal;
-	struct virq_its_event *e;
 	struct virq_its_cmd c[3];
 	struct virq_its_ran ran;
 	size_t n = 0;
+	uint32_t old;
 	virq_status st;
 
 	if (event >= dev->nr_events)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
 				      dev->nr_events);
-	e = ev_at_(dev, event);
-	if (e->kind != LIBVIRQ_ITS_EV_PHYS)
+	if (ev_kind_(dev, event) != LIBVIRQ_ITS_EV_PHYS)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
 				      "event=%u not mapped to a physical LPI (kind %u)", event,
-				      e->kind);
+				      ev_kind_(dev, event));
 	if (!virq_its_col_mapped_(dev->its, icid))
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOENT,
 				      "icid=%u: collection not mapped (virq_its_map_collection())",
 				      icid);
-	if (icid == e->icid)
+	old = ev_icid_(dev, event);
+	if (icid == old)
 		return LIBVIRQ_OK;
 	/* MOVI, then SYNC to the collection the event leaves (where its pending
 	 * state was) and to the one it joins (IHI 0069H §5.3 MOVI, SYNC; the
 	 * encoder reports both, see ::virq_its_sync). */
 	c[n++] = virq_its_movi(dev->device_id, event, icid);
-	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, e->icid));
+	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, old));
 	c[n++] = virq_its_sync_cmd(virq_its_rdbase_(dev->its, icid));
 	st = virq_its_exec_seen_(dev->its, c, n, &ran);
 	/* GITS_CREADR showed the MOVI processed: the event is in the new
 	 * collection; otherwise it stays tracked in the old one. */
 	if (st == LIBVIRQ_OK || ran.ran >= 1)
-		e->icid = icid;
+		ev_set_(dev, event, NULL, ev_intid_(dev, event), icid);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV_(
 		    api, hal, st,
 		    "MOVI + SYNC + SYNC of event=%u to icid=%u failed (in the new "
 		    "collection iff the MOVI ran: %u)",
-		    event, icid, e->icid == icid);
+		    event, icid, ev_icid_(dev, event) == icid);
 	return LIBVIRQ_OK;
 }
 

@@ -8,6 +8,10 @@
 /* Drops the tracking of an event after DISCARD. */
 void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event);
 
+/* Frees a device's ITT or tracking block (a pool block or HAL pages) and
+ * empties it. ITS lock held. */
+void virq_its_dev_mem_free_(struct virq_its *its, struct virq_page *blk);
+
 /* virq_its_device_map() on live @its with its lock held (the proxy device
  * is created by a caller that holds it), reporting under @p api. */
 virq_status virq_its_device_map_locked_(const char *api, struct virq_its *its,

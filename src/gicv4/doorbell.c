@@ -78,11 +78,9 @@ void virq_its_proxy_free_(struct virq_its *its)
 	if (!p)
 		return;
 	for (uint32_t i = 0; i < p->nr_events; i++) {
-		struct virq_its_event *e = ev_at_(p, i);
-
-		if (e->kind == LIBVIRQ_ITS_EV_PROXY && e->vpe)
-			e->vpe->proxy_event = -1;
-		memset(e, 0, sizeof(*e));
+		if (ev_kind_(p, i) == LIBVIRQ_ITS_EV_PROXY && ev_vpe_at_(p, i))
+			ev_vpe_at_(p, i)->proxy_event = -1;
+		ev_clear_(p, i);
 	}
 	p->nr_mapped = 0;
 	/* From virq_its_destroy(), which takes no lock (nothing else may use
@@ -91,8 +89,8 @@ void virq_its_proxy_free_(struct virq_its *its)
 	st = virq_its_device_unmap_locked_(NULL, p);
 	if (st != LIBVIRQ_OK) { /* ITS dead: free the memory anyway */
 		virq_its_dev_unlink_(its, p);
-		virq_page_free_(&its->gic->hal, &p->ev);
-		virq_page_free_(&its->gic->hal, &p->itt);
+		virq_its_dev_mem_free_(its, &p->ev);
+		virq_its_dev_mem_free_(its, &p->itt);
 	}
 	memcpy(&pg, p + 1, sizeof(pg));
 	its->proxy = NULL;
@@ -104,15 +102,9 @@ void virq_its_proxy_free_(struct virq_its *its)
 static void proxy_slot_take_(struct virq_its *its, uint32_t slot, struct virq_vpe *vpe,
 			     uint32_t doorbell, uint32_t icid)
 {
-	struct virq_its_event *e = ev_at_(its->proxy, slot);
-
-	if (e->kind != LIBVIRQ_ITS_EV_PROXY)
+	if (ev_kind_(its->proxy, slot) != LIBVIRQ_ITS_EV_PROXY)
 		its->proxy->nr_mapped++;
-	e->kind = LIBVIRQ_ITS_EV_PROXY;
-	e->icid = icid;
-	e->intid = doorbell;
-	e->db = LIBVIRQ_ITS_NO_DOORBELL;
-	e->vpe = vpe;
+	ev_set_(its->proxy, slot, vpe, doorbell, icid);
 	if (vpe)
 		vpe->proxy_event = (int32_t)slot;
 	its->proxy_next = (slot + 1) % its->proxy->nr_events;
@@ -121,13 +113,13 @@ static void proxy_slot_take_(struct virq_its *its, uint32_t slot, struct virq_vp
 /* Slot @slot of the proxy maps nothing any more (its DISCARD ran). */
 static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
 {
-	struct virq_its_event *e = ev_at_(its->proxy, slot);
+	struct virq_vpe *vpe = ev_vpe_at_(its->proxy, slot);
 
-	if (e->kind != LIBVIRQ_ITS_EV_PROXY)
+	if (ev_kind_(its->proxy, slot) != LIBVIRQ_ITS_EV_PROXY)
 		return;
-	if (e->vpe)
-		e->vpe->proxy_event = -1;
-	memset(e, 0, sizeof(*e));
+	if (vpe)
+		vpe->proxy_event = -1;
+	ev_clear_(its->proxy, slot);
 	its->proxy->nr_mapped--;
 }
 
@@ -142,7 +134,7 @@ static virq_status proxy_map_inv_(const char *api, struct virq_its *its, struct 
 {
 	struct virq_its_device *p = its->proxy;
 	uint32_t slot = its->proxy_next;
-	bool evict = ev_at_(p, slot)->kind == LIBVIRQ_ITS_EV_PROXY;
+	bool evict = ev_kind_(p, slot) == LIBVIRQ_ITS_EV_PROXY;
 	size_t n = 0, mapti;
 	struct virq_its_cmd c[4];
 	struct virq_its_ran ran;
@@ -201,7 +193,7 @@ static virq_status proxy_inv_(const char *api, struct virq_its *its, struct virq
 	}
 	slot = (uint32_t)vpe->proxy_event;
 	c[0] = virq_its_inv_cmd(p->device_id, slot);
-	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_at_(p, slot)->icid));
+	c[1] = virq_its_sync_cmd(virq_its_rdbase_(its, ev_icid_(p, slot)));
 	st = virq_its_exec_(its, c, 2);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV_(api, &its->hal, st,
@@ -376,10 +368,9 @@ virq_status virq_vpe_db_request_(const char *api, struct virq_vpe *vpe, bool wan
 static void proxy_release_locked_(struct virq_its *its, struct virq_vpe *vpe)
 {
 	uint32_t slot = (uint32_t)vpe->proxy_event;
-	struct virq_its_event *e = ev_at_(its->proxy, slot);
 	struct virq_its_cmd c[2] = {
 	    virq_its_discard(its->proxy->device_id, slot),
-	    virq_its_sync_cmd(virq_its_rdbase_(its, e->icid)),
+	    virq_its_sync_cmd(virq_its_rdbase_(its, ev_icid_(its->proxy, slot))),
 	};
 	struct virq_its_ran ran = {0, false};
 
@@ -388,7 +379,7 @@ static void proxy_release_locked_(struct virq_its *its, struct virq_vpe *vpe)
 	if (ran.exact && ran.ran >= 1)
 		proxy_slot_free_(its, slot);
 	else
-		e->vpe = NULL;
+		ev_vpe_(its->proxy)[slot] = NULL; /* taken by nobody */
 	vpe->proxy_event = -1;
 }
 
@@ -459,7 +450,7 @@ static void sb_add_(struct slot_batch_ *b, struct virq_its_cmd c, enum slot_fx_ 
 static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, uint32_t slot,
 			    struct virq_vpe *vpe)
 {
-	struct virq_its_event *e = ev_at_(its->proxy, slot);
+	struct virq_its_device *p = its->proxy;
 	struct virq_its_ran ran;
 	virq_status st = virq_its_exec_seen_(its, b->c, b->n, &ran);
 
@@ -469,10 +460,10 @@ static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, u
 		else if (b->fx[i] == FX_MAP_)
 			proxy_slot_take_(its, slot, vpe, vpe->doorbell, b->icid[i]);
 		else if (b->fx[i] == FX_AT_ && ran.exact)
-			e->icid = b->icid[i];
+			ev_set_(p, slot, ev_vpe_at_(p, slot), ev_intid_(p, slot), b->icid[i]);
 	}
-	if (!ran.exact && e->kind == LIBVIRQ_ITS_EV_PROXY) {
-		e->vpe = NULL;
+	if (!ran.exact && ev_kind_(p, slot) == LIBVIRQ_ITS_EV_PROXY) {
+		ev_vpe_(p)[slot] = NULL; /* taken by nobody */
 		vpe->proxy_event = -1;
 	}
 	return st;
@@ -503,14 +494,14 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 		return st;
 	b.n = 0;
 	slot = fresh ? its->proxy_next : (uint32_t)vpe->proxy_event;
-	if (fresh && ev_at_(its->proxy, slot)->kind == LIBVIRQ_ITS_EV_PROXY)
+	if (fresh && ev_kind_(its->proxy, slot) == LIBVIRQ_ITS_EV_PROXY)
 		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_EVICT_,
 			0); /* previous owner */
 	if (fresh)
 		sb_add_(&b, virq_its_mapti(its->proxy->device_id, slot, vpe->doorbell, from),
 			FX_MAP_, from);
 	else
-		at = ev_at_(its->proxy, slot)->icid;
+		at = ev_icid_(its->proxy, slot);
 	if (at != from && virq_its_col_mapped_(its, from)) {
 		/* The slot did not follow an earlier move: bring it back first. */
 		sb_add_(&b, virq_its_movi(its->proxy->device_id, slot, from), FX_AT_, from);

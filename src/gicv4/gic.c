@@ -174,7 +174,7 @@ static virq_status gic_init_args_(const char *api, const struct virq_hal *hal,
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "max_rd=%u > 65536", max_rd);
 	if (lpi_bits < 14)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "lpi_bits=%u < 14", lpi_bits);
-	if (lpi_bits > 16)
+	if (lpi_bits > LIBVIRQ_LPI_BITS_MAX_)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "lpi_bits=%u > 16", lpi_bits);
 	/* The GICD registers the library reads span the 64 KiB frame up to
 	 * GICD_PIDR2 at 0xFFE8 (IHI 0069H §12.8, Table 12-25): a smaller

@@ -7,6 +7,7 @@
  */
 #include "doorbell_priv.h"
 #include "its_exec_priv.h"
+#include "its_pool_priv.h"
 #include "its_queue_priv.h"
 #include "its_table_priv.h"
 #include "lpi_priv.h"
@@ -246,6 +247,7 @@ static void its_release_(const char *api, struct virq_its *its)
 	virq_its_tables_free_(its);
 	virq_page_free_(&its->gic->hal, &its->col_map);
 	virq_page_free_(&its->gic->hal, &its->dev_ht);
+	virq_its_pool_free_(its); /* empty by now: every device is unmapped */
 }
 
 /* virq_its_destroy(): the ITS is made quiescent, then released. */

@@ -117,11 +117,12 @@ virq_status virq_its_exec_(struct virq_its *its, const struct virq_its_cmd *cmds
 	return virq_its_exec_seen_(its, cmds, n, &ran);
 }
 
-struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e)
+struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_device *dev,
+				      uint32_t event)
 {
-	if (e->kind == LIBVIRQ_ITS_EV_VIRT)
-		return virq_its_vsync_cmd(e->vpe->vpeid);
-	return virq_its_sync_cmd(virq_its_rdbase_(its, e->icid));
+	if (ev_kind_(dev, event) == LIBVIRQ_ITS_EV_VIRT)
+		return virq_its_vsync_cmd(ev_vpe_at_(dev, event)->vpeid);
+	return virq_its_sync_cmd(virq_its_rdbase_(its, ev_icid_(dev, event)));
 }
 
 bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid)

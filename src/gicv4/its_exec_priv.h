@@ -89,12 +89,87 @@ uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);
 /* True when collection @icid is mapped on @its. */
 bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid);
 
-static inline struct virq_its_event *ev_at_(const struct virq_its_device *dev, uint32_t event)
+/*
+ * Event tracking, in dev->ev: 12 bytes an event on a 64-bit host, as two
+ * arrays so that the pointers stay aligned: first nr_events vPE pointers
+ * (a vLPI's or a proxy slot's vPE, NULL otherwise), then nr_events words
+ * {intid, aux}. intid 0: not mapped (LPIs start at 8192; every INTID the
+ * library hands out is below 2^LIBVIRQ_LPI_BITS_MAX_, so 16 bits hold it).
+ * aux: the ICID of a physical LPI or of a proxy slot (ICIDs are 16 bits:
+ * MAPC, IHI 0069H §5.3); for a vLPI, 1 when its doorbell is on (GICv4.0:
+ * the vPE's doorbell; 0 means 1023). What an event is follows: a proxy slot
+ * on the proxy device, a vLPI with a vPE, a physical LPI without one.
+ * virq_its_event_get() gives the public ::virq_its_event view.
+ */
+struct virq_its_evw_ {
+	uint16_t intid;
+	uint16_t aux;
+};
+
+#define LIBVIRQ_ITS_EV_BYTES_ (sizeof(struct virq_vpe *) + sizeof(struct virq_its_evw_))
+
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_LPI_BITS_MAX_ <= 16u, "tracked INTIDs fit 16 bits");
+
+static inline struct virq_vpe **ev_vpe_(const struct virq_its_device *dev)
 {
-	return (struct virq_its_event *)dev->ev.va + event;
+	return (struct virq_vpe **)dev->ev.va;
 }
 
-/* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on @e. */
-struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_event *e);
+static inline struct virq_its_evw_ *ev_w_(const struct virq_its_device *dev)
+{
+	return (struct virq_its_evw_ *)(void *)(ev_vpe_(dev) + dev->nr_events);
+}
+
+/* ::virq_its_event_kind of @event. */
+static inline uint32_t ev_kind_(const struct virq_its_device *dev, uint32_t event)
+{
+	if (!ev_w_(dev)[event].intid)
+		return LIBVIRQ_ITS_EV_NONE;
+	if (dev == dev->its->proxy)
+		return LIBVIRQ_ITS_EV_PROXY;
+	return ev_vpe_(dev)[event] ? LIBVIRQ_ITS_EV_VIRT : LIBVIRQ_ITS_EV_PHYS;
+}
+
+static inline uint32_t ev_intid_(const struct virq_its_device *dev, uint32_t event)
+{
+	return ev_w_(dev)[event].intid;
+}
+
+/* The ICID of a physical LPI or a proxy slot. */
+static inline uint32_t ev_icid_(const struct virq_its_device *dev, uint32_t event)
+{
+	return ev_w_(dev)[event].aux;
+}
+
+static inline struct virq_vpe *ev_vpe_at_(const struct virq_its_device *dev, uint32_t event)
+{
+	return ev_vpe_(dev)[event];
+}
+
+/* A vLPI's doorbell is on (GICv4.0: its VMAPTI/VMOVI named the vPE's). */
+static inline bool ev_db_on_(const struct virq_its_device *dev, uint32_t event)
+{
+	return ev_w_(dev)[event].aux != 0;
+}
+
+/* Records @event: @vpe (NULL for a physical LPI), INTID @intid (8192 ..
+ * 2^LIBVIRQ_LPI_BITS_MAX_ - 1), @aux as above. */
+static inline void ev_set_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
+			   uint32_t intid, uint32_t aux)
+{
+	ev_vpe_(dev)[event] = vpe;
+	ev_w_(dev)[event].intid = (uint16_t)intid;
+	ev_w_(dev)[event].aux = (uint16_t)aux;
+}
+
+static inline void ev_clear_(struct virq_its_device *dev, uint32_t event)
+{
+	ev_set_(dev, event, NULL, 0, 0);
+}
+
+/* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on
+ * @event of @dev. */
+struct virq_its_cmd virq_its_ev_sync_(const struct virq_its *its, const struct virq_its_device *dev,
+				      uint32_t event);
 
 #endif /* LIBVIRQ_SRC_GICV4_ITS_EXEC_PRIV_H */

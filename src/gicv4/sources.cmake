@@ -5,6 +5,7 @@
 #   its_queue.c  the ITS command queue
 #   lpi.c gic.c rdist.c           LPI IDs, GIC probe, redistributor bring-up
 #   its_exec.c its_table.c        command batches, GITS_BASER<n> tables
+#   its_pool.c                    sub-page blocks for small ITTs and tracking
 #   device.c                      devices, physical LPIs, event commands
 #   doorbell.c                    GICv4.0 doorbell masking and proxy device
 #   its.c vpe.c                   ITS bring-up; VMs, vPEs, VMOVP
@@ -21,6 +22,7 @@ target_sources(virq PRIVATE
   gicv4/rdist.c
   gicv4/its_exec.c
   gicv4/its_table.c
+  gicv4/its_pool.c
   gicv4/device.c
   gicv4/doorbell.c
   gicv4/its.c

@@ -64,17 +64,13 @@ static uint32_t db_for_(const struct virq_its_device *dev, const struct virq_vpe
 static void track_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 		   uint32_t vintid, uint32_t db)
 {
-	struct virq_its_event *e = ev_at_(dev, event);
+	struct virq_vpe *old = ev_vpe_at_(dev, event);
 
-	if (e->kind == LIBVIRQ_ITS_EV_NONE)
+	if (ev_kind_(dev, event) == LIBVIRQ_ITS_EV_NONE)
 		dev->nr_mapped++;
-	else if (e->vpe)
-		e->vpe->nr_vlpis--;
-	e->kind = LIBVIRQ_ITS_EV_VIRT;
-	e->icid = 0;
-	e->intid = vintid;
-	e->db = db;
-	e->vpe = vpe;
+	else if (old)
+		old->nr_vlpis--;
+	ev_set_(dev, event, vpe, vintid, db != LIBVIRQ_ITS_NO_DOORBELL);
 	vpe->nr_vlpis++;
 }
 
@@ -115,7 +111,7 @@ static virq_status vlpi_map_locked_(const char *api, struct virq_its_device *dev
 	if (event >= dev->nr_events)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u", event,
 				      dev->nr_events);
-	if (ev_at_(dev, event)->kind != LIBVIRQ_ITS_EV_NONE)
+	if (ev_kind_(dev, event) != LIBVIRQ_ITS_EV_NONE)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST, "event=%u already mapped", event);
 	st = virq_vpe_its_ensure_(api, dev->its, vpe);
 	if (st != LIBVIRQ_OK)
@@ -185,7 +181,7 @@ static virq_status range_check_(const char *api, struct virq_its_device *dev, ui
 {
 	const struct virq_hal *hal = &dev->hal;
 	struct virq_its *its = dev->its;
-	struct virq_its_event *e;
+	const struct virq_its_evw_ *w;
 	struct virq_its_cmd c;
 	virq_status st;
 
@@ -210,9 +206,9 @@ static virq_status range_check_(const char *api, struct virq_its_device *dev, ui
 	if (its->dead)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EDEAD,
 				     "the ITS is dead after a failure (nothing sent)");
-	e = ev_at_(dev, first_event);
+	w = ev_w_(dev) + first_event;
 	for (uint32_t i = 0; i < count; i++)
-		if (e[i].kind != LIBVIRQ_ITS_EV_NONE)
+		if (w[i].intid) /* mapped */
 			return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST,
 					      "event=%u of the range already mapped",
 					      first_event + i);
@@ -274,7 +270,8 @@ static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_devic
 {
 	const struct virq_hal *hal = &dev->hal;
 	struct virq_its *its = dev->its;
-	struct virq_its_event *e;
+	struct virq_vpe **ref;
+	struct virq_its_evw_ *w;
 	uint8_t vsync[LIBVIRQ_ITS_CMD_SIZE];
 	uint32_t db, done = 0;
 	uint64_t base, consumed;
@@ -290,13 +287,12 @@ static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_devic
 	if (vcfg_on_(vpe, first_vintid, count) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
 				     "vLPI configuration table not coherent and dcache_clean=NULL");
-	e = ev_at_(dev, first_event);
+	ref = ev_vpe_(dev) + first_event;
+	w = ev_w_(dev) + first_event;
 	for (uint32_t i = 0; i < count; i++) {
-		e[i].kind = LIBVIRQ_ITS_EV_VIRT;
-		e[i].icid = 0;
-		e[i].intid = first_vintid + i;
-		e[i].db = db;
-		e[i].vpe = vpe;
+		ref[i] = vpe;
+		w[i].intid = (uint16_t)(first_vintid + i); /* < 2^LIBVIRQ_LPI_BITS_MAX_ */
+		w[i].aux = db != LIBVIRQ_ITS_NO_DOORBELL;
 	}
 	dev->nr_mapped += count;
 	vpe->nr_vlpis += count;
@@ -350,26 +346,18 @@ virq_status virq_vlpi_unmap_range(struct virq_its_device *dev, uint32_t first_ev
 	return virq_its_unmap_run_(LIBVIRQ_ENTRY_, dev, first_event, count, true);
 }
 
-/* The vLPI tracking of @event of a live device, or NULL with *st set
- * (ERANGE / ENOENT, reported under @p api). */
-static struct virq_its_event *virt_event_(const char *api, struct virq_its_device *dev,
-					  uint32_t event, virq_status *st)
+/* @event of a live device is mapped to a vLPI: LIBVIRQ_OK, or ERANGE /
+ * ENOENT reported under @p api. */
+static virq_status virt_event_(const char *api, const struct virq_its_device *dev, uint32_t event)
 {
-	struct virq_its_event *e;
-
-	if (event >= dev->nr_events) {
-		*st = LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u",
-				     event, dev->nr_events);
-		return NULL;
-	}
-	e = ev_at_(dev, event);
-	if (e->kind != LIBVIRQ_ITS_EV_VIRT) {
-		*st = LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ENOENT,
-				     "event=%u not mapped to a vLPI (kind %u)", event, e->kind);
-		return NULL;
-	}
-	*st = LIBVIRQ_OK;
-	return e;
+	if (event >= dev->nr_events)
+		return LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ERANGE, "event=%u >= nr_events=%u",
+				      event, dev->nr_events);
+	if (ev_kind_(dev, event) != LIBVIRQ_ITS_EV_VIRT)
+		return LIBVIRQ_FAILV_(api, &dev->hal, LIBVIRQ_ENOENT,
+				      "event=%u not mapped to a vLPI (kind %u)", event,
+				      ev_kind_(dev, event));
+	return LIBVIRQ_OK;
 }
 
 /* virq_vlpi_remap() of a live device with the ITS lock held. */
@@ -381,11 +369,12 @@ static virq_status vlpi_remap_locked_(const char *api, struct virq_its_device *d
 	struct virq_its_ran ran;
 	size_t n = 0, vmapti;
 	uint32_t db;
-	virq_status st;
-	struct virq_its_event *e = virt_event_(api, dev, event, &st);
+	struct virq_vpe *old;
+	virq_status st = virt_event_(api, dev, event);
 
-	if (!e)
+	if (st != LIBVIRQ_OK)
 		return st;
+	old = ev_vpe_at_(dev, event);
 	st = target_ok_(api, dev, vpe, vintid);
 	if (st == LIBVIRQ_OK)
 		st = virq_vpe_its_ensure_(api, dev->its, vpe);
@@ -394,10 +383,10 @@ static virq_status vlpi_remap_locked_(const char *api, struct virq_its_device *d
 	if (vcfg_on_(vpe, vintid, 1) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
 				     "vLPI configuration table not coherent and dcache_clean=NULL");
-	db = db_for_(dev, vpe, e->db != LIBVIRQ_ITS_NO_DOORBELL);
+	db = db_for_(dev, vpe, ev_db_on_(dev, event));
 	c[n++] = virq_its_discard(dev->device_id, event);
-	if (e->vpe != vpe)
-		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
+	if (old != vpe)
+		c[n++] = virq_its_vsync_cmd(old->vpeid);
 	vmapti = n;
 	c[n++] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
@@ -451,39 +440,42 @@ static virq_status vlpi_move_locked_(const char *api, struct virq_its_device *de
 	struct virq_its_ran ran;
 	size_t n = 1;
 	bool db;
-	virq_status st;
-	struct virq_its_event *e = virt_event_(api, dev, event, &st);
+	uint32_t intid;
+	struct virq_vpe *old;
+	virq_status st = virt_event_(api, dev, event);
 
-	if (!e)
-		return st;
-	st = target_ok_(api, dev, vpe, e->intid);
 	if (st != LIBVIRQ_OK)
 		return st;
-	if (vpe->vm != e->vpe->vm)
+	old = ev_vpe_at_(dev, event);
+	intid = ev_intid_(dev, event);
+	st = target_ok_(api, dev, vpe, intid);
+	if (st != LIBVIRQ_OK)
+		return st;
+	if (vpe->vm != old->vm)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL,
 				      "vPE %u is of another VM than event=%u's vPE %u", vpe->vpeid,
-				      event, e->vpe->vpeid);
+				      event, old->vpeid);
 	st = virq_vpe_its_ensure_(api, dev->its, vpe);
 	if (st != LIBVIRQ_OK)
 		return st;
 	/* GICv4.0: the doorbell follows the vLPI to its new vPE (D = 1). */
-	db = dev->its->lim.version == LIBVIRQ_ITS_V40 && e->db != LIBVIRQ_ITS_NO_DOORBELL;
+	db = dev->its->lim.version == LIBVIRQ_ITS_V40 && ev_db_on_(dev, event);
 	c[0] = virq_its_vmovi(dev->device_id, event, vpe->vpeid, db, db ? vpe->doorbell : 0);
 	/* VSYNC to the vPE the vLPI leaves (where its pending state was) and
 	 * to the one it joins: the encoder reports both (::virq_its_sync). */
-	if (e->vpe != vpe)
-		c[n++] = virq_its_vsync_cmd(e->vpe->vpeid);
+	if (old != vpe)
+		c[n++] = virq_its_vsync_cmd(old->vpeid);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_seen_(dev->its, c, n, &ran);
 	/* GITS_CREADR showed the VMOVI processed: the vLPI is on the new vPE
 	 * (referenced there); otherwise it stays tracked on the old one. */
 	if (st == LIBVIRQ_OK || ran.ran >= 1)
-		track_(dev, event, vpe, e->intid, c[0].D ? vpe->doorbell : e->db);
+		track_(dev, event, vpe, intid, c[0].D ? vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV_(api, hal, st,
 				      "VMOVI + VSYNCs of event=%u to vPE %u failed (on the new vPE "
 				      "iff the VMOVI ran: %u)",
-				      event, vpe->vpeid, e->vpe == vpe);
+				      event, vpe->vpeid, ev_vpe_at_(dev, event) == vpe);
 	return LIBVIRQ_OK;
 }
 
@@ -507,33 +499,35 @@ static virq_status vlpi_set_doorbell_locked_(const char *api, struct virq_its_de
 	const struct virq_hal *hal = &dev->hal;
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
-	virq_status st;
-	struct virq_its_event *e = virt_event_(api, dev, event, &st);
+	struct virq_vpe *vpe;
+	virq_status st = virt_event_(api, dev, event);
 
-	if (!e)
+	if (st != LIBVIRQ_OK)
 		return st;
+	vpe = ev_vpe_at_(dev, event);
 	if (dev->its->lim.version != LIBVIRQ_ITS_V40)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOTSUP,
 				     "not a GICv4.0 ITS (per-vLPI doorbells are GICv4.0 only)");
-	if (on && e->vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
+	if (on && vpe->doorbell == LIBVIRQ_ITS_NO_DOORBELL)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_ENOTSUP, "vPE %u has no doorbell",
-				      e->vpe->vpeid);
+				      vpe->vpeid);
 	/* VMOVI to the same vPE with D = 1: re-issuing VMAPTI on a mapped
 	 * event is UNPREDICTABLE (IHI 0069H §5.3 VMAPTI; Linux
 	 * its_vlpi_set_doorbell). */
-	c[0] = virq_its_vmovi(dev->device_id, event, e->vpe->vpeid, true,
-			      on ? e->vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL);
-	c[1] = virq_its_vsync_cmd(e->vpe->vpeid);
+	c[0] = virq_its_vmovi(dev->device_id, event, vpe->vpeid, true,
+			      on ? vpe->doorbell : LIBVIRQ_ITS_NO_DOORBELL);
+	c[1] = virq_its_vsync_cmd(vpe->vpeid);
 	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
 	/* GITS_CREADR passed the VMOVI: the ITS holds the new doorbell, even
 	 * if the VSYNC after it failed. */
 	if (st == LIBVIRQ_OK || ran.ran >= 1)
-		e->db = c[0].Dbell_pINTID;
+		ev_set_(dev, event, vpe, ev_intid_(dev, event),
+			c[0].Dbell_pINTID != LIBVIRQ_ITS_NO_DOORBELL);
 	if (st != LIBVIRQ_OK)
 		return LIBVIRQ_FAILV_(api, hal, st,
 				      "VMOVI + VSYNC of event=%u not seen to run (the new doorbell "
 				      "tracked iff the VMOVI ran: %u)",
-				      event, e->db == c[0].Dbell_pINTID);
+				      event, ev_db_on_(dev, event) == on);
 	return LIBVIRQ_OK;
 }
 
@@ -555,13 +549,13 @@ virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, ui
 {
 	const char *const api = LIBVIRQ_ENTRY_;
 	virq_status st;
-	struct virq_its_event *e;
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	e = virt_event_(api, dev, event, &st);
-	if (e)
-		st = virq_gic_vm_vlpi_config_(api, e->vpe->vm, e->intid, priority, enable);
+	st = virt_event_(api, dev, event);
+	if (st == LIBVIRQ_OK)
+		st = virq_gic_vm_vlpi_config_(api, ev_vpe_at_(dev, event)->vm,
+					      ev_intid_(dev, event), priority, enable);
 	if (st == LIBVIRQ_OK)
 		st = virq_its_ev_cmd_(api, dev, event, LIBVIRQ_ITS_INV); /* INV + VSYNC */
 	return st;

@@ -170,6 +170,7 @@ struct virq_its_cfg {
 };
 
 struct virq_its_device;
+struct virq_its_pool_page;
 
 /** @brief One ITS. Caller storage; members are read-only for the embedder. */
 struct virq_its {
@@ -210,6 +211,8 @@ struct virq_its {
 	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
 	struct virq_page dev_ht;   /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
 	uint32_t dev_ht_used;	   /**< Private: devices in @ref dev_ht. */
+	struct virq_its_pool_page
+	    *pool; /**< Private: pages that small ITTs and event tracking are carved from. */
 	struct virq_hal
 	    hal; /**< Private: the GIC's HAL, kept after teardown (@ref virq_failures). */
 };
@@ -252,8 +255,8 @@ struct virq_its_device {
 	uint32_t device_id;	      /**< DeviceID. */
 	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
 	uint32_t nr_mapped;	      /**< Events currently mapped. */
-	struct virq_page itt;	      /**< Interrupt translation table. */
-	struct virq_page ev;	      /**< nr_events ::virq_its_event. */
+	struct virq_page itt;	      /**< Interrupt translation table (pool block or pages). */
+	struct virq_page ev;	      /**< Private: tracking (read: virq_its_event_get()). */
 	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
 	struct virq_its_device *prev; /**< Private: previous device in the list (NULL: first). */
 	struct virq_hal hal; /**< Private: the ITS's HAL, kept after unmap (@ref virq_failures). */
@@ -397,7 +400,16 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
 /**
  * @brief Maps a device: allocates its ITT (events rounded up to a power of
  * two, at least 2; 256-byte aligned, zeroed, cleaned before MAPD when the
- * ITS is not coherent) and sends MAPD.
+ * ITS is not coherent) and its event tracking, and sends MAPD.
+ *
+ * An ITT of at most 2 KiB and the tracking (12 bytes an event on a 64-bit
+ * host) are carved from 4 KiB pages the ITS owns, in 64-byte units, so that
+ * a small device costs what it uses: five devices of 32 events share a page
+ * (about 820 bytes each, with 8- or 12-byte ITT entries). A page goes back to
+ * the HAL with its last block. On a non-coherent ITS every ITT takes whole
+ * pages, so that no line the CPU writes shares memory with it. Larger ITTs
+ * and tracking take whole pages. Memory per device and per vLPI:
+ * docs/gicv4-core.md, "Memory".
  *
  * MAPD of a DeviceID that is already mapped would silently replace the
  * first device's ITT (IHI 0069H §5.3 MAPD), so the ITS keeps an index of its

@@ -339,12 +339,15 @@ static void px_same_as_model_(const struct px *x)
 			assert_int_equal(ev.vpe->proxy_event, (int32_t)s);
 		}
 	}
-	for (int i = 0; i < 3; i++)
-		if (x->v[i].proxy_event >= 0)
-			assert_ptr_equal(
-			    ((const struct virq_its_event *)its->proxy->ev.va + x->v[i].proxy_event)
-				->vpe,
-			    &x->v[i]);
+	for (int i = 0; i < 3; i++) {
+		struct virq_its_event e;
+
+		if (x->v[i].proxy_event < 0)
+			continue;
+		assert_int_equal(virq_its_event_get(its->proxy, (uint32_t)x->v[i].proxy_event, &e),
+				 LIBVIRQ_OK);
+		assert_ptr_equal(e.vpe, &x->v[i]);
+	}
 }
 
 static void px_teardown_(struct px *x)

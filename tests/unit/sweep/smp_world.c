@@ -327,6 +327,31 @@ static bool dev_live_(const struct w_dev *d)
 	return d->d.state == LIBVIRQ_GICV4_LIVE;
 }
 
+/* A copy of the tracking of event @e of @d, from virq_its_event_get() (the
+ * library keeps its own layout). The copies rotate through a small ring,
+ * so that a caller may hold a few at once; the sweeps are single-threaded. */
+static const struct virq_its_event *ev_(const struct w_dev *d, uint32_t e)
+{
+	static struct virq_its_event ring[8];
+	static unsigned next;
+	struct virq_its_event *x = &ring[next++ % 8u];
+
+	memset(x, 0, sizeof(*x));
+	if (virq_its_event_get(&d->d, e, x) != LIBVIRQ_OK)
+		abort();
+	return x;
+}
+
+/* Every event's tracking of @d (W_EVENTS at most) into @out. */
+static void ev_all_(const struct w_dev *d, struct virq_its_event *out)
+{
+	for (uint32_t e = 0; e < W_EVENTS; e++) {
+		memset(&out[e], 0, sizeof(out[e]));
+		if (e < d->d.nr_events && virq_its_event_get(&d->d, e, &out[e]) != LIBVIRQ_OK)
+			abort();
+	}
+}
+
 /* One event: the library's tracking is what the ITS model maps. */
 static void check_event_(struct world *w, struct virq_its_device *dev, unsigned its, uint32_t ev)
 {
@@ -369,8 +394,7 @@ static void check_dev_(struct world *w, unsigned i)
 		return;
 	for (uint32_t e = 0; e < d->d.nr_events; e++) {
 		check_event_(w, &d->d, d->its, e);
-		mapped +=
-		    ((const struct virq_its_event *)d->d.ev.va)[e].kind != LIBVIRQ_ITS_EV_NONE;
+		mapped += ev_(d, e)->kind != LIBVIRQ_ITS_EV_NONE;
 	}
 	W_CHECK(w, mapped == d->d.nr_mapped);
 }
@@ -440,20 +464,17 @@ void w_check_all(struct world *w)
 		const struct w_vpe *p = &w->vpe[i];
 
 		if (vpe_live_(p) && p->v.proxy_event >= 0) {
+			struct virq_its_event x;
+
 			W_CHECK(w, w->its[0].proxy);
-			W_CHECK(w, ((const struct virq_its_event *)w->its[0]
-					.proxy->ev.va)[p->v.proxy_event]
-					   .vpe == &p->v);
+			W_CHECK(w, virq_its_event_get(w->its[0].proxy, (uint32_t)p->v.proxy_event,
+						      &x) == LIBVIRQ_OK &&
+				       x.vpe == &p->v);
 		}
 	}
 }
 
 /* ---------------- the calls ---------------- */
-
-static const struct virq_its_event *ev_(const struct w_dev *d, uint32_t e)
-{
-	return (const struct virq_its_event *)d->d.ev.va + e;
-}
 
 /* The world index of the vPE a tracking entry names, or -1. */
 static int vpe_index_(const struct world *w, const struct virq_vpe *v)
@@ -639,7 +660,7 @@ static void pre_(struct world *w, struct w_cpu *c)
 	pr->evpe = -1;
 	pr->dev_live = dev_live_(d);
 	if (op_has_dev_(op->k) && pr->dev_live) {
-		memcpy(pr->ev, d->d.ev.va, sizeof(pr->ev));
+		ev_all_(d, pr->ev);
 		if (op->ev < W_EVENTS) {
 			const struct virq_its_event *e = &pr->ev[op->ev];
 
@@ -677,8 +698,12 @@ static void unchanged_(struct world *w, const struct w_cpu *c)
 
 	if (op_has_dev_(op->k)) {
 		W_CHECK(w, dev_live_(d) == pr->dev_live);
-		if (pr->dev_live)
-			W_CHECK(w, memcmp(pr->ev, d->d.ev.va, sizeof(pr->ev)) == 0);
+		if (pr->dev_live) {
+			struct virq_its_event now[W_EVENTS];
+
+			ev_all_(d, now);
+			W_CHECK(w, memcmp(pr->ev, now, sizeof(now)) == 0);
+		}
 	}
 	if (op_has_vpe_(op->k) && op->k != W_WFI && op->k != W_DBMASK) {
 		W_CHECK(w, p->v.state == pr->state);

@@ -138,6 +138,13 @@ static int alloc_fails_(struct w *w)
 	return 0;
 }
 
+/* The allocation after the next. */
+static int alloc_fails_2_(struct w *w)
+{
+	virq_sim_fail_alloc_nth(w->f.g.sim, 2);
+	return 0;
+}
+
 /* The ITS's command queue consumes nothing: every command times out. */
 static int its_hangs_(struct w *w)
 {
@@ -408,7 +415,9 @@ static int vpeids_gone_(struct w *w)
 	X(V40, virq_its_device_map, ERANGE, "nr_events=", 0,                                       \
 	  virq_its_device_map(ITS, &w->zdev, 5, 0x80000000u))                                      \
 	X(V40, virq_its_device_map, ENOMEM, "ITT", alloc_fails_(w),                                \
-	  virq_its_device_map(ITS, &w->zdev, 5, 4))                                                \
+	  virq_its_device_map(ITS, &w->zdev, 5, 512)) /* whole pages */                            \
+	X(V40, virq_its_device_map, ENOMEM, "event tracking", alloc_fails_2_(w),                   \
+	  virq_its_device_map(ITS, &w->zdev, 5, 512))                                              \
 	X(V40, virq_its_device_map, ENOHAL, "ITT not coherent", no_clean_(w),                      \
 	  virq_its_device_map(ITS, &w->zdev, 5, 4))                                                \
 	X(V40, virq_its_device_unmap, EINVAL, "dev destroyed", gone_dev_(w),                       \
