@@ -342,7 +342,9 @@ static void itt_check_(struct virq_sim_its_state *s, struct dev_ *d)
 {
 	const uint8_t *now = virq_sim_pa_to_va(s->sim, d->itt, (size_t)d->itt_bytes);
 
-	if (d->itt_copy && now && memcmp(now, d->itt_copy, (size_t)d->itt_bytes) != 0)
+	if (d->itt_copy && !now)
+		err_(s, "ITT memory freed while mapped", d->itt);
+	else if (d->itt_copy && memcmp(now, d->itt_copy, (size_t)d->itt_bytes) != 0)
 		err_(s, "ITT written by software while mapped", d->itt);
 	free(d->itt_copy);
 	d->itt_copy = NULL;

@@ -31,6 +31,8 @@ LIBVIRQ_STATIC_ASSERT_(sizeof(struct virq_its_pool_page) <= LIBVIRQ_ITS_POOL_UNI
 		       "the page record fits its unit");
 LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_ITS_POOL_PAGE_ == UNITS_ * LIBVIRQ_ITS_POOL_UNIT_,
 		       "one bit a unit in a 64-bit mask");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_ITS_POOL_MAX_ / LIBVIRQ_ITS_POOL_UNIT_ < UNITS_ - 1u,
+		       "a block's mask (1 << units) - 1 is defined and leaves the record's unit");
 
 static struct virq_its_pool_page *rec_of_(void *page_va)
 {
@@ -38,28 +40,45 @@ static struct virq_its_pool_page *rec_of_(void *page_va)
 						     LIBVIRQ_ITS_POOL_UNIT_);
 }
 
+/* The pages form a ring; virq_its::pool is its head, head->prev its tail. */
 static void unlink_(struct virq_its *its, struct virq_its_pool_page *p)
 {
-	if (p->prev)
+	if (p->next == p) {
+		its->pool = NULL;
+	} else {
 		p->prev->next = p->next;
-	else
-		its->pool = p->next;
-	if (p->next)
 		p->next->prev = p->prev;
+		if (its->pool == p)
+			its->pool = p->next;
+	}
 	p->next = p->prev = NULL;
 }
 
+/* Puts @p (not in the ring) at the tail. */
+static void push_back_(struct virq_its *its, struct virq_its_pool_page *p)
+{
+	struct virq_its_pool_page *h = its->pool;
+
+	if (!h) {
+		p->next = p->prev = p;
+		its->pool = p;
+		return;
+	}
+	p->next = h;
+	p->prev = h->prev;
+	h->prev->next = p;
+	h->prev = p;
+}
+
+/* Puts @p (not in the ring) at the head. */
 static void push_front_(struct virq_its *its, struct virq_its_pool_page *p)
 {
-	p->prev = NULL;
-	p->next = its->pool;
-	if (its->pool)
-		its->pool->prev = p;
+	push_back_(its, p);
 	its->pool = p;
 }
 
-/* First unit of a free run of @n units starting at a multiple of @a in
- * @used (the record's unit excluded), or UNITS_ when there is none. */
+/* First unit of a free run of @n units (1 .. 32) starting at a multiple of
+ * @a in @used (the record's unit excluded), or UNITS_ when there is none. */
 static uint32_t fit_(uint64_t used, uint32_t n, uint32_t a)
 {
 	uint64_t m = (1ull << n) - 1u; /* n <= 32 */
@@ -80,13 +99,23 @@ virq_status virq_its_pool_take_(struct virq_its *its, uint64_t bytes, uint32_t a
 	out->va = NULL;
 	out->pa = 0;
 	out->size = 0;
-	if (!bytes || bytes > LIBVIRQ_ITS_POOL_MAX_)
+	if (!bytes || bytes > LIBVIRQ_ITS_POOL_MAX_ || !align || (align & (align - 1u)) ||
+	    align > LIBVIRQ_ITS_POOL_MAX_)
 		return LIBVIRQ_EINVAL;
-	for (uint32_t k = 0; p && k < SCAN_; p = p->next, k++) {
+	for (uint32_t k = 0; p && k < SCAN_; k++) {
+		struct virq_its_pool_page *next = p->next;
 		uint32_t s = fit_(p->used, n, a);
 
-		if (s == UNITS_)
+		if (s == UNITS_) {
+			/* No room here: to the tail, so that pages further on,
+			 * with room freed long ago, come within the scan. */
+			if (next == p)
+				break;
+			unlink_(its, p);
+			push_back_(its, p);
+			p = next;
 			continue;
+		}
 		p->used |= ((1ull << n) - 1u) << s;
 		out->va = (uint8_t *)p->page.va + s * LIBVIRQ_ITS_POOL_UNIT_;
 		out->pa = p->page.pa + s * LIBVIRQ_ITS_POOL_UNIT_;

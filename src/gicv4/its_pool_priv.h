@@ -20,7 +20,9 @@
  * below a page: that tells a pool block from a HAL block). LIBVIRQ_ENOMEM
  * when the pages looked at have no room: the caller adds a page
  * (virq_its_pool_add_()) and asks again, which then succeeds. At most four
- * pages are looked at, so the time does not grow with the pool.
+ * pages are looked at, so the time does not grow with the pool; one without
+ * room goes to the tail of the ring, so that room freed in any page comes
+ * within reach of later requests.
  * Thread-safety: @its's lock held (or the ITS not shared yet / any more). */
 virq_status virq_its_pool_take_(struct virq_its *its, uint64_t bytes, uint32_t align,
 				struct virq_page *out);

@@ -405,7 +405,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_map_collection(struct virq_its *its, uin
  * An ITT of at most 2 KiB and the tracking (12 bytes an event on a 64-bit
  * host) are carved from 4 KiB pages the ITS owns, in 64-byte units, so that
  * a small device costs what it uses: five devices of 32 events share a page
- * (about 820 bytes each, with 8- or 12-byte ITT entries). A page goes back to
+ * (about 850 bytes each with the DeviceID index and the device table, with
+ * 8- or 12-byte ITT entries). A page goes back to
  * the HAL with its last block. On a non-coherent ITS every ITT takes whole
  * pages, so that no line the CPU writes shares memory with it. Larger ITTs
  * and tracking take whole pages. Memory per device and per vLPI:
