@@ -690,8 +690,6 @@ static virq_status unmap_run_locked_(const char *api, struct virq_its_device *de
 				     uint32_t count, bool vlpi_only)
 {
 	struct virq_its *its = dev->its;
-	struct virq_vpe **vpe = ev_vpe_(dev) + first;
-	struct virq_its_evw_ *w = ev_w_(dev) + first;
 	uint64_t gen, base, consumed;
 	uint32_t done = 0, nsync = 0;
 	virq_status st;
@@ -708,14 +706,13 @@ static virq_status unmap_run_locked_(const char *api, struct virq_its_device *de
 	if (st == LIBVIRQ_OK)
 		st = virq_its_queue_drain_(&its->q, NULL);
 	if (st == LIBVIRQ_OK) { /* every event unmapped: the tracking in one pass */
-		for (uint32_t i = 0; i < count; i++) {
-			if (vpe[i])
-				vpe[i]->nr_vlpis--;
+		for (uint32_t i = first; i < first + count; i++) {
+			if (ev_vpe_at_(dev, i))
+				ev_vpe_at_(dev, i)->nr_vlpis--;
 			else
-				virq_lpi_unref_(its->gic, w[i].intid);
+				virq_lpi_unref_(its->gic, ev_intid_(dev, i));
 		}
-		memset(vpe, 0, (size_t)count * sizeof(struct virq_vpe *));
-		memset(w, 0, (size_t)count * sizeof(*w));
+		ev_clear_range_(dev, first, count);
 		dev->nr_mapped -= count;
 		its->cmds += (uint64_t)count + nsync;
 		return LIBVIRQ_OK;

@@ -162,9 +162,44 @@ static inline void ev_set_(struct virq_its_device *dev, uint32_t event, struct v
 	ev_w_(dev)[event].aux = (uint16_t)aux;
 }
 
+/* The first mapped event of [@first, @first + @count), or @first + @count. */
+static inline uint32_t ev_first_mapped_(const struct virq_its_device *dev, uint32_t first,
+					uint32_t count)
+{
+	const struct virq_its_evw_ *w = ev_w_(dev) + first;
+
+	for (uint32_t i = 0; i < count; i++)
+		if (w[i].intid)
+			return first + i;
+	return first + count;
+}
+
+/* Events [@first, @first + @count) vLPIs of @vpe from vINTID @first_vintid
+ * (the range below 2^LIBVIRQ_LPI_BITS_MAX_), doorbell on when @db_on. The
+ * map_range hot path: the two arrays' addresses taken once. */
+static inline void ev_set_vlpis_(struct virq_its_device *dev, uint32_t first, uint32_t count,
+				 struct virq_vpe *vpe, uint32_t first_vintid, bool db_on)
+{
+	struct virq_vpe **ref = ev_vpe_(dev) + first;
+	struct virq_its_evw_ *w = ev_w_(dev) + first;
+
+	for (uint32_t i = 0; i < count; i++) {
+		ref[i] = vpe;
+		w[i].intid = (uint16_t)(first_vintid + i);
+		w[i].aux = db_on;
+	}
+}
+
+/* Events [@first, @first + @count) not mapped. */
+static inline void ev_clear_range_(struct virq_its_device *dev, uint32_t first, uint32_t count)
+{
+	memset(ev_vpe_(dev) + first, 0, (size_t)count * sizeof(struct virq_vpe *));
+	memset(ev_w_(dev) + first, 0, (size_t)count * sizeof(struct virq_its_evw_));
+}
+
 static inline void ev_clear_(struct virq_its_device *dev, uint32_t event)
 {
-	ev_set_(dev, event, NULL, 0, 0);
+	ev_clear_range_(dev, event, 1);
 }
 
 /* The SYNC (collection's RD) or VSYNC (vPE) that follows a command on

@@ -181,8 +181,8 @@ static virq_status range_check_(const char *api, struct virq_its_device *dev, ui
 {
 	const struct virq_hal *hal = &dev->hal;
 	struct virq_its *its = dev->its;
-	const struct virq_its_evw_ *w;
 	struct virq_its_cmd c;
+	uint32_t busy;
 	virq_status st;
 
 	if (!count)
@@ -206,12 +206,10 @@ static virq_status range_check_(const char *api, struct virq_its_device *dev, ui
 	if (its->dead)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_EDEAD,
 				     "the ITS is dead after a failure (nothing sent)");
-	w = ev_w_(dev) + first_event;
-	for (uint32_t i = 0; i < count; i++)
-		if (w[i].intid) /* mapped */
-			return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST,
-					      "event=%u of the range already mapped",
-					      first_event + i);
+	busy = ev_first_mapped_(dev, first_event, count);
+	if (busy != first_event + count)
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EEXIST,
+				      "event=%u of the range already mapped", busy);
 	/* The first and the last VMAPTI through the encoder: every field is
 	 * monotonic over the range, so every command between is valid too. */
 	c = virq_its_vmapti(dev->device_id, first_event, vpe->vpeid, first_vintid, db);
@@ -270,8 +268,6 @@ static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_devic
 {
 	const struct virq_hal *hal = &dev->hal;
 	struct virq_its *its = dev->its;
-	struct virq_vpe **ref;
-	struct virq_its_evw_ *w;
 	uint8_t vsync[LIBVIRQ_ITS_CMD_SIZE];
 	uint32_t db, done = 0;
 	uint64_t base, consumed;
@@ -287,13 +283,7 @@ static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_devic
 	if (vcfg_on_(vpe, first_vintid, count) != LIBVIRQ_OK)
 		return LIBVIRQ_FAIL_(api, hal, LIBVIRQ_ENOHAL,
 				     "vLPI configuration table not coherent and dcache_clean=NULL");
-	ref = ev_vpe_(dev) + first_event;
-	w = ev_w_(dev) + first_event;
-	for (uint32_t i = 0; i < count; i++) {
-		ref[i] = vpe;
-		w[i].intid = (uint16_t)(first_vintid + i); /* < 2^LIBVIRQ_LPI_BITS_MAX_ */
-		w[i].aux = db != LIBVIRQ_ITS_NO_DOORBELL;
-	}
+	ev_set_vlpis_(dev, first_event, count, vpe, first_vintid, db != LIBVIRQ_ITS_NO_DOORBELL);
 	dev->nr_mapped += count;
 	vpe->nr_vlpis += count;
 	base = its->q.wr_lin; /* linear queue position of the first VMAPTI */
