@@ -244,11 +244,13 @@ virq_status virq_fdt_discover_pci_host(const void *fdt, size_t bufsize, uint32_t
 	memset(host, 0, sizeof(*host));
 	if (!fdt)
 		return virq_fdt_fail_(reason, LIBVIRQ_EINVAL, "no blob");
-	if (index == UINT32_MAX)
-		return virq_fdt_fail_(
+	st = pci_walk_(fdt, bufsize, &w, reason);
+	/* UINT32_MAX is the walk's "no stop" mark: that walk validates the
+	 * whole blob and counts every bridge; no tree holds 2^32 of them. */
+	if (st == LIBVIRQ_OK && index == UINT32_MAX)
+		st = virq_fdt_fail_(
 		    reason, LIBVIRQ_ENOENT,
 		    "fewer enabled generic PCI host bridges than the index asks for");
-	st = pci_walk_(fdt, bufsize, &w, reason);
 	if (st != LIBVIRQ_OK)
 		memset(host, 0, sizeof(*host));
 	else if (w.note && reason)

@@ -703,6 +703,55 @@ static void test_hostile_hosts(void **state)
 	free(b);
 }
 
+/*
+ * Every index validates the blob first. discover_pci_host(UINT32_MAX) once
+ * answered ENOENT without looking at the blob, and fuzz_fdt_pci's mutator,
+ * which trusted that answer as "validated", gave libfdt 1.6.1 a property of
+ * length 0xFFFFFFF4: fdt_next_node() never returned and the fuzz step
+ * outlived CI's time limit (blob: a mutation of a QEMU 7.2 dump, kept in
+ * the fuzz regression corpus).
+ */
+static int keep_going_(void *ctx, uint32_t index, const struct virq_fdt_pci_host *host,
+		       const char *note)
+{
+	(void)ctx, (void)index, (void)host, (void)note;
+	return 0;
+}
+
+static void test_malformed_any_index(void **state)
+{
+	static const uint32_t idx[] = {0, 1, 7, UINT32_MAX - 1, UINT32_MAX};
+	char path[512];
+	size_t len;
+	uint8_t *b;
+	struct virq_fdt_pci_host h;
+	const char *why = NULL;
+	uint32_t count = 99;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/mutator_prop_len_wrap.dtb", LIBVIRQ_FUZZ_REGRESS_DIR);
+	b = load_path_(path, &len);
+	for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+		virq_status st;
+
+		why = NULL;
+		memset(&h, 0xa5, sizeof(h));
+		st = virq_fdt_discover_pci_host(b, len, idx[i], &h, &why);
+		if (st != LIBVIRQ_EBADDT || !why || !strstr(why, "truncated"))
+			fail_msg("index %u: %d (%s), want EBADDT (truncated)", idx[i], (int)st,
+				 why ? why : "(null)");
+		assert_int_equal(h.node, 0);
+	}
+	assert_int_equal(virq_fdt_for_each_pci_host(b, len, keep_going_, NULL, &count, &why),
+			 LIBVIRQ_EBADDT);
+	free(b);
+	/* A valid tree: UINT32_MAX is still "past the last bridge". */
+	b = load_gen_("pci_msi", &len);
+	assert_int_equal(virq_fdt_discover_pci_host(b, len, UINT32_MAX, &h, &why), LIBVIRQ_ENOENT);
+	assert_int_equal(h.node, 0);
+	free(b);
+}
+
 /* ---------------- limits and misuse ---------------- */
 
 static void set_map_(uint8_t *c, size_t room, int node, const uint32_t *cells, size_t n)
@@ -1018,7 +1067,7 @@ int main(void)
 	    cmocka_unit_test(test_live_qemu_edu),     cmocka_unit_test(test_qemu_phandle_rewritten),
 	    cmocka_unit_test(test_pci_msi_fixture),   cmocka_unit_test(test_pci_host_fixture),
 	    cmocka_unit_test(test_for_each_pci_host), cmocka_unit_test(test_cfg_addr),
-	    cmocka_unit_test(test_hostile_maps),      cmocka_unit_test(test_hostile_hosts),
+	    cmocka_unit_test(test_hostile_maps),      cmocka_unit_test(test_hostile_hosts), cmocka_unit_test(test_malformed_any_index),
 	    cmocka_unit_test(test_map_limits),	      cmocka_unit_test(test_msi_misuse),
 	    cmocka_unit_test(test_replay_fuzz_seeds), cmocka_unit_test(test_mutation_sweep),
 	};
