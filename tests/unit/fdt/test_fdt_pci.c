@@ -1063,13 +1063,21 @@ static void test_mutation_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_qemu72_dumps),      cmocka_unit_test(test_live_qemu_dumps),
-	    cmocka_unit_test(test_live_qemu_edu),     cmocka_unit_test(test_qemu_phandle_rewritten),
-	    cmocka_unit_test(test_pci_msi_fixture),   cmocka_unit_test(test_pci_host_fixture),
-	    cmocka_unit_test(test_for_each_pci_host), cmocka_unit_test(test_cfg_addr),
-	    cmocka_unit_test(test_hostile_maps),      cmocka_unit_test(test_hostile_hosts), cmocka_unit_test(test_malformed_any_index),
-	    cmocka_unit_test(test_map_limits),	      cmocka_unit_test(test_msi_misuse),
-	    cmocka_unit_test(test_replay_fuzz_seeds), cmocka_unit_test(test_mutation_sweep),
+	    cmocka_unit_test(test_qemu72_dumps),
+	    cmocka_unit_test(test_live_qemu_dumps),
+	    cmocka_unit_test(test_live_qemu_edu),
+	    cmocka_unit_test(test_qemu_phandle_rewritten),
+	    cmocka_unit_test(test_pci_msi_fixture),
+	    cmocka_unit_test(test_pci_host_fixture),
+	    cmocka_unit_test(test_for_each_pci_host),
+	    cmocka_unit_test(test_cfg_addr),
+	    cmocka_unit_test(test_hostile_maps),
+	    cmocka_unit_test(test_hostile_hosts),
+	    cmocka_unit_test(test_malformed_any_index),
+	    cmocka_unit_test(test_map_limits),
+	    cmocka_unit_test(test_msi_misuse),
+	    cmocka_unit_test(test_replay_fuzz_seeds),
+	    cmocka_unit_test(test_mutation_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
