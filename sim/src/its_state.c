@@ -76,6 +76,9 @@ static unsigned long cnt_(const struct virq_sim_its_state *s, uint64_t key)
 #define K_VDEL(vpe, vint) ((1ull << 62) | ((uint64_t)(vpe) << 32) | (vint))
 #define K_DB(p) ((2ull << 62) | (p))
 #define K_PLPI(p) ((3ull << 62) | (p))
+/* Translations of one event; DeviceIDs of 30 bits or fewer (tag 0). */
+#define K_EV(dev, ev) (((uint64_t)(dev) << 32) | (ev))
+#define K_EV_DEV_MAX ((1u << 30) - 1u)
 
 static void err_(struct virq_sim_its_state *s, const char *what, uint64_t v)
 {
@@ -420,8 +423,12 @@ static void lpi_pend_(struct virq_sim_its_state *s, uint64_t rdbase, uint32_t pi
 		virq_sim_rdist_lpi_set_pending(s->cfg.rm, (unsigned)rd, pintid, on);
 }
 
-static void do_int_(struct virq_sim_its_state *s, struct virq_sim_its_ev *e)
+/* Event (@dev, @ev), mapped to @e, translated (INT or an MSI). */
+static void do_int_(struct virq_sim_its_state *s, uint32_t dev, uint32_t ev,
+		    struct virq_sim_its_ev *e)
 {
+	if (dev <= K_EV_DEV_MAX)
+		bump_(s, K_EV(dev, ev));
 	if (e->kind == LIBVIRQ_SIM_ITS_EV_PHYS) {
 		bump_(s, K_PLPI(e->pintid));
 		lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, true);
@@ -568,7 +575,7 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
 			err_(s, "INT/CLEAR/INV: unmapped", c->ev);
 		else if (e && c->op == 0x03)
-			do_int_(s, e);
+			do_int_(s, c->dev, c->ev, e);
 		else if (e && c->op == 0x04 && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
 			lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, false);
 		return;
@@ -791,6 +798,12 @@ unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint3
 	return cnt_(s, K_PLPI(pintid));
 }
 
+unsigned long virq_sim_its_state_translations(const struct virq_sim_its_state *s, uint32_t dev,
+					      uint32_t ev)
+{
+	return dev <= K_EV_DEV_MAX ? cnt_(s, K_EV(dev, ev)) : 0;
+}
+
 uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n)
 {
 	return s->baser[n] | baser_ro_(s, n);
@@ -812,6 +825,6 @@ bool virq_sim_its_state_msi(struct virq_sim_its_state *s, uint32_t dev, uint32_t
 	e = &d->ev[ev];
 	if (e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
 		return false;
-	do_int_(s, e);
+	do_int_(s, dev, ev, e);
 	return true;
 }

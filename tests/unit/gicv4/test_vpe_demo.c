@@ -47,6 +47,16 @@ static void test_demo_sequence(void **state)
 	assert_int_equal(es.pintid, plpi);
 	assert_int_equal(virq_its_int(&dev, 31), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_state_plpis(f.sm[0], plpi), 1);
+	/* A second event sharing the LPI (IHI 0069H §5.3): the LPI's count holds
+	 * both, the model's per-event count tells them apart. */
+	assert_int_equal(virq_its_map_lpi(&dev, 30, plpi, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_int(&dev, 30), LIBVIRQ_OK);
+	assert_true(virq_sim_its_state_msi(f.sm[0], 0, 31));
+	assert_int_equal(virq_sim_its_state_plpis(f.sm[0], plpi), 3);
+	assert_int_equal(virq_sim_its_state_translations(f.sm[0], 0, 31), 2);
+	assert_int_equal(virq_sim_its_state_translations(f.sm[0], 0, 30), 1);
+	assert_int_equal(virq_sim_its_state_translations(f.sm[0], 0, 29), 0);
+	assert_int_equal(virq_its_unmap_event(&dev, 30), LIBVIRQ_OK);
 
 	/* Doorbell LPI + VM + vPE. */
 	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db), LIBVIRQ_OK);

@@ -677,6 +677,8 @@ static void pre_(struct world *w, struct w_cpu *c)
 			if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
 				pr->plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
 				pr->plpi_taken = lpi_taken_(w, e->intid);
+				pr->ev_tr = virq_sim_its_state_translations(w->sm[d->its], d->devid,
+									    op->ev);
 			}
 		}
 	}
@@ -737,7 +739,8 @@ static void drain_vpt_(struct world *w, struct w_vpe *p)
 /*
  * An interrupt the ITS translated for event @e of device @d (INT, or a
  * device's MSI), @cnt the model's counters before (vLPIs delivered,
- * doorbells, physical LPIs translated, times the LPI was taken): exactly
+ * doorbells, physical LPIs translated, times the LPI was taken, translations
+ * of the event @p event): exactly
  * one delivery, to what the library tracks. A vLPI: delivered at once when
  * the library has its vPE resident (then where it says, since every ITS
  * routes it there), else made pending in its VPT (taken when the vPE is
@@ -747,12 +750,16 @@ static void drain_vpt_(struct world *w, struct w_vpe *p)
  * §5.3) was taken since the count was read: then ours merged into it.
  */
 static void delivered_(struct world *w, const struct w_dev *d, const struct virq_its_event *e,
-		       const unsigned long cnt[4], bool was_pending)
+		       uint32_t event, const unsigned long cnt[5], bool was_pending)
 {
 	unsigned long vdel = cnt[0], vdb = cnt[1], plpi = cnt[2];
 
 	if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
-		W_CHECK(w, virq_sim_its_state_plpis(w->sm[d->its], e->intid) == plpi + 1);
+		/* Exactly one translation of this event; the LPI's own count may
+		 * also hold another CPU's translation of an event sharing it. */
+		W_CHECK(w, virq_sim_its_state_translations(w->sm[d->its], d->devid, event) ==
+			       cnt[4] + 1);
+		W_CHECK(w, virq_sim_its_state_plpis(w->sm[d->its], e->intid) >= plpi + 1);
 		if (!virq_sim_rdist_lpi_pending(w->rm, e->icid, e->intid)) {
 			W_CHECK(w, lpi_taken_(w, e->intid) != cnt[3]);
 			w->merged++;
@@ -815,9 +822,10 @@ static void effect_(struct world *w, struct w_cpu *c)
 		break;
 	case W_INT:
 		if (pr->ev[op->ev].kind == LIBVIRQ_ITS_EV_PHYS || pr->evpe >= 0) {
-			unsigned long cnt[4] = {pr->vdel, pr->vdb, pr->plpi, pr->plpi_taken};
+			unsigned long cnt[5] = {pr->vdel, pr->vdb, pr->plpi, pr->plpi_taken,
+						pr->ev_tr};
 
-			delivered_(w, d, &pr->ev[op->ev], cnt, pr->vpt);
+			delivered_(w, d, &pr->ev[op->ev], op->ev, cnt, pr->vpt);
 		}
 		break;
 	case W_VMAP:
@@ -920,7 +928,7 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 	struct w_dev *d = &w->dev[di % W_MAX_DEV];
 	const struct virq_its_event *e;
 	struct virq_its_event snap;
-	unsigned long vdel = 0, vdb = 0, plpi = 0;
+	unsigned long vdel = 0, vdb = 0, plpi = 0, ev_tr = 0;
 	bool vpt = false, hit;
 	int vi;
 
@@ -940,17 +948,20 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 		if (e->db != LIBVIRQ_ITS_NO_DOORBELL)
 			vdb = virq_sim_its_state_doorbells(w->sm[d->its], e->db);
 	}
-	if (e->kind == LIBVIRQ_ITS_EV_PHYS)
+	if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
 		plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
+		ev_tr =
+		    virq_sim_its_state_translations(w->sm[d->its], d->devid, ev % d->d.nr_events);
+	}
 	hit = virq_sim_its_state_msi(w->sm[d->its], d->devid, ev % d->d.nr_events);
 	w->msis++;
 	w_note(w, "msi dev %u ev %u -> %s", di % W_MAX_DEV, ev % d->d.nr_events,
 	       snap.kind == LIBVIRQ_ITS_EV_NONE ? "dropped" : "translated");
 	W_CHECK(w, hit == (snap.kind != LIBVIRQ_ITS_EV_NONE));
 	if (hit) {
-		unsigned long cnt[4] = {vdel, vdb, plpi, lpi_taken_(w, snap.intid)};
+		unsigned long cnt[5] = {vdel, vdb, plpi, lpi_taken_(w, snap.intid), ev_tr};
 
-		delivered_(w, d, &snap, cnt, vpt);
+		delivered_(w, d, &snap, ev % d->d.nr_events, cnt, vpt);
 	}
 }
 

@@ -191,6 +191,16 @@ unsigned long virq_sim_its_state_doorbells(const struct virq_sim_its_state *s, u
  */
 unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint32_t pintid);
 /**
+ * @brief Translations of event (@p dev, @p ev) that found a mapping: INT
+ *        commands and MSIs, physical or virtual, since the model was made.
+ *        Exact per event where virq_sim_its_state_plpis() is not: two
+ *        events may share one physical LPI (IHI 0069H §5.3).
+ * @param s The model. @param dev DeviceID (counted up to 2^30 - 1; 0
+ *        beyond). @param ev EventID. @return The count.
+ */
+unsigned long virq_sim_its_state_translations(const struct virq_sim_its_state *s, uint32_t dev,
+					      uint32_t ev);
+/**
  * @brief GITS_BASER<@p n> as software reads it.
  * @param s The model. @param n 0..7. @return The register.
  */
