@@ -28,6 +28,15 @@
 #include <libvirq/pmcvirt.h>
 #include <libvirq/sim/cpu.h>
 
+/* Kept out of line and uncloned: callgrind collects inside bench_op_* by
+ * name, and GCC's IPA-CP clone (bench_op_move.constprop.0 at -O3) would
+ * carry the call under another name. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOINLINE __attribute__((noinline, noclone))
+#else
+#define NOINLINE __attribute__((noinline))
+#endif
+
 /* CPU profiles of the simulator (libvirq/sim/cpu.h). */
 #define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)
 #define ZEN4_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN4].pmcvirt_caps)
@@ -136,7 +145,7 @@ struct bench {
 };
 
 /* The CPU's side of VMRUN ... #VMEXIT (not counted: it is not library work). */
-static __attribute__((noinline)) uint64_t sim_vmrun(struct bench *b)
+static NOINLINE uint64_t sim_vmrun(struct bench *b)
 {
 	if (b->hw) {
 		uint64_t c;
@@ -210,7 +219,7 @@ static int setup(struct bench *b, const char *mode)
 /* host: the host needs its PMU after this switch (restore, host perf runs,
  * save again before the next entry); cold: forget what the hardware holds
  * first (as if every write were made: no skipping). */
-static __attribute__((noinline)) int one_switch(struct bench *b, bool host, bool cold)
+static NOINLINE int one_switch(struct bench *b, bool host, bool cold)
 {
 	if (cold)
 		b->v.hw.valid = 0;

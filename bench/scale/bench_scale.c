@@ -51,6 +51,16 @@
 #include <libvirq/sim/gic.h>
 #include <libvirq/sim/its_state.h>
 #include <libvirq/sim/rdist.h>
+
+#endif
+
+/* Kept out of line and uncloned: callgrind collects inside bench_op_* by
+ * name, and GCC's IPA-CP clone (bench_op_move.constprop.0 at -O3) would
+ * carry the call under another name. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOINLINE __attribute__((noinline, noclone))
+#else
+#define NOINLINE __attribute__((noinline))
 #endif
 
 static __attribute__((unused)) void check_(virq_status st, const char *what)
@@ -76,23 +86,23 @@ struct avic_env {
 	uint32_t n;
 };
 
-__attribute__((noinline)) void bench_scale_op_post(struct virq_avic_vcpu *v, uint32_t k);
-__attribute__((noinline)) void bench_scale_op_post(struct virq_avic_vcpu *v, uint32_t k)
+NOINLINE void bench_scale_op_post(struct virq_avic_vcpu *v, uint32_t k);
+NOINLINE void bench_scale_op_post(struct virq_avic_vcpu *v, uint32_t k)
 {
 	check_(virq_avic_post(v, 0x20 + (k & 0x7F), 0), "post");
 }
 
-__attribute__((noinline)) void bench_scale_op_bcast(struct virq_avic_vcpu *s, uint32_t *count);
-__attribute__((noinline)) void bench_scale_op_bcast(struct virq_avic_vcpu *s, uint32_t *count)
+NOINLINE void bench_scale_op_bcast(struct virq_avic_vcpu *s, uint32_t *count);
+NOINLINE void bench_scale_op_bcast(struct virq_avic_vcpu *s, uint32_t *count)
 {
 	/* ICR: fixed, vector 0xF0, shorthand all-but-self (19:18 = 3). */
 	check_(virq_avic_emulate_icr(s, 0xF0ull | (3ull << 18), NULL, count), "bcast");
 }
 
-__attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
-						      struct virq_avic_vcpu *s, uint32_t dest);
-__attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
-						      struct virq_avic_vcpu *s, uint32_t dest)
+NOINLINE void bench_scale_op_unicast(struct virq_avic_vm *vm, struct virq_avic_vcpu *s,
+				     uint32_t dest);
+NOINLINE void bench_scale_op_unicast(struct virq_avic_vm *vm, struct virq_avic_vcpu *s,
+				     uint32_t dest)
 {
 	struct virq_avic_icr icr = {
 	    .vector = 0x40, .delivery_mode = LIBVIRQ_APIC_DM_FIXED, .dest = dest, .x2apic = true};
@@ -101,8 +111,8 @@ __attribute__((noinline)) void bench_scale_op_unicast(struct virq_avic_vm *vm,
 	check_(virq_avic_resolve(vm, s, &icr, NULL, NULL, &count), "resolve");
 }
 
-__attribute__((noinline)) void bench_scale_op_loadput(struct virq_avic_vcpu *v, uint32_t host);
-__attribute__((noinline)) void bench_scale_op_loadput(struct virq_avic_vcpu *v, uint32_t host)
+NOINLINE void bench_scale_op_loadput(struct virq_avic_vcpu *v, uint32_t host);
+NOINLINE void bench_scale_op_loadput(struct virq_avic_vcpu *v, uint32_t host)
 {
 	check_(virq_avic_vcpu_load(v, host), "load");
 	check_(virq_avic_vcpu_put(v), "put");
@@ -226,8 +236,8 @@ struct gic_env {
 	struct virq_its_device dev;
 };
 
-__attribute__((noinline)) void bench_scale_op_map(struct gic_env *e, uint32_t n, uint32_t nvpe);
-__attribute__((noinline)) void bench_scale_op_map(struct gic_env *e, uint32_t n, uint32_t nvpe)
+NOINLINE void bench_scale_op_map(struct gic_env *e, uint32_t n, uint32_t nvpe);
+NOINLINE void bench_scale_op_map(struct gic_env *e, uint32_t n, uint32_t nvpe)
 {
 	for (uint32_t p = 0; p < nvpe; p++)
 		check_(
@@ -237,8 +247,8 @@ __attribute__((noinline)) void bench_scale_op_map(struct gic_env *e, uint32_t n,
 
 #define GIC_ITERS 64 /* per-call figures: bench/run divides by this */
 
-__attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v, uint32_t iters);
-__attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v, uint32_t iters)
+NOINLINE void bench_scale_op_sched(struct virq_vpe *v, uint32_t iters);
+NOINLINE void bench_scale_op_sched(struct virq_vpe *v, uint32_t iters)
 {
 	bool pl;
 
@@ -248,15 +258,15 @@ __attribute__((noinline)) void bench_scale_op_sched(struct virq_vpe *v, uint32_t
 	}
 }
 
-__attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t rd, uint32_t iters);
-__attribute__((noinline)) void bench_scale_op_move(struct virq_vpe *v, uint32_t rd, uint32_t iters)
+NOINLINE void bench_scale_op_move(struct virq_vpe *v, uint32_t rd, uint32_t iters);
+NOINLINE void bench_scale_op_move(struct virq_vpe *v, uint32_t rd, uint32_t iters)
 {
 	for (uint32_t k = 0; k < iters; k++)
 		check_(virq_vpe_move(v, (k & 1) ? 0 : rd), "move");
 }
 
-__attribute__((noinline)) void bench_scale_op_unmap(struct gic_env *e, uint32_t n, uint32_t nvpe);
-__attribute__((noinline)) void bench_scale_op_unmap(struct gic_env *e, uint32_t n, uint32_t nvpe)
+NOINLINE void bench_scale_op_unmap(struct gic_env *e, uint32_t n, uint32_t nvpe);
+NOINLINE void bench_scale_op_unmap(struct gic_env *e, uint32_t n, uint32_t nvpe)
 {
 	check_(virq_vlpi_unmap_range(&e->dev, 0, n / nvpe * nvpe), "unmap_range");
 }
@@ -431,10 +441,8 @@ static void iits_wr_(void *arg, struct virq_sim *sim, uint64_t addr, uint64_t v,
 		m->baser[(off - 0x100) / 8] = v & ~((7ull << 56) | (0x1Full << 48));
 }
 
-__attribute__((noinline)) void bench_scale_op_vpes(struct virq_gic_vm *vm, struct virq_vpe *v,
-						   uint32_t n);
-__attribute__((noinline)) void bench_scale_op_vpes(struct virq_gic_vm *vm, struct virq_vpe *v,
-						   uint32_t n)
+NOINLINE void bench_scale_op_vpes(struct virq_gic_vm *vm, struct virq_vpe *v, uint32_t n);
+NOINLINE void bench_scale_op_vpes(struct virq_gic_vm *vm, struct virq_vpe *v, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		check_(virq_vpe_init(&v[i], vm, 0, LIBVIRQ_ITS_NO_DOORBELL), "vpe_init");
@@ -447,10 +455,8 @@ static uint32_t sparse_id_(uint32_t i)
 	return (i * 40503u) & 0xFFFFu;
 }
 
-__attribute__((noinline)) void bench_scale_op_devs(struct virq_its *its, struct virq_its_device *d,
-						   uint32_t n);
-__attribute__((noinline)) void bench_scale_op_devs(struct virq_its *its, struct virq_its_device *d,
-						   uint32_t n)
+NOINLINE void bench_scale_op_devs(struct virq_its *its, struct virq_its_device *d, uint32_t n);
+NOINLINE void bench_scale_op_devs(struct virq_its *its, struct virq_its_device *d, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		check_(virq_its_device_map(its, &d[i], sparse_id_(i), 2), "device_map");
