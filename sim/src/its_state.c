@@ -76,9 +76,11 @@ static unsigned long cnt_(const struct virq_sim_its_state *s, uint64_t key)
 #define K_VDEL(vpe, vint) ((1ull << 62) | ((uint64_t)(vpe) << 32) | (vint))
 #define K_DB(p) ((2ull << 62) | (p))
 #define K_PLPI(p) ((3ull << 62) | (p))
-/* Translations of one event; DeviceIDs of 30 bits or fewer (tag 0). */
+/* Tag 0: translations of one event (DeviceIDs of 29 bits or fewer), and
+ * with bit 61 the CLEARs that found an LPI mapped. */
 #define K_EV(dev, ev) (((uint64_t)(dev) << 32) | (ev))
-#define K_EV_DEV_MAX ((1u << 30) - 1u)
+#define K_EV_DEV_MAX ((1u << 29) - 1u)
+#define K_CLR(p) ((1ull << 61) | (p))
 
 static void err_(struct virq_sim_its_state *s, const char *what, uint64_t v)
 {
@@ -576,8 +578,10 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 			err_(s, "INT/CLEAR/INV: unmapped", c->ev);
 		else if (e && c->op == 0x03)
 			do_int_(s, c->dev, c->ev, e);
-		else if (e && c->op == 0x04 && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
+		else if (e && c->op == 0x04 && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS) {
+			bump_(s, K_CLR(e->pintid));
 			lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, false);
+		}
 		return;
 	}
 }
@@ -802,6 +806,11 @@ unsigned long virq_sim_its_state_translations(const struct virq_sim_its_state *s
 					      uint32_t ev)
 {
 	return dev <= K_EV_DEV_MAX ? cnt_(s, K_EV(dev, ev)) : 0;
+}
+
+unsigned long virq_sim_its_state_clears(const struct virq_sim_its_state *s, uint32_t pintid)
+{
+	return cnt_(s, K_CLR(pintid));
 }
 
 uint64_t virq_sim_its_state_baser(const struct virq_sim_its_state *s, unsigned n)

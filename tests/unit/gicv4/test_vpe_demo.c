@@ -56,6 +56,9 @@ static void test_demo_sequence(void **state)
 	assert_int_equal(virq_sim_its_state_translations(f.sm[0], 0, 31), 2);
 	assert_int_equal(virq_sim_its_state_translations(f.sm[0], 0, 30), 1);
 	assert_int_equal(virq_sim_its_state_translations(f.sm[0], 0, 29), 0);
+	assert_int_equal(virq_sim_its_state_clears(f.sm[0], plpi), 0);
+	assert_int_equal(virq_its_clear(&dev, 30), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_clears(f.sm[0], plpi), 1);
 	assert_int_equal(virq_its_unmap_event(&dev, 30), LIBVIRQ_OK);
 
 	/* Doorbell LPI + VM + vPE. */

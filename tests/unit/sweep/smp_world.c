@@ -679,6 +679,7 @@ static void pre_(struct world *w, struct w_cpu *c)
 				pr->plpi_taken = lpi_taken_(w, e->intid);
 				pr->ev_tr = virq_sim_its_state_translations(w->sm[d->its], d->devid,
 									    op->ev);
+				pr->plpi_clr = virq_sim_its_state_clears(w->sm[d->its], e->intid);
 			}
 		}
 	}
@@ -740,7 +741,7 @@ static void drain_vpt_(struct world *w, struct w_vpe *p)
  * An interrupt the ITS translated for event @e of device @d (INT, or a
  * device's MSI), @cnt the model's counters before (vLPIs delivered,
  * doorbells, physical LPIs translated, times the LPI was taken, translations
- * of the event @p event): exactly
+ * of the event @p event, CLEARs of the LPI): exactly
  * one delivery, to what the library tracks. A vLPI: delivered at once when
  * the library has its vPE resident (then where it says, since every ITS
  * routes it there), else made pending in its VPT (taken when the vPE is
@@ -750,7 +751,7 @@ static void drain_vpt_(struct world *w, struct w_vpe *p)
  * §5.3) was taken since the count was read: then ours merged into it.
  */
 static void delivered_(struct world *w, const struct w_dev *d, const struct virq_its_event *e,
-		       uint32_t event, const unsigned long cnt[5], bool was_pending)
+		       uint32_t event, const unsigned long cnt[6], bool was_pending)
 {
 	unsigned long vdel = cnt[0], vdb = cnt[1], plpi = cnt[2];
 
@@ -760,8 +761,12 @@ static void delivered_(struct world *w, const struct w_dev *d, const struct virq
 		W_CHECK(w, virq_sim_its_state_translations(w->sm[d->its], d->devid, event) ==
 			       cnt[4] + 1);
 		W_CHECK(w, virq_sim_its_state_plpis(w->sm[d->its], e->intid) >= plpi + 1);
+		/* Not pending: taken since (ours merged into another translation
+		 * of the LPI), or cleared by a CLEAR of an event sharing it. */
 		if (!virq_sim_rdist_lpi_pending(w->rm, e->icid, e->intid)) {
-			W_CHECK(w, lpi_taken_(w, e->intid) != cnt[3]);
+			W_CHECK(w,
+				lpi_taken_(w, e->intid) != cnt[3] ||
+				    virq_sim_its_state_clears(w->sm[d->its], e->intid) != cnt[5]);
 			w->merged++;
 			w->now++;
 			return;
@@ -822,8 +827,8 @@ static void effect_(struct world *w, struct w_cpu *c)
 		break;
 	case W_INT:
 		if (pr->ev[op->ev].kind == LIBVIRQ_ITS_EV_PHYS || pr->evpe >= 0) {
-			unsigned long cnt[5] = {pr->vdel, pr->vdb, pr->plpi, pr->plpi_taken,
-						pr->ev_tr};
+			unsigned long cnt[6] = {pr->vdel,	pr->vdb,   pr->plpi,
+						pr->plpi_taken, pr->ev_tr, pr->plpi_clr};
 
 			delivered_(w, d, &pr->ev[op->ev], op->ev, cnt, pr->vpt);
 		}
@@ -928,7 +933,7 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 	struct w_dev *d = &w->dev[di % W_MAX_DEV];
 	const struct virq_its_event *e;
 	struct virq_its_event snap;
-	unsigned long vdel = 0, vdb = 0, plpi = 0, ev_tr = 0;
+	unsigned long vdel = 0, vdb = 0, plpi = 0, ev_tr = 0, clr = 0;
 	bool vpt = false, hit;
 	int vi;
 
@@ -952,6 +957,7 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 		plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
 		ev_tr =
 		    virq_sim_its_state_translations(w->sm[d->its], d->devid, ev % d->d.nr_events);
+		clr = virq_sim_its_state_clears(w->sm[d->its], e->intid);
 	}
 	hit = virq_sim_its_state_msi(w->sm[d->its], d->devid, ev % d->d.nr_events);
 	w->msis++;
@@ -959,7 +965,7 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 	       snap.kind == LIBVIRQ_ITS_EV_NONE ? "dropped" : "translated");
 	W_CHECK(w, hit == (snap.kind != LIBVIRQ_ITS_EV_NONE));
 	if (hit) {
-		unsigned long cnt[5] = {vdel, vdb, plpi, lpi_taken_(w, snap.intid), ev_tr};
+		unsigned long cnt[6] = {vdel, vdb, plpi, lpi_taken_(w, snap.intid), ev_tr, clr};
 
 		delivered_(w, d, &snap, ev % d->d.nr_events, cnt, vpt);
 	}

@@ -143,7 +143,7 @@ struct w_pre {
 	bool dev_live;
 	uint32_t flags, rd, nr_vlpis, its_mask, state;
 	int32_t proxy_event;
-	unsigned long vdel, vdb, plpi, plpi_taken, ev_tr;
+	unsigned long vdel, vdb, plpi, plpi_taken, ev_tr, plpi_clr;
 	uint32_t vintid, pintid, icid, db;
 	int evpe; /* the event's vPE (index), -1 */
 	bool vpt; /* the event's vLPI was pending in its VPT */

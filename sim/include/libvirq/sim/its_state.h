@@ -195,11 +195,18 @@ unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint3
  *        commands and MSIs, physical or virtual, since the model was made.
  *        Exact per event where virq_sim_its_state_plpis() is not: two
  *        events may share one physical LPI (IHI 0069H §5.3).
- * @param s The model. @param dev DeviceID (counted up to 2^30 - 1; 0
+ * @param s The model. @param dev DeviceID (counted up to 2^29 - 1; 0
  *        beyond). @param ev EventID. @return The count.
  */
 unsigned long virq_sim_its_state_translations(const struct virq_sim_its_state *s, uint32_t dev,
 					      uint32_t ev);
+/**
+ * @brief CLEAR commands that found an event mapped to physical LPI
+ *        @p pintid (any event sharing it: each clears the LPI's pending
+ *        state on its collection's redistributor).
+ * @param s The model. @param pintid The LPI. @return The count.
+ */
+unsigned long virq_sim_its_state_clears(const struct virq_sim_its_state *s, uint32_t pintid);
 /**
  * @brief GITS_BASER<@p n> as software reads it.
  * @param s The model. @param n 0..7. @return The register.
