@@ -63,7 +63,8 @@
 # LIBVIRQ_DOWNLOAD_CACHE/xen-build: the builds are xen-VERSION-arm64 there,
 # reused across runs while their inputs are unchanged), LIBVIRQ_XEN_TEST_WORK (default
 # <repo>/build/hosts/xen-gicv4), QEMU_TIMEOUT (seconds per boot, default
-# 300), LIBVIRQ_JOBS.
+# 300), LIBVIRQ_JOBS, LIBVIRQ_XEN_ARGS (appended to every boot's Xen command
+# line, e.g. gicv4-poll=200).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -189,7 +190,7 @@ boot() {
 		-M virt,gic-version=4,virtualization=on -cpu max -m 2G -smp 2 \
 		-nographic -no-reboot -nic none $devargs \
 		-kernel "$xen" \
-		-append "dom0_mem=512M console=dtuart dtuart=/pl011@9000000 loglvl=all guest_loglvl=all bootscrub=0 $xargs" \
+		-append "dom0_mem=512M console=dtuart dtuart=/pl011@9000000 loglvl=all guest_loglvl=all bootscrub=0 $xargs${LIBVIRQ_XEN_ARGS:+ $LIBVIRQ_XEN_ARGS}" \
 		-device guest-loader,addr=0x42000000,kernel="$image",bootargs="console=hvc0 earlycon=xen rdinit=/init panic=-1 $dargs" \
 		-device guest-loader,addr="$initrd_addr",initrd="$initrd" \
 		</dev/null >"$out" 2>&1 || rc=$?
@@ -210,7 +211,7 @@ status=0
 # check VER DEV MODE LOG: the result line and the pass criteria of one boot.
 check() {
 	local ver=$1 dev=$2 mode=$3 L=$4 n got irqs late lost dup extra="" fails=()
-	local inj db dbr dbw ipis ctx err bp waits cmds vmovi vmovp
+	local inj db dbr dbw ipis ctx err bp waits cmds vmovi vmovp polls hits
 	bad() { fails+=("$*"); }
 	inj=$(perfc "$L" "vgic: host LPIs injected")
 	db=$(perfc "$L" "gicv4: doorbells")
@@ -224,6 +225,8 @@ check() {
 	cmds=$(perfc "$L" "vITS: commands")
 	vmovi=$(perfc "$L" "gicv4: VMOVI")
 	vmovp=$(perfc "$L" "gicv4: VMOVP")
+	polls=$(perfc "$L" "gicv4: polls before blocking")
+	hits=$(perfc "$L" "gicv4: polls that found a vLPI")
 	grep -aq 'XEN-PERFC: done' "$L" || bad "no performance counters (xen_perfc.ko)"
 	if [ "$dev" = edu ]; then
 		n=$N_EDU
@@ -261,8 +264,8 @@ check() {
 		[ "${berr:-1}" = 0 ] || bad "${berr:-?} reads failed"
 		printf 'xen=%s dev=%s mode=%s n=%s completions=%s irqs=%s' "$ver" "$dev" "$mode" "$n" "${got:-0}" "${irqs:-?}"
 	fi
-	printf ' injected=%s doorbells=%s ipis=%s ctxsw=%s late=%s errors=%s %s db_preempted=%s db_woken=%s blocked_pending=%s its_waits=%s vits_cmds=%s%s\n' \
-		"$inj" "$db" "$ipis" "$ctx" "${late:-?}" "$err" "$extra" "$dbr" "$dbw" "$bp" "$waits" "$cmds" \
+	printf ' injected=%s doorbells=%s ipis=%s ctxsw=%s late=%s errors=%s %s db_preempted=%s db_woken=%s blocked_pending=%s polls=%s poll_hits=%s its_waits=%s vits_cmds=%s%s\n' \
+		"$inj" "$db" "$ipis" "$ctx" "${late:-?}" "$err" "$extra" "$dbr" "$dbw" "$bp" "$polls" "$hits" "$waits" "$cmds" \
 		"$([ $loaded = 1 ] && echo ' load=2hogs')"
 	[ -n "$got" ] || bad "no result line"
 	[ "${irqs:-x}" = "${got:-y}" ] || bad "dom0 handled ${irqs:-?} interrupts for ${got:-?} delivered"

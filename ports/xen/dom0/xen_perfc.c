@@ -111,12 +111,17 @@ static int print_counters(struct sysctl *s)
 		rc = perfc(s, PERFCOP_QUERY, desc, val);
 	for (i = 0; !rc && i < nc && v + desc[i].nr_vals <= nv; i++) {
 		u64 total = 0;
+		u32 first = v;
 
 		for (j = 0; j < desc[i].nr_vals; j++)
 			total += val[v++];
 		desc[i].name[sizeof(desc[i].name) - 1] = 0;
 		if (total)
 			pr_info("XEN-PERFC: %llu %s\n", total, desc[i].name);
+		/* Per pCPU too (dom0_vcpus_pin: pCPU n runs vCPU n). */
+		if (total && desc[i].nr_vals == 2)
+			pr_info("XEN-PERFC-CPU: %u %u %s\n", val[first],
+				val[first + 1], desc[i].name);
 	}
 	if (!rc)
 		pr_info("XEN-PERFC: done %u\n", nc);
