@@ -120,8 +120,8 @@ static int print_counters(struct sysctl *s)
 			pr_info("XEN-PERFC: %llu %s\n", total, desc[i].name);
 		/* Per pCPU too (dom0_vcpus_pin: pCPU n runs vCPU n). */
 		if (total && desc[i].nr_vals == 2)
-			pr_info("XEN-PERFC-CPU: %u %u %s\n", val[first],
-				val[first + 1], desc[i].name);
+			pr_info("XEN-PERFC-CPU: %u %u %s\n", val[first], val[first + 1],
+				desc[i].name);
 	}
 	if (!rc)
 		pr_info("XEN-PERFC: done %u\n", nc);
