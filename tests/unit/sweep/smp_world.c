@@ -649,6 +649,26 @@ static unsigned long lpi_taken_(const struct world *w, uint32_t intid)
 	return 0;
 }
 
+/* The counters delivered_() compares against, for event @event of @d
+ * tracked as @e, read before the INT or MSI. */
+static void counts_(const struct world *w, const struct w_dev *d, const struct virq_its_event *e,
+		    uint32_t event, struct w_counts *n)
+{
+	memset(n, 0, sizeof(*n));
+	if (e->kind == LIBVIRQ_ITS_EV_VIRT) {
+		n->vdel = vdel_(w, d->its, e->vpe, e->intid);
+		n->vpt = vpt_bit_(e->vpe, e->intid);
+		if (e->db != LIBVIRQ_ITS_NO_DOORBELL)
+			n->vdb = virq_sim_its_state_doorbells(w->sm[d->its], e->db);
+	}
+	if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
+		n->plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
+		n->plpi_taken = lpi_taken_(w, e->intid);
+		n->ev_tr = virq_sim_its_state_translations(w->sm[d->its], d->devid, event);
+		n->plpi_clr = virq_sim_its_state_clears(w->sm[d->its], e->intid);
+	}
+}
+
 static void pre_(struct world *w, struct w_cpu *c)
 {
 	struct w_pre *pr = &c->pre;
@@ -668,19 +688,7 @@ static void pre_(struct world *w, struct w_cpu *c)
 			pr->vintid = e->intid;
 			pr->icid = e->icid;
 			pr->db = e->db;
-			if (e->kind == LIBVIRQ_ITS_EV_VIRT) {
-				pr->vdel = vdel_(w, d->its, e->vpe, e->intid);
-				pr->vpt = vpt_bit_(e->vpe, e->intid);
-			}
-			if (e->kind == LIBVIRQ_ITS_EV_VIRT && e->db != LIBVIRQ_ITS_NO_DOORBELL)
-				pr->vdb = virq_sim_its_state_doorbells(w->sm[d->its], e->db);
-			if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
-				pr->plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
-				pr->plpi_taken = lpi_taken_(w, e->intid);
-				pr->ev_tr = virq_sim_its_state_translations(w->sm[d->its], d->devid,
-									    op->ev);
-				pr->plpi_clr = virq_sim_its_state_clears(w->sm[d->its], e->intid);
-			}
+			counts_(w, d, e, op->ev, &pr->cnt);
 		}
 	}
 	pr->state = p->v.state;
@@ -739,34 +747,29 @@ static void drain_vpt_(struct world *w, struct w_vpe *p)
 
 /*
  * An interrupt the ITS translated for event @e of device @d (INT, or a
- * device's MSI), @cnt the model's counters before (vLPIs delivered,
- * doorbells, physical LPIs translated, times the LPI was taken, translations
- * of the event @p event, CLEARs of the LPI): exactly
- * one delivery, to what the library tracks. A vLPI: delivered at once when
- * the library has its vPE resident (then where it says, since every ITS
- * routes it there), else made pending in its VPT (taken when the vPE is
- * made resident) with its doorbell, if any, raised on the redistributor the
- * library names. A physical LPI: pending on its collection's RD, unless
- * another translation of the same LPI (two events may share one, IHI 0069H
- * §5.3) was taken since the count was read: then ours merged into it.
+ * device's MSI), @n the counters before (counts_()): exactly one delivery, to what the library
+ * tracks. A vLPI: delivered at once when the library has its vPE resident (then where it says,
+ * since every ITS routes it there), else made pending in its VPT (taken when the vPE is made
+ * resident) with its doorbell, if any, raised on the redistributor the library names. A physical
+ * LPI: pending on its collection's RD, unless another translation of the same LPI (two events may
+ * share one, IHI 0069H §5.3) was taken since the count was read: then ours merged into it.
  */
 static void delivered_(struct world *w, const struct w_dev *d, const struct virq_its_event *e,
-		       uint32_t event, const unsigned long cnt[6], bool was_pending)
+		       uint32_t event, const struct w_counts *n)
 {
-	unsigned long vdel = cnt[0], vdb = cnt[1], plpi = cnt[2];
 
 	if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
 		/* Exactly one translation of this event; the LPI's own count may
 		 * also hold another CPU's translation of an event sharing it. */
 		W_CHECK(w, virq_sim_its_state_translations(w->sm[d->its], d->devid, event) ==
-			       cnt[4] + 1);
-		W_CHECK(w, virq_sim_its_state_plpis(w->sm[d->its], e->intid) >= plpi + 1);
+			       n->ev_tr + 1);
+		W_CHECK(w, virq_sim_its_state_plpis(w->sm[d->its], e->intid) >= n->plpi + 1);
 		/* Not pending: taken since (ours merged into another translation
 		 * of the LPI), or cleared by a CLEAR of an event sharing it. */
 		if (!virq_sim_rdist_lpi_pending(w->rm, e->icid, e->intid)) {
-			W_CHECK(w,
-				lpi_taken_(w, e->intid) != cnt[3] ||
-				    virq_sim_its_state_clears(w->sm[d->its], e->intid) != cnt[5]);
+			W_CHECK(w, lpi_taken_(w, e->intid) != n->plpi_taken ||
+				       virq_sim_its_state_clears(w->sm[d->its], e->intid) !=
+					   n->plpi_clr);
 			w->merged++;
 			w->now++;
 			return;
@@ -776,16 +779,16 @@ static void delivered_(struct world *w, const struct w_dev *d, const struct virq
 		return;
 	}
 	if (e->vpe->flags & LIBVIRQ_VPE_RESIDENT) {
-		W_CHECK(w, vdel_(w, d->its, e->vpe, e->intid) == vdel + 1);
+		W_CHECK(w, vdel_(w, d->its, e->vpe, e->intid) == n->vdel + 1);
 		w->now++;
 		return;
 	}
-	W_CHECK(w, vdel_(w, d->its, e->vpe, e->intid) == vdel);
+	W_CHECK(w, vdel_(w, d->its, e->vpe, e->intid) == n->vdel);
 	W_CHECK(w, vpt_bit_(e->vpe, e->intid));
-	if (was_pending)
+	if (n->vpt)
 		w->merged++;
 	if (w->cfg.version == 40 && e->db != LIBVIRQ_ITS_NO_DOORBELL) {
-		W_CHECK(w, virq_sim_its_state_doorbells(w->sm[d->its], e->db) == vdb + 1);
+		W_CHECK(w, virq_sim_its_state_doorbells(w->sm[d->its], e->db) == n->vdb + 1);
 		W_CHECK(w, virq_sim_rdist_lpi_pending(w->rm, e->vpe->rd, e->db));
 		ack_lpi_(w, e->db);
 	}
@@ -827,10 +830,7 @@ static void effect_(struct world *w, struct w_cpu *c)
 		break;
 	case W_INT:
 		if (pr->ev[op->ev].kind == LIBVIRQ_ITS_EV_PHYS || pr->evpe >= 0) {
-			unsigned long cnt[6] = {pr->vdel,	pr->vdb,   pr->plpi,
-						pr->plpi_taken, pr->ev_tr, pr->plpi_clr};
-
-			delivered_(w, d, &pr->ev[op->ev], op->ev, cnt, pr->vpt);
+			delivered_(w, d, &pr->ev[op->ev], op->ev, &pr->cnt);
 		}
 		break;
 	case W_VMAP:
@@ -933,42 +933,30 @@ static void msi_(struct world *w, unsigned di, unsigned ev)
 	struct w_dev *d = &w->dev[di % W_MAX_DEV];
 	const struct virq_its_event *e;
 	struct virq_its_event snap;
-	unsigned long vdel = 0, vdb = 0, plpi = 0, ev_tr = 0, clr = 0;
-	bool vpt = false, hit;
+	struct w_counts n;
+	uint32_t k;
+	bool hit;
 	int vi;
 
 	if (!dev_live_(d) || w->cpu[d->owner].busy || w->its[d->its].dead)
 		return;
-	e = ev_(d, ev % d->d.nr_events);
+	k = ev % d->d.nr_events;
+	e = ev_(d, k);
 	vi = vpe_index_(w, e->vpe);
 	if (e->kind == LIBVIRQ_ITS_EV_PROXY ||
 	    (e->kind == LIBVIRQ_ITS_EV_VIRT && (vi < 0 || w->cpu[w->vpe[vi].owner].busy ||
 						(e->vpe->flags & LIBVIRQ_VPE_MOVE_PENDING))))
 		return;
-	check_event_(w, &d->d, d->its, ev % d->d.nr_events);
+	check_event_(w, &d->d, d->its, k);
 	snap = *e;
-	if (e->kind == LIBVIRQ_ITS_EV_VIRT) {
-		vdel = vdel_(w, d->its, e->vpe, e->intid);
-		vpt = vpt_bit_(e->vpe, e->intid);
-		if (e->db != LIBVIRQ_ITS_NO_DOORBELL)
-			vdb = virq_sim_its_state_doorbells(w->sm[d->its], e->db);
-	}
-	if (e->kind == LIBVIRQ_ITS_EV_PHYS) {
-		plpi = virq_sim_its_state_plpis(w->sm[d->its], e->intid);
-		ev_tr =
-		    virq_sim_its_state_translations(w->sm[d->its], d->devid, ev % d->d.nr_events);
-		clr = virq_sim_its_state_clears(w->sm[d->its], e->intid);
-	}
-	hit = virq_sim_its_state_msi(w->sm[d->its], d->devid, ev % d->d.nr_events);
+	counts_(w, d, e, k, &n);
+	hit = virq_sim_its_state_msi(w->sm[d->its], d->devid, k);
 	w->msis++;
-	w_note(w, "msi dev %u ev %u -> %s", di % W_MAX_DEV, ev % d->d.nr_events,
+	w_note(w, "msi dev %u ev %u -> %s", di % W_MAX_DEV, k,
 	       snap.kind == LIBVIRQ_ITS_EV_NONE ? "dropped" : "translated");
 	W_CHECK(w, hit == (snap.kind != LIBVIRQ_ITS_EV_NONE));
-	if (hit) {
-		unsigned long cnt[6] = {vdel, vdb, plpi, lpi_taken_(w, snap.intid), ev_tr, clr};
-
-		delivered_(w, d, &snap, ev % d->d.nr_events, cnt, vpt);
-	}
+	if (hit)
+		delivered_(w, d, &snap, k, &n);
 }
 
 /* ---------------- the scheduler ---------------- */

@@ -137,16 +137,24 @@ struct w_dev {
 	uint32_t devid;
 };
 
+/* The model's counters for one event before a translation of it (vLPIs
+ * delivered, doorbells, physical LPIs translated, times the world took the
+ * LPI, translations of the event, CLEARs of the LPI), and whether its vLPI
+ * was pending in its VPT. */
+struct w_counts {
+	unsigned long vdel, vdb, plpi, plpi_taken, ev_tr, plpi_clr;
+	bool vpt;
+};
+
 /* What a call's objects were before it (a refused call changes nothing). */
 struct w_pre {
 	struct virq_its_event ev[W_EVENTS];
 	bool dev_live;
 	uint32_t flags, rd, nr_vlpis, its_mask, state;
 	int32_t proxy_event;
-	unsigned long vdel, vdb, plpi, plpi_taken, ev_tr, plpi_clr;
+	struct w_counts cnt; /* the event's, before the call */
 	uint32_t vintid, pintid, icid, db;
 	int evpe; /* the event's vPE (index), -1 */
-	bool vpt; /* the event's vLPI was pending in its VPT */
 };
 
 /* One CPU. */
