@@ -54,20 +54,13 @@
 #include <libvirq/sim/its_state.h>
 #include <libvirq/sim/rdist.h>
 
+#include "../bench_noinline.h"
+
 #define ITS_BASE LIBVIRQ_SIM_GIC_ITS0_BASE
 #define TYPER_40 LIBVIRQ_SIM_GITS_TYPER_QEMU_V40
 #define TYPER_40_NOVMOVP (TYPER_40 & ~(1ull << 37))
 #define TYPER_41 (TYPER_40 | (1ull << 40) | (1ull << 41))
 #define MAX_ITS 16
-
-/* Kept out of line and uncloned: callgrind collects inside bench_op_* by
- * name, and GCC's IPA-CP clone (bench_op_move.constprop.0 at -O3) would
- * carry the call under another name. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone))
-#else
-#define NOINLINE __attribute__((noinline))
-#endif
 
 struct env {
 	struct virq_sim *sim;

@@ -29,19 +29,12 @@
 #include <libvirq/sim/hal.h>
 #include <libvirq/sim/its.h>
 
+#include "../bench_noinline.h"
+
 #define N_EVENTS 1024u
 #define DEVICE 5u
 #define ITS_BASE LIBVIRQ_SIM_GIC_ITS0_BASE
 #define QEMU_TYPER 0x0000003F0001EFB3ull
-
-/* Kept out of line and uncloned: callgrind collects inside bench_op_* by
- * name, and GCC's IPA-CP clone (bench_op_move.constprop.0 at -O3) would
- * carry the call under another name. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone))
-#else
-#define NOINLINE __attribute__((noinline))
-#endif
 
 static struct virq_its_cmd cmds[N_EVENTS];
 static struct virq_its_cmd vcmds[N_EVENTS]; /* VMAPTI: the table-dispatched path */

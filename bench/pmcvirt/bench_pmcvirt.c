@@ -28,14 +28,7 @@
 #include <libvirq/pmcvirt.h>
 #include <libvirq/sim/cpu.h>
 
-/* Kept out of line and uncloned: callgrind collects inside bench_op_* by
- * name, and GCC's IPA-CP clone (bench_op_move.constprop.0 at -O3) would
- * carry the call under another name. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone))
-#else
-#define NOINLINE __attribute__((noinline))
-#endif
+#include "../bench_noinline.h"
 
 /* CPU profiles of the simulator (libvirq/sim/cpu.h). */
 #define ZEN5_CAPS (&virq_sim_cpus[LIBVIRQ_SIM_CPU_ZEN5].pmcvirt_caps)

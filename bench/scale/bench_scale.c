@@ -54,14 +54,7 @@
 
 #endif
 
-/* Kept out of line and uncloned: callgrind collects inside bench_op_* by
- * name, and GCC's IPA-CP clone (bench_op_move.constprop.0 at -O3) would
- * carry the call under another name. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone))
-#else
-#define NOINLINE __attribute__((noinline))
-#endif
+#include "../bench_noinline.h"
 
 static __attribute__((unused)) void check_(virq_status st, const char *what)
 {
