@@ -209,7 +209,7 @@ static virq_status device_alloc_(const char *api, struct virq_its *its, struct v
 	 * neighbour's tracking, a page record) can be written back over it. */
 	st = DEV_MEM_ALLOC_(api, its, (uint64_t)nr * its->itt_esz, 256, !nc, &dev->itt, "ITT");
 	if (st == LIBVIRQ_OK)
-		st = DEV_MEM_ALLOC_(api, its, (uint64_t)nr * LIBVIRQ_ITS_EV_BYTES_,
+		st = DEV_MEM_ALLOC_(api, its, (uint64_t)nr * ev_bytes_(its->gic),
 				    LIBVIRQ_ITS_POOL_UNIT_, true, &dev->ev, "event tracking");
 	/* The zeroed ITT must reach PoC before MAPD on a non-coherent ITS
 	 * (docs/rationale.md#gic-table-attributes: Xen a1f8b32af0). */

@@ -175,7 +175,8 @@ static virq_status gic_init_args_(const char *api, const struct virq_hal *hal,
 	if (lpi_bits < 14)
 		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "lpi_bits=%u < 14", lpi_bits);
 	if (lpi_bits > LIBVIRQ_LPI_BITS_MAX_)
-		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "lpi_bits=%u > 16", lpi_bits);
+		return LIBVIRQ_FAILV_(api, hal, LIBVIRQ_EINVAL, "lpi_bits=%u > %u", lpi_bits,
+				      LIBVIRQ_LPI_BITS_MAX_);
 	/* The GICD registers the library reads span the 64 KiB frame up to
 	 * GICD_PIDR2 at 0xFFE8 (IHI 0069H §12.8, Table 12-25): a smaller
 	 * region would be read outside what the description gives. */

@@ -15,9 +15,10 @@
 #include <libvirq/gicv4/its_regs.h>
 #include "../hal/hal_priv.h"
 
-/* The widest LPI INTID the library hands out (virq_gic_init()'s lpi_bits
- * limit; Linux caps LPIs at 16 bits too). Event tracking relies on it. */
-#define LIBVIRQ_LPI_BITS_MAX_ 16u
+/* The widest LPI INTID the library hands out: virq_gic_init()'s lpi_bits
+ * limit, the architecture's (GICD_TYPER.IDbits is at most 23: 24 INTID
+ * bits, IHI 0069H §12.9.38). Event tracking holds INTIDs this wide. */
+#define LIBVIRQ_LPI_BITS_MAX_ 24u
 
 /* Bitmap helpers over HAL pages (bit n of byte n/8). */
 static inline bool bm_test_(const uint8_t *bm, uint32_t n)

@@ -90,16 +90,18 @@ uint64_t virq_its_rdbase_(const struct virq_its *its, uint32_t rd);
 bool virq_its_col_mapped_(const struct virq_its *its, uint32_t icid);
 
 /*
- * Event tracking, in dev->ev: 12 bytes an event on a 64-bit host, as two
- * arrays so that the pointers stay aligned: first nr_events vPE pointers
- * (a vLPI's or a proxy slot's vPE, NULL otherwise), then nr_events words
- * {intid, aux}. intid 0: not mapped (LPIs start at 8192; every INTID the
- * library hands out is below 2^LIBVIRQ_LPI_BITS_MAX_, so 16 bits hold it).
- * aux: the ICID of a physical LPI or of a proxy slot (ICIDs are 16 bits:
- * MAPC, IHI 0069H §5.3); for a vLPI, 1 when its doorbell is on (GICv4.0:
- * the vPE's doorbell; 0 means 1023). What an event is follows: a proxy slot
- * on the proxy device, a vLPI with a vPE, a physical LPI without one.
- * virq_its_event_get() gives the public ::virq_its_event view.
+ * Event tracking, in dev->ev: 12 bytes an event on a 64-bit host (13 when
+ * the GIC is driven with more than 16 INTID bits), as arrays so that the
+ * pointers stay aligned: first nr_events vPE pointers (a vLPI's or a proxy
+ * slot's vPE, NULL otherwise), then nr_events words {intid, aux}, then,
+ * only with more than 16 INTID bits (virq_gic::lpi_bits, at most
+ * LIBVIRQ_LPI_BITS_MAX_ = 24), nr_events bytes holding INTID bits [23:16].
+ * INTID 0: not mapped (LPIs start at 8192). aux: the ICID of a physical LPI
+ * or of a proxy slot (ICIDs are 16 bits: MAPC, IHI 0069H §5.3); for a vLPI,
+ * 1 when its doorbell is on (GICv4.0: the vPE's doorbell; 0 means 1023).
+ * What an event is follows: a proxy slot on the proxy device, a vLPI with a
+ * vPE, a physical LPI without one. virq_its_event_get() gives the public
+ * ::virq_its_event view.
  */
 struct virq_its_evw_ {
 	uint16_t intid;
@@ -108,7 +110,13 @@ struct virq_its_evw_ {
 
 #define LIBVIRQ_ITS_EV_BYTES_ (sizeof(struct virq_vpe *) + sizeof(struct virq_its_evw_))
 
-LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_LPI_BITS_MAX_ <= 16u, "tracked INTIDs fit 16 bits");
+LIBVIRQ_STATIC_ASSERT_(LIBVIRQ_LPI_BITS_MAX_ <= 24u, "tracked INTIDs fit 16 + 8 bits");
+
+/* Tracking bytes an event of a device on @gic. */
+static inline uint64_t ev_bytes_(const struct virq_gic *gic)
+{
+	return LIBVIRQ_ITS_EV_BYTES_ + (gic->lpi_bits > 16u ? 1u : 0u);
+}
 
 static inline struct virq_vpe **ev_vpe_(const struct virq_its_device *dev)
 {
@@ -120,19 +128,30 @@ static inline struct virq_its_evw_ *ev_w_(const struct virq_its_device *dev)
 	return (struct virq_its_evw_ *)(void *)(ev_vpe_(dev) + dev->nr_events);
 }
 
-/* ::virq_its_event_kind of @event. */
-static inline uint32_t ev_kind_(const struct virq_its_device *dev, uint32_t event)
+/* INTID bits [23:16] of every event, or NULL with at most 16 INTID bits. */
+static inline uint8_t *ev_hi_(const struct virq_its_device *dev)
 {
-	if (!ev_w_(dev)[event].intid)
-		return LIBVIRQ_ITS_EV_NONE;
-	if (dev == dev->its->proxy)
-		return LIBVIRQ_ITS_EV_PROXY;
-	return ev_vpe_(dev)[event] ? LIBVIRQ_ITS_EV_VIRT : LIBVIRQ_ITS_EV_PHYS;
+	if (dev->its->gic->lpi_bits <= 16u)
+		return NULL;
+	return (uint8_t *)(void *)(ev_w_(dev) + dev->nr_events);
 }
 
 static inline uint32_t ev_intid_(const struct virq_its_device *dev, uint32_t event)
 {
-	return ev_w_(dev)[event].intid;
+	const uint8_t *hi = ev_hi_(dev);
+	uint32_t lo = ev_w_(dev)[event].intid;
+
+	return hi ? lo | (uint32_t)hi[event] << 16 : lo;
+}
+
+/* ::virq_its_event_kind of @event. */
+static inline uint32_t ev_kind_(const struct virq_its_device *dev, uint32_t event)
+{
+	if (!ev_intid_(dev, event))
+		return LIBVIRQ_ITS_EV_NONE;
+	if (dev == dev->its->proxy)
+		return LIBVIRQ_ITS_EV_PROXY;
+	return ev_vpe_(dev)[event] ? LIBVIRQ_ITS_EV_VIRT : LIBVIRQ_ITS_EV_PHYS;
 }
 
 /* The ICID of a physical LPI or a proxy slot. */
@@ -153,13 +172,17 @@ static inline bool ev_db_on_(const struct virq_its_device *dev, uint32_t event)
 }
 
 /* Records @event: @vpe (NULL for a physical LPI), INTID @intid (8192 ..
- * 2^LIBVIRQ_LPI_BITS_MAX_ - 1), @aux as above. */
+ * 2^lpi_bits - 1), @aux as above. */
 static inline void ev_set_(struct virq_its_device *dev, uint32_t event, struct virq_vpe *vpe,
 			   uint32_t intid, uint32_t aux)
 {
+	uint8_t *hi = ev_hi_(dev);
+
 	ev_vpe_(dev)[event] = vpe;
-	ev_w_(dev)[event].intid = (uint16_t)intid;
+	ev_w_(dev)[event].intid = (uint16_t)(intid & 0xFFFFu);
 	ev_w_(dev)[event].aux = (uint16_t)aux;
+	if (hi)
+		hi[event] = (uint8_t)(intid >> 16);
 }
 
 /* The first mapped event of [@first, @first + @count), or @first + @count. */
@@ -167,34 +190,43 @@ static inline uint32_t ev_first_mapped_(const struct virq_its_device *dev, uint3
 					uint32_t count)
 {
 	const struct virq_its_evw_ *w = ev_w_(dev) + first;
+	const uint8_t *hi = ev_hi_(dev);
 
 	for (uint32_t i = 0; i < count; i++)
-		if (w[i].intid)
+		if (w[i].intid || (hi && hi[first + i]))
 			return first + i;
 	return first + count;
 }
 
 /* Events [@first, @first + @count) vLPIs of @vpe from vINTID @first_vintid
- * (the range below 2^LIBVIRQ_LPI_BITS_MAX_), doorbell on when @db_on. The
- * map_range hot path: the two arrays' addresses taken once. */
+ * (the range below 2^lpi_bits), doorbell on when @db_on. The map_range hot
+ * path: the arrays' addresses taken once. */
 static inline void ev_set_vlpis_(struct virq_its_device *dev, uint32_t first, uint32_t count,
 				 struct virq_vpe *vpe, uint32_t first_vintid, bool db_on)
 {
 	struct virq_vpe **ref = ev_vpe_(dev) + first;
 	struct virq_its_evw_ *w = ev_w_(dev) + first;
+	uint8_t *hi = ev_hi_(dev);
 
 	for (uint32_t i = 0; i < count; i++) {
 		ref[i] = vpe;
-		w[i].intid = (uint16_t)(first_vintid + i);
+		w[i].intid = (uint16_t)((first_vintid + i) & 0xFFFFu);
 		w[i].aux = db_on;
 	}
+	if (hi)
+		for (uint32_t i = 0; i < count; i++)
+			hi[first + i] = (uint8_t)((first_vintid + i) >> 16);
 }
 
 /* Events [@first, @first + @count) not mapped. */
 static inline void ev_clear_range_(struct virq_its_device *dev, uint32_t first, uint32_t count)
 {
+	uint8_t *hi = ev_hi_(dev);
+
 	memset(ev_vpe_(dev) + first, 0, (size_t)count * sizeof(struct virq_vpe *));
 	memset(ev_w_(dev) + first, 0, (size_t)count * sizeof(struct virq_its_evw_));
+	if (hi)
+		memset(hi + first, 0, count);
 }
 
 static inline void ev_clear_(struct virq_its_device *dev, uint32_t event)

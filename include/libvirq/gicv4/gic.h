@@ -122,7 +122,7 @@ struct virq_gic {
 	uint32_t gicd_typer;	       /**< GICD_TYPER as read at init. */
 	struct virq_gic_rdist *rd;     /**< Redistributor array (caller storage). */
 	uint32_t nr_rd;		       /**< Redistributors found. */
-	uint32_t lpi_bits;	       /**< LPI INTID bits (PROPBASER.IDbits + 1), 14..16. */
+	uint32_t lpi_bits;	       /**< LPI INTID bits (PROPBASER.IDbits + 1), 14..24. */
 	uint32_t lpi_end;	       /**< One past the highest usable LPI INTID. */
 	uint32_t vpeid_bits;	       /**< vPEID width (16 on 4.0; GICD_TYPER2 on 4.1). */
 	uint32_t vpeid_limit;  /**< vPEIDs handed out: 0 .. vpeid_limit - 1 (2^vpeid_bits, or fewer
@@ -164,15 +164,19 @@ struct virq_gic {
  * as firmware publishes such regions. The version is GICv4.1 when
  * every redistributor has RVPEID, GICv4.0 when every one has VLPIS and
  * GICD_TYPER.DVIS is set, else GICv3; an ITS can only lower it. Allocates
- * the LPI configuration table (2^lpi_bits - 8192 bytes, 64 KiB aligned)
- * and the ID bitmaps. Writes no register.
+ * the LPI configuration table (2^lpi_bits - 8192 bytes, 64 KiB aligned),
+ * the LPI bitmap (one bit an LPI) and the mapping counts (two bytes an
+ * LPI): 3.125 bytes an LPI, 192 KiB at 16 bits, 3 MiB at 20, 49 MiB at
+ * 24 (virq_gic_vm_init() and virq_gic_rdist_init() add the VM's and each
+ * redistributor's tables). Writes no register.
  *
  * @param gic      Storage to initialise (overwritten).
  * @param hal      A HAL with the core callbacks (copied).
  * @param desc     GIC description (read during the call only).
  * @param rd       Storage for @p max_rd redistributors.
  * @param max_rd   Number of slots in @p rd (1..65536).
- * @param lpi_bits Wanted LPI INTID bits, 14..16 (clamped to GICD_TYPER.IDbits + 1).
+ * @param lpi_bits Wanted LPI INTID bits, 14..24 (clamped to GICD_TYPER.IDbits + 1;
+ *                 GICD_TYPER.num_LPIs may end the LPI range below 2^lpi_bits).
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p gic is live: double init, nothing changed;
  *         gicv4/state.h);

@@ -38,7 +38,7 @@ extern "C" {
 struct virq_gic_info {
 	enum virq_gic_version version; /**< Architecture version detected at virq_gic_init(). */
 	uint32_t nr_rd;		       /**< Redistributors found (indices 0 .. nr_rd - 1). */
-	uint32_t lpi_bits;	       /**< LPI INTID bits the GIC is driven with, 14 .. 16. */
+	uint32_t lpi_bits;	       /**< LPI INTID bits the GIC is driven with, 14 .. 24. */
 	uint32_t vpeid_bits;	       /**< vPEID bits (16 on GICv4.0). */
 	uint32_t nr_its;	       /**< ITSes registered by virq_its_init(). */
 	uint32_t nr_vms;	       /**< VMs alive (virq_gic_vm_init() minus destroyed). */

@@ -46,9 +46,10 @@ static inline void itsfx_fix_attrs(struct virq_sim_its_state_cfg *c, int sh, int
 /* Brings up GIC (dist + every RD), the ITS models, and optionally the ITSes
  * with @cfg (NULL: the defaults, vPEs mapped lazily at their first vLPI on
  * an ITS). */
-static inline void itsfx_setup_cfg(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
-				   const struct virq_sim_its_state_cfg *ic, unsigned nits,
-				   bool init_its, const struct virq_its_cfg *cfg)
+static inline void itsfx_setup_bits(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
+				    const struct virq_sim_its_state_cfg *ic, unsigned nits,
+				    bool init_its, const struct virq_its_cfg *cfg,
+				    uint32_t lpi_bits)
 {
 	struct virq_sim_its_state_cfg c = ic ? *ic : virq_sim_its_state_default_cfg(0);
 
@@ -60,8 +61,9 @@ static inline void itsfx_setup_cfg(struct its_fx *f, const struct virq_sim_rdist
 	f->nits = nits;
 	for (unsigned i = 0; i < nits; i++)
 		f->sm[i] = virq_sim_gic_its(f->g.sg, i);
-	assert_int_equal(virq_gic_init(&f->g.gic, &f->g.hal, &f->g.desc, f->g.rds, FX_MAX_RD, 16),
-			 LIBVIRQ_OK);
+	assert_int_equal(
+	    virq_gic_init(&f->g.gic, &f->g.hal, &f->g.desc, f->g.rds, FX_MAX_RD, lpi_bits),
+	    LIBVIRQ_OK);
 	assert_int_equal(virq_gic_dist_enable(&f->g.gic), LIBVIRQ_OK);
 	for (unsigned r = 0; r < f->g.gic.nr_rd; r++)
 		assert_int_equal(virq_gic_rdist_init(&f->g.gic, r), LIBVIRQ_OK);
@@ -73,6 +75,14 @@ static inline void itsfx_setup_cfg(struct its_fx *f, const struct virq_sim_rdist
 		for (unsigned r = 0; r < f->g.gic.nr_rd; r++)
 			assert_int_equal(virq_its_map_collection(&f->its[i], r), LIBVIRQ_OK);
 	}
+}
+
+/* itsfx_setup_bits() with 16 LPI INTID bits. */
+static inline void itsfx_setup_cfg(struct its_fx *f, const struct virq_sim_rdist_cfg *rc,
+				   const struct virq_sim_its_state_cfg *ic, unsigned nits,
+				   bool init_its, const struct virq_its_cfg *cfg)
+{
+	itsfx_setup_bits(f, rc, ic, nits, init_its, cfg, 16);
 }
 
 /* itsfx_setup_cfg() with every vPE mapped on every ITS at its creation

@@ -303,6 +303,94 @@ static void test_tracking_vs_model(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* 5. 24 INTID bits (GICD_TYPER.IDbits = 23, the architecture's widest): the
+ * tracking keeps INTIDs above 16 bits exactly (vINTIDs 65535, 65536 and
+ * 2^24 - 1, a map_range across 65536, a physical LPI above 65535), an INT
+ * reaches the model at the tracked vINTID, and 25 bits are refused. */
+static void test_tracking_24bit_intids(void **state)
+{
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct virq_its_cfg cfg = {0};
+	struct its_fx f;
+	struct virq_gic_vm vm;
+	struct virq_vpe a, b;
+	struct virq_its_device *d = &devs_[0];
+	struct virq_gic_info gi;
+	struct virq_its_event ev;
+	uint32_t dba, lpi = 0, x;
+	const uint32_t top = (1u << 24) - 1u;
+
+	(void)state;
+	rc.nr = 2;
+	rc.version = 40;
+	rc.idbits = 23;
+	cfg.eager_vpes = true;
+	itsfx_setup_bits(&f, &rc, NULL, 1, true, &cfg, 24);
+	assert_int_equal(virq_gic_get_info(&f.g.gic, &gi), LIBVIRQ_OK);
+	assert_int_equal(gi.lpi_bits, 24);
+	assert_int_equal(f.g.gic.lpi_end, 1u << 24);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 24), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &dba), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&a, &vm, 0, dba), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&b, &vm, 1, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_OK);
+	/* A physical LPI above 65535: allocate blocks until one lies there. */
+	while (lpi < 65536u) {
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 4096, &x), LIBVIRQ_OK);
+		lpi = x + 4095u;
+	}
+	assert_int_equal(virq_its_device_map(&f.its[0], d, 9, 16), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(d, 0, &a, top, true), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(d, 1, &a, 65535, true), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map(d, 2, &b, 65536, false), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_map_range(d, 3, 4, &b, 65534, true), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_lpi(d, 15, lpi, 1), LIBVIRQ_OK);
+	same_(&f, d, 9);
+	assert_int_equal(virq_its_event_get(d, 0, &ev), LIBVIRQ_OK);
+	assert_int_equal(ev.intid, top);
+	assert_int_equal(virq_its_event_get(d, 6, &ev), LIBVIRQ_OK);
+	assert_int_equal(ev.intid, 65537);
+	assert_int_equal(virq_its_event_get(d, 15, &ev), LIBVIRQ_OK);
+	assert_int_equal(ev.intid, lpi);
+	assert_int_equal(virq_vlpi_remap(d, 1, &b, top - 1u), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_move(d, 0, &b), LIBVIRQ_OK);
+	same_(&f, d, 9);
+	/* The vINTID the model delivers is the tracked one. */
+	assert_int_equal(virq_vpe_make_resident(&b, b.rd), LIBVIRQ_OK);
+	assert_int_equal(virq_its_int(d, 0), LIBVIRQ_OK);
+	assert_int_equal(virq_sim_its_state_vdelivered(f.sm[0], b.vpeid, top), 1);
+	assert_int_equal(virq_sim_its_state_vdelivered(f.sm[0], b.vpeid, top & 0xFFFFu), 0);
+	assert_int_equal(virq_vpe_make_nonresident(&b, false, NULL), LIBVIRQ_OK);
+	/* An unmap in the middle leaves the high entries as they were. */
+	assert_int_equal(virq_vlpi_unmap(d, 2), LIBVIRQ_OK);
+	same_(&f, d, 9);
+	assert_int_equal(virq_vlpi_unmap_range(d, 3, 4), LIBVIRQ_OK);
+	assert_int_equal(virq_vlpi_unmap_range(d, 0, 2), LIBVIRQ_OK);
+	assert_int_equal(virq_its_unmap_event(d, 15), LIBVIRQ_OK);
+	same_(&f, d, 9);
+	assert_int_equal(virq_its_device_unmap(d), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&a), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_destroy(&b), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_teardown(&f, true);
+}
+
+/* 25 INTID bits are past the architecture: refused, nothing allocated. */
+static void test_lpi_bits_25_refused(void **state)
+{
+	struct virq_sim_rdist_cfg rc = virq_sim_rdist_default_cfg();
+	struct gic_fx g;
+
+	(void)state;
+	rc.idbits = 23;
+	fx_setup(&g, &rc);
+	assert_int_equal(virq_gic_init(&g.gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 25),
+			 LIBVIRQ_EINVAL);
+	assert_int_equal(virq_gic_init(&g.gic, &g.hal, &g.desc, g.rds, FX_MAX_RD, 24), LIBVIRQ_OK);
+	assert_int_equal(g.gic.lpi_bits, 24);
+	assert_int_equal(virq_gic_destroy(&g.gic), LIBVIRQ_OK);
+	fx_teardown(&g);
+}
+
 /* 5b. The model's "ITT unchanged" check is skipped when the ITT's memory
  * was freed while the device was still mapped (virq_sim_pa_to_va() gives
  * NULL at the MAPD V=0): the worst ITT bug (the ITS using freed memory) is
@@ -434,6 +522,8 @@ int main(void)
 	    cmocka_unit_test(test_mixed_sizes_churn_esz16),
 	    cmocka_unit_test(test_two_its_one_dead),
 	    cmocka_unit_test(test_tracking_vs_model),
+	    cmocka_unit_test(test_tracking_24bit_intids),
+	    cmocka_unit_test(test_lpi_bits_25_refused),
 	    cmocka_unit_test(test_model_itt_freed_while_mapped),
 	    cmocka_unit_test(test_dma_noncoherent_itt_pages),
 	    cmocka_unit_test(test_proxy_in_pool),
