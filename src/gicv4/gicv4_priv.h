@@ -15,10 +15,9 @@
 #include <libvirq/gicv4/its_regs.h>
 #include "../hal/hal_priv.h"
 
-/* The widest LPI INTID the library hands out: virq_gic_init()'s lpi_bits
- * limit, the architecture's (GICD_TYPER.IDbits is at most 23: 24 INTID
- * bits, IHI 0069H §12.9.38). Event tracking holds INTIDs this wide. */
-#define LIBVIRQ_LPI_BITS_MAX_ 24u
+/* The widest LPI INTID the library hands out (virq_gic_init()'s lpi_bits
+ * limit). Event tracking holds INTIDs this wide. */
+#define LIBVIRQ_LPI_BITS_MAX_ LIBVIRQ_GIC_LPI_BITS_MAX
 
 /* Bitmap helpers over HAL pages (bit n of byte n/8). */
 static inline bool bm_test_(const uint8_t *bm, uint32_t n)

@@ -82,6 +82,11 @@ enum virq_gic_version {
 #define LIBVIRQ_VPEID_NONE 0xFFFFFFFFu
 /** @brief Most ITSes one GIC object tracks. */
 #define LIBVIRQ_GIC_ITS_SLOTS LIBVIRQ_GIC_MAX_ITS
+/**
+ * @brief Widest @c lpi_bits virq_gic_init() takes: 24 INTID bits, the
+ * architecture's widest (GICD_TYPER.IDbits at most 23, IHI 0069H §12.9.38).
+ */
+#define LIBVIRQ_GIC_LPI_BITS_MAX 24u
 
 /** @brief State flags of a redistributor (::virq_gic_rdist::flags). */
 enum virq_gic_rdist_flag {
@@ -175,8 +180,9 @@ struct virq_gic {
  * @param desc     GIC description (read during the call only).
  * @param rd       Storage for @p max_rd redistributors.
  * @param max_rd   Number of slots in @p rd (1..65536).
- * @param lpi_bits Wanted LPI INTID bits, 14..24 (clamped to GICD_TYPER.IDbits + 1;
- *                 GICD_TYPER.num_LPIs may end the LPI range below 2^lpi_bits).
+ * @param lpi_bits Wanted LPI INTID bits, 14 to ::LIBVIRQ_GIC_LPI_BITS_MAX (24),
+ *                 clamped to GICD_TYPER.IDbits + 1 (GICD_TYPER.num_LPIs may
+ *                 end the LPI range below 2^lpi_bits).
  * @return ::LIBVIRQ_OK;
  *         ::LIBVIRQ_EBUSY (@p gic is live: double init, nothing changed;
  *         gicv4/state.h);
