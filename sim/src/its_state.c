@@ -563,10 +563,14 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 		else if (e)
 			err_(s, "MOVI: not physical", c->ev);
 		return;
-	case 0x0F: /* DISCARD */
+	case 0x0F: /* DISCARD: the mapping goes, and with it the pending state
+		    * of a physical LPI on its collection's RD (IHI 0069H §5.3
+		    * DISCARD) */
 		e = ev_(s, c->dev, c->ev);
 		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
 			err_(s, "DISCARD: unmapped", c->ev);
+		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
+			lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, false);
 		if (e)
 			memset(e, 0, sizeof(*e));
 		return;

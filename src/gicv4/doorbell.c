@@ -42,7 +42,26 @@ static bool direct_lpi_(const struct virq_gic *gic, uint32_t rd)
 	return LIBVIRQ_FIELD_GET(LIBVIRQ_GICR_TYPER_DirectLPI, gic->rd[rd].typer) != 0;
 }
 
-/* Creates the proxy device of @its (one event per redistributor) unless it
+/* Slots of the proxy device (::virq_its_cfg::proxy_slots, default
+ * PROXY_SLOTS_DEFAULT_): at least one per redistributor, at most what
+ * GITS_TYPER.ID_bits allows, so that that many vPEs each keep a slot and no
+ * doorbell is evicted: an eviction's DISCARD also removes the evicted
+ * doorbell's pending state (IHI 0069H §5.3 DISCARD), see proxy_victim_().
+ * virq_its_device_map_locked_() rounds up to a power of two. */
+#define PROXY_SLOTS_DEFAULT_ 16u
+
+static uint32_t proxy_slots_(const struct virq_its *its)
+{
+	uint32_t nr_rd = its->gic->nr_rd,
+		 want = its->proxy_slots ? its->proxy_slots : PROXY_SLOTS_DEFAULT_;
+	uint32_t n = nr_rd > want ? nr_rd : want;
+
+	if (its->lim.eventid_bits < 32 && n > (1u << its->lim.eventid_bits))
+		n = (1u << its->lim.eventid_bits) > nr_rd ? 1u << its->lim.eventid_bits : nr_rd;
+	return n;
+}
+
+/* Creates the proxy device of @its (PROXY_SLOTS_MIN_ or more events) unless it
  * exists: one 4 KiB page holds the device and its page descriptor. The
  * ITS's lock held. */
 static virq_status proxy_create_(const char *api, struct virq_its *its)
@@ -59,7 +78,7 @@ static virq_status proxy_create_(const char *api, struct virq_its *its)
 	 * its->proxy is set first: virq_its_device_map() lets only the proxy
 	 * object take the reserved DeviceID. */
 	its->proxy = pg.va;
-	st = virq_its_device_map_locked_(api, its, its->proxy, its->proxy_devid, its->gic->nr_rd);
+	st = virq_its_device_map_locked_(api, its, its->proxy, its->proxy_devid, proxy_slots_(its));
 	if (st != LIBVIRQ_OK) {
 		its->proxy = NULL;
 		virq_page_free_(&its->gic->hal, &pg);
@@ -123,6 +142,119 @@ static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
 	its->proxy->nr_mapped--;
 }
 
+/* A batch of commands on one proxy slot and what each does to the slot,
+ * so that the tracking can follow a batch that failed part-way. */
+enum slot_fx_ {
+	FX_NONE_ = 0, /* CLEAR, INT, SYNC */
+	FX_EVICT_,    /* DISCARD of the slot's previous owner */
+	FX_MAP_,      /* MAPTI of the vPE's doorbell on icid[] */
+	FX_AT_,	      /* MOVI to icid[] */
+	FX_FREE_,     /* DISCARD of the vPE's own mapping */
+};
+
+struct slot_batch_ {
+	struct virq_its_cmd c[ITS_BATCH_MAX];
+	uint8_t fx[ITS_BATCH_MAX];
+	uint32_t icid[ITS_BATCH_MAX];
+	size_t n;
+};
+
+static void sb_add_(struct slot_batch_ *b, struct virq_its_cmd c, enum slot_fx_ fx, uint32_t icid)
+{
+	b->c[b->n] = c;
+	b->fx[b->n] = (uint8_t)fx;
+	b->icid[b->n] = icid;
+	b->n++;
+}
+
+/* Sends @b on @slot for @vpe and tracks what ran: every effect before
+ * GITS_CREADR's position; when that is unknown (the ITS is dead), the slot
+ * is taken by nobody (a reuse DISCARDs it first). Lock held. */
+static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, uint32_t slot,
+			    struct virq_vpe *vpe)
+{
+	struct virq_its_device *p = its->proxy;
+	struct virq_its_ran ran;
+	virq_status st = virq_its_exec_seen_(its, b->c, b->n, &ran);
+
+	for (size_t i = 0; i < b->n && (i < ran.ran || !ran.exact); i++) {
+		if (b->fx[i] == FX_EVICT_ || (b->fx[i] == FX_FREE_ && ran.exact))
+			proxy_slot_free_(its, slot);
+		else if (b->fx[i] == FX_MAP_)
+			proxy_slot_take_(its, slot, vpe, vpe->doorbell, b->icid[i]);
+		else if (b->fx[i] == FX_AT_ && ran.exact)
+			ev_set_(p, slot, ev_vpe_at_(p, slot), ev_intid_(p, slot), b->icid[i]);
+	}
+	if (!ran.exact && ev_kind_(p, slot) == LIBVIRQ_ITS_EV_PROXY) {
+		ev_vpe_(p)[slot] = NULL; /* taken by nobody */
+		vpe->proxy_event = -1;
+	}
+	return st;
+}
+
+/*
+ * The slot a vPE without one takes: the first free slot from proxy_next on;
+ * else the first whose owner is not blocked (::LIBVIRQ_VPE_IN_WFI); else
+ * proxy_next. A blocked vPE's doorbell is what wakes its vCPU, and the
+ * eviction's DISCARD removes its pending state (IHI 0069H §5.3 DISCARD): a
+ * doorbell raised but not yet taken by its CPU would be lost. The other
+ * owners' doorbells are masked or about to be (the vPE is resident or
+ * runnable), so losing their pending state loses nothing. Lock held.
+ */
+static uint32_t proxy_victim_(const struct virq_its *its)
+{
+	const struct virq_its_device *p = its->proxy;
+	uint32_t n = p->nr_events, i, s;
+	const struct virq_vpe *o;
+
+	for (i = 0; i < n; i++) {
+		s = (its->proxy_next + i) % n;
+		if (ev_kind_(p, s) != LIBVIRQ_ITS_EV_PROXY)
+			return s;
+	}
+	for (i = 0; i < n; i++) {
+		s = (its->proxy_next + i) % n;
+		o = ev_vpe_at_(p, s);
+		if (!o || !(o->flags & LIBVIRQ_VPE_IN_WFI))
+			return s;
+	}
+	return its->proxy_next % n;
+}
+
+/*
+ * Every slot was held by a blocked vPE, and @victim (evicted from @slot,
+ * where its doorbell was on collection @icid) may have lost a pending
+ * doorbell with the DISCARD: the slot goes back to it (DISCARD of the
+ * current owner, MAPTI, INT, SYNC), the INT raising its doorbell again. At
+ * worst that wakes its vCPU once for nothing; a lost doorbell would leave
+ * it blocked with a vLPI pending. Lock held.
+ */
+static virq_status proxy_give_back_(const char *api, struct virq_its *its, uint32_t slot,
+				    struct virq_vpe *victim, uint32_t icid)
+{
+	struct virq_its_device *p = its->proxy;
+	struct virq_vpe *taker = ev_vpe_at_(p, slot);
+	struct slot_batch_ b;
+	virq_status st;
+
+	b.n = 0;
+	sb_add_(&b, virq_its_discard(p->device_id, slot), FX_FREE_, 0);
+	sb_add_(&b, virq_its_mapti(p->device_id, slot, victim->doorbell, icid), FX_MAP_, icid);
+	sb_add_(&b, virq_its_int_cmd(p->device_id, slot), FX_NONE_, 0);
+	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, icid)), FX_NONE_, 0);
+	st = sb_exec_(its, &b, slot, victim);
+	if (taker && taker->proxy_event == (int32_t)slot && ev_vpe_at_(p, slot) != taker)
+		taker->proxy_event = -1;
+	its->proxy_give_backs++;
+	if (st != LIBVIRQ_OK)
+		return LIBVIRQ_FAILV_(
+		    api, &its->hal, st,
+		    "proxy slot %u back to blocked vPE %u (DISCARD + MAPTI + INT + "
+		    "SYNC) not seen to run: its doorbell may be lost",
+		    slot, victim->vpeid);
+	return LIBVIRQ_OK;
+}
+
 /* A doorbell of @vpe on a fresh proxy slot: [DISCARD of the slot's previous
  * owner,] MAPTI on @vpe's collection, INV, SYNC. The tracking follows what
  * GITS_CREADR showed (docs/gicv4-core.md "Failures"): a DISCARD that did not
@@ -133,8 +265,10 @@ static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
 static virq_status proxy_map_inv_(const char *api, struct virq_its *its, struct virq_vpe *vpe)
 {
 	struct virq_its_device *p = its->proxy;
-	uint32_t slot = its->proxy_next;
+	uint32_t slot = proxy_victim_(its);
 	bool evict = ev_kind_(p, slot) == LIBVIRQ_ITS_EV_PROXY;
+	struct virq_vpe *victim = evict ? ev_vpe_at_(p, slot) : NULL;
+	uint32_t victim_icid = evict ? ev_icid_(p, slot) : 0;
 	size_t n = 0, mapti;
 	struct virq_its_cmd c[4];
 	struct virq_its_ran ran;
@@ -162,6 +296,8 @@ static virq_status proxy_map_inv_(const char *api, struct virq_its *its, struct 
 		    "proxy [DISCARD +] MAPTI + INV + SYNC of vPE %u's doorbell not "
 		    "seen to run (the slot tracked as GITS_CREADR showed)",
 		    vpe->vpeid);
+	if (victim && victim != vpe && (victim->flags & LIBVIRQ_VPE_IN_WFI))
+		return proxy_give_back_(api, its, slot, victim, victim_icid);
 	return LIBVIRQ_OK;
 }
 
@@ -419,56 +555,6 @@ static virq_status direct_set_(const char *api, struct virq_gic *gic, uint32_t r
 	return LIBVIRQ_OK;
 }
 
-/* A batch of commands on one proxy slot and what each does to the slot,
- * so that the tracking can follow a batch that failed part-way. */
-enum slot_fx_ {
-	FX_NONE_ = 0, /* CLEAR, INT, SYNC */
-	FX_EVICT_,    /* DISCARD of the slot's previous owner */
-	FX_MAP_,      /* MAPTI of the vPE's doorbell on icid[] */
-	FX_AT_,	      /* MOVI to icid[] */
-	FX_FREE_,     /* DISCARD of the vPE's own mapping */
-};
-
-struct slot_batch_ {
-	struct virq_its_cmd c[ITS_BATCH_MAX];
-	uint8_t fx[ITS_BATCH_MAX];
-	uint32_t icid[ITS_BATCH_MAX];
-	size_t n;
-};
-
-static void sb_add_(struct slot_batch_ *b, struct virq_its_cmd c, enum slot_fx_ fx, uint32_t icid)
-{
-	b->c[b->n] = c;
-	b->fx[b->n] = (uint8_t)fx;
-	b->icid[b->n] = icid;
-	b->n++;
-}
-
-/* Sends @b on @slot for @vpe and tracks what ran: every effect before
- * GITS_CREADR's position; when that is unknown (the ITS is dead), the slot
- * is taken by nobody (a reuse DISCARDs it first). Lock held. */
-static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, uint32_t slot,
-			    struct virq_vpe *vpe)
-{
-	struct virq_its_device *p = its->proxy;
-	struct virq_its_ran ran;
-	virq_status st = virq_its_exec_seen_(its, b->c, b->n, &ran);
-
-	for (size_t i = 0; i < b->n && (i < ran.ran || !ran.exact); i++) {
-		if (b->fx[i] == FX_EVICT_ || (b->fx[i] == FX_FREE_ && ran.exact))
-			proxy_slot_free_(its, slot);
-		else if (b->fx[i] == FX_MAP_)
-			proxy_slot_take_(its, slot, vpe, vpe->doorbell, b->icid[i]);
-		else if (b->fx[i] == FX_AT_ && ran.exact)
-			ev_set_(p, slot, ev_vpe_at_(p, slot), ev_intid_(p, slot), b->icid[i]);
-	}
-	if (!ran.exact && ev_kind_(p, slot) == LIBVIRQ_ITS_EV_PROXY) {
-		ev_vpe_(p)[slot] = NULL; /* taken by nobody */
-		vpe->proxy_event = -1;
-	}
-	return st;
-}
-
 /*
  * Proxy path of virq_vpe_db_move_(), lock held: the vPE's slot (mapped on
  * @from's collection first when it has none) gets CLEAR + SYNC there, then
@@ -481,8 +567,9 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 				  uint32_t from, uint32_t to, bool wake)
 {
 	struct slot_batch_ b;
-	uint32_t slot, at = from;
+	uint32_t slot, at = from, victim_icid = 0;
 	bool fresh = vpe->proxy_event < 0;
+	struct virq_vpe *victim = NULL;
 	virq_status st;
 
 	if (its->dead)
@@ -493,10 +580,13 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 	if (st != LIBVIRQ_OK)
 		return st;
 	b.n = 0;
-	slot = fresh ? its->proxy_next : (uint32_t)vpe->proxy_event;
-	if (fresh && ev_kind_(its->proxy, slot) == LIBVIRQ_ITS_EV_PROXY)
+	slot = fresh ? proxy_victim_(its) : (uint32_t)vpe->proxy_event;
+	if (fresh && ev_kind_(its->proxy, slot) == LIBVIRQ_ITS_EV_PROXY) {
+		victim = ev_vpe_at_(its->proxy, slot);
+		victim_icid = ev_icid_(its->proxy, slot);
 		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_EVICT_,
 			0); /* previous owner */
+	}
 	if (fresh)
 		sb_add_(&b, virq_its_mapti(its->proxy->device_id, slot, vpe->doorbell, from),
 			FX_MAP_, from);
@@ -526,6 +616,8 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 				      "proxy CLEAR / MOVI of vPE %u's doorbell from rd=%u to rd=%u "
 				      "not seen to run (retry the move)",
 				      vpe->vpeid, from, to);
+	if (victim && victim != vpe && (victim->flags & LIBVIRQ_VPE_IN_WFI))
+		return proxy_give_back_(api, its, slot, victim, victim_icid);
 	return LIBVIRQ_OK;
 }
 

@@ -408,6 +408,7 @@ virq_status virq_its_init(struct virq_its *its, struct virq_gic *gic,
 	if (cfg && cfg->proxy_doorbells && its->lim.version == LIBVIRQ_ITS_V40 &&
 	    !gic_has_proxy_(gic)) /* one per GIC: a vPE's slot names no ITS */
 		proxy_reserve_(its);
+	its->proxy_slots = cfg ? cfg->proxy_slots : 0;
 	/* GICv4.1: the VMAPP also fills the vPE table the redistributors
 	 * read at residency, so every vPE is mapped at once (as Linux,
 	 * gic_requires_eager_mapping()). */

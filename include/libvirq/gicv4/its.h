@@ -157,6 +157,16 @@ struct virq_its_cfg {
 	 *  queue failure. One per GIC: ignored when another ITS of the GIC
 	 *  already has it. */
 	bool proxy_doorbells;
+	/** With @ref proxy_doorbells: events (slots) of the proxy device, one
+	 *  vPE's doorbell each; 0 means 16. Raised to one per redistributor
+	 *  and rounded up to a power of two, lowered to 2^GITS_TYPER.ID_bits.
+	 *  A vPE that needs a slot when all are taken evicts another vPE's
+	 *  (DISCARD, which also removes that doorbell's pending state, IHI
+	 *  0069H §5.3 DISCARD); a blocked vPE's slot is taken only when every
+	 *  owner is blocked, and is then given back with an INT
+	 *  (::virq_its::proxy_give_backs). Give at least the number of vPEs
+	 *  that may block at once to avoid both. */
+	uint32_t proxy_slots;
 	/** Map every vPE on this GICv4.0 ITS when it is created (VMAPP +
 	 *  VINVALL + VSYNC in virq_vpe_init(), the 0.2 behaviour) instead of
 	 *  at its first vLPI on this ITS (docs/gicv4-core.md "Lazy mapping").
@@ -200,11 +210,16 @@ struct virq_its {
 	bool proxy_ok; /**< This ITS holds the GIC's proxy (::virq_its_cfg::proxy_doorbells). */
 	uint32_t proxy_devid; /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
 	uint32_t proxy_next;  /**< Next proxy slot to use (round robin). */
-	bool eager_vpes;      /**< vPEs mapped here at creation (::virq_its_cfg::eager_vpes or
-				   GICv4.1). */
-	uint64_t cmds;	      /**< Commands sent (statistics). */
-	uint32_t nr_devices;  /**< Devices mapped (the proxy device excluded). */
-	uint32_t nr_vpes;     /**< vPEs mapped (VMAPP) on this ITS. */
+	uint32_t proxy_slots; /**< ::virq_its_cfg::proxy_slots as given (0: the default). */
+	/** Times every proxy slot was held by a blocked vPE (::LIBVIRQ_VPE_IN_WFI),
+	 *  so that one was evicted and given its slot back with an INT raising its
+	 *  doorbell again (statistics: each is at most one spurious wake-up). */
+	uint32_t proxy_give_backs;
+	bool eager_vpes;     /**< vPEs mapped here at creation (::virq_its_cfg::eager_vpes or
+				  GICv4.1). */
+	uint64_t cmds;	     /**< Commands sent (statistics). */
+	uint32_t nr_devices; /**< Devices mapped (the proxy device excluded). */
+	uint32_t nr_vpes;    /**< vPEs mapped (VMAPP) on this ITS. */
 	/** Devices mapped on this ITS (the proxy device included), linked
 	 *  through ::virq_its_device::next. */
 	struct virq_its_device *devices;

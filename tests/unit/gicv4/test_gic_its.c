@@ -611,6 +611,7 @@ static void test_proxy_doorbell(void **state)
 	(void)state;
 	setup1(&f, NULL, 1, 40, false);
 	cfg.proxy_doorbells = true;
+	cfg.proxy_slots = 2; /* three vPEs: the third evicts */
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
 	assert_null(f.its[0].proxy); /* created on first use */
 	pdev = f.its[0].proxy_devid;

@@ -298,6 +298,7 @@ static void px_setup_(struct px *x)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.numa_node = -1;
 	cfg.proxy_doorbells = true;
+	cfg.proxy_slots = 2; /* three vPEs: the third evicts */
 	cfg.lock.acquire = rl_acquire_;
 	cfg.lock.release = rl_release_;
 	cfg.lock.arg = &x->lock;
@@ -411,6 +412,65 @@ static void test_proxy_discard_did_not_run(void **state)
 	px_teardown_(&x);
 }
 
+/* Slots 0 and 1 belong to v0 and v1, and v0 is blocked (in WFI) with its
+ * doorbell raised but not yet taken: v2 takes v1's slot, not v0's, whose
+ * DISCARD would remove the pending doorbell (IHI 0069H §5.3 DISCARD). Before
+ * the fix the round robin took slot 0 whatever its owner, and v0's vCPU
+ * stayed blocked with a vLPI pending. */
+static void test_proxy_keeps_blocked_owner(void **state)
+{
+	struct px x;
+
+	(void)state;
+	px_setup_(&x);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_wfi_enter(&x.v[0]), LIBVIRQ_OK);
+	virq_sim_rdist_lpi_set_pending(x.f.g.rm, 0, x.db[0], true);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[2]), LIBVIRQ_OK);
+	assert_int_equal(x.v[0].proxy_event, 0);
+	assert_int_equal(x.v[1].proxy_event, -1);
+	assert_int_equal(x.v[2].proxy_event, 1);
+	assert_true(virq_sim_rdist_lpi_pending(x.f.g.rm, 0, x.db[0]));
+	assert_int_equal(x.f.its[0].proxy_give_backs, 0);
+	px_same_as_model_(&x);
+	itsfx_no_errors(&x.f);
+	px_teardown_(&x);
+}
+
+/* Both slots' owners are blocked and v0's doorbell is raised but not yet
+ * taken: v2's INV evicts v0 (the DISCARD removes the pending doorbell), then
+ * gives the slot back (DISCARD, MAPTI, INT, SYNC), so that v0's doorbell is
+ * pending again. Before the fix v0 lost its slot and its doorbell. */
+static void test_proxy_gives_back_blocked_slot(void **state)
+{
+	struct px x;
+
+	(void)state;
+	px_setup_(&x);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_wfi_enter(&x.v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_wfi_enter(&x.v[1]), LIBVIRQ_OK);
+	virq_sim_rdist_lpi_set_pending(x.f.g.rm, 0, x.db[0], true);
+	virq_sim_its_clear_log(x.q);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[2]), LIBVIRQ_OK);
+	assert_true(itsfx_find_op(x.f.sm[0], LIBVIRQ_ITS_INT, 0) >= 0);
+	assert_int_equal(x.v[0].proxy_event, 0);
+	assert_int_equal(x.v[1].proxy_event, 1);
+	assert_int_equal(x.v[2].proxy_event, -1);
+	assert_true(virq_sim_rdist_lpi_pending(x.f.g.rm, 0, x.db[0]));
+	assert_int_equal(x.f.its[0].proxy_give_backs, 1);
+	px_same_as_model_(&x);
+	/* v2 has no slot: its next INV gives a slot back again. */
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[2]), LIBVIRQ_OK);
+	assert_int_equal(x.f.its[0].proxy_give_backs, 2);
+	assert_int_equal(x.v[2].proxy_event, -1);
+	px_same_as_model_(&x);
+	itsfx_no_errors(&x.f);
+	px_teardown_(&x);
+}
+
 /* ---------------- the ITS teardown takes no lock ---------------- */
 
 /* The embedder holds its (non-recursive) lock across the teardown. Before
@@ -447,6 +507,8 @@ int main(void)
 	    cmocka_unit_test(test_move_own_vsync_stalls),
 	    cmocka_unit_test(test_proxy_mapti_ran_inv_stalled),
 	    cmocka_unit_test(test_proxy_discard_did_not_run),
+	    cmocka_unit_test(test_proxy_keeps_blocked_owner),
+	    cmocka_unit_test(test_proxy_gives_back_blocked_slot),
 	    cmocka_unit_test(test_its_destroy_takes_no_lock),
 	};
 
