@@ -45,7 +45,9 @@
 # error of libvirq or of the GICv4 code ("gicv4: failures"), the ITT check
 # (an event dom0 unmapped after scribbling over its ITT entry must stay
 # unmapped); with gicv4=on also any LPI injected in software, an MSI handled
-# on another vCPU than its affinity, the masked MSI not held or not
+# on another vCPU than its affinity, a self-test of the series' last patch
+# (edu: the teardown, a vLPI enabled while its vPE is not resident waking
+# its vCPU), the masked MSI not held or not
 # delivered, a MOVI not turned into a VMOVI, a vCPU switched out blocked with
 # a vLPI pending (the block decision reads PendingLast), doorbells for vCPUs
 # that were preempted (runnable, not running) above 1 % of the interrupts, and (on-sched) no
@@ -282,6 +284,9 @@ check() {
 			bad "Xen's own ITS command path did not refuse the ITSes libvirq owns"
 		[ "$dev" != edu ] || grep -aqE 'GICv4 self-test: teardown of .*: ok' "$L" ||
 			bad "the teardown self-test failed: $(grep -a 'GICv4 self-test: teardown' "$L" | tr -d '\r' | paste -sd';')"
+		[ "$dev" != edu ] ||
+			grep -aq 'GICv4 self-test: a vLPI enabled while its vPE is not resident wakes its vCPU: ok' "$L" ||
+			bad "a vLPI enabled while its vPE was not resident did not wake its vCPU: $(grep -a 'GICv4 self-test: a vLPI enabled' "$L" | tr -d '\r' | paste -sd';')"
 		[ "$inj" = 0 ] || bad "$inj LPIs injected in software, expected 0"
 		[ "$bp" = 0 ] || bad "$bp vCPUs switched out blocked with a vLPI pending"
 		[ $((dbr * 100)) -le "${got:-0}" ] || bad "$dbr doorbells for preempted vCPUs (over 1 % of the interrupts)"
