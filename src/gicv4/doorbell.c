@@ -584,6 +584,15 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 	if (fresh && ev_kind_(its->proxy, slot) == LIBVIRQ_ITS_EV_PROXY) {
 		victim = ev_vpe_at_(its->proxy, slot);
 		victim_icid = ev_icid_(its->proxy, slot);
+		/* Every slot holds a blocked vPE's doorbell and this one is in WFI
+		 * too: the give-back's DISCARD would remove the doorbell the INT
+		 * below raises on @to. Refused; the move stays pending. */
+		if (wake && victim && (victim->flags & LIBVIRQ_VPE_IN_WFI))
+			return LIBVIRQ_FAILV_(
+			    api, &its->hal, LIBVIRQ_EBUSY,
+			    "every proxy slot holds a blocked vPE's doorbell: vPE %u's doorbell "
+			    "not raised on rd=%u (retry the move out of WFI; wake its vCPU)",
+			    vpe->vpeid, to);
 		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_EVICT_,
 			0); /* previous owner */
 	}

@@ -718,6 +718,56 @@ static void test_proxy_follows_vmovp(void **state)
 	itsfx_teardown(&f, true);
 }
 
+/* Both proxy slots hold blocked vPEs' doorbells. Moving a third vPE in WFI
+ * (whose doorbell the move must raise on the new RD) is refused, the slots
+ * untouched: the give-back's DISCARD would remove that doorbell. Out of WFI
+ * the move takes a slot for its CLEAR and gives it back (INT) to its blocked
+ * owner. */
+static void test_proxy_move_all_slots_blocked(void **state)
+{
+	struct its_fx f;
+	struct virq_its_cfg cfg = {0};
+	struct virq_gic_vm vm;
+	struct virq_vpe v[3];
+	uint32_t db[3];
+
+	(void)state;
+	setup1(&f, NULL, 2, 40, false);
+	cfg.proxy_doorbells = true;
+	cfg.proxy_slots = 2;
+	cfg.eager_vpes = true;
+	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
+	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_OK);
+	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(virq_lpi_alloc(&f.g.gic, 1, &db[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_init(&v[i], &vm, 0, db[i]), LIBVIRQ_OK);
+		assert_int_equal(virq_vpe_wfi_enter(&v[i]), LIBVIRQ_OK);
+	}
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_move(&v[2], 1), LIBVIRQ_EBUSY);
+	assert_true(v[2].flags & LIBVIRQ_VPE_MOVE_PENDING);
+	assert_int_equal(v[0].proxy_event, 0);
+	assert_int_equal(v[1].proxy_event, 1);
+	assert_int_equal(v[2].proxy_event, -1);
+	assert_int_equal(f.its[0].proxy_give_backs, 0);
+	assert_int_equal(virq_vpe_wfi_exit(&v[2]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_move(&v[2], 1), LIBVIRQ_OK);
+	assert_false(v[2].flags & LIBVIRQ_VPE_MOVE_PENDING);
+	assert_int_equal(v[0].proxy_event, 0);
+	assert_int_equal(v[1].proxy_event, 1);
+	assert_int_equal(v[2].proxy_event, -1);
+	assert_int_equal(f.its[0].proxy_give_backs, 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(virq_vpe_destroy(&v[i]), LIBVIRQ_OK);
+	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
+	assert_int_equal(virq_gic_vm_destroy(&vm), LIBVIRQ_OK);
+	itsfx_no_errors(&f);
+	itsfx_teardown(&f, true);
+}
+
 /* DirectLPI: GICR_INVLPIR + SYNCR; GICv4.1: INVDB + VSYNC. */
 static void test_doorbell_direct_and_invdb(void **state)
 {
@@ -1075,6 +1125,7 @@ int main(void)
 	    cmocka_unit_test(test_proxy_dead_its_forgets_vpe),
 	    cmocka_unit_test(test_proxy_one_per_gic),
 	    cmocka_unit_test(test_proxy_follows_vmovp),
+	    cmocka_unit_test(test_proxy_move_all_slots_blocked),
 	    cmocka_unit_test(test_doorbell_direct_and_invdb),
 	    cmocka_unit_test(test_no_masking_path),
 	    cmocka_unit_test(test_never_quiescent),
