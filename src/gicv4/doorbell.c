@@ -61,7 +61,7 @@ static uint32_t proxy_slots_(const struct virq_its *its)
 	return n;
 }
 
-/* Creates the proxy device of @its (PROXY_SLOTS_MIN_ or more events) unless it
+/* Creates the proxy device of @its (proxy_slots_() events) unless it
  * exists: one 4 KiB page holds the device and its page descriptor. The
  * ITS's lock held. */
 static virq_status proxy_create_(const char *api, struct virq_its *its)
@@ -193,66 +193,63 @@ static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, u
 }
 
 /*
- * The slot a vPE without one takes: the first free slot from proxy_next on;
- * else the first whose owner is not blocked (::LIBVIRQ_VPE_IN_WFI); else
- * proxy_next. A blocked vPE's doorbell is what wakes its vCPU, and the
- * eviction's DISCARD removes its pending state (IHI 0069H §5.3 DISCARD): a
- * doorbell raised but not yet taken by its CPU would be lost. The other
- * owners' doorbells are masked or about to be (the vPE is resident or
- * runnable), so losing their pending state loses nothing. Lock held.
+ * The slot a vPE without one takes: the first free slot from proxy_next on,
+ * else proxy_next (its owner evicted, and given the slot back at once:
+ * proxy_give_back_()). Lock held.
  */
 static uint32_t proxy_victim_(const struct virq_its *its)
 {
 	const struct virq_its_device *p = its->proxy;
 	uint32_t n = p->nr_events, i, s;
-	const struct virq_vpe *o;
 
 	for (i = 0; i < n; i++) {
 		s = (its->proxy_next + i) % n;
 		if (ev_kind_(p, s) != LIBVIRQ_ITS_EV_PROXY)
 			return s;
 	}
-	for (i = 0; i < n; i++) {
-		s = (its->proxy_next + i) % n;
-		o = ev_vpe_at_(p, s);
-		if (!o || !(o->flags & LIBVIRQ_VPE_IN_WFI))
-			return s;
-	}
 	return its->proxy_next % n;
 }
 
 /*
- * Every slot was held by a blocked vPE, and @victim (evicted from @slot,
- * where its doorbell was on collection @icid) may have lost a pending
- * doorbell with the DISCARD: the slot goes back to it (DISCARD of the
- * current owner, MAPTI, INT, SYNC), the INT raising its doorbell again. At
- * worst that wakes its vCPU once for nothing; a lost doorbell would leave
- * it blocked with a vLPI pending. Lock held.
+ * Every slot was taken and @victim was evicted from @slot (its doorbell on
+ * collection @icid) for the INV of the slot's new owner. The eviction's
+ * DISCARD also removed the pending state of @victim's doorbell (IHI 0069H
+ * §5.3 DISCARD): one raised and not yet taken by its CPU (a blocked vCPU's
+ * wake-up) would be lost. So the slot goes back to @victim at once --
+ * DISCARD + SYNC of the new owner's mapping, MAPTI, INT, SYNC -- the INT
+ * raising its doorbell again (at worst one spurious wake-up). This DISCARD
+ * removes the new owner's own pending doorbell in turn: unless it is
+ * resident (none can be raised), PendingLast is set on it, which
+ * virq_vpe_put() reports so that its vCPU does not block. A failure is
+ * logged (the new owner's INV did run) and tracked as GITS_CREADR showed.
+ * Lock held.
  */
-static virq_status proxy_give_back_(const char *api, struct virq_its *its, uint32_t slot,
-				    struct virq_vpe *victim, uint32_t icid)
+static void proxy_give_back_(const char *api, struct virq_its *its, uint32_t slot,
+			     struct virq_vpe *victim, uint32_t icid)
 {
 	struct virq_its_device *p = its->proxy;
 	struct virq_vpe *taker = ev_vpe_at_(p, slot);
+	uint32_t at = ev_icid_(p, slot);
 	struct slot_batch_ b;
 	virq_status st;
 
 	b.n = 0;
 	sb_add_(&b, virq_its_discard(p->device_id, slot), FX_FREE_, 0);
+	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, at)), FX_NONE_, 0);
 	sb_add_(&b, virq_its_mapti(p->device_id, slot, victim->doorbell, icid), FX_MAP_, icid);
 	sb_add_(&b, virq_its_int_cmd(p->device_id, slot), FX_NONE_, 0);
 	sb_add_(&b, virq_its_sync_cmd(virq_its_rdbase_(its, icid)), FX_NONE_, 0);
 	st = sb_exec_(its, &b, slot, victim);
 	if (taker && taker->proxy_event == (int32_t)slot && ev_vpe_at_(p, slot) != taker)
 		taker->proxy_event = -1;
+	if (taker && !(taker->flags & LIBVIRQ_VPE_RESIDENT))
+		taker->flags |= LIBVIRQ_VPE_PENDING_LAST;
 	its->proxy_give_backs++;
 	if (st != LIBVIRQ_OK)
-		return LIBVIRQ_FAILV_(
-		    api, &its->hal, st,
-		    "proxy slot %u back to blocked vPE %u (DISCARD + MAPTI + INT + "
-		    "SYNC) not seen to run: its doorbell may be lost",
-		    slot, victim->vpeid);
-	return LIBVIRQ_OK;
+		(void)LIBVIRQ_FAILV_(api, &its->hal, st,
+				     "proxy slot %u back to vPE %u (DISCARD + SYNC + MAPTI + INT + "
+				     "SYNC) not seen to run: vPE %u's doorbell may be lost",
+				     slot, victim->vpeid, victim->vpeid);
 }
 
 /* A doorbell of @vpe on a fresh proxy slot: [DISCARD of the slot's previous
@@ -294,10 +291,12 @@ static virq_status proxy_map_inv_(const char *api, struct virq_its *its, struct 
 		return LIBVIRQ_FAILV_(
 		    api, &its->hal, st,
 		    "proxy [DISCARD +] MAPTI + INV + SYNC of vPE %u's doorbell not "
-		    "seen to run (the slot tracked as GITS_CREADR showed)",
-		    vpe->vpeid);
-	if (victim && victim != vpe && (victim->flags & LIBVIRQ_VPE_IN_WFI))
-		return proxy_give_back_(api, its, slot, victim, victim_icid);
+		    "seen to run (the slot tracked as GITS_CREADR showed; evicted vPE "
+		    "%u, whose pending doorbell a DISCARD that ran removed: %u)",
+		    vpe->vpeid, victim ? victim->vpeid : LIBVIRQ_VPEID_NONE,
+		    (unsigned)(evict && (!ran.exact || ran.ran > 0)));
+	if (victim && victim != vpe)
+		proxy_give_back_(api, its, slot, victim, victim_icid);
 	return LIBVIRQ_OK;
 }
 
@@ -567,9 +566,8 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 				  uint32_t from, uint32_t to, bool wake)
 {
 	struct slot_batch_ b;
-	uint32_t slot, at = from, victim_icid = 0;
+	uint32_t slot, at = from;
 	bool fresh = vpe->proxy_event < 0;
-	struct virq_vpe *victim = NULL;
 	virq_status st;
 
 	if (its->dead)
@@ -581,21 +579,12 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 		return st;
 	b.n = 0;
 	slot = fresh ? proxy_victim_(its) : (uint32_t)vpe->proxy_event;
-	if (fresh && ev_kind_(its->proxy, slot) == LIBVIRQ_ITS_EV_PROXY) {
-		victim = ev_vpe_at_(its->proxy, slot);
-		victim_icid = ev_icid_(its->proxy, slot);
-		/* Every slot holds a blocked vPE's doorbell and this one is in WFI
-		 * too: the give-back's DISCARD would remove the doorbell the INT
-		 * below raises on @to. Refused; the move stays pending. */
-		if (wake && victim && (victim->flags & LIBVIRQ_VPE_IN_WFI))
-			return LIBVIRQ_FAILV_(
-			    api, &its->hal, LIBVIRQ_EBUSY,
-			    "every proxy slot holds a blocked vPE's doorbell: vPE %u's doorbell "
-			    "not raised on rd=%u (retry the move out of WFI; wake its vCPU)",
-			    vpe->vpeid, to);
-		sb_add_(&b, virq_its_discard(its->proxy->device_id, slot), FX_EVICT_,
-			0); /* previous owner */
-	}
+	/* Every slot taken: nothing is sent. An eviction would cost the owner a
+	 * give-back (proxy_give_back_()), whose DISCARD would remove the
+	 * doorbell raised on @to below; without the CLEAR, a doorbell left
+	 * pending on @from is taken there (a wake-up, spurious at worst). */
+	if (fresh && ev_kind_(its->proxy, slot) == LIBVIRQ_ITS_EV_PROXY)
+		return LIBVIRQ_OK;
 	if (fresh)
 		sb_add_(&b, virq_its_mapti(its->proxy->device_id, slot, vpe->doorbell, from),
 			FX_MAP_, from);
@@ -625,8 +614,6 @@ static virq_status proxy_db_move_(const char *api, struct virq_its *its, struct 
 				      "proxy CLEAR / MOVI of vPE %u's doorbell from rd=%u to rd=%u "
 				      "not seen to run (retry the move)",
 				      vpe->vpeid, from, to);
-	if (victim && victim != vpe && (victim->flags & LIBVIRQ_VPE_IN_WFI))
-		return proxy_give_back_(api, its, slot, victim, victim_icid);
 	return LIBVIRQ_OK;
 }
 

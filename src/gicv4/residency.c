@@ -222,8 +222,15 @@ static LIBVIRQ_ALWAYS_INLINE_ virq_status make_nonresident_(const char *api, str
 				      "GICR_VPENDBASER.Dirty still 1 after timeout_ns=%u (vPE %u "
 				      "non-resident, PendingLast reported true)",
 				      gic->timeout_ns, vpe->vpeid);
-	if (vpe->flags & LIBVIRQ_VPE_DB_MASK)
-		return virq_vpe_db_request_(api, vpe, doorbell);
+	if (vpe->flags & LIBVIRQ_VPE_DB_MASK) {
+		/* Unmasking through a proxy slot borrowed from another vPE
+		 * removes this doorbell's pending state with the give-back's
+		 * DISCARD, which then sets PendingLast (doorbell.c). */
+		st = virq_vpe_db_request_(api, vpe, doorbell);
+		if (pending_last)
+			*pending_last = (vpe->flags & LIBVIRQ_VPE_PENDING_LAST) != 0;
+		return st;
+	}
 	return LIBVIRQ_OK;
 }
 

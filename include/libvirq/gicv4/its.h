@@ -160,12 +160,14 @@ struct virq_its_cfg {
 	/** With @ref proxy_doorbells: events (slots) of the proxy device, one
 	 *  vPE's doorbell each; 0 means 16. Raised to one per redistributor
 	 *  and rounded up to a power of two, lowered to 2^GITS_TYPER.ID_bits.
-	 *  A vPE that needs a slot when all are taken evicts another vPE's
-	 *  (DISCARD, which also removes that doorbell's pending state, IHI
-	 *  0069H §5.3 DISCARD); a blocked vPE's slot is taken only when every
-	 *  owner is blocked, and is then given back with an INT
-	 *  (::virq_its::proxy_give_backs). Give at least the number of vPEs
-	 *  that may block at once to avoid both. */
+	 *  When every slot is taken, a vPE that needs one for an INV evicts an
+	 *  owner (DISCARD, which also removes that doorbell's pending state,
+	 *  IHI 0069H §5.3 DISCARD) and gives the slot back at once with an INT
+	 *  raising the owner's doorbell again (::virq_its::proxy_give_backs):
+	 *  nine commands instead of two and a spurious doorbell, and the give-back
+	 *  removes the evicting vPE's own pending doorbell (PendingLast is then
+	 *  set on it unless it is resident). Give at least as many slots as vPEs
+	 *  that may be non-resident at once. */
 	uint32_t proxy_slots;
 	/** Map every vPE on this GICv4.0 ITS when it is created (VMAPP +
 	 *  VINVALL + VSYNC in virq_vpe_init(), the 0.2 behaviour) instead of
@@ -211,9 +213,9 @@ struct virq_its {
 	uint32_t proxy_devid; /**< DeviceID reserved for the proxy (with @ref proxy_ok). */
 	uint32_t proxy_next;  /**< Next proxy slot to use (round robin). */
 	uint32_t proxy_slots; /**< ::virq_its_cfg::proxy_slots as given (0: the default). */
-	/** Times every proxy slot was held by a blocked vPE (::LIBVIRQ_VPE_IN_WFI),
-	 *  so that one was evicted and given its slot back with an INT raising its
-	 *  doorbell again (statistics: each is at most one spurious wake-up). */
+	/** Evictions of a proxy slot's owner, each followed by the give-back
+	 *  (DISCARD, SYNC, MAPTI, INT, SYNC) that raises its doorbell again
+	 *  (statistics: each is a spurious doorbell at most). */
 	uint32_t proxy_give_backs;
 	bool eager_vpes;     /**< vPEs mapped here at creation (::virq_its_cfg::eager_vpes or
 				  GICv4.1). */

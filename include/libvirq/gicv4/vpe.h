@@ -475,10 +475,7 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_put(struct virq_vpe *vpe, bool *pending_
  * @param rd  New redistributor index (LPIs enabled, collection mapped).
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,
  *         gicv4/state.h; unmapped vPE, bad @p rd); ::LIBVIRQ_EDEAD (being torn down);
- *         ::LIBVIRQ_EBUSY (resident; LPIs off on @p rd; GICv4.0 proxy: the vPE
- *         is in WFI, has no proxy slot and every slot holds a blocked vPE's
- *         doorbell, so its doorbell could not be raised on @p rd: the move
- *         stays pending, retry it out of WFI and wake the vCPU); queue errors, and
+ *         ::LIBVIRQ_EBUSY (resident; LPIs off on @p rd); queue errors, and
  *         ::LIBVIRQ_ECANCELED (between the publish and the wait, with the lock
  *         released, another CPU's failed command reset an ITS's queue and
  *         dropped this VMOVP or its VSYNC). For each, what GITS_CREADR showed
@@ -531,12 +528,14 @@ LIBVIRQ_MUST_CHECK virq_status virq_vpe_set_db_masking(struct virq_vpe *vpe, boo
  * vPE's RD + bounded GICR_SYNCR poll. GICv4.0 without: through the proxy
  * device — MAPTI(proxy, slot, doorbell, collection of the vPE's RD) the
  * first time (DISCARD of the slot's previous owner when reused), then
- * INV(proxy, slot) + SYNC. The slot reused is a free one, else one whose
- * owner is not blocked (::LIBVIRQ_VPE_IN_WFI): the DISCARD also removes
- * the owner's pending doorbell (IHI 0069H §5.3 DISCARD). When every owner
- * is blocked, the slot is given back to its owner at once (DISCARD, MAPTI,
- * INT, SYNC: its doorbell raised again, ::virq_its::proxy_give_backs) and
- * @p vpe keeps none.
+ * INV(proxy, slot) + SYNC. A free slot is taken first; when every slot is
+ * taken, the round robin's owner is evicted (DISCARD, which also removes its
+ * pending doorbell, IHI 0069H §5.3 DISCARD) and given the slot back at once
+ * (DISCARD, SYNC, MAPTI, INT, SYNC: its doorbell raised again,
+ * ::virq_its::proxy_give_backs); @p vpe then keeps no slot, and its own
+ * pending doorbell, which that DISCARD removed, is reported as PendingLast
+ * (set unless it is resident). A failure of the give-back is logged, not
+ * returned (the INV of @p vpe did run).
  *
  * @param vpe A mapped vPE with a doorbell.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (a NULL, never initialised or destroyed object,

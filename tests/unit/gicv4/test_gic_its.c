@@ -646,26 +646,33 @@ static void test_proxy_doorbell(void **state)
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_sim_its_ncmds(q), 2);
 	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0C);
-	/* Two slots: the third vPE evicts the first (DISCARD, MAPTI, INV, SYNC). */
+	/* Two slots: the third vPE evicts the first (DISCARD, MAPTI, INV, SYNC)
+	 * and gives the slot back at once (DISCARD, SYNC, MAPTI, INT, SYNC). */
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), LIBVIRQ_OK);
 	virq_sim_its_clear_log(q);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[2]), LIBVIRQ_OK);
-	assert_int_equal(virq_sim_its_ncmds(q), 4);
+	assert_int_equal(virq_sim_its_ncmds(q), 9);
 	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0F);
 	assert_int_equal(virq_sim_its_cmd_at(q, 1)->op, 0x0A);
-	assert_int_equal(v[0].proxy_event, -1);
-	assert_int_equal(v[2].proxy_event, 0);
-	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 0).pintid, db[2]);
+	assert_int_equal(virq_sim_its_cmd_at(q, 1)->pintid, db[2]);
+	assert_int_equal(virq_sim_its_cmd_at(q, 2)->op, 0x0C);
+	assert_int_equal(virq_sim_its_cmd_at(q, 4)->op, 0x0F);
+	assert_int_equal(virq_sim_its_cmd_at(q, 6)->op, 0x0A);
+	assert_int_equal(virq_sim_its_cmd_at(q, 7)->op, 0x03);
+	assert_int_equal(v[0].proxy_event, 0);
+	assert_int_equal(v[2].proxy_event, -1);
+	assert_int_equal(f.its[0].proxy_give_backs, 1);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 0).pintid, db[0]);
 	/* Masking: resident disables the doorbell byte (+INV), blocking enables it. */
-	assert_int_equal(virq_vpe_set_db_masking(&v[2], true), LIBVIRQ_OK);
-	assert_int_equal(virq_lpi_set_config(&f.g.gic, db[2], 0xA0, true), LIBVIRQ_OK);
-	v[2].flags |= LIBVIRQ_VPE_DB_ON;
+	assert_int_equal(virq_vpe_set_db_masking(&v[0], true), LIBVIRQ_OK);
+	assert_int_equal(virq_lpi_set_config(&f.g.gic, db[0], 0xA0, true), LIBVIRQ_OK);
+	v[0].flags |= LIBVIRQ_VPE_DB_ON;
 	virq_sim_its_clear_log(q);
-	assert_int_equal(virq_vpe_make_resident(&v[2], 0), LIBVIRQ_OK);
-	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 0);
+	assert_int_equal(virq_vpe_make_resident(&v[0], 0), LIBVIRQ_OK);
+	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[0] - 8192] & 1, 0);
 	assert_int_equal(virq_sim_its_cmd_at(q, 0)->op, 0x0C);
-	assert_int_equal(virq_vpe_make_nonresident(&v[2], true, NULL), LIBVIRQ_OK);
-	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[2] - 8192] & 1, 1);
+	assert_int_equal(virq_vpe_make_nonresident(&v[0], true, NULL), LIBVIRQ_OK);
+	assert_int_equal(((uint8_t *)f.g.gic.prop.va)[db[0] - 8192] & 1, 1);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(virq_vpe_destroy(&v[i]), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
@@ -718,18 +725,18 @@ static void test_proxy_follows_vmovp(void **state)
 	itsfx_teardown(&f, true);
 }
 
-/* Both proxy slots hold blocked vPEs' doorbells. Moving a third vPE in WFI
- * (whose doorbell the move must raise on the new RD) is refused, the slots
- * untouched: the give-back's DISCARD would remove that doorbell. Out of WFI
- * the move takes a slot for its CLEAR and gives it back (INT) to its blocked
- * owner. */
-static void test_proxy_move_all_slots_blocked(void **state)
+/* Both proxy slots are taken. A move of a third vPE, which has no slot,
+ * sends nothing on the proxy (no eviction: its give-back's DISCARD would
+ * remove the doorbell the move raises on the new RD for a vCPU in WFI), and
+ * a doorbell it left pending on the old RD stays pending there. */
+static void test_proxy_move_all_slots_taken(void **state)
 {
 	struct its_fx f;
 	struct virq_its_cfg cfg = {0};
 	struct virq_gic_vm vm;
 	struct virq_vpe v[3];
 	uint32_t db[3];
+	uint32_t pdev;
 
 	(void)state;
 	setup1(&f, NULL, 2, 40, false);
@@ -737,6 +744,7 @@ static void test_proxy_move_all_slots_blocked(void **state)
 	cfg.proxy_slots = 2;
 	cfg.eager_vpes = true;
 	assert_int_equal(virq_its_init(&f.its[0], &f.g.gic, &f.g.desc.its[0], &cfg), LIBVIRQ_OK);
+	pdev = f.its[0].proxy_devid;
 	assert_int_equal(virq_its_map_collection(&f.its[0], 0), LIBVIRQ_OK);
 	assert_int_equal(virq_its_map_collection(&f.its[0], 1), LIBVIRQ_OK);
 	assert_int_equal(virq_gic_vm_init(&vm, &f.g.gic, 16), LIBVIRQ_OK);
@@ -747,19 +755,17 @@ static void test_proxy_move_all_slots_blocked(void **state)
 	}
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&v[1]), LIBVIRQ_OK);
-	assert_int_equal(virq_vpe_move(&v[2], 1), LIBVIRQ_EBUSY);
-	assert_true(v[2].flags & LIBVIRQ_VPE_MOVE_PENDING);
-	assert_int_equal(v[0].proxy_event, 0);
-	assert_int_equal(v[1].proxy_event, 1);
-	assert_int_equal(v[2].proxy_event, -1);
-	assert_int_equal(f.its[0].proxy_give_backs, 0);
-	assert_int_equal(virq_vpe_wfi_exit(&v[2]), LIBVIRQ_OK);
+	virq_sim_rdist_lpi_set_pending(f.g.rm, 0, db[2], true);
 	assert_int_equal(virq_vpe_move(&v[2], 1), LIBVIRQ_OK);
 	assert_false(v[2].flags & LIBVIRQ_VPE_MOVE_PENDING);
+	assert_int_equal(itsfx_find_op(f.sm[0], LIBVIRQ_ITS_DISCARD, 0), -1);
 	assert_int_equal(v[0].proxy_event, 0);
 	assert_int_equal(v[1].proxy_event, 1);
 	assert_int_equal(v[2].proxy_event, -1);
-	assert_int_equal(f.its[0].proxy_give_backs, 1);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 0).pintid, db[0]);
+	assert_int_equal(virq_sim_its_state_lookup(f.sm[0], pdev, 1).pintid, db[1]);
+	assert_true(virq_sim_rdist_lpi_pending(f.g.rm, 0, db[2]));
+	assert_int_equal(f.its[0].proxy_give_backs, 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(virq_vpe_destroy(&v[i]), LIBVIRQ_OK);
 	assert_int_equal(f.its[0].proxy->nr_mapped, 0);
@@ -1125,7 +1131,7 @@ int main(void)
 	    cmocka_unit_test(test_proxy_dead_its_forgets_vpe),
 	    cmocka_unit_test(test_proxy_one_per_gic),
 	    cmocka_unit_test(test_proxy_follows_vmovp),
-	    cmocka_unit_test(test_proxy_move_all_slots_blocked),
+	    cmocka_unit_test(test_proxy_move_all_slots_taken),
 	    cmocka_unit_test(test_doorbell_direct_and_invdb),
 	    cmocka_unit_test(test_no_masking_path),
 	    cmocka_unit_test(test_never_quiescent),
