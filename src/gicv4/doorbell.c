@@ -202,6 +202,8 @@ static uint32_t proxy_victim_(const struct virq_its *its)
 	const struct virq_its_device *p = its->proxy;
 	uint32_t n = p->nr_events, i, s;
 
+	if (!n) /* never: a device has at least 2 events */
+		return 0;
 	for (i = 0; i < n; i++) {
 		s = (its->proxy_next + i) % n;
 		if (ev_kind_(p, s) != LIBVIRQ_ITS_EV_PROXY)

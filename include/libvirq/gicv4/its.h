@@ -157,7 +157,7 @@ struct virq_its_cfg {
 	 *  queue failure. One per GIC: ignored when another ITS of the GIC
 	 *  already has it. */
 	bool proxy_doorbells;
-	/** With @ref proxy_doorbells: events (slots) of the proxy device, one
+	/** With ::virq_its_cfg::proxy_doorbells, events (slots) of the proxy device, one
 	 *  vPE's doorbell each; 0 means 16. Raised to one per redistributor
 	 *  and rounded up to a power of two, lowered to 2^GITS_TYPER.ID_bits.
 	 *  When every slot is taken, a vPE that needs one for an INV evicts an
