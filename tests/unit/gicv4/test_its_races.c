@@ -362,6 +362,15 @@ static void px_teardown_(struct px *x)
 	itsfx_teardown(&x->f, true);
 }
 
+/* v0 and v1 take proxy slots 0 and 1: every slot is taken. */
+static void px_fill_slots_(struct px *x)
+{
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x->v[0]), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_doorbell_invalidate(&x->v[1]), LIBVIRQ_OK);
+	assert_int_equal(x->v[0].proxy_event, 0);
+	assert_int_equal(x->v[1].proxy_event, 1);
+}
+
 /* The MAPTI of a fresh slot ran and its INV stalled: the ITS maps the slot to
  * v0's doorbell, so the library tracks it as v0's and the retry sends only
  * INV + SYNC. Before the fix the slot was tracked free and the retry sent a
@@ -394,10 +403,7 @@ static void test_proxy_discard_did_not_run(void **state)
 
 	(void)state;
 	px_setup_(&x);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[0]), LIBVIRQ_OK);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[1]), LIBVIRQ_OK);
-	assert_int_equal(x.v[0].proxy_event, 0);
-	assert_int_equal(x.v[1].proxy_event, 1);
+	px_fill_slots_(&x);
 	virq_sim_its_stall_opcode(x.q, LIBVIRQ_ITS_DISCARD);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[2]), LIBVIRQ_ESTALLED);
 	virq_sim_its_stall_opcode(x.q, -1);
@@ -425,8 +431,7 @@ static void test_proxy_eviction_keeps_doorbell(void **state)
 
 	(void)state;
 	px_setup_(&x);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[0]), LIBVIRQ_OK);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[1]), LIBVIRQ_OK);
+	px_fill_slots_(&x);
 	assert_int_equal(virq_vpe_wfi_enter(&x.v[0]), LIBVIRQ_OK);
 	virq_sim_rdist_lpi_set_pending(x.f.g.rm, 0, x.db[0], true);
 	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[2]), LIBVIRQ_OK);
@@ -453,8 +458,7 @@ static void test_proxy_gives_back_blocked_slot(void **state)
 
 	(void)state;
 	px_setup_(&x);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[0]), LIBVIRQ_OK);
-	assert_int_equal(virq_vpe_doorbell_invalidate(&x.v[1]), LIBVIRQ_OK);
+	px_fill_slots_(&x);
 	assert_int_equal(virq_vpe_wfi_enter(&x.v[0]), LIBVIRQ_OK);
 	assert_int_equal(virq_vpe_wfi_enter(&x.v[1]), LIBVIRQ_OK);
 	virq_sim_rdist_lpi_set_pending(x.f.g.rm, 0, x.db[0], true);
