@@ -146,7 +146,6 @@ static void proxy_slot_free_(struct virq_its *its, uint32_t slot)
  * so that the tracking can follow a batch that failed part-way. */
 enum slot_fx_ {
 	FX_NONE_ = 0, /* CLEAR, INT, SYNC */
-	FX_EVICT_,    /* DISCARD of the slot's previous owner */
 	FX_MAP_,      /* MAPTI of the vPE's doorbell on icid[] */
 	FX_AT_,	      /* MOVI to icid[] */
 	FX_FREE_,     /* DISCARD of the vPE's own mapping */
@@ -178,7 +177,7 @@ static virq_status sb_exec_(struct virq_its *its, const struct slot_batch_ *b, u
 	virq_status st = virq_its_exec_seen_(its, b->c, b->n, &ran);
 
 	for (size_t i = 0; i < b->n && (i < ran.ran || !ran.exact); i++) {
-		if (b->fx[i] == FX_EVICT_ || (b->fx[i] == FX_FREE_ && ran.exact))
+		if (b->fx[i] == FX_FREE_ && ran.exact)
 			proxy_slot_free_(its, slot);
 		else if (b->fx[i] == FX_MAP_)
 			proxy_slot_take_(its, slot, vpe, vpe->doorbell, b->icid[i]);
