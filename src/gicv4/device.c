@@ -324,7 +324,7 @@ virq_status virq_its_device_unmap_(const char *api, struct virq_its_device *dev)
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
 	its = dev->its;
-	virq_its_lock_(its);
+	virq_its_lock_dev_(dev, false);
 	st = virq_its_device_unmap_locked_(api, dev);
 	virq_its_unlock_(its);
 	return st;
@@ -399,7 +399,7 @@ virq_status virq_its_map_lpi(struct virq_its_device *dev, uint32_t event, uint32
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, false);
 	st = map_lpi_locked_(api, dev, event, pintid, icid);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -453,7 +453,7 @@ static virq_status unmap_event_locked_(const char *api, struct virq_its_device *
 		return st;
 	c[0] = virq_its_discard(dev->device_id, event);
 	c[1] = virq_its_ev_sync_(dev->its, dev, event);
-	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	st = virq_its_exec_ev_(dev, event, c, 2, true, &ran);
 	if (st == LIBVIRQ_OK) {
 		virq_its_event_forget_(dev, event);
 		return LIBVIRQ_OK;
@@ -487,7 +487,7 @@ virq_status virq_its_unmap_event_(const char *api, struct virq_its_device *dev, 
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, true);
 	st = unmap_event_locked_(api, dev, event);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -513,16 +513,17 @@ virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint3
 			     enum virq_its_opcode op)
 {
 	struct virq_its_cmd c[2];
+	struct virq_its_ran ran;
 	virq_status st;
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, true);
 	st = event_mapped_(api, dev, event, false);
 	if (st == LIBVIRQ_OK) {
 		c[0] = dev_ev_cmd_(op, dev->device_id, event);
 		c[1] = virq_its_ev_sync_(dev->its, dev, event);
-		st = virq_its_exec_(dev->its, c, 2);
+		st = virq_its_exec_ev_(dev, event, c, 2, false, &ran);
 		if (st != LIBVIRQ_OK)
 			st =
 			    LIBVIRQ_FAILV_(api, &dev->hal, st,
@@ -739,7 +740,7 @@ virq_status virq_its_unmap_run_(const char *api, struct virq_its_device *dev, ui
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, false);
 	st = unmap_run_locked_(api, dev, first, count, vlpi_only);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -802,7 +803,7 @@ virq_status virq_its_move_lpi(struct virq_its_device *dev, uint32_t event, uint3
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, false);
 	st = move_lpi_locked_(api, dev, event, icid);
 	virq_its_unlock_(dev->its);
 	return st;

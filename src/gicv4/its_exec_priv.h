@@ -46,6 +46,24 @@ struct virq_its_ran {
 virq_status virq_its_exec_seen_(struct virq_its *its, const struct virq_its_cmd *cmds, size_t n,
 				struct virq_its_ran *ran);
 
+/* Deferred completion (virq_its_device_set_deferred()). */
+/* virq_its_lock_() for a call on @dev that first settles the ITS's deferred
+ * batches (waiting) unless the call is @deferrable on a deferred device
+ * and there is room for its batch and no reset came since: so no call
+ * looks at an event whose tracking a settle could still restore. */
+void virq_its_lock_dev_(struct virq_its_device *dev, bool deferrable);
+/* virq_its_exec_seen_() of a deferrable call's batch on (@dev, @event),
+ * lock held (taken with virq_its_lock_dev_(dev, true)): on a deferred device
+ * published without a wait and journaled (*ran: all ran), the event's
+ * tracking before the call kept to restore when @undo (the call changes
+ * it) and the ITS never runs the batch. */
+virq_status virq_its_exec_ev_(struct virq_its_device *dev, uint32_t event,
+			      const struct virq_its_cmd *cmds, size_t n, bool undo,
+			      struct virq_its_ran *ran);
+/* virq_its_settle() with the lock held, reporting under @p api (NULL: a
+ * settle on another call's behalf, only logged: not that call's failure). */
+virq_status virq_its_settle_locked_(const char *api, struct virq_its *its, bool wait);
+
 /* The failure path of virq_its_wait_seen_() (below). */
 LIBVIRQ_COLD_ virq_status virq_its_wait_failed_(struct virq_its *its, virq_status st, uint64_t base,
 						size_t n, uint64_t ticket,

@@ -642,6 +642,20 @@ virq_status virq_its_queue_wait_(struct virq_its_queue *q, uint64_t ticket,
 	return LIBVIRQ_OK;
 }
 
+virq_status virq_its_queue_test_(struct virq_its_queue *q, uint64_t ticket)
+{
+	if (q->dead)
+		return LIBVIRQ_EDEAD;
+	if (q->rd_lin < ticket) {
+		/* One read; a stall or an impossible value is decided by the
+		 * waiting form (which re-reads and reports it). */
+		if (creadr_read_(q) != RD_PROGRESS_)
+			return virq_its_queue_wait_(q, ticket, NULL);
+		return q->rd_lin < ticket ? LIBVIRQ_EBUSY : LIBVIRQ_OK;
+	}
+	return virq_its_queue_wait_(q, ticket, NULL);
+}
+
 virq_status virq_its_queue_wait(struct virq_its_queue *q, uint64_t ticket,
 				struct virq_its_queue_diag *diag)
 {

@@ -35,6 +35,10 @@ virq_status virq_its_queue_push_raw_(struct virq_its_queue *q,
 virq_status virq_its_queue_wait_(struct virq_its_queue *q, uint64_t ticket,
 				 struct virq_its_queue_diag *diag);
 virq_status virq_its_queue_drain_(struct virq_its_queue *q, struct virq_its_queue_diag *diag);
+/* virq_its_queue_wait_() that does not poll: at most one GITS_CREADR
+ * read, then LIBVIRQ_EBUSY when @ticket is not consumed yet (a stall or an
+ * impossible value: what virq_its_queue_wait_() returns). */
+virq_status virq_its_queue_test_(struct virq_its_queue *q, uint64_t ticket);
 
 /* virq_its_queue_reset() of a live queue that also says what ran:
  * *consumed_lin gets the linear position GITS_CREADR reached. LIBVIRQ_OK:

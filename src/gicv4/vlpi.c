@@ -122,7 +122,7 @@ static virq_status vlpi_map_locked_(const char *api, struct virq_its_device *dev
 	db = db_for_(dev, vpe, doorbell);
 	c[0] = virq_its_vmapti(dev->device_id, event, vpe->vpeid, vintid, db);
 	c[1] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_seen_(dev->its, c, 2, &ran);
+	st = virq_its_exec_ev_(dev, event, c, 2, true, &ran);
 	if (st != LIBVIRQ_OK && !its_may_have_run_(&ran, 0))
 		return LIBVIRQ_FAILV_(api, hal, st,
 				      "VMAPTI + VSYNC of event=%u not run (not mapped)", event);
@@ -144,7 +144,7 @@ static virq_status vlpi_map_(const char *api, struct virq_its_device *dev, uint3
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, true);
 	st = vlpi_map_locked_(api, dev, event, vpe, vintid, doorbell, cfg);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -320,7 +320,7 @@ virq_status virq_vlpi_map_range(struct virq_its_device *dev, uint32_t first_even
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, false);
 	st = vlpi_map_range_locked_(api, dev, first_event, count, vpe, first_vintid, doorbell);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -415,7 +415,7 @@ virq_status virq_vlpi_remap(struct virq_its_device *dev, uint32_t event, struct 
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, false);
 	st = vlpi_remap_locked_(api, dev, event, vpe, vintid);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -456,7 +456,7 @@ static virq_status vlpi_move_locked_(const char *api, struct virq_its_device *de
 	if (old != vpe)
 		c[n++] = virq_its_vsync_cmd(old->vpeid);
 	c[n++] = virq_its_vsync_cmd(vpe->vpeid);
-	st = virq_its_exec_seen_(dev->its, c, n, &ran);
+	st = virq_its_exec_ev_(dev, event, c, n, true, &ran);
 	/* GITS_CREADR showed the VMOVI processed: the vLPI is on the new vPE
 	 * (referenced there); otherwise it stays tracked on the old one. */
 	if (st == LIBVIRQ_OK || ran.ran >= 1)
@@ -476,7 +476,7 @@ virq_status virq_vlpi_move(struct virq_its_device *dev, uint32_t event, struct v
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, LIBVIRQ_GICV4_HAL_OF_(vpe), "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, true);
 	st = vlpi_move_locked_(api, dev, event, vpe);
 	virq_its_unlock_(dev->its);
 	return st;
@@ -528,7 +528,7 @@ virq_status virq_vlpi_set_doorbell(struct virq_its_device *dev, uint32_t event, 
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_(dev->its);
+	virq_its_lock_dev_(dev, false);
 	st = vlpi_set_doorbell_locked_(api, dev, event, on);
 	virq_its_unlock_(dev->its);
 	return st;

@@ -417,6 +417,17 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EBUSY,
 				      "vPE %u resident (virq_vpe_make_nonresident() first)",
 				      vpe->vpeid);
+	/* Deferred batches first (virq_its_device_set_deferred()): one that
+	 * never ran would give the vPE its vLPI back. */
+	for (uint32_t i = 0; i < LIBVIRQ_GIC_ITS_SLOTS; i++) {
+		struct virq_its *its = vpe->vm->gic->its[i];
+
+		if (its && (vpe->its_mask & (1u << i)) && its->nr_deferred) {
+			virq_its_lock_(its);
+			(void)virq_its_settle_locked_(NULL, its, true); /* logged */
+			virq_its_unlock_(its);
+		}
+	}
 	if (vpe->nr_vlpis)
 		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EBUSY,
 				      "vPE %u: nr_vlpis=%u vLPIs still mapped", vpe->vpeid,

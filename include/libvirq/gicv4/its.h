@@ -184,6 +184,25 @@ struct virq_its_cfg {
 struct virq_its_device;
 struct virq_its_pool_page;
 
+/** @brief Most batches one ITS holds published but not waited for (virq_its_settle()). */
+#define LIBVIRQ_ITS_DEFER_MAX 8u
+
+/**
+ * @brief Private: one batch of a deferred device published without a wait
+ * (virq_its_device_set_deferred()): where it is in the queue, and what its
+ * event's tracking was before the call, restored if the ITS never ran it.
+ */
+struct virq_its_deferred {
+	struct virq_its_device *dev; /**< Private: the device. */
+	struct virq_vpe *vpe;	     /**< Private: the event's vPE before the call. */
+	uint64_t base;		     /**< Private: linear queue position of the first command. */
+	uint64_t end;		     /**< Private: linear position after the last (its ticket). */
+	uint32_t event;		     /**< Private: the event. */
+	uint32_t intid;		     /**< Private: its INTID before the call (0: not mapped). */
+	uint16_t aux;		     /**< Private: its doorbell word before the call. */
+	bool undo;		     /**< Private: the call changed the event's tracking. */
+};
+
 /** @brief One ITS. Caller storage; members are read-only for the embedder. */
 struct virq_its {
 	uint32_t state;	       /**< ::virq_gicv4_state (see gicv4/state.h). */
@@ -226,8 +245,19 @@ struct virq_its {
 	 *  through ::virq_its_device::next. */
 	struct virq_its_device *devices;
 	struct virq_its_lock lock; /**< From the configuration (::virq_its_lock). */
-	struct virq_page dev_ht;   /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
-	uint32_t dev_ht_used;	   /**< Private: devices in @ref dev_ht. */
+	uint64_t deferred_batches; /**< Batches published without a wait (statistics). */
+	uint64_t deferred_waits;   /**< Waits for deferred batches: virq_its_settle() that polled
+					past one read, a full journal, a teardown (statistics). */
+	uint32_t deferred_undone;  /**< Deferred batches the ITS never ran, their tracking
+					restored (statistics). */
+	uint32_t nr_deferred;	   /**< Private: entries of @ref deferred. */
+	bool deferred_reset;	   /**< Private: the queue was reset with batches deferred. */
+	uint64_t deferred_epoch;   /**< Private: queue epoch of the oldest deferred batch. */
+	uint64_t deferred_t0;	   /**< Private: HAL time of the oldest deferred batch (ns). */
+	/** Private: batches published and not waited for, oldest first. */
+	struct virq_its_deferred deferred[LIBVIRQ_ITS_DEFER_MAX];
+	struct virq_page dev_ht; /**< Private: index of the mapped DeviceIDs (O(1) lookup). */
+	uint32_t dev_ht_used;	 /**< Private: devices in @ref dev_ht. */
 	struct virq_its_pool_page
 	    *pool; /**< Private: pages that small ITTs and event tracking are carved from. */
 	struct virq_hal
@@ -267,13 +297,14 @@ struct virq_its_event {
  * embedder.
  */
 struct virq_its_device {
-	uint32_t state;		      /**< ::virq_gicv4_state: live while mapped. */
-	struct virq_its *its;	      /**< Its ITS; NULL when not mapped. */
-	uint32_t device_id;	      /**< DeviceID. */
-	uint32_t nr_events;	      /**< Events (power of two, >= 2). */
-	uint32_t nr_mapped;	      /**< Events currently mapped. */
-	struct virq_page itt;	      /**< Interrupt translation table (pool block or pages). */
-	struct virq_page ev;	      /**< Private: tracking (read: virq_its_event_get()). */
+	uint32_t state;	      /**< ::virq_gicv4_state: live while mapped. */
+	struct virq_its *its; /**< Its ITS; NULL when not mapped. */
+	uint32_t device_id;   /**< DeviceID. */
+	uint32_t nr_events;   /**< Events (power of two, >= 2). */
+	uint32_t nr_mapped;   /**< Events currently mapped. */
+	bool deferred;	      /**< Calls publish without a wait (virq_its_device_set_deferred()). */
+	struct virq_page itt; /**< Interrupt translation table (pool block or pages). */
+	struct virq_page ev;  /**< Private: tracking (read: virq_its_event_get()). */
 	struct virq_its_device *next; /**< Next device in ::virq_its::devices (NULL: last). */
 	struct virq_its_device *prev; /**< Private: previous device in the list (NULL: first). */
 	struct virq_hal hal; /**< Private: the ITS's HAL, kept after unmap (@ref virq_failures). */
@@ -629,6 +660,70 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_clear(struct virq_its_device *dev, uint3
  * Spec: IHI 0069H §5.3 (INV, SYNC), §5.3 (VSYNC).
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_t event);
+
+/**
+ * @brief Makes a device's vLPI calls complete without a wait (deferred
+ * completion), or wait again.
+ *
+ * Deferred, these calls on @p dev's events write their commands (the same
+ * commands, each batch ending with its VSYNC or SYNC), publish them with one
+ * GITS_CWRITER write and return without polling GITS_CREADR:
+ * virq_vlpi_map(), virq_vlpi_map_config(), virq_vlpi_unmap() and
+ * virq_its_unmap_event() of a vLPI, virq_vlpi_move(), virq_vlpi_set_config(),
+ * virq_its_inv(), virq_its_int() and virq_its_clear(). Their checks and
+ * their result are those of the waiting form; the tracking (virq_its_event_get())
+ * says what the batch does once the ITS runs it. virq_its_settle() learns
+ * whether it ran: an emulated ITS reports its guest's commands done (its
+ * GITS_CREADR) only once virq_its_settle() returned ::LIBVIRQ_OK, which
+ * lets a hypervisor return to its guest without a host round trip per guest
+ * command (IHI 0069H §5.2: the ITS runs a queue's commands in order, so
+ * later commands on the same ITS see their effects). At most
+ * ::LIBVIRQ_ITS_DEFER_MAX batches are outstanding: the call that would
+ * exceed it waits for them first. Every other call on a deferred device
+ * (virq_its_map_lpi(), the ranges, virq_vlpi_remap(), virq_vlpi_set_doorbell(),
+ * virq_its_device_unmap()), virq_vpe_destroy() and this function turning
+ * deferral off wait for the outstanding batches of the ITS first.
+ *
+ * @param dev A mapped device. @param on True: deferred; false: every call waits.
+ * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p dev not mapped); when turning
+ *         deferral off, what virq_its_settle() waiting returns (deferral is
+ *         off even then).
+ *
+ * Thread-safety: as a call on @p dev (the caller serialises the calls on
+ * @p dev; the ITS lock orders it with the other users of the ITS).
+ * Spec: IHI 0069H §5.2 (command queue, GITS_CREADR), §5.3 (SYNC, VSYNC).
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_device_set_deferred(struct virq_its_device *dev, bool on);
+
+/**
+ * @brief Learns whether the ITS ran every batch its deferred devices
+ * published (virq_its_device_set_deferred()).
+ *
+ * @p wait false: one GITS_CREADR read at most (none when it already read
+ * past them); @p wait true, or when the oldest batch is older than the
+ * queue's deadline (::virq_its_cfg::timeout_ns): a bounded wait as every
+ * other call does. A batch the ITS never ran (a queue failure, this one or
+ * another CPU's, reset the queue before GITS_CREADR reached its first
+ * command) has its event's tracking restored to what it was before the
+ * call (logged, counted in ::virq_its::deferred_undone); one that may have
+ * run (the ITS is dead, or more resets followed than the queue keeps) stays
+ * tracked as the call left it. Either way the batches are then settled.
+ *
+ * @param its  An initialised ITS. @param wait Whether to wait (bounded).
+ * @return ::LIBVIRQ_OK: every batch ran (or there was none);
+ *         ::LIBVIRQ_EBUSY (only when not waiting): some have not run yet,
+ *         call again; a queue failure (::LIBVIRQ_ETIMEDOUT,
+ *         ::LIBVIRQ_ESTALLED, ::LIBVIRQ_EHW, ::LIBVIRQ_ECANCELED,
+ *         ::LIBVIRQ_EDEAD): some batch did not run or may not have, as said
+ *         above (reported with the event); ::LIBVIRQ_EINVAL (NULL @p its).
+ *
+ * Thread-safety: takes the ITS lock. Restoring the tracking changes the
+ * events of deferred devices and their vPEs' vLPI counts: the caller
+ * serialises it with its calls on those devices and vPEs (as it does the
+ * calls themselves). Any CPU may call it.
+ * Spec: IHI 0069H §5.2 (GITS_CREADR, command queue), §12.19.
+ */
+LIBVIRQ_MUST_CHECK virq_status virq_its_settle(struct virq_its *its, bool wait);
 
 /**
  * @brief What an event currently reaches, from the library's tracking.
