@@ -204,6 +204,18 @@ static void test_hung_its_restores_unmap(void **state)
 	df_teardown(&t, false);
 }
 
+/* A deferred map of @e to vPE a on a hung ITS, then another caller's
+ * command (a new vPE's VMAPP) times out and its reset drops the VMAPTI;
+ * the ITS works again afterwards. */
+static void map_then_other_reset(struct df *t, uint32_t e)
+{
+	virq_sim_its_set_dead(t->q, true);
+	assert_int_equal(virq_vlpi_map(&t->dev, e, &t->a, 8192 + e, false), LIBVIRQ_OK);
+	assert_int_equal(virq_vpe_init(&t->c, &t->vm, 0, LIBVIRQ_ITS_NO_DOORBELL),
+			 LIBVIRQ_ETIMEDOUT);
+	virq_sim_its_set_dead(t->q, false);
+}
+
 /* Another caller's command fails while a batch is deferred (a vPE's VMAPP
  * times out and resets the queue, dropping the deferred VMAPTI): the next
  * deferrable call settles first, so it sees the event unmapped, and its
@@ -215,10 +227,7 @@ static void test_other_callers_reset(void **state)
 
 	(void)state;
 	df_setup(&t);
-	virq_sim_its_set_dead(t.q, true);
-	assert_int_equal(virq_vlpi_map(&t.dev, 4, &t.a, 8204, false), LIBVIRQ_OK);
-	assert_int_equal(virq_vpe_init(&t.c, &t.vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ETIMEDOUT);
-	virq_sim_its_set_dead(t.q, false);
+	map_then_other_reset(&t, 4);
 	assert_true(t.f.its[0].deferred_reset);
 	assert_int_equal(virq_vlpi_map(&t.dev, 4, &t.b, 8204, false), LIBVIRQ_OK);
 	assert_int_equal(t.f.its[0].deferred_undone, 1);
@@ -237,10 +246,7 @@ static void test_settle_after_reset(void **state)
 
 	(void)state;
 	df_setup(&t);
-	virq_sim_its_set_dead(t.q, true);
-	assert_int_equal(virq_vlpi_map(&t.dev, 5, &t.a, 8205, false), LIBVIRQ_OK);
-	assert_int_equal(virq_vpe_init(&t.c, &t.vm, 0, LIBVIRQ_ITS_NO_DOORBELL), LIBVIRQ_ETIMEDOUT);
-	virq_sim_its_set_dead(t.q, false);
+	map_then_other_reset(&t, 5);
 	assert_int_equal(virq_its_settle(&t.f.its[0], false), LIBVIRQ_ECANCELED);
 	same_as_model(&t, &t.dev, 5);
 	assert_int_equal(t.a.nr_vlpis, 0);
