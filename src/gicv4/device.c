@@ -410,7 +410,7 @@ void virq_its_event_forget_(struct virq_its_device *dev, uint32_t event)
 	uint32_t kind = ev_kind_(dev, event);
 
 	if (kind == LIBVIRQ_ITS_EV_VIRT)
-		ev_vpe_at_(dev, event)->nr_vlpis--;
+		vpe_vlpis_dec_(ev_vpe_at_(dev, event), 1);
 	if (kind == LIBVIRQ_ITS_EV_PHYS)
 		virq_lpi_unref_(dev->its->gic, ev_intid_(dev, event));
 	ev_clear_(dev, event);
@@ -508,17 +508,15 @@ static struct virq_its_cmd dev_ev_cmd_(enum virq_its_opcode op, uint32_t dev, ui
 	return virq_its_inv_cmd(dev, ev);
 }
 
-/* INT, CLEAR or INV (@op) of a mapped event and its SYNC/VSYNC. */
-virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint32_t event,
-			     enum virq_its_opcode op)
+/* INT, CLEAR or INV (@op) of a mapped event and its SYNC/VSYNC, with the
+ * lock held (taken with virq_its_lock_dev_(dev, true)). */
+virq_status virq_its_ev_cmd_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
+				    enum virq_its_opcode op)
 {
 	struct virq_its_cmd c[2];
 	struct virq_its_ran ran;
 	virq_status st;
 
-	if (!dev_live_(dev))
-		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
-	virq_its_lock_dev_(dev, true);
 	st = event_mapped_(api, dev, event, false);
 	if (st == LIBVIRQ_OK) {
 		c[0] = dev_ev_cmd_(op, dev->device_id, event);
@@ -531,6 +529,19 @@ virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint3
 					   "seen to run",
 					   (uint64_t)op, event);
 	}
+	return st;
+}
+
+/* INT, CLEAR or INV (@op) of a mapped event and its SYNC/VSYNC. */
+virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint32_t event,
+			     enum virq_its_opcode op)
+{
+	virq_status st;
+
+	if (!dev_live_(dev))
+		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
+	virq_its_lock_dev_(dev, true);
+	st = virq_its_ev_cmd_locked_(api, dev, event, op);
 	virq_its_unlock_(dev->its);
 	return st;
 }
@@ -709,7 +720,7 @@ static virq_status unmap_run_locked_(const char *api, struct virq_its_device *de
 	if (st == LIBVIRQ_OK) { /* every event unmapped: the tracking in one pass */
 		for (uint32_t i = first; i < first + count; i++) {
 			if (ev_vpe_at_(dev, i))
-				ev_vpe_at_(dev, i)->nr_vlpis--;
+				vpe_vlpis_dec_(ev_vpe_at_(dev, i), 1);
 			else
 				virq_lpi_unref_(its->gic, ev_intid_(dev, i));
 		}

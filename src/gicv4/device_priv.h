@@ -28,6 +28,9 @@ virq_status virq_its_unmap_event_(const char *api, struct virq_its_device *dev, 
 
 /* INT, CLEAR or INV (@op) of a mapped event and its SYNC/VSYNC, reporting
  * under @p api (virq_vlpi_set_config()); takes the ITS lock. */
+/* virq_its_ev_cmd_() with the ITS lock held (virq_its_lock_dev_(dev, true)). */
+virq_status virq_its_ev_cmd_locked_(const char *api, struct virq_its_device *dev, uint32_t event,
+				    enum virq_its_opcode op);
 virq_status virq_its_ev_cmd_(const char *api, struct virq_its_device *dev, uint32_t event,
 			     enum virq_its_opcode op);
 

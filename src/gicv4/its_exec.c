@@ -75,6 +75,10 @@ static virq_status exec_(struct virq_its *its, const struct virq_its_cmd *cmds, 
 
 	ran->ran = 0;
 	ran->exact = true; /* nothing sent yet */
+	/* A waiting batch queued behind deferred ones would fail with them:
+	 * they are settled first (logged, not this call's failure). */
+	if (!ticket && its->nr_deferred)
+		(void)virq_its_settle_locked_(NULL, its, true);
 	if (its->dead)
 		return LIBVIRQ_EDEAD;
 	if (n > ITS_BATCH_MAX)
@@ -119,7 +123,7 @@ static void deferred_restore_(const struct virq_its_deferred *d)
 
 	if (ev_kind_(dev, d->event) != LIBVIRQ_ITS_EV_NONE) {
 		if (cur)
-			cur->nr_vlpis--;
+			vpe_vlpis_dec_(cur, 1);
 		dev->nr_mapped--;
 	}
 	if (!d->intid) {
@@ -127,7 +131,7 @@ static void deferred_restore_(const struct virq_its_deferred *d)
 		return;
 	}
 	ev_set_(dev, d->event, d->vpe, d->intid, d->aux);
-	d->vpe->nr_vlpis++;
+	vpe_vlpis_inc_(d->vpe, 1);
 	dev->nr_mapped++;
 }
 
@@ -148,8 +152,8 @@ static LIBVIRQ_COLD_ bool deferred_decide_(struct virq_its *its, const struct vi
 		if (d->undo)
 			deferred_restore_(d);
 		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR,
-			     "its: deferred batch not run, tracking restored (DeviceID, event)",
-			     d->dev->device_id, d->event);
+			     "its: deferred batch not run (DeviceID, event, tracking restored)",
+			     d->dev->device_id, d->event, d->undo);
 	} else if (st == LIBVIRQ_ECANCELED) {
 		LIBVIRQ_LOGV(hal, LIBVIRQ_LOG_ERROR,
 			     "its: deferred batch ran, its SYNC/VSYNC not (DeviceID, event)",
@@ -212,7 +216,8 @@ virq_status virq_its_settle_locked_(const char *api, struct virq_its *its, bool 
 		if (!wait) {
 			st = virq_its_queue_test_(&its->q, last->end);
 			if (st == LIBVIRQ_EBUSY &&
-			    virq_now_(&its->gic->hal) - its->deferred_t0 < its->q.timeout_ns)
+			    virq_clock_delta_(its->deferred_t0, virq_now_(&its->gic->hal)) <
+				its->q.timeout_ns)
 				return LIBVIRQ_EBUSY;
 		}
 		if (st == LIBVIRQ_EBUSY) { /* waiting, or the look found it too old */
@@ -245,6 +250,13 @@ virq_status virq_its_settle_locked_(const char *api, struct virq_its *its, bool 
 			      bad, n, undone);
 }
 
+void virq_its_lock_settled_(struct virq_its *its)
+{
+	virq_its_lock_(its);
+	if (its->nr_deferred)
+		(void)virq_its_settle_locked_(NULL, its, true); /* logged */
+}
+
 void virq_its_lock_dev_(struct virq_its_device *dev, bool deferrable)
 {
 	struct virq_its *its = dev->its;
@@ -253,7 +265,7 @@ void virq_its_lock_dev_(struct virq_its_device *dev, bool deferrable)
 	if (!its->nr_deferred)
 		return;
 	if (!deferrable || !dev->deferred || its->deferred_reset ||
-	    its->nr_deferred == LIBVIRQ_ITS_DEFER_MAX)
+	    its->q.epoch != its->deferred_epoch || its->nr_deferred == LIBVIRQ_ITS_DEFER_MAX)
 		(void)virq_its_settle_locked_(NULL, its,
 					      true); /* logged, not this call's failure */
 }

@@ -60,9 +60,26 @@ void virq_its_lock_dev_(struct virq_its_device *dev, bool deferrable);
 virq_status virq_its_exec_ev_(struct virq_its_device *dev, uint32_t event,
 			      const struct virq_its_cmd *cmds, size_t n, bool undo,
 			      struct virq_its_ran *ran);
+/* virq_its_lock_() that first settles the deferred batches (logged), for
+ * a call whose own batch would otherwise queue behind them and fail with
+ * them (the VMOVP's publish-then-wait). */
+void virq_its_lock_settled_(struct virq_its *its);
 /* virq_its_settle() with the lock held, reporting under @p api (NULL: a
  * settle on another call's behalf, only logged: not that call's failure). */
 virq_status virq_its_settle_locked_(const char *api, struct virq_its *its, bool wait);
+
+/* @vpe's vLPI count up or down by @n. Atomic: a settle on one ITS may
+ * restore a vLPI of a vPE while a call on another ITS (another lock) maps
+ * or unmaps one of its vLPIs. */
+static inline void vpe_vlpis_inc_(struct virq_vpe *vpe, uint32_t n)
+{
+	(void)__atomic_fetch_add(&vpe->nr_vlpis, n, __ATOMIC_RELAXED);
+}
+
+static inline void vpe_vlpis_dec_(struct virq_vpe *vpe, uint32_t n)
+{
+	(void)__atomic_fetch_sub(&vpe->nr_vlpis, n, __ATOMIC_RELAXED);
+}
 
 /* The failure path of virq_its_wait_seen_() (below). */
 LIBVIRQ_COLD_ virq_status virq_its_wait_failed_(struct virq_its *its, virq_status st, uint64_t base,

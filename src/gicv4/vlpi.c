@@ -69,9 +69,9 @@ static void track_(struct virq_its_device *dev, uint32_t event, struct virq_vpe 
 	if (ev_kind_(dev, event) == LIBVIRQ_ITS_EV_NONE)
 		dev->nr_mapped++;
 	else if (old)
-		old->nr_vlpis--;
+		vpe_vlpis_dec_(old, 1);
 	ev_set_(dev, event, vpe, vintid, db != LIBVIRQ_ITS_NO_DOORBELL);
-	vpe->nr_vlpis++;
+	vpe_vlpis_inc_(vpe, 1);
 }
 
 /* Writes @n configuration bytes @cfg from @vintid, one clean. */
@@ -285,7 +285,7 @@ static virq_status vlpi_map_range_locked_(const char *api, struct virq_its_devic
 				     "vLPI configuration table not coherent and dcache_clean=NULL");
 	ev_set_vlpis_(dev, first_event, count, vpe, first_vintid, db != LIBVIRQ_ITS_NO_DOORBELL);
 	dev->nr_mapped += count;
-	vpe->nr_vlpis += count;
+	vpe_vlpis_inc_(vpe, count);
 	base = its->q.wr_lin; /* linear queue position of the first VMAPTI */
 	st = queue_vmaptis_(dev, first_event, count, vpe, first_vintid, db, &done);
 	if (st == LIBVIRQ_OK)
@@ -542,11 +542,14 @@ virq_status virq_vlpi_set_config(struct virq_its_device *dev, uint32_t event, ui
 
 	if (!dev_live_(dev))
 		return LIBVIRQ_GICV4_DEAD_(api, NULL, "dev", dev);
+	/* The lock first: a deferred batch's settle may restore the event. */
+	virq_its_lock_dev_(dev, true);
 	st = virt_event_(api, dev, event);
 	if (st == LIBVIRQ_OK)
 		st = virq_gic_vm_vlpi_config_(api, ev_vpe_at_(dev, event)->vm,
 					      ev_intid_(dev, event), priority, enable);
-	if (st == LIBVIRQ_OK)
-		st = virq_its_ev_cmd_(api, dev, event, LIBVIRQ_ITS_INV); /* INV + VSYNC */
+	if (st == LIBVIRQ_OK) /* INV + VSYNC */
+		st = virq_its_ev_cmd_locked_(api, dev, event, LIBVIRQ_ITS_INV);
+	virq_its_unlock_(dev->its);
 	return st;
 }

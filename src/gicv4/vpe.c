@@ -428,7 +428,7 @@ virq_status virq_vpe_destroy(struct virq_vpe *vpe)
 			virq_its_unlock_(its);
 		}
 	}
-	if (vpe->nr_vlpis)
+	if (__atomic_load_n(&vpe->nr_vlpis, __ATOMIC_RELAXED))
 		return LIBVIRQ_FAILV_(api, &vpe->hal, LIBVIRQ_EBUSY,
 				      "vPE %u: nr_vlpis=%u vLPIs still mapped", vpe->vpeid,
 				      vpe->nr_vlpis);
@@ -641,7 +641,7 @@ static virq_status vmovp_send_(const char *api, struct virq_vpe *vpe, uint32_t r
 		struct virq_its *its = gic->its[i];
 
 		/* Each ITS's lock around its own publish, one at a time. */
-		virq_its_lock_(its);
+		virq_its_lock_settled_(its);
 		st = its->dead ? LIBVIRQ_EDEAD : LIBVIRQ_OK;
 		base[i] = its->q.wr_lin;
 		if (st == LIBVIRQ_OK)

@@ -681,8 +681,13 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_inv(struct virq_its_device *dev, uint32_
  * ::LIBVIRQ_ITS_DEFER_MAX batches are outstanding: the call that would
  * exceed it waits for them first. Every other call on a deferred device
  * (virq_its_map_lpi(), the ranges, virq_vlpi_remap(), virq_vlpi_set_doorbell(),
- * virq_its_device_unmap()), virq_vpe_destroy() and this function turning
- * deferral off wait for the outstanding batches of the ITS first.
+ * virq_its_device_unmap()), virq_vpe_destroy(), this function turning
+ * deferral off, and every call on the ITS that waits for its own commands
+ * (VINVALL, VMOVP, VMAPP, the doorbell proxy, another device's) settle the
+ * outstanding batches of the ITS first, so that they never fail with them.
+ * After a queue reset the next deferrable call settles before it looks at
+ * the tracking; virq_its_event_get() may until then show a batch's result
+ * that a settle will undo.
  *
  * @param dev A mapped device. @param on True: deferred; false: every call waits.
  * @return ::LIBVIRQ_OK; ::LIBVIRQ_EINVAL (@p dev not mapped); when turning
@@ -699,10 +704,11 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_set_deferred(struct virq_its_devi
  * @brief Learns whether the ITS ran every batch its deferred devices
  * published (virq_its_device_set_deferred()).
  *
- * @p wait false: one GITS_CREADR read at most (none when it already read
- * past them); @p wait true, or when the oldest batch is older than the
- * queue's deadline (::virq_its_cfg::timeout_ns): a bounded wait as every
- * other call does. A batch the ITS never ran (a queue failure, this one or
+ * @p wait false: one GITS_CREADR read at most while the ITS makes progress
+ * (none when it already read past them; a Stalled bit or an impossible
+ * value is handled as a waiting call handles it: bounded, then a reset);
+ * @p wait true, or when the oldest batch is older than the queue's deadline
+ * (::virq_its_cfg::timeout_ns): a bounded wait as every other call does. A batch the ITS never ran (a queue failure, this one or
  * another CPU's, reset the queue before GITS_CREADR reached its first
  * command) has its event's tracking restored to what it was before the
  * call (logged, counted in ::virq_its::deferred_undone); one that may have
@@ -718,9 +724,10 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_set_deferred(struct virq_its_devi
  *         above (reported with the event); ::LIBVIRQ_EINVAL (NULL @p its).
  *
  * Thread-safety: takes the ITS lock. Restoring the tracking changes the
- * events of deferred devices and their vPEs' vLPI counts: the caller
- * serialises it with its calls on those devices and vPEs (as it does the
- * calls themselves). Any CPU may call it.
+ * events of deferred devices (the caller serialises it with its calls on
+ * those devices, as it does the calls themselves) and their vPEs' vLPI
+ * counts (atomically: calls on other ITSes may change them meanwhile).
+ * Any CPU may call it.
  * Spec: IHI 0069H §5.2 (GITS_CREADR, command queue), §12.19.
  */
 LIBVIRQ_MUST_CHECK virq_status virq_its_settle(struct virq_its *its, bool wait);

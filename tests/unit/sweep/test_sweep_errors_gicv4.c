@@ -308,13 +308,16 @@ static int deferred_hung_(struct w *w)
 	return virq_its_inv(&w->dev, 0);
 }
 
-/* ... then another call's command (an INT of the physical LPI, which
- * waits) timed out and the queue reset dropped the deferred INV. */
+/* ... then a command submitted through the queue's own API timed out and
+ * the queue was reset, dropping the deferred INV. */
 static int deferred_dropped_(struct w *w)
 {
+	struct virq_its_cmd c = virq_its_sync_cmd(0);
+
 	OK_(deferred_hung_(w));
-	if (virq_its_int(&w->dev, 1) != LIBVIRQ_ETIMEDOUT)
+	if (virq_its_queue_submit(&w->f.its[0].q, &c, NULL, NULL, NULL) != LIBVIRQ_ETIMEDOUT)
 		return -1;
+	OK_(virq_its_queue_reset(&w->f.its[0].q));
 	virq_sim_its_set_dead(virq_sim_its_state_queue(w->f.sm[0]), false);
 	return 0;
 }
