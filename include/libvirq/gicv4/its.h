@@ -708,8 +708,8 @@ LIBVIRQ_MUST_CHECK virq_status virq_its_device_set_deferred(struct virq_its_devi
  * (none when it already read past them; a Stalled bit or an impossible
  * value is handled as a waiting call handles it: bounded, then a reset);
  * @p wait true, or when the oldest batch is older than the queue's deadline
- * (::virq_its_cfg::timeout_ns): a bounded wait as every other call does. A batch the ITS never ran (a queue failure, this one or
- * another CPU's, reset the queue before GITS_CREADR reached its first
+ * (::virq_its_cfg::timeout_ns): a bounded wait as every other call does. A batch the ITS never ran
+ * (a queue failure, this one or another CPU's, reset the queue before GITS_CREADR reached its first
  * command) has its event's tracking restored to what it was before the
  * call (logged, counted in ::virq_its::deferred_undone); one that may have
  * run (the ITS is dead, or more resets followed than the queue keeps) stays
