@@ -569,8 +569,10 @@ static void do_phys_(struct virq_sim_its_state *s, const struct virq_sim_its_cmd
 		e = ev_(s, c->dev, c->ev);
 		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_NONE)
 			err_(s, "DISCARD: unmapped", c->ev);
-		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS)
+		if (e && e->kind == LIBVIRQ_SIM_ITS_EV_PHYS) {
+			bump_(s, K_CLR(e->pintid)); /* a clear of a shared LPI too */
 			lpi_pend_(s, s->col_rd[e->icid & 0xFFFF], e->pintid, false);
+		}
 		if (e)
 			memset(e, 0, sizeof(*e));
 		return;

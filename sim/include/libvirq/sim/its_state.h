@@ -201,8 +201,8 @@ unsigned long virq_sim_its_state_plpis(const struct virq_sim_its_state *s, uint3
 unsigned long virq_sim_its_state_translations(const struct virq_sim_its_state *s, uint32_t dev,
 					      uint32_t ev);
 /**
- * @brief CLEAR commands that found an event mapped to physical LPI
- *        @p pintid (any event sharing it: each clears the LPI's pending
+ * @brief CLEAR and DISCARD commands that found an event mapped to physical
+ *        LPI @p pintid (any event sharing it: each clears the LPI's pending
  *        state on its collection's redistributor).
  * @param s The model. @param pintid The LPI. @return The count.
  */
