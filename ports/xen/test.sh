@@ -68,7 +68,7 @@
 # reused across runs while their inputs are unchanged), LIBVIRQ_XEN_TEST_WORK (default
 # <repo>/build/hosts/xen-gicv4), QEMU_TIMEOUT (seconds per boot, default
 # 300), LIBVIRQ_JOBS, LIBVIRQ_XEN_ARGS (appended to every boot's Xen command
-# line, e.g. gicv4-poll=200).
+# line, e.g. gicv4-poll=0).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -215,7 +215,7 @@ status=0
 # check VER DEV MODE LOG: the result line and the pass criteria of one boot.
 check() {
 	local ver=$1 dev=$2 mode=$3 L=$4 n got irqs late lost dup extra="" fails=()
-	local inj db dbr dbw ipis ctx err bp waits cmds vmovi vmovp polls hits deferred busy
+	local inj db dbr dbw ipis ctx err bp waits cmds vmovi vmovp polls hits pwfi deferred busy
 	bad() { fails+=("$*"); }
 	inj=$(perfc "$L" "vgic: host LPIs injected")
 	db=$(perfc "$L" "gicv4: doorbells")
@@ -231,8 +231,9 @@ check() {
 	busy=$(perfc "$L" "gicv4: guest CREADR reads, host busy")
 	vmovi=$(perfc "$L" "gicv4: VMOVI")
 	vmovp=$(perfc "$L" "gicv4: VMOVP")
-	polls=$(perfc "$L" "gicv4: polls before blocking")
-	hits=$(perfc "$L" "gicv4: polls that found a vLPI")
+	polls=$(perfc "$L" "gicv4: WFIs left untrapped")
+	hits=$(perfc "$L" "gicv4: WFIs trapped again, timer")
+	pwfi=$(perfc "$L" "gicv4: WFIs trapped again, switched out")
 	grep -aq 'XEN-PERFC: done' "$L" || bad "no performance counters (xen_perfc.ko)"
 	if [ "$dev" = edu ]; then
 		n=$N_EDU
@@ -273,8 +274,8 @@ check() {
 		[ "${berr:-1}" = 0 ] || bad "${berr:-?} reads failed"
 		printf 'xen=%s dev=%s mode=%s n=%s completions=%s irqs=%s' "$ver" "$dev" "$mode" "$n" "${got:-0}" "${irqs:-?}"
 	fi
-	printf ' injected=%s doorbells=%s ipis=%s ctxsw=%s late=%s errors=%s %s db_preempted=%s db_woken=%s blocked_pending=%s polls=%s poll_hits=%s its_waits=%s its_deferred=%s creadr_busy=%s vits_cmds=%s%s\n' \
-		"$inj" "$db" "$ipis" "$ctx" "${late:-?}" "$err" "$extra" "$dbr" "$dbw" "$bp" "$polls" "$hits" "$waits" "$deferred" "$busy" "$cmds" \
+	printf ' injected=%s doorbells=%s ipis=%s ctxsw=%s late=%s errors=%s %s db_preempted=%s db_woken=%s blocked_pending=%s wfi_native=%s wfi_retrap=%s wfi_retrap_switch=%s its_waits=%s its_deferred=%s creadr_busy=%s vits_cmds=%s%s\n' \
+		"$inj" "$db" "$ipis" "$ctx" "${late:-?}" "$err" "$extra" "$dbr" "$dbw" "$bp" "$polls" "$hits" "$pwfi" "$waits" "$deferred" "$busy" "$cmds" \
 		"$([ $loaded = 1 ] && echo ' load=2hogs')"
 	[ -n "$got" ] || bad "no result line"
 	[ "${irqs:-x}" = "${got:-y}" ] || bad "dom0 handled ${irqs:-?} interrupts for ${got:-?} delivered"
