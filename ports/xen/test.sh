@@ -216,7 +216,7 @@ status=0
 # check VER DEV MODE LOG: the result line and the pass criteria of one boot.
 check() {
 	local ver=$1 dev=$2 mode=$3 L=$4 n got irqs late lost dup extra="" fails=()
-	local inj db dbr dbw ipis ctx err bp waits cmds vmovi vmovp polls hits pwfi probes plost deferred busy
+	local inj db dbr dbw ipis ctx err bp waits cmds vmovi vmovp wfi_nat wfi_rt wfi_sw probes plost deferred busy
 	bad() { fails+=("$*"); }
 	inj=$(perfc "$L" "vgic: host LPIs injected")
 	db=$(perfc "$L" "gicv4: doorbells")
@@ -232,9 +232,9 @@ check() {
 	busy=$(perfc "$L" "gicv4: guest CREADR reads, host busy")
 	vmovi=$(perfc "$L" "gicv4: VMOVI")
 	vmovp=$(perfc "$L" "gicv4: VMOVP")
-	polls=$(perfc "$L" "gicv4: WFIs left untrapped")
-	hits=$(perfc "$L" "gicv4: WFIs trapped again, timer")
-	pwfi=$(perfc "$L" "gicv4: WFIs trapped again, switched out")
+	wfi_nat=$(perfc "$L" "gicv4: WFIs left untrapped")
+	wfi_rt=$(perfc "$L" "gicv4: WFIs trapped again, timer")
+	wfi_sw=$(perfc "$L" "gicv4: WFIs trapped again, switched out")
 	probes=$(perfc "$L" "gicv4: WFIs that asked the scheduler")
 	plost=$(perfc "$L" "gicv4: WFIs that asked, pCPU lost")
 	grep -aq 'XEN-PERFC: done' "$L" || bad "no performance counters (xen_perfc.ko)"
@@ -278,7 +278,7 @@ check() {
 		printf 'xen=%s dev=%s mode=%s n=%s completions=%s irqs=%s' "$ver" "$dev" "$mode" "$n" "${got:-0}" "${irqs:-?}"
 	fi
 	printf ' injected=%s doorbells=%s ipis=%s ctxsw=%s late=%s errors=%s %s db_preempted=%s db_woken=%s blocked_pending=%s wfi_native=%s wfi_retrap=%s wfi_retrap_switch=%s wfi_probes=%s/%s its_waits=%s its_deferred=%s creadr_busy=%s vits_cmds=%s%s\n' \
-		"$inj" "$db" "$ipis" "$ctx" "${late:-?}" "$err" "$extra" "$dbr" "$dbw" "$bp" "$polls" "$hits" "$pwfi" "$probes" "$plost" "$waits" "$deferred" "$busy" "$cmds" \
+		"$inj" "$db" "$ipis" "$ctx" "${late:-?}" "$err" "$extra" "$dbr" "$dbw" "$bp" "$wfi_nat" "$wfi_rt" "$wfi_sw" "$probes" "$plost" "$waits" "$deferred" "$busy" "$cmds" \
 		"$([ $loaded = 1 ] && echo ' load=2hogs')"
 	[ -n "$got" ] || bad "no result line"
 	[ "${irqs:-x}" = "${got:-y}" ] || bad "dom0 handled ${irqs:-?} interrupts for ${got:-?} delivered"
